@@ -1,0 +1,44 @@
+# The two commands of the README, and the steps they are made of.
+#   make run   installs what is missing, builds, and runs tfc on the example.
+#   make test  installs what is missing, builds, and runs every test.
+BUILD ?= build
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+EXAMPLE ?= examples/mlp/frozen.pb
+
+.PHONY: all deps configure build run test fuzz clean
+
+all: build
+
+deps:
+	./scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD)
+
+run: build
+	@echo "== tfc info $(EXAMPLE)"
+	$(BUILD)/bin/tfc info $(EXAMPLE)
+	@echo "== tfc compile $(EXAMPLE) --emit mlir"
+	$(BUILD)/bin/tfc compile $(EXAMPLE) --emit mlir -o $(BUILD)/example.mlir
+	cat $(BUILD)/example.mlir
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure
+
+# Coverage-guided fuzzing of the importer (clang's libFuzzer), bounded.
+fuzz: deps
+	test -f $(FUZZ_BUILD)/build.ninja || \
+	  cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+	    -DTFC_ENABLE_FUZZERS=ON
+	cmake --build $(FUZZ_BUILD) --target graphdef-fuzzer
+	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/graphdef-fuzzer $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,65 @@
+//===- GraphDef.h - GraphDef and SavedModel import/export -------*- C++ -*-===//
+//
+// Reading TensorFlow models into the tfg dialect and writing them back:
+//
+//   GraphDef (.pb binary or .pbtxt text, detected from content)
+//     -> module { tfg.graph {...}  tfg.func @f {...} ... }
+//   SavedModel directory (saved_model.pb, tag set, signatures)
+//     -> the same, with the signatures and feeds/fetches as module attributes
+//
+// Import, export and import again gives identical IR. Errors are emitted as
+// MLIR diagnostics, one per failure, naming the file and the node.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TARGET_GRAPHDEF_H
+#define TFC_TARGET_GRAPHDEF_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace tfc {
+namespace proto {
+class GraphDef;
+} // namespace proto
+
+/// Module attributes that a SavedModel import sets.
+inline constexpr llvm::StringLiteral kSignaturesAttr = "tfg.signatures";
+inline constexpr llvm::StringLiteral kFeedsAttr = "tfg.feeds";
+inline constexpr llvm::StringLiteral kFetchesAttr = "tfg.fetches";
+inline constexpr llvm::StringLiteral kSaverAttr = "tfg.saver";
+inline constexpr llvm::StringLiteral kSavedModelAttr = "tfg.saved_model";
+
+struct ModelImportOptions {
+  /// SavedModel: the tag set of the MetaGraphDef to load.
+  std::vector<std::string> tags = {"serve"};
+  /// SavedModel: the signature whose inputs/outputs become the feeds and
+  /// fetches. Empty: "serving_default", or the only signature if there is
+  /// one.
+  std::string signature;
+};
+
+/// Imports a parsed GraphDef. `sourceName` names the file in diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp> importGraphDef(const proto::GraphDef &graph,
+                                                 mlir::MLIRContext *context,
+                                                 llvm::StringRef sourceName);
+
+/// Reads and imports a model file or SavedModel directory.
+mlir::OwningOpRef<mlir::ModuleOp>
+importModel(llvm::StringRef path, mlir::MLIRContext *context,
+            const ModelImportOptions &options = {});
+
+/// Converts a module of the tfg dialect to a GraphDef.
+mlir::LogicalResult exportGraphDef(mlir::ModuleOp module,
+                                   proto::GraphDef &graph);
+
+/// Exports `module` to `path`: binary when the name ends in ".pb", text
+/// otherwise; "-" writes text to stdout. No file is left behind on failure.
+mlir::LogicalResult writeGraphDef(mlir::ModuleOp module, llvm::StringRef path);
+
+} // namespace tfc
+
+#endif // TFC_TARGET_GRAPHDEF_H

@@ -1,0 +1,29 @@
+//===- Pipeline.h - the graph-level pipeline of tfc compile -----*- C++ -*-===//
+//
+// One function builds the pipeline that `tfc compile` runs; `tfc-opt`
+// registers it as `--tfc-pipeline` so that any stage of a compile can be
+// replayed on IR saved with --print-ir-after.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_PIPELINE_H
+#define TFC_TRANSFORMS_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace tfc {
+
+struct TfcPipelineOptions : public mlir::PassPipelineOptions<TfcPipelineOptions> {
+};
+
+/// Adds the graph-level passes of `tfc compile` to `pm` (on builtin.module).
+void buildTfcPipeline(mlir::OpPassManager &pm,
+                      const TfcPipelineOptions &options);
+
+/// Registers the pipeline as `tfc-pipeline`.
+void registerTfcPipeline();
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_PIPELINE_H

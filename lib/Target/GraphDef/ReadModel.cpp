@@ -1,0 +1,268 @@
+//===- ReadModel.cpp - model files in, GraphDef files out -----------------===//
+//
+// Finds out what a model path holds (a SavedModel directory, a binary or a
+// text GraphDef), parses it with one-line errors, and writes GraphDefs back
+// without leaving partial files.
+//
+// Binary and text are told apart by content: a text proto is printable, a
+// binary GraphDef starts with field tags and lengths that are not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Target/GraphDef.h"
+#include "tfc/Dialect/Tfg/AttrConversion.h"
+
+#include "graph.pb.h"
+#include "saved_model.pb.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+namespace tfc {
+namespace {
+
+/// Keeps the first text-format parse error, with its position.
+class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
+public:
+  void AddError(int line, int column, const std::string &message) override {
+    if (error.empty())
+      error = std::to_string(line + 1) + ":" + std::to_string(column + 1) +
+              ": " + message;
+  }
+  std::string error;
+};
+
+/// Whether `bytes` look like a text proto: no control characters besides
+/// whitespace in the first 64 KiB.
+bool looksLikeText(StringRef bytes) {
+  return llvm::all_of(bytes.take_front(1 << 16), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 || u == '\n' || u == '\r' || u == '\t' || u == '\f' ||
+           u == '\v';
+  });
+}
+
+/// Parses `bytes` as binary or text proto `message`; sets `error` with the
+/// reason on failure.
+bool parseProto(StringRef bytes, google::protobuf::Message &message,
+                std::string &error) {
+  if (bytes.empty()) {
+    error = "file is empty";
+    return false;
+  }
+  if (looksLikeText(bytes)) {
+    google::protobuf::TextFormat::Parser parser;
+    FirstErrorCollector collector;
+    parser.RecordErrorsTo(&collector);
+    if (parser.ParseFromString(bytes.str(), &message))
+      return true;
+    error = "malformed text " + message.GetTypeName().substr(10) + " at " +
+            collector.error;
+    return false;
+  }
+  if (!message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||
+      bytes.size() > INT32_MAX) {
+    error = "malformed binary " + message.GetTypeName().substr(10) +
+            " (truncated or not a protobuf)";
+    return false;
+  }
+  // Random bytes can happen to parse as fields of unknown numbers; a real
+  // file of this kind has none at the top level.
+  const auto &unknown = message.GetReflection()->GetUnknownFields(message);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    int number = unknown.field(i).number();
+    // GraphDef field 5 (debug_info) is TensorFlow's, and not read by tfc.
+    if (message.GetTypeName() == "tfc.proto.GraphDef" && number == 5)
+      continue;
+    error = "not a " + message.GetTypeName().substr(10) +
+            " (unknown field " + std::to_string(number) + ")";
+    return false;
+  }
+  return true;
+}
+
+InFlightDiagnostic fileError(MLIRContext *context, StringRef path) {
+  return emitError(FileLineColLoc::get(context, path, 0, 0));
+}
+
+/// Adds a SavedModel's signatures, feeds/fetches and saver to the module.
+LogicalResult annotateSavedModel(ModuleOp module,
+                                 const proto::MetaGraphDef &meta,
+                                 StringRef directory,
+                                 const ModelImportOptions &options) {
+  MLIRContext *context = module.getContext();
+  Builder b(context);
+  auto tensorMap = [&](const auto &map) {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[key, info] : map)
+      entries.push_back(b.getNamedAttr(key, b.getStringAttr(info.name())));
+    return b.getDictionaryAttr(entries);
+  };
+  SmallVector<NamedAttribute> signatures;
+  for (const auto &[key, sig] : meta.signature_def())
+    signatures.push_back(b.getNamedAttr(
+        key, b.getDictionaryAttr({
+                 b.getNamedAttr("inputs", tensorMap(sig.inputs())),
+                 b.getNamedAttr("outputs", tensorMap(sig.outputs())),
+                 b.getNamedAttr("method_name",
+                                b.getStringAttr(sig.method_name())),
+             })));
+  module->setAttr(kSignaturesAttr, b.getDictionaryAttr(signatures));
+
+  std::string key = options.signature;
+  if (key.empty()) {
+    if (meta.signature_def().count("serving_default"))
+      key = "serving_default";
+    else if (meta.signature_def().size() == 1)
+      key = meta.signature_def().begin()->first;
+  }
+  if (!key.empty()) {
+    auto it = meta.signature_def().find(key);
+    if (it == meta.signature_def().end()) {
+      std::vector<std::string> keys;
+      for (const auto &entry : meta.signature_def())
+        keys.push_back(entry.first);
+      std::sort(keys.begin(), keys.end());
+      return fileError(context, directory)
+             << "SavedModel has no signature '" << key << "' (it has: "
+             << llvm::join(keys, ", ") << ")";
+    }
+    module->setAttr(kFeedsAttr, tensorMap(it->second.inputs()));
+    module->setAttr(kFetchesAttr, tensorMap(it->second.outputs()));
+  }
+
+  if (meta.has_saver_def()) {
+    const proto::SaverDef &saver = meta.saver_def();
+    module->setAttr(
+        kSaverAttr,
+        b.getDictionaryAttr({
+            b.getNamedAttr("filename_tensor_name",
+                           b.getStringAttr(saver.filename_tensor_name())),
+            b.getNamedAttr("save_tensor_name",
+                           b.getStringAttr(saver.save_tensor_name())),
+            b.getNamedAttr("restore_op_name",
+                           b.getStringAttr(saver.restore_op_name())),
+        }));
+  }
+
+  SmallVector<NamedAttribute> info;
+  SmallVector<StringRef> tags(options.tags.begin(), options.tags.end());
+  info.push_back(b.getNamedAttr("tags", b.getStrArrayAttr(tags)));
+  if (!key.empty())
+    info.push_back(b.getNamedAttr("signature", b.getStringAttr(key)));
+  SmallString<256> variables(directory);
+  llvm::sys::path::append(variables, "variables", "variables.index");
+  if (llvm::sys::fs::exists(variables)) {
+    llvm::sys::path::remove_filename(variables);
+    llvm::sys::path::append(variables, "variables");
+    info.push_back(b.getNamedAttr("variables", b.getStringAttr(variables)));
+  }
+  module->setAttr(kSavedModelAttr, b.getDictionaryAttr(info));
+  return success();
+}
+
+OwningOpRef<ModuleOp> importSavedModel(StringRef directory,
+                                       MLIRContext *context,
+                                       const ModelImportOptions &options) {
+  SmallString<256> path(directory);
+  llvm::sys::path::append(path, "saved_model.pb");
+  if (!llvm::sys::fs::exists(path)) {
+    path = directory;
+    llvm::sys::path::append(path, "saved_model.pbtxt");
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    fileError(context, directory)
+        << "not a SavedModel: no saved_model.pb or saved_model.pbtxt";
+    return nullptr;
+  }
+  proto::SavedModel savedModel;
+  std::string error;
+  if (!parseProto((*buffer)->getBuffer(), savedModel, error)) {
+    fileError(context, path) << error;
+    return nullptr;
+  }
+
+  std::vector<std::string> wanted = options.tags;
+  std::sort(wanted.begin(), wanted.end());
+  const proto::MetaGraphDef *meta = nullptr;
+  std::vector<std::string> available;
+  for (const proto::MetaGraphDef &candidate : savedModel.meta_graphs()) {
+    std::vector<std::string> tags(candidate.meta_info_def().tags().begin(),
+                                  candidate.meta_info_def().tags().end());
+    std::sort(tags.begin(), tags.end());
+    if (tags == wanted && !meta)
+      meta = &candidate;
+    available.push_back("{" + llvm::join(tags, ",") + "}");
+  }
+  if (!meta) {
+    fileError(context, path)
+        << "SavedModel has no MetaGraph with tags {"
+        << llvm::join(wanted, ",") << "} (it has: "
+        << llvm::join(available, " ") << ")";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module =
+      importGraphDef(meta->graph_def(), context, path);
+  if (!module || failed(annotateSavedModel(*module, *meta, directory, options)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importModel(StringRef path, MLIRContext *context,
+                                  const ModelImportOptions &options) {
+  if (llvm::sys::fs::is_directory(path))
+    return importSavedModel(path, context, options);
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    fileError(context, path) << "cannot read: " << buffer.getError().message();
+    return nullptr;
+  }
+  proto::GraphDef graph;
+  std::string error;
+  if (!parseProto((*buffer)->getBuffer(), graph, error)) {
+    fileError(context, path) << error;
+    return nullptr;
+  }
+  return importGraphDef(graph, context, path);
+}
+
+LogicalResult writeGraphDef(ModuleOp module, StringRef path) {
+  proto::GraphDef graph;
+  if (failed(exportGraphDef(module, graph)))
+    return failure();
+  std::string bytes;
+  bool binary = path.ends_with(".pb");
+  if (binary) {
+    if (!graph.SerializeToString(&bytes))
+      return emitError(module.getLoc(), "GraphDef exceeds 2 GiB");
+  } else {
+    google::protobuf::TextFormat::PrintToString(graph, &bytes);
+  }
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);
+  if (!out)
+    return fileError(module.getContext(), path) << error;
+  out->os() << bytes;
+  out->os().flush();
+  if (out->os().has_error())
+    return fileError(module.getContext(), path) << "write failed";
+  out->keep();
+  return success();
+}
+
+} // namespace tfc

@@ -1,0 +1,22 @@
+//===- Pipeline.cpp - the graph-level pipeline of tfc compile -------------===//
+
+#include "tfc/Transforms/Pipeline.h"
+#include "tfc/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+namespace tfc {
+
+void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
+  // Reject what cannot be compiled before any rewrite.
+  pm.addPass(createVerifySupportedPass());
+  pm.addPass(createVerifyAcyclicPass());
+}
+
+void registerTfcPipeline() {
+  mlir::PassPipelineRegistration<TfcPipelineOptions>(
+      "tfc-pipeline", "The graph-level pipeline of `tfc compile`",
+      buildTfcPipeline);
+}
+
+} // namespace tfc

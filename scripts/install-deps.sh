@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian package that building and testing tfc needs.
+# Idempotent: packages already present are left alone, and nothing is
+# downloaded when all of them are there.
+set -euo pipefail
+
+packages=(
+  # Build tools.
+  cmake ninja-build ccache g++ make pkg-config python3
+  # MLIR and LLVM 19 (shared libMLIR/libLLVM only), TableGen, lit, FileCheck.
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
+  # clang 19 and its runtime for the libFuzzer target.
+  clang-19 libclang-rt-19-dev
+  # Serialization and RPC.
+  libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  # Kernels.
+  libeigen3-dev libdnnl-dev
+  # Unit tests.
+  libgtest-dev libgmock-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,19 @@
+# lit configuration of tfc's tests: .mlir, .pbtxt and .test files under
+# test/, run with tfc's tools and LLVM's FileCheck and not.
+import os
+
+import lit.formats
+
+config.name = "tfc"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir", ".pbtxt", ".test"]
+config.excludes = ["Inputs", "corpus", "unit", "fuzz", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tfc_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tfc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%corpus", os.path.join(config.tfc_src_root, "test", "corpus")))
+config.substitutions.append(("%srcroot", config.tfc_src_root))
