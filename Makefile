@@ -6,7 +6,11 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 EXAMPLE ?= examples/mlp/frozen.pb
 
-.PHONY: all deps configure build run test fuzz clean
+# Let ccache share results between clones in different directories.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+
+.PHONY: all deps configure build run test fuzz docs clean
 
 all: build
 
@@ -39,6 +43,10 @@ fuzz: deps
 	    -DTFC_ENABLE_FUZZERS=ON
 	cmake --build $(FUZZ_BUILD) --target graphdef-fuzzer
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/graphdef-fuzzer $(FUZZ_SECONDS)
+
+# Regenerates the committed dialect and pass references in docs/generated/.
+docs: build
+	cmake --build $(BUILD) --target tfc-docs
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -107,7 +107,8 @@ OPS = {
         ResourceScatterAdd ResourceScatterSub ResourceScatterMul
         ResourceScatterDiv ResourceScatterMin ResourceScatterMax
         ResourceScatterUpdate ResourceScatterNdUpdate ResourceScatterNdAdd
-        ResourceStridedSliceAssign ScatterAdd ScatterSub ScatterMul ScatterDiv
+        ResourceStridedSliceAssign DisableCopyOnRead ScatterAdd ScatterSub
+        ScatterMul ScatterDiv
         ScatterUpdate ScatterNdUpdate ScatterNdAdd StridedSliceAssign
     """,
     "optimizers": """

@@ -47,6 +47,12 @@ mlir::OwningOpRef<mlir::ModuleOp> importGraphDef(const proto::GraphDef &graph,
                                                  mlir::MLIRContext *context,
                                                  llvm::StringRef sourceName);
 
+/// Imports the bytes of a GraphDef, binary or text. `sourceName` names the
+/// file in diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp>
+importGraphDefBytes(llvm::StringRef bytes, llvm::StringRef sourceName,
+                    mlir::MLIRContext *context);
+
 /// Reads and imports a model file or SavedModel directory.
 mlir::OwningOpRef<mlir::ModuleOp>
 importModel(llvm::StringRef path, mlir::MLIRContext *context,

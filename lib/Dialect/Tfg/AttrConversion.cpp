@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstring>
 
@@ -324,6 +325,12 @@ bool exportTensor(Attribute attr, proto::TensorProto &t, std::string &error) {
 // Attr values
 //===----------------------------------------------------------------------===//
 
+bool isValidAttrName(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name.front()) || name.front() == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 Attribute importAttrValue(MLIRContext *context, const proto::AttrValue &value,
                           std::string &error) {
   Builder b(context);
@@ -339,6 +346,11 @@ Attribute importAttrValue(MLIRContext *context, const proto::AttrValue &value,
     // Sort by name: protobuf maps have no order, dictionaries do.
     SmallVector<NamedAttribute> attrs;
     for (const auto &[name, attrValue] : func.attr()) {
+      if (!isValidAttrName(name)) {
+        error = "function '" + func.name() + "' has invalid attr name '" +
+                name + "'";
+        return {};
+      }
       Attribute attr = importAttrValue(context, attrValue, error);
       if (!attr)
         return {};

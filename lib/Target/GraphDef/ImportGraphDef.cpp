@@ -169,6 +169,10 @@ private:
 
 FailureOr<NamedAttribute> Importer::importAttr(StringRef owner, StringRef name,
                                                const proto::AttrValue &value) {
+  // Protobuf lets invalid UTF-8 through in map keys; TensorFlow's naming
+  // rule keeps names printable and exportable.
+  if (!tfg::isValidAttrName(name))
+    return error() << owner << " has invalid attr name '" << name << "'";
   std::string message;
   Attribute attr = tfg::importAttrValue(context, value, message);
   if (!attr)
@@ -304,9 +308,6 @@ LogicalResult Importer::createNode(Node &node, bool inFunction) {
     attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
                                          builder.getStringAttr(def.device())));
   for (const auto &[name, value] : def.attr()) {
-    if (StringRef(name).starts_with("tfg.") || name.empty())
-      return error() << "node '" << def.name() << "' has invalid attr name '"
-                     << name << "'";
     FailureOr<NamedAttribute> attr =
         importAttr("node '" + def.name() + "'", name, value);
     if (failed(attr))

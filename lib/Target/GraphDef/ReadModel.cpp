@@ -232,13 +232,19 @@ OwningOpRef<ModuleOp> importModel(StringRef path, MLIRContext *context,
     fileError(context, path) << "cannot read: " << buffer.getError().message();
     return nullptr;
   }
+  return importGraphDefBytes((*buffer)->getBuffer(), path, context);
+}
+
+OwningOpRef<ModuleOp> importGraphDefBytes(StringRef bytes,
+                                          StringRef sourceName,
+                                          MLIRContext *context) {
   proto::GraphDef graph;
   std::string error;
-  if (!parseProto((*buffer)->getBuffer(), graph, error)) {
-    fileError(context, path) << error;
+  if (!parseProto(bytes, graph, error)) {
+    fileError(context, sourceName) << error;
     return nullptr;
   }
-  return importGraphDef(graph, context, path);
+  return importGraphDef(graph, context, sourceName);
 }
 
 LogicalResult writeGraphDef(ModuleOp module, StringRef path) {

@@ -31,6 +31,10 @@ class TensorShapeProto;
 
 namespace tfg {
 
+/// Whether `name` is a valid TensorFlow attr name: a letter or '_', then
+/// letters, digits and '_'.
+bool isValidAttrName(llvm::StringRef name);
+
 /// Converts an attr value; returns null and sets `error` on failure.
 mlir::Attribute importAttrValue(mlir::MLIRContext *context,
                                 const proto::AttrValue &value,

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs the importer fuzzer for a bounded time from the committed seeds.
+# Usage: run-fuzzer.sh FUZZER SECONDS
+# New inputs go to a scratch corpus so that the committed seeds stay as they
+# are; a crash, leak, timeout or round-trip mismatch fails the run and leaves
+# the input in build-fuzz/artifacts/.
+set -euo pipefail
+fuzzer=$1
+seconds=${2:-60}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(dirname "$fuzzer")/../fuzz-work
+artifacts=$(dirname "$fuzzer")/../artifacts
+rm -rf "$work"
+mkdir -p "$work" "$artifacts"
+cp "$root"/test/fuzz/seeds/* "$work"/
+"$fuzzer" "$work" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -max_len=65536 -seed=1 -print_final_stats=1 \
+  -artifact_prefix="$artifacts"/ 2>&1 | tail -n 20

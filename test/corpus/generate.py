@@ -1,0 +1,860 @@
+#!/usr/bin/env python3
+"""Generates the tfc test corpus: small TensorFlow graphs with inputs and outputs.
+
+Run with a Python that has tensorflow-cpu==2.21.0 and numpy installed:
+
+    /path/to/venv/bin/python test/corpus/generate.py [--only mlp,cnn] [--out DIR]
+
+For every model it (re)creates test/corpus/<name>/ with some of
+
+    frozen.pb       binary GraphDef, variables folded into constants
+    graph.pbtxt     text GraphDef (TF1 graphs; training graphs keep their
+                    variables, initializers, gradients, train op and saver)
+    saved_model/    SavedModel (saved_model.pb + variables/)
+    inputs/N.npy    the values fed to manifest["feeds"][N]
+    outputs/N.npy   TensorFlow's values for manifest["fetches"][N]
+    manifest.json   what to feed, what to fetch, how to run (see README.md)
+
+and finally writes op_types.txt, the sorted set of op types used by every
+graph in the corpus, function library bodies included.
+
+TensorFlow is only used to MAKE this data; tfc never depends on it.
+
+Determinism:
+  * fixed seeds everywhere (Python, NumPy, TensorFlow graph and op seeds);
+  * every reference output comes from a tf.compat.v1.Session configured by
+    session_config(): one thread, Grappler and graph-level constant folding
+    off, so that TensorFlow runs exactly the nodes that are in the file;
+  * oneDNN graph rewrites are disabled (TF_ENABLE_ONEDNN_OPTS=0) so the plain
+    Eigen kernels compute the outputs.
+check_roundtrip.py uses the same session configuration.
+
+Every written frozen.pb / graph.pbtxt is loaded back into a fresh graph and
+re-run; the script stops with an error unless the outputs are identical.
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import sys
+import zlib
+
+# Must be set before TensorFlow is imported.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402  (Keras 3, the one TensorFlow 2.21 ships with)
+from google.protobuf import text_format  # noqa: E402
+from tensorflow.core.protobuf import control_flow_pb2  # noqa: E402
+from tensorflow.core.protobuf import fingerprint_pb2  # noqa: E402
+from tensorflow.core.protobuf import saved_model_pb2  # noqa: E402
+from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
+    convert_variables_to_constants_v2,
+)
+from tensorflow.python.ops import control_flow_util  # noqa: E402
+
+SEED = 20240601
+CORPUS_DIR = os.path.dirname(os.path.abspath(__file__))
+BATCH = 2
+
+tf1 = tf.compat.v1
+
+
+# --------------------------------------------------------------------------
+# Generic helpers
+# --------------------------------------------------------------------------
+
+
+def session_config():
+    """Session configuration used for every reference run (see module doc)."""
+    cfg = tf1.ConfigProto(intra_op_parallelism_threads=1,
+                          inter_op_parallelism_threads=1)
+    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
+    cfg.graph_options.optimizer_options.opt_level = tf1.OptimizerOptions.L0
+    cfg.graph_options.optimizer_options.do_constant_folding = False
+    cfg.graph_options.optimizer_options.do_common_subexpression_elimination = False
+    cfg.graph_options.optimizer_options.do_function_inlining = False
+    return cfg
+
+
+def model_seed(name):
+    """A stable per-model seed (crc32, not hash(): hash() is salted)."""
+    return (SEED + zlib.crc32(name.encode())) % (2**31)
+
+
+def seed_everything(name):
+    """Seeds Python, NumPy, TensorFlow (eager) and Keras for one model and
+    returns a NumPy Generator for that model's input data."""
+    s = model_seed(name)
+    random.seed(s)
+    np.random.seed(s)
+    keras.utils.set_random_seed(s)  # also calls tf.random.set_seed
+    return np.random.default_rng(s)
+
+
+def identical(a, b):
+    """Same dtype, same shape, same values (NaN equals NaN)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if np.issubdtype(a.dtype, np.inexact):
+        return bool(np.array_equal(a, b, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def load_graph_def(path):
+    """Reads a binary (.pb) or text (.pbtxt) GraphDef."""
+    gd = tf1.GraphDef()
+    if path.endswith(".pbtxt"):
+        with open(path, "r") as f:
+            text_format.Parse(f.read(), gd)
+    else:
+        with open(path, "rb") as f:
+            gd.ParseFromString(f.read())
+    return gd
+
+
+def run_graph_def(graph_def, feeds, fetches, init=None, targets=None, steps=0):
+    """Imports graph_def into a fresh graph and runs it in a fresh session.
+
+    feeds: {tensor_name: array}; fetches: [tensor_name].  With init/targets,
+    runs `init` once, then `targets` `steps` times (with the same feeds), then
+    the fetches: exactly how training outputs are defined in the manifest.
+    """
+    g = tf.Graph()
+    with g.as_default():
+        tf1.import_graph_def(graph_def, name="")
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        if init:
+            sess.run(init)
+        for _ in range(steps):
+            sess.run(targets, feed_dict=feeds)
+        return [np.asarray(v) for v in sess.run(fetches, feed_dict=feeds)]
+
+
+def run_saved_model_graph(sm_dir, signature_key, feeds_by_key):
+    """Runs a SavedModel's MetaGraph the "TF1 way" (exactly as
+    check_roundtrip.py does): import its graph_def, run the saver_def's
+    restore op fed with the variables prefix, then feed/fetch the signature
+    tensors.  Returns {output_key: array}."""
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(sm_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    mg = sm.meta_graphs[0]
+    sig = mg.signature_def[signature_key]
+    g = tf.Graph()
+    with g.as_default():
+        tf1.import_graph_def(mg.graph_def, name="")
+    out_keys = sorted(sig.outputs)
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        if mg.HasField("saver_def") and mg.saver_def.restore_op_name:
+            prefix = os.path.join(sm_dir, "variables", "variables")
+            sess.run(mg.saver_def.restore_op_name,
+                     {mg.saver_def.filename_tensor_name: prefix})
+        feed = {sig.inputs[k].name: v for k, v in feeds_by_key.items()}
+        vals = sess.run([sig.outputs[k].name for k in out_keys], feed)
+    return {k: np.asarray(v) for k, v in zip(out_keys, vals)}
+
+
+def read_signature(sm_dir, key="serving_default"):
+    """Reads the signature's real tensor names from saved_model.pb."""
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(sm_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    sig = sm.meta_graphs[0].signature_def[key]
+    return {
+        "key": key,
+        "inputs": {k: sig.inputs[k].name for k in sorted(sig.inputs)},
+        "outputs": {k: sig.outputs[k].name for k in sorted(sig.outputs)},
+    }
+
+
+def make_saved_model_deterministic(sm_dir, name):
+    """Makes a written SavedModel byte-for-byte reproducible without changing
+    what it means:
+      * saved_model.pb is re-serialized with sorted map fields (the TF1
+        Builder writes maps in hash order; tf.saved_model.save already writes
+        them sorted, so its files, and the checksum in fingerprint.pb, stay
+        unchanged);
+      * fingerprint.pb (TF2 only) carries a random `uuid`, an informational
+        field; it is replaced by a value derived from the model name."""
+    pb = os.path.join(sm_dir, "saved_model.pb")
+    sm = saved_model_pb2.SavedModel()
+    with open(pb, "rb") as f:
+        original = f.read()
+    sm.ParseFromString(original)
+    # The v1 control-flow contexts are stored as serialized protos inside
+    # bytes fields of the collections; re-serialize those too.
+    context_types = {"cond_context": control_flow_pb2.CondContextDef,
+                     "while_context": control_flow_pb2.WhileContextDef}
+    for mg in sm.meta_graphs:
+        for key, cls in context_types.items():
+            if key in mg.collection_def:
+                values = mg.collection_def[key].bytes_list.value
+                for i, raw in enumerate(values):
+                    ctx = cls()
+                    ctx.ParseFromString(raw)
+                    values[i] = ctx.SerializeToString(deterministic=True)
+    data = sm.SerializeToString(deterministic=True)
+    if data != original:
+        with open(pb, "wb") as f:
+            f.write(data)
+    fp_path = os.path.join(sm_dir, "fingerprint.pb")
+    if os.path.exists(fp_path):
+        fp = fingerprint_pb2.FingerprintDef()
+        with open(fp_path, "rb") as f:
+            fp.ParseFromString(f.read())
+        fp.uuid = str(model_seed(name))
+        with open(fp_path, "wb") as f:
+            f.write(fp.SerializeToString(deterministic=True))
+
+
+@contextlib.contextmanager
+def tf1_graph(name):
+    """A fresh TF1-style graph: graph mode, v1 control flow (Switch/Merge,
+    Enter/Exit/NextIteration), graph-level seed set.  The global control-flow
+    flag is restored afterwards."""
+    old = control_flow_util.ENABLE_CONTROL_FLOW_V2
+    tf1.disable_control_flow_v2()
+    g = tf.Graph()
+    try:
+        with g.as_default():
+            tf1.set_random_seed(model_seed(name))
+            yield g
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = old
+
+
+class ModelDir:
+    """Collects the files and the manifest of one corpus model."""
+
+    def __init__(self, root, name, kind, description):
+        self.name = name
+        self.dir = os.path.join(root, name)
+        if os.path.exists(self.dir):
+            shutil.rmtree(self.dir)
+        os.makedirs(os.path.join(self.dir, "inputs"))
+        os.makedirs(os.path.join(self.dir, "outputs"))
+        self.manifest = {"name": name, "kind": kind, "description": description,
+                         "graphs": {}, "feeds": [], "fetches": []}
+        self.feed_values = {}  # tensor name -> array
+        self.fetch_values = []  # in fetch order
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def add_feed(self, tensor, value):
+        value = np.array(value, order="C")  # (ascontiguousarray makes 0-d 1-d)
+        npy = "inputs/%d.npy" % len(self.manifest["feeds"])
+        np.save(self.path(npy), value, allow_pickle=False)
+        self.manifest["feeds"].append({"tensor": tensor, "npy": npy})
+        self.feed_values[tensor] = value
+
+    def add_fetch(self, tensor, value):
+        value = np.array(value, order="C")
+        npy = "outputs/%d.npy" % len(self.manifest["fetches"])
+        np.save(self.path(npy), value, allow_pickle=False)
+        self.manifest["fetches"].append({"tensor": tensor, "npy": npy})
+        self.fetch_values.append(value)
+
+    def fetch_names(self):
+        return [f["tensor"] for f in self.manifest["fetches"]]
+
+    def write_frozen(self, graph_def):
+        with open(self.path("frozen.pb"), "wb") as f:
+            # deterministic=True: sorted map fields (attrs), so that
+            # regenerating gives byte-identical files.
+            f.write(graph_def.SerializeToString(deterministic=True))
+        self.manifest["graphs"]["frozen"] = "frozen.pb"
+
+    def write_text(self, graph_def):
+        with open(self.path("graph.pbtxt"), "w") as f:
+            f.write(text_format.MessageToString(graph_def))
+        self.manifest["graphs"]["text"] = "graph.pbtxt"
+
+    def add_saved_model(self, key="serving_default"):
+        """Records the SavedModel at <dir>/saved_model and its signature.
+
+        Empty sub-directories (assets/, and variables/ of a graph without
+        variables) are removed: git cannot store them, and this keeps the
+        generated tree identical to the committed one."""
+        for sub in ("assets", "variables"):
+            p = self.path("saved_model", sub)
+            if os.path.isdir(p) and not os.listdir(p):
+                os.rmdir(p)
+        make_saved_model_deterministic(self.path("saved_model"), self.name)
+        self.manifest["graphs"]["saved_model"] = "saved_model"
+        self.manifest["saved_model_signature"] = read_signature(
+            self.path("saved_model"), key)
+
+    def verify(self):
+        """Reloads every frozen.pb / graph.pbtxt written for this model into a
+        fresh graph, re-runs it and requires identical outputs."""
+        m = self.manifest
+        for form in ("frozen", "text"):
+            if form not in m["graphs"]:
+                continue
+            gd = load_graph_def(self.path(m["graphs"][form]))
+            # Training graphs: init + steps only for the graph with variables.
+            training = m["kind"] == "training" and form == "text"
+            got = run_graph_def(
+                gd, self.feed_values, self.fetch_names(),
+                init=m.get("init") if training else None,
+                targets=m.get("targets") if training else None,
+                steps=m.get("steps", 0) if training else 0)
+            for f, want, have in zip(m["fetches"], self.fetch_values, got):
+                if not identical(want, have):
+                    raise SystemExit(
+                        "FAIL %s/%s: %s differs after reload:\nwant %r\nhave %r"
+                        % (self.name, m["graphs"][form], f["tensor"], want, have))
+            print("  verified %-12s %s (%d fetches identical)"
+                  % (m["graphs"][form], form, len(got)))
+
+    def check_saved_model(self, expected_by_output_key, exact=False):
+        """Runs the written SavedModel the TF1 way and compares its outputs
+        with `expected_by_output_key` (allclose, or identical if exact)."""
+        sig = self.manifest["saved_model_signature"]
+        feeds = {}
+        for k in sig["inputs"]:
+            feeds[k] = self.feed_values[k + ":0"]  # convention, see README
+        got = run_saved_model_graph(self.path("saved_model"), sig["key"], feeds)
+        for k, want in expected_by_output_key.items():
+            have = got[k]
+            if identical(want, have):
+                status = "identical"
+            elif not exact and np.allclose(want, have, rtol=1e-5, atol=1e-6):
+                status = "close (max abs diff %.3g)" % np.max(np.abs(want - have))
+            else:
+                raise SystemExit("FAIL %s/saved_model output %s:\nwant %r\nhave %r"
+                                 % (self.name, k, want, have))
+            print("  verified saved_model  output %s %s" % (k, status))
+
+    def finish(self):
+        with open(self.path("manifest.json"), "w") as f:
+            json.dump(self.manifest, f, indent=2)
+            f.write("\n")
+
+
+# --------------------------------------------------------------------------
+# Keras / TF2 models: frozen.pb + saved_model/
+# --------------------------------------------------------------------------
+
+
+def randomize_batch_norm(model, rng):
+    """Gives every BatchNormalization layer non-trivial inference statistics,
+    otherwise BN would be (almost) the identity right after construction."""
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            n = layer.moving_mean.shape[0]
+            f32 = np.float32
+            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype(f32))
+            layer.beta.assign((0.1 * rng.standard_normal(n)).astype(f32))
+            layer.moving_mean.assign((0.1 * rng.standard_normal(n)).astype(f32))
+            layer.moving_variance.assign(rng.uniform(0.5, 1.5, n).astype(f32))
+
+
+def export_keras(root, name, description, model, x):
+    """Writes frozen.pb + saved_model/ + inputs/outputs for a one-input Keras
+    model.  The frozen graph and the SavedModel both come from one tf.function
+    with input_signature [TensorSpec(name="x")], so the frozen graph's input is
+    "x:0" and the signature input key is "x"."""
+    md = ModelDir(root, name, "inference", description)
+    spec = tf.TensorSpec(x.shape, tf.float32, name="x")
+
+    module = tf.Module()
+    # Track the model's underlying tf.Variables directly.  (Tracking the
+    # Keras 3 model object instead makes tf.saved_model.save write a second
+    # copy of every variable, "Variable_N", which the saver_def restores
+    # while the serving function reads the originals: useless to a TF1-style
+    # loader.)
+    module.model_variables = [v.value for v in model.variables]
+    module.serve = tf.function(lambda x: model(x, training=False),
+                               input_signature=[spec])
+    concrete = module.serve.get_concrete_function()
+
+    # Frozen graph: variables -> constants; keep functional control flow
+    # (While/If + function library) instead of lowering it.
+    frozen = convert_variables_to_constants_v2(concrete, lower_control_flow=False)
+    graph_def = frozen.graph.as_graph_def()
+    in_names = [t.name for t in frozen.inputs]
+    out_names = [t.name for t in frozen.outputs]
+    assert in_names == ["x:0"], in_names
+    md.write_frozen(graph_def)
+
+    # Reference outputs: the frozen graph run in a plain TF1 session.
+    md.add_feed("x:0", x)
+    outs = run_graph_def(graph_def, {"x:0": x}, out_names)
+    for n, v in zip(out_names, outs):
+        md.add_fetch(n, v)
+
+    # Sanity check against eager Keras (same math, maybe other kernels).
+    eager = np.asarray(model(x, training=False))
+    if not np.allclose(eager, outs[0], rtol=1e-5, atol=1e-6):
+        raise SystemExit("FAIL %s: frozen graph disagrees with eager Keras" % name)
+
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"serving_default": concrete})
+    md.add_saved_model()
+    md.verify()
+    out_key = list(md.manifest["saved_model_signature"]["outputs"])[0]
+    md.check_saved_model({out_key: outs[0]})
+    md.finish()
+
+
+def make_mlp(root):
+    rng = seed_everything("mlp")
+    inp = keras.Input((32,), batch_size=BATCH, name="x")
+    h = keras.layers.Dense(16, activation="relu")(inp)
+    h = keras.layers.Dense(8, activation="relu")(h)
+    out = keras.layers.Dense(4, activation="softmax")(h)
+    model = keras.Model(inp, out, name="mlp")
+    x = rng.standard_normal((BATCH, 32)).astype(np.float32)
+    export_keras(root, "mlp", "Keras MLP 32->16->8->4, Dense+ReLU, softmax output",
+                 model, x)
+
+
+def make_cnn(root):
+    rng = seed_everything("cnn")
+    L = keras.layers
+    inp = keras.Input((16, 16, 3), batch_size=BATCH, name="x")
+    h = L.Conv2D(8, 3, padding="same")(inp)
+    h = L.BatchNormalization()(h)
+    h = L.ReLU()(h)
+    h = L.MaxPooling2D(2)(h)                       # 8x8
+    h = L.Conv2D(8, 3, padding="valid")(h)          # 6x6
+    h = L.BatchNormalization()(h)
+    h = L.ReLU()(h)
+    h = L.AveragePooling2D(2)(h)                   # 3x3
+    h = L.GlobalAveragePooling2D()(h)
+    out = L.Dense(4)(h)
+    model = keras.Model(inp, out, name="cnn")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 16, 16, 3)).astype(np.float32)
+    export_keras(root, "cnn", "Keras CNN: Conv2D, BatchNorm (inference), ReLU, "
+                 "MaxPool, AvgPool, GlobalAveragePooling, Dense", model, x)
+
+
+def make_resnet_block(root):
+    rng = seed_everything("resnet_block")
+    L = keras.layers
+    inp = keras.Input((8, 8, 4), batch_size=BATCH, name="x")
+    h = L.Conv2D(8, 3, strides=2, padding="same", use_bias=False)(inp)
+    h = L.BatchNormalization()(h)
+    h = L.ReLU()(h)
+    h = L.Conv2D(8, 3, padding="same", use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    s = L.Conv2D(8, 1, strides=2, use_bias=False)(inp)   # projection shortcut
+    s = L.BatchNormalization()(s)
+    out = L.ReLU()(L.Add()([h, s]))
+    model = keras.Model(inp, out, name="resnet_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 8, 8, 4)).astype(np.float32)
+    export_keras(root, "resnet_block", "Residual block: conv-bn-relu-conv-bn + "
+                 "1x1 strided projection shortcut, add, relu", model, x)
+
+
+def make_mobilenet_block(root):
+    rng = seed_everything("mobilenet_block")
+    L = keras.layers
+    inp = keras.Input((8, 8, 8), batch_size=BATCH, name="x")
+    h = L.Conv2D(16, 1, use_bias=False)(inp)             # expand
+    h = L.BatchNormalization()(h)
+    h = L.ReLU(6.0)(h)
+    h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    h = L.ReLU(6.0)(h)
+    h = L.Conv2D(8, 1, use_bias=False)(h)                # project
+    h = L.BatchNormalization()(h)
+    out = L.Add()([inp, h])                              # inverted residual
+    model = keras.Model(inp, out, name="mobilenet_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 8, 8, 8)).astype(np.float32)
+    export_keras(root, "mobilenet_block", "MobileNetV2 inverted residual: 1x1 "
+                 "expand, DepthwiseConv2D, BN, ReLU6, 1x1 project, add", model, x)
+
+
+def make_transformer_block(root):
+    rng = seed_everything("transformer_block")
+    L = keras.layers
+    d_model, seq = 16, 4
+    inp = keras.Input((seq, d_model), batch_size=BATCH, name="x")
+    a = L.MultiHeadAttention(num_heads=2, key_dim=d_model // 2)(inp, inp)
+    h = L.LayerNormalization(epsilon=1e-6)(L.Add()([inp, a]))
+    f = L.Dense(32, activation="gelu")(h)
+    f = L.Dense(d_model)(f)
+    out = L.LayerNormalization(epsilon=1e-6)(L.Add()([h, f]))
+    model = keras.Model(inp, out, name="transformer_block")
+    x = rng.standard_normal((BATCH, seq, d_model)).astype(np.float32)
+    export_keras(root, "transformer_block", "Transformer encoder block: "
+                 "MultiHeadAttention (2 heads, d_model 16), LayerNorm, GELU "
+                 "feed-forward, residuals", model, x)
+
+
+def make_lstm(root):
+    rng = seed_everything("lstm")
+    L = keras.layers
+    inp = keras.Input((5, 6), batch_size=BATCH, name="x")
+    h = L.LSTM(8)(inp)                 # last output only
+    out = L.Dense(3)(h)
+    model = keras.Model(inp, out, name="lstm")
+    x = rng.standard_normal((BATCH, 5, 6)).astype(np.float32)
+    export_keras(root, "lstm", "Keras LSTM (8 units, seq 5, last output) + Dense; "
+                 "frozen graph keeps While + TensorList ops and a function "
+                 "library", model, x)
+
+
+# --------------------------------------------------------------------------
+# TF1 control flow (v1: Switch/Merge/Enter/Exit/NextIteration/LoopCond)
+# --------------------------------------------------------------------------
+
+
+def save_v1_saved_model(md, sess, inputs, outputs):
+    """tf.compat.v1.saved_model.Builder, tag "serve", signature
+    "serving_default".  Signature input keys are the placeholder names."""
+    builder = tf1.saved_model.Builder(md.path("saved_model"))
+    sig = tf1.saved_model.predict_signature_def(inputs=inputs, outputs=outputs)
+    builder.add_meta_graph_and_variables(
+        sess, [tf1.saved_model.tag_constants.SERVING],
+        signature_def_map={"serving_default": sig})
+    builder.save()
+    md.add_saved_model()
+
+
+def make_tf1_while(root):
+    name = "tf1_while"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 while_loop with data-dependent trip count, a nested "
+                  "while_loop and a cond inside the body (v1 control flow)")
+    with tf1_graph(name) as g:
+        n = tf1.placeholder(tf.int32, [], name="n")
+        x = tf1.placeholder(tf.float32, [3], name="x")
+
+        def outer_body(i, acc):
+            # Inner loop runs i times: a <- 0.5 * a + j * x.
+            def inner_body(j, a):
+                return j + 1, 0.5 * a + tf.cast(j, tf.float32) * x
+            _, inner = tf1.while_loop(lambda j, a: j < i, inner_body,
+                                      [tf.constant(0), acc], name="inner")
+            # Cond on the loop counter: even -> +1, odd -> *(-1.5).
+            acc2 = tf1.cond(tf.equal(tf.math.floormod(i, 2), 0),
+                            lambda: inner + 1.0,
+                            lambda: inner * -1.5, name="parity")
+            return i + 1, acc2
+
+        i_final, acc_final = tf1.while_loop(
+            lambda i, acc: i < n, outer_body,
+            [tf.constant(0), tf.zeros_like(x)], name="outer")
+        result = tf.identity(acc_final, name="result")
+        iterations = tf.identity(i_final, name="iterations")
+
+        feeds = {"n:0": np.array(5, np.int32),
+                 "x:0": rng.standard_normal(3).astype(np.float32)}
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            vals = sess.run([result, iterations], feeds)
+            for t, v in zip([result, iterations], vals):
+                md.add_fetch(t.name, v)
+            # No variables: the text and the "frozen" graph are the same.
+            gd = g.as_graph_def()
+            md.write_text(gd)
+            md.write_frozen(gd)
+            save_v1_saved_model(md, sess, {"n": n, "x": x},
+                                {"result": result, "iterations": iterations})
+    md.verify()
+    md.check_saved_model({"result": md.fetch_values[0],
+                          "iterations": md.fetch_values[1]}, exact=True)
+    md.finish()
+
+
+def make_tf1_cond(root):
+    name = "tf1_cond"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 cond (Switch/Merge) on a bool placeholder, a second cond "
+                  "on its negation, and a cond on a data-dependent predicate")
+    with tf1_graph(name) as g:
+        x = tf1.placeholder(tf.float32, [2, 3], name="x")
+        pred = tf1.placeholder(tf.bool, [], name="pred")
+        w = tf.constant(rng.standard_normal((3, 3)).astype(np.float32), name="w")
+        # pred=True takes the first branch here and the second branch of `z`,
+        # so one run executes both kinds of branch.
+        y = tf1.cond(pred, lambda: tf.nn.relu(tf.matmul(x, w)) * 2.0,
+                     lambda: tf.exp(-x) + tf.sin(x), name="cond_y")
+        z = tf1.cond(tf.logical_not(pred), lambda: tf.reduce_sum(x, axis=1),
+                     lambda: tf.reduce_max(x, axis=1) - 1.0, name="cond_z")
+        # Predicate computed from the data.
+        s = tf1.cond(tf.reduce_sum(x) > 0.0, lambda: tf.tanh(y),
+                     lambda: tf.sigmoid(y), name="cond_s")
+        out_y = tf.identity(y, name="y")
+        out_z = tf.identity(z, name="z")
+        out_s = tf.identity(s, name="s")
+
+        feeds = {"x:0": rng.standard_normal((2, 3)).astype(np.float32),
+                 "pred:0": np.array(True)}
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            fetches = [out_y, out_z, out_s]
+            for t, v in zip(fetches, sess.run(fetches, feeds)):
+                md.add_fetch(t.name, v)
+            gd = g.as_graph_def()
+            md.write_text(gd)
+            md.write_frozen(gd)
+            save_v1_saved_model(md, sess, {"x": x, "pred": pred},
+                                {"y": out_y, "z": out_z, "s": out_s})
+    md.verify()
+    md.check_saved_model(dict(zip("yzs", md.fetch_values)), exact=True)
+    md.finish()
+
+
+# --------------------------------------------------------------------------
+# TF1 training graphs (one per optimizer) and the embedding model
+# --------------------------------------------------------------------------
+
+TRAIN_STEPS = 3
+
+# name, optimizer factory, resource variables?, task
+OPTIMIZERS = [
+    ("train_sgd", lambda: tf1.train.GradientDescentOptimizer(0.1),
+     False, "regression"),
+    ("train_momentum", lambda: tf1.train.MomentumOptimizer(
+        0.05, 0.9, use_nesterov=True), False, "classifier"),
+    ("train_adagrad", lambda: tf1.train.AdagradOptimizer(0.1),
+     False, "regression"),
+    ("train_rmsprop", lambda: tf1.train.RMSPropOptimizer(
+        0.01, decay=0.9, momentum=0.5), False, "classifier"),
+    ("train_adam", lambda: tf1.train.AdamOptimizer(0.01), True, "classifier"),
+    ("train_adadelta", lambda: tf1.train.AdadeltaOptimizer(1.0),
+     True, "regression"),
+    ("train_ftrl", lambda: tf1.train.FtrlOptimizer(
+        0.1, l1_regularization_strength=0.001,
+        l2_regularization_strength=0.001), True, "classifier"),
+]
+
+
+def check_variable_kind(g, resource):
+    """Makes sure the graph really uses the intended kind of variable."""
+    ops = {n.type for n in g.get_operations()}
+    want, other = (("VarHandleOp", "VariableV2") if resource
+                   else ("VariableV2", "VarHandleOp"))
+    assert want in ops and other not in ops, (want, sorted(ops))
+
+
+def make_train(root, name, make_opt, resource, task):
+    rng = seed_everything(name)
+    opt_name = make_opt().get_name()
+    md = ModelDir(root, name, "training",
+                  "TF1 %s %s trained with %s, %s variables, with Saver" % (
+                      "MLP regression (MSE)" if task == "regression"
+                      else "MLP softmax classifier", "8->6->" +
+                      ("1" if task == "regression" else "3"), opt_name,
+                      "resource" if resource else "ref"))
+    n_out = 1 if task == "regression" else 3
+    with tf1_graph(name) as g:
+        x = tf1.placeholder(tf.float32, [4, 8], name="x")
+        if task == "regression":
+            y = tf1.placeholder(tf.float32, [4, 1], name="y")
+        else:
+            y = tf1.placeholder(tf.int32, [4], name="labels")
+        with tf1.variable_scope("model"):
+            # Seeded initializers: the random ops keep seed/seed2 attributes,
+            # so re-running "init" from the file gives the same values.
+            w1 = tf1.get_variable("w1", [8, 6], use_resource=resource,
+                                  initializer=tf1.glorot_uniform_initializer())
+            b1 = tf1.get_variable("b1", [6], use_resource=resource,
+                                  initializer=tf1.zeros_initializer())
+            w2 = tf1.get_variable("w2", [6, n_out], use_resource=resource,
+                                  initializer=tf1.truncated_normal_initializer(
+                                      stddev=0.5))
+            b2 = tf1.get_variable("b2", [n_out], use_resource=resource,
+                                  initializer=tf1.constant_initializer(0.1))
+        h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        out = tf.nn.bias_add(tf.matmul(h, w2), b2)
+        if task == "regression":
+            loss = tf.reduce_mean(tf.square(out - y))
+        else:
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y,
+                                                               logits=out))
+        loss = tf.identity(loss, name="loss")
+        train_op = make_opt().minimize(loss, name="train_op")
+        assert train_op.name == "train_op", train_op.name
+        w1_value = tf.identity(w1, name="w1_value")
+        init = tf1.variables_initializer(tf1.global_variables(), name="init")
+        tf1.train.Saver()  # adds save/restore subgraph (SaveV2/RestoreV2)
+        check_variable_kind(g, resource)
+
+        feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32)}
+        if task == "regression":
+            feeds["y:0"] = rng.standard_normal((4, 1)).astype(np.float32)
+        else:
+            feeds["labels:0"] = rng.integers(0, 3, 4).astype(np.int32)
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        md.manifest.update(targets=["train_op"], init=["init"],
+                           steps=TRAIN_STEPS)
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            for _ in range(TRAIN_STEPS):
+                sess.run(train_op, feeds)
+            vals = sess.run([loss, w1_value], feeds)
+        for t, v in zip([loss, w1_value], vals):
+            md.add_fetch(t.name, v)
+        md.write_text(g.as_graph_def())
+    md.verify()
+    md.finish()
+
+
+def make_embedding(root):
+    name = "embedding"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "Embedding lookup (resource var, ResourceGather) + mean + "
+                  "dense softmax, one SGD step (sparse ResourceScatterAdd "
+                  "update); frozen.pb = lookup model frozen after the step")
+    steps = 1
+    with tf1_graph(name) as g:
+        ids = tf1.placeholder(tf.int32, [2, 3], name="ids")
+        labels = tf1.placeholder(tf.int32, [2], name="labels")
+        emb = tf1.get_variable("embedding", [10, 4], use_resource=True,
+                               initializer=tf1.random_uniform_initializer(-1, 1))
+        w = tf1.get_variable("dense/kernel", [4, 3], use_resource=True,
+                             initializer=tf1.glorot_uniform_initializer())
+        b = tf1.get_variable("dense/bias", [3], use_resource=True,
+                             initializer=tf1.zeros_initializer())
+        looked = tf.nn.embedding_lookup(emb, ids)       # [2, 3, 4]
+        pooled = tf.reduce_mean(looked, axis=1)          # [2, 4]
+        logits = tf.identity(tf.matmul(pooled, w) + b, name="logits")
+        loss = tf.identity(tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits)), name="loss")
+        train_op = tf1.train.GradientDescentOptimizer(0.5).minimize(
+            loss, name="train_op")
+        assert train_op.name == "train_op", train_op.name
+        emb_value = tf.identity(emb, name="embedding_value")
+        init = tf1.variables_initializer(tf1.global_variables(), name="init")
+        tf1.train.Saver()
+        ops = {o.type for o in g.get_operations()}
+        assert {"ResourceGather", "ResourceScatterAdd"} <= ops, sorted(ops)
+
+        # Duplicate ids exercise the sparse update's accumulation.
+        feeds = {"ids:0": np.array([[1, 4, 4], [7, 0, 1]], np.int32),
+                 "labels:0": rng.integers(0, 3, 2).astype(np.int32)}
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        md.manifest.update(targets=["train_op"], init=["init"], steps=steps)
+        fetches = [loss, logits, emb_value]
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            for _ in range(steps):
+                sess.run(train_op, feeds)
+            for t, v in zip(fetches, sess.run(fetches, feeds)):
+                md.add_fetch(t.name, v)
+            md.write_text(g.as_graph_def())
+            # Inference form: the trained variables frozen into constants;
+            # same feeds and fetches, no init/steps needed.
+            frozen = tf1.graph_util.convert_variables_to_constants(
+                sess, g.as_graph_def(), [t.op.name for t in fetches])
+            md.write_frozen(frozen)
+            save_v1_saved_model(md, sess, {"ids": ids}, {"logits": logits})
+    md.verify()
+    md.check_saved_model({"logits": md.fetch_values[1]}, exact=True)
+    md.finish()
+
+
+# --------------------------------------------------------------------------
+# Op inventory
+# --------------------------------------------------------------------------
+
+
+def graph_defs_in(model_dir, manifest):
+    """All GraphDefs of one model (SavedModel: every MetaGraph's graph)."""
+    for form, rel in sorted(manifest["graphs"].items()):
+        path = os.path.join(model_dir, rel)
+        if form == "saved_model":
+            sm = saved_model_pb2.SavedModel()
+            with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+                sm.ParseFromString(f.read())
+            for mg in sm.meta_graphs:
+                yield form, mg.graph_def
+        else:
+            yield form, load_graph_def(path)
+
+
+def write_op_types(root):
+    """Writes op_types.txt: sorted unique op types across all graphs of all
+    models, function library bodies included."""
+    ops = set()
+    for name in sorted(os.listdir(root)):
+        mpath = os.path.join(root, name, "manifest.json")
+        if not os.path.isfile(mpath):
+            continue
+        with open(mpath) as f:
+            manifest = json.load(f)
+        for _, gd in graph_defs_in(os.path.join(root, name), manifest):
+            ops.update(n.op for n in gd.node)
+            for fn in gd.library.function:
+                ops.update(n.op for n in fn.node_def)
+    with open(os.path.join(root, "op_types.txt"), "w") as f:
+        for op in sorted(ops):
+            f.write(op + "\n")
+    print("op_types.txt: %d op types" % len(ops))
+
+
+# --------------------------------------------------------------------------
+
+
+def all_models():
+    models = [
+        ("mlp", make_mlp),
+        ("cnn", make_cnn),
+        ("resnet_block", make_resnet_block),
+        ("mobilenet_block", make_mobilenet_block),
+        ("transformer_block", make_transformer_block),
+        ("lstm", make_lstm),
+        ("tf1_while", make_tf1_while),
+        ("tf1_cond", make_tf1_cond),
+    ]
+    for name, make_opt, resource, task in OPTIMIZERS:
+        models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:
+                       make_train(root, n, m, r, t)))
+    models.append(("embedding", make_embedding))
+    return models
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=CORPUS_DIR,
+                    help="corpus directory (default: this script's directory)")
+    ap.add_argument("--only", default="",
+                    help="comma-separated model names to regenerate")
+    args = ap.parse_args()
+
+    tf.get_logger().setLevel("ERROR")  # no deprecation chatter
+    # One thread for the eager (Keras) side too; must precede any TF op.
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+
+    models = all_models()
+    wanted = [s for s in args.only.split(",") if s]
+    unknown = set(wanted) - {n for n, _ in models}
+    if unknown:
+        sys.exit("unknown model(s): %s" % ", ".join(sorted(unknown)))
+    os.makedirs(args.out, exist_ok=True)
+    for name, make in models:
+        if wanted and name not in wanted:
+            continue
+        print("== %s" % name)
+        make(args.out)
+    write_op_types(args.out)
+
+
+if __name__ == "__main__":
+    main()
