@@ -194,6 +194,13 @@ TEST_F(AttrConversionTest, DataTypesMapBothWays) {
     ASSERT_TRUE(type) << tfg::dataTypeName(dtype);
     EXPECT_EQ(tfg::typeToDataType(type), dtype) << tfg::dataTypeName(dtype);
   }
+  // Huge or nested-ref values are no dtype (and must not recurse).
+  EXPECT_FALSE(tfg::dataTypeToType(&context, 2000000001));
+  EXPECT_FALSE(tfg::dataTypeToType(&context, 201));
+  EXPECT_FALSE(tfg::dataTypeToType(&context, -5));
+  EXPECT_EQ(tfg::typeToDataType(tfg::RefType::get(
+                tfg::RefType::get(Float32Type::get(&context)))),
+            0);
   EXPECT_EQ(tfg::dataTypeName(proto::DT_HALF), "float16");
   EXPECT_EQ(tfg::dataTypeName(proto::DT_FLOAT_REF), "float_ref");
 }

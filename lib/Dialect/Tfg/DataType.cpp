@@ -15,7 +15,8 @@ namespace tfc::tfg {
 static constexpr int kRefOffset = 100;
 
 Type dataTypeToType(MLIRContext *context, int dtype) {
-  if (dtype > kRefOffset) {
+  // One level of reference only: DT_FLOAT_REF is 101, nothing is 201.
+  if (dtype > kRefOffset && dtype < 2 * kRefOffset) {
     Type base = dataTypeToType(context, dtype - kRefOffset);
     return base ? RefType::get(base) : Type();
   }
@@ -61,7 +62,7 @@ Type dataTypeToType(MLIRContext *context, int dtype) {
 int typeToDataType(Type type) {
   if (auto ref = dyn_cast<RefType>(type)) {
     int base = typeToDataType(ref.getElementType());
-    return base ? base + kRefOffset : 0;
+    return base && base < kRefOffset ? base + kRefOffset : 0;
   }
   // Rather than a second table, search the first: dtypes are few.
   MLIRContext *context = type.getContext();

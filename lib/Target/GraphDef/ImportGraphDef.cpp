@@ -41,6 +41,20 @@ constexpr llvm::StringLiteral kArgAttrPrefix = "tf.";
 using tfg::FuncOp;
 using tfg::GraphOp;
 
+/// The single-line text form of `message`, without unknown fields: text
+/// format prints them as bare field numbers, which it cannot read back, and
+/// they carry nothing TensorFlow's schema knows.
+std::string toText(const google::protobuf::Message &message) {
+  std::unique_ptr<google::protobuf::Message> copy(message.New());
+  copy->CopyFrom(message);
+  copy->DiscardUnknownFields();
+  std::string text;
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  printer.PrintToString(*copy, &text);
+  return StringRef(text).rtrim().str();
+}
+
 /// A parsed NodeDef input string.
 struct InputRef {
   bool control = false;
@@ -325,14 +339,10 @@ LogicalResult Importer::createNode(Node &node, bool inFunction) {
     attrs.push_back(builder.getNamedAttr(
         "tfg.original_func_names", builder.getStrArrayAttr(funcNames)));
   }
-  if (def.has_experimental_type()) {
-    std::string text;
-    google::protobuf::TextFormat::Printer printer;
-    printer.SetSingleLineMode(true);
-    printer.PrintToString(def.experimental_type(), &text);
-    attrs.push_back(builder.getNamedAttr("tfg.full_type",
-                                         builder.getStringAttr(text)));
-  }
+  if (def.has_experimental_type())
+    attrs.push_back(builder.getNamedAttr(
+        "tfg.full_type",
+        builder.getStringAttr(toText(def.experimental_type()))));
   DictionaryAttr dict = builder.getDictionaryAttr(attrs);
 
   // Element types of the results: from the registry, or - for op types it
@@ -499,14 +509,10 @@ LogicalResult Importer::importFunction(const proto::FunctionDef &function,
       rest.clear_name();
       rest.clear_type();
       rest.clear_is_ref();
-      if (rest.ByteSizeLong() != 0) {
-        std::string text;
-        google::protobuf::TextFormat::Printer printer;
-        printer.SetSingleLineMode(true);
-        printer.PrintToString(rest, &text);
-        argAttrs.push_back(builder.getNamedAttr(
-            "tfg.arg_def", builder.getStringAttr(StringRef(text).rtrim())));
-      }
+      std::string text = toText(rest);
+      if (!text.empty())
+        argAttrs.push_back(
+            builder.getNamedAttr("tfg.arg_def", builder.getStringAttr(text)));
       attrs.push_back(builder.getDictionaryAttr(argAttrs));
     }
     return success();
@@ -567,14 +573,9 @@ LogicalResult Importer::importFunction(const proto::FunctionDef &function,
   rest.clear_output_arg();
   rest.clear_control_output();
   rest.clear_is_stateful();
-  if (rest.ByteSizeLong() != 0) {
-    std::string text;
-    google::protobuf::TextFormat::Printer printer;
-    printer.SetSingleLineMode(true);
-    printer.PrintToString(rest, &text);
-    func->setAttr("tfg.signature",
-                  builder.getStringAttr(StringRef(text).rtrim()));
-  }
+  std::string signatureText = toText(rest);
+  if (!signatureText.empty())
+    func->setAttr("tfg.signature", builder.getStringAttr(signatureText));
 
   // Rets are parsed first: they are uses of node outputs too.
   SmallVector<InputRef> rets;
