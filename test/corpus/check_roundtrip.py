@@ -59,38 +59,10 @@ def worker(model_dir, form, exported):
     import tensorflow as tf
     from google.protobuf import text_format
     from tensorflow.core.protobuf import saved_model_pb2
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from tfsession import identical, load_graph_def, session_config
 
     tf1 = tf.compat.v1
-
-    def session_config():
-        # Must match generate.py's session_config().
-        cfg = tf1.ConfigProto(intra_op_parallelism_threads=1,
-                              inter_op_parallelism_threads=1)
-        cfg.graph_options.rewrite_options.disable_meta_optimizer = True
-        opts = cfg.graph_options.optimizer_options
-        opts.opt_level = tf1.OptimizerOptions.L0
-        opts.do_constant_folding = False
-        opts.do_common_subexpression_elimination = False
-        opts.do_function_inlining = False
-        return cfg
-
-    def identical(a, b):
-        a, b = np.asarray(a), np.asarray(b)
-        if a.dtype != b.dtype or a.shape != b.shape:
-            return False
-        if np.issubdtype(a.dtype, np.inexact):
-            return bool(np.array_equal(a, b, equal_nan=True))
-        return bool(np.array_equal(a, b))
-
-    def load_graph_def(path):
-        gd = tf1.GraphDef()
-        if path.endswith(".pbtxt"):
-            with open(path) as f:
-                text_format.Parse(f.read(), gd)
-        else:
-            with open(path, "rb") as f:
-                gd.ParseFromString(f.read())
-        return gd
 
     def counts(gd):
         return len(gd.node), len(gd.library.function)

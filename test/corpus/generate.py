@@ -57,6 +57,7 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
     convert_variables_to_constants_v2,
 )
 from tensorflow.python.ops import control_flow_util  # noqa: E402
+from tfsession import identical, load_graph_def, session_config  # noqa: E402
 
 SEED = 20240601
 CORPUS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -69,17 +70,6 @@ tf1 = tf.compat.v1
 # Generic helpers
 # --------------------------------------------------------------------------
 
-
-def session_config():
-    """Session configuration used for every reference run (see module doc)."""
-    cfg = tf1.ConfigProto(intra_op_parallelism_threads=1,
-                          inter_op_parallelism_threads=1)
-    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
-    cfg.graph_options.optimizer_options.opt_level = tf1.OptimizerOptions.L0
-    cfg.graph_options.optimizer_options.do_constant_folding = False
-    cfg.graph_options.optimizer_options.do_common_subexpression_elimination = False
-    cfg.graph_options.optimizer_options.do_function_inlining = False
-    return cfg
 
 
 def model_seed(name):
@@ -97,26 +87,6 @@ def seed_everything(name):
     return np.random.default_rng(s)
 
 
-def identical(a, b):
-    """Same dtype, same shape, same values (NaN equals NaN)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.dtype != b.dtype or a.shape != b.shape:
-        return False
-    if np.issubdtype(a.dtype, np.inexact):
-        return bool(np.array_equal(a, b, equal_nan=True))
-    return bool(np.array_equal(a, b))
-
-
-def load_graph_def(path):
-    """Reads a binary (.pb) or text (.pbtxt) GraphDef."""
-    gd = tf1.GraphDef()
-    if path.endswith(".pbtxt"):
-        with open(path, "r") as f:
-            text_format.Parse(f.read(), gd)
-    else:
-        with open(path, "rb") as f:
-            gd.ParseFromString(f.read())
-    return gd
 
 
 def run_graph_def(graph_def, feeds, fetches, init=None, targets=None, steps=0):

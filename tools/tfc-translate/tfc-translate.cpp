@@ -9,6 +9,7 @@
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
+#include "tfc/Support/ModuleFile.h"
 #include "tfc/Target/GraphDef.h"
 
 #include "mlir/IR/AsmState.h"
@@ -19,7 +20,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -46,22 +46,11 @@ cl::opt<std::string> signature(
              "serving_default)"));
 
 int graphDefToMlir(MLIRContext &context) {
-  tfc::ModelImportOptions options;
-  if (!tags.empty())
-    options.tags.assign(tags.begin(), tags.end());
-  options.signature = signature;
-  OwningOpRef<ModuleOp> module = tfc::importModel(inputPath, &context, options);
+  OwningOpRef<ModuleOp> module = tfc::importModel(
+      inputPath, &context, tfc::ModelImportOptions::fromFlags(tags, signature));
   if (!module)
     return tfc::kExitBadInput;
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(outputPath, &error);
-  if (!out) {
-    llvm::errs() << outputPath << ": error: " << error << "\n";
-    return tfc::kExitFailure;
-  }
-  module->print(out->os());
-  out->keep();
-  return tfc::kExitSuccess;
+  return tfc::writeModuleFile(*module, outputPath);
 }
 
 int mlirToGraphDef(MLIRContext &context) {

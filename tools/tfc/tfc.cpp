@@ -14,6 +14,7 @@
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
+#include "tfc/Support/ModuleFile.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
@@ -21,12 +22,10 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <map>
 
@@ -52,11 +51,8 @@ const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc <command> --help\n";
 
 OwningOpRef<ModuleOp> load(MLIRContext &context) {
-  tfc::ModelImportOptions options;
-  if (!tags.empty())
-    options.tags.assign(tags.begin(), tags.end());
-  options.signature = signature;
-  return tfc::importModel(modelPath, &context, options);
+  return tfc::importModel(modelPath, &context,
+                          tfc::ModelImportOptions::fromFlags(tags, signature));
 }
 
 int compile(MLIRContext &context) {
@@ -84,15 +80,7 @@ int compile(MLIRContext &context) {
   if (failed(pm.run(*module)))
     return tfc::kExitBadInput;
 
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(outputPath, &error);
-  if (!out) {
-    llvm::errs() << outputPath << ": error: " << error << "\n";
-    return tfc::kExitFailure;
-  }
-  module->print(out->os());
-  out->keep();
-  return tfc::kExitSuccess;
+  return tfc::writeModuleFile(*module, outputPath);
 }
 
 /// Prints the contents of a model: graph and functions, op types, and what

@@ -40,6 +40,16 @@ struct ModelImportOptions {
   /// fetches. Empty: "serving_default", or the only signature if there is
   /// one.
   std::string signature;
+
+  /// Options from command-line values; empty `tags` keeps the default.
+  static ModelImportOptions fromFlags(llvm::ArrayRef<std::string> tags,
+                                      llvm::StringRef signature) {
+    ModelImportOptions options;
+    if (!tags.empty())
+      options.tags.assign(tags.begin(), tags.end());
+    options.signature = signature.str();
+    return options;
+  }
 };
 
 /// Imports a parsed GraphDef. `sourceName` names the file in diagnostics.

@@ -35,6 +35,7 @@ namespace tfc {
 namespace {
 
 using tfg::ControlType;
+using tfg::isValidAttrName;
 
 /// Prefix of FunctionDef arg_attr entries among argument attributes.
 constexpr llvm::StringLiteral kArgAttrPrefix = "tf.";
@@ -85,6 +86,13 @@ bool isValidOpType(StringRef type) {
   return llvm::all_of(type, [](char c) {
     return llvm::isAlnum(c) || c == '_' || c == '>';
   });
+}
+
+/// Whether a device, function, argument or output name is printable ASCII,
+/// as TensorFlow's are. Protobuf does not reliably reject invalid UTF-8 in
+/// string fields, and such names could not be exported again.
+bool isPrintableName(StringRef name) {
+  return llvm::all_of(name, [](char c) { return c >= 0x20 && c < 0x7f; });
 }
 
 bool parseIndex(StringRef text, int64_t &index) {
@@ -260,6 +268,8 @@ Importer::importBody(Block &block,
     if (!isValidNodeName(def.name()))
       return error() << "invalid node name '" << llvm::StringRef(def.name())
                      << "'";
+    if (!isPrintableName(def.device()))
+      return error() << "node '" << def.name() << "' has an invalid device";
     if (!isValidOpType(def.op()))
       return error() << "node '" << def.name() << "' has invalid op type '"
                      << def.op() << "'";
@@ -477,6 +487,17 @@ LogicalResult Importer::resolveInputs(Node &node, Body &body) {
 LogicalResult Importer::importFunction(const proto::FunctionDef &function,
                                        ModuleOp module) {
   const proto::OpDef &signature = function.signature();
+  if (signature.name().empty() || !isPrintableName(signature.name()))
+    return error() << "function with invalid name in the library";
+  for (const auto *args : {&signature.input_arg(), &signature.output_arg()})
+    for (const proto::OpDef::ArgDef &arg : *args)
+      if (!isValidAttrName(arg.name()))
+        return error() << "function '" << signature.name()
+                       << "' has an invalid argument name";
+  for (const std::string &name : signature.control_output())
+    if (!isPrintableName(name))
+      return error() << "function '" << signature.name()
+                     << "' has an invalid control output name";
   scope = "function '" + signature.name() + "': ";
   functionName = signature.name();
   auto restore = llvm::make_scope_exit([&] {

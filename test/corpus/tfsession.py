@@ -1,0 +1,46 @@
+"""What generate.py and check_roundtrip.py share on the TensorFlow side: the
+session configuration of every reference run, bit-exact comparison, and
+GraphDef reading. Import after setting TF_ENABLE_ONEDNN_OPTS=0 (both scripts
+do), so that every run uses the same kernels."""
+
+import numpy as np
+import tensorflow as tf
+from google.protobuf import text_format
+
+tf1 = tf.compat.v1
+
+
+def session_config():
+    """One thread, no Grappler, graph optimizer level L0: TensorFlow runs
+    exactly the nodes in the file, so outputs are reproducible bit for bit."""
+    cfg = tf1.ConfigProto(intra_op_parallelism_threads=1,
+                          inter_op_parallelism_threads=1)
+    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
+    opts = cfg.graph_options.optimizer_options
+    opts.opt_level = tf1.OptimizerOptions.L0
+    opts.do_constant_folding = False
+    opts.do_common_subexpression_elimination = False
+    opts.do_function_inlining = False
+    return cfg
+
+
+def identical(a, b):
+    """Same dtype, same shape, same values (NaN equals NaN)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if np.issubdtype(a.dtype, np.inexact):
+        return bool(np.array_equal(a, b, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def load_graph_def(path):
+    """Reads a binary (.pb) or text (.pbtxt) GraphDef."""
+    gd = tf1.GraphDef()
+    if path.endswith(".pbtxt"):
+        with open(path, "r") as f:
+            text_format.Parse(f.read(), gd)
+    else:
+        with open(path, "rb") as f:
+            gd.ParseFromString(f.read())
+    return gd
