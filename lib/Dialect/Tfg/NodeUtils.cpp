@@ -73,21 +73,6 @@ SmallVector<NamedAttribute> getNodeAttrs(Operation *node) {
   return attrs;
 }
 
-Attribute getAttrOrDefault(Operation *node, const proto::OpDef *opDef,
-                           StringRef name) {
-  if (Attribute attr = node->getAttr(name))
-    return attr;
-  if (!opDef)
-    return {};
-  for (const proto::OpDef::AttrDef &def : opDef->attr()) {
-    if (def.name() != name || !def.has_default_value())
-      continue;
-    std::string error;
-    return importAttrValue(node->getContext(), def.default_value(), error);
-  }
-  return {};
-}
-
 /// The value of attr `name` given on the node or defaulted by the OpDef.
 static Attribute lookupAttr(MLIRContext *context, const proto::OpDef &opDef,
                             DictionaryAttr attrs, StringRef name) {

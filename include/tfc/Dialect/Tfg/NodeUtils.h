@@ -21,7 +21,6 @@
 namespace tfc {
 namespace proto {
 class OpDef;
-class AttrValue;
 } // namespace proto
 
 namespace tfg {
@@ -59,12 +58,6 @@ inline bool isControl(mlir::Value value) { return isControl(value.getType()); }
 
 /// The node attrs proper: every attribute except the node identity ones.
 llvm::SmallVector<mlir::NamedAttribute> getNodeAttrs(mlir::Operation *node);
-
-/// The value of attr `name` of `node`, falling back to the OpDef default
-/// converted to an MLIR attribute. Null if neither exists.
-mlir::Attribute getAttrOrDefault(mlir::Operation *node,
-                                 const proto::OpDef *opDef,
-                                 llvm::StringRef name);
 
 /// How expandArgTypes ended.
 enum class ArgExpansion {
