@@ -29,10 +29,12 @@ def Tfg_Dialect : Dialect {
       dialect prefix is omitted when printing:
 
       ```mlir
-      %MatMul, %ctl = MatMul(%x, %w) [%init] name("dense/MatMul")
+      %2:2 = MatMul(%0#0, %1#0) [%3] name("dense/MatMul")
           device("/device:CPU:0") {T = f32, transpose_a = false}
-          : (tensor<*xf32>, tensor<*xf32>) -> (tensor<*xf32>)
+          : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
       ```
+
+      Here `%2#0` is the product and `%2#1` the node's control token.
 
     * The node's name, requested device and assigned device are the
       attributes `tfg.name`, `tfg.device` and `tfg.assigned_device`; every
