@@ -11,6 +11,9 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Reject what cannot be compiled before any rewrite.
   pm.addPass(createVerifySupportedPass());
   pm.addPass(createVerifyAcyclicPass());
+  // Keep what the step (and the init entry) needs.
+  pm.addPass(createPrunePass());
+  pm.addPass(createRemoveDeadNodesPass());
 }
 
 void registerTfcPipeline() {

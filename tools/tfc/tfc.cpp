@@ -1,6 +1,8 @@
 //===- tfc.cpp - the tfc compiler driver ----------------------------------===//
 //
-//   tfc compile MODEL -o OUT [--emit mlir] [--signature KEY] [pass options]
+//   tfc compile MODEL -o OUT [--feed NAME[:PORT][=D0,D1,...]]... [--fetch ...]
+//               [--target NODE]... [--init NODE]... [--signature KEY]
+//               [--emit mlir] [pass-manager options]
 //   tfc info MODEL
 //
 // `compile` imports the model, runs the graph-level pipeline (the same one
@@ -16,6 +18,7 @@
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
 #include "tfc/Target/GraphDef.h"
+#include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
@@ -45,6 +48,18 @@ cl::opt<std::string> signature(
     cl::desc("SavedModel signature (default: serving_default)"));
 cl::list<std::string> tags("saved-model-tags", cl::CommaSeparated,
                            cl::desc("SavedModel tag set (default: serve)"));
+cl::list<std::string> feeds(
+    "feed", cl::desc("Tensor the caller provides: NAME[:PORT][=D0,D1,...]"),
+    cl::value_desc("tensor"));
+cl::list<std::string> fetches("fetch",
+                              cl::desc("Tensor a step returns: NAME[:PORT]"),
+                              cl::value_desc("tensor"));
+cl::list<std::string> targets("target",
+                              cl::desc("Node a step runs for its effects"),
+                              cl::value_desc("node"));
+cl::list<std::string> initNodes(
+    "init", cl::desc("Node run once before the first step"),
+    cl::value_desc("node"));
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
@@ -67,6 +82,12 @@ int compile(MLIRContext &context) {
   }
   OwningOpRef<ModuleOp> module = load(context);
   if (!module)
+    return tfc::kExitBadInput;
+  tfc::CompileFlags flags{{feeds.begin(), feeds.end()},
+                          {fetches.begin(), fetches.end()},
+                          {targets.begin(), targets.end()},
+                          {initNodes.begin(), initNodes.end()}};
+  if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -123,8 +144,8 @@ int info(MLIRContext &context) {
           (*module)->getAttrOfType<DictionaryAttr>(tfc::kSavedModelAttr))
     if (auto key = savedModel.getAs<StringAttr>("signature"))
       os << "signature: " << key.getValue() << "\n";
-  printMap("feeds", tfc::kFeedsAttr);
-  printMap("fetches", tfc::kFetchesAttr);
+  printMap("feeds", tfc::kSignatureFeedsAttr);
+  printMap("fetches", tfc::kSignatureFetchesAttr);
   os << "op types (" << histogram.size() << "):\n";
   for (const auto &[type, count] : histogram)
     os << "  " << type << " " << count << "\n";

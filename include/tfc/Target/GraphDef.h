@@ -28,8 +28,8 @@ class GraphDef;
 
 /// Module attributes that a SavedModel import sets.
 inline constexpr llvm::StringLiteral kSignaturesAttr = "tfg.signatures";
-inline constexpr llvm::StringLiteral kFeedsAttr = "tfg.feeds";
-inline constexpr llvm::StringLiteral kFetchesAttr = "tfg.fetches";
+inline constexpr llvm::StringLiteral kSignatureFeedsAttr = "tfg.feeds";
+inline constexpr llvm::StringLiteral kSignatureFetchesAttr = "tfg.fetches";
 inline constexpr llvm::StringLiteral kSaverAttr = "tfg.saver";
 inline constexpr llvm::StringLiteral kSavedModelAttr = "tfg.saved_model";
 

@@ -26,4 +26,38 @@ def VerifyAcyclicPass : Pass<"tfc-verify-acyclic", "mlir::ModuleOp"> {
   }];
 }
 
+def PrunePass : Pass<"tfc-prune", "mlir::ModuleOp"> {
+  let summary = "Keeps what one step needs: feeds, fetches, targets, init";
+  let description = [{
+    Partial execution (white paper §4.2, Figure 6) at compile time. The
+    module's `tfc.feeds` tensors are replaced, for all their data consumers,
+    by `_Arg` nodes (index = feed position, shape from `tfc.feed_shapes`, the
+    Placeholder's `shape`, or the IR); each `tfc.fetches` tensor gets a
+    `_Retval` node (index = fetch position); then every node that the
+    `_Retval`s and the `tfc.targets` do not need, through data and control
+    edges, is removed, stateful nodes included. A fetch of a fed tensor
+    returns the fed value. Feeding a tensor computed inside a TF1 while loop
+    is an error, as in TensorFlow.
+
+    If `tfc.init` names nodes, they are pruned from a copy of the original
+    graph into a second `tfg.graph` whose `tfg.entry` is "init" (run once
+    before the first step); the main graph's `tfg.entry` becomes "step".
+    Without feeds, fetches, targets or init the pass does nothing.
+  }];
+}
+
+def RemoveDeadNodesPass : Pass<"tfc-remove-dead-nodes", "mlir::ModuleOp"> {
+  let summary = "Erases nodes whose results nobody uses";
+  let description = [{
+    Dead code elimination, run after each rewrite: a node none of whose
+    results (data or control) is used is erased, unless it is stateful (or
+    of an op type the registry does not know), or a root: `_Retval`,
+    `_Send`, `_HostSend`, a target or an init node. Graphs are cleaned only
+    once pruned to an entry (`tfg.entry`); function bodies always.
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "removed", "Number of nodes removed">
+  ];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

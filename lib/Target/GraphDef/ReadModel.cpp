@@ -137,8 +137,8 @@ LogicalResult annotateSavedModel(ModuleOp module,
              << "SavedModel has no signature '" << key << "' (it has: "
              << llvm::join(keys, ", ") << ")";
     }
-    module->setAttr(kFeedsAttr, tensorMap(it->second.inputs()));
-    module->setAttr(kFetchesAttr, tensorMap(it->second.outputs()));
+    module->setAttr(kSignatureFeedsAttr, tensorMap(it->second.inputs()));
+    module->setAttr(kSignatureFetchesAttr, tensorMap(it->second.outputs()));
   }
 
   if (meta.has_saver_def()) {

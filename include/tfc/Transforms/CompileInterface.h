@@ -1,0 +1,37 @@
+//===- CompileInterface.h - feeds, fetches, targets of a compile -*- C++ -*-===//
+//
+// Turns `tfc compile`'s --feed/--fetch/--target/--init flags (or a
+// SavedModel signature, or the graph itself) into the module attributes that
+// tfc-prune reads (see GraphUtils.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_COMPILEINTERFACE_H
+#define TFC_TRANSFORMS_COMPILEINTERFACE_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace tfc {
+
+struct CompileFlags {
+  /// NAME[:PORT][=D0,D1,...]: D is a size, or -1 / ? for unknown.
+  std::vector<std::string> feeds;
+  /// NAME[:PORT].
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+  std::vector<std::string> init;
+};
+
+/// Records the interface on `module`. With no --fetch and no --target, a
+/// SavedModel's signature gives the feeds and fetches; a plain graph feeds
+/// every Placeholder and fetches the outputs of every node whose outputs no
+/// node consumes (a warning lists them). Emits an error and fails on a malformed flag.
+mlir::LogicalResult setCompileInterface(mlir::ModuleOp module,
+                                        const CompileFlags &flags);
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_COMPILEINTERFACE_H

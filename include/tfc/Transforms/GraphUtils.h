@@ -1,0 +1,79 @@
+//===- GraphUtils.h - helpers shared by the graph passes --------*- C++ -*-===//
+//
+// The compile interface of a module (what a step feeds, fetches and runs),
+// and the small graph queries every pass needs: statefulness, roots, unique
+// node names, removal of node sets.
+//
+// The interface lives in the IR as module attributes, so that every stage of
+// `tfc compile` can be replayed with `tfc-opt`:
+//
+//   tfc.feeds       ["x:0", ...]        tensors the caller provides
+//   tfc.feed_shapes [#tfg.shape<..>|unit, ...]   shapes given on the command line
+//   tfc.fetches     ["y:0", ...]        tensors the step returns
+//   tfc.targets     ["train_op", ...]   nodes run for their side effects
+//   tfc.init        ["init", ...]       nodes of the one-time init entry
+//
+// After `tfc-prune`, feed i is the `_Arg` node with index i and fetch i the
+// `_Retval` node with index i of the graph whose `tfg.entry` is "step".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_GRAPHUTILS_H
+#define TFC_TRANSFORMS_GRAPHUTILS_H
+
+#include "tfc/Dialect/Tfg/TfgDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace tfc {
+
+inline constexpr llvm::StringLiteral kFeedsAttr = "tfc.feeds";
+inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
+inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
+inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
+inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
+/// On tfg.graph: "step" or "init", once pruned to an entry.
+inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
+
+/// A tensor name "node:port" (port 0 when omitted).
+struct TensorName {
+  std::string node;
+  unsigned port = 0;
+  std::string str() const { return node + ":" + std::to_string(port); }
+};
+
+/// Parses "node" or "node:port"; std::nullopt if malformed.
+std::optional<TensorName> parseTensorName(llvm::StringRef text);
+
+/// Whether running `node` has effects beyond its outputs: stateful in the
+/// registry, or of an op type the registry does not know.
+bool isStateful(mlir::Operation *node);
+
+/// Names of the module's target and init nodes: nodes that must stay even
+/// though nothing uses them.
+llvm::StringSet<> getRootNames(mlir::ModuleOp module);
+
+/// Whether `node` must be kept even when unused: `_Retval`, sends, and the
+/// nodes named in `roots`.
+bool isRoot(mlir::Operation *node, const llvm::StringSet<> &roots);
+
+/// The body block of each tfg.graph and tfg.func of the module.
+llvm::SmallVector<mlir::Block *> getBodies(mlir::ModuleOp module);
+
+/// Makes node names unique within a body: returns `base` or `base_N`.
+class NameUniquer {
+public:
+  explicit NameUniquer(mlir::Block &body);
+  std::string get(llvm::StringRef base);
+
+private:
+  llvm::StringSet<> used;
+};
+
+/// Erases `nodes` (which only each other may use).
+void eraseNodes(llvm::ArrayRef<mlir::Operation *> nodes);
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_GRAPHUTILS_H

@@ -1,0 +1,146 @@
+//===- CompileInterface.cpp - feeds, fetches, targets of a compile --------===//
+
+#include "tfc/Transforms/CompileInterface.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Target/GraphDef.h"
+#include "tfc/Transforms/GraphUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace tfc {
+namespace {
+
+/// Parses the "=D0,D1,..." part of a feed: a shape, "?" or -1 unknown.
+FailureOr<tfg::ShapeAttr> parseFeedShape(MLIRContext *context, StringRef flag,
+                                         StringRef dims) {
+  SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, ',');
+    for (StringRef part : parts) {
+      part = part.trim();
+      int64_t dim;
+      if (part == "?" || part == "-1") {
+        shape.push_back(ShapedType::kDynamic);
+      } else if (!part.empty() && llvm::all_of(part, llvm::isDigit) &&
+                 !part.getAsInteger(10, dim) && dim < (int64_t(1) << 40)) {
+        shape.push_back(dim);
+      } else {
+        return emitError(UnknownLoc::get(context))
+               << "--feed " << flag << ": bad dimension '" << part << "'";
+      }
+    }
+  }
+  return tfg::ShapeAttr::get(context, shape, /*unranked=*/false);
+}
+
+/// The signature's tensors, ordered by key (the SavedModel's own order).
+SmallVector<Attribute> signatureTensors(ModuleOp module, StringRef attr) {
+  SmallVector<Attribute> tensors;
+  if (auto dict = module->getAttrOfType<DictionaryAttr>(attr))
+    for (NamedAttribute entry : dict)
+      tensors.push_back(entry.getValue());
+  return tensors;
+}
+
+/// The graph's own interface: every Placeholder is fed, and the outputs of
+/// every node whose outputs nothing consumes are fetched.
+void defaultInterface(ModuleOp module, SmallVectorImpl<Attribute> &feeds,
+                      SmallVectorImpl<Attribute> &fetches) {
+  Builder b(module.getContext());
+  for (auto graph : module.getOps<tfg::GraphOp>()) {
+    for (Operation &node : graph.getBody()) {
+      if (!tfg::isNode(&node))
+        continue;
+      StringRef name = tfg::getNodeName(&node);
+      if (tfg::getOpType(&node) == "Placeholder")
+        feeds.push_back(b.getStringAttr(name + ":0"));
+      // A node none of whose outputs feeds another node: its outputs are
+      // what the graph computes (control uses do not count; unused extra
+      // outputs of consumed nodes, e.g. FusedBatchNorm's, are not fetched).
+      ResultRange results = tfg::getDataResults(&node);
+      if (results.empty() ||
+          !llvm::all_of(results, [](Value v) { return v.use_empty(); }))
+        continue;
+      for (Value result : results)
+        fetches.push_back(b.getStringAttr(
+            name + ":" + Twine(cast<OpResult>(result).getResultNumber())));
+    }
+  }
+}
+
+std::string join(ArrayRef<Attribute> names) {
+  SmallVector<StringRef> strings;
+  for (Attribute name : names)
+    strings.push_back(cast<StringAttr>(name).getValue());
+  return llvm::join(strings, ", ");
+}
+
+} // namespace
+
+LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
+  MLIRContext *context = module.getContext();
+  Builder b(context);
+  SmallVector<Attribute> feeds, shapes, fetches, targets, init;
+  for (const std::string &flag : flags.feeds) {
+    auto [name, dims] = StringRef(flag).split('=');
+    if (!parseTensorName(name))
+      return emitError(module.getLoc())
+             << "--feed " << flag << ": malformed tensor name";
+    feeds.push_back(b.getStringAttr(name));
+    if (!StringRef(flag).contains('=')) {
+      shapes.push_back(b.getUnitAttr());
+      continue;
+    }
+    FailureOr<tfg::ShapeAttr> shape = parseFeedShape(context, flag, dims);
+    if (failed(shape))
+      return failure();
+    shapes.push_back(*shape);
+  }
+  for (const std::string &name : flags.fetches)
+    fetches.push_back(b.getStringAttr(name));
+  for (const std::string &name : flags.targets)
+    targets.push_back(b.getStringAttr(name));
+  for (const std::string &name : flags.init)
+    init.push_back(b.getStringAttr(name));
+
+  // Without fetches or targets: the SavedModel signature, or the graph's
+  // placeholders and unconsumed outputs.
+  if (fetches.empty() && targets.empty()) {
+    SmallVector<Attribute> defaultFeeds;
+    if (module->hasAttr(kSignatureFetchesAttr)) {
+      defaultFeeds = signatureTensors(module, kSignatureFeedsAttr);
+      fetches = signatureTensors(module, kSignatureFetchesAttr);
+    } else {
+      defaultInterface(module, defaultFeeds, fetches);
+      emitWarning(module.getLoc())
+          << "no --fetch or --target: fetching every unconsumed output ("
+          << join(fetches) << ")";
+    }
+    if (feeds.empty()) {
+      feeds = defaultFeeds;
+      shapes.assign(feeds.size(), b.getUnitAttr());
+    }
+  }
+
+  auto set = [&](StringRef attr, ArrayRef<Attribute> values) {
+    if (values.empty())
+      module->removeAttr(attr);
+    else
+      module->setAttr(attr, b.getArrayAttr(values));
+  };
+  set(kFeedsAttr, feeds);
+  // Shapes only matter when one was given.
+  set(kFeedShapesAttr, llvm::any_of(shapes, llvm::IsaPred<tfg::ShapeAttr>)
+                           ? ArrayRef<Attribute>(shapes)
+                           : ArrayRef<Attribute>());
+  set(kFetchesAttr, fetches);
+  set(kTargetsAttr, targets);
+  set(kInitAttr, init);
+  return success();
+}
+
+} // namespace tfc

@@ -1,0 +1,80 @@
+//===- GraphUtils.cpp - helpers shared by the graph passes ----------------===//
+
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/OpRegistry.h"
+
+#include "graph.pb.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+std::optional<TensorName> parseTensorName(StringRef text) {
+  auto [node, port] = text.rsplit(':');
+  TensorName name;
+  name.node = node.str();
+  if (node.size() == text.size())
+    return name.node.empty() ? std::nullopt : std::optional(name);
+  if (node.empty() || port.empty() || !llvm::all_of(port, llvm::isDigit) ||
+      port.getAsInteger(10, name.port))
+    return std::nullopt;
+  return name;
+}
+
+bool isStateful(Operation *node) {
+  const proto::OpDef *opDef = OpRegistry::get().lookup(tfg::getOpType(node));
+  return !opDef || opDef->is_stateful();
+}
+
+llvm::StringSet<> getRootNames(ModuleOp module) {
+  llvm::StringSet<> roots;
+  for (StringRef attr : {kTargetsAttr, kInitAttr})
+    if (auto names = module->getAttrOfType<ArrayAttr>(attr))
+      for (Attribute name : names)
+        if (auto str = dyn_cast<StringAttr>(name))
+          roots.insert(str.getValue());
+  return roots;
+}
+
+bool isRoot(Operation *node, const llvm::StringSet<> &roots) {
+  StringRef type = tfg::getOpType(node);
+  return type == "_Retval" || type == "_Send" || type == "_HostSend" ||
+         roots.contains(tfg::getNodeName(node));
+}
+
+SmallVector<Block *> getBodies(ModuleOp module) {
+  SmallVector<Block *> bodies;
+  for (Operation &op : *module.getBody()) {
+    if (auto graph = dyn_cast<tfg::GraphOp>(op))
+      bodies.push_back(&graph.getBody());
+    else if (auto func = dyn_cast<tfg::FuncOp>(op))
+      bodies.push_back(&func.getBody().front());
+  }
+  return bodies;
+}
+
+NameUniquer::NameUniquer(Block &body) {
+  for (Operation &op : body)
+    if (tfg::isNode(&op))
+      used.insert(tfg::getNodeName(&op));
+}
+
+std::string NameUniquer::get(StringRef base) {
+  std::string name = base.str();
+  for (int i = 1; !used.insert(name).second; ++i)
+    name = (base + "_" + Twine(i)).str();
+  return name;
+}
+
+void eraseNodes(ArrayRef<Operation *> nodes) {
+  // Nodes may use each other in cycles: drop every reference first.
+  for (Operation *node : nodes)
+    node->dropAllReferences();
+  for (Operation *node : nodes)
+    node->erase();
+}
+
+} // namespace tfc

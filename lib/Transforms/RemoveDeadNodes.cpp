@@ -1,0 +1,54 @@
+//===- RemoveDeadNodes.cpp - erase nodes nothing needs --------------------===//
+//
+// After a rewrite, nodes whose results (data and control) are all unused
+// can go, unless they are stateful (their effect is the point) or roots
+// (`_Retval`, sends, targets, init nodes). Their inputs are then looked at
+// again. Graphs are only cleaned once pruned to an entry: in a raw graph an
+// unused output is something a caller may still fetch. Function bodies are
+// always cleaned: their results are what tfg.return uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Passes.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_REMOVEDEADNODESPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+struct RemoveDeadNodesPass
+    : public impl::RemoveDeadNodesPassBase<RemoveDeadNodesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::StringSet<> roots = getRootNames(module);
+    for (Block *body : getBodies(module)) {
+      auto graph = dyn_cast<tfg::GraphOp>(body->getParentOp());
+      if (graph && !graph->hasAttr(kEntryAttr))
+        continue;
+      llvm::SetVector<Operation *> worklist;
+      for (Operation &op : *body)
+        worklist.insert(&op);
+      while (!worklist.empty()) {
+        Operation *node = worklist.pop_back_val();
+        if (!tfg::isNode(node) || !node->use_empty() || isStateful(node) ||
+            isRoot(node, roots))
+          continue;
+        for (Value operand : node->getOperands())
+          if (Operation *producer = operand.getDefiningOp())
+            worklist.insert(producer);
+        node->erase();
+        ++numRemoved;
+      }
+    }
+  }
+};
+
+} // namespace
+} // namespace tfc
