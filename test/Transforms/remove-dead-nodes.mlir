@@ -25,7 +25,7 @@ module attributes {tfc.targets = ["keep"]} {
 
 // A graph that is not pruned to an entry keeps every node: any output may
 // still be fetched.
-// CHECK-LABEL: tfg.graph
+// CHECK-LABEL: tfg.graph <producer = 1, min_consumer = 0> {
 // CHECK: Neg
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
