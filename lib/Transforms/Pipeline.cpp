@@ -14,6 +14,11 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Keep what the step (and the init entry) needs.
   pm.addPass(createPrunePass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Simplify, then merge what became identical; clean up after each.
+  pm.addPass(createCanonicalizePass());
+  pm.addPass(createRemoveDeadNodesPass());
+  pm.addPass(createCommonSubexpressionEliminationPass());
+  pm.addPass(createRemoveDeadNodesPass());
 }
 
 void registerTfcPipeline() {

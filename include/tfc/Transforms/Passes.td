@@ -60,4 +60,51 @@ def RemoveDeadNodesPass : Pass<"tfc-remove-dead-nodes", "mlir::ModuleOp"> {
   ];
 }
 
+def CommonSubexpressionEliminationPass : Pass<"tfc-cse", "mlir::ModuleOp"> {
+  let summary = "Merges nodes that compute the same thing";
+  let description = [{
+    Click-style value numbering (white paper §5.1) over each graph and
+    function body in topological order (loop back edges through
+    NextIteration ignored). Nodes with the same op type, attrs (the name
+    aside), data inputs in order, set of control inputs, requested and
+    assigned device, and result types collapse to the first one; its name
+    survives. Never merged, as in TensorFlow: stateful nodes (random ops,
+    variables, unknown op types), nodes reading refs, placeholders, `_Arg`
+    and receives, and roots (`_Retval`, sends, targets, init nodes).
+  }];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Number of nodes merged into another">
+  ];
+}
+
+def CanonicalizePass : Pass<"tfc-canonicalize", "mlir::ModuleOp"> {
+  let summary = "Graph simplifications that TensorFlow treats as safe";
+  let description = [{
+    Applied to a fixed point, each only where no control, device or
+    dataflow semantics can change:
+
+    1. *Identity forwarding*: consumers of Identity, IdentityN,
+       StopGradient and PreventGradient read the input directly, and control
+       uses move to the producer. Not when the node has control inputs, is a
+       root, reads a ref, is on another device than its producer, or reads a
+       Switch (the pivots of TF1 conds).
+    2. *NoOp forwarding*: a NoOp gathering control edges is bypassed when
+       that does not add edges (inputs x users <= inputs + users, as
+       TensorFlow's dependency optimizer) and it has no device. Not roots.
+    3. *Duplicate control inputs* are dropped.
+    4. *Control inputs implied by a data input* from the same node are
+       dropped, except on control-flow ops, whose edges carry deadness.
+    5. *Control inputs from stateless sources* (nodes without inputs, such
+       as constants and arguments) are dropped: they are ready at the start
+       of a step and never dead.
+
+    Forwarded nodes become unused; tfc-remove-dead-nodes erases them.
+  }];
+  let statistics = [
+    Statistic<"numForwarded", "forwarded", "Identity and NoOp nodes bypassed">,
+    Statistic<"numControlEdgesRemoved", "control-edges-removed",
+              "Redundant control inputs removed">
+  ];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,219 @@
+//===- Canonicalize.cpp - graph simplifications that are always safe ------===//
+//
+// The rewrites TensorFlow's own graph optimizers treat as safe, each applied
+// only where no control, device or dataflow semantics can change:
+//
+//  1. Identity forwarding. Identity, StopGradient, PreventGradient and
+//     IdentityN pass values through. Consumers read the input directly, and
+//     `^identity` becomes `^producer`. Not when the node has control inputs
+//     (they order the value), is a root, reads a ref (the read happens when
+//     it runs), sits on another device than its producer (it is a copy), or
+//     reads a Switch (such Identities are the pivots of TF1 conds).
+//  2. NoOp forwarding. A NoOp that only gathers control edges is bypassed:
+//     each consumer depends on the NoOp's control inputs directly, when that
+//     does not add edges (inputs x users <= inputs + users, TensorFlow's
+//     dependency optimizer rule) and no device is involved. Not roots.
+//  3. Duplicate control inputs are dropped.
+//  4. A control input from a node whose data output is also an input is
+//     dropped: the data edge already orders them. Not on control-flow ops,
+//     whose control edges carry deadness.
+//  5. A control input from a stateless node without inputs (a constant, an
+//     argument) is dropped: such a node is ready at the start of the step
+//     and never dead, so the edge orders nothing. (Not on control-flow ops
+//     either, to keep their edges as written.)
+//
+// The rules run to a fixed point; nodes left unused are removed by
+// tfc-remove-dead-nodes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Passes.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_CANONICALIZEPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+bool isControlFlow(Operation *node) {
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
+             true)
+      .Cases("Exit", "RefExit", "NextIteration", "RefNextIteration",
+             "LoopCond", "ControlTrigger", true)
+      .Default(false);
+}
+
+bool isIdentityLike(Operation *node) {
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Identity", "IdentityN", "StopGradient", "PreventGradient", true)
+      .Default(false);
+}
+
+/// Requested and assigned device of a node, or of nothing for arguments.
+std::pair<StringRef, StringRef> devicesOf(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer)
+    return {};
+  return {tfg::getRequestedDevice(producer), tfg::getAssignedDevice(producer)};
+}
+
+/// Replaces control operand `token` of `user` by `replacements`, keeping
+/// data operands first and control operands unique.
+void replaceControlOperand(Operation *user, Value token,
+                           ArrayRef<Value> replacements) {
+  SmallVector<Value> operands(tfg::getDataOperands(user));
+  llvm::SetVector<Value> control;
+  for (Value operand : tfg::getControlOperands(user)) {
+    if (operand == token)
+      control.insert(replacements.begin(), replacements.end());
+    else
+      control.insert(operand);
+  }
+  operands.append(control.begin(), control.end());
+  user->setOperands(operands);
+}
+
+class Canonicalizer {
+public:
+  explicit Canonicalizer(llvm::StringSet<> roots) : roots(std::move(roots)) {}
+
+  /// Applies the rules to `node`; true if the IR changed.
+  bool simplify(Operation *node) {
+    if (isIdentityLike(node) && forwardIdentity(node))
+      return true;
+    if (tfg::getOpType(node) == "NoOp" && forwardNoOp(node))
+      return true;
+    return pruneControlInputs(node);
+  }
+
+  unsigned forwarded = 0, controlEdgesRemoved = 0;
+
+private:
+  /// Rule 1.
+  bool forwardIdentity(Operation *node) {
+    if (node->use_empty() || !tfg::getControlOperands(node).empty() ||
+        isRoot(node, roots))
+      return false;
+    OperandRange inputs = tfg::getDataOperands(node);
+    ResultRange outputs = tfg::getDataResults(node);
+    if (inputs.size() != outputs.size() || inputs.empty())
+      return false;
+    std::pair<StringRef, StringRef> devices = {tfg::getRequestedDevice(node),
+                                               tfg::getAssignedDevice(node)};
+    Operation *producer = inputs[0].getDefiningOp();
+    for (Value input : inputs) {
+      if (isa<tfg::RefType>(cast<TensorType>(input.getType()).getElementType()))
+        return false;
+      if (devicesOf(input) != devices)
+        return false;
+      Operation *inputProducer = input.getDefiningOp();
+      if (inputProducer && (tfg::getOpType(inputProducer) == "Switch" ||
+                            tfg::getOpType(inputProducer) == "RefSwitch"))
+        return false;
+      // The control token can only be forwarded to one producer node.
+      if (inputProducer != producer)
+        producer = nullptr;
+    }
+    Value token = tfg::getControlToken(node);
+    if (!token.use_empty() && !producer)
+      return false;
+    for (auto [input, output] : llvm::zip(inputs, outputs))
+      output.replaceAllUsesWith(input);
+    if (!token.use_empty())
+      token.replaceAllUsesWith(tfg::getControlToken(producer));
+    ++forwarded;
+    return true;
+  }
+
+  /// Rule 2.
+  bool forwardNoOp(Operation *node) {
+    if (isRoot(node, roots) || !tfg::getRequestedDevice(node).empty() ||
+        !tfg::getAssignedDevice(node).empty())
+      return false;
+    Value token = tfg::getControlToken(node);
+    SmallVector<Value> inputs(tfg::getControlOperands(node));
+    llvm::SetVector<Operation *> users;
+    for (Operation *user : token.getUsers())
+      users.insert(user);
+    if (users.empty() ||
+        inputs.size() * users.size() > inputs.size() + users.size())
+      return false;
+    for (Operation *user : users)
+      if (!tfg::isNode(user))
+        return false; // tfg.return names its control results.
+    for (Operation *user : users)
+      replaceControlOperand(user, token, inputs);
+    ++forwarded;
+    return true;
+  }
+
+  /// Rules 3, 4 and 5.
+  bool pruneControlInputs(Operation *node) {
+    OperandRange control = tfg::getControlOperands(node);
+    if (control.empty())
+      return false;
+    llvm::SetVector<Value> kept;
+    bool flowSensitive = isControlFlow(node);
+    for (Value token : control) {
+      Operation *producer = token.getDefiningOp();
+      bool impliedByData =
+          !flowSensitive && !isControlFlow(producer) &&
+          llvm::any_of(tfg::getDataOperands(node), [&](Value input) {
+            return input.getDefiningOp() == producer;
+          });
+      bool fromSource = !flowSensitive && producer->getNumOperands() == 0 &&
+                        !isStateful(producer) && !isControlFlow(producer);
+      bool redundant = impliedByData || fromSource;
+      if (!redundant)
+        kept.insert(token);
+    }
+    if (kept.size() == control.size())
+      return false;
+    controlEdgesRemoved += control.size() - kept.size();
+    SmallVector<Value> operands(tfg::getDataOperands(node));
+    operands.append(kept.begin(), kept.end());
+    node->setOperands(operands);
+    return true;
+  }
+
+  llvm::StringSet<> roots;
+};
+
+struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
+  void runOnOperation() override {
+    Canonicalizer canonicalizer(getRootNames(getOperation()));
+    for (Block *body : getBodies(getOperation())) {
+      // Each change can enable others on the neighbours: iterate to a fixed
+      // point over a worklist.
+      llvm::SetVector<Operation *> worklist;
+      for (Operation &op : *body)
+        if (tfg::isNode(&op))
+          worklist.insert(&op);
+      while (!worklist.empty()) {
+        Operation *node = worklist.pop_back_val();
+        SmallVector<Operation *> neighbours;
+        for (Operation *user : node->getUsers())
+          neighbours.push_back(user);
+        if (!canonicalizer.simplify(node))
+          continue;
+        worklist.insert(node);
+        for (Operation *user : neighbours)
+          if (tfg::isNode(user))
+            worklist.insert(user);
+      }
+    }
+    numForwarded = canonicalizer.forwarded;
+    numControlEdgesRemoved = canonicalizer.controlEdgesRemoved;
+  }
+};
+
+} // namespace
+} // namespace tfc
