@@ -22,8 +22,9 @@
 //     and never dead, so the edge orders nothing. (Not on control-flow ops
 //     either, to keep their edges as written.)
 //
-// The rules run to a fixed point; nodes left unused are removed by
-// tfc-remove-dead-nodes.
+// The rules run to a fixed point. Where tfc-remove-dead-nodes would erase
+// unused nodes, this pass erases those its rewrites leave unused too, since
+// that can enable further rewrites.
 //
 //===----------------------------------------------------------------------===//
 
@@ -190,24 +191,36 @@ private:
 struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
   void runOnOperation() override {
     Canonicalizer canonicalizer(getRootNames(getOperation()));
+    llvm::StringSet<> roots = getRootNames(getOperation());
     for (Block *body : getBodies(getOperation())) {
       // Each change can enable others on the neighbours: iterate to a fixed
-      // point over a worklist.
+      // point over a worklist. Where unused nodes may go, nodes a rewrite
+      // leaves unused are erased at once (their producers then have fewer
+      // users, which can enable NoOp forwarding).
+      bool erase = canEraseUnusedNodes(*body);
       llvm::SetVector<Operation *> worklist;
       for (Operation &op : *body)
         if (tfg::isNode(&op))
           worklist.insert(&op);
       while (!worklist.empty()) {
         Operation *node = worklist.pop_back_val();
-        SmallVector<Operation *> neighbours;
-        for (Operation *user : node->getUsers())
-          neighbours.push_back(user);
-        if (!canonicalizer.simplify(node))
+        // Producers and users before the change: a rewrite moves edges
+        // between them.
+        SmallVector<Operation *> neighbours(node->getUsers());
+        for (Value operand : node->getOperands())
+          if (Operation *producer = operand.getDefiningOp())
+            neighbours.push_back(producer);
+        if (erase && isDead(node, roots)) {
+          node->erase();
+          ++numErased;
+        } else if (canonicalizer.simplify(node)) {
+          worklist.insert(node);
+        } else {
           continue;
-        worklist.insert(node);
-        for (Operation *user : neighbours)
-          if (tfg::isNode(user))
-            worklist.insert(user);
+        }
+        for (Operation *neighbour : neighbours)
+          if (tfg::isNode(neighbour))
+            worklist.insert(neighbour);
       }
     }
     numForwarded = canonicalizer.forwarded;

@@ -45,6 +45,16 @@ bool isRoot(Operation *node, const llvm::StringSet<> &roots) {
          roots.contains(tfg::getNodeName(node));
 }
 
+bool canEraseUnusedNodes(Block &body) {
+  auto graph = dyn_cast<tfg::GraphOp>(body.getParentOp());
+  return !graph || graph->hasAttr(kEntryAttr);
+}
+
+bool isDead(Operation *node, const llvm::StringSet<> &roots) {
+  return tfg::isNode(node) && node->use_empty() && !isStateful(node) &&
+         !isRoot(node, roots);
+}
+
 SmallVector<Block *> getBodies(ModuleOp module) {
   SmallVector<Block *> bodies;
   for (Operation &op : *module.getBody()) {

@@ -14,6 +14,9 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Keep what the step (and the init entry) needs.
   pm.addPass(createPrunePass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Keras SavedModels are mostly calls: see through them.
+  pm.addPass(createInlinePass());
+  pm.addPass(createRemoveDeadNodesPass());
   // Simplify, then merge what became identical; clean up after each.
   pm.addPass(createCanonicalizePass());
   pm.addPass(createRemoveDeadNodesPass());

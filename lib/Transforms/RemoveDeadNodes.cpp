@@ -29,16 +29,14 @@ struct RemoveDeadNodesPass
     ModuleOp module = getOperation();
     llvm::StringSet<> roots = getRootNames(module);
     for (Block *body : getBodies(module)) {
-      auto graph = dyn_cast<tfg::GraphOp>(body->getParentOp());
-      if (graph && !graph->hasAttr(kEntryAttr))
+      if (!canEraseUnusedNodes(*body))
         continue;
       llvm::SetVector<Operation *> worklist;
       for (Operation &op : *body)
         worklist.insert(&op);
       while (!worklist.empty()) {
         Operation *node = worklist.pop_back_val();
-        if (!tfg::isNode(node) || !node->use_empty() || isStateful(node) ||
-            isRoot(node, roots))
+        if (!isDead(node, roots))
           continue;
         for (Value operand : node->getOperands())
           if (Operation *producer = operand.getDefiningOp())

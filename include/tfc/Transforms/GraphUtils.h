@@ -58,6 +58,13 @@ llvm::StringSet<> getRootNames(mlir::ModuleOp module);
 /// nodes named in `roots`.
 bool isRoot(mlir::Operation *node, const llvm::StringSet<> &roots);
 
+/// Whether unused nodes of `body` may be erased: in function bodies always,
+/// in graphs once pruned to an entry (before, any output may be fetched).
+bool canEraseUnusedNodes(mlir::Block &body);
+
+/// Whether `node` is unused and may go: not stateful, not a root.
+bool isDead(mlir::Operation *node, const llvm::StringSet<> &roots);
+
 /// The body block of each tfg.graph and tfg.func of the module.
 llvm::SmallVector<mlir::Block *> getBodies(mlir::ModuleOp module);
 

@@ -98,12 +98,32 @@ def CanonicalizePass : Pass<"tfc-canonicalize", "mlir::ModuleOp"> {
        as constants and arguments) are dropped: they are ready at the start
        of a step and never dead.
 
-    Forwarded nodes become unused; tfc-remove-dead-nodes erases them.
+    Where tfc-remove-dead-nodes may erase unused nodes (pruned graphs,
+    function bodies), nodes the rewrites leave unused are erased as they
+    appear, which can enable further NoOp forwarding.
   }];
   let statistics = [
     Statistic<"numForwarded", "forwarded", "Identity and NoOp nodes bypassed">,
+    Statistic<"numErased", "erased", "Nodes left unused and erased">,
     Statistic<"numControlEdgesRemoved", "control-edges-removed",
               "Redundant control inputs removed">
+  ];
+}
+
+def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
+  let summary = "Inlines PartitionedCall and StatefulPartitionedCall";
+  let description = [{
+    Each call node of a graph is replaced by the called function's body,
+    its nodes named `<call>/<node>`, keeping TensorFlow's control semantics:
+    the call's control inputs gate the body through a NoOp
+    `<call>/input_control_node` and one Identity per argument; users of the
+    call's control token wait for a NoOp `<call>/output_control_node` that
+    depends on the function's control outputs and result producers; body
+    nodes without a device take the call's. Calls in inlined bodies are
+    inlined in turn, and functions nothing refers to any more are removed.
+  }];
+  let statistics = [
+    Statistic<"numInlined", "inlined", "Number of calls inlined">
   ];
 }
 

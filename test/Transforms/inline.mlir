@@ -1,0 +1,98 @@
+// Tests tfc-inline: bodies replace calls with their names prefixed, control
+// semantics are kept, devices are inherited, nested calls are inlined,
+// unreferenced functions go, and bad calls are errors.
+// RUN: tfc-opt %s -split-input-file -tfc-inline -verify-diagnostics | FileCheck %s
+
+// A call without control edges: arguments map straight to the inputs.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[X:.*]]:2 = Placeholder name("x")
+// CHECK-DAG: %[[TWO:.*]]:2 = Const name("call/two") device("/cpu:0")
+// CHECK-DAG: %[[MUL:.*]]:2 = Mul(%[[X]]#0, %[[TWO]]#0) name("call/mul") device("/cpu:0")
+// CHECK-DAG: Neg(%[[MUL]]#0) name("user")
+// CHECK-NOT: PartitionedCall
+// CHECK-NOT: tfg.func
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %c:2 = PartitionedCall(%x#0) name("call") device("/cpu:0") {Tin = [f32], Tout = [f32], f = #tfg.func<@times_two, {}>} : (tensor<*xf32>) -> tensor<*xf32>
+  %u:2 = Neg(%c#0) name("user") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @times_two(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %two:2 = Const name("two") {dtype = f32, value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %m:2 = Mul(%a, %two#0) name("mul") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xf32>
+  return(%m#0) : tensor<*xf32>
+}
+
+// -----
+
+// Control inputs gate the body through input_control_node and an Identity
+// per argument; users of the call's token wait for output_control_node,
+// which depends on the control outputs and the result producers. A nested
+// call is inlined too.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[X:.*]]:2 = Placeholder name("x")
+// CHECK-DAG: %[[GATE:.*]] = NoOp name("gate")
+// CHECK-DAG: %[[IN:.*]] = NoOp [%[[GATE]]] name("call/input_control_node")
+// CHECK-DAG: %[[A:.*]]:2 = Identity(%[[X]]#0) [%[[IN]]] name("call/a")
+// CHECK-DAG: %[[V:.*]]:2 = VarHandleOp name("call/v")
+// CHECK-DAG: %[[ASSIGN:.*]] = AssignVariableOp(%[[V]]#0, %[[A]]#0) name("call/assign")
+// CHECK-DAG: %[[NEG:.*]]:2 = Neg(%[[A]]#0) name("call/inner/neg")
+// CHECK-DAG: %[[INNER:.*]] = NoOp [%[[NEG]]#1] name("call/inner/output_control_node")
+// CHECK-DAG: %[[OUT:.*]] = NoOp [%[[ASSIGN]], %[[INNER]], %[[IN]]] name("call/output_control_node")
+// CHECK-DAG: NoOp [%[[OUT]]] name("after")
+// CHECK-DAG: Exp(%[[NEG]]#0) name("use")
+// CHECK-NOT: tfg.func
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %gate = NoOp name("gate")
+  %c:2 = StatefulPartitionedCall(%x#0) [%gate] name("call") {Tin = [f32], Tout = [f32], f = #tfg.func<@outer, {}>} : (tensor<*xf32>) -> tensor<*xf32>
+  %after = NoOp [%c#1] name("after")
+  %use:2 = Exp(%c#0) name("use") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @outer(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %v:2 = VarHandleOp name("v") {dtype = f32, shape = #tfg.shape<>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
+  %assign = AssignVariableOp(%v#0, %a) name("assign") {dtype = f32} : (tensor<!tfg.resource>, tensor<*xf32>) -> ()
+  %i:2 = PartitionedCall(%a) name("inner") {Tin = [f32], Tout = [f32], f = #tfg.func<@negate, {}>} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%i#0) [%assign] {control_names = ["assign"]} : tensor<*xf32>
+}
+tfg.func @negate(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
+
+// -----
+
+// Functions still referenced (a While's cond and body) stay.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfg.func @cond
+// CHECK: tfg.func @body
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body, {}>, cond = #tfg.func<@cond, {}>, output_shapes = [], parallel_iterations = 10} : (tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @cond(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xi1> {tfg.name = "out"}) {
+  %z:2 = Const name("z") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %l:2 = Less(%a, %z#0) name("less") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xi1>
+  return(%l#0) : tensor<*xi1>
+}
+tfg.func @body(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{call 'c': no function 'missing' in the library}}
+  %c = PartitionedCall name("c") {Tin = [], Tout = [], f = #tfg.func<@missing, {}>} : () -> ()
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  // expected-error @+1 {{call 'c' does not match the signature of 'one_arg'}}
+  %c = PartitionedCall(%x#0, %x#0) name("c") {Tin = [f32, f32], Tout = [], f = #tfg.func<@one_arg, {}>} : (tensor<*xf32>, tensor<*xf32>) -> ()
+}
+tfg.func @one_arg(%a: tensor<*xf32> {tfg.name = "a"}) -> () {
+  return
+}
