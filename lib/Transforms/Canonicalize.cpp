@@ -222,6 +222,7 @@ struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
           if (tfg::isNode(neighbour))
             worklist.insert(neighbour);
       }
+      updateColocations(*body);
     }
     numForwarded = canonicalizer.forwarded;
     numControlEdgesRemoved = canonicalizer.controlEdgesRemoved;

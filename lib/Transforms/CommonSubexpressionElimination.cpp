@@ -146,6 +146,8 @@ struct CommonSubexpressionEliminationPass
       // Hash buckets of the canonical nodes seen so far.
       llvm::DenseMap<llvm::hash_code, SmallVector<std::pair<NodeKey, Operation *>, 1>>
           table;
+      // Merged node name -> the name of the node that replaced it.
+      llvm::StringMap<std::string> replacements;
       for (Operation *node : topologicalOrder(*body)) {
         if (!isCandidate(node, roots))
           continue;
@@ -158,10 +160,13 @@ struct CommonSubexpressionEliminationPass
           bucket.emplace_back(std::move(key), node);
           continue;
         }
+        replacements[tfg::getNodeName(node)] =
+            tfg::getNodeName(it->second).str();
         node->replaceAllUsesWith(it->second);
         node->erase();
         ++numMerged;
       }
+      updateColocations(*body, replacements);
     }
   }
 };

@@ -6,6 +6,7 @@
 
 #include "graph.pb.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -77,6 +78,48 @@ std::string NameUniquer::get(StringRef base) {
   for (int i = 1; !used.insert(name).second; ++i)
     name = (base + "_" + Twine(i)).str();
   return name;
+}
+
+void updateColocations(Block &body,
+                       const llvm::StringMap<std::string> &replacements) {
+  llvm::StringSet<> names;
+  for (Operation &op : body)
+    if (tfg::isNode(&op))
+      names.insert(tfg::getNodeName(&op));
+  Builder builder(body.getParentOp()->getContext());
+  for (Operation &op : body) {
+    auto classes = op.getAttrOfType<ArrayAttr>("_class");
+    if (!classes)
+      continue;
+    SmallVector<Attribute> kept;
+    bool changed = false;
+    for (Attribute entry : classes) {
+      auto text = dyn_cast<StringAttr>(entry);
+      StringRef name;
+      if (!text || !text.getValue().starts_with("loc:@")) {
+        kept.push_back(entry);
+        continue;
+      }
+      name = text.getValue().drop_front(5);
+      if (names.contains(name)) {
+        kept.push_back(entry);
+        continue;
+      }
+      changed = true;
+      auto it = replacements.find(name);
+      if (it != replacements.end() && names.contains(it->second)) {
+        Attribute replacement = builder.getStringAttr("loc:@" + it->second);
+        if (!llvm::is_contained(kept, replacement))
+          kept.push_back(replacement);
+      }
+    }
+    if (!changed)
+      continue;
+    if (kept.empty())
+      op.removeAttr("_class");
+    else
+      op.setAttr("_class", builder.getArrayAttr(kept));
+  }
 }
 
 void eraseNodes(ArrayRef<Operation *> nodes) {

@@ -9,7 +9,8 @@
 //    for it, so nothing of the body starts before the call could have;
 //  * users of the call's control token: they wait for a NoOp
 //    "<call>/output_control_node" that depends on the function's control
-//    outputs and on the producers of its results;
+//    outputs and on the producers of its results; a call that is a target
+//    or init node leaves that NoOp under its own name, so it can still run;
 //  * body nodes without a device take the call's device.
 //
 // Calls inside inlined bodies are inlined in turn; functions that nothing
@@ -45,7 +46,8 @@ constexpr unsigned kMaxInlinedCalls = 1 << 20;
 
 class Inliner {
 public:
-  Inliner(ModuleOp module) : module(module), symbols(module) {}
+  Inliner(ModuleOp module)
+      : module(module), symbols(module), roots(getRootNames(module)) {}
 
   LogicalResult inlineCall(Operation *call, NameUniquer &names,
                            SmallVectorImpl<Operation *> &newCalls);
@@ -67,6 +69,7 @@ private:
 
   ModuleOp module;
   SymbolTable symbols;
+  llvm::StringSet<> roots;
 };
 
 LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
@@ -148,8 +151,11 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
   for (auto [result, value] :
        llvm::zip(tfg::getDataResults(call), ret.getDataOperands()))
     result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+  // A call named as a target or init node keeps its name on the node that
+  // waits for the body, so that the entry can still run it.
   Value token = tfg::getControlToken(call);
-  if (!token.use_empty()) {
+  bool isRootCall = roots.contains(callName);
+  if (!token.use_empty() || isRootCall) {
     llvm::SetVector<Value> done;
     for (Value value : ret.getControlOperands())
       done.insert(mapping.lookupOrDefault(value));
@@ -158,9 +164,12 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
         done.insert(tfg::getControlToken(producer));
     if (inputControl)
       done.insert(tfg::getControlToken(inputControl));
+    // For a root call the NoOp takes over the call's name (the call is
+    // erased below, before anything verifies names).
+    std::string name = isRootCall ? callName.str()
+                                  : names.get(prefix + "output_control_node");
     Operation *outputControl =
-        makeNode(builder, call, "NoOp", names.get(prefix + "output_control_node"),
-                 {}, {}, done.getArrayRef());
+        makeNode(builder, call, "NoOp", name, {}, {}, done.getArrayRef());
     token.replaceAllUsesWith(tfg::getControlToken(outputControl));
   }
   call->erase();

@@ -186,10 +186,10 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     TensorType argType =
         shape ? tfg::shapeToTensorType(shape, element)
               : cast<TensorType>(type.clone(element));
-    std::string name = names.get(
-        ("_arg_" + tfg::getNodeName(producer) + "_" +
-         Twine(cast<OpResult>(value).getResultNumber()))
-            .str());
+    // Named under the fed node; names may not start with '_'.
+    std::string name = names.get((tfg::getNodeName(producer) + "/_arg_" +
+                                  Twine(cast<OpResult>(value).getResultNumber()))
+                                     .str());
     Operation *arg = tfg::createNode(
         builder, producer->getLoc(), "_Arg", argType, {}, {},
         {builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(name)),
@@ -211,10 +211,10 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     Type element = cast<TensorType>(value.getType()).getElementType();
     if (auto ref = dyn_cast<tfg::RefType>(element))
       element = ref.getElementType();
-    // Named after the fetch as given: "_retval_<node>_<port>".
+    // Named after the fetch as given: "<node>/_retval_<port>".
     TensorName fetch = *parseTensorName(fetches[index]);
     std::string name = names.get(
-        ("_retval_" + fetch.node + "_" + Twine(fetch.port)).str());
+        (fetch.node + "/_retval_" + Twine(fetch.port)).str());
     roots.push_back(tfg::createNode(
         builder, producer->getLoc(), "_Retval", {}, value, {},
         {builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(name)),
@@ -238,6 +238,7 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     if (!live.contains(&op))
       dead.push_back(&op);
   eraseNodes(dead);
+  updateColocations(body);
   return success();
 }
 

@@ -44,6 +44,7 @@ struct RemoveDeadNodesPass
         node->erase();
         ++numRemoved;
       }
+      updateColocations(*body);
     }
   }
 };

@@ -78,3 +78,15 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %add:2 = AddV2(%b1#0, %b2#0) name("add") {T = f32} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
   %next:2 = NextIteration(%add#0) name("next") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Colocation with a merged node moves to the node that replaced it.
+// CHECK-LABEL: tfg.graph
+// CHECK: Exp({{.*}}) name("e") {T = f32, _class = ["loc:@n1"]}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %n1:2 = Neg(%x#0) name("n1") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %n2:2 = Neg(%x#0) name("n2") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %e:2 = Exp(%n2#0) name("e") {T = f32, _class = ["loc:@n2"]} : (tensor<*xf32>) -> tensor<*xf32>
+}

@@ -61,8 +61,27 @@ tfg.func @negate(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name
 
 // -----
 
+// A call named as an init node (here a restore) leaves a NoOp of its name
+// that waits for the inlined body.
+// CHECK-LABEL: module attributes {tfc.init = ["restore"]}
+// CHECK-DAG: %[[A:.*]] = AssignVariableOp({{.*}}) name("restore/assign")
+// CHECK-DAG: NoOp [%[[A]]] name("restore")
+module attributes {tfc.init = ["restore"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+    %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+    %r = StatefulPartitionedCall(%x#0) name("restore") {Tin = [f32], Tout = [], f = #tfg.func<@assign_fn, {}>} : (tensor<*xf32>) -> ()
+  }
+  tfg.func @assign_fn(%a: tensor<*xf32> {tfg.name = "a"}) -> () {
+    %v:2 = VarHandleOp name("v") {dtype = f32, shape = #tfg.shape<>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
+    %assign = AssignVariableOp(%v#0, %a) name("assign") {dtype = f32} : (tensor<!tfg.resource>, tensor<*xf32>) -> ()
+    return [%assign] {control_names = ["assign"]}
+  }
+}
+
+// -----
+
 // Functions still referenced (a While's cond and body) stay.
-// CHECK-LABEL: tfg.graph
+// CHECK-LABEL: While(
 // CHECK: tfg.func @cond
 // CHECK: tfg.func @body
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {

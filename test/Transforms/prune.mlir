@@ -9,10 +9,10 @@
 // CHECK-NOT: name("a")
 // CHECK-NOT: name("d")
 // CHECK-NOT: name("e")
-// CHECK-DAG: %[[B:.*]]:2 = _Arg name("_arg_b_0") {T = f32, index = 0 : i64} : () -> tensor<2xf32>
+// CHECK-DAG: %[[B:.*]]:2 = _Arg name("b/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<2xf32>
 // CHECK-DAG: %[[C:.*]]:2 = Neg(%[[B]]#0) name("c")
 // CHECK-DAG: %[[F:.*]]:2 = Mul(%[[C]]#0, %[[B]]#0) name("f")
-// CHECK-DAG: _Retval(%[[F]]#0) name("_retval_f_0") {T = f32, index = 0 : i64}
+// CHECK-DAG: _Retval(%[[F]]#0) name("f/_retval_0") {T = f32, index = 0 : i64}
 module attributes {tfc.feeds = ["b:0"], tfc.fetches = ["f:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
     %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
@@ -30,8 +30,8 @@ module attributes {tfc.feeds = ["b:0"], tfc.fetches = ["f:0"]} {
 // command line wins over the Placeholder's; an unneeded stateful node goes,
 // a target and what it needs through control edges stay.
 // CHECK-LABEL: module attributes
-// CHECK-DAG: %[[X:.*]]:2 = _Arg name("_arg_x_0") {T = f32, index = 0 : i64} : () -> tensor<4x3xf32>
-// CHECK-DAG: _Retval(%[[X]]#0) name("_retval_x_0") {T = f32, index = 0 : i64}
+// CHECK-DAG: %[[X:.*]]:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x3xf32>
+// CHECK-DAG: _Retval(%[[X]]#0) name("x/_retval_0") {T = f32, index = 0 : i64}
 // CHECK-DAG: %[[V:.*]]:2 = VarHandleOp name("v")
 // CHECK-DAG: %[[A:.*]] = AssignVariableOp(%[[V]]#0, %[[X]]#0) name("assign")
 // CHECK-DAG: NoOp [%[[A]]] name("train")
@@ -127,5 +127,19 @@ module attributes {tfc.feeds = ["body:0"], tfc.fetches = ["exit"]} {
 module attributes {tfc.feeds = ["x:0", "x"], tfc.fetches = ["x"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
     %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  }
+}
+
+// -----
+
+// Colocation constraints on a pruned node are dropped; others stay.
+// CHECK-LABEL: module attributes {tfc.feeds = ["x:0"]
+// CHECK-DAG: Neg({{.*}}) name("n") {T = f32} :
+// CHECK-DAG: Exp({{.*}}) name("e") {T = f32, _class = ["loc:@n"]}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["e"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+    %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+    %n:2 = Neg(%x#0) name("n") {T = f32, _class = ["loc:@x"]} : (tensor<*xf32>) -> tensor<*xf32>
+    %e:2 = Exp(%n#0) name("e") {T = f32, _class = ["loc:@x", "loc:@n"]} : (tensor<*xf32>) -> tensor<*xf32>
   }
 }

@@ -57,7 +57,8 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
     convert_variables_to_constants_v2,
 )
 from tensorflow.python.ops import control_flow_util  # noqa: E402
-from tfsession import identical, load_graph_def, session_config  # noqa: E402
+from tfsession import (identical, load_graph_def, run_saved_model_graph,  # noqa: E402
+                       session_config)
 
 SEED = 20240601
 CORPUS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -106,29 +107,6 @@ def run_graph_def(graph_def, feeds, fetches, init=None, targets=None, steps=0):
             sess.run(targets, feed_dict=feeds)
         return [np.asarray(v) for v in sess.run(fetches, feed_dict=feeds)]
 
-
-def run_saved_model_graph(sm_dir, signature_key, feeds_by_key):
-    """Runs a SavedModel's MetaGraph the "TF1 way" (exactly as
-    check_roundtrip.py does): import its graph_def, run the saver_def's
-    restore op fed with the variables prefix, then feed/fetch the signature
-    tensors.  Returns {output_key: array}."""
-    sm = saved_model_pb2.SavedModel()
-    with open(os.path.join(sm_dir, "saved_model.pb"), "rb") as f:
-        sm.ParseFromString(f.read())
-    mg = sm.meta_graphs[0]
-    sig = mg.signature_def[signature_key]
-    g = tf.Graph()
-    with g.as_default():
-        tf1.import_graph_def(mg.graph_def, name="")
-    out_keys = sorted(sig.outputs)
-    with tf1.Session(graph=g, config=session_config()) as sess:
-        if mg.HasField("saver_def") and mg.saver_def.restore_op_name:
-            prefix = os.path.join(sm_dir, "variables", "variables")
-            sess.run(mg.saver_def.restore_op_name,
-                     {mg.saver_def.filename_tensor_name: prefix})
-        feed = {sig.inputs[k].name: v for k, v in feeds_by_key.items()}
-        vals = sess.run([sig.outputs[k].name for k in out_keys], feed)
-    return {k: np.asarray(v) for k, v in zip(out_keys, vals)}
 
 
 def read_signature(sm_dir, key="serving_default"):

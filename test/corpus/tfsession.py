@@ -3,9 +3,12 @@ session configuration of every reference run, bit-exact comparison, and
 GraphDef reading. Import after setting TF_ENABLE_ONEDNN_OPTS=0 (both scripts
 do), so that every run uses the same kernels."""
 
+import os
+
 import numpy as np
 import tensorflow as tf
 from google.protobuf import text_format
+from tensorflow.core.protobuf import saved_model_pb2
 
 tf1 = tf.compat.v1
 
@@ -44,3 +47,26 @@ def load_graph_def(path):
         with open(path, "rb") as f:
             gd.ParseFromString(f.read())
     return gd
+
+def run_saved_model_graph(sm_dir, signature_key, feeds_by_key):
+    """Runs a SavedModel's MetaGraph the "TF1 way" (exactly as
+    check_roundtrip.py does): import its graph_def, run the saver_def's
+    restore op fed with the variables prefix, then feed/fetch the signature
+    tensors.  Returns {output_key: array}."""
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(sm_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    mg = sm.meta_graphs[0]
+    sig = mg.signature_def[signature_key]
+    g = tf.Graph()
+    with g.as_default():
+        tf1.import_graph_def(mg.graph_def, name="")
+    out_keys = sorted(sig.outputs)
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        if mg.HasField("saver_def") and mg.saver_def.restore_op_name:
+            prefix = os.path.join(sm_dir, "variables", "variables")
+            sess.run(mg.saver_def.restore_op_name,
+                     {mg.saver_def.filename_tensor_name: prefix})
+        feed = {sig.inputs[k].name: v for k, v in feeds_by_key.items()}
+        vals = sess.run([sig.outputs[k].name for k in out_keys], feed)
+    return {k: np.asarray(v) for k, v in zip(out_keys, vals)}

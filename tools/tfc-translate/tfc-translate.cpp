@@ -38,6 +38,10 @@ cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input>"),
                                cl::init("-"));
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' is stdout)"),
                                 cl::value_desc("file"), cl::init("-"));
+cl::opt<std::string> entry(
+    "entry",
+    cl::desc("--mlir-to-graphdef of a pruned module: the graph to export "
+             "(step or init)"));
 cl::list<std::string> tags("saved-model-tags", cl::CommaSeparated,
                            cl::desc("SavedModel tag set (default: serve)"));
 cl::opt<std::string> signature(
@@ -66,7 +70,7 @@ int mlirToGraphDef(MLIRContext &context) {
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return tfc::kExitBadInput;
-  if (failed(tfc::writeGraphDef(*module, outputPath)))
+  if (failed(tfc::writeGraphDef(*module, outputPath, entry)))
     return tfc::kExitBadInput;
   return tfc::kExitSuccess;
 }

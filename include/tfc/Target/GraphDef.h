@@ -68,13 +68,17 @@ mlir::OwningOpRef<mlir::ModuleOp>
 importModel(llvm::StringRef path, mlir::MLIRContext *context,
             const ModelImportOptions &options = {});
 
-/// Converts a module of the tfg dialect to a GraphDef.
+/// Converts a module of the tfg dialect to a GraphDef. A module holds at
+/// most one graph, unless `entry` names which one to export: the graph
+/// whose `tfg.entry` is "step" or "init" after pruning.
 mlir::LogicalResult exportGraphDef(mlir::ModuleOp module,
-                                   proto::GraphDef &graph);
+                                   proto::GraphDef &graph,
+                                   llvm::StringRef entry = {});
 
 /// Exports `module` to `path`: binary when the name ends in ".pb", text
 /// otherwise; "-" writes text to stdout. No file is left behind on failure.
-mlir::LogicalResult writeGraphDef(mlir::ModuleOp module, llvm::StringRef path);
+mlir::LogicalResult writeGraphDef(mlir::ModuleOp module, llvm::StringRef path,
+                                  llvm::StringRef entry = {});
 
 } // namespace tfc
 

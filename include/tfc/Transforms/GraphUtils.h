@@ -24,6 +24,7 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace tfc {
@@ -77,6 +78,12 @@ public:
 private:
   llvm::StringSet<> used;
 };
+
+/// Keeps colocation constraints (`_class = ["loc:@name", ...]`) valid after
+/// nodes were erased: a reference to a node named in `replacements` points
+/// to its replacement; one to a node that no longer exists is dropped.
+void updateColocations(mlir::Block &body,
+                       const llvm::StringMap<std::string> &replacements = {});
 
 /// Erases `nodes` (which only each other may use).
 void eraseNodes(llvm::ArrayRef<mlir::Operation *> nodes);

@@ -118,7 +118,8 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
     the call's control inputs gate the body through a NoOp
     `<call>/input_control_node` and one Identity per argument; users of the
     call's control token wait for a NoOp `<call>/output_control_node` that
-    depends on the function's control outputs and result producers; body
+    depends on the function's control outputs and result producers (named
+    like the call itself when the call is a target or init node); body
     nodes without a device take the call's. Calls in inlined bodies are
     inlined in turn, and functions nothing refers to any more are removed.
   }];

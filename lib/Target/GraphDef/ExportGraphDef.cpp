@@ -40,7 +40,8 @@ bool parseText(Attribute attr, Message &message) {
 
 class Exporter {
 public:
-  LogicalResult exportModule(ModuleOp module, proto::GraphDef &graph);
+  LogicalResult exportModule(ModuleOp module, proto::GraphDef &graph,
+                             StringRef entry);
 
 private:
   LogicalResult exportNode(Operation *op, proto::NodeDef &node,
@@ -248,13 +249,20 @@ LogicalResult Exporter::exportFunction(FuncOp func,
   return success();
 }
 
-LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph) {
+LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph,
+                                     StringRef entry) {
   graph.Clear();
   bool sawGraph = false;
   for (Operation &op : *module.getBody()) {
     if (auto graphOp = dyn_cast<GraphOp>(op)) {
+      if (!entry.empty()) {
+        auto name = graphOp->getAttrOfType<StringAttr>("tfg.entry");
+        if (!name || name.getValue() != entry)
+          continue;
+      }
       if (sawGraph)
-        return graphOp.emitError("a module exports at most one tfg.graph");
+        return graphOp.emitError("a module exports at most one tfg.graph; "
+                                 "choose an entry (step or init)");
       sawGraph = true;
       tfg::VersionAttr version = graphOp.getVersion();
       graph.mutable_versions()->set_producer(version.getProducer());
@@ -295,8 +303,18 @@ LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph) {
 
 } // namespace
 
-LogicalResult exportGraphDef(ModuleOp module, proto::GraphDef &graph) {
-  return Exporter().exportModule(module, graph);
+LogicalResult exportGraphDef(ModuleOp module, proto::GraphDef &graph,
+                             StringRef entry) {
+  if (failed(Exporter().exportModule(module, graph, entry)))
+    return failure();
+  if (!entry.empty() && graph.node_size() == 0 &&
+      llvm::none_of(module.getOps<GraphOp>(), [&](GraphOp g) {
+        auto name = g->getAttrOfType<StringAttr>("tfg.entry");
+        return name && name.getValue() == entry;
+      }))
+    return emitError(module.getLoc()) << "no graph with entry '" << entry
+                                      << "'";
+  return success();
 }
 
 } // namespace tfc

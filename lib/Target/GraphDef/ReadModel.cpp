@@ -247,9 +247,9 @@ OwningOpRef<ModuleOp> importGraphDefBytes(StringRef bytes,
   return importGraphDef(graph, context, sourceName);
 }
 
-LogicalResult writeGraphDef(ModuleOp module, StringRef path) {
+LogicalResult writeGraphDef(ModuleOp module, StringRef path, StringRef entry) {
   proto::GraphDef graph;
-  if (failed(exportGraphDef(module, graph)))
+  if (failed(exportGraphDef(module, graph, entry)))
     return failure();
   std::string bytes;
   bool binary = path.ends_with(".pb");

@@ -8,16 +8,16 @@ of the graph and its function library; "after" counts the nodes of every
 entry (step, and init where there is one) and of the functions that remain.
 No TensorFlow is needed.
 
-Usage: corpus_node_counts.py [--tfc build/bin/tfc] [--corpus test/corpus]
+Usage: node_counts.py [--tfc build/bin/tfc] [--corpus test/corpus]
 """
 
 import argparse
-import glob
-import json
 import os
 import re
 import subprocess
 import tempfile
+
+from corpus import compile_flags, manifests
 
 
 def count_nodes(text):
@@ -35,7 +35,7 @@ def run(cmd):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
+    root = os.path.dirname(os.path.dirname(here))
     parser = argparse.ArgumentParser()
     parser.add_argument("--tfc", default=os.path.join(root, "build/bin/tfc"))
     parser.add_argument("--corpus", default=os.path.join(root, "test/corpus"))
@@ -44,20 +44,10 @@ def main():
 
     print("| model | form | nodes before | nodes after | functions before | functions after |")
     print("|---|---|---:|---:|---:|---:|")
-    for manifest_path in sorted(glob.glob(os.path.join(args.corpus, "*/manifest.json"))):
-        model_dir = os.path.dirname(manifest_path)
-        with open(manifest_path) as f:
-            manifest = json.load(f)
+    for model_dir, manifest in manifests(args.corpus):
         for form, rel in sorted(manifest["graphs"].items()):
             path = os.path.join(model_dir, rel)
-            flags = []
-            if form != "saved_model":
-                flags += ["--feed=" + feed["tensor"] for feed in manifest["feeds"]]
-                flags += ["--fetch=" + fetch["tensor"] for fetch in manifest["fetches"]]
-            if form == "text":
-                # Training graphs: frozen forms are inference-only.
-                flags += ["--target=" + t for t in manifest.get("targets", [])]
-                flags += ["--init=" + t for t in manifest.get("init", [])]
+            flags = compile_flags(manifest, form)
             before = run([translate, "--graphdef-to-mlir", path])
             with tempfile.NamedTemporaryFile(suffix=".mlir") as out:
                 run([args.tfc, "compile", path, "-o", out.name] + flags)
