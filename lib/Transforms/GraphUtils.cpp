@@ -7,7 +7,11 @@
 #include "graph.pb.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <queue>
 
 using namespace mlir;
 
@@ -78,6 +82,53 @@ std::string NameUniquer::get(StringRef base) {
   for (int i = 1; !used.insert(name).second; ++i)
     name = (base + "_" + Twine(i)).str();
   return name;
+}
+
+SmallVector<Operation *> topologicalOrder(Block &body) {
+  llvm::DenseMap<Operation *, unsigned> position, pending;
+  for (Operation &op : body)
+    position[&op] = position.size();
+  auto isBackEdge = [](Operation *producer) {
+    return tfg::isNode(producer) &&
+           tfg::getOpType(producer).ends_with("NextIteration");
+  };
+  // Ready nodes, earliest position first.
+  auto later = [&](Operation *a, Operation *b) {
+    return position[a] > position[b];
+  };
+  std::priority_queue<Operation *, std::vector<Operation *>, decltype(later)>
+      ready(later);
+  for (Operation &op : body) {
+    unsigned count = 0;
+    for (Value operand : op.getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && producer->getBlock() == &body && !isBackEdge(producer))
+        ++count;
+    }
+    pending[&op] = count;
+    if (count == 0)
+      ready.push(&op);
+  }
+  SmallVector<Operation *> order;
+  while (!ready.empty()) {
+    Operation *op = ready.top();
+    ready.pop();
+    order.push_back(op);
+    if (isBackEdge(op))
+      continue;
+    for (Value result : op->getResults())
+      for (OpOperand &use : result.getUses())
+        if (use.getOwner()->getBlock() == &body &&
+            --pending[use.getOwner()] == 0)
+          ready.push(use.getOwner());
+  }
+  if (order.size() != body.getOperations().size()) {
+    llvm::DenseSet<Operation *> seen(order.begin(), order.end());
+    for (Operation &op : body)
+      if (!seen.contains(&op))
+        order.push_back(&op);
+  }
+  return order;
 }
 
 void updateColocations(Block &body,

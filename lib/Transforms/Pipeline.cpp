@@ -17,6 +17,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Keras SavedModels are mostly calls: see through them.
   pm.addPass(createInlinePass());
   pm.addPass(createRemoveDeadNodesPass());
+  pm.addPass(createInferShapesPass());
   // Simplify, then merge what became identical; clean up after each.
   pm.addPass(createCanonicalizePass());
   pm.addPass(createRemoveDeadNodesPass());

@@ -79,6 +79,11 @@ private:
   llvm::StringSet<> used;
 };
 
+/// The operations of `body`, producers first and otherwise in block order.
+/// Edges leaving NextIteration (loop back edges) are ignored; operations on
+/// other cycles come last, in block order.
+llvm::SmallVector<mlir::Operation *> topologicalOrder(mlir::Block &body);
+
 /// Keeps colocation constraints (`_class = ["loc:@name", ...]`) valid after
 /// nodes were erased: a reference to a node named in `replacements` points
 /// to its replacement; one to a node that no longer exists is dropped.

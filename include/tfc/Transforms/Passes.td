@@ -128,4 +128,34 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
   ];
 }
 
+def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
+  let summary = "Propagates static shapes through the graph";
+  let description = [{
+    Refines the result types of every node, in topological order, with the
+    shapes its op's shape function infers from the input types, the attrs
+    and the values of small integer inputs known at compile time (a
+    Reshape's target, reduction axes, shapes computed with Shape,
+    StridedSlice, Pack, ConcatV2 and integer arithmetic). Types only become
+    more precise; an inferred shape that contradicts a known one (a feed
+    shape, `_output_shapes`) is an error naming the node. TF1 loops: Merge
+    nodes take their forward inputs' shapes first and are generalized when
+    the back edge disagrees, until a fixed point. Op types without a shape
+    function keep their imported types.
+  }];
+  let statistics = [
+    Statistic<"numRefined", "refined", "Results whose type became more precise">
+  ];
+}
+
+def VerifyStaticShapesPass : Pass<"tfc-verify-static-shapes", "mlir::ModuleOp"> {
+  let summary = "Requires every tensor shape of the entries to be known";
+  let description = [{
+    Code generation needs static shapes. The first node (in topological
+    order) of a pruned entry with a data output of unknown shape is reported
+    with the feeds of unknown shape it depends on and the flag that fixes
+    it, e.g. `give its shape, e.g. --feed x:0=1,784`. Resource, variant and
+    string outputs need no shape. Run after tfc-infer-shapes.
+  }];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,102 @@
+//===- ShapeInference.h - per-op shape functions ----------------*- C++ -*-===//
+//
+// Shape inference computes, for each node, the shapes of its outputs from
+// the shapes of its inputs, its attrs, and the values of small integer
+// inputs when they are known at compile time (a Reshape's target shape, a
+// reduction's axes, shapes computed from Shape/StridedSlice/Pack, ...).
+// One shape function per op type, in ShapeFunctions.cpp; the pass that
+// drives them is InferShapes.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_SHAPEINFERENCE_H
+#define TFC_TRANSFORMS_SHAPEINFERENCE_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <optional>
+
+namespace tfc {
+
+/// A shape that may have unknown dimensions (kDynamic) or an unknown rank.
+struct Shape {
+  bool ranked = false;
+  llvm::SmallVector<int64_t, 4> dims;
+
+  static Shape unknown() { return {}; }
+  static Shape of(llvm::ArrayRef<int64_t> dims) {
+    return {true, llvm::SmallVector<int64_t, 4>(dims)};
+  }
+  static Shape scalar() { return of({}); }
+  static Shape vector(int64_t n) { return of({n}); }
+  /// Rank `rank`, every dimension unknown.
+  static Shape ofRank(int64_t rank);
+  static Shape fromType(mlir::Type type);
+
+  int64_t rank() const { return ranked ? dims.size() : -1; }
+  bool isStatic() const;
+  /// Number of elements, or -1 when unknown.
+  int64_t numElements() const;
+  mlir::TensorType toType(mlir::Type elementType) const;
+  bool operator==(const Shape &other) const {
+    return ranked == other.ranked && dims == other.dims;
+  }
+};
+
+/// Joins shapes seen along different paths (a Merge): dimensions known and
+/// equal on all stay, others become unknown.
+Shape joinShapes(const Shape &a, const Shape &b);
+
+/// What a shape function reads and writes for one node.
+class ShapeContext {
+public:
+  ShapeContext(mlir::Operation *node,
+               std::function<const llvm::SmallVector<int64_t> *(mlir::Value)>
+                   lookupValue);
+
+  mlir::Operation *getNode() const { return node; }
+  unsigned numInputs() const { return inputs.size(); }
+  unsigned numOutputs() const { return outputs.size(); }
+  const Shape &input(unsigned i) const { return inputs[i]; }
+  mlir::Type inputElementType(unsigned i) const;
+  mlir::Type outputElementType(unsigned i) const;
+
+  /// The value of integer input `i`, flattened, if known.
+  const llvm::SmallVector<int64_t> *inputValue(unsigned i) const;
+
+  /// Attrs of the node, or the OpDef default.
+  mlir::Attribute attr(llvm::StringRef name) const;
+  int64_t intAttr(llvm::StringRef name, int64_t otherwise = 0) const;
+  bool boolAttr(llvm::StringRef name, bool otherwise = false) const;
+  llvm::StringRef stringAttr(llvm::StringRef name) const;
+  llvm::SmallVector<int64_t> intListAttr(llvm::StringRef name) const;
+
+  void setOutput(unsigned i, Shape shape) { outputs[i] = std::move(shape); }
+  /// Records the value of integer output `i` (a small 1-D or scalar tensor).
+  void setOutputValue(unsigned i, llvm::SmallVector<int64_t> value);
+  const Shape &output(unsigned i) const { return outputs[i]; }
+  const std::optional<llvm::SmallVector<int64_t>> &outputValue(unsigned i) const {
+    return outputValues[i];
+  }
+
+  /// Reports an inconsistency; the message is prefixed with the node.
+  mlir::LogicalResult error(const llvm::Twine &message) const;
+
+private:
+  mlir::Operation *node;
+  std::function<const llvm::SmallVector<int64_t> *(mlir::Value)> lookupValue;
+  llvm::SmallVector<Shape> inputs, outputs;
+  llvm::SmallVector<std::optional<llvm::SmallVector<int64_t>>> outputValues;
+};
+
+using ShapeFunction = std::function<mlir::LogicalResult(ShapeContext &)>;
+
+/// The shape functions, by op type.
+const llvm::StringMap<ShapeFunction> &getShapeFunctions();
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_SHAPEINFERENCE_H

@@ -1,0 +1,1391 @@
+//===- ShapeFunctions.cpp - output shapes of TensorFlow ops ---------------===//
+//
+// One shape function per op type, following TensorFlow's own shape
+// functions: they read input shapes, attrs and known integer input values,
+// and set output shapes (and, for the small integer tensors that graphs use
+// to compute shapes, output values). Unknown stays unknown; an inconsistency
+// is an error naming the node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Transforms/ShapeInference.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/OpRegistry.h"
+
+#include "graph.pb.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+static constexpr int64_t kUnknown = ShapedType::kDynamic;
+
+//===----------------------------------------------------------------------===//
+// Shape and ShapeContext
+//===----------------------------------------------------------------------===//
+
+Shape Shape::ofRank(int64_t rank) {
+  return of(SmallVector<int64_t>(rank, kUnknown));
+}
+
+Shape Shape::fromType(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked ? of(ranked.getShape()) : unknown();
+}
+
+bool Shape::isStatic() const {
+  return ranked && llvm::none_of(dims, ShapedType::isDynamic);
+}
+
+int64_t Shape::numElements() const {
+  if (!isStatic())
+    return -1;
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+TensorType Shape::toType(Type elementType) const {
+  if (!ranked)
+    return UnrankedTensorType::get(elementType);
+  return RankedTensorType::get(dims, elementType);
+}
+
+Shape joinShapes(const Shape &a, const Shape &b) {
+  if (!a.ranked || !b.ranked || a.rank() != b.rank())
+    return Shape::unknown();
+  Shape joined = a;
+  for (auto [d, other] : llvm::zip(joined.dims, b.dims))
+    if (d != other)
+      d = kUnknown;
+  return joined;
+}
+
+ShapeContext::ShapeContext(
+    Operation *node,
+    std::function<const SmallVector<int64_t> *(Value)> lookupValue)
+    : node(node), lookupValue(std::move(lookupValue)) {
+  for (Value input : tfg::getDataOperands(node))
+    inputs.push_back(Shape::fromType(input.getType()));
+  for (Value output : tfg::getDataResults(node))
+    outputs.push_back(Shape::fromType(output.getType()));
+  outputValues.resize(outputs.size());
+}
+
+static Type elementTypeOf(Type type) {
+  Type element = cast<TensorType>(type).getElementType();
+  if (auto ref = dyn_cast<tfg::RefType>(element))
+    return ref.getElementType();
+  return element;
+}
+
+Type ShapeContext::inputElementType(unsigned i) const {
+  return elementTypeOf(tfg::getDataOperands(node)[i].getType());
+}
+
+Type ShapeContext::outputElementType(unsigned i) const {
+  return elementTypeOf(tfg::getDataResults(node)[i].getType());
+}
+
+const SmallVector<int64_t> *ShapeContext::inputValue(unsigned i) const {
+  return lookupValue(tfg::getDataOperands(node)[i]);
+}
+
+Attribute ShapeContext::attr(StringRef name) const {
+  if (Attribute a = node->getAttr(name))
+    return a;
+  if (const proto::OpDef *opDef = OpRegistry::get().lookup(tfg::getOpType(node)))
+    for (const auto &def : opDef->attr())
+      if (def.name() == name && def.has_default_value()) {
+        const proto::AttrValue &v = def.default_value();
+        Builder b(node->getContext());
+        if (v.value_case() == proto::AttrValue::kI)
+          return b.getI64IntegerAttr(v.i());
+        if (v.value_case() == proto::AttrValue::kB)
+          return b.getBoolAttr(v.b());
+        if (v.value_case() == proto::AttrValue::kS)
+          return b.getStringAttr(v.s());
+        if (v.value_case() == proto::AttrValue::kList) {
+          SmallVector<Attribute> ints;
+          for (int64_t x : v.list().i())
+            ints.push_back(b.getI64IntegerAttr(x));
+          return b.getArrayAttr(ints);
+        }
+      }
+  return {};
+}
+
+int64_t ShapeContext::intAttr(StringRef name, int64_t otherwise) const {
+  auto a = dyn_cast_or_null<IntegerAttr>(attr(name));
+  return a ? a.getInt() : otherwise;
+}
+
+bool ShapeContext::boolAttr(StringRef name, bool otherwise) const {
+  auto a = dyn_cast_or_null<BoolAttr>(attr(name));
+  return a ? a.getValue() : otherwise;
+}
+
+StringRef ShapeContext::stringAttr(StringRef name) const {
+  auto a = dyn_cast_or_null<StringAttr>(attr(name));
+  return a ? a.getValue() : StringRef();
+}
+
+SmallVector<int64_t> ShapeContext::intListAttr(StringRef name) const {
+  SmallVector<int64_t> values;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(attr(name)))
+    for (Attribute a : list)
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        values.push_back(i.getInt());
+  return values;
+}
+
+void ShapeContext::setOutputValue(unsigned i, SmallVector<int64_t> value) {
+  outputValues[i] = std::move(value);
+}
+
+LogicalResult ShapeContext::error(const Twine &message) const {
+  return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
+                           << tfg::getOpType(node) << "): " << message;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The values of small integer tensors are tracked up to this size.
+constexpr size_t kMaxTrackedValue = 64;
+
+std::string str(const Shape &s) {
+  if (!s.ranked)
+    return "<unknown rank>";
+  std::string text = "[";
+  for (auto [i, d] : llvm::enumerate(s.dims))
+    text += (i ? "," : "") + (ShapedType::isDynamic(d) ? "?" : std::to_string(d));
+  return text + "]";
+}
+
+/// Merges two sizes that must be equal; false on conflict.
+bool mergeDim(int64_t &into, int64_t other) {
+  if (ShapedType::isDynamic(into))
+    into = other;
+  else if (!ShapedType::isDynamic(other) && into != other)
+    return false;
+  return true;
+}
+
+/// NumPy broadcasting.
+FailureOr<Shape> broadcast(ShapeContext &c, const Shape &a, const Shape &b) {
+  if (!a.ranked || !b.ranked)
+    return Shape::unknown();
+  size_t rank = std::max(a.dims.size(), b.dims.size());
+  Shape out = Shape::ofRank(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.dims.size() ? 1 : a.dims[i - (rank - a.dims.size())];
+    int64_t y = i < rank - b.dims.size() ? 1 : b.dims[i - (rank - b.dims.size())];
+    if (x == 1)
+      out.dims[i] = y;
+    else if (y == 1)
+      out.dims[i] = x;
+    else if (ShapedType::isDynamic(x) || ShapedType::isDynamic(y))
+      out.dims[i] = ShapedType::isDynamic(x) ? y : x;
+    else if (x != y) {
+      (void)c.error("shapes " + str(a) + " and " + str(b) +
+                    " do not broadcast");
+      return failure();
+    } else
+      out.dims[i] = x;
+  }
+  // A dimension that is unknown on one side and 1 on the other is unknown.
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.dims.size() ? 1 : a.dims[i - (rank - a.dims.size())];
+    int64_t y = i < rank - b.dims.size() ? 1 : b.dims[i - (rank - b.dims.size())];
+    if ((ShapedType::isDynamic(x) && y == 1) || (ShapedType::isDynamic(y) && x == 1))
+      out.dims[i] = kUnknown;
+  }
+  return out;
+}
+
+/// Normalizes a possibly negative axis; nullopt if out of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Elementwise integer arithmetic on known values (scalars broadcast).
+template <typename Fn>
+LogicalResult binaryValue(ShapeContext &c, Fn fn) {
+  const auto *a = c.inputValue(0), *b = c.inputValue(1);
+  if (!a || !b)
+    return success();
+  if (a->size() != b->size() && a->size() != 1 && b->size() != 1)
+    return success();
+  SmallVector<int64_t> out;
+  for (size_t i = 0, n = std::max(a->size(), b->size()); i < n; ++i) {
+    int64_t x = (*a)[a->size() == 1 ? 0 : i], y = (*b)[b->size() == 1 ? 0 : i];
+    std::optional<int64_t> v = fn(x, y);
+    if (!v)
+      return success();
+    out.push_back(*v);
+  }
+  c.setOutputValue(0, out);
+  return success();
+}
+
+bool isIntegerElement(Type t) { return isa<IntegerType>(t); }
+
+//===----------------------------------------------------------------------===//
+// Shape functions by family
+//===----------------------------------------------------------------------===//
+
+LogicalResult sameAsInput0(ShapeContext &c) {
+  if (c.numInputs() > 0)
+    for (unsigned i = 0; i < c.numOutputs(); ++i)
+      c.setOutput(i, c.input(0));
+  // Identity-like ops pass known values through.
+  if (c.numOutputs() == 1 && c.numInputs() >= 1) {
+    StringRef type = tfg::getOpType(c.getNode());
+    if ((type == "Identity" || type == "StopGradient" || type == "Snapshot" ||
+         type == "PreventGradient") &&
+        c.inputValue(0))
+      c.setOutputValue(0, *c.inputValue(0));
+  }
+  return success();
+}
+
+LogicalResult broadcastBinary(ShapeContext &c) {
+  FailureOr<Shape> out = broadcast(c, c.input(0), c.input(1));
+  if (failed(out))
+    return failure();
+  c.setOutput(0, *out);
+  if (!isIntegerElement(c.outputElementType(0)))
+    return success();
+  StringRef type = tfg::getOpType(c.getNode());
+  auto checked = [](auto op) {
+    return [op](int64_t x, int64_t y) -> std::optional<int64_t> {
+      return op(x, y);
+    };
+  };
+  if (type == "Add" || type == "AddV2")
+    return binaryValue(c, checked([](int64_t x, int64_t y) { return x + y; }));
+  if (type == "Sub")
+    return binaryValue(c, checked([](int64_t x, int64_t y) { return x - y; }));
+  if (type == "Mul")
+    return binaryValue(c, checked([](int64_t x, int64_t y) { return x * y; }));
+  if (type == "Maximum")
+    return binaryValue(c, checked([](int64_t x, int64_t y) { return std::max(x, y); }));
+  if (type == "Minimum")
+    return binaryValue(c, checked([](int64_t x, int64_t y) { return std::min(x, y); }));
+  if (type == "FloorDiv")
+    return binaryValue(c, [](int64_t x, int64_t y) -> std::optional<int64_t> {
+      if (y == 0)
+        return std::nullopt;
+      int64_t q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    });
+  return success();
+}
+
+LogicalResult selectV2(ShapeContext &c) {
+  FailureOr<Shape> ab = broadcast(c, c.input(1), c.input(2));
+  if (failed(ab))
+    return failure();
+  FailureOr<Shape> out = broadcast(c, c.input(0), *ab);
+  if (failed(out))
+    return failure();
+  c.setOutput(0, *out);
+  return success();
+}
+
+LogicalResult select(ShapeContext &c) {
+  Shape out = c.input(1);
+  if (out.ranked && c.input(2).ranked) {
+    if (out.rank() != c.input(2).rank())
+      return c.error("then and else have different ranks");
+    for (auto [d, e] : llvm::zip(out.dims, c.input(2).dims))
+      if (!mergeDim(d, e))
+        return c.error("then " + str(c.input(1)) + " and else " +
+                       str(c.input(2)) + " differ");
+  } else if (!out.ranked) {
+    out = c.input(2);
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult sameAsAllInputs(ShapeContext &c) {
+  Shape out = c.input(0);
+  for (unsigned i = 1; i < c.numInputs(); ++i) {
+    const Shape &in = c.input(i);
+    if (!out.ranked) {
+      out = in;
+      continue;
+    }
+    if (!in.ranked)
+      continue;
+    if (in.rank() != out.rank())
+      return c.error("inputs have different ranks");
+    for (auto [d, e] : llvm::zip(out.dims, in.dims))
+      if (!mergeDim(d, e))
+        return c.error("inputs " + str(c.input(0)) + " and " + str(in) +
+                       " differ");
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult matMul(ShapeContext &c) {
+  const Shape &a = c.input(0), &b = c.input(1);
+  if (!a.ranked || !b.ranked) {
+    c.setOutput(0, Shape::ofRank(2));
+    return success();
+  }
+  if (a.rank() != 2 || b.rank() != 2)
+    return c.error("operands must be matrices, got " + str(a) + " and " + str(b));
+  bool ta = c.boolAttr("transpose_a"), tb = c.boolAttr("transpose_b");
+  int64_t m = a.dims[ta ? 1 : 0], k = a.dims[ta ? 0 : 1];
+  int64_t k2 = b.dims[tb ? 1 : 0], n = b.dims[tb ? 0 : 1];
+  if (!mergeDim(k, k2))
+    return c.error("inner dimensions of " + str(a) + " and " + str(b) +
+                   " do not match");
+  c.setOutput(0, Shape::of({m, n}));
+  return success();
+}
+
+LogicalResult batchMatMul(ShapeContext &c) {
+  const Shape &a = c.input(0), &b = c.input(1);
+  if (!a.ranked || !b.ranked)
+    return success();
+  if (a.rank() < 2 || b.rank() < 2)
+    return c.error("operands must have rank >= 2");
+  bool adjX = c.boolAttr("adj_x"), adjY = c.boolAttr("adj_y");
+  int64_t m = a.dims[a.rank() - (adjX ? 1 : 2)], k = a.dims[a.rank() - (adjX ? 2 : 1)];
+  int64_t k2 = b.dims[b.rank() - (adjY ? 1 : 2)], n = b.dims[b.rank() - (adjY ? 2 : 1)];
+  if (!mergeDim(k, k2))
+    return c.error("inner dimensions of " + str(a) + " and " + str(b) +
+                   " do not match");
+  Shape batchA = Shape::of(ArrayRef<int64_t>(a.dims).drop_back(2));
+  Shape batchB = Shape::of(ArrayRef<int64_t>(b.dims).drop_back(2));
+  FailureOr<Shape> batch = broadcast(c, batchA, batchB);
+  if (failed(batch))
+    return failure();
+  Shape out = *batch;
+  out.dims.push_back(m);
+  out.dims.push_back(n);
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult einsum(ShapeContext &c) {
+  StringRef equation = c.stringAttr("equation");
+  auto [lhs, rhs] = equation.split("->");
+  if (!equation.contains("->") || equation.contains("..."))
+    return success(); // Implicit outputs and ellipses: left unknown.
+  SmallVector<StringRef> operands;
+  lhs.split(operands, ',');
+  if (operands.size() != c.numInputs())
+    return c.error("equation '" + equation + "' does not match the inputs");
+  llvm::DenseMap<char, int64_t> sizes;
+  for (auto [i, labels] : llvm::enumerate(operands)) {
+    const Shape &s = c.input(i);
+    if (!s.ranked)
+      continue;
+    if (static_cast<int64_t>(labels.size()) != s.rank())
+      return c.error("equation '" + equation + "': operand " +
+                     std::to_string(i) + " has rank " + std::to_string(s.rank()));
+    for (auto [label, d] : llvm::zip(labels, s.dims)) {
+      auto [it, inserted] = sizes.try_emplace(label, d);
+      if (!inserted && !mergeDim(it->second, d))
+        return c.error("equation '" + equation + "': label '" +
+                       std::string(1, label) + "' has two sizes");
+    }
+  }
+  Shape out = Shape::ofRank(rhs.size());
+  for (auto [i, label] : llvm::enumerate(rhs)) {
+    auto it = sizes.find(label);
+    if (it != sizes.end())
+      out.dims[i] = it->second;
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+/// Spatial output size of a window op.
+int64_t windowOutput(int64_t in, int64_t window, int64_t stride,
+                     int64_t dilation, StringRef padding, int64_t padBefore,
+                     int64_t padAfter) {
+  if (ShapedType::isDynamic(in) || ShapedType::isDynamic(window))
+    return kUnknown;
+  int64_t effective = (window - 1) * dilation + 1;
+  if (padding == "SAME")
+    return (in + stride - 1) / stride;
+  if (padding == "EXPLICIT")
+    in += padBefore + padAfter;
+  return in < effective ? 0 : (in - effective) / stride + 1;
+}
+
+/// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool: NHWC or NCHW.
+LogicalResult window2D(ShapeContext &c, bool isConv, bool isDepthwise) {
+  const Shape &input = c.input(0);
+  if (!input.ranked) {
+    c.setOutput(0, Shape::ofRank(4));
+    return success();
+  }
+  if (input.rank() != 4)
+    return c.error("input must have rank 4, got " + str(input));
+  bool nchw = c.stringAttr("data_format") == "NCHW";
+  unsigned h = nchw ? 2 : 1, w = nchw ? 3 : 2, ch = nchw ? 1 : 3;
+  SmallVector<int64_t> strides = c.intListAttr("strides");
+  SmallVector<int64_t> dilations = c.intListAttr("dilations");
+  if (strides.size() != 4)
+    return c.error("strides must have 4 values");
+  if (dilations.size() != 4)
+    dilations.assign(4, 1);
+  int64_t kh, kw, outChannels;
+  if (isConv) {
+    const Shape &filter = c.input(1);
+    if (!filter.ranked) {
+      c.setOutput(0, Shape::ofRank(4));
+      return success();
+    }
+    if (filter.rank() != 4)
+      return c.error("filter must have rank 4, got " + str(filter));
+    kh = filter.dims[0];
+    kw = filter.dims[1];
+    int64_t inChannels = input.dims[ch];
+    if (!mergeDim(inChannels, isDepthwise ? filter.dims[2] : kUnknown) ||
+        (!isDepthwise && !ShapedType::isDynamic(inChannels) &&
+         !ShapedType::isDynamic(filter.dims[2]) &&
+         inChannels % filter.dims[2] != 0))
+      return c.error("input channels of " + str(input) +
+                     " do not match filter " + str(filter));
+    outChannels = isDepthwise
+                      ? (ShapedType::isDynamic(filter.dims[2]) ||
+                                 ShapedType::isDynamic(filter.dims[3])
+                             ? kUnknown
+                             : filter.dims[2] * filter.dims[3])
+                      : filter.dims[3];
+  } else {
+    SmallVector<int64_t> ksize = c.intListAttr("ksize");
+    if (ksize.size() != 4)
+      return c.error("ksize must have 4 values");
+    kh = ksize[h];
+    kw = ksize[w];
+    outChannels = input.dims[ch];
+  }
+  StringRef padding = c.stringAttr("padding");
+  SmallVector<int64_t> pads = c.intListAttr("explicit_paddings");
+  auto pad = [&](unsigned dim, unsigned side) {
+    return pads.size() == 8 ? pads[2 * dim + side] : 0;
+  };
+  Shape out = input;
+  out.dims[h] = windowOutput(input.dims[h], kh, strides[h], dilations[h],
+                             padding, pad(h, 0), pad(h, 1));
+  out.dims[w] = windowOutput(input.dims[w], kw, strides[w], dilations[w],
+                             padding, pad(w, 0), pad(w, 1));
+  out.dims[ch] = outChannels;
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult fusedBatchNorm(ShapeContext &c) {
+  c.setOutput(0, c.input(0));
+  Shape channels = Shape::ofRank(1);
+  const Shape &x = c.input(0);
+  if (x.ranked && x.rank() == 4) {
+    bool nchw = c.stringAttr("data_format") == "NCHW";
+    channels.dims[0] = x.dims[nchw ? 1 : 3];
+  }
+  for (unsigned i = 1; i < c.numOutputs(); ++i)
+    c.setOutput(i, channels);
+  // Reserve space 3 of V3 is opaque; leave it unknown.
+  if (c.numOutputs() == 6)
+    c.setOutput(5, Shape::unknown());
+  return success();
+}
+
+LogicalResult reshape(ShapeContext &c) {
+  const SmallVector<int64_t> *target = c.inputValue(1);
+  const Shape &shapeArg = c.input(1);
+  if (!target) {
+    if (shapeArg.isStatic() && shapeArg.rank() == 1)
+      c.setOutput(0, Shape::ofRank(shapeArg.dims[0]));
+    return success();
+  }
+  Shape out = Shape::of(*target);
+  int64_t known = 1, unknownAt = -1;
+  for (auto [i, d] : llvm::enumerate(out.dims)) {
+    if (d == -1) {
+      if (unknownAt >= 0)
+        return c.error("shape has more than one -1");
+      unknownAt = i;
+      d = kUnknown;
+    } else if (d < 0) {
+      return c.error("shape has negative size " + std::to_string(d));
+    } else {
+      known *= d;
+    }
+  }
+  int64_t total = c.input(0).numElements();
+  if (total >= 0) {
+    if (unknownAt >= 0) {
+      if (known == 0 || total % known != 0)
+        return c.error("cannot reshape " + str(c.input(0)) + " to " +
+                       str(Shape::of(*target)));
+      out.dims[unknownAt] = total / known;
+    } else if (known != total) {
+      return c.error("cannot reshape " + str(c.input(0)) + " (" +
+                     std::to_string(total) + " elements) to " + str(out));
+    }
+  }
+  c.setOutput(0, out);
+  if (c.inputValue(0))
+    c.setOutputValue(0, *c.inputValue(0));
+  return success();
+}
+
+LogicalResult transpose(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const SmallVector<int64_t> *perm = c.inputValue(1);
+  if (!perm) {
+    if (in.ranked)
+      c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  if (!in.ranked) {
+    c.setOutput(0, Shape::ofRank(perm->size()));
+    return success();
+  }
+  if (static_cast<int64_t>(perm->size()) != in.rank())
+    return c.error("perm has " + std::to_string(perm->size()) +
+                   " values for rank " + std::to_string(in.rank()));
+  Shape out = Shape::ofRank(in.rank());
+  for (auto [i, p] : llvm::enumerate(*perm)) {
+    std::optional<int64_t> axis = normalizeAxis(p, in.rank());
+    if (!axis)
+      return c.error("perm value " + std::to_string(p) + " out of range");
+    out.dims[i] = in.dims[*axis];
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult concatV2(ShapeContext &c) {
+  unsigned n = c.numInputs() - 1;
+  const SmallVector<int64_t> *axisValue = c.inputValue(n);
+  int64_t rank = -1;
+  for (unsigned i = 0; i < n; ++i)
+    if (c.input(i).ranked)
+      rank = c.input(i).rank();
+  if (rank < 0)
+    return success();
+  if (!axisValue || axisValue->size() != 1) {
+    c.setOutput(0, Shape::ofRank(rank));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis((*axisValue)[0], rank);
+  if (!axis)
+    return c.error("axis " + std::to_string((*axisValue)[0]) +
+                   " out of range for rank " + std::to_string(rank));
+  Shape out = Shape::ofRank(rank);
+  out.dims[*axis] = 0;
+  SmallVector<int64_t> values;
+  bool allValues = true;
+  for (unsigned i = 0; i < n; ++i) {
+    const Shape &in = c.input(i);
+    if (!in.ranked) {
+      out.dims[*axis] = kUnknown;
+      allValues = false;
+      continue;
+    }
+    if (in.rank() != rank)
+      return c.error("inputs have different ranks");
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == *axis) {
+        if (!ShapedType::isDynamic(out.dims[d]))
+          out.dims[d] = ShapedType::isDynamic(in.dims[d]) ? kUnknown
+                                                          : out.dims[d] + in.dims[d];
+      } else if (!mergeDim(out.dims[d], in.dims[d])) {
+        return c.error("inputs " + str(c.input(0)) + " and " + str(in) +
+                       " differ outside the axis");
+      }
+    }
+    if (const auto *v = c.inputValue(i))
+      values.append(v->begin(), v->end());
+    else
+      allValues = false;
+  }
+  c.setOutput(0, out);
+  if (allValues && rank == 1)
+    c.setOutputValue(0, values);
+  return success();
+}
+
+LogicalResult pack(ShapeContext &c) {
+  Shape element = c.input(0);
+  for (unsigned i = 1; i < c.numInputs(); ++i)
+    element = element.ranked ? element : c.input(i);
+  if (!element.ranked)
+    return success();
+  int64_t rank = element.rank() + 1;
+  std::optional<int64_t> axis = normalizeAxis(c.intAttr("axis"), rank);
+  if (!axis)
+    return c.error("axis out of range");
+  Shape out = element;
+  out.dims.insert(out.dims.begin() + *axis, c.numInputs());
+  c.setOutput(0, out);
+  SmallVector<int64_t> values;
+  for (unsigned i = 0; i < c.numInputs(); ++i) {
+    const auto *v = c.inputValue(i);
+    if (!v || v->size() != 1 || element.rank() != 0)
+      return success();
+    values.push_back((*v)[0]);
+  }
+  c.setOutputValue(0, values);
+  return success();
+}
+
+LogicalResult unpack(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (!in.ranked)
+    return success();
+  std::optional<int64_t> axis = normalizeAxis(c.intAttr("axis"), in.rank());
+  if (!axis)
+    return c.error("axis out of range");
+  Shape out = in;
+  out.dims.erase(out.dims.begin() + *axis);
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    c.setOutput(i, out);
+  return success();
+}
+
+/// Squeeze with squeeze_dims, ExpandDims with its axis input.
+LogicalResult squeeze(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (!in.ranked)
+    return success();
+  SmallVector<int64_t> axes = c.intListAttr("squeeze_dims");
+  Shape out;
+  out.ranked = true;
+  for (auto [i, d] : llvm::enumerate(in.dims)) {
+    bool listed = llvm::any_of(axes, [&](int64_t a) {
+      return normalizeAxis(a, in.rank()) == static_cast<int64_t>(i);
+    });
+    if (axes.empty() ? d == 1 : listed) {
+      if (listed && !ShapedType::isDynamic(d) && d != 1)
+        return c.error("cannot squeeze dimension " + std::to_string(i) +
+                       " of size " + std::to_string(d));
+      continue;
+    }
+    if (axes.empty() && ShapedType::isDynamic(d))
+      return success(); // Whether it is squeezed is unknown.
+    out.dims.push_back(d);
+  }
+  c.setOutput(0, out);
+  if (c.inputValue(0))
+    c.setOutputValue(0, *c.inputValue(0));
+  return success();
+}
+
+LogicalResult expandDims(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *axisValue = c.inputValue(1);
+  if (!in.ranked)
+    return success();
+  if (!axisValue || axisValue->size() != 1) {
+    c.setOutput(0, Shape::ofRank(in.rank() + 1));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis((*axisValue)[0], in.rank() + 1);
+  if (!axis)
+    return c.error("axis out of range");
+  Shape out = in;
+  out.dims.insert(out.dims.begin() + *axis, 1);
+  c.setOutput(0, out);
+  if (c.inputValue(0))
+    c.setOutputValue(0, *c.inputValue(0));
+  return success();
+}
+
+/// Reductions over the axes of input 1.
+LogicalResult reduction(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *axes = c.inputValue(1);
+  bool keepDims = c.boolAttr("keep_dims");
+  if (!in.ranked)
+    return success();
+  if (!axes) {
+    if (keepDims)
+      c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  SmallVector<bool> reduced(in.rank(), false);
+  for (int64_t a : *axes) {
+    std::optional<int64_t> axis = normalizeAxis(a, in.rank());
+    if (!axis)
+      return c.error("reduction axis " + std::to_string(a) +
+                     " out of range for " + str(in));
+    reduced[*axis] = true;
+  }
+  Shape out;
+  out.ranked = true;
+  for (auto [i, d] : llvm::enumerate(in.dims))
+    if (!reduced[i])
+      out.dims.push_back(d);
+    else if (keepDims)
+      out.dims.push_back(1);
+  c.setOutput(0, out);
+  // Sum and Prod of a known integer vector.
+  StringRef type = tfg::getOpType(c.getNode());
+  const auto *value = c.inputValue(0);
+  if (value && in.rank() == 1 && out.rank() == 0 &&
+      (type == "Prod" || type == "Sum")) {
+    int64_t acc = type == "Prod" ? 1 : 0;
+    for (int64_t v : *value)
+      acc = type == "Prod" ? acc * v : acc + v;
+    c.setOutputValue(0, {acc});
+  }
+  return success();
+}
+
+LogicalResult argMinMax(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *axisValue = c.inputValue(1);
+  if (!in.ranked)
+    return success();
+  if (!axisValue || axisValue->size() != 1) {
+    c.setOutput(0, Shape::ofRank(in.rank() - 1));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis((*axisValue)[0], in.rank());
+  if (!axis)
+    return c.error("axis out of range");
+  Shape out = in;
+  out.dims.erase(out.dims.begin() + *axis);
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult shapeOp(ShapeContext &c) {
+  for (unsigned i = 0; i < c.numOutputs(); ++i) {
+    const Shape &in = c.input(i);
+    c.setOutput(i, in.ranked ? Shape::vector(in.rank()) : Shape::ofRank(1));
+    if (in.isStatic())
+      c.setOutputValue(i, SmallVector<int64_t>(in.dims.begin(), in.dims.end()));
+  }
+  return success();
+}
+
+LogicalResult sizeOp(ShapeContext &c) {
+  c.setOutput(0, Shape::scalar());
+  if (c.input(0).isStatic())
+    c.setOutputValue(0, {c.input(0).numElements()});
+  return success();
+}
+
+LogicalResult rankOp(ShapeContext &c) {
+  c.setOutput(0, Shape::scalar());
+  if (c.input(0).ranked)
+    c.setOutputValue(0, {c.input(0).rank()});
+  return success();
+}
+
+LogicalResult fill(ShapeContext &c) {
+  const auto *dims = c.inputValue(0);
+  if (dims) {
+    c.setOutput(0, Shape::of(*dims));
+    // A small integer fill of known value.
+    const auto *value = c.inputValue(1);
+    int64_t n = Shape::of(*dims).numElements();
+    if (value && value->size() == 1 && n >= 0 &&
+        n <= static_cast<int64_t>(kMaxTrackedValue) && dims->size() <= 1)
+      c.setOutputValue(0, SmallVector<int64_t>(n, (*value)[0]));
+  } else if (c.input(0).isStatic() && c.input(0).rank() == 1) {
+    c.setOutput(0, Shape::ofRank(c.input(0).dims[0]));
+  }
+  return success();
+}
+
+LogicalResult tile(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *multiples = c.inputValue(1);
+  if (!in.ranked)
+    return success();
+  if (!multiples) {
+    c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  if (static_cast<int64_t>(multiples->size()) != in.rank())
+    return c.error("multiples do not match the rank");
+  Shape out = in;
+  for (auto [d, m] : llvm::zip(out.dims, *multiples))
+    if (!ShapedType::isDynamic(d))
+      d *= m;
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult pad(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *paddings = c.inputValue(1);
+  if (!in.ranked)
+    return success();
+  if (!paddings) {
+    c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  if (static_cast<int64_t>(paddings->size()) != 2 * in.rank())
+    return c.error("paddings do not match the rank");
+  Shape out = in;
+  for (auto [i, d] : llvm::enumerate(out.dims))
+    if (!ShapedType::isDynamic(d))
+      d += (*paddings)[2 * i] + (*paddings)[2 * i + 1];
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult slice(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *begin = c.inputValue(1), *size = c.inputValue(2);
+  if (!size) {
+    if (in.ranked)
+      c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  Shape out = Shape::of(*size);
+  for (auto [i, d] : llvm::enumerate(out.dims))
+    if (d == -1)
+      d = begin && in.ranked && !ShapedType::isDynamic(in.dims[i])
+              ? in.dims[i] - (*begin)[i]
+              : kUnknown;
+  c.setOutput(0, out);
+  const auto *value = c.inputValue(0);
+  if (value && begin && in.rank() == 1 && out.isStatic()) {
+    int64_t b = (*begin)[0], n = out.dims[0];
+    if (b >= 0 && b + n <= static_cast<int64_t>(value->size()))
+      c.setOutputValue(0, SmallVector<int64_t>(value->begin() + b,
+                                               value->begin() + b + n));
+  }
+  return success();
+}
+
+/// TensorFlow's StridedSlice, for known begin/end/strides.
+LogicalResult stridedSlice(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *beginV = c.inputValue(1), *endV = c.inputValue(2),
+             *stridesV = c.inputValue(3);
+  if (!in.ranked || !beginV || !endV || !stridesV)
+    return success();
+  int64_t beginMask = c.intAttr("begin_mask"), endMask = c.intAttr("end_mask");
+  int64_t ellipsisMask = c.intAttr("ellipsis_mask");
+  int64_t newAxisMask = c.intAttr("new_axis_mask");
+  int64_t shrinkMask = c.intAttr("shrink_axis_mask");
+  size_t n = beginV->size();
+  if (endV->size() != n || stridesV->size() != n)
+    return c.error("begin, end and strides differ in length");
+
+  // Expand the sparse spec (with ellipsis and new axes) to one entry per
+  // input dimension.
+  struct Dim {
+    int64_t begin, end, stride;
+    bool beginMasked, endMasked, shrink;
+  };
+  SmallVector<Dim> dense;
+  SmallVector<int64_t> outDims; // kUnknown-free positions filled later.
+  // Positions in the output where a new axis (size 1) is inserted, as
+  // indices into the final list of output dims.
+  SmallVector<std::pair<bool, int64_t>> plan; // (isNewAxis, denseIndex)
+  int64_t specified = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!((newAxisMask >> i) & 1) && !((ellipsisMask >> i) & 1))
+      ++specified;
+  bool sawEllipsis = false;
+  for (size_t i = 0; i < n; ++i) {
+    if ((ellipsisMask >> i) & 1) {
+      if (sawEllipsis)
+        return c.error("more than one ellipsis");
+      sawEllipsis = true;
+      int64_t fill = in.rank() - specified;
+      for (int64_t k = 0; k < fill; ++k) {
+        plan.push_back({false, (int64_t)dense.size()});
+        dense.push_back({0, 0, 1, true, true, false});
+      }
+      continue;
+    }
+    if ((newAxisMask >> i) & 1) {
+      plan.push_back({true, -1});
+      continue;
+    }
+    plan.push_back({false, (int64_t)dense.size()});
+    dense.push_back({(*beginV)[i], (*endV)[i], (*stridesV)[i],
+                     bool((beginMask >> i) & 1), bool((endMask >> i) & 1),
+                     bool((shrinkMask >> i) & 1)});
+  }
+  while ((int64_t)dense.size() < in.rank()) {
+    plan.push_back({false, (int64_t)dense.size()});
+    dense.push_back({0, 0, 1, true, true, false});
+  }
+  if ((int64_t)dense.size() != in.rank())
+    return c.error("slice spec has more dimensions than the input");
+
+  Shape out;
+  out.ranked = true;
+  SmallVector<std::pair<int64_t, int64_t>> ranges; // For value slicing.
+  for (auto [isNewAxis, index] : plan) {
+    if (isNewAxis) {
+      out.dims.push_back(1);
+      continue;
+    }
+    const Dim &d = dense[index];
+    int64_t size = in.dims[index];
+    if (d.stride == 0)
+      return c.error("stride 0");
+    if (ShapedType::isDynamic(size)) {
+      if (!d.shrink)
+        out.dims.push_back(kUnknown);
+      ranges.push_back({-1, -1});
+      continue;
+    }
+    auto clampIndex = [&](int64_t x, bool forEnd) {
+      if (x < 0)
+        x += size;
+      int64_t lo = d.stride > 0 ? 0 : -1;
+      int64_t hi = d.stride > 0 ? size : size - 1;
+      (void)forEnd;
+      return std::clamp(x, lo, hi);
+    };
+    int64_t b, e;
+    if (d.shrink) {
+      b = d.begin < 0 ? d.begin + size : d.begin;
+      if (b < 0 || b >= size)
+        return c.error("index " + std::to_string(d.begin) +
+                       " out of range for dimension of size " +
+                       std::to_string(size));
+      ranges.push_back({b, b + 1});
+      continue;
+    }
+    b = d.beginMasked ? (d.stride > 0 ? 0 : size - 1) : clampIndex(d.begin, false);
+    e = d.endMasked ? (d.stride > 0 ? size : -1) : clampIndex(d.end, true);
+    int64_t count = d.stride > 0 ? std::max<int64_t>(0, (e - b + d.stride - 1) / d.stride)
+                                 : std::max<int64_t>(0, (b - e - d.stride - 1) / -d.stride);
+    out.dims.push_back(count);
+    ranges.push_back(d.stride == 1 ? std::make_pair(b, e)
+                                    : std::make_pair<int64_t, int64_t>(-1, -1));
+  }
+  c.setOutput(0, out);
+  // Values of a sliced 1-D known vector (the common shape[1:] and shape[0]).
+  const auto *value = c.inputValue(0);
+  if (value && in.rank() == 1 && ranges.size() == 1 && ranges[0].first >= 0)
+    c.setOutputValue(0, SmallVector<int64_t>(value->begin() + ranges[0].first,
+                                             value->begin() + ranges[0].second));
+  return success();
+}
+
+LogicalResult gatherV2(ShapeContext &c) {
+  const Shape &params = c.input(0), &indices = c.input(1);
+  bool hasAxis = c.numInputs() == 3;
+  const auto *axisValue = hasAxis ? c.inputValue(2) : nullptr;
+  if (!params.ranked || !indices.ranked || (hasAxis && !axisValue))
+    return success();
+  int64_t batchDims = c.intAttr("batch_dims");
+  std::optional<int64_t> axis =
+      normalizeAxis(hasAxis ? (*axisValue)[0] : 0, params.rank());
+  if (!axis)
+    return c.error("axis out of range");
+  if (batchDims < 0)
+    batchDims += indices.rank();
+  Shape out;
+  out.ranked = true;
+  out.dims.append(params.dims.begin(), params.dims.begin() + *axis);
+  out.dims.append(indices.dims.begin() + batchDims, indices.dims.end());
+  out.dims.append(params.dims.begin() + *axis + 1, params.dims.end());
+  c.setOutput(0, out);
+  const auto *pv = c.inputValue(0), *iv = c.inputValue(1);
+  if (pv && iv && params.rank() == 1 && *axis == 0) {
+    SmallVector<int64_t> values;
+    for (int64_t i : *iv) {
+      if (i < 0 || i >= static_cast<int64_t>(pv->size()))
+        return success();
+      values.push_back((*pv)[i]);
+    }
+    c.setOutputValue(0, values);
+  }
+  return success();
+}
+
+LogicalResult oneHot(ShapeContext &c) {
+  const Shape &indices = c.input(0);
+  const auto *depth = c.inputValue(1);
+  if (!indices.ranked)
+    return success();
+  int64_t axis = c.intAttr("axis", -1);
+  Shape out = indices;
+  int64_t position = axis == -1 ? indices.rank() : axis;
+  if (position < 0 || position > indices.rank())
+    return c.error("axis out of range");
+  out.dims.insert(out.dims.begin() + position, depth ? (*depth)[0] : kUnknown);
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult range(ShapeContext &c) {
+  const auto *start = c.inputValue(0), *limit = c.inputValue(1),
+             *delta = c.inputValue(2);
+  if (!start || !limit || !delta || (*delta)[0] == 0) {
+    c.setOutput(0, Shape::ofRank(1));
+    return success();
+  }
+  int64_t s = (*start)[0], l = (*limit)[0], d = (*delta)[0];
+  int64_t n = d > 0 ? std::max<int64_t>(0, (l - s + d - 1) / d)
+                    : std::max<int64_t>(0, (s - l - d - 1) / -d);
+  c.setOutput(0, Shape::vector(n));
+  if (n <= static_cast<int64_t>(kMaxTrackedValue)) {
+    SmallVector<int64_t> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(s + i * d);
+    c.setOutputValue(0, values);
+  }
+  return success();
+}
+
+/// Shapes given by a node attr: Placeholder's shape, VariableV2's shape.
+LogicalResult fromShapeAttr(ShapeContext &c) {
+  if (auto shape = dyn_cast_or_null<tfg::ShapeAttr>(c.attr("shape")))
+    if (!shape.getUnranked())
+      c.setOutput(0, Shape::of(shape.getDims()));
+  return success();
+}
+
+LogicalResult constOp(ShapeContext &c) {
+  auto value = dyn_cast_or_null<DenseElementsAttr>(c.attr("value"));
+  if (!value)
+    return success();
+  c.setOutput(0, Shape::of(value.getType().getShape()));
+  if (isa<IntegerType>(value.getElementType()) &&
+      !value.getElementType().isInteger(1) &&
+      value.getNumElements() <= static_cast<int64_t>(kMaxTrackedValue)) {
+    SmallVector<int64_t> values;
+    for (const APInt &v : value.getValues<APInt>())
+      values.push_back(v.getSExtValue());
+    c.setOutputValue(0, values);
+  }
+  return success();
+}
+
+/// ReadVariableOp and ResourceGather: the variable's shape, from the
+/// VarHandleOp that made the handle.
+LogicalResult readVariable(ShapeContext &c) {
+  Operation *handle = tfg::getDataOperands(c.getNode())[0].getDefiningOp();
+  if (!handle || tfg::getOpType(handle) != "VarHandleOp")
+    return success();
+  auto shape = handle->getAttrOfType<tfg::ShapeAttr>("shape");
+  if (!shape || shape.getUnranked())
+    return success();
+  if (tfg::getOpType(c.getNode()) == "ReadVariableOp") {
+    c.setOutput(0, Shape::of(shape.getDims()));
+    return success();
+  }
+  // ResourceGather: indices' shape, then the variable's trailing dims.
+  const Shape &indices = c.input(1);
+  if (!indices.ranked || shape.getDims().empty())
+    return success();
+  Shape out = indices;
+  out.dims.append(shape.getDims().begin() + 1, shape.getDims().end());
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult merge(ShapeContext &c) {
+  Shape out;
+  bool first = true;
+  for (unsigned i = 0; i < c.numInputs(); ++i) {
+    out = first ? c.input(i) : joinShapes(out, c.input(i));
+    first = false;
+  }
+  c.setOutput(0, out);
+  c.setOutput(1, Shape::scalar());
+  return success();
+}
+
+LogicalResult softmaxCrossEntropy(ShapeContext &c) {
+  const Shape &logits = c.input(0);
+  Shape batch = Shape::ofRank(1);
+  if (logits.ranked && logits.rank() == 2)
+    batch.dims[0] = logits.dims[0];
+  c.setOutput(0, batch);
+  c.setOutput(1, logits.ranked ? logits : Shape::ofRank(2));
+  return success();
+}
+
+LogicalResult broadcastGradientArgs(ShapeContext &c) {
+  c.setOutput(0, Shape::ofRank(1));
+  c.setOutput(1, Shape::ofRank(1));
+  const auto *a = c.inputValue(0), *b = c.inputValue(1);
+  if (!a || !b)
+    return success();
+  // Which dimensions of each input were broadcast to the output shape.
+  size_t rank = std::max(a->size(), b->size());
+  SmallVector<int64_t> ra, rb;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a->size() ? 1 : (*a)[i - (rank - a->size())];
+    int64_t y = i < rank - b->size() ? 1 : (*b)[i - (rank - b->size())];
+    if (x == 1 && y != 1)
+      ra.push_back(i);
+    else if (y == 1 && x != 1)
+      rb.push_back(i);
+    else if (x == 1 && y == 1) {
+      ra.push_back(i);
+      rb.push_back(i);
+    } else if (x != y) {
+      return c.error("shapes do not broadcast");
+    }
+  }
+  c.setOutput(0, Shape::vector(ra.size()));
+  c.setOutput(1, Shape::vector(rb.size()));
+  c.setOutputValue(0, ra);
+  c.setOutputValue(1, rb);
+  return success();
+}
+
+LogicalResult biasAddGrad(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (!in.ranked)
+    return success();
+  bool nchw = c.stringAttr("data_format") == "NCHW";
+  c.setOutput(0, Shape::vector(in.dims[nchw && in.rank() >= 3 ? 1 : in.rank() - 1]));
+  return success();
+}
+
+LogicalResult scalarOutput(ShapeContext &c) {
+  c.setOutput(0, Shape::scalar());
+  return success();
+}
+
+LogicalResult castOp(ShapeContext &c) {
+  c.setOutput(0, c.input(0));
+  if (c.inputValue(0) && isIntegerElement(c.inputElementType(0)) &&
+      isIntegerElement(c.outputElementType(0)))
+    c.setOutputValue(0, *c.inputValue(0));
+  return success();
+}
+
+LogicalResult splitOp(ShapeContext &c) {
+  const Shape &in = c.input(1);
+  const auto *axisValue = c.inputValue(0);
+  if (!in.ranked)
+    return success();
+  Shape out = Shape::ofRank(in.rank());
+  if (axisValue) {
+    std::optional<int64_t> axis = normalizeAxis((*axisValue)[0], in.rank());
+    if (!axis)
+      return c.error("axis out of range");
+    out = in;
+    int64_t n = c.numOutputs();
+    if (!ShapedType::isDynamic(in.dims[*axis])) {
+      if (in.dims[*axis] % n != 0)
+        return c.error("dimension " + std::to_string(in.dims[*axis]) +
+                       " does not split into " + std::to_string(n));
+      out.dims[*axis] /= n;
+    }
+  }
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    c.setOutput(i, out);
+  return success();
+}
+
+LogicalResult splitVOp(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *sizes = c.inputValue(1), *axisValue = c.inputValue(2);
+  if (!in.ranked)
+    return success();
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    c.setOutput(i, Shape::ofRank(in.rank()));
+  if (!sizes || !axisValue || sizes->size() != c.numOutputs())
+    return success();
+  std::optional<int64_t> axis = normalizeAxis((*axisValue)[0], in.rank());
+  if (!axis)
+    return c.error("axis out of range");
+  int64_t known = 0, unknownAt = -1;
+  for (auto [i, s] : llvm::enumerate(*sizes))
+    if (s == -1)
+      unknownAt = i;
+    else
+      known += s;
+  for (unsigned i = 0; i < c.numOutputs(); ++i) {
+    Shape out = in;
+    int64_t s = (*sizes)[i];
+    out.dims[*axis] = s != -1 ? s
+                      : ShapedType::isDynamic(in.dims[*axis]) ? kUnknown
+                                                              : in.dims[*axis] - known;
+    (void)unknownAt;
+    c.setOutput(i, out);
+  }
+  return success();
+}
+
+/// Random ops and Empty: the shape is the value of input 0.
+LogicalResult shapeFromInput0Value(ShapeContext &c) {
+  if (const auto *dims = c.inputValue(0))
+    c.setOutput(0, Shape::of(*dims));
+  else if (c.input(0).isStatic() && c.input(0).rank() == 1)
+    c.setOutput(0, Shape::ofRank(c.input(0).dims[0]));
+  return success();
+}
+
+/// Functional control flow: the output_shapes attr, when TensorFlow wrote
+/// it (one shape per output).
+LogicalResult fromOutputShapesAttr(ShapeContext &c) {
+  auto shapes = dyn_cast_or_null<ArrayAttr>(c.attr("output_shapes"));
+  if (!shapes || shapes.size() != c.numOutputs())
+    return success();
+  for (auto [i, attr] : llvm::enumerate(shapes))
+    if (auto shape = dyn_cast<tfg::ShapeAttr>(attr))
+      if (!shape.getUnranked())
+        c.setOutput(i, Shape::of(shape.getDims()));
+  return success();
+}
+
+/// TensorList handles are scalar variants; a stacked list is
+/// [num_elements] + element_shape.
+LogicalResult tensorListHandle(ShapeContext &c) {
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    if (isa<tfg::VariantType>(c.outputElementType(i)))
+      c.setOutput(i, Shape::scalar());
+  return success();
+}
+
+LogicalResult tensorListStack(ShapeContext &c) {
+  const auto *elementShape = c.inputValue(1);
+  if (!elementShape || llvm::any_of(*elementShape, [](int64_t d) {
+        return d < -1;
+      }))
+    return success();
+  Shape out;
+  out.ranked = true;
+  int64_t n = c.intAttr("num_elements", -1);
+  out.dims.push_back(n >= 0 ? n : kUnknown);
+  for (int64_t d : *elementShape)
+    out.dims.push_back(d == -1 ? kUnknown : d);
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult tensorListGetItem(ShapeContext &c) {
+  if (const auto *elementShape = c.inputValue(2)) {
+    Shape out;
+    out.ranked = true;
+    for (int64_t d : *elementShape)
+      out.dims.push_back(d == -1 ? kUnknown : d);
+    c.setOutput(0, out);
+  }
+  return success();
+}
+
+/// Optimizer apply ops: the output is the variable (input 0).
+LogicalResult applyOp(ShapeContext &c) {
+  if (c.numOutputs() == 1)
+    c.setOutput(0, c.input(0));
+  return success();
+}
+
+} // namespace
+
+const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
+  static const llvm::StringMap<ShapeFunction> functions = [] {
+    llvm::StringMap<ShapeFunction> f;
+    auto add = [&](StringRef names, ShapeFunction fn) {
+      SmallVector<StringRef> list;
+      names.split(list, ' ', -1, /*KeepEmpty=*/false);
+      for (StringRef name : list)
+        f[name] = fn;
+    };
+    add("Identity StopGradient PreventGradient Snapshot Neg Abs Sign "
+        "Reciprocal Inv Square Sqrt Rsqrt Exp Expm1 Log Log1p Sin Cos Tan Asin "
+        "Acos Atan Sinh Cosh Tanh Asinh Acosh Atanh Sigmoid Erf Erfc Erfinv "
+        "Lgamma Digamma Floor Ceil Round Rint IsNan IsInf IsFinite LogicalNot "
+        "Relu Relu6 Elu Selu LeakyRelu Softplus Softsign Softmax LogSoftmax "
+        "ZerosLike OnesLike Invert CheckNumerics BiasAdd BiasAddV1 "
+        "ClipByValue Cumsum Cumprod ReluGrad Relu6Grad EluGrad SeluGrad "
+        "LeakyReluGrad SoftplusGrad SoftsignGrad TanhGrad SigmoidGrad "
+        "RsqrtGrad SqrtGrad ReciprocalGrad InvGrad Enter RefEnter Exit "
+        "RefExit NextIteration RefNextIteration LoopCond Switch RefSwitch "
+        "Assign AssignAdd AssignSub RefIdentity LRN",
+        sameAsInput0);
+    add("Add AddV2 Sub Mul MulNoNan Div RealDiv DivNoNan FloorDiv FloorMod "
+        "TruncateDiv TruncateMod Mod Maximum Minimum Pow SquaredDifference "
+        "Atan2 Equal NotEqual Less LessEqual Greater GreaterEqual LogicalAnd "
+        "LogicalOr BitwiseAnd BitwiseOr BitwiseXor LeftShift RightShift Xdivy "
+        "Xlogy Xlog1py ApproximateEqual",
+        broadcastBinary);
+    add("AddN AccumulateNV2", sameAsAllInputs);
+    add("SelectV2", selectV2);
+    add("Select", select);
+    add("MatMul", matMul);
+    add("BatchMatMul BatchMatMulV2 BatchMatMulV3", batchMatMul);
+    add("Einsum", einsum);
+    add("Conv2D", [](ShapeContext &c) { return window2D(c, true, false); });
+    add("DepthwiseConv2dNative",
+        [](ShapeContext &c) { return window2D(c, true, true); });
+    add("MaxPool AvgPool",
+        [](ShapeContext &c) { return window2D(c, false, false); });
+    add("FusedBatchNorm FusedBatchNormV2 FusedBatchNormV3", fusedBatchNorm);
+    add("Reshape", reshape);
+    add("Transpose", transpose);
+    add("ConcatV2", concatV2);
+    add("Pack", pack);
+    add("Unpack", unpack);
+    add("Squeeze", squeeze);
+    add("ExpandDims", expandDims);
+    add("Sum Mean Max Min Prod All Any EuclideanNorm", reduction);
+    add("ArgMax ArgMin", argMinMax);
+    add("Shape ShapeN", shapeOp);
+    add("Size", sizeOp);
+    add("Rank", rankOp);
+    add("Fill", fill);
+    add("Tile", tile);
+    add("Pad PadV2 MirrorPad", pad);
+    add("Slice", slice);
+    add("StridedSlice", stridedSlice);
+    add("GatherV2 Gather", gatherV2);
+    add("OneHot", oneHot);
+    add("Range", range);
+    add("Placeholder VariableV2", fromShapeAttr);
+    add("Const", constOp);
+    add("ReadVariableOp ResourceGather", readVariable);
+    add("Merge RefMerge", merge);
+    add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
+        softmaxCrossEntropy);
+    add("BroadcastGradientArgs", broadcastGradientArgs);
+    add("BiasAddGrad", biasAddGrad);
+    add("L2Loss VarHandleOp", scalarOutput);
+    add("Cast", castOp);
+    add("While StatelessWhile If StatelessIf", fromOutputShapesAttr);
+    add("TensorListReserve TensorListFromTensor TensorListSetItem "
+        "EmptyTensorList TensorListPushBack TensorListScatter "
+        "TensorListScatterV2 TensorListResize",
+        tensorListHandle);
+    add("TensorListStack", tensorListStack);
+    add("TensorListGetItem", tensorListGetItem);
+    add("RandomUniform RandomStandardNormal TruncatedNormal RandomUniformInt "
+        "StatelessRandomUniform StatelessRandomNormal StatelessTruncatedNormal "
+        "StatelessRandomUniformInt StatelessRandomUniformV2 "
+        "StatelessRandomNormalV2 StatelessTruncatedNormalV2 "
+        "StatelessRandomUniformIntV2 Empty",
+        shapeFromInput0Value);
+    add("Split", splitOp);
+    add("SplitV", splitVOp);
+    add("ApplyGradientDescent ApplyMomentum ApplyAdagrad ApplyRMSProp "
+        "ApplyCenteredRMSProp ApplyAdam ApplyAdadelta ApplyFtrl ApplyFtrlV2",
+        applyOp);
+    return f;
+  }();
+  return functions;
+}
+
+} // namespace tfc

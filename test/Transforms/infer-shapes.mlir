@@ -1,0 +1,140 @@
+// Tests tfc-infer-shapes: shapes by family, values of shape computations
+// (the Keras dynamic-reshape pattern), loops, and conflicts.
+// RUN: tfc-opt %s -split-input-file -tfc-infer-shapes -verify-diagnostics | FileCheck %s
+
+// Broadcasting, MatMul with transposes, BiasAdd, reductions with and
+// without keep_dims, Transpose with a constant permutation.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("add") {{.*}} -> tensor<4x3xf32>
+// CHECK: name("mm") {{.*}} -> tensor<3x5xf32>
+// CHECK: name("bias") {{.*}} -> tensor<3x5xf32>
+// CHECK: name("sum") {{.*}} -> tensor<5xf32>
+// CHECK: name("mean") {{.*}} -> tensor<3x1xf32>
+// CHECK: name("tr") {{.*}} -> tensor<5x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<4x1>} : () -> tensor<*xf32>
+  %b:2 = Placeholder name("b") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<*xf32>
+  %add:2 = AddV2(%a#0, %b#0) name("add") {T = f32} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %w:2 = Placeholder name("w") {dtype = f32, shape = #tfg.shape<5x4>} : () -> tensor<*xf32>
+  %mm:2 = MatMul(%add#0, %w#0) name("mm") {T = f32, transpose_a = true, transpose_b = true} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %bv:2 = Placeholder name("bv") {dtype = f32, shape = #tfg.shape<5>} : () -> tensor<*xf32>
+  %bias:2 = BiasAdd(%mm#0, %bv#0) name("bias") {T = f32} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sum:2 = Sum(%bias#0, %zero#0) name("sum") {T = f32, Tidx = i32} : (tensor<*xf32>, tensor<1xi32>) -> tensor<*xf32>
+  %one:2 = Const name("one") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %mean:2 = Mean(%bias#0, %one#0) name("mean") {T = f32, Tidx = i32, keep_dims = true} : (tensor<*xf32>, tensor<i32>) -> tensor<*xf32>
+  %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %tr:2 = Transpose(%bias#0, %perm#0) name("tr") {T = f32, Tperm = i32} : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xf32>
+}
+
+// -----
+
+// Convolutions and pooling: SAME and VALID, strides, NHWC.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("conv_same") {{.*}} -> tensor<2x4x4x8xf32>
+// CHECK: name("conv_valid") {{.*}} -> tensor<2x6x6x8xf32>
+// CHECK: name("dw") {{.*}} -> tensor<2x8x8x6xf32>
+// CHECK: name("pool") {{.*}} -> tensor<2x4x4x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x8x8x3>} : () -> tensor<*xf32>
+  %f:2 = Placeholder name("f") {dtype = f32, shape = #tfg.shape<3x3x3x8>} : () -> tensor<*xf32>
+  %c1:2 = Conv2D(%x#0, %f#0) name("conv_same") {T = f32, padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %c2:2 = Conv2D(%x#0, %f#0) name("conv_valid") {T = f32, padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %df:2 = Placeholder name("df") {dtype = f32, shape = #tfg.shape<3x3x3x2>} : () -> tensor<*xf32>
+  %dw:2 = DepthwiseConv2dNative(%x#0, %df#0) name("dw") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %p:2 = MaxPool(%x#0) name("pool") {T = f32, ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+// Keras computes reshape targets from the input's shape:
+// Reshape(x, Pack(StridedSlice(Shape(x), [0], [1], [1], shrink), -1)).
+// The values are tracked, so the result is static.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("shape") {{.*}} -> tensor<3xi32>
+// CHECK: name("batch") {{.*}} -> tensor<i32>
+// CHECK: name("target") {{.*}} -> tensor<2xi32>
+// CHECK: name("flat") {{.*}} -> tensor<2x20xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x4x5>} : () -> tensor<*xf32>
+  %s:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<*xf32>) -> tensor<*xi32>
+  %b:2 = Const name("b") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e:2 = Const name("e") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %batch:2 = StridedSlice(%s#0, %b#0, %e#0, %e#0) name("batch") {Index = i32, T = i32, shrink_axis_mask = 1} : (tensor<*xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xi32>
+  %m1:2 = Const name("m1") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %t:2 = Pack(%batch#0, %m1#0) name("target") {N = 2, T = i32, axis = 0} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %r:2 = Reshape(%x#0, %t#0) name("flat") {T = f32, Tshape = i32} : (tensor<*xf32>, tensor<*xi32>) -> tensor<*xf32>
+}
+
+// -----
+
+// Einsum as Keras' attention emits it, and ConcatV2 on a known axis.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("scores") {{.*}} -> tensor<2x4x3x3xf32>
+// CHECK: name("cat") {{.*}} -> tensor<2x7xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %q:2 = Placeholder name("q") {dtype = f32, shape = #tfg.shape<2x3x4x8>} : () -> tensor<*xf32>
+  %k:2 = Placeholder name("k") {dtype = f32, shape = #tfg.shape<2x3x4x8>} : () -> tensor<*xf32>
+  %s:2 = Einsum(%k#0, %q#0) name("scores") {N = 2, T = f32, equation = "aecd,abcd->acbe"} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  %b:2 = Placeholder name("b") {dtype = f32, shape = #tfg.shape<2x4>} : () -> tensor<*xf32>
+  %axis:2 = Const name("axis") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %c:2 = ConcatV2(%a#0, %b#0, %axis#0) name("cat") {N = 2, T = f32, Tidx = i32} : (tensor<*xf32>, tensor<*xf32>, tensor<i32>) -> tensor<*xf32>
+}
+
+// -----
+
+// A TF1 loop whose carried value keeps its shape stays static; one whose
+// value grows (ConcatV2 in the body) is generalized to an unknown dimension.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("m_same") {{.*}} -> (tensor<3xf32>, tensor<i32>)
+// CHECK: name("m_grow") {{.*}} -> (tensor<?xf32>, tensor<i32>)
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<*xf32>
+  %p:2 = Placeholder name("p") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<*xi1>
+  %en:2 = Enter(%x#0) name("enter") {T = f32, frame_name = "loop"} : (tensor<*xf32>) -> tensor<*xf32>
+  %m:3 = Merge(%en#0, %nx#0) name("m_same") {N = 2, T = f32} : (tensor<*xf32>, tensor<*xf32>) -> (tensor<*xf32>, tensor<*xi32>)
+  %neg:2 = Neg(%m#0) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %nx:2 = NextIteration(%neg#0) name("next") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %en2:2 = Enter(%x#0) name("enter2") {T = f32, frame_name = "loop2"} : (tensor<*xf32>) -> tensor<*xf32>
+  %g:3 = Merge(%en2#0, %nx2#0) name("m_grow") {N = 2, T = f32} : (tensor<*xf32>, tensor<*xf32>) -> (tensor<*xf32>, tensor<*xi32>)
+  %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %cat:2 = ConcatV2(%g#0, %x#0, %axis#0) name("grow") {N = 2, T = f32, Tidx = i32} : (tensor<*xf32>, tensor<*xf32>, tensor<i32>) -> tensor<*xf32>
+  %nx2:2 = NextIteration(%cat#0) name("next2") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  %b:2 = Placeholder name("b") {dtype = f32, shape = #tfg.shape<4x5>} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'mm' (MatMul): inner dimensions of [2,3] and [4,5] do not match}}
+  %mm:2 = MatMul(%a#0, %b#0) name("mm") {T = f32} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  %b:2 = Placeholder name("b") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'add' (AddV2): shapes [2,3] and [4] do not broadcast}}
+  %add:2 = AddV2(%a#0, %b#0) name("add") {T = f32} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  // A shape recorded in the graph that the inputs contradict.
+  // expected-error @+1 {{node 'neg' (Neg): output 0 has shape [2,3] by its inputs but [3,2] in the graph}}
+  %n:2 = Neg(%a#0) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<3x2xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  %t:2 = Const name("t") {dtype = i32, value = dense<[4, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // expected-error @+1 {{node 'r' (Reshape): cannot reshape [2,3] (6 elements) to [4,2]}}
+  %r:2 = Reshape(%a#0, %t#0) name("r") {T = f32, Tshape = i32} : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xf32>
+}
