@@ -30,6 +30,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -189,7 +190,12 @@ private:
 };
 
 struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
+  PassCounter numForwarded{this, "forwarded", "Identity and NoOp nodes bypassed"};
+  PassCounter numErased{this, "erased", "nodes left unused and erased"};
+  PassCounter numControlEdgesRemoved{this, "control-edges-removed",
+                                     "redundant control inputs removed"};
   void runOnOperation() override {
+    numErased = 0; // Reported even when nothing happens.
     Canonicalizer canonicalizer(getRootNames(getOperation()));
     llvm::StringSet<> roots = getRootNames(getOperation());
     for (Block *body : getBodies(getOperation())) {

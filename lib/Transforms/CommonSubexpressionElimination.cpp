@@ -16,6 +16,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -87,7 +88,9 @@ bool isCandidate(Operation *node, const llvm::StringSet<> &roots) {
 struct CommonSubexpressionEliminationPass
     : public impl::CommonSubexpressionEliminationPassBase<
           CommonSubexpressionEliminationPass> {
+  PassCounter numMerged{this, "merged", "nodes merged into an equivalent one"};
   void runOnOperation() override {
+    numMerged = 0; // Reported even when nothing happens.
     llvm::StringSet<> roots = getRootNames(getOperation());
     for (Block *body : getBodies(getOperation())) {
       // Hash buckets of the canonical nodes seen so far.

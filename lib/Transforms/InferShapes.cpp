@@ -19,6 +19,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
 
@@ -73,7 +74,7 @@ class ShapeInferrer {
 public:
   explicit ShapeInferrer(Block &body) : body(body) {}
 
-  LogicalResult run(unsigned &refined) {
+  LogicalResult run(unsigned &refined, KnownValues *knownValues) {
     // The original types, to restart from.
     llvm::DenseMap<Value, Type> original;
     for (Operation &op : body)
@@ -112,6 +113,8 @@ public:
     for (auto &[value, type] : original)
       if (value.getType() != type)
         ++refined;
+    if (knownValues)
+      *knownValues = std::move(values);
     return success();
   }
 
@@ -120,7 +123,7 @@ private:
   LogicalResult setShape(Operation *node, unsigned index, const Shape &shape);
 
   Block &body;
-  llvm::DenseMap<Value, SmallVector<int64_t>> values;
+  KnownValues values;
   llvm::DenseMap<Operation *, Shape> pinned;
 };
 
@@ -184,14 +187,20 @@ LogicalResult ShapeInferrer::visit(Operation *node) {
 }
 
 struct InferShapesPass : public impl::InferShapesPassBase<InferShapesPass> {
+  PassCounter numRefined{this, "refined", "results whose type became more precise"};
   void runOnOperation() override {
+    numRefined = 0; // Reported even when nothing happens.
     unsigned refined = 0;
     for (Block *body : getBodies(getOperation()))
-      if (failed(ShapeInferrer(*body).run(refined)))
+      if (failed(inferShapes(*body, refined)))
         return signalPassFailure();
     numRefined = refined;
   }
 };
 
 } // namespace
+
+LogicalResult inferShapes(Block &body, unsigned &refined, KnownValues *values) {
+  return ShapeInferrer(body).run(refined, values);
+}
 } // namespace tfc

@@ -20,6 +20,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -191,7 +192,9 @@ llvm::StringSet<> referencedFunctions(ModuleOp module) {
 }
 
 struct InlinePass : public impl::InlinePassBase<InlinePass> {
+  PassCounter numInlined{this, "inlined", "calls inlined"};
   void runOnOperation() override {
+    numInlined = 0; // Reported even when nothing happens.
     ModuleOp module = getOperation();
     Inliner inliner(module);
     for (auto graph : module.getOps<tfg::GraphOp>()) {

@@ -18,6 +18,8 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createInlinePass());
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createInferShapesPass());
+  pm.addPass(createFoldConstantsPass());
+  pm.addPass(createRemoveDeadNodesPass());
   // Simplify, then merge what became identical; clean up after each.
   pm.addPass(createCanonicalizePass());
   pm.addPass(createRemoveDeadNodesPass());

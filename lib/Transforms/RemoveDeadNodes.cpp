@@ -11,6 +11,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -25,7 +26,9 @@ namespace {
 
 struct RemoveDeadNodesPass
     : public impl::RemoveDeadNodesPassBase<RemoveDeadNodesPass> {
+  PassCounter numRemoved{this, "removed", "nodes removed"};
   void runOnOperation() override {
+    numRemoved = 0; // Reported even when nothing happens.
     ModuleOp module = getOperation();
     llvm::StringSet<> roots = getRootNames(module);
     for (Block *body : getBodies(module)) {

@@ -9,14 +9,42 @@
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
+#include "tfc/Support/PassCounters.h"
+
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   tfc::registerTfcPasses();
   tfc::registerTfcPipeline();
   mlir::DialectRegistry registry;
   registry.insert<tfc::tfg::TfgDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tfc optimizer driver\n", registry));
+  auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tfc optimizer driver\n", registry);
+  bool statistics = tfc::takePassStatisticsFlag();
+
+  std::string error;
+  auto input = mlir::openInputFile(inputPath, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  auto output = mlir::openOutputFile(outputPath, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  llvm::LogicalResult result =
+      mlir::MlirOptMain(output->os(), std::move(input), registry,
+                        mlir::MlirOptMainConfig::createFromCLOptions());
+  if (statistics)
+    tfc::printPassCounters(llvm::errs());
+  if (mlir::succeeded(result))
+    output->keep();
+  return mlir::asMainReturnCode(result);
 }

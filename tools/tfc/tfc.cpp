@@ -17,6 +17,7 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
+#include "tfc/Support/PassCounters.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/Passes.h"
@@ -90,6 +91,7 @@ int compile(MLIRContext &context) {
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 
+  bool statistics = tfc::takePassStatisticsFlag();
   PassManager pm(&context, ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return tfc::kExitBadInput;
@@ -98,7 +100,10 @@ int compile(MLIRContext &context) {
   TimingScope rootTiming = timing.getRootScope();
   pm.enableTiming(rootTiming);
   tfc::buildTfcPipeline(pm, tfc::TfcPipelineOptions());
-  if (failed(pm.run(*module)))
+  LogicalResult result = pm.run(*module);
+  if (statistics)
+    tfc::printPassCounters(llvm::errs());
+  if (failed(result))
     return tfc::kExitBadInput;
 
   return tfc::writeModuleFile(*module, outputPath);

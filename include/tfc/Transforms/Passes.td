@@ -55,9 +55,6 @@ def RemoveDeadNodesPass : Pass<"tfc-remove-dead-nodes", "mlir::ModuleOp"> {
     `_Send`, `_HostSend`, a target or an init node. Graphs are cleaned only
     once pruned to an entry (`tfg.entry`); function bodies always.
   }];
-  let statistics = [
-    Statistic<"numRemoved", "removed", "Number of nodes removed">
-  ];
 }
 
 def CommonSubexpressionEliminationPass : Pass<"tfc-cse", "mlir::ModuleOp"> {
@@ -72,9 +69,6 @@ def CommonSubexpressionEliminationPass : Pass<"tfc-cse", "mlir::ModuleOp"> {
     variables, unknown op types), nodes reading refs, placeholders, `_Arg`
     and receives, and roots (`_Retval`, sends, targets, init nodes).
   }];
-  let statistics = [
-    Statistic<"numMerged", "merged", "Number of nodes merged into another">
-  ];
 }
 
 def CanonicalizePass : Pass<"tfc-canonicalize", "mlir::ModuleOp"> {
@@ -102,12 +96,6 @@ def CanonicalizePass : Pass<"tfc-canonicalize", "mlir::ModuleOp"> {
     function bodies), nodes the rewrites leave unused are erased as they
     appear, which can enable further NoOp forwarding.
   }];
-  let statistics = [
-    Statistic<"numForwarded", "forwarded", "Identity and NoOp nodes bypassed">,
-    Statistic<"numErased", "erased", "Nodes left unused and erased">,
-    Statistic<"numControlEdgesRemoved", "control-edges-removed",
-              "Redundant control inputs removed">
-  ];
 }
 
 def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
@@ -123,9 +111,6 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
     nodes without a device take the call's. Calls in inlined bodies are
     inlined in turn, and functions nothing refers to any more are removed.
   }];
-  let statistics = [
-    Statistic<"numInlined", "inlined", "Number of calls inlined">
-  ];
 }
 
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
@@ -142,9 +127,6 @@ def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
     the back edge disagrees, until a fixed point. Op types without a shape
     function keep their imported types.
   }];
-  let statistics = [
-    Statistic<"numRefined", "refined", "Results whose type became more precise">
-  ];
 }
 
 def VerifyStaticShapesPass : Pass<"tfc-verify-static-shapes", "mlir::ModuleOp"> {
@@ -155,6 +137,20 @@ def VerifyStaticShapesPass : Pass<"tfc-verify-static-shapes", "mlir::ModuleOp"> 
     with the feeds of unknown shape it depends on and the flag that fixes
     it, e.g. `give its shape, e.g. --feed x:0=1,784`. Resource, variant and
     string outputs need no shape. Run after tfc-infer-shapes.
+  }];
+}
+
+def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
+  let summary = "Replaces shape computations of known value by constants";
+  let description = [{
+    Outputs whose values shape inference knows (Shape, Size and Rank of
+    static shapes and the StridedSlice, Pack, ConcatV2, Cast, Gather and
+    integer arithmetic built on them, BroadcastGradientArgs) become Const
+    nodes. A single-output node is replaced by a Const of the same name that
+    takes over its control users. Inside TF1 conds and loops the Const keeps
+    control edges from the node's inputs and control inputs, as in
+    TensorFlow, so that it is dead or per-iteration exactly when the node
+    was. Only stateless nodes are folded.
   }];
 }
 

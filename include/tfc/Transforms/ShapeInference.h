@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
@@ -96,6 +97,15 @@ using ShapeFunction = std::function<mlir::LogicalResult(ShapeContext &)>;
 
 /// The shape functions, by op type.
 const llvm::StringMap<ShapeFunction> &getShapeFunctions();
+
+/// Known values of small integer tensors, by value.
+using KnownValues = llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t>>;
+
+/// Refines the result types of the nodes of `body` (what tfc-infer-shapes
+/// does to each body). Counts refined results in `refined`; if `values` is
+/// given, it receives the known integer values.
+mlir::LogicalResult inferShapes(mlir::Block &body, unsigned &refined,
+                                KnownValues *values = nullptr);
 
 } // namespace tfc
 

@@ -1,0 +1,49 @@
+// Tests tfc-fold-constants: shape computations of known value become Const
+// nodes (a single-output node keeps its name and control users), multi-
+// output nodes get one Const per output, and inside a TF1 cond branch the
+// Const keeps control edges from the node's inputs.
+// RUN: tfc-opt %s -split-input-file -tfc-fold-constants | FileCheck %s
+
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[T:.*]]:2 = Const name("target") {dtype = i32, value = dense<[2, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+// CHECK-DAG: Reshape(%{{.*}}, %[[T]]#0) name("flat")
+// CHECK-DAG: NoOp [%[[T]]#1] name("after_target")
+// CHECK-DAG: %[[R0:.*]]:2 = Const name("bga/_folded_0") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+// CHECK-DAG: %[[R1:.*]]:2 = Const name("bga/_folded_1") {dtype = i32, value = dense<> : tensor<0xi32>} : () -> tensor<0xi32>
+// CHECK-DAG: Sum(%{{.*}}, %[[R0]]#0) name("grad_a")
+// CHECK-DAG: Sum(%{{.*}}, %[[R1]]#0) name("grad_b")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x4x5>} : () -> tensor<*xf32>
+  %s:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<*xf32>) -> tensor<*xi32>
+  %b:2 = Const name("b") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e:2 = Const name("e") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %batch:2 = StridedSlice(%s#0, %b#0, %e#0, %e#0) name("batch") {Index = i32, T = i32, shrink_axis_mask = 1} : (tensor<*xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xi32>
+  %m1:2 = Const name("m1") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %t:2 = Pack(%batch#0, %m1#0) name("target") {N = 2, T = i32, axis = 0} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %r:2 = Reshape(%x#0, %t#0) name("flat") {T = f32, Tshape = i32} : (tensor<*xf32>, tensor<*xi32>) -> tensor<*xf32>
+  %after = NoOp [%t#1] name("after_target")
+  // Gradients of a [3,4] + [4] broadcast: [3,4] sums axis 0, [4] nothing.
+  %sa:2 = Const name("sa") {dtype = i32, value = dense<[1, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %sb:2 = Const name("sb") {dtype = i32, value = dense<[3, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %g:3 = BroadcastGradientArgs(%sa#0, %sb#0) name("bga") {T = i32} : (tensor<2xi32>, tensor<2xi32>) -> (tensor<*xi32>, tensor<*xi32>)
+  %grad:2 = Placeholder name("grad") {dtype = f32, shape = #tfg.shape<3x4>} : () -> tensor<*xf32>
+  %ga:2 = Sum(%grad#0, %g#0) name("grad_a") {T = f32, Tidx = i32} : (tensor<*xf32>, tensor<*xi32>) -> tensor<*xf32>
+  %gb:2 = Sum(%grad#0, %g#1) name("grad_b") {T = f32, Tidx = i32} : (tensor<*xf32>, tensor<*xi32>) -> tensor<*xf32>
+}
+
+// -----
+
+// In a cond branch, the folded Shape still waits for (and is dead with)
+// its input.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[SW:.*]]:3 = Switch
+// CHECK-DAG: %[[ID:.*]]:2 = Identity(%[[SW]]#1) name("branch")
+// CHECK-DAG: Const [%[[ID]]#1] name("branch_shape") {dtype = i32, value = dense<3> : tensor<1xi32>}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<*xf32>
+  %p:2 = Placeholder name("p") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<*xi1>
+  %sw:3 = Switch(%x#0, %p#0) name("switch") {T = f32} : (tensor<*xf32>, tensor<*xi1>) -> (tensor<*xf32>, tensor<*xf32>)
+  %id:2 = Identity(%sw#1) name("branch") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %s:2 = Shape(%id#0) name("branch_shape") {T = f32, out_type = i32} : (tensor<*xf32>) -> tensor<*xi32>
+  %f:2 = Fill(%s#0, %id#0) name("fill") {T = f32, index_type = i32} : (tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
+}
