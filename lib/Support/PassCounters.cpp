@@ -54,6 +54,13 @@ PassCounter &PassCounter::operator=(uint64_t value) {
   return *this;
 }
 
+uint64_t PassCounter::value() const {
+  if (entry < 0)
+    return 0;
+  std::lock_guard<std::mutex> lock(report().mutex);
+  return report().entries[entry].value;
+}
+
 void printPassCounters(llvm::raw_ostream &os) {
   Report &r = report();
   std::lock_guard<std::mutex> lock(r.mutex);

@@ -204,6 +204,7 @@ struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
       // leaves unused are erased at once (their producers then have fewer
       // users, which can enable NoOp forwarding).
       bool erase = canEraseUnusedNodes(*body);
+      uint64_t erasedBefore = numErased.value();
       llvm::SetVector<Operation *> worklist;
       for (Operation &op : *body)
         if (tfg::isNode(&op))
@@ -228,7 +229,8 @@ struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
           if (tfg::isNode(neighbour))
             worklist.insert(neighbour);
       }
-      updateColocations(*body);
+      if (numErased.value() != erasedBefore)
+        updateColocations(*body);
     }
     numForwarded = canonicalizer.forwarded;
     numControlEdgesRemoved = canonicalizer.controlEdgesRemoved;

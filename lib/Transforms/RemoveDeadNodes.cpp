@@ -34,6 +34,7 @@ struct RemoveDeadNodesPass
     for (Block *body : getBodies(module)) {
       if (!canEraseUnusedNodes(*body))
         continue;
+      uint64_t removedBefore = numRemoved.value();
       llvm::SetVector<Operation *> worklist;
       for (Operation &op : *body)
         worklist.insert(&op);
@@ -47,7 +48,8 @@ struct RemoveDeadNodesPass
         node->erase();
         ++numRemoved;
       }
-      updateColocations(*body);
+      if (numRemoved.value() != removedBefore)
+        updateColocations(*body);
     }
   }
 };

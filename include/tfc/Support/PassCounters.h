@@ -25,6 +25,7 @@ public:
   PassCounter &operator++() { return *this += 1; }
   PassCounter &operator+=(uint64_t delta);
   PassCounter &operator=(uint64_t value);
+  uint64_t value() const;
 
 private:
   mlir::Pass *pass;
