@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Runs the importer fuzzer for a bounded time from the committed seeds.
-# Usage: run-fuzzer.sh FUZZER SECONDS
+# Runs a fuzzer for a bounded time from its committed seeds.
+# Usage: run-fuzzer.sh FUZZER SECONDS SEED_DIR
 # New inputs go to a scratch corpus so that the committed seeds stay as they
 # are; a crash, leak, timeout or round-trip mismatch fails the run and leaves
 # the input in build-fuzz/artifacts/.
 set -euo pipefail
 fuzzer=$1
 seconds=${2:-60}
+seeds=${3:-test/fuzz/seeds}
 root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(dirname "$fuzzer")/../fuzz-work
-artifacts=$(dirname "$fuzzer")/../artifacts
+name=$(basename "$fuzzer")
+work=$(dirname "$fuzzer")/../fuzz-work/$name
+artifacts=$(dirname "$fuzzer")/../artifacts/$name
 rm -rf "$work"
 mkdir -p "$work" "$artifacts"
-cp "$root"/test/fuzz/seeds/* "$work"/
+cp "$root"/"$seeds"/* "$work"/
 # LLVM's allocators poison their slabs when inlined into our instrumented
 # code, and the prebuilt (uninstrumented) libMLIR writes those slabs without
 # unpoisoning them: manual poisoning would only give false reports.

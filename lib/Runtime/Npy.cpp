@@ -1,0 +1,360 @@
+//===- Npy.cpp - NumPy .npy files for the runtime -------------------------===//
+//
+// Format: "\x93NUMPY", major and minor version bytes, the header length
+// (2 bytes little-endian in version 1, 4 bytes in versions 2 and 3), then an
+// ASCII (UTF-8 in 3.0) Python dict literal such as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// padded with spaces and a newline, then the data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Runtime/Npy.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+namespace tfc::rt {
+namespace {
+
+struct DTypeInfo {
+  DType dtype;
+  const char *descr; // Without the byte-order character.
+  size_t size;
+  const char *name;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+    {DType::Bool, "b1", 1, "bool"},
+    {DType::Int8, "i1", 1, "int8"},
+    {DType::Int16, "i2", 2, "int16"},
+    {DType::Int32, "i4", 4, "int32"},
+    {DType::Int64, "i8", 8, "int64"},
+    {DType::UInt8, "u1", 1, "uint8"},
+    {DType::UInt16, "u2", 2, "uint16"},
+    {DType::UInt32, "u4", 4, "uint32"},
+    {DType::UInt64, "u8", 8, "uint64"},
+    {DType::Float16, "f2", 2, "float16"},
+    {DType::Float32, "f4", 4, "float"},
+    {DType::Float64, "f8", 8, "double"},
+    {DType::Complex64, "c8", 8, "complex64"},
+    {DType::Complex128, "c16", 16, "complex128"},
+};
+
+const DTypeInfo &info(DType dtype) {
+  for (const DTypeInfo &i : kDTypes)
+    if (i.dtype == dtype)
+      return i;
+  return kDTypes[0];
+}
+
+/// A small parser for the header's dict literal.
+class HeaderParser {
+public:
+  explicit HeaderParser(const std::string &text) : text(text) {}
+
+  bool parse(std::string &descr, bool &fortran, std::vector<int64_t> &shape,
+             std::string &error) {
+    bool sawDescr = false, sawOrder = false, sawShape = false;
+    skipSpace();
+    if (!consume('{'))
+      return fail(error, "header is not a dict");
+    while (true) {
+      skipSpace();
+      if (consume('}'))
+        break;
+      std::string key;
+      if (!parseString(key))
+        return fail(error, "header key is not a string");
+      skipSpace();
+      if (!consume(':'))
+        return fail(error, "expected ':' after '" + key + "'");
+      skipSpace();
+      if (key == "descr") {
+        if (!parseString(descr))
+          return fail(error, "'descr' is not a string");
+        sawDescr = true;
+      } else if (key == "fortran_order") {
+        if (consumeWord("True"))
+          fortran = true;
+        else if (consumeWord("False"))
+          fortran = false;
+        else
+          return fail(error, "'fortran_order' is not True or False");
+        sawOrder = true;
+      } else if (key == "shape") {
+        if (!parseShape(shape))
+          return fail(error, "'shape' is not a tuple of sizes");
+        sawShape = true;
+      } else {
+        return fail(error, "unexpected header key '" + key + "'");
+      }
+      skipSpace();
+      if (consume(','))
+        continue;
+      skipSpace();
+      if (consume('}'))
+        break;
+      return fail(error, "expected ',' or '}' in the header");
+    }
+    if (!sawDescr || !sawOrder || !sawShape)
+      return fail(error, "header lacks 'descr', 'fortran_order' or 'shape'");
+    skipSpace();
+    if (pos != text.size())
+      return fail(error, "trailing characters after the header dict");
+    return true;
+  }
+
+private:
+  bool fail(std::string &error, const std::string &message) {
+    error = message;
+    return false;
+  }
+  void skipSpace() {
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+      ++pos;
+  }
+  bool consume(char c) {
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  bool consumeWord(const char *word) {
+    size_t n = std::strlen(word);
+    if (text.compare(pos, n, word) != 0)
+      return false;
+    pos += n;
+    return true;
+  }
+  bool parseString(std::string &out) {
+    if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"'))
+      return false;
+    char quote = text[pos++];
+    size_t end = text.find(quote, pos);
+    if (end == std::string::npos)
+      return false;
+    out = text.substr(pos, end - pos);
+    pos = end + 1;
+    return true;
+  }
+  bool parseShape(std::vector<int64_t> &shape) {
+    if (!consume('('))
+      return false;
+    while (true) {
+      skipSpace();
+      if (consume(')'))
+        return true;
+      if (pos >= text.size() || !std::isdigit(static_cast<unsigned char>(text[pos])))
+        return false;
+      int64_t value = 0;
+      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+        if (value > (std::numeric_limits<int64_t>::max() - 9) / 10)
+          return false;
+        value = value * 10 + (text[pos++] - '0');
+      }
+      // Python writes long integers with an 'L' suffix in old files.
+      consume('L');
+      shape.push_back(value);
+      skipSpace();
+      if (consume(','))
+        continue;
+      skipSpace();
+      if (consume(')'))
+        return true;
+      return false;
+    }
+  }
+
+  const std::string &text;
+  size_t pos = 0;
+};
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicSize = 6;
+
+} // namespace
+
+size_t dtypeSize(DType dtype) { return info(dtype).size; }
+const char *dtypeName(DType dtype) { return info(dtype).name; }
+
+int64_t NpyArray::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
+              NpyArray &array, std::string &error) {
+  auto fail = [&](const std::string &message) {
+    error = name + ": " + message;
+    return false;
+  };
+  if (size < kMagicSize + 2 || std::memcmp(bytes, kMagic, kMagicSize) != 0)
+    return fail("not a .npy file (bad magic)");
+  int major = bytes[6], minor = bytes[7];
+  size_t lengthBytes = major == 1 ? 2 : (major == 2 || major == 3) ? 4 : 0;
+  if (!lengthBytes || minor != 0)
+    return fail("unsupported .npy version " + std::to_string(major) + "." +
+                std::to_string(minor));
+  size_t prefix = kMagicSize + 2 + lengthBytes;
+  if (size < prefix)
+    return fail("truncated header");
+  size_t headerLength = 0;
+  for (size_t i = 0; i < lengthBytes; ++i)
+    headerLength |= size_t(bytes[kMagicSize + 2 + i]) << (8 * i);
+  if (size - prefix < headerLength)
+    return fail("truncated header");
+  std::string header(reinterpret_cast<const char *>(bytes + prefix),
+                     headerLength);
+
+  std::string descr, message;
+  bool fortran = false;
+  std::vector<int64_t> shape;
+  if (!HeaderParser(header).parse(descr, fortran, shape, message))
+    return fail("malformed header: " + message);
+  if (fortran)
+    return fail("Fortran-ordered arrays are not supported; save the array "
+                "in C order (np.ascontiguousarray)");
+  if (descr.size() < 2)
+    return fail("unknown dtype '" + descr + "'");
+  char order = descr[0];
+  std::string kind = descr.substr(1);
+  if (order == '>')
+    return fail("big-endian dtype '" + descr + "' is not supported");
+  if (order != '<' && order != '|' && order != '=')
+    return fail("unknown dtype '" + descr + "'");
+  const DTypeInfo *found = nullptr;
+  for (const DTypeInfo &i : kDTypes)
+    if (kind == i.descr)
+      found = &i;
+  if (!found)
+    return fail("unsupported dtype '" + descr + "'");
+
+  // The element count, guarding against overflow.
+  size_t count = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && count > std::numeric_limits<size_t>::max() / size_t(d) /
+                              found->size)
+      return fail("shape is too large");
+    count *= size_t(d);
+  }
+  size_t dataBytes = count * found->size;
+  size_t available = size - prefix - headerLength;
+  if (available < dataBytes)
+    return fail("truncated data: " + std::to_string(available) +
+                " bytes for " + std::to_string(count) + " elements of " +
+                found->name);
+  if (available > dataBytes)
+    return fail("trailing bytes after the data");
+  array.dtype = found->dtype;
+  array.shape = std::move(shape);
+  const uint8_t *data = bytes + prefix + headerLength;
+  array.data.assign(data, data + dataBytes);
+  return true;
+}
+
+bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    error = path + ": read failed";
+    return false;
+  }
+  return parseNpy(bytes.data(), bytes.size(), path, array, error);
+}
+
+bool writeNpy(const std::string &path, const NpyArray &array,
+              std::string &error) {
+  const DTypeInfo &i = info(array.dtype);
+  if (array.data.size() != size_t(array.numElements()) * i.size) {
+    error = path + ": array data does not match its shape";
+    return false;
+  }
+  // A Python tuple: "()", "(2,)", "(2, 3)".
+  std::string shape = "(";
+  for (size_t d = 0; d < array.shape.size(); ++d)
+    shape += (d ? ", " : "") + std::to_string(array.shape[d]);
+  shape += array.shape.size() == 1 ? ",)" : ")";
+  std::string header = std::string("{'descr': '") +
+                       (i.size == 1 ? '|' : '<') + i.descr +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad so that the data starts on a 64-byte boundary.
+  size_t total = kMagicSize + 2 + 2 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  if (header.size() > 0xffff) {
+    error = path + ": header too long";
+    return false;
+  }
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      error = path + ": cannot write: " + std::strerror(errno);
+      return false;
+    }
+    out.write(kMagic, kMagicSize);
+    const char version[2] = {1, 0};
+    out.write(version, 2);
+    const char length[2] = {char(header.size() & 0xff),
+                            char((header.size() >> 8) & 0xff)};
+    out.write(length, 2);
+    out.write(header.data(), header.size());
+    out.write(reinterpret_cast<const char *>(array.data.data()),
+              array.data.size());
+    if (!out) {
+      error = path + ": write failed";
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = path + ": cannot write: " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool checkNpyMatches(const NpyArray &array, DType dtype,
+                     const std::vector<int64_t> &shape,
+                     const std::string &input, const std::string &file,
+                     std::string &error) {
+  auto describe = [](const std::vector<int64_t> &s) {
+    std::string text = "[";
+    for (size_t i = 0; i < s.size(); ++i)
+      text += (i ? "," : "") + std::to_string(s[i]);
+    return text + "]";
+  };
+  if (array.dtype != dtype) {
+    error = file + ": input '" + input + "' must be " + dtypeName(dtype) +
+            ", the file holds " + dtypeName(array.dtype);
+    return false;
+  }
+  if (array.shape.size() != shape.size()) {
+    error = file + ": input '" + input + "' must have rank " +
+            std::to_string(shape.size()) + " " + describe(shape) +
+            ", the file holds rank " + std::to_string(array.shape.size()) +
+            " " + describe(array.shape);
+    return false;
+  }
+  if (array.shape != shape) {
+    error = file + ": input '" + input + "' must have shape " +
+            describe(shape) + ", the file holds " + describe(array.shape);
+    return false;
+  }
+  return true;
+}
+
+} // namespace tfc::rt
