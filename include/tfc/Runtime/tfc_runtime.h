@@ -1,0 +1,97 @@
+/*===- tfc_runtime.h - the C ABI of tfc's runtime -------------------------===*
+ *
+ * The one interface between code that `tfc compile` generates and the
+ * runtime and kernel libraries it links against. Plain C, versioned: a
+ * compiled model records TFC_RUNTIME_ABI_VERSION and the runtime refuses a
+ * model built for another version.
+ *
+ * A compiled model is a tfc_model: the description of its inputs (feeds)
+ * and outputs (fetches), the size of its scratch arena, and its step
+ * function. The step reads the inputs, writes the outputs, and keeps every
+ * intermediate tensor at an offset of the arena fixed at compile time.
+ * Heavy operations call the kernels declared below.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TFC_RUNTIME_H
+#define TFC_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TFC_RUNTIME_ABI_VERSION 1
+
+/* Element types, numbered as TensorFlow's DataType enum. */
+enum tfc_dtype {
+  TFC_FLOAT = 1,
+  TFC_DOUBLE = 2,
+  TFC_INT32 = 3,
+  TFC_UINT8 = 4,
+  TFC_INT16 = 5,
+  TFC_INT8 = 6,
+  TFC_INT64 = 9,
+  TFC_BOOL = 10,
+  TFC_UINT16 = 17,
+  TFC_HALF = 19,
+  TFC_UINT32 = 22,
+  TFC_UINT64 = 23,
+};
+
+/* One input or output of a model: "node:port", dtype, static shape. */
+typedef struct tfc_tensor_info {
+  const char *name;
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *dims;
+} tfc_tensor_info;
+
+/* What the runtime provides to a running step (the thread pool, ...). */
+typedef struct tfc_runtime tfc_runtime;
+
+/* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers
+ * of the declared dtypes and shapes; `arena` to `arena_bytes` bytes aligned
+ * to `arena_alignment`. */
+typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena,
+                            void *const *inputs, void *const *outputs);
+
+typedef struct tfc_model {
+  int32_t abi_version;
+  const char *name;
+  int32_t num_inputs;
+  const tfc_tensor_info *inputs;
+  int32_t num_outputs;
+  const tfc_tensor_info *outputs;
+  int64_t arena_bytes;
+  int64_t arena_alignment;
+  tfc_step_fn step;
+} tfc_model;
+
+/*===--- The runtime ---------------------------------------------------===*/
+
+/* A runtime with `threads` threads for intra-op parallelism (0: one per
+ * core). */
+tfc_runtime *tfc_runtime_create(int32_t threads);
+void tfc_runtime_destroy(tfc_runtime *runtime);
+int32_t tfc_runtime_threads(const tfc_runtime *runtime);
+
+/* Memory for an arena: `bytes` bytes aligned to `alignment` (a power of
+ * two); NULL if it cannot be had. Free with tfc_arena_free. */
+void *tfc_arena_alloc(int64_t bytes, int64_t alignment);
+void tfc_arena_free(void *arena);
+
+/*===--- Kernels -------------------------------------------------------===*/
+
+/* C[m,n] = op(A) * op(B), op transposing when asked; A is [m,k] (or [k,m]
+ * transposed), B [k,n] (or [n,k]). Row-major, dense. */
+void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
+                        float *c, int64_t m, int64_t k, int64_t n,
+                        int32_t transpose_a, int32_t transpose_b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TFC_RUNTIME_H */

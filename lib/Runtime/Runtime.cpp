@@ -1,0 +1,36 @@
+//===- Runtime.cpp - the runtime context and arenas -----------------------===//
+//
+// A tfc_runtime owns the thread pool that kernels use for intra-op
+// parallelism (Eigen's non-blocking pool, which Eigen's own kernels drive
+// through a ThreadPoolDevice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <cstdlib>
+#include <thread>
+
+tfc_runtime *tfc_runtime_create(int32_t threads) {
+  if (threads <= 0)
+    threads = static_cast<int32_t>(std::max(1u, std::thread::hardware_concurrency()));
+  return new tfc_runtime(threads);
+}
+
+void tfc_runtime_destroy(tfc_runtime *runtime) { delete runtime; }
+
+int32_t tfc_runtime_threads(const tfc_runtime *runtime) {
+  return runtime->threads;
+}
+
+void *tfc_arena_alloc(int64_t bytes, int64_t alignment) {
+  if (bytes < 0 || alignment <= 0 || (alignment & (alignment - 1)) != 0)
+    return nullptr;
+  // aligned_alloc needs a size that is a multiple of the alignment, and
+  // some size for an empty arena.
+  size_t size = static_cast<size_t>(bytes == 0 ? alignment : bytes);
+  size = (size + alignment - 1) / alignment * alignment;
+  return std::aligned_alloc(static_cast<size_t>(alignment), size);
+}
+
+void tfc_arena_free(void *arena) { std::free(arena); }

@@ -1,0 +1,26 @@
+//===- Runtime.h - the runtime context, for kernels -------------*- C++ -*-===//
+//
+// The definition behind the opaque tfc_runtime of the C ABI, shared by the
+// runtime and the kernel library (both inside tfc; never installed).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_LIB_RUNTIME_RUNTIME_H
+#define TFC_LIB_RUNTIME_RUNTIME_H
+
+#include "tfc/Runtime/tfc_runtime.h"
+
+#define EIGEN_USE_THREADS
+#include <unsupported/Eigen/CXX11/Tensor>
+#include <unsupported/Eigen/CXX11/ThreadPool>
+
+struct tfc_runtime {
+  explicit tfc_runtime(int threads)
+      : threads(threads), pool(threads), device(&pool, threads) {}
+
+  int threads;
+  Eigen::ThreadPool pool;
+  Eigen::ThreadPoolDevice device;
+};
+
+#endif // TFC_LIB_RUNTIME_RUNTIME_H
