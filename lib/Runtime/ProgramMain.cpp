@@ -1,0 +1,271 @@
+//===- ProgramMain.cpp - the main of compiled programs --------------------===//
+//
+// Every program `tfc compile --emit exe` produces links this main against
+// the model it compiled (the symbol tfc_compiled_model):
+//
+//   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
+//           [--steps N] [--threads N] [--bench N]
+//
+// Inputs are validated against the model (dtype, shape); without --output
+// each output's name, dtype, shape and first values are printed. --bench N
+// runs N timed steps after warm-up and prints the median and p90 latency.
+// Bad usage or input: one line on stderr and exit status 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Runtime/Npy.h"
+#include "tfc/Runtime/tfc_runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+extern "C" const tfc_model tfc_compiled_model;
+
+namespace {
+
+using namespace tfc::rt;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int usage(const char *program, const std::string &message) {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return kExitBadInput;
+}
+
+/// The runtime dtype of a model tensor, or false if the file format has no
+/// such dtype.
+bool toNpyDType(int32_t dtype, DType &out) {
+  switch (dtype) {
+  case TFC_FLOAT: out = DType::Float32; return true;
+  case TFC_DOUBLE: out = DType::Float64; return true;
+  case TFC_HALF: out = DType::Float16; return true;
+  case TFC_INT8: out = DType::Int8; return true;
+  case TFC_INT16: out = DType::Int16; return true;
+  case TFC_INT32: out = DType::Int32; return true;
+  case TFC_INT64: out = DType::Int64; return true;
+  case TFC_UINT8: out = DType::UInt8; return true;
+  case TFC_UINT16: out = DType::UInt16; return true;
+  case TFC_UINT32: out = DType::UInt32; return true;
+  case TFC_UINT64: out = DType::UInt64; return true;
+  case TFC_BOOL: out = DType::Bool; return true;
+  default: return false;
+  }
+}
+
+std::vector<int64_t> shapeOf(const tfc_tensor_info &info) {
+  return std::vector<int64_t>(info.dims, info.dims + info.rank);
+}
+
+/// Finds the model tensor that NAME or NAME:PORT refers to.
+int findTensor(const tfc_tensor_info *tensors, int count,
+               const std::string &name) {
+  std::string full = name.find(':') == std::string::npos ? name + ":0" : name;
+  for (int i = 0; i < count; ++i) {
+    std::string candidate = tensors[i].name;
+    if (candidate.find(':') == std::string::npos)
+      candidate += ":0";
+    if (candidate == full)
+      return i;
+  }
+  return -1;
+}
+
+std::string listNames(const tfc_tensor_info *tensors, int count) {
+  std::string names;
+  for (int i = 0; i < count; ++i)
+    names += std::string(i ? ", " : "") + tensors[i].name;
+  return names.empty() ? "none" : names;
+}
+
+bool parseCount(const std::string &text, int64_t &value) {
+  if (text.empty() || text.size() > 12 ||
+      !std::all_of(text.begin(), text.end(), ::isdigit))
+    return false;
+  value = std::stoll(text);
+  return true;
+}
+
+/// Prints a tensor: name, dtype, shape and its first values.
+void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
+  std::printf("%s: %s [", info.name, dtypeName(array.dtype));
+  for (int d = 0; d < info.rank; ++d)
+    std::printf("%s%" PRId64, d ? "," : "", info.dims[d]);
+  std::printf("]");
+  int64_t n = std::min<int64_t>(array.numElements(), 8);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t *p = array.data.data() + i * dtypeSize(array.dtype);
+    std::printf(i ? " " : " ");
+    switch (array.dtype) {
+    case DType::Float32: { float v; std::memcpy(&v, p, 4); std::printf("%.6g", v); break; }
+    case DType::Float64: { double v; std::memcpy(&v, p, 8); std::printf("%.9g", v); break; }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); std::printf("%d", v); break; }
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); std::printf("%" PRId64, v); break; }
+    case DType::Bool: std::printf("%s", *p ? "true" : "false"); break;
+    case DType::UInt8: std::printf("%u", unsigned(*p)); break;
+    default: std::printf("?"); break;
+    }
+  }
+  if (array.numElements() > n)
+    std::printf(" ...");
+  std::printf("\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const tfc_model &model = tfc_compiled_model;
+  const char *program = argv[0];
+  if (model.abi_version != TFC_RUNTIME_ABI_VERSION)
+    return usage(program, "model built for runtime ABI " +
+                              std::to_string(model.abi_version) +
+                              ", this runtime is " +
+                              std::to_string(TFC_RUNTIME_ABI_VERSION));
+
+  std::map<int, std::string> inputFiles, outputFiles;
+  int64_t steps = 1, threads = 0, bench = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    auto takeValue = [&](const std::string &flag) -> bool {
+      if (arg.rfind(flag + "=", 0) == 0) {
+        value = arg.substr(flag.size() + 1);
+        return true;
+      }
+      if (arg == flag && i + 1 < argc) {
+        value = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
+                  "          [--steps N] [--threads N] [--bench N]\n"
+                  "inputs: %s\noutputs: %s\n",
+                  program, listNames(model.inputs, model.num_inputs).c_str(),
+                  listNames(model.outputs, model.num_outputs).c_str());
+      return 0;
+    }
+    bool isInput = takeValue("--input");
+    if (isInput || takeValue("--output")) {
+      size_t eq = value.rfind('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+        return usage(program, std::string(isInput ? "--input" : "--output") +
+                                  " '" + value + "': expected NAME=FILE.npy");
+      std::string name = value.substr(0, eq), file = value.substr(eq + 1);
+      const tfc_tensor_info *tensors = isInput ? model.inputs : model.outputs;
+      int count = isInput ? model.num_inputs : model.num_outputs;
+      int index = findTensor(tensors, count, name);
+      if (index < 0)
+        return usage(program, std::string(isInput ? "--input" : "--output") +
+                                  " '" + name + "': the model has no such " +
+                                  (isInput ? "input" : "output") + " (it has: " +
+                                  listNames(tensors, count) + ")");
+      (isInput ? inputFiles : outputFiles)[index] = file;
+    } else if (takeValue("--steps")) {
+      if (!parseCount(value, steps) || steps < 1)
+        return usage(program, "--steps '" + value + "': expected a positive count");
+    } else if (takeValue("--threads")) {
+      if (!parseCount(value, threads))
+        return usage(program, "--threads '" + value + "': expected a count");
+    } else if (takeValue("--bench")) {
+      if (!parseCount(value, bench) || bench < 1)
+        return usage(program, "--bench '" + value + "': expected a positive count");
+    } else {
+      return usage(program, "unknown argument '" + arg + "' (see --help)");
+    }
+  }
+
+  // Inputs: every one given, each matching the model.
+  std::vector<NpyArray> inputs(model.num_inputs);
+  std::vector<void *> inputPointers(model.num_inputs);
+  for (int i = 0; i < model.num_inputs; ++i) {
+    const tfc_tensor_info &info = model.inputs[i];
+    auto it = inputFiles.find(i);
+    if (it == inputFiles.end())
+      return usage(program, std::string("missing --input for '") + info.name + "'");
+    DType dtype;
+    if (!toNpyDType(info.dtype, dtype))
+      return usage(program, std::string("input '") + info.name +
+                                "' has a dtype .npy files cannot hold");
+    std::string error;
+    if (!readNpy(it->second, inputs[i], error) ||
+        !checkNpyMatches(inputs[i], dtype, shapeOf(info), info.name, it->second,
+                         error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+    inputPointers[i] = inputs[i].data.data();
+  }
+
+  // Outputs, arena, runtime.
+  std::vector<NpyArray> outputs(model.num_outputs);
+  std::vector<void *> outputPointers(model.num_outputs);
+  for (int i = 0; i < model.num_outputs; ++i) {
+    const tfc_tensor_info &info = model.outputs[i];
+    if (!toNpyDType(info.dtype, outputs[i].dtype))
+      return usage(program, std::string("output '") + info.name +
+                                "' has a dtype .npy files cannot hold");
+    outputs[i].shape = shapeOf(info);
+    outputs[i].data.resize(outputs[i].numElements() * dtypeSize(outputs[i].dtype));
+    outputPointers[i] = outputs[i].data.data();
+  }
+  std::unique_ptr<void, void (*)(void *)> arena(
+      tfc_arena_alloc(model.arena_bytes, model.arena_alignment), tfc_arena_free);
+  if (!arena) {
+    std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte arena\n",
+                 program, model.arena_bytes);
+    return kExitFailure;
+  }
+  std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
+      tfc_runtime_create(static_cast<int32_t>(threads)), tfc_runtime_destroy);
+
+  auto step = [&] {
+    model.step(runtime.get(), arena.get(), inputPointers.data(),
+               outputPointers.data());
+  };
+  for (int64_t s = 0; s < steps; ++s)
+    step();
+
+  if (bench > 0) {
+    // Warm-up, then N timed steps.
+    for (int64_t s = 0; s < std::min<int64_t>(bench, 10); ++s)
+      step();
+    std::vector<double> micros;
+    for (int64_t s = 0; s < bench; ++s) {
+      auto start = std::chrono::steady_clock::now();
+      step();
+      auto end = std::chrono::steady_clock::now();
+      micros.push_back(
+          std::chrono::duration<double, std::micro>(end - start).count());
+    }
+    std::sort(micros.begin(), micros.end());
+    auto at = [&](double q) {
+      return micros[std::min<size_t>(micros.size() - 1, size_t(q * micros.size()))];
+    };
+    std::printf("bench: %" PRId64 " steps, %d threads, median %.1f us, p90 %.1f us\n",
+                bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9));
+  }
+
+  for (int i = 0; i < model.num_outputs; ++i) {
+    auto it = outputFiles.find(i);
+    if (it == outputFiles.end()) {
+      if (outputFiles.empty())
+        printTensor(model.outputs[i], outputs[i]);
+      continue;
+    }
+    std::string error;
+    if (!writeNpy(it->second, outputs[i], error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitFailure;
+    }
+  }
+  return 0;
+}
