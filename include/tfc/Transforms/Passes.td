@@ -154,4 +154,29 @@ def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
   }];
 }
 
+def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
+  let summary = "Groups chains of elementwise nodes into one loop nest each";
+  let description = [{
+    An elementwise node (arithmetic, comparison, activation, Cast, BiasAdd,
+    Select) is fused into its consumer when that consumer is elementwise,
+    is its only user, has the same output shape and the same device. Each
+    group is a tree whose root alone is used outside; the other members
+    get `tfc.fused_into = "<root>"` and are never materialized.
+  }];
+}
+
+def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
+  let summary = "Assigns every materialized tensor an offset in one arena";
+  let description = [{
+    The static memory plan of each entry. Schedule: topological order, fused
+    nodes at their root. Buffers: one per materialized output; `_Arg`,
+    Const and handle outputs need none; Identity, StopGradient, Snapshot,
+    Reshape, Squeeze and ExpandDims alias their input; an elementwise group
+    writes in place over a same-shape input buffer nothing reads later.
+    Liveness from first definition to last read; placement greedy by size
+    at 64-byte-aligned offsets. Records `tfc.offsets` (per data output, -1
+    when not in the arena) on nodes and `tfc.arena_bytes` on the graph.
+  }];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -66,9 +66,11 @@ OperandRange getControlOperands(Operation *node) {
 }
 
 SmallVector<NamedAttribute> getNodeAttrs(Operation *node) {
+  // TensorFlow attr names never contain a '.': dialect-prefixed attributes
+  // (tfg.name, compiler annotations such as tfc.offsets) are not attrs.
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute attr : node->getAttrs())
-    if (!attr.getName().getValue().starts_with("tfg."))
+    if (!attr.getName().getValue().contains('.'))
       attrs.push_back(attr);
   return attrs;
 }

@@ -56,7 +56,8 @@ mlir::OperandRange getControlOperands(mlir::Operation *node);
 bool isControl(mlir::Type type);
 inline bool isControl(mlir::Value value) { return isControl(value.getType()); }
 
-/// The node attrs proper: every attribute except the node identity ones.
+/// The node attrs proper: every attribute whose name has no '.' (not the
+/// node identity, not compiler annotations).
 llvm::SmallVector<mlir::NamedAttribute> getNodeAttrs(mlir::Operation *node);
 
 /// How expandArgTypes ended.

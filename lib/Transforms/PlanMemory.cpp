@@ -1,0 +1,221 @@
+//===- PlanMemory.cpp - one arena for every intermediate tensor -----------===//
+//
+// The static memory plan of each entry: every tensor code generation
+// materializes gets an offset in one arena, so that a step allocates
+// nothing.
+//
+//  * Schedule: the topological order (nodes fused into a group run at their
+//    root's position).
+//  * Buffers: one per materialized output. `_Arg` outputs live in the
+//    caller's buffers and Const outputs in the program's data; handles
+//    (resources, variants, strings) need none. Identity, StopGradient,
+//    Snapshot, Reshape, Squeeze and ExpandDims outputs alias their input.
+//    An elementwise group writes in place over an input buffer of the same
+//    shape that dies there.
+//  * Liveness: a buffer lives from its first definition to its last use.
+//  * Placement: greedy by size (largest first, at the lowest 64-byte-aligned
+//    offset not overlapping any placed buffer alive at the same time).
+//
+// Results: `tfc.offsets` on each scheduled node (one offset per data output,
+// -1 when not in the arena) and `tfc.arena_bytes` on the entry's graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_PLANMEMORYPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+constexpr int64_t kAlignment = 64;
+
+bool isAlias(Operation *node) {
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Identity", "StopGradient", "PreventGradient", "Snapshot",
+             "Reshape", "Squeeze", "ExpandDims", true)
+      .Default(false);
+}
+
+/// Bytes of a tensor, or -1 for values with no arena buffer.
+int64_t bytesOf(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return -1;
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return -1; // Handles and strings.
+  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  return type.getNumElements() * ((bits + 7) / 8);
+}
+
+struct Buffer {
+  int64_t size = 0;
+  int64_t start = 0, end = 0;
+  int64_t offset = -1;
+};
+
+class Planner {
+public:
+  explicit Planner(Block &body) : body(body) {}
+
+  FailureOr<int64_t> run();
+
+private:
+  /// The schedule position of a node: its own, or its group root's.
+  int64_t positionOf(Operation *node) {
+    auto fused = node->getAttrOfType<StringAttr>("tfc.fused_into");
+    if (fused)
+      if (Operation *root = byName.lookup(fused.getValue()))
+        return position.lookup(root);
+    return position.lookup(node);
+  }
+
+  Block &body;
+  llvm::DenseMap<Operation *, int64_t> position;
+  llvm::DenseMap<StringRef, Operation *> byName;
+  /// The buffer each value lives in (values absent: not in the arena).
+  llvm::DenseMap<Value, unsigned> bufferOf;
+  SmallVector<Buffer> buffers;
+};
+
+FailureOr<int64_t> Planner::run() {
+  SmallVector<Operation *> schedule;
+  SmallVector<Operation *> nodes;
+  for (Operation *op : topologicalOrder(body)) {
+    if (!tfg::isNode(op))
+      continue;
+    nodes.push_back(op);
+    byName[tfg::getNodeName(op)] = op;
+    if (!op->hasAttr("tfc.fused_into")) {
+      position[op] = schedule.size();
+      schedule.push_back(op);
+    }
+  }
+  // The nodes computed at each position: a root and what is fused into it.
+  llvm::DenseMap<int64_t, SmallVector<Operation *>> members;
+  for (Operation *op : nodes)
+    members[positionOf(op)].push_back(op);
+
+  // A buffer lives until its last reader; values join buffers in schedule
+  // order, so the end is known for every buffer defined so far.
+  auto lastUse = [&](Value value) {
+    int64_t last = -1;
+    for (Operation *user : value.getUsers())
+      if (tfg::isNode(user))
+        last = std::max(last, positionOf(user));
+    return last;
+  };
+  auto assign = [&](Value value, unsigned buffer) {
+    bufferOf[value] = buffer;
+    buffers[buffer].end = std::max(buffers[buffer].end, lastUse(value));
+  };
+  for (Operation *node : schedule) {
+    int64_t at = position[node];
+    StringRef type = tfg::getOpType(node);
+    for (Value result : tfg::getDataResults(node)) {
+      int64_t bytes = bytesOf(result);
+      if (bytes < 0 || type == "_Arg" || type == "Const")
+        continue;
+      if (isAlias(node)) {
+        auto it = bufferOf.find(tfg::getDataOperands(node)[0]);
+        if (it != bufferOf.end())
+          assign(result, it->second);
+        continue;
+      }
+      // In place over a same-shape input of the group whose buffer nothing
+      // reads after this position.
+      if (isElementwise(node)) {
+        std::optional<unsigned> reuse;
+        for (Operation *member : members[at])
+          for (Value input : tfg::getDataOperands(member)) {
+            auto it = bufferOf.find(input);
+            if (!reuse && it != bufferOf.end() &&
+                input.getType() == result.getType() &&
+                buffers[it->second].end <= at)
+              reuse = it->second;
+          }
+        if (reuse) {
+          assign(result, *reuse);
+          continue;
+        }
+      }
+      buffers.push_back({(bytes + kAlignment - 1) / kAlignment * kAlignment,
+                         at, at, -1});
+      assign(result, buffers.size() - 1);
+    }
+  }
+
+  // Greedy by size.
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < buffers.size(); ++i)
+    order.push_back(i);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return buffers[a].size > buffers[b].size;
+  });
+  int64_t arena = 0;
+  SmallVector<unsigned> placed;
+  for (unsigned i : order) {
+    Buffer &buffer = buffers[i];
+    // Placed buffers alive at the same time, by offset.
+    SmallVector<unsigned> conflicts;
+    for (unsigned j : placed)
+      if (buffers[j].start <= buffer.end && buffer.start <= buffers[j].end)
+        conflicts.push_back(j);
+    llvm::sort(conflicts, [&](unsigned a, unsigned b) {
+      return buffers[a].offset < buffers[b].offset;
+    });
+    int64_t offset = 0;
+    for (unsigned j : conflicts) {
+      if (offset + buffer.size <= buffers[j].offset)
+        break;
+      offset = std::max(offset, buffers[j].offset + buffers[j].size);
+    }
+    buffer.offset = offset;
+    arena = std::max(arena, offset + buffer.size);
+    placed.push_back(i);
+  }
+
+  Builder builder(body.getParentOp()->getContext());
+  for (Operation *node : schedule) {
+    SmallVector<int64_t> offsets;
+    for (Value result : tfg::getDataResults(node)) {
+      auto it = bufferOf.find(result);
+      offsets.push_back(it == bufferOf.end() ? -1 : buffers[it->second].offset);
+    }
+    if (!offsets.empty())
+      node->setAttr("tfc.offsets", builder.getDenseI64ArrayAttr(offsets));
+  }
+  return arena;
+}
+
+struct PlanMemoryPass : public impl::PlanMemoryPassBase<PlanMemoryPass> {
+  PassCounter arenaBytes{this, "arena-bytes", "bytes of the arena"};
+
+  void runOnOperation() override {
+    arenaBytes = 0; // Reported even when nothing happens.
+    for (auto graph : getOperation().getOps<tfg::GraphOp>()) {
+      if (!graph->hasAttr(kEntryAttr))
+        continue;
+      FailureOr<int64_t> bytes = Planner(graph.getBody()).run();
+      if (failed(bytes))
+        return signalPassFailure();
+      graph->setAttr("tfc.arena_bytes",
+                     Builder(&getContext()).getI64IntegerAttr(*bytes));
+      arenaBytes += *bytes;
+    }
+  }
+};
+
+} // namespace
+} // namespace tfc

@@ -1,0 +1,39 @@
+// Tests tfc-fuse-elementwise: chains fuse into their consumer's group; a
+// value used twice, a shape change, a non-elementwise consumer or another
+// device ends a group.
+// RUN: tfc-opt %s -tfc-fuse-elementwise | FileCheck %s
+
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: AddV2({{.*}}) name("add") {T = f32, tfc.fused_into = "relu"}
+// CHECK-DAG: Mul({{.*}}) name("mul") {T = f32, tfc.fused_into = "relu"}
+// CHECK-DAG: Relu({{.*}}) name("relu") {T = f32}
+// CHECK-DAG: Exp({{.*}}) name("twice") {T = f32}
+// CHECK-DAG: Neg({{.*}}) name("small") {T = f32}
+// CHECK-DAG: Tanh({{.*}}) name("before_matmul") {T = f32}
+// CHECK-DAG: Sigmoid({{.*}}) name("other_device") device("/cpu:1") {T = f32}
+// CHECK-DAG: Cast({{.*}}) name("cast") {DstT = f32, SrcT = i32, tfc.fused_into = "sum"}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xf32>
+  %y:2 = Placeholder name("y") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<3xf32>
+  // add and mul chain into relu (y broadcasts; shapes of the chain agree).
+  %add:2 = AddV2(%x#0, %y#0) name("add") {T = f32} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %mul:2 = Mul(%add#0, %x#0) name("mul") {T = f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %relu:2 = Relu(%mul#0) name("relu") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // Used twice: materialized.
+  %twice:2 = Exp(%x#0) name("twice") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u1:2 = Neg(%twice#0) name("u1") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u2:2 = Abs(%twice#0) name("u2") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // The consumer has another shape (it broadcasts this value).
+  %small:2 = Neg(%y#0) name("small") {T = f32} : (tensor<3xf32>) -> tensor<3xf32>
+  %big:2 = AddV2(%x#0, %small#0) name("big") {T = f32} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // The consumer is a MatMul.
+  %t:2 = Tanh(%x#0) name("before_matmul") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %w:2 = Placeholder name("w") {dtype = f32, shape = #tfg.shape<3x3>} : () -> tensor<3x3xf32>
+  %mm:2 = MatMul(%t#0, %w#0) name("mm") {T = f32} : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+  %s:2 = Sigmoid(%x#0) name("other_device") device("/cpu:1") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %n:2 = Neg(%s#0) name("n") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // A Cast fuses: element types may differ, shapes agree.
+  %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xi32>
+  %cast:2 = Cast(%i#0) name("cast") {DstT = f32, SrcT = i32} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  %sum:2 = AddV2(%cast#0, %x#0) name("sum") {T = f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+}
