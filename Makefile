@@ -28,9 +28,12 @@ build: configure
 run: build
 	@echo "== tfc info $(EXAMPLE)"
 	$(BUILD)/bin/tfc info $(EXAMPLE)
-	@echo "== tfc compile $(EXAMPLE) --emit mlir"
-	$(BUILD)/bin/tfc compile $(EXAMPLE) --emit mlir -o $(BUILD)/example.mlir
-	cat $(BUILD)/example.mlir
+	@echo "== tfc compile $(EXAMPLE) (the optimized graph, then a program)"
+	$(BUILD)/bin/tfc compile $(EXAMPLE) --feed x --fetch Identity --emit mlir -o $(BUILD)/example.mlir
+	grep -v 'Const name' $(BUILD)/example.mlir
+	$(BUILD)/bin/tfc compile $(EXAMPLE) --feed x --fetch Identity -o $(BUILD)/example
+	@echo "== $(BUILD)/example --input x=examples/mlp/inputs/0.npy --bench 1000"
+	$(BUILD)/example --input x=examples/mlp/inputs/0.npy --bench 1000
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure

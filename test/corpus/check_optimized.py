@@ -97,7 +97,7 @@ def check(tfc, model_dir, manifest, form, work):
             restore = saver
             flags.append("--init=" + saver.restore_op_name)
     mlir = os.path.join(work, "opt.mlir")
-    run([tfc, "compile", path, "-o", mlir] + flags)
+    run([tfc, "compile", path, "--emit", "mlir", "-o", mlir] + flags)
     init_names = manifest.get("init", []) if form == "text" else []
     if restore:
         init_names = [restore.restore_op_name]

@@ -50,7 +50,7 @@ def main():
             flags = compile_flags(manifest, form)
             before = run([translate, "--graphdef-to-mlir", path])
             with tempfile.NamedTemporaryFile(suffix=".mlir") as out:
-                run([args.tfc, "compile", path, "-o", out.name] + flags)
+                run([args.tfc, "compile", path, "--emit", "mlir", "-o", out.name] + flags)
                 after = open(out.name).read()
             print("| %s | %s | %d | %d | %d | %d |" % (
                 manifest["name"], form, count_nodes(before), count_nodes(after),

@@ -48,6 +48,29 @@ TEST_P(KernelTest, MatMulMatchesReference) {
       }
 }
 
+TEST_P(KernelTest, SoftmaxMatchesReference) {
+  const int64_t shapes[][2] = {{1, 1}, {2, 4}, {37, 1000}, {0, 5}, {3, 0}};
+  for (auto [rows, cols] : shapes) {
+    std::vector<float> in = randomVector(rows * cols, 3);
+    for (float &x : in)
+      x *= 30.f; // Large logits: the max subtraction matters.
+    std::vector<float> got(rows * cols), want(rows * cols);
+    tfc_cpu_softmax_f32(runtime, in.data(), got.data(), rows, cols);
+    tfc::reference::softmax(in.data(), want.data(), rows, cols);
+    for (int64_t i = 0; i < rows * cols; ++i)
+      ASSERT_NEAR(got[i], want[i], 1e-6f) << rows << "x" << cols << " at " << i;
+  }
+  // Rows holding +inf or NaN: the special positions are NaN. (TensorFlow's
+  // oneDNN kernel gives [0, nan] and [nan, 0] for these rows, where this
+  // kernel gives NaN throughout; matching it belongs to the op-level tests
+  // against TensorFlow.)
+  float special[] = {1.f, INFINITY, NAN, 0.f};
+  float out[4];
+  tfc_cpu_softmax_f32(runtime, special, out, 2, 2);
+  EXPECT_TRUE(std::isnan(out[1]));
+  EXPECT_TRUE(std::isnan(out[2]));
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));
 
 TEST(RuntimeTest, ArenasAreAligned) {

@@ -2,7 +2,8 @@
 //
 //   tfc compile MODEL -o OUT [--feed NAME[:PORT][=D0,D1,...]]... [--fetch ...]
 //               [--target NODE]... [--init NODE]... [--signature KEY]
-//               [--emit mlir] [pass-manager options]
+//               [--emit exe|obj|llvm|mlir] [--target-cpu/-triple/-features]
+//               [pass-manager options]
 //   tfc info MODEL
 //
 // `compile` imports the model, runs the graph-level pipeline (the same one
@@ -19,6 +20,7 @@
 #include "tfc/Support/ModuleFile.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Target/GraphDef.h"
+#include "tfc/Target/Program.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
@@ -28,6 +30,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 
@@ -42,8 +48,15 @@ cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model>"),
                                cl::Required);
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' is stdout)"),
                                 cl::value_desc("file"));
-cl::opt<std::string> emit("emit", cl::desc("What to emit: mlir"),
-                          cl::init("mlir"));
+cl::opt<std::string> emit(
+    "emit", cl::desc("What to emit: exe (default), obj, llvm or mlir"),
+    cl::init("exe"));
+cl::opt<std::string> targetCpu("target-cpu",
+                               cl::desc("CPU to generate code for (default: host)"));
+cl::opt<std::string> targetTriple(
+    "target-triple", cl::desc("Target triple (default: host)"));
+cl::opt<std::string> targetFeatures(
+    "target-features", cl::desc("CPU features, e.g. +avx2,-avx512f"));
 cl::opt<std::string> signature(
     "signature",
     cl::desc("SavedModel signature (default: serving_default)"));
@@ -71,14 +84,51 @@ OwningOpRef<ModuleOp> load(MLIRContext &context) {
                           tfc::ModelImportOptions::fromFlags(tags, signature));
 }
 
+/// From the optimized graph to LLVM IR, an object file or a program.
+int generateCode(MLIRContext &context, ModuleOp module) {
+  PassManager pm(&context, ModuleOp::getOperationName());
+  pm.addPass(tfc::createVerifyStaticShapesPass());
+  pm.addPass(tfc::createFuseElementwisePass());
+  pm.addPass(tfc::createPlanMemoryPass());
+  pm.addPass(tfc::createConvertTfgToMemrefPass());
+  if (failed(pm.run(module)))
+    return tfc::kExitBadInput;
+  tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      tfc::buildLLVMModule(module, llvmContext, target);
+  if (!llvmModule)
+    return tfc::kExitBadInput;
+  if (emit == "llvm")
+    return succeeded(tfc::writeLLVMIR(*llvmModule, outputPath))
+               ? tfc::kExitSuccess
+               : tfc::kExitFailure;
+  if (emit == "obj")
+    return succeeded(tfc::writeObject(*llvmModule, outputPath, target))
+               ? tfc::kExitSuccess
+               : tfc::kExitFailure;
+  // A program: the object in a temporary file, linked with the runtime.
+  SmallString<128> object;
+  if (llvm::sys::fs::createTemporaryFile("tfc-model", "o", object)) {
+    llvm::errs() << "tfc: error: cannot create a temporary file\n";
+    return tfc::kExitFailure;
+  }
+  auto removeObject =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
+  if (failed(tfc::writeObject(*llvmModule, object, target)) ||
+      failed(tfc::linkProgram(object, outputPath, module.getLoc())))
+    return tfc::kExitFailure;
+  return tfc::kExitSuccess;
+}
+
 int compile(MLIRContext &context) {
   if (outputPath.empty()) {
     llvm::errs() << "tfc: error: compile needs -o OUT\n";
     return tfc::kExitBadInput;
   }
-  if (emit != "mlir") {
+  if (emit != "mlir" && emit != "llvm" && emit != "obj" && emit != "exe") {
     llvm::errs() << "tfc: error: --emit=" << emit
-                 << " is not available in this version; use --emit=mlir\n";
+                 << ": expected exe, obj, llvm or mlir\n";
     return tfc::kExitBadInput;
   }
   OwningOpRef<ModuleOp> module = load(context);
@@ -106,7 +156,9 @@ int compile(MLIRContext &context) {
   if (failed(result))
     return tfc::kExitBadInput;
 
-  return tfc::writeModuleFile(*module, outputPath);
+  if (emit == "mlir")
+    return tfc::writeModuleFile(*module, outputPath);
+  return generateCode(context, *module);
 }
 
 /// Prints the contents of a model: graph and functions, op types, and what

@@ -90,6 +90,10 @@ void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
                         float *c, int64_t m, int64_t k, int64_t n,
                         int32_t transpose_a, int32_t transpose_b);
 
+/* Softmax over each of `rows` rows of `cols` values (the last axis). */
+void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in, float *out,
+                         int64_t rows, int64_t cols);
+
 #ifdef __cplusplus
 }
 #endif

@@ -179,4 +179,21 @@ def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def ConvertTfgToMemrefPass : Pass<"convert-tfg-to-memref", "mlir::ModuleOp"> {
+  let summary = "Emits the step entry as loops and kernel calls on memrefs";
+  let description = [{
+    After tfc-fuse-elementwise and tfc-plan-memory: adds
+    `func.func @tfc_step_impl(%runtime, %arena, %inputs..., %outputs...)`
+    computing the step in schedule order. Materialized tensors are views of
+    the arena at their planned offsets, `_Arg` outputs are the input
+    parameters, constants are private memref.globals; each elementwise group
+    is one linalg.generic with broadcasting indexing maps; MatMul and
+    Softmax call the runtime's C ABI kernels; `_Retval` copies into its
+    output parameter. An op without code generation is an error naming it.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect"];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,301 @@
+//===- EmitProgram.cpp - from the lowered step to objects and programs ----===//
+
+#include "tfc/Target/Program.h"
+#include "tfc/Dialect/Tfg/DataType.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Runtime/tfc_runtime.h"
+#include "tfc/Transforms/GraphUtils.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+namespace tfc {
+namespace {
+
+/// What the descriptor says of one input or output.
+struct TensorInfo {
+  std::string name;
+  int dtype;
+  SmallVector<int64_t> dims;
+};
+
+struct Interface {
+  SmallVector<TensorInfo> inputs, outputs;
+  int64_t arenaBytes = 0;
+};
+
+TensorInfo infoOf(StringRef name, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return {name.str(), tfg::typeToDataType(tensor.getElementType()),
+          SmallVector<int64_t>(tensor.getShape())};
+}
+
+/// Reads the step's interface from the entry graph, by index.
+FailureOr<Interface> readInterface(ModuleOp module) {
+  Interface result;
+  auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
+  auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
+  for (auto graph : module.getOps<tfg::GraphOp>()) {
+    auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
+    if (!entry || entry.getValue() != "step")
+      continue;
+    result.arenaBytes =
+        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
+    for (Operation &op : graph.getBody()) {
+      StringRef type = tfg::getOpType(&op);
+      auto index = op.getAttrOfType<IntegerAttr>("index");
+      if (type == "_Arg") {
+        result.inputs.resize(std::max<size_t>(result.inputs.size(), index.getInt() + 1));
+        result.inputs[index.getInt()] = infoOf(
+            cast<StringAttr>(feeds[index.getInt()]).getValue(),
+            op.getResult(0).getType());
+      } else if (type == "_Retval") {
+        result.outputs.resize(std::max<size_t>(result.outputs.size(), index.getInt() + 1));
+        result.outputs[index.getInt()] = infoOf(
+            cast<StringAttr>(fetches[index.getInt()]).getValue(),
+            op.getOperand(0).getType());
+      }
+    }
+    return result;
+  }
+  return emitError(module.getLoc(), "no step entry to compile");
+}
+
+/// tfc_step(runtime, arena, inputs[], outputs[]) -> tfc_step_impl(...), and
+/// the tfc_compiled_model descriptor.
+void addAbi(llvm::Module &m, const Interface &interface) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::IRBuilder<> b(ctx);
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+
+  auto *stepType = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr}, false);
+  auto *step = llvm::Function::Create(stepType, llvm::Function::ExternalLinkage,
+                                      "tfc_step", m);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", step));
+  SmallVector<llvm::Value *> args = {step->getArg(0), step->getArg(1)};
+  for (auto [array, count] : {std::make_pair(step->getArg(2), interface.inputs.size()),
+                              std::make_pair(step->getArg(3), interface.outputs.size())})
+    for (size_t i = 0; i < count; ++i)
+      args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
+  b.CreateCall(m.getFunction("tfc_step_impl"), args);
+  b.CreateRetVoid();
+
+  // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
+  auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
+  auto tensorInfos = [&](ArrayRef<TensorInfo> tensors, StringRef prefix) {
+    SmallVector<llvm::Constant *> infos;
+    for (auto [i, t] : llvm::enumerate(tensors)) {
+      llvm::Constant *name = b.CreateGlobalStringPtr(t.name, (prefix + "_name").str(), 0, &m);
+      auto *dimsType = llvm::ArrayType::get(i64, t.dims.size());
+      SmallVector<llvm::Constant *> dims;
+      for (int64_t d : t.dims)
+        dims.push_back(llvm::ConstantInt::get(i64, d));
+      auto *dimsGlobal = new llvm::GlobalVariable(
+          m, dimsType, true, llvm::GlobalValue::PrivateLinkage,
+          llvm::ConstantArray::get(dimsType, dims), (prefix + "_dims").str());
+      infos.push_back(llvm::ConstantStruct::get(
+          infoType, {name, llvm::ConstantInt::get(i32, t.dtype),
+                     llvm::ConstantInt::get(i32, t.dims.size()), dimsGlobal}));
+    }
+    auto *arrayType = llvm::ArrayType::get(infoType, infos.size());
+    return new llvm::GlobalVariable(m, arrayType, true,
+                                    llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(arrayType, infos),
+                                    prefix.str());
+  };
+  llvm::Constant *inputs = tensorInfos(interface.inputs, "tfc_inputs");
+  llvm::Constant *outputs = tensorInfos(interface.outputs, "tfc_outputs");
+  // struct tfc_model, laid out as the C compiler lays it out.
+  auto *modelType = llvm::StructType::get(
+      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr});
+  llvm::Constant *model = llvm::ConstantStruct::get(
+      modelType,
+      {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
+       b.CreateGlobalStringPtr("model", "tfc_model_name", 0, &m),
+       llvm::ConstantInt::get(i32, interface.inputs.size()), inputs,
+       llvm::ConstantInt::get(i32, interface.outputs.size()), outputs,
+       llvm::ConstantInt::get(i64, interface.arenaBytes),
+       llvm::ConstantInt::get(i64, 64), step});
+  new llvm::GlobalVariable(m, modelType, true,
+                           llvm::GlobalValue::ExternalLinkage, model,
+                           "tfc_compiled_model");
+}
+
+/// The target machine for `options`: host triple, CPU and features by
+/// default. Null, with `error` set, when the target is not available.
+std::unique_ptr<llvm::TargetMachine>
+makeTargetMachine(const TargetOptions &options, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = options.triple.empty()
+                           ? llvm::sys::getDefaultTargetTriple()
+                           : options.triple;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    error = "--target-triple " + triple + ": " + error;
+    return nullptr;
+  }
+  std::string cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str()
+                                        : options.cpu;
+  std::string features = options.features;
+  if (features.empty() && options.cpu.empty())
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      features += (features.empty() ? "" : ",") +
+                  std::string(feature.second ? "+" : "-") +
+                  feature.first().str();
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    error = "cannot create a target machine for " + triple + " (" + cpu + ")";
+  return machine;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
+                                              llvm::LLVMContext &context,
+                                              const TargetOptions &options) {
+  FailureOr<Interface> interface = readInterface(module);
+  if (failed(interface))
+    return nullptr;
+  // The graphs have served; the step function is all there is to lower.
+  for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
+    if (isa<tfg::GraphOp, tfg::FuncOp>(op))
+      op.erase();
+  for (NamedAttribute attr : llvm::to_vector(module->getAttrs()))
+    if (attr.getName().getValue().starts_with("tfg.") ||
+        attr.getName().getValue().starts_with("tfc."))
+      module->removeAttr(attr.getName());
+
+  PassManager pm(module.getContext());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(module)))
+    return nullptr;
+
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "tfc_model");
+  if (!llvmModule) {
+    emitError(module.getLoc(), "translation to LLVM IR failed");
+    return nullptr;
+  }
+  addAbi(*llvmModule, *interface);
+
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
+  if (!machine) {
+    emitError(module.getLoc()) << error;
+    return nullptr;
+  }
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple().str());
+  if (llvm::Error failure =
+          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get())) {
+    emitError(module.getLoc()) << "LLVM optimization failed: "
+                               << llvm::toString(std::move(failure));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+LogicalResult writeObject(llvm::Module &module, StringRef path,
+                          const TargetOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
+  if (!machine) {
+    llvm::errs() << "tfc: error: " << error << "\n";
+    return failure();
+  }
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << path << ": error: " << ec.message() << "\n";
+    return failure();
+  }
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, out.os(), nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    llvm::errs() << path << ": error: the target cannot emit object files\n";
+    return failure();
+  }
+  pm.run(module);
+  out.os().flush();
+  out.keep();
+  return success();
+}
+
+LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    llvm::errs() << path << ": error: " << ec.message() << "\n";
+    return failure();
+  }
+  module.print(out.os(), nullptr);
+  out.keep();
+  return success();
+}
+
+LogicalResult linkProgram(StringRef object, StringRef output, Location loc) {
+  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
+  if (!driver)
+    return emitError(loc, "no C++ compiler driver (c++) to link with");
+  std::string libDir = TFC_RUNTIME_LIBRARY_DIR;
+  SmallVector<std::string> args = {
+      *driver, object.str(), "-o", output.str(),
+      libDir + "/libTfcProgramMain.a", libDir + "/libTfcCpuKernels.a",
+      libDir + "/libTfcRuntime.a", "-lpthread", "-lm"};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0,
+                                         0, &error);
+  if (status != 0)
+    return emitError(loc) << "linking " << output << " failed"
+                          << (error.empty() ? "" : ": " + error);
+  return success();
+}
+
+} // namespace tfc

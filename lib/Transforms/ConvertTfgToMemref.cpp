@@ -1,0 +1,457 @@
+//===- ConvertTfgToMemref.cpp - the step as loops and kernel calls --------===//
+//
+// Turns the planned step entry (after tfc-fuse-elementwise and
+// tfc-plan-memory) into `func.func @tfc_step_impl`:
+//
+//   (%runtime: !llvm.ptr, %arena: memref<ARENAxi8>, %in0: memref<..>, ...,
+//    %out0: memref<..>, ...)
+//
+// in the order the schedule fixes. Every materialized tensor is a
+// memref.view of the arena at its planned offset; `_Arg` outputs are the
+// input parameters; Const outputs are private memref.globals. Each
+// elementwise group is one linalg.generic over its inputs (broadcast by
+// indexing maps) writing its root's buffer; heavy ops call kernels of the
+// runtime's C ABI with raw pointers and static sizes; `_Retval` copies into
+// its output parameter. The function knows nothing of the graph: no op names
+// survive, and no decision is left to run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_CONVERTTFGTOMEMREFPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+MemRefType memrefOf(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+class StepEmitter {
+public:
+  StepEmitter(ModuleOp module, tfg::GraphOp graph)
+      : module(module), graph(graph), context(module.getContext()),
+        builder(context) {}
+
+  LogicalResult emit();
+
+private:
+  /// The memref holding a tensor value.
+  Value memrefFor(Value value);
+  LogicalResult emitNode(Operation *node);
+  LogicalResult emitGroup(Operation *root);
+  LogicalResult emitMatMul(Operation *node);
+  LogicalResult emitRowKernel(Operation *node, StringRef kernel);
+  /// The value of one elementwise node inside a linalg body.
+  FailureOr<Value> emitScalar(Operation *node, ArrayRef<Value> inputs,
+                              Location loc);
+  Value pointerTo(Value memref);
+  func::FuncOp kernel(StringRef name, TypeRange inputs);
+  InFlightDiagnostic error(Operation *node) {
+    return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
+                             << tfg::getOpType(node) << "): ";
+  }
+
+  ModuleOp module;
+  tfg::GraphOp graph;
+  MLIRContext *context;
+  OpBuilder builder;
+  func::FuncOp step;
+  Value runtime, arena;
+  llvm::DenseMap<Value, Value> memrefs;
+  /// Byte offsets of the arena views (see pointerTo).
+  llvm::DenseMap<Value, int64_t> arenaOffsets;
+  llvm::DenseMap<StringRef, SmallVector<Operation *>> groups;
+  unsigned globals = 0;
+};
+
+Value StepEmitter::pointerTo(Value memref) {
+  Location loc = memref.getLoc();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  // A view's aligned pointer is the arena's: its offset is in the
+  // descriptor. The planned byte offset is known, so add it here.
+  auto it = arenaOffsets.find(memref);
+  Value base = it == arenaOffsets.end() ? memref : arena;
+  Value index =
+      builder.create<memref::ExtractAlignedPointerAsIndexOp>(loc, base);
+  Value i64 = builder.create<arith::IndexCastOp>(loc, builder.getI64Type(),
+                                                 index);
+  Value pointer = builder.create<LLVM::IntToPtrOp>(loc, ptr, i64);
+  if (it == arenaOffsets.end() || it->second == 0)
+    return pointer;
+  Value offset = builder.create<arith::ConstantIntOp>(loc, it->second, 64);
+  return builder.create<LLVM::GEPOp>(loc, ptr, builder.getI8Type(), pointer,
+                                     ValueRange{offset});
+}
+
+func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  auto func = builder.create<func::FuncOp>(
+      module.getLoc(), name, builder.getFunctionType(inputs, {}));
+  func.setPrivate();
+  return func;
+}
+
+Value StepEmitter::memrefFor(Value value) {
+  if (Value known = memrefs.lookup(value))
+    return known;
+  Operation *node = value.getDefiningOp();
+  Location loc = node->getLoc();
+  // Constants: private globals with their value.
+  if (tfg::getOpType(node) == "Const") {
+    auto dense = node->getAttrOfType<DenseElementsAttr>("value");
+    std::string name = "tfc_const_" + std::to_string(globals++);
+    MemRefType type = memrefOf(value);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(module.getBody());
+      builder.create<memref::GlobalOp>(
+          loc, name, builder.getStringAttr("private"), type,
+          dense.reshape(RankedTensorType::get(type.getShape(),
+                                              type.getElementType())),
+          /*constant=*/true, builder.getI64IntegerAttr(64));
+    }
+    Value global = builder.create<memref::GetGlobalOp>(loc, type, name);
+    memrefs[value] = global;
+    return global;
+  }
+  // Everything else lives in the arena at its planned offset.
+  auto offsets = node->getAttrOfType<DenseI64ArrayAttr>("tfc.offsets");
+  unsigned port = cast<OpResult>(value).getResultNumber();
+  if (!offsets || port >= offsets.size() || offsets[port] < 0)
+    return {};
+  Value offset = builder.create<arith::ConstantIndexOp>(loc, offsets[port]);
+  Value view = builder.create<memref::ViewOp>(loc, memrefOf(value), arena,
+                                              offset, ValueRange{});
+  memrefs[value] = view;
+  arenaOffsets[view] = offsets[port];
+  return view;
+}
+
+/// The scalar computation of one elementwise node on element values.
+FailureOr<Value> StepEmitter::emitScalar(Operation *node,
+                                         ArrayRef<Value> in, Location loc) {
+  StringRef type = tfg::getOpType(node);
+  Type element = cast<TensorType>(tfg::getDataResults(node)[0].getType())
+                     .getElementType();
+  if (!isa<FloatType>(element))
+    return error(node) << "code generation supports float elementwise ops "
+                          "only for now";
+  auto zero = [&] {
+    return builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(element, 0.0));
+  };
+  if (type == "Add" || type == "AddV2" || type == "BiasAdd")
+    return Value(builder.create<arith::AddFOp>(loc, in[0], in[1]));
+  if (type == "Sub")
+    return Value(builder.create<arith::SubFOp>(loc, in[0], in[1]));
+  if (type == "Mul")
+    return Value(builder.create<arith::MulFOp>(loc, in[0], in[1]));
+  if (type == "RealDiv" || type == "Div")
+    return Value(builder.create<arith::DivFOp>(loc, in[0], in[1]));
+  if (type == "Maximum")
+    return Value(builder.create<arith::MaximumFOp>(loc, in[0], in[1]));
+  if (type == "Minimum")
+    return Value(builder.create<arith::MinimumFOp>(loc, in[0], in[1]));
+  if (type == "SquaredDifference") {
+    Value d = builder.create<arith::SubFOp>(loc, in[0], in[1]);
+    return Value(builder.create<arith::MulFOp>(loc, d, d));
+  }
+  if (type == "Neg")
+    return Value(builder.create<arith::NegFOp>(loc, in[0]));
+  if (type == "Abs")
+    return Value(builder.create<math::AbsFOp>(loc, in[0]));
+  if (type == "Square")
+    return Value(builder.create<arith::MulFOp>(loc, in[0], in[0]));
+  if (type == "Sqrt")
+    return Value(builder.create<math::SqrtOp>(loc, in[0]));
+  if (type == "Rsqrt")
+    return Value(builder.create<math::RsqrtOp>(loc, in[0]));
+  if (type == "Exp")
+    return Value(builder.create<math::ExpOp>(loc, in[0]));
+  if (type == "Log")
+    return Value(builder.create<math::LogOp>(loc, in[0]));
+  if (type == "Log1p")
+    return Value(builder.create<math::Log1pOp>(loc, in[0]));
+  if (type == "Tanh")
+    return Value(builder.create<math::TanhOp>(loc, in[0]));
+  if (type == "Erf")
+    return Value(builder.create<math::ErfOp>(loc, in[0]));
+  if (type == "Relu")
+    // NaN propagates, as in TensorFlow.
+    return Value(builder.create<arith::MaximumFOp>(loc, in[0], zero()));
+  if (type == "Relu6") {
+    Value six = builder.create<arith::ConstantOp>(
+        loc, builder.getFloatAttr(element, 6.0));
+    Value relu = builder.create<arith::MaximumFOp>(loc, in[0], zero());
+    return Value(builder.create<arith::MinimumFOp>(loc, relu, six));
+  }
+  if (type == "Sigmoid") {
+    Value one = builder.create<arith::ConstantOp>(
+        loc, builder.getFloatAttr(element, 1.0));
+    Value e = builder.create<math::ExpOp>(
+        loc, builder.create<arith::NegFOp>(loc, in[0]));
+    return Value(builder.create<arith::DivFOp>(
+        loc, one, builder.create<arith::AddFOp>(loc, one, e)));
+  }
+  return error(node) << "no code generation for this op yet";
+}
+
+/// One linalg.generic for an elementwise group: inputs are the group's
+/// external operands, broadcast to the root's shape.
+LogicalResult StepEmitter::emitGroup(Operation *root) {
+  Location loc = root->getLoc();
+  Value rootResult = tfg::getDataResults(root)[0];
+  auto outType = cast<RankedTensorType>(rootResult.getType());
+  int64_t rank = outType.getRank();
+
+  // Members in dependency order (the group's nodes, root last).
+  SmallVector<Operation *> members = groups.lookup(tfg::getNodeName(root));
+  members.push_back(root);
+  llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
+
+  SmallVector<Value> inputs;   // External tensor values, deduplicated.
+  SmallVector<AffineMap> maps;
+  for (Operation *member : members)
+    for (Value operand : tfg::getDataOperands(member)) {
+      if (inGroup.contains(operand.getDefiningOp()) ||
+          llvm::is_contained(inputs, operand))
+        continue;
+      auto type = cast<RankedTensorType>(operand.getType());
+      // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        int64_t outDim = rank - type.getRank() + d;
+        exprs.push_back(type.getDimSize(d) == 1 && outType.getDimSize(outDim) != 1
+                            ? builder.getAffineConstantExpr(0)
+                            : builder.getAffineDimExpr(outDim));
+      }
+      inputs.push_back(operand);
+      maps.push_back(AffineMap::get(rank, 0, exprs, context));
+    }
+  maps.push_back(builder.getMultiDimIdentityMap(rank));
+  SmallVector<Value> inputMemrefs;
+  for (Value input : inputs) {
+    Value memref = memrefFor(input);
+    if (!memref)
+      return error(root) << "an input has no buffer";
+    inputMemrefs.push_back(memref);
+  }
+  Value output = memrefFor(rootResult);
+  if (!output)
+    return error(root) << "output has no buffer";
+
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  LogicalResult result = success();
+  builder.create<linalg::GenericOp>(
+      loc, inputMemrefs, output, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(nested.getInsertionBlock(),
+                                  nested.getInsertionPoint());
+        llvm::DenseMap<Value, Value> scalars;
+        for (auto [value, arg] : llvm::zip(inputs, args))
+          scalars[value] = arg;
+        Value last;
+        for (Operation *member : members) {
+          SmallVector<Value> in;
+          for (Value operand : tfg::getDataOperands(member))
+            in.push_back(scalars.lookup(operand));
+          FailureOr<Value> v = emitScalar(member, in, nestedLoc);
+          if (failed(v)) {
+            result = failure();
+            v = Value(args.back()); // Keep the body well formed.
+          }
+          scalars[tfg::getDataResults(member)[0]] = *v;
+          last = *v;
+        }
+        builder.create<linalg::YieldOp>(nestedLoc, last);
+      });
+  return result;
+}
+
+LogicalResult StepEmitter::emitMatMul(Operation *node) {
+  OperandRange inputs = tfg::getDataOperands(node);
+  auto a = cast<RankedTensorType>(inputs[0].getType());
+  auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  if (!a.getElementType().isF32())
+    return error(node) << "code generation supports float32 MatMul only for now";
+  bool ta = node->getAttrOfType<BoolAttr>("transpose_a") &&
+            node->getAttrOfType<BoolAttr>("transpose_a").getValue();
+  bool tb = node->getAttrOfType<BoolAttr>("transpose_b") &&
+            node->getAttrOfType<BoolAttr>("transpose_b").getValue();
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+  int64_t k = a.getDimSize(ta ? 0 : 1);
+  Value pa = pointerTo(memrefFor(inputs[0]));
+  Value pb = pointerTo(memrefFor(inputs[1]));
+  Value out = memrefFor(tfg::getDataResults(node)[0]);
+  if (!out)
+    return error(node) << "output has no buffer";
+  Value pc = pointerTo(out);
+  Location loc = node->getLoc();
+  auto i64 = [&](int64_t v) {
+    return builder.create<arith::ConstantIntOp>(loc, v, 64);
+  };
+  auto i32 = [&](int64_t v) {
+    return builder.create<arith::ConstantIntOp>(loc, v, 32);
+  };
+  SmallVector<Value> args = {runtime, pa, pb, pc, i64(m), i64(k), i64(n),
+                             i32(ta), i32(tb)};
+  func::FuncOp callee = kernel("tfc_cpu_matmul_f32", ValueRange(args).getTypes());
+  builder.create<func::CallOp>(loc, callee, args);
+  return success();
+}
+
+/// Kernels over the rows of a 2-D view of their input: Softmax, LogSoftmax.
+LogicalResult StepEmitter::emitRowKernel(Operation *node, StringRef kernelName) {
+  Value input = tfg::getDataOperands(node)[0];
+  auto type = cast<RankedTensorType>(input.getType());
+  if (!type.getElementType().isF32() || type.getRank() < 1)
+    return error(node) << "code generation supports float32 only for now";
+  int64_t cols = type.getShape().back();
+  int64_t rows = cols == 0 ? 0 : type.getNumElements() / cols;
+  Value out = memrefFor(tfg::getDataResults(node)[0]);
+  if (!out)
+    return error(node) << "output has no buffer";
+  Location loc = node->getLoc();
+  SmallVector<Value> args = {runtime, pointerTo(memrefFor(input)),
+                             pointerTo(out),
+                             builder.create<arith::ConstantIntOp>(loc, rows, 64),
+                             builder.create<arith::ConstantIntOp>(loc, cols, 64)};
+  builder.create<func::CallOp>(
+      loc, kernel(kernelName, ValueRange(args).getTypes()), args);
+  return success();
+}
+
+LogicalResult StepEmitter::emitNode(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  if (type == "_Arg" || type == "Const" || type == "NoOp")
+    return success();
+  if (node->hasAttr("tfc.fused_into"))
+    return success(); // Computed by its group's root.
+  if (isElementwise(node))
+    return emitGroup(node);
+  if (type == "MatMul")
+    return emitMatMul(node);
+  if (type == "Softmax")
+    return emitRowKernel(node, "tfc_cpu_softmax_f32");
+  if (type == "Identity" || type == "StopGradient" || type == "Snapshot" ||
+      type == "PreventGradient" || type == "Reshape" || type == "Squeeze" ||
+      type == "ExpandDims") {
+    // Aliases: the output is the input's memory, seen with another shape:
+    // a view at the same arena offset, or (for inputs and constants) a
+    // reinterpretation with row-major strides.
+    Value input = tfg::getDataOperands(node)[0];
+    Value result = tfg::getDataResults(node)[0];
+    MemRefType resultType = memrefOf(result);
+    if (memrefOf(input) == resultType) {
+      memrefs[result] = memrefFor(input);
+    } else if (Value view = memrefFor(result)) {
+      memrefs[result] = view;
+    } else {
+      SmallVector<int64_t> strides(resultType.getRank(), 1);
+      for (int64_t d = resultType.getRank() - 2; d >= 0; --d)
+        strides[d] = strides[d + 1] * resultType.getDimSize(d + 1);
+      memrefs[result] = builder.create<memref::ReinterpretCastOp>(
+          node->getLoc(), resultType, memrefFor(input), 0,
+          resultType.getShape(), strides);
+    }
+    return success();
+  }
+  if (type == "_Retval") {
+    int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
+    Value source = memrefFor(tfg::getDataOperands(node)[0]);
+    Value target = step.getArgument(2 + graph->getAttrOfType<IntegerAttr>(
+                                            "tfc.num_inputs").getInt() + index);
+    builder.create<memref::CopyOp>(node->getLoc(), source, target);
+    return success();
+  }
+  return error(node) << "no code generation for this op yet";
+}
+
+LogicalResult StepEmitter::emit() {
+  auto arenaBytes = graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes");
+  if (!arenaBytes)
+    return graph.emitError("convert-tfg-to-memref needs tfc-plan-memory first");
+  // Parameters: runtime, arena, inputs by index, outputs by index.
+  SmallVector<Operation *> args, rets;
+  SmallVector<Operation *> schedule;
+  for (Operation *op : topologicalOrder(graph.getBody())) {
+    if (!tfg::isNode(op))
+      continue;
+    schedule.push_back(op);
+    if (auto fused = op->getAttrOfType<StringAttr>("tfc.fused_into"))
+      groups[fused.getValue()].push_back(op);
+    StringRef type = tfg::getOpType(op);
+    auto index = op->getAttrOfType<IntegerAttr>("index");
+    if (type == "_Arg" || type == "_Retval") {
+      auto &list = type == "_Arg" ? args : rets;
+      if (!index || index.getInt() < 0)
+        return op->emitError("_Arg/_Retval without an index");
+      if (list.size() <= size_t(index.getInt()))
+        list.resize(index.getInt() + 1);
+      list[index.getInt()] = op;
+    }
+  }
+  if (llvm::is_contained(args, nullptr) || llvm::is_contained(rets, nullptr))
+    return graph.emitError("_Arg or _Retval indices are not contiguous");
+  graph->setAttr("tfc.num_inputs", builder.getI64IntegerAttr(args.size()));
+
+  SmallVector<Type> params = {LLVM::LLVMPointerType::get(context),
+                              MemRefType::get({arenaBytes.getInt()},
+                                              builder.getI8Type())};
+  for (Operation *arg : args)
+    params.push_back(memrefOf(arg->getResult(0)));
+  for (Operation *ret : rets)
+    params.push_back(memrefOf(tfg::getDataOperands(ret)[0]));
+  builder.setInsertionPointToEnd(module.getBody());
+  step = builder.create<func::FuncOp>(graph.getLoc(), "tfc_step_impl",
+                                      builder.getFunctionType(params, {}));
+  Block *entry = step.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  runtime = entry->getArgument(0);
+  arena = entry->getArgument(1);
+  for (auto [i, arg] : llvm::enumerate(args))
+    memrefs[arg->getResult(0)] = entry->getArgument(2 + i);
+
+  for (Operation *node : schedule)
+    if (failed(emitNode(node)))
+      return failure();
+  builder.create<func::ReturnOp>(graph.getLoc());
+  return success();
+}
+
+struct ConvertTfgToMemrefPass
+    : public impl::ConvertTfgToMemrefPassBase<ConvertTfgToMemrefPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto graph : llvm::to_vector(module.getOps<tfg::GraphOp>())) {
+      auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
+      if (!entry || entry.getValue() != "step")
+        continue;
+      if (failed(StepEmitter(module, graph).emit()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+} // namespace tfc

@@ -1,0 +1,35 @@
+// Tests convert-tfg-to-memref on a planned step: arena views at planned
+// offsets, a fused group as one linalg.generic with a broadcast map written
+// in place, a kernel call with the arena pointer plus the offset, a
+// constant global, and the copy into the output.
+// RUN: tfc-opt %s -convert-tfg-to-memref | FileCheck %s
+
+// CHECK-DAG: memref.global "private" constant @tfc_const_0 : memref<4xf32> = dense<1.000000e+00>
+// CHECK-DAG: func.func private @tfc_cpu_matmul_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32)
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK-SAME: (%[[RT:.*]]: !llvm.ptr, %[[ARENA:.*]]: memref<128xi8>, %[[X:.*]]: memref<2x3xf32>, %[[W:.*]]: memref<3x4xf32>, %[[OUT:.*]]: memref<2x4xf32>)
+// The MatMul writes at offset 64: arena base + 64 bytes.
+// CHECK: %[[AIDX:.*]] = memref.extract_aligned_pointer_as_index %[[ARENA]]
+// CHECK: %[[AI64:.*]] = arith.index_cast %[[AIDX]]
+// CHECK: %[[BASE:.*]] = llvm.inttoptr %[[AI64]]
+// CHECK: %[[C64:.*]] = arith.constant 64 : i64
+// CHECK: %[[DST:.*]] = llvm.getelementptr %[[BASE]][%[[C64]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: call @tfc_cpu_matmul_f32(%[[RT]], %{{.*}}, %{{.*}}, %[[DST]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32) -> ()
+// BiasAdd + Relu: one generic, the bias broadcast over rows, in place.
+// CHECK: %[[B:.*]] = memref.get_global @tfc_const_0
+// CHECK: %[[V:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<128xi8> to memref<2x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[B]] : memref<2x4xf32>, memref<4xf32>) outs(%[[V]] : memref<2x4xf32>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: memref.copy %[[V]], %[[OUT]]
+module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["relu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<2x3xf32>
+    %w:2 = _Arg name("w") {T = f32, index = 1} : () -> tensor<3x4xf32>
+    %mm:2 = MatMul(%x#0, %w#0) name("mm") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %bias:2 = BiasAdd(%mm#0, %b#0) name("bias") {T = f32, tfc.fused_into = "relu"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+    %relu:2 = Relu(%bias#0) name("relu") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %r = _Retval(%relu#0) name("relu/_retval_0") {T = f32, index = 0} : (tensor<2x4xf32>) -> ()
+  }
+}
