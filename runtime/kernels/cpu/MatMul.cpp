@@ -1,8 +1,8 @@
 //===- MatMul.cpp - matrix multiplication on the CPU ----------------------===//
 //
-// Eigen's tensor contraction on the runtime's thread pool: it tiles for the
-// caches and uses the host's vector units. Tested against the reference
-// kernel in Reference.h.
+// Eigen on the runtime's thread pool: dense kernels for small products,
+// the tensor contraction (tiled, parallel) for large ones. Tested against the
+// reference kernel in Reference.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,25 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
   // contraction would leave C untouched).
   if (k == 0) {
     std::fill(c, c + m * n, 0.f);
+    return;
+  }
+  // Small products (batch-1 inference: a matrix-vector product) go to
+  // Eigen's dense kernels, whose GEMV path has no setup to amortize; large
+  // ones to the tensor contraction, which tiles and uses the thread pool.
+  if (m * n * k < (int64_t(1) << 20) || runtime->threads == 1) {
+    using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic,
+                                   Eigen::RowMajor>;
+    Eigen::Map<const RowMajor> A(a, transpose_a ? k : m, transpose_a ? m : k);
+    Eigen::Map<const RowMajor> B(b, transpose_b ? n : k, transpose_b ? k : n);
+    Eigen::Map<RowMajor> C(c, m, n);
+    if (transpose_a && transpose_b)
+      C.noalias() = A.transpose() * B.transpose();
+    else if (transpose_a)
+      C.noalias() = A.transpose() * B;
+    else if (transpose_b)
+      C.noalias() = A * B.transpose();
+    else
+      C.noalias() = A * B;
     return;
   }
   using Matrix = Eigen::TensorMap<Eigen::Tensor<const float, 2, Eigen::RowMajor>>;
