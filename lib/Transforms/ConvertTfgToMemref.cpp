@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -58,6 +59,12 @@ private:
   LogicalResult emitGroup(Operation *root);
   LogicalResult emitMatMul(Operation *node);
   LogicalResult emitRowKernel(Operation *node, StringRef kernel);
+  LogicalResult emitWindow(Operation *node);
+  LogicalResult emitReduction(Operation *node);
+  /// A call of kernel `name` with the runtime first; integer arguments
+  /// become i64 constants (i32 for the `kind` selectors given as int32_t).
+  void callKernel(Location loc, StringRef name, ArrayRef<Value> pointers,
+                  ArrayRef<int64_t> sizes, std::optional<int32_t> kind = {});
   /// The value of one elementwise node inside a linalg body.
   FailureOr<Value> emitScalar(Operation *node, ArrayRef<Value> inputs,
                               Location loc);
@@ -341,6 +348,163 @@ LogicalResult StepEmitter::emitRowKernel(Operation *node, StringRef kernelName) 
   return success();
 }
 
+void StepEmitter::callKernel(Location loc, StringRef name,
+                             ArrayRef<Value> pointers, ArrayRef<int64_t> sizes,
+                             std::optional<int32_t> kind) {
+  SmallVector<Value> args = {runtime};
+  if (kind)
+    args.push_back(builder.create<arith::ConstantIntOp>(loc, *kind, 32));
+  llvm::append_range(args, pointers);
+  for (int64_t size : sizes)
+    args.push_back(builder.create<arith::ConstantIntOp>(loc, size, 64));
+  builder.create<func::CallOp>(loc, kernel(name, ValueRange(args).getTypes()),
+                               args);
+}
+
+/// The integer values of a Const node's output, or nullopt.
+static std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
+    return std::nullopt;
+  auto dense = producer->getAttrOfType<DenseIntElementsAttr>("value");
+  if (!dense)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+/// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool on NHWC float32.
+LogicalResult StepEmitter::emitWindow(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  bool isConv = type == "Conv2D", isDepthwise = type == "DepthwiseConv2dNative";
+  Value input = tfg::getDataOperands(node)[0];
+  Value result = tfg::getDataResults(node)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  auto out = cast<RankedTensorType>(result.getType());
+  if (!in.getElementType().isF32())
+    return error(node) << "code generation supports float32 only for now";
+  auto format = node->getAttrOfType<StringAttr>("data_format");
+  if (format && format.getValue() != "NHWC")
+    return error(node) << "code generation supports NHWC only for now";
+  auto ints = [&](StringRef name, int64_t fallback) {
+    SmallVector<int64_t> values;
+    if (auto list = node->getAttrOfType<ArrayAttr>(name))
+      for (Attribute a : list)
+        values.push_back(cast<IntegerAttr>(a).getInt());
+    if (values.size() != 4)
+      values.assign(4, fallback);
+    return values;
+  };
+  SmallVector<int64_t> strides = ints("strides", 1);
+  SmallVector<int64_t> dilations = ints("dilations", 1);
+  int64_t n = in.getDimSize(0), h = in.getDimSize(1), w = in.getDimSize(2),
+          c = in.getDimSize(3);
+  int64_t oh = out.getDimSize(1), ow = out.getDimSize(2);
+  int64_t kh, kw;
+  if (isConv || isDepthwise) {
+    auto filter = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
+    kh = filter.getDimSize(0);
+    kw = filter.getDimSize(1);
+  } else {
+    SmallVector<int64_t> ksize = ints("ksize", 1);
+    kh = ksize[1];
+    kw = ksize[2];
+  }
+  // Top and left padding, as TensorFlow derives them.
+  StringRef padding = node->getAttrOfType<StringAttr>("padding").getValue();
+  int64_t padTop = 0, padLeft = 0;
+  if (padding == "SAME") {
+    auto before = [](int64_t in, int64_t out, int64_t k, int64_t stride,
+                     int64_t dilation) {
+      int64_t total = (out - 1) * stride + (k - 1) * dilation + 1 - in;
+      return std::max<int64_t>(total, 0) / 2;
+    };
+    padTop = before(h, oh, kh, strides[1], dilations[1]);
+    padLeft = before(w, ow, kw, strides[2], dilations[2]);
+  } else if (padding == "EXPLICIT") {
+    SmallVector<int64_t> pads;
+    if (auto list = node->getAttrOfType<ArrayAttr>("explicit_paddings"))
+      for (Attribute a : list)
+        pads.push_back(cast<IntegerAttr>(a).getInt());
+    if (pads.size() != 8)
+      return error(node) << "explicit_paddings must have 8 values";
+    padTop = pads[2];
+    padLeft = pads[4];
+  }
+  Value outMemref = memrefFor(result);
+  if (!outMemref)
+    return error(node) << "output has no buffer";
+  Location loc = node->getLoc();
+  if (isConv || isDepthwise) {
+    auto filter = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
+    if (isConv && filter.getDimSize(2) != c)
+      return error(node) << "grouped convolutions are not supported";
+    callKernel(loc, isConv ? "tfc_cpu_conv2d_f32" : "tfc_cpu_depthwise_conv2d_f32",
+               {pointerTo(memrefFor(input)),
+                pointerTo(memrefFor(tfg::getDataOperands(node)[1])),
+                pointerTo(outMemref)},
+               {n, h, w, c, kh, kw, filter.getDimSize(3), oh, ow, strides[1],
+                strides[2], dilations[1], dilations[2], padTop, padLeft});
+    return success();
+  }
+  callKernel(loc, "tfc_cpu_pool2d_f32",
+             {pointerTo(memrefFor(input)), pointerTo(outMemref)},
+             {n, h, w, c, kh, kw, oh, ow, strides[1], strides[2], padTop,
+              padLeft},
+             type == "MaxPool" ? 0 : 1);
+  return success();
+}
+
+/// Sum/Mean/Max/Min/Prod over a contiguous run of axes given by a Const.
+LogicalResult StepEmitter::emitReduction(Operation *node) {
+  Value input = tfg::getDataOperands(node)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  if (!in.getElementType().isF32())
+    return error(node) << "code generation supports float32 reductions only for now";
+  std::optional<SmallVector<int64_t>> axes =
+      constantInts(tfg::getDataOperands(node)[1]);
+  if (!axes)
+    return error(node) << "reduction axes must be constant";
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> normalized;
+  for (int64_t a : *axes)
+    normalized.push_back(a < 0 ? a + rank : a);
+  llvm::sort(normalized);
+  normalized.erase(std::unique(normalized.begin(), normalized.end()),
+                   normalized.end());
+  for (size_t i = 1; i < normalized.size(); ++i)
+    if (normalized[i] != normalized[i - 1] + 1)
+      return error(node) << "code generation supports reducing contiguous "
+                            "axes only for now";
+  int64_t outer = 1, reduced = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool isReduced = llvm::is_contained(normalized, d);
+    int64_t size = in.getDimSize(d);
+    if (isReduced)
+      reduced *= size;
+    else if (normalized.empty() || d < normalized.front())
+      outer *= size;
+    else
+      inner *= size;
+  }
+  StringRef type = tfg::getOpType(node);
+  int32_t kind = llvm::StringSwitch<int32_t>(type)
+                     .Case("Sum", 0)
+                     .Case("Mean", 1)
+                     .Case("Max", 2)
+                     .Case("Min", 3)
+                     .Default(4);
+  Value out = memrefFor(tfg::getDataResults(node)[0]);
+  if (!out)
+    return error(node) << "output has no buffer";
+  callKernel(node->getLoc(), "tfc_cpu_reduce_f32",
+             {pointerTo(memrefFor(input)), pointerTo(out)},
+             {outer, reduced, inner}, kind);
+  return success();
+}
+
 LogicalResult StepEmitter::emitNode(Operation *node) {
   StringRef type = tfg::getOpType(node);
   if (type == "_Arg" || type == "Const" || type == "NoOp")
@@ -353,6 +517,12 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitMatMul(node);
   if (type == "Softmax")
     return emitRowKernel(node, "tfc_cpu_softmax_f32");
+  if (type == "Conv2D" || type == "DepthwiseConv2dNative" ||
+      type == "MaxPool" || type == "AvgPool")
+    return emitWindow(node);
+  if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
+      type == "Prod")
+    return emitReduction(node);
   if (type == "Identity" || type == "StopGradient" || type == "Snapshot" ||
       type == "PreventGradient" || type == "Reshape" || type == "Squeeze" ||
       type == "ExpandDims") {

@@ -71,6 +71,93 @@ TEST_P(KernelTest, SoftmaxMatchesReference) {
   EXPECT_TRUE(std::isnan(out[2]));
 }
 
+/// Output size of a window, and the top/left padding, as TensorFlow
+/// computes them for SAME and VALID.
+std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,
+                                   int64_t stride, int64_t dilation) {
+  int64_t effective = (k - 1) * dilation + 1;
+  if (!same)
+    return {(in - effective) / stride + 1, 0};
+  int64_t out = (in + stride - 1) / stride;
+  int64_t total = std::max<int64_t>(0, (out - 1) * stride + effective - in);
+  return {out, total / 2};
+}
+
+TEST_P(KernelTest, ConvolutionsMatchReference) {
+  struct Case {
+    int64_t n, h, w, c, kh, kw, oc, stride, dilation;
+    bool same;
+  };
+  const Case cases[] = {{1, 5, 5, 3, 3, 3, 4, 1, 1, true},
+                        {2, 8, 7, 4, 3, 3, 8, 2, 1, true},
+                        {1, 9, 9, 2, 3, 3, 5, 1, 2, false},
+                        {2, 6, 6, 8, 1, 1, 16, 1, 1, false}, // Plain GEMM.
+                        {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
+                        {1, 7, 5, 2, 2, 3, 3, 3, 1, false}};
+  for (const Case &t : cases) {
+    auto [oh, pt] = window(t.same, t.h, t.kh, t.stride, t.dilation);
+    auto [ow, pl] = window(t.same, t.w, t.kw, t.stride, t.dilation);
+    std::vector<float> in = randomVector(t.n * t.h * t.w * t.c, 5);
+    std::vector<float> filter = randomVector(t.kh * t.kw * t.c * t.oc, 6);
+    std::vector<float> got(t.n * oh * ow * t.oc), want(got.size());
+    tfc_cpu_conv2d_f32(runtime, in.data(), filter.data(), got.data(), t.n, t.h,
+                       t.w, t.c, t.kh, t.kw, t.oc, oh, ow, t.stride, t.stride,
+                       t.dilation, t.dilation, pt, pl);
+    tfc::reference::conv2d(in.data(), filter.data(), want.data(), t.n, t.h, t.w,
+                           t.c, t.kh, t.kw, t.oc, oh, ow, t.stride, t.stride,
+                           t.dilation, t.dilation, pt, pl);
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_NEAR(got[i], want[i], 1e-5f) << "conv case h=" << t.h << " at " << i;
+
+    // Depthwise with a multiplier of 2 on the same geometry.
+    int64_t mult = 2;
+    std::vector<float> dfilter = randomVector(t.kh * t.kw * t.c * mult, 7);
+    std::vector<float> dgot(t.n * oh * ow * t.c * mult), dwant(dgot.size());
+    tfc_cpu_depthwise_conv2d_f32(runtime, in.data(), dfilter.data(), dgot.data(),
+                                 t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh, ow,
+                                 t.stride, t.stride, t.dilation, t.dilation, pt, pl);
+    tfc::reference::conv2d(in.data(), dfilter.data(), dwant.data(), t.n, t.h,
+                           t.w, t.c, t.kh, t.kw, t.c * mult, oh, ow, t.stride,
+                           t.stride, t.dilation, t.dilation, pt, pl, mult);
+    for (size_t i = 0; i < dgot.size(); ++i)
+      ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
+
+    // Pooling with the same window (no dilation).
+    if (t.dilation == 1)
+      for (bool max : {true, false}) {
+        std::vector<float> pgot(t.n * oh * ow * t.c), pwant(pgot.size());
+        tfc_cpu_pool2d_f32(runtime, max ? 0 : 1, in.data(), pgot.data(), t.n,
+                           t.h, t.w, t.c, t.kh, t.kw, oh, ow, t.stride,
+                           t.stride, pt, pl);
+        tfc::reference::pool2d(max, in.data(), pwant.data(), t.n, t.h, t.w,
+                               t.c, t.kh, t.kw, oh, ow, t.stride, t.stride, pt, pl);
+        for (size_t i = 0; i < pgot.size(); ++i)
+          ASSERT_NEAR(pgot[i], pwant[i], 1e-6f) << (max ? "max" : "avg") << " at " << i;
+      }
+  }
+}
+
+TEST_P(KernelTest, ReductionsMatchReference) {
+  const int64_t outer = 3, reduced = 5, inner = 7;
+  std::vector<float> in = randomVector(outer * reduced * inner, 8);
+  for (int kind = 0; kind < 5; ++kind) {
+    std::vector<float> got(outer * inner);
+    tfc_cpu_reduce_f32(runtime, kind, in.data(), got.data(), outer, reduced, inner);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        double acc = kind == 2 ? -INFINITY : kind == 3 ? INFINITY : kind == 4 ? 1 : 0;
+        for (int64_t r = 0; r < reduced; ++r) {
+          double v = in[(o * reduced + r) * inner + i];
+          acc = kind == 2 ? std::max(acc, v) : kind == 3 ? std::min(acc, v)
+                : kind == 4 ? acc * v : acc + v;
+        }
+        if (kind == 1)
+          acc /= reduced;
+        ASSERT_NEAR(got[o * inner + i], acc, 1e-5) << "kind " << kind;
+      }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));
 
 TEST(RuntimeTest, ArenasAreAligned) {

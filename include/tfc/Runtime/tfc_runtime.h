@@ -94,6 +94,37 @@ void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
 void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in, float *out,
                          int64_t rows, int64_t cols);
 
+/* Convolutions, NHWC. The input is [n,h,w,c], the filter [kh,kw,c,oc]
+ * (depthwise: [kh,kw,c,multiplier], output channels c*multiplier), the
+ * output [n,oh,ow,oc]. Padding is explicit: pad_top and pad_left rows and
+ * columns of zeros before the input (the rest follows from oh, ow). */
+void tfc_cpu_conv2d_f32(tfc_runtime *runtime, const float *in,
+                        const float *filter, float *out, int64_t n, int64_t h,
+                        int64_t w, int64_t c, int64_t kh, int64_t kw,
+                        int64_t oc, int64_t oh, int64_t ow, int64_t stride_h,
+                        int64_t stride_w, int64_t dilation_h,
+                        int64_t dilation_w, int64_t pad_top, int64_t pad_left);
+void tfc_cpu_depthwise_conv2d_f32(
+    tfc_runtime *runtime, const float *in, const float *filter, float *out,
+    int64_t n, int64_t h, int64_t w, int64_t c, int64_t kh, int64_t kw,
+    int64_t multiplier, int64_t oh, int64_t ow, int64_t stride_h,
+    int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
+    int64_t pad_left);
+
+/* Max (kind 0) or average (kind 1) pooling, NHWC; padded positions are
+ * skipped, and not counted by the average. */
+void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
+                        float *out, int64_t n, int64_t h, int64_t w, int64_t c,
+                        int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                        int64_t stride_h, int64_t stride_w, int64_t pad_top,
+                        int64_t pad_left);
+
+/* Reduction of the middle axis of an [outer, reduced, inner] view: kind 0
+ * sum, 1 mean, 2 max, 3 min, 4 product. */
+void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind, const float *in,
+                        float *out, int64_t outer, int64_t reduced,
+                        int64_t inner);
+
 #ifdef __cplusplus
 }
 #endif

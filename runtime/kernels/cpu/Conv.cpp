@@ -1,0 +1,162 @@
+//===- Conv.cpp - convolutions and pooling on the CPU (NHWC) --------------===//
+//
+// Conv2D as im2col + the MatMul kernel (a 1x1, stride-1, unpadded
+// convolution is a plain matrix product on the input as it is); depthwise
+// convolution and pooling as direct loops, parallel over output rows.
+// Padding arrives explicit (top/left; the compiler resolves SAME as
+// TensorFlow does); padded input positions count as zeros for convolutions,
+// are skipped by max pooling, and are not counted by average pooling.
+// Tested against the reference kernels in Reference.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+extern "C" void tfc_cpu_conv2d_f32(
+    tfc_runtime *runtime, const float *in, const float *filter, float *out,
+    int64_t n, int64_t h, int64_t w, int64_t c, int64_t kh, int64_t kw,
+    int64_t oc, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW,
+    int64_t dilationH, int64_t dilationW, int64_t padTop, int64_t padLeft) {
+  int64_t patch = kh * kw * c;
+  if (kh == 1 && kw == 1 && strideH == 1 && strideW == 1 && padTop == 0 &&
+      padLeft == 0 && oh == h && ow == w) {
+    tfc_cpu_matmul_f32(runtime, in, filter, out, n * h * w, c, oc, 0, 0);
+    return;
+  }
+  // One batch element at a time keeps the patch matrix small.
+  std::vector<float> patches(static_cast<size_t>(oh * ow * patch));
+  for (int64_t b = 0; b < n; ++b) {
+    const float *image = in + b * h * w * c;
+    auto fillRows = [&](Eigen::Index first, Eigen::Index last) {
+      for (Eigen::Index row = first; row < last; ++row) {
+        int64_t y = row / ow, x = row % ow;
+        float *dst = patches.data() + row * patch;
+        for (int64_t i = 0; i < kh; ++i) {
+          int64_t iy = y * strideH + i * dilationH - padTop;
+          for (int64_t j = 0; j < kw; ++j, dst += c) {
+            int64_t ix = x * strideW + j * dilationW - padLeft;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+              std::fill(dst, dst + c, 0.f);
+            else
+              std::copy_n(image + (iy * w + ix) * c, c, dst);
+          }
+        }
+      }
+    };
+    runtime->device.parallelFor(oh * ow, Eigen::TensorOpCost(4.0 * patch, 4.0 * patch, patch),
+                                fillRows);
+    tfc_cpu_matmul_f32(runtime, patches.data(), filter, out + b * oh * ow * oc,
+                       oh * ow, patch, oc, 0, 0);
+  }
+}
+
+extern "C" void tfc_cpu_depthwise_conv2d_f32(
+    tfc_runtime *runtime, const float *in, const float *filter, float *out,
+    int64_t n, int64_t h, int64_t w, int64_t c, int64_t kh, int64_t kw,
+    int64_t multiplier, int64_t oh, int64_t ow, int64_t strideH,
+    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t padTop,
+    int64_t padLeft) {
+  int64_t oc = c * multiplier;
+  auto rows = [&](Eigen::Index first, Eigen::Index last) {
+    std::vector<float> acc(oc);
+    for (Eigen::Index r = first; r < last; ++r) {
+      int64_t b = r / oh, y = r % oh;
+      for (int64_t x = 0; x < ow; ++x) {
+        std::fill(acc.begin(), acc.end(), 0.f);
+        for (int64_t i = 0; i < kh; ++i) {
+          int64_t iy = y * strideH + i * dilationH - padTop;
+          if (iy < 0 || iy >= h)
+            continue;
+          for (int64_t j = 0; j < kw; ++j) {
+            int64_t ix = x * strideW + j * dilationW - padLeft;
+            if (ix < 0 || ix >= w)
+              continue;
+            const float *px = in + ((b * h + iy) * w + ix) * c;
+            const float *pf = filter + (i * kw + j) * oc;
+            for (int64_t ch = 0; ch < c; ++ch)
+              for (int64_t m = 0; m < multiplier; ++m)
+                acc[ch * multiplier + m] += px[ch] * pf[ch * multiplier + m];
+          }
+        }
+        std::copy(acc.begin(), acc.end(), out + ((b * oh + y) * ow + x) * oc);
+      }
+    }
+  };
+  runtime->device.parallelFor(n * oh, Eigen::TensorOpCost(8.0 * ow * oc, 4.0 * ow * oc, 2.0 * kh * kw * ow * oc), rows);
+}
+
+extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
+                                   const float *in, float *out, int64_t n,
+                                   int64_t h, int64_t w, int64_t c, int64_t kh,
+                                   int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t strideH, int64_t strideW,
+                                   int64_t padTop, int64_t padLeft) {
+  bool max = kind == 0;
+  auto rows = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index r = first; r < last; ++r) {
+      int64_t b = r / oh, y = r % oh;
+      for (int64_t x = 0; x < ow; ++x) {
+        float *dst = out + ((b * oh + y) * ow + x) * c;
+        std::fill(dst, dst + c,
+                  max ? -std::numeric_limits<float>::infinity() : 0.f);
+        int64_t count = 0;
+        for (int64_t i = 0; i < kh; ++i) {
+          int64_t iy = y * strideH + i - padTop;
+          if (iy < 0 || iy >= h)
+            continue;
+          for (int64_t j = 0; j < kw; ++j) {
+            int64_t ix = x * strideW + j - padLeft;
+            if (ix < 0 || ix >= w)
+              continue;
+            const float *src = in + ((b * h + iy) * w + ix) * c;
+            ++count;
+            for (int64_t ch = 0; ch < c; ++ch)
+              dst[ch] = max ? std::max(dst[ch], src[ch]) : dst[ch] + src[ch];
+          }
+        }
+        if (!max && count > 0) {
+          float scale = 1.f / float(count);
+          for (int64_t ch = 0; ch < c; ++ch)
+            dst[ch] *= scale;
+        }
+      }
+    }
+  };
+  runtime->device.parallelFor(n * oh, Eigen::TensorOpCost(4.0 * ow * c * kh * kw, 4.0 * ow * c, ow * c * kh * kw), rows);
+}
+
+extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
+                                   const float *in, float *out, int64_t outer,
+                                   int64_t reduced, int64_t inner) {
+  // kind: 0 sum, 1 mean, 2 max, 3 min, 4 prod. Accumulate in float, in
+  // input order, as a simple sequential reduction.
+  auto rows = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index o = first; o < last; ++o) {
+      float *dst = out + o * inner;
+      const float *src = in + o * reduced * inner;
+      float init = kind == 2   ? -std::numeric_limits<float>::infinity()
+                   : kind == 3 ? std::numeric_limits<float>::infinity()
+                   : kind == 4 ? 1.f
+                               : 0.f;
+      std::fill(dst, dst + inner, init);
+      for (int64_t r = 0; r < reduced; ++r)
+        for (int64_t i = 0; i < inner; ++i) {
+          float v = src[r * inner + i];
+          float &a = dst[i];
+          a = kind == 2   ? std::max(a, v)
+              : kind == 3 ? std::min(a, v)
+              : kind == 4 ? a * v
+                          : a + v;
+        }
+      if (kind == 1 && reduced > 0)
+        for (int64_t i = 0; i < inner; ++i)
+          dst[i] /= float(reduced);
+    }
+  };
+  runtime->device.parallelFor(outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
+}
