@@ -60,6 +60,11 @@ private:
   LogicalResult emitMatMul(Operation *node);
   LogicalResult emitRowKernel(Operation *node, StringRef kernel);
   LogicalResult emitWindow(Operation *node);
+  LogicalResult emitBatchMatMul(Operation *node);
+  LogicalResult emitEinsum(Operation *node);
+  /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
+  LogicalResult emitStridedMatMul(Operation *node,
+                                  ArrayRef<int64_t> descriptor);
   LogicalResult emitReduction(Operation *node);
   /// A call of kernel `name` with the runtime first; integer arguments
   /// become i64 constants (i32 for the `kind` selectors given as int32_t).
@@ -202,6 +207,15 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node,
     return Value(builder.create<math::TanhOp>(loc, in[0]));
   if (type == "Erf")
     return Value(builder.create<math::ErfOp>(loc, in[0]));
+  if (type == "Erfc") {
+    // MLIR 19's math dialect has no erfc, and 1 - erf(x) loses the tail:
+    // call the C library's erfcf.
+    if (!element.isF32())
+      return error(node) << "code generation supports float32 Erfc only";
+    func::FuncOp erfc = kernel("erfcf", TypeRange{element});
+    erfc.setType(builder.getFunctionType(element, element));
+    return builder.create<func::CallOp>(loc, erfc, in[0]).getResult(0);
+  }
   if (type == "Relu")
     // NaN propagates, as in TensorFlow.
     return Value(builder.create<arith::MaximumFOp>(loc, in[0], zero()));
@@ -457,6 +471,166 @@ LogicalResult StepEmitter::emitWindow(Operation *node) {
   return success();
 }
 
+/// Row-major element strides of a shape.
+static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+LogicalResult StepEmitter::emitStridedMatMul(Operation *node,
+                                             ArrayRef<int64_t> descriptor) {
+  Location loc = node->getLoc();
+  Value out = memrefFor(tfg::getDataResults(node)[0]);
+  if (!out)
+    return error(node) << "output has no buffer";
+  std::string name = "tfc_product_" + std::to_string(globals++);
+  auto type = MemRefType::get({int64_t(descriptor.size())}, builder.getI64Type());
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    builder.create<memref::GlobalOp>(
+        loc, name, builder.getStringAttr("private"), type,
+        DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), builder.getI64Type()),
+            descriptor),
+        /*constant=*/true, IntegerAttr());
+  }
+  Value table = builder.create<memref::GetGlobalOp>(loc, type, name);
+  OperandRange inputs = tfg::getDataOperands(node);
+  callKernel(loc, "tfc_cpu_strided_matmul_f32",
+             {pointerTo(memrefFor(inputs[0])), pointerTo(memrefFor(inputs[1])),
+              pointerTo(out), pointerTo(table)},
+             {});
+  return success();
+}
+
+/// BatchMatMul(V2/V3): batch dims broadcast (stride 0), adjoints as swapped
+/// strides.
+LogicalResult StepEmitter::emitBatchMatMul(Operation *node) {
+  auto a = cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());
+  auto b = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
+  auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  if (!a.getElementType().isF32() || !b.getElementType().isF32())
+    return error(node) << "code generation supports float32 only for now";
+  auto flag = [&](StringRef name) {
+    auto attr = node->getAttrOfType<BoolAttr>(name);
+    return attr && attr.getValue();
+  };
+  bool adjX = flag("adj_x"), adjY = flag("adj_y");
+  SmallVector<int64_t> sa = stridesOf(a.getShape()), sb = stridesOf(b.getShape()),
+                       sc = stridesOf(c.getShape());
+  int64_t ra = a.getRank(), rb = b.getRank(), rc = c.getRank();
+  SmallVector<int64_t> batch, batchA, batchB, batchC;
+  for (int64_t d = 0; d < rc - 2; ++d) {
+    batch.push_back(c.getDimSize(d));
+    auto strideIn = [&](RankedTensorType t, ArrayRef<int64_t> strides,
+                        int64_t rank) -> int64_t {
+      int64_t i = d - (rc - 2 - (rank - 2));
+      return i >= 0 && t.getDimSize(i) != 1 ? strides[i] : 0;
+    };
+    batchA.push_back(strideIn(a, sa, ra));
+    batchB.push_back(strideIn(b, sb, rb));
+    batchC.push_back(sc[d]);
+  }
+  int64_t m = c.getDimSize(rc - 2), n = c.getDimSize(rc - 1);
+  int64_t k = a.getDimSize(adjX ? ra - 2 : ra - 1);
+  SmallVector<int64_t> desc = {int64_t(batch.size())};
+  llvm::append_range(desc, batch);
+  llvm::append_range(desc, batchA);
+  llvm::append_range(desc, batchB);
+  llvm::append_range(desc, batchC);
+  llvm::append_range(desc, SmallVector<int64_t>{
+      m, n, k,
+      adjX ? sa[ra - 1] : sa[ra - 2], adjX ? sa[ra - 2] : sa[ra - 1],
+      adjY ? sb[rb - 1] : sb[rb - 2], adjY ? sb[rb - 2] : sb[rb - 1],
+      sc[rc - 2], sc[rc - 1]});
+  return emitStridedMatMul(node, desc);
+}
+
+/// Two-operand Einsum without ellipses or repeated labels: labels in both
+/// inputs and the output are batch dims; one label only in A and the
+/// output gives the rows, one only in B and the output the columns (others
+/// of those kinds become batch dims with stride 0 on the other side); at
+/// most one label is contracted.
+LogicalResult StepEmitter::emitEinsum(Operation *node) {
+  if (tfg::getDataOperands(node).size() != 2)
+    return error(node) << "code generation supports two-operand Einsum only";
+  auto a = cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());
+  auto b = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
+  auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  if (!a.getElementType().isF32())
+    return error(node) << "code generation supports float32 only for now";
+  StringRef equation = node->getAttrOfType<StringAttr>("equation").getValue();
+  auto [inputs, out] = equation.split("->");
+  auto [la, lb] = inputs.split(',');
+  auto unsupported = [&] {
+    return error(node) << "Einsum '" << equation << "' is not supported yet";
+  };
+  if (!equation.contains("->") || equation.contains('.') ||
+      int64_t(la.size()) != a.getRank() || int64_t(lb.size()) != b.getRank() ||
+      int64_t(out.size()) != c.getRank())
+    return unsupported();
+  auto stride = [](StringRef labels, ArrayRef<int64_t> strides, char l) -> int64_t {
+    size_t i = labels.find(l);
+    return i == StringRef::npos ? 0 : strides[i];
+  };
+  SmallVector<int64_t> sa = stridesOf(a.getShape()), sb = stridesOf(b.getShape()),
+                       sc = stridesOf(c.getShape());
+  for (StringRef labels : {la, lb, out})
+    for (char l : labels)
+      if (labels.count(l) != 1)
+        return unsupported(); // Repeated labels (diagonals, traces).
+  std::optional<char> kLabel, mLabel, nLabel;
+  for (char l : la)
+    if (lb.contains(l) && !out.contains(l)) {
+      if (kLabel)
+        return unsupported();
+      kLabel = l;
+    }
+  for (char l : la)
+    if (!lb.contains(l) && !out.contains(l))
+      return unsupported(); // Summed over one operand only.
+  for (char l : lb)
+    if (!la.contains(l) && !out.contains(l))
+      return unsupported();
+  // Rows and columns: the last A-only and B-only labels of the output.
+  for (char l : out) {
+    if (la.contains(l) && !lb.contains(l))
+      mLabel = l;
+    if (lb.contains(l) && !la.contains(l))
+      nLabel = l;
+  }
+  SmallVector<int64_t> batch, batchA, batchB, batchC;
+  for (auto [i, l] : llvm::enumerate(out)) {
+    if (l == mLabel || l == nLabel)
+      continue;
+    batch.push_back(c.getDimSize(i));
+    batchA.push_back(stride(la, sa, l));
+    batchB.push_back(stride(lb, sb, l));
+    batchC.push_back(sc[i]);
+  }
+  auto size = [&](std::optional<char> l) -> int64_t {
+    if (!l)
+      return 1;
+    size_t i = la.find(*l);
+    return i != StringRef::npos ? a.getDimSize(i) : b.getDimSize(lb.find(*l));
+  };
+  SmallVector<int64_t> desc = {int64_t(batch.size())};
+  llvm::append_range(desc, batch);
+  llvm::append_range(desc, batchA);
+  llvm::append_range(desc, batchB);
+  llvm::append_range(desc, batchC);
+  char none = 0;
+  llvm::append_range(desc, SmallVector<int64_t>{
+      size(mLabel), size(nLabel), size(kLabel),
+      stride(la, sa, mLabel.value_or(none)), stride(la, sa, kLabel.value_or(none)),
+      stride(lb, sb, kLabel.value_or(none)), stride(lb, sb, nLabel.value_or(none)),
+      stride(out, sc, mLabel.value_or(none)), stride(out, sc, nLabel.value_or(none))});
+  return emitStridedMatMul(node, desc);
+}
+
 /// Sum/Mean/Max/Min/Prod over a contiguous run of axes given by a Const.
 LogicalResult StepEmitter::emitReduction(Operation *node) {
   Value input = tfg::getDataOperands(node)[0];
@@ -517,6 +691,11 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitMatMul(node);
   if (type == "Softmax")
     return emitRowKernel(node, "tfc_cpu_softmax_f32");
+  if (type == "BatchMatMul" || type == "BatchMatMulV2" ||
+      type == "BatchMatMulV3")
+    return emitBatchMatMul(node);
+  if (type == "Einsum")
+    return emitEinsum(node);
   if (type == "Conv2D" || type == "DepthwiseConv2dNative" ||
       type == "MaxPool" || type == "AvgPool")
     return emitWindow(node);

@@ -2,7 +2,7 @@
 // offsets, a fused group as one linalg.generic with a broadcast map written
 // in place, a kernel call with the arena pointer plus the offset, a
 // constant global, and the copy into the output.
-// RUN: tfc-opt %s -convert-tfg-to-memref | FileCheck %s
+// RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref | FileCheck %s
 
 // CHECK-DAG: memref.global "private" constant @tfc_const_0 : memref<4xf32> = dense<1.000000e+00>
 // CHECK-DAG: func.func private @tfc_cpu_matmul_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32)
@@ -31,5 +31,23 @@ module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["relu:0"]} {
     %bias:2 = BiasAdd(%mm#0, %b#0) name("bias") {T = f32, tfc.fused_into = "relu"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
     %relu:2 = Relu(%bias#0) name("relu") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
     %r = _Retval(%relu#0) name("relu/_retval_0") {T = f32, index = 0} : (tensor<2x4xf32>) -> ()
+  }
+}
+
+// -----
+
+// Keras attention scores: Einsum "BTNH,BSNH->BNTS" as a strided batched
+// product. Descriptor, worked out by hand: batch rank 2 (B, N) of sizes
+// [2, 2]; A strides [64, 8], B strides [64, 8], C strides [32, 16];
+// m = T = 4, n = S = 4, k = H = 8; A: m stride 16, k stride 1; B: k stride
+// 1, n stride 16; C: m stride 4, n stride 1.
+// CHECK-LABEL: memref.global "private" constant @tfc_product_0 : memref<18xi64> = dense<[2, 2, 2, 64, 8, 64, 8, 32, 16, 4, 4, 8, 16, 1, 1, 16, 4, 1]>
+// CHECK: call @tfc_cpu_strided_matmul_f32(
+module attributes {tfc.feeds = ["q:0", "k:0"], tfc.fetches = ["scores:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "step"} {
+    %q:2 = _Arg name("q") {T = f32, index = 0} : () -> tensor<2x4x2x8xf32>
+    %k:2 = _Arg name("k") {T = f32, index = 1} : () -> tensor<2x4x2x8xf32>
+    %s:2 = Einsum(%q#0, %k#0) name("scores") {N = 2, T = f32, equation = "BTNH,BSNH->BNTS", tfc.offsets = array<i64: 0>} : (tensor<2x4x2x8xf32>, tensor<2x4x2x8xf32>) -> tensor<2x2x4x4xf32>
+    %r = _Retval(%s#0) name("scores/_retval_0") {T = f32, index = 0} : (tensor<2x2x4x4xf32>) -> ()
   }
 }

@@ -71,6 +71,29 @@ TEST_P(KernelTest, SoftmaxMatchesReference) {
   EXPECT_TRUE(std::isnan(out[2]));
 }
 
+TEST_P(KernelTest, StridedMatMulCoversBatchBroadcastAndTranspose) {
+  // C[2,3][m=4,n=5] = A[2,3][4,6] x B[6,5] broadcast over the batch, with
+  // A transposed in memory ([2,3,6,4]).
+  const int64_t m = 4, n = 5, k = 6;
+  std::vector<float> a = randomVector(2 * 3 * k * m, 9), b = randomVector(k * n, 10);
+  std::vector<float> got(2 * 3 * m * n), want(m * n);
+  const int64_t descriptor[] = {2, 2, 3,           // batch rank 2: [2, 3]
+                                3 * k * m, k * m,  // A batch strides
+                                0, 0,              // B broadcast
+                                3 * m * n, m * n,  // C batch strides
+                                m, n, k,
+                                1, m,              // A: m stride 1, k stride m
+                                n, 1,              // B: row-major
+                                n, 1};             // C: row-major
+  tfc_cpu_strided_matmul_f32(runtime, a.data(), b.data(), got.data(), descriptor);
+  for (int64_t batch = 0; batch < 6; ++batch) {
+    tfc::reference::matmul(a.data() + batch * k * m, b.data(), want.data(), m,
+                           k, n, /*transposeA=*/true, false);
+    for (int64_t i = 0; i < m * n; ++i)
+      ASSERT_NEAR(got[batch * m * n + i], want[i], 1e-5f) << batch << " " << i;
+  }
+}
+
 /// Output size of a window, and the top/left padding, as TensorFlow
 /// computes them for SAME and VALID.
 std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,

@@ -94,6 +94,16 @@ void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
 void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in, float *out,
                          int64_t rows, int64_t cols);
 
+/* C[b..., m, n] = sum_k A[b..., m, k] * B[b..., k, n] over any element
+ * strides: BatchMatMul with broadcasting (stride 0) and adjoints (swapped
+ * strides), and two-operand Einsum. `descriptor` (int64, compile-time
+ * constant) holds: R (batch rank), R batch sizes, R A strides, R B strides,
+ * R C strides, then m, n, k, A's strides for m and k, B's for k and n, and
+ * C's for m and n (all in elements). */
+void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime, const float *a,
+                                const float *b, float *c,
+                                const int64_t *descriptor);
+
 /* Convolutions, NHWC. The input is [n,h,w,c], the filter [kh,kw,c,oc]
  * (depthwise: [kh,kw,c,multiplier], output channels c*multiplier), the
  * output [n,oh,ow,oc]. Padding is explicit: pad_top and pad_left rows and

@@ -49,3 +49,58 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
       Eigen::IndexPair<int>(transpose_a ? 0 : 1, transpose_b ? 1 : 0)};
   C.device(runtime->device) = A.contract(B, dims);
 }
+
+/// The descriptor of tfc_cpu_strided_matmul_f32 (tfc_runtime.h), by field.
+namespace {
+struct StridedProduct {
+  int64_t batchRank;
+  const int64_t *batchDims, *aBatch, *bBatch, *cBatch;
+  int64_t m, n, k, aM, aK, bK, bN, cM, cN;
+
+  explicit StridedProduct(const int64_t *d)
+      : batchRank(d[0]), batchDims(d + 1), aBatch(d + 1 + batchRank),
+        bBatch(d + 1 + 2 * batchRank), cBatch(d + 1 + 3 * batchRank) {
+    const int64_t *rest = d + 1 + 4 * batchRank;
+    m = rest[0]; n = rest[1]; k = rest[2];
+    aM = rest[3]; aK = rest[4]; bK = rest[5]; bN = rest[6];
+    cM = rest[7]; cN = rest[8];
+  }
+};
+} // namespace
+
+extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
+                                           const float *a, const float *b,
+                                           float *c,
+                                           const int64_t *descriptor) {
+  StridedProduct p(descriptor);
+  int64_t batches = 1;
+  for (int64_t d = 0; d < p.batchRank; ++d)
+    batches *= p.batchDims[d];
+  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic,
+                               Eigen::RowMajor>;
+  using Strides = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
+  auto product = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index batch = first; batch < last; ++batch) {
+      // The batch index, digit by digit, to each operand's offset.
+      int64_t rest = batch, offA = 0, offB = 0, offC = 0;
+      for (int64_t d = p.batchRank - 1; d >= 0; --d) {
+        int64_t i = rest % p.batchDims[d];
+        rest /= p.batchDims[d];
+        offA += i * p.aBatch[d];
+        offB += i * p.bBatch[d];
+        offC += i * p.cBatch[d];
+      }
+      // Row-major maps: outer stride between rows, inner between columns.
+      Eigen::Map<const Matrix, 0, Strides> A(a + offA, p.m, p.k, Strides(p.aM, p.aK));
+      Eigen::Map<const Matrix, 0, Strides> B(b + offB, p.k, p.n, Strides(p.bK, p.bN));
+      Eigen::Map<Matrix, 0, Strides> C(c + offC, p.m, p.n, Strides(p.cM, p.cN));
+      if (p.k == 0)
+        C.setZero();
+      else
+        C.noalias() = A * B;
+    }
+  };
+  runtime->device.parallelFor(
+      batches, Eigen::TensorOpCost(4.0 * p.k * (p.m + p.n), 4.0 * p.m * p.n, 2.0 * p.m * p.n * p.k),
+      product);
+}
