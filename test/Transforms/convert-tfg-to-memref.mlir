@@ -41,7 +41,7 @@ module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["relu:0"]} {
 // [2, 2]; A strides [64, 8], B strides [64, 8], C strides [32, 16];
 // m = T = 4, n = S = 4, k = H = 8; A: m stride 16, k stride 1; B: k stride
 // 1, n stride 16; C: m stride 4, n stride 1.
-// CHECK-LABEL: memref.global "private" constant @tfc_product_0 : memref<18xi64> = dense<[2, 2, 2, 64, 8, 64, 8, 32, 16, 4, 4, 8, 16, 1, 1, 16, 4, 1]>
+// CHECK-LABEL: memref.global "private" constant @tfc_table_0 : memref<18xi64> = dense<[2, 2, 2, 64, 8, 64, 8, 32, 16, 4, 4, 8, 16, 1, 1, 16, 4, 1]>
 // CHECK: call @tfc_cpu_strided_matmul_f32(
 module attributes {tfc.feeds = ["q:0", "k:0"], tfc.fetches = ["scores:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "step"} {

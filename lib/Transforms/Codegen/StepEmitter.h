@@ -1,0 +1,106 @@
+//===- StepEmitter.h - code generation of one step, by op family -*- C++ -*-===//
+//
+// The state of convert-tfg-to-memref while it writes `tfc_step_impl`: the
+// builder, the memref of each tensor value, the runtime and arena
+// parameters. The pass (ConvertTfgToMemref.cpp) walks the schedule and
+// dispatches each node to the emitter of its family, one file per family
+// in this directory. Private to the pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
+#define TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace tfc {
+
+/// The memref type of a statically shaped tensor value.
+mlir::MemRefType memrefOf(mlir::Value value);
+
+/// Row-major element strides of a shape.
+llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
+
+/// The integer values of a Const node's output, or nullopt.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
+
+class StepEmitter {
+public:
+  StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph)
+      : module(module), graph(graph), context(module.getContext()),
+        builder(context) {}
+
+  mlir::LogicalResult emit();
+
+  // Families (one file each).
+  mlir::LogicalResult emitGroup(mlir::Operation *root);
+  mlir::LogicalResult emitMatMul(mlir::Operation *node);
+  mlir::LogicalResult emitBatchMatMul(mlir::Operation *node);
+  mlir::LogicalResult emitEinsum(mlir::Operation *node);
+  mlir::LogicalResult emitWindow(mlir::Operation *node);
+  mlir::LogicalResult emitReduction(mlir::Operation *node);
+  mlir::LogicalResult emitRowKernel(mlir::Operation *node,
+                                    llvm::StringRef kernel);
+
+private:
+  mlir::LogicalResult emitNode(mlir::Operation *node);
+  /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
+  mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
+                                        llvm::ArrayRef<int64_t> descriptor);
+  /// The value of one elementwise node inside a linalg body.
+  mlir::FailureOr<mlir::Value> emitScalar(mlir::Operation *node,
+                                          llvm::ArrayRef<mlir::Value> inputs,
+                                          mlir::Location loc);
+
+  // Helpers shared by the families.
+
+  /// The memref holding a tensor value: an input parameter, a constant
+  /// global, or a view of the arena at the value's planned offset; null
+  /// when the value has no buffer.
+  mlir::Value memrefFor(mlir::Value value);
+  /// The memref of a node's data result `port`, or an error naming the
+  /// node when it has none.
+  mlir::FailureOr<mlir::Value> outputFor(mlir::Operation *node,
+                                         unsigned port = 0);
+  /// The raw pointer of a memref's first element (arena views: the arena
+  /// plus the planned offset).
+  mlir::Value pointerTo(mlir::Value memref);
+  /// The declaration of an external function (a runtime kernel).
+  mlir::func::FuncOp kernel(llvm::StringRef name, mlir::TypeRange inputs);
+  /// A call of kernel `name` with the runtime first; integer arguments
+  /// become i64 constants (i32 for the `kind` selectors given as int32_t).
+  void callKernel(mlir::Location loc, llvm::StringRef name,
+                  llvm::ArrayRef<mlir::Value> pointers,
+                  llvm::ArrayRef<int64_t> sizes,
+                  std::optional<int32_t> kind = {});
+  /// A private constant global holding `values`, and its memref.
+  mlir::Value constantTable(mlir::Location loc, llvm::ArrayRef<int64_t> values);
+  mlir::InFlightDiagnostic error(mlir::Operation *node) {
+    return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
+                             << tfg::getOpType(node) << "): ";
+  }
+
+  mlir::ModuleOp module;
+  tfg::GraphOp graph;
+  mlir::MLIRContext *context;
+  mlir::OpBuilder builder;
+  mlir::func::FuncOp step;
+  mlir::Value runtime, arena;
+  llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
+  /// Byte offsets of the arena views (see pointerTo).
+  llvm::DenseMap<mlir::Value, int64_t> arenaOffsets;
+  llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
+  unsigned globals = 0;
+};
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
