@@ -7,7 +7,7 @@ import lit.formats
 config.name = "tfc"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".mlir", ".pbtxt", ".test"]
-config.excludes = ["Inputs", "corpus", "unit", "fuzz", "CMakeLists.txt",
+config.excludes = ["Inputs", "corpus", "cases", "unit", "fuzz", "CMakeLists.txt",
                    "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tfc_obj_root, "test")

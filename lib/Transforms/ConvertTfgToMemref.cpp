@@ -46,7 +46,11 @@ namespace tfc {
 
 MemRefType memrefOf(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  return MemRefType::get(type.getShape(), type.getElementType());
+  Type element = type.getElementType();
+  // arith computes on signless integers; the tensor type keeps the sign.
+  if (auto integer = dyn_cast<IntegerType>(element))
+    element = IntegerType::get(type.getContext(), integer.getWidth());
+  return MemRefType::get(type.getShape(), element);
 }
 
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
@@ -101,8 +105,9 @@ Value StepEmitter::memrefFor(Value value) {
       builder.setInsertionPointToStart(module.getBody());
       builder.create<memref::GlobalOp>(
           loc, name, builder.getStringAttr("private"), type,
-          dense.reshape(RankedTensorType::get(type.getShape(),
-                                              type.getElementType())),
+          dense.bitcast(type.getElementType())
+              .reshape(RankedTensorType::get(type.getShape(),
+                                             type.getElementType())),
           /*constant=*/true, builder.getI64IntegerAttr(64));
     }
     Value global = builder.create<memref::GetGlobalOp>(loc, type, name);
@@ -177,6 +182,15 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return success();
   if (node->hasAttr("tfc.fused_into"))
     return success(); // Computed by its group's root.
+  // Empty tensors hold nothing to compute or copy.
+  auto isEmpty = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getNumElements() == 0;
+  };
+  if (type == "_Retval" ? isEmpty(tfg::getDataOperands(node)[0])
+                        : !tfg::getDataResults(node).empty() &&
+                              llvm::all_of(tfg::getDataResults(node), isEmpty))
+    return success();
   if (isElementwise(node))
     return emitGroup(node);
   if (type == "MatMul")
@@ -259,10 +273,18 @@ LogicalResult StepEmitter::emit() {
   SmallVector<Type> params = {LLVM::LLVMPointerType::get(context),
                               MemRefType::get({arenaBytes.getInt()},
                                               builder.getI8Type())};
+  // An empty tensor's parameter is memref<0xT>: the bare-pointer calling
+  // convention rejects shapes like 2x0, whose strides are not canonical.
+  auto parameterType = [](Value value) {
+    MemRefType type = memrefOf(value);
+    return type.getNumElements() == 0
+               ? MemRefType::get({0}, type.getElementType())
+               : type;
+  };
   for (Operation *arg : args)
-    params.push_back(memrefOf(arg->getResult(0)));
+    params.push_back(parameterType(arg->getResult(0)));
   for (Operation *ret : rets)
-    params.push_back(memrefOf(tfg::getDataOperands(ret)[0]));
+    params.push_back(parameterType(tfg::getDataOperands(ret)[0]));
   builder.setInsertionPointToEnd(module.getBody());
   step = builder.create<func::FuncOp>(graph.getLoc(), "tfc_step_impl",
                                       builder.getFunctionType(params, {}));
@@ -270,8 +292,15 @@ LogicalResult StepEmitter::emit() {
   builder.setInsertionPointToStart(entry);
   runtime = entry->getArgument(0);
   arena = entry->getArgument(1);
-  for (auto [i, arg] : llvm::enumerate(args))
-    memrefs[arg->getResult(0)] = entry->getArgument(2 + i);
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Value param = entry->getArgument(2 + i);
+    MemRefType type = memrefOf(arg->getResult(0));
+    if (param.getType() != type)
+      param = builder.create<memref::ReinterpretCastOp>(
+          arg->getLoc(), type, param, 0, type.getShape(),
+          stridesOf(type.getShape()));
+    memrefs[arg->getResult(0)] = param;
+  }
 
   for (Operation *node : schedule)
     if (failed(emitNode(node)))

@@ -39,6 +39,10 @@ bool isElementwise(Operation *node) {
              "Cast", "BiasAdd", "Equal", "NotEqual", true)
       .Cases("Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
              "LogicalOr", "LogicalNot", "Select", "SelectV2", true)
+      .Cases("AddN", "ClipByValue", "ZerosLike", "OnesLike", "IsNan", "IsInf",
+             "IsFinite", "Expm1", "Sin", "Cos", true)
+      .Cases("TruncateDiv", "TruncateMod", "Mod", "DivNoNan", "MulNoNan",
+             "Rint", "Inv", true)
       .Default(false);
 }
 

@@ -26,6 +26,11 @@ static double element(const NpyArray &a, int64_t i) {
   case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
   case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
   case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return double(v); }
+  case DType::Int8: return double(int8_t(*p));
+  case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+  case DType::UInt16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+  case DType::UInt32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+  case DType::UInt64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
   case DType::Bool:
   case DType::UInt8: return *p;
   default: return NAN;
@@ -59,7 +64,7 @@ int main(int argc, char **argv) {
   int64_t bad = 0;
   for (int64_t i = 0; i < got.numElements(); ++i) {
     double g = element(got, i), w = element(want, i);
-    if (std::isnan(g) && std::isnan(w))
+    if ((std::isnan(g) && std::isnan(w)) || g == w) // Infinities too.
       continue;
     double diff = std::fabs(g - w);
     if (std::isnan(diff))

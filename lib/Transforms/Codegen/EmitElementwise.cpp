@@ -1,8 +1,15 @@
-//===- EmitElementwise.cpp - fused elementwise loops ------------------------===//
+//===- EmitElementwise.cpp - fused elementwise loops ----------------------===//
 //
 // Each elementwise group (see tfc-fuse-elementwise) becomes one
 // linalg.generic over the group's external inputs, broadcast by indexing
 // maps, whose body computes every member element by element.
+//
+// The scalar code follows TensorFlow's kernels (Eigen functors), including
+// their formulas where those differ from the textbook ones (Softplus' cut-
+// offs, Elu's exp - 1, Round to even, FloorMod's sign rule), so that the
+// program agrees with TensorFlow on edge values too. Integer division by
+// zero, an error in TensorFlow, yields 0 here rather than a trap, and
+// INT_MIN / -1 wraps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,90 +19,420 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 
 namespace tfc {
+namespace {
+
+/// How an element type computes. MLIR's arith ops take signless integers,
+/// so storage is signless and the signedness comes from the tensor type.
+enum class Kind { Float, Signed, Unsigned, Bool };
+
+Kind kindOf(Type type) {
+  if (isa<FloatType>(type))
+    return Kind::Float;
+  if (type.isInteger(1))
+    return Kind::Bool;
+  return type.isUnsignedInteger() ? Kind::Unsigned : Kind::Signed;
+}
+
+Type elementOf(Value value) {
+  return cast<TensorType>(value.getType()).getElementType();
+}
+
+/// Builds the scalar code of one node inside a linalg body.
+class ScalarBuilder {
+public:
+  ScalarBuilder(OpBuilder &builder, Location loc, Type element)
+      : b(builder), loc(loc), element(element), kind(kindOf(element)) {}
+
+  /// The storage type: signless for integers.
+  Type storage() const {
+    if (auto integer = dyn_cast<IntegerType>(element))
+      return b.getIntegerType(integer.getWidth());
+    return element;
+  }
+  Value constant(double value) {
+    if (kind == Kind::Float)
+      return b.create<arith::ConstantOp>(loc, b.getFloatAttr(element, value));
+    return b.create<arith::ConstantOp>(
+        loc, b.getIntegerAttr(storage(), int64_t(value)));
+  }
+  bool isFloat() const { return kind == Kind::Float; }
+  bool isUnsigned() const { return kind == Kind::Unsigned || kind == Kind::Bool; }
+
+  Value add(Value x, Value y) {
+    return isFloat() ? Value(b.create<arith::AddFOp>(loc, x, y))
+                     : Value(b.create<arith::AddIOp>(loc, x, y));
+  }
+  Value sub(Value x, Value y) {
+    return isFloat() ? Value(b.create<arith::SubFOp>(loc, x, y))
+                     : Value(b.create<arith::SubIOp>(loc, x, y));
+  }
+  Value mul(Value x, Value y) {
+    return isFloat() ? Value(b.create<arith::MulFOp>(loc, x, y))
+                     : Value(b.create<arith::MulIOp>(loc, x, y));
+  }
+  Value max(Value x, Value y) {
+    if (isFloat())
+      return b.create<arith::MaximumFOp>(loc, x, y);
+    return isUnsigned() ? Value(b.create<arith::MaxUIOp>(loc, x, y))
+                        : Value(b.create<arith::MaxSIOp>(loc, x, y));
+  }
+  Value min(Value x, Value y) {
+    if (isFloat())
+      return b.create<arith::MinimumFOp>(loc, x, y);
+    return isUnsigned() ? Value(b.create<arith::MinUIOp>(loc, x, y))
+                        : Value(b.create<arith::MinSIOp>(loc, x, y));
+  }
+  /// Ordered comparisons for floats (false on NaN) except `ne`, which is
+  /// true on NaN, as in C++.
+  Value compare(StringRef op, Value x, Value y) {
+    if (isFloat()) {
+      auto predicate = llvm::StringSwitch<arith::CmpFPredicate>(op)
+                           .Case("eq", arith::CmpFPredicate::OEQ)
+                           .Case("ne", arith::CmpFPredicate::UNE)
+                           .Case("lt", arith::CmpFPredicate::OLT)
+                           .Case("le", arith::CmpFPredicate::OLE)
+                           .Case("gt", arith::CmpFPredicate::OGT)
+                           .Default(arith::CmpFPredicate::OGE);
+      return b.create<arith::CmpFOp>(loc, predicate, x, y);
+    }
+    bool u = isUnsigned();
+    auto predicate =
+        llvm::StringSwitch<arith::CmpIPredicate>(op)
+            .Case("eq", arith::CmpIPredicate::eq)
+            .Case("ne", arith::CmpIPredicate::ne)
+            .Case("lt", u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
+            .Case("le", u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle)
+            .Case("gt", u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+            .Default(u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge);
+    return b.create<arith::CmpIOp>(loc, predicate, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return b.create<arith::SelectOp>(loc, c, x, y);
+  }
+  /// Integer division: truncating or flooring, with a divisor of 0 giving
+  /// 0 and -1 giving the wrapped negation, so that nothing traps.
+  Value intDivide(Value x, Value y, bool floor) {
+    Value zero = constant(0), one = constant(1);
+    Value byZero = compare("eq", y, zero);
+    if (isUnsigned())
+      return select(byZero, zero,
+                    b.create<arith::DivUIOp>(loc, x, select(byZero, one, y)));
+    Value byMinusOne = compare("eq", y, constant(-1));
+    Value safe = select(b.create<arith::OrIOp>(loc, byZero, byMinusOne), one, y);
+    Value q = floor ? Value(b.create<arith::FloorDivSIOp>(loc, x, safe))
+                    : Value(b.create<arith::DivSIOp>(loc, x, safe));
+    return select(byZero, zero, select(byMinusOne, sub(zero, x), q));
+  }
+  /// Integer remainder (truncating), 0 for a divisor of 0 or -1.
+  Value intRemainder(Value x, Value y) {
+    Value zero = constant(0), one = constant(1);
+    Value byZero = compare("eq", y, zero);
+    if (isUnsigned())
+      return select(byZero, zero,
+                    b.create<arith::RemUIOp>(loc, x, select(byZero, one, y)));
+    Value degenerate =
+        b.create<arith::OrIOp>(loc, byZero, compare("eq", y, constant(-1)));
+    return select(degenerate, zero,
+                  b.create<arith::RemSIOp>(loc, x, select(degenerate, one, y)));
+  }
+  /// TensorFlow's FloorMod: the truncated remainder moved to the sign of
+  /// the divisor.
+  Value floorMod(Value x, Value y) {
+    Value r = isFloat() ? Value(b.create<arith::RemFOp>(loc, x, y))
+                        : intRemainder(x, y);
+    if (isUnsigned())
+      return r;
+    Value zero = constant(0);
+    Value fix = b.create<arith::AndIOp>(
+        loc, compare("ne", r, zero),
+        b.create<arith::XOrIOp>(loc, compare("lt", r, zero),
+                                compare("lt", y, zero)));
+    return select(fix, add(r, y), r);
+  }
+  Value exp(Value x) { return b.create<math::ExpOp>(loc, x); }
+  /// A C library function of one float argument (f32 or f64 variant).
+  Value libm(func::FuncOp f32, func::FuncOp f64, Value x) {
+    func::FuncOp f = element.isF64() ? f64 : f32;
+    return b.create<func::CallOp>(loc, f, x).getResult(0);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type element;
+  Kind kind;
+};
+
+/// Converts a scalar between element types as TensorFlow's Cast does:
+/// float to integer truncates, anything to bool is `!= 0`.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
+  Kind fromKind = kindOf(from), toKind = kindOf(to);
+  if (from == to)
+    return x;
+  ScalarBuilder target(b, loc, to);
+  if (toKind == Kind::Bool) {
+    ScalarBuilder source(b, loc, from);
+    return source.compare("ne", x, source.constant(0));
+  }
+  if (fromKind == Kind::Float && toKind == Kind::Float) {
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return b.create<arith::ExtFOp>(loc, to, x);
+    return b.create<arith::TruncFOp>(loc, to, x);
+  }
+  if (fromKind == Kind::Float)
+    return toKind == Kind::Unsigned
+               ? Value(b.create<arith::FPToUIOp>(loc, target.storage(), x))
+               : Value(b.create<arith::FPToSIOp>(loc, target.storage(), x));
+  bool fromUnsigned = fromKind == Kind::Unsigned || fromKind == Kind::Bool;
+  if (toKind == Kind::Float)
+    return fromUnsigned ? Value(b.create<arith::UIToFPOp>(loc, to, x))
+                        : Value(b.create<arith::SIToFPOp>(loc, to, x));
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = to.getIntOrFloatBitWidth();
+  if (fromBits == toBits)
+    return x;
+  if (fromBits > toBits)
+    return b.create<arith::TruncIOp>(loc, target.storage(), x);
+  return fromUnsigned
+             ? Value(b.create<arith::ExtUIOp>(loc, target.storage(), x))
+             : Value(b.create<arith::ExtSIOp>(loc, target.storage(), x));
+}
+
+} // namespace
 
 /// The scalar computation of one elementwise node on element values.
-FailureOr<Value> StepEmitter::emitScalar(Operation *node,
-                                         ArrayRef<Value> in, Location loc) {
+FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
+                                         Location loc) {
   StringRef type = tfg::getOpType(node);
-  Type element = cast<TensorType>(tfg::getDataResults(node)[0].getType())
-                     .getElementType();
-  if (!isa<FloatType>(element))
-    return error(node) << "code generation supports float elementwise ops "
-                          "only for now";
-  auto zero = [&] {
-    return builder.create<arith::ConstantOp>(loc, builder.getFloatAttr(element, 0.0));
+  Type element = elementOf(tfg::getDataResults(node)[0]);
+  // Comparisons compute in their operands' type; everything else in the
+  // result's.
+  Type operandElement = tfg::getDataOperands(node).empty()
+                            ? element
+                            : elementOf(tfg::getDataOperands(node).back());
+  ScalarBuilder s(builder, loc, element);
+  ScalarBuilder operands(builder, loc, operandElement);
+  auto unsupportedType = [&]() -> FailureOr<Value> {
+    return error(node) << "no code generation for this op on " << element;
   };
+  auto floatAttr = [&](StringRef name, double fallback) {
+    if (auto attr = node->getAttrOfType<FloatAttr>(name))
+      return attr.getValueAsDouble();
+    return fallback;
+  };
+  auto libm = [&](StringRef name) {
+    Type f32 = builder.getF32Type(), f64 = builder.getF64Type();
+    func::FuncOp single = kernel((name + "f").str(), TypeRange{f32});
+    single.setType(builder.getFunctionType(f32, f32));
+    func::FuncOp dbl = kernel(name, TypeRange{f64});
+    dbl.setType(builder.getFunctionType(f64, f64));
+    return s.libm(single, dbl, in[0]);
+  };
+
+  // Types every kind supports.
+  if (type == "Cast")
+    return castScalar(builder, loc, in[0], operandElement, element);
+  if (type == "Equal" || type == "NotEqual" || type == "Less" ||
+      type == "LessEqual" || type == "Greater" || type == "GreaterEqual") {
+    StringRef op = llvm::StringSwitch<StringRef>(type)
+                       .Case("Equal", "eq")
+                       .Case("NotEqual", "ne")
+                       .Case("Less", "lt")
+                       .Case("LessEqual", "le")
+                       .Case("Greater", "gt")
+                       .Default("ge");
+    return operands.compare(op, in[0], in[1]);
+  }
+  if (type == "Select" || type == "SelectV2")
+    return s.select(in[0], in[1], in[2]);
+  if (type == "ZerosLike")
+    return s.kind == Kind::Bool
+               ? Value(builder.create<arith::ConstantIntOp>(loc, 0, 1))
+               : s.constant(0);
+  if (type == "OnesLike")
+    return s.kind == Kind::Bool
+               ? Value(builder.create<arith::ConstantIntOp>(loc, 1, 1))
+               : s.constant(1);
+  if (type == "LogicalAnd")
+    return Value(builder.create<arith::AndIOp>(loc, in[0], in[1]));
+  if (type == "LogicalOr")
+    return Value(builder.create<arith::OrIOp>(loc, in[0], in[1]));
+  if (type == "LogicalNot")
+    return Value(builder.create<arith::XOrIOp>(
+        loc, in[0], builder.create<arith::ConstantIntOp>(loc, 1, 1)));
+  if (type == "IsNan")
+    return Value(builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO,
+                                               in[0], in[0]));
+  if (type == "IsInf" || type == "IsFinite") {
+    Value magnitude = builder.create<math::AbsFOp>(loc, in[0]);
+    Value inf = operands.constant(std::numeric_limits<double>::infinity());
+    return operands.compare(type == "IsInf" ? "eq" : "lt", magnitude, inf);
+  }
+  if (s.kind == Kind::Bool)
+    return unsupportedType();
+
+  // Arithmetic on numbers.
   if (type == "Add" || type == "AddV2" || type == "BiasAdd")
-    return Value(builder.create<arith::AddFOp>(loc, in[0], in[1]));
+    return s.add(in[0], in[1]);
+  if (type == "AddN") {
+    Value sum = in[0];
+    for (Value v : in.drop_front())
+      sum = s.add(sum, v);
+    return sum;
+  }
   if (type == "Sub")
-    return Value(builder.create<arith::SubFOp>(loc, in[0], in[1]));
+    return s.sub(in[0], in[1]);
   if (type == "Mul")
-    return Value(builder.create<arith::MulFOp>(loc, in[0], in[1]));
+    return s.mul(in[0], in[1]);
+  if (type == "Maximum")
+    return s.max(in[0], in[1]);
+  if (type == "Minimum")
+    return s.min(in[0], in[1]);
+  if (type == "ClipByValue")
+    return s.max(s.min(in[0], in[2]), in[1]);
+  if (type == "SquaredDifference") {
+    Value d = s.sub(in[0], in[1]);
+    return s.mul(d, d);
+  }
+  if (type == "Square")
+    return s.mul(in[0], in[0]);
+  if (type == "Neg")
+    return s.isFloat() ? Value(builder.create<arith::NegFOp>(loc, in[0]))
+                       : s.sub(s.constant(0), in[0]);
+  if (type == "Relu")
+    return s.max(in[0], s.constant(0)); // NaN propagates, as in TensorFlow.
+  if (type == "Relu6")
+    return s.min(s.max(in[0], s.constant(0)), s.constant(6));
+  if (type == "Sign") {
+    Value zero = s.constant(0);
+    Value sign = s.select(s.compare("gt", in[0], zero), s.constant(1), zero);
+    if (s.isUnsigned())
+      return sign;
+    sign = s.select(s.compare("lt", in[0], zero), s.constant(-1), sign);
+    // NaN keeps its sign: NaN.
+    return s.isFloat() ? s.select(s.compare("ne", in[0], in[0]), in[0], sign)
+                       : sign;
+  }
+  if (!s.isFloat()) {
+    if (type == "Abs")
+      return s.isUnsigned() ? in[0]
+                            : Value(builder.create<math::AbsIOp>(loc, in[0]));
+    if (type == "Div" || type == "TruncateDiv")
+      return s.intDivide(in[0], in[1], /*floor=*/false);
+    if (type == "FloorDiv")
+      return s.intDivide(in[0], in[1], /*floor=*/!s.isUnsigned());
+    if (type == "TruncateMod" || type == "Mod")
+      return s.intRemainder(in[0], in[1]);
+    if (type == "FloorMod")
+      return s.floorMod(in[0], in[1]);
+    if (type == "Reciprocal" || type == "Inv")
+      return s.intDivide(s.constant(1), in[0], /*floor=*/false);
+    if (type == "Pow")
+      return Value(builder.create<math::IPowIOp>(loc, in[0], in[1]));
+    if (type == "Floor" || type == "Ceil" || type == "Round" || type == "Rint")
+      return in[0];
+    return unsupportedType();
+  }
+
+  // Floating point.
+  auto one = [&] { return s.constant(1); };
   if (type == "RealDiv" || type == "Div")
     return Value(builder.create<arith::DivFOp>(loc, in[0], in[1]));
-  if (type == "Maximum")
-    return Value(builder.create<arith::MaximumFOp>(loc, in[0], in[1]));
-  if (type == "Minimum")
-    return Value(builder.create<arith::MinimumFOp>(loc, in[0], in[1]));
-  if (type == "SquaredDifference") {
-    Value d = builder.create<arith::SubFOp>(loc, in[0], in[1]);
-    return Value(builder.create<arith::MulFOp>(loc, d, d));
+  if (type == "DivNoNan" || type == "MulNoNan") {
+    Value product =
+        type == "DivNoNan"
+            ? Value(builder.create<arith::DivFOp>(loc, in[0], in[1]))
+            : s.mul(in[0], in[1]);
+    return s.select(s.compare("eq", in[1], s.constant(0)), s.constant(0),
+                    product);
   }
-  if (type == "Neg")
-    return Value(builder.create<arith::NegFOp>(loc, in[0]));
+  if (type == "FloorDiv")
+    return Value(builder.create<math::FloorOp>(
+        loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
+  if (type == "TruncateDiv")
+    return Value(builder.create<math::TruncOp>(
+        loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
+  if (type == "FloorMod")
+    return s.floorMod(in[0], in[1]);
+  if (type == "TruncateMod" || type == "Mod")
+    return Value(builder.create<arith::RemFOp>(loc, in[0], in[1]));
+  if (type == "Pow")
+    return Value(builder.create<math::PowFOp>(loc, in[0], in[1]));
   if (type == "Abs")
     return Value(builder.create<math::AbsFOp>(loc, in[0]));
-  if (type == "Square")
-    return Value(builder.create<arith::MulFOp>(loc, in[0], in[0]));
   if (type == "Sqrt")
     return Value(builder.create<math::SqrtOp>(loc, in[0]));
   if (type == "Rsqrt")
     return Value(builder.create<math::RsqrtOp>(loc, in[0]));
+  if (type == "Reciprocal" || type == "Inv")
+    return Value(builder.create<arith::DivFOp>(loc, one(), in[0]));
   if (type == "Exp")
-    return Value(builder.create<math::ExpOp>(loc, in[0]));
+    return s.exp(in[0]);
   if (type == "Log")
     return Value(builder.create<math::LogOp>(loc, in[0]));
+  // MLIR 19 lowers log1p and expm1 as log(1 + x) and exp(x) - 1, which
+  // lose small arguments: call the C library.
   if (type == "Log1p")
-    return Value(builder.create<math::Log1pOp>(loc, in[0]));
-  if (type == "Tanh")
-    return Value(builder.create<math::TanhOp>(loc, in[0]));
+    return libm("log1p");
+  if (type == "Expm1")
+    return libm("expm1");
+  // No erfc in MLIR 19's math dialect, and 1 - erf(x) loses the tail.
+  if (type == "Erfc")
+    return libm("erfc");
   if (type == "Erf")
     return Value(builder.create<math::ErfOp>(loc, in[0]));
-  if (type == "Erfc") {
-    // MLIR 19's math dialect has no erfc, and 1 - erf(x) loses the tail:
-    // call the C library's erfcf.
-    if (!element.isF32())
-      return error(node) << "code generation supports float32 Erfc only";
-    func::FuncOp erfc = kernel("erfcf", TypeRange{element});
-    erfc.setType(builder.getFunctionType(element, element));
-    return builder.create<func::CallOp>(loc, erfc, in[0]).getResult(0);
-  }
-  if (type == "Relu")
-    // NaN propagates, as in TensorFlow.
-    return Value(builder.create<arith::MaximumFOp>(loc, in[0], zero()));
-  if (type == "Relu6") {
-    Value six = builder.create<arith::ConstantOp>(
-        loc, builder.getFloatAttr(element, 6.0));
-    Value relu = builder.create<arith::MaximumFOp>(loc, in[0], zero());
-    return Value(builder.create<arith::MinimumFOp>(loc, relu, six));
-  }
+  if (type == "Tanh")
+    return Value(builder.create<math::TanhOp>(loc, in[0]));
+  if (type == "Sin")
+    return Value(builder.create<math::SinOp>(loc, in[0]));
+  if (type == "Cos")
+    return Value(builder.create<math::CosOp>(loc, in[0]));
+  if (type == "Floor")
+    return Value(builder.create<math::FloorOp>(loc, in[0]));
+  if (type == "Ceil")
+    return Value(builder.create<math::CeilOp>(loc, in[0]));
+  if (type == "Round" || type == "Rint") // Half to even, as TensorFlow.
+    return Value(builder.create<math::RoundEvenOp>(loc, in[0]));
   if (type == "Sigmoid") {
-    Value one = builder.create<arith::ConstantOp>(
-        loc, builder.getFloatAttr(element, 1.0));
-    Value e = builder.create<math::ExpOp>(
-        loc, builder.create<arith::NegFOp>(loc, in[0]));
-    return Value(builder.create<arith::DivFOp>(
-        loc, one, builder.create<arith::AddFOp>(loc, one, e)));
+    Value e = s.exp(builder.create<arith::NegFOp>(loc, in[0]));
+    return Value(builder.create<arith::DivFOp>(loc, one(), s.add(one(), e)));
   }
+  if (type == "Softsign")
+    return Value(builder.create<arith::DivFOp>(
+        loc, in[0], s.add(builder.create<math::AbsFOp>(loc, in[0]), one())));
+  if (type == "Softplus") {
+    // Linear above -threshold, exponential below threshold.
+    double threshold =
+        std::log(element.isF64() ? std::numeric_limits<double>::epsilon()
+                                 : std::numeric_limits<float>::epsilon()) +
+        2.0;
+    Value e = s.exp(in[0]);
+    Value middle = Value(builder.create<math::LogOp>(loc, s.add(e, one())));
+    Value low = s.select(s.compare("lt", in[0], s.constant(threshold)), e, middle);
+    return s.select(s.compare("gt", in[0], s.constant(-threshold)), in[0], low);
+  }
+  if (type == "Elu" || type == "Selu") {
+    bool selu = type == "Selu";
+    Value negative = s.sub(s.exp(in[0]), one());
+    Value positive = in[0];
+    if (selu) {
+      negative = s.mul(negative, s.constant(1.7580993408473768599402175208123));
+      positive = s.mul(positive, s.constant(1.0507009873554804934193349852946));
+    }
+    return s.select(s.compare("lt", in[0], s.constant(0)), negative, positive);
+  }
+  if (type == "LeakyRelu")
+    return s.select(s.compare("gt", in[0], s.constant(0)), in[0],
+                    s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
   return error(node) << "no code generation for this op yet";
 }
 
@@ -112,53 +449,84 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   members.push_back(root);
   llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
 
-  SmallVector<Value> inputs;   // External tensor values, deduplicated.
-  SmallVector<AffineMap> maps;
-  for (Operation *member : members)
-    for (Value operand : tfg::getDataOperands(member)) {
-      if (inGroup.contains(operand.getDefiningOp()) ||
-          llvm::is_contained(inputs, operand))
-        continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
-      SmallVector<AffineExpr> exprs;
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        int64_t outDim = rank - type.getRank() + d;
-        exprs.push_back(type.getDimSize(d) == 1 && outType.getDimSize(outDim) != 1
-                            ? builder.getAffineConstantExpr(0)
-                            : builder.getAffineDimExpr(outDim));
-      }
-      inputs.push_back(operand);
-      maps.push_back(AffineMap::get(rank, 0, exprs, context));
+  // External tensor values with the map each is read through; a value
+  // read two ways (Select's row condition) is two inputs.
+  SmallVector<std::pair<Value, AffineMap>> inputs;
+  auto mapOf = [&](Operation *member, unsigned index, Value operand) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    // Select (v1): a vector condition picks whole rows of higher-rank x.
+    if (tfg::getOpType(member) == "Select" && index == 0 &&
+        type.getRank() == 1 && rank > 1)
+      return AffineMap::get(rank, 0, builder.getAffineDimExpr(0), context);
+    // BiasAdd on NCHW: the bias runs along dim 1.
+    auto format = member->getAttrOfType<StringAttr>("data_format");
+    if (tfg::getOpType(member) == "BiasAdd" && index == 1 && format &&
+        format.getValue() == "NCHW" && rank >= 2)
+      return AffineMap::get(rank, 0, builder.getAffineDimExpr(1), context);
+    // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t outDim = rank - type.getRank() + d;
+      exprs.push_back(type.getDimSize(d) == 1 && outType.getDimSize(outDim) != 1
+                          ? builder.getAffineConstantExpr(0)
+                          : builder.getAffineDimExpr(outDim));
     }
-  maps.push_back(builder.getMultiDimIdentityMap(rank));
+    return AffineMap::get(rank, 0, exprs, context);
+  };
+  // Nodes that read only their input's shape read no element of it.
+  auto readsElements = [](Operation *member) {
+    StringRef type = tfg::getOpType(member);
+    return type != "ZerosLike" && type != "OnesLike";
+  };
+  for (Operation *member : members) {
+    if (!readsElements(member))
+      continue;
+    for (auto [index, operand] : llvm::enumerate(tfg::getDataOperands(member))) {
+      if (inGroup.contains(operand.getDefiningOp()))
+        continue;
+      std::pair<Value, AffineMap> input(operand, mapOf(member, index, operand));
+      if (!llvm::is_contained(inputs, input))
+        inputs.push_back(input);
+    }
+  }
   SmallVector<Value> inputMemrefs;
-  for (Value input : inputs) {
-    Value memref = memrefFor(input);
+  SmallVector<AffineMap> maps;
+  for (auto [value, map] : inputs) {
+    Value memref = memrefFor(value);
     if (!memref)
       return error(root) << "an input has no buffer";
     inputMemrefs.push_back(memref);
+    maps.push_back(map);
   }
-  Value output = memrefFor(rootResult);
-  if (!output)
-    return error(root) << "output has no buffer";
+  maps.push_back(builder.getMultiDimIdentityMap(rank));
+  FailureOr<Value> output = outputFor(root);
+  if (failed(output))
+    return failure();
 
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   LogicalResult result = success();
   builder.create<linalg::GenericOp>(
-      loc, inputMemrefs, output, maps, iterators,
+      loc, inputMemrefs, *output, maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(nested.getInsertionBlock(),
                                   nested.getInsertionPoint());
+        // The scalar of each (value, map) read, and of each member.
         llvm::DenseMap<Value, Value> scalars;
-        for (auto [value, arg] : llvm::zip(inputs, args))
-          scalars[value] = arg;
+        auto scalarOf = [&](Operation *member, unsigned index, Value operand) {
+          if (Value computed = scalars.lookup(operand))
+            return computed;
+          auto it = llvm::find(inputs, std::make_pair(
+                                           operand, mapOf(member, index, operand)));
+          return Value(args[it - inputs.begin()]);
+        };
         Value last;
         for (Operation *member : members) {
           SmallVector<Value> in;
-          for (Value operand : tfg::getDataOperands(member))
-            in.push_back(scalars.lookup(operand));
+          if (readsElements(member))
+            for (auto [index, operand] :
+                 llvm::enumerate(tfg::getDataOperands(member)))
+              in.push_back(scalarOf(member, index, operand));
           FailureOr<Value> v = emitScalar(member, in, nestedLoc);
           if (failed(v)) {
             result = failure();

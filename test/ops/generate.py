@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Generates tfc's op-level tests: one small graph per op, TensorFlow's outputs.
+
+Run with a Python that has tensorflow-cpu==2.21.0 and numpy installed:
+
+    /path/to/venv/bin/python test/ops/generate.py [--only Add,Cast]
+
+For each case it (re)creates test/ops/cases/<case>/ with
+
+    graph.pbtxt     a GraphDef: Placeholders x0, x1, ... and the op under
+                    test, applied to several inputs (broadcast shapes, edge
+                    values: NaN, +-Inf, -0, halves, empty tensors), with
+                    outputs named out0, out1, ...
+    inputs/N.npy    the value fed to xN
+    outputs/N.npy   TensorFlow's value of outN
+
+and rewrites cases.json, the list run_cases.py walks: per case its feeds,
+fetches and tolerance. TensorFlow runs the graphs exactly as written (one
+thread, Grappler off, plain Eigen kernels: TF_ENABLE_ONEDNN_OPTS=0).
+
+TensorFlow is only used to MAKE this data; tfc never depends on it.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "corpus"))
+from tfsession import session_config  # noqa: E402
+
+tf1 = tf.compat.v1
+raw = tf.raw_ops
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED = 20251121
+
+# Tolerances by kind of computation (float32; float64 gets 1e-12/1e-14).
+EXACT = (0.0, 0.0)
+ELEMENTWISE = (1e-5, 1e-6)
+TRANSCENDENTAL = (2e-5, 1e-6)
+REDUCTION = (1e-4, 1e-5)
+
+
+def edge_floats(dtype=np.float32):
+    """24 values: the edges of IEEE arithmetic and of TensorFlow's kernels
+    (halves for rounding, -0, tiny values for log1p/expm1, large values for
+    exp overflow), then a few ordinary ones; shape [4, 6]."""
+    inf, nan = np.inf, np.nan
+    values = [-inf, -88.5, -3.5, -2.5, -1.5, -1.0, -0.5, -1e-7, -0.0, 0.0,
+              1e-7, 0.5, 1.0, 1.5, 2.5, 3.5, 10.0, 88.5, inf, nan,
+              0.3, -0.7, 2.2, -1.9]
+    return np.array(values, dtype=dtype).reshape(4, 6)
+
+
+def ordinary_floats(shape, rng, dtype=np.float32, low=-3.0, high=3.0):
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def ints(shape, rng, dtype=np.int32, low=-9, high=10, nonzero=False):
+    v = rng.integers(low, high, size=shape).astype(dtype)
+    if nonzero:
+        v[v == 0] = 3
+    return v
+
+
+class Case:
+    """Collects the placeholders (with their values) and outputs of a case."""
+
+    def __init__(self, name):
+        self.name = name
+        self.feeds = []   # (placeholder tensor, value)
+        self.fetches = []
+        self.rtol, self.atol = ELEMENTWISE
+
+    def feed(self, value):
+        value = np.asarray(value)
+        p = tf1.placeholder(tf.as_dtype(value.dtype), value.shape,
+                            name="x%d" % len(self.feeds))
+        self.feeds.append((p, value))
+        return p
+
+    def fetch(self, tensor):
+        out = tf.identity(tensor, name="out%d" % len(self.fetches))
+        self.fetches.append(out)
+
+
+CASES = {}
+
+
+def case(name, tol=ELEMENTWISE):
+    def register(build):
+        CASES[name] = (build, tol)
+        return build
+    return register
+
+
+# --------------------------------------------------------------------------
+# Elementwise: binary arithmetic with broadcasting
+# --------------------------------------------------------------------------
+
+def binary_case(op, int_types=(np.int32,), nonzero_divisor=False,
+                tol=ELEMENTWISE, float_types=(np.float32,)):
+    def build(c, rng):
+        f = getattr(raw, op)
+        for ft in float_types:
+            x = edge_floats(ft)
+            # [4,6] op [6]: every edge value against ordinary and edge ones.
+            c.fetch(f(x=c.feed(x), y=c.feed(np.array(
+                [2.0, -1.5, 0.5, np.inf, -0.0, 3.0], ft))))
+            # [4,1] op [1,6] op: both sides broadcast.
+            c.fetch(f(x=c.feed(ordinary_floats((4, 1), rng, ft)),
+                      y=c.feed(ordinary_floats((1, 6), rng, ft, 0.5, 3.0))))
+            # Scalar with a rank-3 tensor, and the edges against themselves.
+            c.fetch(f(x=c.feed(np.array(1.5, ft)),
+                      y=c.feed(ordinary_floats((2, 3, 4), rng, ft, 0.5, 3.0))))
+            c.fetch(f(x=c.feed(x), y=c.feed(x.T.reshape(4, 6))))
+        # Empty tensors.
+        c.fetch(f(x=c.feed(np.zeros((0, 3), np.float32)),
+                  y=c.feed(np.ones((3,), np.float32))))
+        for it in int_types:
+            lo = 0 if np.issubdtype(it, np.unsignedinteger) else -9
+            c.fetch(f(x=c.feed(ints((3, 5), rng, it, lo)),
+                      y=c.feed(ints((5,), rng, it, lo, nonzero=nonzero_divisor))))
+    return build
+
+
+for _op, _ints, _nz, _tol in [
+        ("Add", (np.int32, np.int64, np.uint8), False, ELEMENTWISE),
+        ("AddV2", (np.int32, np.int64), False, ELEMENTWISE),
+        ("Sub", (np.int32, np.int64), False, ELEMENTWISE),
+        ("Mul", (np.int32, np.int64), False, ELEMENTWISE),
+        ("RealDiv", (), False, ELEMENTWISE),
+        ("Div", (np.int32,), True, ELEMENTWISE),
+        ("DivNoNan", (), False, ELEMENTWISE),
+        ("FloorDiv", (np.int32, np.int64), True, ELEMENTWISE),
+        ("FloorMod", (np.int32, np.int64), True, ELEMENTWISE),
+        ("TruncateDiv", (np.int32,), True, ELEMENTWISE),
+        ("TruncateMod", (np.int32,), True, ELEMENTWISE),
+        ("Maximum", (np.int32, np.int64, np.uint8), False, ELEMENTWISE),
+        ("Minimum", (np.int32, np.int64, np.uint8), False, ELEMENTWISE),
+        ("Pow", (), False, TRANSCENDENTAL),
+        ("SquaredDifference", (np.int32,), False, ELEMENTWISE)]:
+    case(_op, _tol)(binary_case(_op, _ints, _nz, _tol))
+
+
+# --------------------------------------------------------------------------
+# Elementwise: unary
+# --------------------------------------------------------------------------
+
+def unary_case(op, int_types=(), float_types=(np.float32,), attrs=None):
+    def build(c, rng):
+        f = getattr(raw, op)
+        for ft in float_types:
+            c.fetch(f(x=c.feed(edge_floats(ft)), **(attrs or {})))
+            c.fetch(f(x=c.feed(ordinary_floats((2, 3, 5), rng, ft)),
+                      **(attrs or {})))
+        c.fetch(f(x=c.feed(np.zeros((2, 0), np.float32)), **(attrs or {})))
+        for it in int_types:
+            c.fetch(f(x=c.feed(ints((3, 4), rng, it)), **(attrs or {})))
+    return build
+
+
+def features_case(op, **attrs):
+    """Activations name their argument `features`."""
+    def build(c, rng):
+        f = getattr(raw, op)
+        c.fetch(f(features=c.feed(edge_floats()), **attrs))
+        c.fetch(f(features=c.feed(ordinary_floats((2, 3, 5), rng, low=-20, high=20)),
+                  **attrs))
+    return build
+
+
+for _op, _ints, _floats, _tol in [
+        ("Neg", (np.int32, np.int64), (np.float32,), ELEMENTWISE),
+        ("Abs", (np.int32, np.int64), (np.float32,), ELEMENTWISE),
+        ("Square", (np.int32,), (np.float32,), ELEMENTWISE),
+        ("Sign", (np.int32,), (np.float32,), ELEMENTWISE),
+        ("Reciprocal", (), (np.float32,), ELEMENTWISE),
+        ("Floor", (), (np.float32,), ELEMENTWISE),
+        ("Ceil", (), (np.float32,), ELEMENTWISE),
+        # Integer Round is left out: TensorFlow 2.21's CPU kernel returns 0
+        # for every int32 input, where its documentation (and tfc) return x.
+        ("Round", (), (np.float32,), ELEMENTWISE),
+        ("Rint", (), (np.float32,), ELEMENTWISE),
+        ("Sqrt", (), (np.float32, np.float64), ELEMENTWISE),
+        ("Rsqrt", (), (np.float32,), ELEMENTWISE),
+        ("Exp", (), (np.float32, np.float64), TRANSCENDENTAL),
+        ("Expm1", (), (np.float32,), TRANSCENDENTAL),
+        ("Log", (), (np.float32,), TRANSCENDENTAL),
+        ("Log1p", (), (np.float32, np.float64), TRANSCENDENTAL),
+        ("Tanh", (), (np.float32, np.float64), TRANSCENDENTAL),
+        ("Sigmoid", (), (np.float32,), TRANSCENDENTAL),
+        ("Erf", (), (np.float32,), TRANSCENDENTAL),
+        ("Erfc", (), (np.float32,), TRANSCENDENTAL),
+        ("Sin", (), (np.float32,), TRANSCENDENTAL),
+        ("Cos", (), (np.float32,), TRANSCENDENTAL),
+        ("IsNan", (), (np.float32,), EXACT),
+        ("IsInf", (), (np.float32,), EXACT),
+        ("IsFinite", (), (np.float32,), EXACT)]:
+    case(_op, _tol)(unary_case(_op, _ints, _floats))
+
+for _op, _attrs in [("Relu", {}), ("Relu6", {}), ("Elu", {}), ("Selu", {}),
+                    ("Softplus", {}), ("Softsign", {}),
+                    ("LeakyRelu", {"alpha": 0.1})]:
+    case(_op, TRANSCENDENTAL)(features_case(_op, **_attrs))
+
+
+@case("ReluInt")
+def _(c, rng):
+    c.fetch(raw.Relu(features=c.feed(ints((3, 4), rng))))
+    c.fetch(raw.Relu6(features=c.feed(ints((3, 4), rng, low=-9, high=12))))
+
+
+# --------------------------------------------------------------------------
+# Comparisons, logic, selection, casts
+# --------------------------------------------------------------------------
+
+def compare_case(op):
+    def build(c, rng):
+        f = getattr(raw, op)
+        x = edge_floats()
+        c.fetch(f(x=c.feed(x), y=c.feed(np.array([1.5, -0.0, np.nan, np.inf, 0.5, 88.5],
+                                                  np.float32))))
+        c.fetch(f(x=c.feed(ints((3, 5), rng, low=-3, high=3)),
+                  y=c.feed(ints((5,), rng, low=-3, high=3))))
+        c.fetch(f(x=c.feed(ints((2, 4), rng, np.uint8, 0, 4)),
+                  y=c.feed(np.array(2, np.uint8))))
+    return build
+
+
+for _op in ["Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"]:
+    case(_op, EXACT)(compare_case(_op))
+
+
+@case("Logical", EXACT)
+def _(c, rng):
+    a = c.feed(rng.integers(0, 2, (3, 4)).astype(bool))
+    b = c.feed(rng.integers(0, 2, (4,)).astype(bool))
+    c.fetch(raw.LogicalAnd(x=a, y=b))
+    c.fetch(raw.LogicalOr(x=a, y=b))
+    c.fetch(raw.LogicalNot(x=a))
+    c.fetch(raw.Equal(x=a, y=b))
+
+
+@case("Select", EXACT)
+def _(c, rng):
+    x = ordinary_floats((3, 4), rng)
+    y = ordinary_floats((3, 4), rng)
+    # v1: same shape, a vector picking rows, a scalar.
+    c.fetch(raw.Select(condition=c.feed(rng.integers(0, 2, (3, 4)).astype(bool)),
+                       x=c.feed(x), y=c.feed(y)))
+    c.fetch(raw.Select(condition=c.feed(np.array([True, False, True])),
+                       x=c.feed(x), y=c.feed(y)))
+    c.fetch(raw.Select(condition=c.feed(np.array(False)), x=c.feed(x), y=c.feed(y)))
+    # v2: numpy broadcasting of all three.
+    c.fetch(raw.SelectV2(condition=c.feed(rng.integers(0, 2, (4,)).astype(bool)),
+                         t=c.feed(ordinary_floats((3, 1), rng)),
+                         e=c.feed(np.array(-1.0, np.float32))))
+    c.fetch(raw.SelectV2(condition=c.feed(rng.integers(0, 2, (2, 1)).astype(bool)),
+                         t=c.feed(ints((2, 3), rng)), e=c.feed(ints((3,), rng))))
+
+
+@case("Cast", EXACT)
+def _(c, rng):
+    finite = np.array([-3.7, -2.5, -1.0, -0.5, -0.0, 0.0, 0.4, 0.5, 1.5, 2.9,
+                       100.25, -100.75], np.float32)
+    c.fetch(raw.Cast(x=c.feed(finite), DstT=tf.int32))
+    c.fetch(raw.Cast(x=c.feed(finite), DstT=tf.int64))
+    c.fetch(raw.Cast(x=c.feed(edge_floats()), DstT=tf.bool))
+    c.fetch(raw.Cast(x=c.feed(edge_floats()), DstT=tf.float64))
+    c.fetch(raw.Cast(x=c.feed(np.array([1e300, -1e-300, 0.1, np.inf], np.float64)),
+                     DstT=tf.float32))
+    c.fetch(raw.Cast(x=c.feed(ints((3, 4), rng)), DstT=tf.float32))
+    c.fetch(raw.Cast(x=c.feed(np.array([2**40 + 7, -(2**35) - 3, 5], np.int64)),
+                     DstT=tf.int32))
+    c.fetch(raw.Cast(x=c.feed(ints((2, 3), rng, np.int32)), DstT=tf.int64))
+    c.fetch(raw.Cast(x=c.feed(np.array([0, 7, 128, 255], np.uint8)), DstT=tf.float32))
+    c.fetch(raw.Cast(x=c.feed(np.array([0, 7, 128, 255], np.uint8)), DstT=tf.int32))
+    c.fetch(raw.Cast(x=c.feed(np.array([-1, 0, 3], np.int32)), DstT=tf.bool))
+    c.fetch(raw.Cast(x=c.feed(np.array([True, False, True])), DstT=tf.float32))
+
+
+@case("ClipAddNLike")
+def _(c, rng):
+    x = c.feed(edge_floats())
+    c.fetch(raw.ClipByValue(t=x, clip_value_min=c.feed(np.array(-1.0, np.float32)),
+                            clip_value_max=c.feed(np.array(2.0, np.float32))))
+    c.fetch(raw.AddN(inputs=[x, c.feed(ordinary_floats((4, 6), rng)),
+                             c.feed(ordinary_floats((4, 6), rng))]))
+    c.fetch(raw.ZerosLike(x=x))
+    c.fetch(raw.OnesLike(x=c.feed(ints((2, 3), rng))))
+
+
+@case("BiasAdd")
+def _(c, rng):
+    c.fetch(raw.BiasAdd(value=c.feed(ordinary_floats((2, 3, 3, 4), rng)),
+                        bias=c.feed(ordinary_floats((4,), rng))))
+    c.fetch(raw.BiasAdd(value=c.feed(ordinary_floats((2, 4, 3, 3), rng)),
+                        bias=c.feed(ordinary_floats((4,), rng)), data_format="NCHW"))
+
+
+# --------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------
+
+def generate(name, build, tol):
+    rng = np.random.default_rng(SEED + sum(map(ord, name)))
+    g = tf.Graph()
+    with g.as_default():
+        tf1.set_random_seed(SEED)
+        c = Case(name)
+        build(c, rng)
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        outputs = sess.run(c.fetches, feed_dict={p: v for p, v in c.feeds})
+    out_dir = os.path.join(HERE, "cases", name)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(os.path.join(out_dir, "inputs"))
+    os.makedirs(os.path.join(out_dir, "outputs"))
+    tf.io.write_graph(g.as_graph_def(), out_dir, "graph.pbtxt", as_text=True)
+    for i, (_, value) in enumerate(c.feeds):
+        np.save(os.path.join(out_dir, "inputs", "%d.npy" % i), value)
+    for i, value in enumerate(outputs):
+        np.save(os.path.join(out_dir, "outputs", "%d.npy" % i), np.asarray(value))
+    return {"feeds": ["x%d" % i for i in range(len(c.feeds))],
+            "fetches": ["out%d" % i for i in range(len(c.fetches))],
+            "rtol": tol[0], "atol": tol[1]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated case names")
+    args = parser.parse_args()
+    manifest_path = os.path.join(HERE, "cases.json")
+    manifest = {}
+    if args.only and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    names = args.only.split(",") if args.only else sorted(CASES)
+    if not args.only:
+        shutil.rmtree(os.path.join(HERE, "cases"), ignore_errors=True)
+    for name in names:
+        build, tol = CASES[name]
+        manifest[name] = generate(name, build, tol)
+    with open(manifest_path, "w") as f:
+        json.dump(dict(sorted(manifest.items())), f, indent=1)
+        f.write("\n")
+    print("wrote %d cases" % len(names))
+
+
+if __name__ == "__main__":
+    main()
