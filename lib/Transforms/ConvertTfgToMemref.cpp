@@ -24,6 +24,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -208,26 +209,24 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
       type == "Prod")
     return emitReduction(node);
-  if (type == "Identity" || type == "StopGradient" || type == "Snapshot" ||
-      type == "PreventGradient" || type == "Reshape" || type == "Squeeze" ||
-      type == "ExpandDims") {
-    // Aliases: the output is the input's memory, seen with another shape:
-    // a view at the same arena offset, or (for inputs and constants) a
+  if (isDataMovement(node))
+    return emitDataMovement(node);
+  if (isAlias(node)) {
+    // Aliases: output i is input i's memory, seen with another shape: a
+    // view at the same arena offset, or (for inputs and constants) a
     // reinterpretation with row-major strides.
-    Value input = tfg::getDataOperands(node)[0];
-    Value result = tfg::getDataResults(node)[0];
-    MemRefType resultType = memrefOf(result);
-    if (memrefOf(input) == resultType) {
-      memrefs[result] = memrefFor(input);
-    } else if (Value view = memrefFor(result)) {
-      memrefs[result] = view;
-    } else {
-      SmallVector<int64_t> strides(resultType.getRank(), 1);
-      for (int64_t d = resultType.getRank() - 2; d >= 0; --d)
-        strides[d] = strides[d + 1] * resultType.getDimSize(d + 1);
-      memrefs[result] = builder.create<memref::ReinterpretCastOp>(
-          node->getLoc(), resultType, memrefFor(input), 0,
-          resultType.getShape(), strides);
+    for (auto [input, result] : llvm::zip(tfg::getDataOperands(node),
+                                          tfg::getDataResults(node))) {
+      MemRefType resultType = memrefOf(result);
+      if (memrefOf(input) == resultType) {
+        memrefs[result] = memrefFor(input);
+      } else if (Value view = memrefFor(result)) {
+        memrefs[result] = view;
+      } else {
+        memrefs[result] = builder.create<memref::ReinterpretCastOp>(
+            node->getLoc(), resultType, memrefFor(input), 0,
+            resultType.getShape(), stridesOf(resultType.getShape()));
+      }
     }
     return success();
   }

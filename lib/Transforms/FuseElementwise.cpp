@@ -13,6 +13,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -24,27 +25,6 @@ using namespace mlir;
 namespace tfc {
 #define GEN_PASS_DEF_FUSEELEMENTWISEPASS
 #include "tfc/Transforms/Passes.h.inc"
-
-bool isElementwise(Operation *node) {
-  if (!tfg::isNode(node) || tfg::getDataResults(node).size() != 1)
-    return false;
-  return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
-             "FloorMod", "Maximum", "Minimum", true)
-      .Cases("Pow", "SquaredDifference", "Neg", "Abs", "Square", "Sqrt",
-             "Rsqrt", "Exp", "Log", "Log1p", true)
-      .Cases("Tanh", "Sigmoid", "Erf", "Erfc", "Relu", "Relu6", "Elu", "Selu",
-             "LeakyRelu", "Softplus", true)
-      .Cases("Softsign", "Floor", "Ceil", "Round", "Sign", "Reciprocal",
-             "Cast", "BiasAdd", "Equal", "NotEqual", true)
-      .Cases("Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
-             "LogicalOr", "LogicalNot", "Select", "SelectV2", true)
-      .Cases("AddN", "ClipByValue", "ZerosLike", "OnesLike", "IsNan", "IsInf",
-             "IsFinite", "Expm1", "Sin", "Cos", true)
-      .Cases("TruncateDiv", "TruncateMod", "Mod", "DivNoNan", "MulNoNan",
-             "Rint", "Inv", true)
-      .Default(false);
-}
 
 namespace {
 

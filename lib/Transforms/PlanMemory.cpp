@@ -24,6 +24,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -39,13 +40,6 @@ namespace tfc {
 namespace {
 
 constexpr int64_t kAlignment = 64;
-
-bool isAlias(Operation *node) {
-  return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("Identity", "StopGradient", "PreventGradient", "Snapshot",
-             "Reshape", "Squeeze", "ExpandDims", true)
-      .Default(false);
-}
 
 /// Bytes of a tensor, or -1 for values with no arena buffer.
 int64_t bytesOf(Value value) {
@@ -128,7 +122,8 @@ FailureOr<int64_t> Planner::run() {
       if (bytes < 0 || type == "_Arg" || type == "Const")
         continue;
       if (isAlias(node)) {
-        auto it = bufferOf.find(tfg::getDataOperands(node)[0]);
+        unsigned port = cast<OpResult>(result).getResultNumber();
+        auto it = bufferOf.find(tfg::getDataOperands(node)[port]);
         if (it != bufferOf.end())
           assign(result, it->second);
         continue;

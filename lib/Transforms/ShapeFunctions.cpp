@@ -812,6 +812,14 @@ LogicalResult fill(ShapeContext &c) {
   return success();
 }
 
+LogicalResult broadcastTo(ShapeContext &c) {
+  if (const auto *shape = c.inputValue(1))
+    c.setOutput(0, Shape::of(*shape));
+  else if (c.input(1).isStatic() && c.input(1).rank() == 1)
+    c.setOutput(0, Shape::ofRank(c.input(1).dims[0]));
+  return success();
+}
+
 LogicalResult tile(ShapeContext &c) {
   const Shape &in = c.input(0);
   const auto *multiples = c.inputValue(1);
@@ -882,108 +890,23 @@ LogicalResult stridedSlice(ShapeContext &c) {
              *stridesV = c.inputValue(3);
   if (!in.ranked || !beginV || !endV || !stridesV)
     return success();
-  int64_t beginMask = c.intAttr("begin_mask"), endMask = c.intAttr("end_mask");
-  int64_t ellipsisMask = c.intAttr("ellipsis_mask");
-  int64_t newAxisMask = c.intAttr("new_axis_mask");
-  int64_t shrinkMask = c.intAttr("shrink_axis_mask");
-  size_t n = beginV->size();
-  if (endV->size() != n || stridesV->size() != n)
-    return c.error("begin, end and strides differ in length");
-
-  // Expand the sparse spec (with ellipsis and new axes) to one entry per
-  // input dimension.
-  struct Dim {
-    int64_t begin, end, stride;
-    bool beginMasked, endMasked, shrink;
-  };
-  SmallVector<Dim> dense;
-  SmallVector<int64_t> outDims; // kUnknown-free positions filled later.
-  // Positions in the output where a new axis (size 1) is inserted, as
-  // indices into the final list of output dims.
-  SmallVector<std::pair<bool, int64_t>> plan; // (isNewAxis, denseIndex)
-  int64_t specified = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (!((newAxisMask >> i) & 1) && !((ellipsisMask >> i) & 1))
-      ++specified;
-  bool sawEllipsis = false;
-  for (size_t i = 0; i < n; ++i) {
-    if ((ellipsisMask >> i) & 1) {
-      if (sawEllipsis)
-        return c.error("more than one ellipsis");
-      sawEllipsis = true;
-      int64_t fill = in.rank() - specified;
-      for (int64_t k = 0; k < fill; ++k) {
-        plan.push_back({false, (int64_t)dense.size()});
-        dense.push_back({0, 0, 1, true, true, false});
-      }
-      continue;
-    }
-    if ((newAxisMask >> i) & 1) {
-      plan.push_back({true, -1});
-      continue;
-    }
-    plan.push_back({false, (int64_t)dense.size()});
-    dense.push_back({(*beginV)[i], (*endV)[i], (*stridesV)[i],
-                     bool((beginMask >> i) & 1), bool((endMask >> i) & 1),
-                     bool((shrinkMask >> i) & 1)});
-  }
-  while ((int64_t)dense.size() < in.rank()) {
-    plan.push_back({false, (int64_t)dense.size()});
-    dense.push_back({0, 0, 1, true, true, false});
-  }
-  if ((int64_t)dense.size() != in.rank())
-    return c.error("slice spec has more dimensions than the input");
-
-  Shape out;
-  out.ranked = true;
-  SmallVector<std::pair<int64_t, int64_t>> ranges; // For value slicing.
-  for (auto [isNewAxis, index] : plan) {
-    if (isNewAxis) {
-      out.dims.push_back(1);
-      continue;
-    }
-    const Dim &d = dense[index];
-    int64_t size = in.dims[index];
-    if (d.stride == 0)
-      return c.error("stride 0");
-    if (ShapedType::isDynamic(size)) {
-      if (!d.shrink)
-        out.dims.push_back(kUnknown);
-      ranges.push_back({-1, -1});
-      continue;
-    }
-    auto clampIndex = [&](int64_t x, bool forEnd) {
-      if (x < 0)
-        x += size;
-      int64_t lo = d.stride > 0 ? 0 : -1;
-      int64_t hi = d.stride > 0 ? size : size - 1;
-      (void)forEnd;
-      return std::clamp(x, lo, hi);
-    };
-    int64_t b, e;
-    if (d.shrink) {
-      b = d.begin < 0 ? d.begin + size : d.begin;
-      if (b < 0 || b >= size)
-        return c.error("index " + std::to_string(d.begin) +
-                       " out of range for dimension of size " +
-                       std::to_string(size));
-      ranges.push_back({b, b + 1});
-      continue;
-    }
-    b = d.beginMasked ? (d.stride > 0 ? 0 : size - 1) : clampIndex(d.begin, false);
-    e = d.endMasked ? (d.stride > 0 ? size : -1) : clampIndex(d.end, true);
-    int64_t count = d.stride > 0 ? std::max<int64_t>(0, (e - b + d.stride - 1) / d.stride)
-                                 : std::max<int64_t>(0, (b - e - d.stride - 1) / -d.stride);
-    out.dims.push_back(count);
-    ranges.push_back(d.stride == 1 ? std::make_pair(b, e)
-                                    : std::make_pair<int64_t, int64_t>(-1, -1));
-  }
-  c.setOutput(0, out);
+  std::string message;
+  FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+      in.dims, *beginV, *endV, *stridesV, c.intAttr("begin_mask"),
+      c.intAttr("end_mask"), c.intAttr("ellipsis_mask"),
+      c.intAttr("new_axis_mask"), c.intAttr("shrink_axis_mask"), message);
+  if (failed(spec))
+    return c.error(message);
+  c.setOutput(0, Shape::of(spec->outputDims));
   // Values of a sliced 1-D known vector (the common shape[1:] and shape[0]).
   const auto *value = c.inputValue(0);
-  if (value && in.rank() == 1 && ranges.size() == 1 && ranges[0].first >= 0)
-    c.setOutputValue(0, SmallVector<int64_t>(value->begin() + ranges[0].first,
-                                             value->begin() + ranges[0].second));
+  if (value && in.rank() == 1) {
+    const StridedSliceDim &d = spec->dims[0];
+    SmallVector<int64_t> sliced;
+    for (int64_t i = 0; i < (d.shrink ? 1 : d.count); ++i)
+      sliced.push_back((*value)[d.begin + i * d.stride]);
+    c.setOutputValue(0, sliced);
+  }
   return success();
 }
 
@@ -1034,7 +957,32 @@ LogicalResult oneHot(ShapeContext &c) {
   return success();
 }
 
+/// The value of a float scalar Const feeding input `i` of the node.
+std::optional<double> constantFloat(ShapeContext &c, unsigned i) {
+  Value input = tfg::getDataOperands(c.getNode())[i];
+  Operation *producer = input.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
+    return std::nullopt;
+  auto dense = producer->getAttrOfType<DenseFPElementsAttr>("value");
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  return (*dense.getValues<APFloat>().begin()).convertToDouble();
+}
+
 LogicalResult range(ShapeContext &c) {
+  // Float ranges: the size TensorFlow computes, ceil(|limit - start| /
+  // |delta|).
+  if (isa<FloatType>(c.outputElementType(0))) {
+    std::optional<double> start = constantFloat(c, 0),
+                          limit = constantFloat(c, 1),
+                          delta = constantFloat(c, 2);
+    if (start && limit && delta && *delta != 0)
+      c.setOutput(0, Shape::vector(std::max<int64_t>(
+                         0, int64_t(std::ceil(std::abs((*limit - *start) / *delta))))));
+    else
+      c.setOutput(0, Shape::ofRank(1));
+    return success();
+  }
   const auto *start = c.inputValue(0), *limit = c.inputValue(1),
              *delta = c.inputValue(2);
   if (!start || !limit || !delta || (*delta)[0] == 0) {
@@ -1296,6 +1244,120 @@ LogicalResult applyOp(ShapeContext &c) {
 
 } // namespace
 
+FailureOr<StridedSliceSpec>
+resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
+                    ArrayRef<int64_t> end, ArrayRef<int64_t> strides,
+                    int64_t beginMask, int64_t endMask, int64_t ellipsisMask,
+                    int64_t newAxisMask, int64_t shrinkMask,
+                    std::string &error) {
+  size_t n = begin.size();
+  if (end.size() != n || strides.size() != n) {
+    error = "begin, end and strides differ in length";
+    return failure();
+  }
+  auto bit = [](int64_t mask, size_t i) { return bool((mask >> i) & 1); };
+  int64_t rank = inputDims.size();
+
+  // Expand the sparse spec (with an ellipsis and new axes) to one entry per
+  // input dimension, remembering where new axes go in the output.
+  struct Entry {
+    int64_t begin, end, stride;
+    bool beginMasked, endMasked, shrink;
+  };
+  SmallVector<Entry> dense;
+  SmallVector<int64_t> plan; // Per output position: dense index, or -1.
+  int64_t specified = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!bit(newAxisMask, i) && !bit(ellipsisMask, i))
+      ++specified;
+  bool sawEllipsis = false;
+  auto whole = [&] {
+    plan.push_back(dense.size());
+    dense.push_back({0, 0, 1, true, true, false});
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (bit(ellipsisMask, i)) {
+      if (sawEllipsis) {
+        error = "more than one ellipsis";
+        return failure();
+      }
+      sawEllipsis = true;
+      for (int64_t k = 0; k < rank - specified; ++k)
+        whole();
+      continue;
+    }
+    if (bit(newAxisMask, i)) {
+      plan.push_back(-1);
+      continue;
+    }
+    plan.push_back(dense.size());
+    dense.push_back({begin[i], end[i], strides[i], bit(beginMask, i),
+                     bit(endMask, i), bit(shrinkMask, i)});
+  }
+  while (int64_t(dense.size()) < rank)
+    whole();
+  if (int64_t(dense.size()) != rank) {
+    error = "slice spec has more dimensions than the input";
+    return failure();
+  }
+
+  StridedSliceSpec spec;
+  spec.dims.resize(rank);
+  for (int64_t index : plan) {
+    if (index < 0) {
+      spec.outputDims.push_back(1);
+      spec.outputSource.push_back(-1);
+      continue;
+    }
+    const Entry &d = dense[index];
+    StridedSliceDim &out = spec.dims[index];
+    int64_t size = inputDims[index];
+    if (d.stride == 0) {
+      error = "stride 0";
+      return failure();
+    }
+    out.stride = d.stride;
+    out.shrink = d.shrink;
+    if (ShapedType::isDynamic(size)) {
+      out.count = kUnknown;
+      if (!d.shrink) {
+        spec.outputDims.push_back(kUnknown);
+        spec.outputSource.push_back(index);
+      }
+      continue;
+    }
+    if (d.shrink) {
+      int64_t b = d.begin < 0 ? d.begin + size : d.begin;
+      if (b < 0 || b >= size) {
+        error = "index " + std::to_string(d.begin) +
+                " out of range for dimension of size " + std::to_string(size);
+        return failure();
+      }
+      out.begin = b;
+      out.count = 1;
+      out.stride = 1;
+      continue;
+    }
+    // Negative indices count from the end; then clamp to where a walk in
+    // the stride's direction can start or stop.
+    auto clampIndex = [&](int64_t x) {
+      if (x < 0)
+        x += size;
+      return d.stride > 0 ? std::clamp<int64_t>(x, 0, size)
+                          : std::clamp<int64_t>(x, -1, size - 1);
+    };
+    int64_t b = d.beginMasked ? (d.stride > 0 ? 0 : size - 1) : clampIndex(d.begin);
+    int64_t e = d.endMasked ? (d.stride > 0 ? size : -1) : clampIndex(d.end);
+    out.begin = b;
+    out.count = d.stride > 0
+                    ? std::max<int64_t>(0, (e - b + d.stride - 1) / d.stride)
+                    : std::max<int64_t>(0, (b - e - d.stride - 1) / -d.stride);
+    spec.outputDims.push_back(out.count);
+    spec.outputSource.push_back(index);
+  }
+  return spec;
+}
+
 const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
   static const llvm::StringMap<ShapeFunction> functions = [] {
     llvm::StringMap<ShapeFunction> f;
@@ -1348,6 +1410,7 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Size", sizeOp);
     add("Rank", rankOp);
     add("Fill", fill);
+    add("BroadcastTo", broadcastTo);
     add("Tile", tile);
     add("Pad PadV2 MirrorPad", pad);
     add("Slice", slice);

@@ -308,6 +308,154 @@ def _(c, rng):
 
 
 # --------------------------------------------------------------------------
+# Data movement
+# --------------------------------------------------------------------------
+
+def const(value, dtype=np.int32):
+    return tf.constant(np.asarray(value, dtype))
+
+
+@case("Transpose", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 3, 4), rng))
+    c.fetch(raw.Transpose(x=x, perm=const([2, 0, 1])))
+    c.fetch(raw.Transpose(x=x, perm=const([1, 0, 2], np.int64)))
+    c.fetch(raw.Transpose(x=c.feed(ints((3, 5), rng)), perm=const([1, 0])))
+
+
+@case("Slice", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((4, 5, 3), rng))
+    c.fetch(raw.Slice(input=x, begin=const([1, 0, 1]), size=const([2, -1, 2])))
+    c.fetch(raw.Slice(input=x, begin=const([0, 2, 0], np.int64),
+                      size=const([4, 0, 3], np.int64)))
+
+
+@case("StridedSlice", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((4, 6, 5), rng))
+    ss = raw.StridedSlice
+    # x[1:3, ::2, -1], x[::-1, 4:1:-2], x[..., 1:4], x[:, tf.newaxis, 2, ::3],
+    # x[-3:, -100:100], x[2] (shrink).
+    c.fetch(ss(input=x, begin=const([1, 0, -1]), end=const([3, 0, 0]),
+               strides=const([1, 2, 1]), begin_mask=2, end_mask=2,
+               shrink_axis_mask=4))
+    c.fetch(ss(input=x, begin=const([0, 4]), end=const([0, 1]),
+               strides=const([-1, -2]), begin_mask=1, end_mask=1))
+    c.fetch(ss(input=x, begin=const([0, 1]), end=const([0, 4]),
+               strides=const([1, 1]), ellipsis_mask=1))
+    c.fetch(ss(input=x, begin=const([0, 0, 2, 0]), end=const([0, 0, 3, 0]),
+               strides=const([1, 1, 1, 3]), begin_mask=9, end_mask=9,
+               new_axis_mask=2, shrink_axis_mask=4))
+    c.fetch(ss(input=x, begin=const([-3, -100]), end=const([0, 100]),
+               strides=const([1, 1]), end_mask=1))
+    c.fetch(ss(input=x, begin=const([2]), end=const([3]), strides=const([1]),
+               shrink_axis_mask=1))
+
+
+@case("Tile", EXACT)
+def _(c, rng):
+    c.fetch(raw.Tile(input=c.feed(ordinary_floats((2, 3), rng)),
+                     multiples=const([2, 3])))
+    c.fetch(raw.Tile(input=c.feed(ints((1, 2, 2), rng)), multiples=const([3, 1, 2])))
+
+
+@case("BroadcastTo", EXACT)
+def _(c, rng):
+    c.fetch(raw.BroadcastTo(input=c.feed(ordinary_floats((3, 1), rng)),
+                            shape=const([2, 3, 4])))
+    c.fetch(raw.BroadcastTo(input=c.feed(np.array(7, np.int32)), shape=const([2, 2])))
+
+
+@case("ConcatV2", EXACT)
+def _(c, rng):
+    a = c.feed(ordinary_floats((2, 3), rng))
+    b = c.feed(ordinary_floats((2, 1), rng))
+    e = c.feed(np.zeros((2, 0), np.float32))
+    c.fetch(raw.ConcatV2(values=[a, b, e, a], axis=const(1)))
+    c.fetch(raw.ConcatV2(values=[a, c.feed(ordinary_floats((1, 3), rng))],
+                         axis=const(-2)))
+    c.fetch(raw.ConcatV2(values=[c.feed(ints((2,), rng)), c.feed(ints((3,), rng))],
+                         axis=const(0, np.int64)))
+
+
+@case("PackUnpack", EXACT)
+def _(c, rng):
+    a = c.feed(ordinary_floats((2, 3), rng))
+    b = c.feed(ordinary_floats((2, 3), rng))
+    c.fetch(raw.Pack(values=[a, b, a], axis=1))
+    c.fetch(raw.Pack(values=[a, b], axis=-1))
+    c.fetch(raw.Pack(values=[c.feed(np.array(1, np.int32)),
+                             c.feed(np.array(5, np.int32))]))
+    parts = raw.Unpack(value=c.feed(ordinary_floats((3, 2, 4), rng)), num=2, axis=1)
+    c.fetch(parts[0])
+    c.fetch(parts[1])
+
+
+@case("Split", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((4, 6), rng))
+    parts = raw.Split(axis=const(1), value=x, num_split=3)
+    for p in parts:
+        c.fetch(p)
+    parts = raw.SplitV(value=x, size_splits=const([1, -1]), axis=const(0),
+                       num_split=2)
+    for p in parts:
+        c.fetch(p)
+
+
+@case("Pad", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 3), rng))
+    c.fetch(raw.Pad(input=x, paddings=const([[1, 0], [2, 1]])))
+    c.fetch(raw.PadV2(input=c.feed(ints((2, 2), rng)),
+                      paddings=const([[0, 1], [1, 1]], np.int64),
+                      constant_values=c.feed(np.array(-7, np.int32))))
+    y = c.feed(ordinary_floats((3, 4), rng))
+    c.fetch(raw.MirrorPad(input=y, paddings=const([[2, 1], [3, 2]]), mode="REFLECT"))
+    c.fetch(raw.MirrorPad(input=y, paddings=const([[3, 1], [0, 4]]), mode="SYMMETRIC"))
+
+
+@case("GatherV2", EXACT)
+def _(c, rng):
+    params = c.feed(ordinary_floats((5, 3, 2), rng))
+    c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array([4, 0, 2, 2], np.int32)),
+                         axis=const(0)))
+    c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array([[2, 0], [1, 1]], np.int64)),
+                         axis=const(1)))
+    c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array(1, np.int32)),
+                         axis=const(-1)))
+
+
+@case("OneHot", EXACT)
+def _(c, rng):
+    idx = c.feed(np.array([[0, 3], [2, -1], [5, 1]], np.int32))
+    c.fetch(raw.OneHot(indices=idx, depth=const(4), on_value=const(1.0, np.float32),
+                       off_value=const(0.0, np.float32)))
+    c.fetch(raw.OneHot(indices=idx, depth=const(3), on_value=const(5, np.int32),
+                       off_value=const(-1, np.int32), axis=0))
+
+
+@case("FillRange", EXACT)
+def _(c, rng):
+    c.fetch(raw.Fill(dims=const([2, 3]), value=c.feed(np.array(2.5, np.float32))))
+    c.fetch(raw.Range(start=const(3), limit=const(20), delta=const(4)))
+    c.fetch(raw.Range(start=const(1.0, np.float32), limit=const(-2.0, np.float32),
+                      delta=const(-0.5, np.float32)))
+
+
+@case("Aliases", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 3), rng))
+    n = raw.IdentityN(input=[x, c.feed(ints((4,), rng))])
+    c.fetch(n[0])
+    c.fetch(n[1])
+    c.fetch(raw.Reshape(tensor=x, shape=const([3, 2])))
+    c.fetch(raw.ExpandDims(input=x, axis=const(-1)))
+    c.fetch(raw.Squeeze(input=c.feed(ordinary_floats((1, 3, 1), rng)), axis=[0]))
+
+
+# --------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------
 

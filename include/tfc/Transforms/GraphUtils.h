@@ -55,11 +55,6 @@ bool isStateful(mlir::Operation *node);
 /// though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
 
-/// Whether `node` computes each output element from the elements at the
-/// same (broadcast) position of its inputs: arithmetic, comparisons,
-/// activations, Cast, BiasAdd, Select. Such nodes fuse into loops.
-bool isElementwise(mlir::Operation *node);
-
 /// Whether `node` must be kept even when unused: `_Retval`, sends, and the
 /// nodes named in `roots`.
 bool isRoot(mlir::Operation *node, const llvm::StringSet<> &roots);

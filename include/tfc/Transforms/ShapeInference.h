@@ -98,6 +98,32 @@ using ShapeFunction = std::function<mlir::LogicalResult(ShapeContext &)>;
 /// The shape functions, by op type.
 const llvm::StringMap<ShapeFunction> &getShapeFunctions();
 
+/// A StridedSlice resolved against its input's shape: for each input
+/// dimension, the first index read, the count read and the step (negative:
+/// backwards); shrunk dimensions read one index and leave the output.
+struct StridedSliceDim {
+  int64_t begin = 0, count = 0, stride = 1;
+  bool shrink = false;
+};
+struct StridedSliceSpec {
+  llvm::SmallVector<StridedSliceDim> dims; // One per input dimension.
+  /// The output's dims, new axes (size 1) included; kDynamic where the
+  /// input's dim is unknown.
+  llvm::SmallVector<int64_t> outputDims;
+  /// For each output dim, the input dimension it walks, or -1 (new axis).
+  llvm::SmallVector<int64_t> outputSource;
+};
+
+/// Resolves TensorFlow's sparse StridedSlice spec (begin/end/strides with
+/// begin, end, ellipsis, new-axis and shrink-axis masks) on a shape whose
+/// rank is known. Dimensions of unknown size get count kDynamic.
+mlir::FailureOr<StridedSliceSpec>
+resolveStridedSlice(llvm::ArrayRef<int64_t> inputDims,
+                    llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
+                    llvm::ArrayRef<int64_t> strides, int64_t beginMask,
+                    int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask,
+                    int64_t shrinkMask, std::string &error);
+
 /// Known values of small integer tensors, by value.
 using KnownValues = llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t>>;
 

@@ -13,6 +13,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -49,6 +50,8 @@ public:
   mlir::LogicalResult emitReduction(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
+  /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
+  mlir::LogicalResult emitDataMovement(mlir::Operation *node);
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
@@ -61,6 +64,21 @@ private:
                                           mlir::Location loc);
 
   // Helpers shared by the families.
+
+  /// Computes each element of `output` by `body` from the elements of
+  /// `inputs` read through `inputMaps` (a parallel linalg.generic).
+  using BodyBuilder = llvm::function_ref<mlir::Value(
+      mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+  /// The window of `whole` a slice reads (one StridedSliceDim per dim of
+  /// `whole`) and the map from the output's dims into it; output dim k
+  /// walks dim outputSource[k] of `whole` (-1: a new axis).
+  std::pair<mlir::Value, mlir::AffineMap>
+  sliceOf(mlir::Location loc, mlir::Value whole,
+          llvm::ArrayRef<StridedSliceDim> dims,
+          llvm::ArrayRef<int64_t> outputSource);
+  void emitLoop(mlir::Location loc, mlir::ValueRange inputs,
+                llvm::ArrayRef<mlir::AffineMap> inputMaps, mlir::Value output,
+                BodyBuilder body);
 
   /// The memref holding a tensor value: an input parameter, a constant
   /// global, or a view of the arena at the value's planned offset; null

@@ -1,0 +1,452 @@
+//===- EmitDataMovement.cpp - ops that move elements ----------------------===//
+//
+// Transpose, slicing, concatenation, padding, tiling, broadcasting,
+// gathers and the ops that make tensors from scalars (Fill, Range,
+// OneHot), each as linalg.generic loops over the output. Where the element
+// an output position reads is an affine function of the position (all but
+// the gathers and mirror padding), it is the input's indexing map, with
+// every constant (permutation, begin, stride, tile size) folded in at
+// compile time; otherwise the body computes the index and loads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StepEmitter.h"
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/ShapeInference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+namespace {
+
+RankedTensorType typeOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// `axis` (negative: from the end) as a dimension of a rank-`rank` tensor.
+std::optional<int64_t> normalized(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+} // namespace
+
+std::pair<Value, AffineMap>
+StepEmitter::sliceOf(Location loc, Value whole, ArrayRef<StridedSliceDim> dims,
+                     ArrayRef<int64_t> outputSource) {
+  // The subview covers exactly the elements read, lowest index first, so
+  // that its shape agrees with the loop (linalg checks it); a backwards
+  // walk reads it backwards.
+  SmallVector<int64_t> offsets, sizes, steps;
+  SmallVector<AffineExpr> exprs;
+  for (const StridedSliceDim &d : dims) {
+    int64_t step = std::abs(d.stride);
+    offsets.push_back(d.stride > 0 ? d.begin : d.begin + (d.count - 1) * d.stride);
+    sizes.push_back(d.count);
+    steps.push_back(step);
+    exprs.push_back(builder.getAffineConstantExpr(0));
+  }
+  for (auto [k, d] : llvm::enumerate(outputSource)) {
+    if (d < 0 || dims[d].shrink)
+      continue;
+    AffineExpr walk = builder.getAffineDimExpr(k);
+    exprs[d] = dims[d].stride > 0 ? walk : dims[d].count - 1 - walk;
+  }
+  Value window = builder.create<memref::SubViewOp>(loc, whole, offsets, sizes, steps);
+  return {window, AffineMap::get(outputSource.size(), 0, exprs, context)};
+}
+
+void StepEmitter::emitLoop(Location loc, ValueRange inputs,
+                           ArrayRef<AffineMap> inputMaps, Value output,
+                           BodyBuilder body) {
+  auto outType = cast<MemRefType>(output.getType());
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(builder.getMultiDimIdentityMap(outType.getRank()));
+  SmallVector<utils::IteratorType> iterators(outType.getRank(),
+                                             utils::IteratorType::parallel);
+  builder.create<linalg::GenericOp>(
+      loc, inputs, output, maps, iterators,
+      [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        b.create<linalg::YieldOp>(nestedLoc, body(b, nestedLoc, args));
+      });
+}
+
+LogicalResult StepEmitter::emitDataMovement(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  Location loc = node->getLoc();
+  OperandRange operands = tfg::getDataOperands(node);
+  Value input = operands[0];
+  auto in = typeOf(input);
+  auto out = typeOf(tfg::getDataResults(node)[0]);
+  int64_t rank = out.getRank();
+  auto dim = [&](int64_t d) { return builder.getAffineDimExpr(d); };
+  auto constant = [&](int64_t v) { return builder.getAffineConstantExpr(v); };
+  auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(rank, 0, exprs, context);
+  };
+  auto copyBody = [](OpBuilder &, Location, ValueRange args) { return args[0]; };
+  auto constants = [&](unsigned i, StringRef what)
+      -> FailureOr<SmallVector<int64_t>> {
+    std::optional<SmallVector<int64_t>> values = constantInts(operands[i]);
+    if (!values)
+      return error(node) << what << " must be a constant";
+    return *values;
+  };
+  // The tensor read (Split and Fill read their second operand).
+  Value source;
+  if (type != "Split" && type != "Fill") {
+    source = memrefFor(input);
+    if (!source)
+      return error(node) << "input has no buffer";
+  }
+
+  if (type == "Transpose") {
+    FailureOr<SmallVector<int64_t>> perm = constants(1, "the permutation");
+    if (failed(perm))
+      return failure();
+    // Output dim k walks input dim perm[k].
+    SmallVector<AffineExpr> exprs(rank, constant(0));
+    for (int64_t k = 0; k < rank; ++k)
+      exprs[(*perm)[k]] = dim(k);
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+    return success();
+  }
+
+  if (type == "Slice" || type == "StridedSlice") {
+    StridedSliceSpec spec;
+    if (type == "Slice") {
+      FailureOr<SmallVector<int64_t>> begin = constants(1, "begin");
+      if (failed(begin))
+        return failure();
+      for (int64_t d = 0; d < in.getRank(); ++d) {
+        spec.dims.push_back({(*begin)[d], out.getDimSize(d), 1, false});
+        spec.outputSource.push_back(d);
+      }
+    } else {
+      FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
+                                      end = constants(2, "end"),
+                                      strides = constants(3, "strides");
+      if (failed(begin) || failed(end) || failed(strides))
+        return failure();
+      auto mask = [&](StringRef name) {
+        auto attr = node->getAttrOfType<IntegerAttr>(name);
+        return attr ? attr.getInt() : 0;
+      };
+      std::string message;
+      FailureOr<StridedSliceSpec> resolved = resolveStridedSlice(
+          in.getShape(), *begin, *end, *strides, mask("begin_mask"),
+          mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
+          mask("shrink_axis_mask"), message);
+      if (failed(resolved))
+        return error(node) << message;
+      spec = *resolved;
+    }
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    auto [window, map] = sliceOf(loc, source, spec.dims, spec.outputSource);
+    emitLoop(loc, window, map, *output, copyBody);
+    return success();
+  }
+
+  if (type == "Tile" || type == "BroadcastTo") {
+    // Tile: index mod the input's size. BroadcastTo: right-aligned, size-1
+    // dims read index 0.
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < in.getRank(); ++d) {
+      int64_t k = rank - in.getRank() + d, size = in.getDimSize(d);
+      if (size == out.getDimSize(k))
+        exprs.push_back(dim(k));
+      else if (type == "Tile")
+        exprs.push_back(dim(k) % size);
+      else
+        exprs.push_back(constant(0));
+    }
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+    return success();
+  }
+
+  if (type == "ConcatV2" || type == "Pack") {
+    // Each input fills its part of the output.
+    unsigned count = type == "Pack" ? operands.size() : operands.size() - 1;
+    int64_t axisValue;
+    if (type == "Pack") {
+      auto attr = node->getAttrOfType<IntegerAttr>("axis");
+      axisValue = attr ? attr.getInt() : 0;
+    } else {
+      FailureOr<SmallVector<int64_t>> axisList = constants(count, "the axis");
+      if (failed(axisList))
+        return failure();
+      axisValue = axisList->front();
+    }
+    std::optional<int64_t> axis = normalized(axisValue, rank);
+    if (!axis)
+      return error(node) << "axis " << axisValue << " out of range";
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    int64_t offset = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      auto part = typeOf(operands[i]);
+      int64_t extent = type == "Pack" ? 1 : part.getDimSize(*axis);
+      if (part.getNumElements() != 0) {
+        SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
+            steps(rank, 1);
+        offsets[*axis] = offset;
+        sizes[*axis] = extent;
+        Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
+                                                         sizes, steps);
+        SmallVector<AffineExpr> exprs;
+        for (int64_t d = 0; d < rank; ++d)
+          if (type != "Pack" || d != *axis)
+            exprs.push_back(dim(d));
+        Value piece = memrefFor(operands[i]);
+        if (!piece)
+          return error(node) << "input " << i << " has no buffer";
+        emitLoop(loc, piece, mapOf(exprs), window, copyBody);
+      }
+      offset += extent;
+    }
+    return success();
+  }
+
+  if (type == "Unpack" || type == "Split" || type == "SplitV") {
+    // Output i reads its slice of the input.
+    Value value = type == "Split" ? operands[1] : operands[0];
+    auto valueType = typeOf(value);
+    int64_t axisValue;
+    if (type == "Unpack") {
+      auto attr = node->getAttrOfType<IntegerAttr>("axis");
+      axisValue = attr ? attr.getInt() : 0;
+    } else {
+      FailureOr<SmallVector<int64_t>> axisList =
+          constants(type == "Split" ? 0 : 2, "the axis");
+      if (failed(axisList))
+        return failure();
+      axisValue = axisList->front();
+    }
+    std::optional<int64_t> axis = normalized(axisValue, valueType.getRank());
+    if (!axis)
+      return error(node) << "axis " << axisValue << " out of range";
+    Value whole = memrefFor(value);
+    if (!whole)
+      return error(node) << "input has no buffer";
+    int64_t offset = 0;
+    for (auto [i, result] : llvm::enumerate(tfg::getDataResults(node))) {
+      auto piece = typeOf(result);
+      // The input's dims, the axis narrowed to this piece; the output
+      // walks the others (and the axis too, unless unpacking).
+      SmallVector<StridedSliceDim> dims;
+      SmallVector<int64_t> walked;
+      int64_t extent = type == "Unpack" ? 1 : piece.getDimSize(*axis);
+      for (int64_t d = 0; d < valueType.getRank(); ++d) {
+        if (d == *axis) {
+          dims.push_back({offset, extent, 1, type == "Unpack"});
+          if (type != "Unpack")
+            walked.push_back(d);
+          continue;
+        }
+        dims.push_back({0, valueType.getDimSize(d), 1, false});
+        walked.push_back(d);
+      }
+      offset += extent;
+      if (piece.getNumElements() == 0 || result.use_empty())
+        continue;
+      FailureOr<Value> output = outputFor(node, i);
+      if (failed(output))
+        return failure();
+      auto [window, map] = sliceOf(loc, whole, dims, walked);
+      emitLoop(loc, window, map, *output, copyBody);
+    }
+    return success();
+  }
+
+  if (type == "Pad" || type == "PadV2" || type == "MirrorPad") {
+    FailureOr<SmallVector<int64_t>> paddings = constants(1, "the paddings");
+    if (failed(paddings))
+      return failure();
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    if (type == "MirrorPad") {
+      // Each output index maps back into the input by reflection, with
+      // (SYMMETRIC) or without (REFLECT) repeating the edge.
+      auto mode = node->getAttrOfType<StringAttr>("mode");
+      bool symmetric = mode && mode.getValue() == "SYMMETRIC";
+      emitLoop(loc, {}, {}, *output,
+               [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                 SmallVector<Value> indices;
+                 auto index = [&](int64_t v) {
+                   return b.create<arith::ConstantIndexOp>(l, v);
+                 };
+                 for (int64_t d = 0; d < rank; ++d) {
+                   int64_t n = in.getDimSize(d);
+                   Value i = b.create<arith::SubIOp>(
+                       l, b.create<linalg::IndexOp>(l, d),
+                       index((*paddings)[2 * d]));
+                   Value negative = b.create<arith::CmpIOp>(
+                       l, arith::CmpIPredicate::slt, i, index(0));
+                   Value beyond = b.create<arith::CmpIOp>(
+                       l, arith::CmpIPredicate::sge, i, index(n));
+                   Value low = b.create<arith::SubIOp>(
+                       l, index(symmetric ? -1 : 0), i);
+                   Value high = b.create<arith::SubIOp>(
+                       l, index(symmetric ? 2 * n - 1 : 2 * n - 2), i);
+                   i = b.create<arith::SelectOp>(l, negative, low, i);
+                   indices.push_back(b.create<arith::SelectOp>(l, beyond, high, i));
+                 }
+                 return b.create<memref::LoadOp>(l, source, indices);
+               });
+      return success();
+    }
+    // The padding value everywhere, then the input over its window.
+    MemRefType outMemref = cast<MemRefType>(output->getType());
+    if (type == "PadV2") {
+      Value padValue = memrefFor(operands[2]);
+      if (!padValue)
+        return error(node) << "the padding value has no buffer";
+      emitLoop(loc, padValue, AffineMap::get(rank, 0, {}, context), *output,
+               copyBody);
+    } else {
+      Type element = outMemref.getElementType();
+      emitLoop(loc, {}, {}, *output,
+               [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                 return b.create<arith::ConstantOp>(l, b.getZeroAttr(element));
+               });
+    }
+    if (in.getNumElements() == 0)
+      return success();
+    SmallVector<int64_t> offsets, steps(rank, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      offsets.push_back((*paddings)[2 * d]);
+    Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
+                                                     in.getShape(), steps);
+    emitLoop(loc, source, builder.getMultiDimIdentityMap(rank), window,
+             copyBody);
+    return success();
+  }
+
+  if (type == "GatherV2") {
+    // output[p..., i..., q...] = params[p..., indices[i...], q...]; an index
+    // outside [0, n) (an error in TensorFlow) reads 0.
+    FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
+    if (failed(axisList))
+      return failure();
+    auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
+    if (batchDims && batchDims.getInt() != 0)
+      return error(node) << "batch_dims other than 0 are not supported";
+    std::optional<int64_t> axis = normalized(axisList->front(), in.getRank());
+    if (!axis)
+      return error(node) << "axis out of range";
+    auto indicesType = typeOf(operands[1]);
+    int64_t indicesRank = indicesType.getRank();
+    Value indices = memrefFor(operands[1]);
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output) || !indices)
+      return failure();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t k = 0; k < indicesRank; ++k)
+      exprs.push_back(dim(*axis + k));
+    int64_t n = in.getDimSize(*axis);
+    Type element = cast<MemRefType>(output->getType()).getElementType();
+    emitLoop(loc, indices, mapOf(exprs), *output,
+             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+               Value i = b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+               Value zero = b.create<arith::ConstantIndexOp>(l, 0);
+               Value valid = b.create<arith::AndIOp>(
+                   l,
+                   b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, i, zero),
+                   b.create<arith::CmpIOp>(
+                       l, arith::CmpIPredicate::slt, i,
+                       b.create<arith::ConstantIndexOp>(l, n)));
+               i = b.create<arith::SelectOp>(l, valid, i, zero);
+               SmallVector<Value> at;
+               for (int64_t d = 0; d < in.getRank(); ++d)
+                 at.push_back(d == *axis ? i
+                                         : Value(b.create<linalg::IndexOp>(
+                                               l, d < *axis ? d
+                                                            : d - 1 + indicesRank)));
+               Value v = b.create<memref::LoadOp>(l, source, at);
+               return b.create<arith::SelectOp>(
+                   l, valid, v,
+                   b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+             });
+    return success();
+  }
+
+  if (type == "OneHot") {
+    auto axisAttr = node->getAttrOfType<IntegerAttr>("axis");
+    int64_t axisValue = axisAttr ? axisAttr.getInt() : -1;
+    int64_t axis = axisValue < 0 ? rank - 1 : axisValue;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        exprs.push_back(dim(d));
+    Value on = memrefFor(operands[2]), off = memrefFor(operands[3]);
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output) || !on || !off)
+      return failure();
+    AffineMap scalar = AffineMap::get(rank, 0, {}, context);
+    emitLoop(loc, {source, on, off}, {mapOf(exprs), scalar, scalar}, *output,
+             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+               Value i = b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+               Value hot = b.create<arith::CmpIOp>(
+                   l, arith::CmpIPredicate::eq, i,
+                   b.create<linalg::IndexOp>(l, axis));
+               return b.create<arith::SelectOp>(l, hot, args[1], args[2]);
+             });
+    return success();
+  }
+
+  if (type == "Fill") {
+    Value value = memrefFor(operands[1]);
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output) || !value)
+      return failure();
+    emitLoop(loc, value, AffineMap::get(rank, 0, {}, context), *output,
+             copyBody);
+    return success();
+  }
+
+  if (type == "Range") {
+    // start + i * delta.
+    Value delta = memrefFor(operands[2]);
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output) || !delta)
+      return failure();
+    Type element = cast<MemRefType>(output->getType()).getElementType();
+    bool isFloat = isa<FloatType>(element);
+    AffineMap scalar = AffineMap::get(1, 0, {}, context);
+    emitLoop(loc, {source, delta}, {scalar, scalar}, *output,
+             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+               Value i = b.create<arith::IndexCastOp>(
+                   l, b.getI64Type(), b.create<linalg::IndexOp>(l, 0));
+               if (isFloat) {
+                 i = b.create<arith::SIToFPOp>(l, element, i);
+                 return b.create<arith::AddFOp>(
+                     l, args[0], b.create<arith::MulFOp>(l, i, args[1]));
+               }
+               if (element.getIntOrFloatBitWidth() < 64)
+                 i = b.create<arith::TruncIOp>(l, element, i);
+               return b.create<arith::AddIOp>(
+                   l, args[0], b.create<arith::MulIOp>(l, i, args[1]));
+             });
+    return success();
+  }
+  return error(node) << "no code generation for this op yet";
+}
+
+} // namespace tfc

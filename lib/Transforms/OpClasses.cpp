@@ -1,0 +1,54 @@
+//===- OpClasses.cpp - the kinds of op code generation knows --------------===//
+
+#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+bool isElementwise(Operation *node) {
+  if (!tfg::isNode(node) || tfg::getDataResults(node).size() != 1)
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
+             "FloorMod", "Maximum", "Minimum", true)
+      .Cases("Pow", "SquaredDifference", "Neg", "Abs", "Square", "Sqrt",
+             "Rsqrt", "Exp", "Log", "Log1p", true)
+      .Cases("Tanh", "Sigmoid", "Erf", "Erfc", "Relu", "Relu6", "Elu", "Selu",
+             "LeakyRelu", "Softplus", true)
+      .Cases("Softsign", "Floor", "Ceil", "Round", "Sign", "Reciprocal",
+             "Cast", "BiasAdd", "Equal", "NotEqual", true)
+      .Cases("Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
+             "LogicalOr", "LogicalNot", "Select", "SelectV2", true)
+      .Cases("AddN", "ClipByValue", "ZerosLike", "OnesLike", "IsNan", "IsInf",
+             "IsFinite", "Expm1", "Sin", "Cos", true)
+      .Cases("TruncateDiv", "TruncateMod", "Mod", "DivNoNan", "MulNoNan",
+             "Rint", "Inv", true)
+      .Default(false);
+}
+
+bool isAlias(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Identity", "IdentityN", "StopGradient", "PreventGradient",
+             "Snapshot", "Reshape", "Squeeze", "ExpandDims", true)
+      .Cases("PlaceholderWithDefault", "EnsureShape", true)
+      .Default(false);
+}
+
+bool isDataMovement(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Transpose", "Slice", "StridedSlice", "Tile", "BroadcastTo",
+             "ConcatV2", "Pack", "Unpack", "Split", "SplitV", true)
+      .Cases("Pad", "PadV2", "MirrorPad", "GatherV2", "OneHot", "Fill",
+             "Range", true)
+      .Default(false);
+}
+
+} // namespace tfc
