@@ -207,8 +207,15 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
       type == "MaxPool" || type == "AvgPool")
     return emitWindow(node);
   if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
-      type == "Prod")
+      type == "Prod" || type == "All" || type == "Any")
     return emitReduction(node);
+  if (type == "ArgMax" || type == "ArgMin" || type == "Cumsum" ||
+      type == "Cumprod")
+    return emitAxisKernel(node);
+  if (type == "TopKV2")
+    return emitTopK(node);
+  if (type == "LogSoftmax")
+    return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
   if (isDataMovement(node))
     return emitDataMovement(node);
   if (isAlias(node)) {

@@ -812,6 +812,23 @@ LogicalResult fill(ShapeContext &c) {
   return success();
 }
 
+/// TopKV2: the input's shape with the last dim k, for both outputs.
+LogicalResult topK(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *k = c.inputValue(1);
+  if (!in.ranked || in.rank() < 1)
+    return success();
+  Shape out = in;
+  out.dims.back() = k && k->size() == 1 ? (*k)[0] : kUnknown;
+  if (k && k->size() == 1 && !ShapedType::isDynamic(in.dims.back()) &&
+      (*k)[0] > in.dims.back())
+    return c.error("k = " + std::to_string((*k)[0]) +
+                   " exceeds the last dimension, " + std::to_string(in.dims.back()));
+  c.setOutput(0, out);
+  c.setOutput(1, out);
+  return success();
+}
+
 LogicalResult broadcastTo(ShapeContext &c) {
   if (const auto *shape = c.inputValue(1))
     c.setOutput(0, Shape::of(*shape));
@@ -1411,6 +1428,7 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Rank", rankOp);
     add("Fill", fill);
     add("BroadcastTo", broadcastTo);
+    add("TopKV2", topK);
     add("Tile", tile);
     add("Pad PadV2 MirrorPad", pad);
     add("Slice", slice);

@@ -456,6 +456,78 @@ def _(c, rng):
 
 
 # --------------------------------------------------------------------------
+# Reductions, scans, softmax
+# --------------------------------------------------------------------------
+
+def reduction_case(op):
+    def build(c, rng):
+        f = getattr(raw, op)
+        x = c.feed(ordinary_floats((3, 4, 5), rng))
+        c.fetch(f(input=x, axis=const([1, 2])))               # contiguous
+        c.fetch(f(input=x, axis=const([0, 2]), keep_dims=True))  # not
+        c.fetch(f(input=x, axis=const([-1])))
+        c.fetch(f(input=x, axis=const(np.zeros((0,), np.int32))))  # none
+        c.fetch(f(input=c.feed(edge_floats()), axis=const([1])))  # NaN, inf
+        c.fetch(f(input=c.feed(ints((3, 4), rng, low=-3, high=4)), axis=const([0])))
+        c.fetch(f(input=c.feed(ordinary_floats((2, 3), rng, np.float64)),
+                  axis=const([1])))
+    return build
+
+
+for _op in ["Sum", "Mean", "Max", "Min", "Prod"]:
+    case(_op, REDUCTION)(reduction_case(_op))
+
+
+@case("AllAny", EXACT)
+def _(c, rng):
+    b = c.feed(rng.integers(0, 2, (3, 4)).astype(bool))
+    c.fetch(raw.All(input=b, axis=const([1])))
+    c.fetch(raw.Any(input=b, axis=const([0]), keep_dims=True))
+    c.fetch(raw.All(input=c.feed(np.ones((2, 0), bool)), axis=const([1])))
+
+
+@case("ArgMaxMin", EXACT)
+def _(c, rng):
+    x = c.feed(np.array([[1.0, 3.0, 3.0, -1.0], [np.nan, 2.0, np.nan, 5.0],
+                         [-np.inf, -np.inf, -7.0, 0.0]], np.float32))
+    c.fetch(raw.ArgMax(input=x, dimension=const(1)))
+    c.fetch(raw.ArgMin(input=x, dimension=const(-1), output_type=tf.int32))
+    c.fetch(raw.ArgMax(input=x, dimension=const(0)))
+    c.fetch(raw.ArgMin(input=c.feed(ints((3, 5), rng, low=-2, high=2)),
+                       dimension=const(0)))
+
+
+@case("Cumulative")
+def _(c, rng):
+    x = c.feed(ordinary_floats((3, 4), rng))
+    c.fetch(raw.Cumsum(x=x, axis=const(1)))
+    c.fetch(raw.Cumsum(x=x, axis=const(0), exclusive=True))
+    c.fetch(raw.Cumsum(x=x, axis=const(-1), reverse=True, exclusive=True))
+    c.fetch(raw.Cumprod(x=x, axis=const(1), reverse=True))
+    c.fetch(raw.Cumsum(x=c.feed(ints((2, 5), rng)), axis=const(1)))
+
+
+@case("TopKV2", EXACT)
+def _(c, rng):
+    x = c.feed(np.array([[1.0, 3.0, 3.0, -1.0, 2.0], [0.5, -2.0, 7.0, 7.0, 7.0]],
+                        np.float32))
+    top = raw.TopKV2(input=x, k=const(3))
+    c.fetch(top.values)
+    c.fetch(top.indices)
+    top = raw.TopKV2(input=c.feed(ordinary_floats((2, 3, 6), rng)), k=const(6))
+    c.fetch(top.values)
+    c.fetch(top.indices)
+
+
+@case("Softmax", TRANSCENDENTAL)
+def _(c, rng):
+    c.fetch(raw.Softmax(logits=c.feed(ordinary_floats((3, 7), rng, low=-30, high=30))))
+    c.fetch(raw.LogSoftmax(logits=c.feed(ordinary_floats((2, 2, 5), rng, low=-30,
+                                                         high=30))))
+    c.fetch(raw.Softmax(logits=c.feed(np.array([[1.0, -np.inf, 0.0]], np.float32))))
+
+
+# --------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------
 

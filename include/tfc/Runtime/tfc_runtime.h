@@ -94,6 +94,32 @@ void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
 void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in, float *out,
                          int64_t rows, int64_t cols);
 
+/* LogSoftmax over each row: x - max - log(sum(exp(x - max))). */
+void tfc_cpu_log_softmax_f32(tfc_runtime *runtime, const float *in,
+                             float *out, int64_t rows, int64_t cols);
+
+/* The kernels below see their input as [outer, n, inner] and walk the
+ * middle axis; `dtype` is the element type (enum tfc_dtype). */
+
+/* ArgMax (kind 0) or ArgMin (kind 1): the index of the first extreme along
+ * the axis (NaN never wins; with no winner, 0), written as int32 or int64
+ * per `index_dtype`; out is [outer, inner]. */
+void tfc_cpu_arg_reduce(tfc_runtime *runtime, const void *in, void *out,
+                        int64_t kind, int64_t dtype, int64_t index_dtype,
+                        int64_t outer, int64_t n, int64_t inner);
+
+/* Cumsum (kind 0) or Cumprod (kind 1) along the axis, in order (reverse:
+ * from the end); exclusive scans start from the identity. */
+void tfc_cpu_scan(tfc_runtime *runtime, const void *in, void *out,
+                  int64_t kind, int64_t dtype, int64_t outer, int64_t n,
+                  int64_t inner, int64_t exclusive, int64_t reverse);
+
+/* TopKV2 on each of `rows` rows of n floats: the k largest in descending
+ * order (equal values: lower index first; NaN above all) and their
+ * indices. */
+void tfc_cpu_top_k_f32(tfc_runtime *runtime, const float *in, float *values,
+                       int32_t *indices, int64_t rows, int64_t n, int64_t k);
+
 /* C[b..., m, n] = sum_k A[b..., m, k] * B[b..., k, n] over any element
  * strides: BatchMatMul with broadcasting (stride 0) and adjoints (swapped
  * strides), and two-operand Einsum. `descriptor` (int64, compile-time

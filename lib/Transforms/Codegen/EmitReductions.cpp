@@ -7,6 +7,7 @@
 
 #include "StepEmitter.h"
 
+#include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -42,51 +45,228 @@ LogicalResult StepEmitter::emitRowKernel(Operation *node, StringRef kernelName) 
   return success();
 }
 
-/// Sum/Mean/Max/Min/Prod over a contiguous run of axes given by a Const.
-LogicalResult StepEmitter::emitReduction(Operation *node) {
-  Value input = tfg::getDataOperands(node)[0];
-  auto in = cast<RankedTensorType>(input.getType());
-  if (!in.getElementType().isF32())
-    return error(node) << "code generation supports float32 reductions only for now";
+namespace {
+
+/// The axes a node reduces, from its constant operand `index`: in range,
+/// sorted, without repeats.
+FailureOr<SmallVector<int64_t>> axesOf(Operation *node, unsigned index,
+                                       int64_t rank,
+                                       function_ref<InFlightDiagnostic()> error) {
   std::optional<SmallVector<int64_t>> axes =
-      constantInts(tfg::getDataOperands(node)[1]);
+      constantInts(tfg::getDataOperands(node)[index]);
   if (!axes)
-    return error(node) << "reduction axes must be constant";
-  int64_t rank = in.getRank();
+    return error() << "the axes must be constant";
   SmallVector<int64_t> normalized;
-  for (int64_t a : *axes)
+  for (int64_t a : *axes) {
+    if (a < -rank || a >= rank)
+      return error() << "axis " << a << " out of range for rank " << rank;
     normalized.push_back(a < 0 ? a + rank : a);
+  }
   llvm::sort(normalized);
   normalized.erase(std::unique(normalized.begin(), normalized.end()),
                    normalized.end());
-  for (size_t i = 1; i < normalized.size(); ++i)
-    if (normalized[i] != normalized[i - 1] + 1)
-      return error(node) << "code generation supports reducing contiguous "
-                            "axes only for now";
-  int64_t outer = 1, reduced = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    bool isReduced = llvm::is_contained(normalized, d);
-    int64_t size = in.getDimSize(d);
-    if (isReduced)
-      reduced *= size;
-    else if (normalized.empty() || d < normalized.front())
-      outer *= size;
-    else
-      inner *= size;
-  }
+  return normalized;
+}
+
+/// The sizes before, along and after `axis`.
+std::tuple<int64_t, int64_t, int64_t> aroundAxis(ArrayRef<int64_t> shape,
+                                                 int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  return {outer, shape[axis], inner};
+}
+
+} // namespace
+
+/// Sum/Mean/Max/Min/Prod/All/Any over constant axes. Float32 over one
+/// contiguous run of axes calls the runtime's kernel; everything else is a
+/// linalg reduction: the output set to the identity, then one loop nest
+/// folding every input element into its output element.
+LogicalResult StepEmitter::emitReduction(Operation *node) {
   StringRef type = tfg::getOpType(node);
-  int32_t kind = llvm::StringSwitch<int32_t>(type)
-                     .Case("Sum", 0)
-                     .Case("Mean", 1)
-                     .Case("Max", 2)
-                     .Case("Min", 3)
-                     .Default(4);
-  Value out = memrefFor(tfg::getDataResults(node)[0]);
-  if (!out)
-    return error(node) << "output has no buffer";
-  callKernel(node->getLoc(), "tfc_cpu_reduce_f32",
-             {pointerTo(memrefFor(input)), pointerTo(out)},
-             {outer, reduced, inner}, kind);
+  Value input = tfg::getDataOperands(node)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  int64_t rank = in.getRank();
+  FailureOr<SmallVector<int64_t>> axes =
+      axesOf(node, 1, rank, [&] { return error(node); });
+  if (failed(axes))
+    return failure();
+  FailureOr<Value> out = outputFor(node);
+  if (failed(out))
+    return failure();
+  Value source = memrefFor(input);
+  Location loc = node->getLoc();
+  Type element = in.getElementType();
+
+  bool contiguous = true;
+  for (size_t i = 1; i < axes->size(); ++i)
+    contiguous &= (*axes)[i] == (*axes)[i - 1] + 1;
+  if (element.isF32() && contiguous && type != "All" && type != "Any" &&
+      in.getNumElements() > 0) {
+    int64_t outer = 1, reduced = 1, inner = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = in.getDimSize(d);
+      if (llvm::is_contained(*axes, d))
+        reduced *= size;
+      else if (axes->empty() || d < axes->front())
+        outer *= size;
+      else
+        inner *= size;
+    }
+    int32_t kind = llvm::StringSwitch<int32_t>(type)
+                       .Case("Sum", 0)
+                       .Case("Mean", 1)
+                       .Case("Max", 2)
+                       .Case("Min", 3)
+                       .Default(4);
+    callKernel(loc, "tfc_cpu_reduce_f32", {pointerTo(source), pointerTo(*out)},
+               {outer, reduced, inner}, kind);
+    return success();
+  }
+
+  // The identity and the combination of the reduction.
+  bool isFloat = isa<FloatType>(element);
+  bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+  auto storage = cast<MemRefType>(out->getType()).getElementType();
+  auto identity = [&](OpBuilder &b, Location l) -> Value {
+    if (isFloat) {
+      double v = type == "Max"   ? -std::numeric_limits<double>::infinity()
+                 : type == "Min" ? std::numeric_limits<double>::infinity()
+                 : type == "Prod" ? 1.0
+                                  : 0.0;
+      return b.create<arith::ConstantOp>(l, b.getFloatAttr(element, v));
+    }
+    unsigned bits = storage.getIntOrFloatBitWidth();
+    APInt v = type == "Max" ? (isUnsigned ? APInt::getMinValue(bits)
+                                          : APInt::getSignedMinValue(bits))
+              : type == "Min" ? (isUnsigned ? APInt::getMaxValue(bits)
+                                            : APInt::getSignedMaxValue(bits))
+              : type == "Prod" || type == "All" ? APInt(bits, 1)
+                                                : APInt(bits, 0);
+    return b.create<arith::ConstantOp>(l, b.getIntegerAttr(storage, v));
+  };
+  auto combine = [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+    if (type == "All")
+      return b.create<arith::AndIOp>(l, x, acc);
+    if (type == "Any")
+      return b.create<arith::OrIOp>(l, x, acc);
+    if (type == "Max")
+      return isFloat ? Value(b.create<arith::MaximumFOp>(l, x, acc))
+             : isUnsigned ? Value(b.create<arith::MaxUIOp>(l, x, acc))
+                          : Value(b.create<arith::MaxSIOp>(l, x, acc));
+    if (type == "Min")
+      return isFloat ? Value(b.create<arith::MinimumFOp>(l, x, acc))
+             : isUnsigned ? Value(b.create<arith::MinUIOp>(l, x, acc))
+                          : Value(b.create<arith::MinSIOp>(l, x, acc));
+    if (type == "Prod")
+      return isFloat ? Value(b.create<arith::MulFOp>(l, x, acc))
+                     : Value(b.create<arith::MulIOp>(l, x, acc));
+    return isFloat ? Value(b.create<arith::AddFOp>(l, x, acc))
+                   : Value(b.create<arith::AddIOp>(l, x, acc));
+  };
+  emitLoop(loc, {}, {}, *out,
+           [&](OpBuilder &b, Location l, ValueRange) { return identity(b, l); });
+  if (in.getNumElements() > 0) {
+    auto keepDims = node->getAttrOfType<BoolAttr>("keep_dims");
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool reduced = llvm::is_contained(*axes, d);
+      iterators.push_back(reduced ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+      if (!reduced)
+        outExprs.push_back(builder.getAffineDimExpr(d));
+      else if (keepDims && keepDims.getValue())
+        outExprs.push_back(builder.getAffineConstantExpr(0));
+    }
+    SmallVector<AffineMap> maps = {
+        builder.getMultiDimIdentityMap(rank),
+        AffineMap::get(rank, 0, outExprs, context)};
+    builder.create<linalg::GenericOp>(
+        loc, source, *out, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          b.create<linalg::YieldOp>(l, combine(b, l, args[0], args[1]));
+        });
+  }
+  if (type == "Mean") {
+    int64_t count = 1;
+    for (int64_t d : *axes)
+      count *= in.getDimSize(d);
+    emitLoop(loc, {}, {}, *out,
+             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+               if (isFloat)
+                 return b.create<arith::DivFOp>(
+                     l, args[0],
+                     b.create<arith::ConstantOp>(l, b.getFloatAttr(element, count)));
+               Value n = b.create<arith::ConstantOp>(
+                   l, b.getIntegerAttr(storage, std::max<int64_t>(count, 1)));
+               return isUnsigned ? Value(b.create<arith::DivUIOp>(l, args[0], n))
+                                 : Value(b.create<arith::DivSIOp>(l, args[0], n));
+             });
+  }
+  return success();
+}
+
+/// ArgMax/ArgMin, Cumsum/Cumprod: runtime kernels along one constant axis.
+LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  Value input = tfg::getDataOperands(node)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  FailureOr<SmallVector<int64_t>> axes =
+      axesOf(node, 1, std::max<int64_t>(in.getRank(), 1),
+             [&] { return error(node); });
+  if (failed(axes))
+    return failure();
+  if (axes->size() != 1)
+    return error(node) << "expects one axis";
+  int dtype = tfg::typeToDataType(in.getElementType());
+  FailureOr<Value> out = outputFor(node);
+  if (failed(out))
+    return failure();
+  auto [outer, n, inner] = aroundAxis(in.getShape(), axes->front());
+  Location loc = node->getLoc();
+  bool isArg = type == "ArgMax" || type == "ArgMin";
+  if (!in.getElementType().isIntOrFloat() || in.getElementType().isInteger(1) ||
+      in.getElementType().isF16() || in.getElementType().isBF16())
+    return error(node) << "no code generation for " << in.getElementType();
+  if (isArg) {
+    if (n == 0)
+      return error(node) << "reduces an empty axis";
+    int indexType = tfg::typeToDataType(
+        cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
+            .getElementType());
+    callKernel(loc, "tfc_cpu_arg_reduce", {pointerTo(memrefFor(input)), pointerTo(*out)},
+               {type == "ArgMax" ? 0 : 1, dtype, indexType, outer, n, inner});
+    return success();
+  }
+  auto flag = [&](StringRef name) {
+    auto attr = node->getAttrOfType<BoolAttr>(name);
+    return attr && attr.getValue() ? 1 : 0;
+  };
+  callKernel(loc, "tfc_cpu_scan", {pointerTo(memrefFor(input)), pointerTo(*out)},
+             {type == "Cumsum" ? 0 : 1, dtype, outer, n, inner, flag("exclusive"),
+              flag("reverse")});
+  return success();
+}
+
+/// TopKV2 on float32 rows.
+LogicalResult StepEmitter::emitTopK(Operation *node) {
+  Value input = tfg::getDataOperands(node)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  if (!in.getElementType().isF32())
+    return error(node) << "code generation supports float32 TopKV2 only";
+  auto values = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  int64_t n = in.getShape().back(), k = values.getShape().back();
+  int64_t rows = n == 0 ? 0 : in.getNumElements() / n;
+  FailureOr<Value> top = outputFor(node, 0), indices = outputFor(node, 1);
+  if (failed(top) || failed(indices))
+    return failure();
+  callKernel(node->getLoc(), "tfc_cpu_top_k_f32",
+             {pointerTo(memrefFor(input)), pointerTo(*top), pointerTo(*indices)},
+             {rows, n, k});
   return success();
 }
 

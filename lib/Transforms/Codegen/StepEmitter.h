@@ -48,6 +48,9 @@ public:
   mlir::LogicalResult emitEinsum(mlir::Operation *node);
   mlir::LogicalResult emitWindow(mlir::Operation *node);
   mlir::LogicalResult emitReduction(mlir::Operation *node);
+  /// ArgMax/ArgMin, Cumsum/Cumprod.
+  mlir::LogicalResult emitAxisKernel(mlir::Operation *node);
+  mlir::LogicalResult emitTopK(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
