@@ -455,6 +455,20 @@ def _(c, rng):
     c.fetch(raw.Squeeze(input=c.feed(ordinary_floats((1, 3, 1), rng)), axis=[0]))
 
 
+@case("FusedBatchNormV3")
+def _(c, rng):
+    stats = [c.feed(ordinary_floats((4,), rng, low=0.5, high=2.0)) for _ in range(4)]
+    y = raw.FusedBatchNormV3(x=c.feed(ordinary_floats((2, 3, 3, 4), rng)),
+                             scale=stats[0], offset=stats[1], mean=stats[2],
+                             variance=stats[3], epsilon=0.001, is_training=False)
+    c.fetch(y.y)
+    y = raw.FusedBatchNormV3(x=c.feed(ordinary_floats((2, 4, 3, 3), rng)),
+                             scale=stats[0], offset=stats[1], mean=stats[2],
+                             variance=stats[3], epsilon=0.01, is_training=False,
+                             data_format="NCHW")
+    c.fetch(y.y)
+
+
 # --------------------------------------------------------------------------
 # Reductions, scans, softmax
 # --------------------------------------------------------------------------

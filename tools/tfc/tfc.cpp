@@ -87,6 +87,7 @@ OwningOpRef<ModuleOp> load(MLIRContext &context) {
 /// From the optimized graph to LLVM IR, an object file or a program.
 int generateCode(MLIRContext &context, ModuleOp module) {
   PassManager pm(&context, ModuleOp::getOperationName());
+  pm.addPass(tfc::createDecomposeBatchNormPass());
   pm.addPass(tfc::createVerifyStaticShapesPass());
   pm.addPass(tfc::createFuseElementwisePass());
   pm.addPass(tfc::createPlanMemoryPass());

@@ -154,6 +154,18 @@ def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
   }];
 }
 
+def DecomposeBatchNormPass : Pass<"tfc-decompose-batch-norm", "mlir::ModuleOp"> {
+  let summary = "Writes inference batch norms as per-channel arithmetic";
+  let description = [{
+    FusedBatchNorm/V2/V3 with is_training = false, whose statistics outputs
+    are unused, becomes y = x * s + b with s = scale * rsqrt(variance +
+    epsilon) and b = offset - mean * s (AddV2, Rsqrt, Mul, Sub nodes; s and
+    b reshaped to [C, 1, 1] for NCHW). The result keeps the node's name.
+    The per-channel vectors are small, and x * s + b fuses with the
+    elementwise ops that follow.
+  }];
+}
+
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let summary = "Groups chains of elementwise nodes into one loop nest each";
   let description = [{
