@@ -117,7 +117,7 @@ int generateCode(MLIRContext &context, ModuleOp module) {
   auto removeObject =
       llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
   if (failed(tfc::writeObject(*llvmModule, object, target)) ||
-      failed(tfc::linkProgram(object, outputPath, module.getLoc())))
+      failed(tfc::linkProgram(object, outputPath, module.getLoc(), target)))
     return tfc::kExitFailure;
   return tfc::kExitSuccess;
 }

@@ -40,10 +40,14 @@ mlir::LogicalResult writeObject(llvm::Module &module, llvm::StringRef path,
                                 const TargetOptions &options);
 mlir::LogicalResult writeLLVMIR(llvm::Module &module, llvm::StringRef path);
 
+/// The file name of the kernel library built for the target's ISA level
+/// (AVX-512, AVX2 or baseline on x86-64; see runtime/kernels/cpu).
+std::string kernelLibraryFor(const TargetOptions &options);
+
 /// Links an object file holding a model into a program with the runtime's
-/// main, runtime and kernel libraries.
+/// main, runtime and kernel libraries (the kernels of the target's ISA).
 mlir::LogicalResult linkProgram(llvm::StringRef object, llvm::StringRef output,
-                                mlir::Location loc);
+                                mlir::Location loc, const TargetOptions &options);
 
 } // namespace tfc
 

@@ -28,6 +28,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
@@ -282,14 +283,28 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
   return success();
 }
 
-LogicalResult linkProgram(StringRef object, StringRef output, Location loc) {
+std::string kernelLibraryFor(const TargetOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
+  if (machine && machine->getTargetTriple().getArch() == llvm::Triple::x86_64) {
+    const llvm::MCSubtargetInfo *cpu = machine->getMCSubtargetInfo();
+    if (cpu->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+fma"))
+      return "libTfcCpuKernelsAVX512.a";
+    if (cpu->checkFeatures("+avx2,+fma,+f16c"))
+      return "libTfcCpuKernelsAVX2.a";
+  }
+  return "libTfcCpuKernels.a";
+}
+
+LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
+                          const TargetOptions &options) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
   if (!driver)
     return emitError(loc, "no C++ compiler driver (c++) to link with");
   std::string libDir = TFC_RUNTIME_LIBRARY_DIR;
   SmallVector<std::string> args = {
       *driver, object.str(), "-o", output.str(),
-      libDir + "/libTfcProgramMain.a", libDir + "/libTfcCpuKernels.a",
+      libDir + "/libTfcProgramMain.a", libDir + "/" + kernelLibraryFor(options),
       libDir + "/libTfcRuntime.a", "-lpthread", "-lm"};
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;

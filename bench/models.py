@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The benchmark models, built with Keras (fixed seeds) and frozen.
+
+    python bench/models.py NAME --batch B --out DIR
+
+writes DIR/frozen.pb (variables folded into constants), DIR/x.npy (an input
+drawn with a fixed seed), DIR/want.npy (TensorFlow's output for it) and
+DIR/model.json (feed and fetch names). NAME is one of: mlp, cnn, resnet50,
+mobilenetv2, transformer. ResNet-50 and MobileNetV2 are the Keras
+applications with random weights (weights=None); they are made here on
+demand, never committed (ResNet-50's frozen graph is about 100 MB).
+
+Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
+"""
+
+import argparse
+import json
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402
+from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
+    convert_variables_to_constants_v2)
+
+SEED = 7
+
+
+def mlp():
+    return keras.Sequential([
+        keras.Input((784,)),
+        keras.layers.Dense(256, activation="relu"),
+        keras.layers.Dense(128, activation="relu"),
+        keras.layers.Dense(10, activation="softmax"),
+    ]), (784,)
+
+
+def cnn():
+    return keras.Sequential([
+        keras.Input((28, 28, 1)),
+        keras.layers.Conv2D(32, 3, activation="relu"),
+        keras.layers.MaxPooling2D(),
+        keras.layers.Conv2D(64, 3, activation="relu"),
+        keras.layers.MaxPooling2D(),
+        keras.layers.Flatten(),
+        keras.layers.Dense(128, activation="relu"),
+        keras.layers.Dense(10, activation="softmax"),
+    ]), (28, 28, 1)
+
+
+def resnet50():
+    return keras.applications.ResNet50(weights=None), (224, 224, 3)
+
+
+def mobilenetv2():
+    return keras.applications.MobileNetV2(weights=None), (224, 224, 3)
+
+
+def transformer():
+    """One encoder block: multi-head self-attention and a GELU MLP, with
+    residuals and layer norms, on 128 tokens of width 256."""
+    tokens, width, heads = 128, 256, 8
+    x = keras.Input((tokens, width))
+    a = keras.layers.MultiHeadAttention(heads, width // heads)(x, x)
+    h = keras.layers.LayerNormalization()(x + a)
+    f = keras.layers.Dense(4 * width, activation="gelu")(h)
+    f = keras.layers.Dense(width)(f)
+    y = keras.layers.LayerNormalization()(h + f)
+    return keras.Model(x, y), (tokens, width)
+
+
+MODELS = {"mlp": mlp, "cnn": cnn, "resnet50": resnet50,
+          "mobilenetv2": mobilenetv2, "transformer": transformer}
+
+
+def build(name, batch):
+    """The frozen GraphDef of model `name` at `batch`, its feed and fetch
+    tensor names, and the concrete function it came from."""
+    keras.utils.set_random_seed(SEED)
+    model, shape = MODELS[name]()
+    fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
+        tf.TensorSpec((batch,) + shape, tf.float32, name="x"))
+    frozen = convert_variables_to_constants_v2(fn)
+    graph_def = frozen.graph.as_graph_def()
+    return graph_def, frozen.inputs[0].name, frozen.outputs[0].name, fn, shape
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name", choices=sorted(MODELS))
+    parser.add_argument("--batch", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    graph_def, feed, fetch, fn, shape = build(args.name, args.batch)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "frozen.pb"), "wb") as f:
+        f.write(graph_def.SerializeToString())
+    x = np.random.default_rng(SEED).standard_normal((args.batch,) + shape).astype(np.float32)
+    np.save(os.path.join(args.out, "x.npy"), x)
+    np.save(os.path.join(args.out, "want.npy"), fn(tf.constant(x)).numpy())
+    with open(os.path.join(args.out, "model.json"), "w") as f:
+        json.dump({"feed": feed.split(":")[0], "fetch": fetch, "batch": args.batch}, f)
+    print("wrote %s (%d nodes)" % (args.out, len(graph_def.node)))
+
+
+if __name__ == "__main__":
+    main()
