@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s X.npy OUT.npy\n", argv[0]);
     return 2;
   }
-  if (npy_read_f32(argv[1], x, MLP_X_ELEMENTS) != 0) {
+  if (npy_read(argv[1], "<f4", x, sizeof x[0], MLP_X_ELEMENTS) != 0) {
     fprintf(stderr, "%s: expected %d float32 values\n", argv[1],
             MLP_X_ELEMENTS);
     return 2;

@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
   }
   std::array<float, MLP_X_ELEMENTS> x;
   std::array<float, MLP_IDENTITY_ELEMENTS> identity;
-  if (npy_read_f32(argv[1], x.data(), x.size()) != 0) {
+  if (npy_read(argv[1], "<f4", x.data(), sizeof(float), x.size()) != 0) {
     std::fprintf(stderr, "%s: expected %zu float32 values\n", argv[1],
                  x.size());
     return 2;

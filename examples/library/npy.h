@@ -1,6 +1,6 @@
 /* npy.h - just enough of NumPy's .npy format for the library examples.
  *
- * Reads and writes float32 arrays in C order (version 1 files, as
+ * Reads arrays and writes float32 ones, in C order (version 1 files, as
  * numpy.save writes them), on a little-endian machine. Plain C, usable from
  * C++. A real program would check more (the shape, other dtypes) or use
  * its own tensor I/O; these helpers keep the examples about the library.
@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Reads exactly `count` floats from a float32 .npy file into `data`.
+/* Reads exactly `count` elements of `size` bytes from a .npy file whose
+ * dtype is `descr` ("<f4" for float32, "<i4" for int32, ...) into `data`.
  * Returns 0, or -1 if the file cannot be read, holds another dtype or
  * another number of elements. */
-static int npy_read_f32(const char *path, float *data, size_t count) {
+static inline int npy_read(const char *path, const char *descr, void *data,
+                           size_t size, size_t count) {
   unsigned char prefix[10];
-  char dict[256];
+  char dict[256], expected[64];
   size_t length;
   int ok;
   FILE *file = fopen(path, "rb");
@@ -31,20 +33,20 @@ static int npy_read_f32(const char *path, float *data, size_t count) {
   ok = ok && length < sizeof dict && fread(dict, 1, length, file) == length;
   if (ok) {
     dict[length] = '\0';
-    ok = strstr(dict, "'descr': '<f4'") != NULL &&
+    snprintf(expected, sizeof expected, "'descr': '%s'", descr);
+    ok = strstr(dict, expected) != NULL &&
          strstr(dict, "'fortran_order': False") != NULL;
   }
   /* The data, and nothing after it. */
-  ok = ok && fread(data, sizeof(float), count, file) == count &&
-       fgetc(file) == EOF;
+  ok = ok && fread(data, size, count, file) == count && fgetc(file) == EOF;
   fclose(file);
   return ok ? 0 : -1;
 }
 
 /* Writes `data`, of the given shape, as a float32 .npy file. Returns 0, or
  * -1 if the file cannot be written. */
-static int npy_write_f32(const char *path, const float *data,
-                         const int64_t *shape, int rank) {
+static inline int npy_write_f32(const char *path, const float *data,
+                                const int64_t *shape, int rank) {
   char dict[256];
   size_t length, count = 1;
   int i, ok;

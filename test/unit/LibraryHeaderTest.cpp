@@ -1,8 +1,8 @@
 //===- LibraryHeaderTest.cpp - the C names and header of --emit lib -------===//
 //
-// Tests what the lit tests cannot reach through today's code generation
-// (float32 only): the C type of every dtype a library can pass, scalars,
-// and the error for a dtype C cannot hold; and the names -o implies.
+// Tests what whole models in lit tests reach only in part: the C type of
+// every dtype a library can pass, scalars, and the error for a dtype C
+// cannot hold; and the names -o implies.
 //
 //===----------------------------------------------------------------------===//
 

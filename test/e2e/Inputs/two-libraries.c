@@ -21,8 +21,9 @@ int main(int argc, char **argv) {
   mlp_ctx *mlp;
   cnn_ctx *cnn;
   int status;
-  if (argc != 5 || npy_read_f32(argv[1], mlp_x, MLP_X_ELEMENTS) != 0 ||
-      npy_read_f32(argv[3], cnn_x, CNN_X_ELEMENTS) != 0) {
+  if (argc != 5 ||
+      npy_read(argv[1], "<f4", mlp_x, sizeof(float), MLP_X_ELEMENTS) != 0 ||
+      npy_read(argv[3], "<f4", cnn_x, sizeof(float), CNN_X_ELEMENTS) != 0) {
     fprintf(stderr, "usage: %s MLP_X.npy MLP_OUT.npy CNN_X.npy CNN_OUT.npy\n",
             argv[0]);
     return 2;
