@@ -2,13 +2,16 @@
 //
 //   tfc compile MODEL -o OUT [--feed NAME[:PORT][=D0,D1,...]]... [--fetch ...]
 //               [--target NODE]... [--init NODE]... [--signature KEY]
-//               [--emit exe|obj|llvm|mlir] [--target-cpu/-triple/-features]
+//               [--emit exe|lib|obj|llvm|mlir] [--lib-name NAME]
+//               [--header PATH] [--target-cpu/-triple/-features]
 //               [pass-manager options]
 //   tfc info MODEL
 //
 // `compile` imports the model, runs the graph-level pipeline (the same one
-// `tfc-opt --tfc-pipeline` runs) and writes the result. MLIR's pass-manager
-// options (--print-ir-after-all, --mlir-timing, ...) apply to the pipeline.
+// `tfc-opt --tfc-pipeline` runs) and writes the result: a program, a static
+// library with its C header (docs/Library.md), an object file, LLVM IR or
+// the optimized graph. MLIR's pass-manager options (--print-ir-after-all,
+// --mlir-timing, ...) apply to the pipeline.
 // `info` prints what a model contains.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +23,7 @@
 #include "tfc/Support/ModuleFile.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Target/GraphDef.h"
+#include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/Passes.h"
@@ -33,9 +37,10 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 
@@ -49,8 +54,20 @@ cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model>"),
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' is stdout)"),
                                 cl::value_desc("file"));
 cl::opt<std::string> emit(
-    "emit", cl::desc("What to emit: exe (default), obj, llvm or mlir"),
+    "emit",
+    cl::desc("What to emit: exe (a program, the default), lib (a static "
+             "library and its C header), obj, llvm or mlir"),
     cl::init("exe"));
+cl::opt<std::string> libName(
+    "lib-name",
+    cl::desc("--emit lib: prefix of the library's C functions (default: the "
+             "-o file's stem without 'lib', e.g. mlp for libmlp.a)"),
+    cl::value_desc("name"));
+cl::opt<std::string> headerPath(
+    "header",
+    cl::desc("--emit lib: where to write the C header (default: beside -o, "
+             "e.g. mlp.h for libmlp.a)"),
+    cl::value_desc("file"));
 cl::opt<std::string> targetCpu("target-cpu",
                                cl::desc("CPU to generate code for (default: host)"));
 cl::opt<std::string> targetTriple(
@@ -84,8 +101,51 @@ OwningOpRef<ModuleOp> load(MLIRContext &context) {
                           tfc::ModelImportOptions::fromFlags(tags, signature));
 }
 
-/// From the optimized graph to LLVM IR, an object file or a program.
-int generateCode(MLIRContext &context, ModuleOp module) {
+/// What --emit lib is to call its functions and where its header goes.
+struct LibraryOutput {
+  std::string name, headerPath;
+};
+
+/// The library's name and header path from the flags; none, after a
+/// one-line error, when the flags do not fit.
+std::optional<LibraryOutput> libraryOutput() {
+  auto error = [](const Twine &message) {
+    llvm::errs() << "tfc: error: " << message << "\n";
+    return std::nullopt;
+  };
+  if (outputPath == "-")
+    return error("--emit lib writes a library and a header; -o - cannot "
+                 "hold them");
+  LibraryOutput result{libName.getNumOccurrences()
+                           ? libName.getValue()
+                           : tfc::defaultLibraryName(outputPath),
+                       headerPath.getNumOccurrences()
+                           ? headerPath.getValue()
+                           : tfc::defaultHeaderPath(outputPath)};
+  std::string why = tfc::checkLibraryName(result.name);
+  if (!why.empty()) {
+    if (libName.getNumOccurrences())
+      return error("--lib-name '" + result.name + "': " + why);
+    return error("-o " + outputPath + ": the name '" + result.name +
+                 "' does not fit: " + why + "; give --lib-name NAME");
+  }
+  auto absolute = [](StringRef path) {
+    SmallString<128> result(path);
+    llvm::sys::fs::make_absolute(result);
+    llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+    return std::string(result);
+  };
+  if (absolute(result.headerPath) == absolute(outputPath) ||
+      llvm::sys::fs::equivalent(result.headerPath, outputPath))
+    return error("--header " + result.headerPath +
+                 ": the header and the library cannot be one file");
+  return result;
+}
+
+/// From the optimized graph to LLVM IR, an object file, a program or a
+/// library (when `library` is given).
+int generateCode(MLIRContext &context, ModuleOp module,
+                 const std::optional<LibraryOutput> &library) {
   PassManager pm(&context, ModuleOp::getOperationName());
   pm.addPass(tfc::createDecomposeBatchNormPass());
   pm.addPass(tfc::createVerifyStaticShapesPass());
@@ -94,12 +154,34 @@ int generateCode(MLIRContext &context, ModuleOp module) {
   pm.addPass(tfc::createConvertTfgToMemrefPass());
   if (failed(pm.run(module)))
     return tfc::kExitBadInput;
+  // A library's header describes the interface, which lowering drops.
+  std::string header;
+  if (library) {
+    FailureOr<tfc::ModelInterface> interface = tfc::readModelInterface(module);
+    if (failed(interface))
+      return tfc::kExitBadInput;
+    FailureOr<std::string> text = tfc::renderLibraryHeader(
+        *interface, library->name, llvm::sys::path::filename(outputPath),
+        module.getLoc());
+    if (failed(text))
+      return tfc::kExitBadInput;
+    header = std::move(*text);
+  }
   tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      tfc::buildLLVMModule(module, llvmContext, target);
+  std::unique_ptr<llvm::Module> llvmModule = tfc::buildLLVMModule(
+      module, llvmContext, target, library ? library->name : "");
   if (!llvmModule)
     return tfc::kExitBadInput;
+  if (library) {
+    SmallString<0> object;
+    llvm::raw_svector_ostream os(object);
+    if (failed(tfc::emitObject(*llvmModule, target, os)) ||
+        failed(tfc::writeLibrary(object, library->name, outputPath, header,
+                                 library->headerPath)))
+      return tfc::kExitFailure;
+    return tfc::kExitSuccess;
+  }
   if (emit == "llvm")
     return succeeded(tfc::writeLLVMIR(*llvmModule, outputPath))
                ? tfc::kExitSuccess
@@ -127,9 +209,19 @@ int compile(MLIRContext &context) {
     llvm::errs() << "tfc: error: compile needs -o OUT\n";
     return tfc::kExitBadInput;
   }
-  if (emit != "mlir" && emit != "llvm" && emit != "obj" && emit != "exe") {
+  if (emit != "mlir" && emit != "llvm" && emit != "obj" && emit != "exe" &&
+      emit != "lib") {
     llvm::errs() << "tfc: error: --emit=" << emit
-                 << ": expected exe, obj, llvm or mlir\n";
+                 << ": expected exe, lib, obj, llvm or mlir\n";
+    return tfc::kExitBadInput;
+  }
+  std::optional<LibraryOutput> library;
+  if (emit == "lib") {
+    library = libraryOutput();
+    if (!library)
+      return tfc::kExitBadInput;
+  } else if (libName.getNumOccurrences() || headerPath.getNumOccurrences()) {
+    llvm::errs() << "tfc: error: --lib-name and --header go with --emit lib\n";
     return tfc::kExitBadInput;
   }
   OwningOpRef<ModuleOp> module = load(context);
@@ -159,7 +251,7 @@ int compile(MLIRContext &context) {
 
   if (emit == "mlir")
     return tfc::writeModuleFile(*module, outputPath);
-  return generateCode(context, *module);
+  return generateCode(context, *module, library);
 }
 
 /// Prints the contents of a model: graph and functions, op types, and what

@@ -4,7 +4,8 @@
 // convert-tfg-to-memref) is lowered to LLVM IR, given the C ABI's step
 // wrapper and model descriptor (tfc_runtime.h), optimized for the target
 // CPU, emitted as an object file by LLVM's TargetMachine in-process, and
-// linked into a program with the system C++ driver.
+// linked into a program with the system C++ driver (or archived into a
+// library, Library.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class raw_pwrite_stream;
 } // namespace llvm
 
 namespace tfc {
@@ -28,14 +30,43 @@ struct TargetOptions {
   std::string triple, cpu, features;
 };
 
+/// One input or output of the step, as the descriptor states it.
+struct TensorInfo {
+  /// The feed or fetch as given to `tfc compile` ("x", "y:1").
+  std::string name;
+  /// TensorFlow's DataType number.
+  int dtype;
+  llvm::SmallVector<int64_t> dims;
+};
+
+/// What a caller of the step must know: its inputs and outputs in --feed and
+/// --fetch order, and the arena it needs.
+struct ModelInterface {
+  llvm::SmallVector<TensorInfo> inputs, outputs;
+  int64_t arenaBytes = 0;
+  /// The alignment tfc-plan-memory places buffers at.
+  int64_t arenaAlignment = 64;
+};
+
+/// Reads the interface from the module's step entry graph (after
+/// tfc-plan-memory, which records the arena size).
+mlir::FailureOr<ModelInterface> readModelInterface(mlir::ModuleOp module);
+
 /// Lowers `module` (after convert-tfg-to-memref) to an LLVM module with
 /// `tfc_step` and `tfc_compiled_model`, optimized at O3 for the target.
-/// The module's tfg graphs describe the interface and are dropped.
+/// The module's tfg graphs describe the interface and are dropped. With a
+/// `libraryName`, the module also gets a library's entry points
+/// (Library.h), and they are all it exports.
 std::unique_ptr<llvm::Module>
 buildLLVMModule(mlir::ModuleOp module, llvm::LLVMContext &context,
-                const TargetOptions &options);
+                const TargetOptions &options,
+                llvm::StringRef libraryName = {});
 
-/// Writes `module` as an object file, or as LLVM IR text.
+/// Writes `module` as an object file (to a stream, or a file), or as LLVM IR
+/// text.
+mlir::LogicalResult emitObject(llvm::Module &module,
+                               const TargetOptions &options,
+                               llvm::raw_pwrite_stream &os);
 mlir::LogicalResult writeObject(llvm::Module &module, llvm::StringRef path,
                                 const TargetOptions &options);
 mlir::LogicalResult writeLLVMIR(llvm::Module &module, llvm::StringRef path);

@@ -5,6 +5,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Runtime/tfc_runtime.h"
+#include "tfc/Target/Library.h"
 #include "tfc/Transforms/GraphUtils.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -42,58 +43,15 @@ using namespace mlir;
 namespace tfc {
 namespace {
 
-/// What the descriptor says of one input or output.
-struct TensorInfo {
-  std::string name;
-  int dtype;
-  SmallVector<int64_t> dims;
-};
-
-struct Interface {
-  SmallVector<TensorInfo> inputs, outputs;
-  int64_t arenaBytes = 0;
-};
-
 TensorInfo infoOf(StringRef name, Type type) {
   auto tensor = cast<RankedTensorType>(type);
   return {name.str(), tfg::typeToDataType(tensor.getElementType()),
           SmallVector<int64_t>(tensor.getShape())};
 }
 
-/// Reads the step's interface from the entry graph, by index.
-FailureOr<Interface> readInterface(ModuleOp module) {
-  Interface result;
-  auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
-  auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
-  for (auto graph : module.getOps<tfg::GraphOp>()) {
-    auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
-    if (!entry || entry.getValue() != "step")
-      continue;
-    result.arenaBytes =
-        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
-    for (Operation &op : graph.getBody()) {
-      StringRef type = tfg::getOpType(&op);
-      auto index = op.getAttrOfType<IntegerAttr>("index");
-      if (type == "_Arg") {
-        result.inputs.resize(std::max<size_t>(result.inputs.size(), index.getInt() + 1));
-        result.inputs[index.getInt()] = infoOf(
-            cast<StringAttr>(feeds[index.getInt()]).getValue(),
-            op.getResult(0).getType());
-      } else if (type == "_Retval") {
-        result.outputs.resize(std::max<size_t>(result.outputs.size(), index.getInt() + 1));
-        result.outputs[index.getInt()] = infoOf(
-            cast<StringAttr>(fetches[index.getInt()]).getValue(),
-            op.getOperand(0).getType());
-      }
-    }
-    return result;
-  }
-  return emitError(module.getLoc(), "no step entry to compile");
-}
-
 /// tfc_step(runtime, arena, inputs[], outputs[]) -> tfc_step_impl(...), and
 /// the tfc_compiled_model descriptor.
-void addAbi(llvm::Module &m, const Interface &interface) {
+void addAbi(llvm::Module &m, const ModelInterface &interface) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::IRBuilder<> b(ctx);
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
@@ -146,7 +104,7 @@ void addAbi(llvm::Module &m, const Interface &interface) {
        llvm::ConstantInt::get(i32, interface.inputs.size()), inputs,
        llvm::ConstantInt::get(i32, interface.outputs.size()), outputs,
        llvm::ConstantInt::get(i64, interface.arenaBytes),
-       llvm::ConstantInt::get(i64, 64), step});
+       llvm::ConstantInt::get(i64, interface.arenaAlignment), step});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -184,10 +142,41 @@ makeTargetMachine(const TargetOptions &options, std::string &error) {
 
 } // namespace
 
+FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
+  ModelInterface result;
+  auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
+  auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
+  for (auto graph : module.getOps<tfg::GraphOp>()) {
+    auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
+    if (!entry || entry.getValue() != "step")
+      continue;
+    result.arenaBytes =
+        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
+    for (Operation &op : graph.getBody()) {
+      StringRef type = tfg::getOpType(&op);
+      auto index = op.getAttrOfType<IntegerAttr>("index");
+      if (type == "_Arg") {
+        result.inputs.resize(std::max<size_t>(result.inputs.size(), index.getInt() + 1));
+        result.inputs[index.getInt()] = infoOf(
+            cast<StringAttr>(feeds[index.getInt()]).getValue(),
+            op.getResult(0).getType());
+      } else if (type == "_Retval") {
+        result.outputs.resize(std::max<size_t>(result.outputs.size(), index.getInt() + 1));
+        result.outputs[index.getInt()] = infoOf(
+            cast<StringAttr>(fetches[index.getInt()]).getValue(),
+            op.getOperand(0).getType());
+      }
+    }
+    return result;
+  }
+  return emitError(module.getLoc(), "no step entry to compile");
+}
+
 std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
                                               llvm::LLVMContext &context,
-                                              const TargetOptions &options) {
-  FailureOr<Interface> interface = readInterface(module);
+                                              const TargetOptions &options,
+                                              StringRef libraryName) {
+  FailureOr<ModelInterface> interface = readModelInterface(module);
   if (failed(interface))
     return nullptr;
   // The graphs have served; the step function is all there is to lower.
@@ -227,6 +216,10 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
     return nullptr;
   }
   addAbi(*llvmModule, *interface);
+  // Before optimization: what a library does not export becomes internal,
+  // for the optimizer to inline or drop.
+  if (!libraryName.empty())
+    addLibraryEntryPoints(*llvmModule, *interface, libraryName);
 
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
@@ -245,27 +238,34 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
   return llvmModule;
 }
 
-LogicalResult writeObject(llvm::Module &module, StringRef path,
-                          const TargetOptions &options) {
+LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
+                         llvm::raw_pwrite_stream &os) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
   if (!machine) {
     llvm::errs() << "tfc: error: " << error << "\n";
     return failure();
   }
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    llvm::errs() << "tfc: error: the target cannot emit object files\n";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+LogicalResult writeObject(llvm::Module &module, StringRef path,
+                          const TargetOptions &options) {
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec) {
     llvm::errs() << path << ": error: " << ec.message() << "\n";
     return failure();
   }
-  llvm::legacy::PassManager pm;
-  if (machine->addPassesToEmitFile(pm, out.os(), nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
-    llvm::errs() << path << ": error: the target cannot emit object files\n";
+  if (failed(emitObject(module, options, out.os())))
     return failure();
-  }
-  pm.run(module);
   out.os().flush();
   out.keep();
   return success();

@@ -1,0 +1,76 @@
+//===- Library.cpp - contexts behind the entry points of tfc libraries ----===//
+//
+// The generated NAME_create/NAME_destroy/NAME_run of a library made by
+// `tfc compile --emit lib` forward here (tfc_library.h). A context pairs a
+// model with its runtime and arena. No C++ exception leaves these
+// functions: they are called from C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Runtime/tfc_library.h"
+
+#include <cstdint>
+#include <new>
+
+struct tfc_library_context {
+  const tfc_model *model;
+  tfc_runtime *runtime;
+  void *arena;
+  bool ownsArena;
+};
+
+tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
+                                        void *arena) {
+  // A model built for another ABI would misread the runtime: the runtime
+  // linked into a program is the first one the linker found, which need not
+  // be the one shipped with this model's library.
+  if (!model || model->abi_version != TFC_RUNTIME_ABI_VERSION)
+    return nullptr;
+  if (arena &&
+      reinterpret_cast<uintptr_t>(arena) % uintptr_t(model->arena_alignment))
+    return nullptr;
+  auto *context = new (std::nothrow)
+      tfc_library_context{model, nullptr, arena, arena == nullptr};
+  if (!context)
+    return nullptr;
+  try {
+    context->runtime = tfc_runtime_create(threads);
+  } catch (...) {
+    // Memory or threads could not be had.
+    context->runtime = nullptr;
+  }
+  if (context->ownsArena)
+    context->arena =
+        tfc_arena_alloc(model->arena_bytes, model->arena_alignment);
+  if (!context->runtime || !context->arena) {
+    tfc_library_destroy(context);
+    return nullptr;
+  }
+  return context;
+}
+
+void tfc_library_destroy(tfc_library_context *context) {
+  if (!context)
+    return;
+  if (context->runtime)
+    tfc_runtime_destroy(context->runtime);
+  if (context->ownsArena)
+    tfc_arena_free(context->arena);
+  delete context;
+}
+
+int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
+                        void *const *inputs, void *const *outputs) {
+  if (!context)
+    return TFC_LIBRARY_NULL_ARGUMENT;
+  if (context->model != model)
+    return TFC_LIBRARY_WRONG_MODEL;
+  for (int32_t i = 0; i < model->num_inputs; ++i)
+    if (!inputs[i])
+      return TFC_LIBRARY_NULL_ARGUMENT;
+  for (int32_t i = 0; i < model->num_outputs; ++i)
+    if (!outputs[i])
+      return TFC_LIBRARY_NULL_ARGUMENT;
+  model->step(context->runtime, context->arena, inputs, outputs);
+  return TFC_LIBRARY_OK;
+}
