@@ -49,48 +49,52 @@ namespace cl = llvm::cl;
 
 namespace {
 
+cl::OptionCategory tfcOptions("tfc options");
+cl::OptionCategory pipelineOptions(
+    "Pass manager options (MLIR's, for the graph-level pipeline)");
+
 cl::opt<std::string> modelPath(cl::Positional, cl::desc("<model>"),
-                               cl::Required);
+                               cl::Required, cl::cat(tfcOptions));
 cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' is stdout)"),
-                                cl::value_desc("file"));
+                                cl::value_desc("file"), cl::cat(tfcOptions));
 cl::opt<std::string> emit(
     "emit",
     cl::desc("What to emit: exe (a program, the default), lib (a static "
              "library and its C header), obj, llvm or mlir"),
-    cl::init("exe"));
+    cl::init("exe"), cl::cat(tfcOptions));
 cl::opt<std::string> libName(
     "lib-name",
     cl::desc("--emit lib: prefix of the library's C functions (default: the "
              "-o file's stem without 'lib', e.g. mlp for libmlp.a)"),
-    cl::value_desc("name"));
+    cl::value_desc("name"), cl::cat(tfcOptions));
 cl::opt<std::string> headerPath(
     "header",
     cl::desc("--emit lib: where to write the C header (default: beside -o, "
              "e.g. mlp.h for libmlp.a)"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(tfcOptions));
 cl::opt<std::string> targetCpu("target-cpu",
-                               cl::desc("CPU to generate code for (default: host)"));
+                               cl::desc("CPU to generate code for (default: host)"), cl::cat(tfcOptions));
 cl::opt<std::string> targetTriple(
-    "target-triple", cl::desc("Target triple (default: host)"));
+    "target-triple", cl::desc("Target triple (default: host)"), cl::cat(tfcOptions));
 cl::opt<std::string> targetFeatures(
-    "target-features", cl::desc("CPU features, e.g. +avx2,-avx512f"));
+    "target-features", cl::desc("CPU features, e.g. +avx2,-avx512f"), cl::cat(tfcOptions));
 cl::opt<std::string> signature(
     "signature",
-    cl::desc("SavedModel signature (default: serving_default)"));
+    cl::desc("SavedModel signature (default: serving_default)"), cl::cat(tfcOptions));
 cl::list<std::string> tags("saved-model-tags", cl::CommaSeparated,
-                           cl::desc("SavedModel tag set (default: serve)"));
+                           cl::desc("SavedModel tag set (default: serve)"), cl::cat(tfcOptions));
 cl::list<std::string> feeds(
     "feed", cl::desc("Tensor the caller provides: NAME[:PORT][=D0,D1,...]"),
-    cl::value_desc("tensor"));
+    cl::value_desc("tensor"), cl::cat(tfcOptions));
 cl::list<std::string> fetches("fetch",
                               cl::desc("Tensor a step returns: NAME[:PORT]"),
-                              cl::value_desc("tensor"));
+                              cl::value_desc("tensor"), cl::cat(tfcOptions));
 cl::list<std::string> targets("target",
                               cl::desc("Node a step runs for its effects"),
-                              cl::value_desc("node"));
+                              cl::value_desc("node"), cl::cat(tfcOptions));
 cl::list<std::string> initNodes(
     "init", cl::desc("Node run once before the first step"),
-    cl::value_desc("node"));
+    cl::value_desc("node"), cl::cat(tfcOptions));
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
@@ -178,7 +182,8 @@ int generateCode(MLIRContext &context, ModuleOp module,
     llvm::raw_svector_ostream os(object);
     if (failed(tfc::emitObject(*llvmModule, target, os)) ||
         failed(tfc::writeLibrary(object, library->name, outputPath, header,
-                                 library->headerPath)))
+                                 library->headerPath,
+                                 tfc::kernelLibraryFor(target))))
       return tfc::kExitFailure;
     return tfc::kExitSuccess;
   }
@@ -352,6 +357,15 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   addPrintIrAliases();
+  // --help lists tfc's options and the pass manager's, not every option
+  // LLVM's libraries register.
+  for (auto &entry : cl::getRegisteredOptions()) {
+    StringRef name = entry.first();
+    if (name.starts_with("mlir-") || name.starts_with("print-ir-") ||
+        name == "pass-pipeline-crash-reproducer")
+      entry.second->addCategory(pipelineOptions);
+  }
+  cl::HideUnrelatedOptions({&tfcOptions, &pipelineOptions});
   // The command takes the place of the program name for option parsing.
   std::string program = ("tfc " + command).str();
   std::vector<const char *> args = {program.c_str()};

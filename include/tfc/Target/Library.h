@@ -52,12 +52,14 @@ void addLibraryEntryPoints(llvm::Module &module, const ModelInterface &model,
                            llvm::StringRef name);
 
 /// Writes the static library at `libraryPath` (the model's `object`, named
-/// `name`_model.o, and the members of the runtime's archives) and the
-/// header text at `headerPath`: both, or, after a one-line error, neither.
+/// `name`_model.o, and the members of libTfcRuntime.a and of
+/// `kernelLibrary`, see kernelLibraryFor) and the header text at
+/// `headerPath`: both, or, after a one-line error, neither.
 mlir::LogicalResult writeLibrary(llvm::StringRef object, llvm::StringRef name,
                                  llvm::StringRef libraryPath,
                                  llvm::StringRef header,
-                                 llvm::StringRef headerPath);
+                                 llvm::StringRef headerPath,
+                                 llvm::StringRef kernelLibrary);
 
 } // namespace tfc
 

@@ -1,8 +1,9 @@
 //===- WriteLibrary.cpp - the static library and header files -------------===//
 //
 // `--emit lib` writes two files: a static library holding the model's
-// object and every member of the runtime's archives (libTfcRuntime.a,
-// libTfcCpuKernels.a; not the program main), so that it links on its own,
+// object and every member of the runtime's archives (libTfcRuntime.a and
+// the kernel library of the target's ISA level; not the program main), so
+// that it links on its own,
 // and the header. The archive is written in-process by LLVM's archive
 // writer, in the format of the runtime's archives, deterministically (no
 // timestamps or owners). Both files are written to temporaries beside
@@ -26,10 +27,6 @@ using namespace mlir;
 namespace tfc {
 namespace {
 
-/// The archives whose members every library carries.
-constexpr llvm::StringLiteral kRuntimeArchives[] = {"libTfcRuntime.a",
-                                                    "libTfcCpuKernels.a"};
-
 /// The members of the runtime's archives, and what they point into.
 struct RuntimeMembers {
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
@@ -39,8 +36,9 @@ struct RuntimeMembers {
 
 /// Reads the members of the runtime's archives into `result`; on failure
 /// prints a one-line error.
-LogicalResult readRuntimeMembers(RuntimeMembers &result) {
-  for (llvm::StringRef file : kRuntimeArchives) {
+LogicalResult readRuntimeMembers(RuntimeMembers &result,
+                                 llvm::StringRef kernelLibrary) {
+  for (llvm::StringRef file : {llvm::StringRef("libTfcRuntime.a"), kernelLibrary}) {
     std::string path =
         (llvm::Twine(TFC_RUNTIME_LIBRARY_DIR) + "/" + file).str();
     auto fail = [&](const llvm::Twine &message) {
@@ -107,9 +105,10 @@ writeTemporary(llvm::StringRef path,
 
 LogicalResult writeLibrary(llvm::StringRef object, llvm::StringRef name,
                            llvm::StringRef libraryPath, llvm::StringRef header,
-                           llvm::StringRef headerPath) {
+                           llvm::StringRef headerPath,
+                           llvm::StringRef kernelLibrary) {
   RuntimeMembers runtime;
-  if (failed(readRuntimeMembers(runtime)))
+  if (failed(readRuntimeMembers(runtime, kernelLibrary)))
     return failure();
   std::string objectName = (name + "_model.o").str();
   std::vector<llvm::NewArchiveMember> members;
