@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""tfc against TensorFlow 2.21 on the benchmark models, in one run.
+
+    python bench/run.py [--models mlp,cnn,resnet50,mobilenetv2,transformer]
+                        [--batches 1,32] [--threads 2] [--rounds 3]
+                        [--tfc build/bin/tfc] [--work DIR]
+
+For each model and batch size (models.py builds them, fixed seeds):
+  1. freeze the Keras model, compile it with `tfc compile` (timed), and
+     check the program's output against TensorFlow's (rtol 1e-3, atol
+     1e-4: convolutions and GEMMs sum in a different order);
+  2. then, `--rounds` times, alternating, each in its own process: the
+     compiled program (`--bench N`, timed inside the program), TensorFlow
+     `session.run` on the frozen graph, and TensorFlow calling the Keras
+     model's concrete function; each reports the median step time of N
+     steps after warm-up, and its peak RSS is read from wait4();
+  3. print a markdown table: median over rounds of each runner's median
+     step time, throughput, tfc's speedup, compile time, program size and
+     peak RSS.
+
+TensorFlow runs with oneDNN on (its default) and the same intra- and
+inter-op thread count as the program's --threads. Needs tensorflow-cpu
+==2.21.0 and numpy; tfc itself never does.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+# Timed steps at batch 1 (fewer at larger batches): enough for a stable
+# median in a few seconds per runner.
+STEPS = {"mlp": 2000, "cnn": 500, "transformer": 100, "mobilenetv2": 40,
+         "resnet50": 20}
+
+
+def steps_for(model, batch):
+    return max(5, STEPS[model] // max(1, batch // 4))
+
+
+def measure(cmd):
+    """Runs cmd (a worker printing a JSON line or a program printing its
+    bench line) and returns (median seconds, peak RSS MiB)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = p.stdout.read()
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    if status:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), err[-2000:]))
+    rss = usage.ru_maxrss / 1024.0
+    m = re.search(r"median ([0-9.]+) us", out)
+    if m:
+        return float(m.group(1)) * 1e-6, rss
+    return json.loads(out.strip().splitlines()[-1])["median_s"], rss
+
+
+def worker(args):
+    """One TensorFlow measurement in this process (see --worker)."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import numpy as np
+    import tensorflow as tf
+    sys.path.insert(0, HERE)
+    import models
+    tf.config.threading.set_intra_op_parallelism_threads(args.threads)
+    tf.config.threading.set_inter_op_parallelism_threads(args.threads)
+    meta = json.load(open(os.path.join(args.dir, "model.json")))
+    x = np.load(os.path.join(args.dir, "x.npy"))
+    if args.worker == "session":
+        graph_def = tf.compat.v1.GraphDef()
+        with open(os.path.join(args.dir, "frozen.pb"), "rb") as f:
+            graph_def.ParseFromString(f.read())
+        g = tf.Graph()
+        with g.as_default():
+            tf.compat.v1.import_graph_def(graph_def, name="")
+        config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
+                                          inter_op_parallelism_threads=args.threads)
+        sess = tf.compat.v1.Session(graph=g, config=config)
+        feeds = {meta["feed"] + ":0": x}
+        step = lambda: sess.run(meta["fetch"], feeds)  # noqa: E731
+    else:
+        fn = models.build(meta["model"], meta["batch"])[3]
+        xt = tf.constant(x)
+        step = lambda: fn(xt)  # noqa: E731
+    for _ in range(max(3, args.steps // 10)):
+        step()
+    samples = []
+    for _ in range(args.steps):
+        t0 = time.perf_counter()
+        step()
+        samples.append(time.perf_counter() - t0)
+    print(json.dumps({"median_s": float(np.median(samples))}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="mlp,cnn,resnet50,mobilenetv2,transformer")
+    parser.add_argument("--batches", default="1,32")
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tfc", default=os.path.join(ROOT, "build/bin/tfc"))
+    parser.add_argument("--npy-compare", default=os.path.join(ROOT, "build/bin/npy-compare"))
+    parser.add_argument("--work")
+    parser.add_argument("--worker", choices=["session", "function"])
+    parser.add_argument("--dir")
+    parser.add_argument("--steps", type=int)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args)
+
+    work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
+    rows = []
+    for model in args.models.split(","):
+        for batch in map(int, args.batches.split(",")):
+            d = os.path.join(work, "%s_b%d" % (model, batch))
+            subprocess.run([sys.executable, os.path.join(HERE, "models.py"), model,
+                            "--batch", str(batch), "--out", d], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            meta = json.load(open(os.path.join(d, "model.json")))
+            meta["model"] = model
+            json.dump(meta, open(os.path.join(d, "model.json"), "w"))
+            program = os.path.join(d, "program")
+            t0 = time.perf_counter()
+            subprocess.run([args.tfc, "compile", os.path.join(d, "frozen.pb"), "--feed",
+                            meta["feed"], "--fetch", meta["fetch"], "-o", program], check=True)
+            compile_s = time.perf_counter() - t0
+            feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
+            got = os.path.join(d, "got.npy")
+            subprocess.run([program, "--input", feed, "--output",
+                            "%s=%s" % (meta["fetch"], got)], check=True)
+            check = subprocess.run([args.npy_compare, got, os.path.join(d, "want.npy"),
+                                    "--rtol", "1e-3", "--atol", "1e-4"],
+                                   capture_output=True, text=True)
+            if check.returncode:
+                sys.exit("%s batch %d: output differs from TensorFlow's: %s"
+                         % (model, batch, check.stdout.strip()))
+            steps = steps_for(model, batch)
+            results = {"tfc": [], "session": [], "function": []}
+            for _ in range(args.rounds):
+                results["tfc"].append(measure(
+                    [program, "--input", feed, "--threads", str(args.threads),
+                     "--bench", str(steps)]))
+                for runner in ("session", "function"):
+                    results[runner].append(measure(
+                        [sys.executable, os.path.abspath(__file__), "--worker", runner,
+                         "--dir", d, "--threads", str(args.threads), "--steps", str(steps)]))
+            median = {k: sorted(t for t, _ in v)[len(v) // 2] for k, v in results.items()}
+            rss = {k: max(r for _, r in v) for k, v in results.items()}
+            rows.append((model, batch, median, rss, compile_s,
+                         os.path.getsize(program) / 2**20, check.stdout.split(",")[1].strip()))
+            print("done: %s batch %d" % (model, batch), file=sys.stderr)
+
+    print("%d thread(s), %d rounds, median of per-round medians; throughput in "
+          "samples/s; peak RSS of each runner's process" % (args.threads, args.rounds))
+    print()
+    print("| model | batch | tfc (ms) | TF session.run (ms) | speedup | TF function (ms) "
+          "| speedup | tfc samples/s | TF samples/s | compile (s) | program (MiB) "
+          "| RSS tfc / TF (MiB) | vs TF output |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for model, batch, m, rss, compile_s, size, diff in rows:
+        best_tf = min(m["session"], m["function"])
+        print("| %s | %d | %.3g | %.3g | %.2fx | %.3g | %.2fx | %.0f | %.0f | %.1f | %.1f "
+              "| %.0f / %.0f | %s |" % (
+                  model, batch, 1e3 * m["tfc"], 1e3 * m["session"], m["session"] / m["tfc"],
+                  1e3 * m["function"], m["function"] / m["tfc"], batch / m["tfc"],
+                  batch / best_tf, compile_s, size, rss["tfc"],
+                  min(rss["session"], rss["function"]), diff))
+
+
+if __name__ == "__main__":
+    main()
