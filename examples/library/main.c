@@ -3,7 +3,7 @@
  *   tfc compile examples/mlp/frozen.pb --feed x --fetch Identity \
  *       --emit lib -o libmlp.a                  # writes libmlp.a and mlp.h
  *   cc -I. -Iexamples/library examples/library/main.c libmlp.a \
- *       -lstdc++ -lpthread -lm -o mlp-c
+ *       -ldnnl -lgomp -lstdc++ -lpthread -lm -o mlp-c
  *   ./mlp-c examples/mlp/inputs/0.npy out.npy
  *
  * Reads the feed x from a .npy file, runs one step, prints the fetch

@@ -3,7 +3,7 @@
  *   tfc compile examples/mlp/frozen.pb --feed x --fetch Identity \
  *       --emit lib -o libmlp.a                  # writes libmlp.a and mlp.h
  *   c++ -I. -Iexamples/library examples/library/main.cpp libmlp.a \
- *       -lpthread -o mlp-cpp
+ *       -ldnnl -lgomp -lpthread -o mlp-cpp
  *   ./mlp-cpp examples/mlp/inputs/0.npy out.npy
  *
  * The same as main.c, the C++ way: the context is owned by a unique_ptr,

@@ -6,6 +6,8 @@
 
 #include "gtest/gtest.h"
 
+#include <array>
+#include <memory>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -117,6 +119,8 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                         {2, 6, 6, 8, 1, 1, 16, 1, 1, false}, // Plain GEMM.
                         {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
                         {1, 7, 5, 2, 2, 3, 3, 3, 1, false}};
+  // Parameter tables outlive the calls: the kernel caches by address.
+  static std::vector<std::unique_ptr<std::array<int64_t, 17>>> tables;
   for (const Case &t : cases) {
     auto [oh, pt] = window(t.same, t.h, t.kh, t.stride, t.dilation);
     auto [ow, pl] = window(t.same, t.w, t.kw, t.stride, t.dilation);
@@ -132,6 +136,20 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
     for (size_t i = 0; i < got.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "conv case h=" << t.h << " at " << i;
 
+    // The same through oneDNN, with the filter constant and not.
+    for (int64_t constant : {0, 1}) {
+      // One table per call site: the table's address keys the cache.
+      auto table = std::make_unique<std::array<int64_t, 17>>(std::array<int64_t, 17>{
+          t.n, t.h, t.w, t.c, t.kh, t.kw, t.oc, oh, ow, t.stride, t.stride,
+          t.dilation, t.dilation, pt, pl, 0, constant});
+      std::vector<float> dnnl(got.size());
+      tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), filter.data(), dnnl.data(),
+                              table->data());
+      for (size_t i = 0; i < dnnl.size(); ++i)
+        ASSERT_NEAR(dnnl[i], want[i], 1e-4f) << "oneDNN conv h=" << t.h << " at " << i;
+      tables.push_back(std::move(table));
+    }
+
     // Depthwise with a multiplier of 2 on the same geometry.
     int64_t mult = 2;
     std::vector<float> dfilter = randomVector(t.kh * t.kw * t.c * mult, 7);
@@ -144,6 +162,15 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                            t.stride, t.dilation, t.dilation, pt, pl, mult);
     for (size_t i = 0; i < dgot.size(); ++i)
       ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
+    auto table = std::make_unique<std::array<int64_t, 17>>(std::array<int64_t, 17>{
+        t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh, ow, t.stride, t.stride,
+        t.dilation, t.dilation, pt, pl, 1, 1});
+    std::vector<float> ddnnl(dgot.size());
+    tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), ddnnl.data(),
+                            table->data());
+    for (size_t i = 0; i < ddnnl.size(); ++i)
+      ASSERT_NEAR(ddnnl[i], dwant[i], 1e-4f) << "oneDNN depthwise h=" << t.h << " at " << i;
+    tables.push_back(std::move(table));
 
     // Pooling with the same window (no dilation).
     if (t.dilation == 1)

@@ -45,7 +45,7 @@ TEST(LibraryHeaderTest, PassesEachDtypeAsItsCType) {
   EXPECT_TRUE(contains(*header, "\"out\", int16 []. */"));
   EXPECT_TRUE(contains(*header, "#define M_OUT_RANK 0\n"
                                 "#define M_OUT_ELEMENTS 1\n\n"));
-  EXPECT_TRUE(contains(*header, "cc main.c libm.a -lstdc++"));
+  EXPECT_TRUE(contains(*header, "cc main.c libm.a -ldnnl -lgomp -lstdc++"));
 }
 
 TEST(LibraryHeaderTest, RefusesADtypeWithoutCType) {

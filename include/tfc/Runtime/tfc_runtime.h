@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 1
+#define TFC_RUNTIME_ABI_VERSION 2
 
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
@@ -140,6 +140,15 @@ void tfc_cpu_conv2d_f32(tfc_runtime *runtime, const float *in,
                         int64_t oc, int64_t oh, int64_t ow, int64_t stride_h,
                         int64_t stride_w, int64_t dilation_h,
                         int64_t dilation_w, int64_t pad_top, int64_t pad_left);
+/* Conv2D or depthwise Conv2D through oneDNN (the Eigen kernels above where
+ * oneDNN cannot). `params` is the call site's constant table, also the key
+ * of its cached primitive: n, h, w, c, kh, kw, oc (depthwise: the
+ * multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
+ * pad_top, pad_left, depthwise (0/1), filter_constant (0/1: a constant
+ * filter is reordered for the primitive once, at the first call). */
+void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
+                             const float *filter, float *out,
+                             const int64_t *params);
 void tfc_cpu_depthwise_conv2d_f32(
     tfc_runtime *runtime, const float *in, const float *filter, float *out,
     int64_t n, int64_t h, int64_t w, int64_t c, int64_t kh, int64_t kw,

@@ -305,7 +305,7 @@ LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
   SmallVector<std::string> args = {
       *driver, object.str(), "-o", output.str(),
       libDir + "/libTfcProgramMain.a", libDir + "/" + kernelLibraryFor(options),
-      libDir + "/libTfcRuntime.a", "-lpthread", "-lm"};
+      libDir + "/libTfcRuntime.a", "-ldnnl", "-lgomp", "-lpthread", "-lm"};
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;
   int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0,

@@ -88,12 +88,20 @@ LogicalResult StepEmitter::emitWindow(Operation *node) {
     auto filter = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
     if (isConv && filter.getDimSize(2) != c)
       return error(node) << "grouped convolutions are not supported";
-    callKernel(loc, isConv ? "tfc_cpu_conv2d_f32" : "tfc_cpu_depthwise_conv2d_f32",
-               {pointerTo(memrefFor(input)),
-                pointerTo(memrefFor(tfg::getDataOperands(node)[1])),
-                pointerTo(outMemref)},
-               {n, h, w, c, kh, kw, filter.getDimSize(3), oh, ow, strides[1],
-                strides[2], dilations[1], dilations[2], padTop, padLeft});
+    Value filterValue = tfg::getDataOperands(node)[1];
+    Operation *filterNode = filterValue.getDefiningOp();
+    bool constantFilter = filterNode && tfg::isNode(filterNode) &&
+                          tfg::getOpType(filterNode) == "Const";
+    // The parameter table (see tfc_cpu_conv2d_dnnl_f32); its address also
+    // keys the call site's cached oneDNN primitive.
+    Value table = constantTable(
+        loc, {n, h, w, c, kh, kw, filter.getDimSize(3), oh, ow, strides[1],
+              strides[2], dilations[1], dilations[2], padTop, padLeft,
+              isDepthwise ? 1 : 0, constantFilter ? 1 : 0});
+    callKernel(loc, "tfc_cpu_conv2d_dnnl_f32",
+               {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),
+                pointerTo(outMemref), pointerTo(table)},
+               {});
     return success();
   }
   callKernel(loc, "tfc_cpu_pool2d_f32",

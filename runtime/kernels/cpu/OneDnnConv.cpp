@@ -1,0 +1,170 @@
+//===- OneDnnConv.cpp - convolutions through oneDNN -----------------------===//
+//
+// Conv2D and depthwise Conv2D (a grouped convolution, one group per input
+// channel) run as oneDNN primitives on the NHWC tensors as they are. Each
+// call site passes its constant parameter table; the table's address keys
+// a cache holding the primitive and, for a constant filter, the filter
+// reordered once into the layout the primitive prefers (blocked for the
+// target's vector width); a filter computed at run time is reordered at
+// every call. Where oneDNN cannot make a primitive, the Eigen kernels of
+// Conv.cpp compute the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <memory>
+#include <mutex>
+#include <omp.h>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+/// The parameter table, as tfc_runtime.h lays it out.
+struct ConvParams {
+  int64_t n, h, w, c, kh, kw, outC, oh, ow, strideH, strideW, dilationH,
+      dilationW, padTop, padLeft, depthwise, filterConstant;
+  int64_t multiplier() const { return outC; }
+  int64_t outputChannels() const { return depthwise ? c * outC : outC; }
+};
+
+struct ConvPrimitive {
+  dnnl::convolution_forward conv;
+  memory::desc src, weights, dst, userWeights, scratchpad;
+  /// The filter in the primitive's layout (constant filters only).
+  std::unique_ptr<memory> constantWeights;
+  bool reorderWeights = false;
+};
+
+class ConvCache {
+public:
+  static ConvCache &get() {
+    static ConvCache cache;
+    return cache;
+  }
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+
+  /// The primitive of a call site, made at its first call; null if oneDNN
+  /// cannot do it.
+  ConvPrimitive *lookup(const int64_t *table, const float *filter) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = entries.find(table);
+    if (it != entries.end())
+      return it->second.get();
+    std::unique_ptr<ConvPrimitive> made;
+    try {
+      made = make(*reinterpret_cast<const ConvParams *>(table), filter);
+    } catch (const dnnl::error &) {
+      made = nullptr;
+    }
+    return (entries[table] = std::move(made)).get();
+  }
+
+private:
+  std::unique_ptr<ConvPrimitive> make(const ConvParams &p, const float *filter) {
+    auto result = std::make_unique<ConvPrimitive>();
+    memory::dims src = {p.n, p.c, p.h, p.w};
+    memory::dims dst = {p.n, p.outputChannels(), p.oh, p.ow};
+    memory::dims weights;
+    if (p.depthwise) {
+      // TensorFlow's [kh, kw, c, multiplier] is oneDNN's (g, o, i, h, w)
+      // with g = c, o = multiplier, i = 1, laid out h, w, i, g, o.
+      weights = {p.c, p.multiplier(), 1, p.kh, p.kw};
+      result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwigo);
+    } else {
+      weights = {p.outC, p.c, p.kh, p.kw};
+      result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwio);
+    }
+    result->src = memory::desc(src, memory::data_type::f32, Tag::nhwc);
+    result->dst = memory::desc(dst, memory::data_type::f32, Tag::nhwc);
+    memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+    // oneDNN counts dilation from 0; the bottom/right padding follows from
+    // the output size (never negative: a remainder is simply not read).
+    auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
+                    int64_t dilation, int64_t before) {
+      return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
+                                      in - before);
+    };
+    dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        result->src, anyWeights,
+        result->dst, {p.strideH, p.strideW}, {p.dilationH - 1, p.dilationW - 1},
+        {p.padTop, p.padLeft},
+        {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
+         after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)});
+    // The scratchpad is the caller's (see tfc_cpu_conv2d_dnnl_f32), so
+    // that contexts of one model may run the primitive concurrently.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+    result->conv = dnnl::convolution_forward(pd);
+    result->scratchpad = pd.scratchpad_desc();
+    result->weights = pd.weights_desc();
+    result->reorderWeights = result->weights != result->userWeights;
+    if (p.filterConstant && result->reorderWeights) {
+      memory user(result->userWeights, engine, const_cast<float *>(filter));
+      result->constantWeights = std::make_unique<memory>(result->weights, engine);
+      dnnl::stream stream(engine);
+      dnnl::reorder(user, *result->constantWeights).execute(stream, user,
+                                                            *result->constantWeights);
+      stream.wait();
+    }
+    return result;
+  }
+
+  std::mutex mutex;
+  std::unordered_map<const int64_t *, std::unique_ptr<ConvPrimitive>> entries;
+};
+
+} // namespace
+
+extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
+                                        const float *filter, float *out,
+                                        const int64_t *table) {
+  const ConvParams &p = *reinterpret_cast<const ConvParams *>(table);
+  ConvCache &cache = ConvCache::get();
+  ConvPrimitive *prim = cache.lookup(table, filter);
+  if (!prim) {
+    if (p.depthwise)
+      tfc_cpu_depthwise_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c,
+                                   p.kh, p.kw, p.outC, p.oh, p.ow, p.strideH,
+                                   p.strideW, p.dilationH, p.dilationW,
+                                   p.padTop, p.padLeft);
+    else
+      tfc_cpu_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c, p.kh,
+                         p.kw, p.outC, p.oh, p.ow, p.strideH, p.strideW,
+                         p.dilationH, p.dilationW, p.padTop, p.padLeft);
+    return;
+  }
+  // oneDNN's threads are OpenMP's: as many as the runtime's.
+  omp_set_num_threads(runtime->threads);
+  dnnl::stream stream(cache.engine);
+  memory src(prim->src, cache.engine, const_cast<float *>(in));
+  memory dst(prim->dst, cache.engine, out);
+  memory user(prim->userWeights, cache.engine, const_cast<float *>(filter));
+  memory weights = user;
+  std::unique_ptr<memory> reordered;
+  if (prim->constantWeights) {
+    weights = *prim->constantWeights;
+  } else if (prim->reorderWeights) {
+    reordered = std::make_unique<memory>(prim->weights, cache.engine);
+    dnnl::reorder(user, *reordered).execute(stream, user, *reordered);
+    weights = *reordered;
+  }
+  // One scratchpad per calling thread, grown as needed.
+  thread_local std::vector<uint8_t> scratch;
+  if (scratch.size() < prim->scratchpad.get_size())
+    scratch.resize(prim->scratchpad.get_size());
+  memory scratchpad(prim->scratchpad, cache.engine, scratch.data());
+  prim->conv.execute(stream, {{DNNL_ARG_SRC, src},
+                              {DNNL_ARG_WEIGHTS, weights},
+                              {DNNL_ARG_DST, dst},
+                              {DNNL_ARG_SCRATCHPAD, scratchpad}});
+  stream.wait();
+}
