@@ -14,18 +14,29 @@
 // node's inputs (and its control inputs), as TensorFlow's constant folding
 // does, so that it runs exactly when the node would have.
 //
-// Numeric subgraphs of constants are folded once code generation exists,
-// with its kernels, so that folded and run values are bit-identical.
+// Then numeric subgraphs of constants: the nodes computable from Consts
+// alone (stateless, outside conds and loops, with code generation, outputs
+// of at most 10 MiB as in TensorFlow's constant folding) are copied into
+// a module of their own, which the installed ConstantEvaluator compiles
+// and runs; the values leaving the subgraph become Consts. The evaluator
+// is the code generator itself, so a folded value is what the program
+// would have computed. The subgraph's nodes go when nothing else uses
+// them, and a Const of a node that went takes its name.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
+#include "tfc/Transforms/ConstantEvaluator.h"
+#include "tfc/Transforms/OpClasses.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -79,6 +90,138 @@ Operation *makeConst(OpBuilder &builder, Value result,
                                          builder.getStringAttr(device)));
   return tfg::createNode(builder, result.getDefiningOp()->getLoc(), "Const",
                          type, {}, control, attrs);
+}
+
+/// TensorFlow's limit on the size of a folded constant.
+constexpr int64_t kMaxFoldedBytes = 10 << 20;
+
+/// Whether a value may be computed at compile time and kept as a Const.
+bool isFoldableValue(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return false;
+  Type element = type.getElementType();
+  if (!isa<IntegerType, FloatType>(element))
+    return false;
+  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  return type.getNumElements() * ((bits + 7) / 8) <= kMaxFoldedBytes;
+}
+
+/// Folds the numeric subgraphs of constants of `body` (see the file
+/// comment); counts the outputs folded.
+LogicalResult foldNumericSubgraphs(Block &body,
+                                   const llvm::DenseSet<Operation *> &inControlFlow,
+                                   unsigned &folded) {
+  const ConstantEvaluator &evaluate = getConstantEvaluator();
+  if (!evaluate)
+    return success();
+  auto isConst = [](Operation *op) {
+    return op && tfg::isNode(op) && tfg::getOpType(op) == "Const";
+  };
+  // Foldable nodes, producers first.
+  SmallVector<Operation *> order;
+  llvm::DenseSet<Operation *> foldable;
+  for (Operation *node : topologicalOrder(body)) {
+    if (!tfg::isNode(node) || isConst(node) || isStateful(node) ||
+        inControlFlow.contains(node) || !hasCodeGeneration(node) ||
+        !tfg::getControlOperands(node).empty())
+      continue;
+    StringRef type = tfg::getOpType(node);
+    if (type == "_Arg" || type == "_Retval" || type == "NoOp")
+      continue;
+    bool fromConstants = llvm::all_of(tfg::getDataOperands(node), [&](Value v) {
+      Operation *producer = v.getDefiningOp();
+      return isConst(producer) || foldable.contains(producer);
+    });
+    if (fromConstants && !tfg::getDataResults(node).empty() &&
+        llvm::all_of(tfg::getDataResults(node), isFoldableValue)) {
+      foldable.insert(node);
+      order.push_back(node);
+    }
+  }
+  // The values leaving the subgraph.
+  SmallVector<Value> outputs;
+  for (Operation *node : order)
+    for (Value result : tfg::getDataResults(node))
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !foldable.contains(user);
+          }))
+        outputs.push_back(result);
+  if (outputs.empty())
+    return success();
+
+  // The evaluation module: the Consts read, the subgraph, a _Retval per
+  // output.
+  MLIRContext *context = body.getParentOp()->getContext();
+  Location loc = body.getParentOp()->getLoc();
+  OpBuilder builder(context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  SmallVector<Attribute> fetchNames;
+  for (Value output : outputs)
+    fetchNames.push_back(builder.getStringAttr(
+        (tfg::getNodeName(output.getDefiningOp()) + ":" +
+         Twine(cast<OpResult>(output).getResultNumber()))
+            .str()));
+  (*module)->setAttr(kFeedsAttr, builder.getArrayAttr({}));
+  (*module)->setAttr(kFetchesAttr, builder.getArrayAttr(fetchNames));
+  builder.setInsertionPointToEnd(module->getBody());
+  auto graph = builder.create<tfg::GraphOp>(
+      loc, cast<tfg::GraphOp>(body.getParentOp()).getVersion());
+  graph->setAttr(kEntryAttr, builder.getStringAttr("step"));
+  builder.setInsertionPointToEnd(&graph.getNodes().emplaceBlock());
+  IRMapping mapping;
+  for (Operation *node : order)
+    for (Value input : tfg::getDataOperands(node))
+      if (isConst(input.getDefiningOp()) && !mapping.contains(input))
+        builder.clone(*input.getDefiningOp(), mapping);
+  for (Operation *node : order)
+    builder.clone(*node, mapping);
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    auto element = cast<RankedTensorType>(output.getType()).getElementType();
+    tfg::createNode(
+        builder, loc, "_Retval", {}, mapping.lookup(output), {},
+        {builder.getNamedAttr(tfg::kNameAttr,
+                              builder.getStringAttr("_retval_" + Twine(index))),
+         builder.getNamedAttr("T", TypeAttr::get(element)),
+         builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
+  }
+  FailureOr<SmallVector<DenseElementsAttr>> values = evaluate(*module);
+  if (failed(values))
+    return failure();
+
+  // Consts in place of the outputs, named after their node for now.
+  NameUniquer names(body);
+  SmallVector<std::pair<Operation *, std::string>> renames;
+  for (auto [output, value] : llvm::zip(outputs, *values)) {
+    Operation *node = output.getDefiningOp();
+    builder.setInsertionPoint(node);
+    StringRef name = tfg::getNodeName(node);
+    SmallVector<NamedAttribute> attrs = {
+        builder.getNamedAttr(tfg::kNameAttr,
+                             builder.getStringAttr(names.get((name + "/_folded").str()))),
+        builder.getNamedAttr("dtype", TypeAttr::get(value.getElementType())),
+        builder.getNamedAttr("value", value)};
+    StringRef device = tfg::getRequestedDevice(node);
+    if (!device.empty())
+      attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr, builder.getStringAttr(device)));
+    Operation *constant = tfg::createNode(builder, node->getLoc(), "Const",
+                                          output.getType(), {}, {}, attrs);
+    output.replaceAllUsesWith(constant->getResult(0));
+    if (tfg::getDataResults(node).size() == 1)
+      renames.push_back({constant, name.str()});
+    ++folded;
+  }
+  // The subgraph goes where unused; a Const takes the name of its node.
+  llvm::StringSet<> freed;
+  for (Operation *node : llvm::reverse(order))
+    if (node->use_empty()) {
+      freed.insert(tfg::getNodeName(node));
+      node->erase();
+    }
+  for (auto &[constant, name] : renames)
+    if (freed.contains(name))
+      constant->setAttr(tfg::kNameAttr, builder.getStringAttr(name));
+  return success();
 }
 
 struct FoldConstantsPass
@@ -143,6 +286,15 @@ struct FoldConstantsPass
           ++numFolded;
         }
       }
+    }
+    // Numeric subgraphs, in the entry graphs.
+    for (Block *body : getBodies(getOperation())) {
+      if (!isa<tfg::GraphOp>(body->getParentOp()))
+        continue;
+      unsigned folded = 0;
+      if (failed(foldNumericSubgraphs(*body, nodesInControlFlow(*body), folded)))
+        return signalPassFailure();
+      numFolded += folded;
     }
   }
 };

@@ -51,4 +51,20 @@ bool isDataMovement(Operation *node) {
       .Default(false);
 }
 
+bool hasCodeGeneration(Operation *node) {
+  if (isElementwise(node) || isAlias(node) || isDataMovement(node))
+    return true;
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("_Arg", "_Retval", "Const", "NoOp", true)
+      .Cases("MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3",
+             "Einsum", true)
+      .Cases("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool", true)
+      .Cases("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", true)
+      .Cases("ArgMax", "ArgMin", "Cumsum", "Cumprod", "TopKV2", "Softmax",
+             "LogSoftmax", true)
+      .Default(false);
+}
+
 } // namespace tfc

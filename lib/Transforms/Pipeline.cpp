@@ -18,6 +18,12 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createInlinePass());
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createInferShapesPass());
+  // Inference batch norms as arithmetic, computed where constant, then
+  // moved onto the weights of the convolutions before them.
+  pm.addPass(createDecomposeBatchNormPass());
+  pm.addPass(createFoldConstantsPass());
+  pm.addPass(createRemoveDeadNodesPass());
+  pm.addPass(createFoldScalesPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
   // Simplify, then merge what became identical; clean up after each.
@@ -25,6 +31,13 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createCommonSubexpressionEliminationPass());
   pm.addPass(createRemoveDeadNodesPass());
+}
+
+void buildCodegenPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createVerifyStaticShapesPass());
+  pm.addPass(createFuseElementwisePass());
+  pm.addPass(createPlanMemoryPass());
+  pm.addPass(createConvertTfgToMemrefPass());
 }
 
 void registerTfcPipeline() {

@@ -47,3 +47,46 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %s:2 = Shape(%id#0) name("branch_shape") {T = f32, out_type = i32} : (tensor<*xf32>) -> tensor<*xi32>
   %f:2 = Fill(%s#0, %id#0) name("fill") {T = f32, index_type = i32} : (tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Numeric subgraphs of constants are compiled and run: the Consts read by
+// non-constant nodes (the scale, the shifted bias) hold the computed
+// values, and the subgraph is gone; rsqrt(4 + 0) * 3 = 1.5 and 1 - 2 * 1.5
+// = -2 per channel. A node in the subgraph with a user outside the
+// subgraph keeps its name; a stateful node (RandomUniform) and what it
+// feeds are not folded, nor is a value over the size limit (ones of 3 M
+// float32 = 12 MiB).
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[S:.*]]:2 = Const name("scale") {dtype = f32, value = dense<1.500000e+00> : tensor<2xf32>}
+// CHECK-DAG: %[[B:.*]]:2 = Const name("shift") {dtype = f32, value = dense<-2.000000e+00> : tensor<2xf32>}
+// CHECK-DAG: Mul(%{{.*}}#0, %[[S]]#0) name("scaled")
+// CHECK-DAG: AddV2(%{{.*}}#0, %[[B]]#0) name("out")
+// CHECK-DAG: AddV2(%{{.*}}, %{{.*}}) name("noisy")
+// CHECK-DAG: Fill(%{{.*}}, %{{.*}}) name("big")
+// CHECK-NOT: Rsqrt
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<3x2>} : () -> tensor<3x2xf32>
+  %var:2 = Const name("variance") {dtype = f32, value = dense<4.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %eps:2 = Const name("epsilon") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %gamma:2 = Const name("gamma") {dtype = f32, value = dense<3.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %beta:2 = Const name("beta") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %mean:2 = Const name("mean") {dtype = f32, value = dense<2.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %ve:2 = AddV2(%var#0, %eps#0) name("var_eps") {T = f32} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %inv:2 = Rsqrt(%ve#0) name("inv") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %s:2 = Mul(%gamma#0, %inv#0) name("scale") {T = f32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %ms:2 = Mul(%mean#0, %s#0) name("mean_scaled") {T = f32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %b:2 = Sub(%beta#0, %ms#0) name("shift") {T = f32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %xs:2 = Mul(%x#0, %s#0) name("scaled") {T = f32} : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %y:2 = AddV2(%xs#0, %b#0) name("out") {T = f32} : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %shape:2 = Const name("shape") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+  %r:2 = RandomUniform(%shape#0) name("random") {T = i32, dtype = f32, seed = 1 : i64, seed2 = 2 : i64} : (tensor<1xi32>) -> tensor<2xf32>
+  %n:2 = AddV2(%r#0, %beta#0) name("noisy") {T = f32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %bigshape:2 = Const name("bigshape") {dtype = i32, value = dense<3000000> : tensor<1xi32>} : () -> tensor<1xi32>
+  %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %big:2 = Fill(%bigshape#0, %one#0) name("big") {T = f32, index_type = i32} : (tensor<1xi32>, tensor<f32>) -> tensor<3000000xf32>
+  %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %bs:2 = Sum(%big#0, %axis#0) name("big_sum") {T = f32, Tidx = i32} : (tensor<3000000xf32>, tensor<1xi32>) -> tensor<f32>
+  %u:2 = Identity(%bs#0) name("use_big") {T = f32} : (tensor<f32>) -> tensor<f32>
+  %z:2 = AddV2(%x#0, %u#0) name("uses_big") {T = f32} : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+}

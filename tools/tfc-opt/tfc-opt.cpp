@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Target/EvaluateConstants.h"
+#include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
@@ -22,6 +24,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tfc::registerTfcPasses();
   tfc::registerTfcPipeline();
+  // As in tfc: numeric subgraphs of constants fold by running compiled code.
+  tfc::setConstantEvaluator(tfc::evaluateConstants);
   mlir::DialectRegistry registry;
   registry.insert<tfc::tfg::TfgDialect>();
   auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(

@@ -22,10 +22,12 @@
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Target/EvaluateConstants.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Transforms/CompileInterface.h"
+#include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
@@ -151,11 +153,10 @@ std::optional<LibraryOutput> libraryOutput() {
 int generateCode(MLIRContext &context, ModuleOp module,
                  const std::optional<LibraryOutput> &library) {
   PassManager pm(&context, ModuleOp::getOperationName());
-  pm.addPass(tfc::createDecomposeBatchNormPass());
-  pm.addPass(tfc::createVerifyStaticShapesPass());
-  pm.addPass(tfc::createFuseElementwisePass());
-  pm.addPass(tfc::createPlanMemoryPass());
-  pm.addPass(tfc::createConvertTfgToMemrefPass());
+  // --print-ir-after=PASS and friends reach the code generation passes too.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return tfc::kExitBadInput;
+  tfc::buildCodegenPipeline(pm);
   if (failed(pm.run(module)))
     return tfc::kExitBadInput;
   // A library's header describes the interface, which lowering drops.
@@ -352,6 +353,8 @@ int main(int argc, char **argv) {
   // Passes are registered so that options such as --print-ir-after=PASS
   // can name them.
   tfc::registerTfcPasses();
+  // tfc-fold-constants folds numeric subgraphs by running compiled code.
+  tfc::setConstantEvaluator(tfc::evaluateConstants);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

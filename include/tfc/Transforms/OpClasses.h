@@ -27,6 +27,10 @@ bool isAlias(mlir::Operation *node);
 /// Pad, Tile, Gather, ...) or makes a tensor from scalars (Fill, Range).
 bool isDataMovement(mlir::Operation *node);
 
+/// Whether code generation knows `node`'s op (the classes above, the
+/// kernels' ops, _Arg/_Retval, Const, NoOp).
+bool hasCodeGeneration(mlir::Operation *node);
+
 } // namespace tfc
 
 #endif // TFC_TRANSFORMS_OPCLASSES_H

@@ -166,6 +166,20 @@ def DecomposeBatchNormPass : Pass<"tfc-decompose-batch-norm", "mlir::ModuleOp"> 
   }];
 }
 
+def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
+  let summary = "Moves constant per-channel scales and shifts onto weights";
+  let description = [{
+    As TensorFlow's constant folding (MulConvPushDown, ConstantPushDown):
+    Mul(Conv2D(x, W), s) -> Conv2D(x, W * s) (also DepthwiseConv2dNative,
+    and MatMul without transpose_b); Mul(y + c, s) -> y * s + c * s;
+    (y + c1) + c2 -> y + (c1 + c2), where W, s, c are Consts, s and the
+    shifts vary along the channel (last) dimension only, the inner value has
+    no other use and all nodes share a device. A decomposed inference batch
+    norm after a convolution so becomes the convolution's filter and bias.
+    The new constant expressions are for tfc-fold-constants to compute.
+  }];
+}
+
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let summary = "Groups chains of elementwise nodes into one loop nest each";
   let description = [{

@@ -21,6 +21,11 @@ struct TfcPipelineOptions : public mlir::PassPipelineOptions<TfcPipelineOptions>
 void buildTfcPipeline(mlir::OpPassManager &pm,
                       const TfcPipelineOptions &options);
 
+/// Adds the passes that prepare an optimized module for lowering: from the
+/// graph to `tfc_step_impl` on memrefs (shapes checked static,
+/// elementwise groups, memory plan, loops and kernel calls). `tfc compile` and the constant evaluator run it.
+void buildCodegenPipeline(mlir::OpPassManager &pm);
+
 /// Registers the pipeline as `tfc-pipeline`.
 void registerTfcPipeline();
 

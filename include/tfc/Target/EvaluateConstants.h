@@ -1,0 +1,23 @@
+//===- EvaluateConstants.h - the tools' constant evaluator ------*- C++ -*-===//
+//
+// Computes the fetches of a feedless step module by compiling it for the
+// host and running it (see EvaluateConstants.cpp). The tools install it
+// with setConstantEvaluator so that tfc-fold-constants folds numeric
+// subgraphs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TARGET_EVALUATECONSTANTS_H
+#define TFC_TARGET_EVALUATECONSTANTS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tfc {
+
+mlir::FailureOr<llvm::SmallVector<mlir::DenseElementsAttr>>
+evaluateConstants(mlir::ModuleOp module);
+
+} // namespace tfc
+
+#endif // TFC_TARGET_EVALUATECONSTANTS_H
