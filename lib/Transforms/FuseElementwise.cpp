@@ -8,6 +8,15 @@
 // members carry `tfc.fused_into = "<root name>"`. Their values never exist
 // in memory: the root's loop computes them element by element.
 //
+// First, though, a convolution claims the elementwise ops after it that
+// its kernel can apply as it writes its output (its epilogue): a bias
+// (Add/AddV2/BiasAdd of a per-channel vector), then a residual (Add/AddV2
+// of a tensor of the output's shape), then ReLU or ReLU6, in that order,
+// each optional, each the only user of the value before it. The
+// convolution and those ops form a group of their own whose root is the
+// last op: the convolution writes the root's value, and its intermediate
+// values never exist. Epilogue groups take precedence over loop fusion.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -18,6 +27,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -27,6 +37,78 @@ namespace tfc {
 #include "tfc/Transforms/Passes.h.inc"
 
 namespace {
+
+/// The only user of `node`'s single data result, when that is its one use.
+Operation *soleUser(Operation *node) {
+  if (!node->hasOneUse() || tfg::getDataResults(node).size() != 1 ||
+      !tfg::getDataResults(node)[0].hasOneUse())
+    return nullptr;
+  Operation *user = *node->getUsers().begin();
+  return tfg::isNode(user) ? user : nullptr;
+}
+
+/// The epilogue a convolution's kernel applies (see the file comment), in
+/// order; empty if none.
+SmallVector<Operation *> epilogueOf(Operation *conv) {
+  StringRef type = tfg::getOpType(conv);
+  if (type != "Conv2D" && type != "DepthwiseConv2dNative")
+    return {};
+  auto format = conv->getAttrOfType<StringAttr>("data_format");
+  auto outType = dyn_cast<RankedTensorType>(tfg::getDataResults(conv)[0].getType());
+  if ((format && format.getValue() != "NHWC") || !outType ||
+      !outType.hasStaticShape() || !outType.getElementType().isF32() ||
+      outType.getRank() != 4)
+    return {};
+  int64_t channels = outType.getShape().back();
+  auto sameDevice = [&](Operation *node) {
+    return tfg::getRequestedDevice(node) == tfg::getRequestedDevice(conv) &&
+           tfg::getAssignedDevice(node) == tfg::getAssignedDevice(conv);
+  };
+  // The operand of `node` other than `value`, if it is a binary add of it.
+  auto otherAddend = [&](Operation *node, Value value) -> Value {
+    StringRef op = tfg::getOpType(node);
+    OperandRange in = tfg::getDataOperands(node);
+    if (op == "BiasAdd") {
+      auto f = node->getAttrOfType<StringAttr>("data_format");
+      return in[0] == value && (!f || f.getValue() == "NHWC") ? in[1] : Value();
+    }
+    if ((op != "Add" && op != "AddV2") || in.size() != 2 || in[0] == in[1])
+      return {};
+    return in[0] == value ? in[1] : in[1] == value ? in[0] : Value();
+  };
+  auto isVector = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape() && t.getElementType().isF32() &&
+           t.getRank() >= 1 && t.getShape().back() == channels &&
+           t.getNumElements() == channels;
+  };
+  SmallVector<Operation *> chain;
+  Operation *last = conv;
+  int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
+  while (stage < 3) {
+    Operation *user = soleUser(last);
+    if (!user || tfg::getDataResults(user).size() != 1 || !sameDevice(user) ||
+        tfg::getDataResults(user)[0].getType() != outType ||
+        !tfg::getControlOperands(user).empty())
+      break;
+    Value value = tfg::getDataResults(last)[0];
+    StringRef op = tfg::getOpType(user);
+    Value other = otherAddend(user, value);
+    if (stage == 0 && other && isVector(other)) {
+      stage = 1;
+    } else if (stage <= 1 && other && other.getType() == outType &&
+               op != "BiasAdd") {
+      stage = 2;
+    } else if (op == "Relu" || op == "Relu6") {
+      stage = 3;
+    } else {
+      break;
+    }
+    chain.push_back(user);
+    last = user;
+  }
+  return chain;
+}
 
 /// Equal static shapes (element types may differ: Cast fuses).
 bool sameShape(Value a, Value b) {
@@ -46,9 +128,28 @@ struct FuseElementwisePass
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);
+      // Convolution epilogues first.
+      llvm::DenseSet<Operation *> claimed;
+      for (Operation *node : order) {
+        if (!tfg::isNode(node) || claimed.contains(node))
+          continue;
+        SmallVector<Operation *> chain = epilogueOf(node);
+        if (chain.empty() ||
+            llvm::any_of(chain, [&](Operation *op) { return claimed.contains(op); }))
+          continue;
+        StringAttr rootName = builder.getStringAttr(tfg::getNodeName(chain.back()));
+        claimed.insert(node);
+        node->setAttr("tfc.fused_into", rootName);
+        for (Operation *op : chain) {
+          claimed.insert(op);
+          if (op != chain.back())
+            op->setAttr("tfc.fused_into", rootName);
+        }
+        numFused += chain.size();
+      }
       llvm::DenseMap<Operation *, Operation *> root;
       for (Operation *node : llvm::reverse(order)) {
-        if (!tfg::isNode(node) || !isElementwise(node))
+        if (!tfg::isNode(node) || !isElementwise(node) || claimed.contains(node))
           continue;
         Operation *consumer = nullptr;
         if (node->hasOneUse())
@@ -58,6 +159,7 @@ struct FuseElementwisePass
                            : tfg::getDataResults(node)[0];
         if (!consumer || !result || !result.hasOneUse() ||
             !tfg::isNode(consumer) || !isElementwise(consumer) ||
+            claimed.contains(consumer) ||
             consumer->getBlock() != body ||
             tfg::getRequestedDevice(consumer) != tfg::getRequestedDevice(node) ||
             tfg::getAssignedDevice(consumer) != tfg::getAssignedDevice(node) ||

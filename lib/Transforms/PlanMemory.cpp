@@ -29,6 +29,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -130,16 +131,29 @@ FailureOr<int64_t> Planner::run() {
       }
       // In place over a same-shape input of the group whose buffer nothing
       // reads after this position.
+      // A convolution computing the group reads its input while it writes:
+      // only the residual it adds (a same-shape input from outside the
+      // group) may be written over, which lets the kernel accumulate onto
+      // it in place.
+      bool loopOnly = llvm::all_of(members[at], [](Operation *member) {
+        return isElementwise(member);
+      });
       if (isElementwise(node)) {
+        llvm::DenseSet<Operation *> group(members[at].begin(), members[at].end());
         std::optional<unsigned> reuse;
-        for (Operation *member : members[at])
+        for (Operation *member : members[at]) {
+          if (!loopOnly && !isElementwise(member))
+            continue;
           for (Value input : tfg::getDataOperands(member)) {
+            if (!loopOnly && group.contains(input.getDefiningOp()))
+              continue;
             auto it = bufferOf.find(input);
             if (!reuse && it != bufferOf.end() &&
                 input.getType() == result.getType() &&
                 buffers[it->second].end <= at)
               reuse = it->second;
           }
+        }
         if (reuse) {
           assign(result, *reuse);
           continue;

@@ -1,7 +1,7 @@
 // Tests tfc-fuse-elementwise: chains fuse into their consumer's group; a
 // value used twice, a shape change, a non-elementwise consumer or another
 // device ends a group.
-// RUN: tfc-opt %s -tfc-fuse-elementwise | FileCheck %s
+// RUN: tfc-opt %s -split-input-file -tfc-fuse-elementwise | FileCheck %s
 
 // CHECK-LABEL: tfg.graph
 // CHECK-DAG: AddV2({{.*}}) name("add") {T = f32, tfc.fused_into = "relu"}
@@ -36,4 +36,30 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xi32>
   %cast:2 = Cast(%i#0) name("cast") {DstT = f32, SrcT = i32} : (tensor<2x3xi32>) -> tensor<2x3xf32>
   %sum:2 = AddV2(%cast#0, %x#0) name("sum") {T = f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+}
+
+// -----
+
+// A convolution claims its epilogue: bias (a per-channel vector), then a
+// residual (a tensor of the output's shape), then ReLU; the group's root is
+// the ReLU and the convolution joins it. The convolution whose output is
+// also used elsewhere keeps its value, and its bias stays a loop.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: Conv2D({{.*}}) name("conv") {{.*}}tfc.fused_into = "relu"
+// CHECK-DAG: AddV2({{.*}}) name("bias") {T = f32, tfc.fused_into = "relu"}
+// CHECK-DAG: AddV2({{.*}}) name("residual") {T = f32, tfc.fused_into = "relu"}
+// CHECK-DAG: Relu({{.*}}) name("relu") {T = f32}
+// CHECK-DAG: Conv2D({{.*}}) name("shared_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]}
+// CHECK-DAG: AddV2({{.*}}) name("shared_bias") {T = f32}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x3x2x2xf32>} : () -> tensor<3x3x2x2xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %conv:2 = Conv2D(%x#0, %w#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %bias:2 = AddV2(%conv#0, %b#0) name("bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %res:2 = AddV2(%x#0, %bias#0) name("residual") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %relu:2 = Relu(%res#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %sc:2 = Conv2D(%x#0, %w#0) name("shared_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %sb:2 = AddV2(%sc#0, %b#0) name("shared_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %other:2 = Neg(%sc#0) name("other_use") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
 }

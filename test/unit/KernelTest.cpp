@@ -119,8 +119,13 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                         {2, 6, 6, 8, 1, 1, 16, 1, 1, false}, // Plain GEMM.
                         {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
                         {1, 7, 5, 2, 2, 3, 3, 3, 1, false}};
-  // Parameter tables outlive the calls: the kernel caches by address.
-  static std::vector<std::unique_ptr<std::array<int64_t, 17>>> tables;
+  // Parameter tables outlive the calls: the kernel caches by address, as
+  // each call site of a program has its own constant table.
+  static std::vector<std::unique_ptr<std::array<int64_t, 20>>> tables;
+  auto convTable = [&](std::array<int64_t, 20> values) {
+    tables.push_back(std::make_unique<std::array<int64_t, 20>>(values));
+    return tables.back()->data();
+  };
   for (const Case &t : cases) {
     auto [oh, pt] = window(t.same, t.h, t.kh, t.stride, t.dilation);
     auto [ow, pl] = window(t.same, t.w, t.kw, t.stride, t.dilation);
@@ -136,19 +141,37 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
     for (size_t i = 0; i < got.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "conv case h=" << t.h << " at " << i;
 
-    // The same through oneDNN, with the filter constant and not.
-    for (int64_t constant : {0, 1}) {
-      // One table per call site: the table's address keys the cache.
-      auto table = std::make_unique<std::array<int64_t, 17>>(std::array<int64_t, 17>{
-          t.n, t.h, t.w, t.c, t.kh, t.kw, t.oc, oh, ow, t.stride, t.stride,
-          t.dilation, t.dilation, pt, pl, 0, constant});
-      std::vector<float> dnnl(got.size());
-      tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), filter.data(), dnnl.data(),
-                              table->data());
-      for (size_t i = 0; i < dnnl.size(); ++i)
-        ASSERT_NEAR(dnnl[i], want[i], 1e-4f) << "oneDNN conv h=" << t.h << " at " << i;
-      tables.push_back(std::move(table));
-    }
+    // The same through oneDNN, with the filter constant and not, and with
+    // each epilogue: bias, residual, ReLU / ReLU6.
+    std::vector<float> bias = randomVector(t.oc, 11);
+    std::vector<float> residual = randomVector(got.size(), 12);
+    for (int64_t constant : {0, 1})
+      for (int64_t epilogue : {0, 1, 2, 3}) {
+        // None; bias and ReLU; bias, residual and ReLU6; the residual
+        // already in the output (accumulated in place) and ReLU.
+        bool hasBias = epilogue >= 1, hasResidual = epilogue >= 2;
+        bool inPlace = epilogue == 3;
+        int64_t activation = epilogue == 3 ? 1 : epilogue;
+        std::vector<float> dnnl(got.size());
+        if (inPlace)
+          dnnl = residual;
+        tfc_cpu_conv2d_dnnl_f32(
+            runtime, in.data(), filter.data(), hasBias ? bias.data() : nullptr,
+            inPlace ? dnnl.data() : hasResidual ? residual.data() : nullptr,
+            dnnl.data(),
+            convTable({t.n, t.h, t.w, t.c, t.kh, t.kw, t.oc, oh, ow, t.stride,
+                       t.stride, t.dilation, t.dilation, pt, pl, 0, constant,
+                       activation, hasBias, inPlace ? 2 : hasResidual}));
+        for (size_t i = 0; i < dnnl.size(); ++i) {
+          float v = want[i] + (hasBias ? bias[i % t.oc] : 0.f) +
+                    (hasResidual ? residual[i] : 0.f);
+          v = activation == 1 ? std::max(v, 0.f)
+              : activation == 2 ? std::min(std::max(v, 0.f), 6.f)
+                                : v;
+          ASSERT_NEAR(dnnl[i], v, 1e-4f)
+              << "oneDNN conv h=" << t.h << " epilogue " << epilogue << " at " << i;
+        }
+      }
 
     // Depthwise with a multiplier of 2 on the same geometry.
     int64_t mult = 2;
@@ -162,15 +185,14 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                            t.stride, t.dilation, t.dilation, pt, pl, mult);
     for (size_t i = 0; i < dgot.size(); ++i)
       ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
-    auto table = std::make_unique<std::array<int64_t, 17>>(std::array<int64_t, 17>{
-        t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh, ow, t.stride, t.stride,
-        t.dilation, t.dilation, pt, pl, 1, 1});
     std::vector<float> ddnnl(dgot.size());
-    tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), ddnnl.data(),
-                            table->data());
+    tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), nullptr, nullptr,
+                            ddnnl.data(),
+                            convTable({t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh,
+                                       ow, t.stride, t.stride, t.dilation,
+                                       t.dilation, pt, pl, 1, 1, 0, 0, 0}));
     for (size_t i = 0; i < ddnnl.size(); ++i)
       ASSERT_NEAR(ddnnl[i], dwant[i], 1e-4f) << "oneDNN depthwise h=" << t.h << " at " << i;
-    tables.push_back(std::move(table));
 
     // Pooling with the same window (no dilation).
     if (t.dilation == 1)

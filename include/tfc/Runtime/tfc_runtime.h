@@ -141,13 +141,19 @@ void tfc_cpu_conv2d_f32(tfc_runtime *runtime, const float *in,
                         int64_t stride_w, int64_t dilation_h,
                         int64_t dilation_w, int64_t pad_top, int64_t pad_left);
 /* Conv2D or depthwise Conv2D through oneDNN (the Eigen kernels above where
- * oneDNN cannot). `params` is the call site's constant table, also the key
- * of its cached primitive: n, h, w, c, kh, kw, oc (depthwise: the
- * multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
+ * oneDNN cannot), with an epilogue applied as the output is written:
+ *   out = act(conv(in, filter) + bias + residual)
+ * bias ([channels]) and residual (the output's shape) may be NULL when the
+ * table says they are absent. `params` is the call site's constant table,
+ * also the key of its cached primitive: n, h, w, c, kh, kw, oc (depthwise:
+ * the multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
  * pad_top, pad_left, depthwise (0/1), filter_constant (0/1: a constant
- * filter is reordered for the primitive once, at the first call). */
+ * filter is reordered for the primitive once, at the first call),
+ * activation (0 none, 1 ReLU, 2 ReLU6), has_bias, has_residual (0 none,
+ * 1 read from `residual`, 2 already in `out`, which `residual` equals). */
 void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
-                             const float *filter, float *out,
+                             const float *filter, const float *bias,
+                             const float *residual, float *out,
                              const int64_t *params);
 void tfc_cpu_depthwise_conv2d_f32(
     tfc_runtime *runtime, const float *in, const float *filter, float *out,

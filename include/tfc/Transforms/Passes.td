@@ -181,13 +181,17 @@ def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
 }
 
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
-  let summary = "Groups chains of elementwise nodes into one loop nest each";
+  let summary = "Groups convolution epilogues and elementwise chains";
   let description = [{
-    An elementwise node (arithmetic, comparison, activation, Cast, BiasAdd,
-    Select) is fused into its consumer when that consumer is elementwise,
-    is its only user, has the same output shape and the same device. Each
-    group is a tree whose root alone is used outside; the other members
-    get `tfc.fused_into = "<root>"` and are never materialized.
+    First, a Conv2D or DepthwiseConv2dNative (NHWC, float32) claims the
+    elementwise ops its kernel applies as it writes: a per-channel bias,
+    then a residual of the output's shape, then ReLU or ReLU6, each the
+    only user of the value before it. Then an elementwise node (arithmetic,
+    comparison, activation, Cast, BiasAdd, Select) is fused into its
+    consumer when that consumer is elementwise, is its only user, has the
+    same output shape and the same device. Each group is a tree whose root
+    alone is used outside; the other members get `tfc.fused_into =
+    "<root>"` and are never materialized.
   }];
 }
 
@@ -198,7 +202,8 @@ def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
     nodes at their root. Buffers: one per materialized output; `_Arg`,
     Const and handle outputs need none; Identity, StopGradient, Snapshot,
     Reshape, Squeeze and ExpandDims alias their input; an elementwise group
-    writes in place over a same-shape input buffer nothing reads later.
+    writes in place over a same-shape input buffer nothing reads later (a
+    convolution's group, only over the residual it adds).
     Liveness from first definition to last read; placement greedy by size
     at 64-byte-aligned offsets. Records `tfc.offsets` (per data output, -1
     when not in the arena) on nodes and `tfc.arena_bytes` on the graph.

@@ -16,6 +16,7 @@
 #include "StepEmitter.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpClasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -448,6 +449,29 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   SmallVector<Operation *> members = groups.lookup(tfg::getNodeName(root));
   members.push_back(root);
   llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
+
+  // A convolution and its epilogue: one kernel call.
+  if (!isElementwise(members.front())) {
+    Operation *conv = members.front();
+    ConvEpilogue epilogue;
+    epilogue.root = root;
+    Value value = tfg::getDataResults(conv)[0];
+    for (Operation *member : ArrayRef(members).drop_front()) {
+      StringRef type = tfg::getOpType(member);
+      if (type == "Relu" || type == "Relu6") {
+        epilogue.activation = type == "Relu" ? 1 : 2;
+      } else {
+        OperandRange in = tfg::getDataOperands(member);
+        Value other = in[0] == value ? in[1] : in[0];
+        if (other.getType() == value.getType())
+          epilogue.residual = other;
+        else
+          epilogue.bias = other;
+      }
+      value = tfg::getDataResults(member)[0];
+    }
+    return emitWindow(conv, &epilogue);
+  }
 
   // External tensor values with the map each is read through; a value
   // read two ways (Select's row condition) is two inputs.

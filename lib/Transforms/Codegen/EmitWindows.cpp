@@ -22,8 +22,10 @@ using namespace mlir;
 
 namespace tfc {
 
-/// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool on NHWC float32.
-LogicalResult StepEmitter::emitWindow(Operation *node) {
+/// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool on NHWC float32; a
+/// convolution with an epilogue writes the value of the epilogue's root.
+LogicalResult StepEmitter::emitWindow(Operation *node,
+                                      const ConvEpilogue *epilogue) {
   StringRef type = tfg::getOpType(node);
   bool isConv = type == "Conv2D", isDepthwise = type == "DepthwiseConv2dNative";
   Value input = tfg::getDataOperands(node)[0];
@@ -80,7 +82,8 @@ LogicalResult StepEmitter::emitWindow(Operation *node) {
     padTop = pads[2];
     padLeft = pads[4];
   }
-  Value outMemref = memrefFor(result);
+  Value outMemref =
+      memrefFor(epilogue ? tfg::getDataResults(epilogue->root)[0] : result);
   if (!outMemref)
     return error(node) << "output has no buffer";
   Location loc = node->getLoc();
@@ -92,15 +95,43 @@ LogicalResult StepEmitter::emitWindow(Operation *node) {
     Operation *filterNode = filterValue.getDefiningOp();
     bool constantFilter = filterNode && tfg::isNode(filterNode) &&
                           tfg::getOpType(filterNode) == "Const";
+    // The epilogue's operands, or null pointers.
+    Value none = builder.create<LLVM::ZeroOp>(loc, LLVM::LLVMPointerType::get(context));
+    auto pointerOrNull = [&](Value value) -> FailureOr<Value> {
+      if (!value)
+        return none;
+      Value memref = memrefFor(value);
+      if (!memref)
+        return error(node) << "an epilogue operand has no buffer";
+      return pointerTo(memref);
+    };
+    FailureOr<Value> bias = pointerOrNull(epilogue ? epilogue->bias : Value());
+    FailureOr<Value> residual =
+        pointerOrNull(epilogue ? epilogue->residual : Value());
+    if (failed(bias) || failed(residual))
+      return failure();
+    // A residual planned in the output's buffer is accumulated onto in
+    // place (2); otherwise it is read as a second input (1).
+    int64_t residualMode = 0;
+    if (epilogue && epilogue->residual) {
+      auto offsetOf = [&](Value memref) {
+        auto it = arenaOffsets.find(memref);
+        return it == arenaOffsets.end() ? int64_t(-1) : it->second;
+      };
+      int64_t at = offsetOf(memrefFor(epilogue->residual));
+      residualMode = at >= 0 && at == offsetOf(outMemref) ? 2 : 1;
+    }
     // The parameter table (see tfc_cpu_conv2d_dnnl_f32); its address also
     // keys the call site's cached oneDNN primitive.
     Value table = constantTable(
         loc, {n, h, w, c, kh, kw, filter.getDimSize(3), oh, ow, strides[1],
               strides[2], dilations[1], dilations[2], padTop, padLeft,
-              isDepthwise ? 1 : 0, constantFilter ? 1 : 0});
+              isDepthwise ? 1 : 0, constantFilter ? 1 : 0,
+              epilogue ? epilogue->activation : 0,
+              epilogue && epilogue->bias ? 1 : 0, residualMode});
     callKernel(loc, "tfc_cpu_conv2d_dnnl_f32",
                {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),
-                pointerTo(outMemref), pointerTo(table)},
+                *bias, *residual, pointerTo(outMemref), pointerTo(table)},
                {});
     return success();
   }

@@ -33,6 +33,16 @@ llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
+/// What a convolution's kernel applies to its output (see
+/// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
+/// an activation (0 none, 1 ReLU, 2 ReLU6); `root` is the node whose value
+/// it writes.
+struct ConvEpilogue {
+  mlir::Value bias, residual;
+  int64_t activation = 0;
+  mlir::Operation *root = nullptr;
+};
+
 class StepEmitter {
 public:
   StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph)
@@ -46,7 +56,8 @@ public:
   mlir::LogicalResult emitMatMul(mlir::Operation *node);
   mlir::LogicalResult emitBatchMatMul(mlir::Operation *node);
   mlir::LogicalResult emitEinsum(mlir::Operation *node);
-  mlir::LogicalResult emitWindow(mlir::Operation *node);
+  mlir::LogicalResult emitWindow(mlir::Operation *node,
+                                 const ConvEpilogue *epilogue = nullptr);
   mlir::LogicalResult emitReduction(mlir::Operation *node);
   /// ArgMax/ArgMin, Cumsum/Cumprod.
   mlir::LogicalResult emitAxisKernel(mlir::Operation *node);

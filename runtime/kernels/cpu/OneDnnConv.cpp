@@ -1,7 +1,9 @@
 //===- OneDnnConv.cpp - convolutions through oneDNN -----------------------===//
 //
 // Conv2D and depthwise Conv2D (a grouped convolution, one group per input
-// channel) run as oneDNN primitives on the NHWC tensors as they are. Each
+// channel) run as oneDNN primitives on the NHWC tensors as they are, with
+// their epilogue (bias, residual add, ReLU/ReLU6) applied by the primitive
+// as it writes (a bias argument, a binary and an eltwise post-op). Each
 // call site passes its constant parameter table; the table's address keys
 // a cache holding the primitive and, for a constant filter, the filter
 // reordered once into the layout the primitive prefers (blocked for the
@@ -29,14 +31,15 @@ using Tag = memory::format_tag;
 /// The parameter table, as tfc_runtime.h lays it out.
 struct ConvParams {
   int64_t n, h, w, c, kh, kw, outC, oh, ow, strideH, strideW, dilationH,
-      dilationW, padTop, padLeft, depthwise, filterConstant;
+      dilationW, padTop, padLeft, depthwise, filterConstant, activation,
+      hasBias, hasResidual;
   int64_t multiplier() const { return outC; }
   int64_t outputChannels() const { return depthwise ? c * outC : outC; }
 };
 
 struct ConvPrimitive {
   dnnl::convolution_forward conv;
-  memory::desc src, weights, dst, userWeights, scratchpad;
+  memory::desc src, weights, dst, userWeights, scratchpad, bias;
   /// The filter in the primitive's layout (constant filters only).
   std::unique_ptr<memory> constantWeights;
   bool reorderWeights = false;
@@ -91,17 +94,39 @@ private:
       return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
                                       in - before);
     };
-    dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        result->src, anyWeights,
-        result->dst, {p.strideH, p.strideW}, {p.dilationH - 1, p.dilationW - 1},
-        {p.padTop, p.padLeft},
-        {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
-         after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)});
+    memory::dims strides = {p.strideH, p.strideW};
+    memory::dims dilations = {p.dilationH - 1, p.dilationW - 1};
+    memory::dims padBefore = {p.padTop, p.padLeft};
+    memory::dims padAfter = {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
+                             after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)};
+    auto kind = dnnl::prop_kind::forward_inference;
+    auto algorithm = dnnl::algorithm::convolution_direct;
+    if (p.hasBias)
+      result->bias = memory::desc({p.outputChannels()}, memory::data_type::f32, Tag::x);
+    auto desc = p.hasBias
+                    ? dnnl::convolution_forward::desc(
+                          kind, algorithm, result->src, anyWeights, result->bias,
+                          result->dst, strides, dilations, padBefore, padAfter)
+                    : dnnl::convolution_forward::desc(
+                          kind, algorithm, result->src, anyWeights, result->dst,
+                          strides, dilations, padBefore, padAfter);
     // The scratchpad is the caller's (see tfc_cpu_conv2d_dnnl_f32), so
     // that contexts of one model may run the primitive concurrently.
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    // The epilogue after the bias: the residual, then the activation.
+    dnnl::post_ops epilogue;
+    // A residual already in the output buffer is a sum post-op (which the
+    // fastest kernels support); elsewhere, a binary add reading it.
+    if (p.hasResidual == 2)
+      epilogue.append_sum(1.f);
+    else if (p.hasResidual)
+      epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
+    if (p.activation == 1)
+      epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    else if (p.activation == 2)
+      epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
+    attr.set_post_ops(epilogue);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
     result->conv = dnnl::convolution_forward(pd);
     result->scratchpad = pd.scratchpad_desc();
@@ -124,13 +149,39 @@ private:
 
 } // namespace
 
+/// The epilogue in plain loops, after a convolution without one.
+static void applyEpilogue(const ConvParams &p, const float *bias,
+                          const float *residual, float *out) {
+  int64_t channels = p.outputChannels();
+  int64_t count = p.n * p.oh * p.ow * channels;
+  for (int64_t i = 0; i < count; ++i) {
+    float v = out[i];
+    if (bias)
+      v += bias[i % channels];
+    if (residual)
+      v += residual[i];
+    if (p.activation == 1)
+      v = std::max(v, 0.f);
+    else if (p.activation == 2)
+      v = std::min(std::max(v, 0.f), 6.f);
+    out[i] = v;
+  }
+}
+
 extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
-                                        const float *filter, float *out,
+                                        const float *filter, const float *bias,
+                                        const float *residual, float *out,
                                         const int64_t *table) {
   const ConvParams &p = *reinterpret_cast<const ConvParams *>(table);
   ConvCache &cache = ConvCache::get();
   ConvPrimitive *prim = cache.lookup(table, filter);
   if (!prim) {
+    // The convolution overwrites a residual planned in place: keep it.
+    std::vector<float> saved;
+    if (residual == out) {
+      saved.assign(out, out + p.n * p.oh * p.ow * p.outputChannels());
+      residual = saved.data();
+    }
     if (p.depthwise)
       tfc_cpu_depthwise_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c,
                                    p.kh, p.kw, p.outC, p.oh, p.ow, p.strideH,
@@ -140,6 +191,7 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
       tfc_cpu_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c, p.kh,
                          p.kw, p.outC, p.oh, p.ow, p.strideH, p.strideW,
                          p.dilationH, p.dilationW, p.padTop, p.padLeft);
+    applyEpilogue(p, bias, residual, out);
     return;
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
@@ -162,9 +214,16 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
   if (scratch.size() < prim->scratchpad.get_size())
     scratch.resize(prim->scratchpad.get_size());
   memory scratchpad(prim->scratchpad, cache.engine, scratch.data());
-  prim->conv.execute(stream, {{DNNL_ARG_SRC, src},
-                              {DNNL_ARG_WEIGHTS, weights},
-                              {DNNL_ARG_DST, dst},
-                              {DNNL_ARG_SCRATCHPAD, scratchpad}});
+  std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src},
+                                          {DNNL_ARG_WEIGHTS, weights},
+                                          {DNNL_ARG_DST, dst},
+                                          {DNNL_ARG_SCRATCHPAD, scratchpad}};
+  if (p.hasBias)
+    args.insert({DNNL_ARG_BIAS,
+                 memory(prim->bias, cache.engine, const_cast<float *>(bias))});
+  if (p.hasResidual == 1)
+    args.insert({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                 memory(prim->dst, cache.engine, const_cast<float *>(residual))});
+  prim->conv.execute(stream, args);
   stream.wait();
 }
