@@ -47,7 +47,7 @@ bool isDataMovement(Operation *node) {
       .Cases("Transpose", "Slice", "StridedSlice", "Tile", "BroadcastTo",
              "ConcatV2", "Pack", "Unpack", "Split", "SplitV", true)
       .Cases("Pad", "PadV2", "MirrorPad", "GatherV2", "OneHot", "Fill",
-             "Range", true)
+             "Range", "ResizeBilinear", "ResizeNearestNeighbor", true)
       .Default(false);
 }
 

@@ -812,6 +812,25 @@ LogicalResult fill(ShapeContext &c) {
   return success();
 }
 
+/// ResizeBilinear/ResizeNearestNeighbor: [N, size[0], size[1], C].
+LogicalResult resize(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  const auto *size = c.inputValue(1);
+  if (in.ranked && in.rank() != 4)
+    return c.error("images must be rank 4, got " + str(in));
+  Shape out = Shape::ofRank(4);
+  if (in.ranked) {
+    out.dims[0] = in.dims[0];
+    out.dims[3] = in.dims[3];
+  }
+  if (size && size->size() == 2) {
+    out.dims[1] = (*size)[0];
+    out.dims[2] = (*size)[1];
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
 /// TopKV2: the input's shape with the last dim k, for both outputs.
 LogicalResult topK(ShapeContext &c) {
   const Shape &in = c.input(0);
@@ -1429,6 +1448,8 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Fill", fill);
     add("BroadcastTo", broadcastTo);
     add("TopKV2", topK);
+    add("ResizeBilinear", resize);
+    add("ResizeNearestNeighbor", resize);
     add("Tile", tile);
     add("Pad PadV2 MirrorPad", pad);
     add("Slice", slice);

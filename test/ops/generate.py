@@ -436,6 +436,17 @@ def _(c, rng):
                        off_value=const(-1, np.int32), axis=0))
 
 
+@case("Resize")
+def _(c, rng):
+    img = c.feed(ordinary_floats((2, 4, 5, 3), rng))
+    for align, half in [(False, False), (True, False), (False, True)]:
+        c.fetch(raw.ResizeBilinear(images=img, size=const([7, 3]),
+                                   align_corners=align, half_pixel_centers=half))
+        c.fetch(raw.ResizeNearestNeighbor(images=img, size=const([8, 9]),
+                                          align_corners=align,
+                                          half_pixel_centers=half))
+
+
 @case("FillRange", EXACT)
 def _(c, rng):
     c.fetch(raw.Fill(dims=const([2, 3]), value=c.feed(np.array(2.5, np.float32))))

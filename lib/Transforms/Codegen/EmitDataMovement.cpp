@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -446,7 +447,115 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
              });
     return success();
   }
+  if (type == "ResizeBilinear" || type == "ResizeNearestNeighbor")
+    return emitResize(node, source);
   return error(node) << "no code generation for this op yet";
+}
+
+/// ResizeBilinear and ResizeNearestNeighbor as TensorFlow's CPU kernels
+/// compute them: each output position maps back to a source coordinate
+/// (scale = in / out, or (in - 1) / (out - 1) with align_corners; with
+/// half_pixel_centers, pixel centers are aligned: (y + 0.5) * scale, minus
+/// 0.5 for bilinear), then takes the nearest pixel or interpolates the four
+/// around it, in float.
+LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
+  bool bilinear = tfg::getOpType(node) == "ResizeBilinear";
+  auto flag = [&](StringRef name) {
+    auto attr = node->getAttrOfType<BoolAttr>(name);
+    return attr && attr.getValue();
+  };
+  bool alignCorners = flag("align_corners");
+  bool halfPixel = flag("half_pixel_centers");
+  auto in = cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());
+  auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  Type inElement = cast<MemRefType>(source.getType()).getElementType();
+  if (!isa<FloatType>(inElement))
+    return error(node) << "code generation supports float images only for now";
+  FailureOr<Value> output = outputFor(node);
+  if (failed(output))
+    return failure();
+  auto scaleOf = [&](int64_t inSize, int64_t outSize) {
+    return alignCorners && outSize > 1 ? float(inSize - 1) / float(outSize - 1)
+                                       : float(inSize) / float(outSize);
+  };
+  float scales[2] = {scaleOf(in.getDimSize(1), out.getDimSize(1)),
+                     scaleOf(in.getDimSize(2), out.getDimSize(2))};
+  Type outElement = cast<MemRefType>(output->getType()).getElementType();
+  emitLoop(node->getLoc(), {}, {}, *output,
+           [&](OpBuilder &b, Location l, ValueRange) -> Value {
+             Type f32 = b.getF32Type();
+             auto f = [&](float v) {
+               return b.create<arith::ConstantOp>(l, b.getF32FloatAttr(v));
+             };
+             auto index = [&](int64_t v) {
+               return b.create<arith::ConstantIndexOp>(l, v);
+             };
+             auto toFloat = [&](Value i) {
+               return b.create<arith::SIToFPOp>(
+                   l, f32, b.create<arith::IndexCastOp>(l, b.getI64Type(), i));
+             };
+             auto toIndex = [&](Value v) {
+               return b.create<arith::IndexCastOp>(
+                   l, b.getIndexType(), b.create<arith::FPToSIOp>(l, b.getI64Type(), v));
+             };
+             auto clamp = [&](Value i, int64_t hi) {
+               return b.create<arith::MinSIOp>(
+                   l, b.create<arith::MaxSIOp>(l, i, index(0)), index(hi));
+             };
+             Value batch = b.create<linalg::IndexOp>(l, 0);
+             Value channel = b.create<linalg::IndexOp>(l, 3);
+             // The source coordinate of output dim 1 (rows) or 2 (columns).
+             auto coordinate = [&](int64_t dim) -> Value {
+               Value at = toFloat(b.create<linalg::IndexOp>(l, dim));
+               if (halfPixel)
+                 at = b.create<arith::AddFOp>(l, at, f(0.5f));
+               Value scaled = b.create<arith::MulFOp>(l, at, f(scales[dim - 1]));
+               if (halfPixel && bilinear)
+                 scaled = b.create<arith::SubFOp>(l, scaled, f(0.5f));
+               return scaled;
+             };
+             auto load = [&](Value y, Value x) -> Value {
+               Value v = b.create<memref::LoadOp>(l, source,
+                                                  ValueRange{batch, y, x, channel});
+               return inElement == f32 ? v
+                      : inElement.getIntOrFloatBitWidth() > 32
+                          ? Value(b.create<arith::TruncFOp>(l, f32, v))
+                          : Value(b.create<arith::ExtFOp>(l, f32, v));
+             };
+             if (!bilinear) {
+               auto nearest = [&](int64_t dim) {
+                 Value c = coordinate(dim);
+                 c = alignCorners ? Value(b.create<math::RoundOp>(l, c))
+                                  : Value(b.create<math::FloorOp>(l, c));
+                 return clamp(toIndex(c), in.getDimSize(dim) - 1);
+               };
+               Value v = b.create<memref::LoadOp>(
+                   l, source, ValueRange{batch, nearest(1), nearest(2), channel});
+               return v;
+             }
+             // Bilinear: the two neighbours along each dim and the weight of
+             // the upper one.
+             auto neighbours = [&](int64_t dim) {
+               Value c = coordinate(dim);
+               Value low = b.create<math::FloorOp>(l, c);
+               Value lerp = b.create<arith::SubFOp>(l, c, low);
+               Value lower = clamp(toIndex(low), in.getDimSize(dim) - 1);
+               Value upper = clamp(toIndex(b.create<math::CeilOp>(l, c)),
+                                   in.getDimSize(dim) - 1);
+               return std::make_tuple(lower, upper, lerp);
+             };
+             auto [y0, y1, ly] = neighbours(1);
+             auto [x0, x1, lx] = neighbours(2);
+             auto mix = [&](Value a, Value c, Value t) {
+               return b.create<arith::AddFOp>(
+                   l, a, b.create<arith::MulFOp>(l, b.create<arith::SubFOp>(l, c, a), t));
+             };
+             Value top = mix(load(y0, x0), load(y0, x1), lx);
+             Value bottom = mix(load(y1, x0), load(y1, x1), lx);
+             Value v = mix(top, bottom, ly);
+             return outElement == f32 ? v : Value(b.create<arith::TruncFOp>(l, outElement, v));
+           });
+  return success();
 }
 
 } // namespace tfc

@@ -66,6 +66,7 @@ public:
                                     llvm::StringRef kernel);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
   mlir::LogicalResult emitDataMovement(mlir::Operation *node);
+  mlir::LogicalResult emitResize(mlir::Operation *node, mlir::Value source);
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
