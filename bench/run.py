@@ -16,7 +16,7 @@ For each model and batch size (models.py builds them, fixed seeds):
      steps after warm-up, and its peak RSS is read from wait4();
   3. print a markdown table: median over rounds of each runner's median
      step time, throughput, tfc's speedup, compile time, program size and
-     peak RSS.
+     arena size and peak RSS.
 
 TensorFlow runs with oneDNN on (its default) and the same intra- and
 inter-op thread count as the program's --threads. Needs tensorflow-cpu
@@ -56,10 +56,10 @@ def measure(cmd):
     if status:
         sys.exit("failed: %s\n%s" % (" ".join(cmd), err[-2000:]))
     rss = usage.ru_maxrss / 1024.0
-    m = re.search(r"median ([0-9.]+) us", out)
+    m = re.search(r"median ([0-9.]+) us.*arena ([0-9]+) bytes", out)
     if m:
-        return float(m.group(1)) * 1e-6, rss
-    return json.loads(out.strip().splitlines()[-1])["median_s"], rss
+        return float(m.group(1)) * 1e-6, rss, int(m.group(2))
+    return json.loads(out.strip().splitlines()[-1])["median_s"], rss, None
 
 
 def worker(args):
@@ -151,10 +151,12 @@ def main():
                     results[runner].append(measure(
                         [sys.executable, os.path.abspath(__file__), "--worker", runner,
                          "--dir", d, "--threads", str(args.threads), "--steps", str(steps)]))
-            median = {k: sorted(t for t, _ in v)[len(v) // 2] for k, v in results.items()}
-            rss = {k: max(r for _, r in v) for k, v in results.items()}
+            median = {k: sorted(t for t, _, _ in v)[len(v) // 2] for k, v in results.items()}
+            rss = {k: max(r for _, r, _ in v) for k, v in results.items()}
+            arena = results["tfc"][0][2] / 2**20
             rows.append((model, batch, median, rss, compile_s,
-                         os.path.getsize(program) / 2**20, check.stdout.split(",")[1].strip()))
+                         os.path.getsize(program) / 2**20, arena,
+                         check.stdout.split(",")[1].strip()))
             print("done: %s batch %d" % (model, batch), file=sys.stderr)
 
     print("%d thread(s), %d rounds, median of per-round medians; throughput in "
@@ -162,15 +164,15 @@ def main():
     print()
     print("| model | batch | tfc (ms) | TF session.run (ms) | speedup | TF function (ms) "
           "| speedup | tfc samples/s | TF samples/s | compile (s) | program (MiB) "
-          "| RSS tfc / TF (MiB) | vs TF output |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    for model, batch, m, rss, compile_s, size, diff in rows:
+          "| arena (MiB) | RSS tfc / TF (MiB) | vs TF output |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for model, batch, m, rss, compile_s, size, arena, diff in rows:
         best_tf = min(m["session"], m["function"])
         print("| %s | %d | %.3g | %.3g | %.2fx | %.3g | %.2fx | %.0f | %.0f | %.1f | %.1f "
-              "| %.0f / %.0f | %s |" % (
+              "| %.2f | %.0f / %.0f | %s |" % (
                   model, batch, 1e3 * m["tfc"], 1e3 * m["session"], m["session"] / m["tfc"],
                   1e3 * m["function"], m["function"] / m["tfc"], batch / m["tfc"],
-                  batch / best_tf, compile_s, size, rss["tfc"],
+                  batch / best_tf, compile_s, size, arena, rss["tfc"],
                   min(rss["session"], rss["function"]), diff))
 
 

@@ -8,7 +8,8 @@
 //
 // Inputs are validated against the model (dtype, shape); without --output
 // each output's name, dtype, shape and first values are printed. --bench N
-// runs N timed steps after warm-up and prints the median and p90 latency.
+// runs N timed steps after warm-up and prints the median and p90 latency
+// and the size of the model's arena.
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -250,8 +251,10 @@ int main(int argc, char **argv) {
     auto at = [&](double q) {
       return micros[std::min<size_t>(micros.size() - 1, size_t(q * micros.size()))];
     };
-    std::printf("bench: %" PRId64 " steps, %d threads, median %.1f us, p90 %.1f us\n",
-                bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9));
+    std::printf("bench: %" PRId64 " steps, %d threads, median %.1f us, p90 %.1f us, "
+                "arena %" PRId64 " bytes\n",
+                bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9),
+                model.arena_bytes);
   }
 
   for (int i = 0; i < model.num_outputs; ++i) {
