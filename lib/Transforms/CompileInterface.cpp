@@ -126,6 +126,20 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     }
   }
 
+  // An inference compile of a SavedModel with variables: restore them at
+  // compile time (tfc-freeze-variables) through the saver's restore op.
+  module->removeAttr(kFreezeVariablesAttr);
+  if (init.empty()) {
+    auto savedModel = module->getAttrOfType<DictionaryAttr>("tfg.saved_model");
+    auto saver = module->getAttrOfType<DictionaryAttr>("tfg.saver");
+    auto variables = savedModel ? savedModel.getAs<StringAttr>("variables") : nullptr;
+    auto restore = saver ? saver.getAs<StringAttr>("restore_op_name") : nullptr;
+    if (variables && restore && !restore.getValue().empty()) {
+      init.push_back(b.getStringAttr(restore.getValue().split(':').first));
+      module->setAttr(kFreezeVariablesAttr, variables);
+    }
+  }
+
   auto set = [&](StringRef attr, ArrayRef<Attribute> values) {
     if (values.empty())
       module->removeAttr(attr);

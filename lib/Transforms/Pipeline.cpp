@@ -17,6 +17,9 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Keras SavedModels are mostly calls: see through them.
   pm.addPass(createInlinePass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Inference compiles of SavedModels: variables become constants.
+  pm.addPass(createFreezeVariablesPass());
+  pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createInferShapesPass());
   // Inference batch norms as arithmetic, computed where constant, then
   // moved onto the weights of the convolutions before them.

@@ -34,6 +34,9 @@ inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
 inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
 inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
 inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
+/// The checkpoint prefix whose values tfc-freeze-variables bakes in (set by
+/// setCompileInterface for an inference compile of a SavedModel).
+inline constexpr llvm::StringLiteral kFreezeVariablesAttr = "tfc.freeze_variables";
 /// On tfg.graph: "step" or "init", once pruned to an entry.
 inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
 

@@ -113,6 +113,19 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
   }];
 }
 
+def FreezeVariablesPass : Pass<"tfc-freeze-variables", "mlir::ModuleOp"> {
+  let summary = "Bakes a SavedModel's variables into the step as constants";
+  let description = [{
+    For an inference compile of a SavedModel (the module carries
+    tfc.freeze_variables, the checkpoint prefix, and the saver's restore op
+    is the init entry): each variable the init entry restores
+    (AssignVariableOp or Assign of a RestoreV2 output) and the step only
+    reads gets its value from the checkpoint, and its reads (ReadVariableOp,
+    or Identity of a reference variable) become Consts. When every variable
+    of the step is frozen, the init entry goes.
+  }];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{

@@ -1,0 +1,68 @@
+//===- Checkpoint.h - reading TensorFlow checkpoints (V2) -------*- C++ -*-===//
+//
+// A TensorFlow V2 checkpoint ("tensor bundle") is a prefix with an index,
+// PREFIX.index, and data shards, PREFIX.data-SSSSS-of-NNNNN. The index is
+// a LevelDB-format table mapping each tensor's name to where its bytes
+// are (BundleEntryProto: dtype, shape, shard, offset, size, CRC32C); the
+// empty key holds the header (BundleHeaderProto: shard count,
+// endianness). This reader parses both, verifying every block and tensor
+// checksum, with the standard library only: the compiler freezes
+// variables with it and the runtime will restore them with it. Errors are
+// one line naming the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_RUNTIME_CHECKPOINT_H
+#define TFC_RUNTIME_CHECKPOINT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tfc::rt {
+
+/// Where a tensor of the checkpoint lives, and what it is.
+struct CheckpointEntry {
+  int dtype = 0; // TensorFlow's DataType number.
+  std::vector<int64_t> shape;
+  int32_t shard = 0;
+  int64_t offset = 0, size = 0;
+  uint32_t maskedCrc32c = 0;
+  bool hasCrc32c = false;
+  /// Saved as slices of a partitioned variable (not read here).
+  bool sliced = false;
+};
+
+class CheckpointReader {
+public:
+  /// Reads and checks PREFIX.index; false with `error` set on failure.
+  bool open(const std::string &prefix, std::string &error);
+
+  /// Parses an index already in memory (`name` is used in messages).
+  bool parseIndex(const uint8_t *bytes, size_t size, const std::string &name,
+                  std::string &error);
+
+  const std::map<std::string, CheckpointEntry> &entries() const {
+    return tensors;
+  }
+
+  /// The bytes of tensor `name` (little-endian, row-major), checked against
+  /// the entry's size and CRC32C. Numeric and bool dtypes only.
+  bool read(const std::string &name, std::vector<uint8_t> &bytes,
+            std::string &error) const;
+
+private:
+  std::string prefix;
+  int32_t numShards = 1;
+  std::map<std::string, CheckpointEntry> tensors;
+};
+
+/// CRC32C (Castagnoli), and LevelDB's masking of stored checksums.
+uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc = 0);
+uint32_t unmaskCrc32c(uint32_t masked);
+
+} // namespace tfc::rt
+
+#endif // TFC_RUNTIME_CHECKPOINT_H

@@ -1,0 +1,355 @@
+//===- Checkpoint.cpp - reading TensorFlow checkpoints (V2) ---------------===//
+//
+// The index is a table in LevelDB's format, as TensorFlow's own table
+// writer makes it:
+//
+//   data blocks, a metaindex block, an index block, a 48-byte footer
+//   (the metaindex and index block handles as varints, zero padded to 40
+//   bytes, then the magic 0xdb4775248b80fb57, little-endian).
+//
+// A block is a run of entries, each `shared key length, unshared key
+// length, value length` (varint32s), the unshared key bytes and the value;
+// keys are prefix-compressed against the previous entry; then the restart
+// offsets (uint32 each) and their count (uint32). After each block comes a
+// compression byte (tensor bundles are written uncompressed) and the
+// masked CRC32C of the block and that byte. The index block maps each data
+// block's last key to its handle (offset, size as varint64s).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Runtime/Checkpoint.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace tfc::rt {
+
+uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k)
+        c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  crc = ~crc;
+  for (size_t i = 0; i < size; ++i)
+    crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
+  return ~crc;
+}
+
+uint32_t unmaskCrc32c(uint32_t masked) {
+  uint32_t rotated = masked - 0xa282ead8u;
+  return (rotated >> 17) | (rotated << 15);
+}
+
+namespace {
+
+/// Reads the protobuf wire format and LevelDB's varints from a byte range.
+class Bytes {
+public:
+  Bytes(const uint8_t *begin, const uint8_t *end) : p(begin), end(end) {}
+  bool empty() const { return p == end; }
+  size_t left() const { return end - p; }
+
+  bool varint(uint64_t &value) {
+    value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p == end)
+        return false;
+      uint8_t byte = *p++;
+      value |= uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return true;
+    }
+    return false;
+  }
+  bool take(size_t n, Bytes &out) {
+    if (left() < n)
+      return false;
+    out = Bytes(p, p + n);
+    p += n;
+    return true;
+  }
+  bool fixed32(uint32_t &value) {
+    if (left() < 4)
+      return false;
+    std::memcpy(&value, p, 4);
+    p += 4;
+    return true;
+  }
+  /// Skips a field of wire type `type`.
+  bool skip(unsigned type) {
+    uint64_t n;
+    Bytes ignored(nullptr, nullptr);
+    switch (type) {
+    case 0: return varint(n);
+    case 1: return take(8, ignored);
+    case 2: return varint(n) && take(n, ignored);
+    case 5: return take(4, ignored);
+    default: return false;
+    }
+  }
+  const uint8_t *data() const { return p; }
+
+private:
+  const uint8_t *p, *end;
+};
+
+/// TensorShapeProto: dim (2) { size (1) }, unknown_rank (3).
+bool parseShape(Bytes in, std::vector<int64_t> &shape) {
+  while (!in.empty()) {
+    uint64_t key;
+    if (!in.varint(key))
+      return false;
+    if (key == (2 << 3 | 2)) {
+      uint64_t n, dimKey, size = 0;
+      Bytes dim(nullptr, nullptr);
+      if (!in.varint(n) || !in.take(n, dim))
+        return false;
+      while (!dim.empty()) {
+        if (!dim.varint(dimKey))
+          return false;
+        if (dimKey == (1 << 3 | 0)) {
+          if (!dim.varint(size))
+            return false;
+        } else if (!dim.skip(dimKey & 7)) {
+          return false;
+        }
+      }
+      shape.push_back(int64_t(size));
+    } else if (!in.skip(key & 7)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// BundleEntryProto: dtype (1), shape (2), shard_id (3), offset (4),
+/// size (5), crc32c (6, fixed32), slices (7).
+bool parseEntry(Bytes in, CheckpointEntry &entry) {
+  while (!in.empty()) {
+    uint64_t key, value;
+    if (!in.varint(key))
+      return false;
+    unsigned field = key >> 3, type = key & 7;
+    if (type == 0 && field >= 1 && field <= 5 && field != 2) {
+      if (!in.varint(value))
+        return false;
+      if (field == 1)
+        entry.dtype = int(value);
+      else if (field == 3)
+        entry.shard = int32_t(value);
+      else if (field == 4)
+        entry.offset = int64_t(value);
+      else
+        entry.size = int64_t(value);
+    } else if (field == 2 && type == 2) {
+      Bytes shape(nullptr, nullptr);
+      if (!in.varint(value) || !in.take(value, shape) || !parseShape(shape, entry.shape))
+        return false;
+    } else if (field == 6 && type == 5) {
+      if (!in.fixed32(entry.maskedCrc32c))
+        return false;
+      entry.hasCrc32c = true;
+    } else {
+      if (field == 7)
+        entry.sliced = true;
+      if (!in.skip(type))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// BundleHeaderProto: num_shards (1), endianness (2: 0 little, 1 big).
+bool parseHeader(Bytes in, int32_t &numShards, bool &bigEndian) {
+  while (!in.empty()) {
+    uint64_t key, value;
+    if (!in.varint(key))
+      return false;
+    if ((key >> 3) <= 2 && (key & 7) == 0) {
+      if (!in.varint(value))
+        return false;
+      if ((key >> 3) == 1)
+        numShards = int32_t(value);
+      else
+        bigEndian = value == 1;
+    } else if (!in.skip(key & 7)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The bytes of an element of `dtype`, or 0 for types read otherwise.
+size_t elementSize(int dtype) {
+  switch (dtype) {
+  case 1: case 3: case 22: return 4;          // float, int32, uint32
+  case 2: case 9: case 23: return 8;          // double, int64, uint64
+  case 4: case 6: case 10: return 1;          // uint8, int8, bool
+  case 5: case 17: case 14: case 19: return 2; // int16, uint16, bfloat16, half
+  case 8: return 8;                           // complex64
+  case 18: return 16;                         // complex128
+  default: return 0;
+  }
+}
+
+} // namespace
+
+bool CheckpointReader::open(const std::string &checkpointPrefix,
+                            std::string &error) {
+  prefix = checkpointPrefix;
+  std::string path = prefix + ".index";
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = path + ": cannot open the checkpoint index";
+    return false;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
+                             std::istreambuf_iterator<char>());
+  return parseIndex(bytes.data(), bytes.size(), path, error);
+}
+
+bool CheckpointReader::parseIndex(const uint8_t *bytes, size_t size,
+                                  const std::string &name, std::string &error) {
+  tensors.clear();
+  auto fail = [&](const std::string &why) {
+    error = name + ": not a valid checkpoint index: " + why;
+    return false;
+  };
+  constexpr size_t kFooter = 48;
+  constexpr uint64_t kMagic = 0xdb4775248b80fb57ull;
+  if (size < kFooter)
+    return fail("shorter than a table footer");
+  uint64_t magic;
+  std::memcpy(&magic, bytes + size - 8, 8);
+  if (magic != kMagic)
+    return fail("bad table magic number");
+
+  // A block's contents, its trailer checked.
+  auto block = [&](uint64_t offset, uint64_t length, Bytes &out) -> bool {
+    if (offset > size || length > size - offset || size - offset - length < 5)
+      return fail("block outside the file");
+    const uint8_t *start = bytes + offset;
+    if (start[length] != 0)
+      return fail("compressed blocks are not supported");
+    uint32_t stored;
+    std::memcpy(&stored, start + length + 1, 4);
+    if (crc32c(start, length + 1) != unmaskCrc32c(stored))
+      return fail("block checksum mismatch");
+    out = Bytes(start, start + length);
+    return true;
+  };
+  // The entries of a block, in order.
+  auto entries = [&](Bytes content,
+                     std::vector<std::pair<std::string, Bytes>> &out) -> bool {
+    if (content.left() < 4)
+      return fail("block too short");
+    uint32_t restarts;
+    std::memcpy(&restarts, content.data() + content.left() - 4, 4);
+    if (uint64_t(restarts) * 4 + 4 > content.left())
+      return fail("bad restart count");
+    Bytes in(content.data(), content.data() + content.left() - 4 - restarts * 4);
+    std::string key;
+    while (!in.empty()) {
+      uint64_t shared, unshared, length;
+      Bytes suffix(nullptr, nullptr), value(nullptr, nullptr);
+      if (!in.varint(shared) || !in.varint(unshared) || !in.varint(length) ||
+          shared > key.size() || !in.take(unshared, suffix) ||
+          !in.take(length, value))
+        return fail("bad block entry");
+      key.resize(shared);
+      key.append(reinterpret_cast<const char *>(suffix.data()), unshared);
+      out.push_back({key, value});
+    }
+    return true;
+  };
+
+  Bytes footer(bytes + size - kFooter, bytes + size - 8);
+  uint64_t metaOffset, metaSize, indexOffset, indexSize;
+  if (!footer.varint(metaOffset) || !footer.varint(metaSize) ||
+      !footer.varint(indexOffset) || !footer.varint(indexSize))
+    return fail("bad footer");
+  Bytes index(nullptr, nullptr);
+  std::vector<std::pair<std::string, Bytes>> handles;
+  if (!block(indexOffset, indexSize, index) || !entries(index, handles))
+    return false;
+  bool sawHeader = false, bigEndian = false;
+  for (auto &[lastKey, handle] : handles) {
+    uint64_t offset, length;
+    Bytes data(nullptr, nullptr);
+    std::vector<std::pair<std::string, Bytes>> items;
+    if (!handle.varint(offset) || !handle.varint(length))
+      return fail("bad block handle");
+    if (!block(offset, length, data) || !entries(data, items))
+      return false;
+    for (auto &[key, value] : items) {
+      if (key.empty()) {
+        if (!parseHeader(value, numShards, bigEndian))
+          return fail("bad header");
+        sawHeader = true;
+        continue;
+      }
+      CheckpointEntry entry;
+      if (!parseEntry(value, entry))
+        return fail("bad entry for '" + key + "'");
+      tensors[key] = std::move(entry);
+    }
+  }
+  if (!sawHeader)
+    return fail("no header");
+  if (bigEndian)
+    return fail("big-endian checkpoints are not supported");
+  if (numShards < 1)
+    return fail("bad shard count");
+  return true;
+}
+
+bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes,
+                            std::string &error) const {
+  auto it = tensors.find(name);
+  if (it == tensors.end()) {
+    error = prefix + ": no tensor '" + name + "' in the checkpoint";
+    return false;
+  }
+  const CheckpointEntry &entry = it->second;
+  size_t element = elementSize(entry.dtype);
+  int64_t count = 1;
+  for (int64_t d : entry.shape)
+    count *= d;
+  if (entry.sliced || element == 0) {
+    error = prefix + ": tensor '" + name + "' is " +
+            (entry.sliced ? "saved in slices" : "of a type read only as numbers here");
+    return false;
+  }
+  if (entry.size != count * int64_t(element) || entry.shard < 0 ||
+      entry.shard >= numShards) {
+    error = prefix + ": tensor '" + name + "' has an inconsistent entry";
+    return false;
+  }
+  char shard[64];
+  std::snprintf(shard, sizeof shard, ".data-%05d-of-%05d", entry.shard, numShards);
+  std::string path = prefix + shard;
+  std::ifstream file(path, std::ios::binary);
+  bytes.resize(entry.size);
+  if (!file || !file.seekg(entry.offset) ||
+      !file.read(reinterpret_cast<char *>(bytes.data()), entry.size)) {
+    error = path + ": cannot read tensor '" + name + "'";
+    return false;
+  }
+  if (entry.hasCrc32c &&
+      crc32c(bytes.data(), bytes.size()) != unmaskCrc32c(entry.maskedCrc32c)) {
+    error = path + ": checksum mismatch for tensor '" + name + "'";
+    return false;
+  }
+  return true;
+}
+
+} // namespace tfc::rt

@@ -1,0 +1,108 @@
+//===- CheckpointTest.cpp - the checkpoint (tensor bundle) reader ---------===//
+//
+// Reads the variables of the corpus MLP's SavedModel (written by
+// TensorFlow 2.21: a Keras MLP 32-16-8-4, so kernels of [32,16], [16,8],
+// [8,4] and biases of [16], [8], [4]), and rejects damaged copies with one
+// line naming the file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Runtime/Checkpoint.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+using namespace tfc::rt;
+
+namespace {
+
+const std::string kPrefix =
+    TFC_SOURCE_DIR "/test/corpus/mlp/saved_model/variables/variables";
+
+std::vector<uint8_t> readFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+TEST(CheckpointTest, CrcIsCastagnolis) {
+  // The check value of CRC-32C: "123456789" -> 0xe3069283.
+  const char *digits = "123456789";
+  EXPECT_EQ(crc32c(reinterpret_cast<const uint8_t *>(digits), 9), 0xe3069283u);
+}
+
+TEST(CheckpointTest, ReadsTheVariablesKerasWrote) {
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(kPrefix, error)) << error;
+  std::multiset<std::vector<int64_t>> floatShapes;
+  for (const auto &[name, entry] : reader.entries())
+    if (name.find("VARIABLE_VALUE") != std::string::npos && entry.dtype == 1)
+      floatShapes.insert(entry.shape);
+  std::multiset<std::vector<int64_t>> want = {{32, 16}, {16}, {16, 8},
+                                              {8},      {8, 4}, {4}};
+  EXPECT_EQ(floatShapes, want);
+  for (const auto &[name, entry] : reader.entries()) {
+    if (entry.dtype != 1)
+      continue;
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(reader.read(name, bytes, error)) << error;
+    int64_t count = 1;
+    for (int64_t d : entry.shape)
+      count *= d;
+    EXPECT_EQ(bytes.size(), size_t(count) * 4) << name;
+  }
+  std::vector<uint8_t> bytes;
+  EXPECT_FALSE(reader.read("no/such/tensor", bytes, error));
+  EXPECT_NE(error.find("no tensor 'no/such/tensor'"), std::string::npos) << error;
+}
+
+TEST(CheckpointTest, DamagedIndexesAreErrors) {
+  std::vector<uint8_t> index = readFile(kPrefix + ".index");
+  ASSERT_GT(index.size(), 48u);
+  CheckpointReader reader;
+  std::string error;
+  auto rejects = [&](std::vector<uint8_t> bytes, const char *why) {
+    EXPECT_FALSE(reader.parseIndex(bytes.data(), bytes.size(), "v.index", error)) << why;
+    EXPECT_EQ(error.rfind("v.index: not a valid checkpoint index: ", 0), 0u) << error;
+    EXPECT_NE(error.find(why), std::string::npos) << error;
+  };
+  rejects({index.begin(), index.begin() + 20}, "shorter than a table footer");
+  std::vector<uint8_t> magic = index;
+  magic.back() ^= 1;
+  rejects(magic, "bad table magic number");
+  std::vector<uint8_t> flipped = index;
+  flipped[10] ^= 0x40; // Inside the first data block.
+  rejects(flipped, "block checksum mismatch");
+  rejects(std::vector<uint8_t>(index.end() - 48, index.end()), "block outside the file");
+}
+
+TEST(CheckpointTest, DamagedDataIsAnError) {
+  std::string dir = ::testing::TempDir() + "/tfc-checkpoint-test";
+  std::string prefix = dir + "-variables";
+  std::vector<uint8_t> index = readFile(kPrefix + ".index");
+  std::vector<uint8_t> data = readFile(kPrefix + ".data-00000-of-00001");
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.parseIndex(index.data(), index.size(), "v.index", error));
+  // Corrupt the first byte of one float tensor in a copy of the data.
+  auto first = std::find_if(reader.entries().begin(), reader.entries().end(),
+                            [](const auto &e) { return e.second.dtype == 1; });
+  ASSERT_NE(first, reader.entries().end());
+  std::string name = first->first;
+  data[first->second.offset] ^= 0x55;
+  std::ofstream(prefix + ".index", std::ios::binary)
+      .write(reinterpret_cast<const char *>(index.data()), index.size());
+  std::ofstream(prefix + ".data-00000-of-00001", std::ios::binary)
+      .write(reinterpret_cast<const char *>(data.data()), data.size());
+  ASSERT_TRUE(reader.open(prefix, error)) << error;
+  std::vector<uint8_t> bytes;
+  EXPECT_FALSE(reader.read(name, bytes, error));
+  EXPECT_NE(error.find("checksum mismatch for tensor"), std::string::npos) << error;
+}
+
+} // namespace
