@@ -8,7 +8,10 @@
 #ifndef TFC_LIB_RUNTIME_RUNTIME_H
 #define TFC_LIB_RUNTIME_RUNTIME_H
 
+#include "Rendezvous.h"
 #include "tfc/Runtime/tfc_runtime.h"
+
+#include <memory>
 
 #define EIGEN_USE_THREADS
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -16,11 +19,14 @@
 
 struct tfc_runtime {
   explicit tfc_runtime(int threads)
-      : threads(threads), pool(threads), device(&pool, threads) {}
+      : threads(threads), pool(threads), device(&pool, threads),
+        rendezvous(std::make_unique<tfc::LocalRendezvous>()) {}
 
   int threads;
   Eigen::ThreadPool pool;
   Eigen::ThreadPoolDevice device;
+  /// Where the partitions of a step exchange tensors.
+  std::unique_ptr<tfc::Rendezvous> rendezvous;
 };
 
 #endif // TFC_LIB_RUNTIME_RUNTIME_H

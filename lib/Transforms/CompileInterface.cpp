@@ -4,6 +4,8 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Placement.h"
+#include "tfc/Support/DeviceName.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -154,6 +156,34 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
   set(kFetchesAttr, fetches);
   set(kTargetsAttr, targets);
   set(kInitAttr, init);
+
+  // Placement's inputs, checked here so that a bad flag is named as one.
+  SmallVector<Attribute> devices;
+  for (const std::string &name : flags.devices) {
+    std::optional<DeviceName> device = DeviceName::parse(name);
+    if (!device || !device->type)
+      return emitError(module.getLoc())
+             << "--devices: '" << name
+             << "' is not a device name with a type (e.g. /cpu:0, "
+                "/job:worker/task:1/device:GPU:0)";
+    devices.push_back(b.getStringAttr(name));
+  }
+  set(kDevicesAttr, devices);
+  if (!flags.placement.empty() && flags.placement != "cost" &&
+      flags.placement != "first" && flags.placement != "round-robin")
+    return emitError(module.getLoc()) << "--placement: '" << flags.placement
+                                      << "' is not cost, first or round-robin";
+  if (!flags.placement.empty())
+    module->setAttr("tfc.placement", b.getStringAttr(flags.placement));
+  if (flags.softPlacement)
+    module->setAttr("tfc.soft_placement", b.getUnitAttr());
+  if (!flags.costFile.empty()) {
+    CostModel costs;
+    std::string error;
+    if (!costs.load(flags.costFile, error))
+      return emitError(module.getLoc()) << "--cost-file " << error;
+    module->setAttr("tfc.cost_file", b.getStringAttr(flags.costFile));
+  }
   return success();
 }
 

@@ -25,6 +25,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/Partition.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -177,12 +178,48 @@ std::optional<SmallVector<int64_t>> constantInts(Value value) {
   return values;
 }
 
+LogicalResult StepEmitter::emitTransfer(Operation *node) {
+  Location loc = node->getLoc();
+  bool send = tfg::getOpType(node) == "_Send";
+  Value tensor = send ? tfg::getDataOperands(node)[0] : tfg::getDataResults(node)[0];
+  Value buffer = memrefFor(tensor);
+  if (!buffer)
+    return error(node) << "the transferred tensor has no buffer";
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t bytes =
+      type.getNumElements() *
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  // The key as a NUL-terminated private global.
+  std::string key = rendezvousKey(node);
+  std::string name = "tfc_key_" + std::to_string(globals++);
+  auto keyType = MemRefType::get({int64_t(key.size() + 1)}, builder.getI8Type());
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    SmallVector<int8_t> chars(key.begin(), key.end());
+    chars.push_back(0);
+    builder.create<memref::GlobalOp>(
+        loc, name, builder.getStringAttr("private"), keyType,
+        DenseElementsAttr::get(
+            RankedTensorType::get(keyType.getShape(), builder.getI8Type()),
+            ArrayRef<int8_t>(chars)),
+        /*constant=*/true, IntegerAttr());
+  }
+  Value keyGlobal = builder.create<memref::GetGlobalOp>(loc, keyType, name);
+  callKernel(loc, send ? "tfc_send" : "tfc_recv",
+             {pointerTo(keyGlobal), pointerTo(buffer)}, {bytes});
+  return success();
+}
+
 LogicalResult StepEmitter::emitNode(Operation *node) {
   StringRef type = tfg::getOpType(node);
   if (type == "_Arg" || type == "Const" || type == "NoOp")
     return success();
   if (node->hasAttr("tfc.fused_into"))
     return success(); // Computed by its group's root.
+  // Transfers synchronize even when they carry nothing.
+  if (type == "_Send" || type == "_Recv")
+    return emitTransfer(node);
   // Empty tensors hold nothing to compute or copy.
   auto isEmpty = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
@@ -248,12 +285,12 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   return error(node) << "no code generation for this op yet";
 }
 
-LogicalResult StepEmitter::emit() {
+LogicalResult StepEmitter::emit(StringRef functionName,
+                                ArrayRef<Type> inputTypes,
+                                ArrayRef<Type> outputTypes) {
   auto arenaBytes = graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes");
   if (!arenaBytes)
     return graph.emitError("convert-tfg-to-memref needs tfc-plan-memory first");
-  // Parameters: runtime, arena, inputs by index, outputs by index.
-  SmallVector<Operation *> args, rets;
   SmallVector<Operation *> schedule;
   for (Operation *op : topologicalOrder(graph.getBody())) {
     if (!tfg::isNode(op))
@@ -261,45 +298,39 @@ LogicalResult StepEmitter::emit() {
     schedule.push_back(op);
     if (auto fused = op->getAttrOfType<StringAttr>("tfc.fused_into"))
       groups[fused.getValue()].push_back(op);
-    StringRef type = tfg::getOpType(op);
-    auto index = op->getAttrOfType<IntegerAttr>("index");
-    if (type == "_Arg" || type == "_Retval") {
-      auto &list = type == "_Arg" ? args : rets;
-      if (!index || index.getInt() < 0)
-        return op->emitError("_Arg/_Retval without an index");
-      if (list.size() <= size_t(index.getInt()))
-        list.resize(index.getInt() + 1);
-      list[index.getInt()] = op;
-    }
   }
-  if (llvm::is_contained(args, nullptr) || llvm::is_contained(rets, nullptr))
-    return graph.emitError("_Arg or _Retval indices are not contiguous");
-  graph->setAttr("tfc.num_inputs", builder.getI64IntegerAttr(args.size()));
+  graph->setAttr("tfc.num_inputs", builder.getI64IntegerAttr(inputTypes.size()));
 
   SmallVector<Type> params = {LLVM::LLVMPointerType::get(context),
                               MemRefType::get({arenaBytes.getInt()},
                                               builder.getI8Type())};
   // An empty tensor's parameter is memref<0xT>: the bare-pointer calling
   // convention rejects shapes like 2x0, whose strides are not canonical.
-  auto parameterType = [](Value value) {
-    MemRefType type = memrefOf(value);
-    return type.getNumElements() == 0
-               ? MemRefType::get({0}, type.getElementType())
-               : type;
+  auto parameterType = [](Type tensorType) {
+    auto tensor = cast<RankedTensorType>(tensorType);
+    Type element = tensor.getElementType();
+    if (auto integer = dyn_cast<IntegerType>(element))
+      element = IntegerType::get(tensor.getContext(), integer.getWidth());
+    return tensor.getNumElements() == 0
+               ? MemRefType::get({0}, element)
+               : MemRefType::get(tensor.getShape(), element);
   };
-  for (Operation *arg : args)
-    params.push_back(parameterType(arg->getResult(0)));
-  for (Operation *ret : rets)
-    params.push_back(parameterType(tfg::getDataOperands(ret)[0]));
+  for (Type type : inputTypes)
+    params.push_back(parameterType(type));
+  for (Type type : outputTypes)
+    params.push_back(parameterType(type));
   builder.setInsertionPointToEnd(module.getBody());
-  step = builder.create<func::FuncOp>(graph.getLoc(), "tfc_step_impl",
+  step = builder.create<func::FuncOp>(graph.getLoc(), functionName,
                                       builder.getFunctionType(params, {}));
   Block *entry = step.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   runtime = entry->getArgument(0);
   arena = entry->getArgument(1);
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    Value param = entry->getArgument(2 + i);
+  for (Operation *arg : schedule) {
+    if (tfg::getOpType(arg) != "_Arg")
+      continue;
+    int64_t index = arg->getAttrOfType<IntegerAttr>("index").getInt();
+    Value param = entry->getArgument(2 + index);
     MemRefType type = memrefOf(arg->getResult(0));
     if (param.getType() != type)
       param = builder.create<memref::ReinterpretCastOp>(
@@ -321,11 +352,41 @@ struct ConvertTfgToMemrefPass
     : public impl::ConvertTfgToMemrefPassBase<ConvertTfgToMemrefPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto graph : llvm::to_vector(module.getOps<tfg::GraphOp>())) {
+    SmallVector<tfg::GraphOp> steps;
+    for (auto graph : module.getOps<tfg::GraphOp>()) {
       auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
-      if (!entry || entry.getValue() != "step")
-        continue;
-      if (failed(StepEmitter(module, graph).emit()))
+      if (entry && entry.getValue() == "step")
+        steps.push_back(graph);
+    }
+    // The model's inputs and outputs, by index, over every partition.
+    SmallVector<Type> inputs, outputs;
+    for (tfg::GraphOp graph : steps)
+      for (Operation &op : graph.getBody()) {
+        StringRef type = tfg::getOpType(&op);
+        if (type != "_Arg" && type != "_Retval")
+          continue;
+        auto index = op.getAttrOfType<IntegerAttr>("index");
+        if (!index || index.getInt() < 0) {
+          op.emitError("_Arg/_Retval without an index");
+          return signalPassFailure();
+        }
+        auto &list = type == "_Arg" ? inputs : outputs;
+        if (list.size() <= size_t(index.getInt()))
+          list.resize(index.getInt() + 1);
+        list[index.getInt()] = type == "_Arg" ? op.getResult(0).getType()
+                                              : op.getOperand(0).getType();
+      }
+    if (llvm::is_contained(inputs, Type()) || llvm::is_contained(outputs, Type())) {
+      module.emitError("_Arg or _Retval indices are not contiguous");
+      return signalPassFailure();
+    }
+    unsigned globals = 0;
+    for (auto [k, graph] : llvm::enumerate(steps)) {
+      std::string name = steps.size() == 1 ? std::string("tfc_step_impl")
+                                           : "tfc_step_impl_" + std::to_string(k);
+      graph->setAttr("tfc.step_function",
+                     StringAttr::get(module.getContext(), name));
+      if (failed(StepEmitter(module, graph, globals).emit(name, inputs, outputs)))
         return signalPassFailure();
     }
   }

@@ -34,6 +34,9 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createCommonSubexpressionEliminationPass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Placement and partitioning last: the graph they cut is final.
+  pm.addPass(createPlacePass());
+  pm.addPass(createPartitionPass());
 }
 
 void buildCodegenPipeline(mlir::OpPassManager &pm) {

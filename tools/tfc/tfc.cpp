@@ -98,6 +98,23 @@ cl::list<std::string> initNodes(
     "init", cl::desc("Node run once before the first step"),
     cl::value_desc("node"), cl::cat(tfcOptions));
 
+cl::list<std::string> devices(
+    "devices", cl::CommaSeparated,
+    cl::desc("Devices placement may use, e.g. /cpu:0,/cpu:1 (default: one CPU)"),
+    cl::value_desc("device,..."), cl::cat(tfcOptions));
+cl::opt<std::string> placement(
+    "placement",
+    cl::desc("Placement strategy: cost (the simulated-execution placer, "
+             "default), first or round-robin"),
+    cl::cat(tfcOptions));
+cl::opt<bool> softPlacement(
+    "soft-placement",
+    cl::desc("Relax device requests that no available device meets"),
+    cl::cat(tfcOptions));
+cl::opt<std::string> costFile(
+    "cost-file", cl::desc("JSON file overriding the placer's cost model"),
+    cl::value_desc("file"), cl::cat(tfcOptions));
+
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
                      "       tfc <command> --help\n";
@@ -236,7 +253,11 @@ int compile(MLIRContext &context) {
   tfc::CompileFlags flags{{feeds.begin(), feeds.end()},
                           {fetches.begin(), fetches.end()},
                           {targets.begin(), targets.end()},
-                          {initNodes.begin(), initNodes.end()}};
+                          {initNodes.begin(), initNodes.end()},
+                          {devices.begin(), devices.end()},
+                          placement,
+                          softPlacement,
+                          costFile};
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 

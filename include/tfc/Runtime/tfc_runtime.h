@@ -82,6 +82,22 @@ int32_t tfc_runtime_threads(const tfc_runtime *runtime);
 void *tfc_arena_alloc(int64_t bytes, int64_t alignment);
 void tfc_arena_free(void *arena);
 
+/*===--- Devices and transfers -----------------------------------------===*/
+
+/* A step compiled for several devices: runs `count` partition steps
+ * concurrently, each on a thread of its own (partition k's arena part is
+ * at an offset it knows), and returns when all have finished. */
+void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
+                        const tfc_step_fn *partitions, void *arena,
+                        void *const *inputs, void *const *outputs);
+
+/* _Send and _Recv: hand `bytes` bytes to the rendezvous under `key`
+ * (TensorFlow's "send_device;incarnation;recv_device;tensor;0:0"), or wait
+ * for them and copy them to `data`. */
+void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
+              int64_t bytes);
+void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes);
+
 /*===--- Kernels -------------------------------------------------------===*/
 
 /* C[m,n] = op(A) * op(B), op transposing when asked; A is [m,k] (or [k,m]

@@ -43,6 +43,14 @@ struct TensorInfo {
 /// --fetch order, and the arena it needs.
 struct ModelInterface {
   llvm::SmallVector<TensorInfo> inputs, outputs;
+  /// One per device partition of the step: its generated function and
+  /// where its part of the arena starts. Partitions run concurrently, each
+  /// on its own thread, exchanging tensors through the runtime's rendezvous.
+  struct Partition {
+    std::string function, device;
+    int64_t arenaOffset = 0;
+  };
+  llvm::SmallVector<Partition> partitions;
   int64_t arenaBytes = 0;
   /// The alignment tfc-plan-memory places buffers at.
   int64_t arenaAlignment = 64;

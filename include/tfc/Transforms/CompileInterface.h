@@ -23,6 +23,13 @@ struct CompileFlags {
   std::vector<std::string> fetches;
   std::vector<std::string> targets;
   std::vector<std::string> init;
+  /// Placement: the devices it may use (full or partial names, default one
+  /// CPU), its strategy (cost, first, round-robin), soft placement, and a
+  /// cost file.
+  std::vector<std::string> devices;
+  std::string placement;
+  bool softPlacement = false;
+  std::string costFile;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

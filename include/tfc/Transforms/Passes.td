@@ -126,6 +126,56 @@ def FreezeVariablesPass : Pass<"tfc-freeze-variables", "mlir::ModuleOp"> {
   }];
 }
 
+def PlacePass : Pass<"tfc-place", "mlir::ModuleOp"> {
+  let summary = "Chooses a device for every node (white paper 3.2.1)";
+  let description = [{
+    Sets `tfg.assigned_device` on every node of every graph to one of the
+    available devices: the pass's `devices` option, else the module's
+    `tfc.devices`, else one CPU; names are completed with
+    /job:localhost/replica:0/task:0. A node may go only where its op has a
+    kernel (CPU: every op; GPU: the op types TensorFlow has GPU kernels
+    for) and where its requested device (`tfg.device`, full or partial)
+    matches. Colocation groups (`_class` "loc:@name" entries; edges that
+    carry references or resource handles) go to one device, feasible for
+    all members; an empty intersection is one error naming the group and
+    the conflicting constraints, unless `soft-placement` (or the module's
+    `tfc.soft_placement`) relaxes requests.
+
+    Strategies: `cost` (default), the paper's greedy simulated execution
+    with the static cost model (a `cost-file` overrides its figures or
+    gives measured per-node times); `first` and `round-robin`, naive
+    baselines. The statistic makespan-us reports the simulated step time.
+  }];
+  let options = [
+    ListOption<"devices", "devices", "std::string",
+               "Devices placement may use (full or partial names)">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"\"",
+           "cost (default), first or round-robin">,
+    Option<"softPlacement", "soft-placement", "bool", /*default=*/"false",
+           "Relax device requests that no available device meets">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "A JSON file overriding the cost model">,
+  ];
+}
+
+def PartitionPass : Pass<"tfc-partition", "mlir::ModuleOp"> {
+  let summary = "One graph per device, with _Send/_Recv on cut edges";
+  let description = [{
+    After tfc-place: every edge between nodes on different devices is cut
+    and replaced by a `_Send` on the producer's device and a `_Recv` on the
+    consumer's (white paper 3.2.2, Figure 4). There is one `_Recv` per
+    (tensor, destination device), shared by all consumers there. A control
+    edge across devices becomes a dummy Const (float, shape [0]) sent after
+    its source. The pair carries TensorFlow's rendezvous key parts as attrs
+    (tensor_name "edge_N_<producer>", send_device, send_device_incarnation,
+    recv_device, client_terminated). Each device's nodes then form a graph
+    of their own with the same `tfg.entry` and the device in `tfc.device`,
+    ordered by one global topological order of the step, which keeps the
+    partitions' static schedules free of deadlock. TF1 control flow whose
+    edges cross devices is rejected for now.
+  }];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{

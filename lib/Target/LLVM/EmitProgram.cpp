@@ -7,6 +7,7 @@
 #include "tfc/Runtime/tfc_runtime.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Partition.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -57,17 +58,44 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
 
+  // One wrapper per partition: unpack the pointer arrays and call the
+  // partition's function with its part of the arena.
   auto *stepType = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr}, false);
-  auto *step = llvm::Function::Create(stepType, llvm::Function::ExternalLinkage,
-                                      "tfc_step", m);
-  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", step));
-  SmallVector<llvm::Value *> args = {step->getArg(0), step->getArg(1)};
-  for (auto [array, count] : {std::make_pair(step->getArg(2), interface.inputs.size()),
-                              std::make_pair(step->getArg(3), interface.outputs.size())})
-    for (size_t i = 0; i < count; ++i)
-      args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
-  b.CreateCall(m.getFunction("tfc_step_impl"), args);
-  b.CreateRetVoid();
+  SmallVector<llvm::Constant *> wrappers;
+  for (auto [k, partition] : llvm::enumerate(interface.partitions)) {
+    auto *wrapper = llvm::Function::Create(
+        stepType, llvm::Function::InternalLinkage,
+        "tfc_partition_" + std::to_string(k), m);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+    SmallVector<llvm::Value *> args = {
+        wrapper->getArg(0),
+        b.CreateConstGEP1_64(b.getInt8Ty(), wrapper->getArg(1), partition.arenaOffset)};
+    for (auto [array, count] : {std::make_pair(wrapper->getArg(2), interface.inputs.size()),
+                                std::make_pair(wrapper->getArg(3), interface.outputs.size())})
+      for (size_t i = 0; i < count; ++i)
+        args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
+    b.CreateCall(m.getFunction(partition.function), args);
+    b.CreateRetVoid();
+    wrappers.push_back(wrapper);
+  }
+  llvm::Function *step = cast<llvm::Function>(wrappers.front());
+  if (wrappers.size() > 1) {
+    // Several devices: the runtime runs the partitions concurrently.
+    auto *arrayType = llvm::ArrayType::get(ptr, wrappers.size());
+    auto *table = new llvm::GlobalVariable(
+        m, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(arrayType, wrappers), "tfc_partitions");
+    step = llvm::Function::Create(stepType, llvm::Function::InternalLinkage,
+                                  "tfc_step", m);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", step));
+    auto *runType = llvm::FunctionType::get(
+        b.getVoidTy(), {ptr, i32, ptr, ptr, ptr, ptr}, false);
+    llvm::FunctionCallee run = m.getOrInsertFunction("tfc_run_partitions", runType);
+    b.CreateCall(run, {step->getArg(0),
+                       llvm::ConstantInt::get(i32, wrappers.size()), table,
+                       step->getArg(1), step->getArg(2), step->getArg(3)});
+    b.CreateRetVoid();
+  }
 
   // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
   auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
@@ -150,8 +178,16 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
     if (!entry || entry.getValue() != "step")
       continue;
-    result.arenaBytes =
-        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
+    // Each partition's arena follows the previous one's, aligned.
+    int64_t bytes = graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
+    ModelInterface::Partition partition;
+    if (auto function = graph->getAttrOfType<StringAttr>("tfc.step_function"))
+      partition.function = function.str();
+    if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr))
+      partition.device = device.str();
+    partition.arenaOffset = result.arenaBytes;
+    result.partitions.push_back(partition);
+    result.arenaBytes += llvm::alignTo(bytes, result.arenaAlignment);
     for (Operation &op : graph.getBody()) {
       StringRef type = tfg::getOpType(&op);
       auto index = op.getAttrOfType<IntegerAttr>("index");
@@ -167,9 +203,10 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
             op.getOperand(0).getType());
       }
     }
-    return result;
   }
-  return emitError(module.getLoc(), "no step entry to compile");
+  if (result.partitions.empty())
+    return emitError(module.getLoc(), "no step entry to compile");
+  return result;
 }
 
 std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,

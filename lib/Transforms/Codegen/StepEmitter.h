@@ -45,11 +45,17 @@ struct ConvEpilogue {
 
 class StepEmitter {
 public:
-  StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph)
+  StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph, unsigned &globals)
       : module(module), graph(graph), context(module.getContext()),
-        builder(context) {}
+        builder(context), globals(globals) {}
 
-  mlir::LogicalResult emit();
+  /// Writes `functionName`, whose parameters after the runtime and the
+  /// arena are every input and then every output of the model (types by
+  /// index, over all partitions of the step): each partition takes them
+  /// all and uses its own.
+  mlir::LogicalResult emit(llvm::StringRef functionName,
+                           llvm::ArrayRef<mlir::Type> inputTypes,
+                           llvm::ArrayRef<mlir::Type> outputTypes);
 
   // Families (one file each).
   mlir::LogicalResult emitGroup(mlir::Operation *root);
@@ -70,6 +76,8 @@ public:
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
+  /// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
+  mlir::LogicalResult emitTransfer(mlir::Operation *node);
   /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
   mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
                                         llvm::ArrayRef<int64_t> descriptor);
@@ -131,7 +139,8 @@ private:
   /// Byte offsets of the arena views (see pointerTo).
   llvm::DenseMap<mlir::Value, int64_t> arenaOffsets;
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
-  unsigned globals = 0;
+  /// Numbers the private globals; shared by the partitions of a module.
+  unsigned &globals;
 };
 
 } // namespace tfc

@@ -1,0 +1,26 @@
+//===- Partition.h - device partitions and their rendezvous keys ----------===//
+
+#ifndef TFC_TRANSFORMS_PARTITION_H
+#define TFC_TRANSFORMS_PARTITION_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tfc {
+
+/// The device a partition graph runs on (set by tfc-partition).
+inline constexpr llvm::StringLiteral kPartitionDeviceAttr = "tfc.device";
+
+/// The incarnation number tfc gives `device` in rendezvous keys: a stable
+/// hash of its name, so that every program compiled from one graph agrees.
+int64_t deviceIncarnation(llvm::StringRef device);
+
+/// The rendezvous key of a _Send or _Recv, in TensorFlow's format:
+/// "send_device;incarnation (16 hex digits);recv_device;tensor_name;0:0".
+std::string rendezvousKey(mlir::Operation *sendOrRecv);
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_PARTITION_H

@@ -1,0 +1,441 @@
+//===- Place.cpp - choose a device for every node -------------------------===//
+//
+// White paper §3.2.1 and §4.3: placement works on colocation groups. A
+// node's feasible devices are the available devices whose type has a
+// kernel for it and that match its requested device (partial requests
+// narrow the set: "/job:worker" allows every device of that job). Nodes
+// that must share a device join one group by union-find: the `_class`
+// attribute's "loc:@name" entries, and every edge carrying a reference or a
+// resource handle (a stateful op sits with the variable it touches). A
+// group's feasible set is the intersection of its members'; when it is
+// empty the pass fails with one error that names the group and the
+// constraints that conflict, unless soft placement is on (then requests
+// that cannot be met are relaxed, keeping kernel availability and, where
+// possible, the requested device type).
+//
+// Then the paper's greedy simulation: nodes run in a simulated execution
+// in the order they become ready; each goes to the feasible device where
+// it would finish soonest, counting the transfers of its inputs from other
+// devices (CostModel). The first node of a group decides for the group. A
+// constant or argument with a single consumer and no request of its own
+// joins its consumer's group (TensorFlow's placer does the same), so that
+// it is not moved on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Placement.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <queue>
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_PLACEPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+bool carriesState(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  return tensor && isa<tfg::RefType, tfg::ResourceType>(tensor.getElementType());
+}
+
+std::string quoted(Operation *node) {
+  return "'" + tfg::getNodeName(node).str() + "'";
+}
+
+std::string deviceList(ArrayRef<DeviceName> devices) {
+  std::string out;
+  for (const DeviceName &device : devices)
+    out += (out.empty() ? "" : ", ") + device.str();
+  return out;
+}
+
+class Placer {
+public:
+  Placer(Block &body, const PlacementOptions &options)
+      : body(body), options(options), devices(options.devices) {}
+
+  LogicalResult run(double &makespan);
+
+private:
+  LogicalResult readRequests();
+  void formGroups();
+  LogicalResult computeFeasibleSets();
+  double simulate();
+
+  Block &body;
+  const PlacementOptions &options;
+  ArrayRef<DeviceName> devices;
+  SmallVector<Operation *> order;
+  llvm::DenseMap<Operation *, DeviceName> requests;
+  llvm::EquivalenceClasses<Operation *> groups;
+  /// Feasible device indices per group leader.
+  llvm::DenseMap<Operation *, SmallVector<unsigned>> feasible;
+  /// The chosen device index per group leader.
+  llvm::DenseMap<Operation *, unsigned> chosen;
+};
+
+LogicalResult Placer::readRequests() {
+  for (Operation *node : order) {
+    // An assigned device (from an earlier placement) binds like a request.
+    StringRef text = tfg::getAssignedDevice(node);
+    if (text.empty())
+      text = tfg::getRequestedDevice(node);
+    std::optional<DeviceName> request = DeviceName::parse(text);
+    if (!request)
+      return node->emitError() << "node " << quoted(node) << ": device '"
+                               << text << "' is not a device name (e.g. "
+                               << "/job:worker/task:0/device:GPU:0, /cpu:0)";
+    requests[node] = *request;
+  }
+  return success();
+}
+
+void Placer::formGroups() {
+  llvm::StringMap<Operation *> byName;
+  for (Operation *node : order) {
+    groups.insert(node);
+    byName[tfg::getNodeName(node)] = node;
+  }
+  for (Operation *node : order) {
+    if (auto classes = node->getAttrOfType<ArrayAttr>("_class"))
+      for (Attribute entry : classes)
+        if (auto text = dyn_cast<StringAttr>(entry))
+          if (text.getValue().starts_with("loc:@"))
+            if (Operation *other = byName.lookup(text.getValue().drop_front(5)))
+              groups.unionSets(node, other);
+    for (Value operand : tfg::getDataOperands(node))
+      if (carriesState(operand.getType()))
+        if (Operation *producer = operand.getDefiningOp())
+          if (producer->getBlock() == &body)
+            groups.unionSets(node, producer);
+  }
+}
+
+LogicalResult Placer::computeFeasibleSets() {
+  // Members of each group, in graph order.
+  llvm::MapVector<Operation *, SmallVector<Operation *>> members;
+  for (Operation *node : order)
+    members[groups.getLeaderValue(node)].push_back(node);
+
+  auto feasibleFor = [&](ArrayRef<Operation *> nodes, bool withRequests) {
+    SmallVector<unsigned> result;
+    for (auto [index, device] : llvm::enumerate(devices))
+      if (llvm::all_of(nodes, [&](Operation *node) {
+            return hasKernel(*device.type, node) &&
+                   (!withRequests || requests[node].matches(device));
+          }))
+        result.push_back(index);
+    return result;
+  };
+
+  for (auto &[leader, nodes] : members) {
+    SmallVector<unsigned> set = feasibleFor(nodes, /*withRequests=*/true);
+    if (set.empty() && options.softPlacement) {
+      // Keep kernels; meet what can be met of the requests, type first.
+      set = feasibleFor(nodes, /*withRequests=*/false);
+      auto wanted = llvm::make_filter_range(set, [&](unsigned index) {
+        return llvm::all_of(nodes, [&](Operation *node) {
+          const DeviceName &request = requests[node];
+          return !request.type || request.type == devices[index].type;
+        });
+      });
+      if (!wanted.empty())
+        set = SmallVector<unsigned>(wanted.begin(), wanted.end());
+    }
+    if (set.empty()) {
+      // Name every constraint: requests, then missing kernels per type.
+      std::string constraints;
+      auto add = [&](const std::string &text) {
+        constraints += (constraints.empty() ? "" : "; ") + text;
+      };
+      for (Operation *node : nodes)
+        if (!requests[node].str().empty())
+          add(quoted(node) + " requests " + requests[node].str());
+      llvm::StringSet<> types;
+      for (const DeviceName &device : devices)
+        types.insert(*device.type);
+      for (auto &type : types)
+        for (Operation *node : nodes)
+          if (!hasKernel(type.getKey(), node))
+            add(quoted(node) + " (" + tfg::getOpType(node).str() + ") has no " +
+                type.getKey().str() + " kernel");
+      InFlightDiagnostic diag = nodes.front()->emitError();
+      if (nodes.size() == 1) {
+        diag << "node " << quoted(nodes.front());
+      } else {
+        diag << "colocation group {";
+        llvm::interleave(nodes, diag, [&](Operation *n) { diag << quoted(n); }, ", ");
+        diag << "}";
+      }
+      diag << ": no available device satisfies " << constraints
+           << " (devices: " << deviceList(devices) << ")";
+      if (!options.softPlacement)
+        diag << "; --soft-placement relaxes requests";
+      return failure();
+    }
+    feasible[leader] = std::move(set);
+  }
+
+  // Generators (a Const or _Arg with one consumer and no request) follow
+  // their consumer, when the consumer's group can hold them.
+  for (Operation *node : order) {
+    StringRef type = tfg::getOpType(node);
+    if ((type != "Const" && type != "_Arg") || !requests[node].str().empty() ||
+        members[groups.getLeaderValue(node)].size() != 1)
+      continue;
+    Value output = tfg::getDataResults(node)[0];
+    if (!output.hasOneUse() || !tfg::getControlToken(node).use_empty())
+      continue;
+    Operation *consumer = output.getUses().begin()->getOwner();
+    if (!tfg::isNode(consumer) || consumer->getBlock() != &body)
+      continue;
+    Operation *leader = groups.getLeaderValue(consumer);
+    SmallVector<unsigned> both;
+    for (unsigned index : feasible[leader])
+      if (llvm::is_contained(feasible[groups.getLeaderValue(node)], index))
+        both.push_back(index);
+    if (both.empty())
+      continue;
+    feasible.erase(groups.getLeaderValue(node));
+    groups.unionSets(node, consumer);
+    feasible[groups.getLeaderValue(node)] = std::move(both);
+  }
+  return success();
+}
+
+/// The simulated execution: a node of a placed group runs on the group's
+/// device; the first node of any other group goes to the feasible device
+/// where it would finish soonest, and decides for its group.
+double Placer::simulate() {
+  llvm::DenseMap<Operation *, unsigned> position, pending, deviceOf;
+  llvm::DenseMap<Operation *, double> finish, readyAt;
+  for (auto [i, node] : llvm::enumerate(order))
+    position[node] = i;
+  auto producersOf = [&](Operation *node) {
+    SmallVector<std::pair<Operation *, Value>> producers;
+    for (Value operand : node->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        if (position.count(producer) && position[producer] < position[node])
+          producers.push_back({producer, operand});
+    return producers;
+  };
+  using Entry = std::pair<double, unsigned>; // (ready time, position)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+  for (Operation *node : order) {
+    pending[node] = producersOf(node).size();
+    if (pending[node] == 0)
+      ready.push({0.0, position[node]});
+  }
+  SmallVector<double> deviceFree(devices.size(), 0.0);
+  double makespan = 0;
+  while (!ready.empty()) {
+    Operation *node = order[ready.top().second];
+    ready.pop();
+    Operation *leader = groups.getLeaderValue(node);
+    SmallVector<unsigned> candidates;
+    if (auto it = chosen.find(leader); it != chosen.end())
+      candidates.push_back(it->second);
+    else
+      candidates = feasible[leader];
+    auto producers = producersOf(node);
+    double bestFinish = 0;
+    unsigned best = candidates.front();
+    for (unsigned device : candidates) {
+      double start = deviceFree[device];
+      for (auto [producer, value] : producers) {
+        // A control edge crosses devices as a small dummy tensor.
+        double arrival = finish[producer] +
+                         options.costs.transferSeconds(
+                             value, devices[deviceOf[producer]], devices[device]);
+        start = std::max(start, arrival);
+      }
+      double end = start + options.costs.computeSeconds(node, devices[device]);
+      if (device == candidates.front() || end < bestFinish) {
+        bestFinish = end;
+        best = device;
+      }
+    }
+    chosen.try_emplace(leader, best);
+    deviceOf[node] = best;
+    finish[node] = bestFinish;
+    if (options.costs.computeSeconds(node, devices[best]) > 0)
+      deviceFree[best] = bestFinish;
+    makespan = std::max(makespan, bestFinish);
+    for (Value result : node->getResults())
+      for (Operation *user : result.getUsers())
+        if (position.count(user) && position[user] > position[node]) {
+          readyAt[user] = std::max(readyAt[user], bestFinish);
+          if (--pending[user] == 0)
+            ready.push({readyAt[user], position[user]});
+        }
+  }
+  return makespan;
+}
+
+LogicalResult Placer::run(double &makespan) {
+  for (Operation *node : topologicalOrder(body))
+    if (tfg::isNode(node))
+      order.push_back(node);
+  if (failed(readRequests()))
+    return failure();
+  formGroups();
+  if (failed(computeFeasibleSets()))
+    return failure();
+  switch (options.strategy) {
+  case PlacementStrategy::Cost:
+    simulate();
+    break;
+  case PlacementStrategy::First:
+    for (auto &[leader, set] : feasible)
+      chosen[leader] = set.front();
+    break;
+  case PlacementStrategy::RoundRobin: {
+    unsigned next = 0;
+    for (Operation *node : order) {
+      Operation *leader = groups.getLeaderValue(node);
+      if (chosen.count(leader))
+        continue;
+      ArrayRef<unsigned> set = feasible[leader];
+      // The next device in turn that the group may use.
+      unsigned pick = set.front();
+      for (unsigned step = 0; step < devices.size(); ++step)
+        if (llvm::is_contained(set, (next + step) % devices.size())) {
+          pick = (next + step) % devices.size();
+          break;
+        }
+      chosen[leader] = pick;
+      next = pick + 1;
+    }
+    break;
+  }
+  }
+  makespan = simulate();
+  Builder builder(body.getParentOp()->getContext());
+  for (Operation *node : order)
+    node->setAttr(tfg::kAssignedDeviceAttr,
+                  builder.getStringAttr(
+                      devices[chosen[groups.getLeaderValue(node)]].str()));
+  return success();
+}
+
+} // namespace
+
+LogicalResult placeNodes(Block &body, const PlacementOptions &options,
+                         double &makespanSeconds) {
+  return Placer(body, options).run(makespanSeconds);
+}
+
+double simulateMakespan(Block &body, const CostModel &costs) {
+  // Each node's own device is its only feasible one: the simulation then
+  // only measures.
+  PlacementOptions options;
+  options.costs = costs;
+  options.strategy = PlacementStrategy::Cost;
+  llvm::StringMap<unsigned> index;
+  for (Operation &node : body) {
+    if (!tfg::isNode(&node))
+      continue;
+    StringRef device = tfg::getAssignedDevice(&node);
+    if (index.try_emplace(device, options.devices.size()).second)
+      options.devices.push_back(DeviceName::parse(device).value_or(DeviceName()));
+  }
+  double makespan = 0;
+  if (failed(placeNodes(body, options, makespan)))
+    return -1;
+  return makespan;
+}
+
+namespace {
+
+struct PlacePass : public impl::PlacePassBase<PlacePass> {
+  using PlacePassBase::PlacePassBase;
+  PassCounter numDevicesUsed{this, "devices-used", "devices that received nodes"};
+  PassCounter makespanUs{this, "makespan-us",
+                         "simulated step time of the placement (microseconds)"};
+
+  void runOnOperation() override {
+    numDevicesUsed = 0;
+    makespanUs = 0;
+    ModuleOp module = getOperation();
+    PlacementOptions placement;
+    // The module's attrs (set by `tfc compile`) unless the pass's options
+    // say otherwise.
+    SmallVector<std::string> names(devices.begin(), devices.end());
+    if (names.empty())
+      if (auto list = module->getAttrOfType<ArrayAttr>(kDevicesAttr))
+        for (Attribute name : list)
+          names.push_back(cast<StringAttr>(name).str());
+    if (names.empty())
+      names.push_back("/device:CPU:0");
+    DeviceName defaults = localTask();
+    defaults.id = 0;
+    for (const std::string &name : names) {
+      std::optional<DeviceName> device = DeviceName::parse(name);
+      if (!device || !device->type) {
+        module.emitError() << "device '" << name
+                           << "' is not a device name with a type (e.g. /cpu:0, "
+                              "/job:worker/task:1/device:GPU:0)";
+        return signalPassFailure();
+      }
+      DeviceName complete = device->completedWith(defaults);
+      if (llvm::is_contained(placement.devices, complete)) {
+        module.emitError() << "device " << complete.str() << " is listed twice";
+        return signalPassFailure();
+      }
+      placement.devices.push_back(complete);
+    }
+    std::string strategyName = strategy;
+    if (strategyName.empty())
+      if (auto attr = module->getAttrOfType<StringAttr>("tfc.placement"))
+        strategyName = attr.str();
+    if (strategyName.empty() || strategyName == "cost")
+      placement.strategy = PlacementStrategy::Cost;
+    else if (strategyName == "first")
+      placement.strategy = PlacementStrategy::First;
+    else if (strategyName == "round-robin")
+      placement.strategy = PlacementStrategy::RoundRobin;
+    else {
+      module.emitError() << "placement strategy '" << strategyName
+                         << "' is not cost, first or round-robin";
+      return signalPassFailure();
+    }
+    placement.softPlacement =
+        softPlacement || module->hasAttr("tfc.soft_placement");
+    std::string costs = costFile;
+    if (costs.empty())
+      if (auto attr = module->getAttrOfType<StringAttr>("tfc.cost_file"))
+        costs = attr.str();
+    std::string error;
+    if (!costs.empty() && !placement.costs.load(costs, error)) {
+      module.emitError() << "cost file " << error;
+      return signalPassFailure();
+    }
+
+    llvm::StringSet<> used;
+    double total = 0;
+    for (auto graph : module.getOps<tfg::GraphOp>()) {
+      double makespan = 0;
+      if (failed(placeNodes(graph.getBody(), placement, makespan)))
+        return signalPassFailure();
+      total += makespan;
+      for (Operation &node : graph.getBody())
+        if (tfg::isNode(&node))
+          used.insert(tfg::getAssignedDevice(&node));
+    }
+    numDevicesUsed = used.size();
+    makespanUs = uint64_t(total * 1e6 + 0.5);
+  }
+};
+
+} // namespace
+} // namespace tfc
