@@ -1,0 +1,115 @@
+// Tests tfc-place: feasible devices from kernels and (partial) requests,
+// colocation groups (_class and resource edges), their conflicts, soft
+// placement, and the strategies.
+// RUN: tfc-opt %s -split-input-file -tfc-place -verify-diagnostics | FileCheck %s
+
+// Requests narrow the feasible set: a full name, a partial one (the job),
+// a legacy one. Without a request, the cost placer keeps a chain on one
+// device (moving it would only add transfers).
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("a") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:CPU:1")
+// CHECK: name("b") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:CPU:1")
+// CHECK: name("c") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:CPU:0")
+module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %a:2 = Const name("a") device("/job:localhost/replica:0/task:0/device:CPU:1") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %b:2 = Neg(%a#0) name("b") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %c:2 = Neg(%b#0) name("c") device("/cpu:0") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// Partial specs: /job:ps matches only the ps task's devices; /device:CPU:*
+// any CPU.
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("v") {{.*}}assigned_device("/job:ps/replica:0/task:0/device:CPU:0")
+// CHECK: name("w") {{.*}}assigned_device("/job:worker/replica:0/task:1/device:CPU:0")
+module attributes {tfc.devices = ["/job:worker/task:0/cpu:0", "/job:worker/task:1/cpu:0", "/job:ps/task:0/cpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %v:2 = Const name("v") device("/job:ps") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %w:2 = Neg(%v#0) name("w") device("/job:worker/task:1/device:CPU:*") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// Colocation: "loc:@v" puts n with v; a resource edge puts the read with
+// its variable, whose request decides for the whole group.
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("v") {{.*}}assigned_device("[[DEV:/job:localhost/replica:0/task:0/device:CPU:2]]")
+// CHECK: name("read") {{.*}}assigned_device("[[DEV]]")
+// CHECK: name("n") {{.*}}assigned_device("[[DEV]]")
+module attributes {tfc.devices = ["/cpu:0", "/cpu:1", "/cpu:2"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %v:2 = VarHandleOp name("v") device("/cpu:2") {dtype = f32, shape = #tfg.shape<4>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
+    %r:2 = ReadVariableOp(%v#0) name("read") {dtype = f32} : (tensor<!tfg.resource>) -> tensor<4xf32>
+    %n:2 = Neg(%r#0) name("n") {T = f32, _class = ["loc:@v"]} : (tensor<4xf32>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// A group whose members ask for different devices cannot be placed.
+module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    // expected-error @+1 {{colocation group {'v', 'read'}: no available device satisfies 'v' requests /device:CPU:0; 'read' requests /device:CPU:1 (devices: /job:localhost/replica:0/task:0/device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:1); --soft-placement relaxes requests}}
+    %v:2 = VarHandleOp name("v") device("/cpu:0") {dtype = f32, shape = #tfg.shape<4>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
+    %r:2 = ReadVariableOp(%v#0) name("read") device("/cpu:1") {dtype = f32} : (tensor<!tfg.resource>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// A request no device meets; a GPU request where only CPUs exist.
+module attributes {tfc.devices = ["/cpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    // expected-error @+1 {{node 'm': no available device satisfies 'm' requests /device:GPU:0 (devices: /job:localhost/replica:0/task:0/device:CPU:0); --soft-placement relaxes requests}}
+    %m:2 = Const name("m") device("/gpu:0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// A string op has no GPU kernel, and its request asks for one.
+module attributes {tfc.devices = ["/cpu:0", "/gpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    // expected-error @+1 {{node 's': no available device satisfies 's' requests /device:GPU:*; 's' (Const) has no GPU kernel}}
+    %s:2 = Const name("s") device("/device:GPU:*") {dtype = !tfg.string, value = dense<"x"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  }
+}
+
+// -----
+
+// Malformed requests are named.
+module attributes {tfc.devices = ["/cpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    // expected-error @+1 {{node 'x': device 'gpu0' is not a device name}}
+    %x:2 = Const name("x") device("gpu0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// Soft placement: the GPU request falls back to a CPU.
+// CHECK-LABEL: module attributes {tfc.devices = ["/cpu:0"], tfc.soft_placement}
+// CHECK: name("m") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:CPU:0")
+module attributes {tfc.devices = ["/cpu:0"], tfc.soft_placement} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = Const name("m") device("/gpu:0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// A GPU takes the heavy MatMul; the string op stays on the CPU.
+// CHECK-LABEL: module attributes {tfc.devices = ["/cpu:0", "/gpu:0"]}
+// CHECK: name("mm") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:GPU:0")
+// CHECK: name("s") {{.*}}assigned_device("/job:localhost/replica:0/task:0/device:CPU:0")
+module attributes {tfc.devices = ["/cpu:0", "/gpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %w:2 = Const name("w") {dtype = f32, value = dense<1.0> : tensor<512x512xf32>} : () -> tensor<512x512xf32>
+    %mm:2 = MatMul(%w#0, %w#0) name("mm") {T = f32, transpose_a = false, transpose_b = false} : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+    %s:2 = Const name("s") {dtype = !tfg.string, value = dense<"x"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  }
+}
