@@ -26,6 +26,7 @@
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
+#include "tfc/Target/ClusterSpec.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/Passes.h"
@@ -102,6 +103,12 @@ cl::list<std::string> devices(
     "devices", cl::CommaSeparated,
     cl::desc("Devices placement may use, e.g. /cpu:0,/cpu:1 (default: one CPU)"),
     cl::value_desc("device,..."), cl::cat(tfcOptions));
+cl::opt<std::string> cluster(
+    "cluster",
+    cl::desc("The cluster's tasks: JOB=TASKS,... (e.g. worker=2,ps=1), a "
+             "TF_CONFIG JSON file, a ClusterDef text file, or env (TF_CONFIG); "
+             "--devices then lists each task's devices"),
+    cl::value_desc("spec"), cl::cat(tfcOptions));
 cl::opt<std::string> placement(
     "placement",
     cl::desc("Placement strategy: cost (the simulated-execution placer, "
@@ -250,11 +257,34 @@ int compile(MLIRContext &context) {
   OwningOpRef<ModuleOp> module = load(context);
   if (!module)
     return tfc::kExitBadInput;
+  // With a cluster, every task gets the devices --devices lists.
+  std::vector<std::string> deviceNames(devices.begin(), devices.end());
+  if (cluster.getNumOccurrences()) {
+    std::string error;
+    std::optional<tfc::ClusterSpec> spec = tfc::ClusterSpec::parse(cluster, error);
+    if (!spec) {
+      llvm::errs() << "tfc: error: " << error << "\n";
+      return tfc::kExitBadInput;
+    }
+    std::vector<tfc::DeviceName> perTask;
+    for (const std::string &name : deviceNames) {
+      std::optional<tfc::DeviceName> device = tfc::DeviceName::parse(name);
+      if (!device || !device->type) {
+        llvm::errs() << "tfc: error: --devices: '" << name
+                     << "' is not a device name with a type (e.g. /cpu:0)\n";
+        return tfc::kExitBadInput;
+      }
+      perTask.push_back(*device);
+    }
+    deviceNames.clear();
+    for (const tfc::DeviceName &device : spec->devices(perTask))
+      deviceNames.push_back(device.str());
+  }
   tfc::CompileFlags flags{{feeds.begin(), feeds.end()},
                           {fetches.begin(), fetches.end()},
                           {targets.begin(), targets.end()},
                           {initNodes.begin(), initNodes.end()},
-                          {devices.begin(), devices.end()},
+                          deviceNames,
                           placement,
                           softPlacement,
                           costFile};
