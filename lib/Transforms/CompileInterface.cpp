@@ -184,6 +184,13 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
       return emitError(module.getLoc()) << "--cost-file " << error;
     module->setAttr("tfc.cost_file", b.getStringAttr(flags.costFile));
   }
+  if (!flags.compressTransfers.empty() && flags.compressTransfers != "bf16" &&
+      flags.compressTransfers != "none")
+    return emitError(module.getLoc()) << "--compress-transfers: '"
+                                      << flags.compressTransfers
+                                      << "' is not bf16 or none";
+  if (flags.compressTransfers == "bf16")
+    module->setAttr("tfc.compress_transfers", b.getStringAttr("bf16"));
   return success();
 }
 

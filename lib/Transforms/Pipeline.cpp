@@ -37,6 +37,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Placement and partitioning last: the graph they cut is final.
   pm.addPass(createPlacePass());
   pm.addPass(createPartitionPass());
+  pm.addPass(createCompressTransfersPass());
 }
 
 void buildCodegenPipeline(mlir::OpPassManager &pm) {

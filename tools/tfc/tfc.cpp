@@ -118,6 +118,11 @@ cl::opt<bool> softPlacement(
     "soft-placement",
     cl::desc("Relax device requests that no available device meets"),
     cl::cat(tfcOptions));
+cl::opt<std::string> compressTransfers(
+    "compress-transfers",
+    cl::desc("bf16: send float32 tensors between tasks as their high 16 "
+             "bits (lossy, the paper's mantissa truncation)"),
+    cl::value_desc("format"), cl::cat(tfcOptions));
 cl::opt<std::string> costFile(
     "cost-file", cl::desc("JSON file overriding the placer's cost model"),
     cl::value_desc("file"), cl::cat(tfcOptions));
@@ -287,7 +292,8 @@ int compile(MLIRContext &context) {
                           deviceNames,
                           placement,
                           softPlacement,
-                          costFile};
+                          costFile,
+                          compressTransfers};
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 

@@ -30,6 +30,8 @@ struct CompileFlags {
   std::string placement;
   bool softPlacement = false;
   std::string costFile;
+  /// Lossy transfers between tasks: "bf16" or empty.
+  std::string compressTransfers;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

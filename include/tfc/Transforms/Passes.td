@@ -176,6 +176,22 @@ def PartitionPass : Pass<"tfc-partition", "mlir::ModuleOp"> {
   }];
 }
 
+def CompressTransfersPass : Pass<"tfc-compress-transfers", "mlir::ModuleOp"> {
+  let summary = "Sends float32 between tasks as 16 bits (paper 5.5)";
+  let description = [{
+    With `format=bf16` (or the module's `tfc.compress_transfers`), every
+    float32 `_Send`/`_Recv` pair between different tasks sends the high 16
+    bits of each float: a Cast to bfloat16 with Truncate=true (mantissa
+    truncation; NaN stays NaN) before the `_Send`, and a Cast back to
+    float32 (the low bits zero) after the `_Recv`. Transfers within a task
+    and of other dtypes are left alone.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"\"",
+           "bf16, or none">,
+  ];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{

@@ -240,8 +240,25 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   };
 
   // Types every kind supports.
-  if (type == "Cast")
+  if (type == "Cast") {
+    // Truncate=true from float32 to bfloat16 drops the low 16 mantissa
+    // bits (the paper's lossy transfer format) instead of rounding; NaN
+    // stays NaN.
+    auto truncate = node->getAttrOfType<BoolAttr>("Truncate");
+    if (truncate && truncate.getValue() && operandElement.isF32() &&
+        element.isBF16()) {
+      Value bits = builder.create<arith::BitcastOp>(loc, builder.getI32Type(), in[0]);
+      Value high = builder.create<arith::ShRUIOp>(
+          loc, bits, builder.create<arith::ConstantIntOp>(loc, 16, 32));
+      Value half = builder.create<arith::TruncIOp>(loc, builder.getI16Type(), high);
+      Value isNan = builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO,
+                                                  in[0], in[0]);
+      Value quietNan = builder.create<arith::ConstantIntOp>(loc, 0x7FC0, 16);
+      Value chosen = builder.create<arith::SelectOp>(loc, isNan, quietNan, half);
+      return Value(builder.create<arith::BitcastOp>(loc, element, chosen));
+    }
     return castScalar(builder, loc, in[0], operandElement, element);
+  }
   if (type == "Equal" || type == "NotEqual" || type == "Less" ||
       type == "LessEqual" || type == "Greater" || type == "GreaterEqual") {
     StringRef op = llvm::StringSwitch<StringRef>(type)
