@@ -189,6 +189,8 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     return emitError(module.getLoc()) << "--compress-transfers: '"
                                       << flags.compressTransfers
                                       << "' is not bf16 or none";
+  if (flags.noRecvScheduling)
+    module->setAttr("tfc.no_recv_scheduling", b.getUnitAttr());
   if (flags.compressTransfers == "bf16")
     module->setAttr("tfc.compress_transfers", b.getStringAttr("bf16"));
   return success();

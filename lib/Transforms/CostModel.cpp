@@ -44,9 +44,10 @@ int64_t dim(Value value, int64_t index) {
   return d < 0 ? 1 : d;
 }
 
-/// Nodes that move no data and compute nothing.
+/// Nodes that move no data and compute nothing (a transfer's time is on
+/// its edge).
 bool isFree(StringRef type) {
-  return type == "Const" || type == "_Arg" || type == "NoOp" ||
+  return type == "Const" || type == "_Send" || type == "_Recv" || type == "_Arg" || type == "NoOp" ||
          type == "Identity" || type == "IdentityN" || type == "Reshape" ||
          type == "Squeeze" || type == "ExpandDims" || type == "StopGradient" ||
          type == "VarHandleOp" || type == "VariableV2" || type == "Variable" ||

@@ -90,9 +90,8 @@ private:
   NameUniquer &names;
   OpBuilder builder;
   llvm::DenseMap<std::pair<Value, StringRef>, Operation *> recvs;
-  /// Nodes added after a node (its sends) and before it (its receives).
-  llvm::DenseMap<Operation *, SmallVector<Operation *>> after, before;
-  Operation *current = nullptr;
+  /// Nodes added after a node: its sends and their receives.
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> after;
   unsigned nextEdge = 0;
 };
 
@@ -143,7 +142,9 @@ Operation *Partitioner::recvFor(Value value, StringRef device) {
                     attr("tensor_type", TypeAttr::get(element))});
   Operation *recv = tfg::createNode(builder, loc, "_Recv", tensor.getType(),
                                     {}, {}, recvAttrs);
-  before[current].push_back(recv);
+  // As early as the tensor exists (TensorFlow's executor starts a _Recv at
+  // once); tfc-schedule-recvs delays it to when it is needed.
+  after[producer].push_back(recv);
   recvs[key] = recv;
   return recv;
 }
@@ -166,7 +167,6 @@ LogicalResult Partitioner::run(unsigned &edges) {
   if (byDevice.size() > 1) {
     for (Operation *node : order) {
       StringRef device = tfg::getAssignedDevice(node);
-      current = node;
       for (OpOperand &operand : node->getOpOperands()) {
         Operation *producer = operand.get().getDefiningOp();
         if (!producer || tfg::getAssignedDevice(producer) == device)
@@ -186,10 +186,8 @@ LogicalResult Partitioner::run(unsigned &edges) {
   }
   edges = recvs.size();
 
-  // The global order: each node's receives before it, its sends after it.
+  // The global order: each node's sends and their receives right after it.
   for (Operation *node : order) {
-    for (Operation *recv : before.lookup(node))
-      byDevice[tfg::getAssignedDevice(recv)].push_back(recv);
     byDevice[tfg::getAssignedDevice(node)].push_back(node);
     for (Operation *added : after.lookup(node))
       byDevice[tfg::getAssignedDevice(added)].push_back(added);

@@ -38,6 +38,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createPlacePass());
   pm.addPass(createPartitionPass());
   pm.addPass(createCompressTransfersPass());
+  pm.addPass(createScheduleRecvsPass());
 }
 
 void buildCodegenPipeline(mlir::OpPassManager &pm) {

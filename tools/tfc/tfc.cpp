@@ -123,6 +123,10 @@ cl::opt<std::string> compressTransfers(
     cl::desc("bf16: send float32 tensors between tasks as their high 16 "
              "bits (lossy, the paper's mantissa truncation)"),
     cl::value_desc("format"), cl::cat(tfcOptions));
+cl::opt<bool> noRecvScheduling(
+    "no-recv-scheduling",
+    cl::desc("Do not delay each _Recv to just before its consumers need it"),
+    cl::cat(tfcOptions));
 cl::opt<std::string> costFile(
     "cost-file", cl::desc("JSON file overriding the placer's cost model"),
     cl::value_desc("file"), cl::cat(tfcOptions));
@@ -293,7 +297,8 @@ int compile(MLIRContext &context) {
                           placement,
                           softPlacement,
                           costFile,
-                          compressTransfers};
+                          compressTransfers,
+                          noRecvScheduling};
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 

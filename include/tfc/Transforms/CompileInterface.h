@@ -32,6 +32,8 @@ struct CompileFlags {
   std::string costFile;
   /// Lossy transfers between tasks: "bf16" or empty.
   std::string compressTransfers;
+  /// Leave each _Recv where partitioning put it (as early as possible).
+  bool noRecvScheduling = false;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

@@ -192,6 +192,22 @@ def CompressTransfersPass : Pass<"tfc-compress-transfers", "mlir::ModuleOp"> {
   ];
 }
 
+def ScheduleRecvsPass : Pass<"tfc-schedule-recvs", "mlir::ModuleOp"> {
+  let summary = "Delays each _Recv to just before it is needed (paper 5.2)";
+  let description = [{
+    On partitioned entries: ASAP and ALAP start times of every node of the
+    step from the cost model (over all partitions, a _Send -> _Recv edge
+    costing its transfer); each `_Recv` gets a control edge from the
+    latest-finishing node of its partition that finishes by the `_Recv`'s
+    ALAP start (and after its ASAP start, and does not depend on it), so it
+    no longer starts, and holds memory, long before its consumers run,
+    without delaying the critical path. The partitions' schedules are then
+    re-derived from one global topological order. The module's
+    `tfc.no_recv_scheduling` (`tfc compile --no-recv-scheduling`) turns it
+    off.
+  }];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{
