@@ -42,6 +42,10 @@ cl::opt<std::string> entry(
     "entry",
     cl::desc("--mlir-to-graphdef of a pruned module: the graph to export "
              "(step or init)"));
+cl::opt<std::string> device(
+    "device",
+    cl::desc("--mlir-to-graphdef of a partitioned module: the partition to "
+             "export, by its device (full or partial name)"));
 cl::list<std::string> tags("saved-model-tags", cl::CommaSeparated,
                            cl::desc("SavedModel tag set (default: serve)"));
 cl::opt<std::string> signature(
@@ -70,7 +74,7 @@ int mlirToGraphDef(MLIRContext &context) {
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return tfc::kExitBadInput;
-  if (failed(tfc::writeGraphDef(*module, outputPath, entry)))
+  if (failed(tfc::writeGraphDef(*module, outputPath, entry, device)))
     return tfc::kExitBadInput;
   return tfc::kExitSuccess;
 }

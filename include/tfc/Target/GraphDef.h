@@ -70,15 +70,18 @@ importModel(llvm::StringRef path, mlir::MLIRContext *context,
 
 /// Converts a module of the tfg dialect to a GraphDef. A module holds at
 /// most one graph, unless `entry` names which one to export: the graph
-/// whose `tfg.entry` is "step" or "init" after pruning.
+/// whose `tfg.entry` is "step" or "init" after pruning; of a partitioned
+/// module, `device` (a full or partial device name) picks the partition.
 mlir::LogicalResult exportGraphDef(mlir::ModuleOp module,
                                    proto::GraphDef &graph,
-                                   llvm::StringRef entry = {});
+                                   llvm::StringRef entry = {},
+                                   llvm::StringRef device = {});
 
 /// Exports `module` to `path`: binary when the name ends in ".pb", text
 /// otherwise; "-" writes text to stdout. No file is left behind on failure.
 mlir::LogicalResult writeGraphDef(mlir::ModuleOp module, llvm::StringRef path,
-                                  llvm::StringRef entry = {});
+                                  llvm::StringRef entry = {},
+                                  llvm::StringRef device = {});
 
 } // namespace tfc
 

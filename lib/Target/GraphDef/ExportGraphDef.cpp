@@ -15,6 +15,7 @@
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 
 #include "graph.pb.h"
+#include "tfc/Support/DeviceName.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -41,7 +42,7 @@ bool parseText(Attribute attr, Message &message) {
 class Exporter {
 public:
   LogicalResult exportModule(ModuleOp module, proto::GraphDef &graph,
-                             StringRef entry);
+                             StringRef entry, StringRef device);
 
 private:
   LogicalResult exportNode(Operation *op, proto::NodeDef &node,
@@ -250,8 +251,20 @@ LogicalResult Exporter::exportFunction(FuncOp func,
 }
 
 LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph,
-                                     StringRef entry) {
+                                     StringRef entry, StringRef device) {
   graph.Clear();
+  std::optional<DeviceName> wanted;
+  if (!device.empty()) {
+    wanted = DeviceName::parse(device);
+    if (!wanted)
+      return emitError(module.getLoc())
+             << "--device '" << device << "' is not a device name";
+  }
+  // The partition device tfc-partition records on each graph.
+  auto partitionOf = [](GraphOp graphOp) {
+    auto attr = graphOp->getAttrOfType<StringAttr>("tfc.device");
+    return attr ? attr.getValue() : StringRef();
+  };
   bool sawGraph = false;
   for (Operation &op : *module.getBody()) {
     if (auto graphOp = dyn_cast<GraphOp>(op)) {
@@ -260,9 +273,19 @@ LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph,
         if (!name || name.getValue() != entry)
           continue;
       }
-      if (sawGraph)
-        return graphOp.emitError("a module exports at most one tfg.graph; "
-                                 "choose an entry (step or init)");
+      if (wanted && !wanted->matches(DeviceName::parse(partitionOf(graphOp))
+                                         .value_or(DeviceName())))
+        continue;
+      if (sawGraph) {
+        InFlightDiagnostic diag = graphOp.emitError(
+            "a module exports at most one tfg.graph; choose an entry (step "
+            "or init) and, for partitions, a --device (");
+        llvm::interleaveComma(
+            llvm::make_filter_range(module.getOps<GraphOp>(),
+                                    [&](GraphOp g) { return !partitionOf(g).empty(); }),
+            diag, [&](GraphOp g) { diag << partitionOf(g); });
+        return diag << ")";
+      }
       sawGraph = true;
       tfg::VersionAttr version = graphOp.getVersion();
       graph.mutable_versions()->set_producer(version.getProducer());
@@ -304,9 +327,11 @@ LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph,
 } // namespace
 
 LogicalResult exportGraphDef(ModuleOp module, proto::GraphDef &graph,
-                             StringRef entry) {
-  if (failed(Exporter().exportModule(module, graph, entry)))
+                             StringRef entry, StringRef device) {
+  if (failed(Exporter().exportModule(module, graph, entry, device)))
     return failure();
+  if (!device.empty() && graph.node_size() == 0)
+    return emitError(module.getLoc()) << "no partition on device '" << device << "'";
   if (!entry.empty() && graph.node_size() == 0 &&
       llvm::none_of(module.getOps<GraphOp>(), [&](GraphOp g) {
         auto name = g->getAttrOfType<StringAttr>("tfg.entry");

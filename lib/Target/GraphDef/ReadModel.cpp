@@ -247,9 +247,10 @@ OwningOpRef<ModuleOp> importGraphDefBytes(StringRef bytes,
   return importGraphDef(graph, context, sourceName);
 }
 
-LogicalResult writeGraphDef(ModuleOp module, StringRef path, StringRef entry) {
+LogicalResult writeGraphDef(ModuleOp module, StringRef path, StringRef entry,
+                            StringRef device) {
   proto::GraphDef graph;
-  if (failed(exportGraphDef(module, graph, entry)))
+  if (failed(exportGraphDef(module, graph, entry, device)))
     return failure();
   std::string bytes;
   bool binary = path.ends_with(".pb");
