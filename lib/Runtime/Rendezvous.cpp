@@ -44,6 +44,59 @@ void LocalRendezvous::reset() {
     entry.second.ready = false;
 }
 
+PartitionRunner::~PartitionRunner() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  started.notify_all();
+  for (std::thread &worker : workers)
+    worker.join();
+}
+
+void PartitionRunner::work(size_t index) {
+  uint64_t seen = 0;
+  for (;;) {
+    std::unique_lock<std::mutex> lock(mutex);
+    started.wait(lock, [&] { return stopping || generation != seen; });
+    if (stopping)
+      return;
+    seen = generation;
+    // Worker `index` runs partition index + 1, if this step has one.
+    bool mine = int32_t(index + 1) < count;
+    Step step = mine ? partitions[index + 1] : nullptr;
+    lock.unlock();
+    if (step)
+      step(runtime, arena, inputs, outputs);
+    lock.lock();
+    if (mine && --pending == 0)
+      finished.notify_all();
+  }
+}
+
+void PartitionRunner::run(tfc_runtime *rt, int32_t n, const Step *steps,
+                          void *stepArena, void *const *stepInputs,
+                          void *const *stepOutputs) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    while (int32_t(workers.size()) < n - 1)
+      workers.emplace_back([this, index = workers.size()] { work(index); });
+    count = n;
+    partitions = steps;
+    runtime = rt;
+    arena = stepArena;
+    inputs = stepInputs;
+    outputs = stepOutputs;
+    pending = size_t(n > 0 ? n - 1 : 0);
+    ++generation;
+  }
+  started.notify_all();
+  if (n > 0)
+    steps[0](rt, stepArena, stepInputs, stepOutputs);
+  std::unique_lock<std::mutex> lock(mutex);
+  finished.wait(lock, [&] { return pending == 0; });
+}
+
 } // namespace tfc
 
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
@@ -58,15 +111,8 @@ void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) 
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
                         const tfc_step_fn *partitions, void *arena,
                         void *const *inputs, void *const *outputs) {
-  // Each partition (a device) on a thread of its own; the caller runs the
-  // first. Kernels inside share the runtime's intra-op pool.
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(count > 0 ? count - 1 : 0));
-  for (int32_t k = 1; k < count; ++k)
-    threads.emplace_back(partitions[k], runtime, arena, inputs, outputs);
-  if (count > 0)
-    partitions[0](runtime, arena, inputs, outputs);
-  for (std::thread &thread : threads)
-    thread.join();
+  // Each partition (a device) on a thread of its own, kept across steps;
+  // the caller runs the first. Kernels inside share the intra-op pool.
+  runtime->partitions->run(runtime, count, partitions, arena, inputs, outputs);
   runtime->rendezvous->reset();
 }

@@ -16,8 +16,11 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
+
+struct tfc_runtime;
 
 namespace tfc {
 
@@ -47,6 +50,34 @@ private:
   std::condition_variable arrived;
   /// Slots stay allocated across steps: their buffers are reused.
   std::unordered_map<std::string, Slot> slots;
+};
+
+/// Threads for the partitions of a step beyond the first (which runs on the
+/// caller's thread), started once and kept for every later step.
+class PartitionRunner {
+public:
+  using Step = void (*)(tfc_runtime *, void *, void *const *, void *const *);
+  ~PartitionRunner();
+  /// Runs partitions[0..count) concurrently; returns when all are done.
+  void run(tfc_runtime *runtime, int32_t count, const Step *partitions,
+           void *arena, void *const *inputs, void *const *outputs);
+
+private:
+  void work(size_t index);
+
+  std::mutex mutex;
+  std::condition_variable started, finished;
+  std::vector<std::thread> workers;
+  /// The current step; `generation` counts steps so a worker runs each once.
+  uint64_t generation = 0;
+  size_t pending = 0;
+  bool stopping = false;
+  int32_t count = 0;
+  const Step *partitions = nullptr;
+  tfc_runtime *runtime = nullptr;
+  void *arena = nullptr;
+  void *const *inputs = nullptr;
+  void *const *outputs = nullptr;
 };
 
 } // namespace tfc

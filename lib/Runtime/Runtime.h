@@ -20,13 +20,16 @@
 struct tfc_runtime {
   explicit tfc_runtime(int threads)
       : threads(threads), pool(threads), device(&pool, threads),
-        rendezvous(std::make_unique<tfc::LocalRendezvous>()) {}
+        rendezvous(std::make_unique<tfc::LocalRendezvous>()),
+        partitions(std::make_unique<tfc::PartitionRunner>()) {}
 
   int threads;
   Eigen::ThreadPool pool;
   Eigen::ThreadPoolDevice device;
   /// Where the partitions of a step exchange tensors.
   std::unique_ptr<tfc::Rendezvous> rendezvous;
+  /// The threads that run a multi-device step's partitions.
+  std::unique_ptr<tfc::PartitionRunner> partitions;
 };
 
 #endif // TFC_LIB_RUNTIME_RUNTIME_H

@@ -26,6 +26,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Partition.h"
+#include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -358,6 +359,19 @@ struct ConvertTfgToMemrefPass
       if (entry && entry.getValue() == "step")
         steps.push_back(graph);
     }
+    // Only CPU code is generated so far.
+    for (tfg::GraphOp graph : steps)
+      if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr)) {
+        std::optional<DeviceName> name = DeviceName::parse(device.getValue());
+        if (name && name->type && *name->type != "CPU") {
+          graph.emitError() << "partition on " << device.getValue()
+                            << ": code generation for " << *name->type
+                            << " devices is not implemented yet (--emit mlir "
+                               "shows the placement; --devices without it "
+                               "compiles for CPUs)";
+          return signalPassFailure();
+        }
+      }
     // The model's inputs and outputs, by index, over every partition.
     SmallVector<Type> inputs, outputs;
     for (tfg::GraphOp graph : steps)

@@ -125,11 +125,11 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
         if (graph->hasAttr(kPartitionDeviceAttr))
           entries[entry.getValue()].push_back(graph);
     for (auto &[entry, partitions] : entries)
-      if (partitions.size() > 1)
-        schedule(partitions, costs);
+      if (partitions.size() > 1 && failed(schedule(partitions, costs)))
+        return signalPassFailure();
   }
 
-  void schedule(ArrayRef<tfg::GraphOp> partitions, const CostModel &costs) {
+  LogicalResult schedule(ArrayRef<tfg::GraphOp> partitions, const CostModel &costs) {
     StepGraph graph(partitions);
     unsigned n = graph.nodes.size();
     SmallVector<unsigned> position(n);
@@ -137,7 +137,7 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
       position[i] = i;
     SmallVector<unsigned> topo = graph.order(position);
     if (topo.size() != n)
-      return; // A cycle (TF1 loop): leave the schedule as it is.
+      return success(); // A cycle (TF1 loop): leave the schedule as it is.
 
     SmallVector<double> duration(n), asap(n, 0), alap(n);
     for (unsigned i = 0; i < n; ++i)
@@ -193,18 +193,27 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
         continue;
       recv->insertOperands(recv->getNumOperands(),
                            tfg::getControlToken(graph.nodes[best]));
+      // Later receives must see this edge: two edges that are each
+      // acyclic alone can close a cycle together.
+      graph.preds[r].push_back(best);
+      graph.succs[best].push_back(r);
       ++numDelayed;
       changed = true;
     }
     if (!changed)
-      return;
+      return success();
     // New schedules: one global topological order, each partition's nodes
     // in it, ties kept in their old order.
     StepGraph updated(partitions);
-    for (unsigned i : updated.order(position)) {
+    SmallVector<unsigned> schedule = updated.order(position);
+    if (schedule.size() != n)
+      return tfg::GraphOp(partitions.front()).emitError(
+          "internal error: recv scheduling closed a cycle");
+    for (unsigned i : schedule) {
       Operation *node = updated.nodes[i];
       node->moveBefore(node->getBlock(), node->getBlock()->end());
     }
+    return success();
   }
 };
 

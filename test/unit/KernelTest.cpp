@@ -96,6 +96,27 @@ TEST_P(KernelTest, StridedMatMulCoversBatchBroadcastAndTranspose) {
   }
 }
 
+TEST_P(KernelTest, StridedMatMulOfOneLargeProductWithGappedOperands) {
+  // One product large enough to be split across threads: A is the left
+  // half of a [m, 2k] matrix, B is stored transposed ([n, k]), C is the left
+  // half of a [m, 2n] matrix whose right half must stay untouched.
+  const int64_t m = 128, n = 96, k = 128;
+  std::vector<float> a = randomVector(m * 2 * k, 11), b = randomVector(n * k, 12);
+  std::vector<float> got(m * 2 * n, -7.f), want(m * n), denseA(m * k);
+  const int64_t descriptor[] = {0, m, n, k, 2 * k, 1, 1, k, 2 * n, 1};
+  tfc_cpu_strided_matmul_f32(runtime, a.data(), b.data(), got.data(), descriptor);
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t q = 0; q < k; ++q)
+      denseA[r * k + q] = a[r * 2 * k + q];
+  tfc::reference::matmul(denseA.data(), b.data(), want.data(), m, k, n, false,
+                         /*transposeB=*/true);
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t q = 0; q < n; ++q) {
+      ASSERT_NEAR(got[r * 2 * n + q], want[r * n + q], 1e-4f) << r << " " << q;
+      ASSERT_EQ(got[r * 2 * n + n + q], -7.f) << r << " " << q;
+    }
+}
+
 /// Output size of a window, and the top/left padding, as TensorFlow
 /// computes them for SAME and VALID.
 std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,

@@ -9,6 +9,7 @@
 #include "Runtime.h"
 
 #include <algorithm>
+#include <vector>
 
 extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
                                    const float *b, float *c, int64_t m,
@@ -76,6 +77,50 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
   int64_t batches = 1;
   for (int64_t d = 0; d < p.batchRank; ++d)
     batches *= p.batchDims[d];
+  // Fewer large products than threads (an Einsum projection at batch 1,
+  // attention with few heads): parallelism must come from inside each
+  // product. tfc_cpu_matmul_f32 takes dense row-major operands (or their
+  // transposes); others are gathered into dense scratch first, which costs
+  // O(mk + kn) against the product's O(mnk).
+  if (batches < runtime->threads && p.m * p.n * p.k >= (int64_t(1) << 20)) {
+    std::vector<float> scratchA, scratchB, scratchC;
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      int64_t rest = batch, offA = 0, offB = 0, offC = 0;
+      for (int64_t d = p.batchRank - 1; d >= 0; --d) {
+        int64_t i = rest % p.batchDims[d];
+        rest /= p.batchDims[d];
+        offA += i * p.aBatch[d];
+        offB += i * p.bBatch[d];
+        offC += i * p.cBatch[d];
+      }
+      // An operand as (pointer, transposed), densified when it must be.
+      auto dense = [](const float *x, int64_t rows, int64_t cols,
+                      int64_t rowStride, int64_t colStride,
+                      std::vector<float> &scratch) -> std::pair<const float *, bool> {
+        if (colStride == 1 && rowStride == cols)
+          return {x, false};
+        if (rowStride == 1 && colStride == rows)
+          return {x, true};
+        scratch.resize(size_t(rows * cols));
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t q = 0; q < cols; ++q)
+            scratch[size_t(r * cols + q)] = x[r * rowStride + q * colStride];
+        return {scratch.data(), false};
+      };
+      auto [A, transposeA] = dense(a + offA, p.m, p.k, p.aM, p.aK, scratchA);
+      auto [B, transposeB] = dense(b + offB, p.k, p.n, p.bK, p.bN, scratchB);
+      bool denseC = p.cN == 1 && p.cM == p.n;
+      if (!denseC)
+        scratchC.resize(size_t(p.m * p.n));
+      float *C = denseC ? c + offC : scratchC.data();
+      tfc_cpu_matmul_f32(runtime, A, B, C, p.m, p.k, p.n, transposeA, transposeB);
+      if (!denseC)
+        for (int64_t r = 0; r < p.m; ++r)
+          for (int64_t q = 0; q < p.n; ++q)
+            c[offC + r * p.cM + q * p.cN] = scratchC[size_t(r * p.n + q)];
+    }
+    return;
+  }
   using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic,
                                Eigen::RowMajor>;
   using Strides = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
