@@ -38,6 +38,16 @@ struct ClusterSpec {
   static std::optional<ClusterSpec> parse(llvm::StringRef spec,
                                           std::string &error);
 
+  /// The contents of a cluster file: TF_CONFIG JSON when it starts with
+  /// '{', a ClusterDef text proto otherwise; `where` names it in errors.
+  static std::optional<ClusterSpec> parseFile(llvm::StringRef text,
+                                              llvm::StringRef where,
+                                              std::string &error);
+
+  /// The shorthand "worker=2,ps=1".
+  static std::optional<ClusterSpec> parseShorthand(llvm::StringRef text,
+                                                   std::string &error);
+
   /// Every task's devices: `perTask` (partial names without job, replica or
   /// task; default one CPU) completed with each task in turn.
   std::vector<DeviceName> devices(const std::vector<DeviceName> &perTask) const;

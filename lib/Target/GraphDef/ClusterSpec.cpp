@@ -19,6 +19,9 @@ using namespace llvm;
 namespace tfc {
 namespace {
 
+/// More tasks than any cluster has: bounds what a spec can make tfc build.
+constexpr int kMaxTasks = 65536;
+
 bool validJobName(StringRef name) {
   return !name.empty() && isAlpha(name.front()) &&
          llvm::all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
@@ -82,6 +85,7 @@ std::optional<ClusterSpec> fromClusterDef(StringRef text, StringRef where,
     return std::nullopt;
   }
   ClusterSpec spec;
+  int64_t total = 0;
   for (const proto::JobDef &job : def.job()) {
     if (!validJobName(job.name())) {
       error = (where + ": '" + job.name() + "' is not a job name").str();
@@ -89,11 +93,17 @@ std::optional<ClusterSpec> fromClusterDef(StringRef text, StringRef where,
     }
     int max = -1;
     for (const auto &[index, address] : job.tasks()) {
-      if (index < 0) {
-        error = (where + ": job '" + job.name() + "' has a negative task index").str();
+      if (index < 0 || index >= kMaxTasks) {
+        error = (where + ": job '" + job.name() + "' has task index " +
+                 Twine(index) + " (0 to " + Twine(kMaxTasks - 1) + " allowed)")
+                    .str();
         return std::nullopt;
       }
       max = std::max(max, index);
+    }
+    if ((total += max + 1) > kMaxTasks) {
+      error = (where + ": more than " + Twine(kMaxTasks) + " tasks").str();
+      return std::nullopt;
     }
     ClusterSpec::Job out{job.name(), std::vector<std::string>(max + 1)};
     for (const auto &[index, address] : job.tasks())
@@ -111,16 +121,19 @@ std::optional<ClusterSpec> fromClusterDef(StringRef text, StringRef where,
   return spec;
 }
 
-/// "worker=2,ps=1".
-std::optional<ClusterSpec> fromShorthand(StringRef text, std::string &error) {
+} // namespace
+
+std::optional<ClusterSpec> ClusterSpec::parseShorthand(StringRef text,
+                                                       std::string &error) {
   ClusterSpec spec;
   SmallVector<StringRef> entries;
   text.split(entries, ',');
+  unsigned total = 0;
   for (StringRef entry : entries) {
     auto [name, count] = entry.split('=');
     unsigned tasks = 0;
     if (!validJobName(name) || count.getAsInteger(10, tasks) || tasks == 0 ||
-        tasks > 4096) {
+        (total += tasks) > unsigned(kMaxTasks)) {
       error = ("--cluster '" + text + "': expected JOB=TASKS,... (e.g. "
                "worker=2,ps=1), a TF_CONFIG JSON file or a ClusterDef file")
                   .str();
@@ -136,7 +149,12 @@ std::optional<ClusterSpec> fromShorthand(StringRef text, std::string &error) {
   return spec;
 }
 
-} // namespace
+std::optional<ClusterSpec> ClusterSpec::parseFile(StringRef text, StringRef where,
+                                                  std::string &error) {
+  if (text.ltrim().starts_with("{"))
+    return fromJson(text, where, error);
+  return fromClusterDef(text, where, error);
+}
 
 std::optional<ClusterSpec> ClusterSpec::parse(StringRef spec, std::string &error) {
   if (spec == "env") {
@@ -148,16 +166,13 @@ std::optional<ClusterSpec> ClusterSpec::parse(StringRef spec, std::string &error
     return fromJson(config, "TF_CONFIG", error);
   }
   if (spec.contains('=') && !spec.contains('/'))
-    return fromShorthand(spec, error);
+    return parseShorthand(spec, error);
   auto buffer = MemoryBuffer::getFile(spec);
   if (!buffer) {
     error = ("--cluster " + spec + ": " + buffer.getError().message()).str();
     return std::nullopt;
   }
-  StringRef text = (*buffer)->getBuffer();
-  if (text.ltrim().starts_with("{"))
-    return fromJson(text, spec, error);
-  return fromClusterDef(text, spec, error);
+  return parseFile((*buffer)->getBuffer(), spec, error);
 }
 
 std::vector<DeviceName> ClusterSpec::devices(const std::vector<DeviceName> &perTask) const {
