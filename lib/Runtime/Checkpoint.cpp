@@ -20,10 +20,14 @@
 #include "tfc/Runtime/Checkpoint.h"
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace tfc::rt {
 
@@ -42,6 +46,10 @@ uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc) {
   for (size_t i = 0; i < size; ++i)
     crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
   return ~crc;
+}
+
+uint32_t maskCrc32c(uint32_t crc) {
+  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
 }
 
 uint32_t unmaskCrc32c(uint32_t masked) {
@@ -350,6 +358,167 @@ bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes
     return false;
   }
   return true;
+}
+
+namespace {
+
+void putVarint(std::string &out, uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(char(value | 0x80));
+    value >>= 7;
+  }
+  out.push_back(char(value));
+}
+
+void putFixed32(std::string &out, uint32_t value) {
+  char bytes[4];
+  std::memcpy(bytes, &value, 4);
+  out.append(bytes, 4);
+}
+
+/// A protobuf field: key, then a varint or length-delimited bytes.
+void putVarintField(std::string &out, unsigned field, uint64_t value) {
+  putVarint(out, field << 3 | 0);
+  putVarint(out, value);
+}
+void putBytesField(std::string &out, unsigned field, const std::string &bytes) {
+  putVarint(out, field << 3 | 2);
+  putVarint(out, bytes.size());
+  out += bytes;
+}
+
+/// A table block with a restart point at every entry (no key sharing),
+/// as LevelDB's readers accept.
+std::string makeBlock(const std::vector<std::pair<std::string, std::string>> &items) {
+  std::string block;
+  std::vector<uint32_t> restarts;
+  for (const auto &[key, value] : items) {
+    restarts.push_back(uint32_t(block.size()));
+    putVarint(block, 0);
+    putVarint(block, key.size());
+    putVarint(block, value.size());
+    block += key;
+    block += value;
+  }
+  if (restarts.empty())
+    restarts.push_back(0);
+  for (uint32_t restart : restarts)
+    putFixed32(block, restart);
+  putFixed32(block, uint32_t(restarts.size()));
+  return block;
+}
+
+/// Appends `block` with its trailer (no compression, masked CRC32C) and
+/// returns its handle.
+std::string appendBlock(std::string &file, const std::string &block) {
+  std::string handle;
+  putVarint(handle, file.size());
+  putVarint(handle, block.size());
+  file += block;
+  file.push_back(0);
+  uint32_t crc = crc32c(reinterpret_cast<const uint8_t *>(file.data()) +
+                            file.size() - block.size() - 1,
+                        block.size() + 1);
+  putFixed32(file, maskCrc32c(crc));
+  return handle;
+}
+
+/// Writes `bytes` to `path` through a temporary file, fsync and rename.
+bool writeAtomically(const std::string &path, const std::string &bytes,
+                     std::string &error) {
+  std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    error = temporary + ": " + std::strerror(errno);
+    return false;
+  }
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = temporary + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return false;
+    }
+    done += size_t(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0 ||
+      ::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = path + ": " + std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool CheckpointWriter::add(const std::string &name, int dtype,
+                           const std::vector<int64_t> &shape, const void *data,
+                           size_t bytes, std::string &error) {
+  size_t element = elementSize(dtype);
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count = d < 0 ? -1 : count * d;
+  if (name.empty() || tensors.count(name)) {
+    error = "checkpoint tensor '" + name + "': " +
+            (name.empty() ? "empty name" : "saved twice");
+    return false;
+  }
+  if (element == 0 || count < 0 || size_t(count) * element != bytes) {
+    error = "checkpoint tensor '" + name + "': " + std::to_string(bytes) +
+            " bytes do not hold its shape and dtype";
+    return false;
+  }
+  const uint8_t *begin = static_cast<const uint8_t *>(data);
+  tensors[name] = {dtype, shape, std::vector<uint8_t>(begin, begin + bytes)};
+  return true;
+}
+
+bool CheckpointWriter::write(const std::string &prefix, std::string &error) const {
+  // The data shard, and each tensor's entry.
+  std::string data;
+  std::vector<std::pair<std::string, std::string>> items;
+  std::string header;
+  putVarintField(header, 1, 1); // num_shards; endianness 0 = little.
+  std::string version;
+  putVarintField(version, 1, 1); // producer
+  putBytesField(header, 3, version);
+  items.push_back({"", header});
+  for (const auto &[name, tensor] : tensors) {
+    std::string entry, shape;
+    putVarintField(entry, 1, uint64_t(tensor.dtype));
+    for (int64_t d : tensor.shape) {
+      std::string dim;
+      putVarintField(dim, 1, uint64_t(d));
+      putBytesField(shape, 2, dim);
+    }
+    putBytesField(entry, 2, shape);
+    putVarintField(entry, 4, data.size());
+    putVarintField(entry, 5, tensor.bytes.size());
+    putVarint(entry, 6 << 3 | 5);
+    putFixed32(entry, maskCrc32c(crc32c(tensor.bytes.data(), tensor.bytes.size())));
+    data.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
+    items.push_back({name, entry});
+  }
+  // The index: one data block, an empty metaindex, the index block, the
+  // footer.
+  std::string index;
+  std::string dataHandle = appendBlock(index, makeBlock(items));
+  std::string metaHandle = appendBlock(index, makeBlock({}));
+  std::string indexHandle =
+      appendBlock(index, makeBlock({{items.back().first, dataHandle}}));
+  std::string footer = metaHandle + indexHandle;
+  footer.resize(40, '\0');
+  uint64_t magic = 0xdb4775248b80fb57ull;
+  footer.append(reinterpret_cast<const char *>(&magic), 8);
+  index += footer;
+  // Data first: an index never names a shard that is not on disk.
+  return writeAtomically(prefix + ".data-00000-of-00001", data, error) &&
+         writeAtomically(prefix + ".index", index, error);
 }
 
 } // namespace tfc::rt

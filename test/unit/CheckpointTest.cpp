@@ -17,6 +17,8 @@
 #include <iterator>
 #include <set>
 
+#include <unistd.h>
+
 using namespace tfc::rt;
 
 namespace {
@@ -106,3 +108,55 @@ TEST(CheckpointTest, DamagedDataIsAnError) {
 }
 
 } // namespace
+
+TEST(CheckpointTest, WrittenCheckpointsReadBack) {
+  // Tensors of several dtypes and ranks, a scalar and an empty one.
+  std::vector<float> weights = {1.5f, -2.f, 0.25f, 3.f, 4.f, -0.5f};
+  int64_t step = 42;
+  bool flags[3] = {true, false, true};
+  tfc::rt::CheckpointWriter writer;
+  std::string error;
+  ASSERT_TRUE(writer.add("dense/kernel", 1, {2, 3}, weights.data(),
+                         weights.size() * sizeof(float), error)) << error;
+  ASSERT_TRUE(writer.add("global_step", 9, {}, &step, sizeof step, error)) << error;
+  ASSERT_TRUE(writer.add("a/flags", 10, {3}, flags, sizeof flags, error)) << error;
+  ASSERT_TRUE(writer.add("empty", 1, {0, 4}, nullptr, 0, error)) << error;
+  std::string prefix = ::testing::TempDir() + "/written.ckpt";
+  ASSERT_TRUE(writer.write(prefix, error)) << error;
+
+  tfc::rt::CheckpointReader reader;
+  ASSERT_TRUE(reader.open(prefix, error)) << error;
+  ASSERT_EQ(reader.entries().size(), 4u);
+  EXPECT_EQ(reader.entries().at("dense/kernel").shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(reader.entries().at("global_step").dtype, 9);
+  EXPECT_TRUE(reader.entries().at("global_step").shape.empty());
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(reader.read("dense/kernel", bytes, error)) << error;
+  ASSERT_EQ(bytes.size(), weights.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(bytes.data(), weights.data(), bytes.size()), 0);
+  ASSERT_TRUE(reader.read("global_step", bytes, error)) << error;
+  int64_t readStep;
+  std::memcpy(&readStep, bytes.data(), sizeof readStep);
+  EXPECT_EQ(readStep, 42);
+  ASSERT_TRUE(reader.read("a/flags", bytes, error)) << error;
+  EXPECT_EQ(bytes, (std::vector<uint8_t>{1, 0, 1}));
+  ASSERT_TRUE(reader.read("empty", bytes, error)) << error;
+  EXPECT_TRUE(bytes.empty());
+  // No temporary file is left behind.
+  std::ifstream leftover(prefix + ".index.tmp" + std::to_string(::getpid()));
+  EXPECT_FALSE(leftover.good());
+}
+
+TEST(CheckpointTest, WriterRejectsBadTensors) {
+  tfc::rt::CheckpointWriter writer;
+  std::string error;
+  float x[2] = {0, 0};
+  ASSERT_TRUE(writer.add("x", 1, {2}, x, sizeof x, error));
+  EXPECT_FALSE(writer.add("x", 1, {2}, x, sizeof x, error));
+  EXPECT_EQ(error, "checkpoint tensor 'x': saved twice");
+  EXPECT_FALSE(writer.add("y", 1, {3}, x, sizeof x, error));
+  EXPECT_EQ(error, "checkpoint tensor 'y': 8 bytes do not hold its shape and dtype");
+  EXPECT_FALSE(writer.add("", 1, {2}, x, sizeof x, error));
+  EXPECT_FALSE(writer.write("/nonexistent-dir/ckpt", error));
+  EXPECT_NE(error.find("/nonexistent-dir/ckpt.data-00000-of-00001.tmp"), std::string::npos);
+}

@@ -60,7 +60,34 @@ private:
 };
 
 /// CRC32C (Castagnoli), and LevelDB's masking of stored checksums.
+/// Writes a checkpoint V2 bundle that TensorFlow reads
+/// (tf.train.load_checkpoint, Saver.restore): PREFIX.index, a table of
+/// entries sorted by name after the bundle header, and one data shard
+/// PREFIX.data-00000-of-00001 with every tensor's bytes and their CRC32C.
+class CheckpointWriter {
+public:
+  /// Adds tensor `name` (little-endian, row-major bytes of a numeric or
+  /// bool `dtype`). False with `error` set for a repeated or empty name or
+  /// a size that does not fit the shape.
+  bool add(const std::string &name, int dtype, const std::vector<int64_t> &shape,
+           const void *data, size_t bytes, std::string &error);
+
+  /// Writes the data shard, then the index, each to a temporary file that
+  /// is flushed to disk and renamed into place, so a crash leaves either
+  /// the old files or the new ones.
+  bool write(const std::string &prefix, std::string &error) const;
+
+private:
+  struct Tensor {
+    int dtype;
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> bytes;
+  };
+  std::map<std::string, Tensor> tensors;
+};
+
 uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc = 0);
+uint32_t maskCrc32c(uint32_t crc);
 uint32_t unmaskCrc32c(uint32_t masked);
 
 } // namespace tfc::rt
