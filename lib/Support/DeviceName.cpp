@@ -84,6 +84,18 @@ std::optional<DeviceName> DeviceName::parse(StringRef text) {
   return name;
 }
 
+std::optional<DeviceName> DeviceName::parseTyped(StringRef text,
+                                                std::string &error) {
+  std::optional<DeviceName> name = parse(text);
+  if (!name || !name->type) {
+    error = "'" + text.str() +
+            "' is not a device name with a type (e.g. /cpu:0, "
+            "/job:worker/task:1/device:GPU:0)";
+    return std::nullopt;
+  }
+  return name;
+}
+
 DeviceName DeviceName::completedWith(const DeviceName &defaults) const {
   DeviceName result = *this;
   if (!result.job)

@@ -160,12 +160,9 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
   // Placement's inputs, checked here so that a bad flag is named as one.
   SmallVector<Attribute> devices;
   for (const std::string &name : flags.devices) {
-    std::optional<DeviceName> device = DeviceName::parse(name);
-    if (!device || !device->type)
-      return emitError(module.getLoc())
-             << "--devices: '" << name
-             << "' is not a device name with a type (e.g. /cpu:0, "
-                "/job:worker/task:1/device:GPU:0)";
+    std::string error;
+    if (!DeviceName::parseTyped(name, error))
+      return emitError(module.getLoc()) << "--devices: " << error;
     devices.push_back(b.getStringAttr(name));
   }
   set(kDevicesAttr, devices);

@@ -47,8 +47,10 @@ namespace tfc {
 
 
 
-MemRefType memrefOf(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
+MemRefType memrefOf(Value value) { return memrefOf(value.getType()); }
+
+MemRefType memrefOf(Type tensorType) {
+  auto type = cast<RankedTensorType>(tensorType);
   Type element = type.getElementType();
   // arith computes on signless integers; the tensor type keeps the sign.
   if (auto integer = dyn_cast<IntegerType>(element))
@@ -308,13 +310,10 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   // An empty tensor's parameter is memref<0xT>: the bare-pointer calling
   // convention rejects shapes like 2x0, whose strides are not canonical.
   auto parameterType = [](Type tensorType) {
-    auto tensor = cast<RankedTensorType>(tensorType);
-    Type element = tensor.getElementType();
-    if (auto integer = dyn_cast<IntegerType>(element))
-      element = IntegerType::get(tensor.getContext(), integer.getWidth());
-    return tensor.getNumElements() == 0
-               ? MemRefType::get({0}, element)
-               : MemRefType::get(tensor.getShape(), element);
+    MemRefType type = memrefOf(tensorType);
+    return type.getNumElements() == 0
+               ? MemRefType::get({0}, type.getElementType())
+               : type;
   };
   for (Type type : inputTypes)
     params.push_back(parameterType(type));

@@ -335,26 +335,6 @@ LogicalResult placeNodes(Block &body, const PlacementOptions &options,
   return Placer(body, options).run(makespanSeconds);
 }
 
-double simulateMakespan(Block &body, const CostModel &costs) {
-  // Each node's own device is its only feasible one: the simulation then
-  // only measures.
-  PlacementOptions options;
-  options.costs = costs;
-  options.strategy = PlacementStrategy::Cost;
-  llvm::StringMap<unsigned> index;
-  for (Operation &node : body) {
-    if (!tfg::isNode(&node))
-      continue;
-    StringRef device = tfg::getAssignedDevice(&node);
-    if (index.try_emplace(device, options.devices.size()).second)
-      options.devices.push_back(DeviceName::parse(device).value_or(DeviceName()));
-  }
-  double makespan = 0;
-  if (failed(placeNodes(body, options, makespan)))
-    return -1;
-  return makespan;
-}
-
 namespace {
 
 struct PlacePass : public impl::PlacePassBase<PlacePass> {
@@ -380,11 +360,10 @@ struct PlacePass : public impl::PlacePassBase<PlacePass> {
     DeviceName defaults = localTask();
     defaults.id = 0;
     for (const std::string &name : names) {
-      std::optional<DeviceName> device = DeviceName::parse(name);
-      if (!device || !device->type) {
-        module.emitError() << "device '" << name
-                           << "' is not a device name with a type (e.g. /cpu:0, "
-                              "/job:worker/task:1/device:GPU:0)";
+      std::string error;
+      std::optional<DeviceName> device = DeviceName::parseTyped(name, error);
+      if (!device) {
+        module.emitError() << "device " << error;
         return signalPassFailure();
       }
       DeviceName complete = device->completedWith(defaults);

@@ -113,3 +113,13 @@ module attributes {tfc.devices = ["/cpu:0", "/gpu:0"]} {
     %s:2 = Const name("s") {dtype = !tfg.string, value = dense<"x"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
   }
 }
+
+// -----
+
+// The available devices must name their type.
+// expected-error @+1 {{device '/job:ps' is not a device name with a type (e.g. /cpu:0, /job:worker/task:1/device:GPU:0)}}
+module attributes {tfc.devices = ["/cpu:0", "/job:ps"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = Const name("x") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  }
+}

@@ -277,10 +277,10 @@ int compile(MLIRContext &context) {
     }
     std::vector<tfc::DeviceName> perTask;
     for (const std::string &name : deviceNames) {
-      std::optional<tfc::DeviceName> device = tfc::DeviceName::parse(name);
-      if (!device || !device->type) {
-        llvm::errs() << "tfc: error: --devices: '" << name
-                     << "' is not a device name with a type (e.g. /cpu:0)\n";
+      std::string error;
+      std::optional<tfc::DeviceName> device = tfc::DeviceName::parseTyped(name, error);
+      if (!device) {
+        llvm::errs() << "tfc: error: --devices: " << error << "\n";
         return tfc::kExitBadInput;
       }
       perTask.push_back(*device);

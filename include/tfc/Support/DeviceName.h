@@ -35,6 +35,11 @@ struct DeviceName {
   /// nullopt when `text` is not a device name (the caller names it).
   static std::optional<DeviceName> parse(llvm::StringRef text);
 
+  /// A name that says its device type, as --devices and cluster devices
+  /// need; otherwise nullopt, and `error` says why, naming `text`.
+  static std::optional<DeviceName> parseTyped(llvm::StringRef text,
+                                              std::string &error);
+
   /// Every part set.
   bool isComplete() const { return job && replica && task && type && id; }
 

@@ -94,9 +94,6 @@ mlir::LogicalResult placeNodes(mlir::Block &body,
                                const PlacementOptions &options,
                                double &makespanSeconds);
 
-/// The simulated step time of `body` as already placed.
-double simulateMakespan(mlir::Block &body, const CostModel &costs);
-
 } // namespace tfc
 
 #endif // TFC_TRANSFORMS_PLACEMENT_H

@@ -26,6 +26,7 @@ namespace tfc {
 
 /// The memref type of a statically shaped tensor value.
 mlir::MemRefType memrefOf(mlir::Value value);
+mlir::MemRefType memrefOf(mlir::Type tensorType);
 
 /// Row-major element strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);

@@ -66,6 +66,19 @@ struct StridedProduct {
     aM = rest[3]; aK = rest[4]; bK = rest[5]; bN = rest[6];
     cM = rest[7]; cN = rest[8];
   }
+
+  /// The batch index, digit by digit, to each operand's offset.
+  void offsets(int64_t batch, int64_t &offA, int64_t &offB, int64_t &offC) const {
+    int64_t rest = batch;
+    offA = offB = offC = 0;
+    for (int64_t d = batchRank - 1; d >= 0; --d) {
+      int64_t i = rest % batchDims[d];
+      rest /= batchDims[d];
+      offA += i * aBatch[d];
+      offB += i * bBatch[d];
+      offC += i * cBatch[d];
+    }
+  }
 };
 } // namespace
 
@@ -85,14 +98,8 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
   if (batches < runtime->threads && p.m * p.n * p.k >= (int64_t(1) << 20)) {
     std::vector<float> scratchA, scratchB, scratchC;
     for (int64_t batch = 0; batch < batches; ++batch) {
-      int64_t rest = batch, offA = 0, offB = 0, offC = 0;
-      for (int64_t d = p.batchRank - 1; d >= 0; --d) {
-        int64_t i = rest % p.batchDims[d];
-        rest /= p.batchDims[d];
-        offA += i * p.aBatch[d];
-        offB += i * p.bBatch[d];
-        offC += i * p.cBatch[d];
-      }
+      int64_t offA, offB, offC;
+      p.offsets(batch, offA, offB, offC);
       // An operand as (pointer, transposed), densified when it must be.
       auto dense = [](const float *x, int64_t rows, int64_t cols,
                       int64_t rowStride, int64_t colStride,
@@ -126,15 +133,8 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
   using Strides = Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>;
   auto product = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index batch = first; batch < last; ++batch) {
-      // The batch index, digit by digit, to each operand's offset.
-      int64_t rest = batch, offA = 0, offB = 0, offC = 0;
-      for (int64_t d = p.batchRank - 1; d >= 0; --d) {
-        int64_t i = rest % p.batchDims[d];
-        rest /= p.batchDims[d];
-        offA += i * p.aBatch[d];
-        offB += i * p.bBatch[d];
-        offC += i * p.cBatch[d];
-      }
+      int64_t offA, offB, offC;
+      p.offsets(batch, offA, offB, offC);
       // Row-major maps: outer stride between rows, inner between columns.
       Eigen::Map<const Matrix, 0, Strides> A(a + offA, p.m, p.k, Strides(p.aM, p.aK));
       Eigen::Map<const Matrix, 0, Strides> B(b + offB, p.k, p.n, Strides(p.bK, p.bN));
