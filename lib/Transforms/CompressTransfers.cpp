@@ -71,11 +71,20 @@ struct CompressTransfersPass
           op->getAttrOfType<TypeAttr>("T").getValue() == f32 && crossesTasks(op))
         sends.push_back(op);
     });
+    // One name uniquer per partition, made once (each scans its block).
+    llvm::DenseMap<Block *, std::unique_ptr<NameUniquer>> uniquers;
+    auto namesIn = [&](Block *block) -> NameUniquer & {
+      std::unique_ptr<NameUniquer> &names = uniquers[block];
+      if (!names)
+        names = std::make_unique<NameUniquer>(*block);
+      return *names;
+    };
     for (Operation *send : sends) {
       Operation *recv = recvs.lookup(rendezvousKey(send));
       if (!recv)
         continue; // The receiver is compiled elsewhere; nothing to pair.
-      NameUniquer sendNames(*send->getBlock()), recvNames(*recv->getBlock());
+      NameUniquer &sendNames = namesIn(send->getBlock());
+      NameUniquer &recvNames = namesIn(recv->getBlock());
       auto common = [&](Operation *node, NameUniquer &names, StringRef suffix) {
         return SmallVector<NamedAttribute>{
             b.getNamedAttr(tfg::kNameAttr,
