@@ -2,7 +2,8 @@
 //
 // The generated NAME_create/NAME_destroy/NAME_run of a library made by
 // `tfc compile --emit lib` forward here (tfc_library.h). A context pairs a
-// model with its runtime and arena. No C++ exception leaves these
+// model with its runtime, arena and state (its variables, zeroed, then set
+// by the model's init entry if it has one). No C++ exception leaves these
 // functions: they are called from C.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 #include "tfc/Runtime/tfc_library.h"
 
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 struct tfc_library_context {
@@ -17,6 +19,7 @@ struct tfc_library_context {
   tfc_runtime *runtime;
   void *arena;
   bool ownsArena;
+  void *state;
 };
 
 tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
@@ -30,7 +33,7 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
       reinterpret_cast<uintptr_t>(arena) % uintptr_t(model->arena_alignment))
     return nullptr;
   auto *context = new (std::nothrow)
-      tfc_library_context{model, nullptr, arena, arena == nullptr};
+      tfc_library_context{model, nullptr, arena, arena == nullptr, nullptr};
   if (!context)
     return nullptr;
   try {
@@ -42,10 +45,15 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
   if (context->ownsArena)
     context->arena =
         tfc_arena_alloc(model->arena_bytes, model->arena_alignment);
-  if (!context->runtime || !context->arena) {
+  context->state = tfc_arena_alloc(model->state_bytes, model->arena_alignment);
+  if (!context->runtime || !context->arena || !context->state) {
     tfc_library_destroy(context);
     return nullptr;
   }
+  std::memset(context->state, 0, size_t(model->state_bytes));
+  if (model->init)
+    model->init(context->runtime, context->arena, context->state, nullptr,
+                nullptr);
   return context;
 }
 
@@ -56,6 +64,7 @@ void tfc_library_destroy(tfc_library_context *context) {
     tfc_runtime_destroy(context->runtime);
   if (context->ownsArena)
     tfc_arena_free(context->arena);
+  tfc_arena_free(context->state);
   delete context;
 }
 
@@ -71,6 +80,7 @@ int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
   for (int32_t i = 0; i < model->num_outputs; ++i)
     if (!outputs[i])
       return TFC_LIBRARY_NULL_ARGUMENT;
-  model->step(context->runtime, context->arena, inputs, outputs);
+  model->step(context->runtime, context->arena, context->state, inputs,
+              outputs);
   return TFC_LIBRARY_OK;
 }

@@ -225,11 +225,21 @@ int main(int argc, char **argv) {
                  program, model.arena_bytes);
     return kExitFailure;
   }
+  std::unique_ptr<void, void (*)(void *)> state(
+      tfc_arena_alloc(model.state_bytes, model.arena_alignment), tfc_arena_free);
+  if (!state) {
+    std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte state\n",
+                 program, model.state_bytes);
+    return kExitFailure;
+  }
+  std::memset(state.get(), 0, size_t(model.state_bytes));
   std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
       tfc_runtime_create(static_cast<int32_t>(threads)), tfc_runtime_destroy);
 
+  if (model.init)
+    model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);
   auto step = [&] {
-    model.step(runtime.get(), arena.get(), inputPointers.data(),
+    model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
                outputPointers.data());
   };
   for (int64_t s = 0; s < steps; ++s)

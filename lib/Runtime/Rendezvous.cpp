@@ -67,7 +67,7 @@ void PartitionRunner::work(size_t index) {
     Step step = mine ? partitions[index + 1] : nullptr;
     lock.unlock();
     if (step)
-      step(runtime, arena, inputs, outputs);
+      step(runtime, arena, state, inputs, outputs);
     lock.lock();
     if (mine && --pending == 0)
       finished.notify_all();
@@ -75,7 +75,8 @@ void PartitionRunner::work(size_t index) {
 }
 
 void PartitionRunner::run(tfc_runtime *rt, int32_t n, const Step *steps,
-                          void *stepArena, void *const *stepInputs,
+                          void *stepArena, void *stepState,
+                          void *const *stepInputs,
                           void *const *stepOutputs) {
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -85,6 +86,7 @@ void PartitionRunner::run(tfc_runtime *rt, int32_t n, const Step *steps,
     partitions = steps;
     runtime = rt;
     arena = stepArena;
+    state = stepState;
     inputs = stepInputs;
     outputs = stepOutputs;
     pending = size_t(n > 0 ? n - 1 : 0);
@@ -92,7 +94,7 @@ void PartitionRunner::run(tfc_runtime *rt, int32_t n, const Step *steps,
   }
   started.notify_all();
   if (n > 0)
-    steps[0](rt, stepArena, stepInputs, stepOutputs);
+    steps[0](rt, stepArena, stepState, stepInputs, stepOutputs);
   std::unique_lock<std::mutex> lock(mutex);
   finished.wait(lock, [&] { return pending == 0; });
 }
@@ -110,9 +112,11 @@ void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) 
 
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
                         const tfc_step_fn *partitions, void *arena,
-                        void *const *inputs, void *const *outputs) {
+                        void *state, void *const *inputs,
+                        void *const *outputs) {
   // Each partition (a device) on a thread of its own, kept across steps;
   // the caller runs the first. Kernels inside share the intra-op pool.
-  runtime->partitions->run(runtime, count, partitions, arena, inputs, outputs);
+  runtime->partitions->run(runtime, count, partitions, arena, state, inputs,
+                           outputs);
   runtime->rendezvous->reset();
 }

@@ -12,6 +12,8 @@
 #ifndef TFC_LIB_RUNTIME_RENDEZVOUS_H
 #define TFC_LIB_RUNTIME_RENDEZVOUS_H
 
+#include "tfc/Runtime/tfc_runtime.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -56,11 +58,12 @@ private:
 /// caller's thread), started once and kept for every later step.
 class PartitionRunner {
 public:
-  using Step = void (*)(tfc_runtime *, void *, void *const *, void *const *);
+  using Step = tfc_step_fn;
   ~PartitionRunner();
   /// Runs partitions[0..count) concurrently; returns when all are done.
   void run(tfc_runtime *runtime, int32_t count, const Step *partitions,
-           void *arena, void *const *inputs, void *const *outputs);
+           void *arena, void *state, void *const *inputs,
+           void *const *outputs);
 
 private:
   void work(size_t index);
@@ -76,6 +79,7 @@ private:
   const Step *partitions = nullptr;
   tfc_runtime *runtime = nullptr;
   void *arena = nullptr;
+  void *state = nullptr;
   void *const *inputs = nullptr;
   void *const *outputs = nullptr;
 };

@@ -8,7 +8,9 @@
 
 #include "Runtime.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 tfc_runtime *tfc_runtime_create(int32_t threads) {
@@ -34,3 +36,21 @@ void *tfc_arena_alloc(int64_t bytes, int64_t alignment) {
 }
 
 void tfc_arena_free(void *arena) { std::free(arena); }
+
+void tfc_fail(tfc_runtime *, const char *message) {
+  // Other threads may be inside kernels: end the process without running
+  // destructors under them. Checkpoints are renamed into place whole, so
+  // nothing on disk is left half-written.
+  std::fprintf(stderr, "error: %s\n", message);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
+                           const char *name) {
+  if (!*flag)
+    tfc_fail(runtime, (std::string("reading variable '") + name +
+                       "' before it is initialized (run the init entry, "
+                       "or restore a checkpoint)")
+                          .c_str());
+}

@@ -28,6 +28,7 @@
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,6 +53,9 @@ MemRefType memrefOf(Value value) { return memrefOf(value.getType()); }
 MemRefType memrefOf(Type tensorType) {
   auto type = cast<RankedTensorType>(tensorType);
   Type element = type.getElementType();
+  // A ref tensor is the variable's buffer.
+  if (auto ref = dyn_cast<tfg::RefType>(element))
+    element = ref.getElementType();
   // arith computes on signless integers; the tensor type keeps the sign.
   if (auto integer = dyn_cast<IntegerType>(element))
     element = IntegerType::get(type.getContext(), integer.getWidth());
@@ -68,20 +72,51 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
 Value StepEmitter::pointerTo(Value memref) {
   Location loc = memref.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(context);
-  // A view's aligned pointer is the arena's: its offset is in the
-  // descriptor. The planned byte offset is known, so add it here.
-  auto it = arenaOffsets.find(memref);
-  Value base = it == arenaOffsets.end() ? memref : arena;
+  // A view's aligned pointer is its base's (arena or state): its offset is
+  // in the descriptor. The planned byte offset is known, so add it here.
+  auto it = views.find(memref);
+  Value base = it == views.end() ? memref : it->second.first;
+  int64_t offset = it == views.end() ? 0 : it->second.second;
   Value index =
       builder.create<memref::ExtractAlignedPointerAsIndexOp>(loc, base);
   Value i64 = builder.create<arith::IndexCastOp>(loc, builder.getI64Type(),
                                                  index);
   Value pointer = builder.create<LLVM::IntToPtrOp>(loc, ptr, i64);
-  if (it == arenaOffsets.end() || it->second == 0)
-    return pointer;
-  Value offset = builder.create<arith::ConstantIntOp>(loc, it->second, 64);
+  return offset == 0 ? pointer : bytePointer(loc, pointer, offset);
+}
+
+Value StepEmitter::bytePointer(Location loc, Value pointer, int64_t offset) {
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Value bytes = builder.create<arith::ConstantIntOp>(loc, offset, 64);
   return builder.create<LLVM::GEPOp>(loc, ptr, builder.getI8Type(), pointer,
-                                     ValueRange{offset});
+                                     ValueRange{bytes});
+}
+
+Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
+                          MemRefType type) {
+  Value index = builder.create<arith::ConstantIndexOp>(loc, offset);
+  Value view = builder.create<memref::ViewOp>(loc, type, base, index,
+                                              ValueRange{});
+  views[view] = {base, offset};
+  return view;
+}
+
+Value StepEmitter::stringPointer(Location loc, StringRef text) {
+  std::string name = "tfc_string_" + std::to_string(globals++);
+  auto type = MemRefType::get({int64_t(text.size() + 1)}, builder.getI8Type());
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    SmallVector<int8_t> chars(text.begin(), text.end());
+    chars.push_back(0);
+    builder.create<memref::GlobalOp>(
+        loc, name, builder.getStringAttr("private"), type,
+        DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), builder.getI8Type()),
+            ArrayRef<int8_t>(chars)),
+        /*constant=*/true, IntegerAttr());
+  }
+  return pointerTo(builder.create<memref::GetGlobalOp>(loc, type, name));
 }
 
 func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
@@ -98,6 +133,11 @@ func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
 Value StepEmitter::memrefFor(Value value) {
   if (Value known = memrefs.lookup(value))
     return known;
+  // A ref or handle: the variable's buffer in the state area.
+  if (isVariableReference(value.getType())) {
+    Operation *variable = variableNodeOf(value);
+    return variable ? memrefs.lookup(tfg::getDataResults(variable)[0]) : Value();
+  }
   Operation *node = value.getDefiningOp();
   Location loc = node->getLoc();
   // Constants: private globals with their value.
@@ -124,11 +164,8 @@ Value StepEmitter::memrefFor(Value value) {
   unsigned port = cast<OpResult>(value).getResultNumber();
   if (!offsets || port >= offsets.size() || offsets[port] < 0)
     return {};
-  Value offset = builder.create<arith::ConstantIndexOp>(loc, offsets[port]);
-  Value view = builder.create<memref::ViewOp>(loc, memrefOf(value), arena,
-                                              offset, ValueRange{});
+  Value view = viewOf(loc, arena, offsets[port], memrefOf(value));
   memrefs[value] = view;
-  arenaOffsets[view] = offsets[port];
   return view;
 }
 
@@ -192,31 +229,16 @@ LogicalResult StepEmitter::emitTransfer(Operation *node) {
   int64_t bytes =
       type.getNumElements() *
       std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
-  // The key as a NUL-terminated private global.
-  std::string key = rendezvousKey(node);
-  std::string name = "tfc_key_" + std::to_string(globals++);
-  auto keyType = MemRefType::get({int64_t(key.size() + 1)}, builder.getI8Type());
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(module.getBody());
-    SmallVector<int8_t> chars(key.begin(), key.end());
-    chars.push_back(0);
-    builder.create<memref::GlobalOp>(
-        loc, name, builder.getStringAttr("private"), keyType,
-        DenseElementsAttr::get(
-            RankedTensorType::get(keyType.getShape(), builder.getI8Type()),
-            ArrayRef<int8_t>(chars)),
-        /*constant=*/true, IntegerAttr());
-  }
-  Value keyGlobal = builder.create<memref::GetGlobalOp>(loc, keyType, name);
   callKernel(loc, send ? "tfc_send" : "tfc_recv",
-             {pointerTo(keyGlobal), pointerTo(buffer)}, {bytes});
+             {stringPointer(loc, rendezvousKey(node)), pointerTo(buffer)},
+             {bytes});
   return success();
 }
 
 LogicalResult StepEmitter::emitNode(Operation *node) {
   StringRef type = tfg::getOpType(node);
-  if (type == "_Arg" || type == "Const" || type == "NoOp")
+  if (type == "_Arg" || type == "Const" || type == "NoOp" ||
+      isVariableNode(node))
     return success();
   if (node->hasAttr("tfc.fused_into"))
     return success(); // Computed by its group's root.
@@ -232,6 +254,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
                         : !tfg::getDataResults(node).empty() &&
                               llvm::all_of(tfg::getDataResults(node), isEmpty))
     return success();
+  if (isStateOp(node))
+    return emitStateOp(node);
   if (isElementwise(node))
     return emitGroup(node);
   if (type == "MatMul")
@@ -247,8 +271,11 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
       type == "MaxPool" || type == "AvgPool")
     return emitWindow(node);
   if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
-      type == "Prod" || type == "All" || type == "Any")
+      type == "Prod" || type == "All" || type == "Any" || type == "BiasAddGrad")
     return emitReduction(node);
+  if (type == "SoftmaxCrossEntropyWithLogits" ||
+      type == "SparseSoftmaxCrossEntropyWithLogits")
+    return emitCrossEntropy(node);
   if (type == "ArgMax" || type == "ArgMin" || type == "Cumsum" ||
       type == "Cumprod")
     return emitAxisKernel(node);
@@ -280,7 +307,7 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (type == "_Retval") {
     int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
     Value source = memrefFor(tfg::getDataOperands(node)[0]);
-    Value target = step.getArgument(2 + graph->getAttrOfType<IntegerAttr>(
+    Value target = step.getArgument(3 + graph->getAttrOfType<IntegerAttr>(
                                             "tfc.num_inputs").getInt() + index);
     builder.create<memref::CopyOp>(node->getLoc(), source, target);
     return success();
@@ -304,9 +331,12 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   }
   graph->setAttr("tfc.num_inputs", builder.getI64IntegerAttr(inputTypes.size()));
 
-  SmallVector<Type> params = {LLVM::LLVMPointerType::get(context),
-                              MemRefType::get({arenaBytes.getInt()},
-                                              builder.getI8Type())};
+  auto stateBytes = module->getAttrOfType<IntegerAttr>("tfc.state_bytes");
+  SmallVector<Type> params = {
+      LLVM::LLVMPointerType::get(context),
+      MemRefType::get({arenaBytes.getInt()}, builder.getI8Type()),
+      MemRefType::get({stateBytes ? stateBytes.getInt() : 0},
+                      builder.getI8Type())};
   // An empty tensor's parameter is memref<0xT>: the bare-pointer calling
   // convention rejects shapes like 2x0, whose strides are not canonical.
   auto parameterType = [](Type tensorType) {
@@ -326,17 +356,29 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   builder.setInsertionPointToStart(entry);
   runtime = entry->getArgument(0);
   arena = entry->getArgument(1);
+  state = entry->getArgument(2);
   for (Operation *arg : schedule) {
     if (tfg::getOpType(arg) != "_Arg")
       continue;
     int64_t index = arg->getAttrOfType<IntegerAttr>("index").getInt();
-    Value param = entry->getArgument(2 + index);
+    Value param = entry->getArgument(3 + index);
     MemRefType type = memrefOf(arg->getResult(0));
     if (param.getType() != type)
       param = builder.create<memref::ReinterpretCastOp>(
           arg->getLoc(), type, param, 0, type.getShape(),
           stridesOf(type.getShape()));
     memrefs[arg->getResult(0)] = param;
+  }
+
+  // Each variable's buffer in the state area, for every node to use.
+  for (Operation *node : schedule) {
+    if (!isVariableNode(node))
+      continue;
+    auto offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr);
+    if (!offset)
+      return error(node) << "convert-tfg-to-memref needs tfc-plan-state first";
+    memrefs[tfg::getDataResults(node)[0]] = viewOf(
+        node->getLoc(), state, offset.getInt(), variableType(node));
   }
 
   for (Operation *node : schedule)
@@ -352,14 +394,16 @@ struct ConvertTfgToMemrefPass
     : public impl::ConvertTfgToMemrefPassBase<ConvertTfgToMemrefPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<tfg::GraphOp> steps;
+    SmallVector<tfg::GraphOp> steps, inits;
     for (auto graph : module.getOps<tfg::GraphOp>()) {
       auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
       if (entry && entry.getValue() == "step")
         steps.push_back(graph);
+      if (entry && entry.getValue() == "init")
+        inits.push_back(graph);
     }
     // Only CPU code is generated so far.
-    for (tfg::GraphOp graph : steps)
+    for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, inits))
       if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr)) {
         std::optional<DeviceName> name = DeviceName::parse(device.getValue());
         if (name && name->type && *name->type != "CPU") {
@@ -371,6 +415,15 @@ struct ConvertTfgToMemrefPass
           return signalPassFailure();
         }
       }
+    // The init entry runs before any input exists.
+    for (tfg::GraphOp graph : inits)
+      for (Operation &op : graph.getBody())
+        if (tfg::isNode(&op) && tfg::getOpType(&op) == "_Arg") {
+          op.emitError() << "the init entry needs a fed tensor ('"
+                         << tfg::getNodeName(&op)
+                         << "'): init nodes must not depend on feeds";
+          return signalPassFailure();
+        }
     // The model's inputs and outputs, by index, over every partition.
     SmallVector<Type> inputs, outputs;
     for (tfg::GraphOp graph : steps)
@@ -394,14 +447,22 @@ struct ConvertTfgToMemrefPass
       return signalPassFailure();
     }
     unsigned globals = 0;
-    for (auto [k, graph] : llvm::enumerate(steps)) {
-      std::string name = steps.size() == 1 ? std::string("tfc_step_impl")
-                                           : "tfc_step_impl_" + std::to_string(k);
-      graph->setAttr("tfc.step_function",
-                     StringAttr::get(module.getContext(), name));
-      if (failed(StepEmitter(module, graph, globals).emit(name, inputs, outputs)))
-        return signalPassFailure();
-    }
+    auto emitEntries = [&](ArrayRef<tfg::GraphOp> graphs, StringRef prefix,
+                           ArrayRef<Type> in, ArrayRef<Type> out) {
+      for (auto [k, graph] : llvm::enumerate(graphs)) {
+        std::string name = graphs.size() == 1
+                               ? prefix.str()
+                               : prefix.str() + "_" + std::to_string(k);
+        graph->setAttr("tfc.step_function",
+                       StringAttr::get(module.getContext(), name));
+        if (failed(StepEmitter(module, graph, globals).emit(name, in, out)))
+          return failure();
+      }
+      return success();
+    };
+    if (failed(emitEntries(steps, "tfc_step_impl", inputs, outputs)) ||
+        failed(emitEntries(inits, "tfc_init_impl", {}, {})))
+      return signalPassFailure();
   }
 };
 

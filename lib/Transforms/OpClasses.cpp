@@ -27,6 +27,11 @@ bool isElementwise(Operation *node) {
              "IsFinite", "Expm1", "Sin", "Cos", true)
       .Cases("TruncateDiv", "TruncateMod", "Mod", "DivNoNan", "MulNoNan",
              "Rint", "Inv", true)
+      // Gradients of the activations, elementwise in (value, gradient).
+      .Cases("TanhGrad", "SigmoidGrad", "RsqrtGrad", "SqrtGrad",
+             "ReciprocalGrad", "InvGrad", true)
+      .Cases("ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "LeakyReluGrad",
+             "SoftplusGrad", "SoftsignGrad", true)
       .Default(false);
 }
 
@@ -62,6 +67,8 @@ bool hasCodeGeneration(Operation *node) {
              "Einsum", true)
       .Cases("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool", true)
       .Cases("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", true)
+      .Cases("BiasAddGrad", "SoftmaxCrossEntropyWithLogits",
+             "SparseSoftmaxCrossEntropyWithLogits", true)
       .Cases("ArgMax", "ArgMin", "Cumsum", "Cumprod", "TopKV2", "Softmax",
              "LogSoftmax", true)
       .Default(false);

@@ -34,6 +34,8 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createCommonSubexpressionEliminationPass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Reads of a variable before the writes they do not depend on.
+  pm.addPass(createOrderVariableAccessesPass());
   // Placement and partitioning last: the graph they cut is final.
   pm.addPass(createPlacePass());
   pm.addPass(createPartitionPass());
@@ -44,6 +46,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
 void buildCodegenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createVerifyStaticShapesPass());
   pm.addPass(createFuseElementwisePass());
+  pm.addPass(createPlanStatePass());
   pm.addPass(createPlanMemoryPass());
   pm.addPass(createConvertTfgToMemrefPass());
 }

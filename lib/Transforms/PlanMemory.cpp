@@ -8,7 +8,8 @@
 //    root's position).
 //  * Buffers: one per materialized output. `_Arg` outputs live in the
 //    caller's buffers and Const outputs in the program's data; handles
-//    (resources, variants, strings) need none. Identity, StopGradient,
+//    (resources, variants, strings) need none, nor do variable reads (the
+//    variable's buffer in the state area). Identity, StopGradient,
 //    Snapshot, Reshape, Squeeze and ExpandDims outputs alias their input.
 //    An elementwise group writes in place over an input buffer of the same
 //    shape that dies there.
@@ -26,6 +27,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -122,7 +124,12 @@ FailureOr<int64_t> Planner::run() {
       int64_t bytes = bytesOf(result);
       if (bytes < 0 || type == "_Arg" || type == "Const")
         continue;
-      if (isAlias(node)) {
+      // A variable read is the variable's buffer in the state area, unless
+      // it is a snapshot.
+      if (isVariableRead(node)) {
+        if (!node->hasAttr(kSnapshotAttr))
+          continue;
+      } else if (isAlias(node)) {
         unsigned port = cast<OpResult>(result).getResultNumber();
         auto it = bufferOf.find(tfg::getDataOperands(node)[port]);
         if (it != bufferOf.end())

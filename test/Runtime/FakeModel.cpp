@@ -17,8 +17,8 @@ const tfc_tensor_info kInputs[] = {{"a:0", TFC_FLOAT, 2, kShapeA},
                                    {"b:0", TFC_FLOAT, 2, kShapeB}};
 const tfc_tensor_info kOutputs[] = {{"c:0", TFC_FLOAT, 2, kShapeC}};
 
-void step(tfc_runtime *runtime, void *arena, void *const *inputs,
-          void *const *outputs) {
+void step(tfc_runtime *runtime, void *arena, void * /*state*/,
+          void *const *inputs, void *const *outputs) {
   // The product goes through the arena, as intermediates do.
   float *scratch = static_cast<float *>(arena);
   tfc_cpu_matmul_f32(runtime, static_cast<const float *>(inputs[0]),
@@ -29,4 +29,6 @@ void step(tfc_runtime *runtime, void *arena, void *const *inputs,
 } // namespace
 
 extern "C" const tfc_model tfc_compiled_model = {
-    TFC_RUNTIME_ABI_VERSION, "fake", 2, kInputs, 1, kOutputs, 64, 64, step};
+    TFC_RUNTIME_ABI_VERSION, "fake", 2, kInputs, 1, kOutputs, 64, 64, step,
+    /*init=*/nullptr, /*state_bytes=*/0, /*num_variables=*/0,
+    /*variables=*/nullptr};

@@ -25,8 +25,8 @@ int steps = 0;
 void *lastArena = nullptr;
 
 /// y = x + 1, through the arena as generated steps use it.
-void addOne(tfc_runtime *runtime, void *arena, void *const *inputs,
-            void *const *outputs) {
+void addOne(tfc_runtime *runtime, void *arena, void * /*state*/,
+            void *const *inputs, void *const *outputs) {
   ASSERT_NE(runtime, nullptr);
   ++steps;
   lastArena = arena;
@@ -39,7 +39,8 @@ void addOne(tfc_runtime *runtime, void *arena, void *const *inputs,
 
 tfc_model makeModel() {
   return {TFC_RUNTIME_ABI_VERSION, "add_one", 1, &kInput, 1, &kOutput,
-          3 * sizeof(float), 64, addOne};
+          3 * sizeof(float), 64, addOne, /*init=*/nullptr,
+          /*state_bytes=*/0, /*num_variables=*/0, /*variables=*/nullptr};
 }
 
 TEST(LibraryTest, RunsInItsOwnArena) {

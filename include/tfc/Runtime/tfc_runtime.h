@@ -9,6 +9,8 @@
  * and outputs (fetches), the size of its scratch arena, and its step
  * function. The step reads the inputs, writes the outputs, and keeps every
  * intermediate tensor at an offset of the arena fixed at compile time.
+ * What outlives a step (variables, random generators) lives in the state
+ * area, also at fixed offsets; a training model has an init function too.
  * Heavy operations call the kernels declared below.
  *
  *===----------------------------------------------------------------------===*/
@@ -22,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 2
+#define TFC_RUNTIME_ABI_VERSION 3
 
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
@@ -53,9 +55,24 @@ typedef struct tfc_runtime tfc_runtime;
 
 /* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers
  * of the declared dtypes and shapes; `arena` to `arena_bytes` bytes aligned
- * to `arena_alignment`. */
-typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena,
+ * to `arena_alignment`; `state` to `state_bytes` bytes with the same
+ * alignment, zeroed before the first call and kept across calls. */
+typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena, void *state,
                             void *const *inputs, void *const *outputs);
+
+/* A variable in the state area: its identity (container/shared name),
+ * the key checkpoints store it under, dtype and static shape, the byte
+ * offset of its value, and the offset of the byte that is nonzero once it
+ * is initialized (assigned or restored). */
+typedef struct tfc_variable_info {
+  const char *name;
+  const char *key;
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *dims;
+  int64_t offset;
+  int64_t flag_offset;
+} tfc_variable_info;
 
 typedef struct tfc_model {
   int32_t abi_version;
@@ -67,6 +84,12 @@ typedef struct tfc_model {
   int64_t arena_bytes;
   int64_t arena_alignment;
   tfc_step_fn step;
+  /* The --init entry (NULL if none): run once, with no inputs or outputs,
+   * before the first step unless the variables were restored. */
+  tfc_step_fn init;
+  int64_t state_bytes;
+  int32_t num_variables;
+  const tfc_variable_info *variables;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/
@@ -82,6 +105,16 @@ int32_t tfc_runtime_threads(const tfc_runtime *runtime);
 void *tfc_arena_alloc(int64_t bytes, int64_t alignment);
 void tfc_arena_free(void *arena);
 
+/*===--- State and errors ----------------------------------------------===*/
+
+/* A failure while a step runs (an uninitialized variable, a label out of
+ * range): prints "error: MESSAGE" and ends the process with status 1. */
+void tfc_fail(tfc_runtime *runtime, const char *message);
+
+/* Fails, naming the variable, unless its initialized flag is set. */
+void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
+                           const char *name);
+
 /*===--- Devices and transfers -----------------------------------------===*/
 
 /* A step compiled for several devices: runs `count` partition steps
@@ -89,7 +122,8 @@ void tfc_arena_free(void *arena);
  * at an offset it knows), and returns when all have finished. */
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
                         const tfc_step_fn *partitions, void *arena,
-                        void *const *inputs, void *const *outputs);
+                        void *state, void *const *inputs,
+                        void *const *outputs);
 
 /* _Send and _Recv: hand `bytes` bytes to the rendezvous under `key`
  * (TensorFlow's "send_device;incarnation;recv_device;tensor;0:0"), or wait
@@ -185,6 +219,70 @@ void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         int64_t kh, int64_t kw, int64_t oh, int64_t ow,
                         int64_t stride_h, int64_t stride_w, int64_t pad_top,
                         int64_t pad_left);
+
+/* The optimizers' updates (TensorFlow's Apply* and ResourceApply*), in
+ * place, float32: pointers in the op's input order (the variable and its
+ * slots, updated; scalars as pointers to one value; the gradient), then
+ * the element count and the op's flag. */
+void tfc_cpu_apply_gradient_descent_f32(tfc_runtime *runtime, float *var,
+                                        const float *alpha,
+                                        const float *delta, int64_t n);
+void tfc_cpu_apply_momentum_f32(tfc_runtime *runtime, float *var, float *accum,
+                                const float *lr, const float *grad,
+                                const float *momentum, int64_t n,
+                                int64_t nesterov);
+/* ApplyAdagrad (epsilon NULL) and ApplyAdagradV2. */
+void tfc_cpu_apply_adagrad_f32(tfc_runtime *runtime, float *var, float *accum,
+                               const float *lr, const float *epsilon,
+                               const float *grad, int64_t n,
+                               int64_t update_slots);
+void tfc_cpu_apply_rmsprop_f32(tfc_runtime *runtime, float *var, float *ms,
+                               float *mom, const float *lr, const float *rho,
+                               const float *momentum, const float *epsilon,
+                               const float *grad, int64_t n);
+void tfc_cpu_apply_centered_rmsprop_f32(tfc_runtime *runtime, float *var,
+                                        float *mg, float *ms, float *mom,
+                                        const float *lr, const float *rho,
+                                        const float *momentum,
+                                        const float *epsilon,
+                                        const float *grad, int64_t n);
+void tfc_cpu_apply_adam_f32(tfc_runtime *runtime, float *var, float *m,
+                            float *v, const float *beta1_power,
+                            const float *beta2_power, const float *lr,
+                            const float *beta1, const float *beta2,
+                            const float *epsilon, const float *grad, int64_t n,
+                            int64_t nesterov);
+void tfc_cpu_apply_adadelta_f32(tfc_runtime *runtime, float *var, float *accum,
+                                float *accum_update, const float *lr,
+                                const float *rho, const float *epsilon,
+                                const float *grad, int64_t n);
+/* ApplyFtrl (l2_shrinkage NULL) and ApplyFtrlV2. */
+void tfc_cpu_apply_ftrl_f32(tfc_runtime *runtime, float *var, float *accum,
+                            float *linear, const float *grad, const float *lr,
+                            const float *l1, const float *l2,
+                            const float *l2_shrinkage, const float *lr_power,
+                            int64_t n, int64_t multiply_linear_by_lr);
+
+/* Random ops with TensorFlow's Philox streams: kind 0 RandomUniform, 1
+ * RandomStandardNormal, 2 TruncatedNormal (float32), 3 RandomUniformInt
+ * (int32 or int64 per `dtype`, in [*low, *high)). `generator` is the op's
+ * 32 bytes of state. */
+void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
+                    uint64_t *generator, const void *low, const void *high,
+                    int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
+
+/* SoftmaxCrossEntropyWithLogits: per row of [rows, classes] logits and
+ * label distributions, the loss and its gradient. */
+void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
+                              const float *labels, float *loss,
+                              float *backprop, int64_t rows, int64_t classes);
+/* SparseSoftmaxCrossEntropyWithLogits with int32 or int64 labels
+ * (label_bytes 4 or 8); a label outside [0, classes) fails, naming `node`. */
+void tfc_cpu_sparse_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
+                                     const void *labels, float *loss,
+                                     float *backprop, int64_t rows,
+                                     int64_t classes, int64_t label_bytes,
+                                     const char *node);
 
 /* Reduction of the middle axis of an [outer, reduced, inner] view: kind 0
  * sum, 1 mean, 2 max, 3 min, 4 product. */

@@ -51,7 +51,19 @@ struct ModelInterface {
     int64_t arenaOffset = 0;
   };
   llvm::SmallVector<Partition> partitions;
+  /// The init entry's partitions (none without --init); they share the
+  /// arena with the step's, as they never run at the same time.
+  llvm::SmallVector<Partition> initPartitions;
   int64_t arenaBytes = 0;
+  /// The state area (tfc-plan-state) and the variables in it.
+  int64_t stateBytes = 0;
+  struct Variable {
+    std::string name, key;
+    int dtype;
+    llvm::SmallVector<int64_t> dims;
+    int64_t offset, flag;
+  };
+  llvm::SmallVector<Variable> variables;
   /// The alignment tfc-plan-memory places buffers at.
   int64_t arenaAlignment = 64;
 };

@@ -192,6 +192,40 @@ def CompressTransfersPass : Pass<"tfc-compress-transfers", "mlir::ModuleOp"> {
   ];
 }
 
+def OrderVariableAccessesPass
+    : Pass<"tfc-order-variable-accesses", "mlir::ModuleOp"> {
+  let summary = "Orders reads of a variable before the writes they do not depend on";
+  let description = [{
+    A variable read (Identity of a ref, ReadVariableOp) is the variable's
+    buffer itself, and writes update that buffer in place. For each read
+    and each write of the same variable that is not an ancestor of the
+    read, the read and every node that sees its memory (its aliases and
+    their users) get a control edge to the write: reads see the value from
+    before the writes they do not depend on, as a training step expects
+    (the loss and the gradients use the step's starting weights). When a
+    node seeing the read depends on the write itself, the read is marked
+    `tfc.snapshot` and copies the value instead; then only the read
+    precedes the write. ResourceGather and VarIsInitializedOp precede the
+    writes they do not depend on too.
+  }];
+}
+
+def PlanStatePass : Pass<"tfc-plan-state", "mlir::ModuleOp"> {
+  let summary = "Lays out the state that persists across steps: variables and generators";
+  let description = [{
+    Gives every variable of the module's entries (one per container and
+    shared name, over the step, the init entry and their partitions) a
+    buffer in the program's state area, 64-byte aligned, and an
+    initialized flag byte; random ops get their generator's position.
+    Nodes get `tfc.state_offset` (and variables `tfc.flag_offset`); the
+    module gets `tfc.state_bytes` and `tfc.variables`, one dictionary per
+    variable (`name`, checkpoint `key`, `type`, `offset`, `flag`) in order
+    of first appearance, which the program's checkpoints follow. Two nodes
+    of one variable that disagree on dtype or shape are an error naming
+    both; so is a variable without a static shape.
+  }];
+}
+
 def ScheduleRecvsPass : Pass<"tfc-schedule-recvs", "mlir::ModuleOp"> {
   let summary = "Delays each _Recv to just before it is needed (paper 5.2)";
   let description = [{

@@ -60,42 +60,60 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
 
   // One wrapper per partition: unpack the pointer arrays and call the
   // partition's function with its part of the arena.
-  auto *stepType = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr}, false);
-  SmallVector<llvm::Constant *> wrappers;
-  for (auto [k, partition] : llvm::enumerate(interface.partitions)) {
-    auto *wrapper = llvm::Function::Create(
-        stepType, llvm::Function::InternalLinkage,
-        "tfc_partition_" + std::to_string(k), m);
-    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
-    SmallVector<llvm::Value *> args = {
-        wrapper->getArg(0),
-        b.CreateConstGEP1_64(b.getInt8Ty(), wrapper->getArg(1), partition.arenaOffset)};
-    for (auto [array, count] : {std::make_pair(wrapper->getArg(2), interface.inputs.size()),
-                                std::make_pair(wrapper->getArg(3), interface.outputs.size())})
-      for (size_t i = 0; i < count; ++i)
-        args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
-    b.CreateCall(m.getFunction(partition.function), args);
-    b.CreateRetVoid();
-    wrappers.push_back(wrapper);
-  }
-  llvm::Function *step = cast<llvm::Function>(wrappers.front());
-  if (wrappers.size() > 1) {
+  auto *stepType =
+      llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr, ptr}, false);
+  auto entryPoint = [&](ArrayRef<ModelInterface::Partition> partitions,
+                        StringRef name, size_t numInputs,
+                        size_t numOutputs) -> llvm::Function * {
+    SmallVector<llvm::Constant *> wrappers;
+    for (auto [k, partition] : llvm::enumerate(partitions)) {
+      auto *wrapper = llvm::Function::Create(
+          stepType, llvm::Function::InternalLinkage,
+          name + "_partition_" + std::to_string(k), m);
+      b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+      SmallVector<llvm::Value *> args = {
+          wrapper->getArg(0),
+          b.CreateConstGEP1_64(b.getInt8Ty(), wrapper->getArg(1),
+                               partition.arenaOffset),
+          wrapper->getArg(2)};
+      for (auto [array, count] :
+           {std::make_pair(wrapper->getArg(3), numInputs),
+            std::make_pair(wrapper->getArg(4), numOutputs)})
+        for (size_t i = 0; i < count; ++i)
+          args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
+      b.CreateCall(m.getFunction(partition.function), args);
+      b.CreateRetVoid();
+      wrappers.push_back(wrapper);
+    }
+    if (wrappers.size() == 1)
+      return cast<llvm::Function>(wrappers.front());
     // Several devices: the runtime runs the partitions concurrently.
     auto *arrayType = llvm::ArrayType::get(ptr, wrappers.size());
     auto *table = new llvm::GlobalVariable(
         m, arrayType, true, llvm::GlobalValue::PrivateLinkage,
-        llvm::ConstantArray::get(arrayType, wrappers), "tfc_partitions");
-    step = llvm::Function::Create(stepType, llvm::Function::InternalLinkage,
-                                  "tfc_step", m);
-    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", step));
+        llvm::ConstantArray::get(arrayType, wrappers), name + "_partitions");
+    auto *entry = llvm::Function::Create(
+        stepType, llvm::Function::InternalLinkage, name, m);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", entry));
     auto *runType = llvm::FunctionType::get(
-        b.getVoidTy(), {ptr, i32, ptr, ptr, ptr, ptr}, false);
-    llvm::FunctionCallee run = m.getOrInsertFunction("tfc_run_partitions", runType);
-    b.CreateCall(run, {step->getArg(0),
+        b.getVoidTy(), {ptr, i32, ptr, ptr, ptr, ptr, ptr}, false);
+    llvm::FunctionCallee run =
+        m.getOrInsertFunction("tfc_run_partitions", runType);
+    b.CreateCall(run, {entry->getArg(0),
                        llvm::ConstantInt::get(i32, wrappers.size()), table,
-                       step->getArg(1), step->getArg(2), step->getArg(3)});
+                       entry->getArg(1), entry->getArg(2), entry->getArg(3),
+                       entry->getArg(4)});
     b.CreateRetVoid();
-  }
+    return entry;
+  };
+  llvm::Function *step = entryPoint(interface.partitions, "tfc_step",
+                                    interface.inputs.size(),
+                                    interface.outputs.size());
+  llvm::Constant *init =
+      interface.initPartitions.empty()
+          ? llvm::ConstantPointerNull::get(cast<llvm::PointerType>(ptr))
+          : static_cast<llvm::Constant *>(
+                entryPoint(interface.initPartitions, "tfc_init", 0, 0));
 
   // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
   auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
@@ -122,9 +140,35 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   };
   llvm::Constant *inputs = tensorInfos(interface.inputs, "tfc_inputs");
   llvm::Constant *outputs = tensorInfos(interface.outputs, "tfc_outputs");
+  // struct tfc_variable_info { const char *name, *key; i32 dtype, rank;
+  //                             const i64 *dims; i64 offset, flag_offset; }
+  auto *variableType = llvm::StructType::get(ctx, {ptr, ptr, i32, i32, ptr, i64, i64});
+  SmallVector<llvm::Constant *> variableInfos;
+  for (const ModelInterface::Variable &v : interface.variables) {
+    auto *dimsType = llvm::ArrayType::get(i64, v.dims.size());
+    SmallVector<llvm::Constant *> dims;
+    for (int64_t d : v.dims)
+      dims.push_back(llvm::ConstantInt::get(i64, d));
+    auto *dimsGlobal = new llvm::GlobalVariable(
+        m, dimsType, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(dimsType, dims), "tfc_variable_dims");
+    variableInfos.push_back(llvm::ConstantStruct::get(
+        variableType,
+        {b.CreateGlobalStringPtr(v.name, "tfc_variable_name", 0, &m),
+         b.CreateGlobalStringPtr(v.key, "tfc_variable_key", 0, &m),
+         llvm::ConstantInt::get(i32, v.dtype),
+         llvm::ConstantInt::get(i32, v.dims.size()), dimsGlobal,
+         llvm::ConstantInt::get(i64, v.offset),
+         llvm::ConstantInt::get(i64, v.flag)}));
+  }
+  auto *variablesType = llvm::ArrayType::get(variableType, variableInfos.size());
+  auto *variables = new llvm::GlobalVariable(
+      m, variablesType, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(variablesType, variableInfos), "tfc_variables");
+
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
-      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr});
+      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -132,7 +176,9 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i32, interface.inputs.size()), inputs,
        llvm::ConstantInt::get(i32, interface.outputs.size()), outputs,
        llvm::ConstantInt::get(i64, interface.arenaBytes),
-       llvm::ConstantInt::get(i64, interface.arenaAlignment), step});
+       llvm::ConstantInt::get(i64, interface.arenaAlignment), step, init,
+       llvm::ConstantInt::get(i64, interface.stateBytes),
+       llvm::ConstantInt::get(i32, interface.variables.size()), variables});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -174,20 +220,27 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   ModelInterface result;
   auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
   auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
+  // Each entry's partitions lay out their arena parts one after another,
+  // aligned; the step and the init entry share the arena.
+  int64_t stepBytes = 0, initBytes = 0;
   for (auto graph : module.getOps<tfg::GraphOp>()) {
     auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
-    if (!entry || entry.getValue() != "step")
+    if (!entry || (entry.getValue() != "step" && entry.getValue() != "init"))
       continue;
-    // Each partition's arena follows the previous one's, aligned.
-    int64_t bytes = graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt();
+    bool isStep = entry.getValue() == "step";
+    int64_t &bytes = isStep ? stepBytes : initBytes;
     ModelInterface::Partition partition;
     if (auto function = graph->getAttrOfType<StringAttr>("tfc.step_function"))
       partition.function = function.str();
     if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr))
       partition.device = device.str();
-    partition.arenaOffset = result.arenaBytes;
-    result.partitions.push_back(partition);
-    result.arenaBytes += llvm::alignTo(bytes, result.arenaAlignment);
+    partition.arenaOffset = bytes;
+    (isStep ? result.partitions : result.initPartitions).push_back(partition);
+    bytes += llvm::alignTo(
+        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt(),
+        result.arenaAlignment);
+    if (!isStep)
+      continue;
     for (Operation &op : graph.getBody()) {
       StringRef type = tfg::getOpType(&op);
       auto index = op.getAttrOfType<IntegerAttr>("index");
@@ -204,8 +257,22 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
       }
     }
   }
+  result.arenaBytes = std::max(stepBytes, initBytes);
   if (result.partitions.empty())
     return emitError(module.getLoc(), "no step entry to compile");
+  if (auto bytes = module->getAttrOfType<IntegerAttr>("tfc.state_bytes"))
+    result.stateBytes = bytes.getInt();
+  if (auto table = module->getAttrOfType<ArrayAttr>("tfc.variables"))
+    for (auto entry : table.getAsRange<DictionaryAttr>()) {
+      auto type = cast<RankedTensorType>(entry.getAs<TypeAttr>("type").getValue());
+      result.variables.push_back(
+          {entry.getAs<StringAttr>("name").str(),
+           entry.getAs<StringAttr>("key").str(),
+           tfg::typeToDataType(type.getElementType()),
+           SmallVector<int64_t>(type.getShape()),
+           entry.getAs<IntegerAttr>("offset").getInt(),
+           entry.getAs<IntegerAttr>("flag").getInt()});
+    }
   return result;
 }
 

@@ -451,6 +451,47 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   if (type == "LeakyRelu")
     return s.select(s.compare("gt", in[0], s.constant(0)), in[0],
                     s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
+  // Gradients, as TensorFlow's functors write them. (value, gradient):
+  if (type == "TanhGrad")
+    return s.mul(in[1], s.sub(one(), s.mul(in[0], in[0])));
+  if (type == "SigmoidGrad")
+    return s.mul(s.mul(in[1], in[0]), s.sub(one(), in[0]));
+  if (type == "RsqrtGrad")
+    return s.mul(s.mul(s.constant(-0.5), s.mul(in[1], in[0])),
+                 s.mul(in[0], in[0]));
+  if (type == "SqrtGrad")
+    return Value(builder.create<arith::DivFOp>(
+        loc, s.mul(s.constant(0.5), in[1]), in[0]));
+  if (type == "ReciprocalGrad" || type == "InvGrad")
+    return s.mul(s.mul(builder.create<arith::NegFOp>(loc, in[1]), in[0]), in[0]);
+  // (gradient, features or outputs):
+  Value zero = s.constant(0);
+  if (type == "ReluGrad")
+    return s.select(s.compare("gt", in[1], zero), in[0], zero);
+  if (type == "Relu6Grad")
+    return s.select(builder.create<arith::AndIOp>(
+                        loc, s.compare("gt", in[1], zero),
+                        s.compare("lt", in[1], s.constant(6))),
+                    in[0], zero);
+  if (type == "EluGrad")
+    return s.select(s.compare("lt", in[1], zero),
+                    s.mul(s.add(in[1], one()), in[0]), in[0]);
+  if (type == "SeluGrad")
+    return s.select(
+        s.compare("lt", in[1], zero),
+        s.mul(in[0], s.add(in[1], s.constant(1.7580993408473768599402175208123))),
+        s.mul(in[0], s.constant(1.0507009873554804934193349852946)));
+  if (type == "LeakyReluGrad")
+    return s.select(s.compare("gt", in[1], zero), in[0],
+                    s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
+  if (type == "SoftplusGrad")
+    return Value(builder.create<arith::DivFOp>(
+        loc, in[0],
+        s.add(s.exp(builder.create<arith::NegFOp>(loc, in[1])), one())));
+  if (type == "SoftsignGrad") {
+    Value d = s.add(one(), builder.create<math::AbsFOp>(loc, in[1]));
+    return Value(builder.create<arith::DivFOp>(loc, in[0], s.mul(d, d)));
+  }
   return error(node) << "no code generation for this op yet";
 }
 

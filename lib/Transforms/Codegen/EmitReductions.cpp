@@ -79,7 +79,55 @@ std::tuple<int64_t, int64_t, int64_t> aroundAxis(ArrayRef<int64_t> shape,
   return {outer, shape[axis], inner};
 }
 
+/// BiasAddGrad sums over every axis but the channels: the last (NHWC) or
+/// the second (NCHW).
+SmallVector<int64_t> biasAxes(Operation *node, int64_t rank) {
+  auto format = node->getAttrOfType<StringAttr>("data_format");
+  int64_t channels = format && format.getValue() == "NCHW" && rank > 2 ? 1 : rank - 1;
+  SmallVector<int64_t> axes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != channels)
+      axes.push_back(d);
+  return axes;
+}
+
 } // namespace
+
+/// (Sparse)SoftmaxCrossEntropyWithLogits on [rows, classes] logits.
+LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
+  OperandRange operands = tfg::getDataOperands(node);
+  auto logits = cast<RankedTensorType>(operands[0].getType());
+  auto labels = cast<RankedTensorType>(operands[1].getType());
+  bool sparse = tfg::getOpType(node) == "SparseSoftmaxCrossEntropyWithLogits";
+  if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
+      (!sparse && labels != logits))
+    return error(node) << "supports float32 logits of rank 2 (and, dense, "
+                          "labels of their type) for now";
+  FailureOr<Value> loss = outputFor(node, 0), backprop = outputFor(node, 1);
+  if (failed(loss) || failed(backprop))
+    return failure();
+  Location loc = node->getLoc();
+  int64_t rows = logits.getDimSize(0), classes = logits.getDimSize(1);
+  SmallVector<Value> pointers = {pointerTo(memrefFor(operands[0])),
+                                 pointerTo(memrefFor(operands[1])),
+                                 pointerTo(*loss), pointerTo(*backprop)};
+  if (!sparse) {
+    callKernel(loc, "tfc_cpu_softmax_xent_f32", pointers, {rows, classes});
+    return success();
+  }
+  int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
+  pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
+  // The name pointer goes last in the C signature: pass it after the sizes.
+  SmallVector<Value> args = {runtime};
+  llvm::append_range(args, ArrayRef(pointers).drop_back());
+  for (int64_t size : {rows, classes, labelBytes})
+    args.push_back(builder.create<arith::ConstantIntOp>(loc, size, 64));
+  args.push_back(pointers.back());
+  builder.create<func::CallOp>(
+      loc, kernel("tfc_cpu_sparse_softmax_xent_f32", ValueRange(args).getTypes()),
+      args);
+  return success();
+}
 
 /// Sum/Mean/Max/Min/Prod/All/Any over constant axes. Float32 over one
 /// contiguous run of axes calls the runtime's kernel; everything else is a
@@ -91,7 +139,8 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
   auto in = cast<RankedTensorType>(input.getType());
   int64_t rank = in.getRank();
   FailureOr<SmallVector<int64_t>> axes =
-      axesOf(node, 1, rank, [&] { return error(node); });
+      type == "BiasAddGrad" ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
+                            : axesOf(node, 1, rank, [&] { return error(node); });
   if (failed(axes))
     return failure();
   FailureOr<Value> out = outputFor(node);
@@ -117,7 +166,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
         inner *= size;
     }
     int32_t kind = llvm::StringSwitch<int32_t>(type)
-                       .Case("Sum", 0)
+                       .Cases("Sum", "BiasAddGrad", 0)
                        .Case("Mean", 1)
                        .Case("Max", 2)
                        .Case("Min", 3)

@@ -114,12 +114,13 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     // place (2); otherwise it is read as a second input (1).
     int64_t residualMode = 0;
     if (epilogue && epilogue->residual) {
-      auto offsetOf = [&](Value memref) {
-        auto it = arenaOffsets.find(memref);
-        return it == arenaOffsets.end() ? int64_t(-1) : it->second;
+      auto placeOf = [&](Value memref) {
+        auto it = views.find(memref);
+        return it == views.end() ? std::make_pair(Value(), int64_t(-1))
+                                 : it->second;
       };
-      int64_t at = offsetOf(memrefFor(epilogue->residual));
-      residualMode = at >= 0 && at == offsetOf(outMemref) ? 2 : 1;
+      auto at = placeOf(memrefFor(epilogue->residual));
+      residualMode = at.first && at == placeOf(outMemref) ? 2 : 1;
     }
     // The parameter table (see tfc_cpu_conv2d_dnnl_f32); its address also
     // keys the call site's cached oneDNN primitive.

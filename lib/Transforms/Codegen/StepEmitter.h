@@ -31,6 +31,14 @@ mlir::MemRefType memrefOf(mlir::Type tensorType);
 /// Row-major element strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 
+/// The tensor type a variable node declares (its dtype and shape attrs,
+/// static after tfc-plan-state) as a memref.
+mlir::MemRefType variableType(mlir::Operation *variableNode);
+
+/// Whether `node` works on the state area: variable reads and writes,
+/// optimizer updates, random ops (EmitState.cpp).
+bool isStateOp(mlir::Operation *node);
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
@@ -71,6 +79,10 @@ public:
   mlir::LogicalResult emitTopK(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
+  /// Variables, optimizers and random generators (the state area).
+  mlir::LogicalResult emitStateOp(mlir::Operation *node);
+  /// (Sparse)SoftmaxCrossEntropyWithLogits.
+  mlir::LogicalResult emitCrossEntropy(mlir::Operation *node);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
   mlir::LogicalResult emitDataMovement(mlir::Operation *node);
   mlir::LogicalResult emitResize(mlir::Operation *node, mlir::Value source);
@@ -112,9 +124,22 @@ private:
   /// node when it has none.
   mlir::FailureOr<mlir::Value> outputFor(mlir::Operation *node,
                                          unsigned port = 0);
-  /// The raw pointer of a memref's first element (arena views: the arena
-  /// plus the planned offset).
+  /// The raw pointer of a memref's first element (views: their base plus
+  /// the planned offset).
   mlir::Value pointerTo(mlir::Value memref);
+  /// `pointer` advanced by `offset` bytes.
+  mlir::Value bytePointer(mlir::Location loc, mlir::Value pointer,
+                          int64_t offset);
+  /// A view of `type` at byte `offset` of `base` (the arena or the state).
+  mlir::Value viewOf(mlir::Location loc, mlir::Value base, int64_t offset,
+                     mlir::MemRefType type);
+  /// A pointer to `text` as a NUL-terminated private global.
+  mlir::Value stringPointer(mlir::Location loc, llvm::StringRef text);
+  /// Fails at run time, naming the variable, unless the variable behind
+  /// `reference` is initialized.
+  void checkInitialized(mlir::Location loc, mlir::Value reference);
+  /// Sets (or, for DestroyResourceOp, clears) a variable's initialized flag.
+  void setInitialized(mlir::Location loc, mlir::Value reference, bool value);
   /// The declaration of an external function (a runtime kernel).
   mlir::func::FuncOp kernel(llvm::StringRef name, mlir::TypeRange inputs);
   /// A call of kernel `name` with the runtime first; integer arguments
@@ -135,10 +160,10 @@ private:
   mlir::MLIRContext *context;
   mlir::OpBuilder builder;
   mlir::func::FuncOp step;
-  mlir::Value runtime, arena;
+  mlir::Value runtime, arena, state;
   llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
-  /// Byte offsets of the arena views (see pointerTo).
-  llvm::DenseMap<mlir::Value, int64_t> arenaOffsets;
+  /// The base (arena or state) and byte offset of each view (pointerTo).
+  llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
   /// Numbers the private globals; shared by the partitions of a module.
   unsigned &globals;

@@ -1,0 +1,279 @@
+//===- EmitState.cpp - variables, optimizers and random generators --------===//
+//
+// Nodes that work on the state area (tfc-plan-state): each variable's
+// buffer is a view of the state at its planned offset, made once per
+// function for every variable node, and refs and handles resolve to it.
+//
+//  * Reads (Identity of a ref, ReadVariableOp) check the variable's
+//    initialized flag and are its buffer (a copy when marked
+//    tfc.snapshot by tfc-order-variable-accesses).
+//  * Assign and AssignVariableOp copy the value in and set the flag;
+//    AssignAdd/AssignSub (and their VariableOp forms) update in place.
+//  * The optimizers' Apply ops call the runtime's update kernels with the
+//    buffers of the variable and its slots.
+//  * Random ops call tfc_cpu_random with their generator's state.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StepEmitter.h"
+
+#include "tfc/Transforms/Variables.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+namespace {
+
+/// An optimizer update: its kernel, the op's inputs in the kernel's order
+/// (-1: a null pointer for an input this form lacks), and the bool attrs
+/// passed after the element count.
+struct Update {
+  StringRef kernel;
+  SmallVector<int> inputs;
+  SmallVector<StringRef> flags;
+};
+
+std::optional<Update> updateFor(StringRef type) {
+  type.consume_front("Resource");
+  return llvm::StringSwitch<std::optional<Update>>(type)
+      .Case("ApplyGradientDescent",
+            Update{"tfc_cpu_apply_gradient_descent_f32", {0, 1, 2}, {}})
+      .Case("ApplyMomentum",
+            Update{"tfc_cpu_apply_momentum_f32", {0, 1, 2, 3, 4}, {"use_nesterov"}})
+      .Case("ApplyAdagrad",
+            Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, -1, 3}, {"update_slots"}})
+      .Case("ApplyAdagradV2",
+            Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, 3, 4}, {"update_slots"}})
+      .Case("ApplyRMSProp", Update{"tfc_cpu_apply_rmsprop_f32",
+                                   {0, 1, 2, 3, 4, 5, 6, 7}, {}})
+      .Case("ApplyCenteredRMSProp",
+            Update{"tfc_cpu_apply_centered_rmsprop_f32",
+                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}})
+      .Case("ApplyAdam", Update{"tfc_cpu_apply_adam_f32",
+                                {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {"use_nesterov"}})
+      .Case("ApplyAdadelta", Update{"tfc_cpu_apply_adadelta_f32",
+                                    {0, 1, 2, 3, 4, 5, 6}, {}})
+      .Case("ApplyFtrl", Update{"tfc_cpu_apply_ftrl_f32",
+                                {0, 1, 2, 3, 4, 5, 6, -1, 7},
+                                {"multiply_linear_by_lr"}})
+      .Case("ApplyFtrlV2", Update{"tfc_cpu_apply_ftrl_f32",
+                                  {0, 1, 2, 3, 4, 5, 6, 7, 8},
+                                  {"multiply_linear_by_lr"}})
+      .Default(std::nullopt);
+}
+
+/// tfc_cpu_random's kind for a random op, or -1.
+int randomKind(StringRef type) {
+  return llvm::StringSwitch<int>(type)
+      .Case("RandomUniform", 0)
+      .Case("RandomStandardNormal", 1)
+      .Case("TruncatedNormal", 2)
+      .Case("RandomUniformInt", 3)
+      .Default(-1);
+}
+
+bool isAssignment(StringRef type) {
+  return type == "Assign" || type == "AssignVariableOp";
+}
+
+/// +1 for AssignAdd forms, -1 for AssignSub forms, 0 otherwise.
+int accumulation(StringRef type) {
+  if (type == "AssignAdd" || type == "AssignAddVariableOp")
+    return 1;
+  if (type == "AssignSub" || type == "AssignSubVariableOp")
+    return -1;
+  return 0;
+}
+
+} // namespace
+
+MemRefType variableType(Operation *variableNode) {
+  auto dtype = variableNode->getAttrOfType<TypeAttr>("dtype");
+  auto shape = variableNode->getAttrOfType<tfg::ShapeAttr>("shape");
+  return memrefOf(RankedTensorType::get(shape.getDims(), dtype.getValue()));
+}
+
+bool isStateOp(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  return isVariableRead(node) || writesVariables(node) ||
+         randomKind(type) >= 0 || type == "VarIsInitializedOp" ||
+         type == "IsVariableInitialized";
+}
+
+void StepEmitter::checkInitialized(Location loc, Value reference) {
+  Operation *variable = variableNodeOf(reference);
+  int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
+  callKernel(loc, "tfc_check_initialized",
+             {bytePointer(loc, pointerTo(state), flag),
+              stringPointer(loc, variableId(variable))},
+             {});
+}
+
+void StepEmitter::setInitialized(Location loc, Value reference, bool value) {
+  Operation *variable = variableNodeOf(reference);
+  int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
+  Value byte = builder.create<arith::ConstantIntOp>(loc, value ? 1 : 0, 8);
+  builder.create<LLVM::StoreOp>(loc, byte,
+                                bytePointer(loc, pointerTo(state), flag));
+}
+
+LogicalResult StepEmitter::emitStateOp(Operation *node) {
+  Location loc = node->getLoc();
+  StringRef type = tfg::getOpType(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  // Every ref or handle operand must lead to a variable node.
+  for (Value operand : operands)
+    if (isVariableReference(operand.getType()) && !variableNodeOf(operand))
+      return error(node) << "cannot tell which variable an input refers to";
+
+  if (type == "VarIsInitializedOp" || type == "IsVariableInitialized") {
+    Operation *variable = variableNodeOf(operands[0]);
+    int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
+    Value byte = builder.create<LLVM::LoadOp>(
+        loc, builder.getI8Type(), bytePointer(loc, pointerTo(state), flag));
+    Value isSet = builder.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, byte,
+        builder.create<arith::ConstantIntOp>(loc, 0, 8));
+    FailureOr<Value> out = outputFor(node);
+    if (failed(out))
+      return failure();
+    builder.create<memref::StoreOp>(loc, isSet, *out, ValueRange{});
+    return success();
+  }
+
+  if (isVariableRead(node)) {
+    checkInitialized(loc, operands[0]);
+    Value buffer = memrefFor(operands[0]);
+    Value result = tfg::getDataResults(node)[0];
+    if (memrefOf(result) != buffer.getType())
+      return error(node) << "reads a " << buffer.getType()
+                         << " variable as " << result.getType();
+    if (!node->hasAttr(kSnapshotAttr)) {
+      memrefs[result] = buffer;
+      return success();
+    }
+    FailureOr<Value> out = outputFor(node);
+    if (failed(out))
+      return failure();
+    builder.create<memref::CopyOp>(loc, buffer, *out);
+    return success();
+  }
+
+  if (int kind = randomKind(type); kind >= 0) {
+    FailureOr<Value> out = outputFor(node);
+    if (failed(out))
+      return failure();
+    auto outType = cast<MemRefType>(out->getType());
+    Type element = outType.getElementType();
+    bool supported = kind == 3 ? element.isInteger(32) || element.isInteger(64)
+                               : element.isF32();
+    if (!supported)
+      return error(node) << "random values of type " << element
+                         << " are not supported yet";
+    auto seed = [&](StringRef name) {
+      auto attr = node->getAttrOfType<IntegerAttr>(name);
+      return attr ? attr.getInt() : int64_t(0);
+    };
+    Type ptr = LLVM::LLVMPointerType::get(context);
+    Value none = builder.create<LLVM::ZeroOp>(loc, ptr);
+    Value low = kind == 3 ? pointerTo(memrefFor(operands[1])) : none;
+    Value high = kind == 3 ? pointerTo(memrefFor(operands[2])) : none;
+    int64_t offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
+    int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
+    callKernel(loc, "tfc_cpu_random",
+               {pointerTo(*out), bytePointer(loc, pointerTo(state), offset),
+                low, high},
+               {outType.getNumElements(), dtype, seed("seed"), seed("seed2")},
+               kind);
+    return success();
+  }
+
+  if (type == "DestroyResourceOp") {
+    setInitialized(loc, operands[0], false);
+    return success();
+  }
+
+  Value variable = memrefFor(operands[0]);
+  auto varType = cast<MemRefType>(variable.getType());
+  if (isAssignment(type) || accumulation(type)) {
+    Value value = memrefFor(operands[1]);
+    if (!value)
+      return error(node) << "the assigned value has no buffer";
+    if (cast<MemRefType>(value.getType()).getShape() != varType.getShape())
+      return error(node) << "assigns a value of type " << value.getType()
+                         << " to a variable of type " << varType
+                         << " (variables keep their shape)";
+    if (isAssignment(type)) {
+      // The value's buffer may have another (equal) layout: copy elements.
+      builder.create<memref::CopyOp>(loc, value, variable);
+      setInitialized(loc, operands[0], true);
+      return success();
+    }
+    checkInitialized(loc, operands[0]);
+    int sign = accumulation(type);
+    bool isFloat = isa<FloatType>(varType.getElementType());
+    AffineMap identity = builder.getMultiDimIdentityMap(varType.getRank());
+    emitLoop(loc, {variable, value}, {identity, identity}, variable,
+             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+               if (isFloat && sign > 0)
+                 return b.create<arith::AddFOp>(l, args[0], args[1]);
+               if (isFloat)
+                 return b.create<arith::SubFOp>(l, args[0], args[1]);
+               if (sign > 0)
+                 return b.create<arith::AddIOp>(l, args[0], args[1]);
+               return b.create<arith::SubIOp>(l, args[0], args[1]);
+             });
+    return success();
+  }
+
+  std::optional<Update> update = updateFor(type);
+  if (!update)
+    return error(node) << "no code generation for this op yet";
+  if (!varType.getElementType().isF32())
+    return error(node) << "updates of " << varType.getElementType()
+                       << " variables are not supported yet (float32 only)";
+  SmallVector<Value> pointers;
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  for (int index : update->inputs) {
+    if (index < 0) {
+      pointers.push_back(builder.create<LLVM::ZeroOp>(loc, ptr));
+      continue;
+    }
+    if (index >= int(operands.size()))
+      return error(node) << "has " << operands.size() << " inputs, expected "
+                         << index + 1 << " or more";
+    Value operand = operands[index];
+    Value buffer = memrefFor(operand);
+    if (!buffer)
+      return error(node) << "input " << index << " has no buffer";
+    auto bufferType = cast<MemRefType>(buffer.getType());
+    // Slots and the gradient have the variable's shape; the rest are
+    // scalars.
+    if (bufferType.getNumElements() != varType.getNumElements() &&
+        bufferType.getNumElements() != 1)
+      return error(node) << "input " << index << " has type " << bufferType
+                         << ", not the variable's " << varType
+                         << " or a scalar";
+    if (!bufferType.getElementType().isF32())
+      return error(node) << "input " << index << " is not float32";
+    if (isVariableReference(operand.getType()))
+      checkInitialized(loc, operand);
+    pointers.push_back(pointerTo(buffer));
+  }
+  SmallVector<int64_t> sizes = {varType.getNumElements()};
+  for (StringRef flag : update->flags) {
+    auto attr = node->getAttrOfType<BoolAttr>(flag);
+    // update_slots defaults to true; the others to false.
+    sizes.push_back(attr ? attr.getValue() : flag == "update_slots");
+  }
+  callKernel(loc, update->kernel, pointers, sizes);
+  return success();
+}
+
+} // namespace tfc

@@ -1,0 +1,91 @@
+//===- Variables.cpp - what nodes do to variables -------------------------===//
+
+#include "tfc/Transforms/Variables.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+bool isVariableNode(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  StringRef type = tfg::getOpType(node);
+  return type == "VariableV2" || type == "Variable" || type == "VarHandleOp";
+}
+
+bool isVariableReference(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return false;
+  return isa<tfg::RefType, tfg::ResourceType>(tensor.getElementType());
+}
+
+bool writesVariables(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  StringRef type = tfg::getOpType(node);
+  return type.starts_with("Apply") || type.starts_with("ResourceApply") ||
+         type.starts_with("SparseApply") ||
+         type.starts_with("ResourceSparseApply") ||
+         type.starts_with("ResourceScatter") || type.starts_with("Scatter") ||
+         llvm::StringSwitch<bool>(type)
+             .Cases("Assign", "AssignAdd", "AssignSub", "AssignVariableOp",
+                    "AssignAddVariableOp", "AssignSubVariableOp",
+                    "DestroyResourceOp", true)
+             .Default(false);
+}
+
+bool isVariableRead(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  StringRef type = tfg::getOpType(node);
+  if (type == "ReadVariableOp")
+    return true;
+  // Identity of a ref reads the value; of a handle, it passes the handle on.
+  return type == "Identity" && !tfg::getDataOperands(node).empty() &&
+         isa<tfg::RefType>(
+             cast<TensorType>(tfg::getDataOperands(node)[0].getType())
+                 .getElementType()) &&
+         !isVariableReference(tfg::getDataResults(node)[0].getType());
+}
+
+Operation *variableNodeOf(Value reference) {
+  while (Operation *producer = reference.getDefiningOp()) {
+    if (!tfg::isNode(producer))
+      return nullptr;
+    if (isVariableNode(producer))
+      return producer;
+    // Ref outputs of Assign/Apply ops are their first input's variable;
+    // Identity/RefIdentity of a ref or handle pass it on.
+    StringRef type = tfg::getOpType(producer);
+    bool passesOn = writesVariables(producer) || type == "Identity" ||
+                    type == "RefIdentity";
+    if (!passesOn || tfg::getDataOperands(producer).empty() ||
+        !isVariableReference(tfg::getDataOperands(producer)[0].getType()))
+      return nullptr;
+    reference = tfg::getDataOperands(producer)[0];
+  }
+  return nullptr;
+}
+
+std::string checkpointKey(Operation *variableNode) {
+  if (auto shared = variableNode->getAttrOfType<StringAttr>("shared_name"))
+    if (!shared.getValue().empty())
+      return shared.str();
+  return tfg::getNodeName(variableNode).str();
+}
+
+std::string variableId(Operation *variableNode) {
+  std::string name = checkpointKey(variableNode);
+  if (auto container = variableNode->getAttrOfType<StringAttr>("container"))
+    if (!container.getValue().empty())
+      return container.str() + "/" + name;
+  return name;
+}
+
+} // namespace tfc

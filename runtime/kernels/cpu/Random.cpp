@@ -1,0 +1,161 @@
+//===- Random.cpp - TensorFlow's Philox streams for the random ops --------===//
+//
+// RandomUniform, RandomStandardNormal, TruncatedNormal and RandomUniformInt
+// give, for the same seed and seed2 attrs, the same values as TensorFlow's
+// CPU kernels: the Philox4x32-10 counter-based generator keyed by seed, its
+// counter starting at seed2 in the high 64 bits, and TensorFlow's ways of
+// turning its 32-bit words into values (mantissa bits for floats,
+// Box-Muller for normals, rejection beyond two standard deviations for the
+// truncated normal, each output group of 4 drawing from its own stretch of
+// 256 samples). Each call of an op reserves 256 samples per output, as
+// TensorFlow's kernel does, so a second run continues the stream.
+//
+// The generator state of each op lives in the program's state area:
+// {seed, seed2, samples used, started}. Seeds 0 and 0 mean "random": the
+// first call draws them from the system.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace {
+
+using u32 = uint32_t;
+using u128 = unsigned __int128;
+
+struct Block {
+  u32 word[4];
+};
+
+/// Philox4x32-10 of the 128-bit counter under the 64-bit key.
+Block philox(u128 counter, uint64_t seed) {
+  u32 c[4] = {u32(counter), u32(counter >> 32), u32(counter >> 64),
+              u32(counter >> 96)};
+  u32 k[2] = {u32(seed), u32(seed >> 32)};
+  for (int round = 0; round < 10; ++round) {
+    uint64_t p0 = uint64_t(0xD2511F53u) * c[0];
+    uint64_t p1 = uint64_t(0xCD9E8D57u) * c[2];
+    u32 next[4] = {u32(p1 >> 32) ^ c[1] ^ k[0], u32(p1),
+                   u32(p0 >> 32) ^ c[3] ^ k[1], u32(p0)};
+    std::memcpy(c, next, sizeof(c));
+    k[0] += 0x9E3779B9u;
+    k[1] += 0xBB67AE85u;
+  }
+  return {{c[0], c[1], c[2], c[3]}};
+}
+
+/// A float in [0, 1) from the low 23 bits: 1.mantissa - 1.
+float toFloat(u32 x) {
+  u32 bits = (x & 0x7fffffu) | 0x3f800000u;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f - 1.0f;
+}
+
+/// Two standard normals from two words (TensorFlow's BoxMullerFloat).
+void boxMuller(u32 x0, u32 x1, float &f0, float &f1) {
+  const float epsilon = 1.0e-7f;
+  float u1 = toFloat(x0);
+  if (u1 < epsilon)
+    u1 = epsilon;
+  // The product is computed in double, as `2.0f * M_PI * float` is in C++.
+  const float v1 = 2.0f * M_PI * toFloat(x1);
+  const float u2 = std::sqrt(-2.0f * std::log(u1));
+  sincosf(v1, &f0, &f1);
+  f0 *= u2;
+  f1 *= u2;
+}
+
+/// Hands out the words of consecutive blocks one at a time.
+struct WordStream {
+  u128 counter;
+  uint64_t seed;
+  Block block{};
+  int used = 4;
+  u32 next() {
+    if (used == 4) {
+      block = philox(counter++, seed);
+      used = 0;
+    }
+    return block.word[used++];
+  }
+};
+
+enum Kind { Uniform = 0, Normal = 1, TruncatedNormal = 2, UniformInt = 3 };
+
+} // namespace
+
+extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
+                               uint64_t *generator, const void *low,
+                               const void *high, int64_t n, int64_t dtype,
+                               int64_t seed, int64_t seed2) {
+  // generator: {seed, seed2, 128-bit samples used, started}.
+  if (!generator[3]) {
+    if (seed == 0 && seed2 == 0) {
+      std::random_device device;
+      seed = (int64_t(device()) << 32) | device();
+      seed2 = (int64_t(device()) << 32) | device();
+    }
+    generator[0] = uint64_t(seed);
+    generator[1] = uint64_t(seed2);
+    generator[2] = 0;
+    generator[3] = 1;
+  }
+  const uint64_t key = generator[0];
+  const u128 base = (u128(generator[1]) << 64) + generator[2];
+  generator[2] += uint64_t(n) * 256;
+
+  const int64_t perGroup = kind == UniformInt && dtype == TFC_INT64 ? 2 : 4;
+  const int64_t groups = (n + perGroup - 1) / perGroup;
+  auto fill = [=](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index g = first; g < last; ++g) {
+      int64_t begin = g * perGroup, count = std::min(perGroup, n - begin);
+      if (kind == TruncatedNormal) {
+        // Its own 256 samples per group, so that groups are independent.
+        WordStream words{base + u128(g) * 256, key};
+        float *values = static_cast<float *>(out) + begin;
+        int64_t filled = 0;
+        while (filled < 4) {
+          float f[2];
+          u32 x0 = words.next(), x1 = words.next();
+          boxMuller(x0, x1, f[0], f[1]);
+          for (float v : f)
+            if (std::fabs(v) < 2.0f && filled < 4) {
+              if (filled < count)
+                values[filled] = v;
+              ++filled;
+            }
+        }
+        continue;
+      }
+      Block block = philox(base + u128(g), key);
+      if (kind == Uniform) {
+        for (int64_t i = 0; i < count; ++i)
+          static_cast<float *>(out)[begin + i] = toFloat(block.word[i]);
+      } else if (kind == Normal) {
+        float f[4];
+        boxMuller(block.word[0], block.word[1], f[0], f[1]);
+        boxMuller(block.word[2], block.word[3], f[2], f[3]);
+        for (int64_t i = 0; i < count; ++i)
+          static_cast<float *>(out)[begin + i] = f[i];
+      } else if (dtype == TFC_INT64) {
+        int64_t lo = *static_cast<const int64_t *>(low);
+        uint64_t range = uint64_t(*static_cast<const int64_t *>(high)) - uint64_t(lo);
+        for (int64_t i = 0; i < count; ++i) {
+          uint64_t bits = block.word[2 * i] | uint64_t(block.word[2 * i + 1]) << 32;
+          static_cast<int64_t *>(out)[begin + i] = lo + int64_t(bits % range);
+        }
+      } else {
+        int32_t lo = *static_cast<const int32_t *>(low);
+        u32 range = u32(*static_cast<const int32_t *>(high)) - u32(lo);
+        for (int64_t i = 0; i < count; ++i)
+          static_cast<int32_t *>(out)[begin + i] = lo + int32_t(block.word[i] % range);
+      }
+    }
+  };
+  runtime->device.parallelFor(groups, Eigen::TensorOpCost(0, 16, 200), fill);
+}
