@@ -143,7 +143,8 @@ struct OrderVariableAccessesPass
             }
             observers = {read};
           }
-          for (Operation *observer : observers)
+          // Users first: once they precede the write, so does the read.
+          for (Operation *observer : llvm::reverse(observers))
             if (observer != write && !reaches(observer, write))
               addEdge(observer, write);
         }

@@ -553,6 +553,73 @@ def _(c, rng):
 
 
 # --------------------------------------------------------------------------
+# Training: gradients, losses, random initializers
+# --------------------------------------------------------------------------
+
+@case("ActivationGrads", TRANSCENDENTAL)
+def _(c, rng):
+    # (y, dy) forms, y in the activation's range.
+    for op, low, high in [("TanhGrad", -0.99, 0.99), ("SigmoidGrad", 0.01, 0.99),
+                          ("RsqrtGrad", 0.1, 3.0), ("SqrtGrad", 0.1, 3.0),
+                          ("ReciprocalGrad", -3.0, 3.0)]:
+        c.fetch(getattr(raw, op)(y=c.feed(ordinary_floats((3, 5), rng, low=low, high=high)),
+                                 dy=c.feed(ordinary_floats((3, 5), rng))))
+    # (gradients, features or outputs) forms, around the kinks.
+    features = np.array([[-7.0, -1.0, -0.0, 0.0, 0.5, 6.0, 6.5, 3.0]], np.float32)
+    for op, attrs in [("ReluGrad", {}), ("Relu6Grad", {}), ("LeakyReluGrad", {"alpha": 0.3}),
+                      ("SoftplusGrad", {}), ("SoftsignGrad", {})]:
+        c.fetch(getattr(raw, op)(gradients=c.feed(ordinary_floats((2, 8), rng)),
+                                 features=c.feed(np.vstack([features, features * 0.7])),
+                                 **attrs))
+    for op in ["EluGrad", "SeluGrad"]:
+        c.fetch(getattr(raw, op)(gradients=c.feed(ordinary_floats((2, 4), rng)),
+                                 outputs=c.feed(np.array([[-0.9, -0.1, 0.0, 2.0],
+                                                          [-1.5, -0.5, 0.3, 4.0]], np.float32))))
+
+
+@case("BiasAddGrad", REDUCTION)
+def _(c, rng):
+    c.fetch(raw.BiasAddGrad(out_backprop=c.feed(ordinary_floats((4, 6), rng))))
+    c.fetch(raw.BiasAddGrad(out_backprop=c.feed(ordinary_floats((2, 3, 3, 5), rng))))
+    c.fetch(raw.BiasAddGrad(out_backprop=c.feed(ordinary_floats((2, 5, 3, 3), rng)),
+                            data_format="NCHW"))
+
+
+@case("CrossEntropy", TRANSCENDENTAL)
+def _(c, rng):
+    logits = ordinary_floats((4, 5), rng, low=-20, high=20)
+    probabilities = rng.dirichlet(np.ones(5), 4).astype(np.float32)
+    dense = raw.SoftmaxCrossEntropyWithLogits(features=c.feed(logits),
+                                              labels=c.feed(probabilities))
+    c.fetch(dense.loss)
+    c.fetch(dense.backprop)
+    for label_type in (np.int32, np.int64):
+        sparse = raw.SparseSoftmaxCrossEntropyWithLogits(
+            features=c.feed(logits), labels=c.feed(np.array([0, 4, 2, 2], label_type)))
+        c.fetch(sparse.loss)
+        c.fetch(sparse.backprop)
+
+
+@case("Random", EXACT)
+def _(c, rng):
+    # Sizes that are not multiples of the generator's groups of 4; explicit
+    # seed pairs, as graph and op seeds become the seed and seed2 attrs.
+    c.fetch(raw.RandomUniform(shape=const([3, 7]), dtype=tf.float32, seed=1, seed2=2))
+    c.fetch(raw.RandomUniform(shape=const([5]), dtype=tf.float32, seed=87654321, seed2=0))
+    c.fetch(raw.RandomUniformInt(shape=const([2, 9]), minval=const(-5), maxval=const(17),
+                                 seed=7, seed2=3))
+    c.fetch(raw.RandomUniformInt(shape=const([7]), minval=const(10, np.int64),
+                                 maxval=const(1 << 40, np.int64), seed=7, seed2=4))
+
+
+@case("RandomNormal", TRANSCENDENTAL)
+def _(c, rng):
+    c.fetch(raw.RandomStandardNormal(shape=const([6, 5]), dtype=tf.float32, seed=3, seed2=9))
+    # Enough values that the truncation rejects some.
+    c.fetch(raw.TruncatedNormal(shape=const([41, 13]), dtype=tf.float32, seed=11, seed2=5))
+
+
+# --------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------
 
