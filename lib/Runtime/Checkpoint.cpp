@@ -423,8 +423,9 @@ std::string appendBlock(std::string &file, const std::string &block) {
   return handle;
 }
 
-/// Writes `bytes` to `path` through a temporary file, fsync and rename.
-bool writeAtomically(const std::string &path, const std::string &bytes,
+} // namespace
+
+bool writeFileAtomically(const std::string &path, const std::string &bytes,
                      std::string &error) {
   std::string temporary = path + ".tmp" + std::to_string(::getpid());
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -453,8 +454,6 @@ bool writeAtomically(const std::string &path, const std::string &bytes,
   }
   return true;
 }
-
-} // namespace
 
 bool CheckpointWriter::add(const std::string &name, int dtype,
                            const std::vector<int64_t> &shape, const void *data,
@@ -517,8 +516,8 @@ bool CheckpointWriter::write(const std::string &prefix, std::string &error) cons
   footer.append(reinterpret_cast<const char *>(&magic), 8);
   index += footer;
   // Data first: an index never names a shard that is not on disk.
-  return writeAtomically(prefix + ".data-00000-of-00001", data, error) &&
-         writeAtomically(prefix + ".index", index, error);
+  return writeFileAtomically(prefix + ".data-00000-of-00001", data, error) &&
+         writeFileAtomically(prefix + ".index", index, error);
 }
 
 } // namespace tfc::rt

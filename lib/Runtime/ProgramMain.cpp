@@ -5,20 +5,30 @@
 //
 //   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
 //           [--steps N] [--threads N] [--bench N]
+//           [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]
 //
 // Inputs are validated against the model (dtype, shape); without --output
 // each output's name, dtype, shape and first values are printed. --bench N
 // runs N timed steps after warm-up and prints the median and p90 latency
 // and the size of the model's arena.
+//
+// Training: the variables start from the init entry, or with --restore
+// from the latest checkpoint in DIR (the step counter too); --steps N runs
+// N steps, saving a checkpoint every K steps and after the last one
+// (CheckpointManager.h), keeping the newest N (default 5). On a terminal,
+// a progress line shows the step, the steps per second and the first
+// fetched scalar (the loss, as a rule).
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +36,9 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern "C" const tfc_model tfc_compiled_model;
 
@@ -119,6 +132,69 @@ void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
   std::printf("\n");
 }
 
+/// Creates `dir` and its missing parents.
+bool makeDirectories(const std::string &dir, std::string &error) {
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at < dir.size() && dir[at] != '/')
+      continue;
+    std::string part = dir.substr(0, at);
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
+      error = part + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The training progress line, drawn over itself on a terminal (stderr)
+/// a few times a second; nothing when stderr is not a terminal.
+class Progress {
+public:
+  Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
+           int64_t steps, int64_t firstStep)
+      : outputs(outputs), steps(steps), firstStep(firstStep),
+        enabled(steps > 1 && ::isatty(STDERR_FILENO)),
+        start(std::chrono::steady_clock::now()), last(start) {
+    for (int i = 0; i < model.num_outputs && scalar < 0; ++i)
+      if (model.outputs[i].rank == 0 && model.outputs[i].dtype == TFC_FLOAT) {
+        scalar = i;
+        scalarName = model.outputs[i].name;
+      }
+  }
+
+  void update(int64_t done, int64_t step) {
+    if (!enabled)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    if (done < steps && now - last < std::chrono::milliseconds(250))
+      return;
+    last = now;
+    double seconds = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "\rstep %" PRId64 " (%" PRId64 "/%" PRId64 ")  %.1f steps/s",
+                 step, done, steps, seconds > 0 ? done / seconds : 0.0);
+    if (scalar >= 0) {
+      float value;
+      std::memcpy(&value, outputs[scalar].data.data(), 4);
+      std::fprintf(stderr, "  %s %.6g", scalarName.c_str(), value);
+    }
+    std::fprintf(stderr, "\033[K");
+    drawn = true;
+  }
+
+  void finish() {
+    if (drawn)
+      std::fprintf(stderr, "\n");
+  }
+
+private:
+  const std::vector<NpyArray> &outputs;
+  int64_t steps, firstStep;
+  bool enabled, drawn = false;
+  int scalar = -1;
+  std::string scalarName;
+  std::chrono::steady_clock::time_point start, last;
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -131,7 +207,9 @@ int main(int argc, char **argv) {
                               std::to_string(TFC_RUNTIME_ABI_VERSION));
 
   std::map<int, std::string> inputFiles, outputFiles;
-  int64_t steps = 1, threads = 0, bench = 0;
+  int64_t steps = 1, threads = 0, bench = 0, saveEvery = 0, keep = 5;
+  std::string checkpointDir;
+  bool restore = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -149,6 +227,7 @@ int main(int argc, char **argv) {
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
                   "          [--steps N] [--threads N] [--bench N]\n"
+                  "          [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]\n"
                   "inputs: %s\noutputs: %s\n",
                   program, listNames(model.inputs, model.num_inputs).c_str(),
                   listNames(model.outputs, model.num_outputs).c_str());
@@ -179,10 +258,28 @@ int main(int argc, char **argv) {
     } else if (takeValue("--bench")) {
       if (!parseCount(value, bench) || bench < 1)
         return usage(program, "--bench '" + value + "': expected a positive count");
+    } else if (takeValue("--checkpoint-dir")) {
+      if (value.empty())
+        return usage(program, "--checkpoint-dir: expected a directory");
+      checkpointDir = value;
+    } else if (takeValue("--save-every")) {
+      if (!parseCount(value, saveEvery) || saveEvery < 1)
+        return usage(program, "--save-every '" + value + "': expected a positive count");
+    } else if (takeValue("--keep")) {
+      if (!parseCount(value, keep) || keep < 1 || keep > 1000000)
+        return usage(program, "--keep '" + value + "': expected a positive count");
+    } else if (arg == "--restore") {
+      restore = true;
     } else {
       return usage(program, "unknown argument '" + arg + "' (see --help)");
     }
   }
+
+  if (checkpointDir.empty())
+    for (const char *flag : {"--restore", "--save-every", "--keep"})
+      for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
+          return usage(program, std::string(flag) + " needs --checkpoint-dir DIR");
 
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
@@ -236,23 +333,59 @@ int main(int argc, char **argv) {
   std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
       tfc_runtime_create(static_cast<int32_t>(threads)), tfc_runtime_destroy);
 
-  if (model.init)
+  // The variables: restored, or from the init entry.
+  int64_t step = 0;
+  if (restore) {
+    tfc::rt::CheckpointState checkpoints;
+    std::string error;
+    if (!tfc::rt::readCheckpointState(checkpointDir, checkpoints, error) ||
+        !tfc::rt::restoreCheckpoint(model, state.get(), checkpoints.latest,
+                                    error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+    step = tfc::rt::checkpointStep(checkpoints.latest);
+  } else if (model.init) {
     model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);
-  auto step = [&] {
+  }
+  auto save = [&]() -> bool {
+    std::string error;
+    if (!makeDirectories(checkpointDir, error) ||
+        !tfc::rt::saveCheckpoint(model, state.get(), checkpointDir, step,
+                                 int(keep), error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return false;
+    }
+    return true;
+  };
+  auto runStep = [&] {
     model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
                outputPointers.data());
   };
-  for (int64_t s = 0; s < steps; ++s)
-    step();
+  Progress progress(model, outputs, steps, step);
+  int64_t lastSaved = -1;
+  for (int64_t s = 0; s < steps; ++s) {
+    runStep();
+    ++step;
+    progress.update(s + 1, step);
+    if (saveEvery > 0 && step % saveEvery == 0) {
+      if (!save())
+        return kExitFailure;
+      lastSaved = step;
+    }
+  }
+  progress.finish();
+  if (!checkpointDir.empty() && lastSaved != step && !save())
+    return kExitFailure;
 
   if (bench > 0) {
     // Warm-up, then N timed steps.
     for (int64_t s = 0; s < std::min<int64_t>(bench, 10); ++s)
-      step();
+      runStep();
     std::vector<double> micros;
     for (int64_t s = 0; s < bench; ++s) {
       auto start = std::chrono::steady_clock::now();
-      step();
+      runStep();
       auto end = std::chrono::steady_clock::now();
       micros.push_back(
           std::chrono::duration<double, std::micro>(end - start).count());

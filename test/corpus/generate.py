@@ -636,7 +636,8 @@ def make_train(root, name, make_opt, resource, task):
         assert train_op.name == "train_op", train_op.name
         w1_value = tf.identity(w1, name="w1_value")
         init = tf1.variables_initializer(tf1.global_variables(), name="init")
-        tf1.train.Saver()  # adds save/restore subgraph (SaveV2/RestoreV2)
+        # The save/restore subgraph (SaveV2/RestoreV2).
+        saver = tf1.train.Saver(save_relative_paths=True)
         check_variable_kind(g, resource)
 
         feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32)}
@@ -650,6 +651,11 @@ def make_train(root, name, make_opt, resource, task):
                            steps=TRAIN_STEPS)
         with tf1.Session(graph=g, config=session_config()) as sess:
             sess.run(init)
+            # The initial variables as TensorFlow's Saver writes them
+            # (checkpoint/model.ckpt-0.* and the `checkpoint` state file):
+            # tfc restores them instead of running init.
+            saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=0,
+                       write_meta_graph=False)
             for _ in range(TRAIN_STEPS):
                 sess.run(train_op, feeds)
             vals = sess.run([loss, w1_value], feeds)

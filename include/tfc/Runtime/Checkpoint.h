@@ -86,6 +86,12 @@ private:
   std::map<std::string, Tensor> tensors;
 };
 
+/// Writes `bytes` to `path` through a temporary file beside it that is
+/// flushed to disk and renamed into place: readers see the old file or the
+/// whole new one, even if the process dies meanwhile.
+bool writeFileAtomically(const std::string &path, const std::string &bytes,
+                         std::string &error);
+
 uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc = 0);
 uint32_t maskCrc32c(uint32_t crc);
 uint32_t unmaskCrc32c(uint32_t masked);

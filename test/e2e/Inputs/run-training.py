@@ -5,19 +5,28 @@ the init entry and then steps+1 steps (the manifest's steps train; the
 last step computes the fetches from the trained variables before it
 updates them, as TensorFlow's fetch run after training does), and compares
 each fetch with TensorFlow's (npy-compare). Prints `MODEL FETCH: <line>`.
+With --restore, the program is compiled without the init entry and
+restores the initial variables from the checkpoint TensorFlow's Saver
+wrote (a copy of the model's checkpoint/ directory, where the program
+then saves its own).
 Standard library only; tfc, npy-compare on PATH.
 
-    run-training.py CORPUS WORKDIR RTOL ATOL MODEL...
+    run-training.py [--restore] CORPUS WORKDIR RTOL ATOL MODEL...
 """
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
-corpus, work, rtol, atol = sys.argv[1:5]
+args = sys.argv[1:]
+restore = args[0] == "--restore"
+if restore:
+    args = args[1:]
+corpus, work, rtol, atol = args[:4]
 status = 0
-for name in sys.argv[5:]:
+for name in args[4:]:
     model = os.path.join(corpus, name)
     manifest = json.load(open(os.path.join(model, "manifest.json")))
     program = os.path.join(work, name)
@@ -28,10 +37,15 @@ for name in sys.argv[5:]:
         compile_command += ["--fetch", fetch["tensor"]]
     for target in manifest["targets"]:
         compile_command += ["--target", target]
-    for init in manifest["init"]:
-        compile_command += ["--init", init]
+    if not restore:
+        for init in manifest["init"]:
+            compile_command += ["--init", init]
     subprocess.run(compile_command, check=True)
     command = [program, "--steps", str(manifest["steps"] + 1)]
+    if restore:
+        checkpoints = os.path.join(work, name + "-checkpoints")
+        shutil.copytree(os.path.join(model, "checkpoint"), checkpoints)
+        command += ["--checkpoint-dir", checkpoints, "--restore"]
     for feed in manifest["feeds"]:
         command += ["--input", "%s=%s" % (feed["tensor"], os.path.join(model, feed["npy"]))]
     outputs = []

@@ -1,0 +1,219 @@
+//===- CheckpointManager.cpp - a program's checkpoints in a directory -----===//
+
+#include "tfc/Runtime/CheckpointManager.h"
+#include "tfc/Runtime/Checkpoint.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace tfc::rt {
+namespace {
+
+std::string join(const std::string &dir, const std::string &name) {
+  if (name.empty() || name[0] == '/' || dir.empty())
+    return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+/// The file name part of a path.
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Parses the quoted string of a text-format field (C escapes \" \\ \n).
+bool parseQuoted(const std::string &text, std::string &value) {
+  size_t open = text.find('"');
+  if (open == std::string::npos)
+    return false;
+  value.clear();
+  for (size_t i = open + 1; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"')
+      return true;
+    if (c == '\\' && i + 1 < text.size()) {
+      char next = text[++i];
+      value += next == 'n' ? '\n' : next == 't' ? '\t' : next;
+    } else {
+      value += c;
+    }
+  }
+  return false;
+}
+
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+size_t dtypeSize(int32_t dtype) {
+  switch (dtype) {
+  case TFC_DOUBLE: case TFC_INT64: case TFC_UINT64: return 8;
+  case TFC_FLOAT: case TFC_INT32: case TFC_UINT32: return 4;
+  case TFC_INT16: case TFC_UINT16: case TFC_HALF: return 2;
+  default: return 1;
+  }
+}
+
+size_t bytesOf(const tfc_variable_info &variable) {
+  size_t count = 1;
+  for (int32_t d = 0; d < variable.rank; ++d)
+    count *= size_t(variable.dims[d]);
+  return count * dtypeSize(variable.dtype);
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+} // namespace
+
+bool readCheckpointState(const std::string &dir, CheckpointState &state,
+                         std::string &error) {
+  std::string path = join(dir, "checkpoint");
+  std::ifstream in(path);
+  if (!in) {
+    error = "no checkpoint in " + dir + " (" + path + ": " +
+            std::strerror(errno) + ")";
+    return false;
+  }
+  state = {};
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#')
+      continue;
+    std::string field = line.substr(start, line.find(':', start) - start);
+    std::string value;
+    bool isPath = field == "model_checkpoint_path" ||
+                  field == "all_model_checkpoint_paths";
+    if (isPath && !parseQuoted(line, value)) {
+      error = path + ":" + std::to_string(number) + ": malformed " + field;
+      return false;
+    }
+    if (field == "model_checkpoint_path")
+      state.latest = join(dir, value);
+    else if (field == "all_model_checkpoint_paths")
+      state.all.push_back(join(dir, value));
+    // Timestamps and fields of later versions are not needed here.
+  }
+  if (state.latest.empty()) {
+    error = path + ": names no model_checkpoint_path";
+    return false;
+  }
+  return true;
+}
+
+int64_t checkpointStep(const std::string &prefix) {
+  std::string name = baseName(prefix);
+  size_t dash = name.rfind('-');
+  if (dash == std::string::npos || dash + 1 == name.size() ||
+      name.size() - dash > 19)
+    return 0;
+  int64_t step = 0;
+  for (size_t i = dash + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9')
+      return 0;
+    step = step * 10 + (name[i] - '0');
+  }
+  return step;
+}
+
+bool saveCheckpoint(const tfc_model &model, const void *state,
+                    const std::string &dir, int64_t step, int keep,
+                    std::string &error) {
+  const uint8_t *bytes = static_cast<const uint8_t *>(state);
+  CheckpointWriter writer;
+  for (int32_t i = 0; i < model.num_variables; ++i) {
+    const tfc_variable_info &variable = model.variables[i];
+    if (!bytes[variable.flag_offset]) {
+      error = std::string("cannot save variable '") + variable.name +
+              "': it is not initialized";
+      return false;
+    }
+    std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
+    if (!writer.add(variable.key, variable.dtype, shape,
+                    bytes + variable.offset, bytesOf(variable), error))
+      return false;
+  }
+  std::string name = "model.ckpt-" + std::to_string(step);
+  std::string prefix = join(dir, name);
+  if (!writer.write(prefix, error))
+    return false;
+
+  // The new checkpoint is whole on disk: only now does it become the
+  // latest. Older ones beyond `keep` go after the state file stops naming
+  // them.
+  CheckpointState previous;
+  std::string ignored;
+  std::vector<std::string> kept;
+  if (readCheckpointState(dir, previous, ignored))
+    for (const std::string &old : previous.all)
+      if (baseName(old) != name)
+        kept.push_back(old);
+  kept.push_back(prefix);
+  std::vector<std::string> removed;
+  while (keep > 0 && int(kept.size()) > keep) {
+    removed.push_back(kept.front());
+    kept.erase(kept.begin());
+  }
+  std::ostringstream text;
+  text << "model_checkpoint_path: " << quote(name) << "\n";
+  for (const std::string &path : kept)
+    text << "all_model_checkpoint_paths: "
+         << quote(path.rfind(dir, 0) == 0 ? baseName(path) : path) << "\n";
+  if (!writeFileAtomically(join(dir, "checkpoint"), text.str(), error))
+    return false;
+  for (const std::string &old : removed) {
+    std::remove((old + ".index").c_str());
+    std::remove((old + ".data-00000-of-00001").c_str());
+  }
+  return true;
+}
+
+bool restoreCheckpoint(const tfc_model &model, void *state,
+                       const std::string &prefix, std::string &error) {
+  CheckpointReader reader;
+  if (!reader.open(prefix, error))
+    return false;
+  uint8_t *bytes = static_cast<uint8_t *>(state);
+  for (int32_t i = 0; i < model.num_variables; ++i) {
+    const tfc_variable_info &variable = model.variables[i];
+    auto it = reader.entries().find(variable.key);
+    if (it == reader.entries().end()) {
+      error = prefix + ": no tensor '" + variable.key + "' for variable '" +
+              variable.name + "'";
+      return false;
+    }
+    std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
+    if (it->second.dtype != variable.dtype || it->second.shape != shape) {
+      error = prefix + ": tensor '" + variable.key + "' has dtype " +
+              std::to_string(it->second.dtype) + " and shape " +
+              shapeString(it->second.shape) + ", variable '" + variable.name +
+              "' has dtype " + std::to_string(variable.dtype) + " and shape " +
+              shapeString(shape);
+      return false;
+    }
+    std::vector<uint8_t> value;
+    if (!reader.read(variable.key, value, error))
+      return false;
+    std::memcpy(bytes + variable.offset, value.data(), value.size());
+    bytes[variable.flag_offset] = 1;
+  }
+  return true;
+}
+
+} // namespace tfc::rt

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Checks that checkpoints move between tfc and TensorFlow both ways, for
+every training graph of the corpus.
+
+Needs TensorFlow (like generate.py) and a built tfc:
+
+    /path/to/venv/bin/python test/corpus/check_checkpoints.py --tfc build/bin/tfc
+
+For each model: tfc compiles the graph without its init entry, restores
+TensorFlow's initial checkpoint (checkpoint/model.ckpt-0, TensorFlow ->
+tfc), trains K steps and saves model.ckpt-K. TensorFlow then restores that
+checkpoint with the graph's own Saver subgraph (tfc -> TensorFlow) and
+computes the loss of the next step, which must match the loss tfc computes
+in its step K+1 (rtol 1e-5); so must every variable TensorFlow reads
+back from tfc's checkpoint with tf.train.load_checkpoint against TensorFlow
+training the same K steps from the same start.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from google.protobuf import text_format  # noqa: E402
+
+tf1 = tf.compat.v1
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = ["train_sgd", "train_momentum", "train_adagrad", "train_rmsprop",
+          "train_adam", "train_adadelta", "train_ftrl"]
+K = 2
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tfc", required=True)
+    args = parser.parse_args()
+    failures = 0
+    work = tempfile.mkdtemp(prefix="tfc-checkpoints-")
+    for name in MODELS:
+        model = os.path.join(HERE, name)
+        manifest = json.load(open(os.path.join(model, "manifest.json")))
+        feeds = {f["tensor"]: np.load(os.path.join(model, f["npy"]))
+                 for f in manifest["feeds"]}
+        program = os.path.join(work, name)
+        command = [args.tfc, "compile", os.path.join(model, "graph.pbtxt"),
+                   "-o", program, "--fetch", "loss", "--target", "train_op"]
+        for tensor in feeds:
+            command += ["--feed", tensor]
+        subprocess.run(command, check=True)
+        checkpoints = os.path.join(work, name + "-checkpoints")
+        shutil.copytree(os.path.join(model, "checkpoint"), checkpoints)
+        run = [program, "--checkpoint-dir", checkpoints]
+        for i, tensor in enumerate(feeds):
+            run += ["--input", "%s=%s" % (tensor, os.path.join(model, "inputs", "%d.npy" % i))]
+        subprocess.run(run + ["--restore", "--steps", str(K)], check=True)
+        out = os.path.join(work, name + "-loss.npy")
+        # Step K+1 from tfc's checkpoint, in tfc (without saving over it).
+        probe = os.path.join(work, name + "-probe")
+        shutil.copytree(checkpoints, probe)
+        subprocess.run([program, "--checkpoint-dir", probe] + run[3:] +
+                       ["--restore", "--steps", "1", "--output", "loss=" + out],
+                       check=True)
+        tfc_loss = float(np.load(out))
+
+        graph_def = tf1.GraphDef()
+        text_format.Parse(open(os.path.join(model, "graph.pbtxt")).read(), graph_def)
+        graph = tf.Graph()
+        with graph.as_default():
+            tf1.import_graph_def(graph_def, name="")
+        prefix = os.path.join(checkpoints, "model.ckpt-%d" % K)
+        with tf1.Session(graph=graph) as sess:
+            # The graph's Saver: its filename tensor and restore op.
+            sess.run("save/restore_all", {"save/Const:0": prefix})
+            tf_loss = float(sess.run("loss:0", feeds))
+        # TensorFlow training the same K steps from its own start.
+        with tf1.Session(graph=graph) as sess:
+            sess.run("save/restore_all",
+                     {"save/Const:0": os.path.join(model, "checkpoint", "model.ckpt-0")})
+            for _ in range(K):
+                sess.run("train_op", feeds)
+            # Saved by the graph's Saver, to read both the same way.
+            theirs = os.path.join(work, name + "-tf", "model.ckpt")
+            sess.run("save/control_dependency:0", {"save/Const:0": theirs})
+        reader = tf.train.load_checkpoint(prefix)
+        expected = tf.train.load_checkpoint(theirs)
+        names = [v for v, _ in tf.train.list_variables(theirs)]
+        assert sorted(names) == sorted(v for v, _ in tf.train.list_variables(prefix))
+        worst = max(float(np.max(np.abs(reader.get_tensor(v) - expected.get_tensor(v))))
+                    for v in names)
+        ok = np.isclose(tfc_loss, tf_loss, rtol=1e-5) and worst < 1e-5
+        failures += not ok
+        print("%-15s next-step loss tfc %.7g TensorFlow %.7g; %d variables, "
+              "max |tfc - TF| %.2g: %s" % (name, tfc_loss, tf_loss,
+                                            len(names), worst,
+                                            "OK" if ok else "MISMATCH"))
+    shutil.rmtree(work)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
