@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <dirent.h>
+
 namespace tfc::rt {
 namespace {
 
@@ -75,6 +77,21 @@ std::string shapeString(const std::vector<int64_t> &shape) {
   for (size_t i = 0; i < shape.size(); ++i)
     text += (i ? "," : "") + std::to_string(shape[i]);
   return text + "]";
+}
+
+/// Deletes the temporary files of saves that a crash interrupted
+/// (NAME.tmpPID beside the checkpoint files and the state file).
+void removeStaleTemporaries(const std::string &dir) {
+  DIR *listing = ::opendir(dir.c_str());
+  if (!listing)
+    return;
+  while (dirent *entry = ::readdir(listing)) {
+    std::string name = entry->d_name;
+    bool ours = name.rfind("model.ckpt-", 0) == 0 || name.rfind("checkpoint", 0) == 0;
+    if (ours && name.find(".tmp") != std::string::npos)
+      std::remove(join(dir, name).c_str());
+  }
+  ::closedir(listing);
 }
 
 } // namespace
@@ -149,6 +166,7 @@ bool saveCheckpoint(const tfc_model &model, const void *state,
                     bytes + variable.offset, bytesOf(variable), error))
       return false;
   }
+  removeStaleTemporaries(dir);
   std::string name = "model.ckpt-" + std::to_string(step);
   std::string prefix = join(dir, name);
   if (!writer.write(prefix, error))
@@ -179,6 +197,7 @@ bool saveCheckpoint(const tfc_model &model, const void *state,
     return false;
   for (const std::string &old : removed) {
     std::remove((old + ".index").c_str());
+    faultPoint();
     std::remove((old + ".data-00000-of-00001").c_str());
   }
   return true;

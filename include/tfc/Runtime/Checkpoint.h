@@ -92,6 +92,11 @@ private:
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error);
 
+/// A point where a crash could damage a checkpoint being written: with
+/// TFC_FAULT_AT=N in the environment, the N-th such point reached kills the
+/// process (SIGKILL), for the fault-injection tests.
+void faultPoint();
+
 uint32_t crc32c(const uint8_t *data, size_t size, uint32_t crc = 0);
 uint32_t maskCrc32c(uint32_t crc);
 uint32_t unmaskCrc32c(uint32_t masked);
