@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Training step time, tfc against TensorFlow 2.21, in one run.
+
+    python bench/train.py [--optimizers sgd,adam] [--batch 64] [--threads 2]
+                          [--rounds 3] [--tfc build/bin/tfc] [--work DIR]
+
+The model is a TF1 training graph built here with fixed seeds: an MLP
+784-256-128-10 (ReLU, softmax cross entropy), its gradients by
+TensorFlow's `minimize`, the optimizer's update ops, a seeded init op.
+For each optimizer:
+  1. `tfc compile` it (feeds x, labels; fetch loss; target train_op;
+     init init), and check that the program's loss after 5 steps matches
+     TensorFlow's from the same init (rtol 1e-4);
+  2. `--rounds` times, alternating, each in its own process: the program
+     (`--bench N`: N training steps after warm-up, timed inside it) and
+     TensorFlow's session.run([loss, train_op]) on the same graph, same
+     threads (intra and inter op), median step time of N steps;
+  3. print a markdown table: median over rounds of each median, and
+     tfc's speedup.
+
+Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+STEPS = 300
+
+
+def build(directory, optimizer, batch):
+    """Writes graph.pbtxt, x.npy, labels.npy and want.npy (TensorFlow's
+    loss at step 6: init, 5 training steps, then the loss)."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import numpy as np
+    import tensorflow as tf
+    tf1 = tf.compat.v1
+    rng = np.random.default_rng(7)
+    graph = tf.Graph()
+    with graph.as_default():
+        tf1.set_random_seed(7)
+        x = tf1.placeholder(tf.float32, [batch, 784], name="x")
+        labels = tf1.placeholder(tf.int32, [batch], name="labels")
+        h = x
+        for i, units in enumerate([256, 128, 10]):
+            w = tf1.get_variable("w%d" % i, [h.shape[1], units],
+                                 initializer=tf1.glorot_uniform_initializer())
+            b = tf1.get_variable("b%d" % i, [units],
+                                 initializer=tf1.zeros_initializer())
+            h = tf.nn.bias_add(tf.matmul(h, w), b)
+            if units != 10:
+                h = tf.nn.relu(h)
+        loss = tf.identity(tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h)),
+            name="loss")
+        make = {"sgd": lambda: tf1.train.GradientDescentOptimizer(0.05),
+                "momentum": lambda: tf1.train.MomentumOptimizer(0.05, 0.9),
+                "adam": lambda: tf1.train.AdamOptimizer(1e-3)}[optimizer]
+        make().minimize(loss, name="train_op")
+        tf1.variables_initializer(tf1.global_variables(), name="init")
+    xs = rng.standard_normal((batch, 784)).astype(np.float32)
+    ys = rng.integers(0, 10, batch).astype(np.int32)
+    np.save(os.path.join(directory, "x.npy"), xs)
+    np.save(os.path.join(directory, "labels.npy"), ys)
+    with tf1.Session(graph=graph) as sess:
+        sess.run("init")
+        for _ in range(5):
+            sess.run("train_op", {"x:0": xs, "labels:0": ys})
+        np.save(os.path.join(directory, "want.npy"),
+                sess.run("loss:0", {"x:0": xs, "labels:0": ys}))
+    tf.io.write_graph(graph.as_graph_def(), directory, "graph.pbtxt")
+
+
+def worker(args):
+    """TensorFlow's median training step, in this process."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import numpy as np
+    import tensorflow as tf
+    from google.protobuf import text_format
+    tf1 = tf.compat.v1
+    graph_def = tf1.GraphDef()
+    text_format.Parse(open(os.path.join(args.dir, "graph.pbtxt")).read(), graph_def)
+    graph = tf.Graph()
+    with graph.as_default():
+        tf1.import_graph_def(graph_def, name="")
+    config = tf1.ConfigProto(intra_op_parallelism_threads=args.threads,
+                             inter_op_parallelism_threads=args.threads)
+    sess = tf1.Session(graph=graph, config=config)
+    sess.run("init")
+    feeds = {"x:0": np.load(os.path.join(args.dir, "x.npy")),
+             "labels:0": np.load(os.path.join(args.dir, "labels.npy"))}
+    for _ in range(10):
+        sess.run(["loss:0", "train_op"], feeds)
+    samples = []
+    for _ in range(args.steps):
+        start = time.perf_counter()
+        sess.run(["loss:0", "train_op"], feeds)
+        samples.append(time.perf_counter() - start)
+    print(json.dumps({"median_s": float(np.median(samples))}))
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--optimizers", default="sgd,adam")
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tfc", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build/bin/tfc"))
+    parser.add_argument("--work")
+    parser.add_argument("--worker", action="store_true")
+    parser.add_argument("--dir")
+    parser.add_argument("--steps", type=int, default=STEPS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args)
+    work = args.work or tempfile.mkdtemp(prefix="tfc-train-bench-")
+    rows = []
+    for optimizer in args.optimizers.split(","):
+        directory = os.path.join(work, optimizer)
+        os.makedirs(directory, exist_ok=True)
+        build(directory, optimizer, args.batch)
+        program = os.path.join(directory, "train")
+        subprocess.run([args.tfc, "compile", os.path.join(directory, "graph.pbtxt"),
+                        "-o", program, "--feed", "x", "--feed", "labels",
+                        "--fetch", "loss", "--target", "train_op", "--init", "init"],
+                       check=True)
+        inputs = ["--input", "x=" + os.path.join(directory, "x.npy"),
+                  "--input", "labels=" + os.path.join(directory, "labels.npy"),
+                  "--threads", str(args.threads)]
+        got = os.path.join(directory, "got.npy")
+        subprocess.run([program] + inputs + ["--steps", "6", "--output", "loss=" + got],
+                       check=True)
+        import numpy as np
+        want, have = float(np.load(os.path.join(directory, "want.npy"))), float(np.load(got))
+        if abs(want - have) > 1e-4 * abs(want) + 1e-6:
+            sys.exit("%s: tfc's loss after 5 steps %g, TensorFlow's %g" % (optimizer, have, want))
+        tfc_times, tf_times = [], []
+        for _ in range(args.rounds):
+            out = subprocess.run([program] + inputs + ["--bench", str(args.steps)],
+                                 check=True, capture_output=True, text=True).stdout
+            tfc_times.append(float(re.search(r"median ([0-9.]+) us", out).group(1)) * 1e-6)
+            out = subprocess.run([sys.executable, __file__, "--worker", "--dir", directory,
+                                  "--threads", str(args.threads), "--steps", str(args.steps)],
+                                 check=True, capture_output=True, text=True).stdout
+            tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
+        rows.append((optimizer, median(tfc_times), median(tf_times)))
+    print("| MLP 784-256-128-10, batch %d, %d threads | tfc step | TensorFlow step | speedup |"
+          % (args.batch, args.threads))
+    print("|---|---|---|---|")
+    for optimizer, ours, theirs in rows:
+        print("| %s | %.1f us | %.1f us | %.2fx |" % (optimizer, ours * 1e6, theirs * 1e6,
+                                                     theirs / ours))
+
+
+if __name__ == "__main__":
+    main()
