@@ -96,16 +96,11 @@ void removeStaleTemporaries(const std::string &dir) {
 
 } // namespace
 
-bool readCheckpointState(const std::string &dir, CheckpointState &state,
-                         std::string &error) {
-  std::string path = join(dir, "checkpoint");
-  std::ifstream in(path);
-  if (!in) {
-    error = "no checkpoint in " + dir + " (" + path + ": " +
-            std::strerror(errno) + ")";
-    return false;
-  }
+bool parseCheckpointState(const std::string &text, const std::string &dir,
+                          const std::string &path, CheckpointState &state,
+                          std::string &error) {
   state = {};
+  std::istringstream in(text);
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
@@ -113,7 +108,10 @@ bool readCheckpointState(const std::string &dir, CheckpointState &state,
     size_t start = line.find_first_not_of(" \t");
     if (start == std::string::npos || line[start] == '#')
       continue;
-    std::string field = line.substr(start, line.find(':', start) - start);
+    size_t colon = line.find(':', start);
+    std::string field = line.substr(start, colon == std::string::npos
+                                               ? std::string::npos
+                                               : colon - start);
     std::string value;
     bool isPath = field == "model_checkpoint_path" ||
                   field == "all_model_checkpoint_paths";
@@ -132,6 +130,20 @@ bool readCheckpointState(const std::string &dir, CheckpointState &state,
     return false;
   }
   return true;
+}
+
+bool readCheckpointState(const std::string &dir, CheckpointState &state,
+                         std::string &error) {
+  std::string path = join(dir, "checkpoint");
+  std::ifstream in(path);
+  if (!in) {
+    error = "no checkpoint in " + dir + " (" + path + ": " +
+            std::strerror(errno) + ")";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseCheckpointState(text.str(), dir, path, state, error);
 }
 
 int64_t checkpointStep(const std::string &prefix) {

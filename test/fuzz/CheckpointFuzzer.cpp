@@ -1,11 +1,13 @@
 //===- CheckpointFuzzer.cpp - libFuzzer target for checkpoint indexes -----===//
 //
 // Any input may be rejected, none may crash, leak or hang; an accepted
-// index must have self-consistent entries.
+// index must have self-consistent entries. The same bytes are also parsed
+// as a `checkpoint` state file: accepted ones name a latest checkpoint.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Runtime/Checkpoint.h"
+#include "tfc/Runtime/CheckpointManager.h"
 
 #include <cstdlib>
 #include <string>
@@ -13,8 +15,17 @@
 using namespace tfc::rt;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  CheckpointReader reader;
+  CheckpointState state;
   std::string error;
+  if (parseCheckpointState(std::string(reinterpret_cast<const char *>(data), size),
+                           "dir", "dir/checkpoint", state, error)) {
+    if (state.latest.empty())
+      std::abort();
+  } else if (error.empty()) {
+    std::abort();
+  }
+  error.clear();
+  CheckpointReader reader;
   if (!reader.parseIndex(data, size, "fuzz.index", error)) {
     if (error.empty())
       std::abort();

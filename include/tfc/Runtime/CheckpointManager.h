@@ -29,6 +29,12 @@ struct CheckpointState {
   std::vector<std::string> all;
 };
 
+/// Parses the text of a state file (`path` names it in errors); relative
+/// names are resolved against `dir`.
+bool parseCheckpointState(const std::string &text, const std::string &dir,
+                          const std::string &path, CheckpointState &state,
+                          std::string &error);
+
 /// Reads DIR/checkpoint; false with `error` set when it is missing or
 /// malformed.
 bool readCheckpointState(const std::string &dir, CheckpointState &state,

@@ -117,20 +117,24 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
 
   // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
   auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
+  // A shape as a private constant array of i64.
+  auto dimsGlobal = [&](ArrayRef<int64_t> shape, const Twine &name) {
+    auto *dimsType = llvm::ArrayType::get(i64, shape.size());
+    SmallVector<llvm::Constant *> dims;
+    for (int64_t d : shape)
+      dims.push_back(llvm::ConstantInt::get(i64, d));
+    return new llvm::GlobalVariable(m, dimsType, true,
+                                    llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(dimsType, dims), name);
+  };
   auto tensorInfos = [&](ArrayRef<TensorInfo> tensors, StringRef prefix) {
     SmallVector<llvm::Constant *> infos;
     for (auto [i, t] : llvm::enumerate(tensors)) {
       llvm::Constant *name = b.CreateGlobalStringPtr(t.name, (prefix + "_name").str(), 0, &m);
-      auto *dimsType = llvm::ArrayType::get(i64, t.dims.size());
-      SmallVector<llvm::Constant *> dims;
-      for (int64_t d : t.dims)
-        dims.push_back(llvm::ConstantInt::get(i64, d));
-      auto *dimsGlobal = new llvm::GlobalVariable(
-          m, dimsType, true, llvm::GlobalValue::PrivateLinkage,
-          llvm::ConstantArray::get(dimsType, dims), (prefix + "_dims").str());
       infos.push_back(llvm::ConstantStruct::get(
           infoType, {name, llvm::ConstantInt::get(i32, t.dtype),
-                     llvm::ConstantInt::get(i32, t.dims.size()), dimsGlobal}));
+                     llvm::ConstantInt::get(i32, t.dims.size()),
+                     dimsGlobal(t.dims, prefix + "_dims")}));
     }
     auto *arrayType = llvm::ArrayType::get(infoType, infos.size());
     return new llvm::GlobalVariable(m, arrayType, true,
@@ -145,19 +149,13 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   auto *variableType = llvm::StructType::get(ctx, {ptr, ptr, i32, i32, ptr, i64, i64});
   SmallVector<llvm::Constant *> variableInfos;
   for (const ModelInterface::Variable &v : interface.variables) {
-    auto *dimsType = llvm::ArrayType::get(i64, v.dims.size());
-    SmallVector<llvm::Constant *> dims;
-    for (int64_t d : v.dims)
-      dims.push_back(llvm::ConstantInt::get(i64, d));
-    auto *dimsGlobal = new llvm::GlobalVariable(
-        m, dimsType, true, llvm::GlobalValue::PrivateLinkage,
-        llvm::ConstantArray::get(dimsType, dims), "tfc_variable_dims");
     variableInfos.push_back(llvm::ConstantStruct::get(
         variableType,
         {b.CreateGlobalStringPtr(v.name, "tfc_variable_name", 0, &m),
          b.CreateGlobalStringPtr(v.key, "tfc_variable_key", 0, &m),
          llvm::ConstantInt::get(i32, v.dtype),
-         llvm::ConstantInt::get(i32, v.dims.size()), dimsGlobal,
+         llvm::ConstantInt::get(i32, v.dims.size()),
+         dimsGlobal(v.dims, "tfc_variable_dims"),
          llvm::ConstantInt::get(i64, v.offset),
          llvm::ConstantInt::get(i64, v.flag)}));
   }
