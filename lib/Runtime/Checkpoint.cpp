@@ -199,6 +199,8 @@ bool parseHeader(Bytes in, int32_t &numShards, bool &bigEndian) {
 }
 
 /// The bytes of an element of `dtype`, or 0 for types read otherwise.
+} // namespace
+
 size_t elementSize(int dtype) {
   switch (dtype) {
   case 1: case 3: case 22: return 4;          // float, int32, uint32
@@ -210,8 +212,6 @@ size_t elementSize(int dtype) {
   default: return 0;
   }
 }
-
-} // namespace
 
 bool CheckpointReader::open(const std::string &checkpointPrefix,
                             std::string &error) {

@@ -56,20 +56,11 @@ std::string quote(const std::string &text) {
   return out + "\"";
 }
 
-size_t dtypeSize(int32_t dtype) {
-  switch (dtype) {
-  case TFC_DOUBLE: case TFC_INT64: case TFC_UINT64: return 8;
-  case TFC_FLOAT: case TFC_INT32: case TFC_UINT32: return 4;
-  case TFC_INT16: case TFC_UINT16: case TFC_HALF: return 2;
-  default: return 1;
-  }
-}
-
 size_t bytesOf(const tfc_variable_info &variable) {
   size_t count = 1;
   for (int32_t d = 0; d < variable.rank; ++d)
     count *= size_t(variable.dims[d]);
-  return count * dtypeSize(variable.dtype);
+  return count * elementSize(variable.dtype);
 }
 
 std::string shapeString(const std::vector<int64_t> &shape) {

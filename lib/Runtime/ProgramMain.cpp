@@ -151,8 +151,8 @@ bool makeDirectories(const std::string &dir, std::string &error) {
 class Progress {
 public:
   Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
-           int64_t steps, int64_t firstStep)
-      : outputs(outputs), steps(steps), firstStep(firstStep),
+           int64_t steps)
+      : outputs(outputs), steps(steps),
         enabled(steps > 1 && ::isatty(STDERR_FILENO)),
         start(std::chrono::steady_clock::now()), last(start) {
     for (int i = 0; i < model.num_outputs && scalar < 0; ++i)
@@ -188,7 +188,7 @@ public:
 
 private:
   const std::vector<NpyArray> &outputs;
-  int64_t steps, firstStep;
+  int64_t steps;
   bool enabled, drawn = false;
   int scalar = -1;
   std::string scalarName;
@@ -209,6 +209,8 @@ int main(int argc, char **argv) {
   std::map<int, std::string> inputFiles, outputFiles;
   int64_t steps = 1, threads = 0, bench = 0, saveEvery = 0, keep = 5;
   std::string checkpointDir;
+  // The last flag given that only makes sense with --checkpoint-dir.
+  std::string needsDirectory;
   bool restore = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -265,21 +267,21 @@ int main(int argc, char **argv) {
     } else if (takeValue("--save-every")) {
       if (!parseCount(value, saveEvery) || saveEvery < 1)
         return usage(program, "--save-every '" + value + "': expected a positive count");
+      needsDirectory = "--save-every";
     } else if (takeValue("--keep")) {
       if (!parseCount(value, keep) || keep < 1 || keep > 1000000)
         return usage(program, "--keep '" + value + "': expected a positive count");
+      needsDirectory = "--keep";
     } else if (arg == "--restore") {
       restore = true;
+      needsDirectory = "--restore";
     } else {
       return usage(program, "unknown argument '" + arg + "' (see --help)");
     }
   }
 
-  if (checkpointDir.empty())
-    for (const char *flag : {"--restore", "--save-every", "--keep"})
-      for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
-          return usage(program, std::string(flag) + " needs --checkpoint-dir DIR");
+  if (checkpointDir.empty() && !needsDirectory.empty())
+    return usage(program, needsDirectory + " needs --checkpoint-dir DIR");
 
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
@@ -315,20 +317,19 @@ int main(int argc, char **argv) {
     outputs[i].data.resize(outputs[i].numElements() * dtypeSize(outputs[i].dtype));
     outputPointers[i] = outputs[i].data.data();
   }
-  std::unique_ptr<void, void (*)(void *)> arena(
-      tfc_arena_alloc(model.arena_bytes, model.arena_alignment), tfc_arena_free);
-  if (!arena) {
-    std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte arena\n",
-                 program, model.arena_bytes);
+  // The arena, and the state zeroed (variables not yet initialized).
+  auto allocate = [&](int64_t bytes, const char *what) {
+    std::unique_ptr<void, void (*)(void *)> memory(
+        tfc_arena_alloc(bytes, model.arena_alignment), tfc_arena_free);
+    if (!memory)
+      std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte %s\n",
+                   program, bytes, what);
+    return memory;
+  };
+  auto arena = allocate(model.arena_bytes, "arena");
+  auto state = allocate(model.state_bytes, "state");
+  if (!arena || !state)
     return kExitFailure;
-  }
-  std::unique_ptr<void, void (*)(void *)> state(
-      tfc_arena_alloc(model.state_bytes, model.arena_alignment), tfc_arena_free);
-  if (!state) {
-    std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte state\n",
-                 program, model.state_bytes);
-    return kExitFailure;
-  }
   std::memset(state.get(), 0, size_t(model.state_bytes));
   std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
       tfc_runtime_create(static_cast<int32_t>(threads)), tfc_runtime_destroy);
@@ -362,7 +363,7 @@ int main(int argc, char **argv) {
     model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
                outputPointers.data());
   };
-  Progress progress(model, outputs, steps, step);
+  Progress progress(model, outputs, steps);
   int64_t lastSaved = -1;
   for (int64_t s = 0; s < steps; ++s) {
     runStep();

@@ -24,6 +24,7 @@
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
@@ -35,20 +36,6 @@ namespace tfc {
 #include "tfc/Transforms/Passes.h.inc"
 
 namespace {
-
-bool isVariable(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "VarHandleOp" || type == "VariableV2" || type == "Variable";
-}
-
-/// What identifies a variable across entries: its shared name (resource
-/// variables), or its node name.
-std::string variableId(Operation *node) {
-  if (auto shared = node->getAttrOfType<StringAttr>("shared_name"))
-    if (!shared.getValue().empty())
-      return shared.getValue().str();
-  return tfg::getNodeName(node).str();
-}
 
 Value skipIdentities(Value value) {
   while (Operation *producer = value.getDefiningOp()) {
@@ -91,7 +78,7 @@ struct FreezeVariablesPass
       Operation *target = tfg::getDataOperands(&op)[0].getDefiningOp();
       Value value = skipIdentities(tfg::getDataOperands(&op)[1]);
       Operation *restore = value.getDefiningOp();
-      if (!target || !tfg::isNode(target) || !isVariable(target) || !restore ||
+      if (!target || !tfg::isNode(target) || !isVariableNode(target) || !restore ||
           !tfg::isNode(restore) || tfg::getOpType(restore) != "RestoreV2")
         continue;
       Operation *names = tfg::getDataOperands(restore)[1].getDefiningOp();
@@ -120,7 +107,7 @@ struct FreezeVariablesPass
     OpBuilder b(&getContext());
     SmallVector<Operation *> variables;
     for (Operation &op : step.getBody())
-      if (tfg::isNode(&op) && isVariable(&op))
+      if (isVariableNode(&op))
         variables.push_back(&op);
     for (Operation *variable : variables) {
       Operation &op = *variable;

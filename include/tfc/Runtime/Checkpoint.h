@@ -86,6 +86,10 @@ private:
   std::map<std::string, Tensor> tensors;
 };
 
+/// Bytes per element of a TensorFlow DataType the bundle format stores
+/// (numeric, bool, complex); 0 for others.
+size_t elementSize(int dtype);
+
 /// Writes `bytes` to `path` through a temporary file beside it that is
 /// flushed to disk and renamed into place: readers see the old file or the
 /// whole new one, even if the process dies meanwhile.

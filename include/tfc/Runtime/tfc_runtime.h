@@ -280,9 +280,9 @@ void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
  * (label_bytes 4 or 8); a label outside [0, classes) fails, naming `node`. */
 void tfc_cpu_sparse_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
                                      const void *labels, float *loss,
-                                     float *backprop, int64_t rows,
-                                     int64_t classes, int64_t label_bytes,
-                                     const char *node);
+                                     float *backprop, const char *node,
+                                     int64_t rows, int64_t classes,
+                                     int64_t label_bytes);
 
 /* Reduction of the middle axis of an [outer, reduced, inner] view: kind 0
  * sum, 1 mean, 2 max, 3 min, 4 product. */

@@ -117,15 +117,8 @@ LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
   }
   int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
   pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
-  // The name pointer goes last in the C signature: pass it after the sizes.
-  SmallVector<Value> args = {runtime};
-  llvm::append_range(args, ArrayRef(pointers).drop_back());
-  for (int64_t size : {rows, classes, labelBytes})
-    args.push_back(builder.create<arith::ConstantIntOp>(loc, size, 64));
-  args.push_back(pointers.back());
-  builder.create<func::CallOp>(
-      loc, kernel("tfc_cpu_sparse_softmax_xent_f32", ValueRange(args).getTypes()),
-      args);
+  callKernel(loc, "tfc_cpu_sparse_softmax_xent_f32", pointers,
+             {rows, classes, labelBytes});
   return success();
 }
 

@@ -58,9 +58,9 @@ void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
 /// `labels` are int32 (label_bytes 4) or int64 (8).
 void tfc_cpu_sparse_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
                                      const void *labels, float *loss,
-                                     float *backprop, int64_t rows,
-                                     int64_t classes, int64_t label_bytes,
-                                     const char *node) {
+                                     float *backprop, const char *node,
+                                     int64_t rows, int64_t classes,
+                                     int64_t label_bytes) {
   auto labelAt = [=](int64_t r) -> int64_t {
     return label_bytes == 8 ? static_cast<const int64_t *>(labels)[r]
                             : static_cast<const int32_t *>(labels)[r];
