@@ -101,22 +101,32 @@ Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
   return view;
 }
 
+std::string StepEmitter::addGlobal(Location loc, StringRef prefix,
+                                   MemRefType type, DenseElementsAttr value,
+                                   IntegerAttr alignment) {
+  std::string name = prefix.str() + std::to_string(globals++);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  builder.create<memref::GlobalOp>(loc, name, builder.getStringAttr("private"),
+                                   type, value, /*constant=*/true, alignment);
+  return name;
+}
+
 Value StepEmitter::stringPointer(Location loc, StringRef text) {
-  std::string name = "tfc_string_" + std::to_string(globals++);
   auto type = MemRefType::get({int64_t(text.size() + 1)}, builder.getI8Type());
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(module.getBody());
+  // One global per text: a variable's name serves each of its checks.
+  auto [it, inserted] = strings.try_emplace(text, "");
+  if (inserted) {
     SmallVector<int8_t> chars(text.begin(), text.end());
     chars.push_back(0);
-    builder.create<memref::GlobalOp>(
-        loc, name, builder.getStringAttr("private"), type,
+    it->second = addGlobal(
+        loc, "tfc_string_", type,
         DenseElementsAttr::get(
             RankedTensorType::get(type.getShape(), builder.getI8Type()),
             ArrayRef<int8_t>(chars)),
-        /*constant=*/true, IntegerAttr());
+        IntegerAttr());
   }
-  return pointerTo(builder.create<memref::GetGlobalOp>(loc, type, name));
+  return pointerTo(builder.create<memref::GetGlobalOp>(loc, type, it->second));
 }
 
 func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
@@ -143,18 +153,12 @@ Value StepEmitter::memrefFor(Value value) {
   // Constants: private globals with their value.
   if (tfg::getOpType(node) == "Const") {
     auto dense = node->getAttrOfType<DenseElementsAttr>("value");
-    std::string name = "tfc_const_" + std::to_string(globals++);
     MemRefType type = memrefOf(value);
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(module.getBody());
-      builder.create<memref::GlobalOp>(
-          loc, name, builder.getStringAttr("private"), type,
-          dense.bitcast(type.getElementType())
-              .reshape(RankedTensorType::get(type.getShape(),
-                                             type.getElementType())),
-          /*constant=*/true, builder.getI64IntegerAttr(64));
-    }
+    std::string name = addGlobal(
+        loc, "tfc_const_", type,
+        dense.bitcast(type.getElementType())
+            .reshape(RankedTensorType::get(type.getShape(), type.getElementType())),
+        builder.getI64IntegerAttr(64));
     Value global = builder.create<memref::GetGlobalOp>(loc, type, name);
     memrefs[value] = global;
     return global;
@@ -190,18 +194,12 @@ FailureOr<Value> StepEmitter::outputFor(Operation *node, unsigned port) {
 }
 
 Value StepEmitter::constantTable(Location loc, ArrayRef<int64_t> values) {
-  std::string name = "tfc_table_" + std::to_string(globals++);
   auto type = MemRefType::get({int64_t(values.size())}, builder.getI64Type());
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(module.getBody());
-    builder.create<memref::GlobalOp>(
-        loc, name, builder.getStringAttr("private"), type,
-        DenseElementsAttr::get(
-            RankedTensorType::get(type.getShape(), builder.getI64Type()),
-            values),
-        /*constant=*/true, IntegerAttr());
-  }
+  std::string name = addGlobal(
+      loc, "tfc_table_", type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), builder.getI64Type()), values),
+      IntegerAttr());
   return builder.create<memref::GetGlobalOp>(loc, type, name);
 }
 

@@ -19,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 
@@ -133,6 +134,10 @@ private:
   /// A view of `type` at byte `offset` of `base` (the arena or the state).
   mlir::Value viewOf(mlir::Location loc, mlir::Value base, int64_t offset,
                      mlir::MemRefType type);
+  /// A private constant global `prefix`N holding `value`; its name.
+  std::string addGlobal(mlir::Location loc, llvm::StringRef prefix,
+                        mlir::MemRefType type, mlir::DenseElementsAttr value,
+                        mlir::IntegerAttr alignment);
   /// A pointer to `text` as a NUL-terminated private global.
   mlir::Value stringPointer(mlir::Location loc, llvm::StringRef text);
   /// Fails at run time, naming the variable, unless the variable behind
@@ -165,6 +170,8 @@ private:
   /// The base (arena or state) and byte offset of each view (pointerTo).
   llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
+  /// The global holding each text stringPointer was asked for.
+  llvm::StringMap<std::string> strings;
   /// Numbers the private globals; shared by the partitions of a module.
   unsigned &globals;
 };
