@@ -105,6 +105,14 @@ extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
     generator[2] = 0;
     generator[3] = 1;
   }
+  // TensorFlow's kernel refuses an empty range; a modulo by it would trap.
+  if (kind == UniformInt && n > 0) {
+    bool empty = dtype == TFC_INT64
+                     ? *static_cast<const int64_t *>(high) <= *static_cast<const int64_t *>(low)
+                     : *static_cast<const int32_t *>(high) <= *static_cast<const int32_t *>(low);
+    if (empty)
+      tfc_fail(runtime, "RandomUniformInt: minval must be less than maxval");
+  }
   const uint64_t key = generator[0];
   const u128 base = (u128(generator[1]) << 64) + generator[2];
   generator[2] += uint64_t(n) * 256;
