@@ -170,10 +170,17 @@ LogicalResult foldNumericSubgraphs(Block &body,
   graph->setAttr(kEntryAttr, builder.getStringAttr("step"));
   builder.setInsertionPointToEnd(&graph.getNodes().emplaceBlock());
   IRMapping mapping;
+  // The Consts read, without their control inputs (nodes of the graph, not
+  // of the module; outside conds and loops they only order).
   for (Operation *node : order)
     for (Value input : tfg::getDataOperands(node))
-      if (isConst(input.getDefiningOp()) && !mapping.contains(input))
-        builder.clone(*input.getDefiningOp(), mapping);
+      if (isConst(input.getDefiningOp()) && !mapping.contains(input)) {
+        Operation *constant = input.getDefiningOp();
+        Operation *copy = tfg::createNode(
+            builder, constant->getLoc(), "Const", input.getType(), {}, {},
+            llvm::to_vector(constant->getAttrs()));
+        mapping.map(input, copy->getResult(0));
+      }
   for (Operation *node : order)
     builder.clone(*node, mapping);
   for (auto [index, output] : llvm::enumerate(outputs)) {

@@ -90,3 +90,18 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %u:2 = Identity(%bs#0) name("use_big") {T = f32} : (tensor<f32>) -> tensor<f32>
   %z:2 = AddV2(%x#0, %u#0) name("uses_big") {T = f32} : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
 }
+
+// -----
+
+// A Const read by a numeric subgraph may have control inputs (TensorFlow's
+// gradients put their constants under control dependencies): the subgraph
+// is evaluated without them, and the Const keeps them.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: Const [%{{.*}}] name("ones") {{.*}}dense<1.000000e+00>
+// CHECK-DAG: Const name("{{doubled.*}}") {{.*}}dense<2.000000e+00> : tensor<3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<3xf32>
+  %ones:2 = Const [%x#1] name("ones") {dtype = f32, value = dense<1.0> : tensor<3xf32>} : () -> tensor<3xf32>
+  %d:2 = AddV2(%ones#0, %ones#0) name("doubled") {T = f32} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %y:2 = Mul(%x#0, %d#0) name("y") {T = f32} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+}
