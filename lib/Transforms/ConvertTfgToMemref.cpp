@@ -268,6 +268,10 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (type == "Conv2D" || type == "DepthwiseConv2dNative" ||
       type == "MaxPool" || type == "AvgPool")
     return emitWindow(node);
+  if (isWindowGradient(node))
+    return emitWindowGradient(node);
+  if (isBatchNorm(node))
+    return emitBatchNorm(node);
   if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
       type == "Prod" || type == "All" || type == "Any" || type == "BiasAddGrad")
     return emitReduction(node);

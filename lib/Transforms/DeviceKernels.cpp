@@ -46,7 +46,10 @@ const llvm::StringSet<> &gpuOps() {
       "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Einsum",
       "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter",
       "DepthwiseConv2dNative", "MaxPool", "AvgPool", "MaxPoolGrad",
-      "AvgPoolGrad", "FusedBatchNorm", "FusedBatchNormV3", "Softmax",
+      "AvgPoolGrad", "DepthwiseConv2dNativeBackpropInput",
+      "DepthwiseConv2dNativeBackpropFilter", "FusedBatchNorm",
+      "FusedBatchNormV2", "FusedBatchNormV3", "FusedBatchNormGrad",
+      "FusedBatchNormGradV2", "FusedBatchNormGradV3", "Softmax",
       "LogSoftmax", "SoftmaxCrossEntropyWithLogits",
       "SparseSoftmaxCrossEntropyWithLogits",
       // Reductions and scans.

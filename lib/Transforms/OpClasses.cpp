@@ -56,8 +56,30 @@ bool isDataMovement(Operation *node) {
       .Default(false);
 }
 
+bool isWindowGradient(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Conv2DBackpropInput", "Conv2DBackpropFilter",
+             "DepthwiseConv2dNativeBackpropInput",
+             "DepthwiseConv2dNativeBackpropFilter", true)
+      .Cases("MaxPoolGrad", "AvgPoolGrad", true)
+      .Default(false);
+}
+
+bool isBatchNorm(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", true)
+      .Cases("FusedBatchNormGrad", "FusedBatchNormGradV2",
+             "FusedBatchNormGradV3", true)
+      .Default(false);
+}
+
 bool hasCodeGeneration(Operation *node) {
-  if (isElementwise(node) || isAlias(node) || isDataMovement(node))
+  if (isElementwise(node) || isAlias(node) || isDataMovement(node) ||
+      isWindowGradient(node) || isBatchNorm(node))
     return true;
   if (!tfg::isNode(node))
     return false;

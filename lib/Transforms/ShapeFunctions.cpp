@@ -504,9 +504,43 @@ LogicalResult fusedBatchNorm(ShapeContext &c) {
   }
   for (unsigned i = 1; i < c.numOutputs(); ++i)
     c.setOutput(i, channels);
-  // Reserve space 3 of V3 is opaque; leave it unknown.
+  // Reserve space 3 of V3 is opaque; TensorFlow's CPU kernel leaves it
+  // empty.
   if (c.numOutputs() == 6)
-    c.setOutput(5, Shape::unknown());
+    c.setOutput(5, Shape::vector(0));
+  return success();
+}
+
+/// FusedBatchNormGrad/V2/V3: x's shape, then the per-channel gradients of
+/// scale and offset, then two opaque scalars (as TensorFlow's CPU kernel
+/// allocates them).
+LogicalResult fusedBatchNormGrad(ShapeContext &c) {
+  c.setOutput(0, c.input(1));
+  Shape channels = Shape::ofRank(1);
+  const Shape &x = c.input(1);
+  if (x.ranked && x.rank() == 4) {
+    bool nchw = c.stringAttr("data_format") == "NCHW";
+    channels.dims[0] = x.dims[nchw ? 1 : 3];
+  }
+  c.setOutput(1, channels);
+  c.setOutput(2, channels);
+  for (unsigned i = 3; i < c.numOutputs(); ++i)
+    c.setOutput(i, Shape::scalar());
+  return success();
+}
+
+/// The gradients of windowed ops whose output shape is a constant operand:
+/// Conv2DBackpropInput and its depthwise form (input_sizes, operand 0),
+/// Conv2DBackpropFilter and its depthwise form (filter_sizes, operand 1),
+/// AvgPoolGrad (orig_input_shape, operand 0).
+LogicalResult shapeFromOperand(ShapeContext &c, unsigned operand) {
+  if (const auto *dims = c.inputValue(operand)) {
+    if (dims->size() != 4)
+      return c.error("the output shape operand must have 4 values");
+    c.setOutput(0, Shape::of(*dims));
+  } else {
+    c.setOutput(0, Shape::ofRank(4));
+  }
   return success();
 }
 
@@ -1433,6 +1467,16 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("MaxPool AvgPool",
         [](ShapeContext &c) { return window2D(c, false, false); });
     add("FusedBatchNorm FusedBatchNormV2 FusedBatchNormV3", fusedBatchNorm);
+    add("FusedBatchNormGrad FusedBatchNormGradV2 FusedBatchNormGradV3",
+        fusedBatchNormGrad);
+    add("Conv2DBackpropInput DepthwiseConv2dNativeBackpropInput AvgPoolGrad",
+        [](ShapeContext &c) { return shapeFromOperand(c, 0); });
+    add("Conv2DBackpropFilter DepthwiseConv2dNativeBackpropFilter",
+        [](ShapeContext &c) { return shapeFromOperand(c, 1); });
+    add("MaxPoolGrad", [](ShapeContext &c) {
+      c.setOutput(0, c.input(0));
+      return success();
+    });
     add("Reshape", reshape);
     add("Transpose", transpose);
     add("ConcatV2", concatV2);

@@ -47,6 +47,43 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// The gradients of the window ops take their shape from a constant
+// operand (conv input/filter gradients, AvgPoolGrad) or from the original
+// input (MaxPoolGrad); batch norm in training and its gradient.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("dx") {{.*}} -> tensor<2x8x8x3xf32>
+// CHECK: name("dw") {{.*}} -> tensor<3x3x3x8xf32>
+// CHECK: name("ddx") {{.*}} -> tensor<2x8x8x3xf32>
+// CHECK: name("ddw") {{.*}} -> tensor<3x3x3x2xf32>
+// CHECK: name("maxgrad") {{.*}} -> tensor<2x8x8x3xf32>
+// CHECK: name("avggrad") {{.*}} -> tensor<2x8x8x3xf32>
+// CHECK: name("bn") {{.*}} -> (tensor<2x8x8x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<0xf32>)
+// CHECK: name("bngrad") {{.*}} -> (tensor<2x8x8x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<f32>, tensor<f32>)
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x8x8x3>} : () -> tensor<*xf32>
+  %f:2 = Placeholder name("f") {dtype = f32, shape = #tfg.shape<3x3x3x8>} : () -> tensor<*xf32>
+  %g:2 = Placeholder name("g") {dtype = f32, shape = #tfg.shape<2x4x4x8>} : () -> tensor<*xf32>
+  %xs:2 = Const name("xs") {dtype = i32, value = dense<[2, 8, 8, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %fs:2 = Const name("fs") {dtype = i32, value = dense<[3, 3, 3, 8]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %dx:2 = Conv2DBackpropInput(%xs#0, %f#0, %g#0) name("dx") {T = f32, padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %dw:2 = Conv2DBackpropFilter(%x#0, %fs#0, %g#0) name("dw") {T = f32, padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<*xf32>, tensor<4xi32>, tensor<*xf32>) -> tensor<*xf32>
+  %df:2 = Placeholder name("df") {dtype = f32, shape = #tfg.shape<3x3x3x2>} : () -> tensor<*xf32>
+  %dg:2 = Placeholder name("dg") {dtype = f32, shape = #tfg.shape<2x8x8x6>} : () -> tensor<*xf32>
+  %dfs:2 = Const name("dfs") {dtype = i32, value = dense<[3, 3, 3, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %ddx:2 = DepthwiseConv2dNativeBackpropInput(%xs#0, %df#0, %dg#0) name("ddx") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4xi32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %ddw:2 = DepthwiseConv2dNativeBackpropFilter(%x#0, %dfs#0, %dg#0) name("ddw") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<*xf32>, tensor<4xi32>, tensor<*xf32>) -> tensor<*xf32>
+  %p:2 = MaxPool(%x#0) name("pool") {T = f32, ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<*xf32>) -> tensor<*xf32>
+  %pg:2 = Placeholder name("pg") {dtype = f32, shape = #tfg.shape<2x4x4x3>} : () -> tensor<*xf32>
+  %mg:2 = MaxPoolGrad(%x#0, %p#0, %pg#0) name("maxgrad") {T = f32, ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %ag:2 = AvgPoolGrad(%xs#0, %pg#0) name("avggrad") {T = f32, ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<4xi32>, tensor<*xf32>) -> tensor<*xf32>
+  %s:2 = Placeholder name("s") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<*xf32>
+  %e:2 = Const name("e") {dtype = f32, value = dense<> : tensor<0xf32>} : () -> tensor<0xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("bn") {T = f32, U = f32, is_training = true} : (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  %bg:6 = FusedBatchNormGradV3(%x#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("bngrad") {T = f32, U = f32, is_training = true} : (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+}
+
+// -----
+
 // Keras computes reshape targets from the input's shape:
 // Reshape(x, Pack(StridedSlice(Shape(x), [0], [1], [1], shrink), -1)).
 // The values are tracked, so the result is static.

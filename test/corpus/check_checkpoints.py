@@ -33,8 +33,10 @@ from google.protobuf import text_format  # noqa: E402
 
 tf1 = tf.compat.v1
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODELS = ["train_sgd", "train_momentum", "train_adagrad", "train_rmsprop",
-          "train_adam", "train_adadelta", "train_ftrl"]
+OPTIMIZERS = ["sgd", "momentum", "adagrad", "rmsprop", "adam", "adadelta",
+              "ftrl"]
+MODELS = (["train_" + o for o in OPTIMIZERS] +
+          ["train_cnn_" + o for o in OPTIMIZERS])
 K = 2
 
 

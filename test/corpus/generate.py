@@ -13,6 +13,11 @@ For every model it (re)creates test/corpus/<name>/ with some of
     saved_model/    SavedModel (saved_model.pb + variables/)
     inputs/N.npy    the values fed to manifest["feeds"][N]
     outputs/N.npy   TensorFlow's values for manifest["fetches"][N]
+    outputs/step_losses.npy
+                    training graphs: the loss of each training step and
+                    of the step after them (manifest["step_losses"])
+    checkpoint/     training graphs: TensorFlow's Saver checkpoint of the
+                    initial variables
     manifest.json   what to feed, what to fetch, how to run (see README.md)
 
 and finally writes op_types.txt, the sorted set of op types used by every
@@ -595,56 +600,115 @@ def check_variable_kind(g, resource):
     assert want in ops and other not in ops, (want, sorted(ops))
 
 
-def make_train(root, name, make_opt, resource, task):
+def mlp_graph(name, resource, task, rng):
+    """The MLP of the train_* models: its loss, the fetched weight and the
+    feeds."""
+    x = tf1.placeholder(tf.float32, [4, 8], name="x")
+    if task == "regression":
+        y = tf1.placeholder(tf.float32, [4, 1], name="y")
+    else:
+        y = tf1.placeholder(tf.int32, [4], name="labels")
+    n_out = 1 if task == "regression" else 3
+    with tf1.variable_scope("model"):
+        # Seeded initializers: the random ops keep seed/seed2 attributes,
+        # so re-running "init" from the file gives the same values.
+        w1 = tf1.get_variable("w1", [8, 6], use_resource=resource,
+                              initializer=tf1.glorot_uniform_initializer())
+        b1 = tf1.get_variable("b1", [6], use_resource=resource,
+                              initializer=tf1.zeros_initializer())
+        w2 = tf1.get_variable("w2", [6, n_out], use_resource=resource,
+                              initializer=tf1.truncated_normal_initializer(
+                                  stddev=0.5))
+        b2 = tf1.get_variable("b2", [n_out], use_resource=resource,
+                              initializer=tf1.constant_initializer(0.1))
+    h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    out = tf.nn.bias_add(tf.matmul(h, w2), b2)
+    if task == "regression":
+        loss = tf.reduce_mean(tf.square(out - y))
+    else:
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y,
+                                                           logits=out))
+    feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32)}
+    if task == "regression":
+        feeds["y:0"] = rng.standard_normal((4, 1)).astype(np.float32)
+    else:
+        feeds["labels:0"] = rng.integers(0, 3, 4).astype(np.int32)
+    return loss, [tf.identity(w1, name="w1_value")], feeds
+
+
+def cnn_graph(name, resource, task, rng):
+    """A small CNN classifier whose gradient graph holds every window and
+    batch-norm gradient: Conv2D+BiasAdd+Relu, FusedBatchNormV3 in training
+    mode (its moving statistics updated by AssignSub, as tf.layers does),
+    MaxPool, DepthwiseConv2dNative+Relu6, a strided SAME Conv2D, AvgPool
+    (SAME: padded windows), then a dense layer."""
+    x = tf1.placeholder(tf.float32, [4, 8, 8, 3], name="x")
+    labels = tf1.placeholder(tf.int32, [4], name="labels")
+
+    def variable(name, shape, init):
+        return tf1.get_variable(name, shape, use_resource=resource,
+                                initializer=init)
+    glorot = tf1.glorot_uniform_initializer
+    with tf1.variable_scope("model"):
+        k1 = variable("conv1/kernel", [3, 3, 3, 8], glorot())
+        b1 = variable("conv1/bias", [8], tf1.constant_initializer(0.05))
+        gamma = variable("bn/gamma", [8], tf1.ones_initializer())
+        beta = variable("bn/beta", [8], tf1.zeros_initializer())
+        moving_mean = tf1.get_variable(
+            "bn/moving_mean", [8], use_resource=resource, trainable=False,
+            initializer=tf1.zeros_initializer())
+        moving_variance = tf1.get_variable(
+            "bn/moving_variance", [8], use_resource=resource, trainable=False,
+            initializer=tf1.ones_initializer())
+        depthwise = variable("depthwise/kernel", [3, 3, 8, 2], glorot())
+        k2 = variable("conv2/kernel", [3, 3, 16, 8], glorot())
+        w = variable("dense/kernel", [32, 3],
+                     tf1.truncated_normal_initializer(stddev=0.3))
+        b = variable("dense/bias", [3], tf1.zeros_initializer())
+    h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, k1, 1, "SAME"), b1))
+    h, mean, variance = tf1.nn.fused_batch_norm(h, gamma, beta, epsilon=1e-3,
+                                                is_training=True)
+    for stat, batch in ((moving_mean, mean), (moving_variance, variance)):
+        tf1.add_to_collection(tf1.GraphKeys.UPDATE_OPS,
+                              tf1.assign_sub(stat, (stat - batch) * 0.1))
+    h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+    h = tf.nn.relu6(tf.nn.depthwise_conv2d(h, depthwise, [1, 1, 1, 1], "SAME"))
+    h = tf.nn.conv2d(h, k2, 2, "SAME")
+    h = tf.nn.avg_pool2d(h, 3, 1, "SAME")
+    logits = tf.nn.bias_add(tf.matmul(tf.reshape(h, [4, 32]), w), b)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    feeds = {"x:0": rng.standard_normal((4, 8, 8, 3)).astype(np.float32),
+             "labels:0": rng.integers(0, 3, 4).astype(np.int32)}
+    return loss, [tf.identity(k1, name="conv1_value"),
+                  tf.identity(moving_variance, name="moving_variance_value")], \
+        feeds
+
+
+def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     rng = seed_everything(name)
     opt_name = make_opt().get_name()
+    what = ("CNN classifier (conv, batch norm, pooling, depthwise)"
+            if graph is cnn_graph else
+            "MLP regression (MSE) 8->6->1" if task == "regression"
+            else "MLP softmax classifier 8->6->3")
     md = ModelDir(root, name, "training",
-                  "TF1 %s %s trained with %s, %s variables, with Saver" % (
-                      "MLP regression (MSE)" if task == "regression"
-                      else "MLP softmax classifier", "8->6->" +
-                      ("1" if task == "regression" else "3"), opt_name,
-                      "resource" if resource else "ref"))
-    n_out = 1 if task == "regression" else 3
+                  "TF1 %s trained with %s, %s variables, with Saver" % (
+                      what, opt_name, "resource" if resource else "ref"))
     with tf1_graph(name) as g:
-        x = tf1.placeholder(tf.float32, [4, 8], name="x")
-        if task == "regression":
-            y = tf1.placeholder(tf.float32, [4, 1], name="y")
-        else:
-            y = tf1.placeholder(tf.int32, [4], name="labels")
-        with tf1.variable_scope("model"):
-            # Seeded initializers: the random ops keep seed/seed2 attributes,
-            # so re-running "init" from the file gives the same values.
-            w1 = tf1.get_variable("w1", [8, 6], use_resource=resource,
-                                  initializer=tf1.glorot_uniform_initializer())
-            b1 = tf1.get_variable("b1", [6], use_resource=resource,
-                                  initializer=tf1.zeros_initializer())
-            w2 = tf1.get_variable("w2", [6, n_out], use_resource=resource,
-                                  initializer=tf1.truncated_normal_initializer(
-                                      stddev=0.5))
-            b2 = tf1.get_variable("b2", [n_out], use_resource=resource,
-                                  initializer=tf1.constant_initializer(0.1))
-        h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
-        out = tf.nn.bias_add(tf.matmul(h, w2), b2)
-        if task == "regression":
-            loss = tf.reduce_mean(tf.square(out - y))
-        else:
-            loss = tf.reduce_mean(
-                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y,
-                                                               logits=out))
+        loss, values, feeds = graph(name, resource, task, rng)
         loss = tf.identity(loss, name="loss")
-        train_op = make_opt().minimize(loss, name="train_op")
+        # Updates of non-trained state (batch norm's moving statistics) run
+        # with each step, as tf.layers arranges.
+        with tf.control_dependencies(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)):
+            train_op = make_opt().minimize(loss, name="train_op")
         assert train_op.name == "train_op", train_op.name
-        w1_value = tf.identity(w1, name="w1_value")
         init = tf1.variables_initializer(tf1.global_variables(), name="init")
         # The save/restore subgraph (SaveV2/RestoreV2).
         saver = tf1.train.Saver(save_relative_paths=True)
         check_variable_kind(g, resource)
 
-        feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32)}
-        if task == "regression":
-            feeds["y:0"] = rng.standard_normal((4, 1)).astype(np.float32)
-        else:
-            feeds["labels:0"] = rng.integers(0, 3, 4).astype(np.int32)
         for t, v in feeds.items():
             md.add_feed(t, v)
         md.manifest.update(targets=["train_op"], init=["init"],
@@ -656,11 +720,18 @@ def make_train(root, name, make_opt, resource, task):
             # tfc restores them instead of running init.
             saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=0,
                        write_meta_graph=False)
+            # The loss of each step (computed before the step's update),
+            # then of the step after the last.
+            losses = []
             for _ in range(TRAIN_STEPS):
-                sess.run(train_op, feeds)
-            vals = sess.run([loss, w1_value], feeds)
-        for t, v in zip([loss, w1_value], vals):
+                losses.append(sess.run([loss, train_op], feeds)[0])
+            vals = sess.run([loss] + values, feeds)
+            losses.append(vals[0])
+        for t, v in zip([loss] + values, vals):
             md.add_fetch(t.name, v)
+        np.save(md.path("outputs", "step_losses.npy"),
+                np.array(losses, np.float32), allow_pickle=False)
+        md.manifest["step_losses"] = "outputs/step_losses.npy"
         md.write_text(g.as_graph_def())
     md.verify()
     md.finish()
@@ -779,6 +850,10 @@ def all_models():
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:
                        make_train(root, n, m, r, t)))
+    for name, make_opt, resource, _ in OPTIMIZERS:
+        cnn = name.replace("train_", "train_cnn_")
+        models.append((cnn, lambda root, n=cnn, m=make_opt, r=resource:
+                       make_train(root, n, m, r, "classifier", cnn_graph)))
     models.append(("embedding", make_embedding))
     return models
 

@@ -577,6 +577,90 @@ def _(c, rng):
                                                           [-1.5, -0.5, 0.3, 4.0]], np.float32))))
 
 
+@case("BatchNormTraining", REDUCTION)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 3, 5, 4), rng))
+    scale = c.feed(ordinary_floats((4,), rng, low=0.5, high=2.0))
+    offset = c.feed(ordinary_floats((4,), rng))
+    empty = c.feed(np.zeros((0,), np.float32))
+    bn = raw.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=empty,
+                              variance=empty, epsilon=0.001, is_training=True)
+    for i in range(5):
+        c.fetch(bn[i])
+    # Running statistics averaged with the previous ones.
+    averaged = raw.FusedBatchNormV3(
+        x=x, scale=scale, offset=offset,
+        mean=c.feed(ordinary_floats((4,), rng)),
+        variance=c.feed(ordinary_floats((4,), rng, low=0.5, high=2.0)),
+        epsilon=0.01, exponential_avg_factor=0.3, is_training=True)
+    for i in range(3):
+        c.fetch(averaged[i])
+    dy = c.feed(ordinary_floats((2, 3, 5, 4), rng))
+    grad = raw.FusedBatchNormGradV3(
+        y_backprop=dy, x=x, scale=scale, reserve_space_1=bn.reserve_space_1,
+        reserve_space_2=bn.reserve_space_2, reserve_space_3=bn.reserve_space_3,
+        epsilon=0.001, is_training=True)
+    for i in range(3):
+        c.fetch(grad[i])
+    # Inference mode: the statistics are constants of the forward pass.
+    grad = raw.FusedBatchNormGradV3(
+        y_backprop=dy, x=x, scale=scale,
+        reserve_space_1=c.feed(ordinary_floats((4,), rng)),
+        reserve_space_2=c.feed(ordinary_floats((4,), rng, low=0.5, high=2.0)),
+        reserve_space_3=empty, epsilon=0.001, is_training=False)
+    for i in range(3):
+        c.fetch(grad[i])
+
+
+@case("ConvGrads", REDUCTION)
+def _(c, rng):
+    # (input, filter, strides, padding, dilations, explicit paddings);
+    # TensorFlow's CPU kernels have no dilated gradients.
+    convs = [((2, 7, 6, 3), (3, 3, 3, 4), 2, "SAME", 1, []),
+             ((2, 7, 6, 3), (2, 3, 3, 4), 3, "VALID", 1, []),
+             ((1, 7, 6, 3), (3, 3, 3, 2), 1, "EXPLICIT", 1,
+              [0, 0, 1, 2, 0, 1, 0, 0]),
+             ((3, 5, 5, 8), (1, 1, 8, 6), 1, "VALID", 1, [])]
+    for shape, fshape, stride, padding, dilation, pads in convs:
+        x = c.feed(ordinary_floats(shape, rng))
+        w = c.feed(ordinary_floats(fshape, rng))
+        attrs = dict(strides=[1, stride, stride, 1], padding=padding,
+                     dilations=[1, dilation, dilation, 1],
+                     explicit_paddings=pads)
+        y = raw.Conv2D(input=x, filter=w, **attrs)
+        dy = c.feed(ordinary_floats(y.shape, rng))
+        c.fetch(raw.Conv2DBackpropInput(input_sizes=const(shape), filter=w,
+                                        out_backprop=dy, **attrs))
+        c.fetch(raw.Conv2DBackpropFilter(input=x, filter_sizes=const(fshape),
+                                         out_backprop=dy, **attrs))
+    for shape, fshape, stride, padding in [((2, 6, 5, 4), (3, 3, 4, 2), 2, "SAME"),
+                                           ((2, 6, 5, 3), (3, 2, 3, 1), 1, "VALID")]:
+        x = c.feed(ordinary_floats(shape, rng))
+        w = c.feed(ordinary_floats(fshape, rng))
+        attrs = dict(strides=[1, stride, stride, 1], padding=padding)
+        y = raw.DepthwiseConv2dNative(input=x, filter=w, **attrs)
+        dy = c.feed(ordinary_floats(y.shape, rng))
+        c.fetch(raw.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=const(shape), filter=w, out_backprop=dy, **attrs))
+        c.fetch(raw.DepthwiseConv2dNativeBackpropFilter(
+            input=x, filter_sizes=const(fshape), out_backprop=dy, **attrs))
+
+
+@case("PoolGrads")
+def _(c, rng):
+    # ReLU'd values: windows of zeros, where the first maximum takes the
+    # gradient.
+    x = c.feed(np.maximum(ordinary_floats((2, 5, 6, 3), rng), 0))
+    for ksize, stride, padding in [(3, 2, "SAME"), (2, 2, "VALID"), (3, 1, "SAME")]:
+        attrs = dict(ksize=[1, ksize, ksize, 1], strides=[1, stride, stride, 1],
+                     padding=padding)
+        y = raw.MaxPool(input=x, **attrs)
+        dy = c.feed(ordinary_floats(y.shape, rng))
+        c.fetch(raw.MaxPoolGrad(orig_input=x, orig_output=y, grad=dy, **attrs))
+        c.fetch(raw.AvgPoolGrad(orig_input_shape=const([2, 5, 6, 3]), grad=dy,
+                                **attrs))
+
+
 @case("BiasAddGrad", REDUCTION)
 def _(c, rng):
     c.fetch(raw.BiasAddGrad(out_backprop=c.feed(ordinary_floats((4, 6), rng))))

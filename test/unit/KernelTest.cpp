@@ -230,6 +230,71 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
   }
 }
 
+/// The convolution gradients are the adjoints of the convolution: for any
+/// x, W and output gradient dy, sum(dy * conv(x, W)) equals
+/// sum(x * backprop_input(W, dy)) and sum(W * backprop_filter(x, dy)).
+/// Checked with the reference convolution for oneDNN's primitives and the
+/// direct loops, which must also agree with each other; dilated geometries
+/// too, which TensorFlow's CPU kernels (and so the op cases) do not cover.
+TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
+  struct Case {
+    int64_t n, h, w, c, kh, kw, oc, stride, dilation, multiplier;
+    bool same;
+  };
+  const Case cases[] = {{2, 8, 7, 4, 3, 3, 8, 2, 1, 0, true},
+                        {1, 9, 9, 2, 3, 3, 5, 1, 2, 0, false},
+                        {2, 6, 6, 8, 1, 1, 16, 1, 1, 0, false},
+                        {1, 7, 5, 2, 2, 3, 3, 3, 1, 0, false},
+                        {2, 6, 5, 4, 3, 3, 0, 2, 1, 2, true}, // Depthwise.
+                        {1, 8, 8, 3, 3, 3, 0, 1, 2, 1, true}};
+  static std::vector<std::unique_ptr<std::array<int64_t, 17>>> tables;
+  auto dot = [](const std::vector<float> &a, const std::vector<float> &b) {
+    double sum = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+      sum += double(a[i]) * double(b[i]);
+    return sum;
+  };
+  for (const Case &t : cases) {
+    auto [oh, pt] = window(t.same, t.h, t.kh, t.stride, t.dilation);
+    auto [ow, pl] = window(t.same, t.w, t.kw, t.stride, t.dilation);
+    bool depthwise = t.multiplier > 0;
+    int64_t oc = depthwise ? t.c * t.multiplier : t.oc;
+    int64_t filterColumns = depthwise ? t.multiplier : t.oc;
+    std::vector<float> x = randomVector(t.n * t.h * t.w * t.c, 21);
+    std::vector<float> filter = randomVector(t.kh * t.kw * t.c * filterColumns, 22);
+    std::vector<float> dy = randomVector(t.n * oh * ow * oc, 23);
+    std::vector<float> y(dy.size());
+    tfc::reference::conv2d(x.data(), filter.data(), y.data(), t.n, t.h, t.w,
+                           t.c, t.kh, t.kw, oc, oh, ow, t.stride, t.stride,
+                           t.dilation, t.dilation, pt, pl, t.multiplier);
+    double forward = dot(dy, y);
+    std::vector<float> results[2][2]; // [direct][filter gradient]
+    for (int direct : {0, 1})
+      for (int filterGradient : {0, 1}) {
+        tables.push_back(std::make_unique<std::array<int64_t, 17>>(
+            std::array<int64_t, 17>{t.n, t.h, t.w, t.c, t.kh, t.kw,
+                                    filterColumns, oh, ow, t.stride, t.stride,
+                                    t.dilation, t.dilation, pt, pl,
+                                    depthwise ? 1 : 0, filterGradient}));
+        std::vector<float> &out = results[direct][filterGradient];
+        out.assign(filterGradient ? filter.size() : x.size(), 42.f);
+        auto *kernel = direct ? tfc_cpu_conv2d_backprop_direct_f32
+                              : tfc_cpu_conv2d_backprop_f32;
+        kernel(runtime, filterGradient ? x.data() : filter.data(), dy.data(),
+               out.data(), tables.back()->data());
+        double adjoint = dot(filterGradient ? filter : x, out);
+        EXPECT_NEAR(adjoint, forward, 1e-4 * (1 + std::abs(forward)))
+            << "h=" << t.h << " direct=" << direct
+            << " filter gradient=" << filterGradient;
+      }
+    for (int filterGradient : {0, 1})
+      for (size_t i = 0; i < results[0][filterGradient].size(); ++i)
+        ASSERT_NEAR(results[0][filterGradient][i], results[1][filterGradient][i],
+                    1e-4f)
+            << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
+  }
+}
+
 TEST_P(KernelTest, ReductionsMatchReference) {
   const int64_t outer = 3, reduced = 5, inner = 7;
   std::vector<float> in = randomVector(outer * reduced * inner, 8);

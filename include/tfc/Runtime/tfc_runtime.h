@@ -220,6 +220,58 @@ void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         int64_t stride_h, int64_t stride_w, int64_t pad_top,
                         int64_t pad_left);
 
+/* The gradients of max (kind 0) and average (kind 1) pooling: `out`
+ * ([n,h,w,c], the input's shape) gets each window's gradient, all of it at
+ * the window's first maximum of `input` (max) or an equal share at each
+ * unpadded position (average; `input` unused). */
+void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
+                             const float *input, const float *gradient,
+                             float *out, int64_t n, int64_t h, int64_t w,
+                             int64_t c, int64_t kh, int64_t kw, int64_t oh,
+                             int64_t ow, int64_t stride_h, int64_t stride_w,
+                             int64_t pad_top, int64_t pad_left);
+
+/* The gradients of Conv2D and depthwise Conv2D (oneDNN; direct loops
+ * where it cannot). `params` (the call site's constant table, also the key
+ * of its cached primitive): n, h, w, c, kh, kw, oc (depthwise: the
+ * multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
+ * pad_top, pad_left, depthwise (0/1), filter_gradient (0/1). For the input
+ * gradient `operand` is the filter and `out` is [n,h,w,c]; for the filter
+ * gradient `operand` is the input and `out` the filter's shape; `gradient`
+ * is the output's, [n,oh,ow,oc]. The _direct form always runs the loops
+ * (for tests). */
+void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime, const float *operand,
+                                 const float *gradient, float *out,
+                                 const int64_t *params);
+void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,
+                                        const float *operand,
+                                        const float *gradient, float *out,
+                                        const int64_t *params);
+
+/* FusedBatchNorm in training mode on x = [rows, channels]: y normalized
+ * with the batch's mean and (biased) variance; batch_mean/batch_variance
+ * are the running statistics (the batch's, variance Bessel-corrected,
+ * averaged with running_mean/running_variance when average_factor != 1;
+ * those may be NULL otherwise); saved_mean/saved_variance (may be NULL)
+ * are the batch's, for the gradient. */
+void tfc_cpu_batch_norm_training_f32(
+    tfc_runtime *runtime, const float *x, const float *scale,
+    const float *offset, const float *running_mean,
+    const float *running_variance, float *y, float *batch_mean,
+    float *batch_variance, float *saved_mean, float *saved_variance,
+    float epsilon, float average_factor, int64_t rows, int64_t channels);
+/* FusedBatchNormGrad: the gradients of x, scale and offset from the output
+ * gradient, with `mean`/`variance` the saved batch statistics (training)
+ * or the constant ones (inference). reserved1/reserved2 (may be NULL) are
+ * the op's two opaque scalar outputs, set to 0. */
+void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
+                                 const float *x, const float *scale,
+                                 const float *mean, const float *variance,
+                                 float *x_gradient, float *scale_gradient,
+                                 float *offset_gradient, float *reserved1,
+                                 float *reserved2, float epsilon, int64_t rows,
+                                 int64_t channels, int64_t training);
+
 /* The optimizers' updates (TensorFlow's Apply* and ResourceApply*), in
  * place, float32: pointers in the op's input order (the variable and its
  * slots, updated; scalars as pointers to one value; the gradient), then

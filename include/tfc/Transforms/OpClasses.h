@@ -27,6 +27,13 @@ bool isAlias(mlir::Operation *node);
 /// Pad, Tile, Gather, ...) or makes a tensor from scalars (Fill, Range).
 bool isDataMovement(mlir::Operation *node);
 
+/// Whether `node` is the gradient of a convolution or a pooling
+/// (Conv2DBackpropInput/Filter and depthwise, MaxPoolGrad, AvgPoolGrad).
+bool isWindowGradient(mlir::Operation *node);
+
+/// Whether `node` is FusedBatchNorm or FusedBatchNormGrad (any version).
+bool isBatchNorm(mlir::Operation *node);
+
 /// Whether code generation knows `node`'s op (the classes above, the
 /// kernels' ops, _Arg/_Retval, Const, NoOp).
 bool hasCodeGeneration(mlir::Operation *node);

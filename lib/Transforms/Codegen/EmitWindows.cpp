@@ -22,6 +22,84 @@ using namespace mlir;
 
 namespace tfc {
 
+namespace {
+
+/// Where a window op's windows lie: the NHWC input [n, h, w, c], the
+/// output's [oh, ow], the window, its strides and dilations, and the top
+/// and left padding, as TensorFlow derives them.
+struct WindowGeometry {
+  int64_t n, h, w, c, kh, kw, oh, ow, strideH, strideW, dilationH, dilationW,
+      padTop = 0, padLeft = 0;
+};
+
+SmallVector<int64_t> intsAttr(Operation *node, StringRef name,
+                              int64_t fallback) {
+  SmallVector<int64_t> values;
+  if (auto list = node->getAttrOfType<ArrayAttr>(name))
+    for (Attribute a : list)
+      values.push_back(cast<IntegerAttr>(a).getInt());
+  if (values.size() != 4)
+    values.assign(4, fallback);
+  return values;
+}
+
+/// The geometry of `node` whose windowed input has type `in` and output
+/// `out`; kh/kw from the filter type, or from ksize when it is null.
+FailureOr<WindowGeometry> windowGeometry(Operation *node,
+                                         RankedTensorType in,
+                                         RankedTensorType out,
+                                         RankedTensorType filter) {
+  WindowGeometry g;
+  SmallVector<int64_t> strides = intsAttr(node, "strides", 1);
+  SmallVector<int64_t> dilations = intsAttr(node, "dilations", 1);
+  g.n = in.getDimSize(0), g.h = in.getDimSize(1), g.w = in.getDimSize(2),
+  g.c = in.getDimSize(3);
+  g.oh = out.getDimSize(1), g.ow = out.getDimSize(2);
+  if (filter) {
+    g.kh = filter.getDimSize(0);
+    g.kw = filter.getDimSize(1);
+  } else {
+    SmallVector<int64_t> ksize = intsAttr(node, "ksize", 1);
+    g.kh = ksize[1];
+    g.kw = ksize[2];
+  }
+  g.strideH = strides[1], g.strideW = strides[2];
+  g.dilationH = dilations[1], g.dilationW = dilations[2];
+  StringRef padding = node->getAttrOfType<StringAttr>("padding").getValue();
+  if (padding == "SAME") {
+    auto before = [](int64_t in, int64_t out, int64_t k, int64_t stride,
+                     int64_t dilation) {
+      int64_t total = (out - 1) * stride + (k - 1) * dilation + 1 - in;
+      return std::max<int64_t>(total, 0) / 2;
+    };
+    g.padTop = before(g.h, g.oh, g.kh, g.strideH, g.dilationH);
+    g.padLeft = before(g.w, g.ow, g.kw, g.strideW, g.dilationW);
+  } else if (padding == "EXPLICIT") {
+    SmallVector<int64_t> pads;
+    if (auto list = node->getAttrOfType<ArrayAttr>("explicit_paddings"))
+      for (Attribute a : list)
+        pads.push_back(cast<IntegerAttr>(a).getInt());
+    if (pads.size() != 8)
+      return failure();
+    g.padTop = pads[2];
+    g.padLeft = pads[4];
+  }
+  return g;
+}
+
+/// Float32 NHWC only: a diagnostic otherwise.
+LogicalResult checkFloatNHWC(Operation *node, RankedTensorType type,
+                             function_ref<InFlightDiagnostic()> error) {
+  if (!type.getElementType().isF32())
+    return error() << "code generation supports float32 only for now";
+  auto format = node->getAttrOfType<StringAttr>("data_format");
+  if (format && format.getValue() != "NHWC")
+    return error() << "code generation supports NHWC only for now";
+  return success();
+}
+
+} // namespace
+
 /// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool on NHWC float32; a
 /// convolution with an epilogue writes the value of the epilogue's root.
 LogicalResult StepEmitter::emitWindow(Operation *node,
@@ -32,64 +110,23 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
   Value result = tfg::getDataResults(node)[0];
   auto in = cast<RankedTensorType>(input.getType());
   auto out = cast<RankedTensorType>(result.getType());
-  if (!in.getElementType().isF32())
-    return error(node) << "code generation supports float32 only for now";
-  auto format = node->getAttrOfType<StringAttr>("data_format");
-  if (format && format.getValue() != "NHWC")
-    return error(node) << "code generation supports NHWC only for now";
-  auto ints = [&](StringRef name, int64_t fallback) {
-    SmallVector<int64_t> values;
-    if (auto list = node->getAttrOfType<ArrayAttr>(name))
-      for (Attribute a : list)
-        values.push_back(cast<IntegerAttr>(a).getInt());
-    if (values.size() != 4)
-      values.assign(4, fallback);
-    return values;
-  };
-  SmallVector<int64_t> strides = ints("strides", 1);
-  SmallVector<int64_t> dilations = ints("dilations", 1);
-  int64_t n = in.getDimSize(0), h = in.getDimSize(1), w = in.getDimSize(2),
-          c = in.getDimSize(3);
-  int64_t oh = out.getDimSize(1), ow = out.getDimSize(2);
-  int64_t kh, kw;
-  if (isConv || isDepthwise) {
-    auto filter = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
-    kh = filter.getDimSize(0);
-    kw = filter.getDimSize(1);
-  } else {
-    SmallVector<int64_t> ksize = ints("ksize", 1);
-    kh = ksize[1];
-    kw = ksize[2];
-  }
-  // Top and left padding, as TensorFlow derives them.
-  StringRef padding = node->getAttrOfType<StringAttr>("padding").getValue();
-  int64_t padTop = 0, padLeft = 0;
-  if (padding == "SAME") {
-    auto before = [](int64_t in, int64_t out, int64_t k, int64_t stride,
-                     int64_t dilation) {
-      int64_t total = (out - 1) * stride + (k - 1) * dilation + 1 - in;
-      return std::max<int64_t>(total, 0) / 2;
-    };
-    padTop = before(h, oh, kh, strides[1], dilations[1]);
-    padLeft = before(w, ow, kw, strides[2], dilations[2]);
-  } else if (padding == "EXPLICIT") {
-    SmallVector<int64_t> pads;
-    if (auto list = node->getAttrOfType<ArrayAttr>("explicit_paddings"))
-      for (Attribute a : list)
-        pads.push_back(cast<IntegerAttr>(a).getInt());
-    if (pads.size() != 8)
-      return error(node) << "explicit_paddings must have 8 values";
-    padTop = pads[2];
-    padLeft = pads[4];
-  }
+  if (failed(checkFloatNHWC(node, in, [&] { return error(node); })))
+    return failure();
+  RankedTensorType filterType;
+  if (isConv || isDepthwise)
+    filterType = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
+  FailureOr<WindowGeometry> geometry = windowGeometry(node, in, out, filterType);
+  if (failed(geometry))
+    return error(node) << "explicit_paddings must have 8 values";
+  auto [n, h, w, c, kh, kw, oh, ow, strideH, strideW, dilationH, dilationW,
+        padTop, padLeft] = *geometry;
   Value outMemref =
       memrefFor(epilogue ? tfg::getDataResults(epilogue->root)[0] : result);
   if (!outMemref)
     return error(node) << "output has no buffer";
   Location loc = node->getLoc();
   if (isConv || isDepthwise) {
-    auto filter = cast<RankedTensorType>(tfg::getDataOperands(node)[1].getType());
-    if (isConv && filter.getDimSize(2) != c)
+    if (isConv && filterType.getDimSize(2) != c)
       return error(node) << "grouped convolutions are not supported";
     Value filterValue = tfg::getDataOperands(node)[1];
     Operation *filterNode = filterValue.getDefiningOp();
@@ -125,8 +162,8 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     // The parameter table (see tfc_cpu_conv2d_dnnl_f32); its address also
     // keys the call site's cached oneDNN primitive.
     Value table = constantTable(
-        loc, {n, h, w, c, kh, kw, filter.getDimSize(3), oh, ow, strides[1],
-              strides[2], dilations[1], dilations[2], padTop, padLeft,
+        loc, {n, h, w, c, kh, kw, filterType.getDimSize(3), oh, ow, strideH,
+              strideW, dilationH, dilationW, padTop, padLeft,
               isDepthwise ? 1 : 0, constantFilter ? 1 : 0,
               epilogue ? epilogue->activation : 0,
               epilogue && epilogue->bias ? 1 : 0, residualMode});
@@ -138,9 +175,70 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
   }
   callKernel(loc, "tfc_cpu_pool2d_f32",
              {pointerTo(memrefFor(input)), pointerTo(outMemref)},
-             {n, h, w, c, kh, kw, oh, ow, strides[1], strides[2], padTop,
-              padLeft},
+             {n, h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft},
              type == "MaxPool" ? 0 : 1);
+  return success();
+}
+
+} // namespace tfc
+
+namespace tfc {
+
+/// The gradients of the window ops, NHWC float32: Conv2DBackpropInput/
+/// Filter and their depthwise forms (tfc_cpu_conv2d_backprop_f32),
+/// MaxPoolGrad and AvgPoolGrad (tfc_cpu_pool2d_grad_f32).
+LogicalResult StepEmitter::emitWindowGradient(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  Value result = tfg::getDataResults(node)[0];
+  bool isPool = type == "MaxPoolGrad" || type == "AvgPoolGrad";
+  bool filterGradient = type == "Conv2DBackpropFilter" ||
+                        type == "DepthwiseConv2dNativeBackpropFilter";
+  bool depthwise = type.starts_with("Depthwise");
+  // The forward op's input and output (its gradient) and filter types.
+  Value gradient = operands[type == "AvgPoolGrad" ? 1 : 2];
+  auto out = cast<RankedTensorType>(gradient.getType());
+  auto in = cast<RankedTensorType>(
+      (filterGradient || type == "MaxPoolGrad" ? operands[0] : result).getType());
+  RankedTensorType filter;
+  if (!isPool)
+    filter = cast<RankedTensorType>(
+        (filterGradient ? result : operands[1]).getType());
+  if (failed(checkFloatNHWC(node, out, [&] { return error(node); })))
+    return failure();
+  FailureOr<WindowGeometry> geometry = windowGeometry(node, in, out, filter);
+  if (failed(geometry))
+    return error(node) << "explicit_paddings must have 8 values";
+  const WindowGeometry &g = *geometry;
+  FailureOr<Value> output = outputFor(node);
+  if (failed(output))
+    return failure();
+  Location loc = node->getLoc();
+  if (isPool) {
+    Value input = type == "MaxPoolGrad" ? memrefFor(operands[0]) : Value();
+    callKernel(loc, "tfc_cpu_pool2d_grad_f32",
+               {input ? pointerTo(input)
+                      : builder.create<LLVM::ZeroOp>(
+                            loc, LLVM::LLVMPointerType::get(context)),
+                pointerTo(memrefFor(gradient)), pointerTo(*output)},
+               {g.n, g.h, g.w, g.c, g.kh, g.kw, g.oh, g.ow, g.strideH,
+                g.strideW, g.padTop, g.padLeft},
+               type == "MaxPoolGrad" ? 0 : 1);
+    return success();
+  }
+  if (!depthwise && filter.getDimSize(2) != g.c)
+    return error(node) << "grouped convolutions are not supported";
+  // The parameter table (see tfc_cpu_conv2d_backprop_f32); its address
+  // also keys the call site's cached oneDNN primitive.
+  Value table = constantTable(
+      loc, {g.n, g.h, g.w, g.c, g.kh, g.kw, filter.getDimSize(3), g.oh, g.ow,
+            g.strideH, g.strideW, g.dilationH, g.dilationW, g.padTop,
+            g.padLeft, depthwise ? 1 : 0, filterGradient ? 1 : 0});
+  Value operand = memrefFor(operands[filterGradient ? 0 : 1]);
+  callKernel(loc, "tfc_cpu_conv2d_backprop_f32",
+             {pointerTo(operand), pointerTo(memrefFor(gradient)),
+              pointerTo(*output), pointerTo(table)},
+             {});
   return success();
 }
 

@@ -74,6 +74,10 @@ public:
   mlir::LogicalResult emitEinsum(mlir::Operation *node);
   mlir::LogicalResult emitWindow(mlir::Operation *node,
                                  const ConvEpilogue *epilogue = nullptr);
+  /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad.
+  mlir::LogicalResult emitWindowGradient(mlir::Operation *node);
+  /// FusedBatchNorm in training mode and FusedBatchNormGrad.
+  mlir::LogicalResult emitBatchNorm(mlir::Operation *node);
   mlir::LogicalResult emitReduction(mlir::Operation *node);
   /// ArgMax/ArgMin, Cumsum/Cumprod.
   mlir::LogicalResult emitAxisKernel(mlir::Operation *node);

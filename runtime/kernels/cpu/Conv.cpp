@@ -160,3 +160,63 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
   };
   runtime->device.parallelFor(outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
 }
+
+extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
+                                        const float *input,
+                                        const float *gradient, float *out,
+                                        int64_t n, int64_t h, int64_t w,
+                                        int64_t c, int64_t kh, int64_t kw,
+                                        int64_t oh, int64_t ow, int64_t strideH,
+                                        int64_t strideW, int64_t padTop,
+                                        int64_t padLeft) {
+  bool max = kind == 0;
+  // Windows overlap, so each task owns whole images: the gradients it
+  // scatters never meet another task's.
+  auto images = [&](Eigen::Index first, Eigen::Index last) {
+    std::vector<int64_t> argmax(c);
+    std::vector<float> best(c);
+    for (Eigen::Index b = first; b < last; ++b) {
+      float *image = out + b * h * w * c;
+      std::fill(image, image + h * w * c, 0.f);
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          const float *g = gradient + ((b * oh + y) * ow + x) * c;
+          int64_t y0 = std::max<int64_t>(y * strideH - padTop, 0);
+          int64_t y1 = std::min<int64_t>(y * strideH - padTop + kh, h);
+          int64_t x0 = std::max<int64_t>(x * strideW - padLeft, 0);
+          int64_t x1 = std::min<int64_t>(x * strideW - padLeft + kw, w);
+          if (y0 >= y1 || x0 >= x1)
+            continue;
+          if (!max) {
+            // Each input position of the window gets an equal share; padded
+            // positions were not counted.
+            float share = 1.f / float((y1 - y0) * (x1 - x0));
+            for (int64_t iy = y0; iy < y1; ++iy)
+              for (int64_t ix = x0; ix < x1; ++ix) {
+                float *dst = image + (iy * w + ix) * c;
+                for (int64_t ch = 0; ch < c; ++ch)
+                  dst[ch] += g[ch] * share;
+              }
+            continue;
+          }
+          // The whole gradient goes to the window's maximum: the first one
+          // in row-major order on ties, as TensorFlow's kernel picks it.
+          std::fill(argmax.begin(), argmax.end(), -1);
+          for (int64_t iy = y0; iy < y1; ++iy)
+            for (int64_t ix = x0; ix < x1; ++ix) {
+              int64_t at = (iy * w + ix) * c;
+              const float *src = input + b * h * w * c + at;
+              for (int64_t ch = 0; ch < c; ++ch)
+                if (argmax[ch] < 0 || src[ch] > best[ch]) {
+                  best[ch] = src[ch];
+                  argmax[ch] = at + ch;
+                }
+            }
+          for (int64_t ch = 0; ch < c; ++ch)
+            image[argmax[ch]] += g[ch];
+        }
+    }
+  };
+  double perImage = double(oh * ow * kh * kw * c);
+  runtime->device.parallelFor(n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
+}

@@ -1,24 +1,65 @@
 #!/usr/bin/env python3
-"""Compiles each named corpus training graph with `tfc compile` (the
-manifest's feeds and fetches, --target and --init from the manifest), runs
-the init entry and then steps+1 steps (the manifest's steps train; the
-last step computes the fetches from the trained variables before it
-updates them, as TensorFlow's fetch run after training does), and compares
-each fetch with TensorFlow's (npy-compare). Prints `MODEL FETCH: <line>`.
-With --restore, the program is compiled without the init entry and
-restores the initial variables from the checkpoint TensorFlow's Saver
-wrote (a copy of the model's checkpoint/ directory, where the program
-then saves its own).
+"""Trains each named corpus training graph in tfc and compares it with
+TensorFlow, step by step.
+
+Compiles the graph with `tfc compile` (the manifest's feeds and fetches,
+--target and --init from the manifest), then runs the program once per
+step with `--steps 1`, each run restoring the checkpoint the previous one
+saved: the loss fetched by each run (computed before the step's update)
+must match TensorFlow's loss for that step (manifest["step_losses"]), and
+after the manifest's steps, one more run's fetches must match TensorFlow's
+fetches from the trained variables. Every variable thus goes through a
+checkpoint between steps. Prints `MODEL step N loss: <line>` and
+`MODEL FETCH: <line>` (npy-compare's verdicts).
+
+Without --restore the first run starts from the init entry; with
+--restore, the program is compiled without one and the first run restores
+the initial variables from the checkpoint TensorFlow's Saver wrote (a copy
+of the model's checkpoint/ directory, where the program then saves its
+own).
 Standard library only; tfc, npy-compare on PATH.
 
     run-training.py [--restore] CORPUS WORKDIR RTOL ATOL MODEL...
 """
 
+import ast
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
+
+
+def read_float32_vector(path):
+    """The values of a 1-D little-endian float32 .npy file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:6] == b"\x93NUMPY", path
+    major = data[6]
+    header_length_format = "<H" if major == 1 else "<I"
+    offset = 8 + struct.calcsize(header_length_format)
+    (header_length,) = struct.unpack_from(header_length_format, data, 8)
+    header = ast.literal_eval(data[offset:offset + header_length].decode("latin1"))
+    assert header["descr"] == "<f4" and len(header["shape"]) == 1, (path, header)
+    values = data[offset + header_length:]
+    return struct.unpack("<%df" % header["shape"][0], values)
+
+
+def write_float32_scalar(path, value):
+    """A 0-d float32 .npy file (format 1.0, header padded to 64 bytes)."""
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (), }"
+    header += " " * (64 - 10 - len(header) - 1) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1") + struct.pack("<f", value))
+
+
+def compare(got, want, rtol, atol):
+    result = subprocess.run(["npy-compare", got, want, "--rtol", rtol, "--atol", atol],
+                            capture_output=True, text=True)
+    return result.returncode, result.stdout.strip()
+
 
 args = sys.argv[1:]
 restore = args[0] == "--restore"
@@ -41,23 +82,32 @@ for name in args[4:]:
         for init in manifest["init"]:
             compile_command += ["--init", init]
     subprocess.run(compile_command, check=True)
-    command = [program, "--steps", str(manifest["steps"] + 1)]
+
+    checkpoints = os.path.join(work, name + "-checkpoints")
     if restore:
-        checkpoints = os.path.join(work, name + "-checkpoints")
         shutil.copytree(os.path.join(model, "checkpoint"), checkpoints)
-        command += ["--checkpoint-dir", checkpoints, "--restore"]
-    for feed in manifest["feeds"]:
-        command += ["--input", "%s=%s" % (feed["tensor"], os.path.join(model, feed["npy"]))]
-    outputs = []
-    for i, fetch in enumerate(manifest["fetches"]):
-        path = os.path.join(work, "%s_%d.npy" % (name, i))
-        command += ["--output", "%s=%s" % (fetch["tensor"], path)]
-        outputs.append(path)
-    subprocess.run(command, check=True)
+    step_losses = read_float32_vector(os.path.join(model, manifest["step_losses"]))
+    loss_fetch = manifest["fetches"][0]["tensor"]
+    for step in range(manifest["steps"] + 1):
+        command = [program, "--steps", "1", "--checkpoint-dir", checkpoints]
+        if restore or step > 0:
+            command.append("--restore")
+        for feed in manifest["feeds"]:
+            command += ["--input", "%s=%s" % (feed["tensor"], os.path.join(model, feed["npy"]))]
+        outputs = []
+        for i, fetch in enumerate(manifest["fetches"]):
+            path = os.path.join(work, "%s_step%d_%d.npy" % (name, step, i))
+            command += ["--output", "%s=%s" % (fetch["tensor"], path)]
+            outputs.append(path)
+        subprocess.run(command, check=True)
+        want = os.path.join(work, "%s_step%d_loss.npy" % (name, step))
+        write_float32_scalar(want, step_losses[step])
+        code, line = compare(outputs[0], want, rtol, atol)
+        status |= code
+        print("%s step %d %s: %s" % (name, step, loss_fetch, line))
+    # The last run's fetches, from the trained variables.
     for path, fetch in zip(outputs, manifest["fetches"]):
-        result = subprocess.run(["npy-compare", path, os.path.join(model, fetch["npy"]),
-                                 "--rtol", rtol, "--atol", atol],
-                                capture_output=True, text=True)
-        status |= result.returncode
-        print("%s %s: %s" % (name, fetch["tensor"], result.stdout.strip()))
+        code, line = compare(path, os.path.join(model, fetch["npy"]), rtol, atol)
+        status |= code
+        print("%s %s: %s" % (name, fetch["tensor"], line))
 sys.exit(status)

@@ -1,0 +1,87 @@
+//===- EmitNormalization.cpp - batch normalization in training ------------===//
+//
+// FusedBatchNorm (V1-V3) in training mode and FusedBatchNormGrad (V1-V3),
+// NHWC float32, as calls of the runtime's batch norm kernels on the input
+// seen as [rows, channels]. Inference-mode FusedBatchNorm never gets here:
+// tfc-decompose-batch-norm turns it into an affine map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StepEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  bool gradient = type.starts_with("FusedBatchNormGrad");
+  OperandRange operands = tfg::getDataOperands(node);
+  Value x = operands[gradient ? 1 : 0];
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto format = node->getAttrOfType<StringAttr>("data_format");
+  if (!xType.getElementType().isF32() || xType.getRank() != 4 ||
+      (format && format.getValue() != "NHWC"))
+    return error(node) << "code generation supports float32 NHWC only for now";
+  auto training = node->getAttrOfType<BoolAttr>("is_training");
+  bool isTraining = !training || training.getValue();
+  if (!gradient && !isTraining)
+    return error(node) << "an inference batch norm whose statistics are used "
+                          "has no code generation yet";
+  int64_t channels = xType.getDimSize(3);
+  int64_t rows = channels ? xType.getNumElements() / channels : 0;
+  Location loc = node->getLoc();
+  auto floatAttr = [&](StringRef name, float fallback) -> Value {
+    auto attr = node->getAttrOfType<FloatAttr>(name);
+    return builder.create<arith::ConstantFloatOp>(
+        loc, APFloat(attr ? float(attr.getValueAsDouble()) : fallback),
+        builder.getF32Type());
+  };
+  Value epsilon = floatAttr("epsilon", 1e-4f);
+  Value null = builder.create<LLVM::ZeroOp>(loc, LLVM::LLVMPointerType::get(context));
+  // A tensor's pointer, or null when it holds nothing (the empty running
+  // statistics of a batch norm that does not average).
+  auto pointerOrNull = [&](Value value) {
+    Value memref = memrefFor(value);
+    return memref && cast<RankedTensorType>(value.getType()).getNumElements() > 0
+               ? pointerTo(memref)
+               : null;
+  };
+  SmallVector<Value> pointers;
+  for (Value operand : operands.take_front(5))
+    pointers.push_back(pointerOrNull(operand));
+  // Five outputs of interest (V3's sixth, reserve space 3, is empty); the
+  // two last may have no buffer when nothing reads them.
+  for (unsigned port = 0; port < 5; ++port) {
+    Value result = tfg::getDataResults(node)[port];
+    if (port < 3) {
+      FailureOr<Value> out = outputFor(node, port);
+      if (failed(out))
+        return failure();
+      pointers.push_back(pointerTo(*out));
+    } else {
+      pointers.push_back(pointerOrNull(result));
+    }
+  }
+  if (gradient) {
+    pointers.push_back(epsilon);
+    callKernel(loc, "tfc_cpu_batch_norm_grad_f32", pointers,
+               {rows, channels, isTraining ? 1 : 0});
+    return success();
+  }
+  Value factor = floatAttr("exponential_avg_factor", 1.f);
+  auto factorAttr = node->getAttrOfType<FloatAttr>("exponential_avg_factor");
+  if (factorAttr && factorAttr.getValueAsDouble() != 1.0 &&
+      (pointers[3] == null || pointers[4] == null))
+    return error(node) << "averaging needs the running mean and variance";
+  pointers.push_back(epsilon);
+  pointers.push_back(factor);
+  callKernel(loc, "tfc_cpu_batch_norm_training_f32", pointers,
+             {rows, channels});
+  return success();
+}
+
+} // namespace tfc

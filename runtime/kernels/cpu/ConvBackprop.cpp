@@ -1,0 +1,261 @@
+//===- ConvBackprop.cpp - gradients of convolutions (NHWC) ----------------===//
+//
+// Conv2DBackpropInput/Filter and their depthwise forms: oneDNN's backward
+// data and backward weights primitives on the NHWC tensors as they are,
+// cached per call site like the forward ones (the call site's constant
+// parameter table keys the cache). The filter (backward data) is reordered
+// into the primitive's preferred layout at each call, and the filter
+// gradient (backward weights) is computed in the primitive's layout and
+// reordered into TensorFlow's [kh, kw, c, oc] after: both change every
+// step. Where oneDNN cannot make a primitive, direct loops compute the
+// result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <omp.h>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+/// The parameter table, as tfc_runtime.h lays it out.
+struct Params {
+  int64_t n, h, w, c, kh, kw, multiplierOrOutC, oh, ow, strideH, strideW,
+      dilationH, dilationW, padTop, padLeft, depthwise, filterGradient;
+  int64_t outputChannels() const {
+    return depthwise ? c * multiplierOrOutC : multiplierOrOutC;
+  }
+  int64_t filterElements() const {
+    return kh * kw * c * multiplierOrOutC;
+  }
+};
+
+struct Primitive {
+  dnnl::primitive primitive;
+  memory::desc image, gradient, userWeights, weights, scratchpad;
+};
+
+/// The oneDNN primitive of each call site, made at its first call; null
+/// where oneDNN cannot make one.
+class BackpropCache {
+public:
+  static BackpropCache &get() {
+    static BackpropCache cache;
+    return cache;
+  }
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+
+  Primitive *lookup(const int64_t *table) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = entries.find(table);
+    if (it != entries.end())
+      return it->second.get();
+    std::unique_ptr<Primitive> made;
+    try {
+      made = make(*reinterpret_cast<const Params *>(table));
+    } catch (const dnnl::error &) {
+      made = nullptr;
+    }
+    return (entries[table] = std::move(made)).get();
+  }
+
+private:
+  std::unique_ptr<Primitive> make(const Params &p) {
+    auto result = std::make_unique<Primitive>();
+    memory::dims weights =
+        p.depthwise ? memory::dims{p.c, p.multiplierOrOutC, 1, p.kh, p.kw}
+                    : memory::dims{p.multiplierOrOutC, p.c, p.kh, p.kw};
+    // TensorFlow's filter layouts, as in the forward convolution.
+    result->userWeights = memory::desc(weights, memory::data_type::f32,
+                                       p.depthwise ? Tag::hwigo : Tag::hwio);
+    result->image = memory::desc({p.n, p.c, p.h, p.w}, memory::data_type::f32,
+                                 Tag::nhwc);
+    result->gradient = memory::desc({p.n, p.outputChannels(), p.oh, p.ow},
+                                    memory::data_type::f32, Tag::nhwc);
+    memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+    auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
+                    int64_t dilation, int64_t before) {
+      return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
+                                      in - before);
+    };
+    memory::dims strides = {p.strideH, p.strideW};
+    memory::dims dilations = {p.dilationH - 1, p.dilationW - 1};
+    memory::dims padBefore = {p.padTop, p.padLeft};
+    memory::dims padAfter = {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
+                             after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)};
+    auto algorithm = dnnl::algorithm::convolution_direct;
+    // The backward primitives are made from the forward one they invert.
+    dnnl::convolution_forward::primitive_desc forward(
+        dnnl::convolution_forward::desc(
+            dnnl::prop_kind::forward_training, algorithm, result->image,
+            anyWeights, result->gradient, strides, dilations, padBefore,
+            padAfter),
+        engine);
+    // The scratchpad is the caller's, so that contexts of one model may run
+    // the primitive concurrently.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (p.filterGradient) {
+      dnnl::convolution_backward_weights::primitive_desc pd(
+          dnnl::convolution_backward_weights::desc(
+              algorithm, result->image, anyWeights, result->gradient, strides,
+              dilations, padBefore, padAfter),
+          attr, engine, forward);
+      result->primitive = dnnl::convolution_backward_weights(pd);
+      result->weights = pd.diff_weights_desc();
+      result->scratchpad = pd.scratchpad_desc();
+    } else {
+      dnnl::convolution_backward_data::primitive_desc pd(
+          dnnl::convolution_backward_data::desc(
+              algorithm, result->image, anyWeights, result->gradient, strides,
+              dilations, padBefore, padAfter),
+          attr, engine, forward);
+      result->primitive = dnnl::convolution_backward_data(pd);
+      result->weights = pd.weights_desc();
+      result->scratchpad = pd.scratchpad_desc();
+    }
+    return result;
+  }
+
+  std::mutex mutex;
+  std::unordered_map<const int64_t *, std::unique_ptr<Primitive>> entries;
+};
+
+/// The filter tap (i, j) of TensorFlow's layout: [c][oc] for a convolution,
+/// [c][multiplier] for a depthwise one.
+inline int64_t tap(const Params &p, int64_t i, int64_t j) {
+  return (i * p.kw + j) * p.c * p.multiplierOrOutC;
+}
+
+/// Each (output position, filter tap) pair whose input position is inside
+/// the image: calls visit(b, input offset, output offset, tap offset).
+template <typename Visit>
+void forEachTap(const Params &p, int64_t b, Visit visit) {
+  for (int64_t y = 0; y < p.oh; ++y)
+    for (int64_t x = 0; x < p.ow; ++x)
+      for (int64_t i = 0; i < p.kh; ++i) {
+        int64_t iy = y * p.strideH + i * p.dilationH - p.padTop;
+        if (iy < 0 || iy >= p.h)
+          continue;
+        for (int64_t j = 0; j < p.kw; ++j) {
+          int64_t ix = x * p.strideW + j * p.dilationW - p.padLeft;
+          if (ix < 0 || ix >= p.w)
+            continue;
+          visit(((b * p.h + iy) * p.w + ix) * p.c,
+                ((b * p.oh + y) * p.ow + x) * p.outputChannels(), tap(p, i, j));
+        }
+      }
+}
+
+/// The input gradient in direct loops, one batch element per task.
+void backpropInputDirect(tfc_runtime *runtime, const Params &p,
+                         const float *filter, const float *gradient,
+                         float *out) {
+  std::fill(out, out + p.n * p.h * p.w * p.c, 0.f);
+  int64_t m = p.multiplierOrOutC;
+  auto images = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index b = first; b < last; ++b)
+      forEachTap(p, b, [&](int64_t in, int64_t outAt, int64_t at) {
+        for (int64_t ci = 0; ci < p.c; ++ci) {
+          float sum = 0.f;
+          const float *f = filter + at + ci * m;
+          const float *g = gradient + outAt + (p.depthwise ? ci * m : 0);
+          for (int64_t k = 0; k < m; ++k)
+            sum += f[k] * g[k];
+          out[in + ci] += sum;
+        }
+      });
+  };
+  double perImage = double(p.oh * p.ow * p.kh * p.kw * p.c * m);
+  runtime->device.parallelFor(p.n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
+}
+
+/// The filter gradient in direct loops, over the batch in order.
+void backpropFilterDirect(const Params &p, const float *input,
+                          const float *gradient, float *out) {
+  std::fill(out, out + p.filterElements(), 0.f);
+  int64_t m = p.multiplierOrOutC;
+  for (int64_t b = 0; b < p.n; ++b)
+    forEachTap(p, b, [&](int64_t in, int64_t outAt, int64_t at) {
+      for (int64_t ci = 0; ci < p.c; ++ci) {
+        float v = input[in + ci];
+        float *f = out + at + ci * m;
+        const float *g = gradient + outAt + (p.depthwise ? ci * m : 0);
+        for (int64_t k = 0; k < m; ++k)
+          f[k] += v * g[k];
+      }
+    });
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
+                                            const float *operand,
+                                            const float *gradient, float *out,
+                                            const int64_t *table) {
+  const Params &p = *reinterpret_cast<const Params *>(table);
+  BackpropCache &cache = BackpropCache::get();
+  Primitive *prim = cache.lookup(table);
+  if (!prim) {
+    if (p.filterGradient)
+      backpropFilterDirect(p, operand, gradient, out);
+    else
+      backpropInputDirect(runtime, p, operand, gradient, out);
+    return;
+  }
+  // oneDNN's threads are OpenMP's: as many as the runtime's.
+  omp_set_num_threads(runtime->threads);
+  dnnl::stream stream(cache.engine);
+  memory diffDst(prim->gradient, cache.engine, const_cast<float *>(gradient));
+  thread_local std::vector<uint8_t> scratch;
+  if (scratch.size() < prim->scratchpad.get_size())
+    scratch.resize(prim->scratchpad.get_size());
+  memory scratchpad(prim->scratchpad, cache.engine, scratch.data());
+  bool reorder = prim->weights != prim->userWeights;
+  if (p.filterGradient) {
+    memory src(prim->image, cache.engine, const_cast<float *>(operand));
+    memory user(prim->userWeights, cache.engine, out);
+    memory diffWeights = reorder ? memory(prim->weights, cache.engine) : user;
+    prim->primitive.execute(stream, {{DNNL_ARG_SRC, src},
+                                     {DNNL_ARG_DIFF_DST, diffDst},
+                                     {DNNL_ARG_DIFF_WEIGHTS, diffWeights},
+                                     {DNNL_ARG_SCRATCHPAD, scratchpad}});
+    if (reorder)
+      dnnl::reorder(diffWeights, user).execute(stream, diffWeights, user);
+  } else {
+    memory user(prim->userWeights, cache.engine, const_cast<float *>(operand));
+    memory weights = user;
+    if (reorder) {
+      weights = memory(prim->weights, cache.engine);
+      dnnl::reorder(user, weights).execute(stream, user, weights);
+    }
+    memory diffSrc(prim->image, cache.engine, out);
+    prim->primitive.execute(stream, {{DNNL_ARG_DIFF_DST, diffDst},
+                                     {DNNL_ARG_WEIGHTS, weights},
+                                     {DNNL_ARG_DIFF_SRC, diffSrc},
+                                     {DNNL_ARG_SCRATCHPAD, scratchpad}});
+  }
+  stream.wait();
+}
+
+extern "C" void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,
+                                                   const float *operand,
+                                                   const float *gradient,
+                                                   float *out,
+                                                   const int64_t *table) {
+  const Params &p = *reinterpret_cast<const Params *>(table);
+  if (p.filterGradient)
+    backpropFilterDirect(p, operand, gradient, out);
+  else
+    backpropInputDirect(runtime, p, operand, gradient, out);
+}
