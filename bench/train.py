@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Training step time, tfc against TensorFlow 2.21, in one run.
 
-    python bench/train.py [--optimizers sgd,adam] [--batch 64] [--threads 2]
-                          [--rounds 3] [--tfc build/bin/tfc] [--work DIR]
+    python bench/train.py [--models mlp,cnn] [--optimizers sgd,adam]
+                          [--batch 64] [--threads 2] [--rounds 3]
+                          [--tfc build/bin/tfc] [--work DIR]
 
-The model is a TF1 training graph built here with fixed seeds: an MLP
-784-256-128-10 (ReLU, softmax cross entropy), its gradients by
-TensorFlow's `minimize`, the optimizer's update ops, a seeded init op.
-For each optimizer:
+The models are TF1 training graphs built here with fixed seeds, with
+their gradients by TensorFlow's `minimize`, the optimizer's update ops
+and a seeded init op:
+  mlp  784-256-128-10 (ReLU, softmax cross entropy);
+  cnn  32x32x3 images: Conv2D 3x3x32 + bias, FusedBatchNormV3 in training
+       mode + ReLU, MaxPool 2x2, Conv2D 3x3x64 + bias + ReLU, MaxPool 2x2,
+       dense 10 (softmax cross entropy).
+For each model and optimizer:
   1. `tfc compile` it (feeds x, labels; fetch loss; target train_op;
      init init), and check that the program's loss after 5 steps matches
      TensorFlow's from the same init (rtol 1e-4);
@@ -33,7 +38,45 @@ import time
 STEPS = 300
 
 
-def build(directory, optimizer, batch):
+def mlp(tf, tf1, batch):
+    """The MLP's input shape and logits."""
+    x = tf1.placeholder(tf.float32, [batch, 784], name="x")
+    h = x
+    for i, units in enumerate([256, 128, 10]):
+        w = tf1.get_variable("w%d" % i, [h.shape[1], units],
+                             initializer=tf1.glorot_uniform_initializer())
+        b = tf1.get_variable("b%d" % i, [units],
+                             initializer=tf1.zeros_initializer())
+        h = tf.nn.bias_add(tf.matmul(h, w), b)
+        if units != 10:
+            h = tf.nn.relu(h)
+    return (batch, 784), h
+
+
+def cnn(tf, tf1, batch):
+    """The CNN's input shape and logits."""
+    x = tf1.placeholder(tf.float32, [batch, 32, 32, 3], name="x")
+    glorot = tf1.glorot_uniform_initializer
+
+    def conv(h, name, channels):
+        k = tf1.get_variable(name + "/kernel", [3, 3, h.shape[3], channels],
+                             initializer=glorot())
+        b = tf1.get_variable(name + "/bias", [channels],
+                             initializer=tf1.zeros_initializer())
+        return tf.nn.bias_add(tf.nn.conv2d(h, k, 1, "SAME"), b)
+    h = conv(x, "conv1", 32)
+    gamma = tf1.get_variable("bn/gamma", [32], initializer=tf1.ones_initializer())
+    beta = tf1.get_variable("bn/beta", [32], initializer=tf1.zeros_initializer())
+    h, _, _ = tf1.nn.fused_batch_norm(h, gamma, beta, is_training=True)
+    h = tf.nn.max_pool2d(tf.nn.relu(h), 2, 2, "VALID")
+    h = tf.nn.max_pool2d(tf.nn.relu(conv(h, "conv2", 64)), 2, 2, "VALID")
+    h = tf.reshape(h, [batch, 8 * 8 * 64])
+    w = tf1.get_variable("dense/kernel", [8 * 8 * 64, 10], initializer=glorot())
+    b = tf1.get_variable("dense/bias", [10], initializer=tf1.zeros_initializer())
+    return (batch, 32, 32, 3), tf.nn.bias_add(tf.matmul(h, w), b)
+
+
+def build(directory, model, optimizer, batch):
     """Writes graph.pbtxt, x.npy, labels.npy and want.npy (TensorFlow's
     loss at step 6: init, 5 training steps, then the loss)."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -44,17 +87,8 @@ def build(directory, optimizer, batch):
     graph = tf.Graph()
     with graph.as_default():
         tf1.set_random_seed(7)
-        x = tf1.placeholder(tf.float32, [batch, 784], name="x")
         labels = tf1.placeholder(tf.int32, [batch], name="labels")
-        h = x
-        for i, units in enumerate([256, 128, 10]):
-            w = tf1.get_variable("w%d" % i, [h.shape[1], units],
-                                 initializer=tf1.glorot_uniform_initializer())
-            b = tf1.get_variable("b%d" % i, [units],
-                                 initializer=tf1.zeros_initializer())
-            h = tf.nn.bias_add(tf.matmul(h, w), b)
-            if units != 10:
-                h = tf.nn.relu(h)
+        shape, h = {"mlp": mlp, "cnn": cnn}[model](tf, tf1, batch)
         loss = tf.identity(tf.reduce_mean(
             tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h)),
             name="loss")
@@ -63,7 +97,7 @@ def build(directory, optimizer, batch):
                 "adam": lambda: tf1.train.AdamOptimizer(1e-3)}[optimizer]
         make().minimize(loss, name="train_op")
         tf1.variables_initializer(tf1.global_variables(), name="init")
-    xs = rng.standard_normal((batch, 784)).astype(np.float32)
+    xs = rng.standard_normal(shape).astype(np.float32)
     ys = rng.integers(0, 10, batch).astype(np.int32)
     np.save(os.path.join(directory, "x.npy"), xs)
     np.save(os.path.join(directory, "labels.npy"), ys)
@@ -111,6 +145,7 @@ def median(values):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="mlp,cnn")
     parser.add_argument("--optimizers", default="sgd,adam")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
@@ -126,10 +161,11 @@ def main():
         return worker(args)
     work = args.work or tempfile.mkdtemp(prefix="tfc-train-bench-")
     rows = []
-    for optimizer in args.optimizers.split(","):
-        directory = os.path.join(work, optimizer)
+    for model, optimizer in [(m, o) for m in args.models.split(",")
+                             for o in args.optimizers.split(",")]:
+        directory = os.path.join(work, model + "-" + optimizer)
         os.makedirs(directory, exist_ok=True)
-        build(directory, optimizer, args.batch)
+        build(directory, model, optimizer, args.batch)
         program = os.path.join(directory, "train")
         subprocess.run([args.tfc, "compile", os.path.join(directory, "graph.pbtxt"),
                         "-o", program, "--feed", "x", "--feed", "labels",
@@ -144,7 +180,8 @@ def main():
         import numpy as np
         want, have = float(np.load(os.path.join(directory, "want.npy"))), float(np.load(got))
         if abs(want - have) > 1e-4 * abs(want) + 1e-6:
-            sys.exit("%s: tfc's loss after 5 steps %g, TensorFlow's %g" % (optimizer, have, want))
+            sys.exit("%s %s: tfc's loss after 5 steps %g, TensorFlow's %g"
+                     % (model, optimizer, have, want))
         tfc_times, tf_times = [], []
         for _ in range(args.rounds):
             out = subprocess.run([program] + inputs + ["--bench", str(args.steps)],
@@ -154,13 +191,13 @@ def main():
                                   "--threads", str(args.threads), "--steps", str(args.steps)],
                                  check=True, capture_output=True, text=True).stdout
             tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
-        rows.append((optimizer, median(tfc_times), median(tf_times)))
-    print("| MLP 784-256-128-10, batch %d, %d threads | tfc step | TensorFlow step | speedup |"
+        rows.append((model, optimizer, median(tfc_times), median(tf_times)))
+    print("| batch %d, %d threads | optimizer | tfc step | TensorFlow step | speedup |"
           % (args.batch, args.threads))
-    print("|---|---|---|---|")
-    for optimizer, ours, theirs in rows:
-        print("| %s | %.1f us | %.1f us | %.2fx |" % (optimizer, ours * 1e6, theirs * 1e6,
-                                                     theirs / ours))
+    print("|---|---|---|---|---|")
+    for model, optimizer, ours, theirs in rows:
+        print("| %s | %s | %.1f us | %.1f us | %.2fx |" % (
+            model, optimizer, ours * 1e6, theirs * 1e6, theirs / ours))
 
 
 if __name__ == "__main__":

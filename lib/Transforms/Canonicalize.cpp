@@ -21,6 +21,16 @@
 //     argument) is dropped: such a node is ready at the start of the step
 //     and never dead, so the edge orders nothing. (Not on control-flow ops
 //     either, to keep their edges as written.)
+//  6. A stateless node whose data outputs nothing reads, but whose control
+//     output something waits for, becomes a NoOp with the same name,
+//     device and ordering (control inputs from its inputs' producers and
+//     its own control inputs), as TensorFlow's dependency optimizer does:
+//     waiting for a computation nobody reads only needs its inputs ready.
+//     TensorFlow's gradients make such nodes: each gradient's `tuple`
+//     waits for every input gradient, also those of inputs (the features
+//     of the first layer) that no variable needs. Not for ops that can
+//     fail at run time (the failure would be lost), control-flow ops, or
+//     roots; only where unused nodes may go.
 //
 // The rules run to a fixed point. Where tfc-remove-dead-nodes would erase
 // unused nodes, this pass erases those its rewrites leave unused too, since
@@ -189,13 +199,68 @@ private:
   llvm::StringSet<> roots;
 };
 
+/// Ops that can stop a step with an error: rule 6 keeps them.
+bool canFail(Operation *node) {
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("SparseSoftmaxCrossEntropyWithLogits", "GatherV2", "Gather",
+             "ResourceGather", "GatherNd", "CheckNumerics", true)
+      .Case("EnsureShape", true)
+      .Default(false);
+}
+
+/// Whether `node` takes a ref (Assign, Apply*, ref reads: TensorFlow marks
+/// these stateless, but they update or observe a variable).
+bool readsOrWritesRefs(Operation *node) {
+  return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
+    return isa<tfg::RefType>(cast<TensorType>(input.getType()).getElementType());
+  });
+}
+
+/// Rule 6 over a body, consumers first (a node turned NoOp leaves its
+/// producers' outputs unused); the number of nodes turned.
+unsigned replaceWaitedOnlyNodes(Block &body, const llvm::StringSet<> &roots) {
+  unsigned replaced = 0;
+  SmallVector<Operation *> order = topologicalOrder(body);
+  for (Operation *node : llvm::reverse(order)) {
+    if (!tfg::isNode(node) || tfg::getOpType(node) == "NoOp" ||
+        tfg::getDataResults(node).empty() || isRoot(node, roots) ||
+        isStateful(node) || isControlFlow(node) || canFail(node) ||
+        tfg::getOpType(node).starts_with("_") || readsOrWritesRefs(node) ||
+        tfg::getControlToken(node).use_empty() ||
+        llvm::any_of(tfg::getDataResults(node),
+                     [](Value result) { return !result.use_empty(); }))
+      continue;
+    llvm::SetVector<Value> control;
+    for (Value input : tfg::getDataOperands(node))
+      if (Operation *producer = input.getDefiningOp())
+        control.insert(tfg::getControlToken(producer));
+    for (Value token : tfg::getControlOperands(node))
+      control.insert(token);
+    SmallVector<NamedAttribute> attrs;
+    for (StringRef name :
+         {tfg::kNameAttr, tfg::kDeviceAttr, tfg::kAssignedDeviceAttr})
+      if (Attribute value = node->getAttr(name))
+        attrs.push_back(NamedAttribute(StringAttr::get(node->getContext(), name), value));
+    OpBuilder builder(node);
+    Operation *noOp = tfg::createNode(builder, node->getLoc(), "NoOp", {}, {},
+                                      control.getArrayRef(), attrs);
+    tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(noOp));
+    node->erase();
+    ++replaced;
+  }
+  return replaced;
+}
+
 struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
   PassCounter numForwarded{this, "forwarded", "Identity and NoOp nodes bypassed"};
   PassCounter numErased{this, "erased", "nodes left unused and erased"};
   PassCounter numControlEdgesRemoved{this, "control-edges-removed",
                                      "redundant control inputs removed"};
+  PassCounter numWaitedOnly{this, "waited-only",
+                            "computations only waited for, turned NoOps"};
   void runOnOperation() override {
     numErased = 0; // Reported even when nothing happens.
+    numWaitedOnly = 0;
     Canonicalizer canonicalizer(getRootNames(getOperation()));
     llvm::StringSet<> roots = getRootNames(getOperation());
     for (Block *body : getBodies(getOperation())) {
@@ -205,6 +270,8 @@ struct CanonicalizePass : public impl::CanonicalizePassBase<CanonicalizePass> {
       // users, which can enable NoOp forwarding).
       bool erase = canEraseUnusedNodes(*body);
       uint64_t erasedBefore = numErased.value();
+      if (erase)
+        numWaitedOnly += replaceWaitedOnlyNodes(*body, roots);
       llvm::SetVector<Operation *> worklist;
       for (Operation &op : *body)
         if (tfg::isNode(&op))

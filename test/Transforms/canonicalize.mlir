@@ -114,3 +114,38 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %v:2 = VarHandleOp name("v") {dtype = f32, shape = #tfg.shape<>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
   %s:2 = Neg(%a#0) [%c#1, %b#1, %v#1] name("after_sources") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Rule 6: in a pruned graph, a stateless node whose data output nothing
+// reads but whose control output is waited for becomes a NoOp of the same
+// name and device, after its inputs' producers and its own control inputs;
+// one that then has no data readers follows (here "e" and "d" become
+// NoOps that rule 2 then bypasses). Not a node that can fail (the sparse
+// cross entropy checks its labels), nor one that updates a ref (Assign;
+// TensorFlow calls it stateless), nor a root.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[X:.*]]:2 = _Arg name("x")
+// CHECK-DAG: %[[W:.*]]:2 = _Arg name("w")
+// CHECK-DAG: %[[M:.*]] = NoOp [%[[X]]#1, %[[W]]#1] name("mm") device("/device:CPU:0")
+// CHECK-DAG: %[[S:.*]]:3 = SparseSoftmaxCrossEntropyWithLogits
+// CHECK-DAG: %[[A:.*]]:2 = Assign(
+// CHECK-DAG: Neg(%[[X]]#0) name("target")
+// CHECK-DAG: NoOp [%[[M]], %[[S]]#2, %[[A]]#1] name("wait")
+// CHECK-NOT: MatMul
+// CHECK-NOT: Exp
+module attributes {tfc.targets = ["wait", "target"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x2xf32>
+    %w:2 = _Arg name("w") {T = f32, index = 1 : i64} : () -> tensor<2x2xf32>
+    %d:2 = Neg(%x#0) name("d") {T = f32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    %e:2 = Exp(%x#0) name("e") {T = f32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    %m:2 = MatMul(%e#0, %w#0) [%d#1] name("mm") device("/device:CPU:0") {T = f32} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    %l:2 = _Arg name("l") {T = i32, index = 2 : i64} : () -> tensor<2xi32>
+    %s:3 = SparseSoftmaxCrossEntropyWithLogits(%x#0, %l#0) name("xent") {T = f32, Tlabels = i32} : (tensor<2x2xf32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<2x2xf32>)
+    %v:2 = VariableV2 name("v") {dtype = f32, shape = #tfg.shape<2x2>} : () -> tensor<2x2x!tfg.ref<f32>>
+    %a:2 = Assign(%v#0, %x#0) name("assign") {T = f32} : (tensor<2x2x!tfg.ref<f32>>, tensor<2x2xf32>) -> tensor<2x2x!tfg.ref<f32>>
+    %t:2 = Neg(%x#0) name("target") {T = f32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    %wait = NoOp [%m#1, %s#2, %a#1] name("wait")
+  }
+}

@@ -91,6 +91,12 @@ def CanonicalizePass : Pass<"tfc-canonicalize", "mlir::ModuleOp"> {
     5. *Control inputs from stateless sources* (nodes without inputs, such
        as constants and arguments) are dropped: they are ready at the start
        of a step and never dead.
+    6. *Computations only waited for*: a stateless node whose data outputs
+       are unused but whose control output is used becomes a NoOp of the
+       same name and device, ordered after its inputs' producers, as
+       TensorFlow's dependency optimizer does (gradient `tuple`s wait for
+       input gradients nothing reads). Not ops that can fail at run time,
+       control-flow ops or roots; only where unused nodes may go.
 
     Where tfc-remove-dead-nodes may erase unused nodes (pruned graphs,
     function bodies), nodes the rewrites leave unused are erased as they

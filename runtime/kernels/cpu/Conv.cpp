@@ -173,8 +173,7 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
   // Windows overlap, so each task owns whole images: the gradients it
   // scatters never meet another task's.
   auto images = [&](Eigen::Index first, Eigen::Index last) {
-    std::vector<int64_t> argmax(c);
-    std::vector<float> best(c);
+    constexpr int64_t kBlock = 64;
     for (Eigen::Index b = first; b < last; ++b) {
       float *image = out + b * h * w * c;
       std::fill(image, image + h * w * c, 0.f);
@@ -201,19 +200,34 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
           }
           // The whole gradient goes to the window's maximum: the first one
           // in row-major order on ties, as TensorFlow's kernel picks it.
-          std::fill(argmax.begin(), argmax.end(), -1);
-          for (int64_t iy = y0; iy < y1; ++iy)
-            for (int64_t ix = x0; ix < x1; ++ix) {
-              int64_t at = (iy * w + ix) * c;
-              const float *src = input + b * h * w * c + at;
-              for (int64_t ch = 0; ch < c; ++ch)
-                if (argmax[ch] < 0 || src[ch] > best[ch]) {
-                  best[ch] = src[ch];
-                  argmax[ch] = at + ch;
-                }
+          // Blocks of channels in local arrays, as vector selects; then
+          // one scatter per channel.
+          const float *image0 = input + b * h * w * c;
+          for (int64_t c0 = 0; c0 < c; c0 += kBlock) {
+            int64_t count = std::min(kBlock, c - c0);
+            float best[kBlock];
+            int32_t argmax[kBlock];
+            const float *first = image0 + (y0 * w + x0) * c + c0;
+            for (int64_t ch = 0; ch < count; ++ch) {
+              best[ch] = first[ch];
+              argmax[ch] = 0;
             }
-          for (int64_t ch = 0; ch < c; ++ch)
-            image[argmax[ch]] += g[ch];
+            int32_t position = 0;
+            for (int64_t iy = y0; iy < y1; ++iy)
+              for (int64_t ix = x0; ix < x1; ++ix, ++position) {
+                const float *src = image0 + (iy * w + ix) * c + c0;
+                for (int64_t ch = 0; ch < count; ++ch) {
+                  bool greater = src[ch] > best[ch];
+                  best[ch] = greater ? src[ch] : best[ch];
+                  argmax[ch] = greater ? position : argmax[ch];
+                }
+              }
+            int64_t width = x1 - x0;
+            for (int64_t ch = 0; ch < count; ++ch) {
+              int64_t iy = y0 + argmax[ch] / width, ix = x0 + argmax[ch] % width;
+              image[(iy * w + ix) * c + c0 + ch] += g[c0 + ch];
+            }
+          }
         }
     }
   };
