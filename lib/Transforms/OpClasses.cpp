@@ -93,6 +93,7 @@ bool hasCodeGeneration(Operation *node) {
              "SparseSoftmaxCrossEntropyWithLogits", true)
       .Cases("ArgMax", "ArgMin", "Cumsum", "Cumprod", "TopKV2", "Softmax",
              "LogSoftmax", true)
+      .Case("UnsortedSegmentSum", true)
       .Default(false);
 }
 

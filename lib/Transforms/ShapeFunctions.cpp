@@ -511,6 +511,23 @@ LogicalResult fusedBatchNorm(ShapeContext &c) {
   return success();
 }
 
+/// UnsortedSegmentSum: [num_segments] + data's dims after segment_ids'.
+LogicalResult unsortedSegmentSum(ShapeContext &c) {
+  const Shape &data = c.input(0), &ids = c.input(1);
+  const auto *segments = c.inputValue(2);
+  if (!data.ranked || !ids.ranked)
+    return success();
+  if (ids.rank() > data.rank())
+    return c.error("segment_ids " + str(ids) + " have more dims than data " +
+                   str(data));
+  Shape out = Shape::ofRank(1 + data.rank() - ids.rank());
+  out.dims[0] = segments && segments->size() == 1 ? (*segments)[0] : kUnknown;
+  for (int64_t d = ids.rank(); d < data.rank(); ++d)
+    out.dims[1 + d - ids.rank()] = data.dims[d];
+  c.setOutput(0, out);
+  return success();
+}
+
 /// FusedBatchNormGrad/V2/V3: x's shape, then the per-channel gradients of
 /// scale and offset, then two opaque scalars (as TensorFlow's CPU kernel
 /// allocates them).
@@ -1527,8 +1544,13 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Split", splitOp);
     add("SplitV", splitVOp);
     add("ApplyGradientDescent ApplyMomentum ApplyAdagrad ApplyRMSProp "
-        "ApplyCenteredRMSProp ApplyAdam ApplyAdadelta ApplyFtrl ApplyFtrlV2",
+        "ApplyCenteredRMSProp ApplyAdam ApplyAdadelta ApplyFtrl ApplyFtrlV2 "
+        "SparseApplyMomentum SparseApplyAdagrad SparseApplyAdagradV2 "
+        "SparseApplyRMSProp SparseApplyCenteredRMSProp SparseApplyAdadelta "
+        "SparseApplyFtrl SparseApplyFtrlV2 ScatterUpdate ScatterAdd ScatterSub "
+        "ScatterMul ScatterDiv ScatterMin ScatterMax",
         applyOp);
+    add("UnsortedSegmentSum", unsortedSegmentSum);
     return f;
   }();
   return functions;

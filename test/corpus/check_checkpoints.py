@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OPTIMIZERS = ["sgd", "momentum", "adagrad", "rmsprop", "adam", "adadelta",
               "ftrl"]
 MODELS = (["train_" + o for o in OPTIMIZERS] +
-          ["train_cnn_" + o for o in OPTIMIZERS])
+          ["train_cnn_" + o for o in OPTIMIZERS] + ["embedding"])
 K = 2
 
 

@@ -742,9 +742,9 @@ def make_embedding(root):
     rng = seed_everything(name)
     md = ModelDir(root, name, "training",
                   "Embedding lookup (resource var, ResourceGather) + mean + "
-                  "dense softmax, one SGD step (sparse ResourceScatterAdd "
-                  "update); frozen.pb = lookup model frozen after the step")
-    steps = 1
+                  "dense softmax, SGD steps (sparse ResourceScatterAdd "
+                  "update); frozen.pb = lookup model frozen after the steps")
+    steps = TRAIN_STEPS
     with tf1_graph(name) as g:
         ids = tf1.placeholder(tf.int32, [2, 3], name="ids")
         labels = tf1.placeholder(tf.int32, [2], name="labels")
@@ -765,7 +765,7 @@ def make_embedding(root):
         assert train_op.name == "train_op", train_op.name
         emb_value = tf.identity(emb, name="embedding_value")
         init = tf1.variables_initializer(tf1.global_variables(), name="init")
-        tf1.train.Saver()
+        saver = tf1.train.Saver(save_relative_paths=True)
         ops = {o.type for o in g.get_operations()}
         assert {"ResourceGather", "ResourceScatterAdd"} <= ops, sorted(ops)
 
@@ -778,10 +778,16 @@ def make_embedding(root):
         fetches = [loss, logits, emb_value]
         with tf1.Session(graph=g, config=session_config()) as sess:
             sess.run(init)
-            for _ in range(steps):
-                sess.run(train_op, feeds)
-            for t, v in zip(fetches, sess.run(fetches, feeds)):
+            saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=0,
+                       write_meta_graph=False)
+            losses = [sess.run([loss, train_op], feeds)[0] for _ in range(steps)]
+            values = sess.run(fetches, feeds)
+            losses.append(values[0])
+            for t, v in zip(fetches, values):
                 md.add_fetch(t.name, v)
+            np.save(md.path("outputs", "step_losses.npy"),
+                    np.array(losses, np.float32), allow_pickle=False)
+            md.manifest["step_losses"] = "outputs/step_losses.npy"
             md.write_text(g.as_graph_def())
             # Inference form: the trained variables frozen into constants;
             # same feeds and fetches, no init/steps needed.

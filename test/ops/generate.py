@@ -661,6 +661,97 @@ def _(c, rng):
                                 **attrs))
 
 
+def variables_updated_by(c, values, update):
+    """Resource variables holding the fed `values`, updated in the step by
+    update(handles); fetches every variable's value after the update. The
+    update's fed inputs must be made before: TensorFlow leaves out a
+    control edge that a fed input already implies, and feeding it cuts
+    that path."""
+    handles = []
+    for v in values:
+        h = raw.VarHandleOp(dtype=tf.float32, shape=v.shape,
+                            shared_name="%s_var%d" % (c.name, len(c.feeds)))
+        handles.append((h, raw.AssignVariableOp(resource=h, value=c.feed(v))))
+    with tf.control_dependencies([a for _, a in handles]):
+        op = update([h for h, _ in handles])
+    with tf.control_dependencies([op]):
+        for h, _ in handles:
+            c.fetch(raw.ReadVariableOp(resource=h, dtype=tf.float32))
+
+
+@case("Scatters")
+def _(c, rng):
+    # Duplicate indices accumulate in order.
+    indices = np.array([3, 0, 3, 1], np.int32)
+    for op in ("ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul",
+               "ResourceScatterDiv", "ResourceScatterMin", "ResourceScatterMax",
+               "ResourceScatterUpdate"):
+        u = c.feed(ordinary_floats((4, 3), rng, low=0.5, high=2.0))
+        i = c.feed(indices)
+        variables_updated_by(c, [ordinary_floats((5, 3), rng, low=0.5, high=2.0)],
+                             lambda h, op=op, u=u, i=i: getattr(raw, op)(
+                                 resource=h[0], indices=i, updates=u))
+    # A scalar update, int64 indices.
+    i, u = c.feed(np.array([2, 0], np.int64)), c.feed(np.array(1.5, np.float32))
+    variables_updated_by(c, [ordinary_floats((4, 2), rng)],
+                         lambda h: raw.ResourceScatterAdd(resource=h[0], indices=i,
+                                                          updates=u))
+    # ResourceGather: rows of a rank-3 variable with 2-D indices.
+    h = raw.VarHandleOp(dtype=tf.float32, shape=[4, 2, 3], shared_name="gather_var")
+    init = raw.AssignVariableOp(resource=h, value=c.feed(ordinary_floats((4, 2, 3), rng)))
+    i = c.feed(np.array([[3, 1], [1, 0]], np.int32))
+    with tf.control_dependencies([init]):
+        c.fetch(raw.ResourceGather(resource=h, indices=i, dtype=tf.float32))
+    # UnsortedSegmentSum: negative ids dropped, empty segments zero.
+    c.fetch(raw.UnsortedSegmentSum(data=c.feed(ordinary_floats((5, 2), rng)),
+                                   segment_ids=c.feed(np.array([2, -1, 0, 2, 3], np.int32)),
+                                   num_segments=const(5)))
+    c.fetch(raw.UnsortedSegmentSum(data=c.feed(ordinary_floats((2, 3, 2), rng)),
+                                   segment_ids=c.feed(np.array([[1, 0, 1], [0, 0, 3]], np.int64)),
+                                   num_segments=const(4)))
+
+
+@case("SparseApply", TRANSCENDENTAL)
+def _(c, rng):
+    indices = np.array([4, 1, 4], np.int32)   # A duplicate: applied twice.
+    grad = ordinary_floats((3, 2), rng)
+    def var():
+        return ordinary_floats((6, 2), rng)
+    def slot():
+        return ordinary_floats((6, 2), rng, low=0.1, high=1.0)
+    def scalar(v):
+        return const(v, np.float32)
+    fed_grad, fed_indices = c.feed(grad), c.feed(indices)
+    g = lambda: fed_grad
+    i = lambda: fed_indices
+    variables_updated_by(c, [var(), slot()], lambda h: raw.ResourceSparseApplyMomentum(
+        var=h[0], accum=h[1], lr=scalar(0.1), grad=g(), indices=i(),
+        momentum=scalar(0.9), use_nesterov=True))
+    variables_updated_by(c, [var(), slot()], lambda h: raw.ResourceSparseApplyAdagrad(
+        var=h[0], accum=h[1], lr=scalar(0.1), grad=g(), indices=i()))
+    variables_updated_by(c, [var(), slot()], lambda h: raw.ResourceSparseApplyAdagradV2(
+        var=h[0], accum=h[1], lr=scalar(0.1), epsilon=scalar(1e-3), grad=g(),
+        indices=i()))
+    variables_updated_by(c, [var(), slot(), slot()], lambda h: raw.ResourceSparseApplyRMSProp(
+        var=h[0], ms=h[1], mom=h[2], lr=scalar(0.01), rho=scalar(0.9),
+        momentum=scalar(0.5), epsilon=scalar(1e-7), grad=g(), indices=i()))
+    variables_updated_by(c, [var(), ordinary_floats((6, 2), rng, low=-0.1, high=0.1),
+                             slot(), slot()],
+                         lambda h: raw.ResourceSparseApplyCenteredRMSProp(
+        var=h[0], mg=h[1], ms=h[2], mom=h[3], lr=scalar(0.01), rho=scalar(0.9),
+        momentum=scalar(0.5), epsilon=scalar(1e-7), grad=g(), indices=i()))
+    variables_updated_by(c, [var(), slot(), slot()], lambda h: raw.ResourceSparseApplyAdadelta(
+        var=h[0], accum=h[1], accum_update=h[2], lr=scalar(1.0), rho=scalar(0.95),
+        epsilon=scalar(1e-6), grad=g(), indices=i()))
+    variables_updated_by(c, [var(), slot(), var()], lambda h: raw.ResourceSparseApplyFtrl(
+        var=h[0], accum=h[1], linear=h[2], grad=g(), indices=i(), lr=scalar(0.1),
+        l1=scalar(0.01), l2=scalar(0.01), lr_power=scalar(-0.5)))
+    variables_updated_by(c, [var(), slot(), var()], lambda h: raw.ResourceSparseApplyFtrlV2(
+        var=h[0], accum=h[1], linear=h[2], grad=g(), indices=i(), lr=scalar(0.1),
+        l1=scalar(0.01), l2=scalar(0.01), l2_shrinkage=scalar(0.02),
+        lr_power=scalar(-0.5)))
+
+
 @case("BiasAddGrad", REDUCTION)
 def _(c, rng):
     c.fetch(raw.BiasAddGrad(out_backprop=c.feed(ordinary_floats((4, 6), rng))))

@@ -272,6 +272,61 @@ void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
                                  float *reserved2, float epsilon, int64_t rows,
                                  int64_t channels, int64_t training);
 
+/* Rows selected by `count` indices (int32 or int64 per index_bytes) of a
+ * [rows, ...] tensor; an index outside [0, rows) stops the step with an
+ * error naming `node`. ResourceGather: out[i] = params[indices[i]]. */
+void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
+                         const void *indices, void *out, const char *node,
+                         int64_t rows, int64_t row_bytes, int64_t count,
+                         int64_t index_bytes);
+/* Scatter updates into var's rows, in index order: kind 0 update, 1 add,
+ * 2 sub, 3 mul, 4 div, 5 min, 6 max; updates are [count, row_size], or one
+ * value (scalar_updates). With drop_negative, negative indices are skipped
+ * (UnsortedSegmentSum). */
+void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
+                         const void *indices, const float *updates,
+                         const char *node, int64_t rows, int64_t row_size,
+                         int64_t count, int64_t index_bytes,
+                         int64_t scalar_updates, int64_t drop_negative);
+
+/* The sparse optimizer updates (SparseApply*, ResourceSparseApply*): the
+ * dense update of each row that an index selects, with gradient row i,
+ * in index order. Pointers in the dense kernel's order, then the indices
+ * and the node's name; then the row size, the index count, the variable's
+ * rows, the index width and the op's flag. */
+void tfc_cpu_sparse_apply_momentum_f32(
+    tfc_runtime *runtime, float *var, float *accum, const float *lr,
+    const float *grad, const float *momentum, const void *indices,
+    const char *node, int64_t row_size, int64_t count, int64_t rows,
+    int64_t index_bytes, int64_t nesterov);
+void tfc_cpu_sparse_apply_adagrad_f32(
+    tfc_runtime *runtime, float *var, float *accum, const float *lr,
+    const float *epsilon, const float *grad, const void *indices,
+    const char *node, int64_t row_size, int64_t count, int64_t rows,
+    int64_t index_bytes, int64_t update_slots);
+void tfc_cpu_sparse_apply_rmsprop_f32(
+    tfc_runtime *runtime, float *var, float *ms, float *mom, const float *lr,
+    const float *rho, const float *momentum, const float *epsilon,
+    const float *grad, const void *indices, const char *node, int64_t row_size,
+    int64_t count, int64_t rows, int64_t index_bytes);
+void tfc_cpu_sparse_apply_centered_rmsprop_f32(
+    tfc_runtime *runtime, float *var, float *mg, float *ms, float *mom,
+    const float *lr, const float *rho, const float *momentum,
+    const float *epsilon, const float *grad, const void *indices,
+    const char *node, int64_t row_size, int64_t count, int64_t rows,
+    int64_t index_bytes);
+void tfc_cpu_sparse_apply_adadelta_f32(
+    tfc_runtime *runtime, float *var, float *accum, float *accum_update,
+    const float *lr, const float *rho, const float *epsilon, const float *grad,
+    const void *indices, const char *node, int64_t row_size, int64_t count,
+    int64_t rows, int64_t index_bytes);
+void tfc_cpu_sparse_apply_ftrl_f32(
+    tfc_runtime *runtime, float *var, float *accum, float *linear,
+    const float *grad, const float *lr, const float *l1, const float *l2,
+    const float *l2_shrinkage, const float *lr_power, const void *indices,
+    const char *node, int64_t row_size, int64_t count, int64_t rows,
+    int64_t index_bytes, int64_t multiply_linear_by_lr);
+
 /* The optimizers' updates (TensorFlow's Apply* and ResourceApply*), in
  * place, float32: pointers in the op's input order (the variable and its
  * slots, updated; scalars as pointers to one value; the gradient), then

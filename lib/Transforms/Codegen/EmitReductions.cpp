@@ -312,4 +312,33 @@ LogicalResult StepEmitter::emitTopK(Operation *node) {
   return success();
 }
 
+/// UnsortedSegmentSum on float32: the output zeroed, then each row of the
+/// data added to its segment's row (negative segment ids dropped; one past
+/// the segments an error naming the node, as in TensorFlow).
+LogicalResult StepEmitter::emitSegmentSum(Operation *node) {
+  OperandRange operands = tfg::getDataOperands(node);
+  Value data = memrefFor(operands[0]), ids = memrefFor(operands[1]);
+  FailureOr<Value> out = outputFor(node);
+  if (failed(out) || !data || !ids)
+    return error(node) << "an input has no buffer";
+  auto outType = cast<MemRefType>(out->getType());
+  auto idsType = cast<MemRefType>(ids.getType());
+  if (!outType.getElementType().isF32())
+    return error(node) << "supports float32 data only for now";
+  if (outType.getRank() == 0)
+    return error(node) << "expects a segment dimension";
+  Location loc = node->getLoc();
+  Value zero = builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
+  builder.create<linalg::FillOp>(loc, zero, *out);
+  int64_t segments = outType.getDimSize(0);
+  int64_t rowSize = segments ? outType.getNumElements() / segments : 0;
+  callKernel(loc, "tfc_cpu_scatter_f32",
+             {pointerTo(*out), pointerTo(ids), pointerTo(data),
+              stringPointer(loc, tfg::getNodeName(node))},
+             {segments, rowSize, idsType.getNumElements(),
+              idsType.getElementTypeBitWidth() / 8, 0, 1},
+             1);
+  return success();
+}
+
 } // namespace tfc

@@ -37,6 +37,9 @@ struct Update {
   StringRef kernel;
   SmallVector<int> inputs;
   SmallVector<StringRef> flags;
+  /// Sparse forms: the input holding the row indices (after the inputs
+  /// above in the kernel's parameters).
+  int indices = -1;
 };
 
 std::optional<Update> updateFor(StringRef type) {
@@ -65,7 +68,45 @@ std::optional<Update> updateFor(StringRef type) {
       .Case("ApplyFtrlV2", Update{"tfc_cpu_apply_ftrl_f32",
                                   {0, 1, 2, 3, 4, 5, 6, 7, 8},
                                   {"multiply_linear_by_lr"}})
+      .Case("SparseApplyMomentum",
+            Update{"tfc_cpu_sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
+                   {"use_nesterov"}, 4})
+      .Case("SparseApplyAdagrad",
+            Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
+                   {"update_slots"}, 4})
+      .Case("SparseApplyAdagradV2",
+            Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
+                   {"update_slots"}, 5})
+      .Case("SparseApplyRMSProp",
+            Update{"tfc_cpu_sparse_apply_rmsprop_f32",
+                   {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8})
+      .Case("SparseApplyCenteredRMSProp",
+            Update{"tfc_cpu_sparse_apply_centered_rmsprop_f32",
+                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9})
+      .Case("SparseApplyAdadelta",
+            Update{"tfc_cpu_sparse_apply_adadelta_f32",
+                   {0, 1, 2, 3, 4, 5, 6}, {}, 7})
+      .Case("SparseApplyFtrl",
+            Update{"tfc_cpu_sparse_apply_ftrl_f32",
+                   {0, 1, 2, 3, 5, 6, 7, -1, 8}, {"multiply_linear_by_lr"}, 4})
+      .Case("SparseApplyFtrlV2",
+            Update{"tfc_cpu_sparse_apply_ftrl_f32",
+                   {0, 1, 2, 3, 5, 6, 7, 8, 9}, {"multiply_linear_by_lr"}, 4})
       .Default(std::nullopt);
+}
+
+/// tfc_cpu_scatter_f32's kind for a scatter into a variable, or -1.
+int scatterKind(StringRef type) {
+  type.consume_front("Resource");
+  return llvm::StringSwitch<int>(type)
+      .Case("ScatterUpdate", 0)
+      .Case("ScatterAdd", 1)
+      .Case("ScatterSub", 2)
+      .Case("ScatterMul", 3)
+      .Case("ScatterDiv", 4)
+      .Case("ScatterMin", 5)
+      .Case("ScatterMax", 6)
+      .Default(-1);
 }
 
 /// tfc_cpu_random's kind for a random op, or -1.
@@ -103,7 +144,7 @@ bool isStateOp(Operation *node) {
   StringRef type = tfg::getOpType(node);
   return isVariableRead(node) || writesVariables(node) ||
          randomKind(type) >= 0 || type == "VarIsInitializedOp" ||
-         type == "IsVariableInitialized";
+         type == "IsVariableInitialized" || type == "ResourceGather";
 }
 
 void StepEmitter::checkInitialized(Location loc, Value reference) {
@@ -194,6 +235,35 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     return success();
   }
 
+  if (type == "ResourceGather") {
+    // Rows of the variable (axis 0; batch_dims 0), each index checked.
+    auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
+    if (batchDims && batchDims.getInt() != 0)
+      return error(node) << "batch_dims other than 0 are not supported";
+    checkInitialized(loc, operands[0]);
+    auto varType = cast<MemRefType>(memrefFor(operands[0]).getType());
+    FailureOr<Value> out = outputFor(node);
+    Value indices = memrefFor(operands[1]);
+    if (failed(out) || !indices)
+      return failure();
+    if (varType.getRank() == 0)
+      return error(node) << "gathers from a scalar variable";
+    int64_t rows = varType.getDimSize(0);
+    int64_t rowBytes = rows ? varType.getNumElements() / rows *
+                                  (varType.getElementTypeBitWidth() / 8)
+                            : 0;
+    auto indicesType = cast<MemRefType>(indices.getType());
+    callKernel(loc, "tfc_cpu_gather_rows",
+               {pointerTo(memrefFor(operands[0])), pointerTo(indices),
+                pointerTo(*out), stringPointer(loc, tfg::getNodeName(node))},
+               {rows, rowBytes, indicesType.getNumElements(),
+                indicesType.getElementTypeBitWidth() / 8});
+    return success();
+  }
+
+  if (int kind = scatterKind(type); kind >= 0)
+    return emitScatter(node, kind);
+
   if (type == "DestroyResourceOp") {
     setInitialized(loc, operands[0], false);
     return success();
@@ -240,6 +310,27 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
                        << " variables are not supported yet (float32 only)";
   SmallVector<Value> pointers;
   Type ptr = LLVM::LLVMPointerType::get(context);
+  // Sparse forms: the indices, their count, the variable's rows.
+  int64_t rows = varType.getRank() ? varType.getDimSize(0) : 1;
+  int64_t rowSize = rows ? varType.getNumElements() / rows : 0;
+  int64_t sparseCount = 0, indexBytes = 0;
+  int gradientIndex = -1;
+  Value indices;
+  if (update->indices >= 0) {
+    if (varType.getRank() == 0)
+      return error(node) << "a sparse update of a scalar variable";
+    indices = memrefFor(operands[update->indices]);
+    if (!indices)
+      return error(node) << "the indices have no buffer";
+    auto indicesType = cast<MemRefType>(indices.getType());
+    if (indicesType.getRank() != 1)
+      return error(node) << "the indices must be a vector";
+    sparseCount = indicesType.getNumElements();
+    indexBytes = indicesType.getElementTypeBitWidth() / 8;
+    // The gradient is the input just before the indices, or (Ftrl) the one
+    // just after the slots.
+    gradientIndex = type.contains("Ftrl") ? 3 : update->indices - 1;
+  }
   for (int index : update->inputs) {
     if (index < 0) {
       pointers.push_back(builder.create<LLVM::ZeroOp>(loc, ptr));
@@ -253,9 +344,12 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     if (!buffer)
       return error(node) << "input " << index << " has no buffer";
     auto bufferType = cast<MemRefType>(buffer.getType());
-    // Slots and the gradient have the variable's shape; the rest are
-    // scalars.
-    if (bufferType.getNumElements() != varType.getNumElements() &&
+    // Slots and the gradient have the variable's shape (a sparse
+    // gradient: a row per index); the rest are scalars.
+    int64_t expected = varType.getNumElements();
+    if (update->indices >= 0 && index == gradientIndex)
+      expected = sparseCount * rowSize;
+    if (bufferType.getNumElements() != expected &&
         bufferType.getNumElements() != 1)
       return error(node) << "input " << index << " has type " << bufferType
                          << ", not the variable's " << varType
@@ -267,12 +361,54 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     pointers.push_back(pointerTo(buffer));
   }
   SmallVector<int64_t> sizes = {varType.getNumElements()};
+  if (update->indices >= 0) {
+    pointers.push_back(pointerTo(indices));
+    pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
+    sizes = {rowSize, sparseCount, rows, indexBytes};
+  }
   for (StringRef flag : update->flags) {
     auto attr = node->getAttrOfType<BoolAttr>(flag);
     // update_slots defaults to true; the others to false.
     sizes.push_back(attr ? attr.getValue() : flag == "update_slots");
   }
   callKernel(loc, update->kernel, pointers, sizes);
+  return success();
+}
+
+/// Scatter*/ResourceScatter* (kind: see tfc_cpu_scatter_f32): updates of
+/// the indexed rows of a float32 variable, in place.
+LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
+  Location loc = node->getLoc();
+  OperandRange operands = tfg::getDataOperands(node);
+  Value variable = memrefFor(operands[0]);
+  Value indices = memrefFor(operands[1]), updates = memrefFor(operands[2]);
+  if (!indices || !updates)
+    return error(node) << "the indices or the updates have no buffer";
+  auto varType = cast<MemRefType>(variable.getType());
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto updatesType = cast<MemRefType>(updates.getType());
+  if (!varType.getElementType().isF32() ||
+      !updatesType.getElementType().isF32())
+    return error(node) << "scatters into float32 variables only for now";
+  if (varType.getRank() == 0)
+    return error(node) << "scatters into a scalar variable";
+  int64_t rows = varType.getDimSize(0);
+  int64_t rowSize = rows ? varType.getNumElements() / rows : 0;
+  int64_t count = indicesType.getNumElements();
+  bool scalar = updatesType.getRank() == 0;
+  if (!scalar && updatesType.getNumElements() != count * rowSize)
+    return error(node) << "updates of type " << updatesType
+                       << " do not match indices " << indicesType
+                       << " into a variable of type " << varType;
+  // An update (kind 0) initializes nothing: the variable must be, as for
+  // every other kind.
+  checkInitialized(loc, operands[0]);
+  callKernel(loc, "tfc_cpu_scatter_f32",
+             {pointerTo(variable), pointerTo(indices), pointerTo(updates),
+              stringPointer(loc, tfg::getNodeName(node))},
+             {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8,
+              scalar ? 1 : 0, 0},
+             kind);
   return success();
 }
 

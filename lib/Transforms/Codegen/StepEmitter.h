@@ -86,6 +86,10 @@ public:
                                     llvm::StringRef kernel);
   /// Variables, optimizers and random generators (the state area).
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
+  /// Scatter*/ResourceScatter* into a variable's rows.
+  mlir::LogicalResult emitScatter(mlir::Operation *node, int kind);
+  /// UnsortedSegmentSum.
+  mlir::LogicalResult emitSegmentSum(mlir::Operation *node);
   /// (Sparse)SoftmaxCrossEntropyWithLogits.
   mlir::LogicalResult emitCrossEntropy(mlir::Operation *node);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...

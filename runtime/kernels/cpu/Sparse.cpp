@@ -1,0 +1,172 @@
+//===- Sparse.cpp - row gathers, scatters and sparse optimizer updates ----===//
+//
+// The ops of embeddings: a variable is [rows, rowSize...], and `count`
+// indices (int32 or int64, `indexBytes`) each select one row. Indices are
+// checked as TensorFlow's kernels check them, and one out of range stops
+// the step with an error naming the node. Updates run in index order, so
+// duplicate indices accumulate (scatters) or apply in turn (sparse
+// optimizer updates), as in TensorFlow's CPU kernels. A sparse update is
+// the dense update (Optimizers.cpp) of each selected row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace {
+
+int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
+  return indexBytes == 8 ? static_cast<const int64_t *>(indices)[i]
+                         : static_cast<const int32_t *>(indices)[i];
+}
+
+/// Calls row(r, i) for each index i selecting row r, in order; stops the
+/// step on an index outside [0, rows), unless it is negative and
+/// `dropNegative` (UnsortedSegmentSum drops those).
+template <typename Row>
+void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexBytes, int64_t count,
+                       int64_t rows, const char *node, bool dropNegative,
+                       Row row) {
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t r = indexAt(indices, indexBytes, i);
+    if (r < 0 && dropNegative)
+      continue;
+    if (r < 0 || r >= rows)
+      tfc_fail(runtime, (std::string("node '") + node + "': indices[" +
+                std::to_string(i) + "] = " + std::to_string(r) +
+                " is not in [0, " + std::to_string(rows) + ")")
+                   .c_str());
+    row(r, i);
+  }
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
+                                    const void *indices, void *out,
+                                    const char *node, int64_t rows,
+                                    int64_t rowBytes, int64_t count,
+                                    int64_t indexBytes) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      std::memcpy(static_cast<char *>(out) + i * rowBytes,
+                                  static_cast<const char *>(params) + r * rowBytes,
+                                  rowBytes);
+                    });
+}
+
+extern "C" void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
+                                    const void *indices, const float *updates,
+                                    const char *node, int64_t rows,
+                                    int64_t rowSize, int64_t count,
+                                    int64_t indexBytes, int64_t scalarUpdates,
+                                    int64_t dropNegative) {
+  forEachIndexedRow(
+      runtime, indices, indexBytes, count, rows, node, dropNegative != 0,
+      [&](int64_t r, int64_t i) {
+        float *dst = var + r * rowSize;
+        for (int64_t k = 0; k < rowSize; ++k) {
+          float u = scalarUpdates ? updates[0] : updates[i * rowSize + k];
+          float &v = dst[k];
+          switch (kind) {
+          case 0: v = u; break;
+          case 1: v += u; break;
+          case 2: v -= u; break;
+          case 3: v *= u; break;
+          case 4: v /= u; break;
+          case 5: v = std::min(v, u); break;
+          default: v = std::max(v, u); break;
+          }
+        }
+      });
+}
+
+extern "C" void tfc_cpu_sparse_apply_momentum_f32(
+    tfc_runtime *runtime, float *var, float *accum, const float *lr,
+    const float *grad, const float *momentum, const void *indices,
+    const char *node, int64_t rowSize, int64_t count, int64_t rows,
+    int64_t indexBytes, int64_t nesterov) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      tfc_cpu_apply_momentum_f32(
+                          runtime, var + r * rowSize, accum + r * rowSize, lr,
+                          grad + i * rowSize, momentum, rowSize, nesterov);
+                    });
+}
+
+extern "C" void tfc_cpu_sparse_apply_adagrad_f32(
+    tfc_runtime *runtime, float *var, float *accum, const float *lr,
+    const float *epsilon, const float *grad, const void *indices,
+    const char *node, int64_t rowSize, int64_t count, int64_t rows,
+    int64_t indexBytes, int64_t updateSlots) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      tfc_cpu_apply_adagrad_f32(
+                          runtime, var + r * rowSize, accum + r * rowSize, lr,
+                          epsilon, grad + i * rowSize, rowSize, updateSlots);
+                    });
+}
+
+extern "C" void tfc_cpu_sparse_apply_rmsprop_f32(
+    tfc_runtime *runtime, float *var, float *ms, float *mom, const float *lr,
+    const float *rho, const float *momentum, const float *epsilon,
+    const float *grad, const void *indices, const char *node, int64_t rowSize,
+    int64_t count, int64_t rows, int64_t indexBytes) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      int64_t at = r * rowSize;
+                      tfc_cpu_apply_rmsprop_f32(runtime, var + at, ms + at,
+                                                mom + at, lr, rho, momentum,
+                                                epsilon, grad + i * rowSize,
+                                                rowSize);
+                    });
+}
+
+extern "C" void tfc_cpu_sparse_apply_centered_rmsprop_f32(
+    tfc_runtime *runtime, float *var, float *mg, float *ms, float *mom,
+    const float *lr, const float *rho, const float *momentum,
+    const float *epsilon, const float *grad, const void *indices,
+    const char *node, int64_t rowSize, int64_t count, int64_t rows,
+    int64_t indexBytes) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      int64_t at = r * rowSize;
+                      tfc_cpu_apply_centered_rmsprop_f32(
+                          runtime, var + at, mg + at, ms + at, mom + at, lr,
+                          rho, momentum, epsilon, grad + i * rowSize, rowSize);
+                    });
+}
+
+extern "C" void tfc_cpu_sparse_apply_adadelta_f32(
+    tfc_runtime *runtime, float *var, float *accum, float *accumUpdate,
+    const float *lr, const float *rho, const float *epsilon, const float *grad,
+    const void *indices, const char *node, int64_t rowSize, int64_t count,
+    int64_t rows, int64_t indexBytes) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      int64_t at = r * rowSize;
+                      tfc_cpu_apply_adadelta_f32(runtime, var + at, accum + at,
+                                                 accumUpdate + at, lr, rho,
+                                                 epsilon, grad + i * rowSize,
+                                                 rowSize);
+                    });
+}
+
+extern "C" void tfc_cpu_sparse_apply_ftrl_f32(
+    tfc_runtime *runtime, float *var, float *accum, float *linear,
+    const float *grad, const float *lr, const float *l1, const float *l2,
+    const float *l2Shrinkage, const float *lrPower, const void *indices,
+    const char *node, int64_t rowSize, int64_t count, int64_t rows,
+    int64_t indexBytes, int64_t multiplyLinearByLr) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      int64_t at = r * rowSize;
+                      tfc_cpu_apply_ftrl_f32(runtime, var + at, accum + at,
+                                             linear + at, grad + i * rowSize,
+                                             lr, l1, l2, l2Shrinkage, lrPower,
+                                             rowSize, multiplyLinearByLr);
+                    });
+}
