@@ -494,14 +494,19 @@ LogicalResult window2D(ShapeContext &c, bool isConv, bool isDepthwise) {
   return success();
 }
 
-LogicalResult fusedBatchNorm(ShapeContext &c) {
-  c.setOutput(0, c.input(0));
+/// The per-channel vector of a batch norm's input x (NHWC or NCHW).
+Shape batchNormChannels(ShapeContext &c, const Shape &x) {
   Shape channels = Shape::ofRank(1);
-  const Shape &x = c.input(0);
   if (x.ranked && x.rank() == 4) {
     bool nchw = c.stringAttr("data_format") == "NCHW";
     channels.dims[0] = x.dims[nchw ? 1 : 3];
   }
+  return channels;
+}
+
+LogicalResult fusedBatchNorm(ShapeContext &c) {
+  c.setOutput(0, c.input(0));
+  Shape channels = batchNormChannels(c, c.input(0));
   for (unsigned i = 1; i < c.numOutputs(); ++i)
     c.setOutput(i, channels);
   // Reserve space 3 of V3 is opaque; TensorFlow's CPU kernel leaves it
@@ -533,12 +538,7 @@ LogicalResult unsortedSegmentSum(ShapeContext &c) {
 /// allocates them).
 LogicalResult fusedBatchNormGrad(ShapeContext &c) {
   c.setOutput(0, c.input(1));
-  Shape channels = Shape::ofRank(1);
-  const Shape &x = c.input(1);
-  if (x.ranked && x.rank() == 4) {
-    bool nchw = c.stringAttr("data_format") == "NCHW";
-    channels.dims[0] = x.dims[nchw ? 1 : 3];
-  }
+  Shape channels = batchNormChannels(c, c.input(1));
   c.setOutput(1, channels);
   c.setOutput(2, channels);
   for (unsigned i = 3; i < c.numOutputs(); ++i)

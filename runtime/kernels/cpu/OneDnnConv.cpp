@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OneDnnGeometry.h"
 #include "Runtime.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -87,18 +88,8 @@ private:
     result->src = memory::desc(src, memory::data_type::f32, Tag::nhwc);
     result->dst = memory::desc(dst, memory::data_type::f32, Tag::nhwc);
     memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
-    // oneDNN counts dilation from 0; the bottom/right padding follows from
-    // the output size (never negative: a remainder is simply not read).
-    auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
-                    int64_t dilation, int64_t before) {
-      return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
-                                      in - before);
-    };
-    memory::dims strides = {p.strideH, p.strideW};
-    memory::dims dilations = {p.dilationH - 1, p.dilationW - 1};
-    memory::dims padBefore = {p.padTop, p.padLeft};
-    memory::dims padAfter = {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
-                             after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)};
+    auto [strides, dilations, padBefore, padAfter] =
+        tfc::oneDnnConvGeometry(p);
     auto kind = dnnl::prop_kind::forward_inference;
     auto algorithm = dnnl::algorithm::convolution_direct;
     if (p.hasBias)
