@@ -69,6 +69,16 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
+  // A scalar is one row of one element.
+  int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
+  return {rows, rows ? type.getNumElements() / rows : 0};
+}
+
+Value StepEmitter::nullPointer(Location loc) {
+  return builder.create<LLVM::ZeroOp>(loc, LLVM::LLVMPointerType::get(context));
+}
+
 Value StepEmitter::pointerTo(Value memref) {
   Location loc = memref.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(context);

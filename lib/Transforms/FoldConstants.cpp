@@ -97,14 +97,8 @@ constexpr int64_t kMaxFoldedBytes = 10 << 20;
 
 /// Whether a value may be computed at compile time and kept as a Const.
 bool isFoldableValue(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape())
-    return false;
-  Type element = type.getElementType();
-  if (!isa<IntegerType, FloatType>(element))
-    return false;
-  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
-  return type.getNumElements() * ((bits + 7) / 8) <= kMaxFoldedBytes;
+  int64_t bytes = tensorBytes(value.getType());
+  return bytes >= 0 && bytes <= kMaxFoldedBytes;
 }
 
 /// Folds the numeric subgraphs of constants of `body` (see the file

@@ -84,6 +84,16 @@ std::string NameUniquer::get(StringRef base) {
   return name;
 }
 
+int64_t tensorBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !tensor.getElementType().isIntOrFloat())
+    return -1;
+  Type element = tensor.getElementType();
+  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  return tensor.getNumElements() * ((bits + 7) / 8);
+}
+
 SmallVector<Operation *> topologicalOrder(Block &body) {
   llvm::DenseMap<Operation *, unsigned> position, pending;
   for (Operation &op : body)

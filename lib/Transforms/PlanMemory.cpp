@@ -44,18 +44,6 @@ namespace {
 
 constexpr int64_t kAlignment = 64;
 
-/// Bytes of a tensor, or -1 for values with no arena buffer.
-int64_t bytesOf(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape())
-    return -1;
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat())
-    return -1; // Handles and strings.
-  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
-  return type.getNumElements() * ((bits + 7) / 8);
-}
-
 struct Buffer {
   int64_t size = 0;
   int64_t start = 0, end = 0;
@@ -121,7 +109,7 @@ FailureOr<int64_t> Planner::run() {
     int64_t at = position[node];
     StringRef type = tfg::getOpType(node);
     for (Value result : tfg::getDataResults(node)) {
-      int64_t bytes = bytesOf(result);
+      int64_t bytes = tensorBytes(result.getType()); // -1: no arena buffer.
       if (bytes < 0 || type == "_Arg" || type == "Const")
         continue;
       // A variable read is the variable's buffer in the state area, unless

@@ -53,12 +53,6 @@ RankedTensorType declaredType(Operation *node) {
   return RankedTensorType::get(shape.getDims(), dtype.getValue());
 }
 
-int64_t bytesOf(RankedTensorType type) {
-  Type element = type.getElementType();
-  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
-  return type.getNumElements() * ((bits + 7) / 8);
-}
-
 struct Variable {
   std::string key;
   RankedTensorType type;
@@ -118,7 +112,7 @@ struct PlanStatePass : public impl::PlanStatePassBase<PlanStatePass> {
     int64_t size = 0;
     for (auto &[id, variable] : variables) {
       variable.offset = size;
-      size = llvm::alignTo(size + bytesOf(variable.type), kAlignment);
+      size = llvm::alignTo(size + tensorBytes(variable.type), kAlignment);
     }
     for (auto &[id, variable] : variables)
       variable.flag = size++;

@@ -82,6 +82,11 @@ private:
   llvm::StringSet<> used;
 };
 
+/// The bytes a tensor of `type` takes in memory (booleans one byte each),
+/// or -1 unless it is statically shaped with integer or float elements
+/// (handles, variants and strings have no size of their own).
+int64_t tensorBytes(mlir::Type type);
+
 /// The operations of `body`, producers first and otherwise in block order.
 /// Edges leaving NextIteration (loop back edges) are ignored; operations on
 /// other cycles come last, in block order.

@@ -10,7 +10,6 @@
 #include "StepEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 
@@ -34,14 +33,16 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   int64_t channels = xType.getDimSize(3);
   int64_t rows = channels ? xType.getNumElements() / channels : 0;
   Location loc = node->getLoc();
-  auto floatAttr = [&](StringRef name, float fallback) -> Value {
+  auto floatAttr = [&](StringRef name, float fallback) {
     auto attr = node->getAttrOfType<FloatAttr>(name);
-    return builder.create<arith::ConstantFloatOp>(
-        loc, APFloat(attr ? float(attr.getValueAsDouble()) : fallback),
-        builder.getF32Type());
+    return attr ? float(attr.getValueAsDouble()) : fallback;
   };
-  Value epsilon = floatAttr("epsilon", 1e-4f);
-  Value null = builder.create<LLVM::ZeroOp>(loc, LLVM::LLVMPointerType::get(context));
+  auto f32 = [&](float value) -> Value {
+    return builder.create<arith::ConstantFloatOp>(loc, APFloat(value),
+                                                  builder.getF32Type());
+  };
+  Value epsilon = f32(floatAttr("epsilon", 1e-4f));
+  Value null = nullPointer(loc);
   // A tensor's pointer, or null when it holds nothing (the empty running
   // statistics of a batch norm that does not average).
   auto pointerOrNull = [&](Value value) {
@@ -72,13 +73,11 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
                {rows, channels, isTraining ? 1 : 0});
     return success();
   }
-  Value factor = floatAttr("exponential_avg_factor", 1.f);
-  auto factorAttr = node->getAttrOfType<FloatAttr>("exponential_avg_factor");
-  if (factorAttr && factorAttr.getValueAsDouble() != 1.0 &&
-      (pointers[3] == null || pointers[4] == null))
+  float factor = floatAttr("exponential_avg_factor", 1.f);
+  if (factor != 1.f && (pointers[3] == null || pointers[4] == null))
     return error(node) << "averaging needs the running mean and variance";
   pointers.push_back(epsilon);
-  pointers.push_back(factor);
+  pointers.push_back(f32(factor));
   callKernel(loc, "tfc_cpu_batch_norm_training_f32", pointers,
              {rows, channels});
   return success();

@@ -330,8 +330,7 @@ LogicalResult StepEmitter::emitSegmentSum(Operation *node) {
   Location loc = node->getLoc();
   Value zero = builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
   builder.create<linalg::FillOp>(loc, zero, *out);
-  int64_t segments = outType.getDimSize(0);
-  int64_t rowSize = segments ? outType.getNumElements() / segments : 0;
+  auto [segments, rowSize] = rowsOf(outType);
   callKernel(loc, "tfc_cpu_scatter_f32",
              {pointerTo(*out), pointerTo(ids), pointerTo(data),
               stringPointer(loc, tfg::getNodeName(node))},

@@ -38,8 +38,8 @@ struct Update {
   SmallVector<int> inputs;
   SmallVector<StringRef> flags;
   /// Sparse forms: the input holding the row indices (after the inputs
-  /// above in the kernel's parameters).
-  int indices = -1;
+  /// above in the kernel's parameters), and the gradient (a row per index).
+  int indices = -1, gradient = -1;
 };
 
 std::optional<Update> updateFor(StringRef type) {
@@ -70,28 +70,28 @@ std::optional<Update> updateFor(StringRef type) {
                                   {"multiply_linear_by_lr"}})
       .Case("SparseApplyMomentum",
             Update{"tfc_cpu_sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
-                   {"use_nesterov"}, 4})
+                   {"use_nesterov"}, 4, 3})
       .Case("SparseApplyAdagrad",
             Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
-                   {"update_slots"}, 4})
+                   {"update_slots"}, 4, 3})
       .Case("SparseApplyAdagradV2",
             Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
-                   {"update_slots"}, 5})
+                   {"update_slots"}, 5, 4})
       .Case("SparseApplyRMSProp",
             Update{"tfc_cpu_sparse_apply_rmsprop_f32",
-                   {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8})
+                   {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8, 7})
       .Case("SparseApplyCenteredRMSProp",
             Update{"tfc_cpu_sparse_apply_centered_rmsprop_f32",
-                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9})
+                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9, 8})
       .Case("SparseApplyAdadelta",
             Update{"tfc_cpu_sparse_apply_adadelta_f32",
-                   {0, 1, 2, 3, 4, 5, 6}, {}, 7})
+                   {0, 1, 2, 3, 4, 5, 6}, {}, 7, 6})
       .Case("SparseApplyFtrl",
             Update{"tfc_cpu_sparse_apply_ftrl_f32",
-                   {0, 1, 2, 3, 5, 6, 7, -1, 8}, {"multiply_linear_by_lr"}, 4})
+                   {0, 1, 2, 3, 5, 6, 7, -1, 8}, {"multiply_linear_by_lr"}, 4, 3})
       .Case("SparseApplyFtrlV2",
             Update{"tfc_cpu_sparse_apply_ftrl_f32",
-                   {0, 1, 2, 3, 5, 6, 7, 8, 9}, {"multiply_linear_by_lr"}, 4})
+                   {0, 1, 2, 3, 5, 6, 7, 8, 9}, {"multiply_linear_by_lr"}, 4, 3})
       .Default(std::nullopt);
 }
 
@@ -221,8 +221,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
       auto attr = node->getAttrOfType<IntegerAttr>(name);
       return attr ? attr.getInt() : int64_t(0);
     };
-    Type ptr = LLVM::LLVMPointerType::get(context);
-    Value none = builder.create<LLVM::ZeroOp>(loc, ptr);
+    Value none = nullPointer(loc);
     Value low = kind == 3 ? pointerTo(memrefFor(operands[1])) : none;
     Value high = kind == 3 ? pointerTo(memrefFor(operands[2])) : none;
     int64_t offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
@@ -248,10 +247,8 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
       return failure();
     if (varType.getRank() == 0)
       return error(node) << "gathers from a scalar variable";
-    int64_t rows = varType.getDimSize(0);
-    int64_t rowBytes = rows ? varType.getNumElements() / rows *
-                                  (varType.getElementTypeBitWidth() / 8)
-                            : 0;
+    auto [rows, rowSize] = rowsOf(varType);
+    int64_t rowBytes = rowSize * (varType.getElementTypeBitWidth() / 8);
     auto indicesType = cast<MemRefType>(indices.getType());
     callKernel(loc, "tfc_cpu_gather_rows",
                {pointerTo(memrefFor(operands[0])), pointerTo(indices),
@@ -309,12 +306,9 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     return error(node) << "updates of " << varType.getElementType()
                        << " variables are not supported yet (float32 only)";
   SmallVector<Value> pointers;
-  Type ptr = LLVM::LLVMPointerType::get(context);
   // Sparse forms: the indices, their count, the variable's rows.
-  int64_t rows = varType.getRank() ? varType.getDimSize(0) : 1;
-  int64_t rowSize = rows ? varType.getNumElements() / rows : 0;
+  auto [rows, rowSize] = rowsOf(varType);
   int64_t sparseCount = 0, indexBytes = 0;
-  int gradientIndex = -1;
   Value indices;
   if (update->indices >= 0) {
     if (varType.getRank() == 0)
@@ -327,13 +321,10 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
       return error(node) << "the indices must be a vector";
     sparseCount = indicesType.getNumElements();
     indexBytes = indicesType.getElementTypeBitWidth() / 8;
-    // The gradient is the input just before the indices, or (Ftrl) the one
-    // just after the slots.
-    gradientIndex = type.contains("Ftrl") ? 3 : update->indices - 1;
   }
   for (int index : update->inputs) {
     if (index < 0) {
-      pointers.push_back(builder.create<LLVM::ZeroOp>(loc, ptr));
+      pointers.push_back(nullPointer(loc));
       continue;
     }
     if (index >= int(operands.size()))
@@ -347,7 +338,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     // Slots and the gradient have the variable's shape (a sparse
     // gradient: a row per index); the rest are scalars.
     int64_t expected = varType.getNumElements();
-    if (update->indices >= 0 && index == gradientIndex)
+    if (index == update->gradient)
       expected = sparseCount * rowSize;
     if (bufferType.getNumElements() != expected &&
         bufferType.getNumElements() != 1)
@@ -392,8 +383,7 @@ LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
     return error(node) << "scatters into float32 variables only for now";
   if (varType.getRank() == 0)
     return error(node) << "scatters into a scalar variable";
-  int64_t rows = varType.getDimSize(0);
-  int64_t rowSize = rows ? varType.getNumElements() / rows : 0;
+  auto [rows, rowSize] = rowsOf(varType);
   int64_t count = indicesType.getNumElements();
   bool scalar = updatesType.getRank() == 0;
   if (!scalar && updatesType.getNumElements() != count * rowSize)

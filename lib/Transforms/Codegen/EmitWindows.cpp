@@ -133,7 +133,7 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     bool constantFilter = filterNode && tfg::isNode(filterNode) &&
                           tfg::getOpType(filterNode) == "Const";
     // The epilogue's operands, or null pointers.
-    Value none = builder.create<LLVM::ZeroOp>(loc, LLVM::LLVMPointerType::get(context));
+    Value none = nullPointer(loc);
     auto pointerOrNull = [&](Value value) -> FailureOr<Value> {
       if (!value)
         return none;
@@ -217,9 +217,7 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node) {
   if (isPool) {
     Value input = type == "MaxPoolGrad" ? memrefFor(operands[0]) : Value();
     callKernel(loc, "tfc_cpu_pool2d_grad_f32",
-               {input ? pointerTo(input)
-                      : builder.create<LLVM::ZeroOp>(
-                            loc, LLVM::LLVMPointerType::get(context)),
+               {input ? pointerTo(input) : nullPointer(loc),
                 pointerTo(memrefFor(gradient)), pointerTo(*output)},
                {g.n, g.h, g.w, g.c, g.kh, g.kw, g.oh, g.ow, g.strideH,
                 g.strideW, g.padTop, g.padLeft},

@@ -29,6 +29,10 @@ namespace tfc {
 mlir::MemRefType memrefOf(mlir::Value value);
 mlir::MemRefType memrefOf(mlir::Type tensorType);
 
+/// A buffer seen as rows of its first dimension (a scalar: one row): the
+/// number of rows and the elements per row (the embedding ops' view).
+std::pair<int64_t, int64_t> rowsOf(mlir::MemRefType type);
+
 /// Row-major element strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 
@@ -136,6 +140,8 @@ private:
   /// The raw pointer of a memref's first element (views: their base plus
   /// the planned offset).
   mlir::Value pointerTo(mlir::Value memref);
+  /// A null pointer, for a kernel's absent optional input.
+  mlir::Value nullPointer(mlir::Location loc);
   /// `pointer` advanced by `offset` bytes.
   mlir::Value bytePointer(mlir::Location loc, mlir::Value pointer,
                           int64_t offset);

@@ -12,14 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OneDnnGeometry.h"
+#include "OneDnn.h"
 #include "Runtime.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 #include <omp.h>
 #include <unordered_map>
 #include <vector>
@@ -46,83 +45,54 @@ struct Primitive {
   memory::desc image, gradient, userWeights, weights, scratchpad;
 };
 
-/// The oneDNN primitive of each call site, made at its first call; null
-/// where oneDNN cannot make one.
-class BackpropCache {
-public:
-  static BackpropCache &get() {
-    static BackpropCache cache;
-    return cache;
+/// The backward primitive of a call site (null if oneDNN cannot make one).
+std::unique_ptr<Primitive> makeBackprop(const Params &p) {
+  dnnl::engine &engine = tfc::onednn::engine();
+  auto result = std::make_unique<Primitive>();
+  memory::dims weights =
+      p.depthwise ? memory::dims{p.c, p.multiplierOrOutC, 1, p.kh, p.kw}
+                  : memory::dims{p.multiplierOrOutC, p.c, p.kh, p.kw};
+  // TensorFlow's filter layouts, as in the forward convolution.
+  result->userWeights = memory::desc(weights, memory::data_type::f32,
+                                     p.depthwise ? Tag::hwigo : Tag::hwio);
+  result->image = memory::desc({p.n, p.c, p.h, p.w}, memory::data_type::f32,
+                               Tag::nhwc);
+  result->gradient = memory::desc({p.n, p.outputChannels(), p.oh, p.ow},
+                                  memory::data_type::f32, Tag::nhwc);
+  memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+  auto [strides, dilations, padBefore, padAfter] = tfc::onednn::convGeometry(p);
+  auto algorithm = dnnl::algorithm::convolution_direct;
+  // The backward primitives are made from the forward one they invert.
+  dnnl::convolution_forward::primitive_desc forward(
+      dnnl::convolution_forward::desc(
+          dnnl::prop_kind::forward_training, algorithm, result->image,
+          anyWeights, result->gradient, strides, dilations, padBefore,
+          padAfter),
+      engine);
+  // The scratchpad is the caller's (tfc::onednn::scratchpad).
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (p.filterGradient) {
+    dnnl::convolution_backward_weights::primitive_desc pd(
+        dnnl::convolution_backward_weights::desc(
+            algorithm, result->image, anyWeights, result->gradient, strides,
+            dilations, padBefore, padAfter),
+        attr, engine, forward);
+    result->primitive = dnnl::convolution_backward_weights(pd);
+    result->weights = pd.diff_weights_desc();
+    result->scratchpad = pd.scratchpad_desc();
+  } else {
+    dnnl::convolution_backward_data::primitive_desc pd(
+        dnnl::convolution_backward_data::desc(
+            algorithm, result->image, anyWeights, result->gradient, strides,
+            dilations, padBefore, padAfter),
+        attr, engine, forward);
+    result->primitive = dnnl::convolution_backward_data(pd);
+    result->weights = pd.weights_desc();
+    result->scratchpad = pd.scratchpad_desc();
   }
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-
-  Primitive *lookup(const int64_t *table) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = entries.find(table);
-    if (it != entries.end())
-      return it->second.get();
-    std::unique_ptr<Primitive> made;
-    try {
-      made = make(*reinterpret_cast<const Params *>(table));
-    } catch (const dnnl::error &) {
-      made = nullptr;
-    }
-    return (entries[table] = std::move(made)).get();
-  }
-
-private:
-  std::unique_ptr<Primitive> make(const Params &p) {
-    auto result = std::make_unique<Primitive>();
-    memory::dims weights =
-        p.depthwise ? memory::dims{p.c, p.multiplierOrOutC, 1, p.kh, p.kw}
-                    : memory::dims{p.multiplierOrOutC, p.c, p.kh, p.kw};
-    // TensorFlow's filter layouts, as in the forward convolution.
-    result->userWeights = memory::desc(weights, memory::data_type::f32,
-                                       p.depthwise ? Tag::hwigo : Tag::hwio);
-    result->image = memory::desc({p.n, p.c, p.h, p.w}, memory::data_type::f32,
-                                 Tag::nhwc);
-    result->gradient = memory::desc({p.n, p.outputChannels(), p.oh, p.ow},
-                                    memory::data_type::f32, Tag::nhwc);
-    memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
-    auto [strides, dilations, padBefore, padAfter] =
-        tfc::oneDnnConvGeometry(p);
-    auto algorithm = dnnl::algorithm::convolution_direct;
-    // The backward primitives are made from the forward one they invert.
-    dnnl::convolution_forward::primitive_desc forward(
-        dnnl::convolution_forward::desc(
-            dnnl::prop_kind::forward_training, algorithm, result->image,
-            anyWeights, result->gradient, strides, dilations, padBefore,
-            padAfter),
-        engine);
-    // The scratchpad is the caller's, so that contexts of one model may run
-    // the primitive concurrently.
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (p.filterGradient) {
-      dnnl::convolution_backward_weights::primitive_desc pd(
-          dnnl::convolution_backward_weights::desc(
-              algorithm, result->image, anyWeights, result->gradient, strides,
-              dilations, padBefore, padAfter),
-          attr, engine, forward);
-      result->primitive = dnnl::convolution_backward_weights(pd);
-      result->weights = pd.diff_weights_desc();
-      result->scratchpad = pd.scratchpad_desc();
-    } else {
-      dnnl::convolution_backward_data::primitive_desc pd(
-          dnnl::convolution_backward_data::desc(
-              algorithm, result->image, anyWeights, result->gradient, strides,
-              dilations, padBefore, padAfter),
-          attr, engine, forward);
-      result->primitive = dnnl::convolution_backward_data(pd);
-      result->weights = pd.weights_desc();
-      result->scratchpad = pd.scratchpad_desc();
-    }
-    return result;
-  }
-
-  std::mutex mutex;
-  std::unordered_map<const int64_t *, std::unique_ptr<Primitive>> entries;
-};
+  return result;
+}
 
 /// The filter tap (i, j) of TensorFlow's layout: [c][oc] for a convolution,
 /// [c][multiplier] for a depthwise one.
@@ -197,28 +167,23 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
                                             const float *gradient, float *out,
                                             const int64_t *table) {
   const Params &p = *reinterpret_cast<const Params *>(table);
-  BackpropCache &cache = BackpropCache::get();
-  Primitive *prim = cache.lookup(table);
+  static tfc::onednn::PrimitiveCache<Primitive> cache;
+  Primitive *prim = cache.lookup(table, [&] { return makeBackprop(p); });
   if (!prim) {
-    if (p.filterGradient)
-      backpropFilterDirect(p, operand, gradient, out);
-    else
-      backpropInputDirect(runtime, p, operand, gradient, out);
+    tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, gradient, out, table);
     return;
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
-  dnnl::stream stream(cache.engine);
-  memory diffDst(prim->gradient, cache.engine, const_cast<float *>(gradient));
-  thread_local std::vector<uint8_t> scratch;
-  if (scratch.size() < prim->scratchpad.get_size())
-    scratch.resize(prim->scratchpad.get_size());
-  memory scratchpad(prim->scratchpad, cache.engine, scratch.data());
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::stream stream(engine);
+  memory diffDst(prim->gradient, engine, const_cast<float *>(gradient));
+  memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
   bool reorder = prim->weights != prim->userWeights;
   if (p.filterGradient) {
-    memory src(prim->image, cache.engine, const_cast<float *>(operand));
-    memory user(prim->userWeights, cache.engine, out);
-    memory diffWeights = reorder ? memory(prim->weights, cache.engine) : user;
+    memory src(prim->image, engine, const_cast<float *>(operand));
+    memory user(prim->userWeights, engine, out);
+    memory diffWeights = reorder ? memory(prim->weights, engine) : user;
     prim->primitive.execute(stream, {{DNNL_ARG_SRC, src},
                                      {DNNL_ARG_DIFF_DST, diffDst},
                                      {DNNL_ARG_DIFF_WEIGHTS, diffWeights},
@@ -226,13 +191,13 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
     if (reorder)
       dnnl::reorder(diffWeights, user).execute(stream, diffWeights, user);
   } else {
-    memory user(prim->userWeights, cache.engine, const_cast<float *>(operand));
+    memory user(prim->userWeights, engine, const_cast<float *>(operand));
     memory weights = user;
     if (reorder) {
-      weights = memory(prim->weights, cache.engine);
+      weights = memory(prim->weights, engine);
       dnnl::reorder(user, weights).execute(stream, user, weights);
     }
-    memory diffSrc(prim->image, cache.engine, out);
+    memory diffSrc(prim->image, engine, out);
     prim->primitive.execute(stream, {{DNNL_ARG_DIFF_DST, diffDst},
                                      {DNNL_ARG_WEIGHTS, weights},
                                      {DNNL_ARG_DIFF_SRC, diffSrc},

@@ -13,13 +13,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OneDnnGeometry.h"
+#include "OneDnn.h"
 #include "Runtime.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <memory>
-#include <mutex>
 #include <omp.h>
 #include <unordered_map>
 #include <vector>
@@ -46,97 +45,70 @@ struct ConvPrimitive {
   bool reorderWeights = false;
 };
 
-class ConvCache {
-public:
-  static ConvCache &get() {
-    static ConvCache cache;
-    return cache;
+/// The primitive of a call site (null if oneDNN cannot make one); a
+/// constant filter is reordered into the primitive's layout here, once.
+std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter) {
+  dnnl::engine &engine = tfc::onednn::engine();
+  auto result = std::make_unique<ConvPrimitive>();
+  memory::dims src = {p.n, p.c, p.h, p.w};
+  memory::dims dst = {p.n, p.outputChannels(), p.oh, p.ow};
+  memory::dims weights;
+  if (p.depthwise) {
+    // TensorFlow's [kh, kw, c, multiplier] is oneDNN's (g, o, i, h, w)
+    // with g = c, o = multiplier, i = 1, laid out h, w, i, g, o.
+    weights = {p.c, p.multiplier(), 1, p.kh, p.kw};
+    result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwigo);
+  } else {
+    weights = {p.outC, p.c, p.kh, p.kw};
+    result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwio);
   }
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-
-  /// The primitive of a call site, made at its first call; null if oneDNN
-  /// cannot do it.
-  ConvPrimitive *lookup(const int64_t *table, const float *filter) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = entries.find(table);
-    if (it != entries.end())
-      return it->second.get();
-    std::unique_ptr<ConvPrimitive> made;
-    try {
-      made = make(*reinterpret_cast<const ConvParams *>(table), filter);
-    } catch (const dnnl::error &) {
-      made = nullptr;
-    }
-    return (entries[table] = std::move(made)).get();
+  result->src = memory::desc(src, memory::data_type::f32, Tag::nhwc);
+  result->dst = memory::desc(dst, memory::data_type::f32, Tag::nhwc);
+  memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+  auto [strides, dilations, padBefore, padAfter] = tfc::onednn::convGeometry(p);
+  auto kind = dnnl::prop_kind::forward_inference;
+  auto algorithm = dnnl::algorithm::convolution_direct;
+  if (p.hasBias)
+    result->bias = memory::desc({p.outputChannels()}, memory::data_type::f32, Tag::x);
+  auto desc = p.hasBias
+                  ? dnnl::convolution_forward::desc(
+                        kind, algorithm, result->src, anyWeights, result->bias,
+                        result->dst, strides, dilations, padBefore, padAfter)
+                  : dnnl::convolution_forward::desc(
+                        kind, algorithm, result->src, anyWeights, result->dst,
+                        strides, dilations, padBefore, padAfter);
+  // The scratchpad is the caller's (see tfc_cpu_conv2d_dnnl_f32), so
+  // that contexts of one model may run the primitive concurrently.
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  // The epilogue after the bias: the residual, then the activation.
+  dnnl::post_ops epilogue;
+  // A residual already in the output buffer is a sum post-op (which the
+  // fastest kernels support); elsewhere, a binary add reading it.
+  if (p.hasResidual == 2)
+    epilogue.append_sum(1.f);
+  else if (p.hasResidual)
+    epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
+  if (p.activation == 1)
+    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  else if (p.activation == 2)
+    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
+  attr.set_post_ops(epilogue);
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+  result->conv = dnnl::convolution_forward(pd);
+  result->scratchpad = pd.scratchpad_desc();
+  result->weights = pd.weights_desc();
+  result->reorderWeights = result->weights != result->userWeights;
+  if (p.filterConstant && result->reorderWeights) {
+    memory user(result->userWeights, engine, const_cast<float *>(filter));
+    result->constantWeights = std::make_unique<memory>(result->weights, engine);
+    dnnl::stream stream(engine);
+    dnnl::reorder(user, *result->constantWeights).execute(stream, user,
+                                                          *result->constantWeights);
+    stream.wait();
   }
-
-private:
-  std::unique_ptr<ConvPrimitive> make(const ConvParams &p, const float *filter) {
-    auto result = std::make_unique<ConvPrimitive>();
-    memory::dims src = {p.n, p.c, p.h, p.w};
-    memory::dims dst = {p.n, p.outputChannels(), p.oh, p.ow};
-    memory::dims weights;
-    if (p.depthwise) {
-      // TensorFlow's [kh, kw, c, multiplier] is oneDNN's (g, o, i, h, w)
-      // with g = c, o = multiplier, i = 1, laid out h, w, i, g, o.
-      weights = {p.c, p.multiplier(), 1, p.kh, p.kw};
-      result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwigo);
-    } else {
-      weights = {p.outC, p.c, p.kh, p.kw};
-      result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwio);
-    }
-    result->src = memory::desc(src, memory::data_type::f32, Tag::nhwc);
-    result->dst = memory::desc(dst, memory::data_type::f32, Tag::nhwc);
-    memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
-    auto [strides, dilations, padBefore, padAfter] =
-        tfc::oneDnnConvGeometry(p);
-    auto kind = dnnl::prop_kind::forward_inference;
-    auto algorithm = dnnl::algorithm::convolution_direct;
-    if (p.hasBias)
-      result->bias = memory::desc({p.outputChannels()}, memory::data_type::f32, Tag::x);
-    auto desc = p.hasBias
-                    ? dnnl::convolution_forward::desc(
-                          kind, algorithm, result->src, anyWeights, result->bias,
-                          result->dst, strides, dilations, padBefore, padAfter)
-                    : dnnl::convolution_forward::desc(
-                          kind, algorithm, result->src, anyWeights, result->dst,
-                          strides, dilations, padBefore, padAfter);
-    // The scratchpad is the caller's (see tfc_cpu_conv2d_dnnl_f32), so
-    // that contexts of one model may run the primitive concurrently.
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    // The epilogue after the bias: the residual, then the activation.
-    dnnl::post_ops epilogue;
-    // A residual already in the output buffer is a sum post-op (which the
-    // fastest kernels support); elsewhere, a binary add reading it.
-    if (p.hasResidual == 2)
-      epilogue.append_sum(1.f);
-    else if (p.hasResidual)
-      epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
-    if (p.activation == 1)
-      epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-    else if (p.activation == 2)
-      epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
-    attr.set_post_ops(epilogue);
-    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
-    result->conv = dnnl::convolution_forward(pd);
-    result->scratchpad = pd.scratchpad_desc();
-    result->weights = pd.weights_desc();
-    result->reorderWeights = result->weights != result->userWeights;
-    if (p.filterConstant && result->reorderWeights) {
-      memory user(result->userWeights, engine, const_cast<float *>(filter));
-      result->constantWeights = std::make_unique<memory>(result->weights, engine);
-      dnnl::stream stream(engine);
-      dnnl::reorder(user, *result->constantWeights).execute(stream, user,
-                                                            *result->constantWeights);
-      stream.wait();
-    }
-    return result;
-  }
-
-  std::mutex mutex;
-  std::unordered_map<const int64_t *, std::unique_ptr<ConvPrimitive>> entries;
-};
+  return result;
+}
 
 } // namespace
 
@@ -164,8 +136,9 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                         const float *residual, float *out,
                                         const int64_t *table) {
   const ConvParams &p = *reinterpret_cast<const ConvParams *>(table);
-  ConvCache &cache = ConvCache::get();
-  ConvPrimitive *prim = cache.lookup(table, filter);
+  static tfc::onednn::PrimitiveCache<ConvPrimitive> cache;
+  ConvPrimitive *prim =
+      cache.lookup(table, [&] { return makeConv(p, filter); });
   if (!prim) {
     // The convolution overwrites a residual planned in place: keep it.
     std::vector<float> saved;
@@ -187,34 +160,31 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
-  dnnl::stream stream(cache.engine);
-  memory src(prim->src, cache.engine, const_cast<float *>(in));
-  memory dst(prim->dst, cache.engine, out);
-  memory user(prim->userWeights, cache.engine, const_cast<float *>(filter));
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::stream stream(engine);
+  memory src(prim->src, engine, const_cast<float *>(in));
+  memory dst(prim->dst, engine, out);
+  memory user(prim->userWeights, engine, const_cast<float *>(filter));
   memory weights = user;
   std::unique_ptr<memory> reordered;
   if (prim->constantWeights) {
     weights = *prim->constantWeights;
   } else if (prim->reorderWeights) {
-    reordered = std::make_unique<memory>(prim->weights, cache.engine);
+    reordered = std::make_unique<memory>(prim->weights, engine);
     dnnl::reorder(user, *reordered).execute(stream, user, *reordered);
     weights = *reordered;
   }
-  // One scratchpad per calling thread, grown as needed.
-  thread_local std::vector<uint8_t> scratch;
-  if (scratch.size() < prim->scratchpad.get_size())
-    scratch.resize(prim->scratchpad.get_size());
-  memory scratchpad(prim->scratchpad, cache.engine, scratch.data());
+  memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
   std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src},
                                           {DNNL_ARG_WEIGHTS, weights},
                                           {DNNL_ARG_DST, dst},
                                           {DNNL_ARG_SCRATCHPAD, scratchpad}};
   if (p.hasBias)
     args.insert({DNNL_ARG_BIAS,
-                 memory(prim->bias, cache.engine, const_cast<float *>(bias))});
+                 memory(prim->bias, engine, const_cast<float *>(bias))});
   if (p.hasResidual == 1)
     args.insert({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
-                 memory(prim->dst, cache.engine, const_cast<float *>(residual))});
+                 memory(prim->dst, engine, const_cast<float *>(residual))});
   prim->conv.execute(stream, args);
   stream.wait();
 }

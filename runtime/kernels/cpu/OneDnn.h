@@ -1,0 +1,86 @@
+//===- OneDnn.h - what the oneDNN kernels share -----------------*- C++ -*-===//
+//
+// The engine, the per-call-site primitive cache, the per-thread scratchpad
+// and a convolution's geometry as oneDNN's descriptors take it, for the
+// forward (OneDnnConv.cpp) and backward (ConvBackprop.cpp) convolutions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_RUNTIME_KERNELS_CPU_ONEDNN_H
+#define TFC_RUNTIME_KERNELS_CPU_ONEDNN_H
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tfc::onednn {
+
+inline dnnl::engine &engine() {
+  static dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
+  return cpu;
+}
+
+/// The primitive of each call site, keyed by the address of its constant
+/// parameter table: made at the call site's first call, null where oneDNN
+/// cannot make it (the caller then runs its own loops).
+template <typename Primitive> class PrimitiveCache {
+public:
+  template <typename Make>
+  Primitive *lookup(const int64_t *table, Make make) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = entries.find(table);
+    if (it != entries.end())
+      return it->second.get();
+    std::unique_ptr<Primitive> made;
+    try {
+      made = make();
+    } catch (const dnnl::error &) {
+      made = nullptr;
+    }
+    return (entries[table] = std::move(made)).get();
+  }
+
+private:
+  std::mutex mutex;
+  std::unordered_map<const int64_t *, std::unique_ptr<Primitive>> entries;
+};
+
+/// The scratchpad memory `desc` asks for, in a buffer of the calling
+/// thread grown as needed. Primitives are made with a user scratchpad so
+/// that contexts of one model may run them concurrently.
+inline dnnl::memory scratchpad(const dnnl::memory::desc &desc) {
+  thread_local std::vector<uint8_t> buffer;
+  if (buffer.size() < desc.get_size())
+    buffer.resize(desc.get_size());
+  return dnnl::memory(desc, engine(), buffer.data());
+}
+
+struct ConvGeometry {
+  dnnl::memory::dims strides, dilations, padBefore, padAfter;
+};
+
+/// From a parameter table of tfc_runtime.h (the forward and the backward
+/// tables name these fields alike).
+template <typename Params> ConvGeometry convGeometry(const Params &p) {
+  // oneDNN counts dilation from 0; the bottom/right padding follows from
+  // the output size (never negative: a remainder is simply not read).
+  auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
+                  int64_t dilation, int64_t before) {
+    return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
+                                    in - before);
+  };
+  return {{p.strideH, p.strideW},
+          {p.dilationH - 1, p.dilationW - 1},
+          {p.padTop, p.padLeft},
+          {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
+           after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)}};
+}
+
+} // namespace tfc::onednn
+
+#endif // TFC_RUNTIME_KERNELS_CPU_ONEDNN_H
