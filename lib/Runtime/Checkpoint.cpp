@@ -322,25 +322,14 @@ bool CheckpointReader::parseIndex(const uint8_t *bytes, size_t size,
   return true;
 }
 
-bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes,
-                            std::string &error) const {
-  auto it = tensors.find(name);
-  if (it == tensors.end()) {
-    error = prefix + ": no tensor '" + name + "' in the checkpoint";
-    return false;
-  }
-  const CheckpointEntry &entry = it->second;
-  size_t element = elementSize(entry.dtype);
-  int64_t count = 1;
-  for (int64_t d : entry.shape)
-    count *= d;
-  if (entry.sliced || element == 0) {
-    error = prefix + ": tensor '" + name + "' is " +
-            (entry.sliced ? "saved in slices" : "of a type read only as numbers here");
-    return false;
-  }
-  if (entry.size != count * int64_t(element) || entry.shard < 0 ||
-      entry.shard >= numShards) {
+/// Reads the bytes of entry `name` from its shard, checking the size the
+/// entry gives against `expectedSize` (negative: any).
+bool CheckpointReader::readEntry(const std::string &name, int64_t expectedSize,
+                                 std::vector<uint8_t> &bytes,
+                                 std::string &error) const {
+  const CheckpointEntry &entry = tensors.at(name);
+  if ((expectedSize >= 0 && entry.size != expectedSize) || entry.size < 0 ||
+      entry.shard < 0 || entry.shard >= numShards) {
     error = prefix + ": tensor '" + name + "' has an inconsistent entry";
     return false;
   }
@@ -354,9 +343,90 @@ bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes
     error = path + ": cannot read tensor '" + name + "'";
     return false;
   }
-  if (entry.hasCrc32c &&
-      crc32c(bytes.data(), bytes.size()) != unmaskCrc32c(entry.maskedCrc32c)) {
-    error = path + ": checksum mismatch for tensor '" + name + "'";
+  return true;
+}
+
+const CheckpointEntry *CheckpointReader::find(const std::string &name, int dtype,
+                                              std::string &error) const {
+  auto it = tensors.find(name);
+  if (it == tensors.end()) {
+    error = prefix + ": no tensor '" + name + "' in the checkpoint";
+    return nullptr;
+  }
+  bool isString = it->second.dtype == kStringDtype;
+  if (it->second.sliced || (dtype == kStringDtype) != isString ||
+      (!isString && elementSize(it->second.dtype) == 0)) {
+    error = prefix + ": tensor '" + name + "' is " +
+            (it->second.sliced ? "saved in slices"
+             : isString        ? "of strings"
+             : dtype == kStringDtype ? "not of strings"
+                                     : "of a type read only as numbers here");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes,
+                            std::string &error) const {
+  const CheckpointEntry *entry = find(name, 0, error);
+  if (!entry)
+    return false;
+  int64_t count = 1;
+  for (int64_t d : entry->shape)
+    count *= d;
+  if (!readEntry(name, count * int64_t(elementSize(entry->dtype)), bytes, error))
+    return false;
+  if (entry->hasCrc32c &&
+      crc32c(bytes.data(), bytes.size()) != unmaskCrc32c(entry->maskedCrc32c)) {
+    error = prefix + ": checksum mismatch for tensor '" + name + "'";
+    return false;
+  }
+  return true;
+}
+
+
+bool decodeStrings(const uint8_t *bytes, size_t size, int64_t count,
+                   std::vector<std::string> &strings, uint32_t &crc) {
+  Bytes in(bytes, bytes + size);
+  std::vector<uint64_t> lengths;
+  uint64_t total = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t length;
+    // Each element takes a byte of length at least.
+    if (!in.varint(length) || length > size || (total += length) > size)
+      return false;
+    lengths.push_back(length);
+  }
+  if (in.left() != total + 4)
+    return false;
+  strings.clear();
+  size_t start = size - in.left() + 4;
+  for (uint64_t length : lengths) {
+    strings.emplace_back(reinterpret_cast<const char *>(bytes) + start, length);
+    start += length;
+  }
+  // The layout is canonical: encoding the elements again gives the same
+  // bytes exactly when the varints were minimal and the lengths' checksum
+  // right.
+  return encodeStrings(strings, crc) ==
+         std::string(reinterpret_cast<const char *>(bytes), size);
+}
+
+bool CheckpointReader::readStrings(const std::string &name,
+                                   std::vector<std::string> &strings,
+                                   std::string &error) const {
+  const CheckpointEntry *entry = find(name, kStringDtype, error);
+  std::vector<uint8_t> bytes;
+  if (!entry || !readEntry(name, -1, bytes, error))
+    return false;
+  int64_t count = 1;
+  for (int64_t d : entry->shape)
+    count *= d;
+  uint32_t crc = 0;
+  if (count < 0 || count > int64_t(bytes.size()) ||
+      !decodeStrings(bytes.data(), bytes.size(), count, strings, crc) ||
+      (entry->hasCrc32c && crc != unmaskCrc32c(entry->maskedCrc32c))) {
+    error = prefix + ": checksum mismatch for tensor '" + name + "'";
     return false;
   }
   return true;
@@ -388,6 +458,33 @@ void putBytesField(std::string &out, unsigned field, const std::string &bytes) {
   putVarint(out, bytes.size());
   out += bytes;
 }
+
+} // namespace
+
+std::string encodeStrings(const std::vector<std::string> &strings, uint32_t &crc) {
+  std::string out;
+  crc = 0;
+  for (const std::string &element : strings) {
+    putVarint(out, element.size());
+    if (element.size() <= UINT32_MAX) {
+      uint32_t length = uint32_t(element.size());
+      crc = crc32c(reinterpret_cast<const uint8_t *>(&length), 4, crc);
+    } else {
+      uint64_t length = element.size();
+      crc = crc32c(reinterpret_cast<const uint8_t *>(&length), 8, crc);
+    }
+  }
+  uint32_t lengthsCrc = maskCrc32c(crc);
+  putFixed32(out, lengthsCrc);
+  crc = crc32c(reinterpret_cast<const uint8_t *>(&lengthsCrc), 4, crc);
+  for (const std::string &element : strings) {
+    out += element;
+    crc = crc32c(reinterpret_cast<const uint8_t *>(element.data()), element.size(), crc);
+  }
+  return out;
+}
+
+namespace {
 
 /// A table block with a restart point at every entry (no key sharing),
 /// as LevelDB's readers accept.
@@ -495,7 +592,32 @@ bool CheckpointWriter::add(const std::string &name, int dtype,
     return false;
   }
   const uint8_t *begin = static_cast<const uint8_t *>(data);
-  tensors[name] = {dtype, shape, std::vector<uint8_t>(begin, begin + bytes)};
+  tensors[name] = {dtype, shape, std::vector<uint8_t>(begin, begin + bytes),
+                   crc32c(begin, bytes)};
+  return true;
+}
+
+bool CheckpointWriter::addStrings(const std::string &name,
+                                  const std::vector<int64_t> &shape,
+                                  const std::vector<std::string> &strings,
+                                  std::string &error) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count = d < 0 ? -1 : count * d;
+  if (name.empty() || tensors.count(name)) {
+    error = "checkpoint tensor '" + name + "': " +
+            (name.empty() ? "empty name" : "saved twice");
+    return false;
+  }
+  if (count < 0 || size_t(count) != strings.size()) {
+    error = "checkpoint tensor '" + name + "': " + std::to_string(strings.size()) +
+            " strings do not fill its shape";
+    return false;
+  }
+  uint32_t crc = 0;
+  std::string bytes = encodeStrings(strings, crc);
+  tensors[name] = {kStringDtype, shape, std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                   crc};
   return true;
 }
 
@@ -521,7 +643,7 @@ bool CheckpointWriter::write(const std::string &prefix, std::string &error) cons
     putVarintField(entry, 4, data.size());
     putVarintField(entry, 5, tensor.bytes.size());
     putVarint(entry, 6 << 3 | 5);
-    putFixed32(entry, maskCrc32c(crc32c(tensor.bytes.data(), tensor.bytes.size())));
+    putFixed32(entry, maskCrc32c(tensor.crc));
     data.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
     items.push_back({name, entry});
   }

@@ -169,6 +169,11 @@ bool saveCheckpoint(const tfc_model &model, const void *state,
                     bytes + variable.offset, bytesOf(variable), error))
       return false;
   }
+  if (model.object_graph_bytes > 0 &&
+      !writer.addStrings(kObjectGraphKey, {},
+                         {std::string(model.object_graph, model.object_graph_bytes)},
+                         error))
+    return false;
   removeStaleTemporaries(dir);
   std::string name = "model.ckpt-" + std::to_string(step);
   std::string prefix = join(dir, name);

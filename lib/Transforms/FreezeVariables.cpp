@@ -1,19 +1,29 @@
-//===- FreezeVariables.cpp - a SavedModel's variables as constants --------===//
+//===- FreezeVariables.cpp - a SavedModel's variables from its checkpoint -===//
 //
-// An inference compile of a SavedModel (`tfc compile saved_model/`
-// without --init) bakes the variables' values into the program, as
-// tfcompile and TensorFlow's freezing do: setCompileInterface names the
-// saver's restore op as the init entry and marks the module with the
+// A compile of a SavedModel without --init takes the variables' values
+// from the SavedModel's variables/ checkpoint: setCompileInterface names
+// the saver's restore op as the init entry and marks the module with the
 // checkpoint prefix (tfc.freeze_variables). After inlining, the init entry
 // says which checkpoint tensor each variable gets: AssignVariableOp (or
 // Assign, for TF1 reference variables) of a RestoreV2 output whose
 // tensor_names entry is a constant. This pass reads those tensors from the
-// checkpoint (CheckpointReader: checksums verified) and replaces every read
-// of a variable the step only reads (ReadVariableOp of its handle; Identity
-// of a reference variable) by a Const of its value. When every variable of
-// the step is frozen, the init entry has nothing left to do and goes.
-// A variable the step writes stays (and is a code generation error for
-// now), as does its init entry.
+// checkpoint (CheckpointReader: checksums verified), and then:
+//
+//  * for inference, a step that only reads its variables (ReadVariableOp of
+//    a handle; Identity of a reference variable), bakes them into the
+//    program as tfcompile and TensorFlow's freezing do: every read becomes
+//    a Const of the value, and the init entry goes;
+//  * for training, a step that writes a variable (a train step exported as
+//    a signature), keeps every variable in the state area and gives the
+//    init entry the values as constants in place of the RestoreV2 outputs,
+//    so the program starts from the SavedModel's values, in one file that
+//    needs no SavedModel beside it. Each variable node is marked with the
+//    key it has in the checkpoint (tfc.checkpoint_key), so the program's
+//    checkpoints use TensorFlow's keys: a TF2 object-graph key like
+//    "model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE". The checkpoint's
+//    object graph goes on the module (tfc.checkpoint_object_graph) for the
+//    program to save with its own checkpoints, which tf.train.Checkpoint
+//    then restores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,12 +64,59 @@ tfg::GraphOp entry(ModuleOp module, StringRef name) {
   return {};
 }
 
+/// The value of checkpoint tensor `key` for variable node `variable`, as
+/// an attribute; an error on the node if the checkpoint lacks it or has it
+/// with another dtype.
+FailureOr<DenseElementsAttr> readValue(const rt::CheckpointReader &reader,
+                                       StringRef prefix, Operation *variable,
+                                       const std::string &key) {
+  auto found = reader.entries().find(key);
+  auto dtype = variable->getAttrOfType<TypeAttr>("dtype");
+  if (found == reader.entries().end() || !dtype ||
+      found->second.dtype != tfg::typeToDataType(dtype.getValue()))
+    return variable->emitError()
+           << "variable '" << tfg::getNodeName(variable) << "': checkpoint "
+           << prefix << " has no tensor '" << key << "' of its dtype";
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!reader.read(key, bytes, error))
+    return variable->emitError() << error;
+  auto type = RankedTensorType::get(found->second.shape, dtype.getValue());
+  if (type.getElementType().isInteger(1))
+    return DenseElementsAttr::get(type, SmallVector<bool>(bytes.begin(), bytes.end()));
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+}
+
+/// A Const node of `value` before `before`, named `name`, on its device.
+Operation *createConst(OpBuilder &b, Operation *before, StringRef name,
+                       DenseElementsAttr value) {
+  b.setInsertionPoint(before);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(tfg::kNameAttr, b.getStringAttr(name)),
+      b.getNamedAttr("dtype", TypeAttr::get(value.getType().getElementType())),
+      b.getNamedAttr("value", value)};
+  if (!tfg::getRequestedDevice(before).empty())
+    attrs.push_back(b.getNamedAttr(
+        tfg::kDeviceAttr, b.getStringAttr(tfg::getRequestedDevice(before))));
+  return tfg::createNode(b, before->getLoc(), "Const", value.getType(), {}, {}, attrs);
+}
+
+/// A variable the init entry assigns a restored tensor.
+struct Restore {
+  Operation *variable;
+  std::string key; // The checkpoint tensor.
+};
+
 struct FreezeVariablesPass
     : public impl::FreezeVariablesPassBase<FreezeVariablesPass> {
   PassCounter numFrozen{this, "frozen", "variable reads replaced by constants"};
+  PassCounter numLoaded{this, "loaded",
+                        "variables the init entry sets from the checkpoint"};
 
   void runOnOperation() override {
     numFrozen = 0;
+    numLoaded = 0;
     ModuleOp module = getOperation();
     auto prefix = module->getAttrOfType<StringAttr>(kFreezeVariablesAttr);
     if (!prefix)
@@ -69,8 +126,54 @@ struct FreezeVariablesPass
     if (!init || !step)
       return;
 
-    // The checkpoint tensor of each restored variable.
+    // Each variable's checkpoint key: what the restore op assigns it, or
+    // for a TF2 SavedModel, its object's key (the restore op may assign
+    // other copies of the variables than the functions capture, as for
+    // Keras 3 models).
     llvm::StringMap<std::string> keys;
+    for (const Restore &restore : findRestores(init))
+      keys[variableId(restore.variable)] = restore.key;
+    auto savedModel = module->getAttrOfType<DictionaryAttr>("tfg.saved_model");
+    if (auto captured = savedModel ? savedModel.getAs<DictionaryAttr>("variable_keys")
+                                   : DictionaryAttr())
+      for (tfg::GraphOp graph : {init, step})
+        for (Operation &op : graph.getBody())
+          if (isVariableNode(&op))
+            if (auto key = captured.getAs<StringAttr>(tfg::getNodeName(&op)))
+              keys[variableId(&op)] = key.str();
+    rt::CheckpointReader reader;
+    std::string error;
+    if (!keys.empty() && !reader.open(prefix.getValue().str(), error)) {
+      module.emitError() << error;
+      return signalPassFailure();
+    }
+
+    SmallVector<Operation *> variables;
+    for (Operation &op : step.getBody())
+      if (isVariableNode(&op))
+        variables.push_back(&op);
+    bool readOnly = llvm::all_of(variables, [&](Operation *variable) {
+      bool resource = tfg::getOpType(variable) == "VarHandleOp";
+      return keys.count(variableId(variable)) &&
+             llvm::all_of(variable->getUsers(), [&](Operation *user) {
+               return tfg::isNode(user) &&
+                      tfg::getOpType(user) == (resource ? "ReadVariableOp" : "Identity") &&
+                      tfg::getControlOperands(user).empty();
+             });
+    });
+    if (failed(readOnly ? freeze(variables, keys, reader, prefix)
+                        : load(module, init, variables, keys, reader, prefix)))
+      return signalPassFailure();
+    if (readOnly) {
+      init.erase();
+      module->removeAttr(kInitAttr);
+    }
+  }
+
+  /// The init entry's assignments of RestoreV2 outputs, with their keys.
+  /// (A partitioned variable restores slices: not taken.)
+  static SmallVector<Restore> findRestores(tfg::GraphOp init) {
+    SmallVector<Restore> restores;
     for (Operation &op : init.getBody()) {
       StringRef type = tfg::isNode(&op) ? tfg::getOpType(&op) : "";
       if (type != "AssignVariableOp" && type != "Assign")
@@ -89,87 +192,100 @@ struct FreezeVariablesPass
                                 : DenseStringElementsAttr();
       unsigned index = cast<OpResult>(value).getResultNumber();
       if (!namesValue || !slicesValue ||
-          index >= namesValue.getRawStringData().size())
+          index >= namesValue.getRawStringData().size() ||
+          !slicesValue.getRawStringData()[slicesValue.isSplat() ? 0 : index].empty())
         continue;
-      // A partitioned variable restores slices: not frozen.
-      if (!slicesValue.getRawStringData()[slicesValue.isSplat() ? 0 : index].empty())
-        continue;
-      keys[variableId(target)] = namesValue.getRawStringData()[index].str();
+      restores.push_back({target, namesValue.getRawStringData()[index].str()});
     }
+    return restores;
+  }
 
-    rt::CheckpointReader reader;
-    std::string error;
-    if (!keys.empty() && !reader.open(prefix.getValue().str(), error)) {
-      module.emitError() << error;
-      return signalPassFailure();
-    }
-    bool allFrozen = true;
+  /// Inference: every read of a variable becomes a Const of its value.
+  LogicalResult freeze(ArrayRef<Operation *> variables,
+                       const llvm::StringMap<std::string> &keys,
+                       const rt::CheckpointReader &reader, StringAttr prefix) {
     OpBuilder b(&getContext());
-    SmallVector<Operation *> variables;
-    for (Operation &op : step.getBody())
-      if (isVariableNode(&op))
-        variables.push_back(&op);
     for (Operation *variable : variables) {
-      Operation &op = *variable;
-      auto key = keys.find(variableId(&op));
-      bool resource = tfg::getOpType(&op) == "VarHandleOp";
-      // Frozen only when the step just reads it.
-      bool readOnly = llvm::all_of(op.getUsers(), [&](Operation *user) {
-        return tfg::isNode(user) &&
-               tfg::getOpType(user) == (resource ? "ReadVariableOp" : "Identity") &&
-               tfg::getControlOperands(user).empty();
-      });
-      if (key == keys.end() || !readOnly) {
-        allFrozen = false;
-        continue;
-      }
-      const rt::CheckpointEntry *checkpointEntry = nullptr;
-      auto found = reader.entries().find(key->second);
-      if (found != reader.entries().end())
-        checkpointEntry = &found->second;
-      auto dtype = op.getAttrOfType<TypeAttr>("dtype");
-      if (!checkpointEntry || !dtype ||
-          checkpointEntry->dtype != tfg::typeToDataType(dtype.getValue())) {
-        op.emitError() << "variable '" << tfg::getNodeName(&op) << "': checkpoint "
-                       << prefix.getValue() << " has no tensor '" << key->second
-                       << "' of its dtype";
-        return signalPassFailure();
-      }
-      std::vector<uint8_t> bytes;
-      if (!reader.read(key->second, bytes, error)) {
-        op.emitError() << error;
-        return signalPassFailure();
-      }
-      auto type = RankedTensorType::get(checkpointEntry->shape, dtype.getValue());
-      DenseElementsAttr value =
-          type.getElementType().isInteger(1)
-              ? DenseElementsAttr::get(
-                    type, SmallVector<bool>(bytes.begin(), bytes.end()))
-              : DenseElementsAttr::getFromRawBuffer(
-                    type, ArrayRef<char>(reinterpret_cast<const char *>(bytes.data()),
-                                         bytes.size()));
-      for (Operation *read : llvm::to_vector(op.getUsers())) {
-        b.setInsertionPoint(read);
-        SmallVector<NamedAttribute> attrs = {
-            b.getNamedAttr(tfg::kNameAttr, read->getAttr(tfg::kNameAttr)),
-            b.getNamedAttr("dtype", dtype), b.getNamedAttr("value", value)};
-        if (!tfg::getRequestedDevice(read).empty())
-          attrs.push_back(b.getNamedAttr(
-              tfg::kDeviceAttr, b.getStringAttr(tfg::getRequestedDevice(read))));
-        Operation *constant =
-            tfg::createNode(b, read->getLoc(), "Const", type, {}, {}, attrs);
+      FailureOr<DenseElementsAttr> value = readValue(
+          reader, prefix.getValue(), variable, keys.lookup(variableId(variable)));
+      if (failed(value))
+        return failure();
+      for (Operation *read : llvm::to_vector(variable->getUsers())) {
+        Operation *constant = createConst(b, read, tfg::getNodeName(read), *value);
         tfg::getDataResults(read)[0].replaceAllUsesWith(constant->getResult(0));
         tfg::getControlToken(read).replaceAllUsesWith(tfg::getControlToken(constant));
         read->erase();
         ++numFrozen;
       }
-      if (op.use_empty())
-        op.erase();
+      variable->erase();
     }
-    if (allFrozen) {
-      init.erase();
-      module->removeAttr(kInitAttr);
+    return success();
+  }
+
+  /// Training: the init entry becomes one assignment of its checkpoint
+  /// value, as a Const, per variable of the step, and every variable node
+  /// learns its checkpoint key.
+  LogicalResult load(ModuleOp module, tfg::GraphOp init, ArrayRef<Operation *> variables,
+                     const llvm::StringMap<std::string> &keys,
+                     const rt::CheckpointReader &reader, StringAttr prefix) {
+    OpBuilder b(&getContext());
+    auto roots = module->getAttrOfType<ArrayAttr>(kInitAttr);
+    if (!roots || roots.size() != 1)
+      return module.emitError() << "a SavedModel's init entry has one restore op";
+    StringRef rootName = cast<StringAttr>(roots[0]).getValue();
+
+    Block &body = init.getBody();
+    for (Operation &op : llvm::reverse(body))
+      op.dropAllUses();
+    while (!body.empty())
+      body.back().erase();
+    b.setInsertionPointToEnd(&body);
+    SmallVector<Value> assigned;
+    for (Operation *variable : variables) {
+      auto key = keys.find(variableId(variable));
+      if (key == keys.end())
+        continue;
+      variable->setAttr(kCheckpointKeyAttr, b.getStringAttr(key->second));
+      FailureOr<DenseElementsAttr> value =
+          readValue(reader, prefix.getValue(), variable, key->second);
+      if (failed(value))
+        return failure();
+      Operation *copy = b.clone(*variable);
+      StringRef name = tfg::getNodeName(variable);
+      Operation *constant = createConst(b, copy, (name + "/initial_value").str(), *value);
+      b.setInsertionPointToEnd(&body);
+      Value reference = tfg::getDataResults(copy)[0];
+      Operation *assign;
+      if (tfg::getOpType(variable) == "VarHandleOp")
+        assign = tfg::createNode(
+            b, variable->getLoc(), "AssignVariableOp", {},
+            {reference, constant->getResult(0)}, {},
+            {b.getNamedAttr(tfg::kNameAttr, b.getStringAttr(name + "/initialize")),
+             b.getNamedAttr("dtype", variable->getAttr("dtype"))});
+      else
+        assign = tfg::createNode(
+            b, variable->getLoc(), "Assign", reference.getType(),
+            {reference, constant->getResult(0)}, {},
+            {b.getNamedAttr(tfg::kNameAttr, b.getStringAttr(name + "/initialize")),
+             b.getNamedAttr("T", variable->getAttr("dtype")),
+             b.getNamedAttr("validate_shape", b.getBoolAttr(true)),
+             b.getNamedAttr("use_locking", b.getBoolAttr(true))});
+      assigned.push_back(tfg::getControlToken(assign));
+      ++numLoaded;
     }
+    tfg::createNode(b, init.getLoc(), "NoOp", {}, {}, assigned,
+                    {b.getNamedAttr(tfg::kNameAttr, b.getStringAttr(rootName))});
+
+    if (reader.entries().count(rt::kObjectGraphKey)) {
+      std::vector<std::string> graph;
+      std::string error;
+      if (!reader.readStrings(rt::kObjectGraphKey, graph, error) || graph.size() != 1)
+        return module.emitError()
+               << (error.empty() ? prefix.str() + ": the object graph is not one string"
+                                 : error);
+      module->setAttr(kObjectGraphAttr, b.getStringAttr(graph[0]));
+    }
+    return success();
   }
 };
 

@@ -74,6 +74,8 @@ Operation *variableNodeOf(Value reference) {
 }
 
 std::string checkpointKey(Operation *variableNode) {
+  if (auto key = variableNode->getAttrOfType<StringAttr>(kCheckpointKeyAttr))
+    return key.str();
   if (auto shared = variableNode->getAttrOfType<StringAttr>("shared_name"))
     if (!shared.getValue().empty())
       return shared.str();

@@ -737,6 +737,75 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     md.finish()
 
 
+# name, Keras optimizer factory
+KERAS_OPTIMIZERS = [
+    ("train_keras_sgd", lambda: keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True)),
+    ("train_keras_adam", lambda: keras.optimizers.Adam(0.01)),
+]
+
+
+def make_keras_train(root, name, make_opt):
+    """A TF2 training step exported as a SavedModel signature: a Keras MLP
+    classifier 8->6->3 and a Keras optimizer, `train_step(x, labels)`
+    returning the loss before its update. The reference losses come from
+    the SavedModel loaded back (tf.saved_model.load), so they are the
+    exported graph's; checkpoint/ holds the initial variables as
+    tf.train.Checkpoint writes them (object-graph keys)."""
+    rng = seed_everything(name)
+    opt = make_opt()
+    md = ModelDir(root, name, "training",
+                  "TF2 Keras MLP classifier 8->6->3 trained with Keras %s, "
+                  "train_step signature of a SavedModel" % type(opt).__name__)
+    model = keras.Sequential([keras.Input((8,)),
+                              keras.layers.Dense(6, activation="relu"),
+                              keras.layers.Dense(3)])
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    opt.build(model.trainable_variables)
+    module = tf.Module()
+    module.model = model
+    module.opt = opt
+
+    @tf.function(input_signature=[tf.TensorSpec([4, 8], tf.float32, name="x"),
+                                  tf.TensorSpec([4], tf.int32, name="labels")])
+    def train_step(x, labels):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(labels, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return {"loss": loss}
+
+    module.train_step = train_step
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"train_step": train_step.get_concrete_function()})
+    md.add_saved_model("train_step")
+    sig = md.manifest["saved_model_signature"]
+    feeds = {"x": rng.standard_normal((4, 8)).astype(np.float32),
+             "labels": rng.integers(0, 3, 4).astype(np.int32)}
+    for key in ("x", "labels"):
+        md.add_feed(sig["inputs"][key], feeds[key])
+
+    loaded = tf.saved_model.load(md.path("saved_model"))
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(root=loaded),
+                                         md.path("checkpoint"), max_to_keep=1,
+                                         checkpoint_name="model.ckpt")
+    manager.save(checkpoint_number=0)
+    # The state file without the save times CheckpointManager adds, so
+    # that regenerating gives identical files.
+    state = md.path("checkpoint", "checkpoint")
+    with open(state) as f:
+        lines = [l for l in f if "timestamp" not in l]
+    with open(state, "w") as f:
+        f.writelines(lines)
+    step = loaded.signatures["train_step"]
+    losses = [step(**{k: tf.constant(v) for k, v in feeds.items()})["loss"].numpy()
+              for _ in range(TRAIN_STEPS + 1)]
+    md.add_fetch(sig["outputs"]["loss"], losses[-1])
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(steps=TRAIN_STEPS, step_losses="outputs/step_losses.npy")
+    md.finish()
+
+
 def make_embedding(root):
     name = "embedding"
     rng = seed_everything(name)
@@ -861,6 +930,9 @@ def all_models():
         models.append((cnn, lambda root, n=cnn, m=make_opt, r=resource:
                        make_train(root, n, m, r, "classifier", cnn_graph)))
     models.append(("embedding", make_embedding))
+    for name, make_opt in KERAS_OPTIMIZERS:
+        models.append((name, lambda root, n=name, m=make_opt:
+                       make_keras_train(root, n, m)))
     return models
 
 

@@ -120,6 +120,31 @@ TEST(CheckpointManagerTest, SavedVariablesRestore) {
   EXPECT_EQ(restored[97], 1);
 }
 
+TEST(CheckpointManagerTest, SavesTheObjectGraph) {
+  // A model from a TF2 SavedModel saves its object graph with every
+  // checkpoint, as the scalar string tf.train.Checkpoint looks for.
+  tfc_model model = makeModel();
+  const char graph[] = "\x0a\x00object\0graph";
+  model.object_graph = graph;
+  model.object_graph_bytes = sizeof graph - 1;
+  std::string dir = freshDir("object-graph");
+  std::vector<uint8_t> state = filledState();
+  std::string error;
+  ASSERT_TRUE(saveCheckpoint(model, state.data(), dir, 1, 5, error)) << error;
+  CheckpointReader reader;
+  ASSERT_TRUE(reader.open(dir + "/model.ckpt-1", error)) << error;
+  std::vector<std::string> saved;
+  ASSERT_TRUE(reader.readStrings(kObjectGraphKey, saved, error)) << error;
+  EXPECT_EQ(saved, std::vector<std::string>{std::string(graph, sizeof graph - 1)});
+  EXPECT_TRUE(reader.entries().at(kObjectGraphKey).shape.empty());
+  // Without one, there is none.
+  model.object_graph = nullptr;
+  model.object_graph_bytes = 0;
+  ASSERT_TRUE(saveCheckpoint(model, state.data(), dir, 2, 5, error)) << error;
+  ASSERT_TRUE(reader.open(dir + "/model.ckpt-2", error)) << error;
+  EXPECT_EQ(reader.entries().count(kObjectGraphKey), 0u);
+}
+
 TEST(CheckpointManagerTest, KeepsTheNewest) {
   tfc_model model = makeModel();
   std::string dir = freshDir("keep");

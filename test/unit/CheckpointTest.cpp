@@ -63,6 +63,34 @@ TEST(CheckpointTest, ReadsTheVariablesKerasWrote) {
   EXPECT_NE(error.find("no tensor 'no/such/tensor'"), std::string::npos) << error;
 }
 
+TEST(CheckpointTest, ReadsTheObjectGraphTensorFlowWrote) {
+  // A TF2 checkpoint's object graph is a scalar string: a serialized
+  // TrackableObjectGraph naming the key of every variable it saved.
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(kPrefix, error)) << error;
+  std::vector<std::string> graph;
+  ASSERT_TRUE(reader.readStrings(kObjectGraphKey, graph, error)) << error;
+  ASSERT_EQ(graph.size(), 1u);
+  int keys = 0;
+  for (const auto &[name, entry] : reader.entries())
+    if (name.find("VARIABLE_VALUE") != std::string::npos) {
+      EXPECT_NE(graph[0].find(name), std::string::npos) << name;
+      ++keys;
+    }
+  EXPECT_EQ(keys, 6);
+  // Strings and numbers are not read as each other.
+  std::vector<uint8_t> bytes;
+  EXPECT_FALSE(reader.read(kObjectGraphKey, bytes, error));
+  EXPECT_NE(error.find("is of strings"), std::string::npos) << error;
+  std::string kernel;
+  for (const auto &[name, entry] : reader.entries())
+    if (entry.dtype == 1)
+      kernel = name;
+  EXPECT_FALSE(reader.readStrings(kernel, graph, error));
+  EXPECT_NE(error.find("is not of strings"), std::string::npos) << error;
+}
+
 TEST(CheckpointTest, DamagedIndexesAreErrors) {
   std::vector<uint8_t> index = readFile(kPrefix + ".index");
   ASSERT_GT(index.size(), 48u);
@@ -145,6 +173,35 @@ TEST(CheckpointTest, WrittenCheckpointsReadBack) {
   // No temporary file is left behind.
   std::ifstream leftover(prefix + ".index.tmp" + std::to_string(::getpid()));
   EXPECT_FALSE(leftover.good());
+}
+
+TEST(CheckpointTest, WrittenStringsReadBack) {
+  tfc::rt::CheckpointWriter writer;
+  std::string error;
+  std::vector<std::string> strings = {"", "abc", std::string(300, 'x'),
+                                      std::string("\0\xff", 2)};
+  ASSERT_TRUE(writer.addStrings("names", {2, 2}, strings, error)) << error;
+  EXPECT_FALSE(writer.addStrings("short", {3}, strings, error));
+  EXPECT_EQ(error, "checkpoint tensor 'short': 4 strings do not fill its shape");
+  std::string prefix = ::testing::TempDir() + "/strings.ckpt";
+  ASSERT_TRUE(writer.write(prefix, error)) << error;
+
+  tfc::rt::CheckpointReader reader;
+  ASSERT_TRUE(reader.open(prefix, error)) << error;
+  EXPECT_EQ(reader.entries().at("names").dtype, kStringDtype);
+  std::vector<std::string> read;
+  ASSERT_TRUE(reader.readStrings("names", read, error)) << error;
+  EXPECT_EQ(read, strings);
+
+  // A changed byte of the strings fails the tensor's checksum.
+  std::string data = prefix + ".data-00000-of-00001";
+  std::vector<uint8_t> bytes = readFile(data);
+  bytes.back() ^= 1;
+  std::ofstream(data, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  EXPECT_FALSE(reader.readStrings("names", read, error));
+  EXPECT_NE(error.find("checksum mismatch for tensor 'names'"), std::string::npos)
+      << error;
 }
 
 TEST(CheckpointTest, WriterRejectsBadTensors) {

@@ -23,6 +23,14 @@
 
 namespace tfc::rt {
 
+/// TensorFlow's DT_STRING.
+inline constexpr int kStringDtype = 7;
+
+/// The string tensor where TF2's tf.train.Checkpoint keeps the object graph
+/// (a serialized TrackableObjectGraph) that maps objects to the keys of
+/// their variables.
+inline constexpr const char *kObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
+
 /// Where a tensor of the checkpoint lives, and what it is.
 struct CheckpointEntry {
   int dtype = 0; // TensorFlow's DataType number.
@@ -53,7 +61,19 @@ public:
   bool read(const std::string &name, std::vector<uint8_t> &bytes,
             std::string &error) const;
 
+  /// The elements of string tensor `name`, row-major, checked against the
+  /// entry's CRC32C.
+  bool readStrings(const std::string &name, std::vector<std::string> &strings,
+                   std::string &error) const;
+
 private:
+  /// The entry of an unsliced tensor `name` that is of strings exactly
+  /// when `dtype` is kStringDtype; null with `error` set otherwise.
+  const CheckpointEntry *find(const std::string &name, int dtype,
+                              std::string &error) const;
+  bool readEntry(const std::string &name, int64_t expectedSize,
+                 std::vector<uint8_t> &bytes, std::string &error) const;
+
   std::string prefix;
   int32_t numShards = 1;
   std::map<std::string, CheckpointEntry> tensors;
@@ -72,6 +92,10 @@ public:
   bool add(const std::string &name, int dtype, const std::vector<int64_t> &shape,
            const void *data, size_t bytes, std::string &error);
 
+  /// Adds string tensor `name` with `strings` as its elements, row-major.
+  bool addStrings(const std::string &name, const std::vector<int64_t> &shape,
+                  const std::vector<std::string> &strings, std::string &error);
+
   /// Writes the data shard, then the index, each to a temporary file that
   /// is flushed to disk and renamed into place, so a crash leaves either
   /// the old files or the new ones.
@@ -82,9 +106,22 @@ private:
     int dtype;
     std::vector<int64_t> shape;
     std::vector<uint8_t> bytes;
+    uint32_t crc; // CRC32C of the stored bytes (for strings, see addStrings).
   };
   std::map<std::string, Tensor> tensors;
 };
+
+/// A string tensor's elements in the bundle layout: each length as a
+/// varint64, the masked CRC32C of the lengths, then the bytes of each
+/// element; `crc` is the tensor's checksum, which covers the lengths (as
+/// little-endian uint32s; uint64s past 4 GiB), that masked CRC and the
+/// bytes.
+std::string encodeStrings(const std::vector<std::string> &strings, uint32_t &crc);
+
+/// The `count` elements of a string tensor stored as encodeStrings lays
+/// them out, and its checksum; false if the bytes are not such a layout.
+bool decodeStrings(const uint8_t *bytes, size_t size, int64_t count,
+                   std::vector<std::string> &strings, uint32_t &crc);
 
 /// Bytes per element of a TensorFlow DataType the bundle format stores
 /// (numeric, bool, complex); 0 for others.

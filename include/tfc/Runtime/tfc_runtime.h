@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 3
+#define TFC_RUNTIME_ABI_VERSION 4
 
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
@@ -90,6 +90,11 @@ typedef struct tfc_model {
   int64_t state_bytes;
   int32_t num_variables;
   const tfc_variable_info *variables;
+  /* For a model from a TF2 SavedModel: its checkpoints' object graph (a
+   * serialized TrackableObjectGraph, saved with every checkpoint so that
+   * tf.train.Checkpoint restores them); NULL and 0 otherwise. */
+  const char *object_graph;
+  int64_t object_graph_bytes;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/

@@ -64,6 +64,9 @@ struct ModelInterface {
     int64_t offset, flag;
   };
   llvm::SmallVector<Variable> variables;
+  /// The object graph that checkpoints of a TF2 SavedModel's variables
+  /// carry (tfc.checkpoint_object_graph); empty for others.
+  std::string objectGraph;
   /// The alignment tfc-plan-memory places buffers at.
   int64_t arenaAlignment = 64;
 };

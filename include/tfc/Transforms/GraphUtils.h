@@ -37,6 +37,10 @@ inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
 /// The checkpoint prefix whose values tfc-freeze-variables bakes in (set by
 /// setCompileInterface for an inference compile of a SavedModel).
 inline constexpr llvm::StringLiteral kFreezeVariablesAttr = "tfc.freeze_variables";
+/// The object graph (a serialized TrackableObjectGraph) of the TF2
+/// checkpoint the variables came from, which the program's checkpoints
+/// carry too (set by tfc-freeze-variables).
+inline constexpr llvm::StringLiteral kObjectGraphAttr = "tfc.checkpoint_object_graph";
 /// On tfg.graph: "step" or "init", once pruned to an entry.
 inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
 

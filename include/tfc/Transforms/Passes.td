@@ -120,15 +120,20 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
 }
 
 def FreezeVariablesPass : Pass<"tfc-freeze-variables", "mlir::ModuleOp"> {
-  let summary = "Bakes a SavedModel's variables into the step as constants";
+  let summary = "Takes a SavedModel's variables from its checkpoint";
   let description = [{
-    For an inference compile of a SavedModel (the module carries
+    For a compile of a SavedModel without --init (the module carries
     tfc.freeze_variables, the checkpoint prefix, and the saver's restore op
-    is the init entry): each variable the init entry restores
-    (AssignVariableOp or Assign of a RestoreV2 output) and the step only
-    reads gets its value from the checkpoint, and its reads (ReadVariableOp,
-    or Identity of a reference variable) become Consts. When every variable
-    of the step is frozen, the init entry goes.
+    is the init entry), each variable the init entry restores
+    (AssignVariableOp or Assign of a RestoreV2 output) gets its value from
+    the checkpoint. When the step only reads its variables (inference),
+    their reads (ReadVariableOp, or Identity of a reference variable)
+    become Consts and the init entry goes. When the step writes one
+    (training), the init entry assigns the values as Consts instead of the
+    RestoreV2 outputs, every variable node gets its checkpoint key
+    (tfc.checkpoint_key), and a TF2 checkpoint's object graph goes on the
+    module (tfc.checkpoint_object_graph), so the program's checkpoints have
+    TensorFlow's keys.
   }];
 }
 

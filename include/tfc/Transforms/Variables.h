@@ -39,8 +39,9 @@ mlir::Operation *variableNodeOf(mlir::Value reference);
 /// shared name, or the node name when that is empty (no container: name).
 std::string variableId(mlir::Operation *variableNode);
 
-/// The key a TF1 Saver stores the variable under: its shared name, or the
-/// node name when that is empty.
+/// The key checkpoints store the variable under: the key it had in the
+/// checkpoint it was loaded from (kCheckpointKeyAttr), else the one a TF1
+/// Saver uses: its shared name, or the node name when that is empty.
 std::string checkpointKey(mlir::Operation *variableNode);
 
 /// Whether `node` writes the variables of its ref/handle operands
@@ -50,6 +51,10 @@ bool writesVariables(mlir::Operation *node);
 /// Whether output 0 of `node` is the variable's value itself, without a
 /// copy: Identity of a ref, ReadVariableOp.
 bool isVariableRead(mlir::Operation *node);
+
+/// On variable nodes loaded from a SavedModel's checkpoint: the key of
+/// their tensor there (tfc-freeze-variables).
+inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
 
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.

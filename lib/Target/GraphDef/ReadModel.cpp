@@ -11,6 +11,7 @@
 
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Dialect/Tfg/AttrConversion.h"
+#include "tfc/Runtime/Checkpoint.h"
 
 #include "graph.pb.h"
 #include "saved_model.pb.h"
@@ -95,6 +96,57 @@ InFlightDiagnostic fileError(MLIRContext *context, StringRef path) {
   return emitError(FileLineColLoc::get(context, path, 0, 0));
 }
 
+/// The checkpoint keys of the variables a TF2 SavedModel's functions
+/// capture, by the name of their node in the graph: a call of a concrete
+/// function passes its captured inputs after its arguments, in the order of
+/// the function's bound_inputs, which are object ids; the checkpoint's
+/// object graph, with the same ids, gives each variable object's key (its
+/// VARIABLE_VALUE). Empty when the model has no object graph or its
+/// checkpoint cannot be read (freezing then reports the checkpoint).
+std::map<std::string, std::string>
+capturedVariableKeys(const proto::MetaGraphDef &meta, StringRef checkpoint) {
+  std::map<std::string, std::string> keys;
+  const auto &functions = meta.object_graph_def().concrete_functions();
+  rt::CheckpointReader reader;
+  std::vector<std::string> graph;
+  std::string error;
+  proto::TrackableObjectGraph objects;
+  if (functions.empty() || !reader.open(checkpoint.str(), error) ||
+      !reader.entries().count(rt::kObjectGraphKey) ||
+      !reader.readStrings(rt::kObjectGraphKey, graph, error) || graph.size() != 1 ||
+      !objects.ParseFromString(graph[0]))
+    return keys;
+  std::map<std::string, const proto::NodeDef *> nodes;
+  for (const proto::NodeDef &node : meta.graph_def().node())
+    nodes[node.name()] = &node;
+  for (const proto::NodeDef &node : meta.graph_def().node()) {
+    auto f = node.attr().find("f");
+    if (f == node.attr().end() || !f->second.has_func())
+      continue;
+    auto function = functions.find(f->second.func().name());
+    if (function == functions.end())
+      continue;
+    std::vector<std::string> inputs;
+    for (const std::string &input : node.input())
+      if (!input.empty() && input[0] != '^')
+        inputs.push_back(input.substr(0, input.find(':')));
+    const auto &bound = function->second.bound_inputs();
+    if (size_t(bound.size()) > inputs.size())
+      continue;
+    for (int i = 0; i < bound.size(); ++i) {
+      std::string &name = inputs[inputs.size() - bound.size() + i];
+      auto captured = nodes.find(name);
+      if (bound[i] < 0 || bound[i] >= objects.nodes_size() || captured == nodes.end() ||
+          captured->second->op() != "VarHandleOp")
+        continue;
+      for (const auto &attribute : objects.nodes(bound[i]).attributes())
+        if (attribute.name() == "VARIABLE_VALUE")
+          keys[name] = attribute.checkpoint_key();
+    }
+  }
+  return keys;
+}
+
 /// Adds a SavedModel's signatures, feeds/fetches and saver to the module.
 LogicalResult annotateSavedModel(ModuleOp module,
                                  const proto::MetaGraphDef &meta,
@@ -166,6 +218,11 @@ LogicalResult annotateSavedModel(ModuleOp module,
     llvm::sys::path::remove_filename(variables);
     llvm::sys::path::append(variables, "variables");
     info.push_back(b.getNamedAttr("variables", b.getStringAttr(variables)));
+    SmallVector<NamedAttribute> keys;
+    for (const auto &[node, key] : capturedVariableKeys(meta, variables))
+      keys.push_back(b.getNamedAttr(node, b.getStringAttr(key)));
+    if (!keys.empty())
+      info.push_back(b.getNamedAttr("variable_keys", b.getDictionaryAttr(keys)));
   }
   module->setAttr(kSavedModelAttr, b.getDictionaryAttr(info));
   return success();

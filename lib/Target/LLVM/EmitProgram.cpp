@@ -164,9 +164,17 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
       m, variablesType, true, llvm::GlobalValue::PrivateLinkage,
       llvm::ConstantArray::get(variablesType, variableInfos), "tfc_variables");
 
+  llvm::Constant *objectGraph = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
+  if (!interface.objectGraph.empty())
+    objectGraph = new llvm::GlobalVariable(
+        m, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), interface.objectGraph.size()),
+        true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::getString(ctx, interface.objectGraph, false),
+        "tfc_object_graph");
+
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
-      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr});
+      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr, i64});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -176,7 +184,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.arenaBytes),
        llvm::ConstantInt::get(i64, interface.arenaAlignment), step, init,
        llvm::ConstantInt::get(i64, interface.stateBytes),
-       llvm::ConstantInt::get(i32, interface.variables.size()), variables});
+       llvm::ConstantInt::get(i32, interface.variables.size()), variables,
+       objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size())});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -271,6 +280,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
            entry.getAs<IntegerAttr>("offset").getInt(),
            entry.getAs<IntegerAttr>("flag").getInt()});
     }
+  if (auto graph = module->getAttrOfType<StringAttr>(kObjectGraphAttr))
+    result.objectGraph = graph.str();
   return result;
 }
 

@@ -16,7 +16,9 @@ Without --restore the first run starts from the init entry; with
 --restore, the program is compiled without one and the first run restores
 the initial variables from the checkpoint TensorFlow's Saver wrote (a copy
 of the model's checkpoint/ directory, where the program then saves its
-own).
+own). A TF2 model is a SavedModel whose signature is the train step: its
+program starts from the SavedModel's variables, and with --restore from
+the checkpoint tf.train.Checkpoint wrote (object-graph keys).
 Standard library only; tfc, npy-compare on PATH.
 
     run-training.py [--restore] CORPUS WORKDIR RTOL ATOL MODEL...
@@ -71,15 +73,22 @@ for name in args[4:]:
     model = os.path.join(corpus, name)
     manifest = json.load(open(os.path.join(model, "manifest.json")))
     program = os.path.join(work, name)
-    compile_command = ["tfc", "compile", os.path.join(model, "graph.pbtxt"), "-o", program]
+    if "text" not in manifest["graphs"]:
+        # A TF2 train step: the SavedModel's variables are the initial ones.
+        compile_command = ["tfc", "compile", os.path.join(model, "saved_model"),
+                           "--signature", manifest["saved_model_signature"]["key"],
+                           "-o", program]
+    else:
+        compile_command = ["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                           "-o", program]
     for feed in manifest["feeds"]:
         compile_command += ["--feed", feed["tensor"]]
     for fetch in manifest["fetches"]:
         compile_command += ["--fetch", fetch["tensor"]]
-    for target in manifest["targets"]:
+    for target in manifest.get("targets", []):
         compile_command += ["--target", target]
     if not restore:
-        for init in manifest["init"]:
+        for init in manifest.get("init", []):
             compile_command += ["--init", init]
     subprocess.run(compile_command, check=True)
 
