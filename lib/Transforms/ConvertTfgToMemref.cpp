@@ -284,6 +284,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitBatchNorm(node);
   if (type == "UnsortedSegmentSum")
     return emitSegmentSum(node);
+  if (type == "Unique")
+    return emitUnique(node);
   if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
       type == "Prod" || type == "All" || type == "Any" || type == "BiasAddGrad")
     return emitReduction(node);

@@ -93,7 +93,7 @@ bool hasCodeGeneration(Operation *node) {
              "SparseSoftmaxCrossEntropyWithLogits", true)
       .Cases("ArgMax", "ArgMin", "Cumsum", "Cumprod", "TopKV2", "Softmax",
              "LogSoftmax", true)
-      .Case("UnsortedSegmentSum", true)
+      .Cases("UnsortedSegmentSum", "Unique", true)
       .Default(false);
 }
 

@@ -20,6 +20,8 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Inference compiles of SavedModels: variables become constants.
   pm.addPass(createFreezeVariablesPass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Unique's data-dependent size: bounded where TF1 optimizers use it.
+  pm.addPass(createBoundUniquePass());
   pm.addPass(createInferShapesPass());
   // Inference batch norms as arithmetic, computed where constant, then
   // moved onto the weights of the convolutions before them.

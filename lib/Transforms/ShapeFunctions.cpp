@@ -899,6 +899,20 @@ LogicalResult topK(ShapeContext &c) {
   return success();
 }
 
+/// Unique: both outputs have the input's length. For the values that is a
+/// bound, not TensorFlow's data-dependent size: tfc-bound-unique checks
+/// that the graph only uses it where the difference does not show.
+LogicalResult unique(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (!in.ranked)
+    return success();
+  if (in.rank() != 1)
+    return c.error("x " + str(in) + " is not a vector");
+  c.setOutput(0, in);
+  c.setOutput(1, in);
+  return success();
+}
+
 LogicalResult broadcastTo(ShapeContext &c) {
   if (const auto *shape = c.inputValue(1))
     c.setOutput(0, Shape::of(*shape));
@@ -1551,6 +1565,7 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
         "ScatterMul ScatterDiv ScatterMin ScatterMax",
         applyOp);
     add("UnsortedSegmentSum", unsortedSegmentSum);
+    add("Unique", unique);
     return f;
   }();
   return functions;

@@ -41,7 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OPTIMIZERS = ["sgd", "momentum", "adagrad", "rmsprop", "adam", "adadelta",
               "ftrl"]
 MODELS = (["train_" + o for o in OPTIMIZERS] +
-          ["train_cnn_" + o for o in OPTIMIZERS] + ["embedding"] +
+          ["train_cnn_" + o for o in OPTIMIZERS] +
+          ["embedding", "embedding_adam", "embedding_adagrad", "embedding_momentum"] +
           ["train_keras_sgd", "train_keras_adam"])
 K = 2
 

@@ -294,43 +294,51 @@ void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
                          int64_t count, int64_t index_bytes,
                          int64_t scalar_updates, int64_t drop_negative);
 
+/* Unique of `count` int32 or int64 values (value_bytes): y holds each
+ * distinct value once, in order of first appearance, then -1 up to
+ * `count` (tfc's bound on Unique's data-dependent size: see
+ * tfc-bound-unique); idx[i] is the position of x[i] in y. */
+void tfc_cpu_unique(tfc_runtime *runtime, const void *x, void *y, void *idx,
+                    int64_t count, int64_t value_bytes, int64_t idx_bytes);
+
 /* The sparse optimizer updates (SparseApply*, ResourceSparseApply*): the
  * dense update of each row that an index selects, with gradient row i,
  * in index order. Pointers in the dense kernel's order, then the indices
  * and the node's name; then the row size, the index count, the variable's
- * rows, the index width and the op's flag. */
+ * rows, the index width, whether negative indices are skipped (the
+ * padding of a bounded Unique) and the op's flag. */
 void tfc_cpu_sparse_apply_momentum_f32(
     tfc_runtime *runtime, float *var, float *accum, const float *lr,
     const float *grad, const float *momentum, const void *indices,
     const char *node, int64_t row_size, int64_t count, int64_t rows,
-    int64_t index_bytes, int64_t nesterov);
+    int64_t index_bytes, int64_t skip_negative, int64_t nesterov);
 void tfc_cpu_sparse_apply_adagrad_f32(
     tfc_runtime *runtime, float *var, float *accum, const float *lr,
     const float *epsilon, const float *grad, const void *indices,
     const char *node, int64_t row_size, int64_t count, int64_t rows,
-    int64_t index_bytes, int64_t update_slots);
+    int64_t index_bytes, int64_t skip_negative, int64_t update_slots);
 void tfc_cpu_sparse_apply_rmsprop_f32(
     tfc_runtime *runtime, float *var, float *ms, float *mom, const float *lr,
     const float *rho, const float *momentum, const float *epsilon,
     const float *grad, const void *indices, const char *node, int64_t row_size,
-    int64_t count, int64_t rows, int64_t index_bytes);
+    int64_t count, int64_t rows, int64_t index_bytes, int64_t skip_negative);
 void tfc_cpu_sparse_apply_centered_rmsprop_f32(
     tfc_runtime *runtime, float *var, float *mg, float *ms, float *mom,
     const float *lr, const float *rho, const float *momentum,
     const float *epsilon, const float *grad, const void *indices,
     const char *node, int64_t row_size, int64_t count, int64_t rows,
-    int64_t index_bytes);
+    int64_t index_bytes, int64_t skip_negative);
 void tfc_cpu_sparse_apply_adadelta_f32(
     tfc_runtime *runtime, float *var, float *accum, float *accum_update,
     const float *lr, const float *rho, const float *epsilon, const float *grad,
     const void *indices, const char *node, int64_t row_size, int64_t count,
-    int64_t rows, int64_t index_bytes);
+    int64_t rows, int64_t index_bytes, int64_t skip_negative);
 void tfc_cpu_sparse_apply_ftrl_f32(
     tfc_runtime *runtime, float *var, float *accum, float *linear,
     const float *grad, const float *lr, const float *l1, const float *l2,
     const float *l2_shrinkage, const float *lr_power, const void *indices,
     const char *node, int64_t row_size, int64_t count, int64_t rows,
-    int64_t index_bytes, int64_t multiply_linear_by_lr);
+    int64_t index_bytes, int64_t skip_negative, int64_t multiply_linear_by_lr);
 
 /* The optimizers' updates (TensorFlow's Apply* and ResourceApply*), in
  * place, float32: pointers in the op's input order (the variable and its

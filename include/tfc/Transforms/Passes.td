@@ -253,6 +253,20 @@ def ScheduleRecvsPass : Pass<"tfc-schedule-recvs", "mlir::ModuleOp"> {
   }];
 }
 
+def BoundUniquePass : Pass<"tfc-bound-unique", "mlir::ModuleOp"> {
+  let summary = "Bounds Unique's data-dependent size where that is exact";
+  let description = [{
+    tfc gives Unique's values output the input's length, padded with -1
+    past the distinct values. This pass checks that every Unique's values
+    are used only where that gives TensorFlow's results, the deduplicated
+    sparse updates of TF1 optimizers: as the indices of scatters and
+    sparse optimizer updates (marked tfc.skip_negative_indices, so the
+    padding updates nothing), and through Shape or Size as num_segments of
+    UnsortedSegmentSum whose rows reach only elementwise ops and those
+    updates' values. Any other use is an error naming the node.
+  }];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{

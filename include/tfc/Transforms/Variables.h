@@ -56,6 +56,12 @@ bool isVariableRead(mlir::Operation *node);
 /// their tensor there (tfc-freeze-variables).
 inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
 
+/// On a scatter or sparse optimizer update whose indices are the values of
+/// a bounded Unique: negative indices, its padding, select no row
+/// (tfc-bound-unique).
+inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
+    "tfc.skip_negative_indices";
+
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.
 inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";

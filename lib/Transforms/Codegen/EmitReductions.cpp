@@ -312,6 +312,26 @@ LogicalResult StepEmitter::emitTopK(Operation *node) {
   return success();
 }
 
+/// Unique of an int32/int64 vector, its values output bounded by the
+/// input's length (padded with -1; tfc-bound-unique checks the graph only
+/// uses it where the padding does not matter).
+LogicalResult StepEmitter::emitUnique(Operation *node) {
+  Value input = memrefFor(tfg::getDataOperands(node)[0]);
+  FailureOr<Value> values = outputFor(node, 0), positions = outputFor(node, 1);
+  if (!input || failed(values) || failed(positions))
+    return error(node) << "an input or output has no buffer";
+  auto inType = cast<MemRefType>(input.getType());
+  auto positionType = cast<MemRefType>(positions->getType());
+  if (inType.getRank() != 1 || !inType.getElementType().isSignlessInteger() ||
+      (inType.getElementTypeBitWidth() != 32 && inType.getElementTypeBitWidth() != 64))
+    return error(node) << "code generation supports Unique of int32 or int64 vectors only";
+  callKernel(node->getLoc(), "tfc_cpu_unique",
+             {pointerTo(input), pointerTo(*values), pointerTo(*positions)},
+             {inType.getNumElements(), inType.getElementTypeBitWidth() / 8,
+              positionType.getElementTypeBitWidth() / 8});
+  return success();
+}
+
 /// UnsortedSegmentSum on float32: the output zeroed, then each row of the
 /// data added to its segment's row (negative segment ids dropped; one past
 /// the segments an error naming the node, as in TensorFlow).

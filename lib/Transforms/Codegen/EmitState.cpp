@@ -355,7 +355,8 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
   if (update->indices >= 0) {
     pointers.push_back(pointerTo(indices));
     pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
-    sizes = {rowSize, sparseCount, rows, indexBytes};
+    sizes = {rowSize, sparseCount, rows, indexBytes,
+             node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0};
   }
   for (StringRef flag : update->flags) {
     auto attr = node->getAttrOfType<BoolAttr>(flag);
@@ -397,7 +398,7 @@ LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
              {pointerTo(variable), pointerTo(indices), pointerTo(updates),
               stringPointer(loc, tfg::getNodeName(node))},
              {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8,
-              scalar ? 1 : 0, 0},
+              scalar ? 1 : 0, node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0},
              kind);
   return success();
 }

@@ -94,6 +94,7 @@ public:
   mlir::LogicalResult emitScatter(mlir::Operation *node, int kind);
   /// UnsortedSegmentSum.
   mlir::LogicalResult emitSegmentSum(mlir::Operation *node);
+  mlir::LogicalResult emitUnique(mlir::Operation *node);
   /// (Sparse)SoftmaxCrossEntropyWithLogits.
   mlir::LogicalResult emitCrossEntropy(mlir::Operation *node);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 
 namespace {
 
@@ -25,7 +26,8 @@ int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
 
 /// Calls row(r, i) for each index i selecting row r, in order; stops the
 /// step on an index outside [0, rows), unless it is negative and
-/// `dropNegative` (UnsortedSegmentSum drops those).
+/// `dropNegative` (UnsortedSegmentSum drops those, and the updates of
+/// deduplicated rows skip the padding of Unique's output).
 template <typename Row>
 void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexBytes, int64_t count,
                        int64_t rows, const char *node, bool dropNegative,
@@ -88,8 +90,8 @@ extern "C" void tfc_cpu_sparse_apply_momentum_f32(
     tfc_runtime *runtime, float *var, float *accum, const float *lr,
     const float *grad, const float *momentum, const void *indices,
     const char *node, int64_t rowSize, int64_t count, int64_t rows,
-    int64_t indexBytes, int64_t nesterov) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t indexBytes, int64_t skipNegative, int64_t nesterov) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       tfc_cpu_apply_momentum_f32(
                           runtime, var + r * rowSize, accum + r * rowSize, lr,
@@ -101,8 +103,8 @@ extern "C" void tfc_cpu_sparse_apply_adagrad_f32(
     tfc_runtime *runtime, float *var, float *accum, const float *lr,
     const float *epsilon, const float *grad, const void *indices,
     const char *node, int64_t rowSize, int64_t count, int64_t rows,
-    int64_t indexBytes, int64_t updateSlots) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t indexBytes, int64_t skipNegative, int64_t updateSlots) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       tfc_cpu_apply_adagrad_f32(
                           runtime, var + r * rowSize, accum + r * rowSize, lr,
@@ -114,8 +116,8 @@ extern "C" void tfc_cpu_sparse_apply_rmsprop_f32(
     tfc_runtime *runtime, float *var, float *ms, float *mom, const float *lr,
     const float *rho, const float *momentum, const float *epsilon,
     const float *grad, const void *indices, const char *node, int64_t rowSize,
-    int64_t count, int64_t rows, int64_t indexBytes) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t count, int64_t rows, int64_t indexBytes, int64_t skipNegative) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       int64_t at = r * rowSize;
                       tfc_cpu_apply_rmsprop_f32(runtime, var + at, ms + at,
@@ -130,8 +132,8 @@ extern "C" void tfc_cpu_sparse_apply_centered_rmsprop_f32(
     const float *lr, const float *rho, const float *momentum,
     const float *epsilon, const float *grad, const void *indices,
     const char *node, int64_t rowSize, int64_t count, int64_t rows,
-    int64_t indexBytes) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t indexBytes, int64_t skipNegative) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       int64_t at = r * rowSize;
                       tfc_cpu_apply_centered_rmsprop_f32(
@@ -144,8 +146,8 @@ extern "C" void tfc_cpu_sparse_apply_adadelta_f32(
     tfc_runtime *runtime, float *var, float *accum, float *accumUpdate,
     const float *lr, const float *rho, const float *epsilon, const float *grad,
     const void *indices, const char *node, int64_t rowSize, int64_t count,
-    int64_t rows, int64_t indexBytes) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t rows, int64_t indexBytes, int64_t skipNegative) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       int64_t at = r * rowSize;
                       tfc_cpu_apply_adadelta_f32(runtime, var + at, accum + at,
@@ -160,8 +162,8 @@ extern "C" void tfc_cpu_sparse_apply_ftrl_f32(
     const float *grad, const float *lr, const float *l1, const float *l2,
     const float *l2Shrinkage, const float *lrPower, const void *indices,
     const char *node, int64_t rowSize, int64_t count, int64_t rows,
-    int64_t indexBytes, int64_t multiplyLinearByLr) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+    int64_t indexBytes, int64_t skipNegative, int64_t multiplyLinearByLr) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, skipNegative != 0,
                     [&](int64_t r, int64_t i) {
                       int64_t at = r * rowSize;
                       tfc_cpu_apply_ftrl_f32(runtime, var + at, accum + at,
@@ -169,4 +171,26 @@ extern "C" void tfc_cpu_sparse_apply_ftrl_f32(
                                              lr, l1, l2, l2Shrinkage, lrPower,
                                              rowSize, multiplyLinearByLr);
                     });
+}
+
+extern "C" void tfc_cpu_unique(tfc_runtime *, const void *x, void *y, void *idx,
+                               int64_t count, int64_t valueBytes, int64_t idxBytes) {
+  std::unordered_map<int64_t, int64_t> position;
+  position.reserve(size_t(count));
+  int64_t unique = 0;
+  auto store = [](void *to, int64_t bytes, int64_t i, int64_t value) {
+    if (bytes == 8)
+      static_cast<int64_t *>(to)[i] = value;
+    else
+      static_cast<int32_t *>(to)[i] = int32_t(value);
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value = indexAt(x, valueBytes, i);
+    auto [it, inserted] = position.try_emplace(value, unique);
+    if (inserted)
+      store(y, valueBytes, unique++, value);
+    store(idx, idxBytes, i, it->second);
+  }
+  for (int64_t i = unique; i < count; ++i)
+    store(y, valueBytes, i, -1);
 }

@@ -1,0 +1,157 @@
+//===- BoundUnique.cpp - Unique with a static bound on its size -----------===//
+//
+// Unique's first output, the distinct values, has a size only the data
+// decides. TF1 optimizers use it in one pattern, to add up the rows of a
+// sparse gradient that share an index before a nonlinear update:
+//
+//   y, idx = Unique(indices)
+//   sums   = UnsortedSegmentSum(grad, idx, StridedSlice(Shape(y))[0])
+//   ...    = ResourceScatterAdd(slot, y, sums * c)        (Adam)
+//            ResourceSparseApplyAdagrad(var, accum, lr, sums, y)
+//
+// tfc gives y the input's length, its bound: the distinct values first,
+// then -1 (tfc_cpu_unique). Shape(y) then says the bound, the segment sum
+// has zero rows past the distinct values, and the updates that take y as
+// indices skip the negative ones (tfc.skip_negative_indices): the same
+// updates as TensorFlow's. This pass checks that y is used so and no other
+// way: as the indices of scatters and sparse optimizer updates, and
+// through Shape or Size only for num_segments of UnsortedSegmentSum, whose
+// rows may reach only elementwise ops and the updates' value operands
+// (what reaches a reduction or a reshape would see the padding). Anything
+// else is an error naming the node, as the size depends on the data.
+// idx is exact and free to use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Variables.h"
+
+#include "graph.pb.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace tfc {
+#define GEN_PASS_DEF_BOUNDUNIQUEPASS
+#include "tfc/Transforms/Passes.h.inc"
+
+namespace {
+
+/// The operand position of the row indices of a scatter or sparse
+/// optimizer update; -1 for other nodes.
+int indicesPosition(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  StringRef base = type;
+  base.consume_front("Resource");
+  if (!base.starts_with("Scatter") && !base.starts_with("SparseApply"))
+    return -1;
+  const proto::OpDef *opDef = OpRegistry::get().lookup(type);
+  if (!opDef)
+    return -1;
+  for (int i = 0; i < opDef->input_arg_size(); ++i)
+    if (opDef->input_arg(i).name() == "indices")
+      return i;
+  return -1;
+}
+
+/// The users of `value`'s data, seen through Identity nodes.
+SmallVector<OpOperand *> dataUses(Value value) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (tfg::isNode(user) && tfg::getOpType(user) == "Identity")
+      llvm::append_range(uses, dataUses(tfg::getDataResults(user)[0]));
+    else
+      uses.push_back(&use);
+  }
+  return uses;
+}
+
+struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
+  void runOnOperation() override {
+    for (Block *body : getBodies(getOperation()))
+      for (Operation &node : *body)
+        if (tfg::isNode(&node) && tfg::getOpType(&node) == "Unique" &&
+            failed(bound(&node)))
+          return signalPassFailure();
+  }
+
+  LogicalResult bound(Operation *unique) {
+    auto refuse = [&](Operation *user) {
+      return user->emitError()
+             << "node '" << tfg::getNodeName(user) << "' (" << tfg::getOpType(user)
+             << ") uses the values of Unique '" << tfg::getNodeName(unique)
+             << "' or their count in a way whose result depends on that count, "
+                "which only the data decides; tfc supports Unique for the "
+                "sparse updates of deduplicated rows only";
+    };
+    llvm::SetVector<Operation *> updates, segmentSums;
+    for (OpOperand *use : dataUses(tfg::getDataResults(unique)[0])) {
+      Operation *user = use->getOwner();
+      StringRef type = tfg::getOpType(user);
+      if (int(use->getOperandNumber()) == indicesPosition(user)) {
+        updates.insert(user);
+        continue;
+      }
+      if (type != "Shape" && type != "Size")
+        return refuse(user);
+      if (failed(countUses(user, segmentSums)))
+        return failure();
+    }
+    // The segment sums' rows past the count are zeros, harmless where an
+    // update that skips the padding takes them.
+    SmallVector<Value> rows;
+    for (Operation *sum : segmentSums)
+      rows.push_back(tfg::getDataResults(sum)[0]);
+    llvm::DenseSet<Value> seen;
+    while (!rows.empty()) {
+      Value value = rows.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      for (OpOperand *use : dataUses(value)) {
+        Operation *user = use->getOwner();
+        if (isElementwise(user)) {
+          llvm::append_range(rows, tfg::getDataResults(user));
+          continue;
+        }
+        int indices = indicesPosition(user);
+        if (!updates.contains(user) || use->getOperandNumber() == 0 ||
+            int(use->getOperandNumber()) == indices)
+          return refuse(user);
+      }
+    }
+    for (Operation *update : updates)
+      update->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(&getContext()));
+    return success();
+  }
+
+  /// Where Shape or Size of the values goes: through StridedSlice (and
+  /// Identity) to num_segments of UnsortedSegmentSum only.
+  LogicalResult countUses(Operation *node, llvm::SetVector<Operation *> &segmentSums) {
+    for (OpOperand *use : dataUses(tfg::getDataResults(node)[0])) {
+      Operation *user = use->getOwner();
+      StringRef type = tfg::getOpType(user);
+      if (type == "StridedSlice" && use->getOperandNumber() == 0) {
+        if (failed(countUses(user, segmentSums)))
+          return failure();
+      } else if (type == "UnsortedSegmentSum" && use->getOperandNumber() == 2) {
+        segmentSums.insert(user);
+      } else {
+        user->emitError() << "node '" << tfg::getNodeName(user) << "' ("
+                          << type << ") uses the count of a Unique's values, "
+                          << "which only the data decides; tfc supports it as "
+                             "num_segments of UnsortedSegmentSum only";
+        return failure();
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace
+} // namespace tfc
