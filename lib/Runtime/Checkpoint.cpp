@@ -574,19 +574,30 @@ bool writeFileAtomically(const std::string &path, const std::string &bytes,
   return true;
 }
 
-bool CheckpointWriter::add(const std::string &name, int dtype,
-                           const std::vector<int64_t> &shape, const void *data,
-                           size_t bytes, std::string &error) {
-  size_t element = elementSize(dtype);
-  int64_t count = 1;
-  for (int64_t d : shape)
-    count = d < 0 ? -1 : count * d;
+int64_t CheckpointWriter::checkNew(const std::string &name,
+                                   const std::vector<int64_t> &shape,
+                                   std::string &error) const {
   if (name.empty() || tensors.count(name)) {
     error = "checkpoint tensor '" + name + "': " +
             (name.empty() ? "empty name" : "saved twice");
-    return false;
+    return -1;
   }
-  if (element == 0 || count < 0 || size_t(count) * element != bytes) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count = d < 0 || count < 0 ? -1 : count * d;
+  if (count < 0)
+    error = "checkpoint tensor '" + name + "': a negative dimension";
+  return count;
+}
+
+bool CheckpointWriter::add(const std::string &name, int dtype,
+                           const std::vector<int64_t> &shape, const void *data,
+                           size_t bytes, std::string &error) {
+  int64_t count = checkNew(name, shape, error);
+  if (count < 0)
+    return false;
+  size_t element = elementSize(dtype);
+  if (element == 0 || size_t(count) * element != bytes) {
     error = "checkpoint tensor '" + name + "': " + std::to_string(bytes) +
             " bytes do not hold its shape and dtype";
     return false;
@@ -601,15 +612,10 @@ bool CheckpointWriter::addStrings(const std::string &name,
                                   const std::vector<int64_t> &shape,
                                   const std::vector<std::string> &strings,
                                   std::string &error) {
-  int64_t count = 1;
-  for (int64_t d : shape)
-    count = d < 0 ? -1 : count * d;
-  if (name.empty() || tensors.count(name)) {
-    error = "checkpoint tensor '" + name + "': " +
-            (name.empty() ? "empty name" : "saved twice");
+  int64_t count = checkNew(name, shape, error);
+  if (count < 0)
     return false;
-  }
-  if (count < 0 || size_t(count) != strings.size()) {
+  if (size_t(count) != strings.size()) {
     error = "checkpoint tensor '" + name + "': " + std::to_string(strings.size()) +
             " strings do not fill its shape";
     return false;

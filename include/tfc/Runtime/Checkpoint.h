@@ -102,6 +102,11 @@ public:
   bool write(const std::string &prefix, std::string &error) const;
 
 private:
+  /// The element count of `shape` for a new tensor `name`; -1 with `error`
+  /// set for an empty or repeated name or a negative dimension.
+  int64_t checkNew(const std::string &name, const std::vector<int64_t> &shape,
+                   std::string &error) const;
+
   struct Tensor {
     int dtype;
     std::vector<int64_t> shape;
