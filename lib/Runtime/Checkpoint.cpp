@@ -424,8 +424,11 @@ bool CheckpointReader::readStrings(const std::string &name,
     count *= d;
   uint32_t crc = 0;
   if (count < 0 || count > int64_t(bytes.size()) ||
-      !decodeStrings(bytes.data(), bytes.size(), count, strings, crc) ||
-      (entry->hasCrc32c && crc != unmaskCrc32c(entry->maskedCrc32c))) {
+      !decodeStrings(bytes.data(), bytes.size(), count, strings, crc)) {
+    error = prefix + ": tensor '" + name + "' is not a valid string tensor";
+    return false;
+  }
+  if (entry->hasCrc32c && crc != unmaskCrc32c(entry->maskedCrc32c)) {
     error = prefix + ": checksum mismatch for tensor '" + name + "'";
     return false;
   }

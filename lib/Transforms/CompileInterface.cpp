@@ -128,8 +128,9 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     }
   }
 
-  // An inference compile of a SavedModel with variables: restore them at
-  // compile time (tfc-freeze-variables) through the saver's restore op.
+  // A SavedModel with variables and no --init: tfc-freeze-variables takes
+  // their values at compile time through the saver's restore op (baked
+  // into an inference step, or the init entry of a training one).
   module->removeAttr(kFreezeVariablesAttr);
   if (init.empty()) {
     auto savedModel = module->getAttrOfType<DictionaryAttr>("tfg.saved_model");

@@ -102,12 +102,6 @@ Operation *createConst(OpBuilder &b, Operation *before, StringRef name,
   return tfg::createNode(b, before->getLoc(), "Const", value.getType(), {}, {}, attrs);
 }
 
-/// A variable the init entry assigns a restored tensor.
-struct Restore {
-  Operation *variable;
-  std::string key; // The checkpoint tensor.
-};
-
 struct FreezeVariablesPass
     : public impl::FreezeVariablesPassBase<FreezeVariablesPass> {
   PassCounter numFrozen{this, "frozen", "variable reads replaced by constants"};
@@ -131,8 +125,7 @@ struct FreezeVariablesPass
     // other copies of the variables than the functions capture, as for
     // Keras 3 models).
     llvm::StringMap<std::string> keys;
-    for (const Restore &restore : findRestores(init))
-      keys[variableId(restore.variable)] = restore.key;
+    addRestoredKeys(init, keys);
     auto savedModel = module->getAttrOfType<DictionaryAttr>("tfg.saved_model");
     if (auto captured = savedModel ? savedModel.getAs<DictionaryAttr>("variable_keys")
                                    : DictionaryAttr())
@@ -170,10 +163,10 @@ struct FreezeVariablesPass
     }
   }
 
-  /// The init entry's assignments of RestoreV2 outputs, with their keys.
-  /// (A partitioned variable restores slices: not taken.)
-  static SmallVector<Restore> findRestores(tfg::GraphOp init) {
-    SmallVector<Restore> restores;
+  /// The key of each variable the init entry assigns a RestoreV2 output,
+  /// by variable identity. (A partitioned variable restores slices: not
+  /// taken.)
+  static void addRestoredKeys(tfg::GraphOp init, llvm::StringMap<std::string> &keys) {
     for (Operation &op : init.getBody()) {
       StringRef type = tfg::isNode(&op) ? tfg::getOpType(&op) : "";
       if (type != "AssignVariableOp" && type != "Assign")
@@ -195,9 +188,8 @@ struct FreezeVariablesPass
           index >= namesValue.getRawStringData().size() ||
           !slicesValue.getRawStringData()[slicesValue.isSplat() ? 0 : index].empty())
         continue;
-      restores.push_back({target, namesValue.getRawStringData()[index].str()});
+      keys[variableId(target)] = namesValue.getRawStringData()[index].str();
     }
-    return restores;
   }
 
   /// Inference: every read of a variable becomes a Const of its value.

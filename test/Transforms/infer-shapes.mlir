@@ -175,3 +175,13 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'r' (Reshape): cannot reshape [2,3] (6 elements) to [4,2]}}
   %r:2 = Reshape(%a#0, %t#0) name("r") {T = f32, Tshape = i32} : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Unique takes a vector (its values output gets the input's length, the
+// bound tfc-bound-unique checks is enough).
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = i32, shape = #tfg.shape<2x3>} : () -> tensor<*xi32>
+  // expected-error @+1 {{node 'u' (Unique): x [2,3] is not a vector}}
+  %u:3 = Unique(%a#0) name("u") {T = i32, out_idx = i32} : (tensor<*xi32>) -> (tensor<*xi32>, tensor<*xi32>)
+}

@@ -202,6 +202,14 @@ TEST(CheckpointTest, WrittenStringsReadBack) {
   EXPECT_FALSE(reader.readStrings("names", read, error));
   EXPECT_NE(error.find("checksum mismatch for tensor 'names'"), std::string::npos)
       << error;
+
+  // A length past the data is no string tensor at all.
+  bytes.front() = 0x7f;
+  std::ofstream(data, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  EXPECT_FALSE(reader.readStrings("names", read, error));
+  EXPECT_NE(error.find("tensor 'names' is not a valid string tensor"), std::string::npos)
+      << error;
 }
 
 TEST(CheckpointTest, WriterRejectsBadTensors) {
