@@ -118,7 +118,8 @@ std::optional<InputRef> parseInput(StringRef input, bool inFunction) {
     return ref;
   if (parts.size() == 2)
     return parseIndex(parts[1], ref.index) ? std::optional(ref) : std::nullopt;
-  if (parts.size() == 3 && inFunction && !parts[1].empty()) {
+  if (parts.size() == 3 && inFunction && !parts[1].empty() &&
+      isPrintableName(parts[1])) {
     ref.outArg = parts[1];
     return parseIndex(parts[2], ref.index) ? std::optional(ref) : std::nullopt;
   }
