@@ -29,6 +29,7 @@
 #include <iterator>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace tfc::rt {
@@ -333,9 +334,7 @@ bool CheckpointReader::readEntry(const std::string &name, int64_t expectedSize,
     error = prefix + ": tensor '" + name + "' has an inconsistent entry";
     return false;
   }
-  char shard[64];
-  std::snprintf(shard, sizeof shard, ".data-%05d-of-%05d", entry.shard, numShards);
-  std::string path = prefix + shard;
+  std::string path = shardPath(prefix, entry.shard, numShards);
   std::ifstream file(path, std::ios::binary);
   bytes.resize(entry.size);
   if (!file || !file.seekg(entry.offset) ||
@@ -540,6 +539,19 @@ void faultPoint() {
     ::raise(SIGKILL);
 }
 
+bool makeDirectories(const std::string &dir, std::string &error) {
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at < dir.size() && dir[at] != '/')
+      continue;
+    std::string part = dir.substr(0, at);
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
+      error = part + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error) {
   std::string temporary = path + ".tmp" + std::to_string(::getpid());
@@ -630,17 +642,24 @@ bool CheckpointWriter::addStrings(const std::string &name,
   return true;
 }
 
-bool CheckpointWriter::write(const std::string &prefix, std::string &error) const {
-  // The data shard, and each tensor's entry.
-  std::string data;
+std::string shardPath(const std::string &prefix, int32_t shard,
+                      int32_t numShards) {
+  char suffix[48];
+  std::snprintf(suffix, sizeof suffix, ".data-%05d-of-%05d", shard, numShards);
+  return prefix + suffix;
+}
+
+bool writeIndex(const std::string &prefix, int32_t numShards,
+                const std::map<std::string, CheckpointEntry> &entries,
+                std::string &error) {
   std::vector<std::pair<std::string, std::string>> items;
   std::string header;
-  putVarintField(header, 1, 1); // num_shards; endianness 0 = little.
+  putVarintField(header, 1, uint64_t(numShards)); // endianness 0 = little.
   std::string version;
   putVarintField(version, 1, 1); // producer
   putBytesField(header, 3, version);
   items.push_back({"", header});
-  for (const auto &[name, tensor] : tensors) {
+  for (const auto &[name, tensor] : entries) {
     std::string entry, shape;
     putVarintField(entry, 1, uint64_t(tensor.dtype));
     for (int64_t d : tensor.shape) {
@@ -649,15 +668,17 @@ bool CheckpointWriter::write(const std::string &prefix, std::string &error) cons
       putBytesField(shape, 2, dim);
     }
     putBytesField(entry, 2, shape);
-    putVarintField(entry, 4, data.size());
-    putVarintField(entry, 5, tensor.bytes.size());
-    putVarint(entry, 6 << 3 | 5);
-    putFixed32(entry, maskCrc32c(tensor.crc));
-    data.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
+    if (tensor.shard)
+      putVarintField(entry, 3, uint64_t(tensor.shard));
+    putVarintField(entry, 4, uint64_t(tensor.offset));
+    putVarintField(entry, 5, uint64_t(tensor.size));
+    if (tensor.hasCrc32c) {
+      putVarint(entry, 6 << 3 | 5);
+      putFixed32(entry, tensor.maskedCrc32c);
+    }
     items.push_back({name, entry});
   }
-  // The index: one data block, an empty metaindex, the index block, the
-  // footer.
+  // One data block, an empty metaindex, the index block, the footer.
   std::string index;
   std::string dataHandle = appendBlock(index, makeBlock(items));
   std::string metaHandle = appendBlock(index, makeBlock({}));
@@ -668,9 +689,26 @@ bool CheckpointWriter::write(const std::string &prefix, std::string &error) cons
   uint64_t magic = 0xdb4775248b80fb57ull;
   footer.append(reinterpret_cast<const char *>(&magic), 8);
   index += footer;
+  return writeFileAtomically(prefix + ".index", index, error);
+}
+
+bool CheckpointWriter::write(const std::string &prefix, std::string &error) const {
+  // The data shard, and where each tensor is in it.
+  std::string data;
+  std::map<std::string, CheckpointEntry> entries;
+  for (const auto &[name, tensor] : tensors) {
+    CheckpointEntry &entry = entries[name];
+    entry.dtype = tensor.dtype;
+    entry.shape = tensor.shape;
+    entry.offset = int64_t(data.size());
+    entry.size = int64_t(tensor.bytes.size());
+    entry.maskedCrc32c = maskCrc32c(tensor.crc);
+    entry.hasCrc32c = true;
+    data.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
+  }
   // Data first: an index never names a shard that is not on disk.
-  return writeFileAtomically(prefix + ".data-00000-of-00001", data, error) &&
-         writeFileAtomically(prefix + ".index", index, error);
+  return writeFileAtomically(shardPath(prefix, 0, 1), data, error) &&
+         writeIndex(prefix, 1, entries, error);
 }
 
 } // namespace tfc::rt

@@ -80,6 +80,8 @@ int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
   for (int32_t i = 0; i < model->num_outputs; ++i)
     if (!outputs[i])
       return TFC_LIBRARY_NULL_ARGUMENT;
+  // The strings the last call made (its string outputs) go now.
+  tfc_strings_release(context->runtime);
   model->step(context->runtime, context->arena, context->state, inputs,
               outputs);
   return TFC_LIBRARY_OK;

@@ -10,6 +10,7 @@
 
 #include "tfc/Runtime/Npy.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,8 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::Float64, "f8", 8, "double"},
     {DType::Complex64, "c8", 8, "complex64"},
     {DType::Complex128, "c16", 16, "complex128"},
+    // 'S<n>' or 'U<n>': the element size is in the descr (see stringDescr).
+    {DType::String, "S", 0, "string"},
 };
 
 const DTypeInfo &info(DType dtype) {
@@ -174,6 +177,33 @@ private:
   size_t pos = 0;
 };
 
+/// Appends the UTF-8 of `count` little-endian UTF-32 code units; false for
+/// a value that is no code point.
+bool appendUtf8(const uint8_t *units, size_t count, std::string &out) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t c = uint32_t(units[4 * i]) | uint32_t(units[4 * i + 1]) << 8 |
+                 uint32_t(units[4 * i + 2]) << 16 | uint32_t(units[4 * i + 3]) << 24;
+    if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+      return false;
+    if (c < 0x80) {
+      out.push_back(char(c));
+    } else if (c < 0x800) {
+      out.push_back(char(0xc0 | c >> 6));
+      out.push_back(char(0x80 | (c & 0x3f)));
+    } else if (c < 0x10000) {
+      out.push_back(char(0xe0 | c >> 12));
+      out.push_back(char(0x80 | (c >> 6 & 0x3f)));
+      out.push_back(char(0x80 | (c & 0x3f)));
+    } else {
+      out.push_back(char(0xf0 | c >> 18));
+      out.push_back(char(0x80 | (c >> 12 & 0x3f)));
+      out.push_back(char(0x80 | (c >> 6 & 0x3f)));
+      out.push_back(char(0x80 | (c & 0x3f)));
+    }
+  }
+  return true;
+}
+
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 
@@ -231,8 +261,19 @@ bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
     return fail("unknown dtype '" + descr + "'");
   const DTypeInfo *found = nullptr;
   for (const DTypeInfo &i : kDTypes)
-    if (kind == i.descr)
+    if (kind == i.descr && i.size)
       found = &i;
+  // Strings: 'S<n>' holds n bytes an element, 'U<n>' n UTF-32 code units.
+  size_t elementSize = found ? found->size : 0;
+  bool unicode = false;
+  if (!found && kind.size() > 1 && (kind[0] == 'S' || kind[0] == 'U') &&
+      kind.size() <= 10 &&
+      kind.find_first_not_of("0123456789", 1) == std::string::npos) {
+    unicode = kind[0] == 'U';
+    elementSize = std::stoull(kind.substr(1)) * (unicode ? 4 : 1);
+    if (elementSize > 0)
+      found = &info(DType::String);
+  }
   if (!found)
     return fail("unsupported dtype '" + descr + "'");
 
@@ -240,11 +281,11 @@ bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
   size_t count = 1;
   for (int64_t d : shape) {
     if (d != 0 && count > std::numeric_limits<size_t>::max() / size_t(d) /
-                              found->size)
+                              elementSize)
       return fail("shape is too large");
     count *= size_t(d);
   }
-  size_t dataBytes = count * found->size;
+  size_t dataBytes = count * elementSize;
   size_t available = size - prefix - headerLength;
   if (available < dataBytes)
     return fail("truncated data: " + std::to_string(available) +
@@ -255,7 +296,25 @@ bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
   array.dtype = found->dtype;
   array.shape = std::move(shape);
   const uint8_t *data = bytes + prefix + headerLength;
-  array.data.assign(data, data + dataBytes);
+  array.data.clear();
+  array.strings.clear();
+  if (found->dtype != DType::String) {
+    array.data.assign(data, data + dataBytes);
+    return true;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t *element = data + i * elementSize;
+    std::string text;
+    if (!unicode) {
+      text.assign(reinterpret_cast<const char *>(element), elementSize);
+    } else if (!appendUtf8(element, elementSize / 4, text)) {
+      return fail("element " + std::to_string(i) +
+                  " is not a valid Unicode string");
+    }
+    // NumPy pads with NULs and drops them when reading.
+    text.erase(text.find_last_not_of('\0') + 1);
+    array.strings.push_back(std::move(text));
+  }
   return true;
 }
 
@@ -277,7 +336,15 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
 bool writeNpy(const std::string &path, const NpyArray &array,
               std::string &error) {
   const DTypeInfo &i = info(array.dtype);
-  if (array.data.size() != size_t(array.numElements()) * i.size) {
+  bool isString = array.dtype == DType::String;
+  // Strings: 'S' as wide as the longest element (at least 1), NUL-padded.
+  size_t width = 1;
+  for (const std::string &text : array.strings)
+    width = std::max(width, text.size());
+  std::string descr = isString ? "|S" + std::to_string(width)
+                               : (i.size == 1 ? "|" : "<") + std::string(i.descr);
+  if (isString ? array.strings.size() != size_t(array.numElements())
+               : array.data.size() != size_t(array.numElements()) * i.size) {
     error = path + ": array data does not match its shape";
     return false;
   }
@@ -286,8 +353,7 @@ bool writeNpy(const std::string &path, const NpyArray &array,
   for (size_t d = 0; d < array.shape.size(); ++d)
     shape += (d ? ", " : "") + std::to_string(array.shape[d]);
   shape += array.shape.size() == 1 ? ",)" : ")";
-  std::string header = std::string("{'descr': '") +
-                       (i.size == 1 ? '|' : '<') + i.descr +
+  std::string header = "{'descr': '" + descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad so that the data starts on a 64-byte boundary.
   size_t total = kMagicSize + 2 + 2 + header.size() + 1;
@@ -313,6 +379,11 @@ bool writeNpy(const std::string &path, const NpyArray &array,
     out.write(header.data(), header.size());
     out.write(reinterpret_cast<const char *>(array.data.data()),
               array.data.size());
+    for (const std::string &text : array.strings) {
+      out.write(text.data(), text.size());
+      for (size_t pad = text.size(); pad < width; ++pad)
+        out.put('\0');
+    }
     if (!out) {
       error = path + ": write failed";
       std::remove(tmp.c_str());

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Runtime/tfc_runtime.h"
@@ -70,6 +71,7 @@ bool toNpyDType(int32_t dtype, DType &out) {
   case TFC_UINT32: out = DType::UInt32; return true;
   case TFC_UINT64: out = DType::UInt64; return true;
   case TFC_BOOL: out = DType::Bool; return true;
+  case TFC_STRING: out = DType::String; return true;
   default: return false;
   }
 }
@@ -124,26 +126,13 @@ void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
     case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); std::printf("%" PRId64, v); break; }
     case DType::Bool: std::printf("%s", *p ? "true" : "false"); break;
     case DType::UInt8: std::printf("%u", unsigned(*p)); break;
+    case DType::String: std::printf("\"%s\"", array.strings[i].c_str()); break;
     default: std::printf("?"); break;
     }
   }
   if (array.numElements() > n)
     std::printf(" ...");
   std::printf("\n");
-}
-
-/// Creates `dir` and its missing parents.
-bool makeDirectories(const std::string &dir, std::string &error) {
-  for (size_t at = 1; at <= dir.size(); ++at) {
-    if (at < dir.size() && dir[at] != '/')
-      continue;
-    std::string part = dir.substr(0, at);
-    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
-      error = part + ": " + std::strerror(errno);
-      return false;
-    }
-  }
-  return true;
 }
 
 /// The training progress line, drawn over itself on a terminal (stderr)
@@ -286,6 +275,8 @@ int main(int argc, char **argv) {
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
   std::vector<void *> inputPointers(model.num_inputs);
+  // The strings of string inputs, as handles point to them (tfc_runtime.h).
+  std::vector<std::unique_ptr<char[]>> inputStrings;
   for (int i = 0; i < model.num_inputs; ++i) {
     const tfc_tensor_info &info = model.inputs[i];
     auto it = inputFiles.find(i);
@@ -302,6 +293,20 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
       return kExitBadInput;
     }
+    if (dtype == DType::String) {
+      inputs[i].data.resize(inputs[i].strings.size() * sizeof(uint64_t));
+      for (size_t k = 0; k < inputs[i].strings.size(); ++k) {
+        const std::string &text = inputs[i].strings[k];
+        int64_t size = int64_t(text.size());
+        auto object = std::make_unique<char[]>(sizeof size + size + 1);
+        std::memcpy(object.get(), &size, sizeof size);
+        std::memcpy(object.get() + sizeof size, text.c_str(), size + 1);
+        uint64_t handle = reinterpret_cast<uint64_t>(object.get());
+        std::memcpy(inputs[i].data.data() + k * sizeof handle, &handle,
+                    sizeof handle);
+        inputStrings.push_back(std::move(object));
+      }
+    }
     inputPointers[i] = inputs[i].data.data();
   }
 
@@ -314,7 +319,11 @@ int main(int argc, char **argv) {
       return usage(program, std::string("output '") + info.name +
                                 "' has a dtype .npy files cannot hold");
     outputs[i].shape = shapeOf(info);
-    outputs[i].data.resize(outputs[i].numElements() * dtypeSize(outputs[i].dtype));
+    // A string output is handles until the steps are done.
+    outputs[i].data.resize(outputs[i].numElements() *
+                           (outputs[i].dtype == DType::String
+                                ? sizeof(uint64_t)
+                                : dtypeSize(outputs[i].dtype)));
     outputPointers[i] = outputs[i].data.data();
   }
   // The arena, and the state zeroed (variables not yet initialized).
@@ -351,7 +360,7 @@ int main(int argc, char **argv) {
   }
   auto save = [&]() -> bool {
     std::string error;
-    if (!makeDirectories(checkpointDir, error) ||
+    if (!tfc::rt::makeDirectories(checkpointDir, error) ||
         !tfc::rt::saveCheckpoint(model, state.get(), checkpointDir, step,
                                  int(keep), error)) {
       std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
@@ -360,6 +369,7 @@ int main(int argc, char **argv) {
     return true;
   };
   auto runStep = [&] {
+    tfc_strings_release(runtime.get());
     model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
                outputPointers.data());
   };
@@ -401,6 +411,24 @@ int main(int argc, char **argv) {
                 model.arena_bytes);
   }
 
+  // String outputs: the text behind the last step's handles.
+  for (NpyArray &output : outputs) {
+    if (output.dtype != DType::String)
+      continue;
+    for (int64_t k = 0; k < output.numElements(); ++k) {
+      uint64_t handle;
+      std::memcpy(&handle, output.data.data() + k * sizeof handle, sizeof handle);
+      if (!handle) { // No step ran.
+        output.strings.emplace_back();
+        continue;
+      }
+      int64_t size;
+      std::memcpy(&size, reinterpret_cast<const char *>(handle), sizeof size);
+      output.strings.emplace_back(reinterpret_cast<const char *>(handle) + sizeof size,
+                                  size);
+    }
+    output.data.clear();
+  }
   for (int i = 0; i < model.num_outputs; ++i) {
     auto it = outputFiles.find(i);
     if (it == outputFiles.end()) {

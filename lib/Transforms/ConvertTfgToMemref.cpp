@@ -56,6 +56,9 @@ MemRefType memrefOf(Type tensorType) {
   // A ref tensor is the variable's buffer.
   if (auto ref = dyn_cast<tfg::RefType>(element))
     element = ref.getElementType();
+  // A string tensor holds a handle per element (tfc_runtime.h).
+  if (isa<tfg::StringType>(element))
+    element = IntegerType::get(type.getContext(), 64);
   // arith computes on signless integers; the tensor type keeps the sign.
   if (auto integer = dyn_cast<IntegerType>(element))
     element = IntegerType::get(type.getContext(), integer.getWidth());
@@ -160,6 +163,15 @@ Value StepEmitter::memrefFor(Value value) {
   }
   Operation *node = value.getDefiningOp();
   Location loc = node->getLoc();
+  // String constants: handles the step stores (stringConstant).
+  if (tfg::getOpType(node) == "Const" &&
+      isa<DenseStringElementsAttr>(node->getAttr("value"))) {
+    Value handles = stringConstant(
+        loc, cast<DenseStringElementsAttr>(node->getAttr("value")),
+        memrefOf(value));
+    memrefs[value] = handles;
+    return handles;
+  }
   // Constants: private globals with their value.
   if (tfg::getOpType(node) == "Const") {
     auto dense = node->getAttrOfType<DenseElementsAttr>("value");
@@ -181,6 +193,67 @@ Value StepEmitter::memrefFor(Value value) {
   Value view = viewOf(loc, arena, offsets[port], memrefOf(value));
   memrefs[value] = view;
   return view;
+}
+
+Value StepEmitter::stringObject(Location loc, StringRef text) {
+  // The layout of tfc_runtime.h: the length (int64, little-endian), the
+  // bytes, a NUL.
+  auto [it, inserted] = stringObjects.try_emplace(text, "");
+  auto type = MemRefType::get({int64_t(8 + text.size() + 1)}, builder.getI8Type());
+  if (inserted) {
+    SmallVector<int8_t> bytes;
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(int8_t(uint64_t(text.size()) >> (8 * i)));
+    bytes.append(text.begin(), text.end());
+    bytes.push_back(0);
+    it->second = addGlobal(
+        loc, "tfc_string_object_", type,
+        DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), builder.getI8Type()),
+            ArrayRef<int8_t>(bytes)),
+        builder.getI64IntegerAttr(8));
+  }
+  return pointerTo(builder.create<memref::GetGlobalOp>(loc, type, it->second));
+}
+
+Value StepEmitter::handleOf(Location loc, Value pointer) {
+  return builder.create<LLVM::PtrToIntOp>(loc, builder.getI64Type(), pointer);
+}
+
+Value StepEmitter::stringConstant(Location loc, DenseStringElementsAttr value,
+                                  MemRefType type) {
+  // Addresses are not constants of a memref.global: the handles live in a
+  // writable global that the step fills, at its start, from the objects.
+  auto flat = MemRefType::get({type.getNumElements()}, builder.getI64Type());
+  std::string name = "tfc_string_handles_" + std::to_string(globals++);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    builder.create<memref::GlobalOp>(loc, name, builder.getStringAttr("private"),
+                                     flat, builder.getUnitAttr(),
+                                     /*constant=*/false, IntegerAttr());
+  }
+  Value handles = builder.create<memref::GetGlobalOp>(loc, flat, name);
+  for (auto [i, text] : llvm::enumerate(value.getValues<StringRef>())) {
+    Value index = builder.create<arith::ConstantIndexOp>(loc, i);
+    builder.create<memref::StoreOp>(loc, handleOf(loc, stringObject(loc, text)),
+                                    handles, ValueRange{index});
+  }
+  if (flat == type)
+    return handles;
+  return builder.create<memref::ReinterpretCastOp>(
+      loc, type, handles, 0, type.getShape(), stridesOf(type.getShape()));
+}
+
+Value StepEmitter::addressTable(Location loc, ArrayRef<Value> memrefs) {
+  auto type = MemRefType::get({int64_t(memrefs.size())}, builder.getI64Type());
+  Value table = builder.create<memref::AllocaOp>(loc, type);
+  for (auto [i, memref] : llvm::enumerate(memrefs)) {
+    Value index = builder.create<arith::ConstantIndexOp>(loc, i);
+    builder.create<memref::StoreOp>(loc, handleOf(loc, pointerTo(memref)),
+                                    table, ValueRange{index});
+  }
+  return pointerTo(table);
 }
 
 void StepEmitter::callKernel(Location loc, StringRef name,
@@ -233,10 +306,9 @@ LogicalResult StepEmitter::emitTransfer(Operation *node) {
   Value buffer = memrefFor(tensor);
   if (!buffer)
     return error(node) << "the transferred tensor has no buffer";
-  auto type = cast<RankedTensorType>(tensor.getType());
-  int64_t bytes =
-      type.getNumElements() *
-      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t bytes = tensorBytes(tensor.getType());
+  if (bytes < 0)
+    return error(node) << "the transferred tensor has no static size";
   callKernel(loc, send ? "tfc_send" : "tfc_recv",
              {stringPointer(loc, rendezvousKey(node)), pointerTo(buffer)},
              {bytes});
@@ -299,6 +371,11 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitTopK(node);
   if (type == "LogSoftmax")
     return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
+  if (type == "SaveV2" || type == "RestoreV2" || type == "MergeV2Checkpoints")
+    return emitCheckpointOp(node);
+  if (type == "StringJoin" || type == "ShardedFilename" ||
+      type == "StaticRegexFullMatch")
+    return emitStringOp(node);
   if (isDataMovement(node))
     return emitDataMovement(node);
   if (isAlias(node)) {
@@ -385,6 +462,12 @@ LogicalResult StepEmitter::emit(StringRef functionName,
           stridesOf(type.getShape()));
     memrefs[arg->getResult(0)] = param;
   }
+
+  // String constants' handles, stored once at the start of the step.
+  for (Operation *node : schedule)
+    if (tfg::getOpType(node) == "Const" &&
+        isa<DenseStringElementsAttr>(node->getAttr("value")))
+      memrefFor(node->getResult(0));
 
   // Each variable's buffer in the state area, for every node to use.
   for (Operation *node : schedule) {

@@ -97,6 +97,9 @@ constexpr int64_t kMaxFoldedBytes = 10 << 20;
 
 /// Whether a value may be computed at compile time and kept as a Const.
 bool isFoldableValue(Value value) {
+  // String tensors hold handles to memory of the run that made them.
+  if (isa<tfg::StringType>(cast<TensorType>(value.getType()).getElementType()))
+    return false;
   int64_t bytes = tensorBytes(value.getType());
   return bytes >= 0 && bytes <= kMaxFoldedBytes;
 }

@@ -86,10 +86,14 @@ std::string NameUniquer::get(StringRef base) {
 
 int64_t tensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() ||
-      !tensor.getElementType().isIntOrFloat())
+  if (!tensor || !tensor.hasStaticShape())
     return -1;
   Type element = tensor.getElementType();
+  // A string tensor holds a handle per element (tfc_runtime.h).
+  if (isa<tfg::StringType>(element))
+    return tensor.getNumElements() * 8;
+  if (!element.isIntOrFloat())
+    return -1;
   int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
   return tensor.getNumElements() * ((bits + 7) / 8);
 }

@@ -94,6 +94,8 @@ bool hasCodeGeneration(Operation *node) {
       .Cases("ArgMax", "ArgMin", "Cumsum", "Cumprod", "TopKV2", "Softmax",
              "LogSoftmax", true)
       .Cases("UnsortedSegmentSum", "Unique", true)
+      .Cases("SaveV2", "RestoreV2", "MergeV2Checkpoints", true)
+      .Cases("StringJoin", "ShardedFilename", "StaticRegexFullMatch", true)
       .Default(false);
 }
 

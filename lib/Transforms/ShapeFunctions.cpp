@@ -11,6 +11,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "graph.pb.h"
 
@@ -899,6 +900,63 @@ LogicalResult topK(ShapeContext &c) {
   return success();
 }
 
+/// RestoreV2: the tensors' shapes are in the checkpoint, not the graph; a
+/// saver assigns each to its variable (through Identity for resource
+/// variables), whose declared shape it must have. An output with no such
+/// use stays unknown.
+LogicalResult restoreV2(ShapeContext &c) {
+  for (auto [port, result] : llvm::enumerate(tfg::getDataResults(c.getNode()))) {
+    std::optional<Shape> shape;
+    bool agreed = true;
+    SmallVector<Value> worklist = {result};
+    while (!worklist.empty() && agreed) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (!tfg::isNode(user))
+          continue;
+        StringRef type = tfg::getOpType(user);
+        if (type == "Identity") {
+          worklist.push_back(user->getResult(0));
+          continue;
+        }
+        if ((type != "Assign" && type != "AssignVariableOp") ||
+            use.getOperandNumber() != 1)
+          continue;
+        Operation *variable = variableNodeOf(user->getOperand(0));
+        auto declared =
+            variable ? variable->getAttrOfType<tfg::ShapeAttr>("shape") : nullptr;
+        if (!declared || declared.getUnranked())
+          continue;
+        Shape found = Shape::of(declared.getDims());
+        agreed = !shape || shape->dims == found.dims;
+        shape = found;
+      }
+    }
+    if (shape && agreed)
+      c.setOutput(port, *shape);
+  }
+  return success();
+}
+
+/// StringJoin: its inputs are scalars or all of one shape.
+LogicalResult stringJoin(ShapeContext &c) {
+  Shape out = Shape::of({});
+  for (unsigned i = 0; i < c.numInputs(); ++i) {
+    const Shape &in = c.input(i);
+    if (!in.ranked)
+      return success();
+    if (in.rank() == 0)
+      continue;
+    if (out.rank() != 0 && out.dims != in.dims)
+      return c.error("inputs " + str(out) + " and " + str(in) +
+                     " are neither scalars nor of one shape");
+    out = in;
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
 /// Unique: both outputs have the input's length. For the values that is a
 /// bound, not TensorFlow's data-dependent size: tfc-bound-unique checks
 /// that the graph only uses it where the difference does not show.
@@ -1478,7 +1536,8 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
         "LeakyReluGrad SoftplusGrad SoftsignGrad TanhGrad SigmoidGrad "
         "RsqrtGrad SqrtGrad ReciprocalGrad InvGrad Enter RefEnter Exit "
         "RefExit NextIteration RefNextIteration LoopCond Switch RefSwitch "
-        "Assign AssignAdd AssignSub RefIdentity LRN",
+        "Assign AssignAdd AssignSub RefIdentity LRN StaticRegexFullMatch "
+        "PlaceholderWithDefault",
         sameAsInput0);
     add("Add AddV2 Sub Mul MulNoNan Div RealDiv DivNoNan FloorDiv FloorMod "
         "TruncateDiv TruncateMod Mod Maximum Minimum Pow SquaredDifference "
@@ -1566,6 +1625,9 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
         applyOp);
     add("UnsortedSegmentSum", unsortedSegmentSum);
     add("Unique", unique);
+    add("RestoreV2", restoreV2);
+    add("StringJoin", stringJoin);
+    add("ShardedFilename", scalarOutput);
     return f;
   }();
   return functions;

@@ -42,8 +42,7 @@ std::string describe(Type type) {
 
 bool needsShape(Value value) {
   Type element = cast<TensorType>(value.getType()).getElementType();
-  return !isa<tfg::ResourceType, tfg::VariantType, tfg::StringType,
-              tfg::OpaqueType>(element);
+  return !isa<tfg::ResourceType, tfg::VariantType, tfg::OpaqueType>(element);
 }
 
 /// The _Arg nodes of unknown shape that `node` depends on.

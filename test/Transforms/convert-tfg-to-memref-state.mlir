@@ -47,3 +47,52 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = [], tfc.state_bytes = 64 :
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<f32>
   }
 }
+
+// -----
+
+// A saver's ops: a string Const is a writable global of handles that the
+// step fills at its start with the addresses of its string objects (the
+// length, little-endian, then the bytes and a NUL: "w" is 1, 0 x 7, 119,
+// 0; the empty string is 0 x 9); a string feed is a memref of i64
+// handles; StringJoin gets a table of
+// its inputs' addresses and their element counts; SaveV2 gets the names,
+// the tensors' address table (a ref operand is the variable's buffer,
+// checked first) and its descriptor: 1 tensor, dtype 1 (float), rank 1,
+// dims [4].
+// CHECK-DAG: memref.global "private" constant @tfc_string_object_{{[0-9]+}} : memref<10xi8> = dense<[1, 0, 0, 0, 0, 0, 0, 0, 119, 0]> {alignment = 8 : i64}
+// CHECK-DAG: memref.global "private" @tfc_string_handles_{{[0-9]+}} : memref<1xi64> = uninitialized
+// CHECK-DAG: memref.global "private" constant @tfc_string_object_{{[0-9]+}} : memref<9xi8> = dense<0> {alignment = 8 : i64}
+// CHECK-DAG: memref.global "private" constant @tfc_table_{{[0-9]+}} : memref<4xi64> = dense<[1, 1, 1, 4]>
+// CHECK-LABEL: func.func @tfc_step_impl(%arg0: !llvm.ptr, %arg1: memref<64xi8>, %arg2: memref<128xi8>, %arg3: memref<i64>)
+// CHECK: %[[OBJECT:.*]] = llvm.inttoptr
+// CHECK: %[[HANDLE:.*]] = llvm.ptrtoint %[[OBJECT]] : !llvm.ptr to i64
+// CHECK: memref.store %[[HANDLE]], %{{.*}}[%{{.*}}] : memref<1xi64>
+// CHECK: %[[INPUTS:.*]] = memref.alloca() : memref<2xi64>
+// CHECK: call @tfc_string_join(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c1_i64)
+// CHECK: call @tfc_check_initialized(
+// CHECK: memref.alloca() : memref<1xi64>
+// CHECK: call @tfc_save_v2(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+module attributes {tfc.feeds = ["prefix:0"], tfc.fetches = [], tfc.state_bytes = 128 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    %w:2 = VariableV2 name("w") {container = "", dtype = f32, shape = #tfg.shape<4>, shared_name = "", tfc.flag_offset = 64 : i64, tfc.state_offset = 0 : i64} : () -> tensor<4x!tfg.ref<f32>>
+    %prefix:2 = _Arg name("prefix") {T = !tfg.string, index = 0} : () -> tensor<!tfg.string>
+    %suffix:2 = Const name("suffix") {dtype = !tfg.string, value = dense<"w"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+    %join:2 = StringJoin(%prefix#0, %suffix#0) name("join") {N = 2, separator = "_", tfc.offsets = array<i64: 0>} : (tensor<!tfg.string>, tensor<!tfg.string>) -> tensor<!tfg.string>
+    %names:2 = Const name("names") {dtype = !tfg.string, value = dense<"w"> : tensor<1x!tfg.string>} : () -> tensor<1x!tfg.string>
+    %slices:2 = Const name("slices") {dtype = !tfg.string, value = dense<""> : tensor<1x!tfg.string>} : () -> tensor<1x!tfg.string>
+    %save = SaveV2(%join#0, %names#0, %slices#0, %w#0) name("save") {dtypes = [f32]} : (tensor<!tfg.string>, tensor<1x!tfg.string>, tensor<1x!tfg.string>, tensor<4x!tfg.ref<f32>>) -> ()
+  }
+}
+
+// -----
+
+// Checkpoint ops take numeric and bool tensors only.
+module attributes {tfc.feeds = [], tfc.fetches = [], tfc.state_bytes = 0 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 0, tfg.entry = "step"} {
+    %prefix:2 = Const name("prefix") {dtype = !tfg.string, value = dense<"ckpt"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+    %names:2 = Const name("names") {dtype = !tfg.string, value = dense<"s"> : tensor<1x!tfg.string>} : () -> tensor<1x!tfg.string>
+    %slices:2 = Const name("slices") {dtype = !tfg.string, value = dense<""> : tensor<1x!tfg.string>} : () -> tensor<1x!tfg.string>
+    // expected-error @+1 {{node 'save' (SaveV2): a tensor of dtype string: checkpoint ops take numeric and bool tensors}}
+    %save = SaveV2(%prefix#0, %names#0, %slices#0, %prefix#0) name("save") {dtypes = [!tfg.string]} : (tensor<!tfg.string>, tensor<1x!tfg.string>, tensor<1x!tfg.string>, tensor<!tfg.string>) -> ()
+  }
+}

@@ -185,3 +185,36 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'u' (Unique): x [2,3] is not a vector}}
   %u:3 = Unique(%a#0) name("u") {T = i32, out_idx = i32} : (tensor<*xi32>) -> (tensor<*xi32>, tensor<*xi32>)
 }
+
+// -----
+
+// RestoreV2's tensors take the shapes of the variables its outputs are
+// assigned to (a ref variable by Assign; a resource variable by
+// AssignVariableOp through Identity); StringJoin broadcasts scalars, and
+// PlaceholderWithDefault passes its input's shape on.
+// CHECK-LABEL: tfg.graph
+// CHECK: PlaceholderWithDefault{{.*}} -> tensor<!tfg.string>
+// CHECK: RestoreV2{{.*}} -> (tensor<2x3xf32>, tensor<5xf32>)
+// CHECK: StringJoin{{.*}} -> tensor<2x!tfg.string>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %c:2 = Const name("c") {dtype = !tfg.string, value = dense<"model"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  %p:2 = PlaceholderWithDefault(%c#0) name("p") {dtype = !tfg.string, shape = #tfg.shape<>} : (tensor<!tfg.string>) -> tensor<*x!tfg.string>
+  %names:2 = Const name("names") {dtype = !tfg.string, value = dense<["a", "b"]> : tensor<2x!tfg.string>} : () -> tensor<2x!tfg.string>
+  %slices:2 = Const name("slices") {dtype = !tfg.string, value = dense<""> : tensor<2x!tfg.string>} : () -> tensor<2x!tfg.string>
+  %r:3 = RestoreV2(%p#0, %names#0, %slices#0) name("restore") {dtypes = [f32, f32]} : (tensor<*x!tfg.string>, tensor<2x!tfg.string>, tensor<2x!tfg.string>) -> (tensor<*xf32>, tensor<*xf32>)
+  %a:2 = VariableV2 name("a") {container = "", dtype = f32, shape = #tfg.shape<2x3>, shared_name = ""} : () -> tensor<2x3x!tfg.ref<f32>>
+  %assign:2 = Assign(%a#0, %r#0) name("assign") {T = f32} : (tensor<2x3x!tfg.ref<f32>>, tensor<*xf32>) -> tensor<*x!tfg.ref<f32>>
+  %b:2 = VarHandleOp name("b") {container = "", dtype = f32, shape = #tfg.shape<5>, shared_name = "b"} : () -> tensor<!tfg.resource>
+  %id:2 = Identity(%r#1) name("id") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  %assignb = AssignVariableOp(%b#0, %id#0) name("assign_b") {dtype = f32} : (tensor<!tfg.resource>, tensor<*xf32>) -> ()
+  %join:2 = StringJoin(%p#0, %names#0) name("join") {N = 2} : (tensor<*x!tfg.string>, tensor<2x!tfg.string>) -> tensor<*x!tfg.string>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Const name("a") {dtype = !tfg.string, value = dense<["x", "y"]> : tensor<2x!tfg.string>} : () -> tensor<2x!tfg.string>
+  %b:2 = Const name("b") {dtype = !tfg.string, value = dense<["x", "y", "z"]> : tensor<3x!tfg.string>} : () -> tensor<3x!tfg.string>
+  // expected-error @+1 {{node 'join' (StringJoin): inputs [2] and [3] are neither scalars nor of one shape}}
+  %join:2 = StringJoin(%a#0, %b#0) name("join") {N = 2} : (tensor<2x!tfg.string>, tensor<3x!tfg.string>) -> tensor<*x!tfg.string>
+}

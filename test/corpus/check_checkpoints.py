@@ -152,9 +152,13 @@ def check_tf1(model, name, feeds, checkpoints, work):
                  {"save/Const:0": os.path.join(model, "checkpoint", "model.ckpt-0")})
         for _ in range(K):
             sess.run("train_op", feeds)
-        # Saved by the graph's Saver, to read both the same way.
+        # Saved by the graph's Saver, to read both the same way (a sharded
+        # Saver's save tensor is save/Identity, after the merge).
         theirs = os.path.join(work, name + "-tf", "model.ckpt")
-        sess.run("save/control_dependency:0", {"save/Const:0": theirs})
+        os.makedirs(os.path.dirname(theirs), exist_ok=True)
+        sharded = any(n.op == "MergeV2Checkpoints" for n in graph_def.node)
+        sess.run("save/Identity:0" if sharded else "save/control_dependency:0",
+                 {"save/Const:0": theirs})
     names, worst = compare_checkpoints(prefix, theirs)
     return tf_loss, names, worst
 

@@ -705,8 +705,11 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
             train_op = make_opt().minimize(loss, name="train_op")
         assert train_op.name == "train_op", train_op.name
         init = tf1.variables_initializer(tf1.global_variables(), name="init")
-        # The save/restore subgraph (SaveV2/RestoreV2).
-        saver = tf1.train.Saver(save_relative_paths=True)
+        # The save/restore subgraph (SaveV2/RestoreV2); the MLPs with
+        # resource variables save sharded (each device's part to a
+        # temporary prefix, then MergeV2Checkpoints).
+        saver = tf1.train.Saver(save_relative_paths=True,
+                                sharded=resource and graph is mlp_graph)
         check_variable_kind(g, resource)
 
         for t, v in feeds.items():
@@ -718,6 +721,8 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
             # The initial variables as TensorFlow's Saver writes them
             # (checkpoint/model.ckpt-0.* and the `checkpoint` state file):
             # tfc restores them instead of running init.
+            # (A sharded saver wants the directory made.)
+            os.makedirs(md.path("checkpoint"), exist_ok=True)
             saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=0,
                        write_meta_graph=False)
             # The loss of each step (computed before the step's update),
@@ -864,6 +869,8 @@ def make_embedding(root, name="embedding", make_opt=None):
         fetches = [loss, logits, emb_value]
         with tf1.Session(graph=g, config=session_config()) as sess:
             sess.run(init)
+            # (A sharded saver wants the directory made.)
+            os.makedirs(md.path("checkpoint"), exist_ok=True)
             saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=0,
                        write_meta_graph=False)
             losses = [sess.run([loss, train_op], feeds)[0] for _ in range(steps)]

@@ -20,14 +20,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string error;
   if (!parseNpy(data, size, "fuzz.npy", array, error))
     return 0;
-  if (array.data.size() != size_t(array.numElements()) * dtypeSize(array.dtype))
+  bool isString = array.dtype == DType::String;
+  if (isString ? array.strings.size() != size_t(array.numElements()) ||
+                     !array.data.empty()
+               : array.data.size() !=
+                     size_t(array.numElements()) * dtypeSize(array.dtype))
     std::abort();
   static const std::string path =
       "/tmp/tfc-npy-fuzz-" + std::to_string(getpid()) + ".npy";
   NpyArray again;
   if (!writeNpy(path, array, error) || !readNpy(path, again, error) ||
       again.dtype != array.dtype || again.shape != array.shape ||
-      again.data != array.data) {
+      again.data != array.data || again.strings != array.strings) {
     std::fprintf(stderr, "write/read changed the array: %s\n", error.c_str());
     std::abort();
   }

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 using namespace tfc::rt;
 
@@ -107,6 +108,45 @@ TEST(NpyTest, VersionsDtypesScalarsAndEmptyArrays) {
   EXPECT_EQ(array.dtype, DType::UInt16);
 }
 
+TEST(NpyTest, ReadsStrings) {
+  // np.save of np.array([b'ab', b'', b'xyz']): 'S3', NUL-padded.
+  auto bytes = npyBytes("{'descr': '|S3', 'fortran_order': False, 'shape': (3,), }", 0);
+  for (const char *hex : {"616200", "000000", "78797a"})
+    for (int i = 0; i < 3; ++i)
+      bytes.push_back(uint8_t(std::stoi(std::string(hex + 2 * i, 2), nullptr, 16)));
+  NpyArray array;
+  std::string error;
+  ASSERT_TRUE(parseNpy(bytes.data(), bytes.size(), "x.npy", array, error)) << error;
+  EXPECT_EQ(array.dtype, DType::String);
+  EXPECT_EQ(array.strings, (std::vector<std::string>{"ab", "", "xyz"}));
+
+  // np.save of np.array(['\u00e9\u20ac', 'a']): 'U2', UTF-32, read as UTF-8.
+  auto unicode = npyBytes("{'descr': '<U2', 'fortran_order': False, 'shape': (2,), }", 0);
+  for (uint32_t unit : {0xe9u, 0x20acu, 0x61u, 0u})
+    for (int i = 0; i < 4; ++i)
+      unicode.push_back(uint8_t(unit >> (8 * i)));
+  ASSERT_TRUE(parseNpy(unicode.data(), unicode.size(), "x.npy", array, error)) << error;
+  EXPECT_EQ(array.strings, (std::vector<std::string>{"\xc3\xa9\xe2\x82\xac", "a"}));
+}
+
+TEST(NpyTest, WritesStringsAsNumPyReadsThem) {
+  NpyArray out;
+  out.dtype = DType::String;
+  out.shape = {2};
+  out.strings = {"ckpt", "a"};
+  std::string path = ::testing::TempDir() + "/strings.npy", error;
+  ASSERT_TRUE(writeNpy(path, out, error)) << error;
+  std::ifstream file(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(file)),
+                    std::istreambuf_iterator<char>());
+  EXPECT_NE(bytes.find("'descr': '|S4'"), std::string::npos);
+  EXPECT_EQ(bytes.substr(bytes.size() - 8), std::string("ckpta\0\0\0", 8));
+  NpyArray in;
+  ASSERT_TRUE(readNpy(path, in, error)) << error;
+  EXPECT_EQ(in.strings, out.strings);
+  std::remove(path.c_str());
+}
+
 TEST(NpyTest, WriteThenReadIsExact) {
   NpyArray out;
   out.dtype = DType::Float64;
@@ -156,8 +196,19 @@ TEST(NpyTest, EachBadFileHasItsError) {
                 "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8)),
             "x.npy: big-endian dtype '>f4' is not supported");
   EXPECT_EQ(parseError(npyBytes(
-                "{'descr': '<U5', 'fortran_order': False, 'shape': (2,), }", 8)),
-            "x.npy: unsupported dtype '<U5'");
+                "{'descr': '<M8', 'fortran_order': False, 'shape': (2,), }", 16)),
+            "x.npy: unsupported dtype '<M8'");
+  EXPECT_EQ(parseError(npyBytes(
+                "{'descr': '|S0', 'fortran_order': False, 'shape': (2,), }", 0)),
+            "x.npy: unsupported dtype '|S0'");
+  EXPECT_EQ(parseError(npyBytes(
+                "{'descr': '|S4', 'fortran_order': False, 'shape': (2,), }", 7)),
+            "x.npy: truncated data: 7 bytes for 2 elements of string");
+  // UTF-32 code unit 0xffffffff is no code point.
+  EXPECT_EQ(parseError(npyBytes(
+                "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }", 4,
+                1, 0xff)),
+            "x.npy: element 0 is not a valid Unicode string");
   EXPECT_EQ(parseError(npyBytes("{'descr': '<f4', 'shape': (2,), }", 8)),
             "x.npy: malformed header: header lacks 'descr', 'fortran_order' "
             "or 'shape'");

@@ -55,6 +55,8 @@ public:
   const std::map<std::string, CheckpointEntry> &entries() const {
     return tensors;
   }
+  /// How many data shards (PREFIX.data-NNNNN-of-SSSSS) the entries name.
+  int32_t shardCount() const { return numShards; }
 
   /// The bytes of tensor `name` (little-endian, row-major), checked against
   /// the entry's size and CRC32C. Numeric and bool dtypes only.
@@ -116,6 +118,17 @@ private:
   std::map<std::string, Tensor> tensors;
 };
 
+/// Writes PREFIX.index (atomically, as writeFileAtomically) for tensors
+/// that are already in `numShards` data shards: `entries` say where.
+bool writeIndex(const std::string &prefix, int32_t numShards,
+                const std::map<std::string, CheckpointEntry> &entries,
+                std::string &error);
+
+/// The name of data shard `shard` of `numShards` of checkpoint `prefix`:
+/// PREFIX.data-00000-of-00001 and the like.
+std::string shardPath(const std::string &prefix, int32_t shard,
+                      int32_t numShards);
+
 /// A string tensor's elements in the bundle layout: each length as a
 /// varint64, the masked CRC32C of the lengths, then the bytes of each
 /// element; `crc` is the tensor's checksum, which covers the lengths (as
@@ -137,6 +150,10 @@ size_t elementSize(int dtype);
 /// whole new one, even if the process dies meanwhile.
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error);
+
+/// Creates `dir` and its missing parents (mkdir -p); false with `error`
+/// naming the part that could not be made.
+bool makeDirectories(const std::string &dir, std::string &error);
 
 /// A point where a crash could damage a checkpoint being written: with
 /// TFC_FAULT_AT=N in the environment, the N-th such point reached kills the

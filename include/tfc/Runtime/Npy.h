@@ -34,6 +34,9 @@ enum class DType {
   Float64,
   Complex64,
   Complex128,
+  /// Byte strings: NumPy's 'S' (bytes) and 'U' (UTF-32, read as UTF-8)
+  /// arrays; the elements are in NpyArray::strings, not `data`.
+  String,
 };
 
 /// Bytes per element, and the TensorFlow name ("float", "int32", ...).
@@ -45,6 +48,9 @@ struct NpyArray {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
   std::vector<uint8_t> data;
+  /// The elements of a String array, row-major (NumPy's trailing NULs
+  /// removed).
+  std::vector<std::string> strings;
 
   int64_t numElements() const;
 };
@@ -59,8 +65,9 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error);
 bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
               NpyArray &array, std::string &error);
 
-/// Writes `array` to `path` (version 1.0, little-endian, C order). The file
-/// appears only once complete.
+/// Writes `array` to `path` (version 1.0, little-endian, C order; strings
+/// as 'S' of the longest element's length). The file appears only once
+/// complete.
 bool writeNpy(const std::string &path, const NpyArray &array,
               std::string &error);
 

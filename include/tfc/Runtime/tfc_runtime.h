@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 4
+#define TFC_RUNTIME_ABI_VERSION 5
 
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
@@ -34,6 +34,7 @@ enum tfc_dtype {
   TFC_UINT8 = 4,
   TFC_INT16 = 5,
   TFC_INT8 = 6,
+  TFC_STRING = 7, /* Handles: see "Strings" below. */
   TFC_INT64 = 9,
   TFC_BOOL = 10,
   TFC_UINT16 = 17,
@@ -119,6 +120,64 @@ void tfc_fail(tfc_runtime *runtime, const char *message);
 /* Fails, naming the variable, unless its initialized flag is set. */
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name);
+
+/*===--- Strings -------------------------------------------------------===*/
+
+/* A string tensor holds one 8-byte handle per element: the address of the
+ * element's length (an int64_t) followed by its bytes and a NUL. Constant
+ * strings are in the program's data; the strings a step makes are the
+ * runtime's until tfc_strings_release, which whoever runs the steps calls
+ * before each step (so a step's string outputs stay valid until then). */
+const void *tfc_string_new(tfc_runtime *runtime, const char *data,
+                           int64_t size);
+void tfc_strings_release(tfc_runtime *runtime);
+
+/* StringJoin: out[i] joins element i of each of `num_inputs` inputs (an
+ * input of one element is broadcast), `separator` between them; `count`
+ * elements. `inputs` points to the inputs' addresses, `input_counts` to
+ * their element counts. */
+void tfc_string_join(tfc_runtime *runtime, const int64_t *inputs,
+                     const int64_t *input_counts, uint64_t *out,
+                     const char *separator, int64_t num_inputs, int64_t count);
+/* ShardedFilename: "BASENAME-SSSSS-of-NNNNN" (scalars). */
+void tfc_sharded_filename(tfc_runtime *runtime, const uint64_t *basename,
+                          const int32_t *shard, const int32_t *num_shards,
+                          uint64_t *out);
+/* StaticRegexFullMatch: whether each element matches `pattern` whole
+ * (ECMAScript syntax, which agrees with RE2's on the patterns TensorFlow's
+ * savers use); a pattern that does not compile fails, naming `node`. */
+void tfc_static_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
+                                 uint8_t *out, const char *pattern,
+                                 const char *node, int64_t count);
+
+/*===--- Checkpoint ops -----------------------------------------------===*/
+
+/* SaveV2, RestoreV2 and MergeV2Checkpoints as ops of a step, in
+ * TensorFlow's checkpoint V2 format. `descriptor` (a compile-time table)
+ * holds the tensor count, then per tensor its dtype, rank and dims;
+ * `tensors` points to the tensors' addresses; `names` and
+ * `shape_and_slices` are string tensors of that many elements (slices
+ * must be empty: partitioned variables are not supported). Failures stop
+ * the step with an error naming `node` and the file. */
+void tfc_save_v2(tfc_runtime *runtime, const uint64_t *prefix,
+                 const uint64_t *names, const uint64_t *shape_and_slices,
+                 const int64_t *tensors, const int64_t *descriptor,
+                 const char *node);
+/* RestoreV2: each tensor must be in the checkpoint with the dtype and
+ * shape the descriptor gives. */
+void tfc_restore_v2(tfc_runtime *runtime, const uint64_t *prefix,
+                    const uint64_t *names, const uint64_t *shape_and_slices,
+                    const int64_t *tensors, const int64_t *descriptor,
+                    const char *node);
+/* MergeV2Checkpoints: the `count` checkpoints `prefixes` become one at
+ * `destination` (their data files renamed, one merged index), and their
+ * index files go; with delete_old_dirs, so do their directories once
+ * empty; with allow_missing_files, absent ones are skipped. */
+void tfc_merge_v2_checkpoints(tfc_runtime *runtime, const uint64_t *prefixes,
+                              const uint64_t *destination,
+                              const char *node, int64_t count,
+                              int64_t delete_old_dirs,
+                              int64_t allow_missing_files);
 
 /*===--- Devices and transfers -----------------------------------------===*/
 

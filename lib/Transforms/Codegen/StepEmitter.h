@@ -100,6 +100,10 @@ public:
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
   mlir::LogicalResult emitDataMovement(mlir::Operation *node);
   mlir::LogicalResult emitResize(mlir::Operation *node, mlir::Value source);
+  /// SaveV2, RestoreV2, MergeV2Checkpoints.
+  mlir::LogicalResult emitCheckpointOp(mlir::Operation *node);
+  /// StringJoin, ShardedFilename, StaticRegexFullMatch.
+  mlir::LogicalResult emitStringOp(mlir::Operation *node);
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
@@ -155,6 +159,18 @@ private:
                         mlir::IntegerAttr alignment);
   /// A pointer to `text` as a NUL-terminated private global.
   mlir::Value stringPointer(mlir::Location loc, llvm::StringRef text);
+  /// A pointer to `text` as a string object (tfc_runtime.h's layout) in a
+  /// private global, and the i64 handle of a pointer.
+  mlir::Value stringObject(mlir::Location loc, llvm::StringRef text);
+  mlir::Value handleOf(mlir::Location loc, mlir::Value pointer);
+  /// The handles of a string Const, stored by the code this emits.
+  mlir::Value stringConstant(mlir::Location loc,
+                             mlir::DenseStringElementsAttr value,
+                             mlir::MemRefType type);
+  /// A pointer to a stack table of the addresses of `memrefs` (the kernels
+  /// that take a variable number of tensors).
+  mlir::Value addressTable(mlir::Location loc,
+                           llvm::ArrayRef<mlir::Value> memrefs);
   /// Fails at run time, naming the variable, unless the variable behind
   /// `reference` is initialized.
   void checkInitialized(mlir::Location loc, mlir::Value reference);
@@ -187,6 +203,8 @@ private:
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
   /// The global holding each text stringPointer was asked for.
   llvm::StringMap<std::string> strings;
+  /// The global holding each string object stringObject was asked for.
+  llvm::StringMap<std::string> stringObjects;
   /// Numbers the private globals; shared by the partitions of a module.
   unsigned &globals;
 };

@@ -24,43 +24,13 @@ Standard library only; tfc, npy-compare on PATH.
     run-training.py [--restore] CORPUS WORKDIR RTOL ATOL MODEL...
 """
 
-import ast
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 
-
-def read_float32_vector(path):
-    """The values of a 1-D little-endian float32 .npy file."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:6] == b"\x93NUMPY", path
-    major = data[6]
-    header_length_format = "<H" if major == 1 else "<I"
-    offset = 8 + struct.calcsize(header_length_format)
-    (header_length,) = struct.unpack_from(header_length_format, data, 8)
-    header = ast.literal_eval(data[offset:offset + header_length].decode("latin1"))
-    assert header["descr"] == "<f4" and len(header["shape"]) == 1, (path, header)
-    values = data[offset + header_length:]
-    return struct.unpack("<%df" % header["shape"][0], values)
-
-
-def write_float32_scalar(path, value):
-    """A 0-d float32 .npy file (format 1.0, header padded to 64 bytes)."""
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (), }"
-    header += " " * (64 - 10 - len(header) - 1) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1") + struct.pack("<f", value))
-
-
-def compare(got, want, rtol, atol):
-    result = subprocess.run(["npy-compare", got, want, "--rtol", rtol, "--atol", atol],
-                            capture_output=True, text=True)
-    return result.returncode, result.stdout.strip()
+from npyfiles import compare, read_float32_vector, write_float32_scalar
 
 
 args = sys.argv[1:]
