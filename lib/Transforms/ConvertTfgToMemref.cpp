@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -382,8 +383,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     // Aliases: output i is input i's memory, seen with another shape: a
     // view at the same arena offset, or (for inputs and constants) a
     // reinterpretation with row-major strides.
-    for (auto [input, result] : llvm::zip(tfg::getDataOperands(node),
-                                          tfg::getDataResults(node))) {
+    for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
+      Value input = aliasedInput(node, port);
       MemRefType resultType = memrefOf(result);
       if (memrefOf(input) == resultType) {
         memrefs[result] = memrefFor(input);
@@ -397,6 +398,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     }
     return success();
   }
+  if (type == "Merge" || type == "RefMerge")
+    return emitMerge(node);
   if (type == "_Retval") {
     int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
     Value source = memrefFor(tfg::getDataOperands(node)[0]);
@@ -406,6 +409,144 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return success();
   }
   return error(node) << "no code generation for this op yet";
+}
+
+// TF1 conditionals: a Switch forwards its data to one output and leaves
+// the other dead; a node with a dead input is dead and does not run; a
+// Merge forwards its live input. The schedule and the memory plan stay
+// static: each value downstream of a Switch gets an i1 saying whether it
+// is alive, computed as the step runs, and a node that may be dead runs
+// under an scf.if on it. Both outputs of a Switch are its input's buffer,
+// so a branch costs nothing when not taken.
+
+Value StepEmitter::aliveOf(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer))
+    return {};
+  if (isa<tfg::ControlType>(value.getType()))
+    return aliveNodes.lookup(producer);
+  return aliveValues.lookup(value);
+}
+
+Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
+  // A null value is "always alive".
+  if (!a || !b)
+    return all ? (a ? a : b) : Value();
+  return all ? builder.create<arith::AndIOp>(loc, a, b).getResult()
+             : builder.create<arith::OrIOp>(loc, a, b).getResult();
+}
+
+void StepEmitter::computeAlive(Operation *node) {
+  Location loc = node->getLoc();
+  StringRef type = tfg::getOpType(node);
+  bool merge = type == "Merge" || type == "RefMerge";
+  Value alive;
+  if (merge) {
+    // Alive when any data input is; an input that is always alive makes
+    // the Merge always alive.
+    bool first = true;
+    for (Value operand : tfg::getDataOperands(node)) {
+      alive = first ? aliveOf(operand)
+                    : combineAlive(loc, alive, aliveOf(operand), false);
+      first = false;
+      if (!alive)
+        break;
+    }
+  } else {
+    for (Value operand : node->getOperands())
+      alive = combineAlive(loc, alive, aliveOf(operand), true);
+  }
+  if (alive)
+    aliveNodes[node] = alive;
+  if (type == "Switch" || type == "RefSwitch") {
+    // Output 0 when the predicate is false, output 1 when it is true. The
+    // predicate's buffer is read even when the Switch is dead: the result
+    // is masked by `alive`.
+    Value pred = builder.create<memref::LoadOp>(
+        loc, memrefFor(tfg::getDataOperands(node)[1]), ValueRange{});
+    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
+    Value no = builder.create<arith::XOrIOp>(loc, pred, yes);
+    aliveValues[tfg::getDataResults(node)[0]] = combineAlive(loc, alive, no, true);
+    aliveValues[tfg::getDataResults(node)[1]] = combineAlive(loc, alive, pred, true);
+    return;
+  }
+  if (alive)
+    for (Value result : tfg::getDataResults(node))
+      aliveValues[result] = alive;
+}
+
+LogicalResult StepEmitter::emitPredicated(Operation *node) {
+  computeAlive(node);
+  Value alive = aliveNodes.lookup(node);
+  StringRef type = tfg::getOpType(node);
+  // Nodes without code of their own, or that handle liveness themselves.
+  if (!alive || type == "_Arg" || type == "Const" || type == "NoOp" ||
+      isVariableNode(node) || isAlias(node) || node->hasAttr("tfc.fused_into") ||
+      type == "Merge" || type == "RefMerge")
+    return emitNode(node);
+  Location loc = node->getLoc();
+  if (type == "_Retval") {
+    // TensorFlow refuses to fetch a dead tensor; so does the program.
+    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
+    Value dead = builder.create<arith::XOrIOp>(loc, alive, yes);
+    auto check = builder.create<scf::IfOp>(loc, dead, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&check.getThenRegion().front());
+    Value fetched = tfg::getDataOperands(node)[0];
+    std::string name = (tfg::getNodeName(fetched.getDefiningOp()) + ":" +
+                        Twine(cast<OpResult>(fetched).getResultNumber()))
+                           .str();
+    callKernel(loc, "tfc_fail",
+               {stringPointer(loc, "fetched tensor '" + name +
+                                       "' is dead: its branch was not taken")},
+               {});
+    builder.setInsertionPointAfter(check);
+    return emitNode(node);
+  }
+  // The buffers this node (and the group it computes) uses are made here,
+  // outside the conditional, where later nodes can see them.
+  SmallVector<Operation *> members = {node};
+  auto group = groups.find(tfg::getNodeName(node));
+  if (group != groups.end())
+    llvm::append_range(members, group->second);
+  for (Operation *member : members) {
+    SmallVector<Value> values(tfg::getDataOperands(member));
+    llvm::append_range(values, tfg::getDataResults(member));
+    for (Value value : values)
+      memrefFor(value);
+  }
+  auto conditional = builder.create<scf::IfOp>(loc, alive, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&conditional.getThenRegion().front());
+  return emitNode(node);
+}
+
+LogicalResult StepEmitter::emitMerge(Operation *node) {
+  Location loc = node->getLoc();
+  FailureOr<Value> out = outputFor(node, 0);
+  if (failed(out))
+    return failure();
+  Value index = memrefFor(tfg::getDataResults(node)[1]);
+  for (auto [k, input] : llvm::enumerate(tfg::getDataOperands(node))) {
+    Value source = memrefFor(input);
+    if (!source)
+      return error(node) << "input " << k << " has no buffer";
+    Value alive = aliveOf(input);
+    std::optional<scf::IfOp> conditional;
+    if (alive) {
+      conditional = builder.create<scf::IfOp>(loc, alive, false);
+      builder.setInsertionPointToStart(&conditional->getThenRegion().front());
+    }
+    if (source != *out)
+      builder.create<memref::CopyOp>(loc, source, *out);
+    if (index)
+      builder.create<memref::StoreOp>(
+          loc, builder.create<arith::ConstantIntOp>(loc, k, 32), index,
+          ValueRange{});
+    if (conditional)
+      builder.setInsertionPointAfter(*conditional);
+  }
+  return success();
 }
 
 LogicalResult StepEmitter::emit(StringRef functionName,
@@ -481,7 +622,7 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   }
 
   for (Operation *node : schedule)
-    if (failed(emitNode(node)))
+    if (failed(emitPredicated(node)))
       return failure();
   builder.create<func::ReturnOp>(graph.getLoc());
   return success();

@@ -42,7 +42,17 @@ bool isAlias(Operation *node) {
       .Cases("Identity", "IdentityN", "StopGradient", "PreventGradient",
              "Snapshot", "Reshape", "Squeeze", "ExpandDims", true)
       .Cases("PlaceholderWithDefault", "EnsureShape", true)
+      // Both outputs are the data input; which one is alive is decided at
+      // run time (see ConvertTfgToMemref.cpp).
+      .Cases("Switch", "RefSwitch", true)
       .Default(false);
+}
+
+Value aliasedInput(Operation *node, unsigned port) {
+  StringRef type = tfg::getOpType(node);
+  return tfg::getDataOperands(node)[type == "Switch" || type == "RefSwitch"
+                                        ? 0
+                                        : port];
 }
 
 bool isDataMovement(Operation *node) {
@@ -95,6 +105,7 @@ bool hasCodeGeneration(Operation *node) {
              "LogSoftmax", true)
       .Cases("UnsortedSegmentSum", "Unique", true)
       .Cases("SaveV2", "RestoreV2", "MergeV2Checkpoints", true)
+      .Cases("Merge", "RefMerge", true)
       .Cases("StringJoin", "ShardedFilename", "StaticRegexFullMatch", true)
       .Default(false);
 }

@@ -119,7 +119,7 @@ FailureOr<int64_t> Planner::run() {
           continue;
       } else if (isAlias(node)) {
         unsigned port = cast<OpResult>(result).getResultNumber();
-        auto it = bufferOf.find(tfg::getDataOperands(node)[port]);
+        auto it = bufferOf.find(aliasedInput(node, port));
         if (it != bufferOf.end())
           assign(result, it->second);
         continue;

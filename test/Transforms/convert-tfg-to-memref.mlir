@@ -51,3 +51,35 @@ module attributes {tfc.feeds = ["q:0", "k:0"], tfc.fetches = ["scores:0"]} {
     %r = _Retval(%s#0) name("scores/_retval_0") {T = f32, index = 0} : (tensor<2x2x4x4xf32>) -> ()
   }
 }
+
+// -----
+
+// TF1 cond: both outputs of the Switch are x's buffer; the predicate is
+// loaded and each branch's node runs under an scf.if on its liveness
+// (false branch: NOT pred, true branch: pred); the Merge copies the input
+// that is alive, and stores its index.
+// CHECK-LABEL: func.func @tfc_step_impl(%arg0: !llvm.ptr, %arg1: memref<256xi8>, %arg2: memref<0xi8>, %arg3: memref<4xf32>, %arg4: memref<i1>
+// CHECK: %[[PRED:.*]] = memref.load %{{.*}}[] : memref<i1>
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[NOT:.*]] = arith.xori %[[PRED]], %[[TRUE]] : i1
+// CHECK: scf.if %[[NOT]] {
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: scf.if %[[PRED]] {
+// CHECK: linalg.generic
+// CHECK: arith.negf
+// CHECK: scf.if %[[NOT]] {
+// CHECK-NEXT: memref.copy
+// CHECK: scf.if %[[PRED]] {
+// CHECK-NEXT: memref.copy
+module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["m:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
+    %p:2 = _Arg name("p") {T = i1, index = 1} : () -> tensor<i1>
+    %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
+    %f:2 = Exp(%s#0) name("f") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+    %t:2 = Neg(%s#1) name("t") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
+    %m:3 = Merge(%f#0, %t#0) name("m") {N = 2, T = f32, tfc.offsets = array<i64: 128, 192>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+    %r = _Retval(%m#0) name("m/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
+  }
+}

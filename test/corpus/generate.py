@@ -549,7 +549,8 @@ def make_tf1_cond(root):
         out_z = tf.identity(z, name="z")
         out_s = tf.identity(s, name="s")
 
-        feeds = {"x:0": rng.standard_normal((2, 3)).astype(np.float32),
+        # Positive x, so that the ReLU branch and tanh(y) are not all zero.
+        feeds = {"x:0": np.abs(rng.standard_normal((2, 3))).astype(np.float32),
                  "pred:0": np.array(True)}
         for t, v in feeds.items():
             md.add_feed(t, v)
@@ -557,6 +558,17 @@ def make_tf1_cond(root):
             fetches = [out_y, out_z, out_s]
             for t, v in zip(fetches, sess.run(fetches, feeds)):
                 md.add_fetch(t.name, v)
+            # The other branch of every cond: pred=False, and -x, which
+            # flips the data-dependent predicate.
+            other = {"x:0": -feeds["x:0"], "pred:0": np.array(False)}
+            np.save(md.path("inputs", "other_x.npy"), other["x:0"], allow_pickle=False)
+            np.save(md.path("inputs", "other_pred.npy"), other["pred:0"],
+                    allow_pickle=False)
+            for i, v in enumerate(sess.run(fetches, other)):
+                np.save(md.path("outputs", "other_%d.npy" % i), v, allow_pickle=False)
+            md.manifest["other_run"] = {
+                "feeds": ["inputs/other_x.npy", "inputs/other_pred.npy"],
+                "fetches": ["outputs/other_%d.npy" % i for i in range(3)]}
             gd = g.as_graph_def()
             md.write_text(gd)
             md.write_frozen(gd)

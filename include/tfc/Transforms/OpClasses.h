@@ -20,8 +20,12 @@ namespace tfc {
 bool isElementwise(mlir::Operation *node);
 
 /// Whether output i of `node` is input i itself, maybe with another shape
-/// (Identity, Reshape, Squeeze, ...): no code, no buffer of its own.
+/// (Identity, Reshape, Squeeze, ...), or both outputs of a Switch its data
+/// input: no code, no buffer of its own.
 bool isAlias(mlir::Operation *node);
+
+/// The input whose memory output `port` of an alias node is.
+mlir::Value aliasedInput(mlir::Operation *node, unsigned port);
 
 /// Whether `node` moves or replicates elements (Transpose, slices, Concat,
 /// Pad, Tile, Gather, ...) or makes a tensor from scalars (Fill, Range).

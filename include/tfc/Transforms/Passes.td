@@ -378,7 +378,8 @@ def ConvertTfgToMemrefPass : Pass<"convert-tfg-to-memref", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect", "mlir::LLVM::LLVMDialect",
-                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect"];
+                           "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -107,6 +107,17 @@ public:
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
+  /// emitNode under an scf.if when the node may be dead (TF1 Switch/Merge).
+  mlir::LogicalResult emitPredicated(mlir::Operation *node);
+  /// Merge: the live input's value and its index.
+  mlir::LogicalResult emitMerge(mlir::Operation *node);
+  /// Records whether `node` (and each of its outputs) is alive: null when
+  /// it always is, else an i1 computed in the step.
+  void computeAlive(mlir::Operation *node);
+  mlir::Value aliveOf(mlir::Value value);
+  /// a AND b (all) or a OR b, where null means true.
+  mlir::Value combineAlive(mlir::Location loc, mlir::Value a, mlir::Value b,
+                           bool all);
   /// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
   mlir::LogicalResult emitTransfer(mlir::Operation *node);
   /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
@@ -201,6 +212,9 @@ private:
   /// The base (arena or state) and byte offset of each view (pointerTo).
   llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
+  /// Liveness (see computeAlive): absent means always alive.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> aliveNodes;
+  llvm::DenseMap<mlir::Value, mlir::Value> aliveValues;
   /// The global holding each text stringPointer was asked for.
   llvm::StringMap<std::string> strings;
   /// The global holding each string object stringObject was asked for.
