@@ -40,6 +40,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpClasses.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
@@ -53,15 +54,6 @@ namespace tfc {
 #include "tfc/Transforms/Passes.h.inc"
 
 namespace {
-
-bool isControlFlow(Operation *node) {
-  return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
-             true)
-      .Cases("Exit", "RefExit", "NextIteration", "RefNextIteration",
-             "LoopCond", "ControlTrigger", true)
-      .Default(false);
-}
 
 bool isIdentityLike(Operation *node) {
   return llvm::StringSwitch<bool>(tfg::getOpType(node))

@@ -23,6 +23,7 @@
 #include "Codegen/StepEmitter.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Partition.h"
@@ -521,6 +522,110 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   return emitNode(node);
 }
 
+LogicalResult StepEmitter::emitItems(ArrayRef<FrameItem> items) {
+  for (FrameItem item : items)
+    if (failed(isa<Frame *>(item) ? emitLoop(cast<Frame *>(item))
+                                  : emitPredicated(cast<Operation *>(item))))
+      return failure();
+  return success();
+}
+
+// A TF1 while loop (a frame, see Frames.h) becomes an scf.while over
+// buffers: each variable lives in its Merge's buffer, which starts as the
+// Enter's value; the "before" region computes the condition, the "after"
+// region the body and then copies each NextIteration's value into its
+// variable; an Exit is its variable's buffer after the loop. The memory
+// plan keeps those buffers, and what the loop reads from outside, alive
+// through the loop.
+LogicalResult StepEmitter::emitLoop(Frame *frame) {
+  Location loc = frame->loopCond->getLoc();
+  for (Operation *enter : frame->enters) {
+    computeAlive(enter);
+    if (aliveNodes.lookup(enter))
+      return error(enter) << "a loop inside a conditional (frame '"
+                          << frame->name << "') is not supported yet";
+  }
+  // Every buffer of the loop is made here, where the whole loop and what
+  // follows it see it.
+  for (Operation *node : frame->allNodes) {
+    SmallVector<Value> values(tfg::getDataOperands(node));
+    llvm::append_range(values, tfg::getDataResults(node));
+    for (Value value : values)
+      memrefFor(value);
+  }
+  for (Operation *enter : frame->enters)
+    if (failed(emitNode(enter)))
+      return failure();
+  // Each variable's buffer, and the variable's buffer that each
+  // NextIteration value is (if any): those are copied aside before any is
+  // overwritten, so that a body that swaps variables sees them swapped.
+  auto offsetOf = [](Value value) -> int64_t {
+    auto offsets =
+        value.getDefiningOp()->getAttrOfType<DenseI64ArrayAttr>("tfc.offsets");
+    unsigned port = cast<OpResult>(value).getResultNumber();
+    return offsets && port < offsets.size() ? offsets[port] : -1;
+  };
+  llvm::DenseMap<int64_t, unsigned> variableAt;
+  SmallVector<Value> variables;
+  for (auto [i, v] : llvm::enumerate(frame->variables)) {
+    Value buffer = memrefFor(tfg::getDataResults(v.merge)[0]);
+    Value initial = memrefFor(tfg::getDataOperands(v.enter)[0]);
+    if (!buffer || !initial)
+      return error(v.merge) << "a loop variable has no buffer";
+    builder.create<memref::CopyOp>(loc, initial, buffer);
+    variables.push_back(buffer);
+    variableAt[offsetOf(tfg::getDataResults(v.merge)[0])] = i;
+  }
+  SmallVector<Value> scratch(frame->variables.size());
+  for (auto [i, v] : llvm::enumerate(frame->variables)) {
+    auto at = variableAt.find(offsetOf(tfg::getDataOperands(v.nextIteration)[0]));
+    if (at != variableAt.end() && at->second != i)
+      scratch[i] = builder.create<memref::AllocOp>(
+          loc, cast<MemRefType>(variables[i].getType()));
+  }
+
+  auto loop = builder.create<scf::WhileOp>(loc, TypeRange{}, ValueRange{});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.createBlock(&loop.getBefore());
+    if (failed(emitItems(frame->condition)) || failed(emitNode(frame->loopCond)))
+      return failure();
+    Value condition = builder.create<memref::LoadOp>(
+        loc, memrefFor(tfg::getDataResults(frame->loopCond)[0]), ValueRange{});
+    builder.create<scf::ConditionOp>(loc, condition, ValueRange{});
+
+    builder.createBlock(&loop.getAfter());
+    for (const LoopVariable &v : frame->variables)
+      if (failed(emitNode(v.switchNode)))
+        return failure();
+    if (failed(emitItems(frame->body)))
+      return failure();
+    for (auto [i, v] : llvm::enumerate(frame->variables)) {
+      if (failed(emitNode(v.nextIteration)))
+        return failure();
+      if (scratch[i])
+        builder.create<memref::CopyOp>(
+            loc, memrefFor(tfg::getDataOperands(v.nextIteration)[0]), scratch[i]);
+    }
+    for (auto [i, v] : llvm::enumerate(frame->variables)) {
+      Value next = scratch[i] ? scratch[i]
+                              : memrefFor(tfg::getDataOperands(v.nextIteration)[0]);
+      if (!next)
+        return error(v.nextIteration) << "the next value has no buffer";
+      if (next != variables[i])
+        builder.create<memref::CopyOp>(loc, next, variables[i]);
+    }
+    builder.create<scf::YieldOp>(loc);
+  }
+  for (Value buffer : scratch)
+    if (buffer)
+      builder.create<memref::DeallocOp>(loc, buffer);
+  for (const LoopVariable &v : frame->variables)
+    if (v.exit && failed(emitNode(v.exit)))
+      return failure();
+  return success();
+}
+
 LogicalResult StepEmitter::emitMerge(Operation *node) {
   Location loc = node->getLoc();
   FailureOr<Value> out = outputFor(node, 0);
@@ -621,9 +726,10 @@ LogicalResult StepEmitter::emit(StringRef functionName,
         node->getLoc(), state, offset.getInt(), variableType(node));
   }
 
-  for (Operation *node : schedule)
-    if (failed(emitPredicated(node)))
-      return failure();
+  FailureOr<std::unique_ptr<FrameInfo>> frames =
+      FrameInfo::analyze(graph.getBody());
+  if (failed(frames) || failed(emitItems((*frames)->topLevel())))
+    return failure();
   builder.create<func::ReturnOp>(graph.getLoc());
   return success();
 }

@@ -120,7 +120,8 @@ LogicalResult foldNumericSubgraphs(Block &body,
   llvm::DenseSet<Operation *> foldable;
   for (Operation *node : topologicalOrder(body)) {
     if (!tfg::isNode(node) || isConst(node) || isStateful(node) ||
-        inControlFlow.contains(node) || !hasCodeGeneration(node) ||
+        inControlFlow.contains(node) || isControlFlow(node) ||
+        !hasCodeGeneration(node) ||
         !tfg::getControlOperands(node).empty())
       continue;
     StringRef type = tfg::getOpType(node);

@@ -45,6 +45,20 @@ bool isAlias(Operation *node) {
       // Both outputs are the data input; which one is alive is decided at
       // run time (see ConvertTfgToMemref.cpp).
       .Cases("Switch", "RefSwitch", true)
+      // TF1 loops: values passed into, around and out of a frame.
+      .Cases("Enter", "RefEnter", "Exit", "RefExit", true)
+      .Cases("NextIteration", "RefNextIteration", "LoopCond", true)
+      .Default(false);
+}
+
+bool isControlFlow(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  return llvm::StringSwitch<bool>(tfg::getOpType(node))
+      .Cases("Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter",
+             true)
+      .Cases("Exit", "RefExit", "NextIteration", "RefNextIteration",
+             "LoopCond", "ControlTrigger", true)
       .Default(false);
 }
 

@@ -47,6 +47,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
 
 void buildCodegenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createVerifyStaticShapesPass());
+  pm.addPass(createRaiseFramesPass());
   pm.addPass(createFuseElementwisePass());
   pm.addPass(createPlanStatePass());
   pm.addPass(createPlanMemoryPass());

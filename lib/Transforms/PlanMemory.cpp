@@ -24,6 +24,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Passes.h"
@@ -157,6 +158,33 @@ FailureOr<int64_t> Planner::run() {
       buffers.push_back({(bytes + kAlignment - 1) / kAlignment * kAlignment,
                          at, at, -1});
       assign(result, buffers.size() - 1);
+    }
+  }
+
+  // Loops (tfc-raise-frames laid each out as one stretch of the schedule)
+  // run their stretch again and again: what the loop reads but did not
+  // make, and its variables' buffers, live through all of it.
+  FailureOr<std::unique_ptr<FrameInfo>> frames = FrameInfo::analyze(body);
+  if (failed(frames))
+    return failure();
+  for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
+    int64_t first = INT64_MAX, last = -1;
+    for (Operation *node : frame->allNodes) {
+      first = std::min(first, positionOf(node));
+      last = std::max(last, positionOf(node));
+    }
+    for (Operation *node : frame->allNodes)
+      for (Value operand : tfg::getDataOperands(node)) {
+        auto it = bufferOf.find(operand);
+        if (it != bufferOf.end() && buffers[it->second].start < first)
+          buffers[it->second].end = std::max(buffers[it->second].end, last);
+      }
+    for (const LoopVariable &variable : frame->variables) {
+      auto it = bufferOf.find(tfg::getDataResults(variable.merge)[0]);
+      if (it == bufferOf.end())
+        continue;
+      buffers[it->second].start = std::min(buffers[it->second].start, first);
+      buffers[it->second].end = std::max(buffers[it->second].end, last);
     }
   }
 

@@ -61,10 +61,12 @@ Operation *variableNodeOf(Value reference) {
     if (isVariableNode(producer))
       return producer;
     // Ref outputs of Assign/Apply ops are their first input's variable;
-    // Identity/RefIdentity of a ref or handle pass it on.
+    // Identity/RefIdentity of a ref or handle pass it on, and so does the
+    // Enter that takes it into a TF1 loop.
     StringRef type = tfg::getOpType(producer);
     bool passesOn = writesVariables(producer) || type == "Identity" ||
-                    type == "RefIdentity";
+                    type == "RefIdentity" || type == "Enter" ||
+                    type == "RefEnter";
     if (!passesOn || tfg::getDataOperands(producer).empty() ||
         !isVariableReference(tfg::getDataOperands(producer)[0].getType()))
       return nullptr;

@@ -257,7 +257,7 @@ class ModelDir:
             training = m["kind"] == "training" and form == "text"
             got = run_graph_def(
                 gd, self.feed_values, self.fetch_names(),
-                init=m.get("init") if training else None,
+                init=m.get("init") if form == "text" else None,
                 targets=m.get("targets") if training else None,
                 steps=m.get("steps", 0) if training else 0)
             for f, want, have in zip(m["fetches"], self.fetch_values, got):
@@ -523,6 +523,57 @@ def make_tf1_while(root):
     md.verify()
     md.check_saved_model({"result": md.fetch_values[0],
                           "iterations": md.fetch_values[1]}, exact=True)
+    md.finish()
+
+
+def make_tf1_while_swap(root):
+    name = "tf1_while_swap"
+    seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 while_loop whose body swaps two loop variables "
+                  "(a, b) -> (b, a + b) and adds a to a resource variable "
+                  "every iteration; data-dependent trip count")
+    with tf1_graph(name) as g:
+        k = tf1.placeholder(tf.int32, [], name="k")
+        a0 = tf1.placeholder(tf.float32, [4], name="a0")
+        total = tf1.get_variable("total", initializer=tf.zeros([4]),
+                                 use_resource=True)
+
+        def body(i, a, b):
+            update = total.assign_add(a)
+            with tf.control_dependencies([update]):
+                return i + 1, tf.identity(b), a + b
+
+        i_final, a_final, b_final = tf1.while_loop(
+            lambda i, a, b: i < k, body, [tf.constant(0), a0, a0 * 0.5],
+            name="fib")
+        with tf.control_dependencies([a_final, b_final]):
+            total_value = tf.identity(total.read_value(), name="total_value")
+        a_out = tf.identity(a_final, name="a")
+        b_out = tf.identity(b_final, name="b")
+        init = tf1.variables_initializer([total], name="init")
+
+        feeds = {"k:0": np.array(6, np.int32),
+                 "a0:0": np.array([1.0, -2.0, 0.5, 3.0], np.float32)}
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        md.manifest.update(init=["init"])
+        fetches = [a_out, b_out, total_value]
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            for t, v in zip(fetches, sess.run(fetches, feeds)):
+                md.add_fetch(t.name, v)
+            # No iteration at all: the variables leave as they entered.
+            other = {"k:0": np.array(0, np.int32), "a0:0": feeds["a0:0"]}
+            sess.run(init)
+            np.save(md.path("inputs", "other_k.npy"), other["k:0"], allow_pickle=False)
+            for i, v in enumerate(sess.run(fetches, other)):
+                np.save(md.path("outputs", "other_%d.npy" % i), v, allow_pickle=False)
+            md.manifest["other_run"] = {
+                "feeds": ["inputs/other_k.npy", "inputs/1.npy"],
+                "fetches": ["outputs/other_%d.npy" % i for i in range(3)]}
+            md.write_text(g.as_graph_def())
+    md.verify()
     md.finish()
 
 
@@ -961,6 +1012,7 @@ def all_models():
         ("lstm", make_lstm),
         ("tf1_while", make_tf1_while),
         ("tf1_cond", make_tf1_cond),
+        ("tf1_while_swap", make_tf1_while_swap),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

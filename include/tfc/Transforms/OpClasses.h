@@ -24,6 +24,11 @@ bool isElementwise(mlir::Operation *node);
 /// input: no code, no buffer of its own.
 bool isAlias(mlir::Operation *node);
 
+/// Whether `node` is a TF1 control-flow primitive (Switch, Merge, Enter,
+/// Exit, NextIteration, LoopCond, ControlTrigger): never folded or
+/// forwarded, whatever its inputs.
+bool isControlFlow(mlir::Operation *node);
+
 /// The input whose memory output `port` of an alias node is.
 mlir::Value aliasedInput(mlir::Operation *node, unsigned port);
 

@@ -349,6 +349,23 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   }];
 }
 
+def RaiseFramesPass : Pass<"tfc-raise-frames", "mlir::ModuleOp"> {
+  let summary = "Recognises TF1 while loops and lays each out as a loop";
+  let description = [{
+    Finds the frames of each entry (an Enter starts one; an Exit leaves it)
+    and checks that each is the loop `tf.while_loop` builds: Enter nodes
+    that are constant or start a loop variable; per variable a Merge of its
+    Enter and its NextIteration, one Switch on the frame's LoopCond, and
+    Exits reading the Switch's false output; one LoopCond. A frame that
+    differs is an error naming the frame and the node. Then it orders the
+    nodes as the loop runs (the variables, the nodes computing the
+    condition, the body with inner loops contiguous, the NextIterations,
+    the Exits), so that the memory plan and code generation see each loop
+    as one stretch of the schedule, and records each node's frame path as
+    `tfc.frame`.
+  }];
+}
+
 def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Assigns every materialized tensor an offset in one arena";
   let description = [{
@@ -358,7 +375,9 @@ def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
     Reshape, Squeeze and ExpandDims alias their input; an elementwise group
     writes in place over a same-shape input buffer nothing reads later (a
     convolution's group, only over the residual it adds).
-    Liveness from first definition to last read; placement greedy by size
+    Liveness from first definition to last read; a buffer read inside a
+    loop (tfc-raise-frames) but made before it, and a loop variable's,
+    live through the whole loop; placement greedy by size
     at 64-byte-aligned offsets. Records `tfc.offsets` (per data output, -1
     when not in the arena) on nodes and `tfc.arena_bytes` on the graph.
   }];

@@ -13,6 +13,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -109,6 +110,10 @@ private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
   /// emitNode under an scf.if when the node may be dead (TF1 Switch/Merge).
   mlir::LogicalResult emitPredicated(mlir::Operation *node);
+  /// Nodes and whole loops, in order (see Frames.h).
+  mlir::LogicalResult emitItems(llvm::ArrayRef<FrameItem> items);
+  /// A TF1 while loop as an scf.while.
+  mlir::LogicalResult emitLoop(Frame *frame);
   /// Merge: the live input's value and its index.
   mlir::LogicalResult emitMerge(mlir::Operation *node);
   /// Records whether `node` (and each of its outputs) is alive: null when

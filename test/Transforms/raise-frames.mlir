@@ -1,0 +1,86 @@
+// Tests tfc-raise-frames: a TF1 while loop (counting i up to a limit that
+// enters as a constant) is laid out as it runs: the Enters and the Merge,
+// the condition (Less), LoopCond and the Switch, the body, the
+// NextIteration, the Exit; each node of the frame records its frame.
+// A frame that is not such a loop is an error naming the frame and node.
+// RUN: tfc-opt %s -split-input-file -tfc-raise-frames -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: tfg.graph
+// CHECK: Const name("zero")
+// CHECK: Enter{{.*}}name("enter_i"){{.*}}tfc.frame = "loop"
+// CHECK: Enter{{.*}}name("enter_limit")
+// CHECK: Merge{{.*}}name("merge")
+// CHECK: Less{{.*}}name("less")
+// CHECK: LoopCond{{.*}}name("cond")
+// CHECK: Switch{{.*}}name("switch")
+// CHECK: Identity{{.*}}name("body_i")
+// CHECK: AddV2{{.*}}name("next_i")
+// CHECK: NextIteration{{.*}}name("next")
+// CHECK: Exit{{.*}}name("exit")
+// CHECK: Identity{{.*}}name("result")
+// CHECK-NOT: tfc.frame
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = ["result:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %result:2 = Identity(%exit#0) name("result") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %body:2 = Identity(%switch#1) name("body_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %one:2 = Const [%body#1] name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %add:2 = AddV2(%body#0, %one#0) name("next_i") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %next:2 = NextIteration(%add#0) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %r = _Retval(%result#0) name("result/_retval_0") {T = i32, index = 0} : (tensor<i32>) -> ()
+  }
+}
+
+// -----
+
+// An Enter that is not constant must start a loop variable.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    // expected-error @+1 {{frame 'loop': node 'enter_limit' (Enter) is neither constant nor a loop variable's Enter}}
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %next:2 = NextIteration(%switch#1) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// A frame without a LoopCond is no loop.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    // expected-error @+1 {{frame 'loop': node 'enter_i' (Enter) enters a frame without a LoopCond}}
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %neg:2 = Neg(%enter#0) name("neg") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// A value of the loop read after it without an Exit.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i1, value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %enter:2 = Enter(%zero#0) name("enter_b") {T = i1, frame_name = "loop", is_constant = false} : (tensor<i1>) -> tensor<i1>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i32>)
+    %cond:2 = LoopCond(%merge#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i1>)
+    %next:2 = NextIteration(%switch#1) name("next") {T = i1} : (tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'not' (LogicalNot) reads a loop variable after the loop ends without an Exit}}
+    %not:2 = LogicalNot(%switch#0) name("not") : (tensor<i1>) -> tensor<i1>
+  }
+}
