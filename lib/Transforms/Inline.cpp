@@ -42,6 +42,21 @@ bool isCall(Operation *node) {
   return type == "PartitionedCall" || type == "StatefulPartitionedCall";
 }
 
+bool isWhile(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  return type == "While" || type == "StatelessWhile";
+}
+
+bool isIf(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  return type == "If" || type == "StatelessIf";
+}
+
+/// What the inliner replaces: calls, and functional While and If.
+bool usesFunctions(Operation *node) {
+  return tfg::isNode(node) && (isCall(node) || isWhile(node) || isIf(node));
+}
+
 /// Bounds inlining: a function that calls itself would never end.
 constexpr unsigned kMaxInlinedCalls = 1 << 20;
 
@@ -52,9 +67,35 @@ public:
 
   LogicalResult inlineCall(Operation *call, NameUniquer &names,
                            SmallVectorImpl<Operation *> &newCalls);
+  /// While/StatelessWhile as a TF1 frame, If/StatelessIf as a TF1
+  /// conditional, their functions inlined (what TensorFlow's own lowering
+  /// of functional control flow builds).
+  LogicalResult lowerWhile(Operation *node, NameUniquer &names,
+                           SmallVectorImpl<Operation *> &newCalls);
+  LogicalResult lowerIf(Operation *node, NameUniquer &names,
+                        SmallVectorImpl<Operation *> &newCalls);
   unsigned inlined = 0;
 
 private:
+  /// The function an attr of `node` names, or an error.
+  FailureOr<tfg::FuncOp> functionOf(Operation *node, StringRef attr,
+                                    unsigned numArgs);
+  /// Clones `func`'s body at the builder's point, its arguments bound to
+  /// `args`, nodes named `prefix` + their name, the device of `node` where
+  /// they have none; returns what its return gives (data values, then
+  /// control tokens in `control`), and adds the cloned nodes that use
+  /// functions to `newCalls` and all of them to `clones`.
+  SmallVector<Value> cloneBody(OpBuilder &builder, Operation *node,
+                               tfg::FuncOp func, ValueRange args,
+                               StringRef prefix, NameUniquer &names,
+                               SmallVectorImpl<Operation *> &newCalls,
+                               SmallVectorImpl<Value> &control,
+                               SmallVectorImpl<Operation *> &clones);
+  /// Replaces the control token of `node` by a NoOp's that waits for
+  /// `done` (named like `node` when it is a target or init node).
+  void replaceControl(OpBuilder &builder, Operation *node,
+                      ArrayRef<Value> done, NameUniquer &names);
+
   Operation *makeNode(OpBuilder &builder, Operation *call, StringRef opType,
                       std::string name, TypeRange types, ValueRange data,
                       ValueRange control, ArrayRef<NamedAttribute> attrs = {}) {
@@ -123,9 +164,42 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
     mapping.map(arg, value);
   }
 
-  // The body: clone every node, then resolve the operands that referred to
-  // nodes cloned later (graph regions have no order).
+  SmallVector<Value> argValues;
+  for (BlockArgument arg : body.getArguments())
+    argValues.push_back(mapping.lookup(arg));
+  SmallVector<Value> bodyControl;
   SmallVector<Operation *> clones;
+  SmallVector<Value> results = cloneBody(builder, call, func, argValues, prefix,
+                                         names, newCalls, bodyControl, clones);
+
+  // Results, and the call's control token.
+  for (auto [result, value] : llvm::zip(tfg::getDataResults(call), results))
+    result.replaceAllUsesWith(value);
+  llvm::SetVector<Value> done(bodyControl.begin(), bodyControl.end());
+  for (Value value : results)
+    if (Operation *producer = value.getDefiningOp())
+      done.insert(tfg::getControlToken(producer));
+  if (inputControl)
+    done.insert(tfg::getControlToken(inputControl));
+  replaceControl(builder, call, done.getArrayRef(), names);
+  call->erase();
+  ++inlined;
+  return success();
+}
+
+SmallVector<Value> Inliner::cloneBody(OpBuilder &builder, Operation *node,
+                                      tfg::FuncOp func, ValueRange args,
+                                      StringRef prefix, NameUniquer &names,
+                                      SmallVectorImpl<Operation *> &newCalls,
+                                      SmallVectorImpl<Value> &control,
+                                      SmallVectorImpl<Operation *> &clones) {
+  Block &body = func.getBody().front();
+  IRMapping mapping;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    mapping.map(arg, value);
+  // Clone every node, then resolve the operands that referred to nodes
+  // cloned later (graph regions have no order).
+  size_t first = clones.size();
   tfg::ReturnOp ret;
   for (Operation &op : body) {
     if (auto r = dyn_cast<tfg::ReturnOp>(op)) {
@@ -134,46 +208,227 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
     }
     Operation *clone = builder.clone(op, mapping);
     clone->setAttr(tfg::kNameAttr, builder.getStringAttr(names.get(
-                                       prefix + tfg::getNodeName(&op).str())));
+                                       (prefix + tfg::getNodeName(&op)).str())));
     if (tfg::getRequestedDevice(clone).empty() &&
-        !tfg::getRequestedDevice(call).empty())
+        !tfg::getRequestedDevice(node).empty())
       clone->setAttr(tfg::kDeviceAttr,
-                     builder.getStringAttr(tfg::getRequestedDevice(call)));
+                     builder.getStringAttr(tfg::getRequestedDevice(node)));
     clones.push_back(clone);
-    if (isCall(clone))
+    if (usesFunctions(clone))
       newCalls.push_back(clone);
   }
-  for (Operation *clone : clones)
+  for (Operation *clone : llvm::drop_begin(clones, first))
     for (OpOperand &operand : clone->getOpOperands())
       if (Value mapped = mapping.lookupOrNull(operand.get()))
         operand.set(mapped);
+  for (Value value : ret.getControlOperands())
+    control.push_back(mapping.lookupOrDefault(value));
+  SmallVector<Value> results;
+  for (Value value : ret.getDataOperands())
+    results.push_back(mapping.lookupOrDefault(value));
+  return results;
+}
 
-  // Results, and the call's control token.
-  for (auto [result, value] :
-       llvm::zip(tfg::getDataResults(call), ret.getDataOperands()))
-    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
-  // A call named as a target or init node keeps its name on the node that
+void Inliner::replaceControl(OpBuilder &builder, Operation *node,
+                             ArrayRef<Value> done, NameUniquer &names) {
+  // A node named as a target or init node keeps its name on the node that
   // waits for the body, so that the entry can still run it.
-  Value token = tfg::getControlToken(call);
-  bool isRootCall = roots.contains(callName);
-  if (!token.use_empty() || isRootCall) {
-    llvm::SetVector<Value> done;
-    for (Value value : ret.getControlOperands())
-      done.insert(mapping.lookupOrDefault(value));
-    for (Value value : ret.getDataOperands())
-      if (Operation *producer = mapping.lookupOrDefault(value).getDefiningOp())
-        done.insert(tfg::getControlToken(producer));
-    if (inputControl)
-      done.insert(tfg::getControlToken(inputControl));
-    // For a root call the NoOp takes over the call's name (the call is
-    // erased below, before anything verifies names).
-    std::string name = isRootCall ? callName.str()
-                                  : names.get(prefix + "output_control_node");
-    Operation *outputControl =
-        makeNode(builder, call, "NoOp", name, {}, {}, done.getArrayRef());
-    token.replaceAllUsesWith(tfg::getControlToken(outputControl));
+  StringRef name = tfg::getNodeName(node);
+  Value token = tfg::getControlToken(node);
+  bool isRoot = roots.contains(name);
+  if (token.use_empty() && !isRoot)
+    return;
+  // For a root node the NoOp takes over its name (the node is erased
+  // next, before anything verifies names).
+  std::string noOpName =
+      isRoot ? name.str() : names.get((name + "/output_control_node").str());
+  Operation *outputControl = makeNode(builder, node, "NoOp", noOpName, {}, {}, done);
+  token.replaceAllUsesWith(tfg::getControlToken(outputControl));
+}
+
+FailureOr<tfg::FuncOp> Inliner::functionOf(Operation *node, StringRef attr,
+                                           unsigned numArgs) {
+  StringRef name = tfg::getNodeName(node);
+  auto ref = node->getAttrOfType<tfg::FuncAttr>(attr);
+  if (!ref)
+    return node->emitError() << "node '" << name << "' (" << tfg::getOpType(node)
+                             << ") has no function '" << attr << "'";
+  auto func = symbols.lookup<tfg::FuncOp>(
+      ref.getName().getRootReference().getValue());
+  if (!func)
+    return node->emitError() << "node '" << name << "': no function '"
+                             << ref.getName().getRootReference().getValue()
+                             << "' in the library";
+  if (func.getNumArguments() != numArgs)
+    return node->emitError() << "node '" << name << "': function '"
+                             << func.getSymName() << "' takes "
+                             << func.getNumArguments() << " arguments, not "
+                             << numArgs;
+  return func;
+}
+
+// While: one frame named like the node. Per loop variable an Enter, a
+// Merge of it and the NextIteration, a Switch on the LoopCond of the
+// inlined condition, an Identity of the Switch's true output for the body,
+// and an Exit of its false output for the node's users.
+LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
+                                  SmallVectorImpl<Operation *> &newCalls) {
+  OperandRange inputs = tfg::getDataOperands(node);
+  FailureOr<tfg::FuncOp> cond = functionOf(node, "cond", inputs.size());
+  FailureOr<tfg::FuncOp> body = functionOf(node, "body", inputs.size());
+  if (failed(cond) || failed(body))
+    return failure();
+  OpBuilder builder(node);
+  StringRef name = tfg::getNodeName(node);
+  std::string prefix = (name + "/").str();
+  SmallVector<Value> control(tfg::getControlOperands(node));
+  auto typeAttr = [&](Type type) {
+    return builder.getNamedAttr(
+        "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
+  };
+  SmallVector<Operation *> merges;
+  SmallVector<Value> values;
+  for (Value input : inputs) {
+    Operation *enter = makeNode(
+        builder, node, "Enter", names.get(prefix + "Enter"), input.getType(),
+        input, control,
+        {typeAttr(input.getType()),
+         builder.getNamedAttr("frame_name", builder.getStringAttr(name)),
+         builder.getNamedAttr("is_constant", builder.getBoolAttr(false))});
+    // The NextIteration is set below, once the body exists.
+    Operation *merge = makeNode(
+        builder, node, "Merge", names.get(prefix + "Merge"),
+        {input.getType(), RankedTensorType::get({}, builder.getI32Type())},
+        {enter->getResult(0), enter->getResult(0)}, {},
+        {typeAttr(input.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
+    merges.push_back(merge);
+    values.push_back(merge->getResult(0));
   }
-  call->erase();
+  SmallVector<Value> ignored;
+  SmallVector<Operation *> clones;
+  SmallVector<Value> predicate = cloneBody(builder, node, *cond, values,
+                                           prefix + "cond/", names, newCalls,
+                                           ignored, clones);
+  if (predicate.size() != 1)
+    return node->emitError() << "node '" << name
+                             << "': its condition returns " << predicate.size()
+                             << " values, not one";
+  Type boolType = RankedTensorType::get({}, builder.getI1Type());
+  Operation *loopCond = makeNode(builder, node, "LoopCond",
+                                 names.get(prefix + "LoopCond"), boolType,
+                                 predicate[0], {});
+  SmallVector<Value> bodyArgs;
+  SmallVector<Operation *> switches;
+  for (auto [input, merge] : llvm::zip(inputs, merges)) {
+    Operation *switchNode = makeNode(
+        builder, node, "Switch", names.get(prefix + "Switch"),
+        {input.getType(), input.getType()},
+        {merge->getResult(0), loopCond->getResult(0)}, {}, {typeAttr(input.getType())});
+    Operation *identity = makeNode(builder, node, "Identity",
+                                   names.get(prefix + "Identity"), input.getType(),
+                                   switchNode->getResult(1), {},
+                                   {typeAttr(input.getType())});
+    switches.push_back(switchNode);
+    bodyArgs.push_back(identity->getResult(0));
+  }
+  SmallVector<Value> bodyControl;
+  SmallVector<Value> next = cloneBody(builder, node, *body, bodyArgs,
+                                      prefix + "body/", names, newCalls,
+                                      bodyControl, clones);
+  if (next.size() != inputs.size())
+    return node->emitError() << "node '" << name << "': its body returns "
+                             << next.size() << " values for "
+                             << inputs.size() << " loop variables";
+  SmallVector<Value> exits;
+  for (auto [k, merge] : llvm::enumerate(merges)) {
+    Operation *nextIteration =
+        makeNode(builder, node, "NextIteration",
+                 names.get(prefix + "NextIteration"), next[k].getType(), next[k],
+                 bodyControl, {typeAttr(next[k].getType())});
+    merge->setOperand(1, nextIteration->getResult(0));
+    Operation *exit = makeNode(builder, node, "Exit", names.get(prefix + "Exit"),
+                               inputs[k].getType(), switches[k]->getResult(0),
+                               {}, {typeAttr(inputs[k].getType())});
+    tfg::getDataResults(node)[k].replaceAllUsesWith(exit->getResult(0));
+    exits.push_back(tfg::getControlToken(exit));
+  }
+  replaceControl(builder, node, exits, names);
+  node->erase();
+  ++inlined;
+  return success();
+}
+
+// If: a Switch of every input on the predicate, each branch inlined on
+// its side's outputs, a Merge per result. A branch node with no input at
+// all (a constant) waits for the branch's pivot, an Identity of the
+// predicate switched on itself, so that it is dead when its branch is not
+// taken, as in TensorFlow's lowering.
+LogicalResult Inliner::lowerIf(Operation *node, NameUniquer &names,
+                               SmallVectorImpl<Operation *> &newCalls) {
+  OperandRange operands = tfg::getDataOperands(node);
+  ValueRange inputs = operands.drop_front();
+  FailureOr<tfg::FuncOp> thenFunc = functionOf(node, "then_branch", inputs.size());
+  FailureOr<tfg::FuncOp> elseFunc = functionOf(node, "else_branch", inputs.size());
+  if (failed(thenFunc) || failed(elseFunc))
+    return failure();
+  Value pred = operands[0];
+  auto predType = cast<TensorType>(pred.getType());
+  if (!predType.getElementType().isInteger(1))
+    return node->emitError() << "node '" << tfg::getNodeName(node)
+                             << "': its predicate is not a bool";
+  OpBuilder builder(node);
+  std::string prefix = (tfg::getNodeName(node) + "/").str();
+  SmallVector<Value> control(tfg::getControlOperands(node));
+  auto typeAttr = [&](Type type) {
+    return builder.getNamedAttr(
+        "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
+  };
+  Operation *predSwitch = makeNode(builder, node, "Switch",
+                                   names.get(prefix + "Switch"),
+                                   {pred.getType(), pred.getType()}, {pred, pred},
+                                   control, {typeAttr(pred.getType())});
+  Operation *pivots[2];
+  for (int side = 0; side < 2; ++side)
+    pivots[side] = makeNode(builder, node, "Identity",
+                            names.get(prefix + (side ? "pivot_t" : "pivot_f")),
+                            pred.getType(), predSwitch->getResult(side), {},
+                            {typeAttr(pred.getType())});
+  SmallVector<Value> sides[2];
+  for (Value input : inputs) {
+    Operation *s = makeNode(builder, node, "Switch", names.get(prefix + "Switch"),
+                            {input.getType(), input.getType()}, {input, pred},
+                            control, {typeAttr(input.getType())});
+    sides[0].push_back(s->getResult(0));
+    sides[1].push_back(s->getResult(1));
+  }
+  SmallVector<Value> results[2];
+  for (int side = 0; side < 2; ++side) {
+    SmallVector<Value> ignored;
+    SmallVector<Operation *> clones;
+    results[side] = cloneBody(builder, node, side ? *thenFunc : *elseFunc,
+                              sides[side],
+                              prefix + (side ? "then/" : "else/"), names,
+                              newCalls, ignored, clones);
+    for (Operation *clone : clones)
+      if (clone->getNumOperands() == 0)
+        clone->insertOperands(0, tfg::getControlToken(pivots[side]));
+    if (results[side].size() != tfg::getDataResults(node).size())
+      return node->emitError() << "node '" << tfg::getNodeName(node)
+                               << "': a branch returns " << results[side].size()
+                               << " values, not " << tfg::getDataResults(node).size();
+  }
+  SmallVector<Value> done;
+  for (auto [k, result] : llvm::enumerate(tfg::getDataResults(node))) {
+    Operation *merge = makeNode(
+        builder, node, "Merge", names.get(prefix + "Merge"),
+        {result.getType(), RankedTensorType::get({}, builder.getI32Type())},
+        {results[0][k], results[1][k]}, {},
+        {typeAttr(result.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
+    result.replaceAllUsesWith(merge->getResult(0));
+    done.push_back(tfg::getControlToken(merge));
+  }
+  replaceControl(builder, node, done, names);
+  node->erase();
   ++inlined;
   return success();
 }
@@ -201,7 +456,7 @@ struct InlinePass : public impl::InlinePassBase<InlinePass> {
       NameUniquer names(graph.getBody());
       SmallVector<Operation *> worklist;
       for (Operation &op : graph.getBody())
-        if (tfg::isNode(&op) && isCall(&op))
+        if (usesFunctions(&op))
           worklist.push_back(&op);
       while (!worklist.empty()) {
         Operation *call = worklist.pop_back_val();
@@ -210,7 +465,11 @@ struct InlinePass : public impl::InlinePassBase<InlinePass> {
                             << " calls inlined: is a function recursive?";
           return signalPassFailure();
         }
-        if (failed(inliner.inlineCall(call, names, worklist)))
+        LogicalResult done =
+            isWhile(call) ? inliner.lowerWhile(call, names, worklist)
+            : isIf(call)  ? inliner.lowerIf(call, names, worklist)
+                          : inliner.inlineCall(call, names, worklist);
+        if (failed(done))
           return signalPassFailure();
       }
     }

@@ -80,13 +80,25 @@ module attributes {tfc.init = ["restore"]} {
 
 // -----
 
-// Functions still referenced (a While's cond and body) stay.
-// CHECK-LABEL: While(
-// CHECK: tfg.func @cond
-// CHECK: tfg.func @body
+// A While becomes a TF1 frame named like it, as TensorFlow lowers it:
+// per loop variable an Enter and a Merge with the NextIteration, the
+// inlined condition feeding LoopCond, a Switch, an Identity for the
+// inlined body, and an Exit for the While's users. The functions go.
+// CHECK: %[[ENTER:.*]]:2 = Enter(%{{.*}}) name("w/Enter") {T = f32, frame_name = "w", is_constant = false}
+// CHECK: %[[MERGE:.*]]:3 = Merge(%[[ENTER]]#0, %[[NEXT:.*]]#0) name("w/Merge")
+// CHECK: %[[LESS:.*]]:2 = Less(%[[MERGE]]#0, %{{.*}}) name("w/cond/less")
+// CHECK: %[[COND:.*]]:2 = LoopCond(%[[LESS]]#0) name("w/LoopCond")
+// CHECK: %[[SWITCH:.*]]:3 = Switch(%[[MERGE]]#0, %[[COND]]#0) name("w/Switch")
+// CHECK: %[[ID:.*]]:2 = Identity(%[[SWITCH]]#1) name("w/Identity")
+// CHECK: %[[NEG:.*]]:2 = Neg(%[[ID]]#0) name("w/body/neg")
+// CHECK: %[[NEXT]]:2 = NextIteration(%[[NEG]]#0) name("w/NextIteration")
+// CHECK: %[[EXIT:.*]]:2 = Exit(%[[SWITCH]]#0) name("w/Exit")
+// CHECK: Identity(%[[EXIT]]#0) name("y")
+// CHECK-NOT: tfg.func
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
   %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body, {}>, cond = #tfg.func<@cond, {}>, output_shapes = [], parallel_iterations = 10} : (tensor<*xf32>) -> tensor<*xf32>
+  %y:2 = Identity(%w#0) name("y") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
 }
 tfg.func @cond(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xi1> {tfg.name = "out"}) {
   %z:2 = Const name("z") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
@@ -114,4 +126,33 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 }
 tfg.func @one_arg(%a: tensor<*xf32> {tfg.name = "a"}) -> () {
   return
+}
+
+// -----
+
+// An If becomes a TF1 conditional: every input switched on the predicate,
+// each branch inlined on its side, a Merge per result; a branch constant
+// waits for its side's pivot, so that it is dead when the branch is not.
+// CHECK: %[[PS:.*]]:3 = Switch(%[[P:.*]]#0, %[[P]]#0) name("i/Switch")
+// CHECK: %[[PF:.*]]:2 = Identity(%[[PS]]#0) name("i/pivot_f")
+// CHECK: %[[PT:.*]]:2 = Identity(%[[PS]]#1) name("i/pivot_t")
+// CHECK: %[[S:.*]]:3 = Switch(%[[X:.*]]#0, %[[P]]#0) name("i/Switch_1")
+// CHECK: %[[ONE:.*]]:2 = Const [%[[PF]]#1] name("i/else/one")
+// CHECK: %[[E:.*]]:2 = AddV2(%[[S]]#0, %[[ONE]]#0) name("i/else/add")
+// CHECK: %[[T:.*]]:2 = Neg(%[[S]]#1) name("i/then/neg")
+// CHECK: Merge(%[[E]]#0, %[[T]]#0) name("i/Merge")
+// CHECK-NOT: tfg.func
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %p:2 = Placeholder name("p") {dtype = i1} : () -> tensor<i1>
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %i:2 = If(%p#0, %x#0) name("i") {Tcond = i1, Tin = [f32], Tout = [f32], then_branch = #tfg.func<@then, {}>, else_branch = #tfg.func<@else, {}>, output_shapes = []} : (tensor<i1>, tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @then(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
+tfg.func @else(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %s:2 = AddV2(%a, %one#0) name("add") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xf32>
+  return(%s#0) : tensor<*xf32>
 }

@@ -577,6 +577,54 @@ def make_tf1_while_swap(root):
     md.finish()
 
 
+def make_tf2_control_flow(root):
+    """A tf.function whose Python while loop over a tensor and if on a
+    tensor become While and If (StatelessWhile/StatelessIf) over functions
+    of the SavedModel's library."""
+    name = "tf2_control_flow"
+    seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF2 tf.function: a while loop over a tensor (trip count n) "
+                  "with an if on the data inside, as functional While/If")
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32, name="n"),
+                                  tf.TensorSpec([3], tf.float32, name="x")])
+    def f(n, x):
+        acc = tf.zeros([3])
+        i = tf.constant(0)
+        while i < n:
+            if tf.reduce_sum(acc) > 2.0:
+                acc = acc * 0.5 + x
+            else:
+                acc = acc + x * tf.cast(i, tf.float32)
+            i += 1
+        return {"acc": acc, "i": i}
+
+    module = tf.Module()
+    module.f = f
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"serving_default": f.get_concrete_function()})
+    md.add_saved_model()
+    sig = md.manifest["saved_model_signature"]
+    feeds = {"n": np.array(5, np.int32),
+             "x": np.array([0.5, -0.25, 1.0], np.float32)}
+    for key in ("n", "x"):
+        md.add_feed(sig["inputs"][key], feeds[key])
+    loaded = tf.saved_model.load(md.path("saved_model")).signatures["serving_default"]
+    out = loaded(**{k: tf.constant(v) for k, v in feeds.items()})
+    for key in ("acc", "i"):
+        md.add_fetch(sig["outputs"][key], out[key].numpy())
+    # No iteration: the loop's variables leave as they entered.
+    other = loaded(n=tf.constant(0), x=tf.constant(feeds["x"]))
+    np.save(md.path("inputs", "other_n.npy"), np.array(0, np.int32), allow_pickle=False)
+    for k, key in enumerate(("acc", "i")):
+        np.save(md.path("outputs", "other_%d.npy" % k), other[key].numpy(),
+                allow_pickle=False)
+    md.manifest["other_run"] = {"feeds": ["inputs/other_n.npy", "inputs/1.npy"],
+                                "fetches": ["outputs/other_0.npy", "outputs/other_1.npy"]}
+    md.finish()
+
+
 def make_tf1_cond(root):
     name = "tf1_cond"
     rng = seed_everything(name)
@@ -1013,6 +1061,7 @@ def all_models():
         ("tf1_while", make_tf1_while),
         ("tf1_cond", make_tf1_cond),
         ("tf1_while_swap", make_tf1_while_swap),
+        ("tf2_control_flow", make_tf2_control_flow),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -114,8 +114,15 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
     call's control token wait for a NoOp `<call>/output_control_node` that
     depends on the function's control outputs and result producers (named
     like the call itself when the call is a target or init node); body
-    nodes without a device take the call's. Calls in inlined bodies are
-    inlined in turn, and functions nothing refers to any more are removed.
+    nodes without a device take the call's. While/StatelessWhile and
+    If/StatelessIf are lowered as TensorFlow lowers functional control flow:
+    a While becomes a TF1 frame named like it (per loop variable an Enter, a
+    Merge with its NextIteration, a Switch on the LoopCond of the inlined
+    condition, an Identity feeding the inlined body, an Exit for its
+    users); an If switches every input on the predicate, inlines each
+    branch on its side (branch nodes without inputs wait for the side's
+    pivot) and merges each result. Calls in inlined bodies are inlined in
+    turn, and functions nothing refers to any more are removed.
   }];
 }
 
