@@ -437,7 +437,7 @@ Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
              : builder.create<arith::OrIOp>(loc, a, b).getResult();
 }
 
-void StepEmitter::computeAlive(Operation *node) {
+LogicalResult StepEmitter::computeAlive(Operation *node) {
   Location loc = node->getLoc();
   StringRef type = tfg::getOpType(node);
   bool merge = type == "Merge" || type == "RefMerge";
@@ -463,21 +463,27 @@ void StepEmitter::computeAlive(Operation *node) {
     // Output 0 when the predicate is false, output 1 when it is true. The
     // predicate's buffer is read even when the Switch is dead: the result
     // is masked by `alive`.
-    Value pred = builder.create<memref::LoadOp>(
-        loc, memrefFor(tfg::getDataOperands(node)[1]), ValueRange{});
+    Value predicate = tfg::getDataOperands(node)[1];
+    auto predType = dyn_cast<RankedTensorType>(predicate.getType());
+    Value predBuffer = memrefFor(predicate);
+    if (!predType || predType.getRank() != 0 || !predBuffer)
+      return error(node) << "the predicate is not a scalar";
+    Value pred = builder.create<memref::LoadOp>(loc, predBuffer, ValueRange{});
     Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
     Value no = builder.create<arith::XOrIOp>(loc, pred, yes);
     aliveValues[tfg::getDataResults(node)[0]] = combineAlive(loc, alive, no, true);
     aliveValues[tfg::getDataResults(node)[1]] = combineAlive(loc, alive, pred, true);
-    return;
+    return success();
   }
   if (alive)
     for (Value result : tfg::getDataResults(node))
       aliveValues[result] = alive;
+  return success();
 }
 
 LogicalResult StepEmitter::emitPredicated(Operation *node) {
-  computeAlive(node);
+  if (failed(computeAlive(node)))
+    return failure();
   Value alive = aliveNodes.lookup(node);
   StringRef type = tfg::getOpType(node);
   // Nodes without code of their own, or that handle liveness themselves.
@@ -539,12 +545,23 @@ LogicalResult StepEmitter::emitItems(ArrayRef<FrameItem> items) {
 // through the loop.
 LogicalResult StepEmitter::emitLoop(Frame *frame) {
   Location loc = frame->loopCond->getLoc();
+  // A loop inside a conditional runs when its Enters are alive, and its
+  // Exits are alive when it ran; inside, its values are alive.
+  Value loopAlive;
   for (Operation *enter : frame->enters) {
-    computeAlive(enter);
-    if (aliveNodes.lookup(enter))
-      return error(enter) << "a loop inside a conditional (frame '"
-                          << frame->name << "') is not supported yet";
+    if (failed(computeAlive(enter)))
+      return failure();
+    loopAlive = combineAlive(loc, loopAlive, aliveNodes.lookup(enter), true);
   }
+  for (Operation *enter : frame->enters) {
+    aliveNodes.erase(enter);
+    for (Value result : tfg::getDataResults(enter))
+      aliveValues.erase(result);
+  }
+  if (auto type = dyn_cast<RankedTensorType>(
+          tfg::getDataResults(frame->loopCond)[0].getType());
+      !type || type.getRank() != 0 || !type.getElementType().isInteger(1))
+    return error(frame->loopCond) << "the loop condition is not a bool scalar";
   // Every buffer of the loop is made here, where the whole loop and what
   // follows it see it.
   for (Operation *node : frame->allNodes) {
@@ -552,6 +569,11 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
     llvm::append_range(values, tfg::getDataResults(node));
     for (Value value : values)
       memrefFor(value);
+  }
+  std::optional<scf::IfOp> guard;
+  if (loopAlive) {
+    guard = builder.create<scf::IfOp>(loc, loopAlive, /*withElseRegion=*/false);
+    builder.setInsertionPointToStart(&guard->getThenRegion().front());
   }
   for (Operation *enter : frame->enters)
     if (failed(emitNode(enter)))
@@ -620,9 +642,18 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   for (Value buffer : scratch)
     if (buffer)
       builder.create<memref::DeallocOp>(loc, buffer);
-  for (const LoopVariable &v : frame->variables)
-    if (v.exit && failed(emitNode(v.exit)))
+  if (guard)
+    builder.setInsertionPointAfter(*guard);
+  for (const LoopVariable &v : frame->variables) {
+    if (!v.exit)
+      continue;
+    if (failed(emitNode(v.exit)))
       return failure();
+    if (loopAlive) {
+      aliveNodes[v.exit] = loopAlive;
+      aliveValues[tfg::getDataResults(v.exit)[0]] = loopAlive;
+    }
+  }
   return success();
 }
 

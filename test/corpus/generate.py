@@ -577,6 +577,42 @@ def make_tf1_while_swap(root):
     md.finish()
 
 
+def make_tf1_loop_in_cond(root):
+    name = "tf1_loop_in_cond"
+    seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 while_loop inside one branch of a cond: the loop runs "
+                  "only when its branch is taken")
+    with tf1_graph(name) as g:
+        x = tf1.placeholder(tf.float32, [3], name="x")
+        pred = tf1.placeholder(tf.bool, [], name="pred")
+
+        def looping():
+            _, a = tf1.while_loop(lambda i, a: i < 3,
+                                  lambda i, a: (i + 1, a * 2.0 + x),
+                                  [tf.constant(0), x], name="loop")
+            return a
+
+        y = tf.identity(tf1.cond(pred, looping, lambda: x - 1.0, name="branch"),
+                        name="y")
+        feeds = {"x:0": np.array([1.0, -0.5, 2.0], np.float32),
+                 "pred:0": np.array(True)}
+        for t, v in feeds.items():
+            md.add_feed(t, v)
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            md.add_fetch(y.name, sess.run(y, feeds))
+            other = sess.run(y, {"x:0": feeds["x:0"], "pred:0": np.array(False)})
+            np.save(md.path("inputs", "other_pred.npy"), np.array(False),
+                    allow_pickle=False)
+            np.save(md.path("outputs", "other_0.npy"), other, allow_pickle=False)
+            md.manifest["other_run"] = {
+                "feeds": ["inputs/0.npy", "inputs/other_pred.npy"],
+                "fetches": ["outputs/other_0.npy"]}
+            md.write_text(g.as_graph_def())
+    md.verify()
+    md.finish()
+
+
 def make_tf2_control_flow(root):
     """A tf.function whose Python while loop over a tensor and if on a
     tensor become While and If (StatelessWhile/StatelessIf) over functions
@@ -1062,6 +1098,7 @@ def all_models():
         ("tf1_cond", make_tf1_cond),
         ("tf1_while_swap", make_tf1_while_swap),
         ("tf2_control_flow", make_tf2_control_flow),
+        ("tf1_loop_in_cond", make_tf1_loop_in_cond),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -118,7 +118,7 @@ private:
   mlir::LogicalResult emitMerge(mlir::Operation *node);
   /// Records whether `node` (and each of its outputs) is alive: null when
   /// it always is, else an i1 computed in the step.
-  void computeAlive(mlir::Operation *node);
+  mlir::LogicalResult computeAlive(mlir::Operation *node);
   mlir::Value aliveOf(mlir::Value value);
   /// a AND b (all) or a OR b, where null means true.
   mlir::Value combineAlive(mlir::Location loc, mlir::Value a, mlir::Value b,
