@@ -288,18 +288,6 @@ Value StepEmitter::constantTable(Location loc, ArrayRef<int64_t> values) {
   return builder.create<memref::GetGlobalOp>(loc, type, name);
 }
 
-std::optional<SmallVector<int64_t>> constantInts(Value value) {
-  Operation *producer = value.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
-    return std::nullopt;
-  auto dense = producer->getAttrOfType<DenseIntElementsAttr>("value");
-  if (!dense)
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &v : dense.getValues<APInt>())
-    values.push_back(v.getSExtValue());
-  return values;
-}
 
 LogicalResult StepEmitter::emitTransfer(Operation *node) {
   Location loc = node->getLoc();
@@ -375,6 +363,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
   if (type == "SaveV2" || type == "RestoreV2" || type == "MergeV2Checkpoints")
     return emitCheckpointOp(node);
+  if (type == "TensorScatterUpdate")
+    return emitTensorScatterUpdate(node);
   if (type == "StringJoin" || type == "ShardedFilename" ||
       type == "StaticRegexFullMatch")
     return emitStringOp(node);
@@ -386,6 +376,9 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     // reinterpretation with row-major strides.
     for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
       Value input = aliasedInput(node, port);
+      // Handles are resolved to their variable by memrefFor.
+      if (isVariableReference(result.getType()))
+        continue;
       MemRefType resultType = memrefOf(result);
       if (memrefOf(input) == resultType) {
         memrefs[result] = memrefFor(input);
@@ -590,7 +583,19 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   llvm::DenseMap<int64_t, unsigned> variableAt;
   SmallVector<Value> variables;
   for (auto [i, v] : llvm::enumerate(frame->variables)) {
-    Value buffer = memrefFor(tfg::getDataResults(v.merge)[0]);
+    Value value = tfg::getDataResults(v.merge)[0];
+    // A handle carried through the loop must stay its variable's: it is
+    // resolved at compile time.
+    if (isVariableReference(value.getType())) {
+      Operation *variable = variableNodeOf(value);
+      if (!variable ||
+          variable != variableNodeOf(tfg::getDataOperands(v.nextIteration)[0]))
+        return error(v.merge) << "a loop variable that is a handle must be "
+                                 "the same variable in every iteration";
+      variables.push_back(Value());
+      continue;
+    }
+    Value buffer = memrefFor(value);
     Value initial = memrefFor(tfg::getDataOperands(v.enter)[0]);
     if (!buffer || !initial)
       return error(v.merge) << "a loop variable has no buffer";
@@ -600,6 +605,8 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   }
   SmallVector<Value> scratch(frame->variables.size());
   for (auto [i, v] : llvm::enumerate(frame->variables)) {
+    if (!variables[i])
+      continue;
     auto at = variableAt.find(offsetOf(tfg::getDataOperands(v.nextIteration)[0]));
     if (at != variableAt.end() && at->second != i)
       scratch[i] = builder.create<memref::AllocOp>(
@@ -630,6 +637,8 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
             loc, memrefFor(tfg::getDataOperands(v.nextIteration)[0]), scratch[i]);
     }
     for (auto [i, v] : llvm::enumerate(frame->variables)) {
+      if (!variables[i])
+        continue;
       Value next = scratch[i] ? scratch[i]
                               : memrefFor(tfg::getDataOperands(v.nextIteration)[0]);
       if (!next)

@@ -98,6 +98,19 @@ int64_t tensorBytes(Type type) {
   return tensor.getNumElements() * ((bits + 7) / 8);
 }
 
+std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
+    return std::nullopt;
+  auto dense = producer->getAttrOfType<DenseIntElementsAttr>("value");
+  if (!dense)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
 SmallVector<Operation *> topologicalOrder(Block &body) {
   llvm::DenseMap<Operation *, unsigned> position, pending;
   for (Operation &op : body)

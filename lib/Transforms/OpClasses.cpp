@@ -119,7 +119,7 @@ bool hasCodeGeneration(Operation *node) {
              "LogSoftmax", true)
       .Cases("UnsortedSegmentSum", "Unique", true)
       .Cases("SaveV2", "RestoreV2", "MergeV2Checkpoints", true)
-      .Cases("Merge", "RefMerge", true)
+      .Cases("Merge", "RefMerge", "TensorScatterUpdate", true)
       .Cases("StringJoin", "ShardedFilename", "StaticRegexFullMatch", true)
       .Default(false);
 }

@@ -28,6 +28,9 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createDecomposeBatchNormPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
+  // TensorLists of known length, now that their shapes are constants.
+  pm.addPass(createLowerTensorListsPass());
+  pm.addPass(createInferShapesPass());
   pm.addPass(createFoldScalesPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());

@@ -1537,7 +1537,7 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
         "RsqrtGrad SqrtGrad ReciprocalGrad InvGrad Enter RefEnter Exit "
         "RefExit NextIteration RefNextIteration LoopCond Switch RefSwitch "
         "Assign AssignAdd AssignSub RefIdentity LRN StaticRegexFullMatch "
-        "PlaceholderWithDefault",
+        "PlaceholderWithDefault TensorScatterUpdate",
         sameAsInput0);
     add("Add AddV2 Sub Mul MulNoNan Div RealDiv DivNoNan FloorDiv FloorMod "
         "TruncateDiv TruncateMod Mod Maximum Minimum Pow SquaredDifference "

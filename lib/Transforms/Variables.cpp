@@ -61,12 +61,14 @@ Operation *variableNodeOf(Value reference) {
     if (isVariableNode(producer))
       return producer;
     // Ref outputs of Assign/Apply ops are their first input's variable;
-    // Identity/RefIdentity of a ref or handle pass it on, and so does the
-    // Enter that takes it into a TF1 loop.
+    // Identity/RefIdentity of a ref or handle pass it on, and so do the
+    // nodes that carry it through a TF1 loop (a loop Merge: its Enter's).
     StringRef type = tfg::getOpType(producer);
     bool passesOn = writesVariables(producer) || type == "Identity" ||
                     type == "RefIdentity" || type == "Enter" ||
-                    type == "RefEnter";
+                    type == "RefEnter" || type == "Switch" ||
+                    type == "RefSwitch" || type == "Exit" ||
+                    type == "RefExit" || type == "Merge" || type == "RefMerge";
     if (!passesOn || tfg::getDataOperands(producer).empty() ||
         !isVariableReference(tfg::getDataOperands(producer)[0].getType()))
       return nullptr;

@@ -27,6 +27,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <optional>
+
 namespace tfc {
 
 inline constexpr llvm::StringLiteral kFeedsAttr = "tfc.feeds";
@@ -90,6 +92,9 @@ private:
 /// or -1 unless it is statically shaped with integer or float elements
 /// (handles, variants and strings have no size of their own).
 int64_t tensorBytes(mlir::Type type);
+
+/// The integer values of a Const node's output, or nullopt.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
 /// The operations of `body`, producers first and otherwise in block order.
 /// Edges leaving NextIteration (loop back edges) are ignored; operations on

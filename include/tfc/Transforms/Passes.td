@@ -356,6 +356,18 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   }];
 }
 
+def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
+  let summary = "Rewrites TensorLists of known length into dense tensors";
+  let description = [{
+    A TensorList whose element shape and length are constants is a dense
+    tensor [length, element...]: Reserve becomes a zero Const, FromTensor
+    and Stack an Identity, GetItem a GatherV2 on axis 0, SetItem a
+    TensorScatterUpdate of that row; Enter, Merge, Switch, Identity,
+    NextIteration and Exit nodes that carry a list take the dense type.
+    Other list ops stay (code generation names them).
+  }];
+}
+
 def RaiseFramesPass : Pass<"tfc-raise-frames", "mlir::ModuleOp"> {
   let summary = "Recognises TF1 while loops and lays each out as a loop";
   let description = [{

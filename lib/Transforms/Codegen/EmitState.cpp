@@ -403,4 +403,40 @@ LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
   return success();
 }
 
+LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
+  Location loc = node->getLoc();
+  OperandRange operands = tfg::getDataOperands(node);
+  Value tensor = memrefFor(operands[0]), indices = memrefFor(operands[1]),
+        updates = memrefFor(operands[2]);
+  FailureOr<Value> out = outputFor(node);
+  if (!tensor || !indices || !updates || failed(out))
+    return error(node) << "an input has no buffer";
+  auto outType = cast<MemRefType>(out->getType());
+  auto indicesType = cast<MemRefType>(indices.getType());
+  auto updatesType = cast<MemRefType>(updates.getType());
+  if (!outType.getElementType().isF32() || outType.getRank() == 0 ||
+      indicesType.getRank() != 2 || indicesType.getDimSize(1) != 1)
+    return error(node) << "updates rows of a float32 tensor only "
+                          "(indices [count, 1]) for now";
+  auto [rows, rowSize] = rowsOf(outType);
+  int64_t count = indicesType.getDimSize(0);
+  if (updatesType.getNumElements() != count * rowSize)
+    return error(node) << "updates of type " << updatesType
+                       << " do not match indices " << indicesType;
+  // The tensor's value first, unless the plan put the output over it.
+  auto sameMemory = [&](Value a, Value b) {
+    auto x = views.find(a), y = views.find(b);
+    return a == b || (x != views.end() && y != views.end() &&
+                      x->second == y->second);
+  };
+  if (!sameMemory(tensor, *out))
+    builder.create<memref::CopyOp>(loc, tensor, *out);
+  callKernel(loc, "tfc_cpu_scatter_f32",
+             {pointerTo(*out), pointerTo(indices), pointerTo(updates),
+              stringPointer(loc, tfg::getNodeName(node))},
+             {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8, 0, 0},
+             /*kind=*/0);
+  return success();
+}
+
 } // namespace tfc

@@ -14,6 +14,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/Frames.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,8 +46,6 @@ mlir::MemRefType variableType(mlir::Operation *variableNode);
 /// optimizer updates, random ops (EmitState.cpp).
 bool isStateOp(mlir::Operation *node);
 
-/// The integer values of a Const node's output, or nullopt.
-std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
@@ -93,6 +92,9 @@ public:
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
   /// Scatter*/ResourceScatter* into a variable's rows.
   mlir::LogicalResult emitScatter(mlir::Operation *node, int kind);
+  /// TensorScatterUpdate of rows (indices [count, 1]): the tensor copied,
+  /// then its rows replaced.
+  mlir::LogicalResult emitTensorScatterUpdate(mlir::Operation *node);
   /// UnsortedSegmentSum.
   mlir::LogicalResult emitSegmentSum(mlir::Operation *node);
   mlir::LogicalResult emitUnique(mlir::Operation *node);
