@@ -461,6 +461,31 @@ def make_lstm(root):
                  "library", model, x)
 
 
+def make_gru(root):
+    rng = seed_everything("gru")
+    L = keras.layers
+    inp = keras.Input((5, 6), batch_size=BATCH, name="x")
+    h = L.GRU(8, return_sequences=True)(inp)   # every step's output
+    out = L.Dense(3)(h)
+    model = keras.Model(inp, out, name="gru")
+    x = rng.standard_normal((BATCH, 5, 6)).astype(np.float32)
+    export_keras(root, "gru", "Keras GRU (8 units, seq 5, all outputs) + Dense; "
+                 "frozen graph keeps While + TensorList ops", model, x)
+
+
+def make_simple_rnn(root):
+    rng = seed_everything("simple_rnn")
+    L = keras.layers
+    inp = keras.Input((7, 4), batch_size=BATCH, name="x")
+    h = L.SimpleRNN(5)(inp)
+    out = L.Dense(2)(h)
+    model = keras.Model(inp, out, name="simple_rnn")
+    x = rng.standard_normal((BATCH, 7, 4)).astype(np.float32)
+    export_keras(root, "simple_rnn", "Keras SimpleRNN (5 units, seq 7, last "
+                 "output) + Dense; frozen graph keeps While + TensorList ops",
+                 model, x)
+
+
 # --------------------------------------------------------------------------
 # TF1 control flow (v1: Switch/Merge/Enter/Exit/NextIteration/LoopCond)
 # --------------------------------------------------------------------------
@@ -1094,6 +1119,8 @@ def all_models():
         ("mobilenet_block", make_mobilenet_block),
         ("transformer_block", make_transformer_block),
         ("lstm", make_lstm),
+        ("gru", make_gru),
+        ("simple_rnn", make_simple_rnn),
         ("tf1_while", make_tf1_while),
         ("tf1_cond", make_tf1_cond),
         ("tf1_while_swap", make_tf1_while_swap),
