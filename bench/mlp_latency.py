@@ -35,37 +35,29 @@ def percentiles(samples_us):
     return (float(np.percentile(samples, 50)), float(np.percentile(samples, 90)))
 
 
-def main():
+def parse_args(runs):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser()
     parser.add_argument("--tfc", default=os.path.join(root, "build/bin/tfc"))
-    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     tf.config.threading.set_intra_op_parallelism_threads(args.threads)
     tf.config.threading.set_inter_op_parallelism_threads(args.threads)
+    return args
 
-    tf.keras.utils.set_random_seed(7)
-    model = tf.keras.Sequential([
-        tf.keras.Input((784,), batch_size=1, name="x"),
-        tf.keras.layers.Dense(256, activation="relu"),
-        tf.keras.layers.Dense(128, activation="relu"),
-        tf.keras.layers.Dense(10, activation="softmax"),
-    ])
-    fn = tf.function(lambda x: model(x)).get_concrete_function(
-        tf.TensorSpec([1, 784], tf.float32, name="x"))
-    frozen = convert_variables_to_constants_v2(fn)
-    graph_def = frozen.graph.as_graph_def()
-    feed = frozen.inputs[0].name
-    fetch = frozen.outputs[0].name
-    x = np.random.default_rng(1).standard_normal((1, 784)).astype(np.float32)
 
+def measure(args, graph_def, feed, fetch, fn, x, rtol, atol):
+    """Compiles the frozen graph with tfc, checks its output against `fn`'s
+    (rtol, atol), then times the program (--bench), TensorFlow's
+    session.run on the graph and `fn`. Returns the compile time (s), the
+    program size (KiB) and the (median, p90) of each runner, in us."""
     with tempfile.TemporaryDirectory() as work:
-        pb = os.path.join(work, "mlp.pb")
+        pb = os.path.join(work, "model.pb")
         with open(pb, "wb") as f:
             f.write(graph_def.SerializeToString())
         np.save(os.path.join(work, "x.npy"), x)
-        program = os.path.join(work, "mlp")
+        program = os.path.join(work, "model")
         start = time.perf_counter()
         subprocess.run([args.tfc, "compile", pb, "--feed", feed.split(":")[0],
                         "--fetch", fetch, "-o", program], check=True)
@@ -77,7 +69,7 @@ def main():
                         "--output", "%s=%s" % (fetch, out)], check=True)
         want = fn(tf.constant(x)).numpy()
         got = np.load(out)
-        assert np.allclose(got, want, rtol=1e-5, atol=1e-6), (got, want)
+        assert np.allclose(got, want, rtol=rtol, atol=atol), (got, want)
 
         # tfc: the program's own measurement.
         text = subprocess.run(
@@ -116,16 +108,41 @@ def main():
         samples.append((time.perf_counter() - t0) * 1e6)
     eager_median, eager_p90 = percentiles(samples)
 
-    print("MLP 784-256-128-10, batch 1, %d thread(s), %d runs; tfc compile %.2f s, "
-          "program %.0f KiB" % (args.threads, args.runs, compile_s, size_kb))
+    return compile_s, size_kb, ((tfc_median, tfc_p90), (session_median, session_p90),
+                                (eager_median, eager_p90))
+
+
+def print_table(title, compile_s, size_kb, timings):
+    print("%s; tfc compile %.2f s, program %.0f KiB" % (title, compile_s, size_kb))
     print()
     print("| runner | median (us) | p90 (us) | tfc speedup (median) |")
     print("|---|---:|---:|---:|")
-    print("| tfc program | %.1f | %.1f | 1.0x |" % (tfc_median, tfc_p90))
-    print("| TF session.run (frozen graph) | %.1f | %.1f | %.1fx |"
-          % (session_median, session_p90, session_median / tfc_median))
-    print("| TF concrete function | %.1f | %.1f | %.1fx |"
-          % (eager_median, eager_p90, eager_median / tfc_median))
+    names = ("tfc program", "TF session.run (frozen graph)", "TF concrete function")
+    for name, (median, p90) in zip(names, timings):
+        print("| %s | %.1f | %.1f | %.1fx |" % (name, median, p90,
+                                               median / timings[0][0]))
+
+
+def main():
+    args = parse_args(2000)
+    tf.keras.utils.set_random_seed(7)
+    model = tf.keras.Sequential([
+        tf.keras.Input((784,), batch_size=1, name="x"),
+        tf.keras.layers.Dense(256, activation="relu"),
+        tf.keras.layers.Dense(128, activation="relu"),
+        tf.keras.layers.Dense(10, activation="softmax"),
+    ])
+    fn = tf.function(lambda x: model(x)).get_concrete_function(
+        tf.TensorSpec([1, 784], tf.float32, name="x"))
+    frozen = convert_variables_to_constants_v2(fn)
+    graph_def = frozen.graph.as_graph_def()
+    feed = frozen.inputs[0].name
+    fetch = frozen.outputs[0].name
+    x = np.random.default_rng(1).standard_normal((1, 784)).astype(np.float32)
+    compile_s, size_kb, timings = measure(args, graph_def, feed, fetch, fn, x,
+                                          1e-5, 1e-6)
+    print_table("MLP 784-256-128-10, batch 1, %d thread(s), %d runs"
+                % (args.threads, args.runs), compile_s, size_kb, timings)
 
 
 if __name__ == "__main__":
