@@ -1,0 +1,310 @@
+//===- EmitControlFlow.cpp - TF1 conditionals and loops -------------------===//
+//
+// Conditionals (Switch/Merge) as predicated code, and loop frames (see
+// Frames.h) as scf.while loops over planned buffers: docs/ControlFlow.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StepEmitter.h"
+
+#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/Variables.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+// TF1 conditionals: a Switch forwards its data to one output and leaves
+// the other dead; a node with a dead input is dead and does not run; a
+// Merge forwards its live input. The schedule and the memory plan stay
+// static: each value downstream of a Switch gets an i1 saying whether it
+// is alive, computed as the step runs, and a node that may be dead runs
+// under an scf.if on it. Both outputs of a Switch are its input's buffer,
+// so a branch costs nothing when not taken.
+
+Value StepEmitter::aliveOf(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer))
+    return {};
+  if (isa<tfg::ControlType>(value.getType()))
+    return aliveNodes.lookup(producer);
+  return aliveValues.lookup(value);
+}
+
+Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
+  // A null value is "always alive".
+  if (!a || !b)
+    return all ? (a ? a : b) : Value();
+  return all ? builder.create<arith::AndIOp>(loc, a, b).getResult()
+             : builder.create<arith::OrIOp>(loc, a, b).getResult();
+}
+
+LogicalResult StepEmitter::computeAlive(Operation *node) {
+  Location loc = node->getLoc();
+  StringRef type = tfg::getOpType(node);
+  bool merge = type == "Merge" || type == "RefMerge";
+  Value alive;
+  if (merge) {
+    // Alive when any data input is; an input that is always alive makes
+    // the Merge always alive.
+    bool first = true;
+    for (Value operand : tfg::getDataOperands(node)) {
+      alive = first ? aliveOf(operand)
+                    : combineAlive(loc, alive, aliveOf(operand), false);
+      first = false;
+      if (!alive)
+        break;
+    }
+  } else {
+    for (Value operand : node->getOperands())
+      alive = combineAlive(loc, alive, aliveOf(operand), true);
+  }
+  if (alive)
+    aliveNodes[node] = alive;
+  if (type == "Switch" || type == "RefSwitch") {
+    // Output 0 when the predicate is false, output 1 when it is true. The
+    // predicate's buffer is read even when the Switch is dead: the result
+    // is masked by `alive`.
+    Value predicate = tfg::getDataOperands(node)[1];
+    auto predType = dyn_cast<RankedTensorType>(predicate.getType());
+    Value predBuffer = memrefFor(predicate);
+    if (!predType || predType.getRank() != 0 || !predBuffer)
+      return error(node) << "the predicate is not a scalar";
+    Value pred = builder.create<memref::LoadOp>(loc, predBuffer, ValueRange{});
+    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
+    Value no = builder.create<arith::XOrIOp>(loc, pred, yes);
+    aliveValues[tfg::getDataResults(node)[0]] = combineAlive(loc, alive, no, true);
+    aliveValues[tfg::getDataResults(node)[1]] = combineAlive(loc, alive, pred, true);
+    return success();
+  }
+  if (alive)
+    for (Value result : tfg::getDataResults(node))
+      aliveValues[result] = alive;
+  return success();
+}
+
+LogicalResult StepEmitter::emitPredicated(Operation *node) {
+  if (failed(computeAlive(node)))
+    return failure();
+  Value alive = aliveNodes.lookup(node);
+  StringRef type = tfg::getOpType(node);
+  // Nodes without code of their own, or that handle liveness themselves.
+  if (!alive || type == "_Arg" || type == "Const" || type == "NoOp" ||
+      isVariableNode(node) || isAlias(node) || node->hasAttr("tfc.fused_into") ||
+      type == "Merge" || type == "RefMerge")
+    return emitNode(node);
+  Location loc = node->getLoc();
+  if (type == "_Retval") {
+    // TensorFlow refuses to fetch a dead tensor; so does the program.
+    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
+    Value dead = builder.create<arith::XOrIOp>(loc, alive, yes);
+    auto check = builder.create<scf::IfOp>(loc, dead, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&check.getThenRegion().front());
+    Value fetched = tfg::getDataOperands(node)[0];
+    std::string name = (tfg::getNodeName(fetched.getDefiningOp()) + ":" +
+                        Twine(cast<OpResult>(fetched).getResultNumber()))
+                           .str();
+    callKernel(loc, "tfc_fail",
+               {stringPointer(loc, "fetched tensor '" + name +
+                                       "' is dead: its branch was not taken")},
+               {});
+    builder.setInsertionPointAfter(check);
+    return emitNode(node);
+  }
+  // The buffers this node (and the group it computes) uses are made here,
+  // outside the conditional, where later nodes can see them.
+  SmallVector<Operation *> members = {node};
+  auto group = groups.find(tfg::getNodeName(node));
+  if (group != groups.end())
+    llvm::append_range(members, group->second);
+  for (Operation *member : members) {
+    SmallVector<Value> values(tfg::getDataOperands(member));
+    llvm::append_range(values, tfg::getDataResults(member));
+    for (Value value : values)
+      memrefFor(value);
+  }
+  auto conditional = builder.create<scf::IfOp>(loc, alive, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&conditional.getThenRegion().front());
+  return emitNode(node);
+}
+
+LogicalResult StepEmitter::emitItems(ArrayRef<FrameItem> items) {
+  for (FrameItem item : items)
+    if (failed(isa<Frame *>(item) ? emitLoop(cast<Frame *>(item))
+                                  : emitPredicated(cast<Operation *>(item))))
+      return failure();
+  return success();
+}
+
+// A TF1 while loop (a frame, see Frames.h) becomes an scf.while over
+// buffers: each variable lives in its Merge's buffer, which starts as the
+// Enter's value; the "before" region computes the condition, the "after"
+// region the body and then copies each NextIteration's value into its
+// variable; an Exit is its variable's buffer after the loop. The memory
+// plan keeps those buffers, and what the loop reads from outside, alive
+// through the loop.
+LogicalResult StepEmitter::emitLoop(Frame *frame) {
+  Location loc = frame->loopCond->getLoc();
+  // A loop inside a conditional runs when its Enters are alive, and its
+  // Exits are alive when it ran; inside, its values are alive.
+  Value loopAlive;
+  for (Operation *enter : frame->enters) {
+    if (failed(computeAlive(enter)))
+      return failure();
+    loopAlive = combineAlive(loc, loopAlive, aliveNodes.lookup(enter), true);
+  }
+  for (Operation *enter : frame->enters) {
+    aliveNodes.erase(enter);
+    for (Value result : tfg::getDataResults(enter))
+      aliveValues.erase(result);
+  }
+  if (auto type = dyn_cast<RankedTensorType>(
+          tfg::getDataResults(frame->loopCond)[0].getType());
+      !type || type.getRank() != 0 || !type.getElementType().isInteger(1))
+    return error(frame->loopCond) << "the loop condition is not a bool scalar";
+  // Every buffer of the loop is made here, where the whole loop and what
+  // follows it see it.
+  for (Operation *node : frame->allNodes) {
+    SmallVector<Value> values(tfg::getDataOperands(node));
+    llvm::append_range(values, tfg::getDataResults(node));
+    for (Value value : values)
+      memrefFor(value);
+  }
+  std::optional<scf::IfOp> guard;
+  if (loopAlive) {
+    guard = builder.create<scf::IfOp>(loc, loopAlive, /*withElseRegion=*/false);
+    builder.setInsertionPointToStart(&guard->getThenRegion().front());
+  }
+  for (Operation *enter : frame->enters)
+    if (failed(emitNode(enter)))
+      return failure();
+  // Each variable's buffer, and the variable's buffer that each
+  // NextIteration value is (if any): those are copied aside before any is
+  // overwritten, so that a body that swaps variables sees them swapped.
+  auto offsetOf = [](Value value) -> int64_t {
+    auto offsets =
+        value.getDefiningOp()->getAttrOfType<DenseI64ArrayAttr>("tfc.offsets");
+    unsigned port = cast<OpResult>(value).getResultNumber();
+    return offsets && port < offsets.size() ? offsets[port] : -1;
+  };
+  llvm::DenseMap<int64_t, unsigned> variableAt;
+  SmallVector<Value> variables;
+  for (auto [i, v] : llvm::enumerate(frame->variables)) {
+    Value value = tfg::getDataResults(v.merge)[0];
+    // A handle carried through the loop must stay its variable's: it is
+    // resolved at compile time.
+    if (isVariableReference(value.getType())) {
+      Operation *variable = variableNodeOf(value);
+      if (!variable ||
+          variable != variableNodeOf(tfg::getDataOperands(v.nextIteration)[0]))
+        return error(v.merge) << "a loop variable that is a handle must be "
+                                 "the same variable in every iteration";
+      variables.push_back(Value());
+      continue;
+    }
+    Value buffer = memrefFor(value);
+    Value initial = memrefFor(tfg::getDataOperands(v.enter)[0]);
+    if (!buffer || !initial)
+      return error(v.merge) << "a loop variable has no buffer";
+    builder.create<memref::CopyOp>(loc, initial, buffer);
+    variables.push_back(buffer);
+    variableAt[offsetOf(tfg::getDataResults(v.merge)[0])] = i;
+  }
+  SmallVector<Value> scratch(frame->variables.size());
+  for (auto [i, v] : llvm::enumerate(frame->variables)) {
+    if (!variables[i])
+      continue;
+    auto at = variableAt.find(offsetOf(tfg::getDataOperands(v.nextIteration)[0]));
+    if (at != variableAt.end() && at->second != i)
+      scratch[i] = builder.create<memref::AllocOp>(
+          loc, cast<MemRefType>(variables[i].getType()));
+  }
+
+  auto loop = builder.create<scf::WhileOp>(loc, TypeRange{}, ValueRange{});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.createBlock(&loop.getBefore());
+    if (failed(emitItems(frame->condition)) || failed(emitNode(frame->loopCond)))
+      return failure();
+    Value condition = builder.create<memref::LoadOp>(
+        loc, memrefFor(tfg::getDataResults(frame->loopCond)[0]), ValueRange{});
+    builder.create<scf::ConditionOp>(loc, condition, ValueRange{});
+
+    builder.createBlock(&loop.getAfter());
+    for (const LoopVariable &v : frame->variables)
+      if (failed(emitNode(v.switchNode)))
+        return failure();
+    if (failed(emitItems(frame->body)))
+      return failure();
+    for (auto [i, v] : llvm::enumerate(frame->variables)) {
+      if (failed(emitNode(v.nextIteration)))
+        return failure();
+      if (scratch[i])
+        builder.create<memref::CopyOp>(
+            loc, memrefFor(tfg::getDataOperands(v.nextIteration)[0]), scratch[i]);
+    }
+    for (auto [i, v] : llvm::enumerate(frame->variables)) {
+      if (!variables[i])
+        continue;
+      Value next = scratch[i] ? scratch[i]
+                              : memrefFor(tfg::getDataOperands(v.nextIteration)[0]);
+      if (!next)
+        return error(v.nextIteration) << "the next value has no buffer";
+      if (next != variables[i])
+        builder.create<memref::CopyOp>(loc, next, variables[i]);
+    }
+    builder.create<scf::YieldOp>(loc);
+  }
+  for (Value buffer : scratch)
+    if (buffer)
+      builder.create<memref::DeallocOp>(loc, buffer);
+  if (guard)
+    builder.setInsertionPointAfter(*guard);
+  for (const LoopVariable &v : frame->variables) {
+    if (!v.exit)
+      continue;
+    if (failed(emitNode(v.exit)))
+      return failure();
+    if (loopAlive) {
+      aliveNodes[v.exit] = loopAlive;
+      aliveValues[tfg::getDataResults(v.exit)[0]] = loopAlive;
+    }
+  }
+  return success();
+}
+
+LogicalResult StepEmitter::emitMerge(Operation *node) {
+  Location loc = node->getLoc();
+  FailureOr<Value> out = outputFor(node, 0);
+  if (failed(out))
+    return failure();
+  Value index = memrefFor(tfg::getDataResults(node)[1]);
+  for (auto [k, input] : llvm::enumerate(tfg::getDataOperands(node))) {
+    Value source = memrefFor(input);
+    if (!source)
+      return error(node) << "input " << k << " has no buffer";
+    Value alive = aliveOf(input);
+    std::optional<scf::IfOp> conditional;
+    if (alive) {
+      conditional = builder.create<scf::IfOp>(loc, alive, false);
+      builder.setInsertionPointToStart(&conditional->getThenRegion().front());
+    }
+    if (source != *out)
+      builder.create<memref::CopyOp>(loc, source, *out);
+    if (index)
+      builder.create<memref::StoreOp>(
+          loc, builder.create<arith::ConstantIntOp>(loc, k, 32), index,
+          ValueRange{});
+    if (conditional)
+      builder.setInsertionPointAfter(*conditional);
+  }
+  return success();
+}
+
+} // namespace tfc
