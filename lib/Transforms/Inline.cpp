@@ -52,9 +52,15 @@ bool isIf(Operation *node) {
   return type == "If" || type == "StatelessIf";
 }
 
+bool isCase(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  return type == "Case" || type == "StatelessCase";
+}
+
 /// What the inliner replaces: calls, and functional While and If.
 bool usesFunctions(Operation *node) {
-  return tfg::isNode(node) && (isCall(node) || isWhile(node) || isIf(node));
+  return tfg::isNode(node) &&
+         (isCall(node) || isWhile(node) || isIf(node) || isCase(node));
 }
 
 /// Bounds inlining: a function that calls itself would never end.
@@ -74,6 +80,9 @@ public:
                            SmallVectorImpl<Operation *> &newCalls);
   LogicalResult lowerIf(Operation *node, NameUniquer &names,
                         SmallVectorImpl<Operation *> &newCalls);
+  /// Case/StatelessCase as a chain of conditionals on the index.
+  LogicalResult lowerCase(Operation *node, NameUniquer &names,
+                          SmallVectorImpl<Operation *> &newCalls);
   unsigned inlined = 0;
 
 private:
@@ -91,6 +100,22 @@ private:
                                SmallVectorImpl<Operation *> &newCalls,
                                SmallVectorImpl<Value> &control,
                                SmallVectorImpl<Operation *> &clones);
+  FailureOr<SmallVector<Value>> conditional(
+      OpBuilder &builder, Operation *node, Value pred, ValueRange inputs,
+      ValueRange control, StringRef prefix, NameUniquer &names,
+      function_ref<FailureOr<SmallVector<Value>>(int, ArrayRef<Value>, Operation *)>
+          makeSide);
+  /// One branch function inlined on `args` (its input-less nodes waiting
+  /// for `pivot`), checked to give as many results as `node` has.
+  FailureOr<SmallVector<Value>> branch(OpBuilder &builder, Operation *node,
+                                       tfg::FuncOp func, ArrayRef<Value> args,
+                                       Operation *pivot, StringRef prefix,
+                                       NameUniquer &names,
+                                       SmallVectorImpl<Operation *> &newCalls);
+  /// `node`'s results become `values` (its control token waits for their
+  /// producers), and `node` goes.
+  void replaceResults(OpBuilder &builder, Operation *node,
+                      ArrayRef<Value> values, NameUniquer &names);
   /// Replaces the control token of `node` by a NoOp's that waits for
   /// `done` (named like `node` when it is a target or init node).
   void replaceControl(OpBuilder &builder, Operation *node,
@@ -358,11 +383,92 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
   return success();
 }
 
-// If: a Switch of every input on the predicate, each branch inlined on
-// its side's outputs, a Merge per result. A branch node with no input at
-// all (a constant) waits for the branch's pivot, an Identity of the
-// predicate switched on itself, so that it is dead when its branch is not
-// taken, as in TensorFlow's lowering.
+// A conditional on `pred`: a Switch of every input on it, each side built
+// by `makeSide` (0: false, 1: true) from its side's values with the side's
+// pivot, an Identity of the predicate switched on itself; a Merge per
+// result. Branch nodes without inputs wait for their pivot, so that they
+// are dead with their side, as in TensorFlow's lowering.
+FailureOr<SmallVector<Value>> Inliner::conditional(
+    OpBuilder &builder, Operation *node, Value pred, ValueRange inputs,
+    ValueRange control, StringRef prefix, NameUniquer &names,
+    function_ref<FailureOr<SmallVector<Value>>(int, ArrayRef<Value>, Operation *)>
+        makeSide) {
+  auto typeAttr = [&](Type type) {
+    return builder.getNamedAttr(
+        "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
+  };
+  Operation *predSwitch = makeNode(builder, node, "Switch",
+                                   names.get((prefix + "Switch").str()),
+                                   {pred.getType(), pred.getType()}, {pred, pred},
+                                   control, {typeAttr(pred.getType())});
+  Operation *pivots[2];
+  for (int side = 0; side < 2; ++side)
+    pivots[side] = makeNode(builder, node, "Identity",
+                            names.get((prefix + (side ? "pivot_t" : "pivot_f")).str()),
+                            pred.getType(), predSwitch->getResult(side), {},
+                            {typeAttr(pred.getType())});
+  SmallVector<Value> sides[2];
+  for (Value input : inputs) {
+    Operation *s = makeNode(builder, node, "Switch",
+                            names.get((prefix + "Switch").str()),
+                            {input.getType(), input.getType()}, {input, pred},
+                            control, {typeAttr(input.getType())});
+    sides[0].push_back(s->getResult(0));
+    sides[1].push_back(s->getResult(1));
+  }
+  SmallVector<Value> results[2];
+  for (int side = 0; side < 2; ++side) {
+    FailureOr<SmallVector<Value>> made = makeSide(side, sides[side], pivots[side]);
+    if (failed(made))
+      return failure();
+    results[side] = std::move(*made);
+  }
+  if (results[0].size() != results[1].size())
+    return node->emitError() << "node '" << tfg::getNodeName(node)
+                             << "': its branches return " << results[0].size()
+                             << " and " << results[1].size() << " values";
+  SmallVector<Value> merged;
+  for (auto [a, b] : llvm::zip(results[0], results[1])) {
+    Operation *merge = makeNode(
+        builder, node, "Merge", names.get((prefix + "Merge").str()),
+        {a.getType(), RankedTensorType::get({}, builder.getI32Type())}, {a, b}, {},
+        {typeAttr(a.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
+    merged.push_back(merge->getResult(0));
+  }
+  return merged;
+}
+
+FailureOr<SmallVector<Value>> Inliner::branch(
+    OpBuilder &builder, Operation *node, tfg::FuncOp func, ArrayRef<Value> args,
+    Operation *pivot, StringRef prefix, NameUniquer &names,
+    SmallVectorImpl<Operation *> &newCalls) {
+  SmallVector<Value> ignored;
+  SmallVector<Operation *> clones;
+  SmallVector<Value> results =
+      cloneBody(builder, node, func, args, prefix, names, newCalls, ignored, clones);
+  if (pivot)
+    for (Operation *clone : clones)
+      if (clone->getNumOperands() == 0)
+        clone->insertOperands(0, tfg::getControlToken(pivot));
+  if (results.size() != tfg::getDataResults(node).size())
+    return node->emitError() << "node '" << tfg::getNodeName(node)
+                             << "': a branch returns " << results.size()
+                             << " values, not " << tfg::getDataResults(node).size();
+  return results;
+}
+
+void Inliner::replaceResults(OpBuilder &builder, Operation *node,
+                             ArrayRef<Value> values, NameUniquer &names) {
+  SmallVector<Value> done;
+  for (auto [result, value] : llvm::zip(tfg::getDataResults(node), values)) {
+    result.replaceAllUsesWith(value);
+    done.push_back(tfg::getControlToken(value.getDefiningOp()));
+  }
+  replaceControl(builder, node, done, names);
+  node->erase();
+  ++inlined;
+}
+
 LogicalResult Inliner::lowerIf(Operation *node, NameUniquer &names,
                                SmallVectorImpl<Operation *> &newCalls) {
   OperandRange operands = tfg::getDataOperands(node);
@@ -372,64 +478,91 @@ LogicalResult Inliner::lowerIf(Operation *node, NameUniquer &names,
   if (failed(thenFunc) || failed(elseFunc))
     return failure();
   Value pred = operands[0];
-  auto predType = cast<TensorType>(pred.getType());
-  if (!predType.getElementType().isInteger(1))
+  if (!cast<TensorType>(pred.getType()).getElementType().isInteger(1))
     return node->emitError() << "node '" << tfg::getNodeName(node)
                              << "': its predicate is not a bool";
   OpBuilder builder(node);
   std::string prefix = (tfg::getNodeName(node) + "/").str();
   SmallVector<Value> control(tfg::getControlOperands(node));
-  auto typeAttr = [&](Type type) {
-    return builder.getNamedAttr(
-        "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
-  };
-  Operation *predSwitch = makeNode(builder, node, "Switch",
-                                   names.get(prefix + "Switch"),
-                                   {pred.getType(), pred.getType()}, {pred, pred},
-                                   control, {typeAttr(pred.getType())});
-  Operation *pivots[2];
-  for (int side = 0; side < 2; ++side)
-    pivots[side] = makeNode(builder, node, "Identity",
-                            names.get(prefix + (side ? "pivot_t" : "pivot_f")),
-                            pred.getType(), predSwitch->getResult(side), {},
-                            {typeAttr(pred.getType())});
-  SmallVector<Value> sides[2];
-  for (Value input : inputs) {
-    Operation *s = makeNode(builder, node, "Switch", names.get(prefix + "Switch"),
-                            {input.getType(), input.getType()}, {input, pred},
-                            control, {typeAttr(input.getType())});
-    sides[0].push_back(s->getResult(0));
-    sides[1].push_back(s->getResult(1));
-  }
-  SmallVector<Value> results[2];
-  for (int side = 0; side < 2; ++side) {
-    SmallVector<Value> ignored;
-    SmallVector<Operation *> clones;
-    results[side] = cloneBody(builder, node, side ? *thenFunc : *elseFunc,
-                              sides[side],
-                              prefix + (side ? "then/" : "else/"), names,
-                              newCalls, ignored, clones);
-    for (Operation *clone : clones)
-      if (clone->getNumOperands() == 0)
-        clone->insertOperands(0, tfg::getControlToken(pivots[side]));
-    if (results[side].size() != tfg::getDataResults(node).size())
+  FailureOr<SmallVector<Value>> results = conditional(
+      builder, node, pred, inputs, control, prefix, names,
+      [&](int side, ArrayRef<Value> args, Operation *pivot) {
+        return branch(builder, node, side ? *thenFunc : *elseFunc, args, pivot,
+                      prefix + (side ? "then/" : "else/"), names, newCalls);
+      });
+  if (failed(results))
+    return failure();
+  replaceResults(builder, node, *results, names);
+  return success();
+}
+
+// Case: branch k when the index is k, the last branch for any other
+// index, as a chain of conditionals on index == k.
+LogicalResult Inliner::lowerCase(Operation *node, NameUniquer &names,
+                                 SmallVectorImpl<Operation *> &newCalls) {
+  OperandRange operands = tfg::getDataOperands(node);
+  SmallVector<Value> inputs(operands.drop_front());
+  auto branchAttrs = node->getAttrOfType<ArrayAttr>("branches");
+  if (!branchAttrs || branchAttrs.empty())
+    return node->emitError() << "node '" << tfg::getNodeName(node)
+                             << "' (Case) has no branches";
+  SmallVector<tfg::FuncOp> funcs;
+  for (Attribute attr : branchAttrs) {
+    auto ref = dyn_cast<tfg::FuncAttr>(attr);
+    auto func = ref ? symbols.lookup<tfg::FuncOp>(
+                          ref.getName().getRootReference().getValue())
+                    : tfg::FuncOp();
+    if (!func || func.getNumArguments() != inputs.size())
       return node->emitError() << "node '" << tfg::getNodeName(node)
-                               << "': a branch returns " << results[side].size()
-                               << " values, not " << tfg::getDataResults(node).size();
+                               << "': branch " << funcs.size()
+                               << " is not a function of " << inputs.size()
+                               << " arguments in the library";
+    funcs.push_back(func);
   }
-  SmallVector<Value> done;
-  for (auto [k, result] : llvm::enumerate(tfg::getDataResults(node))) {
-    Operation *merge = makeNode(
-        builder, node, "Merge", names.get(prefix + "Merge"),
-        {result.getType(), RankedTensorType::get({}, builder.getI32Type())},
-        {results[0][k], results[1][k]}, {},
-        {typeAttr(result.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
-    result.replaceAllUsesWith(merge->getResult(0));
-    done.push_back(tfg::getControlToken(merge));
-  }
-  replaceControl(builder, node, done, names);
-  node->erase();
-  ++inlined;
+  Value index = operands[0];
+  auto indexType = cast<TensorType>(index.getType());
+  if (!indexType.getElementType().isInteger(32))
+    return node->emitError() << "node '" << tfg::getNodeName(node)
+                             << "': its branch index is not an int32";
+  OpBuilder builder(node);
+  std::string prefix = (tfg::getNodeName(node) + "/").str();
+  SmallVector<Value> control(tfg::getControlOperands(node));
+  std::function<FailureOr<SmallVector<Value>>(size_t, Value, ArrayRef<Value>,
+                                              Operation *)>
+      from = [&](size_t k, Value idx, ArrayRef<Value> args,
+                 Operation *pivot) -> FailureOr<SmallVector<Value>> {
+    std::string level = prefix + "branch" + std::to_string(k) + "/";
+    if (k + 1 == funcs.size())
+      return branch(builder, node, funcs[k], args, pivot, level, names, newCalls);
+    auto i32 = RankedTensorType::get({}, builder.getI32Type());
+    Operation *constant = makeNode(
+        builder, node, "Const", names.get(level + "index"), i32, {},
+        pivot ? ValueRange(tfg::getControlToken(pivot)) : ValueRange(),
+        {builder.getNamedAttr("dtype", TypeAttr::get(builder.getI32Type())),
+         builder.getNamedAttr("value", DenseElementsAttr::get(
+                                           i32, ArrayRef<int32_t>{int32_t(k)}))});
+    Operation *equal = makeNode(
+        builder, node, "Equal", names.get(level + "Equal"),
+        RankedTensorType::get(indexType.getShape(), builder.getI1Type()),
+        {idx, constant->getResult(0)}, {},
+        {builder.getNamedAttr("T", TypeAttr::get(builder.getI32Type()))});
+    SmallVector<Value> switched = {idx};
+    llvm::append_range(switched, args);
+    return conditional(
+        builder, node, equal->getResult(0), switched,
+        k == 0 ? ValueRange(control) : ValueRange(), level, names,
+        [&](int side, ArrayRef<Value> sideArgs, Operation *sidePivot)
+            -> FailureOr<SmallVector<Value>> {
+          if (side)
+            return branch(builder, node, funcs[k], sideArgs.drop_front(),
+                          sidePivot, level, names, newCalls);
+          return from(k + 1, sideArgs[0], sideArgs.drop_front(), sidePivot);
+        });
+  };
+  FailureOr<SmallVector<Value>> results = from(0, index, inputs, nullptr);
+  if (failed(results))
+    return failure();
+  replaceResults(builder, node, *results, names);
   return success();
 }
 
@@ -466,9 +599,10 @@ struct InlinePass : public impl::InlinePassBase<InlinePass> {
           return signalPassFailure();
         }
         LogicalResult done =
-            isWhile(call) ? inliner.lowerWhile(call, names, worklist)
-            : isIf(call)  ? inliner.lowerIf(call, names, worklist)
-                          : inliner.inlineCall(call, names, worklist);
+            isWhile(call)  ? inliner.lowerWhile(call, names, worklist)
+            : isIf(call)   ? inliner.lowerIf(call, names, worklist)
+            : isCase(call) ? inliner.lowerCase(call, names, worklist)
+                           : inliner.inlineCall(call, names, worklist);
         if (failed(done))
           return signalPassFailure();
       }

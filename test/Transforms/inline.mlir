@@ -156,3 +156,36 @@ tfg.func @else(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name =
   %s:2 = AddV2(%a, %one#0) name("add") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xf32>
   return(%s#0) : tensor<*xf32>
 }
+
+// -----
+
+// A Case becomes a chain of conditionals: index == 0 takes branch 0, else
+// index == 1 takes branch 1, else the last branch (any other index).
+// CHECK: %[[K0:.*]]:2 = Const name("c/branch0/index") {dtype = i32, value = dense<0> : tensor<i32>}
+// CHECK: %[[EQ0:.*]]:2 = Equal(%[[IDX:.*]]#0, %[[K0]]#0) name("c/branch0/Equal")
+// CHECK: %[[S0:.*]]:3 = Switch(%[[IDX]]#0, %[[EQ0]]#0) name("c/branch0/Switch_1")
+// CHECK: %[[K1:.*]]:2 = Const [%{{.*}}] name("c/branch1/index") {dtype = i32, value = dense<1> : tensor<i32>}
+// CHECK: Equal(%[[S0]]#0, %[[K1]]#0) name("c/branch1/Equal")
+// CHECK: Exp(%{{.*}}) name("c/branch2/exp")
+// CHECK: Abs(%{{.*}}) name("c/branch1/abs")
+// CHECK: Merge({{.*}}) name("c/branch1/Merge")
+// CHECK: Neg(%{{.*}}) name("c/branch0/neg")
+// CHECK: Merge({{.*}}) name("c/branch0/Merge")
+// CHECK-NOT: tfg.func
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %i:2 = Placeholder name("i") {dtype = i32} : () -> tensor<i32>
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  %c:2 = Case(%i#0, %x#0) name("c") {Tin = [f32], Tout = [f32], branches = [#tfg.func<@b0, {}>, #tfg.func<@b1, {}>, #tfg.func<@b2, {}>], output_shapes = []} : (tensor<i32>, tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @b0(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
+tfg.func @b1(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Abs(%a) name("abs") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
+tfg.func @b2(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Exp(%a) name("exp") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}

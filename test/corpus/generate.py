@@ -602,6 +602,53 @@ def make_tf1_while_swap(root):
     md.finish()
 
 
+def save_tf_function(md, f):
+    """Saves tf.function `f` as the SavedModel's serving_default signature;
+    returns the signature's description and the loaded signature."""
+    module = tf.Module()
+    module.f = f
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"serving_default": f.get_concrete_function()})
+    md.add_saved_model()
+    loaded = tf.saved_model.load(md.path("saved_model")).signatures["serving_default"]
+    return md.manifest["saved_model_signature"], loaded
+
+
+def make_tf2_case(root):
+    """tf.switch_case in a tf.function: a Case node over three branch
+    functions, run with every index and with indices out of range (which
+    take the last branch)."""
+    name = "tf2_case"
+    seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF2 tf.switch_case over three branches (Case node); runs "
+                  "with indices 0, 1, 2, 7 and -1")
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32, name="index"),
+                                  tf.TensorSpec([3], tf.float32, name="x")])
+    def f(index, x):
+        return {"y": tf.switch_case(index, [lambda: x * 2.0,
+                                            lambda: x + tf.constant(1.0),
+                                            lambda: tf.sin(x)])}
+
+    sig, loaded = save_tf_function(md, f)
+    x = np.array([0.5, -1.0, 2.0], np.float32)
+    md.add_feed(sig["inputs"]["index"], np.array(0, np.int32))
+    md.add_feed(sig["inputs"]["x"], x)
+    md.add_fetch(sig["outputs"]["y"], loaded(index=tf.constant(0), x=tf.constant(x))["y"].numpy())
+    runs = []
+    for index in (1, 2, 7, -1):
+        np.save(md.path("inputs", "index_%d.npy" % index), np.array(index, np.int32),
+                allow_pickle=False)
+        np.save(md.path("outputs", "index_%d.npy" % index),
+                loaded(index=tf.constant(index), x=tf.constant(x))["y"].numpy(),
+                allow_pickle=False)
+        runs.append({"feeds": ["inputs/index_%d.npy" % index, "inputs/1.npy"],
+                     "fetches": ["outputs/index_%d.npy" % index]})
+    md.manifest["other_runs"] = runs
+    md.finish()
+
+
 def make_tf1_loop_in_cond(root):
     name = "tf1_loop_in_cond"
     seed_everything(name)
@@ -661,17 +708,11 @@ def make_tf2_control_flow(root):
             i += 1
         return {"acc": acc, "i": i}
 
-    module = tf.Module()
-    module.f = f
-    tf.saved_model.save(module, md.path("saved_model"),
-                        signatures={"serving_default": f.get_concrete_function()})
-    md.add_saved_model()
-    sig = md.manifest["saved_model_signature"]
+    sig, loaded = save_tf_function(md, f)
     feeds = {"n": np.array(5, np.int32),
              "x": np.array([0.5, -0.25, 1.0], np.float32)}
     for key in ("n", "x"):
         md.add_feed(sig["inputs"][key], feeds[key])
-    loaded = tf.saved_model.load(md.path("saved_model")).signatures["serving_default"]
     out = loaded(**{k: tf.constant(v) for k, v in feeds.items()})
     for key in ("acc", "i"):
         md.add_fetch(sig["outputs"][key], out[key].numpy())
@@ -1126,6 +1167,7 @@ def all_models():
         ("tf1_while_swap", make_tf1_while_swap),
         ("tf2_control_flow", make_tf2_control_flow),
         ("tf1_loop_in_cond", make_tf1_loop_in_cond),
+        ("tf2_case", make_tf2_case),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -121,7 +121,9 @@ def InlinePass : Pass<"tfc-inline", "mlir::ModuleOp"> {
     condition, an Identity feeding the inlined body, an Exit for its
     users); an If switches every input on the predicate, inlines each
     branch on its side (branch nodes without inputs wait for the side's
-    pivot) and merges each result. Calls in inlined bodies are inlined in
+    pivot) and merges each result; a Case/StatelessCase becomes a chain of
+    such conditionals on index == k (the last branch for any other index).
+    Calls in inlined bodies are inlined in
     turn, and functions nothing refers to any more are removed.
   }];
 }
