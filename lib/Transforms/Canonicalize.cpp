@@ -26,6 +26,8 @@
 //     device and ordering (control inputs from its inputs' producers and
 //     its own control inputs), as TensorFlow's dependency optimizer does:
 //     waiting for a computation nobody reads only needs its inputs ready.
+//     Not a node reading a Switch: it is alive with one output of the
+//     Switch only, and a control edge from the Switch would not be.
 //     TensorFlow's gradients make such nodes: each gradient's `tuple`
 //     waits for every input gradient, also those of inputs (the features
 //     of the first layer) that no variable needs. Not for ops that can
@@ -208,6 +210,17 @@ bool readsOrWritesRefs(Operation *node) {
   });
 }
 
+/// Whether `node` reads an output of a Switch: it is alive with that one
+/// output (a cond's pivot), which a control edge from the Switch is not.
+bool readsSwitch(Operation *node) {
+  return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
+    Operation *producer = input.getDefiningOp();
+    return producer && tfg::isNode(producer) &&
+           (tfg::getOpType(producer) == "Switch" ||
+            tfg::getOpType(producer) == "RefSwitch");
+  });
+}
+
 /// Rule 6 over a body, consumers first (a node turned NoOp leaves its
 /// producers' outputs unused); the number of nodes turned.
 unsigned replaceWaitedOnlyNodes(Block &body, const llvm::StringSet<> &roots) {
@@ -220,7 +233,8 @@ unsigned replaceWaitedOnlyNodes(Block &body, const llvm::StringSet<> &roots) {
         tfg::getOpType(node).starts_with("_") || readsOrWritesRefs(node) ||
         tfg::getControlToken(node).use_empty() ||
         llvm::any_of(tfg::getDataResults(node),
-                     [](Value result) { return !result.use_empty(); }))
+                     [](Value result) { return !result.use_empty(); }) ||
+        readsSwitch(node))
       continue;
     llvm::SetVector<Value> control;
     for (Value input : tfg::getDataOperands(node))

@@ -149,3 +149,24 @@ module attributes {tfc.targets = ["wait", "target"]} {
     %wait = NoOp [%m#1, %s#2, %a#1] name("wait")
   }
 }
+
+// -----
+
+// Rule 6 leaves a cond's pivot alone: an Identity of a Switch output that
+// only a control edge waits for (TensorFlow's gradient of a cond makes
+// them, after its zeros' shape folds) is alive with that output only; a
+// NoOp after the Switch would be alive with either branch.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[SW:.*]]:3 = Switch
+// CHECK: %[[PIVOT:.*]]:2 = Identity(%[[SW]]#1) name("pivot")
+// CHECK: Const [%[[PIVOT]]#1] name("zero")
+module attributes {tfc.fetches = ["zero:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2xf32>
+    %p:2 = _Arg name("p") {T = i1, index = 1 : i64} : () -> tensor<i1>
+    %sw:3 = Switch(%x#0, %p#0) name("switch") {T = f32} : (tensor<2xf32>, tensor<i1>) -> (tensor<2xf32>, tensor<2xf32>)
+    %pv:2 = Identity(%sw#1) name("pivot") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+    %z:2 = Const [%pv#1] name("zero") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+    %r = _Retval(%z#0) name("zero/_retval_0") {T = f32, index = 0 : i64} : (tensor<f32>) -> ()
+  }
+}

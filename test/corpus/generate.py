@@ -850,6 +850,26 @@ def mlp_graph(name, resource, task, rng):
     return loss, [tf.identity(w1, name="w1_value")], feeds
 
 
+def cond_graph(name, resource, task, rng):
+    """An MLP regression whose hidden layer goes through a v1 cond on the
+    data (ReLU or tanh, by the sign of the mean pre-activation): its
+    gradient graph switches and merges the gradients the same way."""
+    x = tf1.placeholder(tf.float32, [4, 8], name="x")
+    y = tf1.placeholder(tf.float32, [4, 1], name="y")
+    with tf1.variable_scope("model"):
+        w1 = tf1.get_variable("w1", [8, 6], use_resource=resource,
+                              initializer=tf1.glorot_uniform_initializer())
+        w2 = tf1.get_variable("w2", [6, 1], use_resource=resource,
+                              initializer=tf1.glorot_uniform_initializer())
+    pre = tf.matmul(x, w1)
+    h = tf1.cond(tf.reduce_mean(pre) > 0.0, lambda: tf.nn.relu(pre) * 2.0,
+                 lambda: tf.tanh(pre) - 0.5, name="branch")
+    loss = tf.reduce_mean(tf.square(tf.matmul(h, w2) - y))
+    feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32),
+             "y:0": rng.standard_normal((4, 1)).astype(np.float32)}
+    return loss, [tf.identity(w1, name="w1_value")], feeds
+
+
 def cnn_graph(name, resource, task, rng):
     """A small CNN classifier whose gradient graph holds every window and
     batch-norm gradient: Conv2D+BiasAdd+Relu, FusedBatchNormV3 in training
@@ -904,6 +924,8 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     opt_name = make_opt().get_name()
     what = ("CNN classifier (conv, batch norm, pooling, depthwise)"
             if graph is cnn_graph else
+            "MLP regression through a v1 cond (ReLU or tanh by the data)"
+            if graph is cond_graph else
             "MLP regression (MSE) 8->6->1" if task == "regression"
             else "MLP softmax classifier 8->6->3")
     md = ModelDir(root, name, "training",
@@ -1176,6 +1198,9 @@ def all_models():
         cnn = name.replace("train_", "train_cnn_")
         models.append((cnn, lambda root, n=cnn, m=make_opt, r=resource:
                        make_train(root, n, m, r, "classifier", cnn_graph)))
+    models.append(("train_cond", lambda root: make_train(
+        root, "train_cond", lambda: tf1.train.GradientDescentOptimizer(0.1),
+        True, "regression", cond_graph)))
     models.append(("embedding", make_embedding))
     for name, make_opt in EMBEDDING_OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt:
