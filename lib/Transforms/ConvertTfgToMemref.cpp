@@ -307,6 +307,7 @@ LogicalResult StepEmitter::emitTransfer(Operation *node) {
 LogicalResult StepEmitter::emitNode(Operation *node) {
   StringRef type = tfg::getOpType(node);
   if (type == "_Arg" || type == "Const" || type == "NoOp" ||
+      type == "ControlTrigger" ||
       isVariableNode(node))
     return success();
   if (node->hasAttr("tfc.fused_into"))

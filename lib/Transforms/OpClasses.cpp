@@ -108,7 +108,7 @@ bool hasCodeGeneration(Operation *node) {
   if (!tfg::isNode(node))
     return false;
   return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("_Arg", "_Retval", "Const", "NoOp", true)
+      .Cases("_Arg", "_Retval", "Const", "NoOp", "ControlTrigger", true)
       .Cases("MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3",
              "Einsum", true)
       .Cases("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool", true)

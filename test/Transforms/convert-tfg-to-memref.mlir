@@ -83,3 +83,24 @@ module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["m:0"]} {
     %r = _Retval(%m#0) name("m/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
   }
 }
+
+// -----
+
+// A ControlTrigger is alive even when what it waits for is dead: the Exp
+// after it runs unconditionally, the Neg of the Switch's output does not.
+// CHECK-LABEL: func.func @tfc_step_impl(%arg0: !llvm.ptr, %arg1: memref<128xi8>, %arg2: memref<0xi8>, %arg3: memref<4xf32>, %arg4: memref<i1>
+// CHECK: scf.if
+// CHECK: arith.negf
+// CHECK-NOT: scf.if
+// CHECK: math.exp
+module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["e:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
+    %p:2 = _Arg name("p") {T = i1, index = 1} : () -> tensor<i1>
+    %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
+    %f:2 = Neg(%s#0) name("f") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+    %trigger = ControlTrigger [%f#1] name("trigger")
+    %e:2 = Exp(%x#0) [%trigger] name("e") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
+    %r = _Retval(%e#0) name("e/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
+  }
+}

@@ -46,6 +46,10 @@ Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
 LogicalResult StepEmitter::computeAlive(Operation *node) {
   Location loc = node->getLoc();
   StringRef type = tfg::getOpType(node);
+  // A ControlTrigger is alive even when its inputs are dead: TensorFlow's
+  // loop gradients wait for it on either branch.
+  if (type == "ControlTrigger")
+    return success();
   bool merge = type == "Merge" || type == "RefMerge";
   Value alive;
   if (merge) {
