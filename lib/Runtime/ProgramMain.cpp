@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Strings.h"
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/Npy.h"
@@ -29,7 +30,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -38,7 +38,6 @@
 #include <string>
 #include <vector>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 extern "C" const tfc_model tfc_compiled_model;
@@ -297,14 +296,11 @@ int main(int argc, char **argv) {
       inputs[i].data.resize(inputs[i].strings.size() * sizeof(uint64_t));
       for (size_t k = 0; k < inputs[i].strings.size(); ++k) {
         const std::string &text = inputs[i].strings[k];
-        int64_t size = int64_t(text.size());
-        auto object = std::make_unique<char[]>(sizeof size + size + 1);
-        std::memcpy(object.get(), &size, sizeof size);
-        std::memcpy(object.get() + sizeof size, text.c_str(), size + 1);
-        uint64_t handle = reinterpret_cast<uint64_t>(object.get());
+        inputStrings.push_back(
+            tfc::makeStringObject(text.data(), int64_t(text.size())));
+        uint64_t handle = tfc::handleOf(inputStrings.back().get());
         std::memcpy(inputs[i].data.data() + k * sizeof handle, &handle,
                     sizeof handle);
-        inputStrings.push_back(std::move(object));
       }
     }
     inputPointers[i] = inputs[i].data.data();
@@ -418,14 +414,8 @@ int main(int argc, char **argv) {
     for (int64_t k = 0; k < output.numElements(); ++k) {
       uint64_t handle;
       std::memcpy(&handle, output.data.data() + k * sizeof handle, sizeof handle);
-      if (!handle) { // No step ran.
-        output.strings.emplace_back();
-        continue;
-      }
-      int64_t size;
-      std::memcpy(&size, reinterpret_cast<const char *>(handle), sizeof size);
-      output.strings.emplace_back(reinterpret_cast<const char *>(handle) + sizeof size,
-                                  size);
+      // (No handle: no step ran.)
+      output.strings.push_back(handle ? tfc::stringOf(handle) : std::string());
     }
     output.data.clear();
   }

@@ -14,15 +14,8 @@
 #include <regex>
 #include <string>
 
+using tfc::handleOf;
 using tfc::stringOf;
-
-namespace {
-
-uint64_t handleOf(const void *object) {
-  return reinterpret_cast<uint64_t>(object);
-}
-
-} // namespace
 
 extern "C" {
 
