@@ -106,6 +106,12 @@ Value StepEmitter::bytePointer(Location loc, Value pointer, int64_t offset) {
                                      ValueRange{bytes});
 }
 
+bool StepEmitter::sameMemory(Value a, Value b) const {
+  auto x = views.find(a), y = views.find(b);
+  return a == b ||
+         (x != views.end() && y != views.end() && x->second == y->second);
+}
+
 Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
                           MemRefType type) {
   Value index = builder.create<arith::ConstantIndexOp>(loc, offset);
@@ -286,7 +292,6 @@ Value StepEmitter::constantTable(Location loc, ArrayRef<int64_t> values) {
       IntegerAttr());
   return builder.create<memref::GetGlobalOp>(loc, type, name);
 }
-
 
 LogicalResult StepEmitter::emitTransfer(Operation *node) {
   Location loc = node->getLoc();

@@ -98,6 +98,18 @@ int64_t tensorBytes(Type type) {
   return tensor.getNumElements() * ((bits + 7) / 8);
 }
 
+Operation *createNodeLike(OpBuilder &builder, Operation *like, StringRef opType,
+                          StringRef name, TypeRange types, ValueRange data,
+                          ValueRange control, ArrayRef<NamedAttribute> attrs) {
+  SmallVector<NamedAttribute> all(attrs);
+  all.push_back(builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(name)));
+  if (StringRef device = tfg::getRequestedDevice(like); !device.empty())
+    all.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
+                                       builder.getStringAttr(device)));
+  return tfg::createNode(builder, like->getLoc(), opType, types, data, control,
+                         all);
+}
+
 std::optional<SmallVector<int64_t>> constantInts(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")

@@ -121,19 +121,6 @@ private:
   void replaceControl(OpBuilder &builder, Operation *node,
                       ArrayRef<Value> done, NameUniquer &names);
 
-  Operation *makeNode(OpBuilder &builder, Operation *call, StringRef opType,
-                      std::string name, TypeRange types, ValueRange data,
-                      ValueRange control, ArrayRef<NamedAttribute> attrs = {}) {
-    SmallVector<NamedAttribute> all(attrs);
-    all.push_back(builder.getNamedAttr(tfg::kNameAttr,
-                                       builder.getStringAttr(name)));
-    if (StringRef device = tfg::getRequestedDevice(call); !device.empty())
-      all.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
-                                         builder.getStringAttr(device)));
-    return tfg::createNode(builder, call->getLoc(), opType, types, data,
-                           control, all);
-  }
-
   ModuleOp module;
   SymbolTable symbols;
   llvm::StringSet<> roots;
@@ -161,15 +148,15 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
   OpBuilder builder(call);
   std::string prefix = (callName + "/").str();
   Block &body = func.getBody().front();
-  IRMapping mapping;
 
   // Arguments: the call's inputs, behind the call's control inputs.
   SmallVector<Value> control(tfg::getControlOperands(call));
   Operation *inputControl = nullptr;
   if (!control.empty())
-    inputControl = makeNode(builder, call, "NoOp",
+    inputControl = createNodeLike(builder, call, "NoOp",
                             names.get(prefix + "input_control_node"), {}, {},
                             control);
+  SmallVector<Value> args;
   for (auto [arg, input] : llvm::zip(body.getArguments(), data)) {
     Value value = input;
     if (inputControl) {
@@ -179,22 +166,18 @@ LogicalResult Inliner::inlineCall(Operation *call, NameUniquer &names,
         element = ref.getElementType();
       auto argName =
           func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), tfg::kNameAttr);
-      Operation *identity = makeNode(
+      Operation *identity = createNodeLike(
           builder, call, "Identity",
           names.get(prefix + (argName ? argName.getValue() : "arg").str()),
           type.clone(element), input, tfg::getControlToken(inputControl),
           {builder.getNamedAttr("T", TypeAttr::get(element))});
       value = identity->getResult(0);
     }
-    mapping.map(arg, value);
+    args.push_back(value);
   }
-
-  SmallVector<Value> argValues;
-  for (BlockArgument arg : body.getArguments())
-    argValues.push_back(mapping.lookup(arg));
   SmallVector<Value> bodyControl;
   SmallVector<Operation *> clones;
-  SmallVector<Value> results = cloneBody(builder, call, func, argValues, prefix,
+  SmallVector<Value> results = cloneBody(builder, call, func, args, prefix,
                                          names, newCalls, bodyControl, clones);
 
   // Results, and the call's control token.
@@ -267,7 +250,7 @@ void Inliner::replaceControl(OpBuilder &builder, Operation *node,
   // next, before anything verifies names).
   std::string noOpName =
       isRoot ? name.str() : names.get((name + "/output_control_node").str());
-  Operation *outputControl = makeNode(builder, node, "NoOp", noOpName, {}, {}, done);
+  Operation *outputControl = createNodeLike(builder, node, "NoOp", noOpName, {}, {}, done);
   token.replaceAllUsesWith(tfg::getControlToken(outputControl));
 }
 
@@ -314,14 +297,14 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
   SmallVector<Operation *> merges;
   SmallVector<Value> values;
   for (Value input : inputs) {
-    Operation *enter = makeNode(
+    Operation *enter = createNodeLike(
         builder, node, "Enter", names.get(prefix + "Enter"), input.getType(),
         input, control,
         {typeAttr(input.getType()),
          builder.getNamedAttr("frame_name", builder.getStringAttr(name)),
          builder.getNamedAttr("is_constant", builder.getBoolAttr(false))});
     // The NextIteration is set below, once the body exists.
-    Operation *merge = makeNode(
+    Operation *merge = createNodeLike(
         builder, node, "Merge", names.get(prefix + "Merge"),
         {input.getType(), RankedTensorType::get({}, builder.getI32Type())},
         {enter->getResult(0), enter->getResult(0)}, {},
@@ -339,17 +322,17 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
                              << "': its condition returns " << predicate.size()
                              << " values, not one";
   Type boolType = RankedTensorType::get({}, builder.getI1Type());
-  Operation *loopCond = makeNode(builder, node, "LoopCond",
+  Operation *loopCond = createNodeLike(builder, node, "LoopCond",
                                  names.get(prefix + "LoopCond"), boolType,
                                  predicate[0], {});
   SmallVector<Value> bodyArgs;
   SmallVector<Operation *> switches;
   for (auto [input, merge] : llvm::zip(inputs, merges)) {
-    Operation *switchNode = makeNode(
+    Operation *switchNode = createNodeLike(
         builder, node, "Switch", names.get(prefix + "Switch"),
         {input.getType(), input.getType()},
         {merge->getResult(0), loopCond->getResult(0)}, {}, {typeAttr(input.getType())});
-    Operation *identity = makeNode(builder, node, "Identity",
+    Operation *identity = createNodeLike(builder, node, "Identity",
                                    names.get(prefix + "Identity"), input.getType(),
                                    switchNode->getResult(1), {},
                                    {typeAttr(input.getType())});
@@ -367,11 +350,11 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
   SmallVector<Value> exits;
   for (auto [k, merge] : llvm::enumerate(merges)) {
     Operation *nextIteration =
-        makeNode(builder, node, "NextIteration",
+        createNodeLike(builder, node, "NextIteration",
                  names.get(prefix + "NextIteration"), next[k].getType(), next[k],
                  bodyControl, {typeAttr(next[k].getType())});
     merge->setOperand(1, nextIteration->getResult(0));
-    Operation *exit = makeNode(builder, node, "Exit", names.get(prefix + "Exit"),
+    Operation *exit = createNodeLike(builder, node, "Exit", names.get(prefix + "Exit"),
                                inputs[k].getType(), switches[k]->getResult(0),
                                {}, {typeAttr(inputs[k].getType())});
     tfg::getDataResults(node)[k].replaceAllUsesWith(exit->getResult(0));
@@ -397,19 +380,19 @@ FailureOr<SmallVector<Value>> Inliner::conditional(
     return builder.getNamedAttr(
         "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
   };
-  Operation *predSwitch = makeNode(builder, node, "Switch",
+  Operation *predSwitch = createNodeLike(builder, node, "Switch",
                                    names.get((prefix + "Switch").str()),
                                    {pred.getType(), pred.getType()}, {pred, pred},
                                    control, {typeAttr(pred.getType())});
   Operation *pivots[2];
   for (int side = 0; side < 2; ++side)
-    pivots[side] = makeNode(builder, node, "Identity",
+    pivots[side] = createNodeLike(builder, node, "Identity",
                             names.get((prefix + (side ? "pivot_t" : "pivot_f")).str()),
                             pred.getType(), predSwitch->getResult(side), {},
                             {typeAttr(pred.getType())});
   SmallVector<Value> sides[2];
   for (Value input : inputs) {
-    Operation *s = makeNode(builder, node, "Switch",
+    Operation *s = createNodeLike(builder, node, "Switch",
                             names.get((prefix + "Switch").str()),
                             {input.getType(), input.getType()}, {input, pred},
                             control, {typeAttr(input.getType())});
@@ -429,7 +412,7 @@ FailureOr<SmallVector<Value>> Inliner::conditional(
                              << " and " << results[1].size() << " values";
   SmallVector<Value> merged;
   for (auto [a, b] : llvm::zip(results[0], results[1])) {
-    Operation *merge = makeNode(
+    Operation *merge = createNodeLike(
         builder, node, "Merge", names.get((prefix + "Merge").str()),
         {a.getType(), RankedTensorType::get({}, builder.getI32Type())}, {a, b}, {},
         {typeAttr(a.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
@@ -535,13 +518,13 @@ LogicalResult Inliner::lowerCase(Operation *node, NameUniquer &names,
     if (k + 1 == funcs.size())
       return branch(builder, node, funcs[k], args, pivot, level, names, newCalls);
     auto i32 = RankedTensorType::get({}, builder.getI32Type());
-    Operation *constant = makeNode(
+    Operation *constant = createNodeLike(
         builder, node, "Const", names.get(level + "index"), i32, {},
         pivot ? ValueRange(tfg::getControlToken(pivot)) : ValueRange(),
         {builder.getNamedAttr("dtype", TypeAttr::get(builder.getI32Type())),
          builder.getNamedAttr("value", DenseElementsAttr::get(
                                            i32, ArrayRef<int32_t>{int32_t(k)}))});
-    Operation *equal = makeNode(
+    Operation *equal = createNodeLike(
         builder, node, "Equal", names.get(level + "Equal"),
         RankedTensorType::get(indexType.getShape(), builder.getI1Type()),
         {idx, constant->getResult(0)}, {},

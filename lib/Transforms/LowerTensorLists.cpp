@@ -52,18 +52,6 @@ struct LowerTensorListsPass
       lowerBody(*body);
   }
 
-  Operation *node(OpBuilder &builder, Operation *at, StringRef type,
-                  StringRef name, TypeRange results, ValueRange data,
-                  ArrayRef<NamedAttribute> attrs) {
-    SmallVector<NamedAttribute> all(attrs);
-    all.push_back(builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(name)));
-    if (StringRef device = tfg::getRequestedDevice(at); !device.empty())
-      all.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
-                                         builder.getStringAttr(device)));
-    return tfg::createNode(builder, at->getLoc(), type, results, data,
-                           tfg::getControlOperands(at), all);
-  }
-
   void lowerBody(Block &body) {
     NameUniquer names(body);
     OpBuilder builder(body.getParentOp()->getContext());
@@ -84,6 +72,22 @@ struct LowerTensorListsPass
       auto T = builder.getNamedAttr("T", TypeAttr::get(element));
       std::string name = tfg::getNodeName(op).str();
       builder.setInsertionPoint(op);
+      // New nodes wait for what the list op waited for.
+      auto node = [&](StringRef opType, StringRef nodeName, TypeRange results,
+                      ValueRange data, ArrayRef<NamedAttribute> attrs) {
+        return createNodeLike(builder, op, opType, nodeName, results, data,
+                              tfg::getControlOperands(op), attrs);
+      };
+      auto i32 = builder.getI32Type();
+      auto i32Const = [&](StringRef suffix, ArrayRef<int64_t> shape,
+                          ArrayRef<int32_t> values) {
+        auto type = RankedTensorType::get(shape, i32);
+        return node("Const", names.get(name + suffix.str()), type, {},
+                    {builder.getNamedAttr("dtype", TypeAttr::get(i32)),
+                     builder.getNamedAttr("value",
+                                          DenseElementsAttr::get(type, values))})
+            ->getResult(0);
+      };
       Operation *replacement = nullptr;
       if (type == "TensorListReserve") {
         auto shape = constantInts(in[0]);
@@ -94,48 +98,30 @@ struct LowerTensorListsPass
         SmallVector<int64_t> dims = {(*length)[0]};
         llvm::append_range(dims, *shape);
         auto tensorType = RankedTensorType::get(dims, element);
-        replacement = node(builder, op, "Const", name, tensorType, {},
+        replacement = node("Const", name, tensorType, {},
                            {builder.getNamedAttr("dtype", dtype),
                             builder.getNamedAttr(
                                 "value", DenseElementsAttr::get(
                                              tensorType, builder.getZeroAttr(element)))});
       } else if (type == "TensorListFromTensor" || type == "TensorListStack") {
-        replacement = node(builder, op, "Identity", name, unranked, in[0], {T});
+        replacement = node("Identity", name, unranked, in[0], {T});
       } else if (type == "TensorListGetItem") {
-        auto axisType = RankedTensorType::get({}, builder.getI32Type());
-        Operation *axis = node(builder, op, "Const", names.get(name + "/axis"),
-                               axisType, {},
-                               {builder.getNamedAttr("dtype", TypeAttr::get(builder.getI32Type())),
-                                builder.getNamedAttr("value", DenseElementsAttr::get(
-                                                                  axisType, ArrayRef<int32_t>{0}))});
-        replacement = node(builder, op, "GatherV2", name, unranked,
-                           {in[0], in[1], axis->getResult(0)},
+        replacement = node("GatherV2", name, unranked,
+                           {in[0], in[1], i32Const("/axis", {}, {0})},
                            {builder.getNamedAttr("Tparams", TypeAttr::get(element)),
-                            builder.getNamedAttr("Tindices", TypeAttr::get(builder.getI32Type())),
-                            builder.getNamedAttr("Taxis", TypeAttr::get(builder.getI32Type())),
+                            builder.getNamedAttr("Tindices", TypeAttr::get(i32)),
+                            builder.getNamedAttr("Taxis", TypeAttr::get(i32)),
                             builder.getNamedAttr("batch_dims", builder.getI64IntegerAttr(0))});
       } else if (type == "TensorListSetItem") {
-        auto i32 = builder.getI32Type();
-        auto shapeType = RankedTensorType::get({2}, i32);
-        Operation *shape = node(builder, op, "Const", names.get(name + "/index_shape"),
-                                shapeType, {},
-                                {builder.getNamedAttr("dtype", TypeAttr::get(i32)),
-                                 builder.getNamedAttr("value", DenseElementsAttr::get(
-                                                                   shapeType, ArrayRef<int32_t>{1, 1}))});
-        Operation *index = node(builder, op, "Reshape", names.get(name + "/index"),
+        Operation *index = node("Reshape", names.get(name + "/index"),
                                 UnrankedTensorType::get(i32),
-                                {in[1], shape->getResult(0)},
+                                {in[1], i32Const("/index_shape", {2}, {1, 1})},
                                 {builder.getNamedAttr("T", TypeAttr::get(i32)),
                                  builder.getNamedAttr("Tshape", TypeAttr::get(i32))});
-        auto axisType = RankedTensorType::get({}, i32);
-        Operation *axis = node(builder, op, "Const", names.get(name + "/axis"), axisType, {},
-                               {builder.getNamedAttr("dtype", TypeAttr::get(i32)),
-                                builder.getNamedAttr("value", DenseElementsAttr::get(
-                                                                  axisType, ArrayRef<int32_t>{0}))});
-        Operation *update = node(builder, op, "ExpandDims", names.get(name + "/update"),
-                                 unranked, {in[2], axis->getResult(0)},
+        Operation *update = node("ExpandDims", names.get(name + "/update"), unranked,
+                                 {in[2], i32Const("/axis", {}, {0})},
                                  {T, builder.getNamedAttr("Tdim", TypeAttr::get(i32))});
-        replacement = node(builder, op, "TensorScatterUpdate", name, unranked,
+        replacement = node("TensorScatterUpdate", name, unranked,
                            {in[0], index->getResult(0), update->getResult(0)},
                            {T, builder.getNamedAttr("Tindices", TypeAttr::get(i32))});
       } else {

@@ -93,6 +93,14 @@ private:
 /// (handles, variants and strings have no size of their own).
 int64_t tensorBytes(mlir::Type type);
 
+/// A new node `opType` named `name` where `like` is: its location, and the
+/// device it asks for (if any).
+mlir::Operation *createNodeLike(mlir::OpBuilder &builder, mlir::Operation *like,
+                                llvm::StringRef opType, llvm::StringRef name,
+                                mlir::TypeRange types, mlir::ValueRange data,
+                                mlir::ValueRange control,
+                                llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 

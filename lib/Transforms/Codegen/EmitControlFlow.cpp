@@ -35,6 +35,20 @@ Value StepEmitter::aliveOf(Value value) {
   return aliveValues.lookup(value);
 }
 
+Value StepEmitter::negate(Location loc, Value condition) {
+  Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
+  return builder.create<arith::XOrIOp>(loc, condition, yes);
+}
+
+void StepEmitter::makeBuffers(ArrayRef<Operation *> nodes) {
+  for (Operation *node : nodes) {
+    for (Value value : tfg::getDataOperands(node))
+      memrefFor(value);
+    for (Value value : tfg::getDataResults(node))
+      memrefFor(value);
+  }
+}
+
 Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
   // A null value is "always alive".
   if (!a || !b)
@@ -79,9 +93,8 @@ LogicalResult StepEmitter::computeAlive(Operation *node) {
     if (!predType || predType.getRank() != 0 || !predBuffer)
       return error(node) << "the predicate is not a scalar";
     Value pred = builder.create<memref::LoadOp>(loc, predBuffer, ValueRange{});
-    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
-    Value no = builder.create<arith::XOrIOp>(loc, pred, yes);
-    aliveValues[tfg::getDataResults(node)[0]] = combineAlive(loc, alive, no, true);
+    aliveValues[tfg::getDataResults(node)[0]] =
+        combineAlive(loc, alive, negate(loc, pred), true);
     aliveValues[tfg::getDataResults(node)[1]] = combineAlive(loc, alive, pred, true);
     return success();
   }
@@ -104,9 +117,8 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   Location loc = node->getLoc();
   if (type == "_Retval") {
     // TensorFlow refuses to fetch a dead tensor; so does the program.
-    Value yes = builder.create<arith::ConstantIntOp>(loc, 1, 1);
-    Value dead = builder.create<arith::XOrIOp>(loc, alive, yes);
-    auto check = builder.create<scf::IfOp>(loc, dead, /*withElseRegion=*/false);
+    auto check = builder.create<scf::IfOp>(loc, negate(loc, alive),
+                                           /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&check.getThenRegion().front());
     Value fetched = tfg::getDataOperands(node)[0];
@@ -126,12 +138,7 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   auto group = groups.find(tfg::getNodeName(node));
   if (group != groups.end())
     llvm::append_range(members, group->second);
-  for (Operation *member : members) {
-    SmallVector<Value> values(tfg::getDataOperands(member));
-    llvm::append_range(values, tfg::getDataResults(member));
-    for (Value value : values)
-      memrefFor(value);
-  }
+  makeBuffers(members);
   auto conditional = builder.create<scf::IfOp>(loc, alive, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&conditional.getThenRegion().front());
@@ -174,12 +181,7 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
     return error(frame->loopCond) << "the loop condition is not a bool scalar";
   // Every buffer of the loop is made here, where the whole loop and what
   // follows it see it.
-  for (Operation *node : frame->allNodes) {
-    SmallVector<Value> values(tfg::getDataOperands(node));
-    llvm::append_range(values, tfg::getDataResults(node));
-    for (Value value : values)
-      memrefFor(value);
-  }
+  makeBuffers(frame->allNodes);
   std::optional<scf::IfOp> guard;
   if (loopAlive) {
     guard = builder.create<scf::IfOp>(loc, loopAlive, /*withElseRegion=*/false);
@@ -188,16 +190,7 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   for (Operation *enter : frame->enters)
     if (failed(emitNode(enter)))
       return failure();
-  // Each variable's buffer, and the variable's buffer that each
-  // NextIteration value is (if any): those are copied aside before any is
-  // overwritten, so that a body that swaps variables sees them swapped.
-  auto offsetOf = [](Value value) -> int64_t {
-    auto offsets =
-        value.getDefiningOp()->getAttrOfType<DenseI64ArrayAttr>("tfc.offsets");
-    unsigned port = cast<OpResult>(value).getResultNumber();
-    return offsets && port < offsets.size() ? offsets[port] : -1;
-  };
-  llvm::DenseMap<int64_t, unsigned> variableAt;
+  // Each variable's buffer (null for a handle).
   SmallVector<Value> variables;
   for (auto [i, v] : llvm::enumerate(frame->variables)) {
     Value value = tfg::getDataResults(v.merge)[0];
@@ -218,14 +211,18 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
       return error(v.merge) << "a loop variable has no buffer";
     builder.create<memref::CopyOp>(loc, initial, buffer);
     variables.push_back(buffer);
-    variableAt[offsetOf(tfg::getDataResults(v.merge)[0])] = i;
   }
+  // A NextIteration value that is another variable's buffer is copied
+  // aside before any variable is overwritten, so that a body that swaps
+  // variables sees them swapped.
   SmallVector<Value> scratch(frame->variables.size());
   for (auto [i, v] : llvm::enumerate(frame->variables)) {
     if (!variables[i])
       continue;
-    auto at = variableAt.find(offsetOf(tfg::getDataOperands(v.nextIteration)[0]));
-    if (at != variableAt.end() && at->second != i)
+    Value next = memrefFor(tfg::getDataOperands(v.nextIteration)[0]);
+    if (llvm::any_of(variables, [&](Value other) {
+          return other && other != variables[i] && sameMemory(next, other);
+        }))
       scratch[i] = builder.create<memref::AllocOp>(
           loc, cast<MemRefType>(variables[i].getType()));
   }
@@ -260,7 +257,7 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
                               : memrefFor(tfg::getDataOperands(v.nextIteration)[0]);
       if (!next)
         return error(v.nextIteration) << "the next value has no buffer";
-      if (next != variables[i])
+      if (!sameMemory(next, variables[i]))
         builder.create<memref::CopyOp>(loc, next, variables[i]);
     }
     builder.create<scf::YieldOp>(loc);
@@ -299,7 +296,7 @@ LogicalResult StepEmitter::emitMerge(Operation *node) {
       conditional = builder.create<scf::IfOp>(loc, alive, false);
       builder.setInsertionPointToStart(&conditional->getThenRegion().front());
     }
-    if (source != *out)
+    if (!sameMemory(source, *out))
       builder.create<memref::CopyOp>(loc, source, *out);
     if (index)
       builder.create<memref::StoreOp>(

@@ -424,11 +424,6 @@ LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
     return error(node) << "updates of type " << updatesType
                        << " do not match indices " << indicesType;
   // The tensor's value first, unless the plan put the output over it.
-  auto sameMemory = [&](Value a, Value b) {
-    auto x = views.find(a), y = views.find(b);
-    return a == b || (x != views.end() && y != views.end() &&
-                      x->second == y->second);
-  };
   if (!sameMemory(tensor, *out))
     builder.create<memref::CopyOp>(loc, tensor, *out);
   callKernel(loc, "tfc_cpu_scatter_f32",

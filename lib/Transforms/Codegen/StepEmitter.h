@@ -168,6 +168,15 @@ private:
   /// `pointer` advanced by `offset` bytes.
   mlir::Value bytePointer(mlir::Location loc, mlir::Value pointer,
                           int64_t offset);
+  /// Whether two memrefs are the same memory: one value, or views at the
+  /// same offset of the same base.
+  bool sameMemory(mlir::Value a, mlir::Value b) const;
+  /// Makes the memref of every data operand and result of `nodes` at the
+  /// builder's point (before a region that uses them, so that what
+  /// follows the region sees them too).
+  void makeBuffers(llvm::ArrayRef<mlir::Operation *> nodes);
+  /// NOT of an i1.
+  mlir::Value negate(mlir::Location loc, mlir::Value condition);
   /// A view of `type` at byte `offset` of `base` (the arena or the state).
   mlir::Value viewOf(mlir::Location loc, mlir::Value base, int64_t offset,
                      mlir::MemRefType type);
