@@ -96,3 +96,15 @@ module attributes {tfc.feeds = [], tfc.fetches = [], tfc.state_bytes = 0 : i64} 
     %save = SaveV2(%prefix#0, %names#0, %slices#0, %prefix#0) name("save") {dtypes = [!tfg.string]} : (tensor<!tfg.string>, tensor<1x!tfg.string>, tensor<1x!tfg.string>, tensor<!tfg.string>) -> ()
   }
 }
+
+// -----
+
+// A Switch's predicate must be a scalar (TensorFlow requires it too).
+module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = [], tfc.state_bytes = 0 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 0, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
+    %p:2 = _Arg name("p") {T = i1, index = 1} : () -> tensor<2xi1>
+    // expected-error @+1 {{node 's' (Switch): the predicate is not a scalar}}
+    %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<2xi1>) -> (tensor<4xf32>, tensor<4xf32>)
+  }
+}

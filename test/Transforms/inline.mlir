@@ -189,3 +189,47 @@ tfg.func @b2(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "
   %n:2 = Exp(%a) name("exp") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
   return(%n#0) : tensor<*xf32>
 }
+
+// -----
+
+// A While whose body does not return one value per loop variable.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'w': its body returns 2 values for 1 loop variables}}
+  %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body2, {}>, cond = #tfg.func<@cond1, {}>, output_shapes = [], parallel_iterations = 10} : (tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @cond1(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xi1> {tfg.name = "out"}) {
+  %z:2 = Const name("z") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %l:2 = Less(%a, %z#0) name("less") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xi1>
+  return(%l#0) : tensor<*xi1>
+}
+tfg.func @body2(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}, tensor<*xf32> {tfg.name = "out2"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0, %n#0) : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// An If's predicate must be a bool.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %p:2 = Placeholder name("p") {dtype = i32} : () -> tensor<i32>
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'i': its predicate is not a bool}}
+  %i:2 = If(%p#0, %x#0) name("i") {Tcond = i32, Tin = [f32], Tout = [f32], then_branch = #tfg.func<@same, {}>, else_branch = #tfg.func<@same, {}>, output_shapes = []} : (tensor<i32>, tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @same(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  return(%a) : tensor<*xf32>
+}
+
+// -----
+
+// A Case's branch that is not in the library.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %i:2 = Placeholder name("i") {dtype = i32} : () -> tensor<i32>
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'c': branch 1 is not a function of 1 arguments in the library}}
+  %c:2 = Case(%i#0, %x#0) name("c") {Tin = [f32], Tout = [f32], branches = [#tfg.func<@same, {}>, #tfg.func<@missing, {}>], output_shapes = []} : (tensor<i32>, tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @same(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  return(%a) : tensor<*xf32>
+}

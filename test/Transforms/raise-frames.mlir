@@ -84,3 +84,59 @@ module attributes {tfc.feeds = [], tfc.fetches = []} {
     %not:2 = LogicalNot(%switch#0) name("not") : (tensor<i1>) -> tensor<i1>
   }
 }
+
+// -----
+
+// A fetch from inside a loop: only an Exit's value leaves it.
+module attributes {tfc.feeds = [], tfc.fetches = ["body:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i1, value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %enter:2 = Enter(%zero#0) name("enter_b") {T = i1, frame_name = "loop", is_constant = false} : (tensor<i1>) -> tensor<i1>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i32>)
+    %cond:2 = LoopCond(%merge#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i1>)
+    %body:2 = Identity(%switch#1) name("body") {T = i1} : (tensor<i1>) -> tensor<i1>
+    %next:2 = NextIteration(%body#0) name("next") {T = i1} : (tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'body/_retval_0' (_Retval) is fetched from inside the loop; fetch the loop's Exit instead}}
+    %r = _Retval(%body#0) name("body/_retval_0") {T = i1, index = 0} : (tensor<i1>) -> ()
+  }
+}
+
+// -----
+
+// A node reading values of two different loops.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %a:2 = Enter(%zero#0) name("a") {T = i32, frame_name = "first", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %b:2 = Enter(%zero#0) name("b") {T = i32, frame_name = "second", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{node 'sum' takes inputs from two loop frames, 'first' and 'second'}}
+    %sum:2 = AddV2(%a#0, %b#0) name("sum") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// A loop Merge must join the variable's Enter and its NextIteration.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i1, value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %enter:2 = Enter(%zero#0) name("enter_b") {T = i1, frame_name = "loop", is_constant = false} : (tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'merge' (Merge) is a loop Merge that does not join one Enter and one NextIteration}}
+    %merge:3 = Merge(%enter#0, %enter#0) name("merge") {N = 2, T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i32>)
+    %cond:2 = LoopCond(%merge#0) name("cond") : (tensor<i1>) -> tensor<i1>
+  }
+}
+
+// -----
+
+// One LoopCond per frame.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i1, value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %enter:2 = Enter(%zero#0) name("enter_b") {T = i1, frame_name = "loop", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %c1:2 = LoopCond(%enter#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'cond_again' (LoopCond) is a second LoopCond}}
+    %c2:2 = LoopCond(%enter#0) name("cond_again") : (tensor<i1>) -> tensor<i1>
+  }
+}
