@@ -73,6 +73,11 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+bool boolAttr(Operation *node, StringRef name, bool otherwise) {
+  auto attr = node->getAttrOfType<BoolAttr>(name);
+  return attr ? attr.getValue() : otherwise;
+}
+
 std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
   // A scalar is one row of one element.
   int64_t rows = type.getRank() ? type.getDimSize(0) : 1;

@@ -18,15 +18,6 @@ using namespace mlir;
 
 namespace tfc {
 
-namespace {
-
-bool boolAttr(Operation *node, StringRef name, bool otherwise) {
-  auto attr = node->getAttrOfType<BoolAttr>(name);
-  return attr ? attr.getValue() : otherwise;
-}
-
-} // namespace
-
 LogicalResult StepEmitter::emitCheckpointOp(Operation *node) {
   Location loc = node->getLoc();
   StringRef type = tfg::getOpType(node);

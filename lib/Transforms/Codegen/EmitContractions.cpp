@@ -28,10 +28,7 @@ LogicalResult StepEmitter::emitMatMul(Operation *node) {
   auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
   if (!a.getElementType().isF32())
     return error(node) << "code generation supports float32 MatMul only for now";
-  bool ta = node->getAttrOfType<BoolAttr>("transpose_a") &&
-            node->getAttrOfType<BoolAttr>("transpose_a").getValue();
-  bool tb = node->getAttrOfType<BoolAttr>("transpose_b") &&
-            node->getAttrOfType<BoolAttr>("transpose_b").getValue();
+  bool ta = boolAttr(node, "transpose_a"), tb = boolAttr(node, "transpose_b");
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
   int64_t k = a.getDimSize(ta ? 0 : 1);
   Value pa = pointerTo(memrefFor(inputs[0]));
@@ -78,11 +75,7 @@ LogicalResult StepEmitter::emitBatchMatMul(Operation *node) {
   auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
   if (!a.getElementType().isF32() || !b.getElementType().isF32())
     return error(node) << "code generation supports float32 only for now";
-  auto flag = [&](StringRef name) {
-    auto attr = node->getAttrOfType<BoolAttr>(name);
-    return attr && attr.getValue();
-  };
-  bool adjX = flag("adj_x"), adjY = flag("adj_y");
+  bool adjX = boolAttr(node, "adj_x"), adjY = boolAttr(node, "adj_y");
   SmallVector<int64_t> sa = stridesOf(a.getShape()), sb = stridesOf(b.getShape()),
                        sc = stridesOf(c.getShape());
   int64_t ra = a.getRank(), rb = b.getRank(), rc = c.getRank();

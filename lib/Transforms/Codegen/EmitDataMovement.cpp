@@ -460,12 +460,8 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
 /// around it, in float.
 LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
   bool bilinear = tfg::getOpType(node) == "ResizeBilinear";
-  auto flag = [&](StringRef name) {
-    auto attr = node->getAttrOfType<BoolAttr>(name);
-    return attr && attr.getValue();
-  };
-  bool alignCorners = flag("align_corners");
-  bool halfPixel = flag("half_pixel_centers");
+  bool alignCorners = boolAttr(node, "align_corners");
+  bool halfPixel = boolAttr(node, "half_pixel_centers");
   auto in = cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());
   auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
   Type inElement = cast<MemRefType>(source.getType()).getElementType();

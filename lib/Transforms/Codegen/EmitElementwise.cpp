@@ -244,8 +244,7 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     // Truncate=true from float32 to bfloat16 drops the low 16 mantissa
     // bits (the paper's lossy transfer format) instead of rounding; NaN
     // stays NaN.
-    auto truncate = node->getAttrOfType<BoolAttr>("Truncate");
-    if (truncate && truncate.getValue() && operandElement.isF32() &&
+    if (boolAttr(node, "Truncate") && operandElement.isF32() &&
         element.isBF16()) {
       Value bits = builder.create<arith::BitcastOp>(loc, builder.getI32Type(), in[0]);
       Value high = builder.create<arith::ShRUIOp>(

@@ -25,8 +25,7 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   if (!xType.getElementType().isF32() || xType.getRank() != 4 ||
       (format && format.getValue() != "NHWC"))
     return error(node) << "code generation supports float32 NHWC only for now";
-  auto training = node->getAttrOfType<BoolAttr>("is_training");
-  bool isTraining = !training || training.getValue();
+  bool isTraining = boolAttr(node, "is_training", true);
   if (!gradient && !isTraining)
     return error(node) << "an inference batch norm whose statistics are used "
                           "has no code generation yet";

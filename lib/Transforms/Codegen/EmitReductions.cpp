@@ -212,7 +212,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
   emitLoop(loc, {}, {}, *out,
            [&](OpBuilder &b, Location l, ValueRange) { return identity(b, l); });
   if (in.getNumElements() > 0) {
-    auto keepDims = node->getAttrOfType<BoolAttr>("keep_dims");
+    bool keepDims = boolAttr(node, "keep_dims");
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
     for (int64_t d = 0; d < rank; ++d) {
@@ -221,7 +221,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
                                   : utils::IteratorType::parallel);
       if (!reduced)
         outExprs.push_back(builder.getAffineDimExpr(d));
-      else if (keepDims && keepDims.getValue())
+      else if (keepDims)
         outExprs.push_back(builder.getAffineConstantExpr(0));
     }
     SmallVector<AffineMap> maps = {
@@ -284,13 +284,9 @@ LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
                {type == "ArgMax" ? 0 : 1, dtype, indexType, outer, n, inner});
     return success();
   }
-  auto flag = [&](StringRef name) {
-    auto attr = node->getAttrOfType<BoolAttr>(name);
-    return attr && attr.getValue() ? 1 : 0;
-  };
   callKernel(loc, "tfc_cpu_scan", {pointerTo(memrefFor(input)), pointerTo(*out)},
-             {type == "Cumsum" ? 0 : 1, dtype, outer, n, inner, flag("exclusive"),
-              flag("reverse")});
+             {type == "Cumsum" ? 0 : 1, dtype, outer, n, inner,
+              boolAttr(node, "exclusive"), boolAttr(node, "reverse")});
   return success();
 }
 

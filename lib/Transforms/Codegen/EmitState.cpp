@@ -358,11 +358,9 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     sizes = {rowSize, sparseCount, rows, indexBytes,
              node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0};
   }
-  for (StringRef flag : update->flags) {
-    auto attr = node->getAttrOfType<BoolAttr>(flag);
-    // update_slots defaults to true; the others to false.
-    sizes.push_back(attr ? attr.getValue() : flag == "update_slots");
-  }
+  // update_slots defaults to true; the others to false.
+  for (StringRef flag : update->flags)
+    sizes.push_back(boolAttr(node, flag, flag == "update_slots"));
   callKernel(loc, update->kernel, pointers, sizes);
   return success();
 }

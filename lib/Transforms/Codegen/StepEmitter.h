@@ -38,6 +38,10 @@ std::pair<int64_t, int64_t> rowsOf(mlir::MemRefType type);
 /// Row-major element strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 
+/// A node's bool attr, or `otherwise` when it has none (the OpDef default).
+bool boolAttr(mlir::Operation *node, llvm::StringRef name,
+              bool otherwise = false);
+
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
