@@ -57,6 +57,17 @@ namespace tfc {
 
 namespace {
 
+/// Whether `node` reads an output of a Switch: it is alive with that one
+/// output (a cond's pivot), which a control edge from the Switch is not.
+bool readsSwitch(Operation *node) {
+  return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
+    Operation *producer = input.getDefiningOp();
+    return producer && tfg::isNode(producer) &&
+           (tfg::getOpType(producer) == "Switch" ||
+            tfg::getOpType(producer) == "RefSwitch");
+  });
+}
+
 bool isIdentityLike(Operation *node) {
   return llvm::StringSwitch<bool>(tfg::getOpType(node))
       .Cases("Identity", "IdentityN", "StopGradient", "PreventGradient", true)
@@ -110,7 +121,7 @@ private:
       return false;
     OperandRange inputs = tfg::getDataOperands(node);
     ResultRange outputs = tfg::getDataResults(node);
-    if (inputs.size() != outputs.size() || inputs.empty())
+    if (inputs.size() != outputs.size() || inputs.empty() || readsSwitch(node))
       return false;
     std::pair<StringRef, StringRef> devices = {tfg::getRequestedDevice(node),
                                                tfg::getAssignedDevice(node)};
@@ -121,9 +132,6 @@ private:
       if (devicesOf(input) != devices)
         return false;
       Operation *inputProducer = input.getDefiningOp();
-      if (inputProducer && (tfg::getOpType(inputProducer) == "Switch" ||
-                            tfg::getOpType(inputProducer) == "RefSwitch"))
-        return false;
       // The control token can only be forwarded to one producer node.
       if (inputProducer != producer)
         producer = nullptr;
@@ -207,17 +215,6 @@ bool canFail(Operation *node) {
 bool readsOrWritesRefs(Operation *node) {
   return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
     return isa<tfg::RefType>(cast<TensorType>(input.getType()).getElementType());
-  });
-}
-
-/// Whether `node` reads an output of a Switch: it is alive with that one
-/// output (a cond's pivot), which a control edge from the Switch is not.
-bool readsSwitch(Operation *node) {
-  return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
-    Operation *producer = input.getDefiningOp();
-    return producer && tfg::isNode(producer) &&
-           (tfg::getOpType(producer) == "Switch" ||
-            tfg::getOpType(producer) == "RefSwitch");
   });
 }
 
