@@ -62,13 +62,28 @@ Operation *variableNodeOf(Value reference) {
       return producer;
     // Ref outputs of Assign/Apply ops are their first input's variable;
     // Identity/RefIdentity of a ref or handle pass it on, and so do the
-    // nodes that carry it through a TF1 loop (a loop Merge: its Enter's).
+    // nodes that carry it through TF1 control flow. A Merge is the variable
+    // all its inputs are (a loop's back edge aside, which comes round to
+    // it), or none when a conditional picks between variables.
     StringRef type = tfg::getOpType(producer);
+    if (type == "Merge" || type == "RefMerge") {
+      Operation *variable = nullptr;
+      for (Value input : tfg::getDataOperands(producer)) {
+        Operation *from = input.getDefiningOp();
+        if (from && tfg::isNode(from) &&
+            tfg::getOpType(from).ends_with("NextIteration"))
+          continue;
+        Operation *each = variableNodeOf(input);
+        if (!each || (variable && each != variable))
+          return nullptr;
+        variable = each;
+      }
+      return variable;
+    }
     bool passesOn = writesVariables(producer) || type == "Identity" ||
                     type == "RefIdentity" || type == "Enter" ||
                     type == "RefEnter" || type == "Switch" ||
-                    type == "RefSwitch" || type == "Exit" ||
-                    type == "RefExit" || type == "Merge" || type == "RefMerge";
+                    type == "RefSwitch" || type == "Exit" || type == "RefExit";
     if (!passesOn || tfg::getDataOperands(producer).empty() ||
         !isVariableReference(tfg::getDataOperands(producer)[0].getType()))
       return nullptr;

@@ -32,7 +32,8 @@ bool isVariableReference(mlir::Type type);
 
 /// The variable node a ref or handle value comes from, seen through the
 /// nodes that pass a reference on (Identity of a handle, RefIdentity, the
-/// ref outputs of Assign and the Apply ops); null if it cannot be traced.
+/// ref outputs of Assign and the Apply ops, and Enter, Switch, Exit and a
+/// Merge whose inputs agree); null if it cannot be traced.
 mlir::Operation *variableNodeOf(mlir::Value reference);
 
 /// The identity of a variable node: "container/name" where name is the
