@@ -277,11 +277,13 @@ bool parseNpy(const uint8_t *bytes, size_t size, const std::string &name,
   if (!found)
     return fail("unsupported dtype '" + descr + "'");
 
-  // The element count, guarding against overflow.
+  // The element count, guarding against overflow: every partial product
+  // (NpyArray::numElements multiplies in this order, in int64) and the
+  // byte count must fit, also when a later dimension is 0.
   size_t count = 1;
   for (int64_t d : shape) {
-    if (d != 0 && count > std::numeric_limits<size_t>::max() / size_t(d) /
-                              elementSize)
+    if (d != 0 && count > size_t(std::numeric_limits<int64_t>::max()) /
+                              size_t(d) / elementSize)
       return fail("shape is too large");
     count *= size_t(d);
   }

@@ -195,6 +195,12 @@ TEST(NpyTest, EachBadFileHasItsError) {
   EXPECT_EQ(parseError(npyBytes(
                 "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8)),
             "x.npy: big-endian dtype '>f4' is not supported");
+  // Found by the fuzzer: dimensions whose product overflows int64 before a
+  // 0 makes the array empty.
+  EXPECT_EQ(parseError(npyBytes("{'descr': '|b1', 'fortran_order': False, "
+                                "'shape': (4294967296, 3000000000, 0), }",
+                                0)),
+            "x.npy: shape is too large");
   EXPECT_EQ(parseError(npyBytes(
                 "{'descr': '<M8', 'fortran_order': False, 'shape': (2,), }", 16)),
             "x.npy: unsupported dtype '<M8'");
