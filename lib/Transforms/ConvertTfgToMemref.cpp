@@ -382,22 +382,28 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitDataMovement(node);
   if (isAlias(node)) {
     // Aliases: output i is input i's memory, seen with another shape: a
-    // view at the same arena offset, or (for inputs and constants) a
-    // reinterpretation with row-major strides.
+    // view at the same arena offset, another view of a variable's buffer
+    // at its offset in the state area, or (for inputs and constants) a
+    // reinterpretation with row-major strides. (A view's offset is not in
+    // its aligned pointer, which a reinterpretation would keep alone.)
     for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
       Value input = aliasedInput(node, port);
       // Handles are resolved to their variable by memrefFor.
       if (isVariableReference(result.getType()))
         continue;
       MemRefType resultType = memrefOf(result);
+      Value source = memrefFor(input);
       if (memrefOf(input) == resultType) {
-        memrefs[result] = memrefFor(input);
+        memrefs[result] = source;
       } else if (Value view = memrefFor(result)) {
         memrefs[result] = view;
+      } else if (auto known = views.find(source); known != views.end()) {
+        memrefs[result] = viewOf(node->getLoc(), known->second.first,
+                                 known->second.second, resultType);
       } else {
         memrefs[result] = builder.create<memref::ReinterpretCastOp>(
-            node->getLoc(), resultType, memrefFor(input), 0,
-            resultType.getShape(), stridesOf(resultType.getShape()));
+            node->getLoc(), resultType, source, 0, resultType.getShape(),
+            stridesOf(resultType.getShape()));
       }
     }
     return success();

@@ -108,3 +108,25 @@ module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = [], tfc.state_bytes
     %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<2xi1>) -> (tensor<4xf32>, tensor<4xf32>)
   }
 }
+
+// -----
+
+// A reshape of a variable's read is a view of the variable's buffer: its
+// offset in the state area stays (a reinterpretation of the read would
+// keep the state area's start, where another variable lives).
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK: memref.view %arg2[%c0][] : memref<128xi8> to memref<4xf32>
+// CHECK: memref.view %arg2[%c64][] : memref<128xi8> to memref<2x2xf32>
+// CHECK: %[[FLAT:.*]] = memref.view %arg2[%c64{{.*}}][] : memref<128xi8> to memref<4xf32>
+// CHECK-NOT: reinterpret_cast
+// CHECK: memref.copy %[[FLAT]], %arg3
+module attributes {tfc.feeds = [], tfc.fetches = ["r:0"], tfc.state_bytes = 128 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 0, tfg.entry = "step"} {
+    %b:2 = VarHandleOp name("b") {container = "", dtype = f32, shape = #tfg.shape<4>, shared_name = "b", tfc.flag_offset = 96 : i64, tfc.state_offset = 0 : i64} : () -> tensor<!tfg.resource>
+    %w:2 = VarHandleOp name("w") {container = "", dtype = f32, shape = #tfg.shape<2x2>, shared_name = "w", tfc.flag_offset = 97 : i64, tfc.state_offset = 64 : i64} : () -> tensor<!tfg.resource>
+    %shape:2 = Const name("shape") {dtype = i32, value = dense<4> : tensor<1xi32>} : () -> tensor<1xi32>
+    %read:2 = ReadVariableOp(%w#0) name("read") {dtype = f32, tfc.offsets = array<i64: -1>} : (tensor<!tfg.resource>) -> tensor<2x2xf32>
+    %flat:2 = Reshape(%read#0, %shape#0) name("flat") {T = f32, Tshape = i32, tfc.offsets = array<i64: -1>} : (tensor<2x2xf32>, tensor<1xi32>) -> tensor<4xf32>
+    %r = _Retval(%flat#0) name("r") {T = f32, index = 0} : (tensor<4xf32>) -> ()
+  }
+}
