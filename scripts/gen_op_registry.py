@@ -101,7 +101,7 @@ OPS = {
     """,
     "variables": """
         VariableV2 Variable TemporaryVariable DestroyTemporaryVariable Assign
-        AssignAdd AssignSub IsVariableInitialized VarHandleOp ReadVariableOp
+        AssignAdd AssignSub IsVariableInitialized VarHandleOp ReadVariableOp VariableShape
         AssignVariableOp AssignAddVariableOp AssignSubVariableOp
         VarIsInitializedOp DestroyResourceOp ResourceGather ResourceGatherNd
         ResourceScatterAdd ResourceScatterSub ResourceScatterMul

@@ -78,6 +78,11 @@ bool boolAttr(Operation *node, StringRef name, bool otherwise) {
   return attr ? attr.getValue() : otherwise;
 }
 
+int64_t intAttr(Operation *node, StringRef name, int64_t otherwise) {
+  auto attr = node->getAttrOfType<IntegerAttr>(name);
+  return attr ? attr.getInt() : otherwise;
+}
+
 std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
   // A scalar is one row of one element.
   int64_t rows = type.getRank() ? type.getDimSize(0) : 1;

@@ -243,10 +243,12 @@ struct FoldConstantsPass
       NameUniquer names(*body);
       OpBuilder builder(&getContext());
 
+      // (VariableShape is stateful in TensorFlow, where a variable may be
+      // assigned a new shape; a tfc variable's shape is fixed.)
       SmallVector<Operation *> nodes;
       for (Operation &op : *body)
         if (tfg::isNode(&op) && tfg::getOpType(&op) != "Const" &&
-            !isStateful(&op))
+            (!isStateful(&op) || tfg::getOpType(&op) == "VariableShape"))
           nodes.push_back(&op);
       for (Operation *node : nodes) {
         // The outputs whose values are known, with static integer types.

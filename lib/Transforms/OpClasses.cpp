@@ -73,8 +73,9 @@ bool isDataMovement(Operation *node) {
   if (!tfg::isNode(node))
     return false;
   return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("Transpose", "Slice", "StridedSlice", "Tile", "BroadcastTo",
-             "ConcatV2", "Pack", "Unpack", "Split", "SplitV", true)
+      .Cases("Transpose", "Slice", "StridedSlice", "StridedSliceGrad", "Tile",
+             "BroadcastTo", "ConcatV2", "Pack", "Unpack", true)
+      .Cases("Split", "SplitV", true)
       .Cases("Pad", "PadV2", "MirrorPad", "GatherV2", "OneHot", "Fill",
              "Range", "ResizeBilinear", "ResizeNearestNeighbor", true)
       .Default(false);

@@ -1069,6 +1069,15 @@ LogicalResult stridedSlice(ShapeContext &c) {
   return success();
 }
 
+/// StridedSliceGrad: the sliced input's shape, its first input's value.
+LogicalResult stridedSliceGrad(ShapeContext &c) {
+  if (const auto *dims = c.inputValue(0))
+    c.setOutput(0, Shape::of(*dims));
+  else if (c.input(0).isStatic() && c.input(0).rank() == 1)
+    c.setOutput(0, Shape::ofRank(c.input(0).dims[0]));
+  return success();
+}
+
 LogicalResult gatherV2(ShapeContext &c) {
   const Shape &params = c.input(0), &indices = c.input(1);
   bool hasAxis = c.numInputs() == 3;
@@ -1185,14 +1194,19 @@ LogicalResult constOp(ShapeContext &c) {
   return success();
 }
 
+/// The declared shape of the variable a handle points to (through loops
+/// and conds too); null when it cannot be traced or is unranked.
+tfg::ShapeAttr declaredVariableShape(Value handle) {
+  Operation *variable = variableNodeOf(handle);
+  auto shape = variable ? variable->getAttrOfType<tfg::ShapeAttr>("shape") : nullptr;
+  return shape && !shape.getUnranked() ? shape : nullptr;
+}
+
 /// ReadVariableOp and ResourceGather: the variable's shape, from the
 /// VarHandleOp that made the handle.
 LogicalResult readVariable(ShapeContext &c) {
-  Operation *handle = tfg::getDataOperands(c.getNode())[0].getDefiningOp();
-  if (!handle || tfg::getOpType(handle) != "VarHandleOp")
-    return success();
-  auto shape = handle->getAttrOfType<tfg::ShapeAttr>("shape");
-  if (!shape || shape.getUnranked())
+  auto shape = declaredVariableShape(tfg::getDataOperands(c.getNode())[0]);
+  if (!shape)
     return success();
   if (tfg::getOpType(c.getNode()) == "ReadVariableOp") {
     c.setOutput(0, Shape::of(shape.getDims()));
@@ -1205,6 +1219,20 @@ LogicalResult readVariable(ShapeContext &c) {
   Shape out = indices;
   out.dims.append(shape.getDims().begin() + 1, shape.getDims().end());
   c.setOutput(0, out);
+  return success();
+}
+
+/// VariableShape: the variable's declared shape, as a value (the
+/// gradients of loops that pass a weight's handle ask for it).
+LogicalResult variableShape(ShapeContext &c) {
+  auto shape = declaredVariableShape(tfg::getDataOperands(c.getNode())[0]);
+  if (!shape) {
+    c.setOutput(0, Shape::ofRank(1));
+    return success();
+  }
+  c.setOutput(0, Shape::vector(shape.getDims().size()));
+  if (llvm::none_of(shape.getDims(), [](int64_t d) { return d < 0; }))
+    c.setOutputValue(0, SmallVector<int64_t>(shape.getDims()));
   return success();
 }
 
@@ -1588,12 +1616,14 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Pad PadV2 MirrorPad", pad);
     add("Slice", slice);
     add("StridedSlice", stridedSlice);
+    add("StridedSliceGrad", stridedSliceGrad);
     add("GatherV2 Gather", gatherV2);
     add("OneHot", oneHot);
     add("Range", range);
     add("Placeholder VariableV2", fromShapeAttr);
     add("Const", constOp);
     add("ReadVariableOp ResourceGather", readVariable);
+    add("VariableShape", variableShape);
     add("Merge RefMerge", merge);
     add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
         softmaxCrossEntropy);

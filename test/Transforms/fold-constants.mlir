@@ -105,3 +105,30 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %d:2 = AddV2(%ones#0, %ones#0) name("doubled") {T = f32} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %y:2 = Mul(%x#0, %d#0) name("y") {T = f32} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
 }
+
+// -----
+
+// VariableShape (stateful in TensorFlow, where a variable may take a new
+// shape) folds: a tfc variable keeps its declared shape. The handle may
+// come through a loop (Keras passes the weights' handles through its
+// While; the gradient asks for their shapes after the loop).
+// CHECK-LABEL: tfg.graph
+// CHECK: Const name("shape") {dtype = i32, value = dense<[6, 8]> : tensor<2xi32>}
+// CHECK: Const name("shape_after_loop") {dtype = i64, value = dense<[6, 8]> : tensor<2xi64>}
+// CHECK-NOT: VariableShape
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %w:2 = VarHandleOp name("w") {container = "", dtype = f32, shape = #tfg.shape<6x8>, shared_name = "w"} : () -> tensor<!tfg.resource>
+  %s:2 = VariableShape(%w#0) name("shape") {out_type = i32} : (tensor<!tfg.resource>) -> tensor<*xi32>
+  %zeros:2 = Fill(%s#0, %one#0) name("zeros") {T = f32, index_type = i32} : (tensor<*xi32>, tensor<f32>) -> tensor<*xf32>
+  %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %pred:2 = Placeholder name("pred") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<i1>
+  %enter:2 = Enter(%w#0) name("enter") {T = !tfg.resource, frame_name = "f", is_constant = false} : (tensor<!tfg.resource>) -> tensor<!tfg.resource>
+  %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = !tfg.resource} : (tensor<!tfg.resource>, tensor<!tfg.resource>) -> (tensor<!tfg.resource>, tensor<i32>)
+  %cond:2 = LoopCond(%pred#0) name("cond") : (tensor<i1>) -> tensor<i1>
+  %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = !tfg.resource} : (tensor<!tfg.resource>, tensor<i1>) -> (tensor<!tfg.resource>, tensor<!tfg.resource>)
+  %body:2 = Identity(%switch#1) name("body") {T = !tfg.resource} : (tensor<!tfg.resource>) -> tensor<!tfg.resource>
+  %next:2 = NextIteration(%body#0) name("next") {T = !tfg.resource} : (tensor<!tfg.resource>) -> tensor<!tfg.resource>
+  %exit:2 = Exit(%switch#0) name("exit") {T = !tfg.resource} : (tensor<!tfg.resource>) -> tensor<!tfg.resource>
+  %s2:2 = VariableShape(%exit#0) name("shape_after_loop") {out_type = i64} : (tensor<!tfg.resource>) -> tensor<*xi64>
+  %zeros2:2 = Fill(%s2#0, %one#0) name("zeros2") {T = f32, index_type = i64} : (tensor<*xi64>, tensor<f32>) -> tensor<*xf32>
+}

@@ -353,6 +353,26 @@ def _(c, rng):
                shrink_axis_mask=1))
 
 
+@case("StridedSliceGrad", EXACT)
+def _(c, rng):
+    # The gradients of x[1:3, ::2, -1] (shrink), x[::-1, 4:1:-2] (backwards)
+    # and x[:, tf.newaxis, 2, ::3] of a (4, 6, 5) tensor, and of an int32
+    # x[-1] (Keras' last RNN output): dy into zeros of x's shape.
+    ssg = raw.StridedSliceGrad
+    shape = const([4, 6, 5])
+    c.fetch(ssg(shape=shape, begin=const([1, 0, -1]), end=const([3, 0, 0]),
+                strides=const([1, 2, 1]), dy=c.feed(ordinary_floats((2, 3), rng)),
+                begin_mask=2, end_mask=2, shrink_axis_mask=4))
+    c.fetch(ssg(shape=shape, begin=const([0, 4]), end=const([0, 1]),
+                strides=const([-1, -2]), dy=c.feed(ordinary_floats((4, 2, 5), rng)),
+                begin_mask=1, end_mask=1))
+    c.fetch(ssg(shape=shape, begin=const([0, 0, 2, 0]), end=const([0, 0, 3, 0]),
+                strides=const([1, 1, 1, 3]), dy=c.feed(ordinary_floats((4, 1, 2), rng)),
+                begin_mask=9, end_mask=9, new_axis_mask=2, shrink_axis_mask=4))
+    c.fetch(ssg(shape=const([5, 2]), begin=const([-1]), end=const([0]),
+                strides=const([1]), dy=c.feed(ints((2,), rng)), shrink_axis_mask=1))
+
+
 @case("Tile", EXACT)
 def _(c, rng):
     c.fetch(raw.Tile(input=c.feed(ordinary_floats((2, 3), rng)),

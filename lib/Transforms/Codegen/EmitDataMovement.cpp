@@ -102,7 +102,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
   };
   // The tensor read (Split and Fill read their second operand).
   Value source;
-  if (type != "Split" && type != "Fill") {
+  if (type != "Split" && type != "Fill" && type != "StridedSliceGrad") {
     source = memrefFor(input);
     if (!source)
       return error(node) << "input has no buffer";
@@ -139,15 +139,12 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
                                       strides = constants(3, "strides");
       if (failed(begin) || failed(end) || failed(strides))
         return failure();
-      auto mask = [&](StringRef name) {
-        auto attr = node->getAttrOfType<IntegerAttr>(name);
-        return attr ? attr.getInt() : 0;
-      };
       std::string message;
       FailureOr<StridedSliceSpec> resolved = resolveStridedSlice(
-          in.getShape(), *begin, *end, *strides, mask("begin_mask"),
-          mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
-          mask("shrink_axis_mask"), message);
+          in.getShape(), *begin, *end, *strides, intAttr(node, "begin_mask"),
+          intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+          intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+          message);
       if (failed(resolved))
         return error(node) << message;
       spec = *resolved;
@@ -157,6 +154,53 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
       return failure();
     auto [window, map] = sliceOf(loc, source, spec.dims, spec.outputSource);
     emitLoop(loc, window, map, *output, copyBody);
+    return success();
+  }
+
+  if (type == "StridedSliceGrad") {
+    // Zeros of the sliced input's shape, then dy into the slice's window:
+    // dy read as the window's sizes (shrunk and new axes are size 1), a
+    // backwards walk read backwards.
+    FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
+                                    end = constants(2, "end"),
+                                    strides = constants(3, "strides");
+    Value dy = memrefFor(operands[4]);
+    if (failed(begin) || failed(end) || failed(strides) || !dy)
+      return failure();
+    std::string message;
+    FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+        out.getShape(), *begin, *end, *strides, intAttr(node, "begin_mask"),
+        intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+        intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+        message);
+    if (failed(spec))
+      return error(node) << message;
+    FailureOr<Value> output = outputFor(node);
+    if (failed(output))
+      return failure();
+    Type element = out.getElementType();
+    builder.create<linalg::FillOp>(
+        loc, builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element))
+                 .getResult(),
+        *output);
+    SmallVector<int64_t> offsets, sizes, steps;
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, slice] : llvm::enumerate(spec->dims)) {
+      offsets.push_back(slice.stride > 0
+                            ? slice.begin
+                            : slice.begin + (slice.count - 1) * slice.stride);
+      sizes.push_back(slice.count);
+      steps.push_back(std::abs(slice.stride));
+      exprs.push_back(slice.stride > 0 ? dim(d) : slice.count - 1 - dim(d));
+    }
+    if (llvm::is_contained(sizes, 0))
+      return success();
+    Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
+                                                     sizes, steps);
+    auto rows = MemRefType::get(sizes, element);
+    Value source = builder.create<memref::ReinterpretCastOp>(
+        loc, rows, dy, 0, sizes, stridesOf(sizes));
+    emitLoop(loc, source, mapOf(exprs), window, copyBody);
     return success();
   }
 
@@ -185,8 +229,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     unsigned count = type == "Pack" ? operands.size() : operands.size() - 1;
     int64_t axisValue;
     if (type == "Pack") {
-      auto attr = node->getAttrOfType<IntegerAttr>("axis");
-      axisValue = attr ? attr.getInt() : 0;
+      axisValue = intAttr(node, "axis");
     } else {
       FailureOr<SmallVector<int64_t>> axisList = constants(count, "the axis");
       if (failed(axisList))

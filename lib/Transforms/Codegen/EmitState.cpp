@@ -217,10 +217,6 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     if (!supported)
       return error(node) << "random values of type " << element
                          << " are not supported yet";
-    auto seed = [&](StringRef name) {
-      auto attr = node->getAttrOfType<IntegerAttr>(name);
-      return attr ? attr.getInt() : int64_t(0);
-    };
     Value none = nullPointer(loc);
     Value low = kind == 3 ? pointerTo(memrefFor(operands[1])) : none;
     Value high = kind == 3 ? pointerTo(memrefFor(operands[2])) : none;
@@ -229,7 +225,8 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     callKernel(loc, "tfc_cpu_random",
                {pointerTo(*out), bytePointer(loc, pointerTo(state), offset),
                 low, high},
-               {outType.getNumElements(), dtype, seed("seed"), seed("seed2")},
+               {outType.getNumElements(), dtype, intAttr(node, "seed"),
+                intAttr(node, "seed2")},
                kind);
     return success();
   }

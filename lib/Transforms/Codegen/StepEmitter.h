@@ -42,6 +42,10 @@ llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 bool boolAttr(mlir::Operation *node, llvm::StringRef name,
               bool otherwise = false);
 
+/// A node's int attr, or `otherwise` when it has none (the OpDef default).
+int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
+                int64_t otherwise = 0);
+
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
