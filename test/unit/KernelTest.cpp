@@ -334,4 +334,30 @@ TEST(RuntimeTest, ArenasAreAligned) {
   tfc_runtime_destroy(runtime);
 }
 
+TEST(RuntimeTest, ScatterRowsCopiesRowsOfAnyElementType) {
+  // TensorScatterUpdate of int32 rows (a loop's accumulator of its
+  // counter) and of int64 indices: rows are bytes; the last index wins.
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  std::vector<int32_t> tensor = {0, 0, 1, 1, 2, 2, 3, 3};
+  const std::vector<int32_t> updates = {10, 11, 20, 21, 30, 31};
+  const std::vector<int64_t> indices = {3, 0, 3};
+  tfc_cpu_scatter_rows(runtime, tensor.data(), indices.data(), updates.data(),
+                       "scatter", /*rows=*/4, /*row_bytes=*/8, /*count=*/3,
+                       /*index_bytes=*/8);
+  EXPECT_EQ(tensor, (std::vector<int32_t>{20, 21, 1, 1, 2, 2, 30, 31}));
+  tfc_runtime_destroy(runtime);
+}
+
+TEST(RuntimeDeathTest, ScatterRowsOutsideTheTensorStopsTheStep) {
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  std::vector<float> tensor(4);
+  const std::vector<float> update = {1, 2};
+  const int32_t index = 2;
+  EXPECT_EXIT(tfc_cpu_scatter_rows(runtime, tensor.data(), &index, update.data(),
+                                   "acc/push", 2, 8, 1, 4),
+              ::testing::ExitedWithCode(1),
+              "node 'acc/push': indices\\[0\\] = 2 is not in \\[0, 2\\)");
+  tfc_runtime_destroy(runtime);
+}
+
 } // namespace

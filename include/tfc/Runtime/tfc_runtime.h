@@ -343,6 +343,13 @@ void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
                          const void *indices, void *out, const char *node,
                          int64_t rows, int64_t row_bytes, int64_t count,
                          int64_t index_bytes);
+/* Copies the `count` rows of `updates` to the rows of the [rows, ...]
+ * tensor `out` that `indices` select, in index order (TensorScatterUpdate,
+ * any element type); an index outside [0, rows) stops the step with an
+ * error naming `node`. */
+void tfc_cpu_scatter_rows(tfc_runtime *runtime, void *out, const void *indices,
+                          const void *updates, const char *node, int64_t rows,
+                          int64_t row_bytes, int64_t count, int64_t index_bytes);
 /* Scatter updates into var's rows, in index order: kind 0 update, 1 add,
  * 2 sub, 3 mul, 4 div, 5 min, 6 max; updates are [count, row_size], or one
  * value (scalar_updates). With drop_negative, negative indices are skipped

@@ -409,9 +409,10 @@ LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
   auto outType = cast<MemRefType>(out->getType());
   auto indicesType = cast<MemRefType>(indices.getType());
   auto updatesType = cast<MemRefType>(updates.getType());
-  if (!outType.getElementType().isF32() || outType.getRank() == 0 ||
-      indicesType.getRank() != 2 || indicesType.getDimSize(1) != 1)
-    return error(node) << "updates rows of a float32 tensor only "
+  Type element = outType.getElementType();
+  if (outType.getRank() == 0 || indicesType.getRank() != 2 ||
+      indicesType.getDimSize(1) != 1 || !element.isIntOrFloat())
+    return error(node) << "updates rows of an integer or float tensor only "
                           "(indices [count, 1]) for now";
   auto [rows, rowSize] = rowsOf(outType);
   int64_t count = indicesType.getDimSize(0);
@@ -421,11 +422,13 @@ LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
   // The tensor's value first, unless the plan put the output over it.
   if (!sameMemory(tensor, *out))
     builder.create<memref::CopyOp>(loc, tensor, *out);
-  callKernel(loc, "tfc_cpu_scatter_f32",
+  // (Booleans are a byte each.)
+  int64_t elementBytes = std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
+  callKernel(loc, "tfc_cpu_scatter_rows",
              {pointerTo(*out), pointerTo(indices), pointerTo(updates),
               stringPointer(loc, tfg::getNodeName(node))},
-             {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8, 0, 0},
-             /*kind=*/0);
+             {rows, rowSize * elementBytes, count,
+              indicesType.getElementTypeBitWidth() / 8});
   return success();
 }
 

@@ -60,6 +60,19 @@ extern "C" void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
                     });
 }
 
+extern "C" void tfc_cpu_scatter_rows(tfc_runtime *runtime, void *out,
+                                     const void *indices, const void *updates,
+                                     const char *node, int64_t rows,
+                                     int64_t rowBytes, int64_t count,
+                                     int64_t indexBytes) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      std::memcpy(static_cast<char *>(out) + r * rowBytes,
+                                  static_cast<const char *>(updates) + i * rowBytes,
+                                  rowBytes);
+                    });
+}
+
 extern "C" void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
                                     const void *indices, const float *updates,
                                     const char *node, int64_t rows,
