@@ -122,6 +122,13 @@ bool StepEmitter::sameMemory(Value a, Value b) const {
          (x != views.end() && y != views.end() && x->second == y->second);
 }
 
+Value StepEmitter::reshapeOf(Location loc, Value memref, MemRefType type) {
+  if (auto known = views.find(memref); known != views.end())
+    return viewOf(loc, known->second.first, known->second.second, type);
+  return builder.create<memref::ReinterpretCastOp>(
+      loc, type, memref, 0, type.getShape(), stridesOf(type.getShape()));
+}
+
 Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
                           MemRefType type) {
   Value index = builder.create<arith::ConstantIndexOp>(loc, offset);
@@ -387,29 +394,20 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitDataMovement(node);
   if (isAlias(node)) {
     // Aliases: output i is input i's memory, seen with another shape: a
-    // view at the same arena offset, another view of a variable's buffer
-    // at its offset in the state area, or (for inputs and constants) a
-    // reinterpretation with row-major strides. (A view's offset is not in
-    // its aligned pointer, which a reinterpretation would keep alone.)
+    // view at the same arena offset, or the input reshaped (a variable's
+    // buffer in the state area, an input, a constant).
     for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
       Value input = aliasedInput(node, port);
       // Handles are resolved to their variable by memrefFor.
       if (isVariableReference(result.getType()))
         continue;
       MemRefType resultType = memrefOf(result);
-      Value source = memrefFor(input);
-      if (memrefOf(input) == resultType) {
-        memrefs[result] = source;
-      } else if (Value view = memrefFor(result)) {
+      if (memrefOf(input) == resultType)
+        memrefs[result] = memrefFor(input);
+      else if (Value view = memrefFor(result))
         memrefs[result] = view;
-      } else if (auto known = views.find(source); known != views.end()) {
-        memrefs[result] = viewOf(node->getLoc(), known->second.first,
-                                 known->second.second, resultType);
-      } else {
-        memrefs[result] = builder.create<memref::ReinterpretCastOp>(
-            node->getLoc(), resultType, source, 0, resultType.getShape(),
-            stridesOf(resultType.getShape()));
-      }
+      else
+        memrefs[result] = reshapeOf(node->getLoc(), memrefFor(input), resultType);
     }
     return success();
   }

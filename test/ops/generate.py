@@ -357,7 +357,8 @@ def _(c, rng):
 def _(c, rng):
     # The gradients of x[1:3, ::2, -1] (shrink), x[::-1, 4:1:-2] (backwards)
     # and x[:, tf.newaxis, 2, ::3] of a (4, 6, 5) tensor, and of an int32
-    # x[-1] (Keras' last RNN output): dy into zeros of x's shape.
+    # x[-1] (Keras' last RNN output), and of x[:, 1::2] with a computed dy:
+    # dy into zeros of x's shape.
     ssg = raw.StridedSliceGrad
     shape = const([4, 6, 5])
     c.fetch(ssg(shape=shape, begin=const([1, 0, -1]), end=const([3, 0, 0]),
@@ -371,6 +372,10 @@ def _(c, rng):
                 begin_mask=9, end_mask=9, new_axis_mask=2, shrink_axis_mask=4))
     c.fetch(ssg(shape=const([5, 2]), begin=const([-1]), end=const([0]),
                 strides=const([1]), dy=c.feed(ints((2,), rng)), shrink_axis_mask=1))
+    # dy computed in the step (a buffer of the arena, not an input).
+    dy = c.feed(ordinary_floats((3, 2), rng))
+    c.fetch(ssg(shape=const([3, 4]), begin=const([0, 1]), end=const([3, 4]),
+                strides=const([1, 2]), dy=tf.exp(dy) * dy))
 
 
 @case("Tile", EXACT)

@@ -123,6 +123,26 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
+  // StridedSlice's begin, end and strides (inputs 1-3) and masks, on a
+  // tensor of shape `sliced`.
+  auto stridedSlice =
+      [&](ArrayRef<int64_t> sliced) -> FailureOr<StridedSliceSpec> {
+    FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
+                                    end = constants(2, "end"),
+                                    strides = constants(3, "strides");
+    if (failed(begin) || failed(end) || failed(strides))
+      return failure();
+    std::string message;
+    FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+        sliced, *begin, *end, *strides, intAttr(node, "begin_mask"),
+        intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+        intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+        message);
+    if (failed(spec))
+      return error(node) << message;
+    return spec;
+  };
+
   if (type == "Slice" || type == "StridedSlice") {
     StridedSliceSpec spec;
     if (type == "Slice") {
@@ -134,19 +154,9 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
         spec.outputSource.push_back(d);
       }
     } else {
-      FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
-                                      end = constants(2, "end"),
-                                      strides = constants(3, "strides");
-      if (failed(begin) || failed(end) || failed(strides))
-        return failure();
-      std::string message;
-      FailureOr<StridedSliceSpec> resolved = resolveStridedSlice(
-          in.getShape(), *begin, *end, *strides, intAttr(node, "begin_mask"),
-          intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
-          intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
-          message);
+      FailureOr<StridedSliceSpec> resolved = stridedSlice(in.getShape());
       if (failed(resolved))
-        return error(node) << message;
+        return failure();
       spec = *resolved;
     }
     FailureOr<Value> output = outputFor(node);
@@ -158,49 +168,30 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
   }
 
   if (type == "StridedSliceGrad") {
-    // Zeros of the sliced input's shape, then dy into the slice's window:
-    // dy read as the window's sizes (shrunk and new axes are size 1), a
-    // backwards walk read backwards.
-    FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
-                                    end = constants(2, "end"),
-                                    strides = constants(3, "strides");
+    // Zeros of the sliced input's shape, then dy into the slice's window,
+    // dy read as the window's sizes (shrunk and new axes are size 1). The
+    // map from a dim of the window to its slice dim is its own inverse (a
+    // backwards walk reads backwards), so the slice's serves.
+    FailureOr<StridedSliceSpec> spec = stridedSlice(out.getShape());
     Value dy = memrefFor(operands[4]);
-    if (failed(begin) || failed(end) || failed(strides) || !dy)
-      return failure();
-    std::string message;
-    FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
-        out.getShape(), *begin, *end, *strides, intAttr(node, "begin_mask"),
-        intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
-        intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
-        message);
-    if (failed(spec))
-      return error(node) << message;
     FailureOr<Value> output = outputFor(node);
-    if (failed(output))
+    if (failed(spec) || !dy || failed(output))
       return failure();
     Type element = out.getElementType();
     builder.create<linalg::FillOp>(
-        loc, builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element))
-                 .getResult(),
+        loc,
+        builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element))
+            .getResult(),
         *output);
-    SmallVector<int64_t> offsets, sizes, steps;
-    SmallVector<AffineExpr> exprs;
-    for (auto [d, slice] : llvm::enumerate(spec->dims)) {
-      offsets.push_back(slice.stride > 0
-                            ? slice.begin
-                            : slice.begin + (slice.count - 1) * slice.stride);
-      sizes.push_back(slice.count);
-      steps.push_back(std::abs(slice.stride));
-      exprs.push_back(slice.stride > 0 ? dim(d) : slice.count - 1 - dim(d));
-    }
+    SmallVector<int64_t> sizes;
+    for (const StridedSliceDim &d : spec->dims)
+      sizes.push_back(d.count);
     if (llvm::is_contained(sizes, 0))
       return success();
-    Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
-                                                     sizes, steps);
-    auto rows = MemRefType::get(sizes, element);
-    Value source = builder.create<memref::ReinterpretCastOp>(
-        loc, rows, dy, 0, sizes, stridesOf(sizes));
-    emitLoop(loc, source, mapOf(exprs), window, copyBody);
+    auto [window, map] = sliceOf(loc, *output, spec->dims,
+                                 llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    Value rows = reshapeOf(loc, dy, MemRefType::get(sizes, element));
+    emitLoop(loc, rows, map, window, copyBody);
     return success();
   }
 

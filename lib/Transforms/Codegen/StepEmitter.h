@@ -185,6 +185,13 @@ private:
   void makeBuffers(llvm::ArrayRef<mlir::Operation *> nodes);
   /// NOT of an i1.
   mlir::Value negate(mlir::Location loc, mlir::Value condition);
+  /// `memref`'s elements seen as the row-major `type`: another view at
+  /// the same offset of a view's base, or a reinterpretation of a
+  /// parameter or global. (pointerTo, the address a kernel gets, adds the
+  /// offsets of views it made; through a reinterpretation of a view the
+  /// aligned pointer folds to the base's and the offset would be lost.)
+  mlir::Value reshapeOf(mlir::Location loc, mlir::Value memref,
+                        mlir::MemRefType type);
   /// A view of `type` at byte `offset` of `base` (the arena or the state).
   mlir::Value viewOf(mlir::Location loc, mlir::Value base, int64_t offset,
                      mlir::MemRefType type);
