@@ -1,22 +1,37 @@
 //===- LowerTensorLists.cpp - TensorLists as dense tensors ----------------===//
 //
-// TF2's loops keep per-step tensors in TensorLists (Keras RNNs read their
-// input sequence from one and write their outputs to another). A list
-// whose element shape and length are known at compile time is a dense
-// tensor [length, element...]; this pass rewrites the list ops into the
-// tensor ops that compute it, as TensorFlow's own list-to-tensor rewrites
-// do:
+// TF2's loops keep per-step tensors in TensorLists: Keras RNNs read their
+// input sequence from one and write their outputs to another, and the
+// gradient of a loop keeps each iteration's intermediates in
+// accumulators, lists the forward loop pushes to and the gradient loop
+// pops from in reverse. A list whose element shape and capacity are known
+// at compile time is a dense tensor [capacity, element...]; this pass
+// rewrites the list ops into the tensor ops that compute it, as
+// TensorFlow's own list-to-tensor rewrites do:
 //
 //   TensorListReserve(shape, n)      -> a zero Const [n, shape...]
+//   EmptyTensorList(shape, max)      -> a zero Const [max, shape...]
 //   TensorListFromTensor(t, shape)   -> Identity(t)
 //   TensorListGetItem(l, i, shape)   -> GatherV2(l, i, 0)
 //   TensorListSetItem(l, i, item)    -> TensorScatterUpdate(l, [[i]], [item])
+//   TensorListPushBack(l, item)      -> TensorScatterUpdate(l, [[len]], [item])
+//   TensorListPopBack(l, shape)      -> l, and the item GatherV2(l, len - 1, 0)
+//   TensorListLength(l)              -> len
+//   TensorListElementShape(l)        -> a Const of the element shape
 //   TensorListStack(l, shape)        -> Identity(l)
 //
-// and gives the nodes that carry a list through a loop (Enter, Merge,
-// Switch, Identity, NextIteration, Exit) the dense type in place of the
-// variant. A list op it cannot rewrite (an unknown element shape or
-// length, other list ops) stays, and code generation names it.
+// and gives the nodes that carry a list (Enter, Merge, Switch, Identity,
+// NextIteration, Exit) or add or zero lists (AddN, ZerosLike) the dense
+// type in place of the variant.
+//
+// A list's length `len` is an int32 scalar that follows the list: a
+// constant where the list is made, plus one per push and minus one per
+// pop, carried through loops and conds by copies of the nodes that carry
+// the list. Only the lists whose length some node reads get one.
+//
+// A list this cannot make dense (an element shape or capacity unknown at
+// compile time, or the stack of a list whose length changes) is an error
+// naming the node.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +42,7 @@
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -42,121 +58,521 @@ bool isVariant(Type type) {
   return tensor && isa<tfg::VariantType>(tensor.getElementType());
 }
 
+bool isListOp(Operation *op) {
+  if (!tfg::isNode(op))
+    return false;
+  StringRef type = tfg::getOpType(op);
+  return type.starts_with("TensorList") || type == "EmptyTensorList";
+}
+
+/// Nodes that pass a list on unchanged (to each data output).
+bool carriesList(StringRef type) {
+  return type == "Enter" || type == "Merge" || type == "Switch" ||
+         type == "Identity" || type == "NextIteration" || type == "Exit";
+}
+
+/// Elementwise ops that TensorFlow applies to lists' elements (the zeros
+/// and sums of gradients): the dense op is the same op.
+bool mapsList(StringRef type) { return type == "ZerosLike" || type == "AddN"; }
+
+InFlightDiagnostic nodeError(Operation *node) {
+  return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
+                           << tfg::getOpType(node) << "): ";
+}
+
+/// The nodes `list` may have passed through since it was made, and where
+/// it was made, back to the nodes that make lists.
+SmallVector<Operation *> historyOf(Value list) {
+  llvm::DenseSet<Value> seen;
+  SmallVector<Operation *> history;
+  SmallVector<Value> worklist = {list};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *producer = value.getDefiningOp();
+    if (!seen.insert(value).second || !producer || !tfg::isNode(producer))
+      continue;
+    history.push_back(producer);
+    for (Value input : tfg::getDataOperands(producer))
+      if (isVariant(input.getType()))
+        worklist.push_back(input);
+  }
+  return history;
+}
+
+/// Whether a push or pop may have changed the length of `list` since it
+/// was made (then its stack's shape is not static).
+bool lengthChanges(Value list) {
+  return llvm::any_of(historyOf(list), [](Operation *node) {
+    StringRef type = tfg::getOpType(node);
+    return type == "EmptyTensorList" || type == "TensorListPushBack" ||
+           type == "TensorListPopBack";
+  });
+}
+
+/// The length of `list` when no push or pop changes it and every node
+/// that may have made it made it of that constant length.
+std::optional<int64_t> staticLength(Value list) {
+  std::optional<int64_t> length;
+  for (Operation *node : historyOf(list)) {
+    StringRef type = tfg::getOpType(node);
+    OperandRange in = tfg::getDataOperands(node);
+    std::optional<int64_t> made;
+    if (type == "TensorListReserve") {
+      auto n = constantInts(in[1]);
+      if (!n || n->size() != 1)
+        return std::nullopt;
+      made = (*n)[0];
+    } else if (type == "TensorListFromTensor") {
+      auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
+      if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(0))
+        return std::nullopt;
+      made = tensor.getDimSize(0);
+    } else if (type != "TensorListSetItem" && !carriesList(type) &&
+               !mapsList(type)) {
+      return std::nullopt;
+    }
+    if (made && length && *made != *length)
+      return std::nullopt;
+    if (made)
+      length = made;
+  }
+  return length;
+}
+
+/// The Const node whose value every element of `list` has: the list was
+/// made empty and only that value (equal Consts) pushed to it; or null.
+Operation *onlyPushedConstant(Value list) {
+  Operation *pushed = nullptr;
+  for (Operation *node : historyOf(list)) {
+    StringRef type = tfg::getOpType(node);
+    if (type == "TensorListPushBack") {
+      Operation *item = tfg::getDataOperands(node)[1].getDefiningOp();
+      if (!item || !tfg::isNode(item) || tfg::getOpType(item) != "Const" ||
+          (pushed &&
+           (pushed->getAttr("value") != item->getAttr("value") ||
+            pushed->getResult(0).getType() != item->getResult(0).getType())))
+        return nullptr;
+      pushed = item;
+    } else if (type != "EmptyTensorList" && type != "TensorListPopBack" &&
+               !carriesList(type)) {
+      return nullptr;
+    }
+  }
+  return pushed;
+}
+
+/// The static element shape of `list`, from where it was made.
+std::optional<SmallVector<int64_t>> elementShapeOf(Value list) {
+  for (Operation *node : historyOf(list)) {
+    StringRef type = tfg::getOpType(node);
+    OperandRange in = tfg::getDataOperands(node);
+    if (type == "TensorListReserve" || type == "EmptyTensorList") {
+      auto shape = constantInts(in[0]);
+      if (shape && llvm::none_of(*shape, [](int64_t d) { return d < 0; }))
+        return shape;
+    } else if (type == "TensorListFromTensor") {
+      auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
+      if (tensor && tensor.hasStaticShape() && tensor.getRank() > 0)
+        return SmallVector<int64_t>(tensor.getShape().drop_front());
+    }
+  }
+  return std::nullopt;
+}
+
+/// Rewrites the lists of one graph body.
+class ListLowering {
+public:
+  ListLowering(Block &body, unsigned &lowered)
+      : body(body), names(body), builder(body.getParentOp()->getContext()),
+        lowered(lowered) {}
+
+  LogicalResult run();
+
+private:
+  FailureOr<Value> lengthOf(Value list, Operation *reader);
+  LogicalResult lower(Operation *op);
+  void retypeCarriers();
+
+  /// Creates a node at the builder's insertion point that waits for what
+  /// `like` waits for.
+  Operation *node(Operation *like, StringRef opType, StringRef name,
+                  TypeRange results, ValueRange data,
+                  ArrayRef<NamedAttribute> attrs) {
+    return createNodeLike(builder, like, opType, name, results, data,
+                          tfg::getControlOperands(like), attrs);
+  }
+  /// An int32 Const (inputless: graph constants are read from any frame).
+  Value i32Const(Operation *like, StringRef name, ArrayRef<int64_t> shape,
+                 ArrayRef<int32_t> values) {
+    auto type = RankedTensorType::get(shape, builder.getI32Type());
+    return createNodeLike(builder, like, "Const", names.get(name), type, {}, {},
+                          {builder.getNamedAttr(
+                               "dtype", TypeAttr::get(builder.getI32Type())),
+                           builder.getNamedAttr(
+                               "value", DenseElementsAttr::get(type, values))})
+        ->getResult(0);
+  }
+  NamedAttribute typeAttr(StringRef name, Type type) {
+    return builder.getNamedAttr(name, TypeAttr::get(type));
+  }
+
+  Block &body;
+  NameUniquer names;
+  OpBuilder builder;
+  unsigned &lowered;
+  /// The length of each list value that has one.
+  llvm::DenseMap<Value, Value> lengths;
+  /// The length each push, pop and Length node reads (a push: its input
+  /// list's; a pop: its output list's), found before any rewrite.
+  llvm::DenseMap<Operation *, Value> lengthRead;
+  /// The element shape each TensorListElementShape node reads, where static.
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> elementShapes;
+  /// The stacks of lists that pushes or pops changed.
+  llvm::DenseSet<Operation *> stacksChangingList;
+  /// The Const every push to a popped list pushed, for each pop whose
+  /// list only ever held that value.
+  llvm::DenseMap<Operation *, Operation *> constantPushed;
+  /// The dense values that replaced lists, for the retyping.
+  SmallVector<Value> dense;
+};
+
+/// The length of `list`, made on demand: a constant where the list is
+/// made, an increment or decrement after a push or a pop, and copies of
+/// the nodes that carry the list (made before their inputs' lengths, so
+/// that a loop's back edge finds its Merge's copy).
+FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
+  if (auto known = lengths.find(list); known != lengths.end())
+    return known->second;
+  Operation *producer = list.getDefiningOp();
+  if (!producer || !tfg::isNode(producer)) {
+    nodeError(reader) << "cannot trace its list to where it is made";
+    return failure();
+  }
+  StringRef type = tfg::getOpType(producer);
+  OperandRange in = tfg::getDataOperands(producer);
+  std::string name = tfg::getNodeName(producer).str() + "/length";
+  auto scalar = RankedTensorType::get({}, builder.getI32Type());
+  auto remember = [&](Value length) {
+    lengths[list] = length;
+    return length;
+  };
+  auto constant = [&](int64_t value) {
+    builder.setInsertionPointAfter(producer);
+    return remember(
+        i32Const(producer, name, {}, {static_cast<int32_t>(value)}));
+  };
+
+  if (std::optional<int64_t> length = staticLength(list))
+    return constant(*length);
+  if (type == "EmptyTensorList")
+    return constant(0);
+  if (type == "TensorListReserve") {
+    // (A length computed in the step must still be a constant by the time
+    // the list is made dense, which reports it.)
+    auto length = constantInts(in[1]);
+    return length && length->size() == 1 ? constant((*length)[0])
+                                         : remember(in[1]);
+  }
+  if (type == "TensorListFromTensor") {
+    auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
+    if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(0)) {
+      nodeError(producer) << "the tensor's first dimension is not static";
+      return failure();
+    }
+    return constant(tensor.getDimSize(0));
+  }
+  if (type == "TensorListSetItem" || mapsList(type)) {
+    FailureOr<Value> length = lengthOf(in[0], producer);
+    return failed(length) ? length : remember(*length);
+  }
+  if (type == "TensorListPushBack" || type == "TensorListPopBack") {
+    FailureOr<Value> before = lengthOf(in[0], producer);
+    if (failed(before))
+      return failure();
+    // (A loop's back edge may have made it meanwhile.)
+    if (auto known = lengths.find(list); known != lengths.end())
+      return known->second;
+    // (Before the push or pop, which its rewrite then reads.)
+    builder.setInsertionPoint(producer);
+    int32_t step = type == "TensorListPushBack" ? 1 : -1;
+    Value one = i32Const(producer, name + "/step", {}, {step});
+    return remember(node(producer, "AddV2", names.get(name), scalar,
+                         {*before, one}, {typeAttr("T", builder.getI32Type())})
+                        ->getResult(0));
+  }
+  if (carriesList(type)) {
+    // A copy of the carrier on the lengths, remembered for each list it
+    // outputs before its inputs are traced.
+    builder.setInsertionPointAfter(producer);
+    Operation *copy = builder.clone(*producer);
+    copy->setAttr(tfg::kNameAttr, builder.getStringAttr(names.get(name)));
+    copy->setAttr("T", TypeAttr::get(builder.getI32Type()));
+    for (auto [result, copied] :
+         llvm::zip(tfg::getDataResults(producer), tfg::getDataResults(copy))) {
+      if (!isVariant(result.getType()))
+        continue;
+      copied.setType(scalar);
+      lengths[result] = copied;
+    }
+    for (auto [index, input] : llvm::enumerate(in)) {
+      if (!isVariant(input.getType()))
+        continue; // (a Switch's predicate)
+      FailureOr<Value> length = lengthOf(input, producer);
+      if (failed(length))
+        return failure();
+      copy->setOperand(index, *length);
+    }
+    return lengths[list];
+  }
+  nodeError(reader) << "cannot follow the length of its list through node '"
+                    << tfg::getNodeName(producer) << "' (" << type << ")";
+  return failure();
+}
+
+/// Rewrites one list op into tensor ops (see the file comment).
+LogicalResult ListLowering::lower(Operation *op) {
+  StringRef type = tfg::getOpType(op);
+  OperandRange in = tfg::getDataOperands(op);
+  builder.setInsertionPoint(op);
+  auto replaceBy = [&](Operation *replacement, Value list) {
+    tfg::getDataResults(op)[0].replaceAllUsesWith(replacement->getResult(0));
+    tfg::getControlToken(op).replaceAllUsesWith(
+        tfg::getControlToken(replacement));
+    if (list)
+      dense.push_back(list);
+    op->erase();
+    ++lowered;
+    return success();
+  };
+  if (type == "TensorListLength") {
+    // A constant length stays visible as one (gradients push it to
+    // accumulators and make lists of that length from what they pop).
+    Value length = lengthRead.lookup(op);
+    if (auto constant = constantInts(length))
+      return replaceBy(
+          node(op, "Const", tfg::getNodeName(op), length.getType(), {},
+               {typeAttr("dtype", builder.getI32Type()),
+                builder.getNamedAttr(
+                    "value", length.getDefiningOp()->getAttr("value"))}),
+          nullptr);
+    auto i32 = builder.getI32Type();
+    return replaceBy(node(op, "Identity", tfg::getNodeName(op),
+                          RankedTensorType::get({}, i32), length,
+                          {typeAttr("T", i32)}),
+                     nullptr);
+  }
+  if (type == "TensorListElementShape") {
+    auto shape = elementShapes.find(op);
+    if (shape == elementShapes.end()) {
+      nodeError(op) << "the list's element shape is not static";
+      return failure();
+    }
+    auto element =
+        cast<IntegerType>(cast<TensorType>(tfg::getDataResults(op)[0].getType())
+                              .getElementType());
+    auto tensorType =
+        RankedTensorType::get({int64_t(shape->second.size())}, element);
+    SmallVector<APInt> values;
+    for (int64_t d : shape->second)
+      values.push_back(APInt(element.getWidth(), d, /*isSigned=*/true));
+    return replaceBy(
+        node(op, "Const", tfg::getNodeName(op), tensorType, {},
+             {typeAttr("dtype", element),
+              builder.getNamedAttr(
+                  "value", DenseElementsAttr::get(tensorType, values))}),
+        nullptr);
+  }
+  auto dtype = op->getAttrOfType<TypeAttr>("element_dtype");
+  if (!dtype) {
+    nodeError(op) << "no element_dtype";
+    return failure();
+  }
+  Type element = dtype.getValue();
+  auto unranked = UnrankedTensorType::get(element);
+  auto i32 = builder.getI32Type();
+  NamedAttribute T = typeAttr("T", element);
+  std::string name = tfg::getNodeName(op).str();
+
+  // A zero Const [capacity, element shape...].
+  auto zeros = [&](Value shapeInput, Value capacityInput,
+                   StringRef what) -> Operation * {
+    auto shape = constantInts(shapeInput);
+    auto capacity = constantInts(capacityInput);
+    if (!shape || llvm::any_of(*shape, [](int64_t d) { return d < 0; })) {
+      nodeError(op) << "the list's element shape is not static";
+      return nullptr;
+    }
+    if (!capacity || capacity->size() != 1 || (*capacity)[0] < 0) {
+      nodeError(op) << "the list's " << what
+                    << " is not a compile-time constant";
+      return nullptr;
+    }
+    SmallVector<int64_t> dims = {(*capacity)[0]};
+    llvm::append_range(dims, *shape);
+    auto tensorType = RankedTensorType::get(dims, element);
+    return node(op, "Const", name, tensorType, {},
+                {typeAttr("dtype", element),
+                 builder.getNamedAttr(
+                     "value", DenseElementsAttr::get(
+                                  tensorType, builder.getZeroAttr(element)))});
+  };
+  // GatherV2(list, index, 0): one row.
+  auto gather = [&](StringRef nodeName, Value list, Value index) {
+    return node(
+        op, "GatherV2", nodeName, unranked,
+        {list, index, i32Const(op, name + "/axis", {}, {0})},
+        {typeAttr("Tparams", element), typeAttr("Tindices", i32),
+         typeAttr("Taxis", i32),
+         builder.getNamedAttr("batch_dims", builder.getI64IntegerAttr(0))});
+  };
+  // TensorScatterUpdate(list, [[index]], [item]): the list with one row set.
+  auto setRow = [&](Value list, Value index, Value item) {
+    Operation *indices = node(
+        op, "Reshape", names.get(name + "/index"), UnrankedTensorType::get(i32),
+        {index, i32Const(op, name + "/index_shape", {2}, {1, 1})},
+        {typeAttr("T", i32), typeAttr("Tshape", i32)});
+    Operation *update =
+        node(op, "ExpandDims", names.get(name + "/update"), unranked,
+             {item, i32Const(op, name + "/axis", {}, {0})},
+             {T, typeAttr("Tdim", i32)});
+    return node(op, "TensorScatterUpdate", name, unranked,
+                {list, indices->getResult(0), update->getResult(0)},
+                {T, typeAttr("Tindices", i32)});
+  };
+
+  // The node that takes the list op's place (its name and control users)
+  // and the dense list, if the op outputs one.
+  Operation *replacement = nullptr;
+  Value list;
+  if (type == "TensorListReserve" || type == "EmptyTensorList") {
+    replacement = zeros(
+        in[0], in[1], type == "EmptyTensorList" ? "maximum length" : "length");
+    if (!replacement)
+      return failure();
+    list = replacement->getResult(0);
+  } else if (type == "TensorListFromTensor") {
+    replacement = node(op, "Identity", name, unranked, in[0], {T});
+    list = replacement->getResult(0);
+  } else if (type == "TensorListStack") {
+    if (stacksChangingList.contains(op)) {
+      nodeError(op) << "stacking a list that pushes or pops change is not "
+                       "supported (its shape would not be static)";
+      return failure();
+    }
+    replacement = node(op, "Identity", name, unranked, in[0], {T});
+  } else if (type == "TensorListGetItem") {
+    replacement = gather(name, in[0], in[1]);
+  } else if (type == "TensorListSetItem") {
+    replacement = setRow(in[0], in[1], in[2]);
+    list = replacement->getResult(0);
+  } else if (type == "TensorListPushBack") {
+    replacement = setRow(in[0], lengthRead.lookup(op), in[1]);
+    list = replacement->getResult(0);
+  } else if (type == "TensorListPopBack") {
+    // The rows stay; the length, one less, is the row to read, unless
+    // every push pushed the same constant.
+    if (Operation *pushed = constantPushed.lookup(op))
+      replacement =
+          node(op, "Const", name, pushed->getResult(0).getType(), {},
+               {builder.getNamedAttr("dtype", pushed->getAttr("dtype")),
+                builder.getNamedAttr("value", pushed->getAttr("value"))});
+    else
+      replacement = gather(name, in[0], lengthRead.lookup(op));
+    tfg::getDataResults(op)[0].replaceAllUsesWith(in[0]);
+    tfg::getDataResults(op)[1].replaceAllUsesWith(replacement->getResult(0));
+    tfg::getControlToken(op).replaceAllUsesWith(
+        tfg::getControlToken(replacement));
+    op->erase();
+    ++lowered;
+    return success();
+  } else {
+    nodeError(op) << "this TensorList op is not supported yet";
+    return failure();
+  }
+  return replaceBy(replacement, list);
+}
+
+/// The nodes that carry a list on take its dense type.
+void ListLowering::retypeCarriers() {
+  llvm::SetVector<Value> worklist(dense.begin(), dense.end());
+  for (size_t k = 0; k < worklist.size(); ++k) {
+    Value value = worklist[k];
+    auto tensor = cast<TensorType>(value.getType());
+    for (Operation *user : value.getUsers()) {
+      if (!tfg::isNode(user))
+        continue;
+      StringRef type = tfg::getOpType(user);
+      if (!carriesList(type) && !mapsList(type))
+        continue;
+      for (Value result : tfg::getDataResults(user)) {
+        if (!isVariant(result.getType()))
+          continue;
+        result.setType(UnrankedTensorType::get(tensor.getElementType()));
+        worklist.insert(result);
+      }
+      user->setAttr("T", TypeAttr::get(tensor.getElementType()));
+    }
+  }
+}
+
+LogicalResult ListLowering::run() {
+  SmallVector<Operation *> listOps;
+  for (Operation &op : body)
+    if (isListOp(&op))
+      listOps.push_back(&op);
+  // Lengths and element shapes first, on the graph as it was made.
+  for (Operation *op : listOps) {
+    StringRef type = tfg::getOpType(op);
+    if (type == "TensorListElementShape")
+      if (auto shape = elementShapeOf(tfg::getDataOperands(op)[0]))
+        elementShapes[op] = *shape;
+    if (type == "TensorListStack" && lengthChanges(tfg::getDataOperands(op)[0]))
+      stacksChangingList.insert(op);
+    Value read;
+    if (type == "TensorListPushBack" || type == "TensorListLength")
+      read = tfg::getDataOperands(op)[0];
+    else if (type == "TensorListPopBack")
+      read = tfg::getDataResults(op)[0];
+    else
+      continue;
+    FailureOr<Value> length = lengthOf(read, op);
+    if (failed(length))
+      return failure();
+    lengthRead[op] = *length;
+  }
+  // The shapes and lengths first: they are constants, which the pops of
+  // the accumulators they are pushed to then are too.
+  SmallVector<Operation *> shapeReads, others;
+  for (Operation *op : listOps) {
+    StringRef type = tfg::getOpType(op);
+    bool readsShape =
+        type == "TensorListLength" || type == "TensorListElementShape";
+    (readsShape ? shapeReads : others).push_back(op);
+  }
+  for (Operation *op : shapeReads)
+    if (failed(lower(op)))
+      return failure();
+  for (Operation *op : others)
+    if (tfg::getOpType(op) == "TensorListPopBack")
+      if (Operation *pushed = onlyPushedConstant(tfg::getDataOperands(op)[0]))
+        constantPushed[op] = pushed;
+  for (Operation *op : others)
+    if (failed(lower(op)))
+      return failure();
+  retypeCarriers();
+  return success();
+}
+
 struct LowerTensorListsPass
     : public impl::LowerTensorListsPassBase<LowerTensorListsPass> {
   PassCounter numLowered{this, "lowered", "TensorList ops rewritten"};
 
   void runOnOperation() override {
-    numLowered = 0;
+    unsigned lowered = 0;
     for (Block *body : getBodies(getOperation()))
-      lowerBody(*body);
-  }
-
-  void lowerBody(Block &body) {
-    NameUniquer names(body);
-    OpBuilder builder(body.getParentOp()->getContext());
-    // The dense values that replaced lists, for the retyping below.
-    SmallVector<Value> lists;
-    SmallVector<Operation *> nodes;
-    for (Operation &op : body)
-      if (tfg::isNode(&op) && tfg::getOpType(&op).starts_with("TensorList"))
-        nodes.push_back(&op);
-    for (Operation *op : nodes) {
-      StringRef type = tfg::getOpType(op);
-      OperandRange in = tfg::getDataOperands(op);
-      auto dtype = op->getAttrOfType<TypeAttr>("element_dtype");
-      if (!dtype)
-        continue;
-      Type element = dtype.getValue();
-      auto unranked = UnrankedTensorType::get(element);
-      auto T = builder.getNamedAttr("T", TypeAttr::get(element));
-      std::string name = tfg::getNodeName(op).str();
-      builder.setInsertionPoint(op);
-      // New nodes wait for what the list op waited for.
-      auto node = [&](StringRef opType, StringRef nodeName, TypeRange results,
-                      ValueRange data, ArrayRef<NamedAttribute> attrs) {
-        return createNodeLike(builder, op, opType, nodeName, results, data,
-                              tfg::getControlOperands(op), attrs);
-      };
-      auto i32 = builder.getI32Type();
-      auto i32Const = [&](StringRef suffix, ArrayRef<int64_t> shape,
-                          ArrayRef<int32_t> values) {
-        auto type = RankedTensorType::get(shape, i32);
-        return node("Const", names.get(name + suffix.str()), type, {},
-                    {builder.getNamedAttr("dtype", TypeAttr::get(i32)),
-                     builder.getNamedAttr("value",
-                                          DenseElementsAttr::get(type, values))})
-            ->getResult(0);
-      };
-      Operation *replacement = nullptr;
-      if (type == "TensorListReserve") {
-        auto shape = constantInts(in[0]);
-        auto length = constantInts(in[1]);
-        if (!shape || !length || length->size() != 1 ||
-            llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
-          continue;
-        SmallVector<int64_t> dims = {(*length)[0]};
-        llvm::append_range(dims, *shape);
-        auto tensorType = RankedTensorType::get(dims, element);
-        replacement = node("Const", name, tensorType, {},
-                           {builder.getNamedAttr("dtype", dtype),
-                            builder.getNamedAttr(
-                                "value", DenseElementsAttr::get(
-                                             tensorType, builder.getZeroAttr(element)))});
-      } else if (type == "TensorListFromTensor" || type == "TensorListStack") {
-        replacement = node("Identity", name, unranked, in[0], {T});
-      } else if (type == "TensorListGetItem") {
-        replacement = node("GatherV2", name, unranked,
-                           {in[0], in[1], i32Const("/axis", {}, {0})},
-                           {builder.getNamedAttr("Tparams", TypeAttr::get(element)),
-                            builder.getNamedAttr("Tindices", TypeAttr::get(i32)),
-                            builder.getNamedAttr("Taxis", TypeAttr::get(i32)),
-                            builder.getNamedAttr("batch_dims", builder.getI64IntegerAttr(0))});
-      } else if (type == "TensorListSetItem") {
-        Operation *index = node("Reshape", names.get(name + "/index"),
-                                UnrankedTensorType::get(i32),
-                                {in[1], i32Const("/index_shape", {2}, {1, 1})},
-                                {builder.getNamedAttr("T", TypeAttr::get(i32)),
-                                 builder.getNamedAttr("Tshape", TypeAttr::get(i32))});
-        Operation *update = node("ExpandDims", names.get(name + "/update"), unranked,
-                                 {in[2], i32Const("/axis", {}, {0})},
-                                 {T, builder.getNamedAttr("Tdim", TypeAttr::get(i32))});
-        replacement = node("TensorScatterUpdate", name, unranked,
-                           {in[0], index->getResult(0), update->getResult(0)},
-                           {T, builder.getNamedAttr("Tindices", TypeAttr::get(i32))});
-      } else {
-        continue;
-      }
-      // The replacement takes the name; the list op goes.
-      tfg::getDataResults(op)[0].replaceAllUsesWith(replacement->getResult(0));
-      tfg::getControlToken(op).replaceAllUsesWith(tfg::getControlToken(replacement));
-      // (An item read is an element, not a list.)
-      if (type != "TensorListGetItem")
-        lists.push_back(replacement->getResult(0));
-      op->erase();
-      ++numLowered;
-    }
-    // The nodes that carry a list on take its dense type.
-    llvm::SetVector<Value> worklist(lists.begin(), lists.end());
-    for (size_t k = 0; k < worklist.size(); ++k) {
-      Value value = worklist[k];
-      auto tensor = cast<TensorType>(value.getType());
-      for (Operation *user : value.getUsers()) {
-        if (!tfg::isNode(user))
-          continue;
-        StringRef type = tfg::getOpType(user);
-        if (type != "Enter" && type != "Merge" && type != "Switch" &&
-            type != "Identity" && type != "NextIteration" && type != "Exit")
-          continue;
-        for (Value result : tfg::getDataResults(user)) {
-          if (!isVariant(result.getType()))
-            continue;
-          result.setType(UnrankedTensorType::get(tensor.getElementType()));
-          worklist.insert(result);
-        }
-        user->setAttr("T", TypeAttr::get(tensor.getElementType()));
-      }
-    }
+      if (failed(ListLowering(*body, lowered).run()))
+        return signalPassFailure();
+    numLowered = lowered;
   }
 };
 

@@ -43,7 +43,8 @@ OPTIMIZERS = ["sgd", "momentum", "adagrad", "rmsprop", "adam", "adadelta",
 MODELS = (["train_" + o for o in OPTIMIZERS] +
           ["train_cnn_" + o for o in OPTIMIZERS] +
           ["embedding", "embedding_adam", "embedding_adagrad", "embedding_momentum"] +
-          ["train_keras_sgd", "train_keras_adam", "train_cond"])
+          ["train_keras_sgd", "train_keras_adam", "train_cond"] +
+          ["train_lstm", "train_gru", "train_simple_rnn"])
 K = 2
 
 

@@ -727,6 +727,56 @@ def make_tf2_control_flow(root):
     md.finish()
 
 
+def make_tf2_loop_gradients(root):
+    """The gradients of a tf.function while loop (control flow v2): a
+    recurrence h <- tanh(h @ w + b + x[t]) over a TensorArray of the input,
+    each step's h written to another; the loss is the sum of squares of
+    every h. The gradient loop pops the accumulators the forward loop
+    pushed (each step's h, the weight read, the counter), and the input's
+    gradient is a list made and summed in every iteration (the pushed
+    element shapes and lengths are constants)."""
+    name = "tf2_loop_gradients"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF2 tf.function: gradients (w, b, x) of a 5-step tanh "
+                  "recurrence over TensorArrays (While + its gradient While, "
+                  "TensorList accumulators)")
+    module = tf.Module()
+    module.w = tf.Variable(rng.standard_normal((3, 3)).astype(np.float32) * 0.5, name="w")
+    module.b = tf.Variable(rng.standard_normal((3,)).astype(np.float32) * 0.1, name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([5, 2, 3], tf.float32, name="x")])
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            xs = tf.TensorArray(tf.float32, size=5).unstack(x)
+            hs = tf.TensorArray(tf.float32, size=5, element_shape=[2, 3])
+
+            def body(t, h, hs):
+                h = tf.tanh(tf.matmul(h, module.w) + module.b + xs.read(t))
+                return t + 1, h, hs.write(t, h)
+
+            _, _, hs = tf.while_loop(lambda t, h, hs: t < 5, body,
+                                     [tf.constant(0), tf.zeros([2, 3]), hs],
+                                     maximum_iterations=5)
+            loss = tf.reduce_sum(tf.square(hs.stack()))
+        dw, db, dx = tape.gradient(loss, [module.w, module.b, x])
+        return {"loss": loss, "dw": dw, "db": db, "dx": dx}
+
+    module.f = f
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"serving_default": f.get_concrete_function()})
+    md.add_saved_model()
+    sig = md.manifest["saved_model_signature"]
+    x = rng.standard_normal((5, 2, 3)).astype(np.float32)
+    md.add_feed(sig["inputs"]["x"], x)
+    out = tf.saved_model.load(md.path("saved_model")).signatures["serving_default"](
+        x=tf.constant(x))
+    for key in ("db", "dw", "dx", "loss"):
+        md.add_fetch(sig["outputs"][key], out[key].numpy())
+    md.finish()
+
+
 def make_tf1_cond(root):
     name = "tf1_cond"
     rng = seed_everything(name)
@@ -992,28 +1042,52 @@ KERAS_OPTIMIZERS = [
 ]
 
 
-def make_keras_train(root, name, make_opt):
-    """A TF2 training step exported as a SavedModel signature: a Keras MLP
-    classifier 8->6->3 and a Keras optimizer, `train_step(x, labels)`
-    returning the loss before its update. The reference losses come from
-    the SavedModel loaded back (tf.saved_model.load), so they are the
-    exported graph's; checkpoint/ holds the initial variables as
-    tf.train.Checkpoint writes them (object-graph keys)."""
+def keras_mlp():
+    return ("MLP classifier 8->6->3",
+            keras.Sequential([keras.Input((8,)),
+                              keras.layers.Dense(6, activation="relu"),
+                              keras.layers.Dense(3)]))
+
+
+def keras_rnn(layer, what):
+    """A recurrent classifier: `layer` over sequences of 5 steps of 6
+    features, its last output into Dense(3). Its gradient is a second
+    While that pops the forward loop's TensorList accumulators."""
+    return lambda: ("%s classifier (8 units, seq 5) + Dense 3" % what,
+                    keras.Sequential([keras.Input((5, 6)), layer(8),
+                                      keras.layers.Dense(3)]))
+
+
+# Keras recurrent models trained with SGD (name, model factory).
+KERAS_RNNS = [
+    ("train_lstm", keras_rnn(keras.layers.LSTM, "LSTM")),
+    ("train_gru", keras_rnn(keras.layers.GRU, "GRU")),
+    ("train_simple_rnn", keras_rnn(keras.layers.SimpleRNN, "SimpleRNN")),
+]
+
+
+def make_keras_train(root, name, make_opt, make_model=keras_mlp):
+    """A TF2 training step exported as a SavedModel signature: a Keras
+    classifier (make_model: its description and model) and a Keras
+    optimizer, `train_step(x, labels)` returning the loss before its
+    update. The reference losses come from the SavedModel loaded back
+    (tf.saved_model.load), so they are the exported graph's; checkpoint/
+    holds the initial variables as tf.train.Checkpoint writes them
+    (object-graph keys)."""
     rng = seed_everything(name)
     opt = make_opt()
+    what, model = make_model()
     md = ModelDir(root, name, "training",
-                  "TF2 Keras MLP classifier 8->6->3 trained with Keras %s, "
-                  "train_step signature of a SavedModel" % type(opt).__name__)
-    model = keras.Sequential([keras.Input((8,)),
-                              keras.layers.Dense(6, activation="relu"),
-                              keras.layers.Dense(3)])
+                  "TF2 Keras %s trained with Keras %s, train_step signature "
+                  "of a SavedModel" % (what, type(opt).__name__))
     loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     opt.build(model.trainable_variables)
     module = tf.Module()
     module.model = model
     module.opt = opt
+    x_shape = [4] + list(model.inputs[0].shape[1:])
 
-    @tf.function(input_signature=[tf.TensorSpec([4, 8], tf.float32, name="x"),
+    @tf.function(input_signature=[tf.TensorSpec(x_shape, tf.float32, name="x"),
                                   tf.TensorSpec([4], tf.int32, name="labels")])
     def train_step(x, labels):
         with tf.GradientTape() as tape:
@@ -1027,7 +1101,7 @@ def make_keras_train(root, name, make_opt):
                         signatures={"train_step": train_step.get_concrete_function()})
     md.add_saved_model("train_step")
     sig = md.manifest["saved_model_signature"]
-    feeds = {"x": rng.standard_normal((4, 8)).astype(np.float32),
+    feeds = {"x": rng.standard_normal(x_shape).astype(np.float32),
              "labels": rng.integers(0, 3, 4).astype(np.int32)}
     for key in ("x", "labels"):
         md.add_feed(sig["inputs"][key], feeds[key])
@@ -1190,6 +1264,7 @@ def all_models():
         ("tf2_control_flow", make_tf2_control_flow),
         ("tf1_loop_in_cond", make_tf1_loop_in_cond),
         ("tf2_case", make_tf2_case),
+        ("tf2_loop_gradients", make_tf2_loop_gradients),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:
@@ -1208,6 +1283,9 @@ def all_models():
     for name, make_opt in KERAS_OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt:
                        make_keras_train(root, n, m)))
+    for name, make_model in KERAS_RNNS:
+        models.append((name, lambda root, n=name, m=make_model:
+                       make_keras_train(root, n, lambda: keras.optimizers.SGD(0.5), m)))
     return models
 
 

@@ -359,14 +359,21 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
 }
 
 def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
-  let summary = "Rewrites TensorLists of known length into dense tensors";
+  let summary = "Rewrites TensorLists of known capacity into dense tensors";
   let description = [{
-    A TensorList whose element shape and length are constants is a dense
-    tensor [length, element...]: Reserve becomes a zero Const, FromTensor
-    and Stack an Identity, GetItem a GatherV2 on axis 0, SetItem a
-    TensorScatterUpdate of that row; Enter, Merge, Switch, Identity,
-    NextIteration and Exit nodes that carry a list take the dense type.
-    Other list ops stay (code generation names them).
+    A TensorList whose element shape and capacity are constants is a dense
+    tensor [capacity, element...]: Reserve and EmptyTensorList become a
+    zero Const, FromTensor and Stack an Identity, GetItem a GatherV2 on
+    axis 0, SetItem and PushBack a TensorScatterUpdate of the row, PopBack
+    a GatherV2 of the last row; Length and ElementShape their values.
+    A list that pushes and pops change gets an int32 length of its own,
+    carried through loops and conds by copies of the Enter, Merge, Switch,
+    Identity, NextIteration and Exit nodes that carry the list; those
+    nodes, and AddN and ZerosLike of lists, take the dense type. A pop
+    from an accumulator that only ever held one constant is that constant.
+    A list that cannot be made dense (a capacity or element shape unknown
+    at compile time, the stack of a list whose length changes) is an error
+    naming the node.
   }];
 }
 
