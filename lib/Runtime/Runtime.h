@@ -9,6 +9,7 @@
 #define TFC_LIB_RUNTIME_RUNTIME_H
 
 #include "Rendezvous.h"
+#include "Stacks.h"
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
@@ -32,6 +33,7 @@ struct tfc_runtime {
   /// The threads that run a multi-device step's partitions.
   std::unique_ptr<tfc::PartitionRunner> partitions;
   tfc::StringPool strings;
+  tfc::Stacks stacks;
 };
 
 #endif // TFC_LIB_RUNTIME_RUNTIME_H

@@ -29,6 +29,7 @@
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -392,6 +393,9 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return emitStringOp(node);
   if (isDataMovement(node))
     return emitDataMovement(node);
+  // (A push is an alias of its element too.)
+  if (isStackOp(node))
+    return emitStackOp(node);
   if (isAlias(node)) {
     // Aliases: output i is input i's memory, seen with another shape: a
     // view at the same arena offset, or the input reshaped (a variable's
@@ -540,6 +544,13 @@ struct ConvertTfgToMemrefPass
                          << "'): init nodes must not depend on feeds";
           return signalPassFailure();
         }
+    // The stacks of loop gradients, numbered over the program.
+    int64_t stacks = 0;
+    module.walk([&](Operation *op) {
+      if (isStackNode(op))
+        op->setAttr(kStackSlotAttr,
+                    IntegerAttr::get(IntegerType::get(&getContext(), 64), stacks++));
+    });
     // The model's inputs and outputs, by index, over every partition.
     SmallVector<Type> inputs, outputs;
     for (tfg::GraphOp graph : steps)

@@ -69,8 +69,7 @@ SmallVector<Operation *> FrameInfo::flatten() const {
       for (const LoopVariable &v : frame->variables)
         order.push_back(v.nextIteration);
       for (const LoopVariable &v : frame->variables)
-        if (v.exit)
-          order.push_back(v.exit);
+        llvm::append_range(order, v.exits);
     }
   };
   walk(top);
@@ -275,16 +274,27 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
         return frameError(node, frame)
                    << "is a loop variable no Switch on the LoopCond reads",
                failure();
-      for (Operation *user : tfg::getDataResults(v.switchNode)[0].getUsers()) {
-        if (!tfg::isNode(user))
-          continue;
-        if (!isType(user, "Exit"))
-          return frameError(user, frame)
-                     << "reads a loop variable after the loop ends without "
-                        "an Exit",
-                 failure();
-        v.exit = v.exit ? v.exit : user;
-        structural.insert(user);
+      // The Exits read the Switch's false output, directly or through
+      // Identities (TensorFlow's gradients group it with control edges
+      // first); those Identities alias the variable and do nothing.
+      SmallVector<Operation *> exitPath = {v.switchNode};
+      for (size_t k = 0; k < exitPath.size(); ++k) {
+        Value value = tfg::getDataResults(exitPath[k])[0];
+        for (Operation *user : value.getUsers()) {
+          if (!tfg::isNode(user))
+            continue;
+          if (isType(user, "Identity")) {
+            exitPath.push_back(user);
+            continue;
+          }
+          if (!isType(user, "Exit"))
+            return frameError(user, frame)
+                       << "reads a loop variable after the loop ends without "
+                          "an Exit",
+                   failure();
+          v.exits.push_back(user);
+          structural.insert(user);
+        }
       }
       structural.insert(v.merge);
       structural.insert(v.switchNode);

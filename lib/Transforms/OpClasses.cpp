@@ -48,6 +48,8 @@ bool isAlias(Operation *node) {
       // TF1 loops: values passed into, around and out of a frame.
       .Cases("Enter", "RefEnter", "Exit", "RefExit", true)
       .Cases("NextIteration", "RefNextIteration", "LoopCond", true)
+      // A push to a stack outputs the element it pushed.
+      .Case("StackPushV2", true)
       .Default(false);
 }
 
@@ -64,6 +66,8 @@ bool isControlFlow(Operation *node) {
 
 Value aliasedInput(Operation *node, unsigned port) {
   StringRef type = tfg::getOpType(node);
+  if (type == "StackPushV2")
+    return tfg::getDataOperands(node)[1];
   return tfg::getDataOperands(node)[type == "Switch" || type == "RefSwitch"
                                         ? 0
                                         : port];

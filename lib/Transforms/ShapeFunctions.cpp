@@ -11,6 +11,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "graph.pb.h"
@@ -1236,6 +1237,27 @@ LogicalResult variableShape(ShapeContext &c) {
   return success();
 }
 
+/// StackPushV2 outputs the element it pushes; StackPopV2 an element of
+/// the shape every push to its stack pushed (joined).
+LogicalResult stackPush(ShapeContext &c) {
+  c.setOutput(0, c.input(1));
+  return success();
+}
+
+LogicalResult stackPop(ShapeContext &c) {
+  Operation *stack = stackNodeOf(tfg::getDataOperands(c.getNode())[0]);
+  if (!stack)
+    return success();
+  std::optional<Shape> pushed;
+  for (Operation *push : pushesTo(stack)) {
+    Shape each = Shape::fromType(tfg::getDataOperands(push)[1].getType());
+    pushed = pushed ? joinShapes(*pushed, each) : each;
+  }
+  if (pushed)
+    c.setOutput(0, *pushed);
+  return success();
+}
+
 LogicalResult merge(ShapeContext &c) {
   Shape out;
   bool first = true;
@@ -1624,12 +1646,14 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("Const", constOp);
     add("ReadVariableOp ResourceGather", readVariable);
     add("VariableShape", variableShape);
+    add("StackPushV2", stackPush);
+    add("StackPopV2", stackPop);
     add("Merge RefMerge", merge);
     add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
         softmaxCrossEntropy);
     add("BroadcastGradientArgs", broadcastGradientArgs);
     add("BiasAddGrad", biasAddGrad);
-    add("L2Loss VarHandleOp", scalarOutput);
+    add("L2Loss VarHandleOp StackV2", scalarOutput);
     add("Cast", castOp);
     add("While StatelessWhile If StatelessIf", fromOutputShapesAttr);
     add("TensorListReserve TensorListFromTensor TensorListSetItem "

@@ -55,10 +55,15 @@ bool isVariableRead(Operation *node) {
 }
 
 Operation *variableNodeOf(Value reference) {
+  return sourceNodeOf(reference, isVariableNode);
+}
+
+Operation *sourceNodeOf(Value reference,
+                        llvm::function_ref<bool(Operation *)> isSource) {
   while (Operation *producer = reference.getDefiningOp()) {
     if (!tfg::isNode(producer))
       return nullptr;
-    if (isVariableNode(producer))
+    if (isSource(producer))
       return producer;
     // Ref outputs of Assign/Apply ops are their first input's variable;
     // Identity/RefIdentity of a ref or handle pass it on, and so do the
@@ -73,7 +78,7 @@ Operation *variableNodeOf(Value reference) {
         if (from && tfg::isNode(from) &&
             tfg::getOpType(from).ends_with("NextIteration"))
           continue;
-        Operation *each = variableNodeOf(input);
+        Operation *each = sourceNodeOf(input, isSource);
         if (!each || (variable && each != variable))
           return nullptr;
         variable = each;

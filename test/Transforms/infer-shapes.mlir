@@ -218,3 +218,22 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'join' (StringJoin): inputs [2] and [3] are neither scalars nor of one shape}}
   %join:2 = StringJoin(%a#0, %b#0) name("join") {N = 2} : (tensor<2x!tfg.string>, tensor<3x!tfg.string>) -> tensor<*x!tfg.string>
 }
+
+// -----
+
+// A stack's handle is a scalar; a push outputs its element; a pop outputs
+// an element of the shape pushed to the stack it traces to (here through
+// the Enter nodes of a forward and a gradient loop).
+// CHECK-LABEL: tfg.graph
+// CHECK: StackV2{{.*}}name("acc"){{.*}}-> tensor<!tfg.resource>
+// CHECK: StackPushV2{{.*}}name("push"){{.*}}-> tensor<4x3xf32>
+// CHECK: StackPopV2{{.*}}name("pop"){{.*}}-> tensor<4x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<4x3>} : () -> tensor<*xf32>
+  %max:2 = Const name("max") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %acc:2 = StackV2(%max#0) name("acc") {elem_type = f32, stack_name = ""} : (tensor<i32>) -> tensor<*x!tfg.resource>
+  %forward:2 = Enter(%acc#0) name("forward") {T = !tfg.resource, frame_name = "loop", is_constant = true} : (tensor<*x!tfg.resource>) -> tensor<*x!tfg.resource>
+  %push:2 = StackPushV2(%forward#0, %x#0) name("push") {T = f32, swap_memory = false} : (tensor<*x!tfg.resource>, tensor<*xf32>) -> tensor<*xf32>
+  %backward:2 = Enter(%acc#0) name("backward") {T = !tfg.resource, frame_name = "loop_grad", is_constant = true} : (tensor<*x!tfg.resource>) -> tensor<*x!tfg.resource>
+  %pop:2 = StackPopV2(%backward#0) name("pop") {elem_type = f32} : (tensor<*x!tfg.resource>) -> tensor<*xf32>
+}

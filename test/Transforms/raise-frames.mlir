@@ -140,3 +140,62 @@ module attributes {tfc.feeds = [], tfc.fetches = []} {
     %c2:2 = LoopCond(%enter#0) name("cond_again") : (tensor<i1>) -> tensor<i1>
   }
 }
+
+// -----
+
+// TensorFlow's gradient loops group the Switch's false output with control
+// edges before the Exit (an Identity waiting for a NoOp): the Identity
+// aliases the loop variable, and the Exit after it leaves the loop. A
+// variable may leave through several Exits; each is laid out after the
+// loop.
+// CHECK-LABEL: tfg.graph
+// CHECK: Switch{{.*}}name("switch")
+// CHECK: Identity{{.*}}name("grouped"){{.*}}tfc.frame = "loop"
+// CHECK: NextIteration{{.*}}name("next")
+// CHECK-DAG: Exit{{.*}}name("exit"){{.*}}tfc.frame = "loop"
+// CHECK-DAG: Exit{{.*}}name("exit_direct"){{.*}}tfc.frame = "loop"
+// CHECK: Identity{{.*}}name("result")
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = ["result:0", "exit_direct:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %deps = NoOp [%switch#2] name("group_deps")
+    %grouped:2 = Identity(%switch#0) [%deps] name("grouped") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %body:2 = Identity(%switch#1) name("body_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %one:2 = Const [%body#1] name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %add:2 = AddV2(%body#0, %one#0) name("next_i") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %next:2 = NextIteration(%add#0) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%grouped#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit2:2 = Exit(%switch#0) name("exit_direct") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %result:2 = Identity(%exit#0) name("result") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %r = _Retval(%result#0) name("result/_retval_0") {T = i32, index = 0} : (tensor<i32>) -> ()
+    %r2 = _Retval(%exit2#0) name("exit_direct/_retval_1") {T = i32, index = 1} : (tensor<i32>) -> ()
+  }
+}
+
+// -----
+
+// Anything else reading the false output is an error.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %grouped:2 = Identity(%switch#0) name("grouped") {T = i32} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{frame 'loop': node 'twice' (AddV2) reads a loop variable after the loop ends without an Exit}}
+    %twice:2 = AddV2(%grouped#0, %grouped#0) name("twice") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %next:2 = NextIteration(%switch#1) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%grouped#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}

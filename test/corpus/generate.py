@@ -920,6 +920,45 @@ def cond_graph(name, resource, task, rng):
     return loss, [tf.identity(w1, name="w1_value")], feeds
 
 
+def while_graph(name, resource, task, rng):
+    """A recurrence in a v1 while_loop whose trip count is fed (n): each
+    iteration h <- tanh(h @ w + x[t]), or its sigmoid when h sums negative
+    (a cond in the body), then a nested loop that runs t times adding
+    0.1 * h @ u. Its gradient is a second frame that runs the iterations
+    in reverse and pops what the forward loop pushed on stacks (StackV2:
+    the activations, the weights read, the cond's predicate, the inner
+    loop's trip counts)."""
+    x = tf1.placeholder(tf.float32, [6, 4, 3], name="x")
+    n = tf1.placeholder(tf.int32, [], name="n")
+    y = tf1.placeholder(tf.float32, [4, 1], name="y")
+    with tf1.variable_scope("model"):
+        w = tf1.get_variable("w", [3, 3], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+        u = tf1.get_variable("u", [3, 3], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+        v = tf1.get_variable("v", [3, 1], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+
+    def body(t, h):
+        pre = tf.matmul(h, w) + tf.gather(x, t)
+        h = tf1.cond(tf.reduce_sum(h) >= 0.0, lambda: tf.tanh(pre),
+                     lambda: tf.sigmoid(pre), name="activation")
+
+        def inner(j, g):
+            return j + 1, g + 0.1 * tf.matmul(g, u)
+        _, h = tf1.while_loop(lambda j, g: j < t, inner, [tf.constant(0), h],
+                              name="inner")
+        return t + 1, h
+
+    _, h = tf1.while_loop(lambda t, h: t < n, body,
+                          [tf.constant(0), tf.zeros([4, 3])], name="outer")
+    loss = tf.reduce_mean(tf.square(tf.matmul(h, v) - y))
+    feeds = {"x:0": rng.standard_normal((6, 4, 3)).astype(np.float32),
+             "n:0": np.array(5, np.int32),
+             "y:0": rng.standard_normal((4, 1)).astype(np.float32)}
+    return loss, [tf.identity(w, name="w_value"), tf.identity(u, name="u_value")], feeds
+
+
 def cnn_graph(name, resource, task, rng):
     """A small CNN classifier whose gradient graph holds every window and
     batch-norm gradient: Conv2D+BiasAdd+Relu, FusedBatchNormV3 in training
@@ -974,6 +1013,8 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     opt_name = make_opt().get_name()
     what = ("CNN classifier (conv, batch norm, pooling, depthwise)"
             if graph is cnn_graph else
+            "recurrence in a while_loop (fed trip count, a cond and a "
+            "nested loop in the body)" if graph is while_graph else
             "MLP regression through a v1 cond (ReLU or tanh by the data)"
             if graph is cond_graph else
             "MLP regression (MSE) 8->6->1" if task == "regression"
@@ -1276,6 +1317,9 @@ def all_models():
     models.append(("train_cond", lambda root: make_train(
         root, "train_cond", lambda: tf1.train.GradientDescentOptimizer(0.1),
         True, "regression", cond_graph)))
+    models.append(("train_while", lambda root: make_train(
+        root, "train_while", lambda: tf1.train.GradientDescentOptimizer(0.2),
+        True, "regression", while_graph)))
     models.append(("embedding", make_embedding))
     for name, make_opt in EMBEDDING_OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt:

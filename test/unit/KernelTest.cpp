@@ -360,4 +360,43 @@ TEST(RuntimeDeathTest, ScatterRowsOutsideTheTensorStopsTheStep) {
   tfc_runtime_destroy(runtime);
 }
 
+TEST(RuntimeTest, StacksPopWhatWasPushedInReverse) {
+  // Two stacks of different elements; clearing one leaves the other; a
+  // stack keeps working after a clear (the next step's).
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_stack_clear(runtime, 0);
+  tfc_stack_clear(runtime, 7);
+  for (float v : {1.f, 2.f, 3.f}) {
+    const float pair[2] = {v, -v};
+    tfc_stack_push(runtime, pair, 0, sizeof pair);
+  }
+  const uint8_t flag = 1;
+  tfc_stack_push(runtime, &flag, 7, 1);
+  float pair[2];
+  tfc_stack_pop(runtime, pair, "pop", 0, sizeof pair);
+  EXPECT_EQ(pair[0], 3.f);
+  EXPECT_EQ(pair[1], -3.f);
+  tfc_stack_pop(runtime, pair, "pop", 0, sizeof pair);
+  EXPECT_EQ(pair[0], 2.f);
+  uint8_t popped = 0;
+  tfc_stack_pop(runtime, &popped, "pop_flag", 7, 1);
+  EXPECT_EQ(popped, 1);
+  tfc_stack_clear(runtime, 0);
+  const float again[2] = {5.f, 6.f};
+  tfc_stack_push(runtime, again, 0, sizeof again);
+  tfc_stack_pop(runtime, pair, "pop", 0, sizeof pair);
+  EXPECT_EQ(pair[1], 6.f);
+  tfc_runtime_destroy(runtime);
+}
+
+TEST(RuntimeDeathTest, PoppingAnEmptyStackStopsTheStep) {
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_stack_clear(runtime, 3);
+  float value;
+  EXPECT_EXIT(tfc_stack_pop(runtime, &value, "grad/StackPopV2", 3, 4),
+              ::testing::ExitedWithCode(1),
+              "node 'grad/StackPopV2': pop from an empty stack");
+  tfc_runtime_destroy(runtime);
+}
+
 } // namespace

@@ -132,6 +132,17 @@ const void *tfc_string_new(tfc_runtime *runtime, const char *data,
                            int64_t size);
 void tfc_strings_release(tfc_runtime *runtime);
 
+/* The stacks of TF1 loop gradients (StackV2, StackPushV2, StackPopV2),
+ * numbered by code generation: clear makes stack `slot` empty (StackV2
+ * runs once per step), push copies `bytes` bytes onto it, pop copies the
+ * last `bytes` bytes pushed to `out` and removes them; popping more than
+ * was pushed stops the step with an error naming `node`. */
+void tfc_stack_clear(tfc_runtime *runtime, int64_t slot);
+void tfc_stack_push(tfc_runtime *runtime, const void *data, int64_t slot,
+                    int64_t bytes);
+void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
+                   int64_t slot, int64_t bytes);
+
 /* StringJoin: out[i] joins element i of each of `num_inputs` inputs (an
  * input of one element is broadcast), `separator` between them; `count`
  * elements. `inputs` points to the inputs' addresses, `input_counts` to

@@ -38,7 +38,9 @@ using FrameItem = llvm::PointerUnion<mlir::Operation *, Frame *>;
 /// Exit taking it out (null when the result is unused).
 struct LoopVariable {
   mlir::Operation *enter = nullptr, *merge = nullptr, *switchNode = nullptr,
-                  *nextIteration = nullptr, *exit = nullptr;
+                  *nextIteration = nullptr;
+  /// The Exits that leave the loop with the variable (any number).
+  llvm::SmallVector<mlir::Operation *, 1> exits;
 };
 
 struct Frame {

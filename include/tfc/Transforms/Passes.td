@@ -384,7 +384,8 @@ def RaiseFramesPass : Pass<"tfc-raise-frames", "mlir::ModuleOp"> {
     and checks that each is the loop `tf.while_loop` builds: Enter nodes
     that are constant or start a loop variable; per variable a Merge of its
     Enter and its NextIteration, one Switch on the frame's LoopCond, and
-    Exits reading the Switch's false output; one LoopCond. A frame that
+    Exits reading the Switch's false output (directly or through
+    Identities); one LoopCond. A frame that
     differs is an error naming the frame and the node. Then it orders the
     nodes as the loop runs (the variables, the nodes computing the
     condition, the body with inner loops contiguous, the NextIterations,

@@ -18,6 +18,7 @@
 #define TFC_TRANSFORMS_VARIABLES_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 
@@ -35,6 +36,13 @@ bool isVariableReference(mlir::Type type);
 /// ref outputs of Assign and the Apply ops, and Enter, Switch, Exit and a
 /// Merge whose inputs agree); null if it cannot be traced.
 mlir::Operation *variableNodeOf(mlir::Value reference);
+
+/// The node `isSource` accepts that made the ref or handle `reference`
+/// (a variable, a stack), seen through the same nodes as variableNodeOf;
+/// null if it cannot be traced.
+mlir::Operation *
+sourceNodeOf(mlir::Value reference,
+             llvm::function_ref<bool(mlir::Operation *)> isSource);
 
 /// The identity of a variable node: "container/name" where name is the
 /// shared name, or the node name when that is empty (no container: name).

@@ -109,10 +109,11 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
     return failure();
   Value alive = aliveNodes.lookup(node);
   StringRef type = tfg::getOpType(node);
-  // Nodes without code of their own, or that handle liveness themselves.
+  // Nodes without code of their own (a push to a stack is an alias with
+  // an effect), or that handle liveness themselves.
   if (!alive || type == "_Arg" || type == "Const" || type == "NoOp" ||
-      isVariableNode(node) || isAlias(node) || node->hasAttr("tfc.fused_into") ||
-      type == "Merge" || type == "RefMerge")
+      isVariableNode(node) || (isAlias(node) && !isStackOp(node)) ||
+      node->hasAttr("tfc.fused_into") || type == "Merge" || type == "RefMerge")
     return emitNode(node);
   Location loc = node->getLoc();
   if (type == "_Retval") {
@@ -267,16 +268,15 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
       builder.create<memref::DeallocOp>(loc, buffer);
   if (guard)
     builder.setInsertionPointAfter(*guard);
-  for (const LoopVariable &v : frame->variables) {
-    if (!v.exit)
-      continue;
-    if (failed(emitNode(v.exit)))
-      return failure();
-    if (loopAlive) {
-      aliveNodes[v.exit] = loopAlive;
-      aliveValues[tfg::getDataResults(v.exit)[0]] = loopAlive;
+  for (const LoopVariable &v : frame->variables)
+    for (Operation *exit : v.exits) {
+      if (failed(emitNode(exit)))
+        return failure();
+      if (loopAlive) {
+        aliveNodes[exit] = loopAlive;
+        aliveValues[tfg::getDataResults(exit)[0]] = loopAlive;
+      }
     }
-  }
   return success();
 }
 

@@ -54,6 +54,13 @@ mlir::MemRefType variableType(mlir::Operation *variableNode);
 /// optimizer updates, random ops (EmitState.cpp).
 bool isStateOp(mlir::Operation *node);
 
+/// On each StackV2 node: the number of its stack in the runtime, unique in
+/// the program (given by convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
+
+/// StackV2, StackPushV2, StackPopV2, StackCloseV2 (EmitStacks.cpp).
+bool isStackOp(mlir::Operation *node);
+
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
@@ -115,6 +122,7 @@ public:
   mlir::LogicalResult emitCheckpointOp(mlir::Operation *node);
   /// StringJoin, ShardedFilename, StaticRegexFullMatch.
   mlir::LogicalResult emitStringOp(mlir::Operation *node);
+  mlir::LogicalResult emitStackOp(mlir::Operation *node);
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);
