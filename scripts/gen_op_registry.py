@@ -155,7 +155,7 @@ OPS = {
         AccumulatorSetGlobalStep SparseConditionalAccumulator
         SparseAccumulatorApplyGradient SparseAccumulatorTakeGradient
     """,
-    "stacks, tensor arrays and tensor lists": """
+    "stacks, tensor arrays, tensor lists and optionals": """
         Stack StackPush StackPop StackClose StackV2 StackPushV2 StackPopV2
         StackCloseV2 TensorArrayV3 TensorArrayReadV3 TensorArrayWriteV3
         TensorArrayGatherV3 TensorArrayScatterV3 TensorArrayConcatV3
@@ -168,6 +168,7 @@ OPS = {
         TensorListScatter TensorListScatterV2
         TensorListScatterIntoExistingList TensorListResize
         TensorListConcatLists
+        OptionalFromValue OptionalGetValue OptionalNone OptionalHasValue
     """,
     "sparse": """
         SparseToDense SparseTensorDenseMatMul SparseReshape

@@ -3,12 +3,14 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
 
 #include "graph.pb.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <queue>
@@ -108,6 +110,40 @@ Operation *createNodeLike(OpBuilder &builder, Operation *like, StringRef opType,
                                        builder.getStringAttr(device)));
   return tfg::createNode(builder, like->getLoc(), opType, types, data, control,
                          all);
+}
+
+bool isVariant(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  return tensor && isa<tfg::VariantType>(tensor.getElementType());
+}
+
+bool carriesVariant(StringRef type) {
+  return type == "Enter" || type == "Merge" || type == "Switch" ||
+         type == "Identity" || type == "NextIteration" || type == "Exit";
+}
+
+bool mapsVariant(StringRef type) { return type == "ZerosLike" || type == "AddN"; }
+
+void retypeVariantCarriers(ArrayRef<Value> dense) {
+  llvm::SetVector<Value> worklist(dense.begin(), dense.end());
+  for (size_t k = 0; k < worklist.size(); ++k) {
+    Value value = worklist[k];
+    auto tensor = cast<TensorType>(value.getType());
+    for (Operation *user : value.getUsers()) {
+      if (!tfg::isNode(user))
+        continue;
+      StringRef type = tfg::getOpType(user);
+      if (!carriesVariant(type) && !mapsVariant(type))
+        continue;
+      for (Value result : tfg::getDataResults(user)) {
+        if (!isVariant(result.getType()))
+          continue;
+        result.setType(UnrankedTensorType::get(tensor.getElementType()));
+        worklist.insert(result);
+      }
+      user->setAttr("T", TypeAttr::get(tensor.getElementType()));
+    }
+  }
 }
 
 std::optional<SmallVector<int64_t>> constantInts(Value value) {

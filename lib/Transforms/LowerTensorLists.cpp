@@ -53,10 +53,6 @@ namespace tfc {
 
 namespace {
 
-bool isVariant(Type type) {
-  auto tensor = dyn_cast<TensorType>(type);
-  return tensor && isa<tfg::VariantType>(tensor.getElementType());
-}
 
 bool isListOp(Operation *op) {
   if (!tfg::isNode(op))
@@ -65,15 +61,6 @@ bool isListOp(Operation *op) {
   return type.starts_with("TensorList") || type == "EmptyTensorList";
 }
 
-/// Nodes that pass a list on unchanged (to each data output).
-bool carriesList(StringRef type) {
-  return type == "Enter" || type == "Merge" || type == "Switch" ||
-         type == "Identity" || type == "NextIteration" || type == "Exit";
-}
-
-/// Elementwise ops that TensorFlow applies to lists' elements (the zeros
-/// and sums of gradients): the dense op is the same op.
-bool mapsList(StringRef type) { return type == "ZerosLike" || type == "AddN"; }
 
 InFlightDiagnostic nodeError(Operation *node) {
   return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
@@ -127,8 +114,8 @@ std::optional<int64_t> staticLength(Value list) {
       if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(0))
         return std::nullopt;
       made = tensor.getDimSize(0);
-    } else if (type != "TensorListSetItem" && !carriesList(type) &&
-               !mapsList(type)) {
+    } else if (type != "TensorListSetItem" && !carriesVariant(type) &&
+               !mapsVariant(type)) {
       return std::nullopt;
     }
     if (made && length && *made != *length)
@@ -154,7 +141,7 @@ Operation *onlyPushedConstant(Value list) {
         return nullptr;
       pushed = item;
     } else if (type != "EmptyTensorList" && type != "TensorListPopBack" &&
-               !carriesList(type)) {
+               !carriesVariant(type)) {
       return nullptr;
     }
   }
@@ -191,7 +178,6 @@ public:
 private:
   FailureOr<Value> lengthOf(Value list, Operation *reader);
   LogicalResult lower(Operation *op);
-  void retypeCarriers();
 
   /// Creates a node at the builder's insertion point that waits for what
   /// `like` waits for.
@@ -281,7 +267,7 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     }
     return constant(tensor.getDimSize(0));
   }
-  if (type == "TensorListSetItem" || mapsList(type)) {
+  if (type == "TensorListSetItem" || mapsVariant(type)) {
     FailureOr<Value> length = lengthOf(in[0], producer);
     return failed(length) ? length : remember(*length);
   }
@@ -300,7 +286,7 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
                          {*before, one}, {typeAttr("T", builder.getI32Type())})
                         ->getResult(0));
   }
-  if (carriesList(type)) {
+  if (carriesVariant(type)) {
     // A copy of the carrier on the lengths, remembered for each list it
     // outputs before its inputs are traced.
     builder.setInsertionPointAfter(producer);
@@ -492,29 +478,6 @@ LogicalResult ListLowering::lower(Operation *op) {
   return replaceBy(replacement, list);
 }
 
-/// The nodes that carry a list on take its dense type.
-void ListLowering::retypeCarriers() {
-  llvm::SetVector<Value> worklist(dense.begin(), dense.end());
-  for (size_t k = 0; k < worklist.size(); ++k) {
-    Value value = worklist[k];
-    auto tensor = cast<TensorType>(value.getType());
-    for (Operation *user : value.getUsers()) {
-      if (!tfg::isNode(user))
-        continue;
-      StringRef type = tfg::getOpType(user);
-      if (!carriesList(type) && !mapsList(type))
-        continue;
-      for (Value result : tfg::getDataResults(user)) {
-        if (!isVariant(result.getType()))
-          continue;
-        result.setType(UnrankedTensorType::get(tensor.getElementType()));
-        worklist.insert(result);
-      }
-      user->setAttr("T", TypeAttr::get(tensor.getElementType()));
-    }
-  }
-}
-
 LogicalResult ListLowering::run() {
   SmallVector<Operation *> listOps;
   for (Operation &op : body)
@@ -559,7 +522,7 @@ LogicalResult ListLowering::run() {
   for (Operation *op : others)
     if (failed(lower(op)))
       return failure();
-  retypeCarriers();
+  retypeVariantCarriers(dense);
   return success();
 }
 

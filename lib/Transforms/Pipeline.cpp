@@ -29,6 +29,7 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
   // TensorLists of known length, now that their shapes are constants.
+  pm.addPass(createLowerOptionalsPass());
   pm.addPass(createLowerTensorListsPass());
   pm.addPass(createInferShapesPass());
   pm.addPass(createFoldScalesPass());

@@ -777,6 +777,58 @@ def make_tf2_loop_gradients(root):
     md.finish()
 
 
+def make_tf2_cond_gradients(root):
+    """The gradients of a tf.cond in a tf.function (control flow v2): the
+    forward If hands the intermediates of the branch that ran to the
+    gradient If as Optionals (OptionalFromValue, OptionalNone for the
+    other branch's, OptionalGetValue in the gradient). other_run negates x,
+    which takes the other branch."""
+    name = "tf2_cond_gradients"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF2 tf.function: gradients (w, x) through a tf.cond on the "
+                  "data (If + its gradient If, Optional intermediates); "
+                  "other_run takes the other branch")
+    module = tf.Module()
+    module.w = tf.Variable(rng.standard_normal((3, 3)).astype(np.float32) * 0.5, name="w")
+
+    @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32, name="x")])
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            pre = tf.matmul(x, module.w)
+            h = tf.cond(tf.reduce_sum(pre) > 0.0, lambda: tf.tanh(pre) * 2.0,
+                        lambda: tf.sigmoid(pre) * tf.exp(pre))
+            loss = tf.reduce_sum(h * h)
+        dw, dx = tape.gradient(loss, [module.w, x])
+        return {"loss": loss, "dw": dw, "dx": dx}
+
+    module.f = f
+    tf.saved_model.save(module, md.path("saved_model"),
+                        signatures={"serving_default": f.get_concrete_function()})
+    md.add_saved_model()
+    sig = md.manifest["saved_model_signature"]
+    loaded = tf.saved_model.load(md.path("saved_model")).signatures["serving_default"]
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    # The run and the other run take different branches.
+    sums = [float(tf.reduce_sum(tf.matmul(v, module.w))) for v in (x, -x)]
+    assert sums[0] * sums[1] < 0, sums
+    md.add_feed(sig["inputs"]["x"], x)
+    out = loaded(x=tf.constant(x))
+    keys = ("dw", "dx", "loss")
+    for key in keys:
+        md.add_fetch(sig["outputs"][key], out[key].numpy())
+    other = loaded(x=tf.constant(-x))
+    np.save(md.path("inputs", "other_x.npy"), -x, allow_pickle=False)
+    for k, key in enumerate(keys):
+        np.save(md.path("outputs", "other_%d.npy" % k), other[key].numpy(),
+                allow_pickle=False)
+    md.manifest["other_run"] = {"feeds": ["inputs/other_x.npy"],
+                                "fetches": ["outputs/other_%d.npy" % k
+                                            for k in range(len(keys))]}
+    md.finish()
+
+
 def make_tf1_cond(root):
     name = "tf1_cond"
     rng = seed_everything(name)
@@ -1306,6 +1358,7 @@ def all_models():
         ("tf1_loop_in_cond", make_tf1_loop_in_cond),
         ("tf2_case", make_tf2_case),
         ("tf2_loop_gradients", make_tf2_loop_gradients),
+        ("tf2_cond_gradients", make_tf2_cond_gradients),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

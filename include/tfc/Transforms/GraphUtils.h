@@ -101,6 +101,21 @@ mlir::Operation *createNodeLike(mlir::OpBuilder &builder, mlir::Operation *like,
                                 mlir::ValueRange control,
                                 llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
 
+/// Whether values of `type` are variants (TensorLists, Optionals).
+bool isVariant(mlir::Type type);
+
+/// Nodes that pass a variant on unchanged (to each data output): Enter,
+/// Merge, Switch, Identity, NextIteration, Exit.
+bool carriesVariant(llvm::StringRef opType);
+
+/// Ops that TensorFlow applies to the elements of variants (the zeros and
+/// sums of gradients): on a dense value, the same op.
+bool mapsVariant(llvm::StringRef opType);
+
+/// Once variants have become the dense values `dense`, gives the nodes
+/// that carry or map them on (transitively) their dense element type.
+void retypeVariantCarriers(llvm::ArrayRef<mlir::Value> dense);
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 

@@ -358,6 +358,23 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   }];
 }
 
+def LowerOptionalsPass : Pass<"tfc-lower-optionals", "mlir::ModuleOp"> {
+  let summary = "Rewrites the Optionals of TF2 cond gradients into their values";
+  let description = [{
+    A TF2 cond's gradient (control flow v2) receives the intermediates of
+    the branch that ran as Optional outputs of the forward If: the branch
+    wraps each intermediate it has (OptionalFromValue) and an empty
+    Optional for the other branch's (OptionalNone); the gradient branch
+    unwraps them (OptionalGetValue). Once the If is a conditional, only
+    the branch that ran produces values, so an Optional is its value:
+    OptionalFromValue and OptionalGetValue of one component become
+    Identities, OptionalNone a zero Const of the type of the values it is
+    merged with, and the nodes that carry an Optional take that type. An
+    Optional of several components, OptionalHasValue, or an OptionalNone
+    whose type nothing decides is an error naming the node.
+  }];
+}
+
 def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
   let summary = "Rewrites TensorLists of known capacity into dense tensors";
   let description = [{
