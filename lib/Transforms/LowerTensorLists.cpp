@@ -19,6 +19,13 @@
 //   TensorListLength(l)              -> len
 //   TensorListElementShape(l)        -> a Const of the element shape
 //   TensorListStack(l, shape)        -> Identity(l)
+//   TensorListGather(l, indices)     -> GatherV2(l, indices, 0)
+//   TensorListScatterIntoExistingList(l, t, indices)
+//                                    -> TensorScatterUpdate(l, indices, t)
+//   TensorListScatter(V2)(t, indices, ...) -> zeros, then the same
+//   TensorListSplit(t, lengths k...) -> t reshaped to [n, k, ...]
+//   TensorListConcat(V2)(l)          -> l reshaped to [n * k, ...], and
+//                                       the lengths k
 //
 // and gives the nodes that carry a list (Enter, Merge, Switch, Identity,
 // NextIteration, Exit) or add or zero lists (AddN, ZerosLike) the dense
@@ -96,32 +103,112 @@ bool lengthChanges(Value list) {
   });
 }
 
+/// Ops that make a list (from nothing, or from a tensor).
+bool makesList(StringRef type) {
+  return type == "TensorListReserve" || type == "EmptyTensorList" ||
+         type == "TensorListFromTensor" || type == "TensorListSplit" ||
+         type == "TensorListScatter" || type == "TensorListScatterV2";
+}
+
+/// Ops that output their input list with its length unchanged.
+bool keepsLength(StringRef type) {
+  return type == "TensorListSetItem" ||
+         type == "TensorListScatterIntoExistingList" || carriesVariant(type) ||
+         mapsVariant(type);
+}
+
+/// The static leading dimension and the rest of a tensor's static shape.
+std::optional<std::pair<int64_t, SmallVector<int64_t>>> rowsOf(Value tensor) {
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0)
+    return std::nullopt;
+  return std::make_pair(type.getDimSize(0),
+                        SmallVector<int64_t>(type.getShape().drop_front()));
+}
+
+/// Split's lengths when they are constants and all equal.
+std::optional<int64_t> uniformSplit(Value lengths) {
+  auto values = constantInts(lengths);
+  if (!values || values->empty() ||
+      llvm::any_of(*values, [&](int64_t v) { return v != values->front(); }))
+    return std::nullopt;
+  return values->front();
+}
+
+/// The length a list-making node gives its list, when static.
+std::optional<int64_t> madeLength(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  OperandRange in = tfg::getDataOperands(node);
+  std::optional<SmallVector<int64_t>> n;
+  if (type == "EmptyTensorList")
+    return 0;
+  if (type == "TensorListReserve")
+    n = constantInts(in[1]);
+  else if (type == "TensorListScatterV2")
+    n = constantInts(in[3]);
+  else if (type == "TensorListSplit") {
+    if (auto lengths = constantInts(in[2]))
+      return int64_t(lengths->size());
+  } else if (type == "TensorListFromTensor")
+    if (auto rows = rowsOf(in[0]))
+      return rows->first;
+  if (type == "TensorListScatter" ||
+      (type == "TensorListScatterV2" && n && n->size() == 1 && (*n)[0] < 0)) {
+    // As many as the largest index needs.
+    auto indices = constantInts(in[1]);
+    if (!indices)
+      return std::nullopt;
+    int64_t top = -1;
+    for (int64_t i : *indices)
+      top = std::max(top, i);
+    return top + 1;
+  }
+  if (!n || n->size() != 1 || (*n)[0] < 0)
+    return std::nullopt;
+  return (*n)[0];
+}
+
+/// The static element shape a list-making node gives its elements.
+std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  OperandRange in = tfg::getDataOperands(node);
+  if (type == "TensorListReserve" || type == "EmptyTensorList") {
+    auto shape = constantInts(in[0]);
+    if (shape && llvm::none_of(*shape, [](int64_t d) { return d < 0; }))
+      return shape;
+    return std::nullopt;
+  }
+  auto rows = rowsOf(in[0]);
+  if (!rows)
+    return std::nullopt;
+  if (type == "TensorListSplit") {
+    std::optional<int64_t> each = uniformSplit(in[2]);
+    if (!each)
+      return std::nullopt;
+    SmallVector<int64_t> shape = {*each};
+    llvm::append_range(shape, rows->second);
+    return shape;
+  }
+  return rows->second; // FromTensor, Scatter: the tensor's rows.
+}
+
 /// The length of `list` when no push or pop changes it and every node
 /// that may have made it made it of that constant length.
 std::optional<int64_t> staticLength(Value list) {
   std::optional<int64_t> length;
   for (Operation *node : historyOf(list)) {
     StringRef type = tfg::getOpType(node);
-    OperandRange in = tfg::getDataOperands(node);
-    std::optional<int64_t> made;
-    if (type == "TensorListReserve") {
-      auto n = constantInts(in[1]);
-      if (!n || n->size() != 1)
+    if (type == "EmptyTensorList")
+      return std::nullopt; // (Pushes fill it.)
+    if (!makesList(type)) {
+      if (!keepsLength(type))
         return std::nullopt;
-      made = (*n)[0];
-    } else if (type == "TensorListFromTensor") {
-      auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
-      if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(0))
-        return std::nullopt;
-      made = tensor.getDimSize(0);
-    } else if (type != "TensorListSetItem" && !carriesVariant(type) &&
-               !mapsVariant(type)) {
-      return std::nullopt;
+      continue;
     }
-    if (made && length && *made != *length)
+    std::optional<int64_t> made = madeLength(node);
+    if (!made || (length && *made != *length))
       return std::nullopt;
-    if (made)
-      length = made;
+    length = made;
   }
   return length;
 }
@@ -150,19 +237,10 @@ Operation *onlyPushedConstant(Value list) {
 
 /// The static element shape of `list`, from where it was made.
 std::optional<SmallVector<int64_t>> elementShapeOf(Value list) {
-  for (Operation *node : historyOf(list)) {
-    StringRef type = tfg::getOpType(node);
-    OperandRange in = tfg::getDataOperands(node);
-    if (type == "TensorListReserve" || type == "EmptyTensorList") {
-      auto shape = constantInts(in[0]);
-      if (shape && llvm::none_of(*shape, [](int64_t d) { return d < 0; }))
+  for (Operation *node : historyOf(list))
+    if (makesList(tfg::getOpType(node)))
+      if (auto shape = madeElementShape(node))
         return shape;
-    } else if (type == "TensorListFromTensor") {
-      auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
-      if (tensor && tensor.hasStaticShape() && tensor.getRank() > 0)
-        return SmallVector<int64_t>(tensor.getShape().drop_front());
-    }
-  }
   return std::nullopt;
 }
 
@@ -213,6 +291,9 @@ private:
   llvm::DenseMap<Operation *, Value> lengthRead;
   /// The element shape each TensorListElementShape node reads, where static.
   llvm::DenseMap<Operation *, SmallVector<int64_t>> elementShapes;
+  /// The static length and element shape of each concatenated list.
+  llvm::DenseMap<Operation *, std::pair<int64_t, SmallVector<int64_t>>>
+      concatShapes;
   /// The stacks of lists that pushes or pops changed.
   llvm::DenseSet<Operation *> stacksChangingList;
   /// The Const every push to a popped list pushed, for each pop whose
@@ -250,24 +331,17 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
 
   if (std::optional<int64_t> length = staticLength(list))
     return constant(*length);
-  if (type == "EmptyTensorList")
-    return constant(0);
-  if (type == "TensorListReserve") {
+  if (makesList(type)) {
+    if (std::optional<int64_t> length = madeLength(producer))
+      return constant(*length);
     // (A length computed in the step must still be a constant by the time
     // the list is made dense, which reports it.)
-    auto length = constantInts(in[1]);
-    return length && length->size() == 1 ? constant((*length)[0])
-                                         : remember(in[1]);
+    if (type == "TensorListReserve")
+      return remember(in[1]);
+    nodeError(producer) << "the list's length is not a compile-time constant";
+    return failure();
   }
-  if (type == "TensorListFromTensor") {
-    auto tensor = dyn_cast<RankedTensorType>(in[0].getType());
-    if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(0)) {
-      nodeError(producer) << "the tensor's first dimension is not static";
-      return failure();
-    }
-    return constant(tensor.getDimSize(0));
-  }
-  if (type == "TensorListSetItem" || mapsVariant(type)) {
+  if (keepsLength(type) && !carriesVariant(type)) {
     FailureOr<Value> length = lengthOf(in[0], producer);
     return failed(length) ? length : remember(*length);
   }
@@ -411,6 +485,22 @@ LogicalResult ListLowering::lower(Operation *op) {
          typeAttr("Taxis", i32),
          builder.getNamedAttr("batch_dims", builder.getI64IntegerAttr(0))});
   };
+  auto reshape = [&](StringRef nodeName, Value tensor, ArrayRef<int64_t> dims,
+                     Type elementType) {
+    SmallVector<int32_t> shape(dims.begin(), dims.end());
+    return node(op, "Reshape", nodeName, UnrankedTensorType::get(elementType),
+                {tensor, i32Const(op, name + "/shape", {int64_t(dims.size())},
+                                  shape)},
+                {typeAttr("T", elementType), typeAttr("Tshape", i32)});
+  };
+  // TensorScatterUpdate(list, indices as [n, 1], rows): the list with the
+  // indexed rows set.
+  auto setRows = [&](Value list, Value indices, Value rows) {
+    Operation *index = reshape(names.get(name + "/index"), indices, {-1, 1}, i32);
+    return node(op, "TensorScatterUpdate", name, unranked,
+                {list, index->getResult(0), rows},
+                {T, typeAttr("Tindices", i32)});
+  };
   // TensorScatterUpdate(list, [[index]], [item]): the list with one row set.
   auto setRow = [&](Value list, Value index, Value item) {
     Operation *indices = node(
@@ -471,6 +561,64 @@ LogicalResult ListLowering::lower(Operation *op) {
     op->erase();
     ++lowered;
     return success();
+  } else if (type == "TensorListGather") {
+    replacement = gather(name, in[0], in[1]);
+  } else if (type == "TensorListScatterIntoExistingList") {
+    replacement = setRows(in[0], in[2], in[1]);
+    list = replacement->getResult(0);
+  } else if (type == "TensorListScatter" || type == "TensorListScatterV2") {
+    // Zero rows as many as the list holds, then the scattered ones.
+    std::optional<int64_t> length = madeLength(op);
+    auto rows = rowsOf(in[0]);
+    if (!length || !rows) {
+      nodeError(op) << "the list's length or element shape is not static";
+      return failure();
+    }
+    SmallVector<int64_t> dims = {*length};
+    llvm::append_range(dims, rows->second);
+    auto tensorType = RankedTensorType::get(dims, element);
+    Operation *empty = node(
+        op, "Const", names.get(name + "/zeros"), tensorType, {},
+        {typeAttr("dtype", element),
+         builder.getNamedAttr("value", DenseElementsAttr::get(
+                                           tensorType, builder.getZeroAttr(element)))});
+    replacement = setRows(empty->getResult(0), in[1], in[0]);
+    list = replacement->getResult(0);
+  } else if (type == "TensorListSplit") {
+    // Equal lengths k: the tensor [n * k, ...] as [n, k, ...].
+    std::optional<int64_t> length = madeLength(op);
+    std::optional<SmallVector<int64_t>> shape = madeElementShape(op);
+    if (!length || !shape) {
+      nodeError(op) << "splits into lengths that are not one constant";
+      return failure();
+    }
+    SmallVector<int64_t> dims = {*length};
+    llvm::append_range(dims, *shape);
+    replacement = reshape(name, in[0], dims, element);
+    list = replacement->getResult(0);
+  } else if (type == "TensorListConcat" || type == "TensorListConcatV2") {
+    // Elements [k, ...]: the list [n, k, ...] as [n * k, ...], and the
+    // lengths, k each.
+    auto shape = concatShapes.find(op);
+    if (shape == concatShapes.end() || shape->second.second.empty()) {
+      nodeError(op) << "the list's length or element shape is not static";
+      return failure();
+    }
+    auto [length, elementShape] = shape->second;
+    SmallVector<int64_t> dims = {length * elementShape[0]};
+    llvm::append_range(dims, ArrayRef<int64_t>(elementShape).drop_front());
+    replacement = reshape(name, in[0], dims, element);
+    auto i64 = builder.getI64Type();
+    auto lengthsType = RankedTensorType::get({length}, i64);
+    Operation *lengths = node(
+        op, "Const", names.get(name + "/lengths"), lengthsType, {},
+        {typeAttr("dtype", i64),
+         builder.getNamedAttr("value",
+                              DenseElementsAttr::get(
+                                  lengthsType,
+                                  ArrayRef<int64_t>(SmallVector<int64_t>(
+                                      length, elementShape[0]))))});
+    tfg::getDataResults(op)[1].replaceAllUsesWith(lengths->getResult(0));
   } else {
     nodeError(op) << "this TensorList op is not supported yet";
     return failure();
@@ -491,6 +639,13 @@ LogicalResult ListLowering::run() {
         elementShapes[op] = *shape;
     if (type == "TensorListStack" && lengthChanges(tfg::getDataOperands(op)[0]))
       stacksChangingList.insert(op);
+    if (type == "TensorListConcat" || type == "TensorListConcatV2") {
+      Value concatenated = tfg::getDataOperands(op)[0];
+      std::optional<int64_t> length = staticLength(concatenated);
+      std::optional<SmallVector<int64_t>> shape = elementShapeOf(concatenated);
+      if (length && shape)
+        concatShapes[op] = {*length, *shape};
+    }
     Value read;
     if (type == "TensorListPushBack" || type == "TensorListLength")
       read = tfg::getDataOperands(op)[0];

@@ -110,6 +110,42 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// TensorArray gather, scatter, split and concat: a gather is a GatherV2 of
+// the rows, a scatter into an array a TensorScatterUpdate of the rows
+// (indices as [n, 1]), a scattered or split new array zeros then rows, or
+// the tensor reshaped to [n, k, ...] for equal parts; a concat of
+// elements [k, ...] the list reshaped to [n * k, ...], with lengths k.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[XS:.*]]:2 = Const name("scattered/zeros") {dtype = f32, value = dense<0.000000e+00> : tensor<4x2xf32>}
+// CHECK: %[[IDX:.*]]:2 = Reshape(%{{.*}}, %{{.*}}) name("scattered/index")
+// CHECK: %[[SC:.*]]:2 = TensorScatterUpdate(%[[XS]]#0, %[[IDX]]#0, %{{.*}}) name("scattered")
+// CHECK: GatherV2(%[[SC]]#0, %{{.*}}, %{{.*}}) name("gathered")
+// CHECK: TensorScatterUpdate(%[[SC]]#0, %{{.*}}, %{{.*}}) name("again")
+// CHECK: Const name("split/shape") {dtype = i32, value = dense<[3, 2, 2]> : tensor<3xi32>}
+// CHECK: %[[SPLIT:.*]]:2 = Reshape(%{{.*}}, %{{.*}}) name("split")
+// CHECK: Const name("concat/shape") {dtype = i32, value = dense<[6, 2]> : tensor<2xi32>}
+// CHECK: Reshape(%[[SPLIT]]#0, %{{.*}}) name("concat")
+// CHECK: %[[LENGTHS:.*]]:2 = Const name("concat/lengths") {dtype = i64, value = dense<2> : tensor<3xi64>}
+// CHECK: Identity(%[[LENGTHS]]#0) name("lengths")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %eshape:2 = Const name("eshape") {dtype = i32, value = dense<[2]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %four:2 = Const name("four") {dtype = i32, value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %rows:2 = Placeholder name("rows") {dtype = f32, shape = #tfg.shape<2x2>} : () -> tensor<2x2xf32>
+  %at:2 = Const name("at") {dtype = i32, value = dense<[3, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %scattered:2 = TensorListScatterV2(%rows#0, %at#0, %eshape#0, %four#0) name("scattered") {element_dtype = f32, shape_type = i32} : (tensor<2x2xf32>, tensor<2xi32>, tensor<1xi32>, tensor<i32>) -> tensor<!tfg.variant>
+  %gathered:2 = TensorListGather(%scattered#0, %at#0, %eshape#0) name("gathered") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>, tensor<1xi32>) -> tensor<2x2xf32>
+  %again:2 = TensorListScatterIntoExistingList(%scattered#0, %rows#0, %at#0) name("again") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2x2xf32>, tensor<2xi32>) -> tensor<!tfg.variant>
+  %flat:2 = Placeholder name("flat") {dtype = f32, shape = #tfg.shape<6x2>} : () -> tensor<6x2xf32>
+  %parts:2 = Const name("parts") {dtype = i64, value = dense<2> : tensor<3xi64>} : () -> tensor<3xi64>
+  %pshape:2 = Const name("pshape") {dtype = i32, value = dense<[-1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %split:2 = TensorListSplit(%flat#0, %pshape#0, %parts#0) name("split") {element_dtype = f32, shape_type = i32} : (tensor<6x2xf32>, tensor<2xi32>, tensor<3xi64>) -> tensor<!tfg.variant>
+  %lead:2 = Const name("lead") {dtype = i64, value = dense<> : tensor<0xi64>} : () -> tensor<0xi64>
+  %concat:3 = TensorListConcatV2(%split#0, %pshape#0, %lead#0) name("concat") {element_dtype = f32, shape_type = i32} : (tensor<!tfg.variant>, tensor<2xi32>, tensor<0xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  %lengths:2 = Identity(%concat#1) name("lengths") {T = i64} : (tensor<*xi64>) -> tensor<*xi64>
+}
+
+// -----
+
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %shape:2 = Const name("shape") {dtype = i32, value = dense<[2]> : tensor<1xi32>} : () -> tensor<1xi32>
   %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<>} : () -> tensor<i32>

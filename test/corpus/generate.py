@@ -829,6 +829,43 @@ def make_tf2_cond_gradients(root):
     md.finish()
 
 
+def make_tf2_tensor_arrays(root):
+    """TF2 TensorArrays beyond read and write, as TensorList ops: scatter
+    (TensorListScatterIntoExistingList), gather (TensorListGather), split
+    and concat (TensorListSplit, TensorListConcatV2), stack, and a loop that
+    reads one array and writes another."""
+    name = "tf2_tensor_arrays"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF2 tf.function: TensorArray scatter, gather, split, concat "
+                  "and stack, and a while loop reading one array and writing "
+                  "another (TensorList ops)")
+
+    @tf.function(input_signature=[tf.TensorSpec([6, 2, 3], tf.float32, name="x")])
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=6, element_shape=[2, 3])
+        ta = ta.scatter([5, 0, 2, 1, 4, 3], x)
+        gathered = ta.gather([1, 3])
+        parts = tf.TensorArray(tf.float32, size=3, element_shape=[4, 3]).split(
+            tf.reshape(x, [12, 3]), [4, 4, 4])
+
+        def body(i, acc, out):
+            return i + 1, acc + ta.read(i), out.write(i, ta.read(i) * 2.0)
+        _, acc, out = tf.while_loop(
+            lambda i, a, o: i < 6, body,
+            [0, tf.zeros([2, 3]), tf.TensorArray(tf.float32, size=6, element_shape=[2, 3])])
+        return {"gathered": gathered, "parts": parts.concat(), "acc": acc,
+                "doubled": out.concat(), "stacked": ta.stack()}
+
+    sig, loaded = save_tf_function(md, f)
+    x = rng.standard_normal((6, 2, 3)).astype(np.float32)
+    md.add_feed(sig["inputs"]["x"], x)
+    out = loaded(x=tf.constant(x))
+    for key in ("acc", "doubled", "gathered", "parts", "stacked"):
+        md.add_fetch(sig["outputs"][key], out[key].numpy())
+    md.finish()
+
+
 def make_tf1_cond(root):
     name = "tf1_cond"
     rng = seed_everything(name)
@@ -1359,6 +1396,7 @@ def all_models():
         ("tf2_case", make_tf2_case),
         ("tf2_loop_gradients", make_tf2_loop_gradients),
         ("tf2_cond_gradients", make_tf2_cond_gradients),
+        ("tf2_tensor_arrays", make_tf2_tensor_arrays),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -382,7 +382,9 @@ def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
     tensor [capacity, element...]: Reserve and EmptyTensorList become a
     zero Const, FromTensor and Stack an Identity, GetItem a GatherV2 on
     axis 0, SetItem and PushBack a TensorScatterUpdate of the row, PopBack
-    a GatherV2 of the last row; Length and ElementShape their values.
+    a GatherV2 of the last row; Length and ElementShape their values;
+    Gather a GatherV2 of the rows, the Scatters TensorScatterUpdates of the
+    rows, Split into equal parts and Concat reshapes.
     A list that pushes and pops change gets an int32 length of its own,
     carried through loops and conds by copies of the Enter, Merge, Switch,
     Identity, NextIteration and Exit nodes that carry the list; those
