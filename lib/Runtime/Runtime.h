@@ -10,6 +10,7 @@
 
 #include "Rendezvous.h"
 #include "Stacks.h"
+#include "TensorArrays.h"
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
@@ -34,6 +35,7 @@ struct tfc_runtime {
   std::unique_ptr<tfc::PartitionRunner> partitions;
   tfc::StringPool strings;
   tfc::Stacks stacks;
+  tfc::TensorArrays tensor_arrays;
 };
 
 #endif // TFC_LIB_RUNTIME_RUNTIME_H

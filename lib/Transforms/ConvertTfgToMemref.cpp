@@ -30,6 +30,7 @@
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Stacks.h"
+#include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,6 +42,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <map>
 
 using namespace mlir;
 
@@ -396,6 +399,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   // (A push is an alias of its element too.)
   if (isStackOp(node))
     return emitStackOp(node);
+  if (isTensorArrayOp(node))
+    return emitTensorArrayOp(node);
   if (isAlias(node)) {
     // Aliases: output i is input i's memory, seen with another shape: a
     // view at the same arena offset, or the input reshaped (a variable's
@@ -544,12 +549,27 @@ struct ConvertTfgToMemrefPass
                          << "'): init nodes must not depend on feeds";
           return signalPassFailure();
         }
-    // The stacks of loop gradients, numbered over the program.
-    int64_t stacks = 0;
+    // The stacks of loop gradients and the TensorArrays, numbered over the
+    // program (a gradient array by its forward array and source).
+    int64_t stacks = 0, arrays = 0;
+    std::map<std::pair<Operation *, std::string>, int64_t> gradientArrays;
+    auto i64 = IntegerType::get(&getContext(), 64);
     module.walk([&](Operation *op) {
       if (isStackNode(op))
-        op->setAttr(kStackSlotAttr,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64), stacks++));
+        op->setAttr(kStackSlotAttr, IntegerAttr::get(i64, stacks++));
+      if (tfg::isNode(op) && tfg::getOpType(op) == "TensorArrayV3")
+        op->setAttr(kTensorArraySlotAttr, IntegerAttr::get(i64, arrays++));
+    });
+    module.walk([&](Operation *op) {
+      if (!tfg::isNode(op) || tfg::getOpType(op) != "TensorArrayGradV3")
+        return;
+      auto source = op->getAttrOfType<StringAttr>("source");
+      auto key = std::make_pair(forwardArrayOf(op),
+                                source ? source.str() : std::string());
+      auto [it, inserted] = gradientArrays.try_emplace(key, arrays);
+      if (inserted)
+        ++arrays;
+      op->setAttr(kTensorArraySlotAttr, IntegerAttr::get(i64, it->second));
     });
     // The model's inputs and outputs, by index, over every partition.
     SmallVector<Type> inputs, outputs;

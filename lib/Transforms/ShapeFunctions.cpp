@@ -12,6 +12,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Transforms/Stacks.h"
+#include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "graph.pb.h"
@@ -1258,6 +1259,26 @@ LogicalResult stackPop(ShapeContext &c) {
   return success();
 }
 
+/// TensorArrayReadV3: an element; TensorArrayGatherV3: one per index.
+LogicalResult tensorArrayRead(ShapeContext &c) {
+  Operation *forward =
+      forwardArrayOf(tensorArrayOf(tfg::getDataOperands(c.getNode())[0]));
+  if (!forward)
+    return success();
+  std::optional<SmallVector<int64_t>> element = tensorArrayElementShape(forward);
+  if (!element)
+    return success();
+  Shape out = Shape::of(*element);
+  if (tfg::getOpType(c.getNode()) == "TensorArrayGatherV3") {
+    const Shape &indices = c.input(1);
+    if (!indices.ranked)
+      return success();
+    out.dims.insert(out.dims.begin(), indices.dims.begin(), indices.dims.end());
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
 LogicalResult merge(ShapeContext &c) {
   Shape out;
   bool first = true;
@@ -1319,8 +1340,10 @@ LogicalResult biasAddGrad(ShapeContext &c) {
   return success();
 }
 
+/// Every output a scalar (a TensorArray's handle and flow).
 LogicalResult scalarOutput(ShapeContext &c) {
-  c.setOutput(0, Shape::scalar());
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    c.setOutput(i, Shape::scalar());
   return success();
 }
 
@@ -1648,12 +1671,15 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("VariableShape", variableShape);
     add("StackPushV2", stackPush);
     add("StackPopV2", stackPop);
+    add("TensorArrayReadV3 TensorArrayGatherV3", tensorArrayRead);
     add("Merge RefMerge", merge);
     add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
         softmaxCrossEntropy);
     add("BroadcastGradientArgs", broadcastGradientArgs);
     add("BiasAddGrad", biasAddGrad);
-    add("L2Loss VarHandleOp StackV2", scalarOutput);
+    add("L2Loss VarHandleOp StackV2 TensorArrayV3 TensorArrayGradV3 "
+        "TensorArrayWriteV3 TensorArrayScatterV3 TensorArraySizeV3",
+        scalarOutput);
     add("Cast", castOp);
     add("While StatelessWhile If StatelessIf", fromOutputShapesAttr);
     add("TensorListReserve TensorListFromTensor TensorListSetItem "

@@ -237,3 +237,25 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %backward:2 = Enter(%acc#0) name("backward") {T = !tfg.resource, frame_name = "loop_grad", is_constant = true} : (tensor<*x!tfg.resource>) -> tensor<*x!tfg.resource>
   %pop:2 = StackPopV2(%backward#0) name("pop") {elem_type = f32} : (tensor<*x!tfg.resource>) -> tensor<*xf32>
 }
+
+// -----
+
+// A TF1 TensorArray's handle and flow are scalars; a read outputs an
+// element of the shape its writes (or scatters, or the writes to its
+// gradient arrays) store, a gather one per index.
+// CHECK-LABEL: tfg.graph
+// CHECK: TensorArrayV3{{.*}}name("ta"){{.*}}-> (tensor<!tfg.resource>, tensor<f32>)
+// CHECK: TensorArrayReadV3{{.*}}name("read"){{.*}}-> tensor<4x3xf32>
+// CHECK: TensorArrayGatherV3{{.*}}name("gather"){{.*}}-> tensor<2x4x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %rows:2 = Placeholder name("rows") {dtype = f32, shape = #tfg.shape<5x4x3>} : () -> tensor<*xf32>
+  %at:2 = Placeholder name("at") {dtype = i32, shape = #tfg.shape<5>} : () -> tensor<*xi32>
+  %two:2 = Placeholder name("two") {dtype = i32, shape = #tfg.shape<2>} : () -> tensor<*xi32>
+  %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<>} : () -> tensor<*xi32>
+  %size:2 = Const name("size") {dtype = i32, value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %ta:3 = TensorArrayV3(%size#0) name("ta") {dtype = f32, dynamic_size = false, clear_after_read = true, identical_element_shapes = true, tensor_array_name = ""} : (tensor<i32>) -> (tensor<*x!tfg.resource>, tensor<*xf32>)
+  %s:2 = TensorArrayScatterV3(%ta#0, %at#0, %rows#0, %ta#1) name("scatter") {T = f32} : (tensor<*x!tfg.resource>, tensor<*xi32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %enter:2 = Enter(%ta#0) name("enter") {T = !tfg.resource, frame_name = "loop", is_constant = true} : (tensor<*x!tfg.resource>) -> tensor<*x!tfg.resource>
+  %read:2 = TensorArrayReadV3(%enter#0, %i#0, %s#0) name("read") {dtype = f32} : (tensor<*x!tfg.resource>, tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
+  %gather:2 = TensorArrayGatherV3(%ta#0, %two#0, %s#0) name("gather") {dtype = f32, element_shape = #tfg.shape<>} : (tensor<*x!tfg.resource>, tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
+}

@@ -44,7 +44,8 @@ MODELS = (["train_" + o for o in OPTIMIZERS] +
           ["train_cnn_" + o for o in OPTIMIZERS] +
           ["embedding", "embedding_adam", "embedding_adagrad", "embedding_momentum"] +
           ["train_keras_sgd", "train_keras_adam", "train_cond"] +
-          ["train_lstm", "train_gru", "train_simple_rnn", "train_while"])
+          ["train_lstm", "train_gru", "train_simple_rnn", "train_while",
+           "train_tensor_array"])
 K = 2
 
 

@@ -1048,6 +1048,44 @@ def while_graph(name, resource, task, rng):
     return loss, [tf.identity(w, name="w_value"), tf.identity(u, name="u_value")], feeds
 
 
+def tensor_array_graph(name, resource, task, rng):
+    """An RNN as tf.compat.v1.nn.dynamic_rnn builds it: the projected input
+    sequence unstacked into a TensorArray (TensorArrayV3, ScatterV3), read
+    in a v1 while_loop whose trip count is fed, each step's output written
+    to another TensorArray and stacked after the loop (GatherV3). Its
+    gradient makes gradient arrays (TensorArrayGradV3): the outputs'
+    gradient scattered in, read back in the gradient loop; the reads'
+    gradients written (added up) and gathered for the projection."""
+    x = tf1.placeholder(tf.float32, [5, 4, 3], name="x")
+    n = tf1.placeholder(tf.int32, [], name="n")
+    y = tf1.placeholder(tf.float32, [4, 2], name="y")
+    with tf1.variable_scope("model"):
+        p = tf1.get_variable("p", [3, 3], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+        w = tf1.get_variable("w", [3, 6], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+        u = tf1.get_variable("u", [6, 6], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+        v = tf1.get_variable("v", [6, 2], use_resource=resource,
+                             initializer=tf1.glorot_uniform_initializer())
+    xs = tf.TensorArray(tf.float32, size=5).unstack(
+        tf.reshape(tf.matmul(tf.reshape(x, [20, 3]), p), [5, 4, 3]))
+    ys = tf.TensorArray(tf.float32, size=5)
+
+    def body(t, h, ys):
+        h = tf.tanh(tf.matmul(xs.read(t), w) + tf.matmul(h, u))
+        return t + 1, h, ys.write(t, h)
+
+    _, _, ys = tf1.while_loop(lambda t, h, ys: t < n, body,
+                              [tf.constant(0), tf.zeros([4, 6]), ys])
+    out = tf.reduce_mean(ys.stack(), 0)
+    loss = tf.reduce_mean(tf.square(tf.matmul(out, v) - y))
+    feeds = {"x:0": rng.standard_normal((5, 4, 3)).astype(np.float32),
+             "n:0": np.array(5, np.int32),
+             "y:0": rng.standard_normal((4, 2)).astype(np.float32)}
+    return loss, [tf.identity(p, name="p_value"), tf.identity(u, name="u_value")], feeds
+
+
 def cnn_graph(name, resource, task, rng):
     """A small CNN classifier whose gradient graph holds every window and
     batch-norm gradient: Conv2D+BiasAdd+Relu, FusedBatchNormV3 in training
@@ -1104,6 +1142,8 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
             if graph is cnn_graph else
             "recurrence in a while_loop (fed trip count, a cond and a "
             "nested loop in the body)" if graph is while_graph else
+            "RNN over TensorArrays (TensorArrayV3) in a while_loop, as "
+            "dynamic_rnn builds it" if graph is tensor_array_graph else
             "MLP regression through a v1 cond (ReLU or tanh by the data)"
             if graph is cond_graph else
             "MLP regression (MSE) 8->6->1" if task == "regression"
@@ -1411,6 +1451,9 @@ def all_models():
     models.append(("train_while", lambda root: make_train(
         root, "train_while", lambda: tf1.train.GradientDescentOptimizer(0.2),
         True, "regression", while_graph)))
+    models.append(("train_tensor_array", lambda root: make_train(
+        root, "train_tensor_array", lambda: tf1.train.GradientDescentOptimizer(0.3),
+        True, "regression", tensor_array_graph)))
     models.append(("embedding", make_embedding))
     for name, make_opt in EMBEDDING_OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt:

@@ -399,4 +399,45 @@ TEST(RuntimeDeathTest, PoppingAnEmptyStackStopsTheStep) {
   tfc_runtime_destroy(runtime);
 }
 
+TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  // A forward array of 3 elements of 2 floats: written, read back.
+  tfc_tensor_array_init(runtime, 0, 3, 8);
+  const float rows[4] = {1, 2, 3, 4};
+  const int32_t at[2] = {2, 0};
+  tfc_tensor_array_write(runtime, at, rows, "write", 0, 2, 8, 0);
+  float out[6] = {};
+  const int32_t all[3] = {0, 1, 2};
+  tfc_tensor_array_read(runtime, all, out, "read", 0, 3, 8);
+  EXPECT_EQ((std::vector<float>(out, out + 6)),
+            (std::vector<float>{3, 4, 0, 0, 1, 2}));
+  // Its gradient array: zeros, made once per step (a second request keeps
+  // what was written), writes add up.
+  tfc_tensor_array_grad(runtime, 5, 0, 8);
+  const int32_t twice[2] = {1, 1};
+  tfc_tensor_array_write(runtime, twice, rows, "grad_write", 5, 2, 8, 1);
+  tfc_tensor_array_grad(runtime, 5, 0, 8);
+  const int32_t one = 1;
+  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8);
+  EXPECT_EQ(out[0], 4.f);
+  EXPECT_EQ(out[1], 6.f);
+  // The next step remakes both.
+  tfc_tensor_array_init(runtime, 0, 3, 8);
+  tfc_tensor_array_grad(runtime, 5, 0, 8);
+  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8);
+  EXPECT_EQ(out[0], 0.f);
+  tfc_runtime_destroy(runtime);
+}
+
+TEST(RuntimeDeathTest, TensorArrayIndexOutsideStopsTheStep) {
+  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_tensor_array_init(runtime, 0, 3, 4);
+  const int32_t index = 3;
+  float value;
+  EXPECT_EXIT(tfc_tensor_array_read(runtime, &index, &value, "ta/read", 0, 1, 4),
+              ::testing::ExitedWithCode(1),
+              "node 'ta/read': index 3 is outside the TensorArray of 3 elements");
+  tfc_runtime_destroy(runtime);
+}
+
 } // namespace

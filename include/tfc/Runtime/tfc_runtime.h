@@ -143,6 +143,25 @@ void tfc_stack_push(tfc_runtime *runtime, const void *data, int64_t slot,
 void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
                    int64_t slot, int64_t bytes);
 
+/* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
+ * makes array `slot` `size` zero elements of `row_bytes` bytes (each
+ * step); grad makes gradient array `slot` of forward array `forward_slot`,
+ * once per step of the forward array. write copies `count` rows to the
+ * elements `indices` name (with `aggregate`, adds float32 rows to them);
+ * read copies elements out. An index outside the array stops the step
+ * with an error naming `node`. */
+void tfc_tensor_array_init(tfc_runtime *runtime, int64_t slot, int64_t size,
+                           int64_t row_bytes);
+void tfc_tensor_array_grad(tfc_runtime *runtime, int64_t slot,
+                           int64_t forward_slot, int64_t row_bytes);
+void tfc_tensor_array_write(tfc_runtime *runtime, const int32_t *indices,
+                            const void *rows, const char *node, int64_t slot,
+                            int64_t count, int64_t row_bytes,
+                            int64_t aggregate);
+void tfc_tensor_array_read(tfc_runtime *runtime, const int32_t *indices,
+                           void *rows, const char *node, int64_t slot,
+                           int64_t count, int64_t row_bytes);
+
 /* StringJoin: out[i] joins element i of each of `num_inputs` inputs (an
  * input of one element is broadcast), `separator` between them; `count`
  * elements. `inputs` points to the inputs' addresses, `input_counts` to

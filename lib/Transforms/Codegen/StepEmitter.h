@@ -61,6 +61,12 @@ inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
 /// StackV2, StackPushV2, StackPopV2, StackCloseV2 (EmitStacks.cpp).
 bool isStackOp(mlir::Operation *node);
 
+/// On each TensorArrayV3 and TensorArrayGradV3 node: the number of its
+/// array in the runtime, unique in the program (a gradient array's per
+/// forward array and source; given by convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kTensorArraySlotAttr =
+    "tfc.tensor_array_slot";
+
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
@@ -123,6 +129,7 @@ public:
   /// StringJoin, ShardedFilename, StaticRegexFullMatch.
   mlir::LogicalResult emitStringOp(mlir::Operation *node);
   mlir::LogicalResult emitStackOp(mlir::Operation *node);
+  mlir::LogicalResult emitTensorArrayOp(mlir::Operation *node);
 
 private:
   mlir::LogicalResult emitNode(mlir::Operation *node);

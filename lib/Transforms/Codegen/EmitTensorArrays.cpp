@@ -1,0 +1,112 @@
+//===- EmitTensorArrays.cpp - TF1 TensorArrays ----------------------------===//
+//
+// TensorArrayV3 (re)makes its array, zeroed; TensorArrayGradV3 makes its
+// gradient array once per step; writes and scatters copy rows in (adding
+// them up in a gradient array), reads and gathers copy rows out: calls of
+// the runtime's TensorArray ops (tfc_runtime.h) on the array's number,
+// which the pass gives every forward array and every (forward array,
+// source) of a gradient (kTensorArraySlotAttr). The flow outputs, which
+// only order the ops, are zeros.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StepEmitter.h"
+#include "tfc/Transforms/TensorArrays.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
+  Location loc = node->getLoc();
+  StringRef type = tfg::getOpType(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  if (type == "TensorArrayCloseV3")
+    return success();
+  bool makes = type == "TensorArrayV3" || type == "TensorArrayGradV3";
+  Operation *array = makes ? node : tensorArrayOf(operands[0]);
+  Operation *forward = forwardArrayOf(array);
+  auto slot = array ? array->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr)
+                    : nullptr;
+  if (!slot || !forward)
+    return error(node) << "cannot trace its handle to the TensorArrayV3 "
+                          "that made it";
+  std::optional<int64_t> size = tensorArraySize(forward);
+  std::optional<SmallVector<int64_t>> shape = tensorArrayElementShape(forward);
+  if (!size || !shape)
+    return error(node) << "the TensorArray's size or element shape is not "
+                          "static";
+  auto dtype = forward->getAttrOfType<TypeAttr>("dtype");
+  int64_t rowBytes = tensorBytes(RankedTensorType::get(*shape, dtype.getValue()));
+  bool gradient = tfg::getOpType(array) == "TensorArrayGradV3";
+
+  // The flow output (the last, but for a gradient's handle) is a zero.
+  auto zeroFlow = [&](unsigned port) -> LogicalResult {
+    FailureOr<Value> flow = outputFor(node, port);
+    if (failed(flow))
+      return failure();
+    builder.create<memref::StoreOp>(
+        loc, builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0)),
+        *flow, ValueRange{});
+    return success();
+  };
+  auto buffer = [&](Value value) -> FailureOr<Value> {
+    Value memref = memrefFor(value);
+    if (!memref)
+      return error(node) << "an input has no buffer";
+    return memref;
+  };
+  Value name = stringPointer(loc, tfg::getNodeName(node));
+
+  if (type == "TensorArrayV3") {
+    callKernel(loc, "tfc_tensor_array_init", {},
+               {slot.getInt(), *size, rowBytes});
+    return zeroFlow(1);
+  }
+  if (type == "TensorArrayGradV3") {
+    auto forwardSlot = forward->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr);
+    callKernel(loc, "tfc_tensor_array_grad", {},
+               {slot.getInt(), forwardSlot.getInt(), rowBytes});
+    return zeroFlow(1);
+  }
+  if (type == "TensorArraySizeV3") {
+    FailureOr<Value> out = outputFor(node);
+    if (failed(out))
+      return failure();
+    builder.create<memref::StoreOp>(
+        loc, builder.create<arith::ConstantIntOp>(loc, *size, 32), *out,
+        ValueRange{});
+    return success();
+  }
+  FailureOr<Value> indices = buffer(operands[1]);
+  if (failed(indices))
+    return failure();
+  int64_t count = cast<MemRefType>(indices->getType()).getNumElements();
+  if (type == "TensorArrayWriteV3" || type == "TensorArrayScatterV3") {
+    FailureOr<Value> rows = buffer(operands[2]);
+    if (failed(rows))
+      return failure();
+    if (gradient && !dtype.getValue().isF32())
+      return error(node) << "gradients of TensorArrays of "
+                         << dtype.getValue() << " are not supported";
+    callKernel(loc, "tfc_tensor_array_write",
+               {pointerTo(*indices), pointerTo(*rows), name},
+               {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
+    return zeroFlow(0);
+  }
+  if (type == "TensorArrayReadV3" || type == "TensorArrayGatherV3") {
+    FailureOr<Value> out = outputFor(node);
+    if (failed(out))
+      return failure();
+    callKernel(loc, "tfc_tensor_array_read",
+               {pointerTo(*indices), pointerTo(*out), name},
+               {slot.getInt(), count, rowBytes});
+    return success();
+  }
+  return error(node) << "this TensorArray op is not supported yet";
+}
+
+} // namespace tfc
