@@ -36,6 +36,10 @@
 // pop, carried through loops and conds by copies of the nodes that carry
 // the list. Only the lists whose length some node reads get one.
 //
+// An accumulator of unknown capacity (the gradient of a loop without
+// maximum_iterations) that is only pushed and popped becomes a stack of the
+// runtime (StackV2, StackPushV2, StackPopV2), whose storage grows.
+//
 // A list this cannot make dense (an element shape or capacity unknown at
 // compile time, or the stack of a list whose length changes) is an error
 // naming the node.
@@ -256,6 +260,7 @@ public:
 private:
   FailureOr<Value> lengthOf(Value list, Operation *reader);
   LogicalResult lower(Operation *op);
+  bool lowerToStack(Operation *empty);
 
   /// Creates a node at the builder's insertion point that waits for what
   /// `like` waits for.
@@ -626,17 +631,161 @@ LogicalResult ListLowering::lower(Operation *op) {
   return replaceBy(replacement, list);
 }
 
+/// An accumulator of unknown capacity (the gradient of a loop without
+/// maximum_iterations: a list made empty, pushed to by the forward loop
+/// and popped by the gradient loop, nothing else) becomes a stack, whose
+/// runtime storage grows: EmptyTensorList a StackV2, PushBack a
+/// StackPushV2 and PopBack a StackPopV2; the list values become the
+/// stack's handle, and what read a list after a push or pop waits for it.
+/// Returns whether `empty` was such an accumulator.
+bool ListLowering::lowerToStack(Operation *empty) {
+  // The list's values, and that nothing but carriers, pushes and pops
+  // read them.
+  SmallVector<Value> values = {tfg::getDataResults(empty)[0]};
+  SmallVector<Operation *> pushes, pops, carriers;
+  llvm::DenseSet<Operation *> seen;
+  for (size_t k = 0; k < values.size(); ++k)
+    for (OpOperand &use : values[k].getUses()) {
+      Operation *user = use.getOwner();
+      if (!tfg::isNode(user) || use.getOperandNumber() >=
+                                    tfg::getDataOperands(user).size())
+        continue; // (A control edge.)
+      StringRef type = tfg::getOpType(user);
+      bool push = type == "TensorListPushBack", pop = type == "TensorListPopBack";
+      if (!push && !pop && !carriesVariant(type))
+        return false;
+      if ((push || pop) && use.getOperandNumber() != 0)
+        return false;
+      if (!seen.insert(user).second)
+        continue;
+      (push ? pushes : pop ? pops : carriers).push_back(user);
+      for (Value result : tfg::getDataResults(user))
+        if (isVariant(result.getType()))
+          values.push_back(result);
+    }
+  auto dtype = empty->getAttrOfType<TypeAttr>("element_dtype");
+  if (!dtype)
+    return false;
+  // (A pop of an accumulator of one constant is that constant.)
+  Operation *pushed = nullptr;
+  for (Operation *push : pushes) {
+    Operation *item = tfg::getDataOperands(push)[1].getDefiningOp();
+    bool same = item && tfg::isNode(item) && tfg::getOpType(item) == "Const" &&
+                (!pushed || (pushed->getAttr("value") == item->getAttr("value") &&
+                             pushed->getResult(0).getType() ==
+                                 item->getResult(0).getType()));
+    pushed = same ? item : nullptr;
+    if (!same)
+      break;
+  }
+  MLIRContext *context = builder.getContext();
+  auto handle = RankedTensorType::get({}, tfg::ResourceType::get(context));
+  auto element = typeAttr("elem_type", dtype.getValue());
+  // A list output's readers read the handle once the push or pop ran.
+  auto afterward = [&](Value list, Operation *effect, Value handleValue) {
+    Value token = tfg::getControlToken(effect);
+    for (OpOperand &use : llvm::make_early_inc_range(list.getUses())) {
+      Operation *user = use.getOwner();
+      use.set(handleValue);
+      if (!llvm::is_contained(tfg::getControlOperands(user), token))
+        user->insertOperands(user->getNumOperands(), token);
+    }
+  };
+  builder.setInsertionPoint(empty);
+  std::string name = tfg::getNodeName(empty).str();
+  Value unbounded = i32Const(empty, name + "/max_size", {}, {-1});
+  Operation *stack = node(empty, "StackV2", name, handle, unbounded,
+                          {element, builder.getNamedAttr(
+                                        "stack_name", builder.getStringAttr(""))});
+  tfg::getDataResults(empty)[0].replaceAllUsesWith(stack->getResult(0));
+  tfg::getControlToken(empty).replaceAllUsesWith(tfg::getControlToken(stack));
+  empty->erase();
+  for (Operation *carrier : carriers) {
+    for (Value result : tfg::getDataResults(carrier))
+      if (isVariant(result.getType()))
+        result.setType(handle);
+    carrier->setAttr("T", TypeAttr::get(handle.getElementType()));
+  }
+  for (Operation *push : pushes) {
+    builder.setInsertionPoint(push);
+    OperandRange in = tfg::getDataOperands(push);
+    Operation *stackPush = node(
+        push, "StackPushV2", tfg::getNodeName(push), in[1].getType(),
+        {in[0], in[1]},
+        {typeAttr("T", dtype.getValue()),
+         builder.getNamedAttr("swap_memory", builder.getBoolAttr(false))});
+    afterward(tfg::getDataResults(push)[0], stackPush, in[0]);
+    tfg::getControlToken(push).replaceAllUsesWith(tfg::getControlToken(stackPush));
+    push->erase();
+    ++lowered;
+  }
+  for (Operation *pop : pops) {
+    builder.setInsertionPoint(pop);
+    OperandRange in = tfg::getDataOperands(pop);
+    Operation *stackPop =
+        pushed ? node(pop, "Const", tfg::getNodeName(pop),
+                      pushed->getResult(0).getType(), {},
+                      {builder.getNamedAttr("dtype", pushed->getAttr("dtype")),
+                       builder.getNamedAttr("value", pushed->getAttr("value"))})
+               : node(pop, "StackPopV2", tfg::getNodeName(pop),
+                      tfg::getDataResults(pop)[1].getType(), in[0], {element});
+    tfg::getDataResults(pop)[1].replaceAllUsesWith(stackPop->getResult(0));
+    afterward(tfg::getDataResults(pop)[0], stackPop, in[0]);
+    tfg::getControlToken(pop).replaceAllUsesWith(tfg::getControlToken(stackPop));
+    pop->erase();
+    ++lowered;
+  }
+  ++lowered;
+  return true;
+}
+
 LogicalResult ListLowering::run() {
-  SmallVector<Operation *> listOps;
-  for (Operation &op : body)
-    if (isListOp(&op))
-      listOps.push_back(&op);
-  // Lengths and element shapes first, on the graph as it was made.
-  for (Operation *op : listOps) {
+  auto listOps = [&] {
+    SmallVector<Operation *> ops;
+    for (Operation &op : body)
+      if (isListOp(&op))
+        ops.push_back(&op);
+    return ops;
+  };
+  // What reads a list's element shape or length first, on the graph as it
+  // was made: constants where they are static, which the pops of the
+  // accumulators they are pushed to then are too.
+  SmallVector<Operation *> shapeReads;
+  for (Operation *op : listOps()) {
     StringRef type = tfg::getOpType(op);
-    if (type == "TensorListElementShape")
-      if (auto shape = elementShapeOf(tfg::getDataOperands(op)[0]))
+    Value list = tfg::getDataOperands(op)[0];
+    if (type == "TensorListElementShape") {
+      if (auto shape = elementShapeOf(list))
         elementShapes[op] = *shape;
+    } else if (type == "TensorListLength") {
+      FailureOr<Value> length = lengthOf(list, op);
+      if (failed(length))
+        return failure();
+      lengthRead[op] = *length;
+    } else {
+      continue;
+    }
+    shapeReads.push_back(op);
+  }
+  for (Operation *op : shapeReads)
+    if (failed(lower(op)))
+      return failure();
+
+  // Accumulators of unknown capacity become stacks.
+  SmallVector<Operation *> unbounded;
+  for (Operation *op : listOps())
+    if (tfg::getOpType(op) == "EmptyTensorList") {
+      auto capacity = constantInts(tfg::getDataOperands(op)[1]);
+      if (!capacity || capacity->size() != 1 || (*capacity)[0] < 0)
+        unbounded.push_back(op);
+    }
+  for (Operation *empty : unbounded)
+    lowerToStack(empty);
+
+  // The rest, after what their rewrites need of the graph as it is now.
+  SmallVector<Operation *> others = listOps();
+  for (Operation *op : others) {
+    StringRef type = tfg::getOpType(op);
     if (type == "TensorListStack" && lengthChanges(tfg::getDataOperands(op)[0]))
       stacksChangingList.insert(op);
     if (type == "TensorListConcat" || type == "TensorListConcatV2") {
@@ -646,8 +795,11 @@ LogicalResult ListLowering::run() {
       if (length && shape)
         concatShapes[op] = {*length, *shape};
     }
+    if (type == "TensorListPopBack")
+      if (Operation *pushed = onlyPushedConstant(tfg::getDataOperands(op)[0]))
+        constantPushed[op] = pushed;
     Value read;
-    if (type == "TensorListPushBack" || type == "TensorListLength")
+    if (type == "TensorListPushBack")
       read = tfg::getDataOperands(op)[0];
     else if (type == "TensorListPopBack")
       read = tfg::getDataResults(op)[0];
@@ -658,22 +810,6 @@ LogicalResult ListLowering::run() {
       return failure();
     lengthRead[op] = *length;
   }
-  // The shapes and lengths first: they are constants, which the pops of
-  // the accumulators they are pushed to then are too.
-  SmallVector<Operation *> shapeReads, others;
-  for (Operation *op : listOps) {
-    StringRef type = tfg::getOpType(op);
-    bool readsShape =
-        type == "TensorListLength" || type == "TensorListElementShape";
-    (readsShape ? shapeReads : others).push_back(op);
-  }
-  for (Operation *op : shapeReads)
-    if (failed(lower(op)))
-      return failure();
-  for (Operation *op : others)
-    if (tfg::getOpType(op) == "TensorListPopBack")
-      if (Operation *pushed = onlyPushedConstant(tfg::getDataOperands(op)[0]))
-        constantPushed[op] = pushed;
   for (Operation *op : others)
     if (failed(lower(op)))
       return failure();

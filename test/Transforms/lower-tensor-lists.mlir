@@ -156,12 +156,47 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // -----
 
 // A tf.while_loop without maximum_iterations leaves its accumulators
-// unbounded.
+// unbounded: one that is only pushed and popped becomes a stack (a pop of
+// one pushed constant is that constant); the list values become its
+// handle, and what read the list after a push or pop waits for it.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[STACK:.*]]:2 = StackV2(%{{.*}}) name("acc") {elem_type = f32, stack_name = ""} : (tensor<i32>) -> tensor<!tfg.resource>
+// CHECK: %[[ENTER:.*]]:2 = Enter(%[[STACK]]#0) name("enter") {T = !tfg.resource
+// CHECK: %[[PUSH:.*]]:2 = StackPushV2(%[[ENTER]]#0, %{{.*}}) name("push") {T = f32, swap_memory = false}
+// CHECK: NextIteration(%[[ENTER]]#0) [%[[PUSH]]#1] name("next") {T = !tfg.resource}
+// CHECK: %[[POP:.*]]:2 = StackPopV2(%[[ENTER]]#0) [%[[PUSH]]#1] name("pop") {elem_type = f32}
+// CHECK: Identity(%[[POP]]#0) name("item")
+// CHECK: StackV2({{.*}}) name("counts")
+// CHECK: %[[COUNT:.*]]:2 = Const [%{{.*}}] name("pop_count") {dtype = i32, value = dense<7> : tensor<i32>}
+// CHECK: Identity(%[[COUNT]]#0) name("count")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %shape:2 = Const name("shape") {dtype = i32, value = dense<[2]> : tensor<1xi32>} : () -> tensor<1xi32>
   %none:2 = Const name("none") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %acc:2 = EmptyTensorList(%shape#0, %none#0) name("acc") {element_dtype = f32, shape_type = i32} : (tensor<1xi32>, tensor<i32>) -> tensor<!tfg.variant>
+  %enter:2 = Enter(%acc#0) name("enter") {T = !tfg.variant, frame_name = "f", is_constant = false} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %push:2 = TensorListPushBack(%enter#0, %x#0) name("push") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xf32>) -> tensor<!tfg.variant>
+  %next:2 = NextIteration(%push#0) name("next") {T = !tfg.variant} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %pop:3 = TensorListPopBack(%push#0, %shape#0) name("pop") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<1xi32>) -> (tensor<!tfg.variant>, tensor<2xf32>)
+  %item:2 = Identity(%pop#1) name("item") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %scalar:2 = Const name("scalar") {dtype = i32, value = dense<> : tensor<0xi32>} : () -> tensor<0xi32>
+  %seven:2 = Const name("seven") {dtype = i32, value = dense<7> : tensor<i32>} : () -> tensor<i32>
+  %counts:2 = EmptyTensorList(%scalar#0, %none#0) name("counts") {element_dtype = i32, shape_type = i32} : (tensor<0xi32>, tensor<i32>) -> tensor<!tfg.variant>
+  %pushc:2 = TensorListPushBack(%counts#0, %seven#0) name("push_count") {element_dtype = i32} : (tensor<!tfg.variant>, tensor<i32>) -> tensor<!tfg.variant>
+  %popc:3 = TensorListPopBack(%pushc#0, %scalar#0) name("pop_count") {element_dtype = i32} : (tensor<!tfg.variant>, tensor<0xi32>) -> (tensor<!tfg.variant>, tensor<i32>)
+  %count:2 = Identity(%popc#1) name("count") {T = i32} : (tensor<i32>) -> tensor<i32>
+}
+
+// -----
+
+// Read otherwise, an unbounded list cannot be made dense.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %shape:2 = Const name("shape") {dtype = i32, value = dense<[2]> : tensor<1xi32>} : () -> tensor<1xi32>
+  %none:2 = Const name("none") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<>} : () -> tensor<i32>
   // expected-error @+1 {{node 'acc' (EmptyTensorList): the list's maximum length is not a compile-time constant}}
   %acc:2 = EmptyTensorList(%shape#0, %none#0) name("acc") {element_dtype = f32, shape_type = i32} : (tensor<1xi32>, tensor<i32>) -> tensor<!tfg.variant>
+  %get:2 = TensorListGetItem(%acc#0, %i#0, %shape#0) name("get") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<1xi32>) -> tensor<2xf32>
 }
 
 // -----

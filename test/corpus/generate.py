@@ -732,7 +732,8 @@ def make_tf2_loop_gradients(root):
     recurrence h <- tanh(h @ w + b + x[t]) over a TensorArray of the input,
     each step's h written to another; the loss is the sum of squares of
     every h. The gradient loop pops the accumulators the forward loop
-    pushed (each step's h, the weight read, the counter), and the input's
+    pushed (each step's h, the weight read, the counter; of unknown
+    capacity, as the loop has no maximum_iterations), and the input's
     gradient is a list made and summed in every iteration (the pushed
     element shapes and lengths are constants)."""
     name = "tf2_loop_gradients"
@@ -756,9 +757,10 @@ def make_tf2_loop_gradients(root):
                 h = tf.tanh(tf.matmul(h, module.w) + module.b + xs.read(t))
                 return t + 1, h, hs.write(t, h)
 
+            # No maximum_iterations: the accumulators' capacity is
+            # unknown, so they become the runtime's stacks.
             _, _, hs = tf.while_loop(lambda t, h, hs: t < 5, body,
-                                     [tf.constant(0), tf.zeros([2, 3]), hs],
-                                     maximum_iterations=5)
+                                     [tf.constant(0), tf.zeros([2, 3]), hs])
             loss = tf.reduce_sum(tf.square(hs.stack()))
         dw, db, dx = tape.gradient(loss, [module.w, module.b, x])
         return {"loss": loss, "dw": dw, "db": db, "dx": dx}

@@ -390,6 +390,9 @@ def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
     Identity, NextIteration and Exit nodes that carry the list; those
     nodes, and AddN and ZerosLike of lists, take the dense type. A pop
     from an accumulator that only ever held one constant is that constant.
+    An accumulator of unknown capacity (a loop without maximum_iterations)
+    that is only pushed and popped becomes a stack (StackV2, StackPushV2,
+    StackPopV2).
     A list that cannot be made dense (a capacity or element shape unknown
     at compile time, the stack of a list whose length changes) is an error
     naming the node.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StepEmitter.h"
+#include "tfc/Transforms/Stacks.h"
 
 #include "tfc/Transforms/OpClasses.h"
 #include "tfc/Transforms/Variables.h"
@@ -195,12 +196,18 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   SmallVector<Value> variables;
   for (auto [i, v] : llvm::enumerate(frame->variables)) {
     Value value = tfg::getDataResults(v.merge)[0];
-    // A handle carried through the loop must stay its variable's: it is
-    // resolved at compile time.
+    // A handle carried through the loop must stay its variable's (or
+    // stack's, or TensorArray's): it is resolved at compile time.
     if (isVariableReference(value.getType())) {
-      Operation *variable = variableNodeOf(value);
-      if (!variable ||
-          variable != variableNodeOf(tfg::getDataOperands(v.nextIteration)[0]))
+      auto source = [](Value handle) {
+        return sourceNodeOf(handle, [](Operation *node) {
+          StringRef type = tfg::getOpType(node);
+          return isVariableNode(node) || isStackNode(node) ||
+                 type == "TensorArrayV3" || type == "TensorArrayGradV3";
+        });
+      };
+      Operation *made = source(value);
+      if (!made || made != source(tfg::getDataOperands(v.nextIteration)[0]))
         return error(v.merge) << "a loop variable that is a handle must be "
                                  "the same variable in every iteration";
       variables.push_back(Value());
