@@ -173,6 +173,8 @@ std::optional<int64_t> madeLength(Operation *node) {
 }
 
 /// The static element shape a list-making node gives its elements.
+std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker);
+
 std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
   StringRef type = tfg::getOpType(node);
   OperandRange in = tfg::getDataOperands(node);
@@ -180,7 +182,8 @@ std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
     auto shape = constantInts(in[0]);
     if (shape && llvm::none_of(*shape, [](int64_t d) { return d < 0; }))
       return shape;
-    return std::nullopt;
+    // (A TensorArray made without element_shape.)
+    return writtenElementShape(node);
   }
   auto rows = rowsOf(in[0]);
   if (!rows)
@@ -194,6 +197,48 @@ std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
     return shape;
   }
   return rows->second; // FromTensor, Scatter: the tensor's rows.
+}
+
+/// The static shape of what is written to the list `maker` makes, as it
+/// goes on (SetItem and PushBack items, the rows ScatterIntoExistingList
+/// writes), when a statically shaped one is.
+std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker) {
+  llvm::DenseSet<Value> seen;
+  SmallVector<Value> worklist = {tfg::getDataResults(maker)[0]};
+  while (!worklist.empty()) {
+    Value list = worklist.pop_back_val();
+    if (!seen.insert(list).second)
+      continue;
+    for (OpOperand &use : list.getUses()) {
+      Operation *user = use.getOwner();
+      if (!tfg::isNode(user) ||
+          use.getOperandNumber() >= tfg::getDataOperands(user).size())
+        continue;
+      StringRef type = tfg::getOpType(user);
+      OperandRange in = tfg::getDataOperands(user);
+      std::optional<Value> item;
+      bool rows = false;
+      if (type == "TensorListSetItem" && use.getOperandNumber() == 0)
+        item = in[2];
+      else if (type == "TensorListPushBack" && use.getOperandNumber() == 0)
+        item = in[1];
+      else if (type == "TensorListScatterIntoExistingList" &&
+               use.getOperandNumber() == 0)
+        item = in[1], rows = true;
+      if (item) {
+        auto shaped = dyn_cast<RankedTensorType>(item->getType());
+        if (shaped && shaped.hasStaticShape() && (!rows || shaped.getRank() > 0))
+          return SmallVector<int64_t>(
+              rows ? shaped.getShape().drop_front() : shaped.getShape());
+      }
+      if (keepsLength(type) || type == "TensorListPushBack" ||
+          type == "TensorListPopBack")
+        for (Value result : tfg::getDataResults(user))
+          if (isVariant(result.getType()))
+            worklist.push_back(result);
+    }
+  }
+  return std::nullopt;
 }
 
 /// The length of `list` when no push or pop changes it and every node
@@ -296,6 +341,9 @@ private:
   llvm::DenseMap<Operation *, Value> lengthRead;
   /// The element shape each TensorListElementShape node reads, where static.
   llvm::DenseMap<Operation *, SmallVector<int64_t>> elementShapes;
+  /// The element shape of each Reserve and EmptyTensorList, where static
+  /// (found before any rewrite).
+  llvm::DenseMap<Operation *, SmallVector<int64_t>> makerShapes;
   /// The static length and element shape of each concatenated list.
   llvm::DenseMap<Operation *, std::pair<int64_t, SmallVector<int64_t>>>
       concatShapes;
@@ -461,9 +509,17 @@ LogicalResult ListLowering::lower(Operation *op) {
   // A zero Const [capacity, element shape...].
   auto zeros = [&](Value shapeInput, Value capacityInput,
                    StringRef what) -> Operation * {
-    auto shape = constantInts(shapeInput);
-    auto capacity = constantInts(capacityInput);
+    // The shape input now (a gradient's pop of a constant has become that
+    // constant), or what the list's writes store.
+    std::optional<SmallVector<int64_t>> shape = constantInts(shapeInput);
     if (!shape || llvm::any_of(*shape, [](int64_t d) { return d < 0; })) {
+      auto written = makerShapes.find(op);
+      shape = written != makerShapes.end()
+                  ? std::optional<SmallVector<int64_t>>(written->second)
+                  : std::nullopt;
+    }
+    auto capacity = constantInts(capacityInput);
+    if (!shape) {
       nodeError(op) << "the list's element shape is not static";
       return nullptr;
     }
@@ -526,8 +582,8 @@ LogicalResult ListLowering::lower(Operation *op) {
   Operation *replacement = nullptr;
   Value list;
   if (type == "TensorListReserve" || type == "EmptyTensorList") {
-    replacement = zeros(
-        in[0], in[1], type == "EmptyTensorList" ? "maximum length" : "length");
+    replacement = zeros(in[0], in[1],
+                        type == "EmptyTensorList" ? "maximum length" : "length");
     if (!replacement)
       return failure();
     list = replacement->getResult(0);
@@ -699,6 +755,7 @@ bool ListLowering::lowerToStack(Operation *empty) {
                                         "stack_name", builder.getStringAttr(""))});
   tfg::getDataResults(empty)[0].replaceAllUsesWith(stack->getResult(0));
   tfg::getControlToken(empty).replaceAllUsesWith(tfg::getControlToken(stack));
+  makerShapes.erase(empty);
   empty->erase();
   for (Operation *carrier : carriers) {
     for (Value result : tfg::getDataResults(carrier))
@@ -747,6 +804,12 @@ LogicalResult ListLowering::run() {
         ops.push_back(&op);
     return ops;
   };
+  for (Operation *op : listOps()) {
+    StringRef type = tfg::getOpType(op);
+    if (type == "TensorListReserve" || type == "EmptyTensorList")
+      if (auto shape = madeElementShape(op))
+        makerShapes[op] = *shape;
+  }
   // What reads a list's element shape or length first, on the graph as it
   // was made: constants where they are static, which the pops of the
   // accumulators they are pushed to then are too.

@@ -201,6 +201,22 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A TensorArray made without element_shape: its elements have the shape
+// its writes store (here an item set in a loop).
+// CHECK-LABEL: tfg.graph
+// CHECK: Const name("outputs") {dtype = f32, value = dense<0.000000e+00> : tensor<5x4x3xf32>}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %unknown:2 = Const name("unknown") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %five:2 = Const name("five") {dtype = i32, value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<>} : () -> tensor<i32>
+  %item:2 = Placeholder name("item") {dtype = f32, shape = #tfg.shape<4x3>} : () -> tensor<4x3xf32>
+  %list:2 = TensorListReserve(%unknown#0, %five#0) name("outputs") {element_dtype = f32, shape_type = i32} : (tensor<i32>, tensor<i32>) -> tensor<!tfg.variant>
+  %enter:2 = Enter(%list#0) name("enter") {T = !tfg.variant, frame_name = "f", is_constant = false} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %set:2 = TensorListSetItem(%enter#0, %i#0, %item#0) name("set") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<4x3xf32>) -> tensor<!tfg.variant>
+}
+
+// -----
+
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %shape:2 = Const name("shape") {dtype = i32, value = dense<[-1]> : tensor<1xi32>} : () -> tensor<1xi32>
   %n:2 = Const name("n") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>

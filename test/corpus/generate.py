@@ -751,7 +751,8 @@ def make_tf2_loop_gradients(root):
         with tf.GradientTape() as tape:
             tape.watch(x)
             xs = tf.TensorArray(tf.float32, size=5).unstack(x)
-            hs = tf.TensorArray(tf.float32, size=5, element_shape=[2, 3])
+            # (No element_shape: the writes decide it.)
+            hs = tf.TensorArray(tf.float32, size=5)
 
             def body(t, h, hs):
                 h = tf.tanh(tf.matmul(h, module.w) + module.b + xs.read(t))
@@ -855,7 +856,7 @@ def make_tf2_tensor_arrays(root):
             return i + 1, acc + ta.read(i), out.write(i, ta.read(i) * 2.0)
         _, acc, out = tf.while_loop(
             lambda i, a, o: i < 6, body,
-            [0, tf.zeros([2, 3]), tf.TensorArray(tf.float32, size=6, element_shape=[2, 3])])
+            [0, tf.zeros([2, 3]), tf.TensorArray(tf.float32, size=6)])
         return {"gathered": gathered, "parts": parts.concat(), "acc": acc,
                 "doubled": out.concat(), "stacked": ta.stack()}
 
