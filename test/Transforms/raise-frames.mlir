@@ -199,3 +199,73 @@ module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
     %exit:2 = Exit(%grouped#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
   }
 }
+
+// -----
+
+// An Enter must name its frame.
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = i32, index = 0} : () -> tensor<i32>
+    // expected-error @+1 {{node 'enter' (Enter) has no frame_name}}
+    %enter:2 = Enter(%x#0) name("enter") {T = i32, frame_name = "", is_constant = true} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// A loop variable is read by one Switch on the LoopCond.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    // (The error names whichever of the two Switches it meets second.)
+    // expected-error @+1 {{frame 'loop': node 'switch' (Switch) is a second Switch of a loop variable}}
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %again:3 = Switch(%merge#0, %cond#0) name("switch_again") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %next:2 = NextIteration(%switch#1) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{frame 'loop': node 'merge' (Merge) is a loop variable no Switch on the LoopCond reads}}
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %add:2 = AddV2(%merge#0, %one#0) name("add") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %next:2 = NextIteration(%add#0) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// A NextIteration that feeds no loop variable's Merge.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %next:2 = NextIteration(%switch#1) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{frame 'loop': node 'stray' (NextIteration) is not part of a loop variable}}
+    %stray:2 = NextIteration(%switch#1) name("stray") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
