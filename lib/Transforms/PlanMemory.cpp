@@ -12,7 +12,8 @@
 //    variable's buffer in the state area). Identity, StopGradient,
 //    Snapshot, Reshape, Squeeze and ExpandDims outputs alias their input.
 //    An elementwise group writes in place over an input buffer of the same
-//    shape that dies there.
+//    shape that dies there, and so does a TensorScatterUpdate over its
+//    tensor.
 //  * Liveness: a buffer lives from its first definition to its last use.
 //  * Placement: greedy by size (largest first, at the lowest 64-byte-aligned
 //    offset not overlapping any placed buffer alive at the same time).
@@ -34,6 +35,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <functional>
 
 using namespace mlir;
 
@@ -159,6 +162,50 @@ FailureOr<int64_t> Planner::run() {
                          at, at, -1});
       assign(result, buffers.size() - 1);
     }
+  }
+
+  // A TensorScatterUpdate sets the rows of its tensor in place when no
+  // node reads the tensor's buffer after it, but for Exits: a list pushed
+  // to in a loop is its loop variable's buffer, updated instead of copied
+  // each iteration; the Exit reads the last update, which is the
+  // variable's value when the loop ends.
+  for (Operation *node : schedule) {
+    if (tfg::getOpType(node) != "TensorScatterUpdate")
+      continue;
+    Value tensor = tfg::getDataOperands(node)[0];
+    Value result = tfg::getDataResults(node)[0];
+    auto in = bufferOf.find(tensor), out = bufferOf.find(result);
+    if (in == bufferOf.end() || out == bufferOf.end() ||
+        in->second == out->second || tensor.getType() != result.getType())
+      continue;
+    unsigned from = in->second, into = out->second;
+    int64_t at = position[node];
+    // What an Exit (or an alias of one) reads is the value the loop ended
+    // with.
+    std::function<bool(Value)> afterLoop = [&](Value value) {
+      Operation *producer = value.getDefiningOp();
+      if (!producer || !tfg::isNode(producer))
+        return false;
+      if (tfg::getOpType(producer) == "Exit")
+        return true;
+      return isAlias(producer) &&
+             afterLoop(aliasedInput(producer,
+                                    cast<OpResult>(value).getResultNumber()));
+    };
+    bool readLater = false;
+    for (auto &[value, buffer] : bufferOf)
+      if (buffer == from && !afterLoop(value))
+        for (Operation *user : value.getUsers())
+          if (tfg::isNode(user) && user != node &&
+              tfg::getOpType(user) != "Exit" && positionOf(user) >= at)
+            readLater = true;
+    if (readLater)
+      continue;
+    for (auto &[value, buffer] : bufferOf)
+      if (buffer == into)
+        buffer = from;
+    buffers[from].end = std::max(buffers[from].end, buffers[into].end);
+    buffers[into].size = 0; // (Placed nowhere: nothing lives in it.)
   }
 
   // Loops (tfc-raise-frames laid each out as one stretch of the schedule)

@@ -57,3 +57,44 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["c:0"]} {
     %r = _Retval(%c#0) name("c/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
   }
 }
+
+// -----
+
+// A list pushed to in a loop (a TensorScatterUpdate of its loop variable)
+// is updated in place: nothing but the Exit reads the variable after the
+// push, so the push's output is the Merge's buffer (and the NextIteration
+// copies nothing back). Outside a loop, a later reader of the tensor keeps
+// the update out of place.
+// CHECK-LABEL: tfg.graph
+// CHECK: Merge{{.*}}name("merge"){{.*}}tfc.offsets = array<i64: [[ACC:[0-9]+]], {{[0-9]+}}>
+// CHECK: TensorScatterUpdate{{.*}}name("push"){{.*}}tfc.offsets = array<i64: [[ACC]]>
+// CHECK: Exit{{.*}}name("exit"){{.*}}tfc.offsets = array<i64: [[ACC]]>
+// CHECK: Exp{{.*}}name("made"){{.*}}tfc.offsets = array<i64: [[MADE:[0-9]+]]>
+// CHECK-NOT: name("set"){{.*}}array<i64: [[MADE]]>
+// CHECK: Neg{{.*}}name("later")
+module attributes {tfc.feeds = ["p:0", "x:0", "t:0"], tfc.fetches = ["exit:0", "set:0", "later:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %p:2 = _Arg name("p") {T = i1, index = 0} : () -> tensor<i1>
+    %x:2 = _Arg name("x") {T = f32, index = 1} : () -> tensor<1x2xf32>
+    %t:2 = _Arg name("t") {T = f32, index = 2} : () -> tensor<4x2xf32>
+    %zeros:2 = Const name("zeros") {dtype = f32, value = dense<0.0> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+    %index:2 = Const name("index") {dtype = i32, value = dense<1> : tensor<1x1xi32>} : () -> tensor<1x1xi32>
+    %enter:2 = Enter(%zeros#0) name("enter") {T = f32, frame_name = "loop", is_constant = false} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %ep:2 = Enter(%p#0) name("enter_p") {T = i1, frame_name = "loop", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %ex:2 = Enter(%x#0) name("enter_x") {T = f32, frame_name = "loop", is_constant = true} : (tensor<1x2xf32>) -> tensor<1x2xf32>
+    %ei:2 = Enter(%index#0) name("enter_index") {T = i32, frame_name = "loop", is_constant = true} : (tensor<1x1xi32>) -> tensor<1x1xi32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i32>)
+    %cond:2 = LoopCond(%ep#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = f32} : (tensor<4x2xf32>, tensor<i1>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    %body:2 = Identity(%switch#1) name("body") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %push:2 = TensorScatterUpdate(%body#0, %ei#0, %ex#0) name("push") {T = f32, Tindices = i32} : (tensor<4x2xf32>, tensor<1x1xi32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+    %next:2 = NextIteration(%push#0) name("next") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %made:2 = Exp(%t#0) name("made") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %set:2 = TensorScatterUpdate(%made#0, %index#0, %x#0) name("set") {T = f32, Tindices = i32} : (tensor<4x2xf32>, tensor<1x1xi32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+    %neg:2 = Neg(%made#0) name("later") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %r0 = _Retval(%exit#0) name("exit/_retval_0") {T = f32, index = 0} : (tensor<4x2xf32>) -> ()
+    %r1 = _Retval(%set#0) name("set/_retval_1") {T = f32, index = 1} : (tensor<4x2xf32>) -> ()
+    %r2 = _Retval(%neg#0) name("later/_retval_2") {T = f32, index = 2} : (tensor<4x2xf32>) -> ()
+  }
+}
