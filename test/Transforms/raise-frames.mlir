@@ -269,3 +269,66 @@ module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
     %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
   }
 }
+
+// -----
+
+// A LoopCond with no loop variable.
+module attributes {tfc.feeds = ["p:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %p:2 = _Arg name("p") {T = i1, index = 0} : () -> tensor<i1>
+    %enter:2 = Enter(%p#0) name("enter_p") {T = i1, frame_name = "loop", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'cond' (LoopCond) ends a loop without variables}}
+    %cond:2 = LoopCond(%enter#0) name("cond") : (tensor<i1>) -> tensor<i1>
+  }
+}
+
+// -----
+
+// An Exit that does not read a loop variable's Switch.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%merge#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %body:2 = Identity(%switch#1) name("body_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %one:2 = Const [%body#1] name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %add:2 = AddV2(%body#0, %one#0) name("next_i") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %next:2 = NextIteration(%add#0) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{frame 'loop': node 'exit_body' (Exit) is not part of a loop variable}}
+    %stray:2 = Exit(%add#0) name("exit_body") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
+// An outer loop whose condition waits for an inner loop.
+module attributes {tfc.feeds = ["limit:0"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %limit:2 = _Arg name("limit") {T = i32, index = 0} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %enter:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "outer", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %elimit:2 = Enter(%limit#0) name("enter_limit") {T = i32, frame_name = "outer", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    // The inner loop counts j up to i, in the outer loop's condition.
+    %ienter:2 = Enter(%merge#0) name("inner_enter") {T = i32, frame_name = "inner", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %imerge:3 = Merge(%ienter#0, %inext#0) name("inner_merge") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %ilimit:2 = Enter(%elimit#0) name("inner_limit") {T = i32, frame_name = "inner", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %iless:2 = Less(%imerge#0, %ilimit#0) name("inner_less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %icond:2 = LoopCond(%iless#0) name("inner_cond") : (tensor<i1>) -> tensor<i1>
+    %iswitch:3 = Switch(%imerge#0, %icond#0) name("inner_switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %inext:2 = NextIteration(%iswitch#1) name("inner_next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    // expected-error @+1 {{frame 'outer': node 'inner_exit' (Exit) is an inner loop the condition depends on}}
+    %iexit:2 = Exit(%iswitch#0) name("inner_exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %less:2 = Less(%iexit#0, %elimit#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %next:2 = NextIteration(%switch#1) name("next") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}

@@ -869,6 +869,41 @@ def make_tf2_tensor_arrays(root):
     md.finish()
 
 
+def make_tf1_ref_cond(root):
+    """A TF1 cond whose branches update a ref variable (assign_add in one,
+    assign_sub in the other): the branches switch the variable's ref
+    (RefSwitch) and merge the updated refs (RefMerge). other_run takes the
+    other branch; each run starts from the init op."""
+    name = "tf1_ref_cond"
+    seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 cond updating a ref variable in each branch (RefSwitch, "
+                  "RefMerge); other_run takes the other branch")
+    with tf1_graph(name) as g:
+        pred = tf1.placeholder(tf.bool, [], name="pred")
+        w = tf1.get_variable("w", initializer=np.array([1.0, 2.0], np.float32),
+                             use_resource=False)
+        out = tf1.cond(pred, lambda: tf1.assign_add(w, [1.0, 2.0]),
+                       lambda: tf1.assign_sub(w, [0.5, 0.25]))
+        out = tf.identity(out, name="out")
+        init = tf1.variables_initializer([w], name="init")
+        ops = {n.op for n in g.as_graph_def().node}
+        assert {"RefSwitch", "RefMerge"} <= ops, ops
+        md.add_feed("pred:0", np.array(True))
+        md.manifest["init"] = ["init"]
+        with tf1.Session(graph=g) as sess:
+            sess.run(init)
+            md.add_fetch("out:0", sess.run(out, {pred: True}))
+            sess.run(init)
+            other = sess.run(out, {pred: False})
+        np.save(md.path("inputs", "other_pred.npy"), np.array(False), allow_pickle=False)
+        np.save(md.path("outputs", "other_0.npy"), other, allow_pickle=False)
+        md.manifest["other_run"] = {"feeds": ["inputs/other_pred.npy"],
+                                    "fetches": ["outputs/other_0.npy"]}
+        md.write_text(g.as_graph_def())
+    md.finish()
+
+
 def make_tf1_cond(root):
     name = "tf1_cond"
     rng = seed_everything(name)
@@ -1433,6 +1468,7 @@ def all_models():
         ("simple_rnn", make_simple_rnn),
         ("tf1_while", make_tf1_while),
         ("tf1_cond", make_tf1_cond),
+        ("tf1_ref_cond", make_tf1_ref_cond),
         ("tf1_while_swap", make_tf1_while_swap),
         ("tf2_control_flow", make_tf2_control_flow),
         ("tf1_loop_in_cond", make_tf1_loop_in_cond),
