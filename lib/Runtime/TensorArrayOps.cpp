@@ -23,7 +23,11 @@ char *element(tfc_runtime *runtime, tfc::TensorArray &array, int64_t index,
   return array.bytes.data() + index * rowBytes;
 }
 
-int64_t indexAt(const int32_t *indices, int64_t i) { return indices[i]; }
+/// Index i of a write or read: `indices[i]`, or i itself without indices
+/// (a split or concat covers the elements in order).
+int64_t indexAt(const int32_t *indices, int64_t i) {
+  return indices ? indices[i] : i;
+}
 
 } // namespace
 

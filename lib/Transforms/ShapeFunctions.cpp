@@ -1269,6 +1269,16 @@ LogicalResult tensorArrayRead(ShapeContext &c) {
   if (!element)
     return success();
   Shape out = Shape::of(*element);
+  if (tfg::getOpType(c.getNode()) == "TensorArrayConcatV3") {
+    // The elements [k, ...] one after another, and their lengths.
+    std::optional<int64_t> size = tensorArraySize(forward);
+    if (!size || out.dims.empty())
+      return success();
+    out.dims[0] *= *size;
+    c.setOutput(0, out);
+    c.setOutput(1, Shape::vector(*size));
+    return success();
+  }
   if (tfg::getOpType(c.getNode()) == "TensorArrayGatherV3") {
     const Shape &indices = c.input(1);
     if (!indices.ranked)
@@ -1671,14 +1681,16 @@ const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
     add("VariableShape", variableShape);
     add("StackPushV2", stackPush);
     add("StackPopV2", stackPop);
-    add("TensorArrayReadV3 TensorArrayGatherV3", tensorArrayRead);
+    add("TensorArrayReadV3 TensorArrayGatherV3 TensorArrayConcatV3",
+        tensorArrayRead);
     add("Merge RefMerge", merge);
     add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
         softmaxCrossEntropy);
     add("BroadcastGradientArgs", broadcastGradientArgs);
     add("BiasAddGrad", biasAddGrad);
     add("L2Loss VarHandleOp StackV2 TensorArrayV3 TensorArrayGradV3 "
-        "TensorArrayWriteV3 TensorArrayScatterV3 TensorArraySizeV3",
+        "TensorArrayWriteV3 TensorArrayScatterV3 TensorArraySplitV3 "
+        "TensorArraySizeV3",
         scalarOutput);
     add("Cast", castOp);
     add("While StatelessWhile If StatelessIf", fromOutputShapesAttr);

@@ -39,6 +39,28 @@ std::optional<int64_t> tensorArraySize(Operation *forward) {
   return (*size)[0];
 }
 
+std::optional<int64_t> splitLength(Operation *split) {
+  Value lengthsValue = tfg::getDataOperands(split)[2];
+  // The gradient of a concat splits by the lengths the concat output: as
+  // many parts as the concatenated array had elements, of equal rows.
+  if (Operation *concat = lengthsValue.getDefiningOp();
+      concat && tfg::isNode(concat) &&
+      tfg::getOpType(concat) == "TensorArrayConcatV3") {
+    auto value = dyn_cast<RankedTensorType>(tfg::getDataResults(concat)[0].getType());
+    Operation *forward = forwardArrayOf(tensorArrayOf(tfg::getDataOperands(concat)[0]));
+    std::optional<int64_t> size = forward ? tensorArraySize(forward) : std::nullopt;
+    if (!value || !value.hasStaticShape() || value.getRank() == 0 || !size ||
+        *size == 0 || value.getDimSize(0) % *size != 0)
+      return std::nullopt;
+    return value.getDimSize(0) / *size;
+  }
+  auto lengths = constantInts(lengthsValue);
+  if (!lengths || lengths->empty() ||
+      llvm::any_of(*lengths, [&](int64_t k) { return k != lengths->front(); }))
+    return std::nullopt;
+  return lengths->front();
+}
+
 std::optional<SmallVector<int64_t>> tensorArrayElementShape(Operation *forward) {
   if (auto shape = forward->getAttrOfType<tfg::ShapeAttr>("element_shape"))
     if (!shape.getUnranked() &&
@@ -48,20 +70,30 @@ std::optional<SmallVector<int64_t>> tensorArrayElementShape(Operation *forward) 
     if (!tfg::isNode(&op))
       continue;
     StringRef type = tfg::getOpType(&op);
-    if (type != "TensorArrayWriteV3" && type != "TensorArrayScatterV3")
+    if (type != "TensorArrayWriteV3" && type != "TensorArrayScatterV3" &&
+        type != "TensorArraySplitV3")
       continue;
-    if (forwardArrayOf(tensorArrayOf(tfg::getDataOperands(&op)[0])) != forward)
+    OperandRange in = tfg::getDataOperands(&op);
+    if (forwardArrayOf(tensorArrayOf(in[0])) != forward)
       continue;
-    auto value = dyn_cast<RankedTensorType>(tfg::getDataOperands(&op)[2].getType());
+    Value stored = type == "TensorArraySplitV3" ? in[1] : in[2];
+    auto value = dyn_cast<RankedTensorType>(stored.getType());
     if (!value || !value.hasStaticShape())
       continue;
-    ArrayRef<int64_t> shape = value.getShape();
-    if (type == "TensorArrayScatterV3") {
-      if (shape.empty())
+    SmallVector<int64_t> shape(value.getShape());
+    if (type == "TensorArrayWriteV3")
+      return shape;
+    if (shape.empty())
+      continue;
+    if (type == "TensorArraySplitV3") {
+      // Equal lengths k: elements [k, ...].
+      std::optional<int64_t> each = splitLength(&op);
+      if (!each)
         continue;
-      shape = shape.drop_front();
+      shape[0] = *each;
+      return shape;
     }
-    return SmallVector<int64_t>(shape);
+    return SmallVector<int64_t>(ArrayRef<int64_t>(shape).drop_front());
   }
   return std::nullopt;
 }

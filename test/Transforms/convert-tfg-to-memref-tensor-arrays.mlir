@@ -40,6 +40,30 @@ module attributes {tfc.feeds = ["x:0", "i:0"], tfc.fetches = ["read:0", "gathere
 
 // -----
 
+// A split into equal parts writes the first elements in order (no
+// indices); a concat reads every element in order, and its lengths are k.
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK: call @tfc_tensor_array_init(%arg0, %c0_i64, %c3_i64, %c16_i64)
+// CHECK: %[[NONE:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: call @tfc_tensor_array_write(%arg0, %[[NONE]], %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c3_i64{{.*}}, %c16_i64{{.*}}, %c0_i64{{.*}})
+// CHECK: call @tfc_tensor_array_read(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c3_i64{{.*}}, %c16_i64{{.*}})
+// CHECK: %[[K:.*]] = arith.constant 2 : i64
+// CHECK: linalg.fill ins(%[[K]] : i64) outs(%{{.*}} : memref<3xi64>)
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["concat:0", "concat:1"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<6x2xf32>
+    %size:2 = Const name("size") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %lengths:2 = Const name("lengths") {dtype = i64, value = dense<2> : tensor<3xi64>} : () -> tensor<3xi64>
+    %ta:3 = TensorArrayV3(%size#0) name("ta") {dtype = f32, dynamic_size = false, clear_after_read = false, identical_element_shapes = true, tensor_array_name = "", tfc.offsets = array<i64: -1, 0>} : (tensor<i32>) -> (tensor<!tfg.resource>, tensor<f32>)
+    %split:2 = TensorArraySplitV3(%ta#0, %x#0, %lengths#0, %ta#1) name("split") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<!tfg.resource>, tensor<6x2xf32>, tensor<3xi64>, tensor<f32>) -> tensor<f32>
+    %concat:3 = TensorArrayConcatV3(%ta#0, %split#0) name("concat") {dtype = f32, tfc.offsets = array<i64: 128, 192>} : (tensor<!tfg.resource>, tensor<f32>) -> (tensor<6x2xf32>, tensor<3xi64>)
+    %r0 = _Retval(%concat#0) name("concat/_retval_0") {T = f32, index = 0} : (tensor<6x2xf32>) -> ()
+    %r1 = _Retval(%concat#1) name("concat/_retval_1") {T = i64, index = 1} : (tensor<3xi64>) -> ()
+  }
+}
+
+// -----
+
 module attributes {tfc.feeds = ["h:0", "i:0"], tfc.fetches = ["read:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
     %h:2 = _Arg name("h") {T = !tfg.resource, index = 0} : () -> tensor<!tfg.resource>

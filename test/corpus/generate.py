@@ -1093,7 +1093,9 @@ def tensor_array_graph(name, resource, task, rng):
     to another TensorArray and stacked after the loop (GatherV3). Its
     gradient makes gradient arrays (TensorArrayGradV3): the outputs'
     gradient scattered in, read back in the gradient loop; the reads'
-    gradients written (added up) and gathered for the projection."""
+    gradients written (added up) and gathered for the projection. The
+    projection also goes through a split and a concat (SplitV3,
+    ConcatV3)."""
     x = tf1.placeholder(tf.float32, [5, 4, 3], name="x")
     n = tf1.placeholder(tf.int32, [], name="n")
     y = tf1.placeholder(tf.float32, [4, 2], name="y")
@@ -1106,8 +1108,12 @@ def tensor_array_graph(name, resource, task, rng):
                              initializer=tf1.glorot_uniform_initializer())
         v = tf1.get_variable("v", [6, 2], use_resource=resource,
                              initializer=tf1.glorot_uniform_initializer())
-    xs = tf.TensorArray(tf.float32, size=5).unstack(
-        tf.reshape(tf.matmul(tf.reshape(x, [20, 3]), p), [5, 4, 3]))
+    projected = tf.matmul(tf.reshape(x, [20, 3]), p)
+    xs = tf.TensorArray(tf.float32, size=5).unstack(tf.reshape(projected, [5, 4, 3]))
+    # The projection split into an array and concatenated back (SplitV3,
+    # ConcatV3; each the other's gradient), as a penalty on it.
+    parts = tf.TensorArray(tf.float32, size=5).split(projected, [4] * 5)
+    penalty = 0.01 * tf.reduce_sum(tf.square(parts.concat()))
     ys = tf.TensorArray(tf.float32, size=5)
 
     def body(t, h, ys):
@@ -1117,7 +1123,7 @@ def tensor_array_graph(name, resource, task, rng):
     _, _, ys = tf1.while_loop(lambda t, h, ys: t < n, body,
                               [tf.constant(0), tf.zeros([4, 6]), ys])
     out = tf.reduce_mean(ys.stack(), 0)
-    loss = tf.reduce_mean(tf.square(tf.matmul(out, v) - y))
+    loss = tf.reduce_mean(tf.square(tf.matmul(out, v) - y)) + penalty
     feeds = {"x:0": rng.standard_normal((5, 4, 3)).astype(np.float32),
              "n:0": np.array(5, np.int32),
              "y:0": rng.standard_normal((4, 2)).astype(np.float32)}

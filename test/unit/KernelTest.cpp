@@ -421,6 +421,13 @@ TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
   tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8);
   EXPECT_EQ(out[0], 4.f);
   EXPECT_EQ(out[1], 6.f);
+  // Without indices, the first elements in order (a split, a concat).
+  const float parts[6] = {7, 8, 9, 10, 11, 12};
+  tfc_tensor_array_write(runtime, nullptr, parts, "split", 0, 3, 8, 0);
+  float concatenated[6];
+  tfc_tensor_array_read(runtime, nullptr, concatenated, "concat", 0, 3, 8);
+  EXPECT_EQ((std::vector<float>(concatenated, concatenated + 6)),
+            (std::vector<float>(parts, parts + 6)));
   // The next step remakes both.
   tfc_tensor_array_init(runtime, 0, 3, 8);
   tfc_tensor_array_grad(runtime, 5, 0, 8);

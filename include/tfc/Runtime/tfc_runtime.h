@@ -147,8 +147,8 @@ void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each
  * step); grad makes gradient array `slot` of forward array `forward_slot`,
  * once per step of the forward array. write copies `count` rows to the
- * elements `indices` name (with `aggregate`, adds float32 rows to them);
- * read copies elements out. An index outside the array stops the step
+ * elements `indices` name, or to the first `count` without indices (with
+ * `aggregate`, adds float32 rows to them); read copies elements out. An index outside the array stops the step
  * with an error naming `node`. */
 void tfc_tensor_array_init(tfc_runtime *runtime, int64_t slot, int64_t size,
                            int64_t row_bytes);

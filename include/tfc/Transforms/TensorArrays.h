@@ -32,9 +32,13 @@ mlir::Operation *forwardArrayOf(mlir::Operation *array);
 /// The number of elements of a forward array, when a constant.
 std::optional<int64_t> tensorArraySize(mlir::Operation *forward);
 
+/// The length of each part a TensorArraySplitV3 splits into, when its
+/// lengths are constants and all equal.
+std::optional<int64_t> splitLength(mlir::Operation *split);
+
 /// The static shape of a forward array's elements: its element_shape
-/// attr, or the shape of what its writes and scatters (and those of its
-/// gradient arrays) store.
+/// attr, or the shape of what its writes, scatters and splits (and those
+/// of its gradient arrays) store.
 std::optional<llvm::SmallVector<int64_t>>
 tensorArrayElementShape(mlir::Operation *forward);
 

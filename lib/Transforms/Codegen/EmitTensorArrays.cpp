@@ -14,6 +14,7 @@
 #include "tfc/Transforms/TensorArrays.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -79,6 +80,34 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
     builder.create<memref::StoreOp>(
         loc, builder.create<arith::ConstantIntOp>(loc, *size, 32), *out,
         ValueRange{});
+    return success();
+  }
+  if (type == "TensorArraySplitV3") {
+    // The parts, k rows each, are the first elements in order.
+    FailureOr<Value> rows = buffer(operands[1]);
+    if (failed(rows))
+      return failure();
+    if (!splitLength(node) || *splitLength(node) != (*shape)[0])
+      return error(node) << "splits into lengths that are not one constant";
+    int64_t count = cast<MemRefType>(rows->getType()).getDimSize(0) / (*shape)[0];
+    callKernel(loc, "tfc_tensor_array_write",
+               {nullPointer(loc), pointerTo(*rows), name},
+               {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
+    return zeroFlow(0);
+  }
+  if (type == "TensorArrayConcatV3") {
+    // Every element in order, and each one's length k.
+    FailureOr<Value> out = outputFor(node, 0);
+    FailureOr<Value> lengths = outputFor(node, 1);
+    if (failed(out) || failed(lengths))
+      return failure();
+    callKernel(loc, "tfc_tensor_array_read", {nullPointer(loc), pointerTo(*out), name},
+               {slot.getInt(), *size, rowBytes});
+    builder.create<linalg::FillOp>(
+        loc,
+        builder.create<arith::ConstantIntOp>(loc, shape->empty() ? 1 : (*shape)[0], 64)
+            .getResult(),
+        *lengths);
     return success();
   }
   FailureOr<Value> indices = buffer(operands[1]);
