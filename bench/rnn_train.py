@@ -26,11 +26,12 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
+
+from train import alternate
 
 FEATURES, CLASSES, STEPS = 32, 10, 200
 
@@ -96,11 +97,6 @@ def worker(args):
     print(json.dumps({"median_s": float(np.median(samples))}))
 
 
-def median(values):
-    values = sorted(values)
-    return values[len(values) // 2]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default="lstm,gru")
@@ -142,16 +138,12 @@ def main():
         want, have = float(np.load(os.path.join(directory, "want.npy"))), float(np.load(got))
         if abs(want - have) > 1e-4 * abs(want) + 1e-6:
             sys.exit("%s: tfc's first loss %g, TensorFlow's %g" % (layer, have, want))
-        tfc_times, tf_times = [], []
-        for _ in range(args.rounds):
-            out = subprocess.run([program] + inputs + ["--bench", str(args.steps)],
-                                 check=True, capture_output=True, text=True).stdout
-            tfc_times.append(float(re.search(r"median ([0-9.]+) us", out).group(1)) * 1e-6)
-            out = subprocess.run([sys.executable, __file__, "--worker", "--dir", directory,
-                                  "--threads", str(args.threads), "--steps", str(args.steps)],
-                                 check=True, capture_output=True, text=True).stdout
-            tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
-        rows.append((layer, median(tfc_times), median(tf_times)))
+        ours, theirs = alternate(
+            program, inputs,
+            [sys.executable, __file__, "--worker", "--dir", directory,
+             "--threads", str(args.threads), "--steps", str(args.steps)],
+            args.steps, args.rounds)
+        rows.append((layer, ours, theirs))
     print("| %d units, seq %d x %d, batch %d, %d threads | tfc step | TensorFlow step | speedup |"
           % (args.units, args.seq, FEATURES, args.batch, args.threads))
     print("|---|---|---|---|")

@@ -143,6 +143,21 @@ def median(values):
     return values[len(values) // 2]
 
 
+def alternate(program, inputs, worker, steps, rounds):
+    """`rounds` times, alternating, each in its own process: the program's
+    `--bench steps` (its median step, printed) and the `worker` command
+    (which prints {"median_s": ...} last); the median over rounds of
+    each, in seconds."""
+    tfc_times, tf_times = [], []
+    for _ in range(rounds):
+        out = subprocess.run([program] + inputs + ["--bench", str(steps)],
+                             check=True, capture_output=True, text=True).stdout
+        tfc_times.append(float(re.search(r"median ([0-9.]+) us", out).group(1)) * 1e-6)
+        out = subprocess.run(worker, check=True, capture_output=True, text=True).stdout
+        tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
+    return median(tfc_times), median(tf_times)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="mlp,cnn")
@@ -182,16 +197,12 @@ def main():
         if abs(want - have) > 1e-4 * abs(want) + 1e-6:
             sys.exit("%s %s: tfc's loss after 5 steps %g, TensorFlow's %g"
                      % (model, optimizer, have, want))
-        tfc_times, tf_times = [], []
-        for _ in range(args.rounds):
-            out = subprocess.run([program] + inputs + ["--bench", str(args.steps)],
-                                 check=True, capture_output=True, text=True).stdout
-            tfc_times.append(float(re.search(r"median ([0-9.]+) us", out).group(1)) * 1e-6)
-            out = subprocess.run([sys.executable, __file__, "--worker", "--dir", directory,
-                                  "--threads", str(args.threads), "--steps", str(args.steps)],
-                                 check=True, capture_output=True, text=True).stdout
-            tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
-        rows.append((model, optimizer, median(tfc_times), median(tf_times)))
+        ours, theirs = alternate(
+            program, inputs,
+            [sys.executable, __file__, "--worker", "--dir", directory,
+             "--threads", str(args.threads), "--steps", str(args.steps)],
+            args.steps, args.rounds)
+        rows.append((model, optimizer, ours, theirs))
     print("| batch %d, %d threads | optimizer | tfc step | TensorFlow step | speedup |"
           % (args.batch, args.threads))
     print("|---|---|---|---|---|")
