@@ -45,6 +45,24 @@ void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexB
   }
 }
 
+/// Copies rows between a [rows, ...] tensor and a block of `count` rows:
+/// the tensor's row indices[i] is the block's row i; a gather copies to the
+/// block, a scatter to the tensor.
+void copyIndexedRows(tfc_runtime *runtime, char *tensor, char *block,
+                     const void *indices, const char *node, int64_t rows,
+                     int64_t rowBytes, int64_t count, int64_t indexBytes,
+                     bool toTensor) {
+  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
+                    [&](int64_t r, int64_t i) {
+                      char *inTensor = tensor + r * rowBytes;
+                      char *inBlock = block + i * rowBytes;
+                      if (toTensor)
+                        std::memcpy(inTensor, inBlock, rowBytes);
+                      else
+                        std::memcpy(inBlock, inTensor, rowBytes);
+                    });
+}
+
 } // namespace
 
 extern "C" void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
@@ -52,12 +70,9 @@ extern "C" void tfc_cpu_gather_rows(tfc_runtime *runtime, const void *params,
                                     const char *node, int64_t rows,
                                     int64_t rowBytes, int64_t count,
                                     int64_t indexBytes) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
-                    [&](int64_t r, int64_t i) {
-                      std::memcpy(static_cast<char *>(out) + i * rowBytes,
-                                  static_cast<const char *>(params) + r * rowBytes,
-                                  rowBytes);
-                    });
+  copyIndexedRows(runtime, static_cast<char *>(const_cast<void *>(params)),
+                  static_cast<char *>(out), indices, node, rows, rowBytes,
+                  count, indexBytes, /*toTensor=*/false);
 }
 
 extern "C" void tfc_cpu_scatter_rows(tfc_runtime *runtime, void *out,
@@ -65,12 +80,9 @@ extern "C" void tfc_cpu_scatter_rows(tfc_runtime *runtime, void *out,
                                      const char *node, int64_t rows,
                                      int64_t rowBytes, int64_t count,
                                      int64_t indexBytes) {
-  forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
-                    [&](int64_t r, int64_t i) {
-                      std::memcpy(static_cast<char *>(out) + r * rowBytes,
-                                  static_cast<const char *>(updates) + i * rowBytes,
-                                  rowBytes);
-                    });
+  copyIndexedRows(runtime, static_cast<char *>(out),
+                  static_cast<char *>(const_cast<void *>(updates)), indices,
+                  node, rows, rowBytes, count, indexBytes, /*toTensor=*/true);
 }
 
 extern "C" void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
