@@ -233,3 +233,21 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 tfg.func @same(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
   return(%a) : tensor<*xf32>
 }
+
+// -----
+
+// A While's condition returns one value.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'w': its condition returns 2 values, not one}}
+  %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body1, {}>, cond = #tfg.func<@cond2, {}>, output_shapes = [], parallel_iterations = 10} : (tensor<*xf32>) -> tensor<*xf32>
+}
+tfg.func @cond2(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xi1> {tfg.name = "out"}, tensor<*xi1> {tfg.name = "out2"}) {
+  %z:2 = Const name("z") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %l:2 = Less(%a, %z#0) name("less") {T = f32} : (tensor<*xf32>, tensor<f32>) -> tensor<*xi1>
+  return(%l#0, %l#0) : tensor<*xi1>, tensor<*xi1>
+}
+tfg.func @body1(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xf32> {tfg.name = "out"}) {
+  %n:2 = Neg(%a) name("neg") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+  return(%n#0) : tensor<*xf32>
+}
