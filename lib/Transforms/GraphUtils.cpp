@@ -112,6 +112,14 @@ Operation *createNodeLike(OpBuilder &builder, Operation *like, StringRef opType,
                          all);
 }
 
+Operation *createConstLike(OpBuilder &builder, Operation *like, StringRef name,
+                           ElementsAttr value, ValueRange control) {
+  return createNodeLike(
+      builder, like, "Const", name, value.getType(), {}, control,
+      {builder.getNamedAttr("dtype", TypeAttr::get(value.getElementType())),
+       builder.getNamedAttr("value", value)});
+}
+
 bool isVariant(Type type) {
   auto tensor = dyn_cast<TensorType>(type);
   return tensor && isa<tfg::VariantType>(tensor.getElementType());

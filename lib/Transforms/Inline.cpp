@@ -518,12 +518,10 @@ LogicalResult Inliner::lowerCase(Operation *node, NameUniquer &names,
     if (k + 1 == funcs.size())
       return branch(builder, node, funcs[k], args, pivot, level, names, newCalls);
     auto i32 = RankedTensorType::get({}, builder.getI32Type());
-    Operation *constant = createNodeLike(
-        builder, node, "Const", names.get(level + "index"), i32, {},
-        pivot ? ValueRange(tfg::getControlToken(pivot)) : ValueRange(),
-        {builder.getNamedAttr("dtype", TypeAttr::get(builder.getI32Type())),
-         builder.getNamedAttr("value", DenseElementsAttr::get(
-                                           i32, ArrayRef<int32_t>{int32_t(k)}))});
+    Operation *constant = createConstLike(
+        builder, node, names.get(level + "index"),
+        DenseElementsAttr::get(i32, ArrayRef<int32_t>{int32_t(k)}),
+        pivot ? ValueRange(tfg::getControlToken(pivot)) : ValueRange());
     Operation *equal = createNodeLike(
         builder, node, "Equal", names.get(level + "Equal"),
         RankedTensorType::get(indexType.getShape(), builder.getI1Type()),

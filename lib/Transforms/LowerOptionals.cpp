@@ -157,13 +157,10 @@ struct LowerOptionalsPass
         return failure();
       }
       builder.setInsertionPoint(none);
-      Operation *zeros = createNodeLike(
-          builder, none, "Const", tfg::getNodeName(none), type, {},
-          tfg::getControlOperands(none),
-          {builder.getNamedAttr("dtype", TypeAttr::get(type.getElementType())),
-           builder.getNamedAttr(
-               "value", DenseElementsAttr::get(
-                            type, builder.getZeroAttr(type.getElementType())))});
+      Operation *zeros = createConstLike(
+          builder, none, tfg::getNodeName(none),
+          DenseElementsAttr::get(type, builder.getZeroAttr(type.getElementType())),
+          tfg::getControlOperands(none));
       dense.push_back(zeros->getResult(0));
       replace(none, zeros);
     }

@@ -262,26 +262,32 @@ std::optional<int64_t> staticLength(Value list) {
   return length;
 }
 
+/// The Const node all of `pushes` push (equal Consts), or null.
+Operation *sameConstantPushed(ArrayRef<Operation *> pushes) {
+  Operation *pushed = nullptr;
+  for (Operation *push : pushes) {
+    Operation *item = tfg::getDataOperands(push)[1].getDefiningOp();
+    if (!item || !tfg::isNode(item) || tfg::getOpType(item) != "Const" ||
+        (pushed && pushed->getAttr("value") != item->getAttr("value")))
+      return nullptr;
+    pushed = item;
+  }
+  return pushed;
+}
+
 /// The Const node whose value every element of `list` has: the list was
 /// made empty and only that value (equal Consts) pushed to it; or null.
 Operation *onlyPushedConstant(Value list) {
-  Operation *pushed = nullptr;
+  SmallVector<Operation *> pushes;
   for (Operation *node : historyOf(list)) {
     StringRef type = tfg::getOpType(node);
-    if (type == "TensorListPushBack") {
-      Operation *item = tfg::getDataOperands(node)[1].getDefiningOp();
-      if (!item || !tfg::isNode(item) || tfg::getOpType(item) != "Const" ||
-          (pushed &&
-           (pushed->getAttr("value") != item->getAttr("value") ||
-            pushed->getResult(0).getType() != item->getResult(0).getType())))
-        return nullptr;
-      pushed = item;
-    } else if (type != "EmptyTensorList" && type != "TensorListPopBack" &&
-               !carriesVariant(type)) {
+    if (type == "TensorListPushBack")
+      pushes.push_back(node);
+    else if (type != "EmptyTensorList" && type != "TensorListPopBack" &&
+             !carriesVariant(type))
       return nullptr;
-    }
   }
-  return pushed;
+  return sameConstantPushed(pushes);
 }
 
 /// The static element shape of `list`, from where it was made.
@@ -315,16 +321,26 @@ private:
     return createNodeLike(builder, like, opType, name, results, data,
                           tfg::getControlOperands(like), attrs);
   }
+  /// A Const of `value` that waits for what `like` waits for.
+  Operation *constant(Operation *like, StringRef name, ElementsAttr value) {
+    return createConstLike(builder, like, name, value,
+                           tfg::getControlOperands(like));
+  }
+  /// A Const copy of the Const node `from`.
+  Operation *copyOf(Operation *like, StringRef name, Operation *from) {
+    return constant(like, name, cast<ElementsAttr>(from->getAttr("value")));
+  }
   /// An int32 Const (inputless: graph constants are read from any frame).
   Value i32Const(Operation *like, StringRef name, ArrayRef<int64_t> shape,
                  ArrayRef<int32_t> values) {
     auto type = RankedTensorType::get(shape, builder.getI32Type());
-    return createNodeLike(builder, like, "Const", names.get(name), type, {}, {},
-                          {builder.getNamedAttr(
-                               "dtype", TypeAttr::get(builder.getI32Type())),
-                           builder.getNamedAttr(
-                               "value", DenseElementsAttr::get(type, values))})
+    return createConstLike(builder, like, names.get(name),
+                           DenseElementsAttr::get(type, values))
         ->getResult(0);
+  }
+  /// Zeros of `type`.
+  DenseElementsAttr zerosOf(RankedTensorType type) {
+    return DenseElementsAttr::get(type, builder.getZeroAttr(type.getElementType()));
   }
   NamedAttribute typeAttr(StringRef name, Type type) {
     return builder.getNamedAttr(name, TypeAttr::get(type));
@@ -461,13 +477,9 @@ LogicalResult ListLowering::lower(Operation *op) {
     // A constant length stays visible as one (gradients push it to
     // accumulators and make lists of that length from what they pop).
     Value length = lengthRead.lookup(op);
-    if (auto constant = constantInts(length))
-      return replaceBy(
-          node(op, "Const", tfg::getNodeName(op), length.getType(), {},
-               {typeAttr("dtype", builder.getI32Type()),
-                builder.getNamedAttr(
-                    "value", length.getDefiningOp()->getAttr("value"))}),
-          nullptr);
+    if (constantInts(length))
+      return replaceBy(copyOf(op, tfg::getNodeName(op), length.getDefiningOp()),
+                       nullptr);
     auto i32 = builder.getI32Type();
     return replaceBy(node(op, "Identity", tfg::getNodeName(op),
                           RankedTensorType::get({}, i32), length,
@@ -488,12 +500,9 @@ LogicalResult ListLowering::lower(Operation *op) {
     SmallVector<APInt> values;
     for (int64_t d : shape->second)
       values.push_back(APInt(element.getWidth(), d, /*isSigned=*/true));
-    return replaceBy(
-        node(op, "Const", tfg::getNodeName(op), tensorType, {},
-             {typeAttr("dtype", element),
-              builder.getNamedAttr(
-                  "value", DenseElementsAttr::get(tensorType, values))}),
-        nullptr);
+    return replaceBy(constant(op, tfg::getNodeName(op),
+                              DenseElementsAttr::get(tensorType, values)),
+                     nullptr);
   }
   auto dtype = op->getAttrOfType<TypeAttr>("element_dtype");
   if (!dtype) {
@@ -530,12 +539,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     }
     SmallVector<int64_t> dims = {(*capacity)[0]};
     llvm::append_range(dims, *shape);
-    auto tensorType = RankedTensorType::get(dims, element);
-    return node(op, "Const", name, tensorType, {},
-                {typeAttr("dtype", element),
-                 builder.getNamedAttr(
-                     "value", DenseElementsAttr::get(
-                                  tensorType, builder.getZeroAttr(element)))});
+    return constant(op, name, zerosOf(RankedTensorType::get(dims, element)));
   };
   // GatherV2(list, index, 0): one row.
   auto gather = [&](StringRef nodeName, Value list, Value index) {
@@ -609,10 +613,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     // The rows stay; the length, one less, is the row to read, unless
     // every push pushed the same constant.
     if (Operation *pushed = constantPushed.lookup(op))
-      replacement =
-          node(op, "Const", name, pushed->getResult(0).getType(), {},
-               {builder.getNamedAttr("dtype", pushed->getAttr("dtype")),
-                builder.getNamedAttr("value", pushed->getAttr("value"))});
+      replacement = copyOf(op, name, pushed);
     else
       replacement = gather(name, in[0], lengthRead.lookup(op));
     tfg::getDataResults(op)[0].replaceAllUsesWith(in[0]);
@@ -637,12 +638,8 @@ LogicalResult ListLowering::lower(Operation *op) {
     }
     SmallVector<int64_t> dims = {*length};
     llvm::append_range(dims, rows->second);
-    auto tensorType = RankedTensorType::get(dims, element);
-    Operation *empty = node(
-        op, "Const", names.get(name + "/zeros"), tensorType, {},
-        {typeAttr("dtype", element),
-         builder.getNamedAttr("value", DenseElementsAttr::get(
-                                           tensorType, builder.getZeroAttr(element)))});
+    Operation *empty = constant(op, names.get(name + "/zeros"),
+                                zerosOf(RankedTensorType::get(dims, element)));
     replacement = setRows(empty->getResult(0), in[1], in[0]);
     list = replacement->getResult(0);
   } else if (type == "TensorListSplit") {
@@ -669,16 +666,11 @@ LogicalResult ListLowering::lower(Operation *op) {
     SmallVector<int64_t> dims = {length * elementShape[0]};
     llvm::append_range(dims, ArrayRef<int64_t>(elementShape).drop_front());
     replacement = reshape(name, in[0], dims, element);
-    auto i64 = builder.getI64Type();
-    auto lengthsType = RankedTensorType::get({length}, i64);
-    Operation *lengths = node(
-        op, "Const", names.get(name + "/lengths"), lengthsType, {},
-        {typeAttr("dtype", i64),
-         builder.getNamedAttr("value",
-                              DenseElementsAttr::get(
-                                  lengthsType,
-                                  ArrayRef<int64_t>(SmallVector<int64_t>(
-                                      length, elementShape[0]))))});
+    Operation *lengths = constant(
+        op, names.get(name + "/lengths"),
+        DenseElementsAttr::get(
+            RankedTensorType::get({length}, builder.getI64Type()),
+            ArrayRef<int64_t>(SmallVector<int64_t>(length, elementShape[0]))));
     tfg::getDataResults(op)[1].replaceAllUsesWith(lengths->getResult(0));
   } else {
     nodeError(op) << "this TensorList op is not supported yet";
@@ -723,17 +715,7 @@ bool ListLowering::lowerToStack(Operation *empty) {
   if (!dtype)
     return false;
   // (A pop of an accumulator of one constant is that constant.)
-  Operation *pushed = nullptr;
-  for (Operation *push : pushes) {
-    Operation *item = tfg::getDataOperands(push)[1].getDefiningOp();
-    bool same = item && tfg::isNode(item) && tfg::getOpType(item) == "Const" &&
-                (!pushed || (pushed->getAttr("value") == item->getAttr("value") &&
-                             pushed->getResult(0).getType() ==
-                                 item->getResult(0).getType()));
-    pushed = same ? item : nullptr;
-    if (!same)
-      break;
-  }
+  Operation *pushed = sameConstantPushed(pushes);
   MLIRContext *context = builder.getContext();
   auto handle = RankedTensorType::get({}, tfg::ResourceType::get(context));
   auto element = typeAttr("elem_type", dtype.getValue());
@@ -780,10 +762,7 @@ bool ListLowering::lowerToStack(Operation *empty) {
     builder.setInsertionPoint(pop);
     OperandRange in = tfg::getDataOperands(pop);
     Operation *stackPop =
-        pushed ? node(pop, "Const", tfg::getNodeName(pop),
-                      pushed->getResult(0).getType(), {},
-                      {builder.getNamedAttr("dtype", pushed->getAttr("dtype")),
-                       builder.getNamedAttr("value", pushed->getAttr("value"))})
+        pushed ? copyOf(pop, tfg::getNodeName(pop), pushed)
                : node(pop, "StackPopV2", tfg::getNodeName(pop),
                       tfg::getDataResults(pop)[1].getType(), in[0], {element});
     tfg::getDataResults(pop)[1].replaceAllUsesWith(stackPop->getResult(0));

@@ -101,6 +101,12 @@ mlir::Operation *createNodeLike(mlir::OpBuilder &builder, mlir::Operation *like,
                                 mlir::ValueRange control,
                                 llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
 
+/// A new Const node holding `value` (of its type), named `name`, where
+/// `like` is, waiting for `control`.
+mlir::Operation *createConstLike(mlir::OpBuilder &builder, mlir::Operation *like,
+                                 llvm::StringRef name, mlir::ElementsAttr value,
+                                 mlir::ValueRange control = {});
+
 /// Whether values of `type` are variants (TensorLists, Optionals).
 bool isVariant(mlir::Type type);
 
