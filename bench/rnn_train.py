@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from train import alternate
+from train import add_common_arguments, alternate
 
 FEATURES, CLASSES, STEPS = 32, 10, 200
 
@@ -106,14 +106,7 @@ def main():
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--seq", type=int, default=20)
     parser.add_argument("--units", type=int, default=64)
-    parser.add_argument("--threads", type=int, default=os.cpu_count())
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--tfc", default=os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build/bin/tfc"))
-    parser.add_argument("--work")
-    parser.add_argument("--worker", action="store_true")
-    parser.add_argument("--dir")
-    parser.add_argument("--steps", type=int, default=STEPS)
+    add_common_arguments(parser, STEPS)
     args = parser.parse_args()
     if args.worker:
         return worker(args)

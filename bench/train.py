@@ -158,11 +158,9 @@ def alternate(program, inputs, worker, steps, rounds):
     return median(tfc_times), median(tf_times)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="mlp,cnn")
-    parser.add_argument("--optimizers", default="sgd,adam")
-    parser.add_argument("--batch", type=int, default=64)
+def add_common_arguments(parser, steps):
+    """The options of a training benchmark that alternates the program and
+    a TensorFlow worker (this script, rnn_train.py)."""
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tfc", default=os.path.join(
@@ -170,7 +168,15 @@ def main():
     parser.add_argument("--work")
     parser.add_argument("--worker", action="store_true")
     parser.add_argument("--dir")
-    parser.add_argument("--steps", type=int, default=STEPS)
+    parser.add_argument("--steps", type=int, default=steps)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="mlp,cnn")
+    parser.add_argument("--optimizers", default="sgd,adam")
+    parser.add_argument("--batch", type=int, default=64)
+    add_common_arguments(parser, STEPS)
     args = parser.parse_args()
     if args.worker:
         return worker(args)

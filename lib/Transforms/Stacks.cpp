@@ -16,6 +16,14 @@ bool isStackNode(Operation *node) {
   return type == "StackV2" || type == "Stack";
 }
 
+bool isStackOp(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  StringRef type = tfg::getOpType(node);
+  return isStackNode(node) || type == "StackPushV2" || type == "StackPopV2" ||
+         type == "StackCloseV2";
+}
+
 Operation *stackNodeOf(Value handle) {
   return sourceNodeOf(handle, isStackNode);
 }

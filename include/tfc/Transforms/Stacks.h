@@ -19,6 +19,9 @@ namespace tfc {
 /// StackV2 or Stack.
 bool isStackNode(mlir::Operation *node);
 
+/// StackV2, StackPushV2, StackPopV2 or StackCloseV2.
+bool isStackOp(mlir::Operation *node);
+
 /// The stack node that made `handle`, seen through Enter, Identity, Switch,
 /// Exit and Merge; null if it cannot be traced.
 mlir::Operation *stackNodeOf(mlir::Value handle);

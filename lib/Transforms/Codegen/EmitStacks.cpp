@@ -16,14 +16,6 @@ using namespace mlir;
 
 namespace tfc {
 
-bool isStackOp(Operation *node) {
-  if (!tfg::isNode(node))
-    return false;
-  StringRef type = tfg::getOpType(node);
-  return isStackNode(node) || type == "StackPushV2" || type == "StackPopV2" ||
-         type == "StackCloseV2";
-}
-
 LogicalResult StepEmitter::emitStackOp(Operation *node) {
   Location loc = node->getLoc();
   StringRef type = tfg::getOpType(node);

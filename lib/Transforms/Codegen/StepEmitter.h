@@ -58,9 +58,6 @@ bool isStateOp(mlir::Operation *node);
 /// the program (given by convert-tfg-to-memref).
 inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
 
-/// StackV2, StackPushV2, StackPopV2, StackCloseV2 (EmitStacks.cpp).
-bool isStackOp(mlir::Operation *node);
-
 /// On each TensorArrayV3 and TensorArrayGradV3 node: the number of its
 /// array in the runtime, unique in the program (a gradient array's per
 /// forward array and source; given by convert-tfg-to-memref).
