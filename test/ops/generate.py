@@ -671,6 +671,34 @@ def _(c, rng):
             input=x, filter_sizes=const(fshape), out_backprop=dy, **attrs))
 
 
+# Winograd's transforms lose a few bits: its error is about 1e-6 of the sum
+# of the magnitudes of an output's terms (here a few hundred: 144 to 576
+# products of values in [-3, 3]), so outputs that cancel to near zero
+# need an absolute tolerance of that size.
+WINOGRAD = (1e-4, 1e-3)
+
+
+@case("ConvWinograd", WINOGRAD)
+def _(c, rng):
+    # 3x3, stride 1, channels multiples of 16: the shapes tfc computes by
+    # Winograd's F(4x4, 3x3), forward (with a bias and ReLU fused into it)
+    # and both gradients; outputs not a whole number of 4x4 tiles.
+    # (48 and 32 tiles: enough for the kernels to choose Winograd.)
+    for shape, fshape, padding in [((2, 9, 30, 16), (3, 3, 16, 32), "SAME"),
+                                   ((2, 18, 18, 16), (3, 3, 16, 16), "VALID")]:
+        x = c.feed(ordinary_floats(shape, rng))
+        w = c.feed(ordinary_floats(fshape, rng))
+        b = c.feed(ordinary_floats(fshape[3:], rng))
+        attrs = dict(strides=[1, 1, 1, 1], padding=padding)
+        y = raw.Conv2D(input=x, filter=w, **attrs)
+        c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
+        dy = c.feed(ordinary_floats(y.shape, rng))
+        c.fetch(raw.Conv2DBackpropInput(input_sizes=const(shape), filter=w,
+                                        out_backprop=dy, **attrs))
+        c.fetch(raw.Conv2DBackpropFilter(input=x, filter_sizes=const(fshape),
+                                         out_backprop=dy, **attrs))
+
+
 @case("PoolGrads")
 def _(c, rng):
     # ReLU'd values: windows of zeros, where the first maximum takes the

@@ -3,6 +3,7 @@
 #include "tfc/Runtime/tfc_runtime.h"
 
 #include "../../runtime/kernels/cpu/Reference.h"
+#include "../../runtime/kernels/cpu/Winograd.h"
 
 #include "gtest/gtest.h"
 
@@ -292,6 +293,84 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
         ASSERT_NEAR(results[0][filterGradient][i], results[1][filterGradient][i],
                     1e-4f)
             << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
+  }
+}
+
+/// Winograd's F(4x4, 3x3) against the reference convolution, on shapes
+/// whose output is not a whole number of tiles, SAME, VALID and uneven
+/// explicit padding, with each epilogue; its gradients against the direct
+/// loops. Tolerances are relative to the sum of the magnitudes of each
+/// result's terms (the transforms lose a few bits on top of the direct
+/// sums' rounding).
+TEST_P(KernelTest, WinogradMatchesReference) {
+  struct Case {
+    int64_t n, h, w, c, k, padTop, padLeft, padBottom, padRight;
+  };
+  const Case cases[] = {{2, 16, 16, 32, 64, 1, 1, 1, 1},  // SAME, whole tiles.
+                        {1, 9, 7, 16, 16, 1, 1, 1, 1},    // SAME, part tiles.
+                        {2, 10, 11, 16, 32, 0, 0, 0, 0},  // VALID.
+                        {1, 6, 9, 48, 16, 2, 0, 1, 2}};   // Explicit.
+  EXPECT_FALSE(tfc::winograd::applies(3, 3, 2, 2, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 2, 2, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 3, 32));
+  EXPECT_FALSE(tfc::winograd::applies(5, 5, 1, 1, 1, 1, 16, 16));
+  // Too few tiles (3x2) to repay the filter's transform; too many
+  // channels for the transformed filter to stay in the cache.
+  EXPECT_FALSE(tfc::winograd::pays({1, 9, 7, 16, 16, 9, 7, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 512, 512, 16, 16, 1, 1}));
+  EXPECT_TRUE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  for (const Case &t : cases) {
+    int64_t oh = t.h + t.padTop + t.padBottom - 2;
+    int64_t ow = t.w + t.padLeft + t.padRight - 2;
+    ASSERT_TRUE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, t.c, t.k));
+    tfc::winograd::Geometry g{t.n, t.h, t.w, t.c, t.k, oh, ow, t.padTop, t.padLeft};
+    std::vector<float> x = randomVector(t.n * t.h * t.w * t.c, 31);
+    std::vector<float> filter = randomVector(9 * t.c * t.k, 32);
+    std::vector<float> bias = randomVector(t.k, 33);
+    std::vector<float> dy = randomVector(t.n * oh * ow * t.k, 34);
+    std::vector<float> want(dy.size()), magnitude(dy.size());
+    tfc::reference::conv2d(x.data(), filter.data(), want.data(), t.n, t.h, t.w,
+                           t.c, 3, 3, t.k, oh, ow, 1, 1, 1, 1, t.padTop, t.padLeft);
+    std::vector<float> absX(x.size()), absFilter(filter.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      absX[i] = std::abs(x[i]);
+    for (size_t i = 0; i < filter.size(); ++i)
+      absFilter[i] = std::abs(filter[i]);
+    tfc::reference::conv2d(absX.data(), absFilter.data(), magnitude.data(), t.n,
+                           t.h, t.w, t.c, 3, 3, t.k, oh, ow, 1, 1, 1, 1,
+                           t.padTop, t.padLeft);
+    for (int activation : {0, 1, 2}) {
+      // The residual planned in place: the output holds it beforehand.
+      std::vector<float> residual = dy, got = dy;
+      tfc::winograd::forward(runtime, g, x.data(), filter.data(), bias.data(),
+                             got.data(), activation, got.data());
+      for (size_t i = 0; i < got.size(); ++i) {
+        float v = want[i] + bias[i % t.k] + residual[i];
+        v = activation == 0 ? v : activation == 1 ? std::max(v, 0.f)
+                                                  : std::min(std::max(v, 0.f), 6.f);
+        ASSERT_NEAR(got[i], v, 1e-5f * (1 + magnitude[i]))
+            << "forward h=" << t.h << " activation " << activation << " at " << i;
+      }
+    }
+    // The gradients, against the direct loops of the backprop kernels.
+    for (int filterGradient : {0, 1}) {
+      std::array<int64_t, 17> table{t.n, t.h, t.w, t.c, 3, 3, t.k, oh, ow, 1, 1,
+                                    1, 1, t.padTop, t.padLeft, 0, filterGradient};
+      const float *operand = filterGradient ? x.data() : filter.data();
+      std::vector<float> direct(filterGradient ? filter.size() : x.size());
+      std::vector<float> got(direct.size(), 42.f);
+      tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, dy.data(),
+                                         direct.data(), table.data());
+      if (filterGradient)
+        tfc::winograd::backwardFilter(runtime, g, x.data(), dy.data(), got.data());
+      else
+        tfc::winograd::backwardData(runtime, g, filter.data(), dy.data(), got.data());
+      // Each result sums over at most this many products of terms in [-1, 1].
+      float terms = filterGradient ? float(t.n * oh * ow) : float(9 * t.k);
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], direct[i], 2e-6f * terms)
+            << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
+    }
   }
 }
 

@@ -7,6 +7,12 @@
 // the batch variance is biased for normalizing and for the saved
 // statistics, and Bessel-corrected for the running variance output.
 //
+// Both kernels read their input once for the statistics and once to
+// write the result: these tensors are far larger than the caches, so
+// memory traffic is their cost. Inner loops run over the channels of a
+// row with per-channel coefficients computed beforehand, which the
+// compiler vectorizes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
@@ -21,28 +27,34 @@ namespace {
 /// split so that sums come out the same for any thread count.
 constexpr int64_t kRowsPerBlock = 256;
 
-/// Per-channel sums of term(row, channel) over all rows, in double.
-template <typename Term>
-std::vector<double> channelSums(tfc_runtime *runtime, int64_t rows,
-                                int64_t channels, Term term) {
+/// Two per-channel sums over all rows, in double: accumulate(row, first,
+/// second) adds a row's terms into first[0..channels) and
+/// second[0..channels).
+template <typename Accumulate>
+void channelSums(tfc_runtime *runtime, int64_t rows, int64_t channels,
+                 Accumulate accumulate, std::vector<double> &first,
+                 std::vector<double> &second) {
   int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  std::vector<double> partial(blocks * channels, 0.0);
-  auto sumBlocks = [&](Eigen::Index first, Eigen::Index last) {
-    for (Eigen::Index block = first; block < last; ++block) {
-      double *sum = partial.data() + block * channels;
+  std::vector<double> partial(2 * blocks * channels, 0.0);
+  auto sumBlocks = [&](Eigen::Index firstBlock, Eigen::Index lastBlock) {
+    for (Eigen::Index block = firstBlock; block < lastBlock; ++block) {
+      double *sums = partial.data() + 2 * block * channels;
       int64_t end = std::min(rows, (block + 1) * kRowsPerBlock);
       for (int64_t r = block * kRowsPerBlock; r < end; ++r)
-        for (int64_t ch = 0; ch < channels; ++ch)
-          sum[ch] += term(r, ch);
+        accumulate(r, sums, sums + channels);
     }
   };
   double perBlock = double(kRowsPerBlock * channels);
-  runtime->device.parallelFor(blocks, Eigen::TensorOpCost(4 * perBlock, 8.0 * channels, 2 * perBlock), sumBlocks);
-  std::vector<double> total(channels, 0.0);
-  for (int64_t block = 0; block < blocks; ++block)
-    for (int64_t ch = 0; ch < channels; ++ch)
-      total[ch] += partial[block * channels + ch];
-  return total;
+  runtime->device.parallelFor(blocks, Eigen::TensorOpCost(4 * perBlock, 16.0 * channels, 4 * perBlock), sumBlocks);
+  first.assign(channels, 0.0);
+  second.assign(channels, 0.0);
+  for (int64_t block = 0; block < blocks; ++block) {
+    const double *sums = partial.data() + 2 * block * channels;
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      first[ch] += sums[ch];
+      second[ch] += sums[channels + ch];
+    }
+  }
 }
 
 /// Calls body(row) for every row, in parallel.
@@ -64,25 +76,40 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     float *y, float *batchMean, float *batchVariance, float *savedMean,
     float *savedVariance, float epsilon, float averageFactor, int64_t rows,
     int64_t channels) {
-  std::vector<double> sums = channelSums(
-      runtime, rows, channels, [&](int64_t r, int64_t ch) { return x[r * channels + ch]; });
-  std::vector<float> mean(channels), variance(channels), inverse(channels);
-  for (int64_t ch = 0; ch < channels; ++ch)
-    mean[ch] = rows > 0 ? float(sums[ch] / double(rows)) : 0.f;
-  std::vector<double> squares =
-      channelSums(runtime, rows, channels, [&](int64_t r, int64_t ch) {
-        double d = double(x[r * channels + ch]) - double(mean[ch]);
-        return d * d;
-      });
+  // One pass for both moments, shifted by the first row's values: with a
+  // shift near the mean, sum(d)^2/n stays small beside sum(d^2) and the
+  // difference keeps its precision in double.
+  std::vector<double> shift(channels, 0.0);
+  if (rows > 0)
+    for (int64_t ch = 0; ch < channels; ++ch)
+      shift[ch] = x[ch];
+  std::vector<double> sums, squares;
+  channelSums(
+      runtime, rows, channels,
+      [&](int64_t r, double *__restrict sum, double *__restrict square) {
+        const float *__restrict row = x + r * channels;
+        const double *__restrict s = shift.data();
+        for (int64_t ch = 0; ch < channels; ++ch) {
+          double d = double(row[ch]) - s[ch];
+          sum[ch] += d;
+          square[ch] += d * d;
+        }
+      },
+      sums, squares);
+  std::vector<float> mean(channels), variance(channels), factor(channels);
   for (int64_t ch = 0; ch < channels; ++ch) {
-    variance[ch] = rows > 0 ? float(squares[ch] / double(rows)) : 0.f;
-    inverse[ch] = 1.f / std::sqrt(variance[ch] + epsilon);
+    double meanShifted = rows > 0 ? sums[ch] / double(rows) : 0.0;
+    double var = rows > 0 ? squares[ch] / double(rows) - meanShifted * meanShifted : 0.0;
+    mean[ch] = float(shift[ch] + meanShifted);
+    variance[ch] = float(std::max(var, 0.0));
+    factor[ch] = scale[ch] / std::sqrt(variance[ch] + epsilon);
   }
   forEachRow(runtime, rows, channels, [&](int64_t r) {
-    const float *in = x + r * channels;
-    float *out = y + r * channels;
+    const float *__restrict in = x + r * channels;
+    float *__restrict out = y + r * channels;
+    const float *__restrict m = mean.data(), *__restrict f = factor.data();
     for (int64_t ch = 0; ch < channels; ++ch)
-      out[ch] = (in[ch] - mean[ch]) * (inverse[ch] * scale[ch]) + offset[ch];
+      out[ch] = (in[ch] - m[ch]) * f[ch] + offset[ch];
   });
   // The running statistics: the batch's (with the unbiased variance), or
   // an exponential average with the previous ones.
@@ -114,39 +141,49 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
   std::vector<float> inverse(channels);
   for (int64_t ch = 0; ch < channels; ++ch)
     inverse[ch] = 1.f / std::sqrt(variance[ch] + epsilon);
-  std::vector<double> gradientSums =
-      channelSums(runtime, rows, channels, [&](int64_t r, int64_t ch) {
-        return gradient[r * channels + ch];
-      });
-  // Sum of gradient * (x - mean) per channel.
-  std::vector<double> crossSums =
-      channelSums(runtime, rows, channels, [&](int64_t r, int64_t ch) {
-        int64_t i = r * channels + ch;
-        return double(gradient[i]) * (double(x[i]) - double(mean[ch]));
-      });
-  std::vector<float> gradientMean(channels), crossMean(channels);
+  // The sums of the gradient, and of gradient * (x - mean), per channel.
+  std::vector<double> gradientSums, crossSums;
+  channelSums(
+      runtime, rows, channels,
+      [&](int64_t r, double *__restrict sum, double *__restrict cross) {
+        const float *__restrict g = gradient + r * channels;
+        const float *__restrict in = x + r * channels;
+        const float *__restrict m = mean;
+        for (int64_t ch = 0; ch < channels; ++ch) {
+          sum[ch] += g[ch];
+          cross[ch] += double(g[ch]) * (double(in[ch]) - double(m[ch]));
+        }
+      },
+      gradientSums, crossSums);
+  // xGradient = coefficient * (g - gradientMean - centered * inverse^2 *
+  // crossMean) in training (the batch statistics depend on x too: their
+  // share of the gradient is its mean and its projection on the centered
+  // input), coefficient * g otherwise (the statistics were constants of
+  // the forward pass). As g * P + centered * Q + R per channel.
+  std::vector<float> p(channels), q(channels), r(channels);
   for (int64_t ch = 0; ch < channels; ++ch) {
     offsetGradient[ch] = float(gradientSums[ch]);
     scaleGradient[ch] = float(crossSums[ch] * inverse[ch]);
-    gradientMean[ch] = rows > 0 ? float(gradientSums[ch] / double(rows)) : 0.f;
-    crossMean[ch] = rows > 0 ? float(crossSums[ch] / double(rows)) : 0.f;
-  }
-  forEachRow(runtime, rows, channels, [&](int64_t r) {
-    const float *g = gradient + r * channels, *in = x + r * channels;
-    float *out = xGradient + r * channels;
-    for (int64_t ch = 0; ch < channels; ++ch) {
-      float coefficient = scale[ch] * inverse[ch];
-      if (!training) {
-        // The statistics were constants of the forward pass.
-        out[ch] = g[ch] * coefficient;
-        continue;
-      }
-      // The batch statistics depend on x too: their share of the gradient
-      // is its mean, and its projection on the centered input.
-      float centered = in[ch] - mean[ch];
-      out[ch] = coefficient * (g[ch] - gradientMean[ch] -
-                               centered * inverse[ch] * inverse[ch] * crossMean[ch]);
+    float coefficient = scale[ch] * inverse[ch];
+    p[ch] = coefficient;
+    if (training && rows > 0) {
+      float gradientMean = float(gradientSums[ch] / double(rows));
+      float crossMean = float(crossSums[ch] / double(rows));
+      q[ch] = -coefficient * inverse[ch] * inverse[ch] * crossMean;
+      r[ch] = -coefficient * gradientMean;
+    } else {
+      q[ch] = 0.f;
+      r[ch] = 0.f;
     }
+  }
+  forEachRow(runtime, rows, channels, [&](int64_t row) {
+    const float *__restrict g = gradient + row * channels;
+    const float *__restrict in = x + row * channels;
+    float *__restrict out = xGradient + row * channels;
+    const float *__restrict m = mean, *__restrict pp = p.data(),
+                            *__restrict qq = q.data(), *__restrict rr = r.data();
+    for (int64_t ch = 0; ch < channels; ++ch)
+      out[ch] = g[ch] * pp[ch] + (in[ch] - m[ch]) * qq[ch] + rr[ch];
   });
   // TensorFlow leaves these unspecified; write something definite.
   if (reserved1)

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -100,25 +101,26 @@ extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
   auto rows = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index r = first; r < last; ++r) {
       int64_t b = r / oh, y = r % oh;
+      int64_t y0 = std::max<int64_t>(y * strideH - padTop, 0);
+      int64_t y1 = std::min<int64_t>(y * strideH - padTop + kh, h);
       for (int64_t x = 0; x < ow; ++x) {
-        float *dst = out + ((b * oh + y) * ow + x) * c;
+        float *__restrict dst = out + ((b * oh + y) * ow + x) * c;
+        int64_t x0 = std::max<int64_t>(x * strideW - padLeft, 0);
+        int64_t x1 = std::min<int64_t>(x * strideW - padLeft + kw, w);
         std::fill(dst, dst + c,
                   max ? -std::numeric_limits<float>::infinity() : 0.f);
-        int64_t count = 0;
-        for (int64_t i = 0; i < kh; ++i) {
-          int64_t iy = y * strideH + i - padTop;
-          if (iy < 0 || iy >= h)
-            continue;
-          for (int64_t j = 0; j < kw; ++j) {
-            int64_t ix = x * strideW + j - padLeft;
-            if (ix < 0 || ix >= w)
-              continue;
-            const float *src = in + ((b * h + iy) * w + ix) * c;
-            ++count;
-            for (int64_t ch = 0; ch < c; ++ch)
-              dst[ch] = max ? std::max(dst[ch], src[ch]) : dst[ch] + src[ch];
+        // The two kinds as separate loops over channels, which vectorize.
+        for (int64_t iy = y0; iy < y1; ++iy)
+          for (int64_t ix = x0; ix < x1; ++ix) {
+            const float *__restrict src = in + ((b * h + iy) * w + ix) * c;
+            if (max)
+              for (int64_t ch = 0; ch < c; ++ch)
+                dst[ch] = std::max(dst[ch], src[ch]);
+            else
+              for (int64_t ch = 0; ch < c; ++ch)
+                dst[ch] += src[ch];
           }
-        }
+        int64_t count = std::max<int64_t>(y1 - y0, 0) * std::max<int64_t>(x1 - x0, 0);
         if (!max && count > 0) {
           float scale = 1.f / float(count);
           for (int64_t ch = 0; ch < c; ++ch)
@@ -161,6 +163,89 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
   runtime->device.parallelFor(outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
 }
 
+namespace {
+
+/// Sixteen channels as one vector (GCC's vector extension: one AVX-512
+/// register, or several narrower ones in the other builds).
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef int32_t Ints16 __attribute__((vector_size(64)));
+
+inline Floats16 load16(const float *p) {
+  Floats16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store16(float *p, Floats16 v) { std::memcpy(p, &v, sizeof v); }
+
+/// A window's max pooling gradient for channels [c0, c0 + 16): the whole
+/// gradient goes to the window's maximum, the first one in row-major order
+/// on ties (as TensorFlow's kernel picks it). The maximum's position is
+/// found by vector selects; then every position of the window takes the
+/// gradient where it is that position (selects again, no scatter). With
+/// kStore, the window owns its positions and stores instead of adding.
+template <bool kStore>
+inline void maxPoolWindowGrad16(const float *image, const float *g,
+                                float *grad, int64_t w, int64_t c, int64_t y0,
+                                int64_t y1, int64_t x0, int64_t x1,
+                                int64_t c0) {
+  Floats16 best = load16(image + (y0 * w + x0) * c + c0);
+  Ints16 argmax = {};
+  int32_t position = 0;
+  for (int64_t iy = y0; iy < y1; ++iy)
+    for (int64_t ix = x0; ix < x1; ++ix, ++position) {
+      Floats16 v = load16(image + (iy * w + ix) * c + c0);
+      Ints16 greater = v > best;
+      best = greater ? v : best;
+      argmax = greater ? Ints16{} + position : argmax;
+    }
+  Floats16 gradient = load16(g + c0), zero = {};
+  position = 0;
+  for (int64_t iy = y0; iy < y1; ++iy)
+    for (int64_t ix = x0; ix < x1; ++ix, ++position) {
+      float *dst = grad + (iy * w + ix) * c + c0;
+      Floats16 share = argmax == position ? gradient : zero;
+      store16(dst, kStore ? share : load16(dst) + share);
+    }
+}
+
+/// The same for one channel.
+template <bool kStore>
+inline void maxPoolWindowGrad1(const float *image, const float *g,
+                               float *grad, int64_t w, int64_t c, int64_t y0,
+                               int64_t y1, int64_t x0, int64_t x1,
+                               int64_t ch) {
+  float best = image[(y0 * w + x0) * c + ch];
+  int64_t at = (y0 * w + x0) * c + ch;
+  for (int64_t iy = y0; iy < y1; ++iy)
+    for (int64_t ix = x0; ix < x1; ++ix) {
+      int64_t i = (iy * w + ix) * c + ch;
+      if (image[i] > best) {
+        best = image[i];
+        at = i;
+      }
+    }
+  if (kStore)
+    for (int64_t iy = y0; iy < y1; ++iy)
+      for (int64_t ix = x0; ix < x1; ++ix)
+        grad[(iy * w + ix) * c + ch] = 0.f;
+  grad[at] += g[ch];
+}
+
+template <bool kStore>
+void maxPoolWindowGrad(const float *image, const float *g, float *grad,
+                       int64_t w, int64_t c, int64_t y0, int64_t y1,
+                       int64_t x0, int64_t x1) {
+  // Whole vectors of channels, then the rest one at a time.
+  int64_t c0 = 0;
+  for (; c0 + 16 <= c; c0 += 16)
+    maxPoolWindowGrad16<kStore>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+  for (; c0 < c; ++c0)
+    maxPoolWindowGrad1<kStore>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+}
+
+} // namespace
+
 extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                                         const float *input,
                                         const float *gradient, float *out,
@@ -170,64 +255,48 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                                         int64_t strideW, int64_t padTop,
                                         int64_t padLeft) {
   bool max = kind == 0;
-  // Windows overlap, so each task owns whole images: the gradients it
-  // scatters never meet another task's.
+  // Windows that tile the image exactly (2x2 windows at stride 2 on an
+  // even image, say) each own their positions: their gradients are stored,
+  // not added, and the image needs no clearing first.
+  bool tiles = strideH == kh && strideW == kw && padTop == 0 &&
+               padLeft == 0 && oh * kh == h && ow * kw == w;
+  // Windows may overlap, so each task owns whole images: the gradients it
+  // adds never meet another task's.
   auto images = [&](Eigen::Index first, Eigen::Index last) {
-    constexpr int64_t kBlock = 64;
     for (Eigen::Index b = first; b < last; ++b) {
-      float *image = out + b * h * w * c;
-      std::fill(image, image + h * w * c, 0.f);
+      float *grad = out + b * h * w * c;
+      const float *image = input + b * h * w * c;
+      if (!tiles)
+        std::fill(grad, grad + h * w * c, 0.f);
       for (int64_t y = 0; y < oh; ++y)
         for (int64_t x = 0; x < ow; ++x) {
-          const float *g = gradient + ((b * oh + y) * ow + x) * c;
+          const float *__restrict g = gradient + ((b * oh + y) * ow + x) * c;
           int64_t y0 = std::max<int64_t>(y * strideH - padTop, 0);
           int64_t y1 = std::min<int64_t>(y * strideH - padTop + kh, h);
           int64_t x0 = std::max<int64_t>(x * strideW - padLeft, 0);
           int64_t x1 = std::min<int64_t>(x * strideW - padLeft + kw, w);
           if (y0 >= y1 || x0 >= x1)
             continue;
-          if (!max) {
-            // Each input position of the window gets an equal share; padded
-            // positions were not counted.
-            float share = 1.f / float((y1 - y0) * (x1 - x0));
-            for (int64_t iy = y0; iy < y1; ++iy)
-              for (int64_t ix = x0; ix < x1; ++ix) {
-                float *dst = image + (iy * w + ix) * c;
-                for (int64_t ch = 0; ch < c; ++ch)
-                  dst[ch] += g[ch] * share;
-              }
+          if (max) {
+            if (tiles)
+              maxPoolWindowGrad<true>(image, g, grad, w, c, y0, y1, x0, x1);
+            else
+              maxPoolWindowGrad<false>(image, g, grad, w, c, y0, y1, x0, x1);
             continue;
           }
-          // The whole gradient goes to the window's maximum: the first one
-          // in row-major order on ties, as TensorFlow's kernel picks it.
-          // Blocks of channels in local arrays, as vector selects; then
-          // one scatter per channel.
-          const float *image0 = input + b * h * w * c;
-          for (int64_t c0 = 0; c0 < c; c0 += kBlock) {
-            int64_t count = std::min(kBlock, c - c0);
-            float best[kBlock];
-            int32_t argmax[kBlock];
-            const float *first = image0 + (y0 * w + x0) * c + c0;
-            for (int64_t ch = 0; ch < count; ++ch) {
-              best[ch] = first[ch];
-              argmax[ch] = 0;
+          // Each input position of the window gets an equal share; padded
+          // positions were not counted.
+          float share = 1.f / float((y1 - y0) * (x1 - x0));
+          for (int64_t iy = y0; iy < y1; ++iy)
+            for (int64_t ix = x0; ix < x1; ++ix) {
+              float *__restrict dst = grad + (iy * w + ix) * c;
+              if (tiles)
+                for (int64_t ch = 0; ch < c; ++ch)
+                  dst[ch] = g[ch] * share;
+              else
+                for (int64_t ch = 0; ch < c; ++ch)
+                  dst[ch] += g[ch] * share;
             }
-            int32_t position = 0;
-            for (int64_t iy = y0; iy < y1; ++iy)
-              for (int64_t ix = x0; ix < x1; ++ix, ++position) {
-                const float *src = image0 + (iy * w + ix) * c + c0;
-                for (int64_t ch = 0; ch < count; ++ch) {
-                  bool greater = src[ch] > best[ch];
-                  best[ch] = greater ? src[ch] : best[ch];
-                  argmax[ch] = greater ? position : argmax[ch];
-                }
-              }
-            int64_t width = x1 - x0;
-            for (int64_t ch = 0; ch < count; ++ch) {
-              int64_t iy = y0 + argmax[ch] / width, ix = x0 + argmax[ch] % width;
-              image[(iy * w + ix) * c + c0 + ch] += g[c0 + ch];
-            }
-          }
         }
     }
   };

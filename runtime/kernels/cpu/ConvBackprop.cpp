@@ -14,6 +14,7 @@
 
 #include "OneDnn.h"
 #include "Runtime.h"
+#include "Winograd.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -167,6 +168,18 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
                                             const float *gradient, float *out,
                                             const int64_t *table) {
   const Params &p = *reinterpret_cast<const Params *>(table);
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.multiplierOrOutC,
+                                   p.oh, p.ow, p.padTop, p.padLeft};
+  if (!p.depthwise &&
+      tfc::winograd::applies(p.kh, p.kw, p.strideH, p.strideW, p.dilationH,
+                             p.dilationW, p.c, p.multiplierOrOutC) &&
+      tfc::winograd::pays(geometry)) {
+    if (p.filterGradient)
+      tfc::winograd::backwardFilter(runtime, geometry, operand, gradient, out);
+    else
+      tfc::winograd::backwardData(runtime, geometry, operand, gradient, out);
+    return;
+  }
   static tfc::onednn::PrimitiveCache<Primitive> cache;
   Primitive *prim = cache.lookup(table, [&] { return makeBackprop(p); });
   if (!prim) {

@@ -15,6 +15,7 @@
 
 #include "OneDnn.h"
 #include "Runtime.h"
+#include "Winograd.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -136,6 +137,18 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                         const float *residual, float *out,
                                         const int64_t *table) {
   const ConvParams &p = *reinterpret_cast<const ConvParams *>(table);
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.outC,
+                                   p.oh, p.ow, p.padTop, p.padLeft};
+  if (!p.depthwise &&
+      tfc::winograd::applies(p.kh, p.kw, p.strideH, p.strideW, p.dilationH,
+                             p.dilationW, p.c, p.outC) &&
+      tfc::winograd::pays(geometry)) {
+    tfc::winograd::forward(runtime, geometry, in, filter,
+                           p.hasBias ? bias : nullptr,
+                           p.hasResidual ? residual : nullptr,
+                           int(p.activation), out);
+    return;
+  }
   static tfc::onednn::PrimitiveCache<ConvPrimitive> cache;
   ConvPrimitive *prim =
       cache.lookup(table, [&] { return makeConv(p, filter); });

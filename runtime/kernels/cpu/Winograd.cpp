@@ -1,0 +1,434 @@
+//===- Winograd.cpp - 3x3 convolutions by Winograd's F(4x4, 3x3) ----------===//
+//
+// See Winograd.h for the algorithm. The work goes in blocks of output
+// tiles, each block's transformed input and products small enough to stay
+// in the core's cache: transform the block's input tiles (V, 36 points x
+// tiles x channels), multiply each point's [tiles, c] by the transformed
+// filter's [c, k] (U, computed once per call), transform back and apply
+// the epilogue as the output is written. Blocks run in parallel.
+//
+// The filter gradient's products reduce over tiles instead, into 36
+// [c, k] sums per group of tiles; the groups are fixed by the shape (not
+// by the thread count) and added in order, so the result is deterministic.
+//
+// Vectors of 16 floats are GCC's vector extension: one AVX-512 register,
+// or two or four narrower ones in the other builds of the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Winograd.h"
+#include "Runtime.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tfc::winograd {
+namespace {
+
+typedef float Vec __attribute__((vector_size(64)));
+/// The same at any float's alignment, for loads and stores in place (a
+/// vector type aliases its element type only, unlike memcpy, which would
+/// make the compiler reload every pointer after each store).
+typedef float UnalignedVec __attribute__((vector_size(64), aligned(4)));
+constexpr int64_t kLanes = 16;
+/// The output tile's side, the input tile's side and its points.
+constexpr int64_t kTile = 4, kSide = 6, kPoints = kSide * kSide;
+/// Output tiles per block: with 32 input and 64 output channels the
+/// block's V and products take 440 KiB.
+constexpr int64_t kTilesPerBlock = 32;
+
+/// The distance between two points' [tiles, channels] matrices in a block:
+/// one vector more than the matrix, so that the 36 points of a tile are
+/// not all a power of two apart (they would share one set of the L1 cache
+/// and evict each other).
+inline int64_t pointStride(int64_t channels) {
+  return kTilesPerBlock * channels + kLanes;
+}
+
+inline Vec load(const float *p) {
+  return *reinterpret_cast<const UnalignedVec *>(p);
+}
+
+inline void store(float *p, Vec v) { *reinterpret_cast<UnalignedVec *>(p) = v; }
+
+/// x in every lane (a broadcast; `Vec{} + x` would add zero first, which
+/// the compiler must keep for x = -0).
+inline Vec splat(float x) {
+  return Vec{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+
+/// B^T along one axis: six input values to six transformed ones.
+inline void inputTransform(const Vec d[kSide], Vec r[kSide]) {
+  r[0] = 4.f * d[0] - 5.f * d[2] + d[4];
+  r[1] = -4.f * (d[1] + d[2]) + d[3] + d[4];
+  r[2] = 4.f * (d[1] - d[2]) - d[3] + d[4];
+  r[3] = 2.f * (d[3] - d[1]) - d[2] + d[4];
+  r[4] = 2.f * (d[1] - d[3]) - d[2] + d[4];
+  r[5] = 4.f * d[1] - 5.f * d[3] + d[5];
+}
+
+/// G along one axis: three filter taps to six transformed ones.
+inline void filterTransform(const Vec g[3], Vec u[kSide]) {
+  u[0] = 0.25f * g[0];
+  u[1] = (-1.f / 6.f) * (g[0] + g[1] + g[2]);
+  u[2] = (-1.f / 6.f) * (g[0] - g[1] + g[2]);
+  u[3] = (1.f / 24.f) * g[0] + (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
+  u[4] = (1.f / 24.f) * g[0] - (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
+  u[5] = g[2];
+}
+
+/// A^T along one axis: six products to four outputs.
+inline void outputTransform(const Vec m[kSide], Vec o[kTile]) {
+  Vec sum12 = m[1] + m[2], difference12 = m[1] - m[2];
+  Vec sum34 = m[3] + m[4], difference34 = m[3] - m[4];
+  o[0] = m[0] + sum12 + sum34;
+  o[1] = difference12 + 2.f * difference34;
+  o[2] = sum12 + 4.f * sum34;
+  o[3] = difference12 + 8.f * difference34 + m[5];
+}
+
+/// A along one axis (the filter gradient's): four output-gradient values
+/// to six transformed ones.
+inline void gradientTransform(const Vec y[kTile], Vec r[kSide]) {
+  Vec even = y[0] + y[2], odd = y[1] + y[3];
+  Vec even4 = y[0] + 4.f * y[2], odd8 = 2.f * y[1] + 8.f * y[3];
+  r[0] = y[0];
+  r[1] = even + odd;
+  r[2] = even - odd;
+  r[3] = even4 + odd8;
+  r[4] = even4 - odd8;
+  r[5] = y[3];
+}
+
+/// G^T along one axis (the filter gradient's): six sums to three taps.
+inline void filterGradientTransform(const Vec m[kSide], Vec r[3]) {
+  Vec sum12 = m[1] + m[2], sum34 = m[3] + m[4];
+  r[0] = 0.25f * m[0] - (1.f / 6.f) * sum12 + (1.f / 24.f) * sum34;
+  r[1] = (1.f / 6.f) * (m[2] - m[1]) + (1.f / 12.f) * (m[3] - m[4]);
+  r[2] = (1.f / 6.f) * (sum34 - sum12) + m[5];
+}
+
+/// Where an output tile lies: its image and its top-left output position.
+struct TileOrigin {
+  int64_t image, y, x;
+};
+
+struct Tiling {
+  int64_t rows, columns, tiles;
+  explicit Tiling(const Geometry &g)
+      : rows((g.oh + kTile - 1) / kTile), columns((g.ow + kTile - 1) / kTile),
+        tiles(g.n * rows * columns) {}
+  TileOrigin origin(int64_t tile) const {
+    int64_t perImage = rows * columns, inImage = tile % perImage;
+    return {tile / perImage, inImage / columns * kTile,
+            inImage % columns * kTile};
+  }
+};
+
+/// The 6x6 input tile of output tile `at`, channels [c0, c0 + 16),
+/// transformed: point p goes to v + p * pointStride. Positions outside the
+/// image are the padding's zeros.
+void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
+                        int64_t c0, float *v, int64_t pointStride) {
+  const float *image = in + at.image * g.h * g.w * g.c;
+  int64_t y0 = at.y - g.padTop, x0 = at.x - g.padLeft;
+  Vec d[kSide][kSide];
+  for (int64_t i = 0; i < kSide; ++i)
+    for (int64_t j = 0; j < kSide; ++j) {
+      int64_t y = y0 + i, x = x0 + j;
+      bool inside = y >= 0 && y < g.h && x >= 0 && x < g.w;
+      d[i][j] = inside ? load(image + (y * g.w + x) * g.c + c0) : Vec{};
+    }
+  // Columns, then rows.
+  Vec t[kSide][kSide];
+  for (int64_t j = 0; j < kSide; ++j) {
+    Vec column[kSide], r[kSide];
+    for (int64_t i = 0; i < kSide; ++i)
+      column[i] = d[i][j];
+    inputTransform(column, r);
+    for (int64_t i = 0; i < kSide; ++i)
+      t[i][j] = r[i];
+  }
+  for (int64_t i = 0; i < kSide; ++i) {
+    Vec r[kSide];
+    inputTransform(t[i], r);
+    for (int64_t j = 0; j < kSide; ++j)
+      store(v + (i * kSide + j) * pointStride, r[j]);
+  }
+}
+
+/// U[p][c][k] of a [3, 3, c, k] filter, in parallel over input channels.
+std::vector<float> transformFilter(tfc_runtime *runtime, const float *filter,
+                                   int64_t c, int64_t k) {
+  std::vector<float> u(kPoints * c * k);
+  auto channels = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index ci = first; ci < last; ++ci)
+      for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
+        Vec t[kSide][3];
+        for (int64_t s = 0; s < 3; ++s) {
+          Vec column[3], r[kSide];
+          for (int64_t i = 0; i < 3; ++i)
+            column[i] = load(filter + ((i * 3 + s) * c + ci) * k + k0);
+          filterTransform(column, r);
+          for (int64_t i = 0; i < kSide; ++i)
+            t[i][s] = r[i];
+        }
+        for (int64_t i = 0; i < kSide; ++i) {
+          Vec r[kSide];
+          filterTransform(t[i], r);
+          for (int64_t j = 0; j < kSide; ++j)
+            store(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[j]);
+        }
+      }
+  };
+  runtime->device.parallelFor(c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
+  return u;
+}
+
+/// out[r][j] (+)= sum over d of A(r, d) * b[d][j] for a panel of kRows rows
+/// and kVectors vectors of columns, A(r, d) = a[r * rowStride + d *
+/// depthStride]. The accumulators stay in registers across the depth.
+template <int kRows, int kVectors>
+void panel(const float *a, int64_t rowStride, int64_t depthStride,
+           const float *b, int64_t ldb, int64_t depth, float *out,
+           int64_t ldo, bool accumulate) {
+  Vec sums[kRows][kVectors];
+  for (int r = 0; r < kRows; ++r)
+    for (int j = 0; j < kVectors; ++j)
+      sums[r][j] = accumulate ? load(out + r * ldo + j * kLanes) : Vec{};
+  for (int64_t d = 0; d < depth; ++d) {
+    Vec columns[kVectors];
+    for (int j = 0; j < kVectors; ++j)
+      columns[j] = load(b + d * ldb + j * kLanes);
+    for (int r = 0; r < kRows; ++r) {
+      Vec value = splat(a[r * rowStride + d * depthStride]);
+      for (int j = 0; j < kVectors; ++j)
+        sums[r][j] += value * columns[j];
+    }
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int j = 0; j < kVectors; ++j)
+      store(out + r * ldo + j * kLanes, sums[r][j]);
+}
+
+template <int kRows>
+void panel(int vectors, const float *a, int64_t rowStride,
+           int64_t depthStride, const float *b, int64_t ldb, int64_t depth,
+           float *out, int64_t ldo, bool accumulate) {
+  switch (vectors) {
+  case 4:
+    return panel<kRows, 4>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
+  case 3:
+    return panel<kRows, 3>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
+  case 2:
+    return panel<kRows, 2>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
+  default:
+    return panel<kRows, 1>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
+  }
+}
+
+/// out[rows, columns] (+)= A[rows, depth] * b[depth, columns], columns a
+/// multiple of 16 (see `panel` for A's strides).
+void multiply(const float *a, int64_t rowStride, int64_t depthStride,
+              int64_t rows, const float *b, int64_t ldb, int64_t depth,
+              int64_t columns, float *out, int64_t ldo, bool accumulate) {
+  constexpr int64_t kPanelRows = 4, kPanelVectors = 4;
+  for (int64_t j0 = 0; j0 < columns; j0 += kPanelVectors * kLanes) {
+    int vectors = int(std::min(kPanelVectors, (columns - j0) / kLanes));
+    int64_t r0 = 0;
+    for (; r0 + kPanelRows <= rows; r0 += kPanelRows)
+      panel<kPanelRows>(vectors, a + r0 * rowStride, rowStride, depthStride,
+                        b + j0, ldb, depth, out + r0 * ldo + j0, ldo,
+                        accumulate);
+    for (; r0 < rows; ++r0)
+      panel<1>(vectors, a + r0 * rowStride, rowStride, depthStride, b + j0,
+               ldb, depth, out + r0 * ldo + j0, ldo, accumulate);
+  }
+}
+
+/// Output tile `at`'s products for channels [k0, k0 + 16) (point p at m +
+/// p * pointStride) transformed back, with the epilogue, into `out`.
+void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
+                     TileOrigin at, int64_t k0, const float *bias,
+                     const float *residual, int activation, float *out) {
+  Vec t[kTile][kSide];
+  for (int64_t j = 0; j < kSide; ++j) {
+    Vec column[kSide], r[kTile];
+    for (int64_t i = 0; i < kSide; ++i)
+      column[i] = load(m + (i * kSide + j) * pointStride);
+    outputTransform(column, r);
+    for (int64_t i = 0; i < kTile; ++i)
+      t[i][j] = r[i];
+  }
+  Vec biasValues = bias ? load(bias + k0) : Vec{};
+  for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i) {
+    Vec o[kTile];
+    outputTransform(t[i], o);
+    for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
+      int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
+      Vec v = o[j] + biasValues;
+      if (residual)
+        v += load(residual + offset);
+      if (activation != 0)
+        v = v > 0.f ? v : Vec{};
+      if (activation == 2)
+        v = v < 6.f ? v : splat(6.f);
+      store(out + offset, v);
+    }
+  }
+}
+
+} // namespace
+
+bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
+             int64_t dilationH, int64_t dilationW, int64_t c, int64_t k) {
+  return kh == 3 && kw == 3 && strideH == 1 && strideW == 1 &&
+         dilationH == 1 && dilationW == 1 && c > 0 && k > 0 &&
+         c % kLanes == 0 && k % kLanes == 0;
+}
+
+bool pays(const Geometry &g) {
+  // Measured on AVX-512 with one thread: 32 tiles or more beat oneDNN at
+  // up to 256 x 256 channels; 16 tiles of 256 x 256 (a 14x14 image) about
+  // tie; with 512 x 512 channels the transformed filter (36 MiB) streams
+  // from memory for every block of tiles, and direct convolution wins.
+  return Tiling(g).tiles >= 32 && g.c * g.k <= 256 * 256;
+}
+
+void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
+             const float *filter, const float *bias, const float *residual,
+             int activation, float *out) {
+  std::vector<float> u = transformFilter(runtime, filter, g.c, g.k);
+  Tiling tiling(g);
+  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
+  auto run = [&](Eigen::Index first, Eigen::Index last) {
+    thread_local std::vector<float> v, m;
+    int64_t vStride = pointStride(g.c), mStride = pointStride(g.k);
+    v.resize(kPoints * vStride);
+    m.resize(kPoints * mStride);
+    for (Eigen::Index block = first; block < last; ++block) {
+      int64_t tile0 = block * kTilesPerBlock;
+      int64_t count = std::min(kTilesPerBlock, tiling.tiles - tile0);
+      for (int64_t t = 0; t < count; ++t)
+        for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
+          transformInputTile(g, in, tiling.origin(tile0 + t), c0,
+                             v.data() + t * g.c + c0, vStride);
+      for (int64_t p = 0; p < kPoints; ++p)
+        multiply(v.data() + p * vStride, g.c, 1, count,
+                 u.data() + p * g.c * g.k, g.k, g.c, g.k,
+                 m.data() + p * mStride, g.k, false);
+      for (int64_t t = 0; t < count; ++t)
+        for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
+          writeOutputTile(g, m.data() + t * g.k + k0, mStride,
+                          tiling.origin(tile0 + t), k0, bias, residual,
+                          activation, out);
+    }
+  };
+  double perBlock = double(kTilesPerBlock) * kPoints * g.c * g.k;
+  runtime->device.parallelFor(blocks, Eigen::TensorOpCost(4.0 * perBlock / g.k, 4.0 * perBlock / g.c, 2 * perBlock), run);
+}
+
+void backwardData(tfc_runtime *runtime, const Geometry &g,
+                  const float *filter, const float *gradient, float *out) {
+  // dx[y] = sum over r of dy[y - r + padTop] w[r]: a forward convolution
+  // of dy by the filter turned 180 degrees (tap r' = 2 - r), channels
+  // swapped, with 2 - padTop zeros before.
+  std::vector<float> turned(9 * g.c * g.k);
+  for (int64_t tap = 0; tap < 9; ++tap)
+    for (int64_t ci = 0; ci < g.c; ++ci)
+      for (int64_t ko = 0; ko < g.k; ++ko)
+        turned[((8 - tap) * g.k + ko) * g.c + ci] = filter[(tap * g.c + ci) * g.k + ko];
+  Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft};
+  forward(runtime, transposed, gradient, turned.data(), nullptr, nullptr, 0, out);
+}
+
+void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
+                    const float *gradient, float *out) {
+  Tiling tiling(g);
+  int64_t sumsPerGroup = kPoints * g.c * g.k;
+  // Up to 16 groups of tiles, fewer where their sums would pass 64 MiB.
+  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
+  int64_t byMemory = std::max<int64_t>(1, (int64_t(16) << 20) / sumsPerGroup);
+  int64_t groups = std::max<int64_t>(1, std::min({blocks, int64_t(16), byMemory}));
+  std::vector<float> sums(groups * sumsPerGroup, 0.f);
+  auto run = [&](Eigen::Index first, Eigen::Index last) {
+    thread_local std::vector<float> v, dy;
+    int64_t vStride = pointStride(g.c), dyStride = pointStride(g.k);
+    v.resize(kPoints * vStride);
+    dy.resize(kPoints * dyStride);
+    for (Eigen::Index group = first; group < last; ++group) {
+      float *groupSums = sums.data() + group * sumsPerGroup;
+      int64_t begin = tiling.tiles * group / groups;
+      int64_t end = tiling.tiles * (group + 1) / groups;
+      for (int64_t tile0 = begin; tile0 < end; tile0 += kTilesPerBlock) {
+        int64_t count = std::min(kTilesPerBlock, end - tile0);
+        for (int64_t t = 0; t < count; ++t) {
+          TileOrigin at = tiling.origin(tile0 + t);
+          for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
+            transformInputTile(g, in, at, c0, v.data() + t * g.c + c0, vStride);
+          // The tile of dy, zeros past the output's edge, transformed.
+          for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
+            Vec d[kTile][kTile];
+            for (int64_t i = 0; i < kTile; ++i)
+              for (int64_t j = 0; j < kTile; ++j) {
+                bool inside = at.y + i < g.oh && at.x + j < g.ow;
+                int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
+                d[i][j] = inside ? load(gradient + offset) : Vec{};
+              }
+            Vec t2[kSide][kTile];
+            for (int64_t j = 0; j < kTile; ++j) {
+              Vec column[kTile], r[kSide];
+              for (int64_t i = 0; i < kTile; ++i)
+                column[i] = d[i][j];
+              gradientTransform(column, r);
+              for (int64_t i = 0; i < kSide; ++i)
+                t2[i][j] = r[i];
+            }
+            for (int64_t i = 0; i < kSide; ++i) {
+              Vec r[kSide];
+              gradientTransform(t2[i], r);
+              for (int64_t j = 0; j < kSide; ++j)
+                store(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[j]);
+            }
+          }
+        }
+        // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
+        for (int64_t p = 0; p < kPoints; ++p)
+          multiply(v.data() + p * vStride, 1, g.c, g.c,
+                   dy.data() + p * dyStride, g.k, count, g.k,
+                   groupSums + p * g.c * g.k, g.k, true);
+      }
+    }
+  };
+  double perGroup = double(tiling.tiles) / groups * kPoints * g.c * g.k;
+  runtime->device.parallelFor(groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
+  for (int64_t group = 1; group < groups; ++group) {
+    const float *from = sums.data() + group * sumsPerGroup;
+    for (int64_t i = 0; i < sumsPerGroup; ++i)
+      sums[i] += from[i];
+  }
+  // Each (c, k) pair's 36 sums back to its 3x3 taps.
+  auto channels = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index ci = first; ci < last; ++ci)
+      for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
+        Vec t[3][kSide];
+        for (int64_t j = 0; j < kSide; ++j) {
+          Vec column[kSide], r[3];
+          for (int64_t i = 0; i < kSide; ++i)
+            column[i] = load(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
+          filterGradientTransform(column, r);
+          for (int64_t i = 0; i < 3; ++i)
+            t[i][j] = r[i];
+        }
+        for (int64_t i = 0; i < 3; ++i) {
+          Vec r[3];
+          filterGradientTransform(t[i], r);
+          for (int64_t j = 0; j < 3; ++j)
+            store(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[j]);
+        }
+      }
+  };
+  runtime->device.parallelFor(g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);
+}
+
+} // namespace tfc::winograd
