@@ -22,13 +22,13 @@
 
 struct tfc_runtime {
   explicit tfc_runtime(int threads)
-      : threads(threads), pool(threads), device(&pool, threads),
+      : threads(threads),
         rendezvous(std::make_unique<tfc::LocalRendezvous>()),
         partitions(std::make_unique<tfc::PartitionRunner>()) {}
 
+  /// How many threads a kernel's parallel loops and oneDNN's primitives
+  /// may use (OpenMP's, see runtime/kernels/cpu/Parallel.h).
   int threads;
-  Eigen::ThreadPool pool;
-  Eigen::ThreadPoolDevice device;
   /// Where the partitions of a step exchange tensors.
   std::unique_ptr<tfc::Rendezvous> rendezvous;
   /// The threads that run a multi-device step's partitions.

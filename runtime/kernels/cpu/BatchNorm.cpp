@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ void channelSums(tfc_runtime *runtime, int64_t rows, int64_t channels,
     }
   };
   double perBlock = double(kRowsPerBlock * channels);
-  runtime->device.parallelFor(blocks, Eigen::TensorOpCost(4 * perBlock, 16.0 * channels, 4 * perBlock), sumBlocks);
+  tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(4 * perBlock, 16.0 * channels, 4 * perBlock), sumBlocks);
   first.assign(channels, 0.0);
   second.assign(channels, 0.0);
   for (int64_t block = 0; block < blocks; ++block) {
@@ -65,7 +66,7 @@ void forEachRow(tfc_runtime *runtime, int64_t rows, int64_t channels,
     for (Eigen::Index r = first; r < last; ++r)
       body(r);
   };
-  runtime->device.parallelFor(rows, Eigen::TensorOpCost(8.0 * channels, 4.0 * channels, 3.0 * channels), range);
+  tfc::parallelFor(runtime, rows, Eigen::TensorOpCost(8.0 * channels, 4.0 * channels, 3.0 * channels), range);
 }
 
 } // namespace

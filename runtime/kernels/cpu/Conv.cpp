@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -49,7 +50,7 @@ extern "C" void tfc_cpu_conv2d_f32(
         }
       }
     };
-    runtime->device.parallelFor(oh * ow, Eigen::TensorOpCost(4.0 * patch, 4.0 * patch, patch),
+    tfc::parallelFor(runtime, oh * ow, Eigen::TensorOpCost(4.0 * patch, 4.0 * patch, patch),
                                 fillRows);
     tfc_cpu_matmul_f32(runtime, patches.data(), filter, out + b * oh * ow * oc,
                        oh * ow, patch, oc, 0, 0);
@@ -88,7 +89,7 @@ extern "C" void tfc_cpu_depthwise_conv2d_f32(
       }
     }
   };
-  runtime->device.parallelFor(n * oh, Eigen::TensorOpCost(8.0 * ow * oc, 4.0 * ow * oc, 2.0 * kh * kw * ow * oc), rows);
+  tfc::parallelFor(runtime, n * oh, Eigen::TensorOpCost(8.0 * ow * oc, 4.0 * ow * oc, 2.0 * kh * kw * ow * oc), rows);
 }
 
 extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
@@ -129,7 +130,7 @@ extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
       }
     }
   };
-  runtime->device.parallelFor(n * oh, Eigen::TensorOpCost(4.0 * ow * c * kh * kw, 4.0 * ow * c, ow * c * kh * kw), rows);
+  tfc::parallelFor(runtime, n * oh, Eigen::TensorOpCost(4.0 * ow * c * kh * kw, 4.0 * ow * c, ow * c * kh * kw), rows);
 }
 
 extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
@@ -160,7 +161,7 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
           dst[i] /= float(reduced);
     }
   };
-  runtime->device.parallelFor(outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
+  tfc::parallelFor(runtime, outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
 }
 
 namespace {
@@ -301,5 +302,5 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
     }
   };
   double perImage = double(oh * ow * kh * kw * c);
-  runtime->device.parallelFor(n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
+  tfc::parallelFor(runtime, n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
 }

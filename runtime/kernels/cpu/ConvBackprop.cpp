@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OneDnn.h"
+#include "Parallel.h"
 #include "Runtime.h"
 #include "Winograd.h"
 
@@ -141,7 +142,7 @@ void backpropInputDirect(tfc_runtime *runtime, const Params &p,
       });
   };
   double perImage = double(p.oh * p.ow * p.kh * p.kw * p.c * m);
-  runtime->device.parallelFor(p.n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
+  tfc::parallelFor(runtime, p.n, Eigen::TensorOpCost(4 * perImage, 4 * perImage, 2 * perImage), images);
 }
 
 /// The filter gradient in direct loops, over the batch in order.

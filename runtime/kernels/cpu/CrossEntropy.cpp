@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
       loss[r] = total;
     }
   };
-  runtime->device.parallelFor(
+  tfc::parallelFor(runtime, 
       rows, Eigen::TensorOpCost(8.0 * classes, 8.0 * classes, 30.0 * classes),
       rowRange);
 }
@@ -85,7 +86,7 @@ void tfc_cpu_sparse_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
         g[c] = std::exp(g[c]) / sum - (c == label ? 1.f : 0.f);
     }
   };
-  runtime->device.parallelFor(
+  tfc::parallelFor(runtime, 
       rows, Eigen::TensorOpCost(4.0 * classes, 4.0 * classes, 25.0 * classes),
       rowRange);
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -145,7 +146,7 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
         C.noalias() = A * B;
     }
   };
-  runtime->device.parallelFor(
+  tfc::parallelFor(runtime, 
       batches, Eigen::TensorOpCost(4.0 * p.k * (p.m + p.n), 4.0 * p.m * p.n, 2.0 * p.m * p.n * p.k),
       product);
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <cmath>
@@ -29,7 +30,7 @@ void forEachElement(tfc_runtime *runtime, int64_t n, double bytes,
     for (Eigen::Index i = first; i < last; ++i)
       body(i);
   };
-  runtime->device.parallelFor(n, Eigen::TensorOpCost(bytes, bytes, compute),
+  tfc::parallelFor(runtime, n, Eigen::TensorOpCost(bytes, bytes, compute),
                               range);
 }
 

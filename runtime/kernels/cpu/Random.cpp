@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <cmath>
@@ -165,5 +166,5 @@ extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
       }
     }
   };
-  runtime->device.parallelFor(groups, Eigen::TensorOpCost(0, 16, 200), fill);
+  tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(0, 16, 200), fill);
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -65,7 +66,7 @@ extern "C" void tfc_cpu_arg_reduce(tfc_runtime *runtime, const void *in,
             static_cast<int64_t *>(out)[o * inner + i] = best;
         }
     };
-    runtime->device.parallelFor(
+    tfc::parallelFor(runtime, 
         outer, Eigen::TensorOpCost(sizeof(T) * n * inner, 8.0 * inner, 2.0 * n * inner),
         rows);
   });
@@ -95,7 +96,7 @@ extern "C" void tfc_cpu_scan(tfc_runtime *runtime, const void *in, void *out,
           }
         }
     };
-    runtime->device.parallelFor(
+    tfc::parallelFor(runtime, 
         outer, Eigen::TensorOpCost(sizeof(T) * n * inner, sizeof(T) * n * inner, n * inner),
         rows);
   });
@@ -126,6 +127,6 @@ extern "C" void tfc_cpu_top_k_f32(tfc_runtime *runtime, const float *in,
       }
     }
   };
-  runtime->device.parallelFor(
+  tfc::parallelFor(runtime, 
       rows, Eigen::TensorOpCost(4.0 * n, 8.0 * k, 10.0 * n), work);
 }

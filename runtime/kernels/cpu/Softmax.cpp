@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ extern "C" void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in,
     }
   };
   // Cost per row: about 3 passes over its columns.
-  runtime->device.parallelFor(rows, Eigen::TensorOpCost(8.0 * cols, 4.0 * cols, 20.0 * cols),
+  tfc::parallelFor(runtime, rows, Eigen::TensorOpCost(8.0 * cols, 4.0 * cols, 20.0 * cols),
                               rowRange);
 }
 
@@ -54,6 +55,6 @@ extern "C" void tfc_cpu_log_softmax_f32(tfc_runtime *runtime, const float *in,
         y[c] = x[c] - shift;
     }
   };
-  runtime->device.parallelFor(rows, Eigen::TensorOpCost(8.0 * cols, 4.0 * cols, 20.0 * cols),
+  tfc::parallelFor(runtime, rows, Eigen::TensorOpCost(8.0 * cols, 4.0 * cols, 20.0 * cols),
                               rowRange);
 }

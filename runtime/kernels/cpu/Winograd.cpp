@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Winograd.h"
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -181,7 +182,7 @@ std::vector<float> transformFilter(tfc_runtime *runtime, const float *filter,
         }
       }
   };
-  runtime->device.parallelFor(c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
+  tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
   return u;
 }
 
@@ -325,7 +326,7 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
     }
   };
   double perBlock = double(kTilesPerBlock) * kPoints * g.c * g.k;
-  runtime->device.parallelFor(blocks, Eigen::TensorOpCost(4.0 * perBlock / g.k, 4.0 * perBlock / g.c, 2 * perBlock), run);
+  tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(4.0 * perBlock / g.k, 4.0 * perBlock / g.c, 2 * perBlock), run);
 }
 
 void backwardData(tfc_runtime *runtime, const Geometry &g,
@@ -401,7 +402,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
     }
   };
   double perGroup = double(tiling.tiles) / groups * kPoints * g.c * g.k;
-  runtime->device.parallelFor(groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
+  tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
   for (int64_t group = 1; group < groups; ++group) {
     const float *from = sums.data() + group * sumsPerGroup;
     for (int64_t i = 0; i < sumsPerGroup; ++i)
@@ -428,7 +429,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
         }
       }
   };
-  runtime->device.parallelFor(g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);
+  tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);
 }
 
 } // namespace tfc::winograd
