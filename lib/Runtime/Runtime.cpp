@@ -1,8 +1,8 @@
 //===- Runtime.cpp - the runtime context and arenas -----------------------===//
 //
-// A tfc_runtime owns the thread pool that kernels use for intra-op
-// parallelism (Eigen's non-blocking pool, which Eigen's own kernels drive
-// through a ThreadPoolDevice).
+// A tfc_runtime says how many threads the kernels' intra-op parallelism
+// may use: OpenMP's, which oneDNN's primitives use too, so one team serves
+// every kernel (runtime/kernels/cpu/Parallel.h).
 //
 //===----------------------------------------------------------------------===//
 

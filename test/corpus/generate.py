@@ -1179,11 +1179,42 @@ def cnn_graph(name, resource, task, rng):
         feeds
 
 
+def winograd_cnn_graph(name, resource, task, rng):
+    """A CNN whose 3x3 stride-1 convolutions have 16 channels in and out
+    and enough 4x4 output tiles (64 per call) for tfc's kernels to compute
+    them, and their gradients, by Winograd's F(4x4, 3x3): Conv2D SAME +
+    BiasAdd + Relu, Conv2D VALID + Relu, MaxPool, a dense layer."""
+    x = tf1.placeholder(tf.float32, [4, 16, 16, 16], name="x")
+    labels = tf1.placeholder(tf.int32, [4], name="labels")
+    glorot = tf1.glorot_uniform_initializer
+    with tf1.variable_scope("model"):
+        k1 = tf1.get_variable("conv1/kernel", [3, 3, 16, 16], initializer=glorot(),
+                              use_resource=resource)
+        b1 = tf1.get_variable("conv1/bias", [16], use_resource=resource,
+                              initializer=tf1.constant_initializer(0.05))
+        k2 = tf1.get_variable("conv2/kernel", [3, 3, 16, 16], initializer=glorot(),
+                              use_resource=resource)
+        w = tf1.get_variable("dense/kernel", [7 * 7 * 16, 3], use_resource=resource,
+                             initializer=tf1.truncated_normal_initializer(stddev=0.05))
+    h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, k1, 1, "SAME"), b1))
+    h = tf.nn.relu(tf.nn.conv2d(h, k2, 1, "VALID"))        # 14x14
+    h = tf.nn.max_pool2d(h, 2, 2, "VALID")                 # 7x7
+    logits = tf.matmul(tf.reshape(h, [4, 7 * 7 * 16]), w)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    feeds = {"x:0": rng.standard_normal((4, 16, 16, 16)).astype(np.float32),
+             "labels:0": rng.integers(0, 3, 4).astype(np.int32)}
+    return loss, [tf.identity(k1, name="conv1_value"),
+                  tf.identity(k2, name="conv2_value")], feeds
+
+
 def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     rng = seed_everything(name)
     opt_name = make_opt().get_name()
     what = ("CNN classifier (conv, batch norm, pooling, depthwise)"
             if graph is cnn_graph else
+            "CNN with 16-channel 3x3 convolutions (Winograd in tfc)"
+            if graph is winograd_cnn_graph else
             "recurrence in a while_loop (fed trip count, a cond and a "
             "nested loop in the body)" if graph is while_graph else
             "RNN over TensorArrays (TensorArrayV3) in a while_loop, as "
@@ -1490,6 +1521,9 @@ def all_models():
         cnn = name.replace("train_", "train_cnn_")
         models.append((cnn, lambda root, n=cnn, m=make_opt, r=resource:
                        make_train(root, n, m, r, "classifier", cnn_graph)))
+    models.append(("train_cnn_winograd", lambda root: make_train(
+        root, "train_cnn_winograd", lambda: tf1.train.MomentumOptimizer(0.05, 0.9),
+        True, "classifier", winograd_cnn_graph)))
     models.append(("train_cond", lambda root: make_train(
         root, "train_cond", lambda: tf1.train.GradientDescentOptimizer(0.1),
         True, "regression", cond_graph)))

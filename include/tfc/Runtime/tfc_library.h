@@ -4,7 +4,7 @@
  * declares typed entry points (NAME_create, NAME_run, ...). Those entry
  * points are a few lines of generated code that call the functions below
  * with the library's model descriptor; the work (checking arguments and
- * the ABI version, owning the thread pool and the arena) is done here, once,
+ * the ABI version, owning the runtime context and the arena) is done here, once,
  * in ordinary C++. Users never include this header: the generated one is
  * self-contained.
  *
@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* A model ready to run: its runtime (thread pool) and its arena. */
+/* A model ready to run: its runtime (thread count) and its arena. */
 typedef struct tfc_library_context tfc_library_context;
 
 /* What tfc_library_run returns. */

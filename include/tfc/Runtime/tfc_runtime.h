@@ -51,7 +51,7 @@ typedef struct tfc_tensor_info {
   const int64_t *dims;
 } tfc_tensor_info;
 
-/* What the runtime provides to a running step (the thread pool, ...). */
+/* What the runtime provides to a running step (the thread count, ...). */
 typedef struct tfc_runtime tfc_runtime;
 
 /* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers

@@ -162,7 +162,7 @@ extern "C" {
 #define @NAME@_ARENA_BYTES @arena_bytes@
 #define @NAME@_ARENA_ALIGNMENT @arena_alignment@
 @tensors@
-/* A context: a thread pool and an arena. It runs one step at a time;
+/* A context: its kernels' threads and an arena. It runs one step at a time;
  * threads that run steps at once need a context each. */
 typedef struct @name@_ctx @name@_ctx;
 

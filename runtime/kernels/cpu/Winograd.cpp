@@ -109,6 +109,24 @@ inline void filterGradientTransform(const Vec m[kSide], Vec r[3]) {
   r[2] = (1.f / 6.f) * (sum34 - sum12) + m[5];
 }
 
+/// A separable 2D transform: `transform` (kIn values to kOut along one
+/// axis) down the columns of a kIn x kIn tile, then along the rows.
+template <int kIn, int kOut, typename Transform>
+inline void transform2d(const Vec (&x)[kIn][kIn], Vec (&y)[kOut][kOut],
+                        Transform transform) {
+  Vec t[kOut][kIn];
+  for (int j = 0; j < kIn; ++j) {
+    Vec column[kIn], r[kOut];
+    for (int i = 0; i < kIn; ++i)
+      column[i] = x[i][j];
+    transform(column, r);
+    for (int i = 0; i < kOut; ++i)
+      t[i][j] = r[i];
+  }
+  for (int i = 0; i < kOut; ++i)
+    transform(t[i], y[i]);
+}
+
 /// Where an output tile lies: its image and its top-left output position.
 struct TileOrigin {
   int64_t image, y, x;
@@ -140,22 +158,11 @@ void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
       bool inside = y >= 0 && y < g.h && x >= 0 && x < g.w;
       d[i][j] = inside ? load(image + (y * g.w + x) * g.c + c0) : Vec{};
     }
-  // Columns, then rows.
-  Vec t[kSide][kSide];
-  for (int64_t j = 0; j < kSide; ++j) {
-    Vec column[kSide], r[kSide];
-    for (int64_t i = 0; i < kSide; ++i)
-      column[i] = d[i][j];
-    inputTransform(column, r);
-    for (int64_t i = 0; i < kSide; ++i)
-      t[i][j] = r[i];
-  }
-  for (int64_t i = 0; i < kSide; ++i) {
-    Vec r[kSide];
-    inputTransform(t[i], r);
+  Vec r[kSide][kSide];
+  transform2d(d, r, inputTransform);
+  for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
-      store(v + (i * kSide + j) * pointStride, r[j]);
-  }
+      store(v + (i * kSide + j) * pointStride, r[i][j]);
 }
 
 /// U[p][c][k] of a [3, 3, c, k] filter, in parallel over input channels.
@@ -165,21 +172,14 @@ std::vector<float> transformFilter(tfc_runtime *runtime, const float *filter,
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
-        Vec t[kSide][3];
-        for (int64_t s = 0; s < 3; ++s) {
-          Vec column[3], r[kSide];
-          for (int64_t i = 0; i < 3; ++i)
-            column[i] = load(filter + ((i * 3 + s) * c + ci) * k + k0);
-          filterTransform(column, r);
-          for (int64_t i = 0; i < kSide; ++i)
-            t[i][s] = r[i];
-        }
-        for (int64_t i = 0; i < kSide; ++i) {
-          Vec r[kSide];
-          filterTransform(t[i], r);
+        Vec g[3][3], r[kSide][kSide];
+        for (int64_t i = 0; i < 3; ++i)
+          for (int64_t j = 0; j < 3; ++j)
+            g[i][j] = load(filter + ((i * 3 + j) * c + ci) * k + k0);
+        transform2d(g, r, filterTransform);
+        for (int64_t i = 0; i < kSide; ++i)
           for (int64_t j = 0; j < kSide; ++j)
-            store(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[j]);
-        }
+            store(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[i][j]);
       }
   };
   tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
@@ -252,22 +252,16 @@ void multiply(const float *a, int64_t rowStride, int64_t depthStride,
 void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
                      TileOrigin at, int64_t k0, const float *bias,
                      const float *residual, int activation, float *out) {
-  Vec t[kTile][kSide];
-  for (int64_t j = 0; j < kSide; ++j) {
-    Vec column[kSide], r[kTile];
-    for (int64_t i = 0; i < kSide; ++i)
-      column[i] = load(m + (i * kSide + j) * pointStride);
-    outputTransform(column, r);
-    for (int64_t i = 0; i < kTile; ++i)
-      t[i][j] = r[i];
-  }
+  Vec products[kSide][kSide], o[kTile][kTile];
+  for (int64_t i = 0; i < kSide; ++i)
+    for (int64_t j = 0; j < kSide; ++j)
+      products[i][j] = load(m + (i * kSide + j) * pointStride);
+  transform2d(products, o, outputTransform);
   Vec biasValues = bias ? load(bias + k0) : Vec{};
-  for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i) {
-    Vec o[kTile];
-    outputTransform(t[i], o);
+  for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i)
     for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
       int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
-      Vec v = o[j] + biasValues;
+      Vec v = o[i][j] + biasValues;
       if (residual)
         v += load(residual + offset);
       if (activation != 0)
@@ -276,7 +270,6 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
         v = v < 6.f ? v : splat(6.f);
       store(out + offset, v);
     }
-  }
 }
 
 } // namespace
@@ -376,21 +369,11 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
                 int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
                 d[i][j] = inside ? load(gradient + offset) : Vec{};
               }
-            Vec t2[kSide][kTile];
-            for (int64_t j = 0; j < kTile; ++j) {
-              Vec column[kTile], r[kSide];
-              for (int64_t i = 0; i < kTile; ++i)
-                column[i] = d[i][j];
-              gradientTransform(column, r);
-              for (int64_t i = 0; i < kSide; ++i)
-                t2[i][j] = r[i];
-            }
-            for (int64_t i = 0; i < kSide; ++i) {
-              Vec r[kSide];
-              gradientTransform(t2[i], r);
+            Vec r[kSide][kSide];
+            transform2d(d, r, gradientTransform);
+            for (int64_t i = 0; i < kSide; ++i)
               for (int64_t j = 0; j < kSide; ++j)
-                store(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[j]);
-            }
+                store(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[i][j]);
           }
         }
         // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
@@ -412,21 +395,14 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
-        Vec t[3][kSide];
-        for (int64_t j = 0; j < kSide; ++j) {
-          Vec column[kSide], r[3];
-          for (int64_t i = 0; i < kSide; ++i)
-            column[i] = load(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
-          filterGradientTransform(column, r);
-          for (int64_t i = 0; i < 3; ++i)
-            t[i][j] = r[i];
-        }
-        for (int64_t i = 0; i < 3; ++i) {
-          Vec r[3];
-          filterGradientTransform(t[i], r);
+        Vec m[kSide][kSide], r[3][3];
+        for (int64_t i = 0; i < kSide; ++i)
+          for (int64_t j = 0; j < kSide; ++j)
+            m[i][j] = load(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
+        transform2d(m, r, filterGradientTransform);
+        for (int64_t i = 0; i < 3; ++i)
           for (int64_t j = 0; j < 3; ++j)
-            store(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[j]);
-        }
+            store(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[i][j]);
       }
   };
   tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);

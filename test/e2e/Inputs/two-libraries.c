@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  /* Both contexts alive at once, each with its own thread pool. */
+  /* Both contexts alive at once, each with its own arena. */
   mlp = mlp_create(2, NULL);
   cnn = cnn_create(2, NULL);
   status = !mlp || !cnn || mlp_run(mlp, mlp_x, mlp_y) != 0 ||
