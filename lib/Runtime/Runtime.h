@@ -16,10 +16,6 @@
 
 #include <memory>
 
-#define EIGEN_USE_THREADS
-#include <unsupported/Eigen/CXX11/Tensor>
-#include <unsupported/Eigen/CXX11/ThreadPool>
-
 struct tfc_runtime {
   explicit tfc_runtime(int threads)
       : threads(threads),

@@ -12,10 +12,10 @@
 
 #include "Parallel.h"
 #include "Runtime.h"
+#include "Vector16.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -166,18 +166,10 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
 
 namespace {
 
-/// Sixteen channels as one vector (GCC's vector extension: one AVX-512
-/// register, or several narrower ones in the other builds).
-typedef float Floats16 __attribute__((vector_size(64)));
-typedef int32_t Ints16 __attribute__((vector_size(64)));
-
-inline Floats16 load16(const float *p) {
-  Floats16 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline void store16(float *p, Floats16 v) { std::memcpy(p, &v, sizeof v); }
+using tfc::Floats16;
+using tfc::Ints16;
+using tfc::load16;
+using tfc::store16;
 
 /// A window's max pooling gradient for channels [c0, c0 + 16): the whole
 /// gradient goes to the window's maximum, the first one in row-major order

@@ -19,6 +19,11 @@
 #include <cstdint>
 #include <omp.h>
 
+// Eigen's cost model sizes the loops (and the kernels use Eigen's vector
+// math); its thread pool is not used.
+#define EIGEN_USE_THREADS
+#include <unsupported/Eigen/CXX11/Tensor>
+
 #ifndef _OPENMP
 #error "the kernels are compiled with -fopenmp"
 #endif

@@ -11,14 +11,14 @@
 // [c, k] sums per group of tiles; the groups are fixed by the shape (not
 // by the thread count) and added in order, so the result is deterministic.
 //
-// Vectors of 16 floats are GCC's vector extension: one AVX-512 register,
-// or two or four narrower ones in the other builds of the kernels.
+// Transforms and products work on vectors of 16 channels (Vector16.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Winograd.h"
 #include "Parallel.h"
 #include "Runtime.h"
+#include "Vector16.h"
 
 #include <algorithm>
 #include <vector>
@@ -26,12 +26,8 @@
 namespace tfc::winograd {
 namespace {
 
-typedef float Vec __attribute__((vector_size(64)));
-/// The same at any float's alignment, for loads and stores in place (a
-/// vector type aliases its element type only, unlike memcpy, which would
-/// make the compiler reload every pointer after each store).
-typedef float UnalignedVec __attribute__((vector_size(64), aligned(4)));
-constexpr int64_t kLanes = 16;
+using Vec = Floats16;
+constexpr int64_t kLanes = kLanes16;
 /// The output tile's side, the input tile's side and its points.
 constexpr int64_t kTile = 4, kSide = 6, kPoints = kSide * kSide;
 /// Output tiles per block: with 32 input and 64 output channels the
@@ -44,18 +40,6 @@ constexpr int64_t kTilesPerBlock = 32;
 /// and evict each other).
 inline int64_t pointStride(int64_t channels) {
   return kTilesPerBlock * channels + kLanes;
-}
-
-inline Vec load(const float *p) {
-  return *reinterpret_cast<const UnalignedVec *>(p);
-}
-
-inline void store(float *p, Vec v) { *reinterpret_cast<UnalignedVec *>(p) = v; }
-
-/// x in every lane (a broadcast; `Vec{} + x` would add zero first, which
-/// the compiler must keep for x = -0).
-inline Vec splat(float x) {
-  return Vec{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
 
 /// B^T along one axis: six input values to six transformed ones.
@@ -137,6 +121,8 @@ struct Tiling {
   explicit Tiling(const Geometry &g)
       : rows((g.oh + kTile - 1) / kTile), columns((g.ow + kTile - 1) / kTile),
         tiles(g.n * rows * columns) {}
+  /// Blocks of kTilesPerBlock tiles, the last one possibly partial.
+  int64_t blocks() const { return (tiles + kTilesPerBlock - 1) / kTilesPerBlock; }
   TileOrigin origin(int64_t tile) const {
     int64_t perImage = rows * columns, inImage = tile % perImage;
     return {tile / perImage, inImage / columns * kTile,
@@ -156,13 +142,13 @@ void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
     for (int64_t j = 0; j < kSide; ++j) {
       int64_t y = y0 + i, x = x0 + j;
       bool inside = y >= 0 && y < g.h && x >= 0 && x < g.w;
-      d[i][j] = inside ? load(image + (y * g.w + x) * g.c + c0) : Vec{};
+      d[i][j] = inside ? load16(image + (y * g.w + x) * g.c + c0) : Vec{};
     }
   Vec r[kSide][kSide];
   transform2d(d, r, inputTransform);
   for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
-      store(v + (i * kSide + j) * pointStride, r[i][j]);
+      store16(v + (i * kSide + j) * pointStride, r[i][j]);
 }
 
 /// U[p][c][k] of a [3, 3, c, k] filter, in parallel over input channels.
@@ -175,11 +161,11 @@ std::vector<float> transformFilter(tfc_runtime *runtime, const float *filter,
         Vec g[3][3], r[kSide][kSide];
         for (int64_t i = 0; i < 3; ++i)
           for (int64_t j = 0; j < 3; ++j)
-            g[i][j] = load(filter + ((i * 3 + j) * c + ci) * k + k0);
+            g[i][j] = load16(filter + ((i * 3 + j) * c + ci) * k + k0);
         transform2d(g, r, filterTransform);
         for (int64_t i = 0; i < kSide; ++i)
           for (int64_t j = 0; j < kSide; ++j)
-            store(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[i][j]);
+            store16(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[i][j]);
       }
   };
   tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
@@ -196,20 +182,20 @@ void panel(const float *a, int64_t rowStride, int64_t depthStride,
   Vec sums[kRows][kVectors];
   for (int r = 0; r < kRows; ++r)
     for (int j = 0; j < kVectors; ++j)
-      sums[r][j] = accumulate ? load(out + r * ldo + j * kLanes) : Vec{};
+      sums[r][j] = accumulate ? load16(out + r * ldo + j * kLanes) : Vec{};
   for (int64_t d = 0; d < depth; ++d) {
     Vec columns[kVectors];
     for (int j = 0; j < kVectors; ++j)
-      columns[j] = load(b + d * ldb + j * kLanes);
+      columns[j] = load16(b + d * ldb + j * kLanes);
     for (int r = 0; r < kRows; ++r) {
-      Vec value = splat(a[r * rowStride + d * depthStride]);
+      Vec value = splat16(a[r * rowStride + d * depthStride]);
       for (int j = 0; j < kVectors; ++j)
         sums[r][j] += value * columns[j];
     }
   }
   for (int r = 0; r < kRows; ++r)
     for (int j = 0; j < kVectors; ++j)
-      store(out + r * ldo + j * kLanes, sums[r][j]);
+      store16(out + r * ldo + j * kLanes, sums[r][j]);
 }
 
 template <int kRows>
@@ -255,20 +241,20 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
   Vec products[kSide][kSide], o[kTile][kTile];
   for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
-      products[i][j] = load(m + (i * kSide + j) * pointStride);
+      products[i][j] = load16(m + (i * kSide + j) * pointStride);
   transform2d(products, o, outputTransform);
-  Vec biasValues = bias ? load(bias + k0) : Vec{};
+  Vec biasValues = bias ? load16(bias + k0) : Vec{};
   for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i)
     for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
       int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
       Vec v = o[i][j] + biasValues;
       if (residual)
-        v += load(residual + offset);
+        v += load16(residual + offset);
       if (activation != 0)
         v = v > 0.f ? v : Vec{};
       if (activation == 2)
-        v = v < 6.f ? v : splat(6.f);
-      store(out + offset, v);
+        v = v < 6.f ? v : splat16(6.f);
+      store16(out + offset, v);
     }
 }
 
@@ -294,7 +280,7 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              int activation, float *out) {
   std::vector<float> u = transformFilter(runtime, filter, g.c, g.k);
   Tiling tiling(g);
-  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
+  int64_t blocks = tiling.blocks();
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, m;
     int64_t vStride = pointStride(g.c), mStride = pointStride(g.k);
@@ -341,9 +327,8 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   Tiling tiling(g);
   int64_t sumsPerGroup = kPoints * g.c * g.k;
   // Up to 16 groups of tiles, fewer where their sums would pass 64 MiB.
-  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
   int64_t byMemory = std::max<int64_t>(1, (int64_t(16) << 20) / sumsPerGroup);
-  int64_t groups = std::max<int64_t>(1, std::min({blocks, int64_t(16), byMemory}));
+  int64_t groups = std::max<int64_t>(1, std::min({tiling.blocks(), int64_t(16), byMemory}));
   std::vector<float> sums(groups * sumsPerGroup, 0.f);
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, dy;
@@ -367,13 +352,13 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
               for (int64_t j = 0; j < kTile; ++j) {
                 bool inside = at.y + i < g.oh && at.x + j < g.ow;
                 int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
-                d[i][j] = inside ? load(gradient + offset) : Vec{};
+                d[i][j] = inside ? load16(gradient + offset) : Vec{};
               }
             Vec r[kSide][kSide];
             transform2d(d, r, gradientTransform);
             for (int64_t i = 0; i < kSide; ++i)
               for (int64_t j = 0; j < kSide; ++j)
-                store(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[i][j]);
+                store16(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[i][j]);
           }
         }
         // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
@@ -398,11 +383,11 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
         Vec m[kSide][kSide], r[3][3];
         for (int64_t i = 0; i < kSide; ++i)
           for (int64_t j = 0; j < kSide; ++j)
-            m[i][j] = load(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
+            m[i][j] = load16(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
         transform2d(m, r, filterGradientTransform);
         for (int64_t i = 0; i < 3; ++i)
           for (int64_t j = 0; j < 3; ++j)
-            store(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[i][j]);
+            store16(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[i][j]);
       }
   };
   tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);
