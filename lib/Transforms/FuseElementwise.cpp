@@ -17,6 +17,19 @@
 // last op: the convolution writes the root's value, and its intermediate
 // values never exist. Epilogue groups take precedence over loop fusion.
 //
+// A batch norm in training mode takes in the ReLU (or ReLU6) that is the
+// only user of its output: its kernel applies it as it writes y. Unlike
+// the groups, this rewrites the graph, since the batch norm's other
+// results (its statistics) are read elsewhere: the ReLU goes, its users
+// read the batch norm's y, and the batch norm carries `tfc.activation`
+// (y now means the activation of the normalized value).
+//
+// A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
+// are the pooling's input (ReLU then max pooling, differentiated): the
+// pooling gradient's kernel masks each window's gradient by the sign of
+// the window's maximum, which is ReluGrad's mask at the one position the
+// gradient goes to.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -47,10 +60,68 @@ Operation *soleUser(Operation *node) {
   return tfg::isNode(user) ? user : nullptr;
 }
 
-/// The epilogue a convolution's kernel applies (see the file comment), in
-/// order; empty if none.
+/// Whether `a` and `b` may be computed together: the same device.
+bool sameDevice(Operation *a, Operation *b) {
+  return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
+         tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
+}
+
+/// The ReluGrad a MaxPoolGrad's kernel applies (see the file comment), or
+/// empty.
+SmallVector<Operation *> poolingGradientEpilogueOf(Operation *pool) {
+  auto format = pool->getAttrOfType<StringAttr>("data_format");
+  if (tfg::getOpType(pool) != "MaxPoolGrad" ||
+      (format && format.getValue() != "NHWC"))
+    return {};
+  Value gradient = tfg::getDataResults(pool)[0];
+  auto type = dyn_cast<RankedTensorType>(gradient.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+    return {};
+  Operation *user = soleUser(pool);
+  if (!user || tfg::getOpType(user) != "ReluGrad" || !sameDevice(user, pool) ||
+      !tfg::getControlOperands(user).empty())
+    return {};
+  OperandRange in = tfg::getDataOperands(user);
+  if (in.size() != 2 || in[0] != gradient ||
+      in[1] != tfg::getDataOperands(pool)[0])
+    return {};
+  return {user};
+}
+
+/// Folds the ReLU or ReLU6 that alone reads a training batch norm's y
+/// into it (see the file comment). Returns whether it did.
+bool foldActivationIntoBatchNorm(Operation *norm) {
+  StringRef type = tfg::getOpType(norm);
+  if (type != "FusedBatchNorm" && type != "FusedBatchNormV2" &&
+      type != "FusedBatchNormV3")
+    return false;
+  auto format = norm->getAttrOfType<StringAttr>("data_format");
+  auto training = norm->getAttrOfType<BoolAttr>("is_training");
+  Value y = tfg::getDataResults(norm)[0];
+  auto yType = dyn_cast<RankedTensorType>(y.getType());
+  if ((format && format.getValue() != "NHWC") || (training && !training.getValue()) ||
+      !yType || !yType.hasStaticShape() || !yType.getElementType().isF32() ||
+      yType.getRank() != 4 || !y.hasOneUse() || norm->hasAttr("tfc.activation"))
+    return false;
+  Operation *user = *y.getUsers().begin();
+  StringRef activation = tfg::isNode(user) ? tfg::getOpType(user) : "";
+  if ((activation != "Relu" && activation != "Relu6") || !sameDevice(user, norm) ||
+      !tfg::getControlOperands(user).empty() ||
+      tfg::getDataResults(user)[0].getType() != yType)
+    return false;
+  tfg::getDataResults(user)[0].replaceAllUsesWith(y);
+  tfg::getControlToken(user).replaceAllUsesWith(tfg::getControlToken(norm));
+  norm->setAttr("tfc.activation", StringAttr::get(norm->getContext(), activation));
+  user->erase();
+  return true;
+}
+
+/// The epilogue a convolution's (or a max pooling gradient's) kernel
+/// applies (see the file comment), in order; empty if none.
 SmallVector<Operation *> epilogueOf(Operation *conv) {
   StringRef type = tfg::getOpType(conv);
+  if (type == "MaxPoolGrad")
+    return poolingGradientEpilogueOf(conv);
   if (type != "Conv2D" && type != "DepthwiseConv2dNative")
     return {};
   auto format = conv->getAttrOfType<StringAttr>("data_format");
@@ -60,10 +131,6 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
       outType.getRank() != 4)
     return {};
   int64_t channels = outType.getShape().back();
-  auto sameDevice = [&](Operation *node) {
-    return tfg::getRequestedDevice(node) == tfg::getRequestedDevice(conv) &&
-           tfg::getAssignedDevice(node) == tfg::getAssignedDevice(conv);
-  };
   // The operand of `node` other than `value`, if it is a binary add of it.
   auto otherAddend = [&](Operation *node, Value value) -> Value {
     StringRef op = tfg::getOpType(node);
@@ -87,7 +154,7 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
   int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
   while (stage < 3) {
     Operation *user = soleUser(last);
-    if (!user || tfg::getDataResults(user).size() != 1 || !sameDevice(user) ||
+    if (!user || tfg::getDataResults(user).size() != 1 || !sameDevice(user, conv) ||
         tfg::getDataResults(user)[0].getType() != outType ||
         !tfg::getControlOperands(user).empty())
       break;
@@ -125,10 +192,19 @@ struct FuseElementwisePass
     numFused = 0; // Reported even when nothing happens.
     Builder builder(&getContext());
     for (Block *body : getBodies(getOperation())) {
+      // Batch norms take in their ReLUs (which go: the nodes are listed
+      // first).
+      SmallVector<Operation *> norms;
+      for (Operation &op : *body)
+        if (tfg::isNode(&op) && isBatchNorm(&op))
+          norms.push_back(&op);
+      for (Operation *norm : norms)
+        if (foldActivationIntoBatchNorm(norm))
+          ++numFused;
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);
-      // Convolution epilogues first.
+      // Convolution (and pooling gradient) epilogues first.
       llvm::DenseSet<Operation *> claimed;
       for (Operation *node : order) {
         if (!tfg::isNode(node) || claimed.contains(node))

@@ -134,10 +134,16 @@ FailureOr<int64_t> Planner::run() {
       // only the residual it adds (a same-shape input from outside the
       // group) may be written over, which lets the kernel accumulate onto
       // it in place.
+      // A pooling gradient computing the group (its ReluGrad epilogue)
+      // reads windows around the positions it writes: nothing is written
+      // over.
       bool loopOnly = llvm::all_of(members[at], [](Operation *member) {
         return isElementwise(member);
       });
-      if (isElementwise(node)) {
+      bool poolingGradient = llvm::any_of(members[at], [](Operation *member) {
+        return isWindowGradient(member);
+      });
+      if (isElementwise(node) && !poolingGradient) {
         llvm::DenseSet<Operation *> group(members[at].begin(), members[at].end());
         std::optional<unsigned> reuse;
         for (Operation *member : members[at]) {

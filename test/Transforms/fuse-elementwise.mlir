@@ -63,3 +63,54 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %sb:2 = AddV2(%sc#0, %b#0) name("shared_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
   %other:2 = Neg(%sc#0) name("other_use") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// A MaxPoolGrad claims the ReluGrad after it when the ReluGrad's features
+// are the pooling's input; not when they are another tensor, nor when
+// the pooling gradient is used elsewhere too.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: MaxPoolGrad({{.*}}) name("pool_grad") {{.*}}tfc.fused_into = "relu_grad"
+// CHECK-DAG: ReluGrad({{.*}}) name("relu_grad") {T = f32}
+// CHECK-DAG: MaxPoolGrad({{.*}}) name("other_features_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
+// CHECK-DAG: MaxPoolGrad({{.*}}) name("shared_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %z:2 = Placeholder name("z") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %dy:2 = Placeholder name("dy") {dtype = f32, shape = #tfg.shape<1x2x2x2>} : () -> tensor<1x2x2x2xf32>
+  %relu:2 = Relu(%x#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pool:2 = MaxPool(%relu#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %pg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %rg:2 = ReluGrad(%pg#0, %relu#0) name("relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %og:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("other_features_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %org:2 = ReluGrad(%og#0, %z#0) name("other_relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %sg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("shared_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %srg:2 = ReluGrad(%sg#0, %relu#0) name("shared_relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %sn:2 = Neg(%sg#0) name("shared_use") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// A training batch norm takes in the ReLU that alone reads its y: the ReLU
+// goes and its users read y. Not an inference batch norm's, nor a ReLU
+// that has control inputs.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[NORM:[0-9]+]]:7 = FusedBatchNormV3({{.*}}) name("norm") {{.*}}tfc.activation = "Relu"
+// CHECK-NOT: name("relu")
+// CHECK: Neg(%[[NORM]]#0) name("after_relu")
+// CHECK: FusedBatchNormV3({{.*}}) name("inference_norm")
+// CHECK-NOT: tfc.activation
+// CHECK: Relu({{.*}}) name("inference_relu")
+// CHECK: Relu({{.*}}) [{{.*}}] name("controlled_relu")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %s:2 = Const name("s") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %e:2 = Const name("e") {dtype = f32, value = dense<> : tensor<0xf32>} : () -> tensor<0xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("norm") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %relu:2 = Relu(%bn#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %after:2 = Neg(%relu#0) name("after_relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %ibn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %s#0, %s#0) name("inference_norm") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = false} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %irelu:2 = Relu(%ibn#0) name("inference_relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %cbn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("controlled_norm") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %crelu:2 = Relu(%cbn#0) [%x#1] name("controlled_relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}

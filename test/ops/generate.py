@@ -637,6 +637,25 @@ def _(c, rng):
         c.fetch(grad[i])
 
 
+@case("BatchNormTrainingRelu", REDUCTION)
+def _(c, rng):
+    # A ReLU and a ReLU6 that alone read a training batch norm's y: tfc's
+    # batch norm kernel applies them; the statistics are fetched too. 21
+    # channels, 6 of them past the last whole vector of 16; scaled so that
+    # some values pass 6.
+    x = c.feed(ordinary_floats((2, 3, 4, 21), rng))
+    offset = c.feed(ordinary_floats((21,), rng))
+    empty = c.feed(np.zeros((0,), np.float32))
+    for activation, scale in [(raw.Relu, 1.0), (raw.Relu6, 4.0)]:
+        bn = raw.FusedBatchNormV3(
+            x=x, scale=c.feed(ordinary_floats((21,), rng, low=0.5, high=2.0) * scale),
+            offset=offset, mean=empty, variance=empty, epsilon=0.001,
+            is_training=True)
+        c.fetch(activation(features=bn.y))
+        c.fetch(bn.batch_mean)
+        c.fetch(bn.batch_variance)
+
+
 @case("ConvGrads", REDUCTION)
 def _(c, rng):
     # (input, filter, strides, padding, dilations, explicit paddings);
@@ -712,6 +731,21 @@ def _(c, rng):
         c.fetch(raw.MaxPoolGrad(orig_input=x, orig_output=y, grad=dy, **attrs))
         c.fetch(raw.AvgPoolGrad(orig_input_shape=const([2, 5, 6, 3]), grad=dy,
                                 **attrs))
+
+
+@case("PoolGradRelu")
+def _(c, rng):
+    # ReLU then max pooling, differentiated: tfc's pooling gradient applies
+    # the ReluGrad. 19 channels: a vector of 16 and three single ones;
+    # windows that tile the image (2x2, stride 2) and overlapping ones.
+    x = raw.Relu(features=c.feed(ordinary_floats((2, 6, 8, 19), rng)))
+    for ksize, stride, padding in [(2, 2, "VALID"), (3, 2, "SAME")]:
+        attrs = dict(ksize=[1, ksize, ksize, 1], strides=[1, stride, stride, 1],
+                     padding=padding)
+        y = raw.MaxPool(input=x, **attrs)
+        dy = c.feed(ordinary_floats(y.shape, rng))
+        dx = raw.MaxPoolGrad(orig_input=x, orig_output=y, grad=dy, **attrs)
+        c.fetch(raw.ReluGrad(gradients=dx, features=x))
 
 
 def variables_updated_by(c, values, update):

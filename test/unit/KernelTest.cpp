@@ -375,24 +375,45 @@ TEST_P(KernelTest, WinogradMatchesReference) {
 }
 
 TEST_P(KernelTest, ReductionsMatchReference) {
-  const int64_t outer = 3, reduced = 5, inner = 7;
-  std::vector<float> in = randomVector(outer * reduced * inner, 8);
-  for (int kind = 0; kind < 5; ++kind) {
-    std::vector<float> got(outer * inner);
-    tfc_cpu_reduce_f32(runtime, kind, in.data(), got.data(), outer, reduced, inner);
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t i = 0; i < inner; ++i) {
-        double acc = kind == 2 ? -INFINITY : kind == 3 ? INFINITY : kind == 4 ? 1 : 0;
-        for (int64_t r = 0; r < reduced; ++r) {
-          double v = in[(o * reduced + r) * inner + i];
-          acc = kind == 2 ? std::max(acc, v) : kind == 3 ? std::min(acc, v)
-                : kind == 4 ? acc * v : acc + v;
+  // A short reduction, and long ones that go in chunks (64K elements each):
+  // 5000 rows of 32 in three chunks, 70000 single elements in two.
+  const int64_t shapes[][3] = {{3, 5, 7}, {2, 5000, 32}, {1, 70000, 1}};
+  tfc_runtime *serial = tfc_runtime_create(1);
+  for (auto [outer, reduced, inner] : shapes) {
+    std::vector<float> in = randomVector(outer * reduced * inner, 8);
+    for (int kind = 0; kind < 5; ++kind) {
+      // A product of thousands of values under/overflows: scale them to 1.
+      std::vector<float> values = in;
+      if (kind == 4 && reduced > 5)
+        for (float &v : values)
+          v = 1.f + v * 1e-4f;
+      std::vector<float> got(outer * inner), once(outer * inner);
+      tfc_cpu_reduce_f32(runtime, kind, values.data(), got.data(), outer, reduced, inner);
+      tfc_cpu_reduce_f32(serial, kind, values.data(), once.data(), outer, reduced, inner);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          double acc = kind == 2 ? -INFINITY : kind == 3 ? INFINITY : kind == 4 ? 1 : 0;
+          double magnitude = 0;
+          for (int64_t r = 0; r < reduced; ++r) {
+            double v = values[(o * reduced + r) * inner + i];
+            acc = kind == 2 ? std::max(acc, v) : kind == 3 ? std::min(acc, v)
+                  : kind == 4 ? acc * v : acc + v;
+            magnitude += std::fabs(v);
+          }
+          if (kind == 1) {
+            acc /= reduced;
+            magnitude /= reduced;
+          }
+          // Float accumulation: about one rounding per term of the sum.
+          double tolerance = kind >= 2 && kind <= 3 ? 0 : 1e-7 * magnitude + 1e-6;
+          ASSERT_NEAR(got[o * inner + i], acc, tolerance)
+              << "kind " << kind << " reduced " << reduced;
+          // The chunks are fixed by the shape: the same at any thread count.
+          ASSERT_EQ(got[o * inner + i], once[o * inner + i]) << "kind " << kind;
         }
-        if (kind == 1)
-          acc /= reduced;
-        ASSERT_NEAR(got[o * inner + i], acc, 1e-5) << "kind " << kind;
-      }
+    }
   }
+  tfc_runtime_destroy(serial);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));

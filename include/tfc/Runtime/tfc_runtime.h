@@ -317,7 +317,9 @@ void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
 /* The gradients of max (kind 0) and average (kind 1) pooling: `out`
  * ([n,h,w,c], the input's shape) gets each window's gradient, all of it at
  * the window's first maximum of `input` (max) or an equal share at each
- * unpadded position (average; `input` unused). */
+ * unpadded position (average; `input` unused). Kind 2 is max pooling's
+ * followed by ReluGrad with `input` as the features: a window's gradient
+ * goes to its maximum only where that maximum is positive. */
 void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                              const float *input, const float *gradient,
                              float *out, int64_t n, int64_t h, int64_t w,
@@ -347,13 +349,15 @@ void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,
  * are the running statistics (the batch's, variance Bessel-corrected,
  * averaged with running_mean/running_variance when average_factor != 1;
  * those may be NULL otherwise); saved_mean/saved_variance (may be NULL)
- * are the batch's, for the gradient. */
+ * are the batch's, for the gradient. y goes through an activation:
+ * 0 none, 1 ReLU, 2 ReLU6 (a ReLU the compiler folded in). */
 void tfc_cpu_batch_norm_training_f32(
     tfc_runtime *runtime, const float *x, const float *scale,
     const float *offset, const float *running_mean,
     const float *running_variance, float *y, float *batch_mean,
     float *batch_variance, float *saved_mean, float *saved_variance,
-    float epsilon, float average_factor, int64_t rows, int64_t channels);
+    float epsilon, float average_factor, int64_t rows, int64_t channels,
+    int64_t activation);
 /* FusedBatchNormGrad: the gradients of x, scale and offset from the output
  * gradient, with `mean`/`variance` the saved batch statistics (training)
  * or the constant ones (inference). reserved1/reserved2 (may be NULL) are

@@ -346,10 +346,15 @@ def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let summary = "Groups convolution epilogues and elementwise chains";
   let description = [{
-    First, a Conv2D or DepthwiseConv2dNative (NHWC, float32) claims the
+    First, a training FusedBatchNorm (NHWC, float32) takes in the ReLU or
+    ReLU6 that alone reads its y: the ReLU is removed, its users read y,
+    and the batch norm gets `tfc.activation`. Then a Conv2D or
+    DepthwiseConv2dNative (NHWC, float32) claims the
     elementwise ops its kernel applies as it writes: a per-channel bias,
     then a residual of the output's shape, then ReLU or ReLU6, each the
-    only user of the value before it. Then an elementwise node (arithmetic,
+    only user of the value before it; a MaxPoolGrad claims the ReluGrad
+    after it whose features are the pooling's input. Then an elementwise
+    node (arithmetic,
     comparison, activation, Cast, BiasAdd, Select) is fused into its
     consumer when that consumer is elementwise, is its only user, has the
     same output shape and the same device. Each group is a tree whose root

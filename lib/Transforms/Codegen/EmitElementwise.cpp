@@ -507,6 +507,9 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   members.push_back(root);
   llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
 
+  // A max pooling gradient and its ReluGrad: one kernel call.
+  if (tfg::getOpType(members.front()) == "MaxPoolGrad")
+    return emitWindowGradient(members.front(), root);
   // A convolution and its epilogue: one kernel call.
   if (!isElementwise(members.front())) {
     Operation *conv = members.front();

@@ -77,8 +77,13 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
     return error(node) << "averaging needs the running mean and variance";
   pointers.push_back(epsilon);
   pointers.push_back(f32(factor));
+  // The ReLU or ReLU6 tfc-fuse-elementwise folded in, applied to y.
+  auto activation = node->getAttrOfType<StringAttr>("tfc.activation");
+  int64_t activationKind = !activation                   ? 0
+                           : activation.getValue() == "Relu" ? 1
+                                                             : 2;
   callKernel(loc, "tfc_cpu_batch_norm_training_f32", pointers,
-             {rows, channels});
+             {rows, channels, activationKind});
   return success();
 }
 

@@ -187,7 +187,8 @@ namespace tfc {
 /// The gradients of the window ops, NHWC float32: Conv2DBackpropInput/
 /// Filter and their depthwise forms (tfc_cpu_conv2d_backprop_f32),
 /// MaxPoolGrad and AvgPoolGrad (tfc_cpu_pool2d_grad_f32).
-LogicalResult StepEmitter::emitWindowGradient(Operation *node) {
+LogicalResult StepEmitter::emitWindowGradient(Operation *node,
+                                              Operation *reluGrad) {
   StringRef type = tfg::getOpType(node);
   OperandRange operands = tfg::getDataOperands(node);
   Value result = tfg::getDataResults(node)[0];
@@ -210,18 +211,19 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node) {
   if (failed(geometry))
     return error(node) << "explicit_paddings must have 8 values";
   const WindowGeometry &g = *geometry;
-  FailureOr<Value> output = outputFor(node);
+  FailureOr<Value> output = outputFor(reluGrad ? reluGrad : node);
   if (failed(output))
     return failure();
   Location loc = node->getLoc();
   if (isPool) {
+    // kind: 0 max, 1 average, 2 max masked by ReluGrad.
     Value input = type == "MaxPoolGrad" ? memrefFor(operands[0]) : Value();
     callKernel(loc, "tfc_cpu_pool2d_grad_f32",
                {input ? pointerTo(input) : nullPointer(loc),
                 pointerTo(memrefFor(gradient)), pointerTo(*output)},
                {g.n, g.h, g.w, g.c, g.kh, g.kw, g.oh, g.ow, g.strideH,
                 g.strideW, g.padTop, g.padLeft},
-               type == "MaxPoolGrad" ? 0 : 1);
+               type == "AvgPoolGrad" ? 1 : reluGrad ? 2 : 0);
     return success();
   }
   if (!depthwise && filter.getDimSize(2) != g.c)

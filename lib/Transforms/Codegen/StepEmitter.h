@@ -96,8 +96,11 @@ public:
   mlir::LogicalResult emitEinsum(mlir::Operation *node);
   mlir::LogicalResult emitWindow(mlir::Operation *node,
                                  const ConvEpilogue *epilogue = nullptr);
-  /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad.
-  mlir::LogicalResult emitWindowGradient(mlir::Operation *node);
+  /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad;
+  /// with `reluGrad`, the ReluGrad a MaxPoolGrad's kernel applies as it
+  /// writes (the group's root, whose buffer it writes).
+  mlir::LogicalResult emitWindowGradient(mlir::Operation *node,
+                                         mlir::Operation *reluGrad = nullptr);
   /// FusedBatchNorm in training mode and FusedBatchNormGrad.
   mlir::LogicalResult emitBatchNorm(mlir::Operation *node);
   mlir::LogicalResult emitReduction(mlir::Operation *node);

@@ -76,7 +76,7 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     const float *offset, const float *runningMean, const float *runningVariance,
     float *y, float *batchMean, float *batchVariance, float *savedMean,
     float *savedVariance, float epsilon, float averageFactor, int64_t rows,
-    int64_t channels) {
+    int64_t channels, int64_t activation) {
   // One pass for both moments, shifted by the first row's values: with a
   // shift near the mean, sum(d)^2/n stays small beside sum(d^2) and the
   // difference keeps its precision in double.
@@ -105,13 +105,23 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     variance[ch] = float(std::max(var, 0.0));
     factor[ch] = scale[ch] / std::sqrt(variance[ch] + epsilon);
   }
-  forEachRow(runtime, rows, channels, [&](int64_t r) {
-    const float *__restrict in = x + r * channels;
-    float *__restrict out = y + r * channels;
-    const float *__restrict m = mean.data(), *__restrict f = factor.data();
-    for (int64_t ch = 0; ch < channels; ++ch)
-      out[ch] = (in[ch] - m[ch]) * f[ch] + offset[ch];
-  });
+  // y, through the activation folded in (0 none, 1 ReLU, 2 ReLU6); one
+  // loop for each, so that each vectorizes.
+  auto normalize = [&](auto activate) {
+    forEachRow(runtime, rows, channels, [&](int64_t r) {
+      const float *__restrict in = x + r * channels;
+      float *__restrict out = y + r * channels;
+      const float *__restrict m = mean.data(), *__restrict f = factor.data();
+      for (int64_t ch = 0; ch < channels; ++ch)
+        out[ch] = activate((in[ch] - m[ch]) * f[ch] + offset[ch]);
+    });
+  };
+  if (activation == 1)
+    normalize([](float v) { return std::max(v, 0.f); });
+  else if (activation == 2)
+    normalize([](float v) { return std::min(std::max(v, 0.f), 6.f); });
+  else
+    normalize([](float v) { return v; });
   // The running statistics: the batch's (with the unbiased variance), or
   // an exponential average with the previous ones.
   float besselCorrection = rows > 1 ? float(rows) / float(rows - 1) : 1.f;

@@ -133,35 +133,75 @@ extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
   tfc::parallelFor(runtime, n * oh, Eigen::TensorOpCost(4.0 * ow * c * kh * kw, 4.0 * ow * c, ow * c * kh * kw), rows);
 }
 
+namespace {
+
+/// The reductions' operation on two partial results.
+inline float combine(int32_t kind, float a, float v) {
+  return kind == 2   ? std::max(a, v)
+         : kind == 3 ? std::min(a, v)
+         : kind == 4 ? a * v
+                     : a + v;
+}
+
+inline float identityOf(int32_t kind) {
+  return kind == 2   ? -std::numeric_limits<float>::infinity()
+         : kind == 3 ? std::numeric_limits<float>::infinity()
+         : kind == 4 ? 1.f
+                     : 0.f;
+}
+
+/// dst[i] = src[0][i] op ... op src[rows - 1][i] for i in [0, inner).
+void reduceRows(int32_t kind, const float *src, int64_t rows, int64_t inner,
+                float *dst) {
+  std::fill(dst, dst + inner, identityOf(kind));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < inner; ++i)
+      dst[i] = combine(kind, dst[i], src[r * inner + i]);
+}
+
+} // namespace
+
 extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
                                    const float *in, float *out, int64_t outer,
                                    int64_t reduced, int64_t inner) {
-  // kind: 0 sum, 1 mean, 2 max, 3 min, 4 prod. Accumulate in float, in
-  // input order, as a simple sequential reduction.
-  auto rows = [&](Eigen::Index first, Eigen::Index last) {
-    for (Eigen::Index o = first; o < last; ++o) {
-      float *dst = out + o * inner;
-      const float *src = in + o * reduced * inner;
-      float init = kind == 2   ? -std::numeric_limits<float>::infinity()
-                   : kind == 3 ? std::numeric_limits<float>::infinity()
-                   : kind == 4 ? 1.f
-                               : 0.f;
-      std::fill(dst, dst + inner, init);
-      for (int64_t r = 0; r < reduced; ++r)
-        for (int64_t i = 0; i < inner; ++i) {
-          float v = src[r * inner + i];
-          float &a = dst[i];
-          a = kind == 2   ? std::max(a, v)
-              : kind == 3 ? std::min(a, v)
-              : kind == 4 ? a * v
-                          : a + v;
-        }
-      if (kind == 1 && reduced > 0)
-        for (int64_t i = 0; i < inner; ++i)
-          dst[i] /= float(reduced);
+  // kind: 0 sum, 1 mean, 2 max, 3 min, 4 prod. Accumulate in float. Long
+  // reductions (a bias gradient sums every row of an activation into one
+  // vector) go in chunks of about 64K elements, reduced in parallel and
+  // then combined in order; the chunks depend on the shape only, so the
+  // result does not depend on the thread count.
+  constexpr int64_t kChunkElements = int64_t(1) << 16;
+  int64_t chunkRows = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(inner, 1));
+  int64_t chunks = (reduced + chunkRows - 1) / chunkRows;
+  auto finish = [&](float *dst) {
+    if (kind == 1 && reduced > 0)
+      for (int64_t i = 0; i < inner; ++i)
+        dst[i] /= float(reduced);
+  };
+  if (chunks <= 1) {
+    auto rows = [&](Eigen::Index first, Eigen::Index last) {
+      for (Eigen::Index o = first; o < last; ++o) {
+        reduceRows(kind, in + o * reduced * inner, reduced, inner, out + o * inner);
+        finish(out + o * inner);
+      }
+    };
+    tfc::parallelFor(runtime, outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
+    return;
+  }
+  std::vector<float> partial(outer * chunks * inner);
+  auto parts = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index part = first; part < last; ++part) {
+      int64_t o = part / chunks, r0 = part % chunks * chunkRows;
+      reduceRows(kind, in + (o * reduced + r0) * inner,
+                 std::min(chunkRows, reduced - r0), inner,
+                 partial.data() + part * inner);
     }
   };
-  tfc::parallelFor(runtime, outer, Eigen::TensorOpCost(4.0 * reduced * inner, 4.0 * inner, reduced * inner), rows);
+  double perPart = double(chunkRows * inner);
+  tfc::parallelFor(runtime, outer * chunks, Eigen::TensorOpCost(4.0 * perPart, 4.0 * inner, perPart), parts);
+  for (int64_t o = 0; o < outer; ++o) {
+    reduceRows(kind, partial.data() + o * chunks * inner, chunks, inner, out + o * inner);
+    finish(out + o * inner);
+  }
 }
 
 namespace {
@@ -177,7 +217,9 @@ using tfc::store16;
 /// found by vector selects; then every position of the window takes the
 /// gradient where it is that position (selects again, no scatter). With
 /// kStore, the window owns its positions and stores instead of adding.
-template <bool kStore>
+/// With kRelu, the gradient goes only where the maximum is positive: the
+/// ReluGrad of a ReLU's output that was pooled, applied on the way.
+template <bool kStore, bool kRelu>
 inline void maxPoolWindowGrad16(const float *image, const float *g,
                                 float *grad, int64_t w, int64_t c, int64_t y0,
                                 int64_t y1, int64_t x0, int64_t x1,
@@ -193,6 +235,8 @@ inline void maxPoolWindowGrad16(const float *image, const float *g,
       argmax = greater ? Ints16{} + position : argmax;
     }
   Floats16 gradient = load16(g + c0), zero = {};
+  if (kRelu)
+    gradient = best > 0.f ? gradient : zero;
   position = 0;
   for (int64_t iy = y0; iy < y1; ++iy)
     for (int64_t ix = x0; ix < x1; ++ix, ++position) {
@@ -203,7 +247,7 @@ inline void maxPoolWindowGrad16(const float *image, const float *g,
 }
 
 /// The same for one channel.
-template <bool kStore>
+template <bool kStore, bool kRelu>
 inline void maxPoolWindowGrad1(const float *image, const float *g,
                                float *grad, int64_t w, int64_t c, int64_t y0,
                                int64_t y1, int64_t x0, int64_t x1,
@@ -222,19 +266,35 @@ inline void maxPoolWindowGrad1(const float *image, const float *g,
     for (int64_t iy = y0; iy < y1; ++iy)
       for (int64_t ix = x0; ix < x1; ++ix)
         grad[(iy * w + ix) * c + ch] = 0.f;
-  grad[at] += g[ch];
+  if (!kRelu || best > 0.f)
+    grad[at] += g[ch];
 }
 
-template <bool kStore>
+template <bool kStore, bool kRelu>
 void maxPoolWindowGrad(const float *image, const float *g, float *grad,
                        int64_t w, int64_t c, int64_t y0, int64_t y1,
                        int64_t x0, int64_t x1) {
   // Whole vectors of channels, then the rest one at a time.
   int64_t c0 = 0;
   for (; c0 + 16 <= c; c0 += 16)
-    maxPoolWindowGrad16<kStore>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+    maxPoolWindowGrad16<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0, x1, c0);
   for (; c0 < c; ++c0)
-    maxPoolWindowGrad1<kStore>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+    maxPoolWindowGrad1<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+}
+
+/// One window of a max pooling gradient, the variant picked at run time.
+inline void maxPoolWindowGrad(bool store, bool relu, const float *image,
+                              const float *g, float *grad, int64_t w,
+                              int64_t c, int64_t y0, int64_t y1, int64_t x0,
+                              int64_t x1) {
+  if (store && relu)
+    maxPoolWindowGrad<true, true>(image, g, grad, w, c, y0, y1, x0, x1);
+  else if (store)
+    maxPoolWindowGrad<true, false>(image, g, grad, w, c, y0, y1, x0, x1);
+  else if (relu)
+    maxPoolWindowGrad<false, true>(image, g, grad, w, c, y0, y1, x0, x1);
+  else
+    maxPoolWindowGrad<false, false>(image, g, grad, w, c, y0, y1, x0, x1);
 }
 
 } // namespace
@@ -247,7 +307,9 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                                         int64_t oh, int64_t ow, int64_t strideH,
                                         int64_t strideW, int64_t padTop,
                                         int64_t padLeft) {
-  bool max = kind == 0;
+  // kind: 0 max, 1 average, 2 max followed by ReluGrad on the pooling's
+  // input (the ReLU's output): see maxPoolWindowGrad16.
+  bool max = kind != 1, relu = kind == 2;
   // Windows that tile the image exactly (2x2 windows at stride 2 on an
   // even image, say) each own their positions: their gradients are stored,
   // not added, and the image needs no clearing first.
@@ -271,10 +333,7 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
           if (y0 >= y1 || x0 >= x1)
             continue;
           if (max) {
-            if (tiles)
-              maxPoolWindowGrad<true>(image, g, grad, w, c, y0, y1, x0, x1);
-            else
-              maxPoolWindowGrad<false>(image, g, grad, w, c, y0, y1, x0, x1);
+            maxPoolWindowGrad(tiles, relu, image, g, grad, w, c, y0, y1, x0, x1);
             continue;
           }
           // Each input position of the window gets an equal share; padded

@@ -250,10 +250,11 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
       Vec v = o[i][j] + biasValues;
       if (residual)
         v += load16(residual + offset);
+      // (Written so that NaN passes through, as TensorFlow's ReLUs let it.)
       if (activation != 0)
-        v = v > 0.f ? v : Vec{};
+        v = v < 0.f ? Vec{} : v;
       if (activation == 2)
-        v = v < 6.f ? v : splat16(6.f);
+        v = v > 6.f ? splat16(6.f) : v;
       store16(out + offset, v);
     }
 }
@@ -329,14 +330,20 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   // Up to 16 groups of tiles, fewer where their sums would pass 64 MiB.
   int64_t byMemory = std::max<int64_t>(1, (int64_t(16) << 20) / sumsPerGroup);
   int64_t groups = std::max<int64_t>(1, std::min({tiling.blocks(), int64_t(16), byMemory}));
-  std::vector<float> sums(groups * sumsPerGroup, 0.f);
+  // Every group's first block stores its sums, so the buffer needs no
+  // clearing; it is kept for the next call (a training step makes the
+  // same call every step). (The lambdas below run on other threads: they
+  // use the pointer, not the calling thread's thread_local.)
+  thread_local std::vector<float> sumsBuffer;
+  sumsBuffer.resize(groups * sumsPerGroup);
+  float *sums = sumsBuffer.data();
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, dy;
     int64_t vStride = pointStride(g.c), dyStride = pointStride(g.k);
     v.resize(kPoints * vStride);
     dy.resize(kPoints * dyStride);
     for (Eigen::Index group = first; group < last; ++group) {
-      float *groupSums = sums.data() + group * sumsPerGroup;
+      float *groupSums = sums + group * sumsPerGroup;
       int64_t begin = tiling.tiles * group / groups;
       int64_t end = tiling.tiles * (group + 1) / groups;
       for (int64_t tile0 = begin; tile0 < end; tile0 += kTilesPerBlock) {
@@ -365,32 +372,32 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
         for (int64_t p = 0; p < kPoints; ++p)
           multiply(v.data() + p * vStride, 1, g.c, g.c,
                    dy.data() + p * dyStride, g.k, count, g.k,
-                   groupSums + p * g.c * g.k, g.k, true);
+                   groupSums + p * g.c * g.k, g.k, tile0 != begin);
       }
     }
   };
   double perGroup = double(tiling.tiles) / groups * kPoints * g.c * g.k;
   tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
-  for (int64_t group = 1; group < groups; ++group) {
-    const float *from = sums.data() + group * sumsPerGroup;
-    for (int64_t i = 0; i < sumsPerGroup; ++i)
-      sums[i] += from[i];
-  }
-  // Each (c, k) pair's 36 sums back to its 3x3 taps.
+  // Each (c, k) pair's 36 sums, added over the groups in order, back to
+  // its 3x3 taps.
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
         Vec m[kSide][kSide], r[3][3];
         for (int64_t i = 0; i < kSide; ++i)
-          for (int64_t j = 0; j < kSide; ++j)
-            m[i][j] = load16(sums.data() + ((i * kSide + j) * g.c + ci) * g.k + k0);
+          for (int64_t j = 0; j < kSide; ++j) {
+            const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
+            m[i][j] = load16(sum);
+            for (int64_t group = 1; group < groups; ++group)
+              m[i][j] += load16(sum + group * sumsPerGroup);
+          }
         transform2d(m, r, filterGradientTransform);
         for (int64_t i = 0; i < 3; ++i)
           for (int64_t j = 0; j < 3; ++j)
             store16(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[i][j]);
       }
   };
-  tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 60.0 * g.k), channels);
+  tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * groups * g.k, 9.0 * g.k, (60.0 + 36.0 * groups) * g.k), channels);
 }
 
 } // namespace tfc::winograd
