@@ -94,21 +94,51 @@ inline void filterGradientTransform(const Vec m[kSide], Vec r[3]) {
 }
 
 /// A separable 2D transform: `transform` (kIn values to kOut along one
-/// axis) down the columns of a kIn x kIn tile, then along the rows.
-template <int kIn, int kOut, typename Transform>
-inline void transform2d(const Vec (&x)[kIn][kIn], Vec (&y)[kOut][kOut],
-                        Transform transform) {
+/// axis) down the columns of a kIn x kIn tile, then along the rows. The
+/// tile comes from load(i, j) and goes to store(i, j, value) as it is
+/// made, so that only the intermediate tile lives in memory (the two
+/// whole tiles with it would not fit the registers, and every step would
+/// spill).
+template <int kIn, int kOut, typename Load, typename Transform, typename Store>
+inline void transform2d(Load load, Transform transform, Store store) {
   Vec t[kOut][kIn];
   for (int j = 0; j < kIn; ++j) {
     Vec column[kIn], r[kOut];
     for (int i = 0; i < kIn; ++i)
-      column[i] = x[i][j];
+      column[i] = load(i, j);
     transform(column, r);
     for (int i = 0; i < kOut; ++i)
       t[i][j] = r[i];
   }
-  for (int i = 0; i < kOut; ++i)
-    transform(t[i], y[i]);
+  for (int i = 0; i < kOut; ++i) {
+    Vec r[kOut];
+    transform(t[i], r);
+    for (int j = 0; j < kOut; ++j)
+      store(i, j, r[j]);
+  }
+}
+
+/// Positions along one axis of a tile's window that starts at `first`:
+/// each one's offset (`stride` apart), clamped into [0, size) so that every
+/// load stays in the tensor, and a lane mask that is all ones inside and
+/// zero outside (where the window reads padding's zeros).
+template <int kCount>
+struct WindowAxis {
+  int64_t offset[kCount];
+  int32_t mask[kCount];
+  WindowAxis(int64_t first, int64_t size, int64_t stride) {
+    for (int i = 0; i < kCount; ++i) {
+      int64_t at = first + i;
+      bool inside = at >= 0 && at < size;
+      offset[i] = std::clamp<int64_t>(at, 0, size - 1) * stride;
+      mask[i] = inside ? -1 : 0;
+    }
+  }
+};
+
+/// A load that is zero where `mask` is (without a branch: a bitwise and).
+inline Vec maskedLoad16(const float *p, int32_t mask) {
+  return Vec(Ints16(load16(p)) & mask);
 }
 
 /// Where an output tile lies: its image and its top-left output position.
@@ -135,41 +165,58 @@ struct Tiling {
 /// image are the padding's zeros.
 void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
                         int64_t c0, float *v, int64_t pointStride) {
-  const float *image = in + at.image * g.h * g.w * g.c;
-  int64_t y0 = at.y - g.padTop, x0 = at.x - g.padLeft;
-  Vec d[kSide][kSide];
-  for (int64_t i = 0; i < kSide; ++i)
-    for (int64_t j = 0; j < kSide; ++j) {
-      int64_t y = y0 + i, x = x0 + j;
-      bool inside = y >= 0 && y < g.h && x >= 0 && x < g.w;
-      d[i][j] = inside ? load16(image + (y * g.w + x) * g.c + c0) : Vec{};
-    }
-  Vec r[kSide][kSide];
-  transform2d(d, r, inputTransform);
-  for (int64_t i = 0; i < kSide; ++i)
-    for (int64_t j = 0; j < kSide; ++j)
-      store16(v + (i * kSide + j) * pointStride, r[i][j]);
+  const float *image = in + at.image * g.h * g.w * g.c + c0;
+  WindowAxis<kSide> rows(at.y - g.padTop, g.h, g.w * g.c);
+  WindowAxis<kSide> columns(at.x - g.padLeft, g.w, g.c);
+  transform2d<kSide, kSide>(
+      [&](int i, int j) {
+        return maskedLoad16(image + rows.offset[i] + columns.offset[j],
+                            rows.mask[i] & columns.mask[j]);
+      },
+      inputTransform,
+      [&](int i, int j, Vec value) {
+        store16(v + (i * kSide + j) * pointStride, value);
+      });
 }
 
-/// U[p][c][k] of a [3, 3, c, k] filter, in parallel over input channels.
-std::vector<float> transformFilter(tfc_runtime *runtime, const float *filter,
-                                   int64_t c, int64_t k) {
-  std::vector<float> u(kPoints * c * k);
+/// Asks for the window of a tile of `size` x `size` positions at `first`
+/// (all channels) to be brought into the cache: the tiles' loads jump
+/// between rows of the image, which the hardware's prefetchers do not
+/// follow, and the transforms otherwise wait on them.
+void prefetchWindow(const float *image, int64_t height, int64_t width,
+                    int64_t channels, int64_t firstY, int64_t firstX,
+                    int64_t size) {
+  int64_t x0 = std::max<int64_t>(firstX, 0);
+  int64_t x1 = std::min<int64_t>(firstX + size, width);
+  if (x0 >= x1)
+    return;
+  for (int64_t y = std::max<int64_t>(firstY, 0);
+       y < std::min<int64_t>(firstY + size, height); ++y) {
+    const char *begin = reinterpret_cast<const char *>(image + (y * width + x0) * channels);
+    const char *end = reinterpret_cast<const char *>(image + (y * width + x1) * channels);
+    for (const char *line = begin; line < end; line += 64)
+      __builtin_prefetch(line);
+  }
+}
+
+/// U[p][c][k] of a [3, 3, c, k] filter into `u`, in parallel over input
+/// channels.
+void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
+                     int64_t k, float *u) {
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
-        Vec g[3][3], r[kSide][kSide];
-        for (int64_t i = 0; i < 3; ++i)
-          for (int64_t j = 0; j < 3; ++j)
-            g[i][j] = load16(filter + ((i * 3 + j) * c + ci) * k + k0);
-        transform2d(g, r, filterTransform);
-        for (int64_t i = 0; i < kSide; ++i)
-          for (int64_t j = 0; j < kSide; ++j)
-            store16(u.data() + ((i * kSide + j) * c + ci) * k + k0, r[i][j]);
+        transform2d<3, kSide>(
+            [&](int i, int j) {
+              return load16(filter + ((i * 3 + j) * c + ci) * k + k0);
+            },
+            filterTransform,
+            [&](int i, int j, Vec value) {
+              store16(u + ((i * kSide + j) * c + ci) * k + k0, value);
+            });
       }
   };
   tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
-  return u;
 }
 
 /// out[r][j] (+)= sum over d of A(r, d) * b[d][j] for a panel of kRows rows
@@ -238,11 +285,10 @@ void multiply(const float *a, int64_t rowStride, int64_t depthStride,
 void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
                      TileOrigin at, int64_t k0, const float *bias,
                      const float *residual, int activation, float *out) {
-  Vec products[kSide][kSide], o[kTile][kTile];
-  for (int64_t i = 0; i < kSide; ++i)
-    for (int64_t j = 0; j < kSide; ++j)
-      products[i][j] = load16(m + (i * kSide + j) * pointStride);
-  transform2d(products, o, outputTransform);
+  Vec o[kTile][kTile];
+  transform2d<kSide, kTile>(
+      [&](int i, int j) { return load16(m + (i * kSide + j) * pointStride); },
+      outputTransform, [&](int i, int j, Vec value) { o[i][j] = value; });
   Vec biasValues = bias ? load16(bias + k0) : Vec{};
   for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i)
     for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
@@ -279,7 +325,14 @@ bool pays(const Geometry &g) {
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *filter, const float *bias, const float *residual,
              int activation, float *out) {
-  std::vector<float> u = transformFilter(runtime, filter, g.c, g.k);
+  // The transformed filter, in a buffer kept for the next call (each
+  // step makes the same calls; a fresh one would fault its pages in each
+  // time). The lambdas below run on other threads: they use the pointer,
+  // not the calling thread's thread_local.
+  thread_local std::vector<float> uBuffer;
+  uBuffer.resize(kPoints * g.c * g.k);
+  float *u = uBuffer.data();
+  transformFilter(runtime, filter, g.c, g.k, u);
   Tiling tiling(g);
   int64_t blocks = tiling.blocks();
   auto run = [&](Eigen::Index first, Eigen::Index last) {
@@ -290,13 +343,19 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
     for (Eigen::Index block = first; block < last; ++block) {
       int64_t tile0 = block * kTilesPerBlock;
       int64_t count = std::min(kTilesPerBlock, tiling.tiles - tile0);
-      for (int64_t t = 0; t < count; ++t)
+      for (int64_t t = 0; t < count; ++t) {
+        if (tile0 + t + 1 < tiling.tiles) {
+          TileOrigin next = tiling.origin(tile0 + t + 1);
+          prefetchWindow(in + next.image * g.h * g.w * g.c, g.h, g.w, g.c,
+                         next.y - g.padTop, next.x - g.padLeft, kSide);
+        }
         for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
           transformInputTile(g, in, tiling.origin(tile0 + t), c0,
                              v.data() + t * g.c + c0, vStride);
+      }
       for (int64_t p = 0; p < kPoints; ++p)
         multiply(v.data() + p * vStride, g.c, 1, count,
-                 u.data() + p * g.c * g.k, g.k, g.c, g.k,
+                 u + p * g.c * g.k, g.k, g.c, g.k,
                  m.data() + p * mStride, g.k, false);
       for (int64_t t = 0; t < count; ++t)
         for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
@@ -350,23 +409,29 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
         int64_t count = std::min(kTilesPerBlock, end - tile0);
         for (int64_t t = 0; t < count; ++t) {
           TileOrigin at = tiling.origin(tile0 + t);
+          if (tile0 + t + 1 < end) {
+            TileOrigin next = tiling.origin(tile0 + t + 1);
+            prefetchWindow(in + next.image * g.h * g.w * g.c, g.h, g.w, g.c,
+                           next.y - g.padTop, next.x - g.padLeft, kSide);
+            prefetchWindow(gradient + next.image * g.oh * g.ow * g.k, g.oh,
+                           g.ow, g.k, next.y, next.x, kTile);
+          }
           for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
             transformInputTile(g, in, at, c0, v.data() + t * g.c + c0, vStride);
           // The tile of dy, zeros past the output's edge, transformed.
-          for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
-            Vec d[kTile][kTile];
-            for (int64_t i = 0; i < kTile; ++i)
-              for (int64_t j = 0; j < kTile; ++j) {
-                bool inside = at.y + i < g.oh && at.x + j < g.ow;
-                int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
-                d[i][j] = inside ? load16(gradient + offset) : Vec{};
-              }
-            Vec r[kSide][kSide];
-            transform2d(d, r, gradientTransform);
-            for (int64_t i = 0; i < kSide; ++i)
-              for (int64_t j = 0; j < kSide; ++j)
-                store16(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, r[i][j]);
-          }
+          const float *image = gradient + at.image * g.oh * g.ow * g.k;
+          WindowAxis<kTile> rows(at.y, g.oh, g.ow * g.k);
+          WindowAxis<kTile> columns(at.x, g.ow, g.k);
+          for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
+            transform2d<kTile, kSide>(
+                [&](int i, int j) {
+                  return maskedLoad16(image + rows.offset[i] + columns.offset[j] + k0,
+                                      rows.mask[i] & columns.mask[j]);
+                },
+                gradientTransform,
+                [&](int i, int j, Vec value) {
+                  store16(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, value);
+                });
         }
         // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
         for (int64_t p = 0; p < kPoints; ++p)
@@ -383,18 +448,18 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
-        Vec m[kSide][kSide], r[3][3];
-        for (int64_t i = 0; i < kSide; ++i)
-          for (int64_t j = 0; j < kSide; ++j) {
-            const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
-            m[i][j] = load16(sum);
-            for (int64_t group = 1; group < groups; ++group)
-              m[i][j] += load16(sum + group * sumsPerGroup);
-          }
-        transform2d(m, r, filterGradientTransform);
-        for (int64_t i = 0; i < 3; ++i)
-          for (int64_t j = 0; j < 3; ++j)
-            store16(out + ((i * 3 + j) * g.c + ci) * g.k + k0, r[i][j]);
+        transform2d<kSide, 3>(
+            [&](int i, int j) {
+              const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
+              Vec total = load16(sum);
+              for (int64_t group = 1; group < groups; ++group)
+                total += load16(sum + group * sumsPerGroup);
+              return total;
+            },
+            filterGradientTransform,
+            [&](int i, int j, Vec value) {
+              store16(out + ((i * 3 + j) * g.c + ci) * g.k + k0, value);
+            });
       }
   };
   tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * groups * g.k, 9.0 * g.k, (60.0 + 36.0 * groups) * g.k), channels);
