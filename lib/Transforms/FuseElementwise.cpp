@@ -66,16 +66,29 @@ bool sameDevice(Operation *a, Operation *b) {
          tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
 }
 
+/// Whether a node's layout is NHWC (its `data_format`, NHWC if absent):
+/// the layout the kernels that take in epilogues work on.
+bool isNhwc(Operation *node) {
+  auto format = node->getAttrOfType<StringAttr>("data_format");
+  return !format || format.getValue() == "NHWC";
+}
+
+/// A value's type if it is a float32 tensor of static shape (of `rank`
+/// dimensions, unless -1), as the kernels taking in epilogues need.
+RankedTensorType staticFloat32(Value value, int64_t rank = -1) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+      (rank >= 0 && type.getRank() != rank))
+    return {};
+  return type;
+}
+
 /// The ReluGrad a MaxPoolGrad's kernel applies (see the file comment), or
 /// empty.
 SmallVector<Operation *> poolingGradientEpilogueOf(Operation *pool) {
-  auto format = pool->getAttrOfType<StringAttr>("data_format");
-  if (tfg::getOpType(pool) != "MaxPoolGrad" ||
-      (format && format.getValue() != "NHWC"))
-    return {};
   Value gradient = tfg::getDataResults(pool)[0];
-  auto type = dyn_cast<RankedTensorType>(gradient.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+  if (tfg::getOpType(pool) != "MaxPoolGrad" || !isNhwc(pool) ||
+      !staticFloat32(gradient))
     return {};
   Operation *user = soleUser(pool);
   if (!user || tfg::getOpType(user) != "ReluGrad" || !sameDevice(user, pool) ||
@@ -95,13 +108,11 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
   if (type != "FusedBatchNorm" && type != "FusedBatchNormV2" &&
       type != "FusedBatchNormV3")
     return false;
-  auto format = norm->getAttrOfType<StringAttr>("data_format");
   auto training = norm->getAttrOfType<BoolAttr>("is_training");
   Value y = tfg::getDataResults(norm)[0];
-  auto yType = dyn_cast<RankedTensorType>(y.getType());
-  if ((format && format.getValue() != "NHWC") || (training && !training.getValue()) ||
-      !yType || !yType.hasStaticShape() || !yType.getElementType().isF32() ||
-      yType.getRank() != 4 || !y.hasOneUse() || norm->hasAttr("tfc.activation"))
+  RankedTensorType yType = staticFloat32(y, 4);
+  if (!isNhwc(norm) || (training && !training.getValue()) || !yType ||
+      !y.hasOneUse() || norm->hasAttr("tfc.activation"))
     return false;
   Operation *user = *y.getUsers().begin();
   StringRef activation = tfg::isNode(user) ? tfg::getOpType(user) : "";
@@ -124,21 +135,16 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
     return poolingGradientEpilogueOf(conv);
   if (type != "Conv2D" && type != "DepthwiseConv2dNative")
     return {};
-  auto format = conv->getAttrOfType<StringAttr>("data_format");
-  auto outType = dyn_cast<RankedTensorType>(tfg::getDataResults(conv)[0].getType());
-  if ((format && format.getValue() != "NHWC") || !outType ||
-      !outType.hasStaticShape() || !outType.getElementType().isF32() ||
-      outType.getRank() != 4)
+  RankedTensorType outType = staticFloat32(tfg::getDataResults(conv)[0], 4);
+  if (!isNhwc(conv) || !outType)
     return {};
   int64_t channels = outType.getShape().back();
   // The operand of `node` other than `value`, if it is a binary add of it.
   auto otherAddend = [&](Operation *node, Value value) -> Value {
     StringRef op = tfg::getOpType(node);
     OperandRange in = tfg::getDataOperands(node);
-    if (op == "BiasAdd") {
-      auto f = node->getAttrOfType<StringAttr>("data_format");
-      return in[0] == value && (!f || f.getValue() == "NHWC") ? in[1] : Value();
-    }
+    if (op == "BiasAdd")
+      return in[0] == value && isNhwc(node) ? in[1] : Value();
     if ((op != "Add" && op != "AddV2") || in.size() != 2 || in[0] == in[1])
       return {};
     return in[0] == value ? in[1] : in[1] == value ? in[0] : Value();

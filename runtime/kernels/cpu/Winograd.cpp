@@ -199,6 +199,12 @@ void prefetchWindow(const float *image, int64_t height, int64_t width,
   }
 }
 
+/// prefetchWindow for the 6x6 input window of output tile `at`.
+void prefetchInputTile(const Geometry &g, const float *in, TileOrigin at) {
+  prefetchWindow(in + at.image * g.h * g.w * g.c, g.h, g.w, g.c,
+                 at.y - g.padTop, at.x - g.padLeft, kSide);
+}
+
 /// U[p][c][k] of a [3, 3, c, k] filter into `u`, in parallel over input
 /// channels.
 void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
@@ -344,11 +350,8 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
       int64_t tile0 = block * kTilesPerBlock;
       int64_t count = std::min(kTilesPerBlock, tiling.tiles - tile0);
       for (int64_t t = 0; t < count; ++t) {
-        if (tile0 + t + 1 < tiling.tiles) {
-          TileOrigin next = tiling.origin(tile0 + t + 1);
-          prefetchWindow(in + next.image * g.h * g.w * g.c, g.h, g.w, g.c,
-                         next.y - g.padTop, next.x - g.padLeft, kSide);
-        }
+        if (tile0 + t + 1 < tiling.tiles)
+          prefetchInputTile(g, in, tiling.origin(tile0 + t + 1));
         for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
           transformInputTile(g, in, tiling.origin(tile0 + t), c0,
                              v.data() + t * g.c + c0, vStride);
@@ -411,8 +414,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
           TileOrigin at = tiling.origin(tile0 + t);
           if (tile0 + t + 1 < end) {
             TileOrigin next = tiling.origin(tile0 + t + 1);
-            prefetchWindow(in + next.image * g.h * g.w * g.c, g.h, g.w, g.c,
-                           next.y - g.padTop, next.x - g.padLeft, kSide);
+            prefetchInputTile(g, in, next);
             prefetchWindow(gradient + next.image * g.oh * g.ow * g.k, g.oh,
                            g.ow, g.k, next.y, next.x, kTile);
           }
