@@ -26,7 +26,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Transforms/GraphUtils.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
 

@@ -42,7 +42,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 

@@ -118,9 +118,13 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
       fetches = signatureTensors(module, kSignatureFetchesAttr);
     } else {
       defaultInterface(module, defaultFeeds, fetches);
-      emitWarning(module.getLoc())
-          << "no --fetch or --target: fetching every unconsumed output ("
-          << join(fetches) << ")";
+      if (fetches.empty())
+        emitWarning(module.getLoc())
+            << "no --fetch or --target, and no unconsumed output to fetch";
+      else
+        emitWarning(module.getLoc())
+            << "no --fetch or --target: fetching every unconsumed output ("
+            << join(fetches) << ")";
     }
     if (feeds.empty()) {
       feeds = defaultFeeds;

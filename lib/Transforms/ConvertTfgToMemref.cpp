@@ -25,7 +25,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
@@ -330,105 +330,75 @@ LogicalResult StepEmitter::emitTransfer(Operation *node) {
   return success();
 }
 
+LogicalResult StepEmitter::emitAlias(Operation *node) {
+  // Output i is input i's memory, seen with another shape: a view at the
+  // same arena offset, or the input reshaped (a variable's buffer in the
+  // state area, an input, a constant).
+  for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
+    Value input = aliasedInput(node, port);
+    // Handles are resolved to their variable by memrefFor.
+    if (isVariableReference(result.getType()))
+      continue;
+    MemRefType resultType = memrefOf(result);
+    if (memrefOf(input) == resultType)
+      memrefs[result] = memrefFor(input);
+    else if (Value view = memrefFor(result))
+      memrefs[result] = view;
+    else
+      memrefs[result] = reshapeOf(node->getLoc(), memrefFor(input), resultType);
+  }
+  return success();
+}
+
+LogicalResult StepEmitter::emitRetval(Operation *node) {
+  int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
+  Value source = memrefFor(tfg::getDataOperands(node)[0]);
+  Value target = step.getArgument(
+      3 + graph->getAttrOfType<IntegerAttr>("tfc.num_inputs").getInt() + index);
+  builder.create<memref::CopyOp>(node->getLoc(), source, target);
+  return success();
+}
+
+LogicalResult StepEmitter::emitSoftmax(Operation *node) {
+  return emitRowKernel(node, "tfc_cpu_softmax_f32");
+}
+
+LogicalResult StepEmitter::emitLogSoftmax(Operation *node) {
+  return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
+}
+
 LogicalResult StepEmitter::emitNode(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  if (type == "_Arg" || type == "Const" || type == "NoOp" ||
-      type == "ControlTrigger" ||
-      isVariableNode(node))
+  const OpInfo *op = lookupOp(node);
+  if (!op || !op->isLowered())
+    return error(node) << "no code generation for this op yet";
+  if (op->lowering == Lowering::NoCode)
     return success();
+  if (op->lowering == Lowering::RewrittenBy)
+    return error(node) << "should have been rewritten by " << op->loweredBy
+                       << " before code generation";
   if (node->hasAttr("tfc.fused_into"))
     return success(); // Computed by its group's root.
   // Transfers synchronize even when they carry nothing.
-  if (type == "_Send" || type == "_Recv")
+  if (op->family == OpFamily::Transfer)
     return emitTransfer(node);
   // Empty tensors hold nothing to compute or copy.
   auto isEmpty = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     return type.getNumElements() == 0;
   };
-  if (type == "_Retval" ? isEmpty(tfg::getDataOperands(node)[0])
-                        : !tfg::getDataResults(node).empty() &&
-                              llvm::all_of(tfg::getDataResults(node), isEmpty))
+  if (op->kind == OpKind::InternalRetval
+          ? isEmpty(tfg::getDataOperands(node)[0])
+          : !tfg::getDataResults(node).empty() &&
+                llvm::all_of(tfg::getDataResults(node), isEmpty))
     return success();
-  if (isStateOp(node))
+  // An Identity of a ref reads its variable.
+  if (isVariableRead(node))
     return emitStateOp(node);
-  if (isElementwise(node))
-    return emitGroup(node);
-  if (type == "MatMul")
-    return emitMatMul(node);
-  if (type == "Softmax")
-    return emitRowKernel(node, "tfc_cpu_softmax_f32");
-  if (type == "BatchMatMul" || type == "BatchMatMulV2" ||
-      type == "BatchMatMulV3")
-    return emitBatchMatMul(node);
-  if (type == "Einsum")
-    return emitEinsum(node);
-  if (type == "Conv2D" || type == "DepthwiseConv2dNative" ||
-      type == "MaxPool" || type == "AvgPool")
-    return emitWindow(node);
-  if (isWindowGradient(node))
-    return emitWindowGradient(node);
-  if (isBatchNorm(node))
-    return emitBatchNorm(node);
-  if (type == "UnsortedSegmentSum")
-    return emitSegmentSum(node);
-  if (type == "Unique")
-    return emitUnique(node);
-  if (type == "Sum" || type == "Mean" || type == "Max" || type == "Min" ||
-      type == "Prod" || type == "All" || type == "Any" || type == "BiasAddGrad")
-    return emitReduction(node);
-  if (type == "SoftmaxCrossEntropyWithLogits" ||
-      type == "SparseSoftmaxCrossEntropyWithLogits")
-    return emitCrossEntropy(node);
-  if (type == "ArgMax" || type == "ArgMin" || type == "Cumsum" ||
-      type == "Cumprod")
-    return emitAxisKernel(node);
-  if (type == "TopKV2")
-    return emitTopK(node);
-  if (type == "LogSoftmax")
-    return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
-  if (type == "SaveV2" || type == "RestoreV2" || type == "MergeV2Checkpoints")
-    return emitCheckpointOp(node);
-  if (type == "TensorScatterUpdate")
-    return emitTensorScatterUpdate(node);
-  if (type == "StringJoin" || type == "ShardedFilename" ||
-      type == "StaticRegexFullMatch")
-    return emitStringOp(node);
-  if (isDataMovement(node))
-    return emitDataMovement(node);
-  // (A push is an alias of its element too.)
-  if (isStackOp(node))
-    return emitStackOp(node);
-  if (isTensorArrayOp(node))
-    return emitTensorArrayOp(node);
-  if (isAlias(node)) {
-    // Aliases: output i is input i's memory, seen with another shape: a
-    // view at the same arena offset, or the input reshaped (a variable's
-    // buffer in the state area, an input, a constant).
-    for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
-      Value input = aliasedInput(node, port);
-      // Handles are resolved to their variable by memrefFor.
-      if (isVariableReference(result.getType()))
-        continue;
-      MemRefType resultType = memrefOf(result);
-      if (memrefOf(input) == resultType)
-        memrefs[result] = memrefFor(input);
-      else if (Value view = memrefFor(result))
-        memrefs[result] = view;
-      else
-        memrefs[result] = reshapeOf(node->getLoc(), memrefFor(input), resultType);
-    }
-    return success();
-  }
-  if (type == "Merge" || type == "RefMerge")
-    return emitMerge(node);
-  if (type == "_Retval") {
-    int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
-    Value source = memrefFor(tfg::getDataOperands(node)[0]);
-    Value target = step.getArgument(3 + graph->getAttrOfType<IntegerAttr>(
-                                            "tfc.num_inputs").getInt() + index);
-    builder.create<memref::CopyOp>(node->getLoc(), source, target);
-    return success();
+  switch (op->kind) {
+#define GET_OP_EMITTER_CASES
+#include "tfc/Transforms/OpTable.inc"
+  default:
+    break;
   }
   return error(node) << "no code generation for this op yet";
 }

@@ -16,6 +16,7 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Placement.h"
 
 #include "llvm/Support/JSON.h"
@@ -44,17 +45,80 @@ int64_t dim(Value value, int64_t index) {
   return d < 0 ? 1 : d;
 }
 
-/// Nodes that move no data and compute nothing (a transfer's time is on
-/// its edge).
-bool isFree(StringRef type) {
-  return type == "Const" || type == "_Send" || type == "_Recv" || type == "_Arg" || type == "NoOp" ||
-         type == "Identity" || type == "IdentityN" || type == "Reshape" ||
-         type == "Squeeze" || type == "ExpandDims" || type == "StopGradient" ||
-         type == "VarHandleOp" || type == "VariableV2" || type == "Variable" ||
-         type == "Shape" || type == "Size" || type == "Rank";
+} // namespace
+
+// The cost functions the op table names (OpTable.td).
+namespace costs {
+
+double zero(Operation *) { return 0; }
+
+double memoryBound(Operation *node) {
+  // Every element read and written once.
+  double touched = 0;
+  for (Value input : tfg::getDataOperands(node))
+    touched += elements(input.getType());
+  for (Value output : tfg::getDataResults(node))
+    touched += elements(output.getType());
+  return touched;
 }
 
-} // namespace
+/// Elements of the first output (the contractions' and windows' size).
+static double outputElements(Operation *node) {
+  auto outputs = tfg::getDataResults(node);
+  return outputs.empty() ? 0 : elements(outputs[0].getType());
+}
+
+double matMul(Operation *node) {
+  auto inputs = tfg::getDataOperands(node);
+  if (inputs.size() != 2)
+    return memoryBound(node);
+  bool transposeA = false;
+  if (auto attr = node->getAttrOfType<BoolAttr>("transpose_a"))
+    transposeA = attr.getValue();
+  return 2 * outputElements(node) * dim(inputs[0], transposeA ? 0 : 1);
+}
+
+double batchMatMul(Operation *node) {
+  auto inputs = tfg::getDataOperands(node);
+  if (inputs.size() != 2)
+    return memoryBound(node);
+  bool adjX = false;
+  if (auto attr = node->getAttrOfType<BoolAttr>("adj_x"))
+    adjX = attr.getValue();
+  return 2 * outputElements(node) * dim(inputs[0], adjX ? -2 : -1);
+}
+
+double convolution(Operation *node) {
+  auto inputs = tfg::getDataOperands(node);
+  if (inputs.size() != 2)
+    return memoryBound(node);
+  // HWIO / HWIM filter: each output element sums KH*KW*Cin products
+  // (KH*KW for depthwise).
+  double window = dim(inputs[1], 0) * dim(inputs[1], 1);
+  bool depthwise = opKindOf(node) == OpKind::DepthwiseConv2dNative;
+  return 2 * outputElements(node) * window *
+         (depthwise ? 1 : dim(inputs[1], 2));
+}
+
+double pooling(Operation *node) {
+  auto ksize = node->getAttrOfType<ArrayAttr>("ksize");
+  if (!ksize)
+    return memoryBound(node);
+  double window = 1;
+  for (Attribute k : ksize)
+    if (auto i = dyn_cast<IntegerAttr>(k))
+      window *= i.getInt();
+  return outputElements(node) * window;
+}
+
+} // namespace costs
+
+/// Nodes that move no data and compute nothing (a transfer's time is on
+/// its edge).
+static bool isFree(Operation *node) {
+  const OpInfo *op = lookupOp(node);
+  return op && op->cost == &costs::zero;
+}
 
 CostModel::CostModel() {
   speeds["CPU"] = {5e10, 2e-6};
@@ -75,45 +139,8 @@ double CostModel::bytes(Value tensor) {
 }
 
 double CostModel::flops(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  if (isFree(type))
-    return 0;
-  auto inputs = tfg::getDataOperands(node);
-  auto outputs = tfg::getDataResults(node);
-  double out = outputs.empty() ? 0 : elements(outputs[0].getType());
-  if (type == "MatMul" && inputs.size() == 2) {
-    bool transposeA = false;
-    if (auto attr = node->getAttrOfType<BoolAttr>("transpose_a"))
-      transposeA = attr.getValue();
-    return 2 * out * dim(inputs[0], transposeA ? 0 : 1);
-  }
-  if (type.starts_with("BatchMatMul") && inputs.size() == 2) {
-    bool adjX = false;
-    if (auto attr = node->getAttrOfType<BoolAttr>("adj_x"))
-      adjX = attr.getValue();
-    return 2 * out * dim(inputs[0], adjX ? -2 : -1);
-  }
-  if ((type == "Conv2D" || type == "DepthwiseConv2dNative") && inputs.size() == 2) {
-    // HWIO / HWIM filter: each output element sums KH*KW*Cin products
-    // (KH*KW for depthwise).
-    double window = dim(inputs[1], 0) * dim(inputs[1], 1);
-    return 2 * out * window * (type == "Conv2D" ? dim(inputs[1], 2) : 1);
-  }
-  if ((type == "MaxPool" || type == "AvgPool"))
-    if (auto ksize = node->getAttrOfType<ArrayAttr>("ksize")) {
-      double window = 1;
-      for (Attribute k : ksize)
-        if (auto i = dyn_cast<IntegerAttr>(k))
-          window *= i.getInt();
-      return out * window;
-    }
-  // Memory-bound: every element read and written once.
-  double touched = 0;
-  for (Value input : inputs)
-    touched += elements(input.getType());
-  for (Value output : outputs)
-    touched += elements(output.getType());
-  return touched;
+  const OpInfo *op = lookupOp(node);
+  return op ? op->cost(node) : costs::memoryBound(node);
 }
 
 double CostModel::computeSeconds(Operation *node, const DeviceName &device) const {
@@ -124,7 +151,7 @@ double CostModel::computeSeconds(Operation *node, const DeviceName &device) cons
     if (time != node_it->second.end())
       return time->second;
   }
-  if (isFree(tfg::getOpType(node)))
+  if (isFree(node))
     return 0;
   auto it = speeds.find(type);
   Speed speed = it == speeds.end() ? speeds.lookup("CPU") : it->second;

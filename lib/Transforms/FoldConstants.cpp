@@ -32,7 +32,7 @@
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Transforms/ConstantEvaluator.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

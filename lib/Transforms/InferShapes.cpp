@@ -19,6 +19,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
@@ -167,15 +168,14 @@ LogicalResult ShapeInferrer::visit(Operation *node) {
     return setShape(node, 1, Shape::scalar());
   }
 
-  const auto &functions = getShapeFunctions();
-  auto fn = functions.find(type);
-  if (fn == functions.end())
+  const OpInfo *op = lookupOp(node);
+  if (!op || !op->shape)
     return success();
   ShapeContext context(node, [&](Value v) -> const SmallVector<int64_t> * {
     auto it = values.find(v);
     return it == values.end() ? nullptr : &it->second;
   });
-  if (failed(fn->second(context)))
+  if (failed(op->shape(context)))
     return failure();
   for (unsigned i = 0; i < context.numOutputs(); ++i) {
     if (failed(setShape(node, i, context.output(i))))

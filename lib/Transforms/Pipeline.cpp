@@ -8,8 +8,6 @@
 namespace tfc {
 
 void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
-  // Reject what cannot be compiled before any rewrite.
-  pm.addPass(createVerifySupportedPass());
   pm.addPass(createVerifyAcyclicPass());
   // Keep what the step (and the init entry) needs.
   pm.addPass(createPrunePass());
@@ -17,6 +15,8 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Keras SavedModels are mostly calls: see through them.
   pm.addPass(createInlinePass());
   pm.addPass(createRemoveDeadNodesPass());
+  // Refuse what nothing lowers, all at once, before any other work.
+  pm.addPass(createVerifySupportedPass());
   // Inference compiles of SavedModels: variables become constants.
   pm.addPass(createFreezeVariablesPass());
   pm.addPass(createRemoveDeadNodesPass());

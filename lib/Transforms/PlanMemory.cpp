@@ -27,7 +27,7 @@
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
 

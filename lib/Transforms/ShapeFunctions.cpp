@@ -159,7 +159,8 @@ LogicalResult ShapeContext::error(const Twine &message) const {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-namespace {
+// The shape functions the op table names (OpTable.td), and their helpers.
+namespace shapes {
 
 /// The values of small integer tensors are tracked up to this size.
 constexpr size_t kMaxTrackedValue = 64;
@@ -251,14 +252,15 @@ LogicalResult sameAsInput0(ShapeContext &c) {
   if (c.numInputs() > 0)
     for (unsigned i = 0; i < c.numOutputs(); ++i)
       c.setOutput(i, c.input(0));
-  // Identity-like ops pass known values through.
-  if (c.numOutputs() == 1 && c.numInputs() >= 1) {
-    StringRef type = tfg::getOpType(c.getNode());
-    if ((type == "Identity" || type == "StopGradient" || type == "Snapshot" ||
-         type == "PreventGradient") &&
-        c.inputValue(0))
-      c.setOutputValue(0, *c.inputValue(0));
-  }
+  return success();
+}
+
+/// Identity-like ops: input 0's shape, and its value when known.
+LogicalResult identity(ShapeContext &c) {
+  if (failed(sameAsInput0(c)))
+    return failure();
+  if (c.numOutputs() == 1 && c.numInputs() >= 1 && c.inputValue(0))
+    c.setOutputValue(0, *c.inputValue(0));
   return success();
 }
 
@@ -497,6 +499,12 @@ LogicalResult window2D(ShapeContext &c, bool isConv, bool isDepthwise) {
   return success();
 }
 
+LogicalResult conv2D(ShapeContext &c) { return window2D(c, true, false); }
+LogicalResult depthwiseConv2D(ShapeContext &c) {
+  return window2D(c, true, true);
+}
+LogicalResult pool2D(ShapeContext &c) { return window2D(c, false, false); }
+
 /// The per-channel vector of a batch norm's input x (NHWC or NCHW).
 Shape batchNormChannels(ShapeContext &c, const Shape &x) {
   Shape channels = Shape::ofRank(1);
@@ -563,6 +571,9 @@ LogicalResult shapeFromOperand(ShapeContext &c, unsigned operand) {
   }
   return success();
 }
+
+LogicalResult shapeInInput0(ShapeContext &c) { return shapeFromOperand(c, 0); }
+LogicalResult shapeInInput1(ShapeContext &c) { return shapeFromOperand(c, 1); }
 
 LogicalResult reshape(ShapeContext &c) {
   const SmallVector<int64_t> *target = c.inputValue(1);
@@ -1484,7 +1495,7 @@ LogicalResult applyOp(ShapeContext &c) {
   return success();
 }
 
-} // namespace
+} // namespace shapes
 
 FailureOr<StridedSliceSpec>
 resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
@@ -1598,131 +1609,6 @@ resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
     spec.outputSource.push_back(index);
   }
   return spec;
-}
-
-const llvm::StringMap<ShapeFunction> &getShapeFunctions() {
-  static const llvm::StringMap<ShapeFunction> functions = [] {
-    llvm::StringMap<ShapeFunction> f;
-    auto add = [&](StringRef names, ShapeFunction fn) {
-      SmallVector<StringRef> list;
-      names.split(list, ' ', -1, /*KeepEmpty=*/false);
-      for (StringRef name : list)
-        f[name] = fn;
-    };
-    add("Identity StopGradient PreventGradient Snapshot Neg Abs Sign "
-        "Reciprocal Inv Square Sqrt Rsqrt Exp Expm1 Log Log1p Sin Cos Tan Asin "
-        "Acos Atan Sinh Cosh Tanh Asinh Acosh Atanh Sigmoid Erf Erfc Erfinv "
-        "Lgamma Digamma Floor Ceil Round Rint IsNan IsInf IsFinite LogicalNot "
-        "Relu Relu6 Elu Selu LeakyRelu Softplus Softsign Softmax LogSoftmax "
-        "ZerosLike OnesLike Invert CheckNumerics BiasAdd BiasAddV1 "
-        "ClipByValue Cumsum Cumprod ReluGrad Relu6Grad EluGrad SeluGrad "
-        "LeakyReluGrad SoftplusGrad SoftsignGrad TanhGrad SigmoidGrad "
-        "RsqrtGrad SqrtGrad ReciprocalGrad InvGrad Enter RefEnter Exit "
-        "RefExit NextIteration RefNextIteration LoopCond Switch RefSwitch "
-        "Assign AssignAdd AssignSub RefIdentity LRN StaticRegexFullMatch "
-        "PlaceholderWithDefault TensorScatterUpdate",
-        sameAsInput0);
-    add("Add AddV2 Sub Mul MulNoNan Div RealDiv DivNoNan FloorDiv FloorMod "
-        "TruncateDiv TruncateMod Mod Maximum Minimum Pow SquaredDifference "
-        "Atan2 Equal NotEqual Less LessEqual Greater GreaterEqual LogicalAnd "
-        "LogicalOr BitwiseAnd BitwiseOr BitwiseXor LeftShift RightShift Xdivy "
-        "Xlogy Xlog1py ApproximateEqual",
-        broadcastBinary);
-    add("AddN AccumulateNV2", sameAsAllInputs);
-    add("SelectV2", selectV2);
-    add("Select", select);
-    add("MatMul", matMul);
-    add("BatchMatMul BatchMatMulV2 BatchMatMulV3", batchMatMul);
-    add("Einsum", einsum);
-    add("Conv2D", [](ShapeContext &c) { return window2D(c, true, false); });
-    add("DepthwiseConv2dNative",
-        [](ShapeContext &c) { return window2D(c, true, true); });
-    add("MaxPool AvgPool",
-        [](ShapeContext &c) { return window2D(c, false, false); });
-    add("FusedBatchNorm FusedBatchNormV2 FusedBatchNormV3", fusedBatchNorm);
-    add("FusedBatchNormGrad FusedBatchNormGradV2 FusedBatchNormGradV3",
-        fusedBatchNormGrad);
-    add("Conv2DBackpropInput DepthwiseConv2dNativeBackpropInput AvgPoolGrad",
-        [](ShapeContext &c) { return shapeFromOperand(c, 0); });
-    add("Conv2DBackpropFilter DepthwiseConv2dNativeBackpropFilter",
-        [](ShapeContext &c) { return shapeFromOperand(c, 1); });
-    add("MaxPoolGrad", [](ShapeContext &c) {
-      c.setOutput(0, c.input(0));
-      return success();
-    });
-    add("Reshape", reshape);
-    add("Transpose", transpose);
-    add("ConcatV2", concatV2);
-    add("Pack", pack);
-    add("Unpack", unpack);
-    add("Squeeze", squeeze);
-    add("ExpandDims", expandDims);
-    add("Sum Mean Max Min Prod All Any EuclideanNorm", reduction);
-    add("ArgMax ArgMin", argMinMax);
-    add("Shape ShapeN", shapeOp);
-    add("Size", sizeOp);
-    add("Rank", rankOp);
-    add("Fill", fill);
-    add("BroadcastTo", broadcastTo);
-    add("TopKV2", topK);
-    add("ResizeBilinear", resize);
-    add("ResizeNearestNeighbor", resize);
-    add("Tile", tile);
-    add("Pad PadV2 MirrorPad", pad);
-    add("Slice", slice);
-    add("StridedSlice", stridedSlice);
-    add("StridedSliceGrad", stridedSliceGrad);
-    add("GatherV2 Gather", gatherV2);
-    add("OneHot", oneHot);
-    add("Range", range);
-    add("Placeholder VariableV2", fromShapeAttr);
-    add("Const", constOp);
-    add("ReadVariableOp ResourceGather", readVariable);
-    add("VariableShape", variableShape);
-    add("StackPushV2", stackPush);
-    add("StackPopV2", stackPop);
-    add("TensorArrayReadV3 TensorArrayGatherV3 TensorArrayConcatV3",
-        tensorArrayRead);
-    add("Merge RefMerge", merge);
-    add("SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits",
-        softmaxCrossEntropy);
-    add("BroadcastGradientArgs", broadcastGradientArgs);
-    add("BiasAddGrad", biasAddGrad);
-    add("L2Loss VarHandleOp StackV2 TensorArrayV3 TensorArrayGradV3 "
-        "TensorArrayWriteV3 TensorArrayScatterV3 TensorArraySplitV3 "
-        "TensorArraySizeV3",
-        scalarOutput);
-    add("Cast", castOp);
-    add("While StatelessWhile If StatelessIf", fromOutputShapesAttr);
-    add("TensorListReserve TensorListFromTensor TensorListSetItem "
-        "EmptyTensorList TensorListPushBack TensorListScatter "
-        "TensorListScatterV2 TensorListResize",
-        tensorListHandle);
-    add("TensorListStack", tensorListStack);
-    add("TensorListGetItem", tensorListGetItem);
-    add("RandomUniform RandomStandardNormal TruncatedNormal RandomUniformInt "
-        "StatelessRandomUniform StatelessRandomNormal StatelessTruncatedNormal "
-        "StatelessRandomUniformInt StatelessRandomUniformV2 "
-        "StatelessRandomNormalV2 StatelessTruncatedNormalV2 "
-        "StatelessRandomUniformIntV2 Empty",
-        shapeFromInput0Value);
-    add("Split", splitOp);
-    add("SplitV", splitVOp);
-    add("ApplyGradientDescent ApplyMomentum ApplyAdagrad ApplyRMSProp "
-        "ApplyCenteredRMSProp ApplyAdam ApplyAdadelta ApplyFtrl ApplyFtrlV2 "
-        "SparseApplyMomentum SparseApplyAdagrad SparseApplyAdagradV2 "
-        "SparseApplyRMSProp SparseApplyCenteredRMSProp SparseApplyAdadelta "
-        "SparseApplyFtrl SparseApplyFtrlV2 ScatterUpdate ScatterAdd ScatterSub "
-        "ScatterMul ScatterDiv ScatterMin ScatterMax",
-        applyOp);
-    add("UnsortedSegmentSum", unsortedSegmentSum);
-    add("Unique", unique);
-    add("RestoreV2", restoreV2);
-    add("StringJoin", stringJoin);
-    add("ShardedFilename", scalarOutput);
-    return f;
-  }();
-  return functions;
 }
 
 } // namespace tfc

@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
@@ -29,6 +28,7 @@
 #include "tfc/Target/ClusterSpec.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/ConstantEvaluator.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
@@ -339,7 +339,8 @@ int info(MLIRContext &context) {
       return;
     (isa<tfc::tfg::GraphOp>(op->getParentOp()) ? graphNodes : functionNodes)++;
     histogram[tfc::tfg::getOpType(op).str()]++;
-    if (!tfc::OpRegistry::get().lookup(tfc::tfg::getOpType(op)))
+    const tfc::OpInfo *info = tfc::lookupOp(op);
+    if (!info || !info->isLowered())
       unsupported.insert({tfc::tfg::getOpType(op), tfc::tfg::getNodeName(op)});
   });
   os << "model: " << modelPath << "\n";

@@ -6,12 +6,15 @@
 include "mlir/Pass/PassBase.td"
 
 def VerifySupportedPass : Pass<"tfc-verify-supported", "mlir::ModuleOp"> {
-  let summary = "Rejects graphs that use op types tfc does not know";
+  let summary = "Rejects graphs that use op types nothing lowers";
   let description = [{
-    Node operations whose op type is not in tfc's op registry import and
-    export without loss, but cannot be compiled. This pass fails with one
-    error that names every unsupported op type and one node of each, in the
-    order they first appear (graph first, then functions).
+    Every op type imports and exports without loss, but only those the op
+    table (OpTable.td) declares with a lowering compile. This pass checks
+    the nodes of the module's graphs (function bodies are checked once
+    tfc-inline has put them in a graph) and fails with one error that names
+    every unsupported op type, in the order they first appear, with its
+    nodes (the first five, then a count). `tfc compile` runs it as soon as
+    the graph is cut down to what the step runs, before any other work.
   }];
 }
 

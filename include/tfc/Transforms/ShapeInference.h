@@ -4,8 +4,9 @@
 // the shapes of its inputs, its attrs, and the values of small integer
 // inputs when they are known at compile time (a Reshape's target shape, a
 // reduction's axes, shapes computed from Shape/StridedSlice/Pack, ...).
-// One shape function per op type, in ShapeFunctions.cpp; the pass that
-// drives them is InferShapes.cpp.
+// One shape function per op type, named by the op table (OpTable.td) and
+// defined in ShapeFunctions.cpp; the pass that drives them is
+// InferShapes.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,10 +94,8 @@ private:
   llvm::SmallVector<std::optional<llvm::SmallVector<int64_t>>> outputValues;
 };
 
-using ShapeFunction = std::function<mlir::LogicalResult(ShapeContext &)>;
-
-/// The shape functions, by op type.
-const llvm::StringMap<ShapeFunction> &getShapeFunctions();
+// The shape function of each op type is named by its row of the op table
+// (OpTable.h) and defined in ShapeFunctions.cpp, namespace tfc::shapes.
 
 /// A StridedSlice resolved against its input's shape: for each input
 /// dimension, the first index read, the count read and the step (negative:

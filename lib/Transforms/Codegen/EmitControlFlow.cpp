@@ -8,7 +8,7 @@
 #include "StepEmitter.h"
 #include "tfc/Transforms/Stacks.h"
 
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -16,7 +16,7 @@
 #include "StepEmitter.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Transforms/OpClasses.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -140,13 +140,6 @@ MemRefType variableType(Operation *variableNode) {
   return memrefOf(RankedTensorType::get(shape.getDims(), dtype.getValue()));
 }
 
-bool isStateOp(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return isVariableRead(node) || writesVariables(node) ||
-         randomKind(type) >= 0 || type == "VarIsInitializedOp" ||
-         type == "IsVariableInitialized" || type == "ResourceGather";
-}
-
 void StepEmitter::checkInitialized(Location loc, Value reference) {
   Operation *variable = variableNodeOf(reference);
   int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();

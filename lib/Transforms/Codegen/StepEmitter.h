@@ -50,10 +50,6 @@ int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
 
-/// Whether `node` works on the state area: variable reads and writes,
-/// optimizer updates, random ops (EmitState.cpp).
-bool isStateOp(mlir::Operation *node);
-
 /// On each StackV2 node: the number of its stack in the runtime, unique in
 /// the program (given by convert-tfg-to-memref).
 inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
@@ -109,6 +105,8 @@ public:
   mlir::LogicalResult emitTopK(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
+  mlir::LogicalResult emitSoftmax(mlir::Operation *node);
+  mlir::LogicalResult emitLogSoftmax(mlir::Operation *node);
   /// Variables, optimizers and random generators (the state area).
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
   /// Scatter*/ResourceScatter* into a variable's rows.
@@ -130,8 +128,18 @@ public:
   mlir::LogicalResult emitStringOp(mlir::Operation *node);
   mlir::LogicalResult emitStackOp(mlir::Operation *node);
   mlir::LogicalResult emitTensorArrayOp(mlir::Operation *node);
+  /// Aliases: each output a view of its input's memory.
+  mlir::LogicalResult emitAlias(mlir::Operation *node);
+  /// _Retval: a copy into the step's output parameter.
+  mlir::LogicalResult emitRetval(mlir::Operation *node);
+
+  /// Merge: the live input's value and its index.
+  mlir::LogicalResult emitMerge(mlir::Operation *node);
+  /// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
+  mlir::LogicalResult emitTransfer(mlir::Operation *node);
 
 private:
+  /// Dispatches a node to the emitter its op table row names.
   mlir::LogicalResult emitNode(mlir::Operation *node);
   /// emitNode under an scf.if when the node may be dead (TF1 Switch/Merge).
   mlir::LogicalResult emitPredicated(mlir::Operation *node);
@@ -139,8 +147,6 @@ private:
   mlir::LogicalResult emitItems(llvm::ArrayRef<FrameItem> items);
   /// A TF1 while loop as an scf.while.
   mlir::LogicalResult emitLoop(Frame *frame);
-  /// Merge: the live input's value and its index.
-  mlir::LogicalResult emitMerge(mlir::Operation *node);
   /// Records whether `node` (and each of its outputs) is alive: null when
   /// it always is, else an i1 computed in the step.
   mlir::LogicalResult computeAlive(mlir::Operation *node);
@@ -148,8 +154,6 @@ private:
   /// a AND b (all) or a OR b, where null means true.
   mlir::Value combineAlive(mlir::Location loc, mlir::Value a, mlir::Value b,
                            bool all);
-  /// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
-  mlir::LogicalResult emitTransfer(mlir::Operation *node);
   /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
   mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
                                         llvm::ArrayRef<int64_t> descriptor);
