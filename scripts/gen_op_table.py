@@ -104,7 +104,8 @@ def main():
             f'{{"{op["opType"]}", OpKind::{kind_name(op["opType"])}, '
             f'OpFamily::{op["family"]["def"]}, Lowering::{lowering}, '
             f'"{argument}", {devices}, {"true" if op["alias"] else "false"}, '
-            f'{op["aliasOperand"]}, {"true" if op["folds"] else "false"}, '
+            f'{op["aliasOperand"]}, {"true" if op["writesVariable"] else "false"}, '
+            f'{"true" if op["folds"] else "false"}, '
             f'{shape}, &costs::{op["cost"]}}},')
     out += ["#endif // GET_OP_ROWS", ""]
 

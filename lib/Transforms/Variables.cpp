@@ -3,6 +3,7 @@
 #include "tfc/Transforms/Variables.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -26,18 +27,8 @@ bool isVariableReference(Type type) {
 }
 
 bool writesVariables(Operation *node) {
-  if (!tfg::isNode(node))
-    return false;
-  StringRef type = tfg::getOpType(node);
-  return type.starts_with("Apply") || type.starts_with("ResourceApply") ||
-         type.starts_with("SparseApply") ||
-         type.starts_with("ResourceSparseApply") ||
-         type.starts_with("ResourceScatter") || type.starts_with("Scatter") ||
-         llvm::StringSwitch<bool>(type)
-             .Cases("Assign", "AssignAdd", "AssignSub", "AssignVariableOp",
-                    "AssignAddVariableOp", "AssignSubVariableOp",
-                    "DestroyResourceOp", true)
-             .Default(false);
+  const OpInfo *op = lookupOp(node);
+  return op && op->writesVariable;
 }
 
 bool isVariableRead(Operation *node) {

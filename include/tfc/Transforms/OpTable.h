@@ -67,6 +67,8 @@ struct OpInfo {
   /// Output i is input i's memory (input `aliasOperand` when >= 0).
   bool alias;
   int8_t aliasOperand;
+  /// Writes a variable it is given (assignments, optimizer updates).
+  bool writesVariable;
   bool folds;
   /// Null when shape inference leaves the outputs as imported.
   mlir::LogicalResult (*shape)(ShapeContext &);

@@ -271,6 +271,7 @@ def : TfcOp<"TensorScatterUpdate", DataMovement,
   let shape = "sameAsInput0";
 }
 def : KnownOp<"Gather", "gatherV2", DataMovement>;
+def : TfcOp<"GatherNd", DataMovement, NotLowered>;
 
 //===----------------------------------------------------------------------===//
 // Shapes: values known at compile time, folded into constants
@@ -318,44 +319,52 @@ let devices = [CPU, GPU] in {
   def : TfcOp<"ResourceGather", State, Emitter<"StateOp">> {
     let shape = "readVariable";
   }
-  foreach type = ["Assign", "AssignAdd", "AssignSub"] in
-    def : TfcOp<type, State, Emitter<"StateOp">> { let shape = "sameAsInput0"; }
-  foreach type = ["AssignVariableOp", "AssignAddVariableOp",
-                  "AssignSubVariableOp"] in
-    def : TfcOp<type, State, Emitter<"StateOp">>;
-  foreach type = ["GradientDescent", "Momentum", "Adagrad", "RMSProp", "Adam"] in {
+}
+foreach type = ["VarIsInitializedOp", "IsVariableInitialized"] in
+  def : TfcOp<type, State, Emitter<"StateOp">>;
+
+let writesVariable = 1 in {
+  def : TfcOp<"DestroyResourceOp", State, Emitter<"StateOp">>;
+  let devices = [CPU, GPU] in {
+    foreach type = ["Assign", "AssignAdd", "AssignSub"] in
+      def : TfcOp<type, State, Emitter<"StateOp">> {
+        let shape = "sameAsInput0";
+      }
+    foreach type = ["AssignVariableOp", "AssignAddVariableOp",
+                    "AssignSubVariableOp"] in
+      def : TfcOp<type, State, Emitter<"StateOp">>;
+    foreach type = ["GradientDescent", "Momentum", "Adagrad", "RMSProp",
+                    "Adam"] in {
+      def : TfcOp<"Apply" # type, State, Emitter<"StateOp">> {
+        let shape = "applyOp";
+      }
+      def : TfcOp<"ResourceApply" # type, State, Emitter<"StateOp">>;
+    }
+  }
+  foreach type = ["CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
     def : TfcOp<"Apply" # type, State, Emitter<"StateOp">> {
       let shape = "applyOp";
     }
     def : TfcOp<"ResourceApply" # type, State, Emitter<"StateOp">>;
   }
-}
-foreach type = ["VarIsInitializedOp", "IsVariableInitialized",
-                "DestroyResourceOp"] in
-  def : TfcOp<type, State, Emitter<"StateOp">>;
-foreach type = ["CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-  def : TfcOp<"Apply" # type, State, Emitter<"StateOp">> {
-    let shape = "applyOp";
+  def : TfcOp<"ApplyAdagradV2", State, Emitter<"StateOp">>;
+  def : TfcOp<"ResourceApplyAdagradV2", State, Emitter<"StateOp">>;
+  foreach type = ["Momentum", "Adagrad", "AdagradV2", "RMSProp",
+                  "CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
+    def : TfcOp<"SparseApply" # type, State, Emitter<"StateOp">> {
+      let shape = "applyOp";
+    }
+    def : TfcOp<"ResourceSparseApply" # type, State, Emitter<"StateOp">>;
   }
-  def : TfcOp<"ResourceApply" # type, State, Emitter<"StateOp">>;
-}
-def : TfcOp<"ApplyAdagradV2", State, Emitter<"StateOp">>;
-def : TfcOp<"ResourceApplyAdagradV2", State, Emitter<"StateOp">>;
-foreach type = ["Momentum", "Adagrad", "AdagradV2", "RMSProp",
-                "CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-  def : TfcOp<"SparseApply" # type, State, Emitter<"StateOp">> {
-    let shape = "applyOp";
+  foreach type = ["Update", "Add", "Sub", "Mul", "Div"] in {
+    def : TfcOp<"Scatter" # type, State, Emitter<"StateOp">> {
+      let shape = "applyOp";
+    }
+    def : TfcOp<"ResourceScatter" # type, State, Emitter<"StateOp">>;
   }
-  def : TfcOp<"ResourceSparseApply" # type, State, Emitter<"StateOp">>;
+  foreach type = ["ResourceScatterMin", "ResourceScatterMax"] in
+    def : TfcOp<type, State, Emitter<"StateOp">>;
 }
-foreach type = ["Update", "Add", "Sub", "Mul", "Div"] in {
-  def : TfcOp<"Scatter" # type, State, Emitter<"StateOp">> {
-    let shape = "applyOp";
-  }
-  def : TfcOp<"ResourceScatter" # type, State, Emitter<"StateOp">>;
-}
-foreach type = ["ResourceScatterMin", "ResourceScatterMax"] in
-  def : TfcOp<type, State, Emitter<"StateOp">>;
 foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                 "RandomUniformInt"] in
   def : TfcOp<type, State, Emitter<"StateOp">> {
@@ -472,5 +481,7 @@ foreach type = ["TensorListConcat", "TensorListConcatV2",
 def : KnownOp<"TensorListResize", "tensorListHandle", TensorLists>;
 foreach type = ["OptionalFromValue", "OptionalGetValue", "OptionalNone"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-optionals">>;
+// Only Optionals whose branch is known at compile time are lowered.
+def : TfcOp<"OptionalHasValue", TensorLists, NotLowered>;
 
 #endif // TFC_TRANSFORMS_OPTABLE_TD

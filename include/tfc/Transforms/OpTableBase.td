@@ -119,6 +119,9 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   /// that input's memory.
   bit alias = 0;
   int aliasOperand = -1;
+  /// Whether the op writes a variable it is given (a ref or a resource
+  /// handle): assignments, optimizer updates, scatters into variables.
+  bit writesVariable = 0;
   /// Whether tfc-fold-constants may evaluate the op when its inputs are
   /// constants (stateful ops never are, whatever this says).
   bit folds = !if(!eq(!cast<string>(opLowering), "NotLowered"), 0, 1);
