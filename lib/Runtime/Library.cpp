@@ -37,7 +37,9 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
   if (!context)
     return nullptr;
   try {
-    context->runtime = tfc_runtime_create(threads);
+    tfc_runtime_options options = {};
+    options.threads = threads;
+    context->runtime = tfc_runtime_create(&options);
   } catch (...) {
     // Memory or threads could not be had.
     context->runtime = nullptr;

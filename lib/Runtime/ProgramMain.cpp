@@ -336,8 +336,10 @@ int main(int argc, char **argv) {
   if (!arena || !state)
     return kExitFailure;
   std::memset(state.get(), 0, size_t(model.state_bytes));
+  tfc_runtime_options options = {};
+  options.threads = static_cast<int32_t>(threads);
   std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
-      tfc_runtime_create(static_cast<int32_t>(threads)), tfc_runtime_destroy);
+      tfc_runtime_create(&options), tfc_runtime_destroy);
 
   // The variables: restored, or from the init entry.
   int64_t step = 0;

@@ -10,38 +10,63 @@
 
 namespace tfc {
 
-void LocalRendezvous::send(const char *key, const void *data, int64_t bytes) {
+using Status = RendezvousStatus;
+
+Status LocalRendezvous::send(const char *key, const void *data,
+                             int64_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mutex);
+    if (!aborted.isOk())
+      return aborted;
     Slot &slot = slots[key];
-    if (slot.ready) {
-      std::fprintf(stderr, "tfc: rendezvous key sent twice in one step: %s\n", key);
-      std::abort();
-    }
+    if (slot.ready)
+      return Status::error(Status::Code::InvalidArgument,
+                           std::string("rendezvous key sent twice in one "
+                                       "step: ") +
+                               key);
     slot.data.assign(static_cast<const char *>(data),
                      static_cast<const char *>(data) + bytes);
     slot.ready = true;
   }
   arrived.notify_all();
+  return Status::ok();
 }
 
-void LocalRendezvous::recv(const char *key, void *data, int64_t bytes) {
+Status LocalRendezvous::recv(const char *key, void *data, int64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex);
   Slot &slot = slots[key];
-  arrived.wait(lock, [&] { return slot.ready; });
-  if (static_cast<int64_t>(slot.data.size()) != bytes) {
-    std::fprintf(stderr, "tfc: rendezvous key %s carries %zu bytes, %lld expected\n",
-                 key, slot.data.size(), static_cast<long long>(bytes));
-    std::abort();
-  }
+  arrived.wait(lock, [&] { return slot.ready || !aborted.isOk(); });
+  if (!aborted.isOk())
+    return aborted;
+  if (static_cast<int64_t>(slot.data.size()) != bytes)
+    return Status::error(Status::Code::InvalidArgument,
+                         "rendezvous key " + std::string(key) + " carries " +
+                             std::to_string(slot.data.size()) + " bytes, " +
+                             std::to_string(bytes) + " expected");
   if (bytes > 0)
     std::memcpy(data, slot.data.data(), static_cast<size_t>(bytes));
+  return Status::ok();
+}
+
+void LocalRendezvous::abort(const Status &status) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    aborted = status.isOk() ? Status::error(Status::Code::Aborted,
+                                            "rendezvous aborted")
+                            : status;
+  }
+  arrived.notify_all();
 }
 
 void LocalRendezvous::reset() {
   std::lock_guard<std::mutex> lock(mutex);
   for (auto &entry : slots)
     entry.second.ready = false;
+  aborted = Status::ok();
+}
+
+std::unique_ptr<Rendezvous> makeLocalRendezvous() {
+  return std::make_unique<LocalRendezvous>();
 }
 
 PartitionRunner::~PartitionRunner() {
@@ -101,13 +126,26 @@ void PartitionRunner::run(tfc_runtime *rt, int32_t n, const Step *steps,
 
 } // namespace tfc
 
+/// Ends the step on a failed exchange (tfc_runtime.h says how).
+static void checkExchange(tfc_runtime *runtime,
+                          const tfc::RendezvousStatus &status) {
+  if (status.isOk())
+    return;
+  if (status.getCode() == tfc::RendezvousStatus::Code::Unavailable) {
+    std::fprintf(stderr, "error: %s\n", status.getMessage().c_str());
+    std::fflush(stderr);
+    std::_Exit(TFC_EXIT_CLUSTER_FAILURE);
+  }
+  tfc_fail(runtime, status.getMessage().c_str());
+}
+
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
               int64_t bytes) {
-  runtime->rendezvous->send(key, data, bytes);
+  checkExchange(runtime, runtime->rendezvous->send(key, data, bytes));
 }
 
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) {
-  runtime->rendezvous->recv(key, data, bytes);
+  checkExchange(runtime, runtime->rendezvous->recv(key, data, bytes));
 }
 
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,

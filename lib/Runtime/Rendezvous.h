@@ -1,17 +1,15 @@
-//===- Rendezvous.h - where _Send meets _Recv -----------------------------===//
+//===- Rendezvous.h - the in-process rendezvous and partition runner ------===//
 //
-// White paper §3.2.2: a _Send hands its tensor to the rendezvous under the
-// edge's key; the _Recv with the same key takes it, waiting until it is
-// there. Rendezvous is the interface; LocalRendezvous serves the
-// partitions of one process (the gRPC transport between tasks implements
-// the same interface). A key is used once per step; reset() starts the
-// next step.
+// The runtime's own rendezvous (the interface is the public
+// tfc/Runtime/Rendezvous.h): the partitions of one program hand tensors to
+// each other through memory. And the threads that run those partitions.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TFC_LIB_RUNTIME_RENDEZVOUS_H
 #define TFC_LIB_RUNTIME_RENDEZVOUS_H
 
+#include "tfc/Runtime/Rendezvous.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
 #include <condition_variable>
@@ -26,21 +24,11 @@ struct tfc_runtime;
 
 namespace tfc {
 
-class Rendezvous {
-public:
-  virtual ~Rendezvous() = default;
-  /// Makes `bytes` bytes at `data` available under `key`; returns at once.
-  virtual void send(const char *key, const void *data, int64_t bytes) = 0;
-  /// Waits for `key` and copies its bytes to `data`.
-  virtual void recv(const char *key, void *data, int64_t bytes) = 0;
-  /// Forgets this step's tensors; every send has been received.
-  virtual void reset() = 0;
-};
-
 class LocalRendezvous : public Rendezvous {
 public:
-  void send(const char *key, const void *data, int64_t bytes) override;
-  void recv(const char *key, void *data, int64_t bytes) override;
+  Status send(const char *key, const void *data, int64_t bytes) override;
+  Status recv(const char *key, void *data, int64_t bytes) override;
+  void abort(const Status &status) override;
   void reset() override;
 
 private:
@@ -52,6 +40,8 @@ private:
   std::condition_variable arrived;
   /// Slots stay allocated across steps: their buffers are reused.
   std::unordered_map<std::string, Slot> slots;
+  /// Not Ok once aborted, until reset().
+  Status aborted = Status::ok();
 };
 
 /// Threads for the partitions of a step beyond the first (which runs on the

@@ -13,10 +13,20 @@
 #include <string>
 #include <thread>
 
-tfc_runtime *tfc_runtime_create(int32_t threads) {
+tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options) {
+  tfc_runtime_options defaults = {};
+  if (!options)
+    options = &defaults;
+  int32_t threads = options->threads;
   if (threads <= 0)
     threads = static_cast<int32_t>(std::max(1u, std::thread::hardware_concurrency()));
-  return new tfc_runtime(threads);
+  std::unique_ptr<tfc::Rendezvous> rendezvous(
+      options->create_rendezvous
+          ? options->create_rendezvous(options->rendezvous_context)
+          : tfc::makeLocalRendezvous().release());
+  if (!rendezvous)
+    return nullptr;
+  return new tfc_runtime(threads, std::move(rendezvous));
 }
 
 void tfc_runtime_destroy(tfc_runtime *runtime) { delete runtime; }

@@ -17,9 +17,8 @@
 #include <memory>
 
 struct tfc_runtime {
-  explicit tfc_runtime(int threads)
-      : threads(threads),
-        rendezvous(std::make_unique<tfc::LocalRendezvous>()),
+  tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous)
+      : threads(threads), rendezvous(std::move(rendezvous)),
         partitions(std::make_unique<tfc::PartitionRunner>()) {}
 
   /// How many threads a kernel's parallel loops and oneDNN's primitives

@@ -23,7 +23,7 @@ using namespace tfc::rt;
 namespace {
 
 struct Runtime {
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = tfc_runtime_create(nullptr);
   ~Runtime() { tfc_runtime_destroy(runtime); }
   uint64_t handle(const std::string &text) {
     return reinterpret_cast<uint64_t>(

@@ -24,9 +24,15 @@ std::vector<float> randomVector(size_t n, unsigned seed) {
   return v;
 }
 
+tfc_runtime *runtimeWithThreads(int32_t threads) {
+  tfc_runtime_options options = {};
+  options.threads = threads;
+  return tfc_runtime_create(&options);
+}
+
 class KernelTest : public ::testing::TestWithParam<int> {
 protected:
-  void SetUp() override { runtime = tfc_runtime_create(GetParam()); }
+  void SetUp() override { runtime = runtimeWithThreads(GetParam()); }
   void TearDown() override { tfc_runtime_destroy(runtime); }
   tfc_runtime *runtime = nullptr;
 };
@@ -378,7 +384,7 @@ TEST_P(KernelTest, ReductionsMatchReference) {
   // A short reduction, and long ones that go in chunks (64K elements each):
   // 5000 rows of 32 in three chunks, 70000 single elements in two.
   const int64_t shapes[][3] = {{3, 5, 7}, {2, 5000, 32}, {1, 70000, 1}};
-  tfc_runtime *serial = tfc_runtime_create(1);
+  tfc_runtime *serial = runtimeWithThreads(1);
   for (auto [outer, reduced, inner] : shapes) {
     std::vector<float> in = randomVector(outer * reduced * inner, 8);
     for (int kind = 0; kind < 5; ++kind) {
@@ -429,7 +435,7 @@ TEST(RuntimeTest, ArenasAreAligned) {
   void *empty = tfc_arena_alloc(0, 64);
   EXPECT_NE(empty, nullptr);
   tfc_arena_free(empty);
-  tfc_runtime *runtime = tfc_runtime_create(0);
+  tfc_runtime *runtime = runtimeWithThreads(0);
   EXPECT_GE(tfc_runtime_threads(runtime), 1);
   tfc_runtime_destroy(runtime);
 }
@@ -437,7 +443,7 @@ TEST(RuntimeTest, ArenasAreAligned) {
 TEST(RuntimeTest, ScatterRowsCopiesRowsOfAnyElementType) {
   // TensorScatterUpdate of int32 rows (a loop's accumulator of its
   // counter) and of int64 indices: rows are bytes; the last index wins.
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   std::vector<int32_t> tensor = {0, 0, 1, 1, 2, 2, 3, 3};
   const std::vector<int32_t> updates = {10, 11, 20, 21, 30, 31};
   const std::vector<int64_t> indices = {3, 0, 3};
@@ -449,7 +455,7 @@ TEST(RuntimeTest, ScatterRowsCopiesRowsOfAnyElementType) {
 }
 
 TEST(RuntimeDeathTest, ScatterRowsOutsideTheTensorStopsTheStep) {
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   std::vector<float> tensor(4);
   const std::vector<float> update = {1, 2};
   const int32_t index = 2;
@@ -463,7 +469,7 @@ TEST(RuntimeDeathTest, ScatterRowsOutsideTheTensorStopsTheStep) {
 TEST(RuntimeTest, StacksPopWhatWasPushedInReverse) {
   // Two stacks of different elements; clearing one leaves the other; a
   // stack keeps working after a clear (the next step's).
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   tfc_stack_clear(runtime, 0);
   tfc_stack_clear(runtime, 7);
   for (float v : {1.f, 2.f, 3.f}) {
@@ -490,7 +496,7 @@ TEST(RuntimeTest, StacksPopWhatWasPushedInReverse) {
 }
 
 TEST(RuntimeDeathTest, PoppingAnEmptyStackStopsTheStep) {
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   tfc_stack_clear(runtime, 3);
   float value;
   EXPECT_EXIT(tfc_stack_pop(runtime, &value, "grad/StackPopV2", 3, 4),
@@ -500,7 +506,7 @@ TEST(RuntimeDeathTest, PoppingAnEmptyStackStopsTheStep) {
 }
 
 TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   // A forward array of 3 elements of 2 floats: written, read back.
   tfc_tensor_array_init(runtime, 0, 3, 8);
   const float rows[4] = {1, 2, 3, 4};
@@ -537,7 +543,7 @@ TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
 }
 
 TEST(RuntimeDeathTest, TensorArrayIndexOutsideStopsTheStep) {
-  tfc_runtime *runtime = tfc_runtime_create(1);
+  tfc_runtime *runtime = runtimeWithThreads(1);
   tfc_tensor_array_init(runtime, 0, 3, 4);
   const int32_t index = 3;
   float value;

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 5
+#define TFC_RUNTIME_ABI_VERSION 6
 
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
@@ -53,6 +53,8 @@ typedef struct tfc_tensor_info {
 
 /* What the runtime provides to a running step (the thread count, ...). */
 typedef struct tfc_runtime tfc_runtime;
+/* Where _Send meets _Recv: a C++ interface, tfc/Runtime/Rendezvous.h. */
+typedef struct tfc_rendezvous tfc_rendezvous;
 
 /* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers
  * of the declared dtypes and shapes; `arena` to `arena_bytes` bytes aligned
@@ -100,9 +102,21 @@ typedef struct tfc_model {
 
 /*===--- The runtime ---------------------------------------------------===*/
 
-/* A runtime with `threads` threads for intra-op parallelism (0: one per
- * core). */
-tfc_runtime *tfc_runtime_create(int32_t threads);
+/* How to make a runtime. Zero-initialized options are the defaults. */
+typedef struct tfc_runtime_options {
+  /* Threads for intra-op parallelism (0: one per core). */
+  int32_t threads;
+  /* Makes the rendezvous the step's _Send and _Recv use, given
+   * `rendezvous_context`; the runtime owns (and deletes) what it returns.
+   * NULL: the in-process rendezvous of one program's partitions. A
+   * transport between processes plugs in here. */
+  tfc_rendezvous *(*create_rendezvous)(void *rendezvous_context);
+  void *rendezvous_context;
+} tfc_runtime_options;
+
+/* A runtime made as `options` say (NULL: the defaults); NULL if the
+ * rendezvous factory returned NULL. */
+tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options);
 void tfc_runtime_destroy(tfc_runtime *runtime);
 int32_t tfc_runtime_threads(const tfc_runtime *runtime);
 
@@ -116,6 +130,11 @@ void tfc_arena_free(void *arena);
 /* A failure while a step runs (an uninitialized variable, a label out of
  * range): prints "error: MESSAGE" and ends the process with status 1. */
 void tfc_fail(tfc_runtime *runtime, const char *message);
+
+/* The exit status of a step that failed because a peer of a distributed
+ * job was lost (a rendezvous status Unavailable): the job can go on after
+ * a restart from its latest checkpoint (Kubeflow retries it). */
+#define TFC_EXIT_CLUSTER_FAILURE 138
 
 /* Fails, naming the variable, unless its initialized flag is set. */
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
@@ -221,7 +240,9 @@ void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
 
 /* _Send and _Recv: hand `bytes` bytes to the rendezvous under `key`
  * (TensorFlow's "send_device;incarnation;recv_device;tensor;0:0"), or wait
- * for them and copy them to `data`. */
+ * for them and copy them to `data`. When the rendezvous fails (aborted, a
+ * lost peer, a malformed exchange) the step ends: "error: MESSAGE" and
+ * status TFC_EXIT_CLUSTER_FAILURE for a lost peer, 1 otherwise. */
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
               int64_t bytes);
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes);
