@@ -43,14 +43,13 @@ namespace tfc {
 namespace {
 
 /// The operand position of the row indices of a scatter or sparse
-/// optimizer update; -1 for other nodes.
+/// optimizer update (the ops that write a variable and take indices); -1
+/// for other nodes.
 int indicesPosition(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  StringRef base = type;
-  base.consume_front("Resource");
-  if (!base.starts_with("Scatter") && !base.starts_with("SparseApply"))
+  const OpInfo *op = lookupOp(node);
+  if (!op || !op->writesVariable)
     return -1;
-  const proto::OpDef *opDef = OpRegistry::get().lookup(type);
+  const proto::OpDef *opDef = OpRegistry::get().lookup(op->type);
   if (!opDef)
     return -1;
   for (int i = 0; i < opDef->input_arg_size(); ++i)
@@ -64,7 +63,7 @@ SmallVector<OpOperand *> dataUses(Value value) {
   SmallVector<OpOperand *> uses;
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (tfg::isNode(user) && tfg::getOpType(user) == "Identity")
+    if (tfg::isNode(user) && opKindOf(user) == OpKind::Identity)
       llvm::append_range(uses, dataUses(tfg::getDataResults(user)[0]));
     else
       uses.push_back(&use);
@@ -76,7 +75,7 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
   void runOnOperation() override {
     for (Block *body : getBodies(getOperation()))
       for (Operation &node : *body)
-        if (tfg::isNode(&node) && tfg::getOpType(&node) == "Unique" &&
+        if (tfg::isNode(&node) && opKindOf(&node) == OpKind::Unique &&
             failed(bound(&node)))
           return signalPassFailure();
   }
@@ -93,12 +92,12 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
     llvm::SetVector<Operation *> updates, segmentSums;
     for (OpOperand *use : dataUses(tfg::getDataResults(unique)[0])) {
       Operation *user = use->getOwner();
-      StringRef type = tfg::getOpType(user);
+      OpKind kind = opKindOf(user);
       if (int(use->getOperandNumber()) == indicesPosition(user)) {
         updates.insert(user);
         continue;
       }
-      if (type != "Shape" && type != "Size")
+      if (kind != OpKind::Shape && kind != OpKind::Size)
         return refuse(user);
       if (failed(countUses(user, segmentSums)))
         return failure();
@@ -135,15 +134,17 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
   LogicalResult countUses(Operation *node, llvm::SetVector<Operation *> &segmentSums) {
     for (OpOperand *use : dataUses(tfg::getDataResults(node)[0])) {
       Operation *user = use->getOwner();
-      StringRef type = tfg::getOpType(user);
-      if (type == "StridedSlice" && use->getOperandNumber() == 0) {
+      OpKind kind = opKindOf(user);
+      if (kind == OpKind::StridedSlice && use->getOperandNumber() == 0) {
         if (failed(countUses(user, segmentSums)))
           return failure();
-      } else if (type == "UnsortedSegmentSum" && use->getOperandNumber() == 2) {
+      } else if (kind == OpKind::UnsortedSegmentSum &&
+                 use->getOperandNumber() == 2) {
         segmentSums.insert(user);
       } else {
         user->emitError() << "node '" << tfg::getNodeName(user) << "' ("
-                          << type << ") uses the count of a Unique's values, "
+                          << tfg::getOpType(user)
+                          << ") uses the count of a Unique's values, "
                           << "which only the data decides; tfc supports it as "
                              "num_segments of UnsortedSegmentSum only";
         return failure();

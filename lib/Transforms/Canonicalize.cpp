@@ -46,8 +46,8 @@
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -63,15 +63,15 @@ bool readsSwitch(Operation *node) {
   return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
     Operation *producer = input.getDefiningOp();
     return producer && tfg::isNode(producer) &&
-           (tfg::getOpType(producer) == "Switch" ||
-            tfg::getOpType(producer) == "RefSwitch");
+           (opKindOf(producer) == OpKind::Switch ||
+            opKindOf(producer) == OpKind::RefSwitch);
   });
 }
 
 bool isIdentityLike(Operation *node) {
-  return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("Identity", "IdentityN", "StopGradient", "PreventGradient", true)
-      .Default(false);
+  return llvm::is_contained({OpKind::Identity, OpKind::IdentityN,
+                             OpKind::StopGradient, OpKind::PreventGradient},
+                            opKindOf(node));
 }
 
 /// Requested and assigned device of a node, or of nothing for arguments.
@@ -106,7 +106,7 @@ public:
   bool simplify(Operation *node) {
     if (isIdentityLike(node) && forwardIdentity(node))
       return true;
-    if (tfg::getOpType(node) == "NoOp" && forwardNoOp(node))
+    if (opKindOf(node) == OpKind::NoOp && forwardNoOp(node))
       return true;
     return pruneControlInputs(node);
   }
@@ -203,11 +203,18 @@ private:
 
 /// Ops that can stop a step with an error: rule 6 keeps them.
 bool canFail(Operation *node) {
-  return llvm::StringSwitch<bool>(tfg::getOpType(node))
-      .Cases("SparseSoftmaxCrossEntropyWithLogits", "GatherV2", "Gather",
-             "ResourceGather", "GatherNd", "CheckNumerics", true)
-      .Case("EnsureShape", true)
-      .Default(false);
+  switch (opKindOf(node)) {
+  case OpKind::SparseSoftmaxCrossEntropyWithLogits:
+  case OpKind::GatherV2:
+  case OpKind::Gather:
+  case OpKind::ResourceGather:
+  case OpKind::GatherNd:
+  case OpKind::CheckNumerics:
+  case OpKind::EnsureShape:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Whether `node` takes a ref (Assign, Apply*, ref reads: TensorFlow marks
@@ -218,16 +225,26 @@ bool readsOrWritesRefs(Operation *node) {
   });
 }
 
+/// TensorFlow's internal ops (arguments, results, transfers): rule 6 keeps
+/// them.
+bool isInternalOp(Operation *node) {
+  return llvm::is_contained({OpKind::InternalArg, OpKind::InternalRetval,
+                             OpKind::InternalSend, OpKind::InternalRecv,
+                             OpKind::InternalHostSend,
+                             OpKind::InternalHostRecv},
+                            opKindOf(node));
+}
+
 /// Rule 6 over a body, consumers first (a node turned NoOp leaves its
 /// producers' outputs unused); the number of nodes turned.
 unsigned replaceWaitedOnlyNodes(Block &body, const llvm::StringSet<> &roots) {
   unsigned replaced = 0;
   SmallVector<Operation *> order = topologicalOrder(body);
   for (Operation *node : llvm::reverse(order)) {
-    if (!tfg::isNode(node) || tfg::getOpType(node) == "NoOp" ||
+    if (!tfg::isNode(node) || opKindOf(node) == OpKind::NoOp ||
         tfg::getDataResults(node).empty() || isRoot(node, roots) ||
         isStateful(node) || isControlFlow(node) || canFail(node) ||
-        tfg::getOpType(node).starts_with("_") || readsOrWritesRefs(node) ||
+        isInternalOp(node) || readsOrWritesRefs(node) ||
         tfg::getControlToken(node).use_empty() ||
         llvm::any_of(tfg::getDataResults(node),
                      [](Value result) { return !result.use_empty(); }) ||

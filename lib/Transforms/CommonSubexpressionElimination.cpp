@@ -16,6 +16,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Passes.h"
 
@@ -75,9 +76,10 @@ NodeKey keyOf(Operation *node) {
 bool isCandidate(Operation *node, const llvm::StringSet<> &roots) {
   if (!tfg::isNode(node) || isStateful(node) || isRoot(node, roots))
     return false;
-  StringRef type = tfg::getOpType(node);
-  if (type.starts_with("Placeholder") || type == "_Arg" || type == "_Recv" ||
-      type == "_HostRecv")
+  if (llvm::is_contained({OpKind::Placeholder, OpKind::PlaceholderV2,
+                          OpKind::PlaceholderWithDefault, OpKind::InternalArg,
+                          OpKind::InternalRecv, OpKind::InternalHostRecv},
+                         opKindOf(node)))
     return false;
   // A node reading a ref reads a mutable buffer at the time it runs.
   return llvm::none_of(tfg::getDataOperands(node), [](Value v) {

@@ -4,6 +4,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Placement.h"
 #include "tfc/Support/DeviceName.h"
 
@@ -58,7 +59,7 @@ void defaultInterface(ModuleOp module, SmallVectorImpl<Attribute> &feeds,
       if (!tfg::isNode(&node))
         continue;
       StringRef name = tfg::getNodeName(&node);
-      if (tfg::getOpType(&node) == "Placeholder")
+      if (opKindOf(&node) == OpKind::Placeholder)
         feeds.push_back(b.getStringAttr(name + ":0"));
       // A node none of whose outputs feeds another node: its outputs are
       // what the graph computes (control uses do not count; unused extra

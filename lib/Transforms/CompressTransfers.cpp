@@ -16,6 +16,7 @@
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Partition.h"
 
@@ -62,12 +63,12 @@ struct CompressTransfersPass
     // The receives, by rendezvous key.
     llvm::StringMap<Operation *> recvs;
     module.walk([&](Operation *op) {
-      if (tfg::isNode(op) && tfg::getOpType(op) == "_Recv")
+      if (tfg::isNode(op) && opKindOf(op) == OpKind::InternalRecv)
         recvs[rendezvousKey(op)] = op;
     });
     SmallVector<Operation *> sends;
     module.walk([&](Operation *op) {
-      if (tfg::isNode(op) && tfg::getOpType(op) == "_Send" &&
+      if (tfg::isNode(op) && opKindOf(op) == OpKind::InternalSend &&
           op->getAttrOfType<TypeAttr>("T").getValue() == f32 && crossesTasks(op))
         sends.push_back(op);
     });

@@ -41,7 +41,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <map>
 
@@ -192,7 +191,7 @@ Value StepEmitter::memrefFor(Value value) {
   Operation *node = value.getDefiningOp();
   Location loc = node->getLoc();
   // String constants: handles the step stores (stringConstant).
-  if (tfg::getOpType(node) == "Const" &&
+  if (opKindOf(node) == OpKind::Const &&
       isa<DenseStringElementsAttr>(node->getAttr("value"))) {
     Value handles = stringConstant(
         loc, cast<DenseStringElementsAttr>(node->getAttr("value")),
@@ -201,7 +200,7 @@ Value StepEmitter::memrefFor(Value value) {
     return handles;
   }
   // Constants: private globals with their value.
-  if (tfg::getOpType(node) == "Const") {
+  if (opKindOf(node) == OpKind::Const) {
     auto dense = node->getAttrOfType<DenseElementsAttr>("value");
     MemRefType type = memrefOf(value);
     std::string name = addGlobal(
@@ -316,7 +315,7 @@ Value StepEmitter::constantTable(Location loc, ArrayRef<int64_t> values) {
 
 LogicalResult StepEmitter::emitTransfer(Operation *node) {
   Location loc = node->getLoc();
-  bool send = tfg::getOpType(node) == "_Send";
+  bool send = opKindOf(node) == OpKind::InternalSend;
   Value tensor = send ? tfg::getDataOperands(node)[0] : tfg::getDataResults(node)[0];
   Value buffer = memrefFor(tensor);
   if (!buffer)
@@ -446,7 +445,7 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   arena = entry->getArgument(1);
   state = entry->getArgument(2);
   for (Operation *arg : schedule) {
-    if (tfg::getOpType(arg) != "_Arg")
+    if (opKindOf(arg) != OpKind::InternalArg)
       continue;
     int64_t index = arg->getAttrOfType<IntegerAttr>("index").getInt();
     Value param = entry->getArgument(3 + index);
@@ -460,7 +459,7 @@ LogicalResult StepEmitter::emit(StringRef functionName,
 
   // String constants' handles, stored once at the start of the step.
   for (Operation *node : schedule)
-    if (tfg::getOpType(node) == "Const" &&
+    if (opKindOf(node) == OpKind::Const &&
         isa<DenseStringElementsAttr>(node->getAttr("value")))
       memrefFor(node->getResult(0));
 
@@ -513,7 +512,7 @@ struct ConvertTfgToMemrefPass
     // The init entry runs before any input exists.
     for (tfg::GraphOp graph : inits)
       for (Operation &op : graph.getBody())
-        if (tfg::isNode(&op) && tfg::getOpType(&op) == "_Arg") {
+        if (opKindOf(&op) == OpKind::InternalArg) {
           op.emitError() << "the init entry needs a fed tensor ('"
                          << tfg::getNodeName(&op)
                          << "'): init nodes must not depend on feeds";
@@ -527,11 +526,11 @@ struct ConvertTfgToMemrefPass
     module.walk([&](Operation *op) {
       if (isStackNode(op))
         op->setAttr(kStackSlotAttr, IntegerAttr::get(i64, stacks++));
-      if (tfg::isNode(op) && tfg::getOpType(op) == "TensorArrayV3")
+      if (opKindOf(op) == OpKind::TensorArrayV3)
         op->setAttr(kTensorArraySlotAttr, IntegerAttr::get(i64, arrays++));
     });
     module.walk([&](Operation *op) {
-      if (!tfg::isNode(op) || tfg::getOpType(op) != "TensorArrayGradV3")
+      if (opKindOf(op) != OpKind::TensorArrayGradV3)
         return;
       auto source = op->getAttrOfType<StringAttr>("source");
       auto key = std::make_pair(forwardArrayOf(op),
@@ -545,19 +544,20 @@ struct ConvertTfgToMemrefPass
     SmallVector<Type> inputs, outputs;
     for (tfg::GraphOp graph : steps)
       for (Operation &op : graph.getBody()) {
-        StringRef type = tfg::getOpType(&op);
-        if (type != "_Arg" && type != "_Retval")
+        OpKind kind = opKindOf(&op);
+        if (kind != OpKind::InternalArg && kind != OpKind::InternalRetval)
           continue;
         auto index = op.getAttrOfType<IntegerAttr>("index");
         if (!index || index.getInt() < 0) {
           op.emitError("_Arg/_Retval without an index");
           return signalPassFailure();
         }
-        auto &list = type == "_Arg" ? inputs : outputs;
+        auto &list = kind == OpKind::InternalArg ? inputs : outputs;
         if (list.size() <= size_t(index.getInt()))
           list.resize(index.getInt() + 1);
-        list[index.getInt()] = type == "_Arg" ? op.getResult(0).getType()
-                                              : op.getOperand(0).getType();
+        list[index.getInt()] = kind == OpKind::InternalArg
+                                   ? op.getResult(0).getType()
+                                   : op.getOperand(0).getType();
       }
     if (llvm::is_contained(inputs, Type()) || llvm::is_contained(outputs, Type())) {
       module.emitError("_Arg or _Retval indices are not contiguous");

@@ -18,6 +18,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -45,9 +46,9 @@ struct DecomposeBatchNormPass
   }
 
   bool decompose(Operation *node, NameUniquer &names) {
-    StringRef type = tfg::getOpType(node);
-    if (type != "FusedBatchNorm" && type != "FusedBatchNormV2" &&
-        type != "FusedBatchNormV3")
+    OpKind kind = opKindOf(node);
+    if (kind != OpKind::FusedBatchNorm && kind != OpKind::FusedBatchNormV2 &&
+        kind != OpKind::FusedBatchNormV3)
       return false;
     auto training = node->getAttrOfType<BoolAttr>("is_training");
     if (!training || training.getValue())

@@ -54,8 +54,10 @@ llvm::DenseSet<Operation *> nodesInControlFlow(Block &body) {
   llvm::DenseSet<Operation *> inside;
   SmallVector<Operation *> worklist;
   for (Operation &op : body) {
-    StringRef type = tfg::isNode(&op) ? tfg::getOpType(&op) : "";
-    if (type.ends_with("Switch") || type.ends_with("Enter"))
+    OpKind kind = opKindOf(&op);
+    if (llvm::is_contained({OpKind::Switch, OpKind::RefSwitch, OpKind::Enter,
+                            OpKind::RefEnter},
+                           kind))
       for (Operation *user : op.getUsers())
         worklist.push_back(user);
   }
@@ -63,8 +65,9 @@ llvm::DenseSet<Operation *> nodesInControlFlow(Block &body) {
     Operation *node = worklist.pop_back_val();
     if (!tfg::isNode(node) || !inside.insert(node).second)
       continue;
-    StringRef type = tfg::getOpType(node);
-    if (type.ends_with("Merge") || type.ends_with("Exit"))
+    if (llvm::is_contained(
+            {OpKind::Merge, OpKind::RefMerge, OpKind::Exit, OpKind::RefExit},
+            opKindOf(node)))
       continue;
     for (Operation *user : node->getUsers())
       worklist.push_back(user);
@@ -113,7 +116,7 @@ LogicalResult foldNumericSubgraphs(Block &body,
   if (!evaluate)
     return success();
   auto isConst = [](Operation *op) {
-    return op && tfg::isNode(op) && tfg::getOpType(op) == "Const";
+    return op && tfg::isNode(op) && opKindOf(op) == OpKind::Const;
   };
   // Foldable nodes, producers first.
   SmallVector<Operation *> order;
@@ -124,8 +127,9 @@ LogicalResult foldNumericSubgraphs(Block &body,
         !hasCodeGeneration(node) ||
         !tfg::getControlOperands(node).empty())
       continue;
-    StringRef type = tfg::getOpType(node);
-    if (type == "_Arg" || type == "_Retval" || type == "NoOp")
+    if (llvm::is_contained(
+            {OpKind::InternalArg, OpKind::InternalRetval, OpKind::NoOp},
+            opKindOf(node)))
       continue;
     bool fromConstants = llvm::all_of(tfg::getDataOperands(node), [&](Value v) {
       Operation *producer = v.getDefiningOp();
@@ -247,8 +251,8 @@ struct FoldConstantsPass
       // assigned a new shape; a tfc variable's shape is fixed.)
       SmallVector<Operation *> nodes;
       for (Operation &op : *body)
-        if (tfg::isNode(&op) && tfg::getOpType(&op) != "Const" &&
-            (!isStateful(&op) || tfg::getOpType(&op) == "VariableShape"))
+        if (tfg::isNode(&op) && opKindOf(&op) != OpKind::Const &&
+            (!isStateful(&op) || opKindOf(&op) == OpKind::VariableShape))
           nodes.push_back(&op);
       for (Operation *node : nodes) {
         // The outputs whose values are known, with static integer types.

@@ -26,6 +26,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -53,7 +54,7 @@ public:
     if (!inserted)
       return it->second; // Known, or on the current path: a cycle.
     bool constant;
-    if (tfg::getOpType(producer) == "Const")
+    if (opKindOf(producer) == OpKind::Const)
       constant = true;
     else if (isStateful(producer) || !tfg::getControlOperands(producer).empty() ||
              tfg::getDataOperands(producer).empty())
@@ -72,12 +73,12 @@ private:
 };
 
 bool isAdd(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  if (type == "BiasAdd") {
+  OpKind kind = opKindOf(node);
+  if (kind == OpKind::BiasAdd) {
     auto format = node->getAttrOfType<StringAttr>("data_format");
     return !format || format.getValue() == "NHWC";
   }
-  return type == "Add" || type == "AddV2";
+  return kind == OpKind::Add || kind == OpKind::AddV2;
 }
 
 RankedTensorType staticType(Value value) {
@@ -115,8 +116,7 @@ public:
   Operation *rewrite(Operation *node) {
     if (!tfg::isNode(node) || tfg::getDataResults(node).size() != 1)
       return nullptr;
-    StringRef type = tfg::getOpType(node);
-    if (type == "Mul")
+    if (opKindOf(node) == OpKind::Mul)
       for (unsigned side : {0u, 1u})
         if (Operation *done = pushScale(node, side))
           return done;
@@ -141,9 +141,10 @@ private:
     int64_t channels = type.getShape().back();
     if (!isPerChannelConst(constants, scale, channels, type.getRank()))
       return nullptr;
-    StringRef kind = tfg::getOpType(producer);
+    OpKind kind = opKindOf(producer);
     OpBuilder b(node);
-    if (kind == "Conv2D" || kind == "DepthwiseConv2dNative" || kind == "MatMul") {
+    if (kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative ||
+        kind == OpKind::MatMul) {
       // Rule A.
       Value weights = tfg::getDataOperands(producer)[1];
       auto format = producer->getAttrOfType<StringAttr>("data_format");
@@ -154,7 +155,8 @@ private:
         return nullptr;
       Value factor = scale;
       RankedTensorType weightsType = staticType(weights);
-      if (kind == "DepthwiseConv2dNative" && staticType(scale).getNumElements() != 1) {
+      if (kind == OpKind::DepthwiseConv2dNative &&
+          staticType(scale).getNumElements() != 1) {
         // Output channel c * multiplier + m scales filter [.., c, m].
         ArrayRef<int64_t> w = weightsType.getShape();
         factor = reshape(b, node, scale, {w[2], w[3]});
@@ -172,7 +174,7 @@ private:
       OperandRange terms = tfg::getDataOperands(producer);
       unsigned shiftSide = isPerChannelConst(constants, terms[1], channels, type.getRank()) ? 1
                            : isPerChannelConst(constants, terms[0], channels, type.getRank()) &&
-                                   tfg::getOpType(producer) != "BiasAdd"
+                                   opKindOf(producer) != OpKind::BiasAdd
                                ? 0
                                : 2;
       if (shiftSide == 2 || staticType(terms[1 - shiftSide]) != type)
@@ -203,7 +205,7 @@ private:
           !hasSingleUse(producer) || !sameDevice(node, producer) ||
           staticType(inner) != type ||
           !isPerChannelConst(constants, outerShift, channels, type.getRank()) ||
-          (side == 1 && tfg::getOpType(node) == "BiasAdd"))
+          (side == 1 && opKindOf(node) == OpKind::BiasAdd))
         continue;
       OperandRange innerTerms = tfg::getDataOperands(producer);
       Value y = innerTerms[0], innerShift = innerTerms[1];
@@ -303,7 +305,7 @@ private:
     // own inputs would seem used twice to the next rule.)
     for (Operation *producer : producers)
       if (tfg::isNode(producer) && producer->use_empty() &&
-          tfg::getOpType(producer) != "Const") {
+          opKindOf(producer) != OpKind::Const) {
         worklist.remove(producer);
         producer->erase();
       }

@@ -13,6 +13,7 @@
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
@@ -26,9 +27,31 @@ using namespace mlir;
 namespace tfc {
 namespace {
 
-bool isType(Operation *node, StringRef type) {
-  StringRef actual = tfg::getOpType(node);
-  return actual == type || actual == ("Ref" + type).str();
+/// The ref variant of `kind` (RefEnter for Enter, ...), or `kind` itself
+/// when it has none.
+OpKind refVariant(OpKind kind) {
+  switch (kind) {
+  case OpKind::Enter:
+    return OpKind::RefEnter;
+  case OpKind::Exit:
+    return OpKind::RefExit;
+  case OpKind::NextIteration:
+    return OpKind::RefNextIteration;
+  case OpKind::Merge:
+    return OpKind::RefMerge;
+  case OpKind::Switch:
+    return OpKind::RefSwitch;
+  case OpKind::Identity:
+    return OpKind::RefIdentity;
+  default:
+    return kind;
+  }
+}
+
+/// Whether `node` is a `kind` node or its ref variant.
+bool isType(Operation *node, OpKind kind) {
+  OpKind actual = opKindOf(node);
+  return actual == kind || actual == refVariant(kind);
 }
 
 InFlightDiagnostic frameError(Operation *node, const Frame *frame) {
@@ -41,8 +64,9 @@ InFlightDiagnostic frameError(Operation *node, const Frame *frame) {
 
 bool isLoopPlumbing(Operation *node) {
   return tfg::isNode(node) &&
-         (isType(node, "Enter") || isType(node, "Exit") ||
-          isType(node, "NextIteration") || tfg::getOpType(node) == "LoopCond");
+         (isType(node, OpKind::Enter) || isType(node, OpKind::Exit) ||
+          isType(node, OpKind::NextIteration) ||
+          opKindOf(node) == OpKind::LoopCond);
 }
 
 std::string Frame::path() const {
@@ -101,10 +125,10 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
   // The frame a producer's value is in for its consumers.
   auto valueFrame = [&](Operation *producer) -> Frame * {
     Frame *frame = info->frameOfNode.lookup(producer);
-    return frame && isType(producer, "Exit") ? frame->parent : frame;
+    return frame && isType(producer, OpKind::Exit) ? frame->parent : frame;
   };
   for (Operation *node : schedule) {
-    if (isType(node, "Enter")) {
+    if (isType(node, OpKind::Enter)) {
       auto name = node->getAttrOfType<StringAttr>("frame_name");
       Operation *producer = tfg::getDataOperands(node)[0].getDefiningOp();
       if (!name || name.getValue().empty())
@@ -119,7 +143,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
     for (Value operand : node->getOperands()) {
       Operation *producer = operand.getDefiningOp();
       if (!producer || !tfg::isNode(producer) ||
-          isType(producer, "NextIteration"))
+          isType(producer, OpKind::NextIteration))
         continue;
       Frame *from = valueFrame(producer);
       if (!from || from == frame)
@@ -149,7 +173,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       members[frame].push_back(node);
     for (Frame *f = frame; f; f = f->parent)
       f->allNodes.push_back(node);
-    if (frame && tfg::getOpType(node) == "_Retval")
+    if (frame && opKindOf(node) == OpKind::InternalRetval)
       return frameError(node, frame) << "is fetched from inside the loop; "
                                         "fetch the loop's Exit instead",
              failure();
@@ -190,7 +214,8 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
         for (Value operand : node->getOperands()) {
           Operation *producer = operand.getDefiningOp();
           if (!producer || !tfg::isNode(producer) ||
-              (isType(producer, "NextIteration") && isType(node, "Merge")))
+              (isType(producer, OpKind::NextIteration) &&
+               isType(node, OpKind::Merge)))
             continue;
           FrameItem dep = itemAt(producer, level);
           if (dep && dep != item && inSet.contains(dep.getOpaqueValue()) &&
@@ -222,10 +247,10 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
     SmallVector<Operation *> &direct = members[frame];
     llvm::DenseSet<Operation *> structural;
     for (Operation *node : direct) {
-      if (isType(node, "Enter")) {
+      if (isType(node, OpKind::Enter)) {
         frame->enters.push_back(node);
         structural.insert(node);
-      } else if (tfg::getOpType(node) == "LoopCond") {
+      } else if (opKindOf(node) == OpKind::LoopCond) {
         if (frame->loopCond)
           return frameError(node, frame) << "is a second LoopCond", failure();
         frame->loopCond = node;
@@ -238,16 +263,16 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
              failure();
     // Loop variables, from their Merge.
     for (Operation *node : direct) {
-      if (!isType(node, "Merge"))
+      if (!isType(node, OpKind::Merge))
         continue;
       LoopVariable v;
       bool loopMerge = false;
       for (Value operand : tfg::getDataOperands(node)) {
         Operation *producer = operand.getDefiningOp();
-        if (producer && isType(producer, "NextIteration")) {
+        if (producer && isType(producer, OpKind::NextIteration)) {
           v.nextIteration = producer;
           loopMerge = true;
-        } else if (producer && isType(producer, "Enter") &&
+        } else if (producer && isType(producer, OpKind::Enter) &&
                    info->frameOfNode.lookup(producer) == frame) {
           v.enter = producer;
           loopMerge = true;
@@ -263,7 +288,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       v.merge = node;
       Value value = tfg::getDataResults(node)[0];
       for (Operation *user : value.getUsers())
-        if (tfg::isNode(user) && isType(user, "Switch") &&
+        if (tfg::isNode(user) && isType(user, OpKind::Switch) &&
             user->getOperand(1) == tfg::getDataResults(frame->loopCond)[0]) {
           if (v.switchNode)
             return frameError(user, frame)
@@ -283,11 +308,11 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
         for (Operation *user : value.getUsers()) {
           if (!tfg::isNode(user))
             continue;
-          if (isType(user, "Identity")) {
+          if (isType(user, OpKind::Identity)) {
             exitPath.push_back(user);
             continue;
           }
-          if (!isType(user, "Exit"))
+          if (!isType(user, OpKind::Exit))
             return frameError(user, frame)
                        << "reads a loop variable after the loop ends without "
                           "an Exit",
@@ -316,7 +341,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
     }
     // (A Switch that is not a loop variable's belongs to a conditional.)
     for (Operation *node : direct)
-      if ((isType(node, "NextIteration") || isType(node, "Exit")) &&
+      if ((isType(node, OpKind::NextIteration) || isType(node, OpKind::Exit)) &&
           !structural.contains(node))
         return frameError(node, frame)
                    << "is not part of a loop variable", failure();

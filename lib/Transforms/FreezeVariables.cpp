@@ -33,6 +33,7 @@
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
 
@@ -49,7 +50,7 @@ namespace {
 
 Value skipIdentities(Value value) {
   while (Operation *producer = value.getDefiningOp()) {
-    if (!tfg::isNode(producer) || tfg::getOpType(producer) != "Identity")
+    if (!tfg::isNode(producer) || opKindOf(producer) != OpKind::Identity)
       break;
     value = tfg::getDataOperands(producer)[0];
   }
@@ -146,11 +147,12 @@ struct FreezeVariablesPass
       if (isVariableNode(&op))
         variables.push_back(&op);
     bool readOnly = llvm::all_of(variables, [&](Operation *variable) {
-      bool resource = tfg::getOpType(variable) == "VarHandleOp";
+      bool resource = opKindOf(variable) == OpKind::VarHandleOp;
       return keys.count(variableId(variable)) &&
              llvm::all_of(variable->getUsers(), [&](Operation *user) {
                return tfg::isNode(user) &&
-                      tfg::getOpType(user) == (resource ? "ReadVariableOp" : "Identity") &&
+                      opKindOf(user) == (resource ? OpKind::ReadVariableOp
+                                                  : OpKind::Identity) &&
                       tfg::getControlOperands(user).empty();
              });
     });
@@ -168,14 +170,14 @@ struct FreezeVariablesPass
   /// taken.)
   static void addRestoredKeys(tfg::GraphOp init, llvm::StringMap<std::string> &keys) {
     for (Operation &op : init.getBody()) {
-      StringRef type = tfg::isNode(&op) ? tfg::getOpType(&op) : "";
-      if (type != "AssignVariableOp" && type != "Assign")
+      OpKind kind = opKindOf(&op);
+      if (kind != OpKind::AssignVariableOp && kind != OpKind::Assign)
         continue;
       Operation *target = tfg::getDataOperands(&op)[0].getDefiningOp();
       Value value = skipIdentities(tfg::getDataOperands(&op)[1]);
       Operation *restore = value.getDefiningOp();
       if (!target || !tfg::isNode(target) || !isVariableNode(target) || !restore ||
-          !tfg::isNode(restore) || tfg::getOpType(restore) != "RestoreV2")
+          !tfg::isNode(restore) || opKindOf(restore) != OpKind::RestoreV2)
         continue;
       Operation *names = tfg::getDataOperands(restore)[1].getDefiningOp();
       Operation *slices = tfg::getDataOperands(restore)[2].getDefiningOp();
@@ -248,7 +250,7 @@ struct FreezeVariablesPass
       b.setInsertionPointToEnd(&body);
       Value reference = tfg::getDataResults(copy)[0];
       Operation *assign;
-      if (tfg::getOpType(variable) == "VarHandleOp")
+      if (opKindOf(variable) == OpKind::VarHandleOp)
         assign = tfg::createNode(
             b, variable->getLoc(), "AssignVariableOp", {},
             {reference, constant->getResult(0)}, {},

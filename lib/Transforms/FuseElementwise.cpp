@@ -41,7 +41,6 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -87,11 +86,11 @@ RankedTensorType staticFloat32(Value value, int64_t rank = -1) {
 /// empty.
 SmallVector<Operation *> poolingGradientEpilogueOf(Operation *pool) {
   Value gradient = tfg::getDataResults(pool)[0];
-  if (tfg::getOpType(pool) != "MaxPoolGrad" || !isNhwc(pool) ||
+  if (opKindOf(pool) != OpKind::MaxPoolGrad || !isNhwc(pool) ||
       !staticFloat32(gradient))
     return {};
   Operation *user = soleUser(pool);
-  if (!user || tfg::getOpType(user) != "ReluGrad" || !sameDevice(user, pool) ||
+  if (!user || opKindOf(user) != OpKind::ReluGrad || !sameDevice(user, pool) ||
       !tfg::getControlOperands(user).empty())
     return {};
   OperandRange in = tfg::getDataOperands(user);
@@ -104,9 +103,9 @@ SmallVector<Operation *> poolingGradientEpilogueOf(Operation *pool) {
 /// Folds the ReLU or ReLU6 that alone reads a training batch norm's y
 /// into it (see the file comment). Returns whether it did.
 bool foldActivationIntoBatchNorm(Operation *norm) {
-  StringRef type = tfg::getOpType(norm);
-  if (type != "FusedBatchNorm" && type != "FusedBatchNormV2" &&
-      type != "FusedBatchNormV3")
+  OpKind kind = opKindOf(norm);
+  if (kind != OpKind::FusedBatchNorm && kind != OpKind::FusedBatchNormV2 &&
+      kind != OpKind::FusedBatchNormV3)
     return false;
   auto training = norm->getAttrOfType<BoolAttr>("is_training");
   Value y = tfg::getDataResults(norm)[0];
@@ -115,14 +114,15 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
       !y.hasOneUse() || norm->hasAttr("tfc.activation"))
     return false;
   Operation *user = *y.getUsers().begin();
-  StringRef activation = tfg::isNode(user) ? tfg::getOpType(user) : "";
-  if ((activation != "Relu" && activation != "Relu6") || !sameDevice(user, norm) ||
-      !tfg::getControlOperands(user).empty() ||
+  OpKind activation = opKindOf(user);
+  if ((activation != OpKind::Relu && activation != OpKind::Relu6) ||
+      !sameDevice(user, norm) || !tfg::getControlOperands(user).empty() ||
       tfg::getDataResults(user)[0].getType() != yType)
     return false;
   tfg::getDataResults(user)[0].replaceAllUsesWith(y);
   tfg::getControlToken(user).replaceAllUsesWith(tfg::getControlToken(norm));
-  norm->setAttr("tfc.activation", StringAttr::get(norm->getContext(), activation));
+  norm->setAttr("tfc.activation",
+                StringAttr::get(norm->getContext(), tfg::getOpType(user)));
   user->erase();
   return true;
 }
@@ -130,10 +130,10 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
 /// The epilogue a convolution's (or a max pooling gradient's) kernel
 /// applies (see the file comment), in order; empty if none.
 SmallVector<Operation *> epilogueOf(Operation *conv) {
-  StringRef type = tfg::getOpType(conv);
-  if (type == "MaxPoolGrad")
+  OpKind kind = opKindOf(conv);
+  if (kind == OpKind::MaxPoolGrad)
     return poolingGradientEpilogueOf(conv);
-  if (type != "Conv2D" && type != "DepthwiseConv2dNative")
+  if (kind != OpKind::Conv2D && kind != OpKind::DepthwiseConv2dNative)
     return {};
   RankedTensorType outType = staticFloat32(tfg::getDataResults(conv)[0], 4);
   if (!isNhwc(conv) || !outType)
@@ -141,11 +141,12 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
   int64_t channels = outType.getShape().back();
   // The operand of `node` other than `value`, if it is a binary add of it.
   auto otherAddend = [&](Operation *node, Value value) -> Value {
-    StringRef op = tfg::getOpType(node);
+    OpKind nodeKind = opKindOf(node);
     OperandRange in = tfg::getDataOperands(node);
-    if (op == "BiasAdd")
+    if (nodeKind == OpKind::BiasAdd)
       return in[0] == value && isNhwc(node) ? in[1] : Value();
-    if ((op != "Add" && op != "AddV2") || in.size() != 2 || in[0] == in[1])
+    if ((nodeKind != OpKind::Add && nodeKind != OpKind::AddV2) ||
+        in.size() != 2 || in[0] == in[1])
       return {};
     return in[0] == value ? in[1] : in[1] == value ? in[0] : Value();
   };
@@ -165,14 +166,14 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
         !tfg::getControlOperands(user).empty())
       break;
     Value value = tfg::getDataResults(last)[0];
-    StringRef op = tfg::getOpType(user);
+    OpKind userKind = opKindOf(user);
     Value other = otherAddend(user, value);
     if (stage == 0 && other && isVector(other)) {
       stage = 1;
     } else if (stage <= 1 && other && other.getType() == outType &&
-               op != "BiasAdd") {
+               userKind != OpKind::BiasAdd) {
       stage = 2;
-    } else if (op == "Relu" || op == "Relu6") {
+    } else if (userKind == OpKind::Relu || userKind == OpKind::Relu6) {
       stage = 3;
     } else {
       break;

@@ -4,6 +4,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "graph.pb.h"
 
@@ -47,8 +48,9 @@ llvm::StringSet<> getRootNames(ModuleOp module) {
 }
 
 bool isRoot(Operation *node, const llvm::StringSet<> &roots) {
-  StringRef type = tfg::getOpType(node);
-  return type == "_Retval" || type == "_Send" || type == "_HostSend" ||
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::InternalRetval || kind == OpKind::InternalSend ||
+         kind == OpKind::InternalHostSend ||
          roots.contains(tfg::getNodeName(node));
 }
 
@@ -125,12 +127,16 @@ bool isVariant(Type type) {
   return tensor && isa<tfg::VariantType>(tensor.getElementType());
 }
 
-bool carriesVariant(StringRef type) {
-  return type == "Enter" || type == "Merge" || type == "Switch" ||
-         type == "Identity" || type == "NextIteration" || type == "Exit";
+bool carriesVariant(OpKind kind) {
+  return llvm::is_contained({OpKind::Enter, OpKind::Merge, OpKind::Switch,
+                             OpKind::Identity, OpKind::NextIteration,
+                             OpKind::Exit},
+                            kind);
 }
 
-bool mapsVariant(StringRef type) { return type == "ZerosLike" || type == "AddN"; }
+bool mapsVariant(OpKind kind) {
+  return kind == OpKind::ZerosLike || kind == OpKind::AddN;
+}
 
 void retypeVariantCarriers(ArrayRef<Value> dense) {
   llvm::SetVector<Value> worklist(dense.begin(), dense.end());
@@ -140,8 +146,8 @@ void retypeVariantCarriers(ArrayRef<Value> dense) {
     for (Operation *user : value.getUsers()) {
       if (!tfg::isNode(user))
         continue;
-      StringRef type = tfg::getOpType(user);
-      if (!carriesVariant(type) && !mapsVariant(type))
+      OpKind kind = opKindOf(user);
+      if (!carriesVariant(kind) && !mapsVariant(kind))
         continue;
       for (Value result : tfg::getDataResults(user)) {
         if (!isVariant(result.getType()))
@@ -156,7 +162,8 @@ void retypeVariantCarriers(ArrayRef<Value> dense) {
 
 std::optional<SmallVector<int64_t>> constantInts(Value value) {
   Operation *producer = value.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const)
     return std::nullopt;
   auto dense = producer->getAttrOfType<DenseIntElementsAttr>("value");
   if (!dense)
@@ -173,7 +180,8 @@ SmallVector<Operation *> topologicalOrder(Block &body) {
     position[&op] = position.size();
   auto isBackEdge = [](Operation *producer) {
     return tfg::isNode(producer) &&
-           tfg::getOpType(producer).ends_with("NextIteration");
+           llvm::is_contained({OpKind::NextIteration, OpKind::RefNextIteration},
+                              opKindOf(producer));
   };
   // Ready nodes, earliest position first.
   auto later = [&](Operation *a, Operation *b) {

@@ -37,10 +37,16 @@ namespace {
 /// Rounds of loop re-inference before loop shapes are given up on.
 constexpr int kMaxLoopRounds = 8;
 
+bool isMerge(Operation *node) {
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::Merge || kind == OpKind::RefMerge;
+}
+
 bool isBackEdge(Value value) {
   Operation *producer = value.getDefiningOp();
   return producer && tfg::isNode(producer) &&
-         tfg::getOpType(producer).ends_with("NextIteration");
+         llvm::is_contained({OpKind::NextIteration, OpKind::RefNextIteration},
+                            opKindOf(producer));
 }
 
 /// The more precise of two shapes of one value; failure if they conflict.
@@ -90,7 +96,7 @@ public:
       // Merges whose back edges brought other shapes than assumed.
       bool changed = false;
       for (Operation *node : order) {
-        if (!tfg::isNode(node) || !tfg::getOpType(node).ends_with("Merge"))
+        if (!tfg::isNode(node) || !isMerge(node))
           continue;
         Shape assumed = Shape::fromType(node->getResult(0).getType());
         Shape joined = assumed;
@@ -145,9 +151,8 @@ LogicalResult ShapeInferrer::setShape(Operation *node, unsigned index,
 }
 
 LogicalResult ShapeInferrer::visit(Operation *node) {
-  StringRef type = tfg::getOpType(node);
   // Merge: forward inputs only, or the pinned shape (see the file comment).
-  if (type.ends_with("Merge")) {
+  if (isMerge(node)) {
     auto it = pinned.find(node);
     Shape shape;
     bool first = true;

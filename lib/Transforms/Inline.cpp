@@ -21,6 +21,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -38,23 +39,24 @@ namespace tfc {
 namespace {
 
 bool isCall(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "PartitionedCall" || type == "StatefulPartitionedCall";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::PartitionedCall ||
+         kind == OpKind::StatefulPartitionedCall;
 }
 
 bool isWhile(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "While" || type == "StatelessWhile";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::While || kind == OpKind::StatelessWhile;
 }
 
 bool isIf(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "If" || type == "StatelessIf";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::If || kind == OpKind::StatelessIf;
 }
 
 bool isCase(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "Case" || type == "StatelessCase";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::Case || kind == OpKind::StatelessCase;
 }
 
 /// What the inliner replaces: calls, and functional While and If.

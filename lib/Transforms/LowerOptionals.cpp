@@ -22,6 +22,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -61,7 +62,7 @@ RankedTensorType typeMergedWith(Value optional,
       }
       Operation *producer = value.getDefiningOp();
       if (producer && tfg::isNode(producer) &&
-          carriesVariant(tfg::getOpType(producer)))
+          carriesVariant(opKindOf(producer)))
         for (Value input : tfg::getDataOperands(producer))
           if (isVariant(input.getType()) || wrapped.count(input))
             worklist.push_back(input);
@@ -75,9 +76,9 @@ RankedTensorType typeMergedWith(Value optional,
     if (!seen.insert(value).second)
       continue;
     for (Operation *user : value.getUsers()) {
-      if (!tfg::isNode(user) || !carriesVariant(tfg::getOpType(user)))
+      if (!tfg::isNode(user) || !carriesVariant(opKindOf(user)))
         continue;
-      if (tfg::getOpType(user) == "Merge")
+      if (opKindOf(user) == OpKind::Merge)
         for (Value input : tfg::getDataOperands(user))
           if (input != value)
             if (RankedTensorType type = wrappedType(input))
@@ -103,23 +104,24 @@ struct LowerOptionalsPass
     for (Operation &op : body) {
       if (!tfg::isNode(&op))
         continue;
-      StringRef type = tfg::getOpType(&op);
-      if (type == "OptionalHasValue") {
+      OpKind kind = opKindOf(&op);
+      if (kind == OpKind::OptionalHasValue) {
         nodeError(&op) << "is not supported (tfc lowers the Optionals of "
                           "cond gradients to their values)";
         return failure();
       }
-      if ((type == "OptionalFromValue" || type == "OptionalGetValue") &&
+      if ((kind == OpKind::OptionalFromValue ||
+           kind == OpKind::OptionalGetValue) &&
           (tfg::getDataOperands(&op).size() != 1 ||
            tfg::getDataResults(&op).size() != 1)) {
         nodeError(&op) << "Optionals of several components are not supported";
         return failure();
       }
-      if (type == "OptionalFromValue")
+      if (kind == OpKind::OptionalFromValue)
         froms.push_back(&op);
-      else if (type == "OptionalNone")
+      else if (kind == OpKind::OptionalNone)
         nones.push_back(&op);
-      else if (type == "OptionalGetValue")
+      else if (kind == OpKind::OptionalGetValue)
         gets.push_back(&op);
     }
     if (froms.empty() && nones.empty() && gets.empty())

@@ -50,6 +50,7 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -68,8 +69,13 @@ namespace {
 bool isListOp(Operation *op) {
   if (!tfg::isNode(op))
     return false;
-  StringRef type = tfg::getOpType(op);
-  return type.starts_with("TensorList") || type == "EmptyTensorList";
+  // The TensorLists family, less the Optionals (tfc-lower-optionals' ops).
+  const OpInfo *info = lookupOp(op);
+  return info && info->family == OpFamily::TensorLists &&
+         !llvm::is_contained({OpKind::OptionalFromValue,
+                              OpKind::OptionalGetValue,
+                              OpKind::OptionalHasValue, OpKind::OptionalNone},
+                             info->kind);
 }
 
 
@@ -101,24 +107,27 @@ SmallVector<Operation *> historyOf(Value list) {
 /// was made (then its stack's shape is not static).
 bool lengthChanges(Value list) {
   return llvm::any_of(historyOf(list), [](Operation *node) {
-    StringRef type = tfg::getOpType(node);
-    return type == "EmptyTensorList" || type == "TensorListPushBack" ||
-           type == "TensorListPopBack";
+    return llvm::is_contained({OpKind::EmptyTensorList,
+                               OpKind::TensorListPushBack,
+                               OpKind::TensorListPopBack},
+                              opKindOf(node));
   });
 }
 
 /// Ops that make a list (from nothing, or from a tensor).
-bool makesList(StringRef type) {
-  return type == "TensorListReserve" || type == "EmptyTensorList" ||
-         type == "TensorListFromTensor" || type == "TensorListSplit" ||
-         type == "TensorListScatter" || type == "TensorListScatterV2";
+bool makesList(OpKind kind) {
+  return llvm::is_contained({OpKind::TensorListReserve, OpKind::EmptyTensorList,
+                             OpKind::TensorListFromTensor,
+                             OpKind::TensorListSplit, OpKind::TensorListScatter,
+                             OpKind::TensorListScatterV2},
+                            kind);
 }
 
 /// Ops that output their input list with its length unchanged.
-bool keepsLength(StringRef type) {
-  return type == "TensorListSetItem" ||
-         type == "TensorListScatterIntoExistingList" || carriesVariant(type) ||
-         mapsVariant(type);
+bool keepsLength(OpKind kind) {
+  return kind == OpKind::TensorListSetItem ||
+         kind == OpKind::TensorListScatterIntoExistingList ||
+         carriesVariant(kind) || mapsVariant(kind);
 }
 
 /// The static leading dimension and the rest of a tensor's static shape.
@@ -141,23 +150,24 @@ std::optional<int64_t> uniformSplit(Value lengths) {
 
 /// The length a list-making node gives its list, when static.
 std::optional<int64_t> madeLength(Operation *node) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange in = tfg::getDataOperands(node);
   std::optional<SmallVector<int64_t>> n;
-  if (type == "EmptyTensorList")
+  if (kind == OpKind::EmptyTensorList)
     return 0;
-  if (type == "TensorListReserve")
+  if (kind == OpKind::TensorListReserve)
     n = constantInts(in[1]);
-  else if (type == "TensorListScatterV2")
+  else if (kind == OpKind::TensorListScatterV2)
     n = constantInts(in[3]);
-  else if (type == "TensorListSplit") {
+  else if (kind == OpKind::TensorListSplit) {
     if (auto lengths = constantInts(in[2]))
       return int64_t(lengths->size());
-  } else if (type == "TensorListFromTensor")
+  } else if (kind == OpKind::TensorListFromTensor)
     if (auto rows = rowsOf(in[0]))
       return rows->first;
-  if (type == "TensorListScatter" ||
-      (type == "TensorListScatterV2" && n && n->size() == 1 && (*n)[0] < 0)) {
+  if (kind == OpKind::TensorListScatter ||
+      (kind == OpKind::TensorListScatterV2 && n && n->size() == 1 &&
+       (*n)[0] < 0)) {
     // As many as the largest index needs.
     auto indices = constantInts(in[1]);
     if (!indices)
@@ -176,9 +186,9 @@ std::optional<int64_t> madeLength(Operation *node) {
 std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker);
 
 std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange in = tfg::getDataOperands(node);
-  if (type == "TensorListReserve" || type == "EmptyTensorList") {
+  if (kind == OpKind::TensorListReserve || kind == OpKind::EmptyTensorList) {
     auto shape = constantInts(in[0]);
     if (shape && llvm::none_of(*shape, [](int64_t d) { return d < 0; }))
       return shape;
@@ -188,7 +198,7 @@ std::optional<SmallVector<int64_t>> madeElementShape(Operation *node) {
   auto rows = rowsOf(in[0]);
   if (!rows)
     return std::nullopt;
-  if (type == "TensorListSplit") {
+  if (kind == OpKind::TensorListSplit) {
     std::optional<int64_t> each = uniformSplit(in[2]);
     if (!each)
       return std::nullopt;
@@ -214,15 +224,16 @@ std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker) {
       if (!tfg::isNode(user) ||
           use.getOperandNumber() >= tfg::getDataOperands(user).size())
         continue;
-      StringRef type = tfg::getOpType(user);
+      OpKind kind = opKindOf(user);
       OperandRange in = tfg::getDataOperands(user);
       std::optional<Value> item;
       bool rows = false;
-      if (type == "TensorListSetItem" && use.getOperandNumber() == 0)
+      if (kind == OpKind::TensorListSetItem && use.getOperandNumber() == 0)
         item = in[2];
-      else if (type == "TensorListPushBack" && use.getOperandNumber() == 0)
+      else if (kind == OpKind::TensorListPushBack &&
+               use.getOperandNumber() == 0)
         item = in[1];
-      else if (type == "TensorListScatterIntoExistingList" &&
+      else if (kind == OpKind::TensorListScatterIntoExistingList &&
                use.getOperandNumber() == 0)
         item = in[1], rows = true;
       if (item) {
@@ -231,8 +242,8 @@ std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker) {
           return SmallVector<int64_t>(
               rows ? shaped.getShape().drop_front() : shaped.getShape());
       }
-      if (keepsLength(type) || type == "TensorListPushBack" ||
-          type == "TensorListPopBack")
+      if (keepsLength(kind) || kind == OpKind::TensorListPushBack ||
+          kind == OpKind::TensorListPopBack)
         for (Value result : tfg::getDataResults(user))
           if (isVariant(result.getType()))
             worklist.push_back(result);
@@ -246,11 +257,11 @@ std::optional<SmallVector<int64_t>> writtenElementShape(Operation *maker) {
 std::optional<int64_t> staticLength(Value list) {
   std::optional<int64_t> length;
   for (Operation *node : historyOf(list)) {
-    StringRef type = tfg::getOpType(node);
-    if (type == "EmptyTensorList")
+    OpKind kind = opKindOf(node);
+    if (kind == OpKind::EmptyTensorList)
       return std::nullopt; // (Pushes fill it.)
-    if (!makesList(type)) {
-      if (!keepsLength(type))
+    if (!makesList(kind)) {
+      if (!keepsLength(kind))
         return std::nullopt;
       continue;
     }
@@ -267,7 +278,7 @@ Operation *sameConstantPushed(ArrayRef<Operation *> pushes) {
   Operation *pushed = nullptr;
   for (Operation *push : pushes) {
     Operation *item = tfg::getDataOperands(push)[1].getDefiningOp();
-    if (!item || !tfg::isNode(item) || tfg::getOpType(item) != "Const" ||
+    if (!item || !tfg::isNode(item) || opKindOf(item) != OpKind::Const ||
         (pushed && pushed->getAttr("value") != item->getAttr("value")))
       return nullptr;
     pushed = item;
@@ -280,11 +291,11 @@ Operation *sameConstantPushed(ArrayRef<Operation *> pushes) {
 Operation *onlyPushedConstant(Value list) {
   SmallVector<Operation *> pushes;
   for (Operation *node : historyOf(list)) {
-    StringRef type = tfg::getOpType(node);
-    if (type == "TensorListPushBack")
+    OpKind kind = opKindOf(node);
+    if (kind == OpKind::TensorListPushBack)
       pushes.push_back(node);
-    else if (type != "EmptyTensorList" && type != "TensorListPopBack" &&
-             !carriesVariant(type))
+    else if (kind != OpKind::EmptyTensorList &&
+             kind != OpKind::TensorListPopBack && !carriesVariant(kind))
       return nullptr;
   }
   return sameConstantPushed(pushes);
@@ -293,7 +304,7 @@ Operation *onlyPushedConstant(Value list) {
 /// The static element shape of `list`, from where it was made.
 std::optional<SmallVector<int64_t>> elementShapeOf(Value list) {
   for (Operation *node : historyOf(list))
-    if (makesList(tfg::getOpType(node)))
+    if (makesList(opKindOf(node)))
       if (auto shape = madeElementShape(node))
         return shape;
   return std::nullopt;
@@ -384,7 +395,7 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     nodeError(reader) << "cannot trace its list to where it is made";
     return failure();
   }
-  StringRef type = tfg::getOpType(producer);
+  OpKind kind = opKindOf(producer);
   OperandRange in = tfg::getDataOperands(producer);
   std::string name = tfg::getNodeName(producer).str() + "/length";
   auto scalar = RankedTensorType::get({}, builder.getI32Type());
@@ -400,21 +411,21 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
 
   if (std::optional<int64_t> length = staticLength(list))
     return constant(*length);
-  if (makesList(type)) {
+  if (makesList(kind)) {
     if (std::optional<int64_t> length = madeLength(producer))
       return constant(*length);
     // (A length computed in the step must still be a constant by the time
     // the list is made dense, which reports it.)
-    if (type == "TensorListReserve")
+    if (kind == OpKind::TensorListReserve)
       return remember(in[1]);
     nodeError(producer) << "the list's length is not a compile-time constant";
     return failure();
   }
-  if (keepsLength(type) && !carriesVariant(type)) {
+  if (keepsLength(kind) && !carriesVariant(kind)) {
     FailureOr<Value> length = lengthOf(in[0], producer);
     return failed(length) ? length : remember(*length);
   }
-  if (type == "TensorListPushBack" || type == "TensorListPopBack") {
+  if (kind == OpKind::TensorListPushBack || kind == OpKind::TensorListPopBack) {
     FailureOr<Value> before = lengthOf(in[0], producer);
     if (failed(before))
       return failure();
@@ -423,13 +434,13 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
       return known->second;
     // (Before the push or pop, which its rewrite then reads.)
     builder.setInsertionPoint(producer);
-    int32_t step = type == "TensorListPushBack" ? 1 : -1;
+    int32_t step = kind == OpKind::TensorListPushBack ? 1 : -1;
     Value one = i32Const(producer, name + "/step", {}, {step});
     return remember(node(producer, "AddV2", names.get(name), scalar,
                          {*before, one}, {typeAttr("T", builder.getI32Type())})
                         ->getResult(0));
   }
-  if (carriesVariant(type)) {
+  if (carriesVariant(kind)) {
     // A copy of the carrier on the lengths, remembered for each list it
     // outputs before its inputs are traced.
     builder.setInsertionPointAfter(producer);
@@ -454,13 +465,14 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     return lengths[list];
   }
   nodeError(reader) << "cannot follow the length of its list through node '"
-                    << tfg::getNodeName(producer) << "' (" << type << ")";
+                    << tfg::getNodeName(producer) << "' ("
+                    << tfg::getOpType(producer) << ")";
   return failure();
 }
 
 /// Rewrites one list op into tensor ops (see the file comment).
 LogicalResult ListLowering::lower(Operation *op) {
-  StringRef type = tfg::getOpType(op);
+  OpKind kind = opKindOf(op);
   OperandRange in = tfg::getDataOperands(op);
   builder.setInsertionPoint(op);
   auto replaceBy = [&](Operation *replacement, Value list) {
@@ -473,7 +485,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     ++lowered;
     return success();
   };
-  if (type == "TensorListLength") {
+  if (kind == OpKind::TensorListLength) {
     // A constant length stays visible as one (gradients push it to
     // accumulators and make lists of that length from what they pop).
     Value length = lengthRead.lookup(op);
@@ -486,7 +498,7 @@ LogicalResult ListLowering::lower(Operation *op) {
                           {typeAttr("T", i32)}),
                      nullptr);
   }
-  if (type == "TensorListElementShape") {
+  if (kind == OpKind::TensorListElementShape) {
     auto shape = elementShapes.find(op);
     if (shape == elementShapes.end()) {
       nodeError(op) << "the list's element shape is not static";
@@ -585,31 +597,32 @@ LogicalResult ListLowering::lower(Operation *op) {
   // and the dense list, if the op outputs one.
   Operation *replacement = nullptr;
   Value list;
-  if (type == "TensorListReserve" || type == "EmptyTensorList") {
-    replacement = zeros(in[0], in[1],
-                        type == "EmptyTensorList" ? "maximum length" : "length");
+  if (kind == OpKind::TensorListReserve || kind == OpKind::EmptyTensorList) {
+    replacement =
+        zeros(in[0], in[1],
+              kind == OpKind::EmptyTensorList ? "maximum length" : "length");
     if (!replacement)
       return failure();
     list = replacement->getResult(0);
-  } else if (type == "TensorListFromTensor") {
+  } else if (kind == OpKind::TensorListFromTensor) {
     replacement = node(op, "Identity", name, unranked, in[0], {T});
     list = replacement->getResult(0);
-  } else if (type == "TensorListStack") {
+  } else if (kind == OpKind::TensorListStack) {
     if (stacksChangingList.contains(op)) {
       nodeError(op) << "stacking a list that pushes or pops change is not "
                        "supported (its shape would not be static)";
       return failure();
     }
     replacement = node(op, "Identity", name, unranked, in[0], {T});
-  } else if (type == "TensorListGetItem") {
+  } else if (kind == OpKind::TensorListGetItem) {
     replacement = gather(name, in[0], in[1]);
-  } else if (type == "TensorListSetItem") {
+  } else if (kind == OpKind::TensorListSetItem) {
     replacement = setRow(in[0], in[1], in[2]);
     list = replacement->getResult(0);
-  } else if (type == "TensorListPushBack") {
+  } else if (kind == OpKind::TensorListPushBack) {
     replacement = setRow(in[0], lengthRead.lookup(op), in[1]);
     list = replacement->getResult(0);
-  } else if (type == "TensorListPopBack") {
+  } else if (kind == OpKind::TensorListPopBack) {
     // The rows stay; the length, one less, is the row to read, unless
     // every push pushed the same constant.
     if (Operation *pushed = constantPushed.lookup(op))
@@ -623,12 +636,13 @@ LogicalResult ListLowering::lower(Operation *op) {
     op->erase();
     ++lowered;
     return success();
-  } else if (type == "TensorListGather") {
+  } else if (kind == OpKind::TensorListGather) {
     replacement = gather(name, in[0], in[1]);
-  } else if (type == "TensorListScatterIntoExistingList") {
+  } else if (kind == OpKind::TensorListScatterIntoExistingList) {
     replacement = setRows(in[0], in[2], in[1]);
     list = replacement->getResult(0);
-  } else if (type == "TensorListScatter" || type == "TensorListScatterV2") {
+  } else if (kind == OpKind::TensorListScatter ||
+             kind == OpKind::TensorListScatterV2) {
     // Zero rows as many as the list holds, then the scattered ones.
     std::optional<int64_t> length = madeLength(op);
     auto rows = rowsOf(in[0]);
@@ -642,7 +656,7 @@ LogicalResult ListLowering::lower(Operation *op) {
                                 zerosOf(RankedTensorType::get(dims, element)));
     replacement = setRows(empty->getResult(0), in[1], in[0]);
     list = replacement->getResult(0);
-  } else if (type == "TensorListSplit") {
+  } else if (kind == OpKind::TensorListSplit) {
     // Equal lengths k: the tensor [n * k, ...] as [n, k, ...].
     std::optional<int64_t> length = madeLength(op);
     std::optional<SmallVector<int64_t>> shape = madeElementShape(op);
@@ -654,7 +668,8 @@ LogicalResult ListLowering::lower(Operation *op) {
     llvm::append_range(dims, *shape);
     replacement = reshape(name, in[0], dims, element);
     list = replacement->getResult(0);
-  } else if (type == "TensorListConcat" || type == "TensorListConcatV2") {
+  } else if (kind == OpKind::TensorListConcat ||
+             kind == OpKind::TensorListConcatV2) {
     // Elements [k, ...]: the list [n, k, ...] as [n * k, ...], and the
     // lengths, k each.
     auto shape = concatShapes.find(op);
@@ -698,9 +713,10 @@ bool ListLowering::lowerToStack(Operation *empty) {
       if (!tfg::isNode(user) || use.getOperandNumber() >=
                                     tfg::getDataOperands(user).size())
         continue; // (A control edge.)
-      StringRef type = tfg::getOpType(user);
-      bool push = type == "TensorListPushBack", pop = type == "TensorListPopBack";
-      if (!push && !pop && !carriesVariant(type))
+      OpKind kind = opKindOf(user);
+      bool push = kind == OpKind::TensorListPushBack,
+           pop = kind == OpKind::TensorListPopBack;
+      if (!push && !pop && !carriesVariant(kind))
         return false;
       if ((push || pop) && use.getOperandNumber() != 0)
         return false;
@@ -784,8 +800,8 @@ LogicalResult ListLowering::run() {
     return ops;
   };
   for (Operation *op : listOps()) {
-    StringRef type = tfg::getOpType(op);
-    if (type == "TensorListReserve" || type == "EmptyTensorList")
+    OpKind kind = opKindOf(op);
+    if (kind == OpKind::TensorListReserve || kind == OpKind::EmptyTensorList)
       if (auto shape = madeElementShape(op))
         makerShapes[op] = *shape;
   }
@@ -794,12 +810,12 @@ LogicalResult ListLowering::run() {
   // accumulators they are pushed to then are too.
   SmallVector<Operation *> shapeReads;
   for (Operation *op : listOps()) {
-    StringRef type = tfg::getOpType(op);
+    OpKind kind = opKindOf(op);
     Value list = tfg::getDataOperands(op)[0];
-    if (type == "TensorListElementShape") {
+    if (kind == OpKind::TensorListElementShape) {
       if (auto shape = elementShapeOf(list))
         elementShapes[op] = *shape;
-    } else if (type == "TensorListLength") {
+    } else if (kind == OpKind::TensorListLength) {
       FailureOr<Value> length = lengthOf(list, op);
       if (failed(length))
         return failure();
@@ -816,7 +832,7 @@ LogicalResult ListLowering::run() {
   // Accumulators of unknown capacity become stacks.
   SmallVector<Operation *> unbounded;
   for (Operation *op : listOps())
-    if (tfg::getOpType(op) == "EmptyTensorList") {
+    if (opKindOf(op) == OpKind::EmptyTensorList) {
       auto capacity = constantInts(tfg::getDataOperands(op)[1]);
       if (!capacity || capacity->size() != 1 || (*capacity)[0] < 0)
         unbounded.push_back(op);
@@ -827,23 +843,25 @@ LogicalResult ListLowering::run() {
   // The rest, after what their rewrites need of the graph as it is now.
   SmallVector<Operation *> others = listOps();
   for (Operation *op : others) {
-    StringRef type = tfg::getOpType(op);
-    if (type == "TensorListStack" && lengthChanges(tfg::getDataOperands(op)[0]))
+    OpKind kind = opKindOf(op);
+    if (kind == OpKind::TensorListStack &&
+        lengthChanges(tfg::getDataOperands(op)[0]))
       stacksChangingList.insert(op);
-    if (type == "TensorListConcat" || type == "TensorListConcatV2") {
+    if (kind == OpKind::TensorListConcat ||
+        kind == OpKind::TensorListConcatV2) {
       Value concatenated = tfg::getDataOperands(op)[0];
       std::optional<int64_t> length = staticLength(concatenated);
       std::optional<SmallVector<int64_t>> shape = elementShapeOf(concatenated);
       if (length && shape)
         concatShapes[op] = {*length, *shape};
     }
-    if (type == "TensorListPopBack")
+    if (kind == OpKind::TensorListPopBack)
       if (Operation *pushed = onlyPushedConstant(tfg::getDataOperands(op)[0]))
         constantPushed[op] = pushed;
     Value read;
-    if (type == "TensorListPushBack")
+    if (kind == OpKind::TensorListPushBack)
       read = tfg::getDataOperands(op)[0];
-    else if (type == "TensorListPopBack")
+    else if (kind == OpKind::TensorListPopBack)
       read = tfg::getDataResults(op)[0];
     else
       continue;

@@ -102,9 +102,10 @@ struct OrderVariableAccessesPass
       if (!tfg::isNode(&node) || isVariableNode(&node))
         continue;
       bool writes = writesVariables(&node);
-      StringRef type = tfg::getOpType(&node);
+      OpKind kind = opKindOf(&node);
       // Nodes that only pass a reference on neither read nor write.
-      if (!writes && (type == "Identity" || type == "RefIdentity") &&
+      if (!writes &&
+          (kind == OpKind::Identity || kind == OpKind::RefIdentity) &&
           !isVariableRead(&node))
         continue;
       llvm::SmallSetVector<StringRef, 4> variables;

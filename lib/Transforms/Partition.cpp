@@ -24,6 +24,7 @@
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Partition.h"
 
@@ -64,11 +65,12 @@ std::string rendezvousKey(Operation *sendOrRecv) {
 namespace {
 
 bool isTf1ControlFlow(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "Switch" || type == "Merge" || type == "Enter" ||
-         type == "Exit" || type == "NextIteration" || type == "RefSwitch" ||
-         type == "RefMerge" || type == "RefEnter" || type == "RefExit" ||
-         type == "RefNextIteration" || type == "LoopCond";
+  return llvm::is_contained({OpKind::Switch, OpKind::Merge, OpKind::Enter,
+                             OpKind::Exit, OpKind::NextIteration,
+                             OpKind::RefSwitch, OpKind::RefMerge,
+                             OpKind::RefEnter, OpKind::RefExit,
+                             OpKind::RefNextIteration, OpKind::LoopCond},
+                            opKindOf(node));
 }
 
 class Partitioner {

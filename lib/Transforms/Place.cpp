@@ -26,6 +26,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Placement.h"
 
@@ -189,8 +190,9 @@ LogicalResult Placer::computeFeasibleSets() {
   // Generators (a Const or _Arg with one consumer and no request) follow
   // their consumer, when the consumer's group can hold them.
   for (Operation *node : order) {
-    StringRef type = tfg::getOpType(node);
-    if ((type != "Const" && type != "_Arg") || !requests[node].str().empty() ||
+    OpKind kind = opKindOf(node);
+    if ((kind != OpKind::Const && kind != OpKind::InternalArg) ||
+        !requests[node].str().empty() ||
         members[groups.getLeaderValue(node)].size() != 1)
       continue;
     Value output = tfg::getDataResults(node)[0];

@@ -34,7 +34,6 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
 
@@ -111,10 +110,10 @@ FailureOr<int64_t> Planner::run() {
   };
   for (Operation *node : schedule) {
     int64_t at = position[node];
-    StringRef type = tfg::getOpType(node);
+    OpKind kind = opKindOf(node);
     for (Value result : tfg::getDataResults(node)) {
       int64_t bytes = tensorBytes(result.getType()); // -1: no arena buffer.
-      if (bytes < 0 || type == "_Arg" || type == "Const")
+      if (bytes < 0 || kind == OpKind::InternalArg || kind == OpKind::Const)
         continue;
       // A variable read is the variable's buffer in the state area, unless
       // it is a snapshot.
@@ -176,7 +175,7 @@ FailureOr<int64_t> Planner::run() {
   // each iteration; the Exit reads the last update, which is the
   // variable's value when the loop ends.
   for (Operation *node : schedule) {
-    if (tfg::getOpType(node) != "TensorScatterUpdate")
+    if (opKindOf(node) != OpKind::TensorScatterUpdate)
       continue;
     Value tensor = tfg::getDataOperands(node)[0];
     Value result = tfg::getDataResults(node)[0];
@@ -192,7 +191,7 @@ FailureOr<int64_t> Planner::run() {
       Operation *producer = value.getDefiningOp();
       if (!producer || !tfg::isNode(producer))
         return false;
-      if (tfg::getOpType(producer) == "Exit")
+      if (opKindOf(producer) == OpKind::Exit)
         return true;
       return isAlias(producer) &&
              afterLoop(aliasedInput(producer,
@@ -203,7 +202,7 @@ FailureOr<int64_t> Planner::run() {
       if (buffer == from && !afterLoop(value))
         for (Operation *user : value.getUsers())
           if (tfg::isNode(user) && user != node &&
-              tfg::getOpType(user) != "Exit" && positionOf(user) >= at)
+              opKindOf(user) != OpKind::Exit && positionOf(user) >= at)
             readLater = true;
     if (readLater)
       continue;

@@ -16,6 +16,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
 
@@ -37,9 +38,10 @@ constexpr int64_t kAlignment = 64;
 constexpr int64_t kGeneratorBytes = 32;
 
 bool isRandomOp(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  return type == "RandomUniform" || type == "RandomStandardNormal" ||
-         type == "TruncatedNormal" || type == "RandomUniformInt";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::RandomUniform ||
+         kind == OpKind::RandomStandardNormal ||
+         kind == OpKind::TruncatedNormal || kind == OpKind::RandomUniformInt;
 }
 
 /// The tensor type a variable node declares (dtype and shape attrs); null

@@ -19,6 +19,7 @@
 #include "tfc/Dialect/Tfg/AttrConversion.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -50,15 +51,15 @@ llvm::DenseSet<Operation *> nodesInLoops(Block &body) {
   llvm::DenseSet<Operation *> inLoop;
   SmallVector<Operation *> worklist;
   for (Operation &op : body)
-    if (tfg::isNode(&op) && (tfg::getOpType(&op) == "Enter" ||
-                             tfg::getOpType(&op) == "RefEnter"))
+    if (tfg::isNode(&op) &&
+        (opKindOf(&op) == OpKind::Enter || opKindOf(&op) == OpKind::RefEnter))
       worklist.push_back(&op);
   while (!worklist.empty()) {
     Operation *node = worklist.pop_back_val();
     if (!inLoop.insert(node).second)
       continue;
-    StringRef type = tfg::getOpType(node);
-    if (type == "Exit" || type == "RefExit")
+    OpKind kind = opKindOf(node);
+    if (kind == OpKind::Exit || kind == OpKind::RefExit)
       continue;
     for (Operation *user : node->getUsers())
       if (tfg::isNode(user) && !inLoop.contains(user))
@@ -67,8 +68,8 @@ llvm::DenseSet<Operation *> nodesInLoops(Block &body) {
   // Exits produce values outside the loop.
   for (auto it = inLoop.begin(); it != inLoop.end();) {
     auto current = it++;
-    StringRef type = tfg::getOpType(*current);
-    if (type == "Exit" || type == "RefExit")
+    OpKind kind = opKindOf(*current);
+    if (kind == OpKind::Exit || kind == OpKind::RefExit)
       inLoop.erase(current);
   }
   return inLoop;
@@ -175,7 +176,11 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     if (feedShapes && index < feedShapes.size())
       shape = dyn_cast<tfg::ShapeAttr>(feedShapes[index]);
     Operation *producer = value.getDefiningOp();
-    auto declared = tfg::getOpType(producer).starts_with("Placeholder")
+    bool placeholder =
+        llvm::is_contained({OpKind::Placeholder, OpKind::PlaceholderV2,
+                            OpKind::PlaceholderWithDefault},
+                           opKindOf(producer));
+    auto declared = placeholder
                         ? producer->getAttrOfType<tfg::ShapeAttr>("shape")
                         : tfg::ShapeAttr();
     if (shape && declared && !isCompatible(shape, declared))

@@ -23,6 +23,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Placement.h"
@@ -54,7 +55,7 @@ struct StepGraph {
       for (Operation &op : graph.getBody()) {
         index[&op] = nodes.size();
         nodes.push_back(&op);
-        if (tfg::getOpType(&op) == "_Send")
+        if (opKindOf(&op) == OpKind::InternalSend)
           sends[rendezvousKey(&op)] = &op;
       }
     preds.resize(nodes.size());
@@ -70,9 +71,11 @@ struct StepGraph {
       for (Value operand : node->getOperands())
         if (Operation *producer = operand.getDefiningOp())
           if (!(tfg::isNode(producer) &&
-                tfg::getOpType(producer).ends_with("NextIteration")))
+                llvm::is_contained(
+                    {OpKind::NextIteration, OpKind::RefNextIteration},
+                    opKindOf(producer))))
             link(producer);
-      if (tfg::getOpType(node) == "_Recv")
+      if (opKindOf(node) == OpKind::InternalRecv)
         if (Operation *send = sends.lookup(rendezvousKey(node)))
           link(send);
     }
@@ -144,7 +147,8 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
       duration[i] = costs.computeSeconds(graph.nodes[i], deviceOf(graph.nodes[i]));
     auto delay = [&](unsigned from, unsigned to) {
       Operation *producer = graph.nodes[from];
-      if (tfg::getOpType(producer) != "_Send" || tfg::getOpType(graph.nodes[to]) != "_Recv")
+      if (opKindOf(producer) != OpKind::InternalSend ||
+          opKindOf(graph.nodes[to]) != OpKind::InternalRecv)
         return 0.0;
       return costs.transferSeconds(producer->getOperand(0), deviceOf(producer),
                                    deviceOf(graph.nodes[to]));
@@ -165,7 +169,7 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
     bool changed = false;
     for (unsigned r = 0; r < n; ++r) {
       Operation *recv = graph.nodes[r];
-      if (tfg::getOpType(recv) != "_Recv")
+      if (opKindOf(recv) != OpKind::InternalRecv)
         continue;
       // What depends on r may not become its predecessor.
       llvm::BitVector below(n);
@@ -183,7 +187,7 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
       for (Operation &op : recv->getBlock()->getOperations()) {
         unsigned i = graph.index.lookup(&op);
         double finish = asap[i] + duration[i];
-        if (i == r || below.test(i) || tfg::getOpType(&op) == "_Recv" ||
+        if (i == r || below.test(i) || opKindOf(&op) == OpKind::InternalRecv ||
             finish > alap[r] + epsilon || finish < bestFinish)
           continue;
         best = i;

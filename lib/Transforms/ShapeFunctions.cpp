@@ -11,6 +11,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
@@ -271,23 +272,23 @@ LogicalResult broadcastBinary(ShapeContext &c) {
   c.setOutput(0, *out);
   if (!isIntegerElement(c.outputElementType(0)))
     return success();
-  StringRef type = tfg::getOpType(c.getNode());
+  OpKind kind = opKindOf(c.getNode());
   auto checked = [](auto op) {
     return [op](int64_t x, int64_t y) -> std::optional<int64_t> {
       return op(x, y);
     };
   };
-  if (type == "Add" || type == "AddV2")
+  if (kind == OpKind::Add || kind == OpKind::AddV2)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return x + y; }));
-  if (type == "Sub")
+  if (kind == OpKind::Sub)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return x - y; }));
-  if (type == "Mul")
+  if (kind == OpKind::Mul)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return x * y; }));
-  if (type == "Maximum")
+  if (kind == OpKind::Maximum)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return std::max(x, y); }));
-  if (type == "Minimum")
+  if (kind == OpKind::Minimum)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return std::min(x, y); }));
-  if (type == "FloorDiv")
+  if (kind == OpKind::FloorDiv)
     return binaryValue(c, [](int64_t x, int64_t y) -> std::optional<int64_t> {
       if (y == 0)
         return std::nullopt;
@@ -807,13 +808,13 @@ LogicalResult reduction(ShapeContext &c) {
       out.dims.push_back(1);
   c.setOutput(0, out);
   // Sum and Prod of a known integer vector.
-  StringRef type = tfg::getOpType(c.getNode());
+  OpKind kind = opKindOf(c.getNode());
   const auto *value = c.inputValue(0);
   if (value && in.rank() == 1 && out.rank() == 0 &&
-      (type == "Prod" || type == "Sum")) {
-    int64_t acc = type == "Prod" ? 1 : 0;
+      (kind == OpKind::Prod || kind == OpKind::Sum)) {
+    int64_t acc = kind == OpKind::Prod ? 1 : 0;
     for (int64_t v : *value)
-      acc = type == "Prod" ? acc * v : acc + v;
+      acc = kind == OpKind::Prod ? acc * v : acc + v;
     c.setOutputValue(0, {acc});
   }
   return success();
@@ -928,12 +929,12 @@ LogicalResult restoreV2(ShapeContext &c) {
         Operation *user = use.getOwner();
         if (!tfg::isNode(user))
           continue;
-        StringRef type = tfg::getOpType(user);
-        if (type == "Identity") {
+        OpKind kind = opKindOf(user);
+        if (kind == OpKind::Identity) {
           worklist.push_back(user->getResult(0));
           continue;
         }
-        if ((type != "Assign" && type != "AssignVariableOp") ||
+        if ((kind != OpKind::Assign && kind != OpKind::AssignVariableOp) ||
             use.getOperandNumber() != 1)
           continue;
         Operation *variable = variableNodeOf(user->getOperand(0));
@@ -1142,7 +1143,8 @@ LogicalResult oneHot(ShapeContext &c) {
 std::optional<double> constantFloat(ShapeContext &c, unsigned i) {
   Value input = tfg::getDataOperands(c.getNode())[i];
   Operation *producer = input.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) || tfg::getOpType(producer) != "Const")
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const)
     return std::nullopt;
   auto dense = producer->getAttrOfType<DenseFPElementsAttr>("value");
   if (!dense || dense.getNumElements() != 1)
@@ -1221,7 +1223,7 @@ LogicalResult readVariable(ShapeContext &c) {
   auto shape = declaredVariableShape(tfg::getDataOperands(c.getNode())[0]);
   if (!shape)
     return success();
-  if (tfg::getOpType(c.getNode()) == "ReadVariableOp") {
+  if (opKindOf(c.getNode()) == OpKind::ReadVariableOp) {
     c.setOutput(0, Shape::of(shape.getDims()));
     return success();
   }
@@ -1280,7 +1282,7 @@ LogicalResult tensorArrayRead(ShapeContext &c) {
   if (!element)
     return success();
   Shape out = Shape::of(*element);
-  if (tfg::getOpType(c.getNode()) == "TensorArrayConcatV3") {
+  if (opKindOf(c.getNode()) == OpKind::TensorArrayConcatV3) {
     // The elements [k, ...] one after another, and their lengths.
     std::optional<int64_t> size = tensorArraySize(forward);
     if (!size || out.dims.empty())
@@ -1290,7 +1292,7 @@ LogicalResult tensorArrayRead(ShapeContext &c) {
     c.setOutput(1, Shape::vector(*size));
     return success();
   }
-  if (tfg::getOpType(c.getNode()) == "TensorArrayGatherV3") {
+  if (opKindOf(c.getNode()) == OpKind::TensorArrayGatherV3) {
     const Shape &indices = c.input(1);
     if (!indices.ranked)
       return success();

@@ -2,6 +2,7 @@
 
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
 
@@ -12,16 +13,16 @@ namespace tfc {
 bool isStackNode(Operation *node) {
   if (!tfg::isNode(node))
     return false;
-  StringRef type = tfg::getOpType(node);
-  return type == "StackV2" || type == "Stack";
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::StackV2 || kind == OpKind::Stack;
 }
 
 bool isStackOp(Operation *node) {
   if (!tfg::isNode(node))
     return false;
-  StringRef type = tfg::getOpType(node);
-  return isStackNode(node) || type == "StackPushV2" || type == "StackPopV2" ||
-         type == "StackCloseV2";
+  OpKind kind = opKindOf(node);
+  return isStackNode(node) || kind == OpKind::StackPushV2 ||
+         kind == OpKind::StackPopV2 || kind == OpKind::StackCloseV2;
 }
 
 Operation *stackNodeOf(Value handle) {
@@ -31,7 +32,7 @@ Operation *stackNodeOf(Value handle) {
 SmallVector<Operation *> pushesTo(Operation *stack) {
   SmallVector<Operation *> pushes;
   for (Operation &op : *stack->getBlock())
-    if (tfg::isNode(&op) && tfg::getOpType(&op) == "StackPushV2" &&
+    if (tfg::isNode(&op) && opKindOf(&op) == OpKind::StackPushV2 &&
         stackNodeOf(tfg::getDataOperands(&op)[0]) == stack)
       pushes.push_back(&op);
   return pushes;

@@ -4,6 +4,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -15,19 +16,20 @@ namespace tfc {
 bool isTensorArrayOp(Operation *node) {
   if (!tfg::isNode(node))
     return false;
-  StringRef type = tfg::getOpType(node);
-  return type.starts_with("TensorArray") && type.ends_with("V3");
+  // The TensorArrays family: every TensorArray*V3 op of the registry.
+  const OpInfo *op = lookupOp(node);
+  return op && op->family == OpFamily::TensorArrays;
 }
 
 Operation *tensorArrayOf(Value handle) {
   return sourceNodeOf(handle, [](Operation *node) {
-    StringRef type = tfg::getOpType(node);
-    return type == "TensorArrayV3" || type == "TensorArrayGradV3";
+    OpKind kind = opKindOf(node);
+    return kind == OpKind::TensorArrayV3 || kind == OpKind::TensorArrayGradV3;
   });
 }
 
 Operation *forwardArrayOf(Operation *array) {
-  while (array && tfg::getOpType(array) == "TensorArrayGradV3")
+  while (array && opKindOf(array) == OpKind::TensorArrayGradV3)
     array = tensorArrayOf(tfg::getDataOperands(array)[0]);
   return array;
 }
@@ -45,7 +47,7 @@ std::optional<int64_t> splitLength(Operation *split) {
   // many parts as the concatenated array had elements, of equal rows.
   if (Operation *concat = lengthsValue.getDefiningOp();
       concat && tfg::isNode(concat) &&
-      tfg::getOpType(concat) == "TensorArrayConcatV3") {
+      opKindOf(concat) == OpKind::TensorArrayConcatV3) {
     auto value = dyn_cast<RankedTensorType>(tfg::getDataResults(concat)[0].getType());
     Operation *forward = forwardArrayOf(tensorArrayOf(tfg::getDataOperands(concat)[0]));
     std::optional<int64_t> size = forward ? tensorArraySize(forward) : std::nullopt;
@@ -69,23 +71,24 @@ std::optional<SmallVector<int64_t>> tensorArrayElementShape(Operation *forward) 
   for (Operation &op : *forward->getBlock()) {
     if (!tfg::isNode(&op))
       continue;
-    StringRef type = tfg::getOpType(&op);
-    if (type != "TensorArrayWriteV3" && type != "TensorArrayScatterV3" &&
-        type != "TensorArraySplitV3")
+    OpKind kind = opKindOf(&op);
+    if (kind != OpKind::TensorArrayWriteV3 &&
+        kind != OpKind::TensorArrayScatterV3 &&
+        kind != OpKind::TensorArraySplitV3)
       continue;
     OperandRange in = tfg::getDataOperands(&op);
     if (forwardArrayOf(tensorArrayOf(in[0])) != forward)
       continue;
-    Value stored = type == "TensorArraySplitV3" ? in[1] : in[2];
+    Value stored = kind == OpKind::TensorArraySplitV3 ? in[1] : in[2];
     auto value = dyn_cast<RankedTensorType>(stored.getType());
     if (!value || !value.hasStaticShape())
       continue;
     SmallVector<int64_t> shape(value.getShape());
-    if (type == "TensorArrayWriteV3")
+    if (kind == OpKind::TensorArrayWriteV3)
       return shape;
     if (shape.empty())
       continue;
-    if (type == "TensorArraySplitV3") {
+    if (kind == OpKind::TensorArraySplitV3) {
       // Equal lengths k: elements [k, ...].
       std::optional<int64_t> each = splitLength(&op);
       if (!each)

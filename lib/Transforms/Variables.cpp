@@ -6,7 +6,7 @@
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 
@@ -15,8 +15,9 @@ namespace tfc {
 bool isVariableNode(Operation *node) {
   if (!tfg::isNode(node))
     return false;
-  StringRef type = tfg::getOpType(node);
-  return type == "VariableV2" || type == "Variable" || type == "VarHandleOp";
+  return llvm::is_contained(
+      {OpKind::VariableV2, OpKind::Variable, OpKind::VarHandleOp},
+      opKindOf(node));
 }
 
 bool isVariableReference(Type type) {
@@ -34,11 +35,11 @@ bool writesVariables(Operation *node) {
 bool isVariableRead(Operation *node) {
   if (!tfg::isNode(node))
     return false;
-  StringRef type = tfg::getOpType(node);
-  if (type == "ReadVariableOp")
+  OpKind kind = opKindOf(node);
+  if (kind == OpKind::ReadVariableOp)
     return true;
   // Identity of a ref reads the value; of a handle, it passes the handle on.
-  return type == "Identity" && !tfg::getDataOperands(node).empty() &&
+  return kind == OpKind::Identity && !tfg::getDataOperands(node).empty() &&
          isa<tfg::RefType>(
              cast<TensorType>(tfg::getDataOperands(node)[0].getType())
                  .getElementType()) &&
@@ -61,13 +62,15 @@ Operation *sourceNodeOf(Value reference,
     // nodes that carry it through TF1 control flow. A Merge is the variable
     // all its inputs are (a loop's back edge aside, which comes round to
     // it), or none when a conditional picks between variables.
-    StringRef type = tfg::getOpType(producer);
-    if (type == "Merge" || type == "RefMerge") {
+    OpKind kind = opKindOf(producer);
+    if (kind == OpKind::Merge || kind == OpKind::RefMerge) {
       Operation *variable = nullptr;
       for (Value input : tfg::getDataOperands(producer)) {
         Operation *from = input.getDefiningOp();
         if (from && tfg::isNode(from) &&
-            tfg::getOpType(from).ends_with("NextIteration"))
+            llvm::is_contained(
+                {OpKind::NextIteration, OpKind::RefNextIteration},
+                opKindOf(from)))
           continue;
         Operation *each = sourceNodeOf(input, isSource);
         if (!each || (variable && each != variable))
@@ -76,10 +79,12 @@ Operation *sourceNodeOf(Value reference,
       }
       return variable;
     }
-    bool passesOn = writesVariables(producer) || type == "Identity" ||
-                    type == "RefIdentity" || type == "Enter" ||
-                    type == "RefEnter" || type == "Switch" ||
-                    type == "RefSwitch" || type == "Exit" || type == "RefExit";
+    bool passesOn =
+        writesVariables(producer) ||
+        llvm::is_contained({OpKind::Identity, OpKind::RefIdentity,
+                            OpKind::Enter, OpKind::RefEnter, OpKind::Switch,
+                            OpKind::RefSwitch, OpKind::Exit, OpKind::RefExit},
+                           kind);
     if (!passesOn || tfg::getDataOperands(producer).empty() ||
         !isVariableReference(tfg::getDataOperands(producer)[0].getType()))
       return nullptr;

@@ -8,6 +8,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -21,8 +22,8 @@ namespace tfc {
 namespace {
 
 bool isBackEdgeSource(Operation *op) {
-  StringRef type = tfg::getOpType(op);
-  return type == "NextIteration" || type == "RefNextIteration";
+  OpKind kind = opKindOf(op);
+  return kind == OpKind::NextIteration || kind == OpKind::RefNextIteration;
 }
 
 /// Finds a cycle among the nodes of `body`; returns it (first node repeated

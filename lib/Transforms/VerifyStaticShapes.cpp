@@ -16,6 +16,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
 
@@ -53,7 +54,7 @@ SmallVector<Operation *> unknownFeedsOf(Operation *node) {
     Operation *op = worklist.pop_back_val();
     if (!seen.insert(op).second)
       continue;
-    if (tfg::getOpType(op) == "_Arg" &&
+    if (opKindOf(op) == OpKind::InternalArg &&
         !Shape::fromType(op->getResult(0).getType()).isStatic())
       feeds.push_back(op);
     for (Value operand : op->getOperands())
@@ -92,7 +93,7 @@ struct VerifyStaticShapesPass
         };
         SmallVector<Operation *> feeds = unknownFeedsOf(node);
         InFlightDiagnostic diag = node->emitError();
-        if (tfg::getOpType(node) == "_Arg") {
+        if (opKindOf(node) == OpKind::InternalArg) {
           diag << "feed '" << feedName(node) << "' has shape "
                << describe((*unknown).getType())
                << ", unknown at compile time";

@@ -22,6 +22,7 @@
 #define TFC_TRANSFORMS_GRAPHUTILS_H
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -112,11 +113,11 @@ bool isVariant(mlir::Type type);
 
 /// Nodes that pass a variant on unchanged (to each data output): Enter,
 /// Merge, Switch, Identity, NextIteration, Exit.
-bool carriesVariant(llvm::StringRef opType);
+bool carriesVariant(OpKind kind);
 
 /// Ops that TensorFlow applies to the elements of variants (the zeros and
 /// sums of gradients): on a dense value, the same op.
-bool mapsVariant(llvm::StringRef opType);
+bool mapsVariant(OpKind kind);
 
 /// Once variants have become the dense values `dense`, gives the nodes
 /// that carry or map them on (transitively) their dense element type.

@@ -12,6 +12,7 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Runtime/Checkpoint.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
 using namespace mlir;
@@ -20,7 +21,7 @@ namespace tfc {
 
 LogicalResult StepEmitter::emitCheckpointOp(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
   SmallVector<Value> inputs;
   for (Value operand : operands) {
@@ -31,7 +32,7 @@ LogicalResult StepEmitter::emitCheckpointOp(Operation *node) {
   }
   Value name = stringPointer(loc, tfg::getNodeName(node));
 
-  if (type == "MergeV2Checkpoints") {
+  if (kind == OpKind::MergeV2Checkpoints) {
     callKernel(loc, "tfc_merge_v2_checkpoints",
                {pointerTo(inputs[0]), pointerTo(inputs[1]), name},
                {memrefOf(operands[0]).getNumElements(),
@@ -42,7 +43,7 @@ LogicalResult StepEmitter::emitCheckpointOp(Operation *node) {
 
   // SaveV2 writes its operands after the first three; RestoreV2 its
   // results.
-  bool save = type == "SaveV2";
+  bool save = kind == OpKind::SaveV2;
   SmallVector<Value> tensors, buffers;
   if (save) {
     for (auto [operand, buffer] :

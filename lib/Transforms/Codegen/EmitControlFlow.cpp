@@ -60,12 +60,12 @@ Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
 
 LogicalResult StepEmitter::computeAlive(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   // A ControlTrigger is alive even when its inputs are dead: TensorFlow's
   // loop gradients wait for it on either branch.
-  if (type == "ControlTrigger")
+  if (kind == OpKind::ControlTrigger)
     return success();
-  bool merge = type == "Merge" || type == "RefMerge";
+  bool merge = kind == OpKind::Merge || kind == OpKind::RefMerge;
   Value alive;
   if (merge) {
     // Alive when any data input is; an input that is always alive makes
@@ -84,7 +84,7 @@ LogicalResult StepEmitter::computeAlive(Operation *node) {
   }
   if (alive)
     aliveNodes[node] = alive;
-  if (type == "Switch" || type == "RefSwitch") {
+  if (kind == OpKind::Switch || kind == OpKind::RefSwitch) {
     // Output 0 when the predicate is false, output 1 when it is true. The
     // predicate's buffer is read even when the Switch is dead: the result
     // is masked by `alive`.
@@ -109,15 +109,16 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   if (failed(computeAlive(node)))
     return failure();
   Value alive = aliveNodes.lookup(node);
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   // Nodes without code of their own (a push to a stack is an alias with
   // an effect), or that handle liveness themselves.
-  if (!alive || type == "_Arg" || type == "Const" || type == "NoOp" ||
-      isVariableNode(node) || (isAlias(node) && !isStackOp(node)) ||
-      node->hasAttr("tfc.fused_into") || type == "Merge" || type == "RefMerge")
+  if (!alive || kind == OpKind::InternalArg || kind == OpKind::Const ||
+      kind == OpKind::NoOp || isVariableNode(node) ||
+      (isAlias(node) && !isStackOp(node)) || node->hasAttr("tfc.fused_into") ||
+      kind == OpKind::Merge || kind == OpKind::RefMerge)
     return emitNode(node);
   Location loc = node->getLoc();
-  if (type == "_Retval") {
+  if (kind == OpKind::InternalRetval) {
     // TensorFlow refuses to fetch a dead tensor; so does the program.
     auto check = builder.create<scf::IfOp>(loc, negate(loc, alive),
                                            /*withElseRegion=*/false);
@@ -201,9 +202,10 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
     if (isVariableReference(value.getType())) {
       auto source = [](Value handle) {
         return sourceNodeOf(handle, [](Operation *node) {
-          StringRef type = tfg::getOpType(node);
+          OpKind kind = opKindOf(node);
           return isVariableNode(node) || isStackNode(node) ||
-                 type == "TensorArrayV3" || type == "TensorArrayGradV3";
+                 kind == OpKind::TensorArrayV3 ||
+                 kind == OpKind::TensorArrayGradV3;
         });
       };
       Operation *made = source(value);

@@ -13,6 +13,7 @@
 #include "StepEmitter.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -80,7 +81,7 @@ void StepEmitter::emitLoop(Location loc, ValueRange inputs,
 }
 
 LogicalResult StepEmitter::emitDataMovement(Operation *node) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   Location loc = node->getLoc();
   OperandRange operands = tfg::getDataOperands(node);
   Value input = operands[0];
@@ -102,13 +103,14 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
   };
   // The tensor read (Split and Fill read their second operand).
   Value source;
-  if (type != "Split" && type != "Fill" && type != "StridedSliceGrad") {
+  if (kind != OpKind::Split && kind != OpKind::Fill &&
+      kind != OpKind::StridedSliceGrad) {
     source = memrefFor(input);
     if (!source)
       return error(node) << "input has no buffer";
   }
 
-  if (type == "Transpose") {
+  if (kind == OpKind::Transpose) {
     FailureOr<SmallVector<int64_t>> perm = constants(1, "the permutation");
     if (failed(perm))
       return failure();
@@ -143,9 +145,9 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return spec;
   };
 
-  if (type == "Slice" || type == "StridedSlice") {
+  if (kind == OpKind::Slice || kind == OpKind::StridedSlice) {
     StridedSliceSpec spec;
-    if (type == "Slice") {
+    if (kind == OpKind::Slice) {
       FailureOr<SmallVector<int64_t>> begin = constants(1, "begin");
       if (failed(begin))
         return failure();
@@ -167,7 +169,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "StridedSliceGrad") {
+  if (kind == OpKind::StridedSliceGrad) {
     // Zeros of the sliced input's shape, then dy into the slice's window,
     // dy read as the window's sizes (shrunk and new axes are size 1). The
     // map from a dim of the window to its slice dim is its own inverse (a
@@ -195,7 +197,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "Tile" || type == "BroadcastTo") {
+  if (kind == OpKind::Tile || kind == OpKind::BroadcastTo) {
     // Tile: index mod the input's size. BroadcastTo: right-aligned, size-1
     // dims read index 0.
     SmallVector<AffineExpr> exprs;
@@ -203,7 +205,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
       int64_t k = rank - in.getRank() + d, size = in.getDimSize(d);
       if (size == out.getDimSize(k))
         exprs.push_back(dim(k));
-      else if (type == "Tile")
+      else if (kind == OpKind::Tile)
         exprs.push_back(dim(k) % size);
       else
         exprs.push_back(constant(0));
@@ -215,11 +217,12 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "ConcatV2" || type == "Pack") {
+  if (kind == OpKind::ConcatV2 || kind == OpKind::Pack) {
     // Each input fills its part of the output.
-    unsigned count = type == "Pack" ? operands.size() : operands.size() - 1;
+    unsigned count =
+        kind == OpKind::Pack ? operands.size() : operands.size() - 1;
     int64_t axisValue;
-    if (type == "Pack") {
+    if (kind == OpKind::Pack) {
       axisValue = intAttr(node, "axis");
     } else {
       FailureOr<SmallVector<int64_t>> axisList = constants(count, "the axis");
@@ -236,7 +239,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     int64_t offset = 0;
     for (unsigned i = 0; i < count; ++i) {
       auto part = typeOf(operands[i]);
-      int64_t extent = type == "Pack" ? 1 : part.getDimSize(*axis);
+      int64_t extent = kind == OpKind::Pack ? 1 : part.getDimSize(*axis);
       if (part.getNumElements() != 0) {
         SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
             steps(rank, 1);
@@ -246,7 +249,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
                                                          sizes, steps);
         SmallVector<AffineExpr> exprs;
         for (int64_t d = 0; d < rank; ++d)
-          if (type != "Pack" || d != *axis)
+          if (kind != OpKind::Pack || d != *axis)
             exprs.push_back(dim(d));
         Value piece = memrefFor(operands[i]);
         if (!piece)
@@ -258,17 +261,18 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "Unpack" || type == "Split" || type == "SplitV") {
+  if (kind == OpKind::Unpack || kind == OpKind::Split ||
+      kind == OpKind::SplitV) {
     // Output i reads its slice of the input.
-    Value value = type == "Split" ? operands[1] : operands[0];
+    Value value = kind == OpKind::Split ? operands[1] : operands[0];
     auto valueType = typeOf(value);
     int64_t axisValue;
-    if (type == "Unpack") {
+    if (kind == OpKind::Unpack) {
       auto attr = node->getAttrOfType<IntegerAttr>("axis");
       axisValue = attr ? attr.getInt() : 0;
     } else {
       FailureOr<SmallVector<int64_t>> axisList =
-          constants(type == "Split" ? 0 : 2, "the axis");
+          constants(kind == OpKind::Split ? 0 : 2, "the axis");
       if (failed(axisList))
         return failure();
       axisValue = axisList->front();
@@ -286,11 +290,11 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
       // walks the others (and the axis too, unless unpacking).
       SmallVector<StridedSliceDim> dims;
       SmallVector<int64_t> walked;
-      int64_t extent = type == "Unpack" ? 1 : piece.getDimSize(*axis);
+      int64_t extent = kind == OpKind::Unpack ? 1 : piece.getDimSize(*axis);
       for (int64_t d = 0; d < valueType.getRank(); ++d) {
         if (d == *axis) {
-          dims.push_back({offset, extent, 1, type == "Unpack"});
-          if (type != "Unpack")
+          dims.push_back({offset, extent, 1, kind == OpKind::Unpack});
+          if (kind != OpKind::Unpack)
             walked.push_back(d);
           continue;
         }
@@ -309,14 +313,15 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "Pad" || type == "PadV2" || type == "MirrorPad") {
+  if (kind == OpKind::Pad || kind == OpKind::PadV2 ||
+      kind == OpKind::MirrorPad) {
     FailureOr<SmallVector<int64_t>> paddings = constants(1, "the paddings");
     if (failed(paddings))
       return failure();
     FailureOr<Value> output = outputFor(node);
     if (failed(output))
       return failure();
-    if (type == "MirrorPad") {
+    if (kind == OpKind::MirrorPad) {
       // Each output index maps back into the input by reflection, with
       // (SYMMETRIC) or without (REFLECT) repeating the edge.
       auto mode = node->getAttrOfType<StringAttr>("mode");
@@ -349,7 +354,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     }
     // The padding value everywhere, then the input over its window.
     MemRefType outMemref = cast<MemRefType>(output->getType());
-    if (type == "PadV2") {
+    if (kind == OpKind::PadV2) {
       Value padValue = memrefFor(operands[2]);
       if (!padValue)
         return error(node) << "the padding value has no buffer";
@@ -374,7 +379,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "GatherV2") {
+  if (kind == OpKind::GatherV2) {
     // output[p..., i..., q...] = params[p..., indices[i...], q...]; an index
     // outside [0, n) (an error in TensorFlow) reads 0.
     FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
@@ -422,7 +427,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "OneHot") {
+  if (kind == OpKind::OneHot) {
     auto axisAttr = node->getAttrOfType<IntegerAttr>("axis");
     int64_t axisValue = axisAttr ? axisAttr.getInt() : -1;
     int64_t axis = axisValue < 0 ? rank - 1 : axisValue;
@@ -446,7 +451,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "Fill") {
+  if (kind == OpKind::Fill) {
     Value value = memrefFor(operands[1]);
     FailureOr<Value> output = outputFor(node);
     if (failed(output) || !value)
@@ -456,7 +461,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
     return success();
   }
 
-  if (type == "Range") {
+  if (kind == OpKind::Range) {
     // start + i * delta.
     Value delta = memrefFor(operands[2]);
     FailureOr<Value> output = outputFor(node);
@@ -481,7 +486,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
              });
     return success();
   }
-  if (type == "ResizeBilinear" || type == "ResizeNearestNeighbor")
+  if (kind == OpKind::ResizeBilinear || kind == OpKind::ResizeNearestNeighbor)
     return emitResize(node, source);
   return error(node) << "no code generation for this op yet";
 }
@@ -493,7 +498,7 @@ LogicalResult StepEmitter::emitDataMovement(Operation *node) {
 /// 0.5 for bilinear), then takes the nearest pixel or interpolates the four
 /// around it, in float.
 LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
-  bool bilinear = tfg::getOpType(node) == "ResizeBilinear";
+  bool bilinear = opKindOf(node) == OpKind::ResizeBilinear;
   bool alignCorners = boolAttr(node, "align_corners");
   bool halfPixel = boolAttr(node, "half_pixel_centers");
   auto in = cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());

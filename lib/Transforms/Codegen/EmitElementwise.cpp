@@ -213,7 +213,7 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
 /// The scalar computation of one elementwise node on element values.
 FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
                                          Location loc) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   Type element = elementOf(tfg::getDataResults(node)[0]);
   // Comparisons compute in their operands' type; everything else in the
   // result's.
@@ -240,7 +240,8 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   };
 
   // Types every kind supports.
-  if (type == "Cast") {
+  switch (kind) {
+  case OpKind::Cast: {
     // Truncate=true from float32 to bfloat16 drops the low 16 mantissa
     // bits (the paper's lossy transfer format) instead of rounding; NaN
     // stays NaN.
@@ -258,78 +259,88 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     }
     return castScalar(builder, loc, in[0], operandElement, element);
   }
-  if (type == "Equal" || type == "NotEqual" || type == "Less" ||
-      type == "LessEqual" || type == "Greater" || type == "GreaterEqual") {
-    StringRef op = llvm::StringSwitch<StringRef>(type)
-                       .Case("Equal", "eq")
-                       .Case("NotEqual", "ne")
-                       .Case("Less", "lt")
-                       .Case("LessEqual", "le")
-                       .Case("Greater", "gt")
-                       .Default("ge");
-    return operands.compare(op, in[0], in[1]);
-  }
-  if (type == "Select" || type == "SelectV2")
+  case OpKind::Equal:
+    return operands.compare("eq", in[0], in[1]);
+  case OpKind::NotEqual:
+    return operands.compare("ne", in[0], in[1]);
+  case OpKind::Less:
+    return operands.compare("lt", in[0], in[1]);
+  case OpKind::LessEqual:
+    return operands.compare("le", in[0], in[1]);
+  case OpKind::Greater:
+    return operands.compare("gt", in[0], in[1]);
+  case OpKind::GreaterEqual:
+    return operands.compare("ge", in[0], in[1]);
+  case OpKind::Select:
+  case OpKind::SelectV2:
     return s.select(in[0], in[1], in[2]);
-  if (type == "ZerosLike")
+  case OpKind::ZerosLike:
     return s.kind == Kind::Bool
                ? Value(builder.create<arith::ConstantIntOp>(loc, 0, 1))
                : s.constant(0);
-  if (type == "OnesLike")
+  case OpKind::OnesLike:
     return s.kind == Kind::Bool
                ? Value(builder.create<arith::ConstantIntOp>(loc, 1, 1))
                : s.constant(1);
-  if (type == "LogicalAnd")
+  case OpKind::LogicalAnd:
     return Value(builder.create<arith::AndIOp>(loc, in[0], in[1]));
-  if (type == "LogicalOr")
+  case OpKind::LogicalOr:
     return Value(builder.create<arith::OrIOp>(loc, in[0], in[1]));
-  if (type == "LogicalNot")
+  case OpKind::LogicalNot:
     return Value(builder.create<arith::XOrIOp>(
         loc, in[0], builder.create<arith::ConstantIntOp>(loc, 1, 1)));
-  if (type == "IsNan")
+  case OpKind::IsNan:
     return Value(builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO,
                                                in[0], in[0]));
-  if (type == "IsInf" || type == "IsFinite") {
+  case OpKind::IsInf:
+  case OpKind::IsFinite: {
     Value magnitude = builder.create<math::AbsFOp>(loc, in[0]);
     Value inf = operands.constant(std::numeric_limits<double>::infinity());
-    return operands.compare(type == "IsInf" ? "eq" : "lt", magnitude, inf);
+    return operands.compare(kind == OpKind::IsInf ? "eq" : "lt", magnitude,
+                            inf);
+  }
+  default:
+    break;
   }
   if (s.kind == Kind::Bool)
     return unsupportedType();
 
   // Arithmetic on numbers.
-  if (type == "Add" || type == "AddV2" || type == "BiasAdd")
+  switch (kind) {
+  case OpKind::Add:
+  case OpKind::AddV2:
+  case OpKind::BiasAdd:
     return s.add(in[0], in[1]);
-  if (type == "AddN") {
+  case OpKind::AddN: {
     Value sum = in[0];
     for (Value v : in.drop_front())
       sum = s.add(sum, v);
     return sum;
   }
-  if (type == "Sub")
+  case OpKind::Sub:
     return s.sub(in[0], in[1]);
-  if (type == "Mul")
+  case OpKind::Mul:
     return s.mul(in[0], in[1]);
-  if (type == "Maximum")
+  case OpKind::Maximum:
     return s.max(in[0], in[1]);
-  if (type == "Minimum")
+  case OpKind::Minimum:
     return s.min(in[0], in[1]);
-  if (type == "ClipByValue")
+  case OpKind::ClipByValue:
     return s.max(s.min(in[0], in[2]), in[1]);
-  if (type == "SquaredDifference") {
+  case OpKind::SquaredDifference: {
     Value d = s.sub(in[0], in[1]);
     return s.mul(d, d);
   }
-  if (type == "Square")
+  case OpKind::Square:
     return s.mul(in[0], in[0]);
-  if (type == "Neg")
+  case OpKind::Neg:
     return s.isFloat() ? Value(builder.create<arith::NegFOp>(loc, in[0]))
                        : s.sub(s.constant(0), in[0]);
-  if (type == "Relu")
+  case OpKind::Relu:
     return s.max(in[0], s.constant(0)); // NaN propagates, as in TensorFlow.
-  if (type == "Relu6")
+  case OpKind::Relu6:
     return s.min(s.max(in[0], s.constant(0)), s.constant(6));
-  if (type == "Sign") {
+  case OpKind::Sign: {
     Value zero = s.constant(0);
     Value sign = s.select(s.compare("gt", in[0], zero), s.constant(1), zero);
     if (s.isUnsigned())
@@ -339,94 +350,112 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     return s.isFloat() ? s.select(s.compare("ne", in[0], in[0]), in[0], sign)
                        : sign;
   }
+  default:
+    break;
+  }
   if (!s.isFloat()) {
-    if (type == "Abs")
+    switch (kind) {
+    case OpKind::Abs:
       return s.isUnsigned() ? in[0]
                             : Value(builder.create<math::AbsIOp>(loc, in[0]));
-    if (type == "Div" || type == "TruncateDiv")
+    case OpKind::Div:
+    case OpKind::TruncateDiv:
       return s.intDivide(in[0], in[1], /*floor=*/false);
-    if (type == "FloorDiv")
+    case OpKind::FloorDiv:
       return s.intDivide(in[0], in[1], /*floor=*/!s.isUnsigned());
-    if (type == "TruncateMod" || type == "Mod")
+    case OpKind::TruncateMod:
+    case OpKind::Mod:
       return s.intRemainder(in[0], in[1]);
-    if (type == "FloorMod")
+    case OpKind::FloorMod:
       return s.floorMod(in[0], in[1]);
-    if (type == "Reciprocal" || type == "Inv")
+    case OpKind::Reciprocal:
+    case OpKind::Inv:
       return s.intDivide(s.constant(1), in[0], /*floor=*/false);
-    if (type == "Pow")
+    case OpKind::Pow:
       return Value(builder.create<math::IPowIOp>(loc, in[0], in[1]));
-    if (type == "Floor" || type == "Ceil" || type == "Round" || type == "Rint")
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Rint:
       return in[0];
-    return unsupportedType();
+    default:
+      return unsupportedType();
+    }
   }
 
   // Floating point.
   auto one = [&] { return s.constant(1); };
-  if (type == "RealDiv" || type == "Div")
+  switch (kind) {
+  case OpKind::RealDiv:
+  case OpKind::Div:
     return Value(builder.create<arith::DivFOp>(loc, in[0], in[1]));
-  if (type == "DivNoNan" || type == "MulNoNan") {
+  case OpKind::DivNoNan:
+  case OpKind::MulNoNan: {
     Value product =
-        type == "DivNoNan"
+        kind == OpKind::DivNoNan
             ? Value(builder.create<arith::DivFOp>(loc, in[0], in[1]))
             : s.mul(in[0], in[1]);
     return s.select(s.compare("eq", in[1], s.constant(0)), s.constant(0),
                     product);
   }
-  if (type == "FloorDiv")
+  case OpKind::FloorDiv:
     return Value(builder.create<math::FloorOp>(
         loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
-  if (type == "TruncateDiv")
+  case OpKind::TruncateDiv:
     return Value(builder.create<math::TruncOp>(
         loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
-  if (type == "FloorMod")
+  case OpKind::FloorMod:
     return s.floorMod(in[0], in[1]);
-  if (type == "TruncateMod" || type == "Mod")
+  case OpKind::TruncateMod:
+  case OpKind::Mod:
     return Value(builder.create<arith::RemFOp>(loc, in[0], in[1]));
-  if (type == "Pow")
+  case OpKind::Pow:
     return Value(builder.create<math::PowFOp>(loc, in[0], in[1]));
-  if (type == "Abs")
+  case OpKind::Abs:
     return Value(builder.create<math::AbsFOp>(loc, in[0]));
-  if (type == "Sqrt")
+  case OpKind::Sqrt:
     return Value(builder.create<math::SqrtOp>(loc, in[0]));
-  if (type == "Rsqrt")
+  case OpKind::Rsqrt:
     return Value(builder.create<math::RsqrtOp>(loc, in[0]));
-  if (type == "Reciprocal" || type == "Inv")
+  case OpKind::Reciprocal:
+  case OpKind::Inv:
     return Value(builder.create<arith::DivFOp>(loc, one(), in[0]));
-  if (type == "Exp")
+  case OpKind::Exp:
     return s.exp(in[0]);
-  if (type == "Log")
+  case OpKind::Log:
     return Value(builder.create<math::LogOp>(loc, in[0]));
   // MLIR 19 lowers log1p and expm1 as log(1 + x) and exp(x) - 1, which
   // lose small arguments: call the C library.
-  if (type == "Log1p")
+  case OpKind::Log1p:
     return libm("log1p");
-  if (type == "Expm1")
+  case OpKind::Expm1:
     return libm("expm1");
   // No erfc in MLIR 19's math dialect, and 1 - erf(x) loses the tail.
-  if (type == "Erfc")
+  case OpKind::Erfc:
     return libm("erfc");
-  if (type == "Erf")
+  case OpKind::Erf:
     return Value(builder.create<math::ErfOp>(loc, in[0]));
-  if (type == "Tanh")
+  case OpKind::Tanh:
     return Value(builder.create<math::TanhOp>(loc, in[0]));
-  if (type == "Sin")
+  case OpKind::Sin:
     return Value(builder.create<math::SinOp>(loc, in[0]));
-  if (type == "Cos")
+  case OpKind::Cos:
     return Value(builder.create<math::CosOp>(loc, in[0]));
-  if (type == "Floor")
+  case OpKind::Floor:
     return Value(builder.create<math::FloorOp>(loc, in[0]));
-  if (type == "Ceil")
+  case OpKind::Ceil:
     return Value(builder.create<math::CeilOp>(loc, in[0]));
-  if (type == "Round" || type == "Rint") // Half to even, as TensorFlow.
+  case OpKind::Round:
+  case OpKind::Rint: // Half to even, as TensorFlow.
     return Value(builder.create<math::RoundEvenOp>(loc, in[0]));
-  if (type == "Sigmoid") {
+  case OpKind::Sigmoid: {
     Value e = s.exp(builder.create<arith::NegFOp>(loc, in[0]));
     return Value(builder.create<arith::DivFOp>(loc, one(), s.add(one(), e)));
   }
-  if (type == "Softsign")
+  case OpKind::Softsign:
     return Value(builder.create<arith::DivFOp>(
         loc, in[0], s.add(builder.create<math::AbsFOp>(loc, in[0]), one())));
-  if (type == "Softplus") {
+  case OpKind::Softplus: {
     // Linear above -threshold, exponential below threshold.
     double threshold =
         std::log(element.isF64() ? std::numeric_limits<double>::epsilon()
@@ -437,8 +466,9 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     Value low = s.select(s.compare("lt", in[0], s.constant(threshold)), e, middle);
     return s.select(s.compare("gt", in[0], s.constant(-threshold)), in[0], low);
   }
-  if (type == "Elu" || type == "Selu") {
-    bool selu = type == "Selu";
+  case OpKind::Elu:
+  case OpKind::Selu: {
+    bool selu = kind == OpKind::Selu;
     Value negative = s.sub(s.exp(in[0]), one());
     Value positive = in[0];
     if (selu) {
@@ -447,51 +477,58 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     }
     return s.select(s.compare("lt", in[0], s.constant(0)), negative, positive);
   }
-  if (type == "LeakyRelu")
+  case OpKind::LeakyRelu:
     return s.select(s.compare("gt", in[0], s.constant(0)), in[0],
                     s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
   // Gradients, as TensorFlow's functors write them. (value, gradient):
-  if (type == "TanhGrad")
+  case OpKind::TanhGrad:
     return s.mul(in[1], s.sub(one(), s.mul(in[0], in[0])));
-  if (type == "SigmoidGrad")
+  case OpKind::SigmoidGrad:
     return s.mul(s.mul(in[1], in[0]), s.sub(one(), in[0]));
-  if (type == "RsqrtGrad")
+  case OpKind::RsqrtGrad:
     return s.mul(s.mul(s.constant(-0.5), s.mul(in[1], in[0])),
                  s.mul(in[0], in[0]));
-  if (type == "SqrtGrad")
+  case OpKind::SqrtGrad:
     return Value(builder.create<arith::DivFOp>(
         loc, s.mul(s.constant(0.5), in[1]), in[0]));
-  if (type == "ReciprocalGrad" || type == "InvGrad")
+  case OpKind::ReciprocalGrad:
+  case OpKind::InvGrad:
     return s.mul(s.mul(builder.create<arith::NegFOp>(loc, in[1]), in[0]), in[0]);
+  default:
+    break;
+  }
   // (gradient, features or outputs):
   Value zero = s.constant(0);
-  if (type == "ReluGrad")
+  switch (kind) {
+  case OpKind::ReluGrad:
     return s.select(s.compare("gt", in[1], zero), in[0], zero);
-  if (type == "Relu6Grad")
+  case OpKind::Relu6Grad:
     return s.select(builder.create<arith::AndIOp>(
                         loc, s.compare("gt", in[1], zero),
                         s.compare("lt", in[1], s.constant(6))),
                     in[0], zero);
-  if (type == "EluGrad")
+  case OpKind::EluGrad:
     return s.select(s.compare("lt", in[1], zero),
                     s.mul(s.add(in[1], one()), in[0]), in[0]);
-  if (type == "SeluGrad")
+  case OpKind::SeluGrad:
     return s.select(
         s.compare("lt", in[1], zero),
         s.mul(in[0], s.add(in[1], s.constant(1.7580993408473768599402175208123))),
         s.mul(in[0], s.constant(1.0507009873554804934193349852946)));
-  if (type == "LeakyReluGrad")
+  case OpKind::LeakyReluGrad:
     return s.select(s.compare("gt", in[1], zero), in[0],
                     s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
-  if (type == "SoftplusGrad")
+  case OpKind::SoftplusGrad:
     return Value(builder.create<arith::DivFOp>(
         loc, in[0],
         s.add(s.exp(builder.create<arith::NegFOp>(loc, in[1])), one())));
-  if (type == "SoftsignGrad") {
+  case OpKind::SoftsignGrad: {
     Value d = s.add(one(), builder.create<math::AbsFOp>(loc, in[1]));
     return Value(builder.create<arith::DivFOp>(loc, in[0], s.mul(d, d)));
   }
-  return error(node) << "no code generation for this op yet";
+  default:
+    return error(node) << "no code generation for this op yet";
+  }
 }
 
 /// One linalg.generic for an elementwise group: inputs are the group's
@@ -508,7 +545,7 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
 
   // A max pooling gradient and its ReluGrad: one kernel call.
-  if (tfg::getOpType(members.front()) == "MaxPoolGrad")
+  if (opKindOf(members.front()) == OpKind::MaxPoolGrad)
     return emitWindowGradient(members.front(), root);
   // A convolution and its epilogue: one kernel call.
   if (!isElementwise(members.front())) {
@@ -517,9 +554,9 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
     epilogue.root = root;
     Value value = tfg::getDataResults(conv)[0];
     for (Operation *member : ArrayRef(members).drop_front()) {
-      StringRef type = tfg::getOpType(member);
-      if (type == "Relu" || type == "Relu6") {
-        epilogue.activation = type == "Relu" ? 1 : 2;
+      OpKind kind = opKindOf(member);
+      if (kind == OpKind::Relu || kind == OpKind::Relu6) {
+        epilogue.activation = kind == OpKind::Relu ? 1 : 2;
       } else {
         OperandRange in = tfg::getDataOperands(member);
         Value other = in[0] == value ? in[1] : in[0];
@@ -539,12 +576,12 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   auto mapOf = [&](Operation *member, unsigned index, Value operand) {
     auto type = cast<RankedTensorType>(operand.getType());
     // Select (v1): a vector condition picks whole rows of higher-rank x.
-    if (tfg::getOpType(member) == "Select" && index == 0 &&
+    if (opKindOf(member) == OpKind::Select && index == 0 &&
         type.getRank() == 1 && rank > 1)
       return AffineMap::get(rank, 0, builder.getAffineDimExpr(0), context);
     // BiasAdd on NCHW: the bias runs along dim 1.
     auto format = member->getAttrOfType<StringAttr>("data_format");
-    if (tfg::getOpType(member) == "BiasAdd" && index == 1 && format &&
+    if (opKindOf(member) == OpKind::BiasAdd && index == 1 && format &&
         format.getValue() == "NCHW" && rank >= 2)
       return AffineMap::get(rank, 0, builder.getAffineDimExpr(1), context);
     // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
@@ -559,8 +596,8 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
   };
   // Nodes that read only their input's shape read no element of it.
   auto readsElements = [](Operation *member) {
-    StringRef type = tfg::getOpType(member);
-    return type != "ZerosLike" && type != "OnesLike";
+    OpKind kind = opKindOf(member);
+    return kind != OpKind::ZerosLike && kind != OpKind::OnesLike;
   };
   for (Operation *member : members) {
     if (!readsElements(member))

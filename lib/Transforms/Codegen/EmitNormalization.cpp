@@ -9,6 +9,8 @@
 
 #include "StepEmitter.h"
 
+#include "tfc/Transforms/OpTable.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -16,8 +18,10 @@ using namespace mlir;
 namespace tfc {
 
 LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
-  StringRef type = tfg::getOpType(node);
-  bool gradient = type.starts_with("FusedBatchNormGrad");
+  bool gradient = llvm::is_contained({OpKind::FusedBatchNormGrad,
+                                      OpKind::FusedBatchNormGradV2,
+                                      OpKind::FusedBatchNormGradV3},
+                                     opKindOf(node));
   OperandRange operands = tfg::getDataOperands(node);
   Value x = operands[gradient ? 1 : 0];
   auto xType = cast<RankedTensorType>(x.getType());

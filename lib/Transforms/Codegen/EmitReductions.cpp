@@ -9,6 +9,7 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
@@ -91,6 +91,23 @@ SmallVector<int64_t> biasAxes(Operation *node, int64_t rank) {
   return axes;
 }
 
+/// tfc_cpu_reduce_f32's kind for a reduction.
+int32_t reduceKind(OpKind kind) {
+  switch (kind) {
+  case OpKind::Sum:
+  case OpKind::BiasAddGrad:
+    return 0;
+  case OpKind::Mean:
+    return 1;
+  case OpKind::Max:
+    return 2;
+  case OpKind::Min:
+    return 3;
+  default:
+    return 4;
+  }
+}
+
 } // namespace
 
 /// (Sparse)SoftmaxCrossEntropyWithLogits on [rows, classes] logits.
@@ -98,7 +115,8 @@ LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
   OperandRange operands = tfg::getDataOperands(node);
   auto logits = cast<RankedTensorType>(operands[0].getType());
   auto labels = cast<RankedTensorType>(operands[1].getType());
-  bool sparse = tfg::getOpType(node) == "SparseSoftmaxCrossEntropyWithLogits";
+  bool sparse =
+      opKindOf(node) == OpKind::SparseSoftmaxCrossEntropyWithLogits;
   if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
       (!sparse && labels != logits))
     return error(node) << "supports float32 logits of rank 2 (and, dense, "
@@ -127,13 +145,14 @@ LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
 /// linalg reduction: the output set to the identity, then one loop nest
 /// folding every input element into its output element.
 LogicalResult StepEmitter::emitReduction(Operation *node) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   Value input = tfg::getDataOperands(node)[0];
   auto in = cast<RankedTensorType>(input.getType());
   int64_t rank = in.getRank();
   FailureOr<SmallVector<int64_t>> axes =
-      type == "BiasAddGrad" ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
-                            : axesOf(node, 1, rank, [&] { return error(node); });
+      kind == OpKind::BiasAddGrad
+          ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
+          : axesOf(node, 1, rank, [&] { return error(node); });
   if (failed(axes))
     return failure();
   FailureOr<Value> out = outputFor(node);
@@ -146,8 +165,8 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
   bool contiguous = true;
   for (size_t i = 1; i < axes->size(); ++i)
     contiguous &= (*axes)[i] == (*axes)[i - 1] + 1;
-  if (element.isF32() && contiguous && type != "All" && type != "Any" &&
-      in.getNumElements() > 0) {
+  if (element.isF32() && contiguous && kind != OpKind::All &&
+      kind != OpKind::Any && in.getNumElements() > 0) {
     int64_t outer = 1, reduced = 1, inner = 1;
     for (int64_t d = 0; d < rank; ++d) {
       int64_t size = in.getDimSize(d);
@@ -158,14 +177,8 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
       else
         inner *= size;
     }
-    int32_t kind = llvm::StringSwitch<int32_t>(type)
-                       .Cases("Sum", "BiasAddGrad", 0)
-                       .Case("Mean", 1)
-                       .Case("Max", 2)
-                       .Case("Min", 3)
-                       .Default(4);
     callKernel(loc, "tfc_cpu_reduce_f32", {pointerTo(source), pointerTo(*out)},
-               {outer, reduced, inner}, kind);
+               {outer, reduced, inner}, reduceKind(kind));
     return success();
   }
 
@@ -175,35 +188,36 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
   auto storage = cast<MemRefType>(out->getType()).getElementType();
   auto identity = [&](OpBuilder &b, Location l) -> Value {
     if (isFloat) {
-      double v = type == "Max"   ? -std::numeric_limits<double>::infinity()
-                 : type == "Min" ? std::numeric_limits<double>::infinity()
-                 : type == "Prod" ? 1.0
-                                  : 0.0;
+      double v = kind == OpKind::Max ? -std::numeric_limits<double>::infinity()
+                 : kind == OpKind::Min ? std::numeric_limits<double>::infinity()
+                 : kind == OpKind::Prod ? 1.0
+                                        : 0.0;
       return b.create<arith::ConstantOp>(l, b.getFloatAttr(element, v));
     }
     unsigned bits = storage.getIntOrFloatBitWidth();
-    APInt v = type == "Max" ? (isUnsigned ? APInt::getMinValue(bits)
-                                          : APInt::getSignedMinValue(bits))
-              : type == "Min" ? (isUnsigned ? APInt::getMaxValue(bits)
+    APInt v =
+        kind == OpKind::Max   ? (isUnsigned ? APInt::getMinValue(bits)
+                                            : APInt::getSignedMinValue(bits))
+        : kind == OpKind::Min ? (isUnsigned ? APInt::getMaxValue(bits)
                                             : APInt::getSignedMaxValue(bits))
-              : type == "Prod" || type == "All" ? APInt(bits, 1)
-                                                : APInt(bits, 0);
+        : kind == OpKind::Prod || kind == OpKind::All ? APInt(bits, 1)
+                                                      : APInt(bits, 0);
     return b.create<arith::ConstantOp>(l, b.getIntegerAttr(storage, v));
   };
   auto combine = [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-    if (type == "All")
+    if (kind == OpKind::All)
       return b.create<arith::AndIOp>(l, x, acc);
-    if (type == "Any")
+    if (kind == OpKind::Any)
       return b.create<arith::OrIOp>(l, x, acc);
-    if (type == "Max")
+    if (kind == OpKind::Max)
       return isFloat ? Value(b.create<arith::MaximumFOp>(l, x, acc))
              : isUnsigned ? Value(b.create<arith::MaxUIOp>(l, x, acc))
                           : Value(b.create<arith::MaxSIOp>(l, x, acc));
-    if (type == "Min")
+    if (kind == OpKind::Min)
       return isFloat ? Value(b.create<arith::MinimumFOp>(l, x, acc))
              : isUnsigned ? Value(b.create<arith::MinUIOp>(l, x, acc))
                           : Value(b.create<arith::MinSIOp>(l, x, acc));
-    if (type == "Prod")
+    if (kind == OpKind::Prod)
       return isFloat ? Value(b.create<arith::MulFOp>(l, x, acc))
                      : Value(b.create<arith::MulIOp>(l, x, acc));
     return isFloat ? Value(b.create<arith::AddFOp>(l, x, acc))
@@ -233,7 +247,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
           b.create<linalg::YieldOp>(l, combine(b, l, args[0], args[1]));
         });
   }
-  if (type == "Mean") {
+  if (kind == OpKind::Mean) {
     int64_t count = 1;
     for (int64_t d : *axes)
       count *= in.getDimSize(d);
@@ -254,7 +268,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
 
 /// ArgMax/ArgMin, Cumsum/Cumprod: runtime kernels along one constant axis.
 LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   Value input = tfg::getDataOperands(node)[0];
   auto in = cast<RankedTensorType>(input.getType());
   FailureOr<SmallVector<int64_t>> axes =
@@ -270,7 +284,7 @@ LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
     return failure();
   auto [outer, n, inner] = aroundAxis(in.getShape(), axes->front());
   Location loc = node->getLoc();
-  bool isArg = type == "ArgMax" || type == "ArgMin";
+  bool isArg = kind == OpKind::ArgMax || kind == OpKind::ArgMin;
   if (!in.getElementType().isIntOrFloat() || in.getElementType().isInteger(1) ||
       in.getElementType().isF16() || in.getElementType().isBF16())
     return error(node) << "no code generation for " << in.getElementType();
@@ -280,12 +294,14 @@ LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
     int indexType = tfg::typeToDataType(
         cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
             .getElementType());
-    callKernel(loc, "tfc_cpu_arg_reduce", {pointerTo(memrefFor(input)), pointerTo(*out)},
-               {type == "ArgMax" ? 0 : 1, dtype, indexType, outer, n, inner});
+    callKernel(
+        loc, "tfc_cpu_arg_reduce",
+        {pointerTo(memrefFor(input)), pointerTo(*out)},
+        {kind == OpKind::ArgMax ? 0 : 1, dtype, indexType, outer, n, inner});
     return success();
   }
   callKernel(loc, "tfc_cpu_scan", {pointerTo(memrefFor(input)), pointerTo(*out)},
-             {type == "Cumsum" ? 0 : 1, dtype, outer, n, inner,
+             {kind == OpKind::Cumsum ? 0 : 1, dtype, outer, n, inner,
               boolAttr(node, "exclusive"), boolAttr(node, "reverse")});
   return success();
 }

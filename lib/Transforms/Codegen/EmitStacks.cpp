@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StepEmitter.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Stacks.h"
 
 using namespace mlir;
@@ -18,19 +19,19 @@ namespace tfc {
 
 LogicalResult StepEmitter::emitStackOp(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   Operation *stack =
       isStackNode(node) ? node : stackNodeOf(tfg::getDataOperands(node)[0]);
   auto slot = stack ? stack->getAttrOfType<IntegerAttr>(kStackSlotAttr) : nullptr;
   if (!slot)
     return error(node) << "cannot trace its handle to the StackV2 that made it";
-  if (type == "StackCloseV2")
+  if (kind == OpKind::StackCloseV2)
     return success();
   if (isStackNode(node)) {
     callKernel(loc, "tfc_stack_clear", {}, {slot.getInt()});
     return success();
   }
-  if (type == "StackPushV2") {
+  if (kind == OpKind::StackPushV2) {
     Value element = tfg::getDataOperands(node)[1];
     Value buffer = memrefFor(element);
     if (!buffer)

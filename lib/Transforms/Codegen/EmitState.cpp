@@ -17,12 +17,12 @@
 
 #include "StepEmitter.h"
 
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -42,92 +42,136 @@ struct Update {
   int indices = -1, gradient = -1;
 };
 
-std::optional<Update> updateFor(StringRef type) {
-  type.consume_front("Resource");
-  return llvm::StringSwitch<std::optional<Update>>(type)
-      .Case("ApplyGradientDescent",
-            Update{"tfc_cpu_apply_gradient_descent_f32", {0, 1, 2}, {}})
-      .Case("ApplyMomentum",
-            Update{"tfc_cpu_apply_momentum_f32", {0, 1, 2, 3, 4}, {"use_nesterov"}})
-      .Case("ApplyAdagrad",
-            Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, -1, 3}, {"update_slots"}})
-      .Case("ApplyAdagradV2",
-            Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, 3, 4}, {"update_slots"}})
-      .Case("ApplyRMSProp", Update{"tfc_cpu_apply_rmsprop_f32",
-                                   {0, 1, 2, 3, 4, 5, 6, 7}, {}})
-      .Case("ApplyCenteredRMSProp",
-            Update{"tfc_cpu_apply_centered_rmsprop_f32",
-                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}})
-      .Case("ApplyAdam", Update{"tfc_cpu_apply_adam_f32",
-                                {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {"use_nesterov"}})
-      .Case("ApplyAdadelta", Update{"tfc_cpu_apply_adadelta_f32",
-                                    {0, 1, 2, 3, 4, 5, 6}, {}})
-      .Case("ApplyFtrl", Update{"tfc_cpu_apply_ftrl_f32",
-                                {0, 1, 2, 3, 4, 5, 6, -1, 7},
-                                {"multiply_linear_by_lr"}})
-      .Case("ApplyFtrlV2", Update{"tfc_cpu_apply_ftrl_f32",
-                                  {0, 1, 2, 3, 4, 5, 6, 7, 8},
-                                  {"multiply_linear_by_lr"}})
-      .Case("SparseApplyMomentum",
-            Update{"tfc_cpu_sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
-                   {"use_nesterov"}, 4, 3})
-      .Case("SparseApplyAdagrad",
-            Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
-                   {"update_slots"}, 4, 3})
-      .Case("SparseApplyAdagradV2",
-            Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
-                   {"update_slots"}, 5, 4})
-      .Case("SparseApplyRMSProp",
-            Update{"tfc_cpu_sparse_apply_rmsprop_f32",
-                   {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8, 7})
-      .Case("SparseApplyCenteredRMSProp",
-            Update{"tfc_cpu_sparse_apply_centered_rmsprop_f32",
-                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9, 8})
-      .Case("SparseApplyAdadelta",
-            Update{"tfc_cpu_sparse_apply_adadelta_f32",
-                   {0, 1, 2, 3, 4, 5, 6}, {}, 7, 6})
-      .Case("SparseApplyFtrl",
-            Update{"tfc_cpu_sparse_apply_ftrl_f32",
-                   {0, 1, 2, 3, 5, 6, 7, -1, 8}, {"multiply_linear_by_lr"}, 4, 3})
-      .Case("SparseApplyFtrlV2",
-            Update{"tfc_cpu_sparse_apply_ftrl_f32",
-                   {0, 1, 2, 3, 5, 6, 7, 8, 9}, {"multiply_linear_by_lr"}, 4, 3})
-      .Default(std::nullopt);
+std::optional<Update> updateFor(OpKind kind) {
+  switch (kind) {
+  case OpKind::ApplyGradientDescent:
+  case OpKind::ResourceApplyGradientDescent:
+    return Update{"tfc_cpu_apply_gradient_descent_f32", {0, 1, 2}, {}};
+  case OpKind::ApplyMomentum:
+  case OpKind::ResourceApplyMomentum:
+    return Update{"tfc_cpu_apply_momentum_f32", {0, 1, 2, 3, 4},
+                  {"use_nesterov"}};
+  case OpKind::ApplyAdagrad:
+  case OpKind::ResourceApplyAdagrad:
+    return Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, -1, 3},
+                  {"update_slots"}};
+  case OpKind::ApplyAdagradV2:
+  case OpKind::ResourceApplyAdagradV2:
+    return Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, 3, 4},
+                  {"update_slots"}};
+  case OpKind::ApplyRMSProp:
+  case OpKind::ResourceApplyRMSProp:
+    return Update{"tfc_cpu_apply_rmsprop_f32", {0, 1, 2, 3, 4, 5, 6, 7}, {}};
+  case OpKind::ApplyCenteredRMSProp:
+  case OpKind::ResourceApplyCenteredRMSProp:
+    return Update{"tfc_cpu_apply_centered_rmsprop_f32",
+                  {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}};
+  case OpKind::ApplyAdam:
+  case OpKind::ResourceApplyAdam:
+    return Update{"tfc_cpu_apply_adam_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+                  {"use_nesterov"}};
+  case OpKind::ApplyAdadelta:
+  case OpKind::ResourceApplyAdadelta:
+    return Update{"tfc_cpu_apply_adadelta_f32", {0, 1, 2, 3, 4, 5, 6}, {}};
+  case OpKind::ApplyFtrl:
+  case OpKind::ResourceApplyFtrl:
+    return Update{"tfc_cpu_apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, -1, 7},
+                  {"multiply_linear_by_lr"}};
+  case OpKind::ApplyFtrlV2:
+  case OpKind::ResourceApplyFtrlV2:
+    return Update{"tfc_cpu_apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8},
+                  {"multiply_linear_by_lr"}};
+  case OpKind::SparseApplyMomentum:
+  case OpKind::ResourceSparseApplyMomentum:
+    return Update{"tfc_cpu_sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
+                  {"use_nesterov"}, 4, 3};
+  case OpKind::SparseApplyAdagrad:
+  case OpKind::ResourceSparseApplyAdagrad:
+    return Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
+                  {"update_slots"}, 4, 3};
+  case OpKind::SparseApplyAdagradV2:
+  case OpKind::ResourceSparseApplyAdagradV2:
+    return Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
+                  {"update_slots"}, 5, 4};
+  case OpKind::SparseApplyRMSProp:
+  case OpKind::ResourceSparseApplyRMSProp:
+    return Update{"tfc_cpu_sparse_apply_rmsprop_f32",
+                  {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8, 7};
+  case OpKind::SparseApplyCenteredRMSProp:
+  case OpKind::ResourceSparseApplyCenteredRMSProp:
+    return Update{"tfc_cpu_sparse_apply_centered_rmsprop_f32",
+                  {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9, 8};
+  case OpKind::SparseApplyAdadelta:
+  case OpKind::ResourceSparseApplyAdadelta:
+    return Update{"tfc_cpu_sparse_apply_adadelta_f32",
+                  {0, 1, 2, 3, 4, 5, 6}, {}, 7, 6};
+  case OpKind::SparseApplyFtrl:
+  case OpKind::ResourceSparseApplyFtrl:
+    return Update{"tfc_cpu_sparse_apply_ftrl_f32",
+                  {0, 1, 2, 3, 5, 6, 7, -1, 8},
+                  {"multiply_linear_by_lr"}, 4, 3};
+  case OpKind::SparseApplyFtrlV2:
+  case OpKind::ResourceSparseApplyFtrlV2:
+    return Update{"tfc_cpu_sparse_apply_ftrl_f32",
+                  {0, 1, 2, 3, 5, 6, 7, 8, 9},
+                  {"multiply_linear_by_lr"}, 4, 3};
+  default:
+    return std::nullopt;
+  }
 }
 
 /// tfc_cpu_scatter_f32's kind for a scatter into a variable, or -1.
-int scatterKind(StringRef type) {
-  type.consume_front("Resource");
-  return llvm::StringSwitch<int>(type)
-      .Case("ScatterUpdate", 0)
-      .Case("ScatterAdd", 1)
-      .Case("ScatterSub", 2)
-      .Case("ScatterMul", 3)
-      .Case("ScatterDiv", 4)
-      .Case("ScatterMin", 5)
-      .Case("ScatterMax", 6)
-      .Default(-1);
+int scatterKind(OpKind kind) {
+  switch (kind) {
+  case OpKind::ScatterUpdate:
+  case OpKind::ResourceScatterUpdate:
+    return 0;
+  case OpKind::ScatterAdd:
+  case OpKind::ResourceScatterAdd:
+    return 1;
+  case OpKind::ScatterSub:
+  case OpKind::ResourceScatterSub:
+    return 2;
+  case OpKind::ScatterMul:
+  case OpKind::ResourceScatterMul:
+    return 3;
+  case OpKind::ScatterDiv:
+  case OpKind::ResourceScatterDiv:
+    return 4;
+  case OpKind::ResourceScatterMin:
+    return 5;
+  case OpKind::ResourceScatterMax:
+    return 6;
+  default:
+    return -1;
+  }
 }
 
 /// tfc_cpu_random's kind for a random op, or -1.
-int randomKind(StringRef type) {
-  return llvm::StringSwitch<int>(type)
-      .Case("RandomUniform", 0)
-      .Case("RandomStandardNormal", 1)
-      .Case("TruncatedNormal", 2)
-      .Case("RandomUniformInt", 3)
-      .Default(-1);
+int randomKind(OpKind kind) {
+  switch (kind) {
+  case OpKind::RandomUniform:
+    return 0;
+  case OpKind::RandomStandardNormal:
+    return 1;
+  case OpKind::TruncatedNormal:
+    return 2;
+  case OpKind::RandomUniformInt:
+    return 3;
+  default:
+    return -1;
+  }
 }
 
-bool isAssignment(StringRef type) {
-  return type == "Assign" || type == "AssignVariableOp";
+bool isAssignment(OpKind kind) {
+  return kind == OpKind::Assign || kind == OpKind::AssignVariableOp;
 }
 
 /// +1 for AssignAdd forms, -1 for AssignSub forms, 0 otherwise.
-int accumulation(StringRef type) {
-  if (type == "AssignAdd" || type == "AssignAddVariableOp")
+int accumulation(OpKind kind) {
+  if (kind == OpKind::AssignAdd || kind == OpKind::AssignAddVariableOp)
     return 1;
-  if (type == "AssignSub" || type == "AssignSubVariableOp")
+  if (kind == OpKind::AssignSub || kind == OpKind::AssignSubVariableOp)
     return -1;
   return 0;
 }
@@ -159,14 +203,15 @@ void StepEmitter::setInitialized(Location loc, Value reference, bool value) {
 
 LogicalResult StepEmitter::emitStateOp(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
   // Every ref or handle operand must lead to a variable node.
   for (Value operand : operands)
     if (isVariableReference(operand.getType()) && !variableNodeOf(operand))
       return error(node) << "cannot tell which variable an input refers to";
 
-  if (type == "VarIsInitializedOp" || type == "IsVariableInitialized") {
+  if (kind == OpKind::VarIsInitializedOp ||
+      kind == OpKind::IsVariableInitialized) {
     Operation *variable = variableNodeOf(operands[0]);
     int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
     Value byte = builder.create<LLVM::LoadOp>(
@@ -199,20 +244,21 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     return success();
   }
 
-  if (int kind = randomKind(type); kind >= 0) {
+  if (int distribution = randomKind(kind); distribution >= 0) {
     FailureOr<Value> out = outputFor(node);
     if (failed(out))
       return failure();
     auto outType = cast<MemRefType>(out->getType());
     Type element = outType.getElementType();
-    bool supported = kind == 3 ? element.isInteger(32) || element.isInteger(64)
-                               : element.isF32();
+    bool supported = distribution == 3
+                         ? element.isInteger(32) || element.isInteger(64)
+                         : element.isF32();
     if (!supported)
       return error(node) << "random values of type " << element
                          << " are not supported yet";
     Value none = nullPointer(loc);
-    Value low = kind == 3 ? pointerTo(memrefFor(operands[1])) : none;
-    Value high = kind == 3 ? pointerTo(memrefFor(operands[2])) : none;
+    Value low = distribution == 3 ? pointerTo(memrefFor(operands[1])) : none;
+    Value high = distribution == 3 ? pointerTo(memrefFor(operands[2])) : none;
     int64_t offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
     int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
     callKernel(loc, "tfc_cpu_random",
@@ -220,11 +266,11 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
                 low, high},
                {outType.getNumElements(), dtype, intAttr(node, "seed"),
                 intAttr(node, "seed2")},
-               kind);
+               distribution);
     return success();
   }
 
-  if (type == "ResourceGather") {
+  if (kind == OpKind::ResourceGather) {
     // Rows of the variable (axis 0; batch_dims 0), each index checked.
     auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
     if (batchDims && batchDims.getInt() != 0)
@@ -248,17 +294,17 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     return success();
   }
 
-  if (int kind = scatterKind(type); kind >= 0)
-    return emitScatter(node, kind);
+  if (int scatter = scatterKind(kind); scatter >= 0)
+    return emitScatter(node, scatter);
 
-  if (type == "DestroyResourceOp") {
+  if (kind == OpKind::DestroyResourceOp) {
     setInitialized(loc, operands[0], false);
     return success();
   }
 
   Value variable = memrefFor(operands[0]);
   auto varType = cast<MemRefType>(variable.getType());
-  if (isAssignment(type) || accumulation(type)) {
+  if (isAssignment(kind) || accumulation(kind)) {
     Value value = memrefFor(operands[1]);
     if (!value)
       return error(node) << "the assigned value has no buffer";
@@ -266,14 +312,14 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
       return error(node) << "assigns a value of type " << value.getType()
                          << " to a variable of type " << varType
                          << " (variables keep their shape)";
-    if (isAssignment(type)) {
+    if (isAssignment(kind)) {
       // The value's buffer may have another (equal) layout: copy elements.
       builder.create<memref::CopyOp>(loc, value, variable);
       setInitialized(loc, operands[0], true);
       return success();
     }
     checkInitialized(loc, operands[0]);
-    int sign = accumulation(type);
+    int sign = accumulation(kind);
     bool isFloat = isa<FloatType>(varType.getElementType());
     AffineMap identity = builder.getMultiDimIdentityMap(varType.getRank());
     emitLoop(loc, {variable, value}, {identity, identity}, variable,
@@ -289,7 +335,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     return success();
   }
 
-  std::optional<Update> update = updateFor(type);
+  std::optional<Update> update = updateFor(kind);
   if (!update)
     return error(node) << "no code generation for this op yet";
   if (!varType.getElementType().isF32())

@@ -9,13 +9,15 @@
 
 #include "StepEmitter.h"
 
+#include "tfc/Transforms/OpTable.h"
+
 using namespace mlir;
 
 namespace tfc {
 
 LogicalResult StepEmitter::emitStringOp(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   SmallVector<Value> inputs;
   for (Value operand : tfg::getDataOperands(node)) {
     Value buffer = memrefFor(operand);
@@ -28,7 +30,7 @@ LogicalResult StepEmitter::emitStringOp(Operation *node) {
     return failure();
   int64_t count = memrefOf(tfg::getDataResults(node)[0]).getNumElements();
 
-  if (type == "StringJoin") {
+  if (kind == OpKind::StringJoin) {
     SmallVector<int64_t> counts;
     for (Value input : inputs)
       counts.push_back(cast<MemRefType>(input.getType()).getNumElements());
@@ -40,7 +42,7 @@ LogicalResult StepEmitter::emitStringOp(Operation *node) {
                {int64_t(inputs.size()), count});
     return success();
   }
-  if (type == "ShardedFilename") {
+  if (kind == OpKind::ShardedFilename) {
     callKernel(loc, "tfc_sharded_filename",
                {pointerTo(inputs[0]), pointerTo(inputs[1]), pointerTo(inputs[2]),
                 pointerTo(*out)},

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StepEmitter.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/TensorArrays.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,11 +24,12 @@ namespace tfc {
 
 LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
   Location loc = node->getLoc();
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
-  if (type == "TensorArrayCloseV3")
+  if (kind == OpKind::TensorArrayCloseV3)
     return success();
-  bool makes = type == "TensorArrayV3" || type == "TensorArrayGradV3";
+  bool makes =
+      kind == OpKind::TensorArrayV3 || kind == OpKind::TensorArrayGradV3;
   Operation *array = makes ? node : tensorArrayOf(operands[0]);
   Operation *forward = forwardArrayOf(array);
   auto slot = array ? array->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr)
@@ -42,7 +44,7 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
                           "static";
   auto dtype = forward->getAttrOfType<TypeAttr>("dtype");
   int64_t rowBytes = tensorBytes(RankedTensorType::get(*shape, dtype.getValue()));
-  bool gradient = tfg::getOpType(array) == "TensorArrayGradV3";
+  bool gradient = opKindOf(array) == OpKind::TensorArrayGradV3;
 
   // The flow output (the last, but for a gradient's handle) is a zero.
   auto zeroFlow = [&](unsigned port) -> LogicalResult {
@@ -62,18 +64,18 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
   };
   Value name = stringPointer(loc, tfg::getNodeName(node));
 
-  if (type == "TensorArrayV3") {
+  if (kind == OpKind::TensorArrayV3) {
     callKernel(loc, "tfc_tensor_array_init", {},
                {slot.getInt(), *size, rowBytes});
     return zeroFlow(1);
   }
-  if (type == "TensorArrayGradV3") {
+  if (kind == OpKind::TensorArrayGradV3) {
     auto forwardSlot = forward->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr);
     callKernel(loc, "tfc_tensor_array_grad", {},
                {slot.getInt(), forwardSlot.getInt(), rowBytes});
     return zeroFlow(1);
   }
-  if (type == "TensorArraySizeV3") {
+  if (kind == OpKind::TensorArraySizeV3) {
     FailureOr<Value> out = outputFor(node);
     if (failed(out))
       return failure();
@@ -82,7 +84,7 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
         ValueRange{});
     return success();
   }
-  if (type == "TensorArraySplitV3") {
+  if (kind == OpKind::TensorArraySplitV3) {
     // The parts, k rows each, are the first elements in order.
     FailureOr<Value> rows = buffer(operands[1]);
     if (failed(rows))
@@ -95,7 +97,7 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
                {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
     return zeroFlow(0);
   }
-  if (type == "TensorArrayConcatV3") {
+  if (kind == OpKind::TensorArrayConcatV3) {
     // Every element in order, and each one's length k.
     FailureOr<Value> out = outputFor(node, 0);
     FailureOr<Value> lengths = outputFor(node, 1);
@@ -114,7 +116,8 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
   if (failed(indices))
     return failure();
   int64_t count = cast<MemRefType>(indices->getType()).getNumElements();
-  if (type == "TensorArrayWriteV3" || type == "TensorArrayScatterV3") {
+  if (kind == OpKind::TensorArrayWriteV3 ||
+      kind == OpKind::TensorArrayScatterV3) {
     FailureOr<Value> rows = buffer(operands[2]);
     if (failed(rows))
       return failure();
@@ -126,7 +129,8 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
                {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
     return zeroFlow(0);
   }
-  if (type == "TensorArrayReadV3" || type == "TensorArrayGatherV3") {
+  if (kind == OpKind::TensorArrayReadV3 ||
+      kind == OpKind::TensorArrayGatherV3) {
     FailureOr<Value> out = outputFor(node);
     if (failed(out))
       return failure();

@@ -9,6 +9,7 @@
 #include "StepEmitter.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -104,8 +104,9 @@ LogicalResult checkFloatNHWC(Operation *node, RankedTensorType type,
 /// convolution with an epilogue writes the value of the epilogue's root.
 LogicalResult StepEmitter::emitWindow(Operation *node,
                                       const ConvEpilogue *epilogue) {
-  StringRef type = tfg::getOpType(node);
-  bool isConv = type == "Conv2D", isDepthwise = type == "DepthwiseConv2dNative";
+  OpKind kind = opKindOf(node);
+  bool isConv = kind == OpKind::Conv2D;
+  bool isDepthwise = kind == OpKind::DepthwiseConv2dNative;
   Value input = tfg::getDataOperands(node)[0];
   Value result = tfg::getDataResults(node)[0];
   auto in = cast<RankedTensorType>(input.getType());
@@ -130,8 +131,7 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
       return error(node) << "grouped convolutions are not supported";
     Value filterValue = tfg::getDataOperands(node)[1];
     Operation *filterNode = filterValue.getDefiningOp();
-    bool constantFilter = filterNode && tfg::isNode(filterNode) &&
-                          tfg::getOpType(filterNode) == "Const";
+    bool constantFilter = filterNode && opKindOf(filterNode) == OpKind::Const;
     // The epilogue's operands, or null pointers.
     Value none = nullPointer(loc);
     auto pointerOrNull = [&](Value value) -> FailureOr<Value> {
@@ -176,7 +176,7 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
   callKernel(loc, "tfc_cpu_pool2d_f32",
              {pointerTo(memrefFor(input)), pointerTo(outMemref)},
              {n, h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft},
-             type == "MaxPool" ? 0 : 1);
+             kind == OpKind::MaxPool ? 0 : 1);
   return success();
 }
 
@@ -189,18 +189,20 @@ namespace tfc {
 /// MaxPoolGrad and AvgPoolGrad (tfc_cpu_pool2d_grad_f32).
 LogicalResult StepEmitter::emitWindowGradient(Operation *node,
                                               Operation *reluGrad) {
-  StringRef type = tfg::getOpType(node);
+  OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
   Value result = tfg::getDataResults(node)[0];
-  bool isPool = type == "MaxPoolGrad" || type == "AvgPoolGrad";
-  bool filterGradient = type == "Conv2DBackpropFilter" ||
-                        type == "DepthwiseConv2dNativeBackpropFilter";
-  bool depthwise = type.starts_with("Depthwise");
+  bool isPool = kind == OpKind::MaxPoolGrad || kind == OpKind::AvgPoolGrad;
+  bool filterGradient = kind == OpKind::Conv2DBackpropFilter ||
+                        kind == OpKind::DepthwiseConv2dNativeBackpropFilter;
+  bool depthwise = kind == OpKind::DepthwiseConv2dNativeBackpropInput ||
+                   kind == OpKind::DepthwiseConv2dNativeBackpropFilter;
   // The forward op's input and output (its gradient) and filter types.
-  Value gradient = operands[type == "AvgPoolGrad" ? 1 : 2];
+  Value gradient = operands[kind == OpKind::AvgPoolGrad ? 1 : 2];
   auto out = cast<RankedTensorType>(gradient.getType());
   auto in = cast<RankedTensorType>(
-      (filterGradient || type == "MaxPoolGrad" ? operands[0] : result).getType());
+      (filterGradient || kind == OpKind::MaxPoolGrad ? operands[0] : result)
+          .getType());
   RankedTensorType filter;
   if (!isPool)
     filter = cast<RankedTensorType>(
@@ -217,13 +219,14 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
   Location loc = node->getLoc();
   if (isPool) {
     // kind: 0 max, 1 average, 2 max masked by ReluGrad.
-    Value input = type == "MaxPoolGrad" ? memrefFor(operands[0]) : Value();
+    Value input =
+        kind == OpKind::MaxPoolGrad ? memrefFor(operands[0]) : Value();
     callKernel(loc, "tfc_cpu_pool2d_grad_f32",
                {input ? pointerTo(input) : nullPointer(loc),
                 pointerTo(memrefFor(gradient)), pointerTo(*output)},
                {g.n, g.h, g.w, g.c, g.kh, g.kw, g.oh, g.ow, g.strideH,
                 g.strideW, g.padTop, g.padLeft},
-               type == "AvgPoolGrad" ? 1 : reluGrad ? 2 : 0);
+               kind == OpKind::AvgPoolGrad ? 1 : reluGrad ? 2 : 0);
     return success();
   }
   if (!depthwise && filter.getDimSize(2) != g.c)
