@@ -17,3 +17,4 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%corpus", os.path.join(config.tfc_src_root, "test", "corpus")))
 config.substitutions.append(("%srcroot", config.tfc_src_root))
+config.substitutions.append(("%objroot", config.tfc_obj_root))

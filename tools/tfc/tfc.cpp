@@ -26,6 +26,7 @@
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Target/ClusterSpec.h"
+#include "tfc/Target/DeviceTarget.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/OpTable.h"
@@ -206,6 +207,19 @@ int generateCode(MLIRContext &context, ModuleOp module,
     header = std::move(*text);
   }
   tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
+  // What the link asks of each partition's device target (lowering drops
+  // the partitions).
+  std::vector<std::string> deviceTypes = tfc::partitionDeviceTypes(module);
+  std::vector<std::string> kernelArchives;
+  for (const std::string &type : deviceTypes) {
+    const tfc::DeviceTarget *device = tfc::lookupDeviceTarget(type);
+    if (!device) {
+      module.emitError() << "no code generation target for " << type
+                         << " devices";
+      return tfc::kExitBadInput;
+    }
+    llvm::append_range(kernelArchives, device->kernelArchives(target));
+  }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = tfc::buildLLVMModule(
       module, llvmContext, target, library ? library->name : "");
@@ -216,8 +230,7 @@ int generateCode(MLIRContext &context, ModuleOp module,
     llvm::raw_svector_ostream os(object);
     if (failed(tfc::emitObject(*llvmModule, target, os)) ||
         failed(tfc::writeLibrary(object, library->name, outputPath, header,
-                                 library->headerPath,
-                                 tfc::kernelLibraryFor(target))))
+                                 library->headerPath, kernelArchives)))
       return tfc::kExitFailure;
     return tfc::kExitSuccess;
   }
@@ -238,7 +251,8 @@ int generateCode(MLIRContext &context, ModuleOp module,
   auto removeObject =
       llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
   if (failed(tfc::writeObject(*llvmModule, object, target)) ||
-      failed(tfc::linkProgram(object, outputPath, module.getLoc(), target)))
+      failed(tfc::linkProgram(object, outputPath, module.getLoc(), target,
+                              deviceTypes)))
     return tfc::kExitFailure;
   return tfc::kExitSuccess;
 }

@@ -52,14 +52,14 @@ void addLibraryEntryPoints(llvm::Module &module, const ModelInterface &model,
                            llvm::StringRef name);
 
 /// Writes the static library at `libraryPath` (the model's `object`, named
-/// `name`_model.o, and the members of libTfcRuntime.a and of
-/// `kernelLibrary`, see kernelLibraryFor) and the header text at
-/// `headerPath`: both, or, after a one-line error, neither.
+/// `name`_model.o, and the members of libTfcRuntime.a and of the
+/// `kernelArchives` of the model's device targets, DeviceTarget.h) and the
+/// header text at `headerPath`: both, or, after a one-line error, neither.
 mlir::LogicalResult writeLibrary(llvm::StringRef object, llvm::StringRef name,
                                  llvm::StringRef libraryPath,
                                  llvm::StringRef header,
                                  llvm::StringRef headerPath,
-                                 llvm::StringRef kernelLibrary);
+                                 llvm::ArrayRef<std::string> kernelArchives);
 
 } // namespace tfc
 

@@ -20,6 +20,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 class raw_pwrite_stream;
 } // namespace llvm
 
@@ -94,14 +95,19 @@ mlir::LogicalResult writeObject(llvm::Module &module, llvm::StringRef path,
                                 const TargetOptions &options);
 mlir::LogicalResult writeLLVMIR(llvm::Module &module, llvm::StringRef path);
 
-/// The file name of the kernel library built for the target's ISA level
-/// (AVX-512, AVX2 or baseline on x86-64; see runtime/kernels/cpu).
-std::string kernelLibraryFor(const TargetOptions &options);
+/// The target machine for `options`: host triple, CPU and features by
+/// default. Null, with `error` set, when the target is not available.
+std::unique_ptr<llvm::TargetMachine>
+makeTargetMachine(const TargetOptions &options, std::string &error);
 
 /// Links an object file holding a model into a program with the runtime's
-/// main, runtime and kernel libraries (the kernels of the target's ISA).
+/// main and runtime library, and the kernels and system libraries of the
+/// device target of each of `deviceTypes` (DeviceTarget.h; the kernels of
+/// the ISA level `options` generate code for).
 mlir::LogicalResult linkProgram(llvm::StringRef object, llvm::StringRef output,
-                                mlir::Location loc, const TargetOptions &options);
+                                mlir::Location loc,
+                                const TargetOptions &options,
+                                llvm::ArrayRef<std::string> deviceTypes);
 
 } // namespace tfc
 

@@ -1,12 +1,14 @@
 //===- EmitProgram.cpp - from the lowered step to objects and programs ----===//
 
 #include "tfc/Target/Program.h"
+#include "tfc/Target/DeviceTarget.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Runtime/tfc_runtime.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -191,8 +193,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
                            "tfc_compiled_model");
 }
 
-/// The target machine for `options`: host triple, CPU and features by
-/// default. Null, with `error` set, when the target is not available.
+} // namespace
+
 std::unique_ptr<llvm::TargetMachine>
 makeTargetMachine(const TargetOptions &options, std::string &error) {
   llvm::InitializeNativeTarget();
@@ -221,7 +223,6 @@ makeTargetMachine(const TargetOptions &options, std::string &error) {
   return machine;
 }
 
-} // namespace
 
 FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   ModelInterface result;
@@ -249,14 +250,14 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     if (!isStep)
       continue;
     for (Operation &op : graph.getBody()) {
-      StringRef type = tfg::getOpType(&op);
+      OpKind kind = opKindOf(&op);
       auto index = op.getAttrOfType<IntegerAttr>("index");
-      if (type == "_Arg") {
+      if (kind == OpKind::InternalArg) {
         result.inputs.resize(std::max<size_t>(result.inputs.size(), index.getInt() + 1));
         result.inputs[index.getInt()] = infoOf(
             cast<StringAttr>(feeds[index.getInt()]).getValue(),
             op.getResult(0).getType());
-      } else if (type == "_Retval") {
+      } else if (kind == OpKind::InternalRetval) {
         result.outputs.resize(std::max<size_t>(result.outputs.size(), index.getInt() + 1));
         result.outputs[index.getInt()] = infoOf(
             cast<StringAttr>(fetches[index.getInt()]).getValue(),
@@ -416,29 +417,32 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
   return success();
 }
 
-std::string kernelLibraryFor(const TargetOptions &options) {
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
-  if (machine && machine->getTargetTriple().getArch() == llvm::Triple::x86_64) {
-    const llvm::MCSubtargetInfo *cpu = machine->getMCSubtargetInfo();
-    if (cpu->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+fma"))
-      return "libTfcCpuKernelsAVX512.a";
-    if (cpu->checkFeatures("+avx2,+fma,+f16c"))
-      return "libTfcCpuKernelsAVX2.a";
-  }
-  return "libTfcCpuKernels.a";
-}
-
 LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
-                          const TargetOptions &options) {
+                          const TargetOptions &options,
+                          ArrayRef<std::string> deviceTypes) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
   if (!driver)
     return emitError(loc, "no C++ compiler driver (c++) to link with");
-  std::string libDir = TFC_RUNTIME_LIBRARY_DIR;
-  SmallVector<std::string> args = {
-      *driver, object.str(), "-o", output.str(),
-      libDir + "/libTfcProgramMain.a", libDir + "/" + kernelLibraryFor(options),
-      libDir + "/libTfcRuntime.a", "-ldnnl", "-lgomp", "-lpthread", "-lm"};
+  // The program's main, each partition's target's kernels, the runtime,
+  // then the system libraries the kernels need.
+  const std::string &libDir = runtimeLibraryDir();
+  SmallVector<std::string> args = {*driver, object.str(), "-o", output.str(),
+                                   libDir + "/libTfcProgramMain.a"};
+  SmallVector<std::string> systemLibraries;
+  for (const std::string &type : deviceTypes) {
+    const DeviceTarget *target = lookupDeviceTarget(type);
+    if (!target)
+      return emitError(loc) << "no code generation target for " << type
+                            << " devices";
+    for (const std::string &archive : target->kernelArchives(options))
+      args.push_back(libDir + "/" + archive);
+    for (const std::string &library : target->systemLibraries())
+      if (!llvm::is_contained(systemLibraries, library))
+        systemLibraries.push_back(library);
+  }
+  args.push_back(libDir + "/libTfcRuntime.a");
+  llvm::append_range(args, systemLibraries);
+  llvm::append_range(args, SmallVector<std::string>{"-lpthread", "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;
   int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0,

@@ -16,6 +16,7 @@
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Pipeline.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -47,7 +48,7 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
   SmallVector<RankedTensorType> types;
   for (auto graph : module.getOps<tfg::GraphOp>())
     for (Operation &op : graph.getBody())
-      if (tfg::isNode(&op) && tfg::getOpType(&op) == "_Retval") {
+      if (opKindOf(&op) == OpKind::InternalRetval) {
         int64_t index = op.getAttrOfType<IntegerAttr>("index").getInt();
         types.resize(std::max<size_t>(types.size(), index + 1));
         types[index] = cast<RankedTensorType>(tfg::getDataOperands(&op)[0].getType());
@@ -75,7 +76,7 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
   };
   std::string object = inDir("constants.o"), program = inDir("constants");
   if (failed(writeObject(*llvmModule, object, host)) ||
-      failed(linkProgram(object, program, loc, host)))
+      failed(linkProgram(object, program, loc, host, {"CPU"})))
     return failure();
   SmallVector<std::string> args = {program};
   for (auto [i, fetch] : llvm::enumerate(fetches)) {

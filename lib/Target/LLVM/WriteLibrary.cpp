@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Target/Library.h"
+#include "tfc/Target/DeviceTarget.h"
 
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ArchiveWriter.h"
@@ -37,10 +38,11 @@ struct RuntimeMembers {
 /// Reads the members of the runtime's archives into `result`; on failure
 /// prints a one-line error.
 LogicalResult readRuntimeMembers(RuntimeMembers &result,
-                                 llvm::StringRef kernelLibrary) {
-  for (llvm::StringRef file : {llvm::StringRef("libTfcRuntime.a"), kernelLibrary}) {
-    std::string path =
-        (llvm::Twine(TFC_RUNTIME_LIBRARY_DIR) + "/" + file).str();
+                                 llvm::ArrayRef<std::string> kernelArchives) {
+  std::vector<std::string> files = {"libTfcRuntime.a"};
+  files.insert(files.end(), kernelArchives.begin(), kernelArchives.end());
+  for (const std::string &file : files) {
+    std::string path = (llvm::Twine(runtimeLibraryDir()) + "/" + file).str();
     auto fail = [&](const llvm::Twine &message) {
       llvm::errs() << "tfc: error: cannot read the runtime library " << path
                    << ": " << message << "\n";
@@ -106,9 +108,9 @@ writeTemporary(llvm::StringRef path,
 LogicalResult writeLibrary(llvm::StringRef object, llvm::StringRef name,
                            llvm::StringRef libraryPath, llvm::StringRef header,
                            llvm::StringRef headerPath,
-                           llvm::StringRef kernelLibrary) {
+                           llvm::ArrayRef<std::string> kernelArchives) {
   RuntimeMembers runtime;
-  if (failed(readRuntimeMembers(runtime, kernelLibrary)))
+  if (failed(readRuntimeMembers(runtime, kernelArchives)))
     return failure();
   std::string objectName = (name + "_model.o").str();
   std::vector<llvm::NewArchiveMember> members;
