@@ -1,13 +1,26 @@
-//===- Pipeline.cpp - the graph-level pipeline of tfc compile -------------===//
+//===- Pipeline.cpp - the named pipelines of tfc compile ------------------===//
 
 #include "tfc/Transforms/Pipeline.h"
 #include "tfc/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 
 namespace tfc {
 
-void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
+void buildTfcGraphPipeline(mlir::OpPassManager &pm,
+                           const TfcGraphPipelineOptions &options) {
   pm.addPass(createVerifyAcyclicPass());
   // Keep what the step (and the init entry) needs.
   pm.addPass(createPrunePass());
@@ -43,13 +56,19 @@ void buildTfcPipeline(mlir::OpPassManager &pm, const TfcPipelineOptions &) {
   // Reads of a variable before the writes they do not depend on.
   pm.addPass(createOrderVariableAccessesPass());
   // Placement and partitioning last: the graph they cut is final.
-  pm.addPass(createPlacePass());
+  PlacePassOptions place;
+  place.devices = options.devices;
+  place.strategy = options.placement;
+  place.softPlacement = options.softPlacement;
+  place.costFile = options.costFile;
+  pm.addPass(createPlacePass(place));
   pm.addPass(createPartitionPass());
-  pm.addPass(createCompressTransfersPass());
-  pm.addPass(createScheduleRecvsPass());
+  pm.addPass(createCompressTransfersPass({options.compressTransfers}));
+  if (options.recvScheduling)
+    pm.addPass(createScheduleRecvsPass());
 }
 
-void buildCodegenPipeline(mlir::OpPassManager &pm) {
+void buildTfcCodegenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createVerifyStaticShapesPass());
   pm.addPass(createRaiseFramesPass());
   pm.addPass(createFuseElementwisePass());
@@ -58,10 +77,36 @@ void buildCodegenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createConvertTfgToMemrefPass());
 }
 
-void registerTfcPipeline() {
-  mlir::PassPipelineRegistration<TfcPipelineOptions>(
-      "tfc-pipeline", "The graph-level pipeline of `tfc compile`",
-      buildTfcPipeline);
+void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createStripGraphsPass());
+  pm.addPass(mlir::createConvertLinalgToLoopsPass());
+  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  pm.addPass(mlir::createLowerAffinePass());
+  pm.addPass(mlir::createConvertSCFToCFPass());
+  // floordivsi and friends have no LLVM lowering of their own.
+  pm.addPass(mlir::arith::createArithExpandOpsPass());
+  pm.addPass(mlir::createConvertMathToLLVMPass());
+  pm.addPass(mlir::createConvertMathToLibmPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
+  mlir::ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(mlir::createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
+
+void registerTfcPipelines() {
+  mlir::PassPipelineRegistration<TfcGraphPipelineOptions>(
+      "tfc-graph", "The graph-level pipeline of `tfc compile`",
+      buildTfcGraphPipeline);
+  mlir::PassPipelineRegistration<>(
+      "tfc-codegen",
+      "From the optimized graph to the step functions on memrefs",
+      buildTfcCodegenPipeline);
+  mlir::PassPipelineRegistration<>(
+      "tfc-lower-to-llvm", "From the step functions to the LLVM dialect",
+      buildTfcLowerToLLVMPipeline);
 }
 
 } // namespace tfc

@@ -1,7 +1,8 @@
 //===- tfc-opt.cpp - run tfc passes on tfg IR -----------------------------===//
 //
-// MLIR's opt driver with the tfg dialect, every tfc pass, and the
-// `tfc-pipeline` that `tfc compile` runs.
+// MLIR's opt driver with the tfg dialect, every tfc pass, and the named
+// pipelines that `tfc compile` runs (tfc-graph, tfc-codegen,
+// tfc-lower-to-llvm), with the dialects code generation makes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,16 @@
 
 #include "tfc/Support/PassCounters.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -23,11 +34,17 @@
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tfc::registerTfcPasses();
-  tfc::registerTfcPipeline();
+  tfc::registerTfcPipelines();
   // As in tfc: numeric subgraphs of constants fold by running compiled code.
   tfc::setConstantEvaluator(tfc::evaluateConstants);
   mlir::DialectRegistry registry;
-  registry.insert<tfc::tfg::TfgDialect>();
+  // What tfc-codegen and tfc-lower-to-llvm write, so their output replays.
+  registry.insert<tfc::tfg::TfgDialect, mlir::affine::AffineDialect,
+                  mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::vector::VectorDialect>();
   auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
       argc, argv, "tfc optimizer driver\n", registry);
   bool statistics = tfc::takePassStatisticsFlag();

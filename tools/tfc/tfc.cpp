@@ -7,10 +7,11 @@
 //               [pass-manager options]
 //   tfc info MODEL
 //
-// `compile` imports the model, runs the graph-level pipeline (the same one
-// `tfc-opt --tfc-pipeline` runs) and writes the result: a program, a static
-// library with its C header (docs/Library.md), an object file, LLVM IR or
-// the optimized graph. MLIR's pass-manager options (--print-ir-after-all,
+// `compile` imports the model, runs the named pipelines (tfc-graph,
+// tfc-codegen, tfc-lower-to-llvm: Pipeline.h; `tfc-opt` replays each) and
+// writes the result: a program, a static library with its C header
+// (docs/Library.md), an object file, LLVM IR, or the IR after a stage
+// (--emit mlir, with --stop-after). MLIR's pass-manager options (--print-ir-after-all,
 // --mlir-timing, ...) apply to the pipeline.
 // `info` prints what a model contains.
 //
@@ -131,6 +132,19 @@ cl::opt<bool> noRecvScheduling(
 cl::opt<std::string> costFile(
     "cost-file", cl::desc("JSON file overriding the placer's cost model"),
     cl::value_desc("file"), cl::cat(tfcOptions));
+/// --stop-after STAGE. LLVM's code generator registers an option of that
+/// name for its own passes, which tfc does not offer: main unregisters it
+/// before this one is made.
+cl::opt<std::string> &stopAfterOption() {
+  static cl::opt<std::string> option(
+      "stop-after",
+      cl::desc("With --emit mlir: the stage after which to write the IR: "
+               "graph (the default), codegen or lower-to-llvm (tfc-opt "
+               "replays the next stage with --tfc-codegen or "
+               "--tfc-lower-to-llvm)"),
+      cl::value_desc("stage"), cl::init("graph"), cl::cat(tfcOptions));
+  return option;
+}
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
@@ -190,9 +204,16 @@ int generateCode(MLIRContext &context, ModuleOp module,
   // --print-ir-after=PASS and friends reach the code generation passes too.
   if (failed(applyPassManagerCLOptions(pm)))
     return tfc::kExitBadInput;
-  tfc::buildCodegenPipeline(pm);
+  tfc::buildTfcCodegenPipeline(pm);
   if (failed(pm.run(module)))
     return tfc::kExitBadInput;
+  const std::string &stopAfter = stopAfterOption();
+  if (stopAfter == "codegen")
+    return tfc::writeModuleFile(module, outputPath);
+  if (stopAfter == "lower-to-llvm")
+    return succeeded(tfc::lowerToLLVMDialect(module))
+               ? tfc::writeModuleFile(module, outputPath)
+               : tfc::kExitBadInput;
   // A library's header describes the interface, which lowering drops.
   std::string header;
   if (library) {
@@ -268,6 +289,17 @@ int compile(MLIRContext &context) {
                  << ": expected exe, lib, obj, llvm or mlir\n";
     return tfc::kExitBadInput;
   }
+  const std::string &stopAfter = stopAfterOption();
+  if (stopAfter != "graph" && stopAfter != "codegen" &&
+      stopAfter != "lower-to-llvm") {
+    llvm::errs() << "tfc: error: --stop-after=" << stopAfter
+                 << ": expected graph, codegen or lower-to-llvm\n";
+    return tfc::kExitBadInput;
+  }
+  if (stopAfterOption().getNumOccurrences() && emit != "mlir") {
+    llvm::errs() << "tfc: error: --stop-after goes with --emit mlir\n";
+    return tfc::kExitBadInput;
+  }
   std::optional<LibraryOutput> library;
   if (emit == "lib") {
     library = libraryOutput();
@@ -324,14 +356,16 @@ int compile(MLIRContext &context) {
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTiming = timing.getRootScope();
   pm.enableTiming(rootTiming);
-  tfc::buildTfcPipeline(pm, tfc::TfcPipelineOptions());
+  // The configuration is on the module (setCompileInterface), where dumps
+  // keep it; the pipeline's options stay at their defaults.
+  tfc::buildTfcGraphPipeline(pm, tfc::TfcGraphPipelineOptions());
   LogicalResult result = pm.run(*module);
   if (statistics)
     tfc::printPassCounters(llvm::errs());
   if (failed(result))
     return tfc::kExitBadInput;
 
-  if (emit == "mlir")
+  if (emit == "mlir" && stopAfter == "graph")
     return tfc::writeModuleFile(*module, outputPath);
   return generateCode(context, *module, library);
 }
@@ -437,6 +471,11 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   addPrintIrAliases();
+  llvm::StringMap<cl::Option *> &registered = cl::getRegisteredOptions();
+  if (auto llvmStopAfter = registered.find("stop-after");
+      llvmStopAfter != registered.end())
+    llvmStopAfter->second->removeArgument();
+  stopAfterOption();
   // --help lists tfc's options and the pass manager's, not every option
   // LLVM's libraries register.
   for (auto &entry : cl::getRegisteredOptions()) {

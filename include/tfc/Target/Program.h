@@ -78,6 +78,11 @@ mlir::FailureOr<ModelInterface> readModelInterface(mlir::ModuleOp module);
 
 /// Lowers `module` (after convert-tfg-to-memref) to an LLVM module with
 /// `tfc_step` and `tfc_compiled_model`, optimized at O3 for the target.
+/// Reads the model's interface from the module's graphs, drops the graphs
+/// and lowers the step functions to the LLVM dialect (the
+/// tfc-lower-to-llvm pipeline).
+mlir::FailureOr<ModelInterface> lowerToLLVMDialect(mlir::ModuleOp module);
+
 /// The module's tfg graphs describe the interface and are dropped. With a
 /// `libraryName`, the module also gets a library's entry points
 /// (Library.h), and they are all it exports.

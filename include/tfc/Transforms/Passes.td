@@ -460,4 +460,15 @@ def ConvertTfgToMemrefPass : Pass<"convert-tfg-to-memref", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def StripGraphsPass : Pass<"tfc-strip-graphs", "mlir::ModuleOp"> {
+  let summary = "Drops the graphs once the step functions are written";
+  let description = [{
+    After convert-tfg-to-memref the tfg graphs and functions, and the
+    module's `tfg.*` and `tfc.*` attributes, have served (the model's
+    interface is read from them first, see lib/Target/LLVM): this pass
+    erases them, leaving the step functions to lower to LLVM. It begins
+    the tfc-lower-to-llvm pipeline.
+  }];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

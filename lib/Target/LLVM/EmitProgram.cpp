@@ -10,19 +10,8 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
+#include "tfc/Transforms/Pipeline.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MathToLibm/MathToLibm.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -311,39 +300,27 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       .run(module, modules);
 }
 
+FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module) {
+  // The interface is read from the graphs, which the pipeline then drops.
+  FailureOr<ModelInterface> interface = readModelInterface(module);
+  if (failed(interface))
+    return failure();
+  PassManager pm(module.getContext());
+  // --print-ir-after=PASS and friends reach these passes too.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  buildTfcLowerToLLVMPipeline(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  return interface;
+}
+
 std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
                                               llvm::LLVMContext &context,
                                               const TargetOptions &options,
                                               StringRef libraryName) {
-  FailureOr<ModelInterface> interface = readModelInterface(module);
+  FailureOr<ModelInterface> interface = lowerToLLVMDialect(module);
   if (failed(interface))
-    return nullptr;
-  // The graphs have served; the step function is all there is to lower.
-  for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
-    if (isa<tfg::GraphOp, tfg::FuncOp>(op))
-      op.erase();
-  for (NamedAttribute attr : llvm::to_vector(module->getAttrs()))
-    if (attr.getName().getValue().starts_with("tfg.") ||
-        attr.getName().getValue().starts_with("tfc."))
-      module->removeAttr(attr.getName());
-
-  PassManager pm(module.getContext());
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertSCFToCFPass());
-  // floordivsi and friends have no LLVM lowering of their own.
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(module)))
     return nullptr;
 
   registerBuiltinDialectTranslation(*module.getContext());

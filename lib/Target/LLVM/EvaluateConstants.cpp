@@ -56,7 +56,7 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
   auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
 
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  buildCodegenPipeline(pm);
+  buildTfcCodegenPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
   TargetOptions host;
