@@ -14,6 +14,9 @@ agree by hand with a second list.
   GET_OP_ROWS          the table's rows (OpInfo initializers)
   GET_OP_EMITTER_CASES the code generation dispatch: `case OpKind::X:`
                        labels grouped by the StepEmitter method they call
+  GET_ELEMENTWISE_FLOAT_BODIES
+                       the scalar computation of the elementwise ops
+                       declared with a floatBody, as switch cases
 
 Every declared op type must be in the op registry (the OpDefs generated
 from TensorFlow); the script fails naming the op otherwise.
@@ -119,6 +122,15 @@ def main():
         out += [f"case OpKind::{kind_name(t)}:" for t in by_emitter[emitter]]
         out.append(f"  return emit{emitter}(node);")
     out += ["#endif // GET_OP_EMITTER_CASES", ""]
+
+    out += ["#ifdef GET_ELEMENTWISE_FLOAT_BODIES",
+            "#undef GET_ELEMENTWISE_FLOAT_BODIES"]
+    for op in ops:
+        body = op.get("floatBody", "").strip()
+        if body:
+            out += [f"case OpKind::{kind_name(op['opType'])}:",
+                    f"  return Value({body});"]
+    out += ["#endif // GET_ELEMENTWISE_FLOAT_BODIES", ""]
 
     text = "\n".join(out)
     try:

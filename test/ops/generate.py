@@ -202,6 +202,17 @@ for _op, _ints, _floats, _tol in [
         ("Erfc", (), (np.float32,), TRANSCENDENTAL),
         ("Sin", (), (np.float32,), TRANSCENDENTAL),
         ("Cos", (), (np.float32,), TRANSCENDENTAL),
+        # Declared in the op table with their math-dialect op, nothing else
+        # (docs/AddingAnOp.md).
+        ("Tan", (), (np.float32, np.float64), TRANSCENDENTAL),
+        ("Asin", (), (np.float32,), TRANSCENDENTAL),
+        ("Acos", (), (np.float32,), TRANSCENDENTAL),
+        ("Atan", (), (np.float32,), TRANSCENDENTAL),
+        ("Sinh", (), (np.float32,), TRANSCENDENTAL),
+        ("Cosh", (), (np.float32,), TRANSCENDENTAL),
+        ("Asinh", (), (np.float32,), TRANSCENDENTAL),
+        ("Acosh", (), (np.float32,), TRANSCENDENTAL),
+        ("Atanh", (), (np.float32,), TRANSCENDENTAL),
         ("IsNan", (), (np.float32,), EXACT),
         ("IsInf", (), (np.float32,), EXACT),
         ("IsFinite", (), (np.float32,), EXACT)]:

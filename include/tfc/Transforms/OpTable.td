@@ -74,17 +74,17 @@ let devices = [CPU, GPU] in {
   def : ElementwiseOp<"Neg">;
   def : ElementwiseOp<"Abs">;
   def : ElementwiseOp<"Square">;
-  def : ElementwiseOp<"Sqrt">;
-  def : ElementwiseOp<"Rsqrt">;
+  def : MathUnaryOp<"Sqrt", "SqrtOp">;
+  def : MathUnaryOp<"Rsqrt", "RsqrtOp">;
   def : ElementwiseOp<"Exp">;
   def : ElementwiseOp<"Expm1">;
-  def : ElementwiseOp<"Log">;
+  def : MathUnaryOp<"Log", "LogOp">;
   def : ElementwiseOp<"Log1p">;
-  def : ElementwiseOp<"Sin">;
-  def : ElementwiseOp<"Cos">;
-  def : ElementwiseOp<"Tanh">;
+  def : MathUnaryOp<"Sin", "SinOp">;
+  def : MathUnaryOp<"Cos", "CosOp">;
+  def : MathUnaryOp<"Tanh", "TanhOp">;
   def : ElementwiseOp<"Sigmoid">;
-  def : ElementwiseOp<"Erf">;
+  def : MathUnaryOp<"Erf", "ErfOp">;
   def : ElementwiseOp<"Relu">;
   def : ElementwiseOp<"Relu6">;
   def : ElementwiseOp<"Elu">;
@@ -131,8 +131,17 @@ def : ElementwiseOp<"LeakyReluGrad">;
 def : ElementwiseOp<"SoftplusGrad">;
 def : ElementwiseOp<"SoftsignGrad">;
 
-foreach type = ["Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
-                "Atanh", "Erfinv", "Lgamma", "Digamma", "Invert", "BiasAddV1"] in
+let devices = [CPU, GPU] in
+  def : MathUnaryOp<"Tan", "TanOp">;
+def : MathUnaryOp<"Asin", "AsinOp">;
+def : MathUnaryOp<"Acos", "AcosOp">;
+def : MathUnaryOp<"Atan", "AtanOp">;
+def : MathUnaryOp<"Sinh", "SinhOp">;
+def : MathUnaryOp<"Cosh", "CoshOp">;
+def : MathUnaryOp<"Asinh", "AsinhOp">;
+def : MathUnaryOp<"Acosh", "AcoshOp">;
+def : MathUnaryOp<"Atanh", "AtanhOp">;
+foreach type = ["Erfinv", "Lgamma", "Digamma", "Invert", "BiasAddV1"] in
   def : KnownOp<type, "sameAsInput0", Elementwise>;
 foreach type = ["Atan2", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
                 "RightShift", "Xdivy", "Xlogy", "Xlog1py", "ApproximateEqual"] in

@@ -127,10 +127,23 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   bit folds = !if(!eq(!cast<string>(opLowering), "NotLowered"), 0, 1);
 }
 
-/// An elementwise op: fused into loops, memory-bound.
+/// An elementwise op: fused into loops, memory-bound. Its scalar
+/// computation is StepEmitter::emitScalar's (EmitElementwise.cpp) unless
+/// `floatBody` gives it.
 class ElementwiseOp<string type, string shapeFunction = "sameAsInput0">
     : TfcOp<type, Elementwise, Emitter<"Group">> {
   let shape = shapeFunction;
+  /// The op's value on floating point elements, as a C++ expression of an
+  /// OpBuilder `b`, a Location `loc` and the input elements `x` (and `y`,
+  /// `z`); other element types are refused. Empty: written in
+  /// emitScalar.
+  code floatBody = "";
+}
+
+/// A float op that is one op of MLIR's math dialect on its input: one
+/// declaration is all it takes.
+class MathUnaryOp<string type, string mathOp> : ElementwiseOp<type> {
+  let floatBody = "b.create<math::" # mathOp # ">(loc, x)";
 }
 
 /// A binary elementwise op whose inputs broadcast.

@@ -385,7 +385,15 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
 
   // Floating point.
   auto one = [&] { return s.constant(1); };
+  // What the op table's floatBody declarations see (OpTableBase.td).
+  OpBuilder &b = builder;
+  Value x = in[0];
+  Value y = in.size() > 1 ? in[1] : Value();
+  Value z = in.size() > 2 ? in[2] : Value();
+  (void)y, (void)z;
   switch (kind) {
+#define GET_ELEMENTWISE_FLOAT_BODIES
+#include "tfc/Transforms/OpTable.inc"
   case OpKind::RealDiv:
   case OpKind::Div:
     return Value(builder.create<arith::DivFOp>(loc, in[0], in[1]));
@@ -413,17 +421,11 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     return Value(builder.create<math::PowFOp>(loc, in[0], in[1]));
   case OpKind::Abs:
     return Value(builder.create<math::AbsFOp>(loc, in[0]));
-  case OpKind::Sqrt:
-    return Value(builder.create<math::SqrtOp>(loc, in[0]));
-  case OpKind::Rsqrt:
-    return Value(builder.create<math::RsqrtOp>(loc, in[0]));
   case OpKind::Reciprocal:
   case OpKind::Inv:
     return Value(builder.create<arith::DivFOp>(loc, one(), in[0]));
   case OpKind::Exp:
     return s.exp(in[0]);
-  case OpKind::Log:
-    return Value(builder.create<math::LogOp>(loc, in[0]));
   // MLIR 19 lowers log1p and expm1 as log(1 + x) and exp(x) - 1, which
   // lose small arguments: call the C library.
   case OpKind::Log1p:
@@ -433,14 +435,6 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   // No erfc in MLIR 19's math dialect, and 1 - erf(x) loses the tail.
   case OpKind::Erfc:
     return libm("erfc");
-  case OpKind::Erf:
-    return Value(builder.create<math::ErfOp>(loc, in[0]));
-  case OpKind::Tanh:
-    return Value(builder.create<math::TanhOp>(loc, in[0]));
-  case OpKind::Sin:
-    return Value(builder.create<math::SinOp>(loc, in[0]));
-  case OpKind::Cos:
-    return Value(builder.create<math::CosOp>(loc, in[0]));
   case OpKind::Floor:
     return Value(builder.create<math::FloorOp>(loc, in[0]));
   case OpKind::Ceil:
