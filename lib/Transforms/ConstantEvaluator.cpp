@@ -1,18 +1,15 @@
-//===- ConstantEvaluator.cpp - the installed constant evaluator -----------===//
+//===- ConstantEvaluator.cpp - the context's constant evaluator -----------===//
 
 #include "tfc/Transforms/ConstantEvaluator.h"
+#include "tfc/Dialect/Tfg/TfgDialect.h"
 
 namespace tfc {
 
-static ConstantEvaluator &installedEvaluator() {
-  static ConstantEvaluator evaluator;
-  return evaluator;
+const ConstantEvaluatorInterface *
+getConstantEvaluator(mlir::MLIRContext *context) {
+  auto *dialect = context->getLoadedDialect<tfg::TfgDialect>();
+  return dialect ? dialect->getRegisteredInterface<ConstantEvaluatorInterface>()
+                 : nullptr;
 }
-
-void setConstantEvaluator(ConstantEvaluator evaluator) {
-  installedEvaluator() = std::move(evaluator);
-}
-
-const ConstantEvaluator &getConstantEvaluator() { return installedEvaluator(); }
 
 } // namespace tfc

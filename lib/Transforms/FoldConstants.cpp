@@ -112,9 +112,8 @@ bool isFoldableValue(Value value) {
 LogicalResult foldNumericSubgraphs(Block &body,
                                    const llvm::DenseSet<Operation *> &inControlFlow,
                                    unsigned &folded) {
-  const ConstantEvaluator &evaluate = getConstantEvaluator();
-  if (!evaluate)
-    return success();
+  const ConstantEvaluatorInterface *evaluator =
+      getConstantEvaluator(body.getParentOp()->getContext());
   auto isConst = [](Operation *op) {
     return op && tfg::isNode(op) && opKindOf(op) == OpKind::Const;
   };
@@ -151,6 +150,14 @@ LogicalResult foldNumericSubgraphs(Block &body,
         outputs.push_back(result);
   if (outputs.empty())
     return success();
+  if (!evaluator) {
+    Operation *node = outputs.front().getDefiningOp();
+    return node->emitError()
+           << "node '" << tfg::getNodeName(node)
+           << "' computes from constants only, and folding it needs a "
+              "constant evaluator, which this tool does not provide (tfc "
+              "and tfc-opt do)";
+  }
 
   // The evaluation module: the Consts read, the subgraph, a _Retval per
   // output.
@@ -194,7 +201,7 @@ LogicalResult foldNumericSubgraphs(Block &body,
          builder.getNamedAttr("T", TypeAttr::get(element)),
          builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
   }
-  FailureOr<SmallVector<DenseElementsAttr>> values = evaluate(*module);
+  FailureOr<SmallVector<DenseElementsAttr>> values = evaluator->evaluate(*module);
   if (failed(values))
     return failure();
 

@@ -8,7 +8,6 @@
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Target/EvaluateConstants.h"
-#include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
 
@@ -35,8 +34,6 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tfc::registerTfcPasses();
   tfc::registerTfcPipelines();
-  // As in tfc: numeric subgraphs of constants fold by running compiled code.
-  tfc::setConstantEvaluator(tfc::evaluateConstants);
   mlir::DialectRegistry registry;
   // What tfc-codegen and tfc-lower-to-llvm write, so their output replays.
   registry.insert<tfc::tfg::TfgDialect, mlir::affine::AffineDialect,
@@ -45,6 +42,8 @@ int main(int argc, char **argv) {
                   mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::vector::VectorDialect>();
+  // As in tfc: numeric subgraphs of constants fold by running compiled code.
+  tfc::registerConstantEvaluator(registry);
   auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
       argc, argv, "tfc optimizer driver\n", registry);
   bool statistics = tfc::takePassStatisticsFlag();

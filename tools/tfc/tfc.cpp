@@ -29,7 +29,6 @@
 #include "tfc/Target/ClusterSpec.h"
 #include "tfc/Target/DeviceTarget.h"
 #include "tfc/Transforms/CompileInterface.h"
-#include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
@@ -465,7 +464,6 @@ int main(int argc, char **argv) {
   // can name them.
   tfc::registerTfcPasses();
   // tfc-fold-constants folds numeric subgraphs by running compiled code.
-  tfc::setConstantEvaluator(tfc::evaluateConstants);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -494,7 +492,11 @@ int main(int argc, char **argv) {
                                    &llvm::errs()))
     return tfc::kExitBadInput;
 
-  MLIRContext context;
+  // Numeric subgraphs of constants fold by running compiled code.
+  DialectRegistry registry;
+  registry.insert<tfc::tfg::TfgDialect>();
+  tfc::registerConstantEvaluator(registry);
+  MLIRContext context(registry);
   context.getOrLoadDialect<tfc::tfg::TfgDialect>();
   tfc::OneLineDiagnostics diagnostics(&context, "tfc");
   return command == "compile" ? compile(context) : info(context);

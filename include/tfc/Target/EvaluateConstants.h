@@ -1,9 +1,9 @@
 //===- EvaluateConstants.h - the tools' constant evaluator ------*- C++ -*-===//
 //
 // Computes the fetches of a feedless step module by compiling it for the
-// host and running it (see EvaluateConstants.cpp). The tools install it
-// with setConstantEvaluator so that tfc-fold-constants folds numeric
-// subgraphs.
+// host and running it (see EvaluateConstants.cpp). The tools add it to
+// their DialectRegistry with registerConstantEvaluator so that
+// tfc-fold-constants folds numeric subgraphs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +12,16 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 
 namespace tfc {
 
 mlir::FailureOr<llvm::SmallVector<mlir::DenseElementsAttr>>
 evaluateConstants(mlir::ModuleOp module);
+
+/// Gives the tfg dialect of every context made from `registry` the
+/// ConstantEvaluatorInterface that calls evaluateConstants.
+void registerConstantEvaluator(mlir::DialectRegistry &registry);
 
 } // namespace tfc
 

@@ -3,8 +3,11 @@
 // tfc-fold-constants folds numeric subgraphs of constants by having them
 // computed by the code generator itself, so that a folded value is the
 // value the compiled program would have computed. The code generator sits
-// above the graph passes (lib/Target), so the tools install it here; where
-// none is installed, numeric subgraphs stay as they are.
+// above the graph passes (lib/Target), so it reaches the pass as an
+// interface of the tfg dialect that a tool adds to its DialectRegistry
+// (registerConstantEvaluator, tfc/Target/EvaluateConstants.h): stated
+// where the context is made, not installed in a global. A context without
+// it cannot fold such subgraphs, and the pass fails naming the first one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,21 +16,25 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
-
-#include <functional>
+#include "mlir/IR/DialectInterface.h"
 
 namespace tfc {
 
-/// Computes the fetches of `module`: a step entry without feeds whose
-/// `_Retval`s name, in index order, the values wanted (tfc.fetches). The
-/// module may be consumed. Fails after emitting an error.
-using ConstantEvaluator =
-    std::function<mlir::FailureOr<llvm::SmallVector<mlir::DenseElementsAttr>>(
-        mlir::ModuleOp module)>;
+class ConstantEvaluatorInterface
+    : public mlir::DialectInterface::Base<ConstantEvaluatorInterface> {
+public:
+  explicit ConstantEvaluatorInterface(mlir::Dialect *dialect)
+      : Base(dialect) {}
 
-void setConstantEvaluator(ConstantEvaluator evaluator);
-/// The installed evaluator, or null.
-const ConstantEvaluator &getConstantEvaluator();
+  /// Computes the fetches of `module`: a step entry without feeds whose
+  /// `_Retval`s name, in index order, the values wanted (tfc.fetches). The
+  /// module may be consumed. Fails after emitting an error.
+  virtual mlir::FailureOr<llvm::SmallVector<mlir::DenseElementsAttr>>
+  evaluate(mlir::ModuleOp module) const = 0;
+};
+
+/// The evaluator the context's tfg dialect has, or null.
+const ConstantEvaluatorInterface *getConstantEvaluator(mlir::MLIRContext *context);
 
 } // namespace tfc
 

@@ -306,9 +306,6 @@ FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module) {
   if (failed(interface))
     return failure();
   PassManager pm(module.getContext());
-  // --print-ir-after=PASS and friends reach these passes too.
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
   buildTfcLowerToLLVMPipeline(pm);
   if (failed(pm.run(module)))
     return failure();

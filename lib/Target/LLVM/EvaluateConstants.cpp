@@ -15,6 +15,7 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Target/Program.h"
+#include "tfc/Transforms/ConstantEvaluator.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Pipeline.h"
@@ -100,4 +101,23 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
   return values;
 }
 
+} // namespace tfc
+
+namespace tfc {
+namespace {
+/// The tools' evaluator: a compiled program per folded subgraph.
+struct CompiledConstantEvaluator : public ConstantEvaluatorInterface {
+  using ConstantEvaluatorInterface::ConstantEvaluatorInterface;
+  FailureOr<SmallVector<DenseElementsAttr>>
+  evaluate(ModuleOp module) const override {
+    return evaluateConstants(module);
+  }
+};
+} // namespace
+
+void registerConstantEvaluator(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, tfg::TfgDialect *dialect) {
+    dialect->addInterfaces<CompiledConstantEvaluator>();
+  });
+}
 } // namespace tfc
