@@ -147,12 +147,12 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                         {2, 6, 6, 8, 1, 1, 16, 1, 1, false}, // Plain GEMM.
                         {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
                         {1, 7, 5, 2, 2, 3, 3, 3, 1, false}};
-  // Parameter tables outlive the calls: the kernel caches by address, as
-  // each call site of a program has its own constant table.
-  static std::vector<std::unique_ptr<std::array<int64_t, 20>>> tables;
-  auto convTable = [&](std::array<int64_t, 20> values) {
-    tables.push_back(std::make_unique<std::array<int64_t, 20>>(values));
-    return tables.back()->data();
+  // Parameters outlive the calls: the kernel caches by address, as each
+  // call site of a program has its own constant parameters.
+  static std::vector<std::unique_ptr<tfc_conv2d_params>> tables;
+  auto convTable = [&](tfc_conv2d_params values) {
+    tables.push_back(std::make_unique<tfc_conv2d_params>(values));
+    return tables.back().get();
   };
   for (const Case &t : cases) {
     auto [oh, pt] = window(t.same, t.h, t.kh, t.stride, t.dilation);
@@ -254,7 +254,7 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
                         {1, 7, 5, 2, 2, 3, 3, 3, 1, 0, false},
                         {2, 6, 5, 4, 3, 3, 0, 2, 1, 2, true}, // Depthwise.
                         {1, 8, 8, 3, 3, 3, 0, 1, 2, 1, true}};
-  static std::vector<std::unique_ptr<std::array<int64_t, 17>>> tables;
+  static std::vector<std::unique_ptr<tfc_conv2d_backprop_params>> tables;
   auto dot = [](const std::vector<float> &a, const std::vector<float> &b) {
     double sum = 0;
     for (size_t i = 0; i < a.size(); ++i)
@@ -278,17 +278,17 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
     std::vector<float> results[2][2]; // [direct][filter gradient]
     for (int direct : {0, 1})
       for (int filterGradient : {0, 1}) {
-        tables.push_back(std::make_unique<std::array<int64_t, 17>>(
-            std::array<int64_t, 17>{t.n, t.h, t.w, t.c, t.kh, t.kw,
-                                    filterColumns, oh, ow, t.stride, t.stride,
-                                    t.dilation, t.dilation, pt, pl,
-                                    depthwise ? 1 : 0, filterGradient}));
+        tables.push_back(std::make_unique<tfc_conv2d_backprop_params>(
+            tfc_conv2d_backprop_params{t.n, t.h, t.w, t.c, t.kh, t.kw,
+                                       filterColumns, oh, ow, t.stride,
+                                       t.stride, t.dilation, t.dilation, pt,
+                                       pl, depthwise ? 1 : 0, filterGradient}));
         std::vector<float> &out = results[direct][filterGradient];
         out.assign(filterGradient ? filter.size() : x.size(), 42.f);
         auto *kernel = direct ? tfc_cpu_conv2d_backprop_direct_f32
                               : tfc_cpu_conv2d_backprop_f32;
         kernel(runtime, filterGradient ? x.data() : filter.data(), dy.data(),
-               out.data(), tables.back()->data());
+               out.data(), tables.back().get());
         double adjoint = dot(filterGradient ? filter : x, out);
         EXPECT_NEAR(adjoint, forward, 1e-4 * (1 + std::abs(forward)))
             << "h=" << t.h << " direct=" << direct
@@ -360,13 +360,14 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     }
     // The gradients, against the direct loops of the backprop kernels.
     for (int filterGradient : {0, 1}) {
-      std::array<int64_t, 17> table{t.n, t.h, t.w, t.c, 3, 3, t.k, oh, ow, 1, 1,
-                                    1, 1, t.padTop, t.padLeft, 0, filterGradient};
+      tfc_conv2d_backprop_params table{t.n, t.h, t.w, t.c, 3, 3, t.k, oh, ow,
+                                       1, 1, 1, 1, t.padTop, t.padLeft, 0,
+                                       filterGradient};
       const float *operand = filterGradient ? x.data() : filter.data();
       std::vector<float> direct(filterGradient ? filter.size() : x.size());
       std::vector<float> got(direct.size(), 42.f);
       tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, dy.data(),
-                                         direct.data(), table.data());
+                                         direct.data(), &table);
       if (filterGradient)
         tfc::winograd::backwardFilter(runtime, g, x.data(), dy.data(), got.data());
       else

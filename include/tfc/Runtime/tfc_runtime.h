@@ -26,6 +26,15 @@ extern "C" {
 
 #define TFC_RUNTIME_ABI_VERSION 6
 
+/* The layout of the parameter structs below is checked where both the
+ * compiler (which writes them as constants of the program) and the kernels
+ * (which read them) include this header. */
+#ifdef __cplusplus
+#define TFC_ASSERT_LAYOUT(condition, message) static_assert(condition, message)
+#else
+#define TFC_ASSERT_LAYOUT(condition, message) _Static_assert(condition, message)
+#endif
+
 /* Element types, numbered as TensorFlow's DataType enum. */
 enum tfc_dtype {
   TFC_FLOAT = 1,
@@ -305,21 +314,33 @@ void tfc_cpu_conv2d_f32(tfc_runtime *runtime, const float *in,
                         int64_t oc, int64_t oh, int64_t ow, int64_t stride_h,
                         int64_t stride_w, int64_t dilation_h,
                         int64_t dilation_w, int64_t pad_top, int64_t pad_left);
+/* A convolution's geometry: input [n, h, w, c] (NHWC), filter
+ * [kh, kw, c, out_c] (depthwise: [kh, kw, c, multiplier], out_c the
+ * multiplier), output [n, oh, ow, channels]; explicit padding. */
+typedef struct tfc_conv2d_params {
+  int64_t n, h, w, c, kh, kw, out_c, oh, ow;
+  int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  int64_t depthwise;       /* 0 or 1 */
+  int64_t filter_constant; /* 1: the filter is a constant of the program,
+                              reordered for the primitive once */
+  int64_t activation;      /* 0 none, 1 ReLU, 2 ReLU6 */
+  int64_t has_bias;        /* 0 or 1 */
+  int64_t residual;        /* 0 none, 1 read from `residual`, 2 already in
+                              `out` (which `residual` then equals) */
+} tfc_conv2d_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_conv2d_params) == 20 * sizeof(int64_t),
+                  "tfc_conv2d_params is 20 int64s");
+
 /* Conv2D or depthwise Conv2D through oneDNN (the Eigen kernels above where
  * oneDNN cannot), with an epilogue applied as the output is written:
  *   out = act(conv(in, filter) + bias + residual)
  * bias ([channels]) and residual (the output's shape) may be NULL when the
- * table says they are absent. `params` is the call site's constant table,
- * also the key of its cached primitive: n, h, w, c, kh, kw, oc (depthwise:
- * the multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
- * pad_top, pad_left, depthwise (0/1), filter_constant (0/1: a constant
- * filter is reordered for the primitive once, at the first call),
- * activation (0 none, 1 ReLU, 2 ReLU6), has_bias, has_residual (0 none,
- * 1 read from `residual`, 2 already in `out`, which `residual` equals). */
+ * parameters say they are absent. `params` is a constant of the program,
+ * its address the key of the call site's cached primitive. */
 void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                              const float *filter, const float *bias,
                              const float *residual, float *out,
-                             const int64_t *params);
+                             const tfc_conv2d_params *params);
 void tfc_cpu_depthwise_conv2d_f32(
     tfc_runtime *runtime, const float *in, const float *filter, float *out,
     int64_t n, int64_t h, int64_t w, int64_t c, int64_t kh, int64_t kw,
@@ -348,22 +369,30 @@ void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                              int64_t ow, int64_t stride_h, int64_t stride_w,
                              int64_t pad_top, int64_t pad_left);
 
+/* A convolution gradient's geometry (as tfc_conv2d_params) and which
+ * gradient it is. */
+typedef struct tfc_conv2d_backprop_params {
+  int64_t n, h, w, c, kh, kw, out_c, oh, ow;
+  int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  int64_t depthwise;       /* 0 or 1 */
+  int64_t filter_gradient; /* 1: the filter's gradient; 0: the input's */
+} tfc_conv2d_backprop_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_conv2d_backprop_params) == 17 * sizeof(int64_t),
+                  "tfc_conv2d_backprop_params is 17 int64s");
+
 /* The gradients of Conv2D and depthwise Conv2D (oneDNN; direct loops
- * where it cannot). `params` (the call site's constant table, also the key
- * of its cached primitive): n, h, w, c, kh, kw, oc (depthwise: the
- * multiplier), oh, ow, stride_h, stride_w, dilation_h, dilation_w,
- * pad_top, pad_left, depthwise (0/1), filter_gradient (0/1). For the input
- * gradient `operand` is the filter and `out` is [n,h,w,c]; for the filter
- * gradient `operand` is the input and `out` the filter's shape; `gradient`
- * is the output's, [n,oh,ow,oc]. The _direct form always runs the loops
+ * where it cannot). `params` is a constant of the program, its address the
+ * key of the call site's cached primitive. For the input gradient
+ * `operand` is the filter and `out` is [n,h,w,c]; for the filter gradient
+ * `operand` is the input and `out` the filter's shape; `gradient` is the
+ * output's, [n,oh,ow,channels]. The _direct form always runs the loops
  * (for tests). */
 void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime, const float *operand,
                                  const float *gradient, float *out,
-                                 const int64_t *params);
-void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,
-                                        const float *operand,
-                                        const float *gradient, float *out,
-                                        const int64_t *params);
+                                 const tfc_conv2d_backprop_params *params);
+void tfc_cpu_conv2d_backprop_direct_f32(
+    tfc_runtime *runtime, const float *operand, const float *gradient,
+    float *out, const tfc_conv2d_backprop_params *params);
 
 /* FusedBatchNorm in training mode on x = [rows, channels]: y normalized
  * with the batch's mean and (biased) variance; batch_mean/batch_variance

@@ -159,17 +159,33 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
       auto at = placeOf(memrefFor(epilogue->residual));
       residualMode = at.first && at == placeOf(outMemref) ? 2 : 1;
     }
-    // The parameter table (see tfc_cpu_conv2d_dnnl_f32); its address also
-    // keys the call site's cached oneDNN primitive.
-    Value table = constantTable(
-        loc, {n, h, w, c, kh, kw, filterType.getDimSize(3), oh, ow, strideH,
-              strideW, dilationH, dilationW, padTop, padLeft,
-              isDepthwise ? 1 : 0, constantFilter ? 1 : 0,
-              epilogue ? epilogue->activation : 0,
-              epilogue && epilogue->bias ? 1 : 0, residualMode});
+    // The call site's parameters; their address also keys its cached
+    // oneDNN primitive.
+    tfc_conv2d_params params = {};
+    params.n = n;
+    params.h = h;
+    params.w = w;
+    params.c = c;
+    params.kh = kh;
+    params.kw = kw;
+    params.out_c = filterType.getDimSize(3);
+    params.oh = oh;
+    params.ow = ow;
+    params.stride_h = strideH;
+    params.stride_w = strideW;
+    params.dilation_h = dilationH;
+    params.dilation_w = dilationW;
+    params.pad_top = padTop;
+    params.pad_left = padLeft;
+    params.depthwise = isDepthwise;
+    params.filter_constant = constantFilter;
+    params.activation = epilogue ? epilogue->activation : 0;
+    params.has_bias = epilogue && epilogue->bias;
+    params.residual = residualMode;
+    Value paramsPointer = constantParams(loc, params);
     callKernel(loc, "tfc_cpu_conv2d_dnnl_f32",
                {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),
-                *bias, *residual, pointerTo(outMemref), pointerTo(table)},
+                *bias, *residual, pointerTo(outMemref), paramsPointer},
                {});
     return success();
   }
@@ -231,16 +247,31 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
   }
   if (!depthwise && filter.getDimSize(2) != g.c)
     return error(node) << "grouped convolutions are not supported";
-  // The parameter table (see tfc_cpu_conv2d_backprop_f32); its address
-  // also keys the call site's cached oneDNN primitive.
-  Value table = constantTable(
-      loc, {g.n, g.h, g.w, g.c, g.kh, g.kw, filter.getDimSize(3), g.oh, g.ow,
-            g.strideH, g.strideW, g.dilationH, g.dilationW, g.padTop,
-            g.padLeft, depthwise ? 1 : 0, filterGradient ? 1 : 0});
+  // The call site's parameters; their address also keys its cached oneDNN
+  // primitive.
+  tfc_conv2d_backprop_params params = {};
+  params.n = g.n;
+  params.h = g.h;
+  params.w = g.w;
+  params.c = g.c;
+  params.kh = g.kh;
+  params.kw = g.kw;
+  params.out_c = filter.getDimSize(3);
+  params.oh = g.oh;
+  params.ow = g.ow;
+  params.stride_h = g.strideH;
+  params.stride_w = g.strideW;
+  params.dilation_h = g.dilationH;
+  params.dilation_w = g.dilationW;
+  params.pad_top = g.padTop;
+  params.pad_left = g.padLeft;
+  params.depthwise = depthwise;
+  params.filter_gradient = filterGradient;
+  Value paramsPointer = constantParams(loc, params);
   Value operand = memrefFor(operands[filterGradient ? 0 : 1]);
   callKernel(loc, "tfc_cpu_conv2d_backprop_f32",
              {pointerTo(operand), pointerTo(memrefFor(gradient)),
-              pointerTo(*output), pointerTo(table)},
+              pointerTo(*output), paramsPointer},
              {});
   return success();
 }

@@ -16,6 +16,7 @@
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/ShapeInference.h"
+#include "tfc/Runtime/tfc_runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -23,7 +24,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cstring>
 #include <optional>
+#include <type_traits>
 
 namespace tfc {
 
@@ -247,6 +250,19 @@ private:
                   std::optional<int32_t> kind = {});
   /// A private constant global holding `values`, and its memref.
   mlir::Value constantTable(mlir::Location loc, llvm::ArrayRef<int64_t> values);
+  /// A private constant global holding a kernel's parameter struct
+  /// (tfc_runtime.h: int64 fields only, the layout the kernel reads), and
+  /// the pointer a kernel takes.
+  template <typename Params>
+  mlir::Value constantParams(mlir::Location loc, const Params &params) {
+    static_assert(std::is_trivially_copyable_v<Params> &&
+                      std::is_standard_layout_v<Params> &&
+                      sizeof(Params) % sizeof(int64_t) == 0,
+                  "kernel parameters are a struct of int64 fields");
+    llvm::SmallVector<int64_t> fields(sizeof(Params) / sizeof(int64_t));
+    std::memcpy(fields.data(), &params, sizeof(Params));
+    return pointerTo(constantTable(loc, fields));
+  }
   mlir::InFlightDiagnostic error(mlir::Operation *node) {
     return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
                              << tfg::getOpType(node) << "): ";

@@ -2,8 +2,8 @@
 //
 // Conv2DBackpropInput/Filter and their depthwise forms: oneDNN's backward
 // data and backward weights primitives on the NHWC tensors as they are,
-// cached per call site like the forward ones (the call site's constant
-// parameter table keys the cache). The filter (backward data) is reordered
+// cached per call site like the forward ones (the address of the call
+// site's constant tfc_conv2d_backprop_params keys the cache). The filter (backward data) is reordered
 // into the primitive's preferred layout at each call, and the filter
 // gradient (backward weights) is computed in the primitive's layout and
 // reordered into TensorFlow's [kh, kw, c, oc] after: both change every
@@ -30,17 +30,14 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-/// The parameter table, as tfc_runtime.h lays it out.
-struct Params {
-  int64_t n, h, w, c, kh, kw, multiplierOrOutC, oh, ow, strideH, strideW,
-      dilationH, dilationW, padTop, padLeft, depthwise, filterGradient;
-  int64_t outputChannels() const {
-    return depthwise ? c * multiplierOrOutC : multiplierOrOutC;
-  }
-  int64_t filterElements() const {
-    return kh * kw * c * multiplierOrOutC;
-  }
-};
+using Params = tfc_conv2d_backprop_params;
+
+/// The output's channels: out_c, or c times the multiplier (depthwise).
+int64_t outputChannels(const Params &p) {
+  return p.depthwise ? p.c * p.out_c : p.out_c;
+}
+
+int64_t filterElements(const Params &p) { return p.kh * p.kw * p.c * p.out_c; }
 
 struct Primitive {
   dnnl::primitive primitive;
@@ -52,14 +49,14 @@ std::unique_ptr<Primitive> makeBackprop(const Params &p) {
   dnnl::engine &engine = tfc::onednn::engine();
   auto result = std::make_unique<Primitive>();
   memory::dims weights =
-      p.depthwise ? memory::dims{p.c, p.multiplierOrOutC, 1, p.kh, p.kw}
-                  : memory::dims{p.multiplierOrOutC, p.c, p.kh, p.kw};
+      p.depthwise ? memory::dims{p.c, p.out_c, 1, p.kh, p.kw}
+                  : memory::dims{p.out_c, p.c, p.kh, p.kw};
   // TensorFlow's filter layouts, as in the forward convolution.
   result->userWeights = memory::desc(weights, memory::data_type::f32,
                                      p.depthwise ? Tag::hwigo : Tag::hwio);
   result->image = memory::desc({p.n, p.c, p.h, p.w}, memory::data_type::f32,
                                Tag::nhwc);
-  result->gradient = memory::desc({p.n, p.outputChannels(), p.oh, p.ow},
+  result->gradient = memory::desc({p.n, outputChannels(p), p.oh, p.ow},
                                   memory::data_type::f32, Tag::nhwc);
   memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
   auto [strides, dilations, padBefore, padAfter] = tfc::onednn::convGeometry(p);
@@ -74,7 +71,7 @@ std::unique_ptr<Primitive> makeBackprop(const Params &p) {
   // The scratchpad is the caller's (tfc::onednn::scratchpad).
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  if (p.filterGradient) {
+  if (p.filter_gradient) {
     dnnl::convolution_backward_weights::primitive_desc pd(
         dnnl::convolution_backward_weights::desc(
             algorithm, result->image, anyWeights, result->gradient, strides,
@@ -99,7 +96,7 @@ std::unique_ptr<Primitive> makeBackprop(const Params &p) {
 /// The filter tap (i, j) of TensorFlow's layout: [c][oc] for a convolution,
 /// [c][multiplier] for a depthwise one.
 inline int64_t tap(const Params &p, int64_t i, int64_t j) {
-  return (i * p.kw + j) * p.c * p.multiplierOrOutC;
+  return (i * p.kw + j) * p.c * p.out_c;
 }
 
 /// Each (output position, filter tap) pair whose input position is inside
@@ -109,15 +106,15 @@ void forEachTap(const Params &p, int64_t b, Visit visit) {
   for (int64_t y = 0; y < p.oh; ++y)
     for (int64_t x = 0; x < p.ow; ++x)
       for (int64_t i = 0; i < p.kh; ++i) {
-        int64_t iy = y * p.strideH + i * p.dilationH - p.padTop;
+        int64_t iy = y * p.stride_h + i * p.dilation_h - p.pad_top;
         if (iy < 0 || iy >= p.h)
           continue;
         for (int64_t j = 0; j < p.kw; ++j) {
-          int64_t ix = x * p.strideW + j * p.dilationW - p.padLeft;
+          int64_t ix = x * p.stride_w + j * p.dilation_w - p.pad_left;
           if (ix < 0 || ix >= p.w)
             continue;
           visit(((b * p.h + iy) * p.w + ix) * p.c,
-                ((b * p.oh + y) * p.ow + x) * p.outputChannels(), tap(p, i, j));
+                ((b * p.oh + y) * p.ow + x) * outputChannels(p), tap(p, i, j));
         }
       }
 }
@@ -127,7 +124,7 @@ void backpropInputDirect(tfc_runtime *runtime, const Params &p,
                          const float *filter, const float *gradient,
                          float *out) {
   std::fill(out, out + p.n * p.h * p.w * p.c, 0.f);
-  int64_t m = p.multiplierOrOutC;
+  int64_t m = p.out_c;
   auto images = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index b = first; b < last; ++b)
       forEachTap(p, b, [&](int64_t in, int64_t outAt, int64_t at) {
@@ -148,8 +145,8 @@ void backpropInputDirect(tfc_runtime *runtime, const Params &p,
 /// The filter gradient in direct loops, over the batch in order.
 void backpropFilterDirect(const Params &p, const float *input,
                           const float *gradient, float *out) {
-  std::fill(out, out + p.filterElements(), 0.f);
-  int64_t m = p.multiplierOrOutC;
+  std::fill(out, out + filterElements(p), 0.f);
+  int64_t m = p.out_c;
   for (int64_t b = 0; b < p.n; ++b)
     forEachTap(p, b, [&](int64_t in, int64_t outAt, int64_t at) {
       for (int64_t ci = 0; ci < p.c; ++ci) {
@@ -167,24 +164,24 @@ void backpropFilterDirect(const Params &p, const float *input,
 extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
                                             const float *operand,
                                             const float *gradient, float *out,
-                                            const int64_t *table) {
-  const Params &p = *reinterpret_cast<const Params *>(table);
-  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.multiplierOrOutC,
-                                   p.oh, p.ow, p.padTop, p.padLeft};
+                                            const tfc_conv2d_backprop_params *params) {
+  const Params &p = *params;
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.out_c,
+                                   p.oh, p.ow, p.pad_top, p.pad_left};
   if (!p.depthwise &&
-      tfc::winograd::applies(p.kh, p.kw, p.strideH, p.strideW, p.dilationH,
-                             p.dilationW, p.c, p.multiplierOrOutC) &&
+      tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
+                             p.dilation_w, p.c, p.out_c) &&
       tfc::winograd::pays(geometry)) {
-    if (p.filterGradient)
+    if (p.filter_gradient)
       tfc::winograd::backwardFilter(runtime, geometry, operand, gradient, out);
     else
       tfc::winograd::backwardData(runtime, geometry, operand, gradient, out);
     return;
   }
   static tfc::onednn::PrimitiveCache<Primitive> cache;
-  Primitive *prim = cache.lookup(table, [&] { return makeBackprop(p); });
+  Primitive *prim = cache.lookup(params, [&] { return makeBackprop(p); });
   if (!prim) {
-    tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, gradient, out, table);
+    tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, gradient, out, params);
     return;
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
@@ -194,7 +191,7 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
   memory diffDst(prim->gradient, engine, const_cast<float *>(gradient));
   memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
   bool reorder = prim->weights != prim->userWeights;
-  if (p.filterGradient) {
+  if (p.filter_gradient) {
     memory src(prim->image, engine, const_cast<float *>(operand));
     memory user(prim->userWeights, engine, out);
     memory diffWeights = reorder ? memory(prim->weights, engine) : user;
@@ -224,9 +221,9 @@ extern "C" void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,
                                                    const float *operand,
                                                    const float *gradient,
                                                    float *out,
-                                                   const int64_t *table) {
-  const Params &p = *reinterpret_cast<const Params *>(table);
-  if (p.filterGradient)
+                                                   const tfc_conv2d_backprop_params *params) {
+  const Params &p = *params;
+  if (p.filter_gradient)
     backpropFilterDirect(p, operand, gradient, out);
   else
     backpropInputDirect(runtime, p, operand, gradient, out);

@@ -26,14 +26,14 @@ inline dnnl::engine &engine() {
 }
 
 /// The primitive of each call site, keyed by the address of its constant
-/// parameter table: made at the call site's first call, null where oneDNN
-/// cannot make it (the caller then runs its own loops).
+/// parameters (tfc_runtime.h): made at the call site's first call, null
+/// where oneDNN cannot make it (the caller then runs its own loops).
 template <typename Primitive> class PrimitiveCache {
 public:
   template <typename Make>
-  Primitive *lookup(const int64_t *table, Make make) {
+  Primitive *lookup(const void *params, Make make) {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = entries.find(table);
+    auto it = entries.find(params);
     if (it != entries.end())
       return it->second.get();
     std::unique_ptr<Primitive> made;
@@ -42,12 +42,12 @@ public:
     } catch (const dnnl::error &) {
       made = nullptr;
     }
-    return (entries[table] = std::move(made)).get();
+    return (entries[params] = std::move(made)).get();
   }
 
 private:
   std::mutex mutex;
-  std::unordered_map<const int64_t *, std::unique_ptr<Primitive>> entries;
+  std::unordered_map<const void *, std::unique_ptr<Primitive>> entries;
 };
 
 /// The scratchpad memory `desc` asks for, in a buffer of the calling
@@ -64,8 +64,8 @@ struct ConvGeometry {
   dnnl::memory::dims strides, dilations, padBefore, padAfter;
 };
 
-/// From a parameter table of tfc_runtime.h (the forward and the backward
-/// tables name these fields alike).
+/// From tfc_conv2d_params or tfc_conv2d_backprop_params (tfc_runtime.h),
+/// which name these fields alike.
 template <typename Params> ConvGeometry convGeometry(const Params &p) {
   // oneDNN counts dilation from 0; the bottom/right padding follows from
   // the output size (never negative: a remainder is simply not read).
@@ -74,11 +74,11 @@ template <typename Params> ConvGeometry convGeometry(const Params &p) {
     return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
                                     in - before);
   };
-  return {{p.strideH, p.strideW},
-          {p.dilationH - 1, p.dilationW - 1},
-          {p.padTop, p.padLeft},
-          {after(p.h, p.oh, p.kh, p.strideH, p.dilationH, p.padTop),
-           after(p.w, p.ow, p.kw, p.strideW, p.dilationW, p.padLeft)}};
+  return {{p.stride_h, p.stride_w},
+          {p.dilation_h - 1, p.dilation_w - 1},
+          {p.pad_top, p.pad_left},
+          {after(p.h, p.oh, p.kh, p.stride_h, p.dilation_h, p.pad_top),
+           after(p.w, p.ow, p.kw, p.stride_w, p.dilation_w, p.pad_left)}};
 }
 
 } // namespace tfc::onednn

@@ -4,8 +4,8 @@
 // channel) run as oneDNN primitives on the NHWC tensors as they are, with
 // their epilogue (bias, residual add, ReLU/ReLU6) applied by the primitive
 // as it writes (a bias argument, a binary and an eltwise post-op). Each
-// call site passes its constant parameter table; the table's address keys
-// a cache holding the primitive and, for a constant filter, the filter
+// call site passes its constant tfc_conv2d_params, whose address keys a
+// cache holding the primitive and, for a constant filter, the filter
 // reordered once into the layout the primitive prefers (blocked for the
 // target's vector width); a filter computed at run time is reordered at
 // every call. Where oneDNN cannot make a primitive, the Eigen kernels of
@@ -29,14 +29,12 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-/// The parameter table, as tfc_runtime.h lays it out.
-struct ConvParams {
-  int64_t n, h, w, c, kh, kw, outC, oh, ow, strideH, strideW, dilationH,
-      dilationW, padTop, padLeft, depthwise, filterConstant, activation,
-      hasBias, hasResidual;
-  int64_t multiplier() const { return outC; }
-  int64_t outputChannels() const { return depthwise ? c * outC : outC; }
-};
+using ConvParams = tfc_conv2d_params;
+
+/// The output's channels: out_c, or c times the multiplier (depthwise).
+int64_t outputChannels(const ConvParams &p) {
+  return p.depthwise ? p.c * p.out_c : p.out_c;
+}
 
 struct ConvPrimitive {
   dnnl::convolution_forward conv;
@@ -52,15 +50,15 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter
   dnnl::engine &engine = tfc::onednn::engine();
   auto result = std::make_unique<ConvPrimitive>();
   memory::dims src = {p.n, p.c, p.h, p.w};
-  memory::dims dst = {p.n, p.outputChannels(), p.oh, p.ow};
+  memory::dims dst = {p.n, outputChannels(p), p.oh, p.ow};
   memory::dims weights;
   if (p.depthwise) {
     // TensorFlow's [kh, kw, c, multiplier] is oneDNN's (g, o, i, h, w)
     // with g = c, o = multiplier, i = 1, laid out h, w, i, g, o.
-    weights = {p.c, p.multiplier(), 1, p.kh, p.kw};
+    weights = {p.c, p.out_c, 1, p.kh, p.kw};
     result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwigo);
   } else {
-    weights = {p.outC, p.c, p.kh, p.kw};
+    weights = {p.out_c, p.c, p.kh, p.kw};
     result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::hwio);
   }
   result->src = memory::desc(src, memory::data_type::f32, Tag::nhwc);
@@ -69,9 +67,9 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter
   auto [strides, dilations, padBefore, padAfter] = tfc::onednn::convGeometry(p);
   auto kind = dnnl::prop_kind::forward_inference;
   auto algorithm = dnnl::algorithm::convolution_direct;
-  if (p.hasBias)
-    result->bias = memory::desc({p.outputChannels()}, memory::data_type::f32, Tag::x);
-  auto desc = p.hasBias
+  if (p.has_bias)
+    result->bias = memory::desc({outputChannels(p)}, memory::data_type::f32, Tag::x);
+  auto desc = p.has_bias
                   ? dnnl::convolution_forward::desc(
                         kind, algorithm, result->src, anyWeights, result->bias,
                         result->dst, strides, dilations, padBefore, padAfter)
@@ -86,9 +84,9 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter
   dnnl::post_ops epilogue;
   // A residual already in the output buffer is a sum post-op (which the
   // fastest kernels support); elsewhere, a binary add reading it.
-  if (p.hasResidual == 2)
+  if (p.residual == 2)
     epilogue.append_sum(1.f);
-  else if (p.hasResidual)
+  else if (p.residual)
     epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
   if (p.activation == 1)
     epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
@@ -100,7 +98,7 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter
   result->scratchpad = pd.scratchpad_desc();
   result->weights = pd.weights_desc();
   result->reorderWeights = result->weights != result->userWeights;
-  if (p.filterConstant && result->reorderWeights) {
+  if (p.filter_constant && result->reorderWeights) {
     memory user(result->userWeights, engine, const_cast<float *>(filter));
     result->constantWeights = std::make_unique<memory>(result->weights, engine);
     dnnl::stream stream(engine);
@@ -116,7 +114,7 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &p, const float *filter
 /// The epilogue in plain loops, after a convolution without one.
 static void applyEpilogue(const ConvParams &p, const float *bias,
                           const float *residual, float *out) {
-  int64_t channels = p.outputChannels();
+  int64_t channels = outputChannels(p);
   int64_t count = p.n * p.oh * p.ow * channels;
   for (int64_t i = 0; i < count; ++i) {
     float v = out[i];
@@ -135,39 +133,39 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
 extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                         const float *filter, const float *bias,
                                         const float *residual, float *out,
-                                        const int64_t *table) {
-  const ConvParams &p = *reinterpret_cast<const ConvParams *>(table);
-  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.outC,
-                                   p.oh, p.ow, p.padTop, p.padLeft};
+                                        const tfc_conv2d_params *params) {
+  const ConvParams &p = *params;
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.out_c,
+                                   p.oh, p.ow, p.pad_top, p.pad_left};
   if (!p.depthwise &&
-      tfc::winograd::applies(p.kh, p.kw, p.strideH, p.strideW, p.dilationH,
-                             p.dilationW, p.c, p.outC) &&
+      tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
+                             p.dilation_w, p.c, p.out_c) &&
       tfc::winograd::pays(geometry)) {
     tfc::winograd::forward(runtime, geometry, in, filter,
-                           p.hasBias ? bias : nullptr,
-                           p.hasResidual ? residual : nullptr,
+                           p.has_bias ? bias : nullptr,
+                           p.residual ? residual : nullptr,
                            int(p.activation), out);
     return;
   }
   static tfc::onednn::PrimitiveCache<ConvPrimitive> cache;
   ConvPrimitive *prim =
-      cache.lookup(table, [&] { return makeConv(p, filter); });
+      cache.lookup(params, [&] { return makeConv(p, filter); });
   if (!prim) {
     // The convolution overwrites a residual planned in place: keep it.
     std::vector<float> saved;
     if (residual == out) {
-      saved.assign(out, out + p.n * p.oh * p.ow * p.outputChannels());
+      saved.assign(out, out + p.n * p.oh * p.ow * outputChannels(p));
       residual = saved.data();
     }
     if (p.depthwise)
       tfc_cpu_depthwise_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c,
-                                   p.kh, p.kw, p.outC, p.oh, p.ow, p.strideH,
-                                   p.strideW, p.dilationH, p.dilationW,
-                                   p.padTop, p.padLeft);
+                                   p.kh, p.kw, p.out_c, p.oh, p.ow, p.stride_h,
+                                   p.stride_w, p.dilation_h, p.dilation_w,
+                                   p.pad_top, p.pad_left);
     else
       tfc_cpu_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c, p.kh,
-                         p.kw, p.outC, p.oh, p.ow, p.strideH, p.strideW,
-                         p.dilationH, p.dilationW, p.padTop, p.padLeft);
+                         p.kw, p.out_c, p.oh, p.ow, p.stride_h, p.stride_w,
+                         p.dilation_h, p.dilation_w, p.pad_top, p.pad_left);
     applyEpilogue(p, bias, residual, out);
     return;
   }
@@ -192,10 +190,10 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                           {DNNL_ARG_WEIGHTS, weights},
                                           {DNNL_ARG_DST, dst},
                                           {DNNL_ARG_SCRATCHPAD, scratchpad}};
-  if (p.hasBias)
+  if (p.has_bias)
     args.insert({DNNL_ARG_BIAS,
                  memory(prim->bias, engine, const_cast<float *>(bias))});
-  if (p.hasResidual == 1)
+  if (p.residual == 1)
     args.insert({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                  memory(prim->dst, engine, const_cast<float *>(residual))});
   prim->conv.execute(stream, args);
