@@ -1,6 +1,7 @@
 //===- CompileInterface.cpp - feeds, fetches, targets of a compile --------===//
 
 #include "tfc/Transforms/CompileInterface.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -177,15 +178,15 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     return emitError(module.getLoc()) << "--placement: '" << flags.placement
                                       << "' is not cost, first or round-robin";
   if (!flags.placement.empty())
-    module->setAttr("tfc.placement", b.getStringAttr(flags.placement));
+    module->setAttr(kPlacementAttr, b.getStringAttr(flags.placement));
   if (flags.softPlacement)
-    module->setAttr("tfc.soft_placement", b.getUnitAttr());
+    module->setAttr(kSoftPlacementAttr, b.getUnitAttr());
   if (!flags.costFile.empty()) {
     CostModel costs;
     std::string error;
     if (!costs.load(flags.costFile, error))
       return emitError(module.getLoc()) << "--cost-file " << error;
-    module->setAttr("tfc.cost_file", b.getStringAttr(flags.costFile));
+    module->setAttr(kCostFileAttr, b.getStringAttr(flags.costFile));
   }
   if (!flags.compressTransfers.empty() && flags.compressTransfers != "bf16" &&
       flags.compressTransfers != "none")
@@ -193,9 +194,9 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
                                       << flags.compressTransfers
                                       << "' is not bf16 or none";
   if (flags.noRecvScheduling)
-    module->setAttr("tfc.no_recv_scheduling", b.getUnitAttr());
+    module->setAttr(kNoRecvSchedulingAttr, b.getUnitAttr());
   if (flags.compressTransfers == "bf16")
-    module->setAttr("tfc.compress_transfers", b.getStringAttr("bf16"));
+    module->setAttr(kCompressTransfersAttr, b.getStringAttr("bf16"));
   return success();
 }
 

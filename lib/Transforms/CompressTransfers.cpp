@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -49,7 +50,7 @@ struct CompressTransfersPass
     ModuleOp module = getOperation();
     std::string format = this->format;
     if (format.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tfc.compress_transfers"))
+      if (auto attr = module->getAttrOfType<StringAttr>(kCompressTransfersAttr))
         format = attr.str();
     if (format.empty() || format == "none")
       return;

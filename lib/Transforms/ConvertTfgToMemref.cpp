@@ -22,6 +22,7 @@
 
 #include "Codegen/StepEmitter.h"
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -213,7 +214,7 @@ Value StepEmitter::memrefFor(Value value) {
     return global;
   }
   // Everything else lives in the arena at its planned offset.
-  auto offsets = node->getAttrOfType<DenseI64ArrayAttr>("tfc.offsets");
+  auto offsets = node->getAttrOfType<DenseI64ArrayAttr>(kOffsetsAttr);
   unsigned port = cast<OpResult>(value).getResultNumber();
   if (!offsets || port >= offsets.size() || offsets[port] < 0)
     return {};
@@ -353,7 +354,7 @@ LogicalResult StepEmitter::emitRetval(Operation *node) {
   int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
   Value source = memrefFor(tfg::getDataOperands(node)[0]);
   Value target = step.getArgument(
-      3 + graph->getAttrOfType<IntegerAttr>("tfc.num_inputs").getInt() + index);
+      3 + graph->getAttrOfType<IntegerAttr>(kNumInputsAttr).getInt() + index);
   builder.create<memref::CopyOp>(node->getLoc(), source, target);
   return success();
 }
@@ -375,7 +376,7 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (op->lowering == Lowering::RewrittenBy)
     return error(node) << "should have been rewritten by " << op->loweredBy
                        << " before code generation";
-  if (node->hasAttr("tfc.fused_into"))
+  if (node->hasAttr(kFusedIntoAttr))
     return success(); // Computed by its group's root.
   // Transfers synchronize even when they carry nothing.
   if (op->family == OpFamily::Transfer)
@@ -405,7 +406,7 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
 LogicalResult StepEmitter::emit(StringRef functionName,
                                 ArrayRef<Type> inputTypes,
                                 ArrayRef<Type> outputTypes) {
-  auto arenaBytes = graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes");
+  auto arenaBytes = graph->getAttrOfType<IntegerAttr>(kArenaBytesAttr);
   if (!arenaBytes)
     return graph.emitError("convert-tfg-to-memref needs tfc-plan-memory first");
   SmallVector<Operation *> schedule;
@@ -413,12 +414,12 @@ LogicalResult StepEmitter::emit(StringRef functionName,
     if (!tfg::isNode(op))
       continue;
     schedule.push_back(op);
-    if (auto fused = op->getAttrOfType<StringAttr>("tfc.fused_into"))
+    if (auto fused = op->getAttrOfType<StringAttr>(kFusedIntoAttr))
       groups[fused.getValue()].push_back(op);
   }
-  graph->setAttr("tfc.num_inputs", builder.getI64IntegerAttr(inputTypes.size()));
+  graph->setAttr(kNumInputsAttr, builder.getI64IntegerAttr(inputTypes.size()));
 
-  auto stateBytes = module->getAttrOfType<IntegerAttr>("tfc.state_bytes");
+  auto stateBytes = module->getAttrOfType<IntegerAttr>(kStateBytesAttr);
   SmallVector<Type> params = {
       LLVM::LLVMPointerType::get(context),
       MemRefType::get({arenaBytes.getInt()}, builder.getI8Type()),
@@ -570,7 +571,7 @@ struct ConvertTfgToMemrefPass
         std::string name = graphs.size() == 1
                                ? prefix.str()
                                : prefix.str() + "_" + std::to_string(k);
-        graph->setAttr("tfc.step_function",
+        graph->setAttr(kStepFunctionAttr,
                        StringAttr::get(module.getContext(), name));
         if (failed(StepEmitter(module, graph, globals).emit(name, in, out)))
           return failure();

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -111,7 +112,7 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
   Value y = tfg::getDataResults(norm)[0];
   RankedTensorType yType = staticFloat32(y, 4);
   if (!isNhwc(norm) || (training && !training.getValue()) || !yType ||
-      !y.hasOneUse() || norm->hasAttr("tfc.activation"))
+      !y.hasOneUse() || norm->hasAttr(kActivationAttr))
     return false;
   Operation *user = *y.getUsers().begin();
   OpKind activation = opKindOf(user);
@@ -121,7 +122,7 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
     return false;
   tfg::getDataResults(user)[0].replaceAllUsesWith(y);
   tfg::getControlToken(user).replaceAllUsesWith(tfg::getControlToken(norm));
-  norm->setAttr("tfc.activation",
+  norm->setAttr(kActivationAttr,
                 StringAttr::get(norm->getContext(), tfg::getOpType(user)));
   user->erase();
   return true;
@@ -222,11 +223,11 @@ struct FuseElementwisePass
           continue;
         StringAttr rootName = builder.getStringAttr(tfg::getNodeName(chain.back()));
         claimed.insert(node);
-        node->setAttr("tfc.fused_into", rootName);
+        node->setAttr(kFusedIntoAttr, rootName);
         for (Operation *op : chain) {
           claimed.insert(op);
           if (op != chain.back())
-            op->setAttr("tfc.fused_into", rootName);
+            op->setAttr(kFusedIntoAttr, rootName);
         }
         numFused += chain.size();
       }
@@ -252,7 +253,7 @@ struct FuseElementwisePass
         if (!groupRoot)
           groupRoot = consumer;
         root[node] = groupRoot;
-        node->setAttr("tfc.fused_into",
+        node->setAttr(kFusedIntoAttr,
                       builder.getStringAttr(tfg::getNodeName(groupRoot)));
         ++numFused;
       }

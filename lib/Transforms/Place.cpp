@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -377,7 +378,7 @@ struct PlacePass : public impl::PlacePassBase<PlacePass> {
     }
     std::string strategyName = strategy;
     if (strategyName.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tfc.placement"))
+      if (auto attr = module->getAttrOfType<StringAttr>(kPlacementAttr))
         strategyName = attr.str();
     if (strategyName.empty() || strategyName == "cost")
       placement.strategy = PlacementStrategy::Cost;
@@ -391,10 +392,10 @@ struct PlacePass : public impl::PlacePassBase<PlacePass> {
       return signalPassFailure();
     }
     placement.softPlacement =
-        softPlacement || module->hasAttr("tfc.soft_placement");
+        softPlacement || module->hasAttr(kSoftPlacementAttr);
     std::string costs = costFile;
     if (costs.empty())
-      if (auto attr = module->getAttrOfType<StringAttr>("tfc.cost_file"))
+      if (auto attr = module->getAttrOfType<StringAttr>(kCostFileAttr))
         costs = attr.str();
     std::string error;
     if (!costs.empty() && !placement.costs.load(costs, error)) {

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -62,7 +63,7 @@ public:
 private:
   /// The schedule position of a node: its own, or its group root's.
   int64_t positionOf(Operation *node) {
-    auto fused = node->getAttrOfType<StringAttr>("tfc.fused_into");
+    auto fused = node->getAttrOfType<StringAttr>(kFusedIntoAttr);
     if (fused)
       if (Operation *root = byName.lookup(fused.getValue()))
         return position.lookup(root);
@@ -85,7 +86,7 @@ FailureOr<int64_t> Planner::run() {
       continue;
     nodes.push_back(op);
     byName[tfg::getNodeName(op)] = op;
-    if (!op->hasAttr("tfc.fused_into")) {
+    if (!op->hasAttr(kFusedIntoAttr)) {
       position[op] = schedule.size();
       schedule.push_back(op);
     }
@@ -278,7 +279,7 @@ FailureOr<int64_t> Planner::run() {
       offsets.push_back(it == bufferOf.end() ? -1 : buffers[it->second].offset);
     }
     if (!offsets.empty())
-      node->setAttr("tfc.offsets", builder.getDenseI64ArrayAttr(offsets));
+      node->setAttr(kOffsetsAttr, builder.getDenseI64ArrayAttr(offsets));
   }
   return arena;
 }
@@ -294,7 +295,7 @@ struct PlanMemoryPass : public impl::PlanMemoryPassBase<PlanMemoryPass> {
       FailureOr<int64_t> bytes = Planner(graph.getBody()).run();
       if (failed(bytes))
         return signalPassFailure();
-      graph->setAttr("tfc.arena_bytes",
+      graph->setAttr(kArenaBytesAttr,
                      Builder(&getContext()).getI64IntegerAttr(*bytes));
       arenaBytes += *bytes;
     }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -143,8 +144,8 @@ struct PlanStatePass : public impl::PlanStatePassBase<PlanStatePass> {
           b.getNamedAttr("offset", b.getI64IntegerAttr(variable.offset)),
           b.getNamedAttr("flag", b.getI64IntegerAttr(variable.flag)),
       }));
-    module->setAttr("tfc.variables", b.getArrayAttr(table));
-    module->setAttr("tfc.state_bytes", b.getI64IntegerAttr(size));
+    module->setAttr(kVariablesAttr, b.getArrayAttr(table));
+    module->setAttr(kStateBytesAttr, b.getI64IntegerAttr(size));
     numVariables = variables.size();
     stateBytes = size;
   }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -43,7 +44,7 @@ struct RaiseFramesPass : public impl::RaiseFramesPassBase<RaiseFramesPass> {
         else
           node->moveBefore(&body, body.end());
         if (Frame *frame = (*frames)->frameOf(node))
-          node->setAttr("tfc.frame", builder.getStringAttr(frame->path()));
+          node->setAttr(kFrameAttr, builder.getStringAttr(frame->path()));
       }
     }
   }

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -112,10 +113,10 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
   void runOnOperation() override {
     numDelayed = 0;
     ModuleOp module = getOperation();
-    if (module->hasAttr("tfc.no_recv_scheduling"))
+    if (module->hasAttr(kNoRecvSchedulingAttr))
       return;
     CostModel costs;
-    if (auto file = module->getAttrOfType<StringAttr>("tfc.cost_file")) {
+    if (auto file = module->getAttrOfType<StringAttr>(kCostFileAttr)) {
       std::string error;
       if (!costs.load(file.getValue(), error)) {
         module.emitError() << "cost file " << error;

@@ -21,6 +21,7 @@
 #ifndef TFC_TRANSFORMS_GRAPHUTILS_H
 #define TFC_TRANSFORMS_GRAPHUTILS_H
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/OpTable.h"
 
@@ -32,18 +33,6 @@
 
 namespace tfc {
 
-inline constexpr llvm::StringLiteral kFeedsAttr = "tfc.feeds";
-inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
-inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
-inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
-inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
-/// The checkpoint prefix whose values tfc-freeze-variables bakes in (set by
-/// setCompileInterface for an inference compile of a SavedModel).
-inline constexpr llvm::StringLiteral kFreezeVariablesAttr = "tfc.freeze_variables";
-/// The object graph (a serialized TrackableObjectGraph) of the TF2
-/// checkpoint the variables came from, which the program's checkpoints
-/// carry too (set by tfc-freeze-variables).
-inline constexpr llvm::StringLiteral kObjectGraphAttr = "tfc.checkpoint_object_graph";
 /// On tfg.graph: "step" or "init", once pruned to an entry.
 inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
 

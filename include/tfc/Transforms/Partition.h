@@ -3,15 +3,13 @@
 #ifndef TFC_TRANSFORMS_PARTITION_H
 #define TFC_TRANSFORMS_PARTITION_H
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 
 namespace tfc {
-
-/// The device a partition graph runs on (set by tfc-partition).
-inline constexpr llvm::StringLiteral kPartitionDeviceAttr = "tfc.device";
 
 /// The incarnation number tfc gives `device` in rendezvous keys: a stable
 /// hash of its name, so that every program compiled from one graph agrees.

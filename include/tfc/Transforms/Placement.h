@@ -10,6 +10,7 @@
 #ifndef TFC_TRANSFORMS_PLACEMENT_H
 #define TFC_TRANSFORMS_PLACEMENT_H
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/DeviceName.h"
 
@@ -20,8 +21,6 @@
 #include <vector>
 
 namespace tfc {
-
-inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
 
 /// True if tfc has (or, for GPU, will have) a kernel for `node` on devices
 /// of `deviceType`: every registered op on CPU; on GPU the op types

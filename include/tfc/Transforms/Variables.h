@@ -17,6 +17,7 @@
 #ifndef TFC_TRANSFORMS_VARIABLES_H
 #define TFC_TRANSFORMS_VARIABLES_H
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -60,26 +61,6 @@ bool writesVariables(mlir::Operation *node);
 /// Whether output 0 of `node` is the variable's value itself, without a
 /// copy: Identity of a ref, ReadVariableOp.
 bool isVariableRead(mlir::Operation *node);
-
-/// On variable nodes loaded from a SavedModel's checkpoint: the key of
-/// their tensor there (tfc-freeze-variables).
-inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
-
-/// On a scatter or sparse optimizer update whose indices are the values of
-/// a bounded Unique: negative indices, its padding, select no row
-/// (tfc-bound-unique).
-inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
-    "tfc.skip_negative_indices";
-
-/// A variable read marked by tfc-order-variable-accesses to copy the value
-/// (a snapshot), because a write may run before all its users.
-inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";
-
-/// On variable nodes and random ops after tfc-plan-state: the byte offset
-/// of their state (a variable's value; a random op's generator position),
-/// and for variables the offset of the byte saying it is initialized.
-inline constexpr llvm::StringLiteral kStateOffsetAttr = "tfc.state_offset";
-inline constexpr llvm::StringLiteral kFlagOffsetAttr = "tfc.flag_offset";
 
 } // namespace tfc
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 
 #include "mlir/IR/DialectImplementation.h"

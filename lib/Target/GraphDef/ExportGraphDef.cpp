@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Target/GraphDef.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/AttrConversion.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -262,7 +263,7 @@ LogicalResult Exporter::exportModule(ModuleOp module, proto::GraphDef &graph,
   }
   // The partition device tfc-partition records on each graph.
   auto partitionOf = [](GraphOp graphOp) {
-    auto attr = graphOp->getAttrOfType<StringAttr>("tfc.device");
+    auto attr = graphOp->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
     return attr ? attr.getValue() : StringRef();
   };
   bool sawGraph = false;

@@ -1,6 +1,7 @@
 //===- EmitProgram.cpp - from the lowered step to objects and programs ----===//
 
 #include "tfc/Target/Program.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Target/DeviceTarget.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -227,14 +228,14 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     bool isStep = entry.getValue() == "step";
     int64_t &bytes = isStep ? stepBytes : initBytes;
     ModelInterface::Partition partition;
-    if (auto function = graph->getAttrOfType<StringAttr>("tfc.step_function"))
+    if (auto function = graph->getAttrOfType<StringAttr>(kStepFunctionAttr))
       partition.function = function.str();
     if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr))
       partition.device = device.str();
     partition.arenaOffset = bytes;
     (isStep ? result.partitions : result.initPartitions).push_back(partition);
     bytes += llvm::alignTo(
-        graph->getAttrOfType<IntegerAttr>("tfc.arena_bytes").getInt(),
+        graph->getAttrOfType<IntegerAttr>(kArenaBytesAttr).getInt(),
         result.arenaAlignment);
     if (!isStep)
       continue;
@@ -257,9 +258,9 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   result.arenaBytes = std::max(stepBytes, initBytes);
   if (result.partitions.empty())
     return emitError(module.getLoc(), "no step entry to compile");
-  if (auto bytes = module->getAttrOfType<IntegerAttr>("tfc.state_bytes"))
+  if (auto bytes = module->getAttrOfType<IntegerAttr>(kStateBytesAttr))
     result.stateBytes = bytes.getInt();
-  if (auto table = module->getAttrOfType<ArrayAttr>("tfc.variables"))
+  if (auto table = module->getAttrOfType<ArrayAttr>(kVariablesAttr))
     for (auto entry : table.getAsRange<DictionaryAttr>()) {
       auto type = cast<RankedTensorType>(entry.getAs<TypeAttr>("type").getValue());
       result.variables.push_back(

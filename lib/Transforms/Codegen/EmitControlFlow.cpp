@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StepEmitter.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/Stacks.h"
 
 #include "tfc/Transforms/OpTable.h"
@@ -114,7 +115,7 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   // an effect), or that handle liveness themselves.
   if (!alive || kind == OpKind::InternalArg || kind == OpKind::Const ||
       kind == OpKind::NoOp || isVariableNode(node) ||
-      (isAlias(node) && !isStackOp(node)) || node->hasAttr("tfc.fused_into") ||
+      (isAlias(node) && !isStackOp(node)) || node->hasAttr(kFusedIntoAttr) ||
       kind == OpKind::Merge || kind == OpKind::RefMerge)
     return emitNode(node);
   Location loc = node->getLoc();

@@ -9,6 +9,7 @@
 
 #include "StepEmitter.h"
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -82,7 +83,7 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   pointers.push_back(epsilon);
   pointers.push_back(f32(factor));
   // The ReLU or ReLU6 tfc-fuse-elementwise folded in, applied to y.
-  auto activation = node->getAttrOfType<StringAttr>("tfc.activation");
+  auto activation = node->getAttrOfType<StringAttr>(kActivationAttr);
   int64_t activationKind = !activation                   ? 0
                            : activation.getValue() == "Relu" ? 1
                                                              : 2;

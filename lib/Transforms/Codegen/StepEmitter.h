@@ -11,6 +11,7 @@
 #ifndef TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
 #define TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/Frames.h"
@@ -52,17 +53,6 @@ int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
-
-/// On each StackV2 node: the number of its stack in the runtime, unique in
-/// the program (given by convert-tfg-to-memref).
-inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
-
-/// On each TensorArrayV3 and TensorArrayGradV3 node: the number of its
-/// array in the runtime, unique in the program (a gradient array's per
-/// forward array and source; given by convert-tfg-to-memref).
-inline constexpr llvm::StringLiteral kTensorArraySlotAttr =
-    "tfc.tensor_array_slot";
-
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,

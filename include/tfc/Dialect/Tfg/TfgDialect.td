@@ -50,6 +50,9 @@ def Tfg_Dialect : Dialect {
       attributes.
   }];
 
+  // The attributes tfc's passes put on graphs and nodes are verified by
+  // the tfc dialect, loaded with this one.
+  let dependentDialects = ["::tfc::TfcDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let usePropertiesForAttributes = 0;

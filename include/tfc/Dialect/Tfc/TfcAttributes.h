@@ -1,0 +1,101 @@
+//===- TfcAttributes.h - the names of what passes hand each other -*- C++ -*-===//
+//
+// Every attribute tfc's passes write for later passes to read, by name. The
+// tfc dialect (TfcDialect.td, which says who writes and reads each) verifies
+// where each may appear and the kind of its value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_DIALECT_TFC_TFCATTRIBUTES_H
+#define TFC_DIALECT_TFC_TFCATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace tfc {
+
+//===----------------------------------------------------------------------===//
+// On the module: the compile's interface and configuration, and the plans
+// that span partitions.
+//===----------------------------------------------------------------------===//
+
+inline constexpr llvm::StringLiteral kFeedsAttr = "tfc.feeds";
+inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
+inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
+inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
+inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
+inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
+inline constexpr llvm::StringLiteral kPlacementAttr = "tfc.placement";
+inline constexpr llvm::StringLiteral kSoftPlacementAttr = "tfc.soft_placement";
+inline constexpr llvm::StringLiteral kCostFileAttr = "tfc.cost_file";
+inline constexpr llvm::StringLiteral kCompressTransfersAttr =
+    "tfc.compress_transfers";
+inline constexpr llvm::StringLiteral kNoRecvSchedulingAttr =
+    "tfc.no_recv_scheduling";
+/// The checkpoint prefix whose values tfc-freeze-variables bakes in (set by
+/// setCompileInterface for an inference compile of a SavedModel).
+inline constexpr llvm::StringLiteral kFreezeVariablesAttr =
+    "tfc.freeze_variables";
+/// The object graph (a serialized TrackableObjectGraph) of the TF2
+/// checkpoint the variables came from, which the program's checkpoints
+/// carry too (set by tfc-freeze-variables).
+inline constexpr llvm::StringLiteral kObjectGraphAttr =
+    "tfc.checkpoint_object_graph";
+/// The state area's size and its table of variables (tfc-plan-state).
+inline constexpr llvm::StringLiteral kStateBytesAttr = "tfc.state_bytes";
+inline constexpr llvm::StringLiteral kVariablesAttr = "tfc.variables";
+
+//===----------------------------------------------------------------------===//
+// On a graph (a partition of an entry).
+//===----------------------------------------------------------------------===//
+
+/// The device a partition graph runs on (set by tfc-partition).
+inline constexpr llvm::StringLiteral kPartitionDeviceAttr = "tfc.device";
+/// The size of the partition's arena (tfc-plan-memory).
+inline constexpr llvm::StringLiteral kArenaBytesAttr = "tfc.arena_bytes";
+/// The step function's number of inputs and its name
+/// (convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kNumInputsAttr = "tfc.num_inputs";
+inline constexpr llvm::StringLiteral kStepFunctionAttr = "tfc.step_function";
+
+//===----------------------------------------------------------------------===//
+// On a node.
+//===----------------------------------------------------------------------===//
+
+/// The root node of the elementwise group the node is computed in
+/// (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kFusedIntoAttr = "tfc.fused_into";
+/// The activation a training batch norm applies as it writes y, "Relu" or
+/// "Relu6" (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
+/// The arena offset of each data result, -1 for none (tfc-plan-memory).
+inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";
+/// The path of the TF1 loop frame the node runs in (tfc-raise-frames).
+inline constexpr llvm::StringLiteral kFrameAttr = "tfc.frame";
+/// On variable nodes loaded from a SavedModel's checkpoint: the key of
+/// their tensor there (tfc-freeze-variables).
+inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
+/// On the scatters and sparse optimizer updates whose indices come from a
+/// bounded Unique: negative indices, its padding, select no row
+/// (tfc-bound-unique).
+inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
+    "tfc.skip_negative_indices";
+/// A variable read marked by tfc-order-variable-accesses to copy the value
+/// (a snapshot), because a write may run before all its users.
+inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";
+/// On variable nodes and random ops after tfc-plan-state: the byte offset
+/// of their state (a variable's value; a random op's generator position),
+/// and for variables the offset of the byte saying it is initialized.
+inline constexpr llvm::StringLiteral kStateOffsetAttr = "tfc.state_offset";
+inline constexpr llvm::StringLiteral kFlagOffsetAttr = "tfc.flag_offset";
+/// On each StackV2 node: the number of its stack in the runtime, unique in
+/// the program (given by convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
+/// On each TensorArrayV3 and TensorArrayGradV3 node: the number of its
+/// array in the runtime, unique in the program (a gradient array's per
+/// forward array and source; given by convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kTensorArraySlotAttr =
+    "tfc.tensor_array_slot";
+
+} // namespace tfc
+
+#endif // TFC_DIALECT_TFC_TFCATTRIBUTES_H

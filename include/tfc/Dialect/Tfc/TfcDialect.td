@@ -1,0 +1,59 @@
+//===- TfcDialect.td - what tfc's passes hand each other ---*- tablegen -*-===//
+//
+// The `tfc` dialect declares the attributes tfc's passes write on the
+// module, its graphs and their nodes for later passes to read (feeds and
+// fetches, placements, the memory and state plans, fusion groups, ...), and
+// verifies each wherever it appears: after every pass, the pass manager's
+// verifier checks that every `tfc.*` attribute is one this dialect
+// declares, on the kind of operation that may hold it, with a value of its
+// kind. The names live in include/tfc/Dialect/Tfc/TfcAttributes.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_DIALECT_TFC_TFCDIALECT_TD
+#define TFC_DIALECT_TFC_TFCDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tfc_Dialect : Dialect {
+  let name = "tfc";
+  let cppNamespace = "::tfc";
+  let summary = "The attributes tfc's passes hand each other, verified";
+  let description = [{
+    tfc's passes communicate through discardable attributes named `tfc.*`.
+    This dialect owns that namespace: every such attribute is declared here,
+    with the operations that may hold it and the kind of its value, and the
+    verifier refuses any other (`unknown tfc attribute`), a misplaced one,
+    or a value of the wrong kind, naming the attribute.
+
+    | attribute | on | value | written by, read by |
+    | --- | --- | --- | --- |
+    | `tfc.feeds`, `tfc.fetches`, `tfc.targets`, `tfc.init` | module | array of strings | `tfc compile`'s interface; tfc-prune |
+    | `tfc.feed_shapes` | module | array of shapes (or unit) | `--feed x=D0,D1`; tfc-prune |
+    | `tfc.devices` | module | array of strings | `--devices`; tfc-place |
+    | `tfc.placement`, `tfc.cost_file` | module | string | `--placement`, `--cost-file`; tfc-place |
+    | `tfc.soft_placement` | module | unit | `--soft-placement`; tfc-place |
+    | `tfc.compress_transfers` | module | string | `--compress-transfers`; tfc-compress-transfers |
+    | `tfc.no_recv_scheduling` | module | unit | `--no-recv-scheduling`; tfc-schedule-recvs |
+    | `tfc.freeze_variables` | module | string | the SavedModel's variables; tfc-freeze-variables |
+    | `tfc.checkpoint_object_graph` | module | string | tfc-freeze-variables; the program's checkpoints |
+    | `tfc.state_bytes` | module | integer >= 0 | tfc-plan-state; code generation |
+    | `tfc.variables` | module | array of dictionaries | tfc-plan-state; the program's descriptor |
+    | `tfc.device` | graph | string | tfc-partition: the partition's device |
+    | `tfc.arena_bytes` | graph | integer >= 0 | tfc-plan-memory |
+    | `tfc.num_inputs` | graph | integer >= 0 | convert-tfg-to-memref |
+    | `tfc.step_function` | graph | string | convert-tfg-to-memref; the program's descriptor |
+    | `tfc.fused_into` | node | string | tfc-fuse-elementwise: the group's root node |
+    | `tfc.activation` | node | `"Relu"` or `"Relu6"` | tfc-fuse-elementwise: a batch norm's fused activation |
+    | `tfc.offsets` | node | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
+    | `tfc.frame` | node | string | tfc-raise-frames: the node's loop frame |
+    | `tfc.state_offset`, `tfc.flag_offset` | node | integer >= 0 | tfc-plan-state: a variable's place in the state area |
+    | `tfc.checkpoint_key` | node | string | tfc-freeze-variables |
+    | `tfc.snapshot` | node | unit | tfc-order-variable-accesses: a read that copies |
+    | `tfc.skip_negative_indices` | node | unit | tfc-bound-unique |
+    | `tfc.stack_slot`, `tfc.tensor_array_slot` | node | integer >= 0 | convert-tfg-to-memref: runtime numbers |
+  }];
+  let hasOperationAttrVerify = 1;
+}
+
+#endif // TFC_DIALECT_TFC_TFCDIALECT_TD

@@ -1,0 +1,188 @@
+//===- TfcDialect.cpp - verifying what passes hand each other -------------===//
+//
+// One row per attribute: which operations may hold it and what its value
+// is. An attribute of the namespace that no row declares is an error, so a
+// typo in a pass is found by the verifier that runs after it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Dialect/Tfc/TfcDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+
+using namespace mlir;
+
+#include "tfc/Dialect/Tfc/TfcDialect.cpp.inc"
+
+namespace tfc {
+namespace {
+
+/// The operations an attribute may be on.
+enum class Holder { Module, Graph, Node };
+
+/// The kinds of value.
+enum class ValueKind {
+  String,
+  StringArray,
+  /// Per fed tensor, a shape or unit (no shape given).
+  ShapeArray,
+  NonNegativeInteger,
+  Unit,
+  DictionaryArray,
+  /// One i64 per data result of the node (offsets: -1 or >= 0).
+  OffsetArray,
+  /// "Relu" or "Relu6".
+  Activation,
+};
+
+struct AttributeSpec {
+  llvm::StringLiteral name;
+  Holder holder;
+  ValueKind value;
+};
+
+constexpr AttributeSpec kAttributes[] = {
+    {kFeedsAttr, Holder::Module, ValueKind::StringArray},
+    {kFeedShapesAttr, Holder::Module, ValueKind::ShapeArray},
+    {kFetchesAttr, Holder::Module, ValueKind::StringArray},
+    {kTargetsAttr, Holder::Module, ValueKind::StringArray},
+    {kInitAttr, Holder::Module, ValueKind::StringArray},
+    {kDevicesAttr, Holder::Module, ValueKind::StringArray},
+    {kPlacementAttr, Holder::Module, ValueKind::String},
+    {kSoftPlacementAttr, Holder::Module, ValueKind::Unit},
+    {kCostFileAttr, Holder::Module, ValueKind::String},
+    {kCompressTransfersAttr, Holder::Module, ValueKind::String},
+    {kNoRecvSchedulingAttr, Holder::Module, ValueKind::Unit},
+    {kFreezeVariablesAttr, Holder::Module, ValueKind::String},
+    {kObjectGraphAttr, Holder::Module, ValueKind::String},
+    {kStateBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
+    {kVariablesAttr, Holder::Module, ValueKind::DictionaryArray},
+    {kPartitionDeviceAttr, Holder::Graph, ValueKind::String},
+    {kArenaBytesAttr, Holder::Graph, ValueKind::NonNegativeInteger},
+    {kNumInputsAttr, Holder::Graph, ValueKind::NonNegativeInteger},
+    {kStepFunctionAttr, Holder::Graph, ValueKind::String},
+    {kFusedIntoAttr, Holder::Node, ValueKind::String},
+    {kActivationAttr, Holder::Node, ValueKind::Activation},
+    {kOffsetsAttr, Holder::Node, ValueKind::OffsetArray},
+    {kFrameAttr, Holder::Node, ValueKind::String},
+    {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
+    {kSkipNegativeIndicesAttr, Holder::Node, ValueKind::Unit},
+    {kSnapshotAttr, Holder::Node, ValueKind::Unit},
+    {kStateOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kFlagOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kStackSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kTensorArraySlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+};
+
+/// Whether `op` is of the kind `holder` names. (Graphs and nodes are the
+/// tfg dialect's, which depends on this one: told apart by name here.)
+bool holds(Holder holder, Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  switch (holder) {
+  case Holder::Module:
+    return isa<ModuleOp>(op);
+  case Holder::Graph:
+    return name == "tfg.graph";
+  case Holder::Node:
+    return op->getName().getDialectNamespace() == "tfg" &&
+           name != "tfg.graph" && name != "tfg.func" && name != "tfg.return";
+  }
+  return false;
+}
+
+StringRef holderName(Holder holder) {
+  switch (holder) {
+  case Holder::Module:
+    return "the module";
+  case Holder::Graph:
+    return "a tfg.graph";
+  case Holder::Node:
+    return "a node";
+  }
+  return "";
+}
+
+/// The number of data results of a node: all but its control token.
+unsigned dataResults(Operation *node) {
+  return node->getNumResults() == 0 ? 0 : node->getNumResults() - 1;
+}
+
+template <typename T> bool allOf(Attribute attr) {
+  auto array = dyn_cast<ArrayAttr>(attr);
+  return array && llvm::all_of(array, [](Attribute e) { return isa<T>(e); });
+}
+
+/// What is wrong with `attr` as a value of `kind` on `op`; empty if nothing.
+std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
+  switch (kind) {
+  case ValueKind::String:
+    return isa<StringAttr>(attr) ? "" : "expected a string";
+  case ValueKind::StringArray:
+    return allOf<StringAttr>(attr) ? "" : "expected an array of strings";
+  case ValueKind::ShapeArray: {
+    // Shapes are the tfg dialect's attribute: anything but arrays and
+    // scalars of another kind passes.
+    auto array = dyn_cast<ArrayAttr>(attr);
+    return array && llvm::none_of(array, [](Attribute e) {
+             return isa<StringAttr, IntegerAttr, ArrayAttr>(e);
+           })
+               ? ""
+               : "expected an array of shapes or unit";
+  }
+  case ValueKind::NonNegativeInteger: {
+    auto integer = dyn_cast<IntegerAttr>(attr);
+    return integer && integer.getValue().getSExtValue() >= 0
+               ? ""
+               : "expected an integer >= 0";
+  }
+  case ValueKind::Unit:
+    return isa<UnitAttr>(attr) ? "" : "expected a unit attribute";
+  case ValueKind::DictionaryArray:
+    return allOf<DictionaryAttr>(attr) ? ""
+                                       : "expected an array of dictionaries";
+  case ValueKind::OffsetArray: {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!offsets)
+      return "expected an i64 array";
+    if (offsets.size() != int64_t(dataResults(op)))
+      return "expected one offset per data result (" +
+             std::to_string(dataResults(op)) + "), got " +
+             std::to_string(offsets.size());
+    if (llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < -1; }))
+      return "expected offsets >= 0, or -1 for no buffer";
+    return "";
+  }
+  case ValueKind::Activation: {
+    auto name = dyn_cast<StringAttr>(attr);
+    return name && (name.getValue() == "Relu" || name.getValue() == "Relu6")
+               ? ""
+               : "expected \"Relu\" or \"Relu6\"";
+  }
+  }
+  return "";
+}
+
+} // namespace
+
+void TfcDialect::initialize() {}
+
+LogicalResult TfcDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  const AttributeSpec *spec = llvm::find_if(
+      kAttributes, [&](const AttributeSpec &s) { return s.name == name; });
+  if (spec == std::end(kAttributes))
+    return op->emitError() << "unknown tfc attribute '" << name << "'";
+  if (!holds(spec->holder, op))
+    return op->emitError() << "'" << name << "' belongs on "
+                           << holderName(spec->holder);
+  std::string problem = checkValue(spec->value, attribute.getValue(), op);
+  if (!problem.empty())
+    return op->emitError() << "'" << name << "': " << problem;
+  return success();
+}
+
+} // namespace tfc

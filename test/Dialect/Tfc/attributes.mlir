@@ -1,0 +1,56 @@
+// Tests that the tfc dialect verifies the attributes passes hand each
+// other: known names on the right operations with values of their kinds
+// pass, anything else is an error naming the attribute.
+// RUN: tfc-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: module attributes {tfc.devices = ["/cpu:0"], tfc.feeds = ["x"], tfc.soft_placement, tfc.state_bytes = 8 : i64}
+// CHECK: tfc.arena_bytes = 64
+// CHECK: tfc.fused_into = "r"
+// CHECK: tfc.offsets = array<i64: 0>
+module attributes {tfc.feeds = ["x"], tfc.devices = ["/cpu:0"], tfc.soft_placement, tfc.state_bytes = 8 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64 : i64, tfc.device = "/cpu:0"} {
+    %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.offsets = array<i64: -1>} : () -> tensor<2xf32>
+    %r:2 = Relu(%c#0) name("r") {T = f32, tfc.fused_into = "r", tfc.offsets = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xf32>
+  }
+}
+
+// -----
+
+// Tests that a name the dialect does not declare (here a typo) is refused.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{unknown tfc attribute 'tfc.fused_int'}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.fused_int = "c"} : () -> tensor<2xf32>
+}
+
+// -----
+
+// Tests that an attribute of graphs is refused on a node.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{'tfc.arena_bytes' belongs on a tfg.graph}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.arena_bytes = 4 : i64} : () -> tensor<2xf32>
+}
+
+// -----
+
+// Tests that a value of the wrong kind is refused.
+// expected-error @+1 {{'tfc.feeds': expected an array of strings}}
+module attributes {tfc.feeds = "x"} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  }
+}
+
+// -----
+
+// Tests that the memory plan gives one offset per data result.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{'tfc.offsets': expected one offset per data result (1), got 2}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.offsets = array<i64: 0, 8>} : () -> tensor<2xf32>
+}
+
+// -----
+
+// Tests that a fused activation is one the batch norm kernel applies.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{'tfc.activation': expected "Relu" or "Relu6"}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.activation = "Elu"} : () -> tensor<2xf32>
+}
