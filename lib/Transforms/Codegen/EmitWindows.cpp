@@ -87,6 +87,29 @@ FailureOr<WindowGeometry> windowGeometry(Operation *node,
   return g;
 }
 
+/// The geometry fields tfc_conv2d_params and tfc_conv2d_backprop_params
+/// share, from `g` and the filter's last dimension `outC`.
+template <typename Params>
+Params convParams(const WindowGeometry &g, int64_t outC) {
+  Params params = {};
+  params.n = g.n;
+  params.h = g.h;
+  params.w = g.w;
+  params.c = g.c;
+  params.kh = g.kh;
+  params.kw = g.kw;
+  params.out_c = outC;
+  params.oh = g.oh;
+  params.ow = g.ow;
+  params.stride_h = g.strideH;
+  params.stride_w = g.strideW;
+  params.dilation_h = g.dilationH;
+  params.dilation_w = g.dilationW;
+  params.pad_top = g.padTop;
+  params.pad_left = g.padLeft;
+  return params;
+}
+
 /// Float32 NHWC only: a diagnostic otherwise.
 LogicalResult checkFloatNHWC(Operation *node, RankedTensorType type,
                              function_ref<InFlightDiagnostic()> error) {
@@ -161,22 +184,8 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     }
     // The call site's parameters; their address also keys its cached
     // oneDNN primitive.
-    tfc_conv2d_params params = {};
-    params.n = n;
-    params.h = h;
-    params.w = w;
-    params.c = c;
-    params.kh = kh;
-    params.kw = kw;
-    params.out_c = filterType.getDimSize(3);
-    params.oh = oh;
-    params.ow = ow;
-    params.stride_h = strideH;
-    params.stride_w = strideW;
-    params.dilation_h = dilationH;
-    params.dilation_w = dilationW;
-    params.pad_top = padTop;
-    params.pad_left = padLeft;
+    tfc_conv2d_params params = convParams<tfc_conv2d_params>(
+        *geometry, filterType.getDimSize(3));
     params.depthwise = isDepthwise;
     params.filter_constant = constantFilter;
     params.activation = epilogue ? epilogue->activation : 0;
@@ -249,22 +258,8 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
     return error(node) << "grouped convolutions are not supported";
   // The call site's parameters; their address also keys its cached oneDNN
   // primitive.
-  tfc_conv2d_backprop_params params = {};
-  params.n = g.n;
-  params.h = g.h;
-  params.w = g.w;
-  params.c = g.c;
-  params.kh = g.kh;
-  params.kw = g.kw;
-  params.out_c = filter.getDimSize(3);
-  params.oh = g.oh;
-  params.ow = g.ow;
-  params.stride_h = g.strideH;
-  params.stride_w = g.strideW;
-  params.dilation_h = g.dilationH;
-  params.dilation_w = g.dilationW;
-  params.pad_top = g.padTop;
-  params.pad_left = g.padLeft;
+  auto params = convParams<tfc_conv2d_backprop_params>(
+      g, filter.getDimSize(3));
   params.depthwise = depthwise;
   params.filter_gradient = filterGradient;
   Value paramsPointer = constantParams(loc, params);
