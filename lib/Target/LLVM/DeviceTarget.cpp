@@ -1,11 +1,9 @@
 //===- DeviceTarget.cpp - the device targets and the runtime directory ----===//
 
 #include "tfc/Target/DeviceTarget.h"
-#include "tfc/Support/DeviceName.h"
-#include "tfc/Transforms/GraphUtils.h"
-#include "tfc/Transforms/Partition.h"
-
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Support/DeviceName.h"
 
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
