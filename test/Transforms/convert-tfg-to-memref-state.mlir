@@ -130,3 +130,17 @@ module attributes {tfc.feeds = [], tfc.fetches = ["r:0"], tfc.state_bytes = 128 
     %r = _Retval(%flat#0) name("r") {T = f32, index = 0} : (tensor<4xf32>) -> ()
   }
 }
+
+// -----
+
+// Tests that an op the op table says a graph pass rewrites (Shape: folded
+// to a constant) is an error naming that pass when it reaches code
+// generation.
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["s:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<2xf32>
+    // expected-error @+1 {{node 's' (Shape): should have been rewritten by tfc-fold-constants before code generation}}
+    %s:2 = Shape(%x#0) name("s") {T = f32, out_type = i32, tfc.offsets = array<i64: 0>} : (tensor<2xf32>) -> tensor<1xi32>
+    %r:1 = _Retval(%s#0) name("r") {T = i32, index = 0} : (tensor<1xi32>) -> ()
+  }
+}
