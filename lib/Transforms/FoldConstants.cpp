@@ -121,9 +121,9 @@ LogicalResult foldNumericSubgraphs(Block &body,
   SmallVector<Operation *> order;
   llvm::DenseSet<Operation *> foldable;
   for (Operation *node : topologicalOrder(body)) {
-    if (!tfg::isNode(node) || isConst(node) || isStateful(node) ||
+    const OpInfo *op = lookupOp(node);
+    if (!op || !op->folds || isConst(node) || isStateful(node) ||
         inControlFlow.contains(node) || isControlFlow(node) ||
-        !hasCodeGeneration(node) ||
         !tfg::getControlOperands(node).empty())
       continue;
     if (llvm::is_contained(

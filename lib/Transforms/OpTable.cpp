@@ -106,10 +106,4 @@ bool isBatchNorm(Operation *node) {
   return op && op->family == OpFamily::BatchNorm;
 }
 
-bool hasCodeGeneration(Operation *node) {
-  const OpInfo *op = lookupOp(node);
-  return op && (op->lowering == Lowering::NoCode ||
-                op->lowering == Lowering::Emitter);
-}
-
 } // namespace tfc

@@ -42,7 +42,11 @@ TEST(OpTableTest, RowsAreCoherent) {
     EXPECT_EQ(!row.loweredBy.empty(), named) << type;
     EXPECT_EQ(row.isLowered(), row.hasKernelOn(kDeviceCPU)) << type;
     if (!row.isLowered())
-      EXPECT_FALSE(row.folds || row.devices) << type;
+      EXPECT_FALSE(row.devices) << type;
+    // Folding compiles the op: only what code generation writes folds.
+    EXPECT_EQ(row.folds, row.lowering == Lowering::NoCode ||
+                             row.lowering == Lowering::Emitter)
+        << type;
     if (row.aliasOperand >= 0)
       EXPECT_TRUE(row.alias) << type;
     EXPECT_NE(row.cost, nullptr) << type;
@@ -78,9 +82,9 @@ TEST(OpTableTest, QueriesReadTheRowsOfNodes) {
   EXPECT_TRUE(isElementwise(relu));
   // Lgamma is known (it has a shape) but nothing lowers it.
   EXPECT_FALSE(isElementwise(lgamma));
-  EXPECT_FALSE(hasCodeGeneration(lgamma));
-  EXPECT_TRUE(hasCodeGeneration(relu));
-  EXPECT_FALSE(hasCodeGeneration(unknown));
+  EXPECT_FALSE(lookupOp(lgamma)->folds);
+  EXPECT_TRUE(lookupOp(relu)->folds);
+  EXPECT_EQ(lookupOp(unknown), nullptr);
   EXPECT_TRUE(isAlias(identity));
   EXPECT_EQ(aliasedInput(identity, 0), relu->getResult(0));
   // Both outputs of a Switch are its data input.

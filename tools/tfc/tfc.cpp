@@ -227,30 +227,26 @@ int generateCode(MLIRContext &context, ModuleOp module,
     header = std::move(*text);
   }
   tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
-  // What the link asks of each partition's device target (lowering drops
-  // the partitions).
+  // The partitions' device types, whose targets the link asks (lowering
+  // drops the partitions).
   std::vector<std::string> deviceTypes = tfc::partitionDeviceTypes(module);
-  std::vector<std::string> kernelArchives;
-  for (const std::string &type : deviceTypes) {
-    const tfc::DeviceTarget *device = tfc::lookupDeviceTarget(type);
-    if (!device) {
-      module.emitError() << "no code generation target for " << type
-                         << " devices";
-      return tfc::kExitBadInput;
-    }
-    llvm::append_range(kernelArchives, device->kernelArchives(target));
-  }
+  Location loc = module.getLoc();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = tfc::buildLLVMModule(
       module, llvmContext, target, library ? library->name : "");
   if (!llvmModule)
     return tfc::kExitBadInput;
   if (library) {
+    FailureOr<tfc::TargetLinkInputs> inputs =
+        tfc::targetLinkInputs(deviceTypes, target, loc);
+    if (failed(inputs))
+      return tfc::kExitBadInput;
     SmallString<0> object;
     llvm::raw_svector_ostream os(object);
     if (failed(tfc::emitObject(*llvmModule, target, os)) ||
         failed(tfc::writeLibrary(object, library->name, outputPath, header,
-                                 library->headerPath, kernelArchives)))
+                                 library->headerPath,
+                                 inputs->kernelArchives)))
       return tfc::kExitFailure;
     return tfc::kExitSuccess;
   }
@@ -271,8 +267,7 @@ int generateCode(MLIRContext &context, ModuleOp module,
   auto removeObject =
       llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
   if (failed(tfc::writeObject(*llvmModule, object, target)) ||
-      failed(tfc::linkProgram(object, outputPath, module.getLoc(), target,
-                              deviceTypes)))
+      failed(tfc::linkProgram(object, outputPath, loc, target, deviceTypes)))
     return tfc::kExitFailure;
   return tfc::kExitSuccess;
 }
@@ -463,7 +458,6 @@ int main(int argc, char **argv) {
   // Passes are registered so that options such as --print-ir-after=PASS
   // can name them.
   tfc::registerTfcPasses();
-  // tfc-fold-constants folds numeric subgraphs by running compiled code.
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

@@ -41,6 +41,18 @@ public:
 /// The target of a device type, or null when tfc has none.
 const DeviceTarget *lookupDeviceTarget(llvm::StringRef deviceType);
 
+/// What the targets of some device types link: their kernel archives in
+/// order, and their system libraries once each.
+struct TargetLinkInputs {
+  std::vector<std::string> kernelArchives, systemLibraries;
+};
+
+/// The link inputs of the targets of `deviceTypes` for code generated with
+/// `options`; an error at `loc` naming a device type without a target.
+mlir::FailureOr<TargetLinkInputs>
+targetLinkInputs(llvm::ArrayRef<std::string> deviceTypes,
+                 const TargetOptions &options, mlir::Location loc);
+
 /// The device types of a module's partitions (its step and init graphs):
 /// CPU when none is named.
 std::vector<std::string> partitionDeviceTypes(mlir::ModuleOp module);

@@ -69,6 +69,7 @@ struct OpInfo {
   int8_t aliasOperand;
   /// Writes a variable it is given (assignments, optimizer updates).
   bool writesVariable;
+  /// tfc-fold-constants may evaluate it (code generation writes it).
   bool folds;
   /// Null when shape inference leaves the outputs as imported.
   mlir::LogicalResult (*shape)(ShapeContext &);
@@ -117,10 +118,6 @@ bool isWindowGradient(mlir::Operation *node);
 
 /// Whether `node` is FusedBatchNorm or FusedBatchNormGrad (any version).
 bool isBatchNorm(mlir::Operation *node);
-
-/// Whether code generation writes `node` (or needs no code for it): its
-/// lowering is NoCode or an emitter.
-bool hasCodeGeneration(mlir::Operation *node);
 
 } // namespace tfc
 

@@ -122,9 +122,12 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   /// Whether the op writes a variable it is given (a ref or a resource
   /// handle): assignments, optimizer updates, scatters into variables.
   bit writesVariable = 0;
-  /// Whether tfc-fold-constants may evaluate the op when its inputs are
-  /// constants (stateful ops never are, whatever this says).
-  bit folds = !if(!eq(!cast<string>(opLowering), "NotLowered"), 0, 1);
+  /// Whether tfc-fold-constants may evaluate the op, by compiling it, when
+  /// its inputs are constants (stateful ops never are, whatever this
+  /// says): ops code generation writes. An op a pass rewrites is folded by
+  /// that pass, if at all.
+  bit folds = !or(!isa<Emitter>(opLowering),
+                  !eq(!cast<string>(opLowering), "NoCode"));
 }
 
 /// An elementwise op: fused into loops, memory-bound. Its scalar

@@ -52,6 +52,23 @@ const DeviceTarget *lookupDeviceTarget(llvm::StringRef deviceType) {
   return nullptr;
 }
 
+FailureOr<TargetLinkInputs> targetLinkInputs(ArrayRef<std::string> deviceTypes,
+                                             const TargetOptions &options,
+                                             Location loc) {
+  TargetLinkInputs inputs;
+  for (const std::string &type : deviceTypes) {
+    const DeviceTarget *target = lookupDeviceTarget(type);
+    if (!target)
+      return emitError(loc) << "no code generation target for " << type
+                            << " devices";
+    llvm::append_range(inputs.kernelArchives, target->kernelArchives(options));
+    for (const std::string &library : target->systemLibraries())
+      if (!llvm::is_contained(inputs.systemLibraries, library))
+        inputs.systemLibraries.push_back(library);
+  }
+  return inputs;
+}
+
 std::vector<std::string> partitionDeviceTypes(ModuleOp module) {
   std::vector<std::string> types;
   for (auto graph : module.getOps<tfg::GraphOp>()) {

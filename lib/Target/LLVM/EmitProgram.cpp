@@ -398,25 +398,19 @@ LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
   if (!driver)
     return emitError(loc, "no C++ compiler driver (c++) to link with");
+  FailureOr<TargetLinkInputs> inputs =
+      targetLinkInputs(deviceTypes, options, loc);
+  if (failed(inputs))
+    return failure();
   // The program's main, each partition's target's kernels, the runtime,
   // then the system libraries the kernels need.
   const std::string &libDir = runtimeLibraryDir();
   SmallVector<std::string> args = {*driver, object.str(), "-o", output.str(),
                                    libDir + "/libTfcProgramMain.a"};
-  SmallVector<std::string> systemLibraries;
-  for (const std::string &type : deviceTypes) {
-    const DeviceTarget *target = lookupDeviceTarget(type);
-    if (!target)
-      return emitError(loc) << "no code generation target for " << type
-                            << " devices";
-    for (const std::string &archive : target->kernelArchives(options))
-      args.push_back(libDir + "/" + archive);
-    for (const std::string &library : target->systemLibraries())
-      if (!llvm::is_contained(systemLibraries, library))
-        systemLibraries.push_back(library);
-  }
+  for (const std::string &archive : inputs->kernelArchives)
+    args.push_back(libDir + "/" + archive);
   args.push_back(libDir + "/libTfcRuntime.a");
-  llvm::append_range(args, systemLibraries);
+  llvm::append_range(args, inputs->systemLibraries);
   llvm::append_range(args, SmallVector<std::string>{"-lpthread", "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;
