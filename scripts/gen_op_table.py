@@ -62,6 +62,9 @@ def main():
         if op_type in seen:
             fail(f"{where}: {op_type} is declared twice (first at {seen[op_type]})")
         seen[op_type] = where
+        if op["refFormOf"] and op["refFormOf"] not in {o["opType"] for o in ops}:
+            fail(f"{where}: {op_type} is the ref form of {op['refFormOf']}, "
+                 "which the table does not declare")
         if op_type not in registry:
             fail(f"{where}: {op_type} is not in the op registry "
                  "(scripts/gen_op_registry.py lists the ops tfc knows)")
@@ -108,6 +111,7 @@ def main():
         shape = f"&shapes::{op['shape']}" if op["shape"] else "nullptr"
         out.append(
             f'{{"{op["opType"]}", OpKind::{kind_name(op["opType"])}, '
+            f'OpKind::{kind_name(op["refFormOf"] or op["opType"])}, '
             f'OpFamily::{op["family"]["def"]}, Lowering::{lowering}, '
             f'"{argument}", {devices}, {"true" if op["alias"] else "false"}, '
             f'{op["aliasOperand"]}, {"true" if op["writesVariable"] else "false"}, '

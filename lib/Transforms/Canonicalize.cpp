@@ -63,8 +63,7 @@ bool readsSwitch(Operation *node) {
   return llvm::any_of(tfg::getDataOperands(node), [](Value input) {
     Operation *producer = input.getDefiningOp();
     return producer && tfg::isNode(producer) &&
-           (opKindOf(producer) == OpKind::Switch ||
-            opKindOf(producer) == OpKind::RefSwitch);
+           plainOpKindOf(producer) == OpKind::Switch;
   });
 }
 

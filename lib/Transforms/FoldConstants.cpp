@@ -54,10 +54,8 @@ llvm::DenseSet<Operation *> nodesInControlFlow(Block &body) {
   llvm::DenseSet<Operation *> inside;
   SmallVector<Operation *> worklist;
   for (Operation &op : body) {
-    OpKind kind = opKindOf(&op);
-    if (llvm::is_contained({OpKind::Switch, OpKind::RefSwitch, OpKind::Enter,
-                            OpKind::RefEnter},
-                           kind))
+    OpKind kind = plainOpKindOf(&op);
+    if (kind == OpKind::Switch || kind == OpKind::Enter)
       for (Operation *user : op.getUsers())
         worklist.push_back(user);
   }
@@ -65,9 +63,7 @@ llvm::DenseSet<Operation *> nodesInControlFlow(Block &body) {
     Operation *node = worklist.pop_back_val();
     if (!tfg::isNode(node) || !inside.insert(node).second)
       continue;
-    if (llvm::is_contained(
-            {OpKind::Merge, OpKind::RefMerge, OpKind::Exit, OpKind::RefExit},
-            opKindOf(node)))
+    if (llvm::is_contained({OpKind::Merge, OpKind::Exit}, plainOpKindOf(node)))
       continue;
     for (Operation *user : node->getUsers())
       worklist.push_back(user);

@@ -27,31 +27,9 @@ using namespace mlir;
 namespace tfc {
 namespace {
 
-/// The ref variant of `kind` (RefEnter for Enter, ...), or `kind` itself
-/// when it has none.
-OpKind refVariant(OpKind kind) {
-  switch (kind) {
-  case OpKind::Enter:
-    return OpKind::RefEnter;
-  case OpKind::Exit:
-    return OpKind::RefExit;
-  case OpKind::NextIteration:
-    return OpKind::RefNextIteration;
-  case OpKind::Merge:
-    return OpKind::RefMerge;
-  case OpKind::Switch:
-    return OpKind::RefSwitch;
-  case OpKind::Identity:
-    return OpKind::RefIdentity;
-  default:
-    return kind;
-  }
-}
-
 /// Whether `node` is a `kind` node or its ref variant.
 bool isType(Operation *node, OpKind kind) {
-  OpKind actual = opKindOf(node);
-  return actual == kind || actual == refVariant(kind);
+  return plainOpKindOf(node) == kind;
 }
 
 InFlightDiagnostic frameError(Operation *node, const Frame *frame) {

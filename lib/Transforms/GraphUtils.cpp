@@ -180,8 +180,7 @@ SmallVector<Operation *> topologicalOrder(Block &body) {
     position[&op] = position.size();
   auto isBackEdge = [](Operation *producer) {
     return tfg::isNode(producer) &&
-           llvm::is_contained({OpKind::NextIteration, OpKind::RefNextIteration},
-                              opKindOf(producer));
+           plainOpKindOf(producer) == OpKind::NextIteration;
   };
   // Ready nodes, earliest position first.
   auto later = [&](Operation *a, Operation *b) {

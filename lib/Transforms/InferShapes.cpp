@@ -38,15 +38,13 @@ namespace {
 constexpr int kMaxLoopRounds = 8;
 
 bool isMerge(Operation *node) {
-  OpKind kind = opKindOf(node);
-  return kind == OpKind::Merge || kind == OpKind::RefMerge;
+  return plainOpKindOf(node) == OpKind::Merge;
 }
 
 bool isBackEdge(Value value) {
   Operation *producer = value.getDefiningOp();
   return producer && tfg::isNode(producer) &&
-         llvm::is_contained({OpKind::NextIteration, OpKind::RefNextIteration},
-                            opKindOf(producer));
+         plainOpKindOf(producer) == OpKind::NextIteration;
 }
 
 /// The more precise of two shapes of one value; failure if they conflict.

@@ -55,6 +55,11 @@ OpKind opKindOf(Operation *node) {
   return op ? op->kind : OpKind::Unknown;
 }
 
+OpKind plainOpKindOf(Operation *node) {
+  const OpInfo *op = lookupOp(node);
+  return op ? op->plainKind : OpKind::Unknown;
+}
+
 llvm::ArrayRef<OpInfo> opTable() { return rows; }
 
 StringRef familyName(OpFamily family) {

@@ -102,10 +102,8 @@ struct OrderVariableAccessesPass
       if (!tfg::isNode(&node) || isVariableNode(&node))
         continue;
       bool writes = writesVariables(&node);
-      OpKind kind = opKindOf(&node);
       // Nodes that only pass a reference on neither read nor write.
-      if (!writes &&
-          (kind == OpKind::Identity || kind == OpKind::RefIdentity) &&
+      if (!writes && plainOpKindOf(&node) == OpKind::Identity &&
           !isVariableRead(&node))
         continue;
       llvm::SmallSetVector<StringRef, 4> variables;

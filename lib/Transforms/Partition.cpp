@@ -67,10 +67,8 @@ namespace {
 bool isTf1ControlFlow(Operation *node) {
   return llvm::is_contained({OpKind::Switch, OpKind::Merge, OpKind::Enter,
                              OpKind::Exit, OpKind::NextIteration,
-                             OpKind::RefSwitch, OpKind::RefMerge,
-                             OpKind::RefEnter, OpKind::RefExit,
-                             OpKind::RefNextIteration, OpKind::LoopCond},
-                            opKindOf(node));
+                             OpKind::LoopCond},
+                            plainOpKindOf(node));
 }
 
 class Partitioner {

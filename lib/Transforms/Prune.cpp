@@ -52,14 +52,13 @@ llvm::DenseSet<Operation *> nodesInLoops(Block &body) {
   SmallVector<Operation *> worklist;
   for (Operation &op : body)
     if (tfg::isNode(&op) &&
-        (opKindOf(&op) == OpKind::Enter || opKindOf(&op) == OpKind::RefEnter))
+        plainOpKindOf(&op) == OpKind::Enter)
       worklist.push_back(&op);
   while (!worklist.empty()) {
     Operation *node = worklist.pop_back_val();
     if (!inLoop.insert(node).second)
       continue;
-    OpKind kind = opKindOf(node);
-    if (kind == OpKind::Exit || kind == OpKind::RefExit)
+    if (plainOpKindOf(node) == OpKind::Exit)
       continue;
     for (Operation *user : node->getUsers())
       if (tfg::isNode(user) && !inLoop.contains(user))
@@ -68,8 +67,7 @@ llvm::DenseSet<Operation *> nodesInLoops(Block &body) {
   // Exits produce values outside the loop.
   for (auto it = inLoop.begin(); it != inLoop.end();) {
     auto current = it++;
-    OpKind kind = opKindOf(*current);
-    if (kind == OpKind::Exit || kind == OpKind::RefExit)
+    if (plainOpKindOf(*current) == OpKind::Exit)
       inLoop.erase(current);
   }
   return inLoop;

@@ -72,9 +72,7 @@ struct StepGraph {
       for (Value operand : node->getOperands())
         if (Operation *producer = operand.getDefiningOp())
           if (!(tfg::isNode(producer) &&
-                llvm::is_contained(
-                    {OpKind::NextIteration, OpKind::RefNextIteration},
-                    opKindOf(producer))))
+                plainOpKindOf(producer) == OpKind::NextIteration))
             link(producer);
       if (opKindOf(node) == OpKind::InternalRecv)
         if (Operation *send = sends.lookup(rendezvousKey(node)))

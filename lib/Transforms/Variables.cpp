@@ -62,15 +62,13 @@ Operation *sourceNodeOf(Value reference,
     // nodes that carry it through TF1 control flow. A Merge is the variable
     // all its inputs are (a loop's back edge aside, which comes round to
     // it), or none when a conditional picks between variables.
-    OpKind kind = opKindOf(producer);
-    if (kind == OpKind::Merge || kind == OpKind::RefMerge) {
+    OpKind kind = plainOpKindOf(producer);
+    if (kind == OpKind::Merge) {
       Operation *variable = nullptr;
       for (Value input : tfg::getDataOperands(producer)) {
         Operation *from = input.getDefiningOp();
         if (from && tfg::isNode(from) &&
-            llvm::is_contained(
-                {OpKind::NextIteration, OpKind::RefNextIteration},
-                opKindOf(from)))
+            plainOpKindOf(from) == OpKind::NextIteration)
           continue;
         Operation *each = sourceNodeOf(input, isSource);
         if (!each || (variable && each != variable))
@@ -81,9 +79,8 @@ Operation *sourceNodeOf(Value reference,
     }
     bool passesOn =
         writesVariables(producer) ||
-        llvm::is_contained({OpKind::Identity, OpKind::RefIdentity,
-                            OpKind::Enter, OpKind::RefEnter, OpKind::Switch,
-                            OpKind::RefSwitch, OpKind::Exit, OpKind::RefExit},
+        llvm::is_contained({OpKind::Identity, OpKind::Enter, OpKind::Switch,
+                            OpKind::Exit},
                            kind);
     if (!passesOn || tfg::getDataOperands(producer).empty() ||
         !isVariableReference(tfg::getDataOperands(producer)[0].getType()))

@@ -22,8 +22,7 @@ namespace tfc {
 namespace {
 
 bool isBackEdgeSource(Operation *op) {
-  OpKind kind = opKindOf(op);
-  return kind == OpKind::NextIteration || kind == OpKind::RefNextIteration;
+  return plainOpKindOf(op) == OpKind::NextIteration;
 }
 
 /// Finds a cycle among the nodes of `body`; returns it (first node repeated

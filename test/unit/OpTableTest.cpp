@@ -75,10 +75,17 @@ TEST(OpTableTest, QueriesReadTheRowsOfNodes) {
   Operation *sw = node("Switch", {f32, f32}, {x->getResult(0), pred->getResult(0)});
   Operation *pool = node("MaxPoolGrad", {f32}, {x->getResult(0)});
   Operation *unknown = node("Frobnicate", {}, {});
+  Operation *refMerge = node("RefMerge", {f32}, {x->getResult(0)});
 
   EXPECT_EQ(opKindOf(relu), OpKind::Relu);
   EXPECT_EQ(opKindOf(unknown), OpKind::Unknown);
   EXPECT_EQ(opKindOf(module), OpKind::Unknown);
+  // A ref-typed variant is its own kind, and its plain form's to the
+  // passes that treat the two alike.
+  EXPECT_EQ(opKindOf(refMerge), OpKind::RefMerge);
+  EXPECT_EQ(plainOpKindOf(refMerge), OpKind::Merge);
+  EXPECT_EQ(plainOpKindOf(relu), OpKind::Relu);
+  EXPECT_EQ(plainOpKindOf(unknown), OpKind::Unknown);
   EXPECT_TRUE(isElementwise(relu));
   // Lgamma is known (it has a shape) but nothing lowers it.
   EXPECT_FALSE(isElementwise(lgamma));

@@ -58,6 +58,9 @@ enum DeviceTypeBit : uint8_t { kDeviceCPU = 1, kDeviceGPU = 2 };
 struct OpInfo {
   llvm::StringLiteral type;
   OpKind kind;
+  /// For TF1's ref-typed variants (RefMerge, ...), the op they are the ref
+  /// form of; `kind` for every other op.
+  OpKind plainKind;
   OpFamily family;
   Lowering lowering;
   /// The emitter's name (Lowering::Emitter) or the pass flag
@@ -86,6 +89,9 @@ const OpInfo *lookupOp(llvm::StringRef opType);
 const OpInfo *lookupOp(mlir::Operation *node);
 /// A node's OpKind (Unknown for undeclared op types and non-nodes).
 OpKind opKindOf(mlir::Operation *node);
+/// A node's OpKind, a ref-typed variant's being its plain form's (Merge
+/// for RefMerge): for the passes to which the two are the same op.
+OpKind plainOpKindOf(mlir::Operation *node);
 /// Every row, sorted by op type.
 llvm::ArrayRef<OpInfo> opTable();
 /// The name of a family, as OpTable.td spells it.

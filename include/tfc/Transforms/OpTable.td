@@ -41,7 +41,9 @@ def : TfcOp<"PlaceholderV2", Structure, RewrittenBy<"tfc-prune">>;
 // Fed, it becomes an _Arg (tfc-prune); otherwise it is its default.
 def : AliasOp<"PlaceholderWithDefault">;
 def : AliasOp<"EnsureShape", "">;
-def : KnownOp<"RefIdentity", "sameAsInput0", Structure>;
+def : KnownOp<"RefIdentity", "sameAsInput0", Structure> {
+  let refFormOf = "Identity";
+}
 def : KnownOp<"CheckNumerics", "sameAsInput0", Structure>;
 
 //===----------------------------------------------------------------------===//
@@ -393,12 +395,22 @@ foreach type = ["StatelessRandomUniform", "StatelessRandomNormal",
 // Both outputs of a Switch are its data input; which one is alive is
 // decided at run time.
 foreach type = ["Switch", "RefSwitch"] in
-  def : AliasOp<type, "sameAsInput0", ControlFlow> { let aliasOperand = 0; }
-foreach type = ["Enter", "RefEnter", "Exit", "RefExit", "NextIteration",
-                "RefNextIteration", "LoopCond"] in
+  def : AliasOp<type, "sameAsInput0", ControlFlow> {
+    let aliasOperand = 0;
+    let refFormOf = !if(!eq(type, "RefSwitch"), "Switch", "");
+  }
+foreach type = ["Enter", "Exit", "NextIteration"] in {
   def : AliasOp<type, "sameAsInput0", ControlFlow>;
-foreach type = ["Merge", "RefMerge"] in
-  def : TfcOp<type, ControlFlow, Emitter<"Merge">> { let shape = "merge"; }
+  def : AliasOp<"Ref" # type, "sameAsInput0", ControlFlow> {
+    let refFormOf = type;
+  }
+}
+def : AliasOp<"LoopCond", "sameAsInput0", ControlFlow>;
+def : TfcOp<"Merge", ControlFlow, Emitter<"Merge">> { let shape = "merge"; }
+def : TfcOp<"RefMerge", ControlFlow, Emitter<"Merge">> {
+  let shape = "merge";
+  let refFormOf = "Merge";
+}
 def : TfcOp<"ControlTrigger", ControlFlow, NoCode>;
 
 // Lowered as TensorFlow lowers them: calls inlined, While and If to frames.

@@ -119,6 +119,10 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   /// that input's memory.
   bit alias = 0;
   int aliasOperand = -1;
+  /// For TF1's ref-typed variants (RefMerge, RefSwitch, ...), the op they
+  /// are the ref form of, which they behave as in every pass; "" for the
+  /// others.
+  string refFormOf = "";
   /// Whether the op writes a variable it is given (a ref or a resource
   /// handle): assignments, optimizer updates, scatters into variables.
   bit writesVariable = 0;

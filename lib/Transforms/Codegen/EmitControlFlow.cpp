@@ -61,12 +61,12 @@ Value StepEmitter::combineAlive(Location loc, Value a, Value b, bool all) {
 
 LogicalResult StepEmitter::computeAlive(Operation *node) {
   Location loc = node->getLoc();
-  OpKind kind = opKindOf(node);
+  OpKind kind = plainOpKindOf(node);
   // A ControlTrigger is alive even when its inputs are dead: TensorFlow's
   // loop gradients wait for it on either branch.
   if (kind == OpKind::ControlTrigger)
     return success();
-  bool merge = kind == OpKind::Merge || kind == OpKind::RefMerge;
+  bool merge = kind == OpKind::Merge;
   Value alive;
   if (merge) {
     // Alive when any data input is; an input that is always alive makes
@@ -85,7 +85,7 @@ LogicalResult StepEmitter::computeAlive(Operation *node) {
   }
   if (alive)
     aliveNodes[node] = alive;
-  if (kind == OpKind::Switch || kind == OpKind::RefSwitch) {
+  if (kind == OpKind::Switch) {
     // Output 0 when the predicate is false, output 1 when it is true. The
     // predicate's buffer is read even when the Switch is dead: the result
     // is masked by `alive`.
@@ -116,7 +116,7 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   if (!alive || kind == OpKind::InternalArg || kind == OpKind::Const ||
       kind == OpKind::NoOp || isVariableNode(node) ||
       (isAlias(node) && !isStackOp(node)) || node->hasAttr(kFusedIntoAttr) ||
-      kind == OpKind::Merge || kind == OpKind::RefMerge)
+      plainOpKindOf(node) == OpKind::Merge)
     return emitNode(node);
   Location loc = node->getLoc();
   if (kind == OpKind::InternalRetval) {
