@@ -12,8 +12,6 @@ agree by hand with a second list.
   GET_SHAPE_FUNCTIONS  declarations of the shape functions the table names
   GET_COST_FUNCTIONS   declarations of the cost functions the table names
   GET_OP_ROWS          the table's rows (OpInfo initializers)
-  GET_OP_EMITTER_CASES the code generation dispatch: `case OpKind::X:`
-                       labels grouped by the StepEmitter method they call
   GET_ELEMENTWISE_FLOAT_BODIES
                        the scalar computation of the elementwise ops
                        declared with a floatBody, as switch cases
@@ -71,12 +69,12 @@ def main():
     ops.sort(key=lambda op: op["opType"])
 
     def lowering_of(op):
-        """(kind, argument): NotLowered/NoCode with "", Emitter with the
-        method's suffix, RewrittenBy with the pass flag."""
+        """(kind, argument): NotLowered/NoCode with "", Pattern with the
+        pattern's name, RewrittenBy with the pass flag."""
         record = records[op["lowering"]["def"]]
         supers = record["!superclasses"]
-        if "Emitter" in supers:
-            return "Emitter", record["emitter"]
+        if "Pattern" in supers:
+            return "Pattern", record["pattern"]
         if "RewrittenBy" in supers:
             return "RewrittenBy", record["pass"]
         return record["!name"], ""
@@ -119,17 +117,6 @@ def main():
             f'{shape}, &costs::{op["cost"]}}},')
     out += ["#endif // GET_OP_ROWS", ""]
 
-    out += ["#ifdef GET_OP_EMITTER_CASES", "#undef GET_OP_EMITTER_CASES"]
-    by_emitter = {}
-    for op in ops:
-        lowering, argument = lowering_of(op)
-        if lowering == "Emitter":
-            by_emitter.setdefault(argument, []).append(op["opType"])
-    for emitter in sorted(by_emitter):
-        out += [f"case OpKind::{kind_name(t)}:" for t in by_emitter[emitter]]
-        out.append(f"  return emit{emitter}(node);")
-    out += ["#endif // GET_OP_EMITTER_CASES", ""]
-
     out += ["#ifdef GET_ELEMENTWISE_FLOAT_BODIES",
             "#undef GET_ELEMENTWISE_FLOAT_BODIES"]
     for op in ops:
@@ -158,7 +145,7 @@ def coverage(ops, registry, lowering_of):
     """The op coverage reference, in Markdown: a summary, then every op of
     the registry with its status, family and device types."""
     by_type = {op["opType"]: op for op in ops}
-    status_of = {"Emitter": "compiled", "NoCode": "compiled (no code)",
+    status_of = {"Pattern": "compiled", "NoCode": "compiled (no code)",
                  "RewrittenBy": "rewritten", "NotLowered": "known, not lowered"}
     rows, counts = [], {}
     for name in sorted(registry):
@@ -170,7 +157,7 @@ def coverage(ops, registry, lowering_of):
             status = status_of[lowering]
             family = op["family"]["def"]
             devices = ", ".join(d["def"] for d in op["devices"])
-            how = {"Emitter": f"`emit{argument}`",
+            how = {"Pattern": f"pattern `{argument}`",
                    "RewrittenBy": f"by `{argument}`"}.get(lowering, "")
         counts[status] = counts.get(status, 0) + 1
         rows.append(f"| `{name}` | {status} | {family} | {devices} | {how} |")
@@ -180,8 +167,9 @@ def coverage(ops, registry, lowering_of):
              "Every op of tfc's registry (the OpDefs of TensorFlow 2.21 that "
              "tfc knows) and what `tfc compile` does with it, from the op "
              "table (`include/tfc/Transforms/OpTable.td`):", "",
-             "* compiled: code generation writes it (`emitX`, "
-             "lib/Transforms/Codegen), or it needs no code of its own;",
+             "* compiled: code generation lowers it with the pattern named "
+             "(added by its family's file of lib/Transforms/Codegen), or it "
+             "needs no code of its own;",
              "* rewritten: a graph pass replaces it before code generation;",
              "* known, not lowered: declared (tfc infers its shape where "
              "the table names a shape function), but `tfc compile` refuses "

@@ -15,12 +15,12 @@
 // its output parameter. The function knows nothing of the graph: no op names
 // survive, and no decision is left to run time.
 //
-// This file holds the walk and the helpers; the op families are emitted by
-// the files of Codegen/.
+// This file holds the walk and the helpers; the op families are lowered by
+// the patterns of the files of Codegen/ (PopulatePatterns.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Codegen/StepEmitter.h"
+#include "Codegen/PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -359,13 +359,13 @@ LogicalResult StepEmitter::emitRetval(Operation *node) {
   return success();
 }
 
-LogicalResult StepEmitter::emitSoftmax(Operation *node) {
-  return emitRowKernel(node, "tfc_cpu_softmax_f32");
+void populateStepPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitAlias>>("Alias");
+  patterns.add<EmitterPattern<&StepEmitter::emitRetval>>("Retval");
+  patterns.add<EmitterPattern<&StepEmitter::emitTransfer>>("Transfer");
 }
 
-LogicalResult StepEmitter::emitLogSoftmax(Operation *node) {
-  return emitRowKernel(node, "tfc_cpu_log_softmax_f32");
-}
+StepEmitter::~StepEmitter() = default;
 
 LogicalResult StepEmitter::emitNode(Operation *node) {
   const OpInfo *op = lookupOp(node);
@@ -378,29 +378,21 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
                        << " before code generation";
   if (node->hasAttr(kFusedIntoAttr))
     return success(); // Computed by its group's root.
-  // Transfers synchronize even when they carry nothing.
-  if (op->family == OpFamily::Transfer)
-    return emitTransfer(node);
-  // Empty tensors hold nothing to compute or copy.
+  // Empty tensors hold nothing to compute or copy; transfers synchronize
+  // even when they carry nothing.
   auto isEmpty = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     return type.getNumElements() == 0;
   };
-  if (op->kind == OpKind::InternalRetval
-          ? isEmpty(tfg::getDataOperands(node)[0])
-          : !tfg::getDataResults(node).empty() &&
-                llvm::all_of(tfg::getDataResults(node), isEmpty))
+  if (op->family != OpFamily::Transfer &&
+      (op->kind == OpKind::InternalRetval
+           ? isEmpty(tfg::getDataOperands(node)[0])
+           : !tfg::getDataResults(node).empty() &&
+                 llvm::all_of(tfg::getDataResults(node), isEmpty)))
     return success();
-  // An Identity of a ref reads its variable.
-  if (isVariableRead(node))
-    return emitStateOp(node);
-  switch (op->kind) {
-#define GET_OP_EMITTER_CASES
-#include "tfc/Transforms/OpTable.inc"
-  default:
-    break;
-  }
-  return error(node) << "no code generation for this op yet";
+  // Every op the table lowers with a pattern has one (verifyCoverTable):
+  // a failure is the pattern's, which has said why.
+  return applicator->matchAndRewrite(node, matcher);
 }
 
 LogicalResult StepEmitter::emit(StringRef functionName,
@@ -409,6 +401,13 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   auto arenaBytes = graph->getAttrOfType<IntegerAttr>(kArenaBytesAttr);
   if (!arenaBytes)
     return graph.emitError("convert-tfg-to-memref needs tfc-plan-memory first");
+  CodegenPatterns families(*this, context);
+  populateCodegenPatterns(families);
+  if (failed(families.verifyCoverTable(graph)))
+    return failure();
+  patterns = std::make_unique<FrozenRewritePatternSet>(std::move(families.set));
+  applicator = std::make_unique<PatternApplicator>(*patterns);
+  applicator->applyDefaultCostModel();
   SmallVector<Operation *> schedule;
   for (Operation *op : topologicalOrder(graph.getBody())) {
     if (!tfg::isNode(op))

@@ -37,7 +37,7 @@ TEST(OpTableTest, RowsAreRegistryOpsFoundByTheirType) {
 TEST(OpTableTest, RowsAreCoherent) {
   for (const OpInfo &row : opTable()) {
     std::string type = row.type.str();
-    bool named = row.lowering == Lowering::Emitter ||
+    bool named = row.lowering == Lowering::Pattern ||
                  row.lowering == Lowering::RewrittenBy;
     EXPECT_EQ(!row.loweredBy.empty(), named) << type;
     EXPECT_EQ(row.isLowered(), row.hasKernelOn(kDeviceCPU)) << type;
@@ -45,7 +45,7 @@ TEST(OpTableTest, RowsAreCoherent) {
       EXPECT_FALSE(row.devices) << type;
     // Folding compiles the op: only what code generation writes folds.
     EXPECT_EQ(row.folds, row.lowering == Lowering::NoCode ||
-                             row.lowering == Lowering::Emitter)
+                             row.lowering == Lowering::Pattern)
         << type;
     if (row.aliasOperand >= 0)
       EXPECT_TRUE(row.alias) << type;

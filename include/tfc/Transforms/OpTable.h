@@ -45,8 +45,9 @@ enum class Lowering : uint8_t {
   NotLowered,
   /// No code of its own: an argument, a constant, a variable, a no-op.
   NoCode,
-  /// Written by StepEmitter::emit<emitter> (lib/Transforms/Codegen).
-  Emitter,
+  /// Lowered by the code generation pattern `loweredBy` names
+  /// (lib/Transforms/Codegen/PopulatePatterns.h).
+  Pattern,
   /// Replaced before code generation by the graph pass `rewrittenBy`.
   RewrittenBy,
 };
@@ -63,7 +64,7 @@ struct OpInfo {
   OpKind plainKind;
   OpFamily family;
   Lowering lowering;
-  /// The emitter's name (Lowering::Emitter) or the pass flag
+  /// The pattern's name (Lowering::Pattern) or the pass flag
   /// (Lowering::RewrittenBy).
   llvm::StringLiteral loweredBy;
   uint8_t devices;

@@ -29,7 +29,7 @@ let devices = [CPU, GPU] in {
     def : AliasOp<"IdentityN", "">;
     def : AliasOp<"StopGradient", "identity">;
   }
-  def : TfcOp<"_Retval", Structure, Emitter<"Retval">>;
+  def : TfcOp<"_Retval", Structure, Pattern<"Retval">>;
   def : AliasOp<"PreventGradient", "identity">;
   def : AliasOp<"Snapshot", "identity">;
 }
@@ -155,27 +155,27 @@ def : KnownOp<"AccumulateNV2", "sameAsAllInputs", Elementwise>;
 //===----------------------------------------------------------------------===//
 
 let devices = [CPU, GPU] in {
-  def : TfcOp<"MatMul", Contraction, Emitter<"MatMul">> {
+  def : TfcOp<"MatMul", Contraction, Pattern<"MatMul">> {
     let shape = "matMul";
     let cost = "matMul";
   }
   foreach type = ["BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"] in
-    def : TfcOp<type, Contraction, Emitter<"BatchMatMul">> {
+    def : TfcOp<type, Contraction, Pattern<"BatchMatMul">> {
       let shape = "batchMatMul";
       let cost = "batchMatMul";
     }
-  def : TfcOp<"Einsum", Contraction, Emitter<"Einsum">> { let shape = "einsum"; }
+  def : TfcOp<"Einsum", Contraction, Pattern<"Einsum">> { let shape = "einsum"; }
 
-  def : TfcOp<"Conv2D", Window, Emitter<"Window">> {
+  def : TfcOp<"Conv2D", Window, Pattern<"Window">> {
     let shape = "conv2D";
     let cost = "convolution";
   }
-  def : TfcOp<"DepthwiseConv2dNative", Window, Emitter<"Window">> {
+  def : TfcOp<"DepthwiseConv2dNative", Window, Pattern<"Window">> {
     let shape = "depthwiseConv2D";
     let cost = "convolution";
   }
   foreach type = ["MaxPool", "AvgPool"] in
-    def : TfcOp<type, Window, Emitter<"Window">> {
+    def : TfcOp<type, Window, Pattern<"Window">> {
       let shape = "pool2D";
       let cost = "pooling";
     }
@@ -184,38 +184,38 @@ let devices = [CPU, GPU] in {
   // filter_sizes).
   foreach type = ["Conv2DBackpropInput", "DepthwiseConv2dNativeBackpropInput",
                   "AvgPoolGrad"] in
-    def : TfcOp<type, WindowGradient, Emitter<"WindowGradient">> {
+    def : TfcOp<type, WindowGradient, Pattern<"WindowGradient">> {
       let shape = "shapeInInput0";
     }
   foreach type = ["Conv2DBackpropFilter", "DepthwiseConv2dNativeBackpropFilter"] in
-    def : TfcOp<type, WindowGradient, Emitter<"WindowGradient">> {
+    def : TfcOp<type, WindowGradient, Pattern<"WindowGradient">> {
       let shape = "shapeInInput1";
     }
-  def : TfcOp<"MaxPoolGrad", WindowGradient, Emitter<"WindowGradient">> {
+  def : TfcOp<"MaxPoolGrad", WindowGradient, Pattern<"WindowGradient">> {
     let shape = "sameAsInput0";
   }
 
   // Inference batch norms are arithmetic (tfc-decompose-batch-norm); what
   // reaches code generation trains.
   foreach type = ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"] in
-    def : TfcOp<type, BatchNorm, Emitter<"BatchNorm">> {
+    def : TfcOp<type, BatchNorm, Pattern<"BatchNorm">> {
       let shape = "fusedBatchNorm";
     }
   foreach type = ["FusedBatchNormGrad", "FusedBatchNormGradV2",
                   "FusedBatchNormGradV3"] in
-    def : TfcOp<type, BatchNorm, Emitter<"BatchNorm">> {
+    def : TfcOp<type, BatchNorm, Pattern<"BatchNorm">> {
       let shape = "fusedBatchNormGrad";
     }
 
-  def : TfcOp<"Softmax", Normalization, Emitter<"Softmax">> {
+  def : TfcOp<"Softmax", Normalization, Pattern<"Softmax">> {
     let shape = "sameAsInput0";
   }
-  def : TfcOp<"LogSoftmax", Normalization, Emitter<"LogSoftmax">> {
+  def : TfcOp<"LogSoftmax", Normalization, Pattern<"LogSoftmax">> {
     let shape = "sameAsInput0";
   }
   foreach type = ["SoftmaxCrossEntropyWithLogits",
                   "SparseSoftmaxCrossEntropyWithLogits"] in
-    def : TfcOp<type, Normalization, Emitter<"CrossEntropy">> {
+    def : TfcOp<type, Normalization, Pattern<"CrossEntropy">> {
       let shape = "softmaxCrossEntropy";
     }
 }
@@ -227,27 +227,27 @@ def : KnownOp<"LRN", "sameAsInput0", Normalization>;
 
 let devices = [CPU, GPU] in {
   foreach type = ["Sum", "Mean", "Max", "Min", "Prod", "All", "Any"] in
-    def : TfcOp<type, Reduction, Emitter<"Reduction">> {
+    def : TfcOp<type, Reduction, Pattern<"Reduction">> {
       let shape = "reduction";
     }
-  def : TfcOp<"BiasAddGrad", Reduction, Emitter<"Reduction">> {
+  def : TfcOp<"BiasAddGrad", Reduction, Pattern<"Reduction">> {
     let shape = "biasAddGrad";
   }
   foreach type = ["ArgMax", "ArgMin"] in
-    def : TfcOp<type, Reduction, Emitter<"AxisKernel">> {
+    def : TfcOp<type, Reduction, Pattern<"AxisKernel">> {
       let shape = "argMinMax";
     }
   foreach type = ["Cumsum", "Cumprod"] in
-    def : TfcOp<type, Reduction, Emitter<"AxisKernel">> {
+    def : TfcOp<type, Reduction, Pattern<"AxisKernel">> {
       let shape = "sameAsInput0";
     }
-  def : TfcOp<"TopKV2", Reduction, Emitter<"TopK">> { let shape = "topK"; }
+  def : TfcOp<"TopKV2", Reduction, Pattern<"TopK">> { let shape = "topK"; }
 }
-def : TfcOp<"UnsortedSegmentSum", Reduction, Emitter<"SegmentSum">> {
+def : TfcOp<"UnsortedSegmentSum", Reduction, Pattern<"SegmentSum">> {
   let shape = "unsortedSegmentSum";
 }
 // Its output's length is bounded by tfc-bound-unique.
-def : TfcOp<"Unique", Reduction, Emitter<"Unique">> { let shape = "unique"; }
+def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
 def : KnownOp<"EuclideanNorm", "reduction", Reduction>;
 def : KnownOp<"L2Loss", "scalarOutput", Reduction>;
 
@@ -270,15 +270,15 @@ let devices = [CPU, GPU] in {
     ["BroadcastTo", "broadcastTo"], ["Fill", "fill"],
     ["ResizeBilinear", "resize"], ["ResizeNearestNeighbor", "resize"]];
   foreach move = moves in
-    def : TfcOp<move[0], DataMovement, Emitter<"DataMovement">> {
+    def : TfcOp<move[0], DataMovement, Pattern<"DataMovement">> {
       let shape = move[1];
     }
 }
-def : TfcOp<"StridedSliceGrad", DataMovement, Emitter<"DataMovement">> {
+def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let shape = "stridedSliceGrad";
 }
 def : TfcOp<"TensorScatterUpdate", DataMovement,
-            Emitter<"TensorScatterUpdate">> {
+            Pattern<"TensorScatterUpdate">> {
   let shape = "sameAsInput0";
 }
 def : KnownOp<"Gather", "gatherV2", DataMovement>;
@@ -324,61 +324,61 @@ let devices = [CPU, GPU], cost = "zero" in {
 // variable to read it, so there is nothing to turn off.
 def : TfcOp<"DisableCopyOnRead", State, NoCode> { let cost = "zero"; }
 let devices = [CPU, GPU] in {
-  def : TfcOp<"ReadVariableOp", State, Emitter<"StateOp">> {
+  def : TfcOp<"ReadVariableOp", State, Pattern<"StateOp">> {
     let shape = "readVariable";
   }
-  def : TfcOp<"ResourceGather", State, Emitter<"StateOp">> {
+  def : TfcOp<"ResourceGather", State, Pattern<"StateOp">> {
     let shape = "readVariable";
   }
 }
 foreach type = ["VarIsInitializedOp", "IsVariableInitialized"] in
-  def : TfcOp<type, State, Emitter<"StateOp">>;
+  def : TfcOp<type, State, Pattern<"StateOp">>;
 
 let writesVariable = 1 in {
-  def : TfcOp<"DestroyResourceOp", State, Emitter<"StateOp">>;
+  def : TfcOp<"DestroyResourceOp", State, Pattern<"StateOp">>;
   let devices = [CPU, GPU] in {
     foreach type = ["Assign", "AssignAdd", "AssignSub"] in
-      def : TfcOp<type, State, Emitter<"StateOp">> {
+      def : TfcOp<type, State, Pattern<"StateOp">> {
         let shape = "sameAsInput0";
       }
     foreach type = ["AssignVariableOp", "AssignAddVariableOp",
                     "AssignSubVariableOp"] in
-      def : TfcOp<type, State, Emitter<"StateOp">>;
+      def : TfcOp<type, State, Pattern<"StateOp">>;
     foreach type = ["GradientDescent", "Momentum", "Adagrad", "RMSProp",
                     "Adam"] in {
-      def : TfcOp<"Apply" # type, State, Emitter<"StateOp">> {
+      def : TfcOp<"Apply" # type, State, Pattern<"StateOp">> {
         let shape = "applyOp";
       }
-      def : TfcOp<"ResourceApply" # type, State, Emitter<"StateOp">>;
+      def : TfcOp<"ResourceApply" # type, State, Pattern<"StateOp">>;
     }
   }
   foreach type = ["CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-    def : TfcOp<"Apply" # type, State, Emitter<"StateOp">> {
+    def : TfcOp<"Apply" # type, State, Pattern<"StateOp">> {
       let shape = "applyOp";
     }
-    def : TfcOp<"ResourceApply" # type, State, Emitter<"StateOp">>;
+    def : TfcOp<"ResourceApply" # type, State, Pattern<"StateOp">>;
   }
-  def : TfcOp<"ApplyAdagradV2", State, Emitter<"StateOp">>;
-  def : TfcOp<"ResourceApplyAdagradV2", State, Emitter<"StateOp">>;
+  def : TfcOp<"ApplyAdagradV2", State, Pattern<"StateOp">>;
+  def : TfcOp<"ResourceApplyAdagradV2", State, Pattern<"StateOp">>;
   foreach type = ["Momentum", "Adagrad", "AdagradV2", "RMSProp",
                   "CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-    def : TfcOp<"SparseApply" # type, State, Emitter<"StateOp">> {
+    def : TfcOp<"SparseApply" # type, State, Pattern<"StateOp">> {
       let shape = "applyOp";
     }
-    def : TfcOp<"ResourceSparseApply" # type, State, Emitter<"StateOp">>;
+    def : TfcOp<"ResourceSparseApply" # type, State, Pattern<"StateOp">>;
   }
   foreach type = ["Update", "Add", "Sub", "Mul", "Div"] in {
-    def : TfcOp<"Scatter" # type, State, Emitter<"StateOp">> {
+    def : TfcOp<"Scatter" # type, State, Pattern<"StateOp">> {
       let shape = "applyOp";
     }
-    def : TfcOp<"ResourceScatter" # type, State, Emitter<"StateOp">>;
+    def : TfcOp<"ResourceScatter" # type, State, Pattern<"StateOp">>;
   }
   foreach type = ["ResourceScatterMin", "ResourceScatterMax"] in
-    def : TfcOp<type, State, Emitter<"StateOp">>;
+    def : TfcOp<type, State, Pattern<"StateOp">>;
 }
 foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                 "RandomUniformInt"] in
-  def : TfcOp<type, State, Emitter<"StateOp">> {
+  def : TfcOp<type, State, Pattern<"StateOp">> {
     let shape = "shapeFromInput0Value";
   }
 foreach type = ["StatelessRandomUniform", "StatelessRandomNormal",
@@ -406,8 +406,8 @@ foreach type = ["Enter", "Exit", "NextIteration"] in {
   }
 }
 def : AliasOp<"LoopCond", "sameAsInput0", ControlFlow>;
-def : TfcOp<"Merge", ControlFlow, Emitter<"Merge">> { let shape = "merge"; }
-def : TfcOp<"RefMerge", ControlFlow, Emitter<"Merge">> {
+def : TfcOp<"Merge", ControlFlow, Pattern<"Merge">> { let shape = "merge"; }
+def : TfcOp<"RefMerge", ControlFlow, Pattern<"Merge">> {
   let shape = "merge";
   let refFormOf = "Merge";
 }
@@ -428,7 +428,7 @@ foreach type = ["Case", "StatelessCase", "PartitionedCall",
 
 let devices = [CPU, GPU], cost = "zero" in
   foreach type = ["_Send", "_Recv"] in
-    def : TfcOp<type, Transfer, Emitter<"Transfer">>;
+    def : TfcOp<type, Transfer, Pattern<"Transfer">>;
 foreach type = ["_HostSend", "_HostRecv"] in
   def : TfcOp<type, Transfer, NotLowered>;
 
@@ -436,19 +436,19 @@ foreach type = ["_HostSend", "_HostRecv"] in
 // Checkpoints and strings
 //===----------------------------------------------------------------------===//
 
-def : TfcOp<"SaveV2", Checkpoint, Emitter<"CheckpointOp">>;
-def : TfcOp<"RestoreV2", Checkpoint, Emitter<"CheckpointOp">> {
+def : TfcOp<"SaveV2", Checkpoint, Pattern<"CheckpointOp">>;
+def : TfcOp<"RestoreV2", Checkpoint, Pattern<"CheckpointOp">> {
   let shape = "restoreV2";
 }
-def : TfcOp<"MergeV2Checkpoints", Checkpoint, Emitter<"CheckpointOp">>;
+def : TfcOp<"MergeV2Checkpoints", Checkpoint, Pattern<"CheckpointOp">>;
 
-def : TfcOp<"StringJoin", Strings, Emitter<"StringOp">> {
+def : TfcOp<"StringJoin", Strings, Pattern<"StringOp">> {
   let shape = "stringJoin";
 }
-def : TfcOp<"ShardedFilename", Strings, Emitter<"StringOp">> {
+def : TfcOp<"ShardedFilename", Strings, Pattern<"StringOp">> {
   let shape = "scalarOutput";
 }
-def : TfcOp<"StaticRegexFullMatch", Strings, Emitter<"StringOp">> {
+def : TfcOp<"StaticRegexFullMatch", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
 }
 
@@ -456,29 +456,29 @@ def : TfcOp<"StaticRegexFullMatch", Strings, Emitter<"StringOp">> {
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)
 //===----------------------------------------------------------------------===//
 
-def : TfcOp<"StackV2", Stacks, Emitter<"StackOp">> { let shape = "scalarOutput"; }
-def : TfcOp<"Stack", Stacks, Emitter<"StackOp">>;
+def : TfcOp<"StackV2", Stacks, Pattern<"StackOp">> { let shape = "scalarOutput"; }
+def : TfcOp<"Stack", Stacks, Pattern<"StackOp">>;
 // A push outputs the element it pushed.
-def : TfcOp<"StackPushV2", Stacks, Emitter<"StackOp">> {
+def : TfcOp<"StackPushV2", Stacks, Pattern<"StackOp">> {
   let shape = "stackPush";
   let alias = 1;
   let aliasOperand = 1;
 }
-def : TfcOp<"StackPopV2", Stacks, Emitter<"StackOp">> { let shape = "stackPop"; }
-def : TfcOp<"StackCloseV2", Stacks, Emitter<"StackOp">>;
+def : TfcOp<"StackPopV2", Stacks, Pattern<"StackOp">> { let shape = "stackPop"; }
+def : TfcOp<"StackCloseV2", Stacks, Pattern<"StackOp">>;
 
 foreach type = ["TensorArrayV3", "TensorArrayGradV3", "TensorArrayWriteV3",
                 "TensorArrayScatterV3", "TensorArraySplitV3",
                 "TensorArraySizeV3"] in
-  def : TfcOp<type, TensorArrays, Emitter<"TensorArrayOp">> {
+  def : TfcOp<type, TensorArrays, Pattern<"TensorArrayOp">> {
     let shape = "scalarOutput";
   }
 foreach type = ["TensorArrayReadV3", "TensorArrayGatherV3",
                 "TensorArrayConcatV3"] in
-  def : TfcOp<type, TensorArrays, Emitter<"TensorArrayOp">> {
+  def : TfcOp<type, TensorArrays, Pattern<"TensorArrayOp">> {
     let shape = "tensorArrayRead";
   }
-def : TfcOp<"TensorArrayCloseV3", TensorArrays, Emitter<"TensorArrayOp">>;
+def : TfcOp<"TensorArrayCloseV3", TensorArrays, Pattern<"TensorArrayOp">>;
 
 foreach type = ["EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
                 "TensorListSetItem", "TensorListPushBack", "TensorListScatter",

@@ -81,10 +81,10 @@ def NotLowered : Lowering;
 /// (its buffer in the state area), a no-op.
 def NoCode : Lowering;
 
-/// Code generation writes the node with StepEmitter::emit<name> (one file
-/// per family in lib/Transforms/Codegen).
-class Emitter<string name> : Lowering {
-  string emitter = name;
+/// Code generation lowers the node with the pattern `name`, which its
+/// family's file in lib/Transforms/Codegen adds (populate<Family>Patterns).
+class Pattern<string name> : Lowering {
+  string pattern = name;
 }
 
 /// A graph pass replaces every node of the op before code generation (the
@@ -130,7 +130,7 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   /// its inputs are constants (stateful ops never are, whatever this
   /// says): ops code generation writes. An op a pass rewrites is folded by
   /// that pass, if at all.
-  bit folds = !or(!isa<Emitter>(opLowering),
+  bit folds = !or(!isa<Pattern>(opLowering),
                   !eq(!cast<string>(opLowering), "NoCode"));
 }
 
@@ -138,7 +138,7 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
 /// computation is StepEmitter::emitScalar's (EmitElementwise.cpp) unless
 /// `floatBody` gives it.
 class ElementwiseOp<string type, string shapeFunction = "sameAsInput0">
-    : TfcOp<type, Elementwise, Emitter<"Group">> {
+    : TfcOp<type, Elementwise, Pattern<"Group">> {
   let shape = shapeFunction;
   /// The op's value on floating point elements, as a C++ expression of an
   /// OpBuilder `b`, a Location `loc` and the input elements `x` (and `y`,
@@ -159,7 +159,7 @@ class BinaryOp<string type> : ElementwiseOp<type, "broadcastBinary">;
 /// An alias: output i is input i, seen with another shape.
 class AliasOp<string type, string shapeFunction = "sameAsInput0",
               OpFamily opFamily = Structure>
-    : TfcOp<type, opFamily, Emitter<"Alias">> {
+    : TfcOp<type, opFamily, Pattern<"Alias">> {
   let shape = shapeFunction;
   let alias = 1;
 }

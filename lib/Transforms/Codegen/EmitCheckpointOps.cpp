@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Runtime/Checkpoint.h"
@@ -87,6 +87,10 @@ LogicalResult StepEmitter::emitCheckpointOp(Operation *node) {
               pointerTo(constantTable(loc, descriptor)), name},
              {});
   return success();
+}
+
+void populateCheckpointPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitCheckpointOp>>("CheckpointOp");
 }
 
 } // namespace tfc

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 
@@ -185,6 +185,12 @@ LogicalResult StepEmitter::emitEinsum(Operation *node) {
       stride(lb, sb, kLabel.value_or(none)), stride(lb, sb, nLabel.value_or(none)),
       stride(out, sc, mLabel.value_or(none)), stride(out, sc, nLabel.value_or(none))});
   return emitStridedMatMul(node, desc);
+}
+
+void populateContractionPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitMatMul>>("MatMul");
+  patterns.add<EmitterPattern<&StepEmitter::emitBatchMatMul>>("BatchMatMul");
+  patterns.add<EmitterPattern<&StepEmitter::emitEinsum>>("Einsum");
 }
 
 } // namespace tfc

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/Stacks.h"
 
@@ -316,6 +316,10 @@ LogicalResult StepEmitter::emitMerge(Operation *node) {
       builder.setInsertionPointAfter(*conditional);
   }
   return success();
+}
+
+void populateControlFlowPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitMerge>>("Merge");
 }
 
 } // namespace tfc

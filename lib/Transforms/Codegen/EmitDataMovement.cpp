@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -591,6 +591,10 @@ LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
              return outElement == f32 ? v : Value(b.create<arith::TruncFOp>(l, outElement, v));
            });
   return success();
+}
+
+void populateDataMovementPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitDataMovement>>("DataMovement");
 }
 
 } // namespace tfc

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -653,6 +653,10 @@ LogicalResult StepEmitter::emitGroup(Operation *root) {
         builder.create<linalg::YieldOp>(nestedLoc, last);
       });
   return result;
+}
+
+void populateElementwisePatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitGroup>>("Group");
 }
 
 } // namespace tfc

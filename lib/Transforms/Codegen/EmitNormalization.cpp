@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/OpTable.h"
@@ -90,6 +90,10 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   callKernel(loc, "tfc_cpu_batch_norm_training_f32", pointers,
              {rows, channels, activationKind});
   return success();
+}
+
+void populateNormalizationPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitBatchNorm>>("BatchNorm");
 }
 
 } // namespace tfc

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -370,6 +370,35 @@ LogicalResult StepEmitter::emitSegmentSum(Operation *node) {
               idsType.getElementTypeBitWidth() / 8, 0, 1},
              1);
   return success();
+}
+
+namespace {
+
+/// Softmax and LogSoftmax: the runtime's row kernels over the last axis.
+template <const char *Kernel>
+class RowKernelPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    return step.emitRowKernel(node, Kernel);
+  }
+};
+constexpr char kSoftmaxKernel[] = "tfc_cpu_softmax_f32";
+constexpr char kLogSoftmaxKernel[] = "tfc_cpu_log_softmax_f32";
+
+} // namespace
+
+void populateReductionPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitReduction>>("Reduction");
+  patterns.add<EmitterPattern<&StepEmitter::emitAxisKernel>>("AxisKernel");
+  patterns.add<EmitterPattern<&StepEmitter::emitTopK>>("TopK");
+  patterns.add<EmitterPattern<&StepEmitter::emitUnique>>("Unique");
+  patterns.add<EmitterPattern<&StepEmitter::emitSegmentSum>>("SegmentSum");
+  patterns.add<EmitterPattern<&StepEmitter::emitCrossEntropy>>("CrossEntropy");
+  patterns.add<RowKernelPattern<kSoftmaxKernel>>("Softmax");
+  patterns.add<RowKernelPattern<kLogSoftmaxKernel>>("LogSoftmax");
 }
 
 } // namespace tfc

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Stacks.h"
 
@@ -49,6 +49,10 @@ LogicalResult StepEmitter::emitStackOp(Operation *node) {
              {pointerTo(*out), stringPointer(loc, tfg::getNodeName(node))},
              {slot.getInt(), bytes});
   return success();
+}
+
+void populateStackPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitStackOp>>("StackOp");
 }
 
 } // namespace tfc

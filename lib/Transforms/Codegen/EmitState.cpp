@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
@@ -469,6 +469,30 @@ LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
              {rows, rowSize * elementBytes, count,
               indicesType.getElementTypeBitWidth() / 8});
   return success();
+}
+
+namespace {
+
+/// An Identity of a ref variable reads it (the value at this point of the
+/// step, see tfc-order-variable-accesses); other Identities are aliases.
+class VariableReadPattern : public EmitterPattern<&StepEmitter::emitStateOp> {
+public:
+  using EmitterPattern::EmitterPattern;
+
+protected:
+  LogicalResult match(Operation *node) const override {
+    return success(isVariableRead(node));
+  }
+};
+
+} // namespace
+
+void populateStatePatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitStateOp>>("StateOp");
+  patterns.add<EmitterPattern<&StepEmitter::emitTensorScatterUpdate>>("TensorScatterUpdate");
+  // Before the Identity's alias pattern, which it declines to.
+  patterns.add<VariableReadPattern>("VariableRead", {"Identity"},
+                                    /*benefit=*/2);
 }
 
 } // namespace tfc

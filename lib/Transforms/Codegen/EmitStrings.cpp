@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Transforms/OpTable.h"
 
@@ -58,6 +58,10 @@ LogicalResult StepEmitter::emitStringOp(Operation *node) {
               stringPointer(loc, tfg::getNodeName(node))},
              {count});
   return success();
+}
+
+void populateStringPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitStringOp>>("StringOp");
 }
 
 } // namespace tfc

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/TensorArrays.h"
 
@@ -140,6 +140,10 @@ LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
     return success();
   }
   return error(node) << "this TensorArray op is not supported yet";
+}
+
+void populateTensorArrayPatterns(CodegenPatterns &patterns) {
+  patterns.add<EmitterPattern<&StepEmitter::emitTensorArrayOp>>("TensorArrayOp");
 }
 
 } // namespace tfc

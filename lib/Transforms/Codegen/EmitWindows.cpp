@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StepEmitter.h"
+#include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -269,6 +269,38 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
               pointerTo(*output), paramsPointer},
              {});
   return success();
+}
+
+namespace {
+
+/// Conv2D, DepthwiseConv2dNative and the pools, without an epilogue (a
+/// fused group's root writes those with theirs).
+class WindowPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    return step.emitWindow(node);
+  }
+};
+
+/// The gradients of convolutions and pools.
+class WindowGradientPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    return step.emitWindowGradient(node);
+  }
+};
+
+} // namespace
+
+void populateWindowPatterns(CodegenPatterns &patterns) {
+  patterns.add<WindowPattern>("Window");
+  patterns.add<WindowGradientPattern>("WindowGradient");
 }
 
 } // namespace tfc

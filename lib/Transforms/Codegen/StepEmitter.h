@@ -2,9 +2,10 @@
 //
 // The state of convert-tfg-to-memref while it writes `tfc_step_impl`: the
 // builder, the memref of each tensor value, the runtime and arena
-// parameters. The pass (ConvertTfgToMemref.cpp) walks the schedule and
-// dispatches each node to the emitter of its family, one file per family
-// in this directory. Private to the pass.
+// parameters, and the helpers the lowering patterns write code with. The
+// pass (ConvertTfgToMemref.cpp) walks the schedule and applies to each node
+// the pattern of its op (PopulatePatterns.h), each family's in its own
+// file of this directory. Private to the pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -69,6 +73,7 @@ public:
   StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph, unsigned &globals)
       : module(module), graph(graph), context(module.getContext()),
         builder(context), globals(globals) {}
+  ~StepEmitter();
 
   /// Writes `functionName`, whose parameters after the runtime and the
   /// arena are every input and then every output of the model (types by
@@ -78,7 +83,8 @@ public:
                            llvm::ArrayRef<mlir::Type> inputTypes,
                            llvm::ArrayRef<mlir::Type> outputTypes);
 
-  // Families (one file each).
+  // The families' lowerings that the walk or other families call too (the
+  // others are patterns of their family's file only).
   mlir::LogicalResult emitGroup(mlir::Operation *root);
   mlir::LogicalResult emitMatMul(mlir::Operation *node);
   mlir::LogicalResult emitBatchMatMul(mlir::Operation *node);
@@ -98,8 +104,6 @@ public:
   mlir::LogicalResult emitTopK(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
-  mlir::LogicalResult emitSoftmax(mlir::Operation *node);
-  mlir::LogicalResult emitLogSoftmax(mlir::Operation *node);
   /// Variables, optimizers and random generators (the state area).
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
   /// Scatter*/ResourceScatter* into a variable's rows.
@@ -132,7 +136,7 @@ public:
   mlir::LogicalResult emitTransfer(mlir::Operation *node);
 
 private:
-  /// Dispatches a node to the emitter its op table row names.
+  /// Lowers a node with the pattern of its op.
   mlir::LogicalResult emitNode(mlir::Operation *node);
   /// emitNode under an scf.if when the node may be dead (TF1 Switch/Merge).
   mlir::LogicalResult emitPredicated(mlir::Operation *node);
@@ -147,6 +151,15 @@ private:
   /// a AND b (all) or a OR b, where null means true.
   mlir::Value combineAlive(mlir::Location loc, mlir::Value a, mlir::Value b,
                            bool all);
+
+  /// The patterns, frozen once per step, and their applicator. The
+  /// applicator moves its rewriter's insertion point to the node it
+  /// matches, so it gets a rewriter of its own: patterns write with
+  /// `builder`, at the point the walk has reached in the step.
+  std::unique_ptr<mlir::FrozenRewritePatternSet> patterns;
+  std::unique_ptr<mlir::PatternApplicator> applicator;
+
+public:
   /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
   mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
                                         llvm::ArrayRef<int64_t> descriptor);
@@ -155,7 +168,7 @@ private:
                                           llvm::ArrayRef<mlir::Value> inputs,
                                           mlir::Location loc);
 
-  // Helpers shared by the families.
+  // Helpers shared by the families' patterns.
 
   /// Computes each element of `output` by `body` from the elements of
   /// `inputs` read through `inputMaps` (a parallel linalg.generic).
@@ -258,12 +271,16 @@ private:
                              << tfg::getOpType(node) << "): ";
   }
 
+  // The step being written: patterns write at the builder's point and
+  // pass the runtime first to every kernel.
   mlir::ModuleOp module;
   tfg::GraphOp graph;
   mlir::MLIRContext *context;
   mlir::OpBuilder builder;
   mlir::func::FuncOp step;
   mlir::Value runtime, arena, state;
+
+private:
   llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
   /// The base (arena or state) and byte offset of each view (pointerTo).
   llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
@@ -277,6 +294,8 @@ private:
   llvm::StringMap<std::string> stringObjects;
   /// Numbers the private globals; shared by the partitions of a module.
   unsigned &globals;
+  /// The applicator's rewriter (see `applicator`).
+  mlir::PatternRewriter matcher{context};
 };
 
 } // namespace tfc

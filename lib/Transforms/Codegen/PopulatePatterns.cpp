@@ -1,0 +1,57 @@
+//===- PopulatePatterns.cpp - the patterns of every family ----------------===//
+
+#include "PopulatePatterns.h"
+
+#include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Transforms/OpTable.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+NodePattern::NodePattern(StringRef opType, StepEmitter &step,
+                         MLIRContext *context, PatternBenefit benefit)
+    : RewritePattern(
+          (tfg::TfgDialect::getDialectNamespace() + "." + opType).str(),
+          benefit, context),
+      step(step) {}
+
+SmallVector<StringRef> CodegenPatterns::opsLoweredBy(StringRef name) {
+  SmallVector<StringRef> types;
+  for (const OpInfo &op : opTable())
+    if (op.lowering == Lowering::Pattern && op.loweredBy == name)
+      types.push_back(op.type);
+  return types;
+}
+
+LogicalResult CodegenPatterns::verifyCoverTable(Operation *where) const {
+  SmallVector<std::string> missing;
+  for (const OpInfo &op : opTable())
+    if (op.lowering == Lowering::Pattern && !added.contains(op.loweredBy))
+      missing.push_back((op.type + " (Pattern<\"" + op.loweredBy + "\">)").str());
+  if (missing.empty())
+    return success();
+  return where->emitError()
+         << "the op table lowers ops with patterns no family adds: "
+         << llvm::join(missing, ", ");
+}
+
+void populateCodegenPatterns(CodegenPatterns &patterns) {
+  populateCheckpointPatterns(patterns);
+  populateContractionPatterns(patterns);
+  populateControlFlowPatterns(patterns);
+  populateDataMovementPatterns(patterns);
+  populateElementwisePatterns(patterns);
+  populateNormalizationPatterns(patterns);
+  populateReductionPatterns(patterns);
+  populateStackPatterns(patterns);
+  populateStatePatterns(patterns);
+  populateStringPatterns(patterns);
+  populateTensorArrayPatterns(patterns);
+  populateWindowPatterns(patterns);
+  populateStepPatterns(patterns);
+}
+
+} // namespace tfc
