@@ -588,6 +588,24 @@ def _(c, rng):
     c.fetch(raw.Softmax(logits=c.feed(np.array([[1.0, -np.inf, 0.0]], np.float32))))
 
 
+@case("LRN", TRANSCENDENTAL)
+def _(c, rng):
+    # The defaults (radius 5, bias 1, alpha 1, beta 0.5) over 16 channels:
+    # windows clipped at both ends and whole ones.
+    c.fetch(raw.LRN(input=c.feed(ordinary_floats((2, 3, 3, 16), rng))))
+    # AlexNet's settings, and the betas with TensorFlow's special forms.
+    for radius, bias, alpha, beta in [(2, 2.0, 1e-4, 0.75), (1, 1.0, 0.5, 1.0),
+                                      (3, 0.5, 2.0, 0.5), (0, 1.0, 1.0, 2.0)]:
+        c.fetch(raw.LRN(input=c.feed(ordinary_floats((1, 2, 4, 7), rng)),
+                        depth_radius=radius, bias=bias, alpha=alpha, beta=beta))
+    # A radius wider than the channels, one channel, and an empty batch.
+    c.fetch(raw.LRN(input=c.feed(ordinary_floats((1, 2, 2, 3), rng)),
+                    depth_radius=8, alpha=0.1))
+    c.fetch(raw.LRN(input=c.feed(ordinary_floats((2, 2, 2, 1), rng)),
+                    depth_radius=2))
+    c.fetch(raw.LRN(input=c.feed(np.zeros((0, 2, 2, 4), np.float32))))
+
+
 # --------------------------------------------------------------------------
 # Training: gradients, losses, random initializers
 # --------------------------------------------------------------------------

@@ -80,6 +80,39 @@ TEST_P(KernelTest, SoftmaxMatchesReference) {
   EXPECT_TRUE(std::isnan(out[2]));
 }
 
+// Tests LRN against its definition computed directly (each window summed
+// anew, in double, and raised with pow), for betas with and without the
+// kernel's special forms and windows wider than the row.
+TEST_P(KernelTest, LocalResponseNormMatchesDefinition) {
+  struct Case {
+    int64_t rows, depth, radius;
+    double bias, alpha, beta;
+  } cases[] = {{37, 16, 5, 1.0, 1.0, 0.5},  {5, 64, 2, 2.0, 1e-4, 0.75},
+               {3, 7, 1, 1.0, 0.5, 1.0},    {4, 3, 8, 0.5, 0.1, 2.0},
+               {2, 1, 2, 1.0, 1.0, 0.5},    {3, 9, 0, 1.0, 3.0, 0.25},
+               {0, 4, 2, 1.0, 1.0, 0.5}};
+  for (const Case &c : cases) {
+    std::vector<float> in = randomVector(c.rows * c.depth, 11);
+    for (float &x : in)
+      x *= 3.f;
+    std::vector<float> got(in.size());
+    tfc_lrn_params params = {c.rows, c.depth, c.radius, c.bias, c.alpha, c.beta};
+    tfc_cpu_lrn_f32(runtime, in.data(), got.data(), &params);
+    for (int64_t r = 0; r < c.rows; ++r)
+      for (int64_t d = 0; d < c.depth; ++d) {
+        double sum = 0;
+        for (int64_t k = std::max<int64_t>(0, d - c.radius);
+             k <= std::min(c.depth - 1, d + c.radius); ++k)
+          sum += double(in[r * c.depth + k]) * in[r * c.depth + k];
+        double want =
+            in[r * c.depth + d] / std::pow(c.bias + c.alpha * sum, c.beta);
+        ASSERT_NEAR(got[r * c.depth + d], want, 1e-6 + 1e-6 * std::abs(want))
+            << "depth " << c.depth << " radius " << c.radius << " beta "
+            << c.beta << " at " << r << "," << d;
+      }
+  }
+}
+
 TEST_P(KernelTest, StridedMatMulCoversBatchBroadcastAndTranspose) {
   // C[2,3][m=4,n=5] = A[2,3][4,6] x B[6,5] broadcast over the batch, with
   // A transposed in memory ([2,3,6,4]).

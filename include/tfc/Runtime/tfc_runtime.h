@@ -420,6 +420,19 @@ void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
                                  float *reserved2, float epsilon, int64_t rows,
                                  int64_t channels, int64_t training);
 
+/* Local response normalization (TensorFlow's LRN) over the channels of
+ * [rows, depth] (NHWC with rows = n*h*w):
+ *   out[r][d] = in[r][d] / (bias + alpha * sum(in[r][d-radius..d+radius]^2))^beta
+ * the sum over the channels of the window that exist. */
+typedef struct tfc_lrn_params {
+  int64_t rows, depth, depth_radius;
+  double bias, alpha, beta;
+} tfc_lrn_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_lrn_params) == 6 * sizeof(int64_t),
+                  "tfc_lrn_params is 6 fields of 8 bytes");
+void tfc_cpu_lrn_f32(tfc_runtime *runtime, const float *in, float *out,
+                     const tfc_lrn_params *params);
+
 /* Rows selected by `count` indices (int32 or int64 per index_bytes) of a
  * [rows, ...] tensor; an index outside [0, rows) stops the step with an
  * error naming `node`. ResourceGather: out[i] = params[indices[i]]. */

@@ -218,8 +218,10 @@ let devices = [CPU, GPU] in {
     def : TfcOp<type, Normalization, Pattern<"CrossEntropy">> {
       let shape = "softmaxCrossEntropy";
     }
+  def : TfcOp<"LRN", Normalization, Pattern<"LocalResponseNorm">> {
+    let shape = "sameAsInput0";
+  }
 }
-def : KnownOp<"LRN", "sameAsInput0", Normalization>;
 
 //===----------------------------------------------------------------------===//
 // Reductions, scans, segments

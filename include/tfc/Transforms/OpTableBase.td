@@ -36,7 +36,7 @@ def Window : OpFamily<"sliding windows: convolutions and pooling">;
 def WindowGradient : OpFamily<"gradients of convolutions and pooling">;
 def BatchNorm : OpFamily<"fused batch normalization and its gradient">;
 def Normalization : OpFamily<"row-wise kernels: softmax, log-softmax, "
-                             "cross entropy">;
+                             "cross entropy, local response normalization">;
 def Reduction : OpFamily<"reductions, scans, arg-min/max, top-k, "
                          "segments, unique">;
 def DataMovement : OpFamily<"ops that move or replicate elements, or make a "

@@ -1,9 +1,11 @@
-//===- EmitNormalization.cpp - batch normalization in training ------------===//
+//===- EmitNormalization.cpp - batch and local response normalization ----===//
 //
 // FusedBatchNorm (V1-V3) in training mode and FusedBatchNormGrad (V1-V3),
 // NHWC float32, as calls of the runtime's batch norm kernels on the input
 // seen as [rows, channels]. Inference-mode FusedBatchNorm never gets here:
 // tfc-decompose-batch-norm turns it into an affine map.
+//
+// LRN, float32 NHWC, as a call of the runtime's kernel on [rows, depth].
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,8 +94,52 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   return success();
 }
 
+namespace {
+
+/// LRN: tfc_cpu_lrn_f32 with the op's four attributes (OpDef defaults when
+/// absent) in its parameters.
+class LocalResponseNormPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Value input = tfg::getDataOperands(node)[0];
+    auto type = cast<RankedTensorType>(input.getType());
+    if (!type.getElementType().isF32() || type.getRank() != 4)
+      return step.error(node)
+             << "code generation supports a 4-D float32 input only for now";
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    auto floatAttr = [&](StringRef name, double otherwise) {
+      auto attr = node->getAttrOfType<FloatAttr>(name);
+      return attr ? attr.getValueAsDouble() : otherwise;
+    };
+    tfc_lrn_params params = {};
+    params.depth = type.getDimSize(3);
+    params.rows = params.depth ? type.getNumElements() / params.depth : 0;
+    params.depth_radius = intAttr(node, "depth_radius", 5);
+    if (params.depth_radius < 0)
+      return step.error(node) << "depth_radius is negative";
+    // TensorFlow computes in float: the attributes as floats, widened.
+    params.bias = float(floatAttr("bias", 1.0));
+    params.alpha = float(floatAttr("alpha", 1.0));
+    params.beta = float(floatAttr("beta", 0.5));
+    Location loc = node->getLoc();
+    step.callKernel(loc, "tfc_cpu_lrn_f32",
+                    {step.pointerTo(step.memrefFor(input)),
+                     step.pointerTo(*out), step.constantParams(loc, params)},
+                    {});
+    return success();
+  }
+};
+
+} // namespace
+
 void populateNormalizationPatterns(CodegenPatterns &patterns) {
   patterns.add<EmitterPattern<&StepEmitter::emitBatchNorm>>("BatchNorm");
+  patterns.add<LocalResponseNormPattern>("LocalResponseNorm");
 }
 
 } // namespace tfc

@@ -254,14 +254,15 @@ public:
   /// A private constant global holding `values`, and its memref.
   mlir::Value constantTable(mlir::Location loc, llvm::ArrayRef<int64_t> values);
   /// A private constant global holding a kernel's parameter struct
-  /// (tfc_runtime.h: int64 fields only, the layout the kernel reads), and
-  /// the pointer a kernel takes.
+  /// (tfc_runtime.h: fields of 8 bytes, int64 or double, the layout the
+  /// kernel reads; the global holds their bytes as int64s), and the
+  /// pointer a kernel takes.
   template <typename Params>
   mlir::Value constantParams(mlir::Location loc, const Params &params) {
     static_assert(std::is_trivially_copyable_v<Params> &&
                       std::is_standard_layout_v<Params> &&
                       sizeof(Params) % sizeof(int64_t) == 0,
-                  "kernel parameters are a struct of int64 fields");
+                  "kernel parameters are a struct of 8-byte fields");
     llvm::SmallVector<int64_t> fields(sizeof(Params) / sizeof(int64_t));
     std::memcpy(fields.data(), &params, sizeof(Params));
     return pointerTo(constantTable(loc, fields));
