@@ -496,19 +496,27 @@ struct ConvertTfgToMemrefPass
       if (entry && entry.getValue() == "init")
         inits.push_back(graph);
     }
-    // Only CPU code is generated so far.
-    for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, inits))
-      if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr)) {
+    // Each partition is written for the target of its device type (CPU
+    // when it names none).
+    llvm::DenseMap<Operation *, const DeviceTarget *> targets;
+    for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, inits)) {
+      std::string type = "CPU";
+      auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
+      if (device) {
         std::optional<DeviceName> name = DeviceName::parse(device.getValue());
-        if (name && name->type && *name->type != "CPU") {
-          graph.emitError() << "partition on " << device.getValue()
-                            << ": code generation for " << *name->type
-                            << " devices is not implemented yet (--emit mlir "
-                               "shows the placement; --devices without it "
-                               "compiles for CPUs)";
-          return signalPassFailure();
-        }
+        if (name && name->type)
+          type = *name->type;
       }
+      targets[graph] = lookupDeviceTarget(type);
+      if (!targets[graph]) {
+        graph.emitError() << "partition on " << device.getValue()
+                          << ": code generation for " << type
+                          << " devices is not implemented yet (--emit mlir "
+                             "shows the placement; --devices without it "
+                             "compiles for CPUs)";
+        return signalPassFailure();
+      }
+    }
     // The init entry runs before any input exists.
     for (tfg::GraphOp graph : inits)
       for (Operation &op : graph.getBody())
@@ -572,7 +580,8 @@ struct ConvertTfgToMemrefPass
                                : prefix.str() + "_" + std::to_string(k);
         graph->setAttr(kStepFunctionAttr,
                        StringAttr::get(module.getContext(), name));
-        if (failed(StepEmitter(module, graph, globals).emit(name, in, out)))
+        if (failed(StepEmitter(module, graph, *targets[graph], globals)
+                       .emit(name, in, out)))
           return failure();
       }
       return success();

@@ -30,7 +30,8 @@ struct Fixture {
         builder.getUnknownLoc(),
         tfg::VersionAttr::get(&context, 1994, 0, {}));
     graph.getNodes().emplaceBlock();
-    step = std::make_unique<StepEmitter>(*module, graph, globals);
+    step = std::make_unique<StepEmitter>(*module, graph,
+                                         *lookupDeviceTarget("CPU"), globals);
   }
 };
 

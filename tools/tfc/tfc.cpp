@@ -27,7 +27,6 @@
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Target/ClusterSpec.h"
-#include "tfc/Target/DeviceTarget.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"

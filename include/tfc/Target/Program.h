@@ -105,6 +105,28 @@ mlir::LogicalResult writeLLVMIR(llvm::Module &module, llvm::StringRef path);
 std::unique_ptr<llvm::TargetMachine>
 makeTargetMachine(const TargetOptions &options, std::string &error);
 
+/// What the targets of some device types link: their kernel archives in
+/// order, and their system libraries once each.
+struct TargetLinkInputs {
+  std::vector<std::string> kernelArchives, systemLibraries;
+};
+
+/// The link inputs of the targets of `deviceTypes` (DeviceTarget.h) for
+/// code generated with `options`; an error at `loc` naming a device type
+/// without a target.
+mlir::FailureOr<TargetLinkInputs>
+targetLinkInputs(llvm::ArrayRef<std::string> deviceTypes,
+                 const TargetOptions &options, mlir::Location loc);
+
+/// The device types of a module's partitions (its step and init graphs):
+/// CPU when none is named.
+std::vector<std::string> partitionDeviceTypes(mlir::ModuleOp module);
+
+/// The directory holding the runtime and kernel archives: `lib/tfc`
+/// beside the `bin` of the running executable (in the build tree as in an
+/// installed prefix, `cmake --install`, so the toolchain can be moved).
+const std::string &runtimeLibraryDir();
+
 /// Links an object file holding a model into a program with the runtime's
 /// main and runtime library, and the kernels and system libraries of the
 /// device target of each of `deviceTypes` (DeviceTarget.h; the kernels of

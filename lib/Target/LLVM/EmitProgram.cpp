@@ -2,7 +2,6 @@
 
 #include "tfc/Target/Program.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
-#include "tfc/Target/DeviceTarget.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"

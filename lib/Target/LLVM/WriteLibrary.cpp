@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Target/Library.h"
-#include "tfc/Target/DeviceTarget.h"
+#include "tfc/Target/Program.h"
 
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ArchiveWriter.h"

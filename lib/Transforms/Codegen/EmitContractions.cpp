@@ -45,7 +45,7 @@ LogicalResult StepEmitter::emitMatMul(Operation *node) {
   };
   SmallVector<Value> args = {runtime, pa, pb, pc, i64(m), i64(k), i64(n),
                              i32(ta), i32(tb)};
-  func::FuncOp callee = kernel("tfc_cpu_matmul_f32", ValueRange(args).getTypes());
+  func::FuncOp callee = kernel(kernelName("matmul_f32"), ValueRange(args).getTypes());
   builder.create<func::CallOp>(loc, callee, args);
   return success();
 }
@@ -59,7 +59,7 @@ LogicalResult StepEmitter::emitStridedMatMul(Operation *node,
     return failure();
   Value table = constantTable(loc, descriptor);
   OperandRange inputs = tfg::getDataOperands(node);
-  callKernel(loc, "tfc_cpu_strided_matmul_f32",
+  callKernel(loc, kernelName("strided_matmul_f32"),
              {pointerTo(memrefFor(inputs[0])), pointerTo(memrefFor(inputs[1])),
               pointerTo(*out), pointerTo(table)},
              {});

@@ -75,7 +75,7 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   }
   if (gradient) {
     pointers.push_back(epsilon);
-    callKernel(loc, "tfc_cpu_batch_norm_grad_f32", pointers,
+    callKernel(loc, kernelName("batch_norm_grad_f32"), pointers,
                {rows, channels, isTraining ? 1 : 0});
     return success();
   }
@@ -89,7 +89,7 @@ LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
   int64_t activationKind = !activation                   ? 0
                            : activation.getValue() == "Relu" ? 1
                                                              : 2;
-  callKernel(loc, "tfc_cpu_batch_norm_training_f32", pointers,
+  callKernel(loc, kernelName("batch_norm_training_f32"), pointers,
              {rows, channels, activationKind});
   return success();
 }
@@ -127,7 +127,7 @@ protected:
     params.alpha = float(floatAttr("alpha", 1.0));
     params.beta = float(floatAttr("beta", 0.5));
     Location loc = node->getLoc();
-    step.callKernel(loc, "tfc_cpu_lrn_f32",
+    step.callKernel(loc, step.kernelName("lrn_f32"),
                     {step.pointerTo(step.memrefFor(input)),
                      step.pointerTo(*out), step.constantParams(loc, params)},
                     {});

@@ -130,12 +130,12 @@ LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
                                  pointerTo(memrefFor(operands[1])),
                                  pointerTo(*loss), pointerTo(*backprop)};
   if (!sparse) {
-    callKernel(loc, "tfc_cpu_softmax_xent_f32", pointers, {rows, classes});
+    callKernel(loc, kernelName("softmax_xent_f32"), pointers, {rows, classes});
     return success();
   }
   int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
   pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
-  callKernel(loc, "tfc_cpu_sparse_softmax_xent_f32", pointers,
+  callKernel(loc, kernelName("sparse_softmax_xent_f32"), pointers,
              {rows, classes, labelBytes});
   return success();
 }
@@ -177,7 +177,7 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
       else
         inner *= size;
     }
-    callKernel(loc, "tfc_cpu_reduce_f32", {pointerTo(source), pointerTo(*out)},
+    callKernel(loc, kernelName("reduce_f32"), {pointerTo(source), pointerTo(*out)},
                {outer, reduced, inner}, reduceKind(kind));
     return success();
   }
@@ -295,12 +295,12 @@ LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
         cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
             .getElementType());
     callKernel(
-        loc, "tfc_cpu_arg_reduce",
+        loc, kernelName("arg_reduce"),
         {pointerTo(memrefFor(input)), pointerTo(*out)},
         {kind == OpKind::ArgMax ? 0 : 1, dtype, indexType, outer, n, inner});
     return success();
   }
-  callKernel(loc, "tfc_cpu_scan", {pointerTo(memrefFor(input)), pointerTo(*out)},
+  callKernel(loc, kernelName("scan"), {pointerTo(memrefFor(input)), pointerTo(*out)},
              {kind == OpKind::Cumsum ? 0 : 1, dtype, outer, n, inner,
               boolAttr(node, "exclusive"), boolAttr(node, "reverse")});
   return success();
@@ -318,7 +318,7 @@ LogicalResult StepEmitter::emitTopK(Operation *node) {
   FailureOr<Value> top = outputFor(node, 0), indices = outputFor(node, 1);
   if (failed(top) || failed(indices))
     return failure();
-  callKernel(node->getLoc(), "tfc_cpu_top_k_f32",
+  callKernel(node->getLoc(), kernelName("top_k_f32"),
              {pointerTo(memrefFor(input)), pointerTo(*top), pointerTo(*indices)},
              {rows, n, k});
   return success();
@@ -337,7 +337,7 @@ LogicalResult StepEmitter::emitUnique(Operation *node) {
   if (inType.getRank() != 1 || !inType.getElementType().isSignlessInteger() ||
       (inType.getElementTypeBitWidth() != 32 && inType.getElementTypeBitWidth() != 64))
     return error(node) << "code generation supports Unique of int32 or int64 vectors only";
-  callKernel(node->getLoc(), "tfc_cpu_unique",
+  callKernel(node->getLoc(), kernelName("unique"),
              {pointerTo(input), pointerTo(*values), pointerTo(*positions)},
              {inType.getNumElements(), inType.getElementTypeBitWidth() / 8,
               positionType.getElementTypeBitWidth() / 8});
@@ -363,7 +363,7 @@ LogicalResult StepEmitter::emitSegmentSum(Operation *node) {
   Value zero = builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
   builder.create<linalg::FillOp>(loc, zero, *out);
   auto [segments, rowSize] = rowsOf(outType);
-  callKernel(loc, "tfc_cpu_scatter_f32",
+  callKernel(loc, kernelName("scatter_f32"),
              {pointerTo(*out), pointerTo(ids), pointerTo(data),
               stringPointer(loc, tfg::getNodeName(node))},
              {segments, rowSize, idsType.getNumElements(),
@@ -382,11 +382,11 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
-    return step.emitRowKernel(node, Kernel);
+    return step.emitRowKernel(node, step.kernelName(Kernel));
   }
 };
-constexpr char kSoftmaxKernel[] = "tfc_cpu_softmax_f32";
-constexpr char kLogSoftmaxKernel[] = "tfc_cpu_log_softmax_f32";
+constexpr char kSoftmaxKernel[] = "softmax_f32";
+constexpr char kLogSoftmaxKernel[] = "log_softmax_f32";
 
 } // namespace
 

@@ -46,73 +46,73 @@ std::optional<Update> updateFor(OpKind kind) {
   switch (kind) {
   case OpKind::ApplyGradientDescent:
   case OpKind::ResourceApplyGradientDescent:
-    return Update{"tfc_cpu_apply_gradient_descent_f32", {0, 1, 2}, {}};
+    return Update{"apply_gradient_descent_f32", {0, 1, 2}, {}};
   case OpKind::ApplyMomentum:
   case OpKind::ResourceApplyMomentum:
-    return Update{"tfc_cpu_apply_momentum_f32", {0, 1, 2, 3, 4},
+    return Update{"apply_momentum_f32", {0, 1, 2, 3, 4},
                   {"use_nesterov"}};
   case OpKind::ApplyAdagrad:
   case OpKind::ResourceApplyAdagrad:
-    return Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, -1, 3},
+    return Update{"apply_adagrad_f32", {0, 1, 2, -1, 3},
                   {"update_slots"}};
   case OpKind::ApplyAdagradV2:
   case OpKind::ResourceApplyAdagradV2:
-    return Update{"tfc_cpu_apply_adagrad_f32", {0, 1, 2, 3, 4},
+    return Update{"apply_adagrad_f32", {0, 1, 2, 3, 4},
                   {"update_slots"}};
   case OpKind::ApplyRMSProp:
   case OpKind::ResourceApplyRMSProp:
-    return Update{"tfc_cpu_apply_rmsprop_f32", {0, 1, 2, 3, 4, 5, 6, 7}, {}};
+    return Update{"apply_rmsprop_f32", {0, 1, 2, 3, 4, 5, 6, 7}, {}};
   case OpKind::ApplyCenteredRMSProp:
   case OpKind::ResourceApplyCenteredRMSProp:
-    return Update{"tfc_cpu_apply_centered_rmsprop_f32",
+    return Update{"apply_centered_rmsprop_f32",
                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}};
   case OpKind::ApplyAdam:
   case OpKind::ResourceApplyAdam:
-    return Update{"tfc_cpu_apply_adam_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+    return Update{"apply_adam_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
                   {"use_nesterov"}};
   case OpKind::ApplyAdadelta:
   case OpKind::ResourceApplyAdadelta:
-    return Update{"tfc_cpu_apply_adadelta_f32", {0, 1, 2, 3, 4, 5, 6}, {}};
+    return Update{"apply_adadelta_f32", {0, 1, 2, 3, 4, 5, 6}, {}};
   case OpKind::ApplyFtrl:
   case OpKind::ResourceApplyFtrl:
-    return Update{"tfc_cpu_apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, -1, 7},
+    return Update{"apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, -1, 7},
                   {"multiply_linear_by_lr"}};
   case OpKind::ApplyFtrlV2:
   case OpKind::ResourceApplyFtrlV2:
-    return Update{"tfc_cpu_apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8},
+    return Update{"apply_ftrl_f32", {0, 1, 2, 3, 4, 5, 6, 7, 8},
                   {"multiply_linear_by_lr"}};
   case OpKind::SparseApplyMomentum:
   case OpKind::ResourceSparseApplyMomentum:
-    return Update{"tfc_cpu_sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
+    return Update{"sparse_apply_momentum_f32", {0, 1, 2, 3, 5},
                   {"use_nesterov"}, 4, 3};
   case OpKind::SparseApplyAdagrad:
   case OpKind::ResourceSparseApplyAdagrad:
-    return Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
+    return Update{"sparse_apply_adagrad_f32", {0, 1, 2, -1, 3},
                   {"update_slots"}, 4, 3};
   case OpKind::SparseApplyAdagradV2:
   case OpKind::ResourceSparseApplyAdagradV2:
-    return Update{"tfc_cpu_sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
+    return Update{"sparse_apply_adagrad_f32", {0, 1, 2, 3, 4},
                   {"update_slots"}, 5, 4};
   case OpKind::SparseApplyRMSProp:
   case OpKind::ResourceSparseApplyRMSProp:
-    return Update{"tfc_cpu_sparse_apply_rmsprop_f32",
+    return Update{"sparse_apply_rmsprop_f32",
                   {0, 1, 2, 3, 4, 5, 6, 7}, {}, 8, 7};
   case OpKind::SparseApplyCenteredRMSProp:
   case OpKind::ResourceSparseApplyCenteredRMSProp:
-    return Update{"tfc_cpu_sparse_apply_centered_rmsprop_f32",
+    return Update{"sparse_apply_centered_rmsprop_f32",
                   {0, 1, 2, 3, 4, 5, 6, 7, 8}, {}, 9, 8};
   case OpKind::SparseApplyAdadelta:
   case OpKind::ResourceSparseApplyAdadelta:
-    return Update{"tfc_cpu_sparse_apply_adadelta_f32",
+    return Update{"sparse_apply_adadelta_f32",
                   {0, 1, 2, 3, 4, 5, 6}, {}, 7, 6};
   case OpKind::SparseApplyFtrl:
   case OpKind::ResourceSparseApplyFtrl:
-    return Update{"tfc_cpu_sparse_apply_ftrl_f32",
+    return Update{"sparse_apply_ftrl_f32",
                   {0, 1, 2, 3, 5, 6, 7, -1, 8},
                   {"multiply_linear_by_lr"}, 4, 3};
   case OpKind::SparseApplyFtrlV2:
   case OpKind::ResourceSparseApplyFtrlV2:
-    return Update{"tfc_cpu_sparse_apply_ftrl_f32",
+    return Update{"sparse_apply_ftrl_f32",
                   {0, 1, 2, 3, 5, 6, 7, 8, 9},
                   {"multiply_linear_by_lr"}, 4, 3};
   default:
@@ -261,7 +261,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     Value high = distribution == 3 ? pointerTo(memrefFor(operands[2])) : none;
     int64_t offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
     int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
-    callKernel(loc, "tfc_cpu_random",
+    callKernel(loc, kernelName("random"),
                {pointerTo(*out), bytePointer(loc, pointerTo(state), offset),
                 low, high},
                {outType.getNumElements(), dtype, intAttr(node, "seed"),
@@ -286,7 +286,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
     auto [rows, rowSize] = rowsOf(varType);
     int64_t rowBytes = rowSize * (varType.getElementTypeBitWidth() / 8);
     auto indicesType = cast<MemRefType>(indices.getType());
-    callKernel(loc, "tfc_cpu_gather_rows",
+    callKernel(loc, kernelName("gather_rows"),
                {pointerTo(memrefFor(operands[0])), pointerTo(indices),
                 pointerTo(*out), stringPointer(loc, tfg::getNodeName(node))},
                {rows, rowBytes, indicesType.getNumElements(),
@@ -397,7 +397,7 @@ LogicalResult StepEmitter::emitStateOp(Operation *node) {
   // update_slots defaults to true; the others to false.
   for (StringRef flag : update->flags)
     sizes.push_back(boolAttr(node, flag, flag == "update_slots"));
-  callKernel(loc, update->kernel, pointers, sizes);
+  callKernel(loc, kernelName(update->kernel), pointers, sizes);
   return success();
 }
 
@@ -428,7 +428,7 @@ LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
   // An update (kind 0) initializes nothing: the variable must be, as for
   // every other kind.
   checkInitialized(loc, operands[0]);
-  callKernel(loc, "tfc_cpu_scatter_f32",
+  callKernel(loc, kernelName("scatter_f32"),
              {pointerTo(variable), pointerTo(indices), pointerTo(updates),
               stringPointer(loc, tfg::getNodeName(node))},
              {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8,
@@ -463,7 +463,7 @@ LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
     builder.create<memref::CopyOp>(loc, tensor, *out);
   // (Booleans are a byte each.)
   int64_t elementBytes = std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
-  callKernel(loc, "tfc_cpu_scatter_rows",
+  callKernel(loc, kernelName("scatter_rows"),
              {pointerTo(*out), pointerTo(indices), pointerTo(updates),
               stringPointer(loc, tfg::getNodeName(node))},
              {rows, rowSize * elementBytes, count,

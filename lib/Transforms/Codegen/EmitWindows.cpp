@@ -192,13 +192,13 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     params.has_bias = epilogue && epilogue->bias;
     params.residual = residualMode;
     Value paramsPointer = constantParams(loc, params);
-    callKernel(loc, "tfc_cpu_conv2d_dnnl_f32",
+    callKernel(loc, kernelName("conv2d_dnnl_f32"),
                {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),
                 *bias, *residual, pointerTo(outMemref), paramsPointer},
                {});
     return success();
   }
-  callKernel(loc, "tfc_cpu_pool2d_f32",
+  callKernel(loc, kernelName("pool2d_f32"),
              {pointerTo(memrefFor(input)), pointerTo(outMemref)},
              {n, h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft},
              kind == OpKind::MaxPool ? 0 : 1);
@@ -246,7 +246,7 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
     // kind: 0 max, 1 average, 2 max masked by ReluGrad.
     Value input =
         kind == OpKind::MaxPoolGrad ? memrefFor(operands[0]) : Value();
-    callKernel(loc, "tfc_cpu_pool2d_grad_f32",
+    callKernel(loc, kernelName("pool2d_grad_f32"),
                {input ? pointerTo(input) : nullPointer(loc),
                 pointerTo(memrefFor(gradient)), pointerTo(*output)},
                {g.n, g.h, g.w, g.c, g.kh, g.kw, g.oh, g.ow, g.strideH,
@@ -264,7 +264,7 @@ LogicalResult StepEmitter::emitWindowGradient(Operation *node,
   params.filter_gradient = filterGradient;
   Value paramsPointer = constantParams(loc, params);
   Value operand = memrefFor(operands[filterGradient ? 0 : 1]);
-  callKernel(loc, "tfc_cpu_conv2d_backprop_f32",
+  callKernel(loc, kernelName("conv2d_backprop_f32"),
              {pointerTo(operand), pointerTo(memrefFor(gradient)),
               pointerTo(*output), paramsPointer},
              {});

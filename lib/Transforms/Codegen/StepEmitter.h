@@ -19,6 +19,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Runtime/tfc_runtime.h"
+#include "tfc/Target/DeviceTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -70,9 +71,11 @@ struct ConvEpilogue {
 
 class StepEmitter {
 public:
-  StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph, unsigned &globals)
+  /// Writes the step of `graph`, a partition for `target`'s devices.
+  StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph,
+              const DeviceTarget &target, unsigned &globals)
       : module(module), graph(graph), context(module.getContext()),
-        builder(context), globals(globals) {}
+        builder(context), target(target), globals(globals) {}
   ~StepEmitter();
 
   /// Writes `functionName`, whose parameters after the runtime and the
@@ -160,7 +163,8 @@ private:
   std::unique_ptr<mlir::PatternApplicator> applicator;
 
 public:
-  /// A call of tfc_cpu_strided_matmul_f32 with its descriptor as a global.
+  /// A call of the strided_matmul_f32 kernel with its descriptor as a
+  /// global.
   mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
                                         llvm::ArrayRef<int64_t> descriptor);
   /// The value of one elementwise node inside a linalg body.
@@ -243,6 +247,11 @@ public:
   void checkInitialized(mlir::Location loc, mlir::Value reference);
   /// Sets (or, for DestroyResourceOp, clears) a variable's initialized flag.
   void setInitialized(mlir::Location loc, mlir::Value reference, bool value);
+  /// The symbol of the target's kernel `kernel` ("matmul_f32" is the CPU
+  /// target's tfc_cpu_matmul_f32).
+  std::string kernelName(llvm::StringRef kernel) const {
+    return target.kernelSymbol(kernel);
+  }
   /// The declaration of an external function (a runtime kernel).
   mlir::func::FuncOp kernel(llvm::StringRef name, mlir::TypeRange inputs);
   /// A call of kernel `name` with the runtime first; integer arguments
@@ -278,6 +287,7 @@ public:
   tfg::GraphOp graph;
   mlir::MLIRContext *context;
   mlir::OpBuilder builder;
+  const DeviceTarget &target;
   mlir::func::FuncOp step;
   mlir::Value runtime, arena, state;
 

@@ -1,67 +1,35 @@
-//===- DeviceTarget.cpp - the device targets and the runtime directory ----===//
+//===- LinkInputs.cpp - what a link takes from the device targets ---------===//
 
 #include "tfc/Target/DeviceTarget.h"
+#include "tfc/Target/Program.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/DeviceName.h"
 
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
 namespace tfc {
-namespace {
-
-/// CPUs: the kernels of runtime/kernels/cpu, built once per x86-64 ISA
-/// level (AVX-512, AVX2, baseline), on oneDNN and OpenMP.
-class CpuTarget : public DeviceTarget {
-public:
-  llvm::StringRef deviceType() const override { return "CPU"; }
-
-  std::vector<std::string>
-  kernelArchives(const TargetOptions &options) const override {
-    std::string error;
-    std::unique_ptr<llvm::TargetMachine> machine =
-        makeTargetMachine(options, error);
-    if (machine &&
-        machine->getTargetTriple().getArch() == llvm::Triple::x86_64) {
-      const llvm::MCSubtargetInfo *cpu = machine->getMCSubtargetInfo();
-      if (cpu->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+fma"))
-        return {"libTfcCpuKernelsAVX512.a"};
-      if (cpu->checkFeatures("+avx2,+fma,+f16c"))
-        return {"libTfcCpuKernelsAVX2.a"};
-    }
-    return {"libTfcCpuKernels.a"};
-  }
-
-  std::vector<std::string> systemLibraries() const override {
-    return {"-ldnnl", "-lgomp"};
-  }
-};
-
-} // namespace
-
-const DeviceTarget *lookupDeviceTarget(llvm::StringRef deviceType) {
-  static const CpuTarget cpu;
-  if (deviceType == cpu.deviceType())
-    return &cpu;
-  return nullptr;
-}
 
 FailureOr<TargetLinkInputs> targetLinkInputs(ArrayRef<std::string> deviceTypes,
                                              const TargetOptions &options,
                                              Location loc) {
   TargetLinkInputs inputs;
+  // Without the target machine (an unknown triple fails later, at code
+  // emission), the targets give their baseline kernels.
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      makeTargetMachine(options, error);
   for (const std::string &type : deviceTypes) {
     const DeviceTarget *target = lookupDeviceTarget(type);
     if (!target)
       return emitError(loc) << "no code generation target for " << type
                             << " devices";
-    llvm::append_range(inputs.kernelArchives, target->kernelArchives(options));
+    llvm::append_range(inputs.kernelArchives,
+                       target->kernelArchives(machine.get()));
     for (const std::string &library : target->systemLibraries())
       if (!llvm::is_contained(inputs.systemLibraries, library))
         inputs.systemLibraries.push_back(library);
