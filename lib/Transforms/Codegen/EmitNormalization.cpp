@@ -20,81 +20,92 @@ using namespace mlir;
 
 namespace tfc {
 
-LogicalResult StepEmitter::emitBatchNorm(Operation *node) {
-  bool gradient = llvm::is_contained({OpKind::FusedBatchNormGrad,
-                                      OpKind::FusedBatchNormGradV2,
-                                      OpKind::FusedBatchNormGradV3},
-                                     opKindOf(node));
-  OperandRange operands = tfg::getDataOperands(node);
-  Value x = operands[gradient ? 1 : 0];
-  auto xType = cast<RankedTensorType>(x.getType());
-  auto format = node->getAttrOfType<StringAttr>("data_format");
-  if (!xType.getElementType().isF32() || xType.getRank() != 4 ||
-      (format && format.getValue() != "NHWC"))
-    return error(node) << "code generation supports float32 NHWC only for now";
-  bool isTraining = boolAttr(node, "is_training", true);
-  if (!gradient && !isTraining)
-    return error(node) << "an inference batch norm whose statistics are used "
-                          "has no code generation yet";
-  int64_t channels = xType.getDimSize(3);
-  int64_t rows = channels ? xType.getNumElements() / channels : 0;
-  Location loc = node->getLoc();
-  auto floatAttr = [&](StringRef name, float fallback) {
-    auto attr = node->getAttrOfType<FloatAttr>(name);
-    return attr ? float(attr.getValueAsDouble()) : fallback;
-  };
-  auto f32 = [&](float value) -> Value {
-    return builder.create<arith::ConstantFloatOp>(loc, APFloat(value),
-                                                  builder.getF32Type());
-  };
-  Value epsilon = f32(floatAttr("epsilon", 1e-4f));
-  Value null = nullPointer(loc);
-  // A tensor's pointer, or null when it holds nothing (the empty running
-  // statistics of a batch norm that does not average).
-  auto pointerOrNull = [&](Value value) {
-    Value memref = memrefFor(value);
-    return memref && cast<RankedTensorType>(value.getType()).getNumElements() > 0
-               ? pointerTo(memref)
-               : null;
-  };
-  SmallVector<Value> pointers;
-  for (Value operand : operands.take_front(5))
-    pointers.push_back(pointerOrNull(operand));
-  // Five outputs of interest (V3's sixth, reserve space 3, is empty); the
-  // two last may have no buffer when nothing reads them.
-  for (unsigned port = 0; port < 5; ++port) {
-    Value result = tfg::getDataResults(node)[port];
-    if (port < 3) {
-      FailureOr<Value> out = outputFor(node, port);
-      if (failed(out))
-        return failure();
-      pointers.push_back(pointerTo(*out));
-    } else {
-      pointers.push_back(pointerOrNull(result));
+namespace {
+
+/// FusedBatchNorm in training mode and FusedBatchNormGrad: batch norm kernels.
+class BatchNormPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    bool gradient = llvm::is_contained({OpKind::FusedBatchNormGrad,
+                                        OpKind::FusedBatchNormGradV2,
+                                        OpKind::FusedBatchNormGradV3},
+                                       opKindOf(node));
+    OperandRange operands = tfg::getDataOperands(node);
+    Value x = operands[gradient ? 1 : 0];
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto format = node->getAttrOfType<StringAttr>("data_format");
+    if (!xType.getElementType().isF32() || xType.getRank() != 4 ||
+        (format && format.getValue() != "NHWC"))
+      return step.error(node)
+             << "code generation supports float32 NHWC only for now";
+    bool isTraining = boolAttr(node, "is_training", true);
+    if (!gradient && !isTraining)
+      return step.error(node)
+             << "an inference batch norm whose statistics are used "
+                "has no code generation yet";
+    int64_t channels = xType.getDimSize(3);
+    int64_t rows = channels ? xType.getNumElements() / channels : 0;
+    Location loc = node->getLoc();
+    auto floatAttr = [&](StringRef name, float fallback) {
+      auto attr = node->getAttrOfType<FloatAttr>(name);
+      return attr ? float(attr.getValueAsDouble()) : fallback;
+    };
+    auto f32 = [&](float value) -> Value {
+      return step.builder.create<arith::ConstantFloatOp>(
+          loc, APFloat(value), step.builder.getF32Type());
+    };
+    Value epsilon = f32(floatAttr("epsilon", 1e-4f));
+    Value null = step.nullPointer(loc);
+    // A tensor's pointer, or null when it holds nothing (the empty running
+    // statistics of a batch norm that does not average).
+    auto pointerOrNull = [&](Value value) {
+      Value memref = step.memrefFor(value);
+      return memref &&
+                     cast<RankedTensorType>(value.getType()).getNumElements() > 0
+                 ? step.pointerTo(memref)
+                 : null;
+    };
+    SmallVector<Value> pointers;
+    for (Value operand : operands.take_front(5))
+      pointers.push_back(pointerOrNull(operand));
+    // Five outputs of interest (V3's sixth, reserve space 3, is empty); the
+    // two last may have no buffer when nothing reads them.
+    for (unsigned port = 0; port < 5; ++port) {
+      Value result = tfg::getDataResults(node)[port];
+      if (port < 3) {
+        FailureOr<Value> out = step.outputFor(node, port);
+        if (failed(out))
+          return failure();
+        pointers.push_back(step.pointerTo(*out));
+      } else {
+        pointers.push_back(pointerOrNull(result));
+      }
     }
-  }
-  if (gradient) {
+    if (gradient) {
+      pointers.push_back(epsilon);
+      step.callKernel(loc, step.kernelName("batch_norm_grad_f32"), pointers,
+                      {rows, channels, isTraining ? 1 : 0});
+      return success();
+    }
+    float factor = floatAttr("exponential_avg_factor", 1.f);
+    if (factor != 1.f && (pointers[3] == null || pointers[4] == null))
+      return step.error(node)
+             << "averaging needs the running mean and variance";
     pointers.push_back(epsilon);
-    callKernel(loc, kernelName("batch_norm_grad_f32"), pointers,
-               {rows, channels, isTraining ? 1 : 0});
+    pointers.push_back(f32(factor));
+    // The ReLU or ReLU6 tfc-fuse-elementwise folded in, applied to y.
+    auto activation = node->getAttrOfType<StringAttr>(kActivationAttr);
+    int64_t activationKind = !activation                   ? 0
+                             : activation.getValue() == "Relu" ? 1
+                                                               : 2;
+    step.callKernel(loc, step.kernelName("batch_norm_training_f32"), pointers,
+                    {rows, channels, activationKind});
     return success();
   }
-  float factor = floatAttr("exponential_avg_factor", 1.f);
-  if (factor != 1.f && (pointers[3] == null || pointers[4] == null))
-    return error(node) << "averaging needs the running mean and variance";
-  pointers.push_back(epsilon);
-  pointers.push_back(f32(factor));
-  // The ReLU or ReLU6 tfc-fuse-elementwise folded in, applied to y.
-  auto activation = node->getAttrOfType<StringAttr>(kActivationAttr);
-  int64_t activationKind = !activation                   ? 0
-                           : activation.getValue() == "Relu" ? 1
-                                                             : 2;
-  callKernel(loc, kernelName("batch_norm_training_f32"), pointers,
-             {rows, channels, activationKind});
-  return success();
-}
-
-namespace {
+};
 
 /// LRN: tfc_cpu_lrn_f32 with the op's four attributes (OpDef defaults when
 /// absent) in its parameters.
@@ -138,7 +149,7 @@ protected:
 } // namespace
 
 void populateNormalizationPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitBatchNorm>>("BatchNorm");
+  patterns.add<BatchNormPattern>("BatchNorm");
   patterns.add<LocalResponseNormPattern>("LocalResponseNorm");
 }
 

@@ -108,37 +108,47 @@ int32_t reduceKind(OpKind kind) {
   }
 }
 
-} // namespace
-
 /// (Sparse)SoftmaxCrossEntropyWithLogits on [rows, classes] logits.
-LogicalResult StepEmitter::emitCrossEntropy(Operation *node) {
-  OperandRange operands = tfg::getDataOperands(node);
-  auto logits = cast<RankedTensorType>(operands[0].getType());
-  auto labels = cast<RankedTensorType>(operands[1].getType());
-  bool sparse =
-      opKindOf(node) == OpKind::SparseSoftmaxCrossEntropyWithLogits;
-  if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
-      (!sparse && labels != logits))
-    return error(node) << "supports float32 logits of rank 2 (and, dense, "
-                          "labels of their type) for now";
-  FailureOr<Value> loss = outputFor(node, 0), backprop = outputFor(node, 1);
-  if (failed(loss) || failed(backprop))
-    return failure();
-  Location loc = node->getLoc();
-  int64_t rows = logits.getDimSize(0), classes = logits.getDimSize(1);
-  SmallVector<Value> pointers = {pointerTo(memrefFor(operands[0])),
-                                 pointerTo(memrefFor(operands[1])),
-                                 pointerTo(*loss), pointerTo(*backprop)};
-  if (!sparse) {
-    callKernel(loc, kernelName("softmax_xent_f32"), pointers, {rows, classes});
+class CrossEntropyPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OperandRange operands = tfg::getDataOperands(node);
+    auto logits = cast<RankedTensorType>(operands[0].getType());
+    auto labels = cast<RankedTensorType>(operands[1].getType());
+    bool sparse =
+        opKindOf(node) == OpKind::SparseSoftmaxCrossEntropyWithLogits;
+    if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
+        (!sparse && labels != logits))
+      return step.error(node)
+             << "supports float32 logits of rank 2 (and, dense, "
+                "labels of their type) for now";
+    FailureOr<Value> loss = step.outputFor(node, 0),
+                     backprop = step.outputFor(node, 1);
+    if (failed(loss) || failed(backprop))
+      return failure();
+    Location loc = node->getLoc();
+    int64_t rows = logits.getDimSize(0), classes = logits.getDimSize(1);
+    SmallVector<Value> pointers = {step.pointerTo(step.memrefFor(operands[0])),
+                                   step.pointerTo(step.memrefFor(operands[1])),
+                                   step.pointerTo(*loss),
+                                   step.pointerTo(*backprop)};
+    if (!sparse) {
+      step.callKernel(loc, step.kernelName("softmax_xent_f32"), pointers,
+                      {rows, classes});
+      return success();
+    }
+    int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
+    pointers.push_back(step.stringPointer(loc, tfg::getNodeName(node)));
+    step.callKernel(loc, step.kernelName("sparse_softmax_xent_f32"), pointers,
+                    {rows, classes, labelBytes});
     return success();
   }
-  int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
-  pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
-  callKernel(loc, kernelName("sparse_softmax_xent_f32"), pointers,
-             {rows, classes, labelBytes});
-  return success();
-}
+};
+
+} // namespace
 
 /// Sum/Mean/Max/Min/Prod/All/Any over constant axes. Float32 over one
 /// contiguous run of axes calls the runtime's kernel; everything else is a
@@ -266,113 +276,151 @@ LogicalResult StepEmitter::emitReduction(Operation *node) {
   return success();
 }
 
+namespace {
+
 /// ArgMax/ArgMin, Cumsum/Cumprod: runtime kernels along one constant axis.
-LogicalResult StepEmitter::emitAxisKernel(Operation *node) {
-  OpKind kind = opKindOf(node);
-  Value input = tfg::getDataOperands(node)[0];
-  auto in = cast<RankedTensorType>(input.getType());
-  FailureOr<SmallVector<int64_t>> axes =
-      axesOf(node, 1, std::max<int64_t>(in.getRank(), 1),
-             [&] { return error(node); });
-  if (failed(axes))
-    return failure();
-  if (axes->size() != 1)
-    return error(node) << "expects one axis";
-  int dtype = tfg::typeToDataType(in.getElementType());
-  FailureOr<Value> out = outputFor(node);
-  if (failed(out))
-    return failure();
-  auto [outer, n, inner] = aroundAxis(in.getShape(), axes->front());
-  Location loc = node->getLoc();
-  bool isArg = kind == OpKind::ArgMax || kind == OpKind::ArgMin;
-  if (!in.getElementType().isIntOrFloat() || in.getElementType().isInteger(1) ||
-      in.getElementType().isF16() || in.getElementType().isBF16())
-    return error(node) << "no code generation for " << in.getElementType();
-  if (isArg) {
-    if (n == 0)
-      return error(node) << "reduces an empty axis";
-    int indexType = tfg::typeToDataType(
-        cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
-            .getElementType());
-    callKernel(
-        loc, kernelName("arg_reduce"),
-        {pointerTo(memrefFor(input)), pointerTo(*out)},
-        {kind == OpKind::ArgMax ? 0 : 1, dtype, indexType, outer, n, inner});
+class AxisKernelPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    Value input = tfg::getDataOperands(node)[0];
+    auto in = cast<RankedTensorType>(input.getType());
+    FailureOr<SmallVector<int64_t>> axes =
+        axesOf(node, 1, std::max<int64_t>(in.getRank(), 1),
+               [&] { return step.error(node); });
+    if (failed(axes))
+      return failure();
+    if (axes->size() != 1)
+      return step.error(node) << "expects one axis";
+    int dtype = tfg::typeToDataType(in.getElementType());
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    auto [outer, n, inner] = aroundAxis(in.getShape(), axes->front());
+    Location loc = node->getLoc();
+    bool isArg = kind == OpKind::ArgMax || kind == OpKind::ArgMin;
+    if (!in.getElementType().isIntOrFloat() ||
+        in.getElementType().isInteger(1) || in.getElementType().isF16() ||
+        in.getElementType().isBF16())
+      return step.error(node)
+             << "no code generation for " << in.getElementType();
+    if (isArg) {
+      if (n == 0)
+        return step.error(node) << "reduces an empty axis";
+      int indexType = tfg::typeToDataType(
+          cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
+              .getElementType());
+      step.callKernel(
+          loc, step.kernelName("arg_reduce"),
+          {step.pointerTo(step.memrefFor(input)), step.pointerTo(*out)},
+          {kind == OpKind::ArgMax ? 0 : 1, dtype, indexType, outer, n, inner});
+      return success();
+    }
+    step.callKernel(
+        loc, step.kernelName("scan"),
+        {step.pointerTo(step.memrefFor(input)), step.pointerTo(*out)},
+        {kind == OpKind::Cumsum ? 0 : 1, dtype, outer, n, inner,
+         boolAttr(node, "exclusive"), boolAttr(node, "reverse")});
     return success();
   }
-  callKernel(loc, kernelName("scan"), {pointerTo(memrefFor(input)), pointerTo(*out)},
-             {kind == OpKind::Cumsum ? 0 : 1, dtype, outer, n, inner,
-              boolAttr(node, "exclusive"), boolAttr(node, "reverse")});
-  return success();
-}
+};
 
 /// TopKV2 on float32 rows.
-LogicalResult StepEmitter::emitTopK(Operation *node) {
-  Value input = tfg::getDataOperands(node)[0];
-  auto in = cast<RankedTensorType>(input.getType());
-  if (!in.getElementType().isF32())
-    return error(node) << "code generation supports float32 TopKV2 only";
-  auto values = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
-  int64_t n = in.getShape().back(), k = values.getShape().back();
-  int64_t rows = n == 0 ? 0 : in.getNumElements() / n;
-  FailureOr<Value> top = outputFor(node, 0), indices = outputFor(node, 1);
-  if (failed(top) || failed(indices))
-    return failure();
-  callKernel(node->getLoc(), kernelName("top_k_f32"),
-             {pointerTo(memrefFor(input)), pointerTo(*top), pointerTo(*indices)},
-             {rows, n, k});
-  return success();
-}
+class TopKPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Value input = tfg::getDataOperands(node)[0];
+    auto in = cast<RankedTensorType>(input.getType());
+    if (!in.getElementType().isF32())
+      return step.error(node) << "code generation supports float32 TopKV2 only";
+    auto values =
+        cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+    int64_t n = in.getShape().back(), k = values.getShape().back();
+    int64_t rows = n == 0 ? 0 : in.getNumElements() / n;
+    FailureOr<Value> top = step.outputFor(node, 0),
+                     indices = step.outputFor(node, 1);
+    if (failed(top) || failed(indices))
+      return failure();
+    step.callKernel(node->getLoc(), step.kernelName("top_k_f32"),
+                    {step.pointerTo(step.memrefFor(input)),
+                     step.pointerTo(*top), step.pointerTo(*indices)},
+                    {rows, n, k});
+    return success();
+  }
+};
 
 /// Unique of an int32/int64 vector, its values output bounded by the
 /// input's length (padded with -1; tfc-bound-unique checks the graph only
 /// uses it where the padding does not matter).
-LogicalResult StepEmitter::emitUnique(Operation *node) {
-  Value input = memrefFor(tfg::getDataOperands(node)[0]);
-  FailureOr<Value> values = outputFor(node, 0), positions = outputFor(node, 1);
-  if (!input || failed(values) || failed(positions))
-    return error(node) << "an input or output has no buffer";
-  auto inType = cast<MemRefType>(input.getType());
-  auto positionType = cast<MemRefType>(positions->getType());
-  if (inType.getRank() != 1 || !inType.getElementType().isSignlessInteger() ||
-      (inType.getElementTypeBitWidth() != 32 && inType.getElementTypeBitWidth() != 64))
-    return error(node) << "code generation supports Unique of int32 or int64 vectors only";
-  callKernel(node->getLoc(), kernelName("unique"),
-             {pointerTo(input), pointerTo(*values), pointerTo(*positions)},
-             {inType.getNumElements(), inType.getElementTypeBitWidth() / 8,
-              positionType.getElementTypeBitWidth() / 8});
-  return success();
-}
+class UniquePattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Value input = step.memrefFor(tfg::getDataOperands(node)[0]);
+    FailureOr<Value> values = step.outputFor(node, 0),
+                     positions = step.outputFor(node, 1);
+    if (!input || failed(values) || failed(positions))
+      return step.error(node) << "an input or output has no buffer";
+    auto inType = cast<MemRefType>(input.getType());
+    auto positionType = cast<MemRefType>(positions->getType());
+    if (inType.getRank() != 1 || !inType.getElementType().isSignlessInteger() ||
+        (inType.getElementTypeBitWidth() != 32 &&
+         inType.getElementTypeBitWidth() != 64))
+      return step.error(node) << "code generation supports Unique of int32 or "
+                                 "int64 vectors only";
+    step.callKernel(node->getLoc(), step.kernelName("unique"),
+                    {step.pointerTo(input), step.pointerTo(*values),
+                     step.pointerTo(*positions)},
+                    {inType.getNumElements(),
+                     inType.getElementTypeBitWidth() / 8,
+                     positionType.getElementTypeBitWidth() / 8});
+    return success();
+  }
+};
 
 /// UnsortedSegmentSum on float32: the output zeroed, then each row of the
 /// data added to its segment's row (negative segment ids dropped; one past
 /// the segments an error naming the node, as in TensorFlow).
-LogicalResult StepEmitter::emitSegmentSum(Operation *node) {
-  OperandRange operands = tfg::getDataOperands(node);
-  Value data = memrefFor(operands[0]), ids = memrefFor(operands[1]);
-  FailureOr<Value> out = outputFor(node);
-  if (failed(out) || !data || !ids)
-    return error(node) << "an input has no buffer";
-  auto outType = cast<MemRefType>(out->getType());
-  auto idsType = cast<MemRefType>(ids.getType());
-  if (!outType.getElementType().isF32())
-    return error(node) << "supports float32 data only for now";
-  if (outType.getRank() == 0)
-    return error(node) << "expects a segment dimension";
-  Location loc = node->getLoc();
-  Value zero = builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0));
-  builder.create<linalg::FillOp>(loc, zero, *out);
-  auto [segments, rowSize] = rowsOf(outType);
-  callKernel(loc, kernelName("scatter_f32"),
-             {pointerTo(*out), pointerTo(ids), pointerTo(data),
-              stringPointer(loc, tfg::getNodeName(node))},
-             {segments, rowSize, idsType.getNumElements(),
-              idsType.getElementTypeBitWidth() / 8, 0, 1},
-             1);
-  return success();
-}
+class SegmentSumPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
 
-namespace {
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OperandRange operands = tfg::getDataOperands(node);
+    Value data = step.memrefFor(operands[0]), ids = step.memrefFor(operands[1]);
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out) || !data || !ids)
+      return step.error(node) << "an input has no buffer";
+    auto outType = cast<MemRefType>(out->getType());
+    auto idsType = cast<MemRefType>(ids.getType());
+    if (!outType.getElementType().isF32())
+      return step.error(node) << "supports float32 data only for now";
+    if (outType.getRank() == 0)
+      return step.error(node) << "expects a segment dimension";
+    Location loc = node->getLoc();
+    Value zero = step.builder.create<arith::ConstantOp>(
+        loc, step.builder.getF32FloatAttr(0));
+    step.builder.create<linalg::FillOp>(loc, zero, *out);
+    auto [segments, rowSize] = rowsOf(outType);
+    step.callKernel(loc, step.kernelName("scatter_f32"),
+                    {step.pointerTo(*out), step.pointerTo(ids),
+                     step.pointerTo(data),
+                     step.stringPointer(loc, tfg::getNodeName(node))},
+                    {segments, rowSize, idsType.getNumElements(),
+                     idsType.getElementTypeBitWidth() / 8, 0, 1},
+                    1);
+    return success();
+  }
+};
 
 /// Softmax and LogSoftmax: the runtime's row kernels over the last axis.
 template <const char *Kernel>
@@ -392,11 +440,11 @@ constexpr char kLogSoftmaxKernel[] = "log_softmax_f32";
 
 void populateReductionPatterns(CodegenPatterns &patterns) {
   patterns.add<EmitterPattern<&StepEmitter::emitReduction>>("Reduction");
-  patterns.add<EmitterPattern<&StepEmitter::emitAxisKernel>>("AxisKernel");
-  patterns.add<EmitterPattern<&StepEmitter::emitTopK>>("TopK");
-  patterns.add<EmitterPattern<&StepEmitter::emitUnique>>("Unique");
-  patterns.add<EmitterPattern<&StepEmitter::emitSegmentSum>>("SegmentSum");
-  patterns.add<EmitterPattern<&StepEmitter::emitCrossEntropy>>("CrossEntropy");
+  patterns.add<AxisKernelPattern>("AxisKernel");
+  patterns.add<TopKPattern>("TopK");
+  patterns.add<UniquePattern>("Unique");
+  patterns.add<SegmentSumPattern>("SegmentSum");
+  patterns.add<CrossEntropyPattern>("CrossEntropy");
   patterns.add<RowKernelPattern<kSoftmaxKernel>>("Softmax");
   patterns.add<RowKernelPattern<kLogSoftmaxKernel>>("LogSoftmax");
 }

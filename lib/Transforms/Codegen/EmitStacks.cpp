@@ -17,42 +17,57 @@ using namespace mlir;
 
 namespace tfc {
 
-LogicalResult StepEmitter::emitStackOp(Operation *node) {
-  Location loc = node->getLoc();
-  OpKind kind = opKindOf(node);
-  Operation *stack =
-      isStackNode(node) ? node : stackNodeOf(tfg::getDataOperands(node)[0]);
-  auto slot = stack ? stack->getAttrOfType<IntegerAttr>(kStackSlotAttr) : nullptr;
-  if (!slot)
-    return error(node) << "cannot trace its handle to the StackV2 that made it";
-  if (kind == OpKind::StackCloseV2)
-    return success();
-  if (isStackNode(node)) {
-    callKernel(loc, "tfc_stack_clear", {}, {slot.getInt()});
+namespace {
+
+/// StackV2, StackPushV2, StackPopV2, StackCloseV2: the runtime's stack ops.
+class StackOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    Operation *stack =
+        isStackNode(node) ? node : stackNodeOf(tfg::getDataOperands(node)[0]);
+    auto slot =
+        stack ? stack->getAttrOfType<IntegerAttr>(kStackSlotAttr) : nullptr;
+    if (!slot)
+      return step.error(node)
+             << "cannot trace its handle to the StackV2 that made it";
+    if (kind == OpKind::StackCloseV2)
+      return success();
+    if (isStackNode(node)) {
+      step.callKernel(loc, "tfc_stack_clear", {}, {slot.getInt()});
+      return success();
+    }
+    if (kind == OpKind::StackPushV2) {
+      Value element = tfg::getDataOperands(node)[1];
+      Value buffer = step.memrefFor(element);
+      if (!buffer)
+        return step.error(node) << "the element has no buffer";
+      int64_t bytes = tensorBytes(element.getType());
+      step.callKernel(loc, "tfc_stack_push", {step.pointerTo(buffer)},
+                      {slot.getInt(), bytes});
+      step.memrefs[tfg::getDataResults(node)[0]] = buffer;
+      return success();
+    }
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    int64_t bytes = tensorBytes(tfg::getDataResults(node)[0].getType());
+    step.callKernel(
+        loc, "tfc_stack_pop",
+        {step.pointerTo(*out), step.stringPointer(loc, tfg::getNodeName(node))},
+        {slot.getInt(), bytes});
     return success();
   }
-  if (kind == OpKind::StackPushV2) {
-    Value element = tfg::getDataOperands(node)[1];
-    Value buffer = memrefFor(element);
-    if (!buffer)
-      return error(node) << "the element has no buffer";
-    int64_t bytes = tensorBytes(element.getType());
-    callKernel(loc, "tfc_stack_push", {pointerTo(buffer)}, {slot.getInt(), bytes});
-    memrefs[tfg::getDataResults(node)[0]] = buffer;
-    return success();
-  }
-  FailureOr<Value> out = outputFor(node);
-  if (failed(out))
-    return failure();
-  int64_t bytes = tensorBytes(tfg::getDataResults(node)[0].getType());
-  callKernel(loc, "tfc_stack_pop",
-             {pointerTo(*out), stringPointer(loc, tfg::getNodeName(node))},
-             {slot.getInt(), bytes});
-  return success();
-}
+};
+
+} // namespace
 
 void populateStackPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitStackOp>>("StackOp");
+  patterns.add<StackOpPattern>("StackOp");
 }
 
 } // namespace tfc

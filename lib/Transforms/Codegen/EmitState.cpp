@@ -437,41 +437,53 @@ LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
   return success();
 }
 
-LogicalResult StepEmitter::emitTensorScatterUpdate(Operation *node) {
-  Location loc = node->getLoc();
-  OperandRange operands = tfg::getDataOperands(node);
-  Value tensor = memrefFor(operands[0]), indices = memrefFor(operands[1]),
-        updates = memrefFor(operands[2]);
-  FailureOr<Value> out = outputFor(node);
-  if (!tensor || !indices || !updates || failed(out))
-    return error(node) << "an input has no buffer";
-  auto outType = cast<MemRefType>(out->getType());
-  auto indicesType = cast<MemRefType>(indices.getType());
-  auto updatesType = cast<MemRefType>(updates.getType());
-  Type element = outType.getElementType();
-  if (outType.getRank() == 0 || indicesType.getRank() != 2 ||
-      indicesType.getDimSize(1) != 1 || !element.isIntOrFloat())
-    return error(node) << "updates rows of an integer or float tensor only "
-                          "(indices [count, 1]) for now";
-  auto [rows, rowSize] = rowsOf(outType);
-  int64_t count = indicesType.getDimSize(0);
-  if (updatesType.getNumElements() != count * rowSize)
-    return error(node) << "updates of type " << updatesType
-                       << " do not match indices " << indicesType;
-  // The tensor's value first, unless the plan put the output over it.
-  if (!sameMemory(tensor, *out))
-    builder.create<memref::CopyOp>(loc, tensor, *out);
-  // (Booleans are a byte each.)
-  int64_t elementBytes = std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
-  callKernel(loc, kernelName("scatter_rows"),
-             {pointerTo(*out), pointerTo(indices), pointerTo(updates),
-              stringPointer(loc, tfg::getNodeName(node))},
-             {rows, rowSize * elementBytes, count,
-              indicesType.getElementTypeBitWidth() / 8});
-  return success();
-}
-
 namespace {
+
+/// TensorScatterUpdate of rows (indices [count, 1]): the tensor copied,
+/// then its rows replaced.
+class TensorScatterUpdatePattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    Value tensor = step.memrefFor(operands[0]),
+          indices = step.memrefFor(operands[1]),
+          updates = step.memrefFor(operands[2]);
+    FailureOr<Value> out = step.outputFor(node);
+    if (!tensor || !indices || !updates || failed(out))
+      return step.error(node) << "an input has no buffer";
+    auto outType = cast<MemRefType>(out->getType());
+    auto indicesType = cast<MemRefType>(indices.getType());
+    auto updatesType = cast<MemRefType>(updates.getType());
+    Type element = outType.getElementType();
+    if (outType.getRank() == 0 || indicesType.getRank() != 2 ||
+        indicesType.getDimSize(1) != 1 || !element.isIntOrFloat())
+      return step.error(node)
+             << "updates rows of an integer or float tensor only "
+                "(indices [count, 1]) for now";
+    auto [rows, rowSize] = rowsOf(outType);
+    int64_t count = indicesType.getDimSize(0);
+    if (updatesType.getNumElements() != count * rowSize)
+      return step.error(node) << "updates of type " << updatesType
+                              << " do not match indices " << indicesType;
+    // The tensor's value first, unless the plan put the output over it.
+    if (!step.sameMemory(tensor, *out))
+      step.builder.create<memref::CopyOp>(loc, tensor, *out);
+    // (Booleans are a byte each.)
+    int64_t elementBytes =
+        std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
+    step.callKernel(loc, step.kernelName("scatter_rows"),
+                    {step.pointerTo(*out), step.pointerTo(indices),
+                     step.pointerTo(updates),
+                     step.stringPointer(loc, tfg::getNodeName(node))},
+                    {rows, rowSize * elementBytes, count,
+                     indicesType.getElementTypeBitWidth() / 8});
+    return success();
+  }
+};
 
 /// An Identity of a ref variable reads it (the value at this point of the
 /// step, see tfc-order-variable-accesses); other Identities are aliases.
@@ -489,7 +501,7 @@ protected:
 
 void populateStatePatterns(CodegenPatterns &patterns) {
   patterns.add<EmitterPattern<&StepEmitter::emitStateOp>>("StateOp");
-  patterns.add<EmitterPattern<&StepEmitter::emitTensorScatterUpdate>>("TensorScatterUpdate");
+  patterns.add<TensorScatterUpdatePattern>("TensorScatterUpdate");
   // Before the Identity's alias pattern, which it declines to.
   patterns.add<VariableReadPattern>("VariableRead", {"Identity"},
                                     /*benefit=*/2);

@@ -15,53 +15,66 @@ using namespace mlir;
 
 namespace tfc {
 
-LogicalResult StepEmitter::emitStringOp(Operation *node) {
-  Location loc = node->getLoc();
-  OpKind kind = opKindOf(node);
-  SmallVector<Value> inputs;
-  for (Value operand : tfg::getDataOperands(node)) {
-    Value buffer = memrefFor(operand);
-    if (!buffer)
-      return error(node) << "an input has no buffer";
-    inputs.push_back(buffer);
-  }
-  FailureOr<Value> out = outputFor(node);
-  if (failed(out))
-    return failure();
-  int64_t count = memrefOf(tfg::getDataResults(node)[0]).getNumElements();
+namespace {
 
-  if (kind == OpKind::StringJoin) {
-    SmallVector<int64_t> counts;
-    for (Value input : inputs)
-      counts.push_back(cast<MemRefType>(input.getType()).getNumElements());
-    auto separator = node->getAttrOfType<StringAttr>("separator");
-    callKernel(loc, "tfc_string_join",
-               {addressTable(loc, inputs), pointerTo(constantTable(loc, counts)),
-                pointerTo(*out),
-                stringPointer(loc, separator ? separator.getValue() : "")},
-               {int64_t(inputs.size()), count});
+/// StringJoin, ShardedFilename, StaticRegexFullMatch: the runtime's string ops.
+class StringOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    SmallVector<Value> inputs;
+    for (Value operand : tfg::getDataOperands(node)) {
+      Value buffer = step.memrefFor(operand);
+      if (!buffer)
+        return step.error(node) << "an input has no buffer";
+      inputs.push_back(buffer);
+    }
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    int64_t count = memrefOf(tfg::getDataResults(node)[0]).getNumElements();
+
+    if (kind == OpKind::StringJoin) {
+      SmallVector<int64_t> counts;
+      for (Value input : inputs)
+        counts.push_back(cast<MemRefType>(input.getType()).getNumElements());
+      auto separator = node->getAttrOfType<StringAttr>("separator");
+      step.callKernel(
+          loc, "tfc_string_join",
+          {step.addressTable(loc, inputs),
+           step.pointerTo(step.constantTable(loc, counts)),
+           step.pointerTo(*out),
+           step.stringPointer(loc, separator ? separator.getValue() : "")},
+          {int64_t(inputs.size()), count});
+      return success();
+    }
+    if (kind == OpKind::ShardedFilename) {
+      step.callKernel(loc, "tfc_sharded_filename",
+                      {step.pointerTo(inputs[0]), step.pointerTo(inputs[1]),
+                       step.pointerTo(inputs[2]), step.pointerTo(*out)},
+                      {});
+      return success();
+    }
+    auto pattern = node->getAttrOfType<StringAttr>("pattern");
+    if (!pattern)
+      return step.error(node) << "no 'pattern' attr";
+    step.callKernel(loc, "tfc_static_regex_full_match",
+                    {step.pointerTo(inputs[0]), step.pointerTo(*out),
+                     step.stringPointer(loc, pattern.getValue()),
+                     step.stringPointer(loc, tfg::getNodeName(node))},
+                    {count});
     return success();
   }
-  if (kind == OpKind::ShardedFilename) {
-    callKernel(loc, "tfc_sharded_filename",
-               {pointerTo(inputs[0]), pointerTo(inputs[1]), pointerTo(inputs[2]),
-                pointerTo(*out)},
-               {});
-    return success();
-  }
-  auto pattern = node->getAttrOfType<StringAttr>("pattern");
-  if (!pattern)
-    return error(node) << "no 'pattern' attr";
-  callKernel(loc, "tfc_static_regex_full_match",
-             {pointerTo(inputs[0]), pointerTo(*out),
-              stringPointer(loc, pattern.getValue()),
-              stringPointer(loc, tfg::getNodeName(node))},
-             {count});
-  return success();
-}
+};
+
+} // namespace
 
 void populateStringPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitStringOp>>("StringOp");
+  patterns.add<StringOpPattern>("StringOp");
 }
 
 } // namespace tfc

@@ -22,128 +22,149 @@ using namespace mlir;
 
 namespace tfc {
 
-LogicalResult StepEmitter::emitTensorArrayOp(Operation *node) {
-  Location loc = node->getLoc();
-  OpKind kind = opKindOf(node);
-  OperandRange operands = tfg::getDataOperands(node);
-  if (kind == OpKind::TensorArrayCloseV3)
-    return success();
-  bool makes =
-      kind == OpKind::TensorArrayV3 || kind == OpKind::TensorArrayGradV3;
-  Operation *array = makes ? node : tensorArrayOf(operands[0]);
-  Operation *forward = forwardArrayOf(array);
-  auto slot = array ? array->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr)
-                    : nullptr;
-  if (!slot || !forward)
-    return error(node) << "cannot trace its handle to the TensorArrayV3 "
-                          "that made it";
-  std::optional<int64_t> size = tensorArraySize(forward);
-  std::optional<SmallVector<int64_t>> shape = tensorArrayElementShape(forward);
-  if (!size || !shape)
-    return error(node) << "the TensorArray's size or element shape is not "
-                          "static";
-  auto dtype = forward->getAttrOfType<TypeAttr>("dtype");
-  int64_t rowBytes = tensorBytes(RankedTensorType::get(*shape, dtype.getValue()));
-  bool gradient = opKindOf(array) == OpKind::TensorArrayGradV3;
+namespace {
 
-  // The flow output (the last, but for a gradient's handle) is a zero.
-  auto zeroFlow = [&](unsigned port) -> LogicalResult {
-    FailureOr<Value> flow = outputFor(node, port);
-    if (failed(flow))
-      return failure();
-    builder.create<memref::StoreOp>(
-        loc, builder.create<arith::ConstantOp>(loc, builder.getF32FloatAttr(0)),
-        *flow, ValueRange{});
-    return success();
-  };
-  auto buffer = [&](Value value) -> FailureOr<Value> {
-    Value memref = memrefFor(value);
-    if (!memref)
-      return error(node) << "an input has no buffer";
-    return memref;
-  };
-  Value name = stringPointer(loc, tfg::getNodeName(node));
+/// The TensorArray*V3 ops: the runtime's TensorArray ops.
+class TensorArrayOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
 
-  if (kind == OpKind::TensorArrayV3) {
-    callKernel(loc, "tfc_tensor_array_init", {},
-               {slot.getInt(), *size, rowBytes});
-    return zeroFlow(1);
-  }
-  if (kind == OpKind::TensorArrayGradV3) {
-    auto forwardSlot = forward->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr);
-    callKernel(loc, "tfc_tensor_array_grad", {},
-               {slot.getInt(), forwardSlot.getInt(), rowBytes});
-    return zeroFlow(1);
-  }
-  if (kind == OpKind::TensorArraySizeV3) {
-    FailureOr<Value> out = outputFor(node);
-    if (failed(out))
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    if (kind == OpKind::TensorArrayCloseV3)
+      return success();
+    bool makes =
+        kind == OpKind::TensorArrayV3 || kind == OpKind::TensorArrayGradV3;
+    Operation *array = makes ? node : tensorArrayOf(operands[0]);
+    Operation *forward = forwardArrayOf(array);
+    auto slot = array ? array->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr)
+                      : nullptr;
+    if (!slot || !forward)
+      return step.error(node) << "cannot trace its handle to the TensorArrayV3 "
+                                 "that made it";
+    std::optional<int64_t> size = tensorArraySize(forward);
+    std::optional<SmallVector<int64_t>> shape =
+        tensorArrayElementShape(forward);
+    if (!size || !shape)
+      return step.error(node)
+             << "the TensorArray's size or element shape is not static";
+    auto dtype = forward->getAttrOfType<TypeAttr>("dtype");
+    int64_t rowBytes =
+        tensorBytes(RankedTensorType::get(*shape, dtype.getValue()));
+    bool gradient = opKindOf(array) == OpKind::TensorArrayGradV3;
+
+    // The flow output (the last, but for a gradient's handle) is a zero.
+    auto zeroFlow = [&](unsigned port) -> LogicalResult {
+      FailureOr<Value> flow = step.outputFor(node, port);
+      if (failed(flow))
+        return failure();
+      step.builder.create<memref::StoreOp>(
+          loc,
+          step.builder.create<arith::ConstantOp>(
+              loc, step.builder.getF32FloatAttr(0)),
+          *flow, ValueRange{});
+      return success();
+    };
+    auto buffer = [&](Value value) -> FailureOr<Value> {
+      Value memref = step.memrefFor(value);
+      if (!memref)
+        return step.error(node) << "an input has no buffer";
+      return memref;
+    };
+    Value name = step.stringPointer(loc, tfg::getNodeName(node));
+
+    if (kind == OpKind::TensorArrayV3) {
+      step.callKernel(loc, "tfc_tensor_array_init", {},
+                      {slot.getInt(), *size, rowBytes});
+      return zeroFlow(1);
+    }
+    if (kind == OpKind::TensorArrayGradV3) {
+      auto forwardSlot =
+          forward->getAttrOfType<IntegerAttr>(kTensorArraySlotAttr);
+      step.callKernel(loc, "tfc_tensor_array_grad", {},
+                      {slot.getInt(), forwardSlot.getInt(), rowBytes});
+      return zeroFlow(1);
+    }
+    if (kind == OpKind::TensorArraySizeV3) {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.builder.create<memref::StoreOp>(
+          loc, step.builder.create<arith::ConstantIntOp>(loc, *size, 32), *out,
+          ValueRange{});
+      return success();
+    }
+    if (kind == OpKind::TensorArraySplitV3) {
+      // The parts, k rows each, are the first elements in order.
+      FailureOr<Value> rows = buffer(operands[1]);
+      if (failed(rows))
+        return failure();
+      if (!splitLength(node) || *splitLength(node) != (*shape)[0])
+        return step.error(node)
+               << "splits into lengths that are not one constant";
+      int64_t count =
+          cast<MemRefType>(rows->getType()).getDimSize(0) / (*shape)[0];
+      step.callKernel(loc, "tfc_tensor_array_write",
+                      {step.nullPointer(loc), step.pointerTo(*rows), name},
+                      {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
+      return zeroFlow(0);
+    }
+    if (kind == OpKind::TensorArrayConcatV3) {
+      // Every element in order, and each one's length k.
+      FailureOr<Value> out = step.outputFor(node, 0);
+      FailureOr<Value> lengths = step.outputFor(node, 1);
+      if (failed(out) || failed(lengths))
+        return failure();
+      step.callKernel(loc, "tfc_tensor_array_read",
+                      {step.nullPointer(loc), step.pointerTo(*out), name},
+                      {slot.getInt(), *size, rowBytes});
+      step.builder.create<linalg::FillOp>(
+          loc,
+          step.builder
+              .create<arith::ConstantIntOp>(
+                  loc, shape->empty() ? 1 : (*shape)[0], 64)
+              .getResult(),
+          *lengths);
+      return success();
+    }
+    FailureOr<Value> indices = buffer(operands[1]);
+    if (failed(indices))
       return failure();
-    builder.create<memref::StoreOp>(
-        loc, builder.create<arith::ConstantIntOp>(loc, *size, 32), *out,
-        ValueRange{});
-    return success();
+    int64_t count = cast<MemRefType>(indices->getType()).getNumElements();
+    if (kind == OpKind::TensorArrayWriteV3 ||
+        kind == OpKind::TensorArrayScatterV3) {
+      FailureOr<Value> rows = buffer(operands[2]);
+      if (failed(rows))
+        return failure();
+      if (gradient && !dtype.getValue().isF32())
+        return step.error(node) << "gradients of TensorArrays of "
+                                << dtype.getValue() << " are not supported";
+      step.callKernel(loc, "tfc_tensor_array_write",
+                      {step.pointerTo(*indices), step.pointerTo(*rows), name},
+                      {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
+      return zeroFlow(0);
+    }
+    if (kind == OpKind::TensorArrayReadV3 ||
+        kind == OpKind::TensorArrayGatherV3) {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.callKernel(loc, "tfc_tensor_array_read",
+                      {step.pointerTo(*indices), step.pointerTo(*out), name},
+                      {slot.getInt(), count, rowBytes});
+      return success();
+    }
+    return step.error(node) << "this TensorArray op is not supported yet";
   }
-  if (kind == OpKind::TensorArraySplitV3) {
-    // The parts, k rows each, are the first elements in order.
-    FailureOr<Value> rows = buffer(operands[1]);
-    if (failed(rows))
-      return failure();
-    if (!splitLength(node) || *splitLength(node) != (*shape)[0])
-      return error(node) << "splits into lengths that are not one constant";
-    int64_t count = cast<MemRefType>(rows->getType()).getDimSize(0) / (*shape)[0];
-    callKernel(loc, "tfc_tensor_array_write",
-               {nullPointer(loc), pointerTo(*rows), name},
-               {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
-    return zeroFlow(0);
-  }
-  if (kind == OpKind::TensorArrayConcatV3) {
-    // Every element in order, and each one's length k.
-    FailureOr<Value> out = outputFor(node, 0);
-    FailureOr<Value> lengths = outputFor(node, 1);
-    if (failed(out) || failed(lengths))
-      return failure();
-    callKernel(loc, "tfc_tensor_array_read", {nullPointer(loc), pointerTo(*out), name},
-               {slot.getInt(), *size, rowBytes});
-    builder.create<linalg::FillOp>(
-        loc,
-        builder.create<arith::ConstantIntOp>(loc, shape->empty() ? 1 : (*shape)[0], 64)
-            .getResult(),
-        *lengths);
-    return success();
-  }
-  FailureOr<Value> indices = buffer(operands[1]);
-  if (failed(indices))
-    return failure();
-  int64_t count = cast<MemRefType>(indices->getType()).getNumElements();
-  if (kind == OpKind::TensorArrayWriteV3 ||
-      kind == OpKind::TensorArrayScatterV3) {
-    FailureOr<Value> rows = buffer(operands[2]);
-    if (failed(rows))
-      return failure();
-    if (gradient && !dtype.getValue().isF32())
-      return error(node) << "gradients of TensorArrays of "
-                         << dtype.getValue() << " are not supported";
-    callKernel(loc, "tfc_tensor_array_write",
-               {pointerTo(*indices), pointerTo(*rows), name},
-               {slot.getInt(), count, rowBytes, gradient ? 1 : 0});
-    return zeroFlow(0);
-  }
-  if (kind == OpKind::TensorArrayReadV3 ||
-      kind == OpKind::TensorArrayGatherV3) {
-    FailureOr<Value> out = outputFor(node);
-    if (failed(out))
-      return failure();
-    callKernel(loc, "tfc_tensor_array_read",
-               {pointerTo(*indices), pointerTo(*out), name},
-               {slot.getInt(), count, rowBytes});
-    return success();
-  }
-  return error(node) << "this TensorArray op is not supported yet";
-}
+};
+
+} // namespace
 
 void populateTensorArrayPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitTensorArrayOp>>("TensorArrayOp");
+  patterns.add<TensorArrayOpPattern>("TensorArrayOp");
 }
 
 } // namespace tfc

@@ -89,9 +89,6 @@ public:
   // The families' lowerings that the walk or other families call too (the
   // others are patterns of their family's file only).
   mlir::LogicalResult emitGroup(mlir::Operation *root);
-  mlir::LogicalResult emitMatMul(mlir::Operation *node);
-  mlir::LogicalResult emitBatchMatMul(mlir::Operation *node);
-  mlir::LogicalResult emitEinsum(mlir::Operation *node);
   mlir::LogicalResult emitWindow(mlir::Operation *node,
                                  const ConvEpilogue *epilogue = nullptr);
   /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad;
@@ -99,35 +96,16 @@ public:
   /// writes (the group's root, whose buffer it writes).
   mlir::LogicalResult emitWindowGradient(mlir::Operation *node,
                                          mlir::Operation *reluGrad = nullptr);
-  /// FusedBatchNorm in training mode and FusedBatchNormGrad.
-  mlir::LogicalResult emitBatchNorm(mlir::Operation *node);
   mlir::LogicalResult emitReduction(mlir::Operation *node);
-  /// ArgMax/ArgMin, Cumsum/Cumprod.
-  mlir::LogicalResult emitAxisKernel(mlir::Operation *node);
-  mlir::LogicalResult emitTopK(mlir::Operation *node);
   mlir::LogicalResult emitRowKernel(mlir::Operation *node,
                                     llvm::StringRef kernel);
   /// Variables, optimizers and random generators (the state area).
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
   /// Scatter*/ResourceScatter* into a variable's rows.
   mlir::LogicalResult emitScatter(mlir::Operation *node, int kind);
-  /// TensorScatterUpdate of rows (indices [count, 1]): the tensor copied,
-  /// then its rows replaced.
-  mlir::LogicalResult emitTensorScatterUpdate(mlir::Operation *node);
-  /// UnsortedSegmentSum.
-  mlir::LogicalResult emitSegmentSum(mlir::Operation *node);
-  mlir::LogicalResult emitUnique(mlir::Operation *node);
-  /// (Sparse)SoftmaxCrossEntropyWithLogits.
-  mlir::LogicalResult emitCrossEntropy(mlir::Operation *node);
   /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
   mlir::LogicalResult emitDataMovement(mlir::Operation *node);
   mlir::LogicalResult emitResize(mlir::Operation *node, mlir::Value source);
-  /// SaveV2, RestoreV2, MergeV2Checkpoints.
-  mlir::LogicalResult emitCheckpointOp(mlir::Operation *node);
-  /// StringJoin, ShardedFilename, StaticRegexFullMatch.
-  mlir::LogicalResult emitStringOp(mlir::Operation *node);
-  mlir::LogicalResult emitStackOp(mlir::Operation *node);
-  mlir::LogicalResult emitTensorArrayOp(mlir::Operation *node);
   /// Aliases: each output a view of its input's memory.
   mlir::LogicalResult emitAlias(mlir::Operation *node);
   /// _Retval: a copy into the step's output parameter.
@@ -163,10 +141,6 @@ private:
   std::unique_ptr<mlir::PatternApplicator> applicator;
 
 public:
-  /// A call of the strided_matmul_f32 kernel with its descriptor as a
-  /// global.
-  mlir::LogicalResult emitStridedMatMul(mlir::Operation *node,
-                                        llvm::ArrayRef<int64_t> descriptor);
   /// The value of one elementwise node inside a linalg body.
   mlir::FailureOr<mlir::Value> emitScalar(mlir::Operation *node,
                                           llvm::ArrayRef<mlir::Value> inputs,
@@ -290,9 +264,11 @@ public:
   const DeviceTarget &target;
   mlir::func::FuncOp step;
   mlir::Value runtime, arena, state;
+  /// The memref of each tensor value memrefFor knows (public for the
+  /// patterns whose result is their input's memory: StackPushV2).
+  llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
 
 private:
-  llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
   /// The base (arena or state) and byte offset of each view (pointerTo).
   llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
   llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
