@@ -31,7 +31,7 @@ void checkCluster(const std::optional<ClusterSpec> &spec, const std::string &err
       std::abort();
     tasks += job.tasks.size();
   }
-  std::vector<DeviceName> devices = spec->devices({});
+  std::vector<DeviceName> devices = clusterDevices(*spec, {});
   if (devices.size() != tasks)
     std::abort();
   for (const DeviceName &device : devices)
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   std::string text(reinterpret_cast<const char *>(data + 1), size - 1);
   std::string error;
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
   case 0:
     if (std::optional<DeviceName> name = DeviceName::parse(text))
       if (DeviceName::parse(name->str()) != *name)
@@ -55,8 +55,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 1:
     checkCluster(ClusterSpec::parseShorthand(text, error), error);
     break;
-  default:
+  case 2:
     checkCluster(ClusterSpec::parseFile(text, "fuzz", error), error);
+    break;
+  default:
+    // TF_CONFIG: a task it names is one of its cluster's.
+    if (std::optional<TfConfig> config = TfConfig::parse(text, "fuzz", error)) {
+      checkCluster(config->cluster, error);
+      if (config->task) {
+        const ClusterSpec::Job *job = config->cluster.job(config->task->job);
+        if (!job || config->task->index < 0 ||
+            size_t(config->task->index) >= job->tasks.size())
+          std::abort();
+      }
+    } else if (error.empty()) {
+      std::abort();
+    }
     break;
   }
   return 0;

@@ -325,7 +325,7 @@ int compile(MLIRContext &context) {
       perTask.push_back(*device);
     }
     deviceNames.clear();
-    for (const tfc::DeviceName &device : spec->devices(perTask))
+    for (const tfc::DeviceName &device : tfc::clusterDevices(*spec, perTask))
       deviceNames.push_back(device.str());
   }
   tfc::CompileFlags flags{{feeds.begin(), feeds.end()},

@@ -1,0 +1,91 @@
+//===- ClusterSpec.h - the tasks of a cluster, and TF_CONFIG -----*- C++ -*-===//
+//
+// A cluster is a set of jobs, each a list of tasks (white paper §3: "a
+// cluster of tasks, each a process"; OSDI §3.3: "/job:worker/task:17").
+// Both `tfc compile --cluster` and the compiled programs take it in three
+// forms:
+//   - the shorthand "worker=2,ps=1" (task counts, no addresses);
+//   - a file holding TensorFlow's TF_CONFIG JSON ({"cluster": {"worker":
+//     ["host:port", ...], ...}, "task": {"type": "worker", "index": 0}}) or
+//     just its "cluster" object;
+//   - a file holding a ClusterDef text proto (job { name: "worker" tasks {
+//     key: 0 value: "host:port" } }).
+// "env" reads the TF_CONFIG environment variable.
+//
+// Standard C++ and protobuf only: the programs link it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_DISTRIBUTED_CLUSTERSPEC_H
+#define TFC_DISTRIBUTED_CLUSTERSPEC_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tfc {
+
+/// One task of a cluster: its job and index.
+struct TaskName {
+  std::string job;
+  int index = 0;
+
+  /// "/job:worker/replica:0/task:1", as device names spell a task.
+  std::string str() const;
+  bool operator==(const TaskName &other) const {
+    return job == other.job && index == other.index;
+  }
+};
+
+struct ClusterSpec {
+  struct Job {
+    std::string name;
+    /// Task addresses by index ("" where the form gives none).
+    std::vector<std::string> tasks;
+  };
+  /// In the order the spec gives them (JSON's, unordered, sorted by name).
+  std::vector<Job> jobs;
+
+  /// Parses any of the three forms (or "env"); on failure returns nullopt
+  /// and sets `error` (one line naming the file or the text and what is
+  /// wrong).
+  static std::optional<ClusterSpec> parse(const std::string &spec,
+                                          std::string &error);
+  /// The contents of a cluster file: TF_CONFIG JSON when it starts with
+  /// '{', a ClusterDef text proto otherwise; `where` names it in errors.
+  static std::optional<ClusterSpec> parseFile(const std::string &text,
+                                              const std::string &where,
+                                              std::string &error);
+  /// The shorthand "worker=2,ps=1".
+  static std::optional<ClusterSpec> parseShorthand(const std::string &text,
+                                                   std::string &error);
+
+  /// The number of tasks of all jobs.
+  size_t numTasks() const;
+  /// The job named `name`, or null.
+  const Job *job(const std::string &name) const;
+  /// The task that drives the steps: task 0 of job "chief", else task 0 of
+  /// job "worker" (TF_CONFIG's rule); nullopt when there is neither.
+  std::optional<TaskName> chief() const;
+  /// Gives every task without an address one on loopback, with ports from
+  /// `firstPort` up in task order (the shorthand's addresses, meant to be
+  /// replaced at deploy time).
+  void addLoopbackAddresses(int firstPort);
+  /// The TF_CONFIG "cluster" object, on one line.
+  std::string toJson() const;
+};
+
+/// TensorFlow's TF_CONFIG: a cluster and, optionally, the task it names.
+struct TfConfig {
+  ClusterSpec cluster;
+  std::optional<TaskName> task;
+
+  /// `where` names the text in errors ("TF_CONFIG", a file).
+  static std::optional<TfConfig> parse(const std::string &json,
+                                       const std::string &where,
+                                       std::string &error);
+};
+
+} // namespace tfc
+
+#endif // TFC_DISTRIBUTED_CLUSTERSPEC_H
