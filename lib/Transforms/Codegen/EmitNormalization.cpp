@@ -1,11 +1,13 @@
-//===- EmitNormalization.cpp - batch and local response normalization ----===//
+//===- EmitNormalization.cpp - normalizations: batch, softmax, LRN --------===//
 //
 // FusedBatchNorm (V1-V3) in training mode and FusedBatchNormGrad (V1-V3),
 // NHWC float32, as calls of the runtime's batch norm kernels on the input
 // seen as [rows, channels]. Inference-mode FusedBatchNorm never gets here:
 // tfc-decompose-batch-norm turns it into an affine map.
 //
-// LRN, float32 NHWC, as a call of the runtime's kernel on [rows, depth].
+// Softmax and LogSoftmax over the last axis, (Sparse)SoftmaxCrossEntropy-
+// WithLogits, and LRN over NHWC channels: float32, calls of the runtime's
+// kernels on the input seen as rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 
@@ -107,6 +110,81 @@ protected:
   }
 };
 
+/// Softmax and LogSoftmax: the runtime's kernel `Kernel` over the rows of
+/// a 2-D view of the input (the last axis against all the others).
+template <const char *Kernel>
+class RowKernelPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Value input = tfg::getDataOperands(node)[0];
+    auto type = cast<RankedTensorType>(input.getType());
+    if (!type.getElementType().isF32() || type.getRank() < 1)
+      return step.error(node) << "code generation supports float32 only for now";
+    int64_t cols = type.getShape().back();
+    int64_t rows = cols == 0 ? 0 : type.getNumElements() / cols;
+    Value out = step.memrefFor(tfg::getDataResults(node)[0]);
+    if (!out)
+      return step.error(node) << "output has no buffer";
+    Location loc = node->getLoc();
+    OpBuilder &builder = step.builder;
+    SmallVector<Value> args = {
+        step.runtime, step.pointerTo(step.memrefFor(input)),
+        step.pointerTo(out),
+        builder.create<arith::ConstantIntOp>(loc, rows, 64),
+        builder.create<arith::ConstantIntOp>(loc, cols, 64)};
+    builder.create<func::CallOp>(
+        loc,
+        step.kernel(step.kernelName(Kernel), ValueRange(args).getTypes()),
+        args);
+    return success();
+  }
+};
+constexpr char kSoftmaxKernel[] = "softmax_f32";
+constexpr char kLogSoftmaxKernel[] = "log_softmax_f32";
+
+/// (Sparse)SoftmaxCrossEntropyWithLogits on [rows, classes] logits.
+class CrossEntropyPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OperandRange operands = tfg::getDataOperands(node);
+    auto logits = cast<RankedTensorType>(operands[0].getType());
+    auto labels = cast<RankedTensorType>(operands[1].getType());
+    bool sparse =
+        opKindOf(node) == OpKind::SparseSoftmaxCrossEntropyWithLogits;
+    if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
+        (!sparse && labels != logits))
+      return step.error(node)
+             << "supports float32 logits of rank 2 (and, dense, "
+                "labels of their type) for now";
+    FailureOr<Value> loss = step.outputFor(node, 0),
+                     backprop = step.outputFor(node, 1);
+    if (failed(loss) || failed(backprop))
+      return failure();
+    Location loc = node->getLoc();
+    int64_t rows = logits.getDimSize(0), classes = logits.getDimSize(1);
+    SmallVector<Value> pointers = {step.pointerTo(step.memrefFor(operands[0])),
+                                   step.pointerTo(step.memrefFor(operands[1])),
+                                   step.pointerTo(*loss),
+                                   step.pointerTo(*backprop)};
+    if (!sparse) {
+      step.callKernel(loc, step.kernelName("softmax_xent_f32"), pointers,
+                      {rows, classes});
+      return success();
+    }
+    int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
+    pointers.push_back(step.stringPointer(loc, tfg::getNodeName(node)));
+    step.callKernel(loc, step.kernelName("sparse_softmax_xent_f32"), pointers,
+                    {rows, classes, labelBytes});
+    return success();
+  }
+};
+
 /// LRN: tfc_cpu_lrn_f32 with the op's four attributes (OpDef defaults when
 /// absent) in its parameters.
 class LocalResponseNormPattern : public NodePattern {
@@ -150,6 +228,9 @@ protected:
 
 void populateNormalizationPatterns(CodegenPatterns &patterns) {
   patterns.add<BatchNormPattern>("BatchNorm");
+  patterns.add<RowKernelPattern<kSoftmaxKernel>>("Softmax");
+  patterns.add<RowKernelPattern<kLogSoftmaxKernel>>("LogSoftmax");
+  patterns.add<CrossEntropyPattern>("CrossEntropy");
   patterns.add<LocalResponseNormPattern>("LocalResponseNorm");
 }
 

@@ -1,7 +1,8 @@
-//===- EmitReductions.cpp - reductions and row kernels ----------------------===//
+//===- EmitReductions.cpp - reductions, scans, top-k, segments -------------===//
 //
-// Reductions over constant axes and the kernels over the rows of a 2-D
-// view (Softmax, LogSoftmax) as calls of the runtime's kernels.
+// Reductions over constant axes, the axis kernels (arg-min/max, scans),
+// TopK, Unique and segment sums, as linalg loops or calls of the runtime's
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,27 +24,6 @@
 using namespace mlir;
 
 namespace tfc {
-
-/// Kernels over the rows of a 2-D view of their input: Softmax, LogSoftmax.
-LogicalResult StepEmitter::emitRowKernel(Operation *node, StringRef kernelName) {
-  Value input = tfg::getDataOperands(node)[0];
-  auto type = cast<RankedTensorType>(input.getType());
-  if (!type.getElementType().isF32() || type.getRank() < 1)
-    return error(node) << "code generation supports float32 only for now";
-  int64_t cols = type.getShape().back();
-  int64_t rows = cols == 0 ? 0 : type.getNumElements() / cols;
-  Value out = memrefFor(tfg::getDataResults(node)[0]);
-  if (!out)
-    return error(node) << "output has no buffer";
-  Location loc = node->getLoc();
-  SmallVector<Value> args = {runtime, pointerTo(memrefFor(input)),
-                             pointerTo(out),
-                             builder.create<arith::ConstantIntOp>(loc, rows, 64),
-                             builder.create<arith::ConstantIntOp>(loc, cols, 64)};
-  builder.create<func::CallOp>(
-      loc, kernel(kernelName, ValueRange(args).getTypes()), args);
-  return success();
-}
 
 namespace {
 
@@ -107,46 +87,6 @@ int32_t reduceKind(OpKind kind) {
     return 4;
   }
 }
-
-/// (Sparse)SoftmaxCrossEntropyWithLogits on [rows, classes] logits.
-class CrossEntropyPattern : public NodePattern {
-public:
-  using NodePattern::NodePattern;
-
-protected:
-  LogicalResult lower(Operation *node) const override {
-    OperandRange operands = tfg::getDataOperands(node);
-    auto logits = cast<RankedTensorType>(operands[0].getType());
-    auto labels = cast<RankedTensorType>(operands[1].getType());
-    bool sparse =
-        opKindOf(node) == OpKind::SparseSoftmaxCrossEntropyWithLogits;
-    if (!logits.getElementType().isF32() || logits.getRank() != 2 ||
-        (!sparse && labels != logits))
-      return step.error(node)
-             << "supports float32 logits of rank 2 (and, dense, "
-                "labels of their type) for now";
-    FailureOr<Value> loss = step.outputFor(node, 0),
-                     backprop = step.outputFor(node, 1);
-    if (failed(loss) || failed(backprop))
-      return failure();
-    Location loc = node->getLoc();
-    int64_t rows = logits.getDimSize(0), classes = logits.getDimSize(1);
-    SmallVector<Value> pointers = {step.pointerTo(step.memrefFor(operands[0])),
-                                   step.pointerTo(step.memrefFor(operands[1])),
-                                   step.pointerTo(*loss),
-                                   step.pointerTo(*backprop)};
-    if (!sparse) {
-      step.callKernel(loc, step.kernelName("softmax_xent_f32"), pointers,
-                      {rows, classes});
-      return success();
-    }
-    int64_t labelBytes = labels.getElementType().getIntOrFloatBitWidth() / 8;
-    pointers.push_back(step.stringPointer(loc, tfg::getNodeName(node)));
-    step.callKernel(loc, step.kernelName("sparse_softmax_xent_f32"), pointers,
-                    {rows, classes, labelBytes});
-    return success();
-  }
-};
 
 } // namespace
 
@@ -422,20 +362,6 @@ protected:
   }
 };
 
-/// Softmax and LogSoftmax: the runtime's row kernels over the last axis.
-template <const char *Kernel>
-class RowKernelPattern : public NodePattern {
-public:
-  using NodePattern::NodePattern;
-
-protected:
-  LogicalResult lower(Operation *node) const override {
-    return step.emitRowKernel(node, step.kernelName(Kernel));
-  }
-};
-constexpr char kSoftmaxKernel[] = "softmax_f32";
-constexpr char kLogSoftmaxKernel[] = "log_softmax_f32";
-
 } // namespace
 
 void populateReductionPatterns(CodegenPatterns &patterns) {
@@ -444,9 +370,6 @@ void populateReductionPatterns(CodegenPatterns &patterns) {
   patterns.add<TopKPattern>("TopK");
   patterns.add<UniquePattern>("Unique");
   patterns.add<SegmentSumPattern>("SegmentSum");
-  patterns.add<CrossEntropyPattern>("CrossEntropy");
-  patterns.add<RowKernelPattern<kSoftmaxKernel>>("Softmax");
-  patterns.add<RowKernelPattern<kLogSoftmaxKernel>>("LogSoftmax");
 }
 
 } // namespace tfc

@@ -97,8 +97,6 @@ public:
   mlir::LogicalResult emitWindowGradient(mlir::Operation *node,
                                          mlir::Operation *reluGrad = nullptr);
   mlir::LogicalResult emitReduction(mlir::Operation *node);
-  mlir::LogicalResult emitRowKernel(mlir::Operation *node,
-                                    llvm::StringRef kernel);
   /// Variables, optimizers and random generators (the state area).
   mlir::LogicalResult emitStateOp(mlir::Operation *node);
   /// Scatter*/ResourceScatter* into a variable's rows.
