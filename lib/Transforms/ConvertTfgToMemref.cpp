@@ -314,55 +314,84 @@ Value StepEmitter::constantTable(Location loc, ArrayRef<int64_t> values) {
   return builder.create<memref::GetGlobalOp>(loc, type, name);
 }
 
-LogicalResult StepEmitter::emitTransfer(Operation *node) {
-  Location loc = node->getLoc();
-  bool send = opKindOf(node) == OpKind::InternalSend;
-  Value tensor = send ? tfg::getDataOperands(node)[0] : tfg::getDataResults(node)[0];
-  Value buffer = memrefFor(tensor);
-  if (!buffer)
-    return error(node) << "the transferred tensor has no buffer";
-  int64_t bytes = tensorBytes(tensor.getType());
-  if (bytes < 0)
-    return error(node) << "the transferred tensor has no static size";
-  callKernel(loc, send ? "tfc_send" : "tfc_recv",
-             {stringPointer(loc, rendezvousKey(node)), pointerTo(buffer)},
-             {bytes});
-  return success();
-}
+namespace {
 
-LogicalResult StepEmitter::emitAlias(Operation *node) {
-  // Output i is input i's memory, seen with another shape: a view at the
-  // same arena offset, or the input reshaped (a variable's buffer in the
-  // state area, an input, a constant).
-  for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
-    Value input = aliasedInput(node, port);
-    // Handles are resolved to their variable by memrefFor.
-    if (isVariableReference(result.getType()))
-      continue;
-    MemRefType resultType = memrefOf(result);
-    if (memrefOf(input) == resultType)
-      memrefs[result] = memrefFor(input);
-    else if (Value view = memrefFor(result))
-      memrefs[result] = view;
-    else
-      memrefs[result] = reshapeOf(node->getLoc(), memrefFor(input), resultType);
+/// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
+class TransferPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    bool send = opKindOf(node) == OpKind::InternalSend;
+    Value tensor =
+        send ? tfg::getDataOperands(node)[0] : tfg::getDataResults(node)[0];
+    Value buffer = step.memrefFor(tensor);
+    if (!buffer)
+      return step.error(node) << "the transferred tensor has no buffer";
+    int64_t bytes = tensorBytes(tensor.getType());
+    if (bytes < 0)
+      return step.error(node) << "the transferred tensor has no static size";
+    step.callKernel(loc, send ? "tfc_send" : "tfc_recv",
+                    {step.stringPointer(loc, rendezvousKey(node)),
+                     step.pointerTo(buffer)},
+                    {bytes});
+    return success();
   }
-  return success();
-}
+};
 
-LogicalResult StepEmitter::emitRetval(Operation *node) {
-  int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
-  Value source = memrefFor(tfg::getDataOperands(node)[0]);
-  Value target = step.getArgument(
-      3 + graph->getAttrOfType<IntegerAttr>(kNumInputsAttr).getInt() + index);
-  builder.create<memref::CopyOp>(node->getLoc(), source, target);
-  return success();
-}
+/// Aliases: each output a view of its input's memory.
+class AliasPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    // Output i is input i's memory, seen with another shape: a view at the
+    // same arena offset, or the input reshaped (a variable's buffer in the
+    // state area, an input, a constant).
+    for (auto [port, result] : llvm::enumerate(tfg::getDataResults(node))) {
+      Value input = aliasedInput(node, port);
+      // Handles are resolved to their variable by memrefFor.
+      if (isVariableReference(result.getType()))
+        continue;
+      MemRefType resultType = memrefOf(result);
+      if (memrefOf(input) == resultType)
+        step.memrefs[result] = step.memrefFor(input);
+      else if (Value view = step.memrefFor(result))
+        step.memrefs[result] = view;
+      else
+        step.memrefs[result] =
+            step.reshapeOf(node->getLoc(), step.memrefFor(input), resultType);
+    }
+    return success();
+  }
+};
+
+/// _Retval: a copy into the step's output parameter.
+class RetvalPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
+    Value source = step.memrefFor(tfg::getDataOperands(node)[0]);
+    Value target = step.step.getArgument(
+        3 + step.graph->getAttrOfType<IntegerAttr>(kNumInputsAttr).getInt() +
+        index);
+    step.builder.create<memref::CopyOp>(node->getLoc(), source, target);
+    return success();
+  }
+};
+
+} // namespace
 
 void populateStepPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitAlias>>("Alias");
-  patterns.add<EmitterPattern<&StepEmitter::emitRetval>>("Retval");
-  patterns.add<EmitterPattern<&StepEmitter::emitTransfer>>("Transfer");
+  patterns.add<AliasPattern>("Alias");
+  patterns.add<RetvalPattern>("Retval");
+  patterns.add<TransferPattern>("Transfer");
 }
 
 StepEmitter::~StepEmitter() = default;

@@ -135,7 +135,7 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
 }
 
 /// An elementwise op: fused into loops, memory-bound. Its scalar
-/// computation is StepEmitter::emitScalar's (EmitElementwise.cpp) unless
+/// computation is emitScalar's (Codegen/EmitElementwise.cpp) unless
 /// `floatBody` gives it.
 class ElementwiseOp<string type, string shapeFunction = "sameAsInput0">
     : TfcOp<type, Elementwise, Pattern<"Group">> {

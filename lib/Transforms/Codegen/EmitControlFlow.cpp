@@ -290,36 +290,48 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
   return success();
 }
 
-LogicalResult StepEmitter::emitMerge(Operation *node) {
-  Location loc = node->getLoc();
-  FailureOr<Value> out = outputFor(node, 0);
-  if (failed(out))
-    return failure();
-  Value index = memrefFor(tfg::getDataResults(node)[1]);
-  for (auto [k, input] : llvm::enumerate(tfg::getDataOperands(node))) {
-    Value source = memrefFor(input);
-    if (!source)
-      return error(node) << "input " << k << " has no buffer";
-    Value alive = aliveOf(input);
-    std::optional<scf::IfOp> conditional;
-    if (alive) {
-      conditional = builder.create<scf::IfOp>(loc, alive, false);
-      builder.setInsertionPointToStart(&conditional->getThenRegion().front());
+namespace {
+
+/// Merge: the live input's value and its index.
+class MergePattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    FailureOr<Value> out = step.outputFor(node, 0);
+    if (failed(out))
+      return failure();
+    Value index = step.memrefFor(tfg::getDataResults(node)[1]);
+    for (auto [k, input] : llvm::enumerate(tfg::getDataOperands(node))) {
+      Value source = step.memrefFor(input);
+      if (!source)
+        return step.error(node) << "input " << k << " has no buffer";
+      Value alive = step.aliveOf(input);
+      std::optional<scf::IfOp> conditional;
+      if (alive) {
+        conditional = step.builder.create<scf::IfOp>(loc, alive, false);
+        step.builder.setInsertionPointToStart(
+            &conditional->getThenRegion().front());
+      }
+      if (!step.sameMemory(source, *out))
+        step.builder.create<memref::CopyOp>(loc, source, *out);
+      if (index)
+        step.builder.create<memref::StoreOp>(
+            loc, step.builder.create<arith::ConstantIntOp>(loc, k, 32), index,
+            ValueRange{});
+      if (conditional)
+        step.builder.setInsertionPointAfter(*conditional);
     }
-    if (!sameMemory(source, *out))
-      builder.create<memref::CopyOp>(loc, source, *out);
-    if (index)
-      builder.create<memref::StoreOp>(
-          loc, builder.create<arith::ConstantIntOp>(loc, k, 32), index,
-          ValueRange{});
-    if (conditional)
-      builder.setInsertionPointAfter(*conditional);
+    return success();
   }
-  return success();
-}
+};
+
+} // namespace
 
 void populateControlFlowPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitMerge>>("Merge");
+  patterns.add<MergePattern>("Merge");
 }
 
 } // namespace tfc

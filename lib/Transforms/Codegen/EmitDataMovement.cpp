@@ -80,424 +80,14 @@ void StepEmitter::emitLoop(Location loc, ValueRange inputs,
       });
 }
 
-LogicalResult StepEmitter::emitDataMovement(Operation *node) {
-  OpKind kind = opKindOf(node);
-  Location loc = node->getLoc();
-  OperandRange operands = tfg::getDataOperands(node);
-  Value input = operands[0];
-  auto in = typeOf(input);
-  auto out = typeOf(tfg::getDataResults(node)[0]);
-  int64_t rank = out.getRank();
-  auto dim = [&](int64_t d) { return builder.getAffineDimExpr(d); };
-  auto constant = [&](int64_t v) { return builder.getAffineConstantExpr(v); };
-  auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
-    return AffineMap::get(rank, 0, exprs, context);
-  };
-  auto copyBody = [](OpBuilder &, Location, ValueRange args) { return args[0]; };
-  auto constants = [&](unsigned i, StringRef what)
-      -> FailureOr<SmallVector<int64_t>> {
-    std::optional<SmallVector<int64_t>> values = constantInts(operands[i]);
-    if (!values)
-      return error(node) << what << " must be a constant";
-    return *values;
-  };
-  // The tensor read (Split and Fill read their second operand).
-  Value source;
-  if (kind != OpKind::Split && kind != OpKind::Fill &&
-      kind != OpKind::StridedSliceGrad) {
-    source = memrefFor(input);
-    if (!source)
-      return error(node) << "input has no buffer";
-  }
-
-  if (kind == OpKind::Transpose) {
-    FailureOr<SmallVector<int64_t>> perm = constants(1, "the permutation");
-    if (failed(perm))
-      return failure();
-    // Output dim k walks input dim perm[k].
-    SmallVector<AffineExpr> exprs(rank, constant(0));
-    for (int64_t k = 0; k < rank; ++k)
-      exprs[(*perm)[k]] = dim(k);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output))
-      return failure();
-    emitLoop(loc, source, mapOf(exprs), *output, copyBody);
-    return success();
-  }
-
-  // StridedSlice's begin, end and strides (inputs 1-3) and masks, on a
-  // tensor of shape `sliced`.
-  auto stridedSlice =
-      [&](ArrayRef<int64_t> sliced) -> FailureOr<StridedSliceSpec> {
-    FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
-                                    end = constants(2, "end"),
-                                    strides = constants(3, "strides");
-    if (failed(begin) || failed(end) || failed(strides))
-      return failure();
-    std::string message;
-    FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
-        sliced, *begin, *end, *strides, intAttr(node, "begin_mask"),
-        intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
-        intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
-        message);
-    if (failed(spec))
-      return error(node) << message;
-    return spec;
-  };
-
-  if (kind == OpKind::Slice || kind == OpKind::StridedSlice) {
-    StridedSliceSpec spec;
-    if (kind == OpKind::Slice) {
-      FailureOr<SmallVector<int64_t>> begin = constants(1, "begin");
-      if (failed(begin))
-        return failure();
-      for (int64_t d = 0; d < in.getRank(); ++d) {
-        spec.dims.push_back({(*begin)[d], out.getDimSize(d), 1, false});
-        spec.outputSource.push_back(d);
-      }
-    } else {
-      FailureOr<StridedSliceSpec> resolved = stridedSlice(in.getShape());
-      if (failed(resolved))
-        return failure();
-      spec = *resolved;
-    }
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output))
-      return failure();
-    auto [window, map] = sliceOf(loc, source, spec.dims, spec.outputSource);
-    emitLoop(loc, window, map, *output, copyBody);
-    return success();
-  }
-
-  if (kind == OpKind::StridedSliceGrad) {
-    // Zeros of the sliced input's shape, then dy into the slice's window,
-    // dy read as the window's sizes (shrunk and new axes are size 1). The
-    // map from a dim of the window to its slice dim is its own inverse (a
-    // backwards walk reads backwards), so the slice's serves.
-    FailureOr<StridedSliceSpec> spec = stridedSlice(out.getShape());
-    Value dy = memrefFor(operands[4]);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(spec) || !dy || failed(output))
-      return failure();
-    Type element = out.getElementType();
-    builder.create<linalg::FillOp>(
-        loc,
-        builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element))
-            .getResult(),
-        *output);
-    SmallVector<int64_t> sizes;
-    for (const StridedSliceDim &d : spec->dims)
-      sizes.push_back(d.count);
-    if (llvm::is_contained(sizes, 0))
-      return success();
-    auto [window, map] = sliceOf(loc, *output, spec->dims,
-                                 llvm::to_vector(llvm::seq<int64_t>(0, rank)));
-    Value rows = reshapeOf(loc, dy, MemRefType::get(sizes, element));
-    emitLoop(loc, rows, map, window, copyBody);
-    return success();
-  }
-
-  if (kind == OpKind::Tile || kind == OpKind::BroadcastTo) {
-    // Tile: index mod the input's size. BroadcastTo: right-aligned, size-1
-    // dims read index 0.
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < in.getRank(); ++d) {
-      int64_t k = rank - in.getRank() + d, size = in.getDimSize(d);
-      if (size == out.getDimSize(k))
-        exprs.push_back(dim(k));
-      else if (kind == OpKind::Tile)
-        exprs.push_back(dim(k) % size);
-      else
-        exprs.push_back(constant(0));
-    }
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output))
-      return failure();
-    emitLoop(loc, source, mapOf(exprs), *output, copyBody);
-    return success();
-  }
-
-  if (kind == OpKind::ConcatV2 || kind == OpKind::Pack) {
-    // Each input fills its part of the output.
-    unsigned count =
-        kind == OpKind::Pack ? operands.size() : operands.size() - 1;
-    int64_t axisValue;
-    if (kind == OpKind::Pack) {
-      axisValue = intAttr(node, "axis");
-    } else {
-      FailureOr<SmallVector<int64_t>> axisList = constants(count, "the axis");
-      if (failed(axisList))
-        return failure();
-      axisValue = axisList->front();
-    }
-    std::optional<int64_t> axis = normalized(axisValue, rank);
-    if (!axis)
-      return error(node) << "axis " << axisValue << " out of range";
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output))
-      return failure();
-    int64_t offset = 0;
-    for (unsigned i = 0; i < count; ++i) {
-      auto part = typeOf(operands[i]);
-      int64_t extent = kind == OpKind::Pack ? 1 : part.getDimSize(*axis);
-      if (part.getNumElements() != 0) {
-        SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
-            steps(rank, 1);
-        offsets[*axis] = offset;
-        sizes[*axis] = extent;
-        Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
-                                                         sizes, steps);
-        SmallVector<AffineExpr> exprs;
-        for (int64_t d = 0; d < rank; ++d)
-          if (kind != OpKind::Pack || d != *axis)
-            exprs.push_back(dim(d));
-        Value piece = memrefFor(operands[i]);
-        if (!piece)
-          return error(node) << "input " << i << " has no buffer";
-        emitLoop(loc, piece, mapOf(exprs), window, copyBody);
-      }
-      offset += extent;
-    }
-    return success();
-  }
-
-  if (kind == OpKind::Unpack || kind == OpKind::Split ||
-      kind == OpKind::SplitV) {
-    // Output i reads its slice of the input.
-    Value value = kind == OpKind::Split ? operands[1] : operands[0];
-    auto valueType = typeOf(value);
-    int64_t axisValue;
-    if (kind == OpKind::Unpack) {
-      auto attr = node->getAttrOfType<IntegerAttr>("axis");
-      axisValue = attr ? attr.getInt() : 0;
-    } else {
-      FailureOr<SmallVector<int64_t>> axisList =
-          constants(kind == OpKind::Split ? 0 : 2, "the axis");
-      if (failed(axisList))
-        return failure();
-      axisValue = axisList->front();
-    }
-    std::optional<int64_t> axis = normalized(axisValue, valueType.getRank());
-    if (!axis)
-      return error(node) << "axis " << axisValue << " out of range";
-    Value whole = memrefFor(value);
-    if (!whole)
-      return error(node) << "input has no buffer";
-    int64_t offset = 0;
-    for (auto [i, result] : llvm::enumerate(tfg::getDataResults(node))) {
-      auto piece = typeOf(result);
-      // The input's dims, the axis narrowed to this piece; the output
-      // walks the others (and the axis too, unless unpacking).
-      SmallVector<StridedSliceDim> dims;
-      SmallVector<int64_t> walked;
-      int64_t extent = kind == OpKind::Unpack ? 1 : piece.getDimSize(*axis);
-      for (int64_t d = 0; d < valueType.getRank(); ++d) {
-        if (d == *axis) {
-          dims.push_back({offset, extent, 1, kind == OpKind::Unpack});
-          if (kind != OpKind::Unpack)
-            walked.push_back(d);
-          continue;
-        }
-        dims.push_back({0, valueType.getDimSize(d), 1, false});
-        walked.push_back(d);
-      }
-      offset += extent;
-      if (piece.getNumElements() == 0 || result.use_empty())
-        continue;
-      FailureOr<Value> output = outputFor(node, i);
-      if (failed(output))
-        return failure();
-      auto [window, map] = sliceOf(loc, whole, dims, walked);
-      emitLoop(loc, window, map, *output, copyBody);
-    }
-    return success();
-  }
-
-  if (kind == OpKind::Pad || kind == OpKind::PadV2 ||
-      kind == OpKind::MirrorPad) {
-    FailureOr<SmallVector<int64_t>> paddings = constants(1, "the paddings");
-    if (failed(paddings))
-      return failure();
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output))
-      return failure();
-    if (kind == OpKind::MirrorPad) {
-      // Each output index maps back into the input by reflection, with
-      // (SYMMETRIC) or without (REFLECT) repeating the edge.
-      auto mode = node->getAttrOfType<StringAttr>("mode");
-      bool symmetric = mode && mode.getValue() == "SYMMETRIC";
-      emitLoop(loc, {}, {}, *output,
-               [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                 SmallVector<Value> indices;
-                 auto index = [&](int64_t v) {
-                   return b.create<arith::ConstantIndexOp>(l, v);
-                 };
-                 for (int64_t d = 0; d < rank; ++d) {
-                   int64_t n = in.getDimSize(d);
-                   Value i = b.create<arith::SubIOp>(
-                       l, b.create<linalg::IndexOp>(l, d),
-                       index((*paddings)[2 * d]));
-                   Value negative = b.create<arith::CmpIOp>(
-                       l, arith::CmpIPredicate::slt, i, index(0));
-                   Value beyond = b.create<arith::CmpIOp>(
-                       l, arith::CmpIPredicate::sge, i, index(n));
-                   Value low = b.create<arith::SubIOp>(
-                       l, index(symmetric ? -1 : 0), i);
-                   Value high = b.create<arith::SubIOp>(
-                       l, index(symmetric ? 2 * n - 1 : 2 * n - 2), i);
-                   i = b.create<arith::SelectOp>(l, negative, low, i);
-                   indices.push_back(b.create<arith::SelectOp>(l, beyond, high, i));
-                 }
-                 return b.create<memref::LoadOp>(l, source, indices);
-               });
-      return success();
-    }
-    // The padding value everywhere, then the input over its window.
-    MemRefType outMemref = cast<MemRefType>(output->getType());
-    if (kind == OpKind::PadV2) {
-      Value padValue = memrefFor(operands[2]);
-      if (!padValue)
-        return error(node) << "the padding value has no buffer";
-      emitLoop(loc, padValue, AffineMap::get(rank, 0, {}, context), *output,
-               copyBody);
-    } else {
-      Type element = outMemref.getElementType();
-      emitLoop(loc, {}, {}, *output,
-               [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                 return b.create<arith::ConstantOp>(l, b.getZeroAttr(element));
-               });
-    }
-    if (in.getNumElements() == 0)
-      return success();
-    SmallVector<int64_t> offsets, steps(rank, 1);
-    for (int64_t d = 0; d < rank; ++d)
-      offsets.push_back((*paddings)[2 * d]);
-    Value window = builder.create<memref::SubViewOp>(loc, *output, offsets,
-                                                     in.getShape(), steps);
-    emitLoop(loc, source, builder.getMultiDimIdentityMap(rank), window,
-             copyBody);
-    return success();
-  }
-
-  if (kind == OpKind::GatherV2) {
-    // output[p..., i..., q...] = params[p..., indices[i...], q...]; an index
-    // outside [0, n) (an error in TensorFlow) reads 0.
-    FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
-    if (failed(axisList))
-      return failure();
-    auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
-    if (batchDims && batchDims.getInt() != 0)
-      return error(node) << "batch_dims other than 0 are not supported";
-    std::optional<int64_t> axis = normalized(axisList->front(), in.getRank());
-    if (!axis)
-      return error(node) << "axis out of range";
-    auto indicesType = typeOf(operands[1]);
-    int64_t indicesRank = indicesType.getRank();
-    Value indices = memrefFor(operands[1]);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output) || !indices)
-      return failure();
-    SmallVector<AffineExpr> exprs;
-    for (int64_t k = 0; k < indicesRank; ++k)
-      exprs.push_back(dim(*axis + k));
-    int64_t n = in.getDimSize(*axis);
-    Type element = cast<MemRefType>(output->getType()).getElementType();
-    emitLoop(loc, indices, mapOf(exprs), *output,
-             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-               Value i = b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
-               Value zero = b.create<arith::ConstantIndexOp>(l, 0);
-               Value valid = b.create<arith::AndIOp>(
-                   l,
-                   b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, i, zero),
-                   b.create<arith::CmpIOp>(
-                       l, arith::CmpIPredicate::slt, i,
-                       b.create<arith::ConstantIndexOp>(l, n)));
-               i = b.create<arith::SelectOp>(l, valid, i, zero);
-               SmallVector<Value> at;
-               for (int64_t d = 0; d < in.getRank(); ++d)
-                 at.push_back(d == *axis ? i
-                                         : Value(b.create<linalg::IndexOp>(
-                                               l, d < *axis ? d
-                                                            : d - 1 + indicesRank)));
-               Value v = b.create<memref::LoadOp>(l, source, at);
-               return b.create<arith::SelectOp>(
-                   l, valid, v,
-                   b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
-             });
-    return success();
-  }
-
-  if (kind == OpKind::OneHot) {
-    auto axisAttr = node->getAttrOfType<IntegerAttr>("axis");
-    int64_t axisValue = axisAttr ? axisAttr.getInt() : -1;
-    int64_t axis = axisValue < 0 ? rank - 1 : axisValue;
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis)
-        exprs.push_back(dim(d));
-    Value on = memrefFor(operands[2]), off = memrefFor(operands[3]);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output) || !on || !off)
-      return failure();
-    AffineMap scalar = AffineMap::get(rank, 0, {}, context);
-    emitLoop(loc, {source, on, off}, {mapOf(exprs), scalar, scalar}, *output,
-             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-               Value i = b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
-               Value hot = b.create<arith::CmpIOp>(
-                   l, arith::CmpIPredicate::eq, i,
-                   b.create<linalg::IndexOp>(l, axis));
-               return b.create<arith::SelectOp>(l, hot, args[1], args[2]);
-             });
-    return success();
-  }
-
-  if (kind == OpKind::Fill) {
-    Value value = memrefFor(operands[1]);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output) || !value)
-      return failure();
-    emitLoop(loc, value, AffineMap::get(rank, 0, {}, context), *output,
-             copyBody);
-    return success();
-  }
-
-  if (kind == OpKind::Range) {
-    // start + i * delta.
-    Value delta = memrefFor(operands[2]);
-    FailureOr<Value> output = outputFor(node);
-    if (failed(output) || !delta)
-      return failure();
-    Type element = cast<MemRefType>(output->getType()).getElementType();
-    bool isFloat = isa<FloatType>(element);
-    AffineMap scalar = AffineMap::get(1, 0, {}, context);
-    emitLoop(loc, {source, delta}, {scalar, scalar}, *output,
-             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-               Value i = b.create<arith::IndexCastOp>(
-                   l, b.getI64Type(), b.create<linalg::IndexOp>(l, 0));
-               if (isFloat) {
-                 i = b.create<arith::SIToFPOp>(l, element, i);
-                 return b.create<arith::AddFOp>(
-                     l, args[0], b.create<arith::MulFOp>(l, i, args[1]));
-               }
-               if (element.getIntOrFloatBitWidth() < 64)
-                 i = b.create<arith::TruncIOp>(l, element, i);
-               return b.create<arith::AddIOp>(
-                   l, args[0], b.create<arith::MulIOp>(l, i, args[1]));
-             });
-    return success();
-  }
-  if (kind == OpKind::ResizeBilinear || kind == OpKind::ResizeNearestNeighbor)
-    return emitResize(node, source);
-  return error(node) << "no code generation for this op yet";
-}
-
 /// ResizeBilinear and ResizeNearestNeighbor as TensorFlow's CPU kernels
 /// compute them: each output position maps back to a source coordinate
 /// (scale = in / out, or (in - 1) / (out - 1) with align_corners; with
 /// half_pixel_centers, pixel centers are aligned: (y + 0.5) * scale, minus
 /// 0.5 for bilinear), then takes the nearest pixel or interpolates the four
 /// around it, in float.
-LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
+static LogicalResult emitResize(StepEmitter &step, Operation *node,
+                                Value source) {
   bool bilinear = opKindOf(node) == OpKind::ResizeBilinear;
   bool alignCorners = boolAttr(node, "align_corners");
   bool halfPixel = boolAttr(node, "half_pixel_centers");
@@ -505,8 +95,9 @@ LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
   auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
   Type inElement = cast<MemRefType>(source.getType()).getElementType();
   if (!isa<FloatType>(inElement))
-    return error(node) << "code generation supports float images only for now";
-  FailureOr<Value> output = outputFor(node);
+    return step.error(node)
+           << "code generation supports float images only for now";
+  FailureOr<Value> output = step.outputFor(node);
   if (failed(output))
     return failure();
   auto scaleOf = [&](int64_t inSize, int64_t outSize) {
@@ -516,85 +107,525 @@ LogicalResult StepEmitter::emitResize(Operation *node, Value source) {
   float scales[2] = {scaleOf(in.getDimSize(1), out.getDimSize(1)),
                      scaleOf(in.getDimSize(2), out.getDimSize(2))};
   Type outElement = cast<MemRefType>(output->getType()).getElementType();
-  emitLoop(node->getLoc(), {}, {}, *output,
-           [&](OpBuilder &b, Location l, ValueRange) -> Value {
-             Type f32 = b.getF32Type();
-             auto f = [&](float v) {
-               return b.create<arith::ConstantOp>(l, b.getF32FloatAttr(v));
-             };
-             auto index = [&](int64_t v) {
-               return b.create<arith::ConstantIndexOp>(l, v);
-             };
-             auto toFloat = [&](Value i) {
-               return b.create<arith::SIToFPOp>(
-                   l, f32, b.create<arith::IndexCastOp>(l, b.getI64Type(), i));
-             };
-             auto toIndex = [&](Value v) {
-               return b.create<arith::IndexCastOp>(
-                   l, b.getIndexType(), b.create<arith::FPToSIOp>(l, b.getI64Type(), v));
-             };
-             auto clamp = [&](Value i, int64_t hi) {
-               return b.create<arith::MinSIOp>(
-                   l, b.create<arith::MaxSIOp>(l, i, index(0)), index(hi));
-             };
-             Value batch = b.create<linalg::IndexOp>(l, 0);
-             Value channel = b.create<linalg::IndexOp>(l, 3);
-             // The source coordinate of output dim 1 (rows) or 2 (columns).
-             auto coordinate = [&](int64_t dim) -> Value {
-               Value at = toFloat(b.create<linalg::IndexOp>(l, dim));
-               if (halfPixel)
-                 at = b.create<arith::AddFOp>(l, at, f(0.5f));
-               Value scaled = b.create<arith::MulFOp>(l, at, f(scales[dim - 1]));
-               if (halfPixel && bilinear)
-                 scaled = b.create<arith::SubFOp>(l, scaled, f(0.5f));
-               return scaled;
-             };
-             auto load = [&](Value y, Value x) -> Value {
-               Value v = b.create<memref::LoadOp>(l, source,
-                                                  ValueRange{batch, y, x, channel});
-               return inElement == f32 ? v
-                      : inElement.getIntOrFloatBitWidth() > 32
-                          ? Value(b.create<arith::TruncFOp>(l, f32, v))
-                          : Value(b.create<arith::ExtFOp>(l, f32, v));
-             };
-             if (!bilinear) {
-               auto nearest = [&](int64_t dim) {
-                 Value c = coordinate(dim);
-                 c = alignCorners ? Value(b.create<math::RoundOp>(l, c))
-                                  : Value(b.create<math::FloorOp>(l, c));
-                 return clamp(toIndex(c), in.getDimSize(dim) - 1);
-               };
-               Value v = b.create<memref::LoadOp>(
-                   l, source, ValueRange{batch, nearest(1), nearest(2), channel});
-               return v;
-             }
-             // Bilinear: the two neighbours along each dim and the weight of
-             // the upper one.
-             auto neighbours = [&](int64_t dim) {
-               Value c = coordinate(dim);
-               Value low = b.create<math::FloorOp>(l, c);
-               Value lerp = b.create<arith::SubFOp>(l, c, low);
-               Value lower = clamp(toIndex(low), in.getDimSize(dim) - 1);
-               Value upper = clamp(toIndex(b.create<math::CeilOp>(l, c)),
-                                   in.getDimSize(dim) - 1);
-               return std::make_tuple(lower, upper, lerp);
-             };
-             auto [y0, y1, ly] = neighbours(1);
-             auto [x0, x1, lx] = neighbours(2);
-             auto mix = [&](Value a, Value c, Value t) {
-               return b.create<arith::AddFOp>(
-                   l, a, b.create<arith::MulFOp>(l, b.create<arith::SubFOp>(l, c, a), t));
-             };
-             Value top = mix(load(y0, x0), load(y0, x1), lx);
-             Value bottom = mix(load(y1, x0), load(y1, x1), lx);
-             Value v = mix(top, bottom, ly);
-             return outElement == f32 ? v : Value(b.create<arith::TruncFOp>(l, outElement, v));
-           });
+  step.emitLoop(
+      node->getLoc(), {}, {}, *output,
+      [&](OpBuilder &b, Location l, ValueRange) -> Value {
+        Type f32 = b.getF32Type();
+        auto f = [&](float v) {
+          return b.create<arith::ConstantOp>(l, b.getF32FloatAttr(v));
+        };
+        auto index = [&](int64_t v) {
+          return b.create<arith::ConstantIndexOp>(l, v);
+        };
+        auto toFloat = [&](Value i) {
+          return b.create<arith::SIToFPOp>(
+              l, f32, b.create<arith::IndexCastOp>(l, b.getI64Type(), i));
+        };
+        auto toIndex = [&](Value v) {
+          return b.create<arith::IndexCastOp>(
+              l, b.getIndexType(),
+              b.create<arith::FPToSIOp>(l, b.getI64Type(), v));
+        };
+        auto clamp = [&](Value i, int64_t hi) {
+          return b.create<arith::MinSIOp>(
+              l, b.create<arith::MaxSIOp>(l, i, index(0)), index(hi));
+        };
+        Value batch = b.create<linalg::IndexOp>(l, 0);
+        Value channel = b.create<linalg::IndexOp>(l, 3);
+        // The source coordinate of output dim 1 (rows) or 2 (columns).
+        auto coordinate = [&](int64_t dim) -> Value {
+          Value at = toFloat(b.create<linalg::IndexOp>(l, dim));
+          if (halfPixel)
+            at = b.create<arith::AddFOp>(l, at, f(0.5f));
+          Value scaled = b.create<arith::MulFOp>(l, at, f(scales[dim - 1]));
+          if (halfPixel && bilinear)
+            scaled = b.create<arith::SubFOp>(l, scaled, f(0.5f));
+          return scaled;
+        };
+        auto load = [&](Value y, Value x) -> Value {
+          Value v = b.create<memref::LoadOp>(l, source,
+                                             ValueRange{batch, y, x, channel});
+          return inElement == f32 ? v
+                 : inElement.getIntOrFloatBitWidth() > 32
+                     ? Value(b.create<arith::TruncFOp>(l, f32, v))
+                     : Value(b.create<arith::ExtFOp>(l, f32, v));
+        };
+        if (!bilinear) {
+          auto nearest = [&](int64_t dim) {
+            Value c = coordinate(dim);
+            c = alignCorners ? Value(b.create<math::RoundOp>(l, c))
+                             : Value(b.create<math::FloorOp>(l, c));
+            return clamp(toIndex(c), in.getDimSize(dim) - 1);
+          };
+          Value v = b.create<memref::LoadOp>(
+              l, source, ValueRange{batch, nearest(1), nearest(2), channel});
+          return v;
+        }
+        // Bilinear: the two neighbours along each dim and the weight of
+        // the upper one.
+        auto neighbours = [&](int64_t dim) {
+          Value c = coordinate(dim);
+          Value low = b.create<math::FloorOp>(l, c);
+          Value lerp = b.create<arith::SubFOp>(l, c, low);
+          Value lower = clamp(toIndex(low), in.getDimSize(dim) - 1);
+          Value upper = clamp(toIndex(b.create<math::CeilOp>(l, c)),
+                              in.getDimSize(dim) - 1);
+          return std::make_tuple(lower, upper, lerp);
+        };
+        auto [y0, y1, ly] = neighbours(1);
+        auto [x0, x1, lx] = neighbours(2);
+        auto mix = [&](Value a, Value c, Value t) {
+          return b.create<arith::AddFOp>(
+              l, a,
+              b.create<arith::MulFOp>(l, b.create<arith::SubFOp>(l, c, a), t));
+        };
+        Value top = mix(load(y0, x0), load(y0, x1), lx);
+        Value bottom = mix(load(y1, x0), load(y1, x1), lx);
+        Value v = mix(top, bottom, ly);
+        return outElement == f32
+                   ? v
+                   : Value(b.create<arith::TruncFOp>(l, outElement, v));
+      });
   return success();
 }
 
+namespace {
+
+/// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
+class DataMovementPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    Value input = operands[0];
+    auto in = typeOf(input);
+    auto out = typeOf(tfg::getDataResults(node)[0]);
+    int64_t rank = out.getRank();
+    auto dim = [&](int64_t d) { return step.builder.getAffineDimExpr(d); };
+    auto constant = [&](int64_t v) {
+      return step.builder.getAffineConstantExpr(v);
+    };
+    auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+      return AffineMap::get(rank, 0, exprs, step.context);
+    };
+    auto copyBody = [](OpBuilder &, Location, ValueRange args) {
+      return args[0];
+    };
+    auto constants = [&](unsigned i,
+                         StringRef what) -> FailureOr<SmallVector<int64_t>> {
+      std::optional<SmallVector<int64_t>> values = constantInts(operands[i]);
+      if (!values)
+        return step.error(node) << what << " must be a constant";
+      return *values;
+    };
+    // The tensor read (Split and Fill read their second operand).
+    Value source;
+    if (kind != OpKind::Split && kind != OpKind::Fill &&
+        kind != OpKind::StridedSliceGrad) {
+      source = step.memrefFor(input);
+      if (!source)
+        return step.error(node) << "input has no buffer";
+    }
+
+    if (kind == OpKind::Transpose) {
+      FailureOr<SmallVector<int64_t>> perm = constants(1, "the permutation");
+      if (failed(perm))
+        return failure();
+      // Output dim k walks input dim perm[k].
+      SmallVector<AffineExpr> exprs(rank, constant(0));
+      for (int64_t k = 0; k < rank; ++k)
+        exprs[(*perm)[k]] = dim(k);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      step.emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+      return success();
+    }
+
+    // StridedSlice's begin, end and strides (inputs 1-3) and masks, on a
+    // tensor of shape `sliced`.
+    auto stridedSlice =
+        [&](ArrayRef<int64_t> sliced) -> FailureOr<StridedSliceSpec> {
+      FailureOr<SmallVector<int64_t>> begin = constants(1, "begin"),
+                                      end = constants(2, "end"),
+                                      strides = constants(3, "strides");
+      if (failed(begin) || failed(end) || failed(strides))
+        return failure();
+      std::string message;
+      FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+          sliced, *begin, *end, *strides, intAttr(node, "begin_mask"),
+          intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+          intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+          message);
+      if (failed(spec))
+        return step.error(node) << message;
+      return spec;
+    };
+
+    if (kind == OpKind::Slice || kind == OpKind::StridedSlice) {
+      StridedSliceSpec spec;
+      if (kind == OpKind::Slice) {
+        FailureOr<SmallVector<int64_t>> begin = constants(1, "begin");
+        if (failed(begin))
+          return failure();
+        for (int64_t d = 0; d < in.getRank(); ++d) {
+          spec.dims.push_back({(*begin)[d], out.getDimSize(d), 1, false});
+          spec.outputSource.push_back(d);
+        }
+      } else {
+        FailureOr<StridedSliceSpec> resolved = stridedSlice(in.getShape());
+        if (failed(resolved))
+          return failure();
+        spec = *resolved;
+      }
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      auto [window, map] =
+          step.sliceOf(loc, source, spec.dims, spec.outputSource);
+      step.emitLoop(loc, window, map, *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::StridedSliceGrad) {
+      // Zeros of the sliced input's shape, then dy into the slice's window,
+      // dy read as the window's sizes (shrunk and new axes are size 1). The
+      // map from a dim of the window to its slice dim is its own inverse (a
+      // backwards walk reads backwards), so the slice's serves.
+      FailureOr<StridedSliceSpec> spec = stridedSlice(out.getShape());
+      Value dy = step.memrefFor(operands[4]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(spec) || !dy || failed(output))
+        return failure();
+      Type element = out.getElementType();
+      step.builder.create<linalg::FillOp>(
+          loc,
+          step.builder
+              .create<arith::ConstantOp>(loc, step.builder.getZeroAttr(element))
+              .getResult(),
+          *output);
+      SmallVector<int64_t> sizes;
+      for (const StridedSliceDim &d : spec->dims)
+        sizes.push_back(d.count);
+      if (llvm::is_contained(sizes, 0))
+        return success();
+      auto [window, map] =
+          step.sliceOf(loc, *output, spec->dims,
+                       llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+      Value rows = step.reshapeOf(loc, dy, MemRefType::get(sizes, element));
+      step.emitLoop(loc, rows, map, window, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::Tile || kind == OpKind::BroadcastTo) {
+      // Tile: index mod the input's size. BroadcastTo: right-aligned, size-1
+      // dims read index 0.
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < in.getRank(); ++d) {
+        int64_t k = rank - in.getRank() + d, size = in.getDimSize(d);
+        if (size == out.getDimSize(k))
+          exprs.push_back(dim(k));
+        else if (kind == OpKind::Tile)
+          exprs.push_back(dim(k) % size);
+        else
+          exprs.push_back(constant(0));
+      }
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      step.emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::ConcatV2 || kind == OpKind::Pack) {
+      // Each input fills its part of the output.
+      unsigned count =
+          kind == OpKind::Pack ? operands.size() : operands.size() - 1;
+      int64_t axisValue;
+      if (kind == OpKind::Pack) {
+        axisValue = intAttr(node, "axis");
+      } else {
+        FailureOr<SmallVector<int64_t>> axisList = constants(count, "the axis");
+        if (failed(axisList))
+          return failure();
+        axisValue = axisList->front();
+      }
+      std::optional<int64_t> axis = normalized(axisValue, rank);
+      if (!axis)
+        return step.error(node) << "axis " << axisValue << " out of range";
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      int64_t offset = 0;
+      for (unsigned i = 0; i < count; ++i) {
+        auto part = typeOf(operands[i]);
+        int64_t extent = kind == OpKind::Pack ? 1 : part.getDimSize(*axis);
+        if (part.getNumElements() != 0) {
+          SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
+              steps(rank, 1);
+          offsets[*axis] = offset;
+          sizes[*axis] = extent;
+          Value window = step.builder.create<memref::SubViewOp>(
+              loc, *output, offsets, sizes, steps);
+          SmallVector<AffineExpr> exprs;
+          for (int64_t d = 0; d < rank; ++d)
+            if (kind != OpKind::Pack || d != *axis)
+              exprs.push_back(dim(d));
+          Value piece = step.memrefFor(operands[i]);
+          if (!piece)
+            return step.error(node) << "input " << i << " has no buffer";
+          step.emitLoop(loc, piece, mapOf(exprs), window, copyBody);
+        }
+        offset += extent;
+      }
+      return success();
+    }
+
+    if (kind == OpKind::Unpack || kind == OpKind::Split ||
+        kind == OpKind::SplitV) {
+      // Output i reads its slice of the input.
+      Value value = kind == OpKind::Split ? operands[1] : operands[0];
+      auto valueType = typeOf(value);
+      int64_t axisValue;
+      if (kind == OpKind::Unpack) {
+        auto attr = node->getAttrOfType<IntegerAttr>("axis");
+        axisValue = attr ? attr.getInt() : 0;
+      } else {
+        FailureOr<SmallVector<int64_t>> axisList =
+            constants(kind == OpKind::Split ? 0 : 2, "the axis");
+        if (failed(axisList))
+          return failure();
+        axisValue = axisList->front();
+      }
+      std::optional<int64_t> axis = normalized(axisValue, valueType.getRank());
+      if (!axis)
+        return step.error(node) << "axis " << axisValue << " out of range";
+      Value whole = step.memrefFor(value);
+      if (!whole)
+        return step.error(node) << "input has no buffer";
+      int64_t offset = 0;
+      for (auto [i, result] : llvm::enumerate(tfg::getDataResults(node))) {
+        auto piece = typeOf(result);
+        // The input's dims, the axis narrowed to this piece; the output
+        // walks the others (and the axis too, unless unpacking).
+        SmallVector<StridedSliceDim> dims;
+        SmallVector<int64_t> walked;
+        int64_t extent = kind == OpKind::Unpack ? 1 : piece.getDimSize(*axis);
+        for (int64_t d = 0; d < valueType.getRank(); ++d) {
+          if (d == *axis) {
+            dims.push_back({offset, extent, 1, kind == OpKind::Unpack});
+            if (kind != OpKind::Unpack)
+              walked.push_back(d);
+            continue;
+          }
+          dims.push_back({0, valueType.getDimSize(d), 1, false});
+          walked.push_back(d);
+        }
+        offset += extent;
+        if (piece.getNumElements() == 0 || result.use_empty())
+          continue;
+        FailureOr<Value> output = step.outputFor(node, i);
+        if (failed(output))
+          return failure();
+        auto [window, map] = step.sliceOf(loc, whole, dims, walked);
+        step.emitLoop(loc, window, map, *output, copyBody);
+      }
+      return success();
+    }
+
+    if (kind == OpKind::Pad || kind == OpKind::PadV2 ||
+        kind == OpKind::MirrorPad) {
+      FailureOr<SmallVector<int64_t>> paddings = constants(1, "the paddings");
+      if (failed(paddings))
+        return failure();
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      if (kind == OpKind::MirrorPad) {
+        // Each output index maps back into the input by reflection, with
+        // (SYMMETRIC) or without (REFLECT) repeating the edge.
+        auto mode = node->getAttrOfType<StringAttr>("mode");
+        bool symmetric = mode && mode.getValue() == "SYMMETRIC";
+        step.emitLoop(loc, {}, {}, *output,
+                      [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                        SmallVector<Value> indices;
+                        auto index = [&](int64_t v) {
+                          return b.create<arith::ConstantIndexOp>(l, v);
+                        };
+                        for (int64_t d = 0; d < rank; ++d) {
+                          int64_t n = in.getDimSize(d);
+                          Value i = b.create<arith::SubIOp>(
+                              l, b.create<linalg::IndexOp>(l, d),
+                              index((*paddings)[2 * d]));
+                          Value negative = b.create<arith::CmpIOp>(
+                              l, arith::CmpIPredicate::slt, i, index(0));
+                          Value beyond = b.create<arith::CmpIOp>(
+                              l, arith::CmpIPredicate::sge, i, index(n));
+                          Value low = b.create<arith::SubIOp>(
+                              l, index(symmetric ? -1 : 0), i);
+                          Value high = b.create<arith::SubIOp>(
+                              l, index(symmetric ? 2 * n - 1 : 2 * n - 2), i);
+                          i = b.create<arith::SelectOp>(l, negative, low, i);
+                          indices.push_back(
+                              b.create<arith::SelectOp>(l, beyond, high, i));
+                        }
+                        return b.create<memref::LoadOp>(l, source, indices);
+                      });
+        return success();
+      }
+      // The padding value everywhere, then the input over its window.
+      MemRefType outMemref = cast<MemRefType>(output->getType());
+      if (kind == OpKind::PadV2) {
+        Value padValue = step.memrefFor(operands[2]);
+        if (!padValue)
+          return step.error(node) << "the padding value has no buffer";
+        step.emitLoop(loc, padValue, AffineMap::get(rank, 0, {}, step.context),
+                      *output, copyBody);
+      } else {
+        Type element = outMemref.getElementType();
+        step.emitLoop(loc, {}, {}, *output,
+                      [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                        return b.create<arith::ConstantOp>(
+                            l, b.getZeroAttr(element));
+                      });
+      }
+      if (in.getNumElements() == 0)
+        return success();
+      SmallVector<int64_t> offsets, steps(rank, 1);
+      for (int64_t d = 0; d < rank; ++d)
+        offsets.push_back((*paddings)[2 * d]);
+      Value window = step.builder.create<memref::SubViewOp>(
+          loc, *output, offsets, in.getShape(), steps);
+      step.emitLoop(loc, source, step.builder.getMultiDimIdentityMap(rank),
+                    window, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::GatherV2) {
+      // output[p..., i..., q...] = params[p..., indices[i...], q...]; an index
+      // outside [0, n) (an error in TensorFlow) reads 0.
+      FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
+      if (failed(axisList))
+        return failure();
+      auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
+      if (batchDims && batchDims.getInt() != 0)
+        return step.error(node) << "batch_dims other than 0 are not supported";
+      std::optional<int64_t> axis = normalized(axisList->front(), in.getRank());
+      if (!axis)
+        return step.error(node) << "axis out of range";
+      auto indicesType = typeOf(operands[1]);
+      int64_t indicesRank = indicesType.getRank();
+      Value indices = step.memrefFor(operands[1]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !indices)
+        return failure();
+      SmallVector<AffineExpr> exprs;
+      for (int64_t k = 0; k < indicesRank; ++k)
+        exprs.push_back(dim(*axis + k));
+      int64_t n = in.getDimSize(*axis);
+      Type element = cast<MemRefType>(output->getType()).getElementType();
+      step.emitLoop(
+          loc, indices, mapOf(exprs), *output,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value i =
+                b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+            Value zero = b.create<arith::ConstantIndexOp>(l, 0);
+            Value valid = b.create<arith::AndIOp>(
+                l,
+                b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, i, zero),
+                b.create<arith::CmpIOp>(
+                    l, arith::CmpIPredicate::slt, i,
+                    b.create<arith::ConstantIndexOp>(l, n)));
+            i = b.create<arith::SelectOp>(l, valid, i, zero);
+            SmallVector<Value> at;
+            for (int64_t d = 0; d < in.getRank(); ++d)
+              at.push_back(d == *axis
+                               ? i
+                               : Value(b.create<linalg::IndexOp>(
+                                     l, d < *axis ? d : d - 1 + indicesRank)));
+            Value v = b.create<memref::LoadOp>(l, source, at);
+            return b.create<arith::SelectOp>(
+                l, valid, v,
+                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+          });
+      return success();
+    }
+
+    if (kind == OpKind::OneHot) {
+      auto axisAttr = node->getAttrOfType<IntegerAttr>("axis");
+      int64_t axisValue = axisAttr ? axisAttr.getInt() : -1;
+      int64_t axis = axisValue < 0 ? rank - 1 : axisValue;
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis)
+          exprs.push_back(dim(d));
+      Value on = step.memrefFor(operands[2]), off = step.memrefFor(operands[3]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !on || !off)
+        return failure();
+      AffineMap scalar = AffineMap::get(rank, 0, {}, step.context);
+      step.emitLoop(
+          loc, {source, on, off}, {mapOf(exprs), scalar, scalar}, *output,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value i =
+                b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+            Value hot =
+                b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, i,
+                                        b.create<linalg::IndexOp>(l, axis));
+            return b.create<arith::SelectOp>(l, hot, args[1], args[2]);
+          });
+      return success();
+    }
+
+    if (kind == OpKind::Fill) {
+      Value value = step.memrefFor(operands[1]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !value)
+        return failure();
+      step.emitLoop(loc, value, AffineMap::get(rank, 0, {}, step.context),
+                    *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::Range) {
+      // start + i * delta.
+      Value delta = step.memrefFor(operands[2]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !delta)
+        return failure();
+      Type element = cast<MemRefType>(output->getType()).getElementType();
+      bool isFloat = isa<FloatType>(element);
+      AffineMap scalar = AffineMap::get(1, 0, {}, step.context);
+      step.emitLoop(loc, {source, delta}, {scalar, scalar}, *output,
+                    [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                      Value i = b.create<arith::IndexCastOp>(
+                          l, b.getI64Type(), b.create<linalg::IndexOp>(l, 0));
+                      if (isFloat) {
+                        i = b.create<arith::SIToFPOp>(l, element, i);
+                        return b.create<arith::AddFOp>(
+                            l, args[0], b.create<arith::MulFOp>(l, i, args[1]));
+                      }
+                      if (element.getIntOrFloatBitWidth() < 64)
+                        i = b.create<arith::TruncIOp>(l, element, i);
+                      return b.create<arith::AddIOp>(
+                          l, args[0], b.create<arith::MulIOp>(l, i, args[1]));
+                    });
+      return success();
+    }
+    if (kind == OpKind::ResizeBilinear || kind == OpKind::ResizeNearestNeighbor)
+      return emitResize(step, node, source);
+    return step.error(node) << "no code generation for this op yet";
+  }
+};
+
+} // namespace
+
 void populateDataMovementPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitDataMovement>>("DataMovement");
+  patterns.add<DataMovementPattern>("DataMovement");
 }
 
 } // namespace tfc

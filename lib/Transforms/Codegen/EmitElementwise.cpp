@@ -211,8 +211,8 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
 } // namespace
 
 /// The scalar computation of one elementwise node on element values.
-FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
-                                         Location loc) {
+static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
+                                   ArrayRef<Value> in, Location loc) {
   OpKind kind = opKindOf(node);
   Type element = elementOf(tfg::getDataResults(node)[0]);
   // Comparisons compute in their operands' type; everything else in the
@@ -220,10 +220,10 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   Type operandElement = tfg::getDataOperands(node).empty()
                             ? element
                             : elementOf(tfg::getDataOperands(node).back());
-  ScalarBuilder s(builder, loc, element);
-  ScalarBuilder operands(builder, loc, operandElement);
+  ScalarBuilder s(step.builder, loc, element);
+  ScalarBuilder operands(step.builder, loc, operandElement);
   auto unsupportedType = [&]() -> FailureOr<Value> {
-    return error(node) << "no code generation for this op on " << element;
+    return step.error(node) << "no code generation for this op on " << element;
   };
   auto floatAttr = [&](StringRef name, double fallback) {
     if (auto attr = node->getAttrOfType<FloatAttr>(name))
@@ -231,11 +231,11 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     return fallback;
   };
   auto libm = [&](StringRef name) {
-    Type f32 = builder.getF32Type(), f64 = builder.getF64Type();
-    func::FuncOp single = kernel((name + "f").str(), TypeRange{f32});
-    single.setType(builder.getFunctionType(f32, f32));
-    func::FuncOp dbl = kernel(name, TypeRange{f64});
-    dbl.setType(builder.getFunctionType(f64, f64));
+    Type f32 = step.builder.getF32Type(), f64 = step.builder.getF64Type();
+    func::FuncOp single = step.kernel((name + "f").str(), TypeRange{f32});
+    single.setType(step.builder.getFunctionType(f32, f32));
+    func::FuncOp dbl = step.kernel(name, TypeRange{f64});
+    dbl.setType(step.builder.getFunctionType(f64, f64));
     return s.libm(single, dbl, in[0]);
   };
 
@@ -247,17 +247,21 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     // stays NaN.
     if (boolAttr(node, "Truncate") && operandElement.isF32() &&
         element.isBF16()) {
-      Value bits = builder.create<arith::BitcastOp>(loc, builder.getI32Type(), in[0]);
-      Value high = builder.create<arith::ShRUIOp>(
-          loc, bits, builder.create<arith::ConstantIntOp>(loc, 16, 32));
-      Value half = builder.create<arith::TruncIOp>(loc, builder.getI16Type(), high);
-      Value isNan = builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO,
-                                                  in[0], in[0]);
-      Value quietNan = builder.create<arith::ConstantIntOp>(loc, 0x7FC0, 16);
-      Value chosen = builder.create<arith::SelectOp>(loc, isNan, quietNan, half);
-      return Value(builder.create<arith::BitcastOp>(loc, element, chosen));
+      Value bits = step.builder.create<arith::BitcastOp>(
+          loc, step.builder.getI32Type(), in[0]);
+      Value high = step.builder.create<arith::ShRUIOp>(
+          loc, bits, step.builder.create<arith::ConstantIntOp>(loc, 16, 32));
+      Value half = step.builder.create<arith::TruncIOp>(
+          loc, step.builder.getI16Type(), high);
+      Value isNan = step.builder.create<arith::CmpFOp>(
+          loc, arith::CmpFPredicate::UNO, in[0], in[0]);
+      Value quietNan =
+          step.builder.create<arith::ConstantIntOp>(loc, 0x7FC0, 16);
+      Value chosen =
+          step.builder.create<arith::SelectOp>(loc, isNan, quietNan, half);
+      return Value(step.builder.create<arith::BitcastOp>(loc, element, chosen));
     }
-    return castScalar(builder, loc, in[0], operandElement, element);
+    return castScalar(step.builder, loc, in[0], operandElement, element);
   }
   case OpKind::Equal:
     return operands.compare("eq", in[0], in[1]);
@@ -276,25 +280,25 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     return s.select(in[0], in[1], in[2]);
   case OpKind::ZerosLike:
     return s.kind == Kind::Bool
-               ? Value(builder.create<arith::ConstantIntOp>(loc, 0, 1))
+               ? Value(step.builder.create<arith::ConstantIntOp>(loc, 0, 1))
                : s.constant(0);
   case OpKind::OnesLike:
     return s.kind == Kind::Bool
-               ? Value(builder.create<arith::ConstantIntOp>(loc, 1, 1))
+               ? Value(step.builder.create<arith::ConstantIntOp>(loc, 1, 1))
                : s.constant(1);
   case OpKind::LogicalAnd:
-    return Value(builder.create<arith::AndIOp>(loc, in[0], in[1]));
+    return Value(step.builder.create<arith::AndIOp>(loc, in[0], in[1]));
   case OpKind::LogicalOr:
-    return Value(builder.create<arith::OrIOp>(loc, in[0], in[1]));
+    return Value(step.builder.create<arith::OrIOp>(loc, in[0], in[1]));
   case OpKind::LogicalNot:
-    return Value(builder.create<arith::XOrIOp>(
-        loc, in[0], builder.create<arith::ConstantIntOp>(loc, 1, 1)));
+    return Value(step.builder.create<arith::XOrIOp>(
+        loc, in[0], step.builder.create<arith::ConstantIntOp>(loc, 1, 1)));
   case OpKind::IsNan:
-    return Value(builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO,
-                                               in[0], in[0]));
+    return Value(step.builder.create<arith::CmpFOp>(
+        loc, arith::CmpFPredicate::UNO, in[0], in[0]));
   case OpKind::IsInf:
   case OpKind::IsFinite: {
-    Value magnitude = builder.create<math::AbsFOp>(loc, in[0]);
+    Value magnitude = step.builder.create<math::AbsFOp>(loc, in[0]);
     Value inf = operands.constant(std::numeric_limits<double>::infinity());
     return operands.compare(kind == OpKind::IsInf ? "eq" : "lt", magnitude,
                             inf);
@@ -334,7 +338,7 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   case OpKind::Square:
     return s.mul(in[0], in[0]);
   case OpKind::Neg:
-    return s.isFloat() ? Value(builder.create<arith::NegFOp>(loc, in[0]))
+    return s.isFloat() ? Value(step.builder.create<arith::NegFOp>(loc, in[0]))
                        : s.sub(s.constant(0), in[0]);
   case OpKind::Relu:
     return s.max(in[0], s.constant(0)); // NaN propagates, as in TensorFlow.
@@ -356,8 +360,9 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   if (!s.isFloat()) {
     switch (kind) {
     case OpKind::Abs:
-      return s.isUnsigned() ? in[0]
-                            : Value(builder.create<math::AbsIOp>(loc, in[0]));
+      return s.isUnsigned()
+                 ? in[0]
+                 : Value(step.builder.create<math::AbsIOp>(loc, in[0]));
     case OpKind::Div:
     case OpKind::TruncateDiv:
       return s.intDivide(in[0], in[1], /*floor=*/false);
@@ -372,7 +377,7 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     case OpKind::Inv:
       return s.intDivide(s.constant(1), in[0], /*floor=*/false);
     case OpKind::Pow:
-      return Value(builder.create<math::IPowIOp>(loc, in[0], in[1]));
+      return Value(step.builder.create<math::IPowIOp>(loc, in[0], in[1]));
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
@@ -386,7 +391,7 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   // Floating point.
   auto one = [&] { return s.constant(1); };
   // What the op table's floatBody declarations see (OpTableBase.td).
-  OpBuilder &b = builder;
+  OpBuilder &b = step.builder;
   Value x = in[0];
   Value y = in.size() > 1 ? in[1] : Value();
   Value z = in.size() > 2 ? in[2] : Value();
@@ -396,34 +401,34 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
 #include "tfc/Transforms/OpTable.inc"
   case OpKind::RealDiv:
   case OpKind::Div:
-    return Value(builder.create<arith::DivFOp>(loc, in[0], in[1]));
+    return Value(step.builder.create<arith::DivFOp>(loc, in[0], in[1]));
   case OpKind::DivNoNan:
   case OpKind::MulNoNan: {
     Value product =
         kind == OpKind::DivNoNan
-            ? Value(builder.create<arith::DivFOp>(loc, in[0], in[1]))
+            ? Value(step.builder.create<arith::DivFOp>(loc, in[0], in[1]))
             : s.mul(in[0], in[1]);
     return s.select(s.compare("eq", in[1], s.constant(0)), s.constant(0),
                     product);
   }
   case OpKind::FloorDiv:
-    return Value(builder.create<math::FloorOp>(
-        loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
+    return Value(step.builder.create<math::FloorOp>(
+        loc, step.builder.create<arith::DivFOp>(loc, in[0], in[1])));
   case OpKind::TruncateDiv:
-    return Value(builder.create<math::TruncOp>(
-        loc, builder.create<arith::DivFOp>(loc, in[0], in[1])));
+    return Value(step.builder.create<math::TruncOp>(
+        loc, step.builder.create<arith::DivFOp>(loc, in[0], in[1])));
   case OpKind::FloorMod:
     return s.floorMod(in[0], in[1]);
   case OpKind::TruncateMod:
   case OpKind::Mod:
-    return Value(builder.create<arith::RemFOp>(loc, in[0], in[1]));
+    return Value(step.builder.create<arith::RemFOp>(loc, in[0], in[1]));
   case OpKind::Pow:
-    return Value(builder.create<math::PowFOp>(loc, in[0], in[1]));
+    return Value(step.builder.create<math::PowFOp>(loc, in[0], in[1]));
   case OpKind::Abs:
-    return Value(builder.create<math::AbsFOp>(loc, in[0]));
+    return Value(step.builder.create<math::AbsFOp>(loc, in[0]));
   case OpKind::Reciprocal:
   case OpKind::Inv:
-    return Value(builder.create<arith::DivFOp>(loc, one(), in[0]));
+    return Value(step.builder.create<arith::DivFOp>(loc, one(), in[0]));
   case OpKind::Exp:
     return s.exp(in[0]);
   // MLIR 19 lowers log1p and expm1 as log(1 + x) and exp(x) - 1, which
@@ -436,19 +441,21 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   case OpKind::Erfc:
     return libm("erfc");
   case OpKind::Floor:
-    return Value(builder.create<math::FloorOp>(loc, in[0]));
+    return Value(step.builder.create<math::FloorOp>(loc, in[0]));
   case OpKind::Ceil:
-    return Value(builder.create<math::CeilOp>(loc, in[0]));
+    return Value(step.builder.create<math::CeilOp>(loc, in[0]));
   case OpKind::Round:
   case OpKind::Rint: // Half to even, as TensorFlow.
-    return Value(builder.create<math::RoundEvenOp>(loc, in[0]));
+    return Value(step.builder.create<math::RoundEvenOp>(loc, in[0]));
   case OpKind::Sigmoid: {
-    Value e = s.exp(builder.create<arith::NegFOp>(loc, in[0]));
-    return Value(builder.create<arith::DivFOp>(loc, one(), s.add(one(), e)));
+    Value e = s.exp(step.builder.create<arith::NegFOp>(loc, in[0]));
+    return Value(
+        step.builder.create<arith::DivFOp>(loc, one(), s.add(one(), e)));
   }
   case OpKind::Softsign:
-    return Value(builder.create<arith::DivFOp>(
-        loc, in[0], s.add(builder.create<math::AbsFOp>(loc, in[0]), one())));
+    return Value(step.builder.create<arith::DivFOp>(
+        loc, in[0],
+        s.add(step.builder.create<math::AbsFOp>(loc, in[0]), one())));
   case OpKind::Softplus: {
     // Linear above -threshold, exponential below threshold.
     double threshold =
@@ -456,8 +463,10 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
                                  : std::numeric_limits<float>::epsilon()) +
         2.0;
     Value e = s.exp(in[0]);
-    Value middle = Value(builder.create<math::LogOp>(loc, s.add(e, one())));
-    Value low = s.select(s.compare("lt", in[0], s.constant(threshold)), e, middle);
+    Value middle =
+        Value(step.builder.create<math::LogOp>(loc, s.add(e, one())));
+    Value low =
+        s.select(s.compare("lt", in[0], s.constant(threshold)), e, middle);
     return s.select(s.compare("gt", in[0], s.constant(-threshold)), in[0], low);
   }
   case OpKind::Elu:
@@ -483,11 +492,12 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
     return s.mul(s.mul(s.constant(-0.5), s.mul(in[1], in[0])),
                  s.mul(in[0], in[0]));
   case OpKind::SqrtGrad:
-    return Value(builder.create<arith::DivFOp>(
+    return Value(step.builder.create<arith::DivFOp>(
         loc, s.mul(s.constant(0.5), in[1]), in[0]));
   case OpKind::ReciprocalGrad:
   case OpKind::InvGrad:
-    return s.mul(s.mul(builder.create<arith::NegFOp>(loc, in[1]), in[0]), in[0]);
+    return s.mul(s.mul(step.builder.create<arith::NegFOp>(loc, in[1]), in[0]),
+                 in[0]);
   default:
     break;
   }
@@ -497,7 +507,7 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   case OpKind::ReluGrad:
     return s.select(s.compare("gt", in[1], zero), in[0], zero);
   case OpKind::Relu6Grad:
-    return s.select(builder.create<arith::AndIOp>(
+    return s.select(step.builder.create<arith::AndIOp>(
                         loc, s.compare("gt", in[1], zero),
                         s.compare("lt", in[1], s.constant(6))),
                     in[0], zero);
@@ -507,156 +517,175 @@ FailureOr<Value> StepEmitter::emitScalar(Operation *node, ArrayRef<Value> in,
   case OpKind::SeluGrad:
     return s.select(
         s.compare("lt", in[1], zero),
-        s.mul(in[0], s.add(in[1], s.constant(1.7580993408473768599402175208123))),
+        s.mul(in[0],
+              s.add(in[1], s.constant(1.7580993408473768599402175208123))),
         s.mul(in[0], s.constant(1.0507009873554804934193349852946)));
   case OpKind::LeakyReluGrad:
     return s.select(s.compare("gt", in[1], zero), in[0],
                     s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
   case OpKind::SoftplusGrad:
-    return Value(builder.create<arith::DivFOp>(
+    return Value(step.builder.create<arith::DivFOp>(
         loc, in[0],
-        s.add(s.exp(builder.create<arith::NegFOp>(loc, in[1])), one())));
+        s.add(s.exp(step.builder.create<arith::NegFOp>(loc, in[1])), one())));
   case OpKind::SoftsignGrad: {
-    Value d = s.add(one(), builder.create<math::AbsFOp>(loc, in[1]));
-    return Value(builder.create<arith::DivFOp>(loc, in[0], s.mul(d, d)));
+    Value d = s.add(one(), step.builder.create<math::AbsFOp>(loc, in[1]));
+    return Value(step.builder.create<arith::DivFOp>(loc, in[0], s.mul(d, d)));
   }
   default:
-    return error(node) << "no code generation for this op yet";
+    return step.error(node) << "no code generation for this op yet";
   }
 }
+
+namespace {
 
 /// One linalg.generic for an elementwise group: inputs are the group's
 /// external operands, broadcast to the root's shape.
-LogicalResult StepEmitter::emitGroup(Operation *root) {
-  Location loc = root->getLoc();
-  Value rootResult = tfg::getDataResults(root)[0];
-  auto outType = cast<RankedTensorType>(rootResult.getType());
-  int64_t rank = outType.getRank();
+class GroupPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
 
-  // Members in dependency order (the group's nodes, root last).
-  SmallVector<Operation *> members = groups.lookup(tfg::getNodeName(root));
-  members.push_back(root);
-  llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
+protected:
+  LogicalResult lower(Operation *root) const override {
+    Location loc = root->getLoc();
+    Value rootResult = tfg::getDataResults(root)[0];
+    auto outType = cast<RankedTensorType>(rootResult.getType());
+    int64_t rank = outType.getRank();
 
-  // A max pooling gradient and its ReluGrad: one kernel call.
-  if (opKindOf(members.front()) == OpKind::MaxPoolGrad)
-    return emitWindowGradient(members.front(), root);
-  // A convolution and its epilogue: one kernel call.
-  if (!isElementwise(members.front())) {
-    Operation *conv = members.front();
-    ConvEpilogue epilogue;
-    epilogue.root = root;
-    Value value = tfg::getDataResults(conv)[0];
-    for (Operation *member : ArrayRef(members).drop_front()) {
-      OpKind kind = opKindOf(member);
-      if (kind == OpKind::Relu || kind == OpKind::Relu6) {
-        epilogue.activation = kind == OpKind::Relu ? 1 : 2;
-      } else {
-        OperandRange in = tfg::getDataOperands(member);
-        Value other = in[0] == value ? in[1] : in[0];
-        if (other.getType() == value.getType())
-          epilogue.residual = other;
-        else
-          epilogue.bias = other;
-      }
-      value = tfg::getDataResults(member)[0];
-    }
-    return emitWindow(conv, &epilogue);
-  }
+    // Members in dependency order (the group's nodes, root last).
+    SmallVector<Operation *> members =
+        step.groupMembers(tfg::getNodeName(root));
+    members.push_back(root);
+    llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
 
-  // External tensor values with the map each is read through; a value
-  // read two ways (Select's row condition) is two inputs.
-  SmallVector<std::pair<Value, AffineMap>> inputs;
-  auto mapOf = [&](Operation *member, unsigned index, Value operand) {
-    auto type = cast<RankedTensorType>(operand.getType());
-    // Select (v1): a vector condition picks whole rows of higher-rank x.
-    if (opKindOf(member) == OpKind::Select && index == 0 &&
-        type.getRank() == 1 && rank > 1)
-      return AffineMap::get(rank, 0, builder.getAffineDimExpr(0), context);
-    // BiasAdd on NCHW: the bias runs along dim 1.
-    auto format = member->getAttrOfType<StringAttr>("data_format");
-    if (opKindOf(member) == OpKind::BiasAdd && index == 1 && format &&
-        format.getValue() == "NCHW" && rank >= 2)
-      return AffineMap::get(rank, 0, builder.getAffineDimExpr(1), context);
-    // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      int64_t outDim = rank - type.getRank() + d;
-      exprs.push_back(type.getDimSize(d) == 1 && outType.getDimSize(outDim) != 1
-                          ? builder.getAffineConstantExpr(0)
-                          : builder.getAffineDimExpr(outDim));
-    }
-    return AffineMap::get(rank, 0, exprs, context);
-  };
-  // Nodes that read only their input's shape read no element of it.
-  auto readsElements = [](Operation *member) {
-    OpKind kind = opKindOf(member);
-    return kind != OpKind::ZerosLike && kind != OpKind::OnesLike;
-  };
-  for (Operation *member : members) {
-    if (!readsElements(member))
-      continue;
-    for (auto [index, operand] : llvm::enumerate(tfg::getDataOperands(member))) {
-      if (inGroup.contains(operand.getDefiningOp()))
-        continue;
-      std::pair<Value, AffineMap> input(operand, mapOf(member, index, operand));
-      if (!llvm::is_contained(inputs, input))
-        inputs.push_back(input);
-    }
-  }
-  SmallVector<Value> inputMemrefs;
-  SmallVector<AffineMap> maps;
-  for (auto [value, map] : inputs) {
-    Value memref = memrefFor(value);
-    if (!memref)
-      return error(root) << "an input has no buffer";
-    inputMemrefs.push_back(memref);
-    maps.push_back(map);
-  }
-  maps.push_back(builder.getMultiDimIdentityMap(rank));
-  FailureOr<Value> output = outputFor(root);
-  if (failed(output))
-    return failure();
-
-  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-  LogicalResult result = success();
-  builder.create<linalg::GenericOp>(
-      loc, inputMemrefs, *output, maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPoint(nested.getInsertionBlock(),
-                                  nested.getInsertionPoint());
-        // The scalar of each (value, map) read, and of each member.
-        llvm::DenseMap<Value, Value> scalars;
-        auto scalarOf = [&](Operation *member, unsigned index, Value operand) {
-          if (Value computed = scalars.lookup(operand))
-            return computed;
-          auto it = llvm::find(inputs, std::make_pair(
-                                           operand, mapOf(member, index, operand)));
-          return Value(args[it - inputs.begin()]);
-        };
-        Value last;
-        for (Operation *member : members) {
-          SmallVector<Value> in;
-          if (readsElements(member))
-            for (auto [index, operand] :
-                 llvm::enumerate(tfg::getDataOperands(member)))
-              in.push_back(scalarOf(member, index, operand));
-          FailureOr<Value> v = emitScalar(member, in, nestedLoc);
-          if (failed(v)) {
-            result = failure();
-            v = Value(args.back()); // Keep the body well formed.
-          }
-          scalars[tfg::getDataResults(member)[0]] = *v;
-          last = *v;
+    // A max pooling gradient and its ReluGrad: one kernel call.
+    if (opKindOf(members.front()) == OpKind::MaxPoolGrad)
+      return step.emitWindowGradient(members.front(), root);
+    // A convolution and its epilogue: one kernel call.
+    if (!isElementwise(members.front())) {
+      Operation *conv = members.front();
+      ConvEpilogue epilogue;
+      epilogue.root = root;
+      Value value = tfg::getDataResults(conv)[0];
+      for (Operation *member : ArrayRef(members).drop_front()) {
+        OpKind kind = opKindOf(member);
+        if (kind == OpKind::Relu || kind == OpKind::Relu6) {
+          epilogue.activation = kind == OpKind::Relu ? 1 : 2;
+        } else {
+          OperandRange in = tfg::getDataOperands(member);
+          Value other = in[0] == value ? in[1] : in[0];
+          if (other.getType() == value.getType())
+            epilogue.residual = other;
+          else
+            epilogue.bias = other;
         }
-        builder.create<linalg::YieldOp>(nestedLoc, last);
-      });
-  return result;
-}
+        value = tfg::getDataResults(member)[0];
+      }
+      return step.emitWindow(conv, &epilogue);
+    }
+
+    // External tensor values with the map each is read through; a value
+    // read two ways (Select's row condition) is two inputs.
+    SmallVector<std::pair<Value, AffineMap>> inputs;
+    auto mapOf = [&](Operation *member, unsigned index, Value operand) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      // Select (v1): a vector condition picks whole rows of higher-rank x.
+      if (opKindOf(member) == OpKind::Select && index == 0 &&
+          type.getRank() == 1 && rank > 1)
+        return AffineMap::get(rank, 0, step.builder.getAffineDimExpr(0),
+                              step.context);
+      // BiasAdd on NCHW: the bias runs along dim 1.
+      auto format = member->getAttrOfType<StringAttr>("data_format");
+      if (opKindOf(member) == OpKind::BiasAdd && index == 1 && format &&
+          format.getValue() == "NCHW" && rank >= 2)
+        return AffineMap::get(rank, 0, step.builder.getAffineDimExpr(1),
+                              step.context);
+      // Right-aligned broadcasting: size-1 (and missing) dims read index 0.
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        int64_t outDim = rank - type.getRank() + d;
+        exprs.push_back(type.getDimSize(d) == 1 &&
+                                outType.getDimSize(outDim) != 1
+                            ? step.builder.getAffineConstantExpr(0)
+                            : step.builder.getAffineDimExpr(outDim));
+      }
+      return AffineMap::get(rank, 0, exprs, step.context);
+    };
+    // Nodes that read only their input's shape read no element of it.
+    auto readsElements = [](Operation *member) {
+      OpKind kind = opKindOf(member);
+      return kind != OpKind::ZerosLike && kind != OpKind::OnesLike;
+    };
+    for (Operation *member : members) {
+      if (!readsElements(member))
+        continue;
+      for (auto [index, operand] :
+           llvm::enumerate(tfg::getDataOperands(member))) {
+        if (inGroup.contains(operand.getDefiningOp()))
+          continue;
+        std::pair<Value, AffineMap> input(operand,
+                                          mapOf(member, index, operand));
+        if (!llvm::is_contained(inputs, input))
+          inputs.push_back(input);
+      }
+    }
+    SmallVector<Value> inputMemrefs;
+    SmallVector<AffineMap> maps;
+    for (auto [value, map] : inputs) {
+      Value memref = step.memrefFor(value);
+      if (!memref)
+        return step.error(root) << "an input has no buffer";
+      inputMemrefs.push_back(memref);
+      maps.push_back(map);
+    }
+    maps.push_back(step.builder.getMultiDimIdentityMap(rank));
+    FailureOr<Value> output = step.outputFor(root);
+    if (failed(output))
+      return failure();
+
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    LogicalResult result = success();
+    step.builder.create<linalg::GenericOp>(
+        loc, inputMemrefs, *output, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          OpBuilder::InsertionGuard guard(step.builder);
+          step.builder.setInsertionPoint(nested.getInsertionBlock(),
+                                         nested.getInsertionPoint());
+          // The scalar of each (value, map) read, and of each member.
+          llvm::DenseMap<Value, Value> scalars;
+          auto scalarOf = [&](Operation *member, unsigned index,
+                              Value operand) {
+            if (Value computed = scalars.lookup(operand))
+              return computed;
+            auto it = llvm::find(
+                inputs, std::make_pair(operand, mapOf(member, index, operand)));
+            return Value(args[it - inputs.begin()]);
+          };
+          Value last;
+          for (Operation *member : members) {
+            SmallVector<Value> in;
+            if (readsElements(member))
+              for (auto [index, operand] :
+                   llvm::enumerate(tfg::getDataOperands(member)))
+                in.push_back(scalarOf(member, index, operand));
+            FailureOr<Value> v = emitScalar(step, member, in, nestedLoc);
+            if (failed(v)) {
+              result = failure();
+              v = Value(args.back()); // Keep the body well formed.
+            }
+            scalars[tfg::getDataResults(member)[0]] = *v;
+            last = *v;
+          }
+          step.builder.create<linalg::YieldOp>(nestedLoc, last);
+        });
+    return result;
+  }
+};
+
+} // namespace
 
 void populateElementwisePatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitGroup>>("Group");
+  patterns.add<GroupPattern>("Group");
 }
 
 } // namespace tfc

@@ -88,135 +88,142 @@ int32_t reduceKind(OpKind kind) {
   }
 }
 
-} // namespace
-
 /// Sum/Mean/Max/Min/Prod/All/Any over constant axes. Float32 over one
 /// contiguous run of axes calls the runtime's kernel; everything else is a
 /// linalg reduction: the output set to the identity, then one loop nest
 /// folding every input element into its output element.
-LogicalResult StepEmitter::emitReduction(Operation *node) {
-  OpKind kind = opKindOf(node);
-  Value input = tfg::getDataOperands(node)[0];
-  auto in = cast<RankedTensorType>(input.getType());
-  int64_t rank = in.getRank();
-  FailureOr<SmallVector<int64_t>> axes =
-      kind == OpKind::BiasAddGrad
-          ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
-          : axesOf(node, 1, rank, [&] { return error(node); });
-  if (failed(axes))
-    return failure();
-  FailureOr<Value> out = outputFor(node);
-  if (failed(out))
-    return failure();
-  Value source = memrefFor(input);
-  Location loc = node->getLoc();
-  Type element = in.getElementType();
+class ReductionPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
 
-  bool contiguous = true;
-  for (size_t i = 1; i < axes->size(); ++i)
-    contiguous &= (*axes)[i] == (*axes)[i - 1] + 1;
-  if (element.isF32() && contiguous && kind != OpKind::All &&
-      kind != OpKind::Any && in.getNumElements() > 0) {
-    int64_t outer = 1, reduced = 1, inner = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t size = in.getDimSize(d);
-      if (llvm::is_contained(*axes, d))
-        reduced *= size;
-      else if (axes->empty() || d < axes->front())
-        outer *= size;
-      else
-        inner *= size;
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    Value input = tfg::getDataOperands(node)[0];
+    auto in = cast<RankedTensorType>(input.getType());
+    int64_t rank = in.getRank();
+    FailureOr<SmallVector<int64_t>> axes =
+        kind == OpKind::BiasAddGrad
+            ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
+            : axesOf(node, 1, rank, [&] { return step.error(node); });
+    if (failed(axes))
+      return failure();
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    Value source = step.memrefFor(input);
+    Location loc = node->getLoc();
+    Type element = in.getElementType();
+
+    bool contiguous = true;
+    for (size_t i = 1; i < axes->size(); ++i)
+      contiguous &= (*axes)[i] == (*axes)[i - 1] + 1;
+    if (element.isF32() && contiguous && kind != OpKind::All &&
+        kind != OpKind::Any && in.getNumElements() > 0) {
+      int64_t outer = 1, reduced = 1, inner = 1;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t size = in.getDimSize(d);
+        if (llvm::is_contained(*axes, d))
+          reduced *= size;
+        else if (axes->empty() || d < axes->front())
+          outer *= size;
+        else
+          inner *= size;
+      }
+      step.callKernel(loc, step.kernelName("reduce_f32"),
+                      {step.pointerTo(source), step.pointerTo(*out)},
+                      {outer, reduced, inner}, reduceKind(kind));
+      return success();
     }
-    callKernel(loc, kernelName("reduce_f32"), {pointerTo(source), pointerTo(*out)},
-               {outer, reduced, inner}, reduceKind(kind));
+
+    // The identity and the combination of the reduction.
+    bool isFloat = isa<FloatType>(element);
+    bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
+    auto storage = cast<MemRefType>(out->getType()).getElementType();
+    auto identity = [&](OpBuilder &b, Location l) -> Value {
+      if (isFloat) {
+        double v =
+            kind == OpKind::Max    ? -std::numeric_limits<double>::infinity()
+            : kind == OpKind::Min  ? std::numeric_limits<double>::infinity()
+            : kind == OpKind::Prod ? 1.0
+                                   : 0.0;
+        return b.create<arith::ConstantOp>(l, b.getFloatAttr(element, v));
+      }
+      unsigned bits = storage.getIntOrFloatBitWidth();
+      APInt v =
+          kind == OpKind::Max   ? (isUnsigned ? APInt::getMinValue(bits)
+                                              : APInt::getSignedMinValue(bits))
+          : kind == OpKind::Min ? (isUnsigned ? APInt::getMaxValue(bits)
+                                              : APInt::getSignedMaxValue(bits))
+          : kind == OpKind::Prod || kind == OpKind::All ? APInt(bits, 1)
+                                                        : APInt(bits, 0);
+      return b.create<arith::ConstantOp>(l, b.getIntegerAttr(storage, v));
+    };
+    auto combine = [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+      if (kind == OpKind::All)
+        return b.create<arith::AndIOp>(l, x, acc);
+      if (kind == OpKind::Any)
+        return b.create<arith::OrIOp>(l, x, acc);
+      if (kind == OpKind::Max)
+        return isFloat      ? Value(b.create<arith::MaximumFOp>(l, x, acc))
+               : isUnsigned ? Value(b.create<arith::MaxUIOp>(l, x, acc))
+                            : Value(b.create<arith::MaxSIOp>(l, x, acc));
+      if (kind == OpKind::Min)
+        return isFloat      ? Value(b.create<arith::MinimumFOp>(l, x, acc))
+               : isUnsigned ? Value(b.create<arith::MinUIOp>(l, x, acc))
+                            : Value(b.create<arith::MinSIOp>(l, x, acc));
+      if (kind == OpKind::Prod)
+        return isFloat ? Value(b.create<arith::MulFOp>(l, x, acc))
+                       : Value(b.create<arith::MulIOp>(l, x, acc));
+      return isFloat ? Value(b.create<arith::AddFOp>(l, x, acc))
+                     : Value(b.create<arith::AddIOp>(l, x, acc));
+    };
+    step.emitLoop(loc, {}, {}, *out, [&](OpBuilder &b, Location l, ValueRange) {
+      return identity(b, l);
+    });
+    if (in.getNumElements() > 0) {
+      bool keepDims = boolAttr(node, "keep_dims");
+      SmallVector<AffineExpr> outExprs;
+      SmallVector<utils::IteratorType> iterators;
+      for (int64_t d = 0; d < rank; ++d) {
+        bool reduced = llvm::is_contained(*axes, d);
+        iterators.push_back(reduced ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+        if (!reduced)
+          outExprs.push_back(step.builder.getAffineDimExpr(d));
+        else if (keepDims)
+          outExprs.push_back(step.builder.getAffineConstantExpr(0));
+      }
+      SmallVector<AffineMap> maps = {
+          step.builder.getMultiDimIdentityMap(rank),
+          AffineMap::get(rank, 0, outExprs, step.context)};
+      step.builder.create<linalg::GenericOp>(
+          loc, source, *out, maps, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            b.create<linalg::YieldOp>(l, combine(b, l, args[0], args[1]));
+          });
+    }
+    if (kind == OpKind::Mean) {
+      int64_t count = 1;
+      for (int64_t d : *axes)
+        count *= in.getDimSize(d);
+      step.emitLoop(
+          loc, {}, {}, *out,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (isFloat)
+              return b.create<arith::DivFOp>(
+                  l, args[0],
+                  b.create<arith::ConstantOp>(l,
+                                              b.getFloatAttr(element, count)));
+            Value n = b.create<arith::ConstantOp>(
+                l, b.getIntegerAttr(storage, std::max<int64_t>(count, 1)));
+            return isUnsigned ? Value(b.create<arith::DivUIOp>(l, args[0], n))
+                              : Value(b.create<arith::DivSIOp>(l, args[0], n));
+          });
+    }
     return success();
   }
-
-  // The identity and the combination of the reduction.
-  bool isFloat = isa<FloatType>(element);
-  bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
-  auto storage = cast<MemRefType>(out->getType()).getElementType();
-  auto identity = [&](OpBuilder &b, Location l) -> Value {
-    if (isFloat) {
-      double v = kind == OpKind::Max ? -std::numeric_limits<double>::infinity()
-                 : kind == OpKind::Min ? std::numeric_limits<double>::infinity()
-                 : kind == OpKind::Prod ? 1.0
-                                        : 0.0;
-      return b.create<arith::ConstantOp>(l, b.getFloatAttr(element, v));
-    }
-    unsigned bits = storage.getIntOrFloatBitWidth();
-    APInt v =
-        kind == OpKind::Max   ? (isUnsigned ? APInt::getMinValue(bits)
-                                            : APInt::getSignedMinValue(bits))
-        : kind == OpKind::Min ? (isUnsigned ? APInt::getMaxValue(bits)
-                                            : APInt::getSignedMaxValue(bits))
-        : kind == OpKind::Prod || kind == OpKind::All ? APInt(bits, 1)
-                                                      : APInt(bits, 0);
-    return b.create<arith::ConstantOp>(l, b.getIntegerAttr(storage, v));
-  };
-  auto combine = [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
-    if (kind == OpKind::All)
-      return b.create<arith::AndIOp>(l, x, acc);
-    if (kind == OpKind::Any)
-      return b.create<arith::OrIOp>(l, x, acc);
-    if (kind == OpKind::Max)
-      return isFloat ? Value(b.create<arith::MaximumFOp>(l, x, acc))
-             : isUnsigned ? Value(b.create<arith::MaxUIOp>(l, x, acc))
-                          : Value(b.create<arith::MaxSIOp>(l, x, acc));
-    if (kind == OpKind::Min)
-      return isFloat ? Value(b.create<arith::MinimumFOp>(l, x, acc))
-             : isUnsigned ? Value(b.create<arith::MinUIOp>(l, x, acc))
-                          : Value(b.create<arith::MinSIOp>(l, x, acc));
-    if (kind == OpKind::Prod)
-      return isFloat ? Value(b.create<arith::MulFOp>(l, x, acc))
-                     : Value(b.create<arith::MulIOp>(l, x, acc));
-    return isFloat ? Value(b.create<arith::AddFOp>(l, x, acc))
-                   : Value(b.create<arith::AddIOp>(l, x, acc));
-  };
-  emitLoop(loc, {}, {}, *out,
-           [&](OpBuilder &b, Location l, ValueRange) { return identity(b, l); });
-  if (in.getNumElements() > 0) {
-    bool keepDims = boolAttr(node, "keep_dims");
-    SmallVector<AffineExpr> outExprs;
-    SmallVector<utils::IteratorType> iterators;
-    for (int64_t d = 0; d < rank; ++d) {
-      bool reduced = llvm::is_contained(*axes, d);
-      iterators.push_back(reduced ? utils::IteratorType::reduction
-                                  : utils::IteratorType::parallel);
-      if (!reduced)
-        outExprs.push_back(builder.getAffineDimExpr(d));
-      else if (keepDims)
-        outExprs.push_back(builder.getAffineConstantExpr(0));
-    }
-    SmallVector<AffineMap> maps = {
-        builder.getMultiDimIdentityMap(rank),
-        AffineMap::get(rank, 0, outExprs, context)};
-    builder.create<linalg::GenericOp>(
-        loc, source, *out, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          b.create<linalg::YieldOp>(l, combine(b, l, args[0], args[1]));
-        });
-  }
-  if (kind == OpKind::Mean) {
-    int64_t count = 1;
-    for (int64_t d : *axes)
-      count *= in.getDimSize(d);
-    emitLoop(loc, {}, {}, *out,
-             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-               if (isFloat)
-                 return b.create<arith::DivFOp>(
-                     l, args[0],
-                     b.create<arith::ConstantOp>(l, b.getFloatAttr(element, count)));
-               Value n = b.create<arith::ConstantOp>(
-                   l, b.getIntegerAttr(storage, std::max<int64_t>(count, 1)));
-               return isUnsigned ? Value(b.create<arith::DivUIOp>(l, args[0], n))
-                                 : Value(b.create<arith::DivSIOp>(l, args[0], n));
-             });
-  }
-  return success();
-}
-
-namespace {
+};
 
 /// ArgMax/ArgMin, Cumsum/Cumprod: runtime kernels along one constant axis.
 class AxisKernelPattern : public NodePattern {
@@ -365,7 +372,7 @@ protected:
 } // namespace
 
 void populateReductionPatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitReduction>>("Reduction");
+  patterns.add<ReductionPattern>("Reduction");
   patterns.add<AxisKernelPattern>("AxisKernel");
   patterns.add<TopKPattern>("TopK");
   patterns.add<UniquePattern>("Unique");

@@ -201,243 +201,267 @@ void StepEmitter::setInitialized(Location loc, Value reference, bool value) {
                                 bytePointer(loc, pointerTo(state), flag));
 }
 
-LogicalResult StepEmitter::emitStateOp(Operation *node) {
-  Location loc = node->getLoc();
-  OpKind kind = opKindOf(node);
-  OperandRange operands = tfg::getDataOperands(node);
-  // Every ref or handle operand must lead to a variable node.
-  for (Value operand : operands)
-    if (isVariableReference(operand.getType()) && !variableNodeOf(operand))
-      return error(node) << "cannot tell which variable an input refers to";
-
-  if (kind == OpKind::VarIsInitializedOp ||
-      kind == OpKind::IsVariableInitialized) {
-    Operation *variable = variableNodeOf(operands[0]);
-    int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
-    Value byte = builder.create<LLVM::LoadOp>(
-        loc, builder.getI8Type(), bytePointer(loc, pointerTo(state), flag));
-    Value isSet = builder.create<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ne, byte,
-        builder.create<arith::ConstantIntOp>(loc, 0, 8));
-    FailureOr<Value> out = outputFor(node);
-    if (failed(out))
-      return failure();
-    builder.create<memref::StoreOp>(loc, isSet, *out, ValueRange{});
-    return success();
-  }
-
-  if (isVariableRead(node)) {
-    checkInitialized(loc, operands[0]);
-    Value buffer = memrefFor(operands[0]);
-    Value result = tfg::getDataResults(node)[0];
-    if (memrefOf(result) != buffer.getType())
-      return error(node) << "reads a " << buffer.getType()
-                         << " variable as " << result.getType();
-    if (!node->hasAttr(kSnapshotAttr)) {
-      memrefs[result] = buffer;
-      return success();
-    }
-    FailureOr<Value> out = outputFor(node);
-    if (failed(out))
-      return failure();
-    builder.create<memref::CopyOp>(loc, buffer, *out);
-    return success();
-  }
-
-  if (int distribution = randomKind(kind); distribution >= 0) {
-    FailureOr<Value> out = outputFor(node);
-    if (failed(out))
-      return failure();
-    auto outType = cast<MemRefType>(out->getType());
-    Type element = outType.getElementType();
-    bool supported = distribution == 3
-                         ? element.isInteger(32) || element.isInteger(64)
-                         : element.isF32();
-    if (!supported)
-      return error(node) << "random values of type " << element
-                         << " are not supported yet";
-    Value none = nullPointer(loc);
-    Value low = distribution == 3 ? pointerTo(memrefFor(operands[1])) : none;
-    Value high = distribution == 3 ? pointerTo(memrefFor(operands[2])) : none;
-    int64_t offset = node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
-    int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
-    callKernel(loc, kernelName("random"),
-               {pointerTo(*out), bytePointer(loc, pointerTo(state), offset),
-                low, high},
-               {outType.getNumElements(), dtype, intAttr(node, "seed"),
-                intAttr(node, "seed2")},
-               distribution);
-    return success();
-  }
-
-  if (kind == OpKind::ResourceGather) {
-    // Rows of the variable (axis 0; batch_dims 0), each index checked.
-    auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
-    if (batchDims && batchDims.getInt() != 0)
-      return error(node) << "batch_dims other than 0 are not supported";
-    checkInitialized(loc, operands[0]);
-    auto varType = cast<MemRefType>(memrefFor(operands[0]).getType());
-    FailureOr<Value> out = outputFor(node);
-    Value indices = memrefFor(operands[1]);
-    if (failed(out) || !indices)
-      return failure();
-    if (varType.getRank() == 0)
-      return error(node) << "gathers from a scalar variable";
-    auto [rows, rowSize] = rowsOf(varType);
-    int64_t rowBytes = rowSize * (varType.getElementTypeBitWidth() / 8);
-    auto indicesType = cast<MemRefType>(indices.getType());
-    callKernel(loc, kernelName("gather_rows"),
-               {pointerTo(memrefFor(operands[0])), pointerTo(indices),
-                pointerTo(*out), stringPointer(loc, tfg::getNodeName(node))},
-               {rows, rowBytes, indicesType.getNumElements(),
-                indicesType.getElementTypeBitWidth() / 8});
-    return success();
-  }
-
-  if (int scatter = scatterKind(kind); scatter >= 0)
-    return emitScatter(node, scatter);
-
-  if (kind == OpKind::DestroyResourceOp) {
-    setInitialized(loc, operands[0], false);
-    return success();
-  }
-
-  Value variable = memrefFor(operands[0]);
-  auto varType = cast<MemRefType>(variable.getType());
-  if (isAssignment(kind) || accumulation(kind)) {
-    Value value = memrefFor(operands[1]);
-    if (!value)
-      return error(node) << "the assigned value has no buffer";
-    if (cast<MemRefType>(value.getType()).getShape() != varType.getShape())
-      return error(node) << "assigns a value of type " << value.getType()
-                         << " to a variable of type " << varType
-                         << " (variables keep their shape)";
-    if (isAssignment(kind)) {
-      // The value's buffer may have another (equal) layout: copy elements.
-      builder.create<memref::CopyOp>(loc, value, variable);
-      setInitialized(loc, operands[0], true);
-      return success();
-    }
-    checkInitialized(loc, operands[0]);
-    int sign = accumulation(kind);
-    bool isFloat = isa<FloatType>(varType.getElementType());
-    AffineMap identity = builder.getMultiDimIdentityMap(varType.getRank());
-    emitLoop(loc, {variable, value}, {identity, identity}, variable,
-             [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-               if (isFloat && sign > 0)
-                 return b.create<arith::AddFOp>(l, args[0], args[1]);
-               if (isFloat)
-                 return b.create<arith::SubFOp>(l, args[0], args[1]);
-               if (sign > 0)
-                 return b.create<arith::AddIOp>(l, args[0], args[1]);
-               return b.create<arith::SubIOp>(l, args[0], args[1]);
-             });
-    return success();
-  }
-
-  std::optional<Update> update = updateFor(kind);
-  if (!update)
-    return error(node) << "no code generation for this op yet";
-  if (!varType.getElementType().isF32())
-    return error(node) << "updates of " << varType.getElementType()
-                       << " variables are not supported yet (float32 only)";
-  SmallVector<Value> pointers;
-  // Sparse forms: the indices, their count, the variable's rows.
-  auto [rows, rowSize] = rowsOf(varType);
-  int64_t sparseCount = 0, indexBytes = 0;
-  Value indices;
-  if (update->indices >= 0) {
-    if (varType.getRank() == 0)
-      return error(node) << "a sparse update of a scalar variable";
-    indices = memrefFor(operands[update->indices]);
-    if (!indices)
-      return error(node) << "the indices have no buffer";
-    auto indicesType = cast<MemRefType>(indices.getType());
-    if (indicesType.getRank() != 1)
-      return error(node) << "the indices must be a vector";
-    sparseCount = indicesType.getNumElements();
-    indexBytes = indicesType.getElementTypeBitWidth() / 8;
-  }
-  for (int index : update->inputs) {
-    if (index < 0) {
-      pointers.push_back(nullPointer(loc));
-      continue;
-    }
-    if (index >= int(operands.size()))
-      return error(node) << "has " << operands.size() << " inputs, expected "
-                         << index + 1 << " or more";
-    Value operand = operands[index];
-    Value buffer = memrefFor(operand);
-    if (!buffer)
-      return error(node) << "input " << index << " has no buffer";
-    auto bufferType = cast<MemRefType>(buffer.getType());
-    // Slots and the gradient have the variable's shape (a sparse
-    // gradient: a row per index); the rest are scalars.
-    int64_t expected = varType.getNumElements();
-    if (index == update->gradient)
-      expected = sparseCount * rowSize;
-    if (bufferType.getNumElements() != expected &&
-        bufferType.getNumElements() != 1)
-      return error(node) << "input " << index << " has type " << bufferType
-                         << ", not the variable's " << varType
-                         << " or a scalar";
-    if (!bufferType.getElementType().isF32())
-      return error(node) << "input " << index << " is not float32";
-    if (isVariableReference(operand.getType()))
-      checkInitialized(loc, operand);
-    pointers.push_back(pointerTo(buffer));
-  }
-  SmallVector<int64_t> sizes = {varType.getNumElements()};
-  if (update->indices >= 0) {
-    pointers.push_back(pointerTo(indices));
-    pointers.push_back(stringPointer(loc, tfg::getNodeName(node)));
-    sizes = {rowSize, sparseCount, rows, indexBytes,
-             node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0};
-  }
-  // update_slots defaults to true; the others to false.
-  for (StringRef flag : update->flags)
-    sizes.push_back(boolAttr(node, flag, flag == "update_slots"));
-  callKernel(loc, kernelName(update->kernel), pointers, sizes);
-  return success();
-}
-
 /// Scatter*/ResourceScatter* (kind: see tfc_cpu_scatter_f32): updates of
 /// the indexed rows of a float32 variable, in place.
-LogicalResult StepEmitter::emitScatter(Operation *node, int kind) {
+static LogicalResult emitScatter(StepEmitter &step, Operation *node, int kind) {
   Location loc = node->getLoc();
   OperandRange operands = tfg::getDataOperands(node);
-  Value variable = memrefFor(operands[0]);
-  Value indices = memrefFor(operands[1]), updates = memrefFor(operands[2]);
+  Value variable = step.memrefFor(operands[0]);
+  Value indices = step.memrefFor(operands[1]),
+        updates = step.memrefFor(operands[2]);
   if (!indices || !updates)
-    return error(node) << "the indices or the updates have no buffer";
+    return step.error(node) << "the indices or the updates have no buffer";
   auto varType = cast<MemRefType>(variable.getType());
   auto indicesType = cast<MemRefType>(indices.getType());
   auto updatesType = cast<MemRefType>(updates.getType());
   if (!varType.getElementType().isF32() ||
       !updatesType.getElementType().isF32())
-    return error(node) << "scatters into float32 variables only for now";
+    return step.error(node) << "scatters into float32 variables only for now";
   if (varType.getRank() == 0)
-    return error(node) << "scatters into a scalar variable";
+    return step.error(node) << "scatters into a scalar variable";
   auto [rows, rowSize] = rowsOf(varType);
   int64_t count = indicesType.getNumElements();
   bool scalar = updatesType.getRank() == 0;
   if (!scalar && updatesType.getNumElements() != count * rowSize)
-    return error(node) << "updates of type " << updatesType
-                       << " do not match indices " << indicesType
-                       << " into a variable of type " << varType;
+    return step.error(node)
+           << "updates of type " << updatesType << " do not match indices "
+           << indicesType << " into a variable of type " << varType;
   // An update (kind 0) initializes nothing: the variable must be, as for
   // every other kind.
-  checkInitialized(loc, operands[0]);
-  callKernel(loc, kernelName("scatter_f32"),
-             {pointerTo(variable), pointerTo(indices), pointerTo(updates),
-              stringPointer(loc, tfg::getNodeName(node))},
-             {rows, rowSize, count, indicesType.getElementTypeBitWidth() / 8,
-              scalar ? 1 : 0, node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0},
-             kind);
+  step.checkInitialized(loc, operands[0]);
+  step.callKernel(loc, step.kernelName("scatter_f32"),
+                  {step.pointerTo(variable), step.pointerTo(indices),
+                   step.pointerTo(updates),
+                   step.stringPointer(loc, tfg::getNodeName(node))},
+                  {rows, rowSize, count,
+                   indicesType.getElementTypeBitWidth() / 8, scalar ? 1 : 0,
+                   node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0},
+                  kind);
   return success();
 }
 
 namespace {
+
+/// Variables, optimizers and random generators (the state area).
+class StateOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    // Every ref or handle operand must lead to a variable node.
+    for (Value operand : operands)
+      if (isVariableReference(operand.getType()) && !variableNodeOf(operand))
+        return step.error(node)
+               << "cannot tell which variable an input refers to";
+
+    if (kind == OpKind::VarIsInitializedOp ||
+        kind == OpKind::IsVariableInitialized) {
+      Operation *variable = variableNodeOf(operands[0]);
+      int64_t flag =
+          variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
+      Value byte = step.builder.create<LLVM::LoadOp>(
+          loc, step.builder.getI8Type(),
+          step.bytePointer(loc, step.pointerTo(step.state), flag));
+      Value isSet = step.builder.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, byte,
+          step.builder.create<arith::ConstantIntOp>(loc, 0, 8));
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.builder.create<memref::StoreOp>(loc, isSet, *out, ValueRange{});
+      return success();
+    }
+
+    if (isVariableRead(node)) {
+      step.checkInitialized(loc, operands[0]);
+      Value buffer = step.memrefFor(operands[0]);
+      Value result = tfg::getDataResults(node)[0];
+      if (memrefOf(result) != buffer.getType())
+        return step.error(node) << "reads a " << buffer.getType()
+                                << " variable as " << result.getType();
+      if (!node->hasAttr(kSnapshotAttr)) {
+        step.memrefs[result] = buffer;
+        return success();
+      }
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.builder.create<memref::CopyOp>(loc, buffer, *out);
+      return success();
+    }
+
+    if (int distribution = randomKind(kind); distribution >= 0) {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      auto outType = cast<MemRefType>(out->getType());
+      Type element = outType.getElementType();
+      bool supported = distribution == 3
+                           ? element.isInteger(32) || element.isInteger(64)
+                           : element.isF32();
+      if (!supported)
+        return step.error(node) << "random values of type " << element
+                                << " are not supported yet";
+      Value none = step.nullPointer(loc);
+      Value low = distribution == 3
+                      ? step.pointerTo(step.memrefFor(operands[1]))
+                      : none;
+      Value high = distribution == 3
+                       ? step.pointerTo(step.memrefFor(operands[2]))
+                       : none;
+      int64_t offset =
+          node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
+      int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
+      step.callKernel(
+          loc, step.kernelName("random"),
+          {step.pointerTo(*out),
+           step.bytePointer(loc, step.pointerTo(step.state), offset), low,
+           high},
+          {outType.getNumElements(), dtype, intAttr(node, "seed"),
+           intAttr(node, "seed2")},
+          distribution);
+      return success();
+    }
+
+    if (kind == OpKind::ResourceGather) {
+      // Rows of the variable (axis 0; batch_dims 0), each index checked.
+      auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
+      if (batchDims && batchDims.getInt() != 0)
+        return step.error(node) << "batch_dims other than 0 are not supported";
+      step.checkInitialized(loc, operands[0]);
+      auto varType = cast<MemRefType>(step.memrefFor(operands[0]).getType());
+      FailureOr<Value> out = step.outputFor(node);
+      Value indices = step.memrefFor(operands[1]);
+      if (failed(out) || !indices)
+        return failure();
+      if (varType.getRank() == 0)
+        return step.error(node) << "gathers from a scalar variable";
+      auto [rows, rowSize] = rowsOf(varType);
+      int64_t rowBytes = rowSize * (varType.getElementTypeBitWidth() / 8);
+      auto indicesType = cast<MemRefType>(indices.getType());
+      step.callKernel(loc, step.kernelName("gather_rows"),
+                      {step.pointerTo(step.memrefFor(operands[0])),
+                       step.pointerTo(indices), step.pointerTo(*out),
+                       step.stringPointer(loc, tfg::getNodeName(node))},
+                      {rows, rowBytes, indicesType.getNumElements(),
+                       indicesType.getElementTypeBitWidth() / 8});
+      return success();
+    }
+
+    if (int scatter = scatterKind(kind); scatter >= 0)
+      return emitScatter(step, node, scatter);
+
+    if (kind == OpKind::DestroyResourceOp) {
+      step.setInitialized(loc, operands[0], false);
+      return success();
+    }
+
+    Value variable = step.memrefFor(operands[0]);
+    auto varType = cast<MemRefType>(variable.getType());
+    if (isAssignment(kind) || accumulation(kind)) {
+      Value value = step.memrefFor(operands[1]);
+      if (!value)
+        return step.error(node) << "the assigned value has no buffer";
+      if (cast<MemRefType>(value.getType()).getShape() != varType.getShape())
+        return step.error(node) << "assigns a value of type " << value.getType()
+                                << " to a variable of type " << varType
+                                << " (variables keep their shape)";
+      if (isAssignment(kind)) {
+        // The value's buffer may have another (equal) layout: copy elements.
+        step.builder.create<memref::CopyOp>(loc, value, variable);
+        step.setInitialized(loc, operands[0], true);
+        return success();
+      }
+      step.checkInitialized(loc, operands[0]);
+      int sign = accumulation(kind);
+      bool isFloat = isa<FloatType>(varType.getElementType());
+      AffineMap identity =
+          step.builder.getMultiDimIdentityMap(varType.getRank());
+      step.emitLoop(loc, {variable, value}, {identity, identity}, variable,
+                    [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                      if (isFloat && sign > 0)
+                        return b.create<arith::AddFOp>(l, args[0], args[1]);
+                      if (isFloat)
+                        return b.create<arith::SubFOp>(l, args[0], args[1]);
+                      if (sign > 0)
+                        return b.create<arith::AddIOp>(l, args[0], args[1]);
+                      return b.create<arith::SubIOp>(l, args[0], args[1]);
+                    });
+      return success();
+    }
+
+    std::optional<Update> update = updateFor(kind);
+    if (!update)
+      return step.error(node) << "no code generation for this op yet";
+    if (!varType.getElementType().isF32())
+      return step.error(node)
+             << "updates of " << varType.getElementType()
+             << " variables are not supported yet (float32 only)";
+    SmallVector<Value> pointers;
+    // Sparse forms: the indices, their count, the variable's rows.
+    auto [rows, rowSize] = rowsOf(varType);
+    int64_t sparseCount = 0, indexBytes = 0;
+    Value indices;
+    if (update->indices >= 0) {
+      if (varType.getRank() == 0)
+        return step.error(node) << "a sparse update of a scalar variable";
+      indices = step.memrefFor(operands[update->indices]);
+      if (!indices)
+        return step.error(node) << "the indices have no buffer";
+      auto indicesType = cast<MemRefType>(indices.getType());
+      if (indicesType.getRank() != 1)
+        return step.error(node) << "the indices must be a vector";
+      sparseCount = indicesType.getNumElements();
+      indexBytes = indicesType.getElementTypeBitWidth() / 8;
+    }
+    for (int index : update->inputs) {
+      if (index < 0) {
+        pointers.push_back(step.nullPointer(loc));
+        continue;
+      }
+      if (index >= int(operands.size()))
+        return step.error(node)
+               << "has " << operands.size() << " inputs, expected " << index + 1
+               << " or more";
+      Value operand = operands[index];
+      Value buffer = step.memrefFor(operand);
+      if (!buffer)
+        return step.error(node) << "input " << index << " has no buffer";
+      auto bufferType = cast<MemRefType>(buffer.getType());
+      // Slots and the gradient have the variable's shape (a sparse
+      // gradient: a row per index); the rest are scalars.
+      int64_t expected = varType.getNumElements();
+      if (index == update->gradient)
+        expected = sparseCount * rowSize;
+      if (bufferType.getNumElements() != expected &&
+          bufferType.getNumElements() != 1)
+        return step.error(node)
+               << "input " << index << " has type " << bufferType
+               << ", not the variable's " << varType << " or a scalar";
+      if (!bufferType.getElementType().isF32())
+        return step.error(node) << "input " << index << " is not float32";
+      if (isVariableReference(operand.getType()))
+        step.checkInitialized(loc, operand);
+      pointers.push_back(step.pointerTo(buffer));
+    }
+    SmallVector<int64_t> sizes = {varType.getNumElements()};
+    if (update->indices >= 0) {
+      pointers.push_back(step.pointerTo(indices));
+      pointers.push_back(step.stringPointer(loc, tfg::getNodeName(node)));
+      sizes = {rowSize, sparseCount, rows, indexBytes,
+               node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0};
+    }
+    // update_slots defaults to true; the others to false.
+    for (StringRef flag : update->flags)
+      sizes.push_back(boolAttr(node, flag, flag == "update_slots"));
+    step.callKernel(loc, step.kernelName(update->kernel), pointers, sizes);
+    return success();
+  }
+};
 
 /// TensorScatterUpdate of rows (indices [count, 1]): the tensor copied,
 /// then its rows replaced.
@@ -487,9 +511,9 @@ protected:
 
 /// An Identity of a ref variable reads it (the value at this point of the
 /// step, see tfc-order-variable-accesses); other Identities are aliases.
-class VariableReadPattern : public EmitterPattern<&StepEmitter::emitStateOp> {
+class VariableReadPattern : public StateOpPattern {
 public:
-  using EmitterPattern::EmitterPattern;
+  using StateOpPattern::StateOpPattern;
 
 protected:
   LogicalResult match(Operation *node) const override {
@@ -500,7 +524,7 @@ protected:
 } // namespace
 
 void populateStatePatterns(CodegenPatterns &patterns) {
-  patterns.add<EmitterPattern<&StepEmitter::emitStateOp>>("StateOp");
+  patterns.add<StateOpPattern>("StateOp");
   patterns.add<TensorScatterUpdatePattern>("TensorScatterUpdate");
   // Before the Identity's alias pattern, which it declines to.
   patterns.add<VariableReadPattern>("VariableRead", {"Identity"},

@@ -53,19 +53,6 @@ protected:
   StepEmitter &step;
 };
 
-/// A pattern whose lowering is one of StepEmitter's family methods (those
-/// the walk itself or other families also call).
-template <mlir::LogicalResult (StepEmitter::*Method)(mlir::Operation *)>
-class EmitterPattern : public NodePattern {
-public:
-  using NodePattern::NodePattern;
-
-protected:
-  mlir::LogicalResult lower(mlir::Operation *node) const override {
-    return (step.*Method)(node);
-  }
-};
-
 /// The patterns of code generation as the family files add them.
 class CodegenPatterns {
 public:

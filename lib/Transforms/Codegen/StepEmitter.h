@@ -86,9 +86,8 @@ public:
                            llvm::ArrayRef<mlir::Type> inputTypes,
                            llvm::ArrayRef<mlir::Type> outputTypes);
 
-  // The families' lowerings that the walk or other families call too (the
-  // others are patterns of their family's file only).
-  mlir::LogicalResult emitGroup(mlir::Operation *root);
+  // The families' lowerings that other families call too (the others are
+  // patterns of their family's file only).
   mlir::LogicalResult emitWindow(mlir::Operation *node,
                                  const ConvEpilogue *epilogue = nullptr);
   /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad;
@@ -96,23 +95,6 @@ public:
   /// writes (the group's root, whose buffer it writes).
   mlir::LogicalResult emitWindowGradient(mlir::Operation *node,
                                          mlir::Operation *reluGrad = nullptr);
-  mlir::LogicalResult emitReduction(mlir::Operation *node);
-  /// Variables, optimizers and random generators (the state area).
-  mlir::LogicalResult emitStateOp(mlir::Operation *node);
-  /// Scatter*/ResourceScatter* into a variable's rows.
-  mlir::LogicalResult emitScatter(mlir::Operation *node, int kind);
-  /// Transpose, slices, concatenation, padding, gathers, Fill, Range, ...
-  mlir::LogicalResult emitDataMovement(mlir::Operation *node);
-  mlir::LogicalResult emitResize(mlir::Operation *node, mlir::Value source);
-  /// Aliases: each output a view of its input's memory.
-  mlir::LogicalResult emitAlias(mlir::Operation *node);
-  /// _Retval: a copy into the step's output parameter.
-  mlir::LogicalResult emitRetval(mlir::Operation *node);
-
-  /// Merge: the live input's value and its index.
-  mlir::LogicalResult emitMerge(mlir::Operation *node);
-  /// _Send and _Recv: tfc_send/tfc_recv with the rendezvous key.
-  mlir::LogicalResult emitTransfer(mlir::Operation *node);
 
 private:
   /// Lowers a node with the pattern of its op.
@@ -126,7 +108,6 @@ private:
   /// Records whether `node` (and each of its outputs) is alive: null when
   /// it always is, else an i1 computed in the step.
   mlir::LogicalResult computeAlive(mlir::Operation *node);
-  mlir::Value aliveOf(mlir::Value value);
   /// a AND b (all) or a OR b, where null means true.
   mlir::Value combineAlive(mlir::Location loc, mlir::Value a, mlir::Value b,
                            bool all);
@@ -139,11 +120,6 @@ private:
   std::unique_ptr<mlir::PatternApplicator> applicator;
 
 public:
-  /// The value of one elementwise node inside a linalg body.
-  mlir::FailureOr<mlir::Value> emitScalar(mlir::Operation *node,
-                                          llvm::ArrayRef<mlir::Value> inputs,
-                                          mlir::Location loc);
-
   // Helpers shared by the families' patterns.
 
   /// Computes each element of `output` by `body` from the elements of
@@ -186,6 +162,14 @@ public:
   void makeBuffers(llvm::ArrayRef<mlir::Operation *> nodes);
   /// NOT of an i1.
   mlir::Value negate(mlir::Location loc, mlir::Value condition);
+  /// Whether `value` is alive (see computeAlive); public for Merge's pattern.
+  mlir::Value aliveOf(mlir::Value value);
+  /// The nodes fused into the group of root `root` (by name), in schedule
+  /// order, without the root: `groups` for the Group pattern.
+  llvm::SmallVector<mlir::Operation *>
+  groupMembers(llvm::StringRef root) const {
+    return groups.lookup(root);
+  }
   /// `memref`'s elements seen as the row-major `type`: another view at
   /// the same offset of a view's base, or a reinterpretation of a
   /// parameter or global. (pointerTo, the address a kernel gets, adds the
