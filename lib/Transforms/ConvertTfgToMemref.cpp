@@ -28,7 +28,6 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
-#include "tfc/Support/DeviceName.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/TensorArrays.h"
@@ -85,6 +84,11 @@ bool boolAttr(Operation *node, StringRef name, bool otherwise) {
 int64_t intAttr(Operation *node, StringRef name, int64_t otherwise) {
   auto attr = node->getAttrOfType<IntegerAttr>(name);
   return attr ? attr.getInt() : otherwise;
+}
+
+double floatAttr(Operation *node, StringRef name, double otherwise) {
+  auto attr = node->getAttrOfType<FloatAttr>(name);
+  return attr ? attr.getValueAsDouble() : otherwise;
 }
 
 std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
@@ -529,16 +533,13 @@ struct ConvertTfgToMemrefPass
     // when it names none).
     llvm::DenseMap<Operation *, const DeviceTarget *> targets;
     for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, inits)) {
-      std::string type = "CPU";
-      auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
-      if (device) {
-        std::optional<DeviceName> name = DeviceName::parse(device.getValue());
-        if (name && name->type)
-          type = *name->type;
-      }
+      std::string type = partitionDeviceType(graph);
       targets[graph] = lookupDeviceTarget(type);
       if (!targets[graph]) {
-        graph.emitError() << "partition on " << device.getValue()
+        // Only a partition that names its device has a type other than CPU.
+        StringRef device =
+            graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr).getValue();
+        graph.emitError() << "partition on " << device
                           << ": code generation for " << type
                           << " devices is not implemented yet (--emit mlir "
                              "shows the placement; --devices without it "

@@ -38,6 +38,13 @@ namespace tfc {
 #define GEN_PASS_DEF_PARTITIONPASS
 #include "tfc/Transforms/Passes.h.inc"
 
+std::string partitionDeviceType(Operation *graph) {
+  auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
+  std::optional<DeviceName> name =
+      device ? DeviceName::parse(device.getValue()) : std::nullopt;
+  return name && name->type ? *name->type : "CPU";
+}
+
 int64_t deviceIncarnation(StringRef device) {
   // FNV-1a: stable across compiles, so that the tasks compiled from one
   // graph agree on every key; positive, as TensorFlow's are.

@@ -15,6 +15,11 @@ namespace tfc {
 /// hash of its name, so that every program compiled from one graph agrees.
 int64_t deviceIncarnation(llvm::StringRef device);
 
+/// The device type of a partition (a graph with `tfc.device`, tfc-partition),
+/// "CPU" when it names none: the device target its code is generated and
+/// linked for.
+std::string partitionDeviceType(mlir::Operation *graph);
+
 /// The rendezvous key of a _Send or _Recv, in TensorFlow's format:
 /// "send_device;incarnation (16 hex digits);recv_device;tensor_name;0:0".
 std::string rendezvousKey(mlir::Operation *sendOrRecv);

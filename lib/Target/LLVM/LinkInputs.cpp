@@ -2,9 +2,8 @@
 
 #include "tfc/Target/DeviceTarget.h"
 #include "tfc/Target/Program.h"
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
-#include "tfc/Support/DeviceName.h"
+#include "tfc/Transforms/Partition.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -40,10 +39,7 @@ FailureOr<TargetLinkInputs> targetLinkInputs(ArrayRef<std::string> deviceTypes,
 std::vector<std::string> partitionDeviceTypes(ModuleOp module) {
   std::vector<std::string> types;
   for (auto graph : module.getOps<tfg::GraphOp>()) {
-    auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
-    std::optional<DeviceName> name =
-        device ? DeviceName::parse(device.getValue()) : std::nullopt;
-    std::string type = name && name->type ? *name->type : "CPU";
+    std::string type = partitionDeviceType(graph);
     if (!llvm::is_contained(types, type))
       types.push_back(type);
   }

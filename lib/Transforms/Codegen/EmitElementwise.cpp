@@ -225,11 +225,6 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   auto unsupportedType = [&]() -> FailureOr<Value> {
     return step.error(node) << "no code generation for this op on " << element;
   };
-  auto floatAttr = [&](StringRef name, double fallback) {
-    if (auto attr = node->getAttrOfType<FloatAttr>(name))
-      return attr.getValueAsDouble();
-    return fallback;
-  };
   auto libm = [&](StringRef name) {
     Type f32 = step.builder.getF32Type(), f64 = step.builder.getF64Type();
     func::FuncOp single = step.kernel((name + "f").str(), TypeRange{f32});
@@ -482,7 +477,7 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   }
   case OpKind::LeakyRelu:
     return s.select(s.compare("gt", in[0], s.constant(0)), in[0],
-                    s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
+                    s.mul(in[0], s.constant(floatAttr(node, "alpha", 0.2))));
   // Gradients, as TensorFlow's functors write them. (value, gradient):
   case OpKind::TanhGrad:
     return s.mul(in[1], s.sub(one(), s.mul(in[0], in[0])));
@@ -522,7 +517,7 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
         s.mul(in[0], s.constant(1.0507009873554804934193349852946)));
   case OpKind::LeakyReluGrad:
     return s.select(s.compare("gt", in[1], zero), in[0],
-                    s.mul(in[0], s.constant(floatAttr("alpha", 0.2))));
+                    s.mul(in[0], s.constant(floatAttr(node, "alpha", 0.2))));
   case OpKind::SoftplusGrad:
     return Value(step.builder.create<arith::DivFOp>(
         loc, in[0],

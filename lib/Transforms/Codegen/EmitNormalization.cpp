@@ -52,15 +52,11 @@ protected:
     int64_t channels = xType.getDimSize(3);
     int64_t rows = channels ? xType.getNumElements() / channels : 0;
     Location loc = node->getLoc();
-    auto floatAttr = [&](StringRef name, float fallback) {
-      auto attr = node->getAttrOfType<FloatAttr>(name);
-      return attr ? float(attr.getValueAsDouble()) : fallback;
-    };
     auto f32 = [&](float value) -> Value {
       return step.builder.create<arith::ConstantFloatOp>(
           loc, APFloat(value), step.builder.getF32Type());
     };
-    Value epsilon = f32(floatAttr("epsilon", 1e-4f));
+    Value epsilon = f32(float(floatAttr(node, "epsilon", 1e-4f)));
     Value null = step.nullPointer(loc);
     // A tensor's pointer, or null when it holds nothing (the empty running
     // statistics of a batch norm that does not average).
@@ -93,7 +89,7 @@ protected:
                       {rows, channels, isTraining ? 1 : 0});
       return success();
     }
-    float factor = floatAttr("exponential_avg_factor", 1.f);
+    float factor = float(floatAttr(node, "exponential_avg_factor", 1.f));
     if (factor != 1.f && (pointers[3] == null || pointers[4] == null))
       return step.error(node)
              << "averaging needs the running mean and variance";
@@ -201,10 +197,6 @@ protected:
     FailureOr<Value> out = step.outputFor(node);
     if (failed(out))
       return failure();
-    auto floatAttr = [&](StringRef name, double otherwise) {
-      auto attr = node->getAttrOfType<FloatAttr>(name);
-      return attr ? attr.getValueAsDouble() : otherwise;
-    };
     tfc_lrn_params params = {};
     params.depth = type.getDimSize(3);
     params.rows = params.depth ? type.getNumElements() / params.depth : 0;
@@ -212,9 +204,9 @@ protected:
     if (params.depth_radius < 0)
       return step.error(node) << "depth_radius is negative";
     // TensorFlow computes in float: the attributes as floats, widened.
-    params.bias = float(floatAttr("bias", 1.0));
-    params.alpha = float(floatAttr("alpha", 1.0));
-    params.beta = float(floatAttr("beta", 0.5));
+    params.bias = float(floatAttr(node, "bias", 1.0));
+    params.alpha = float(floatAttr(node, "alpha", 1.0));
+    params.beta = float(floatAttr(node, "beta", 0.5));
     Location loc = node->getLoc();
     step.callKernel(loc, step.kernelName("lrn_f32"),
                     {step.pointerTo(step.memrefFor(input)),

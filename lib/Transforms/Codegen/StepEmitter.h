@@ -55,6 +55,11 @@ bool boolAttr(mlir::Operation *node, llvm::StringRef name,
 int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
                 int64_t otherwise = 0);
 
+/// A node's float attr, or `otherwise` when it has none (the OpDef
+/// default).
+double floatAttr(mlir::Operation *node, llvm::StringRef name,
+                 double otherwise);
+
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
