@@ -423,9 +423,8 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
            : !tfg::getDataResults(node).empty() &&
                  llvm::all_of(tfg::getDataResults(node), isEmpty)))
     return success();
-  // Every op the table lowers with a pattern has one (verifyCoverTable):
-  // a failure is the pattern's, which has said why.
-  return applicator->matchAndRewrite(node, matcher);
+  // Every op the table lowers with a pattern has one (verifyCoverTable).
+  return applyNodePatterns(*applicator, matcher, node);
 }
 
 LogicalResult StepEmitter::emit(StringRef functionName,

@@ -5,7 +5,11 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/OpTable.h"
 
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 #include <gtest/gtest.h>
 
@@ -68,6 +72,73 @@ TEST(CodegenPatternsTest, MissingPatternIsAnErrorNamingIt) {
   EXPECT_NE(message.find("MatMul (Pattern<\"MatMul\">)"), std::string::npos)
       << message;
   EXPECT_EQ(message.find("Relu"), std::string::npos) << message;
+}
+
+/// A pattern for Identity nodes that counts its lowerings: it declines
+/// (match fails), fails its lowering, or succeeds.
+class CountingPattern : public NodePattern {
+public:
+  enum Outcome { Declines, Fails, Lowers };
+  CountingPattern(StepEmitter &step, MLIRContext *context,
+                  PatternBenefit benefit, Outcome outcome, int *lowered)
+      : NodePattern("Identity", step, context, benefit), outcome(outcome),
+        lowered(lowered) {}
+  LogicalResult match(Operation *) const override {
+    return success(outcome != Declines);
+  }
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    ++*lowered;
+    if (outcome == Fails)
+      return node->emitError("cannot lower");
+    return success();
+  }
+
+private:
+  Outcome outcome;
+  int *lowered;
+};
+
+// Tests that a node goes to the first pattern, by benefit, that matches it,
+// past those that decline; when that pattern's lowering fails, the node
+// fails and no pattern of lower benefit writes it.
+TEST(CodegenPatternsTest, MatchedPatternOwnsTheNode) {
+  Fixture f;
+  OpBuilder builder(&f.context);
+  builder.setInsertionPointToEnd(&f.graph.getBody());
+  auto f32 = RankedTensorType::get({2}, builder.getF32Type());
+  Operation *x = tfg::createNode(builder, builder.getUnknownLoc(), "Const",
+                                 {f32}, {}, {}, {});
+  Operation *identity =
+      tfg::createNode(builder, builder.getUnknownLoc(), "Identity", {f32},
+                      {x->getResult(0)}, {}, {});
+  ScopedDiagnosticHandler quiet(&f.context, [](Diagnostic &) {
+    return success();
+  });
+  PatternRewriter rewriter(&f.context);
+  auto apply = [&](CountingPattern::Outcome second, int counts[3]) {
+    RewritePatternSet set(&f.context);
+    set.add<CountingPattern>(*f.step, &f.context, 3, CountingPattern::Declines,
+                             &counts[0]);
+    set.add<CountingPattern>(*f.step, &f.context, 2, second, &counts[1]);
+    set.add<CountingPattern>(*f.step, &f.context, 1, CountingPattern::Lowers,
+                             &counts[2]);
+    FrozenRewritePatternSet frozen(std::move(set));
+    PatternApplicator applicator(frozen);
+    applicator.applyDefaultCostModel();
+    return applyNodePatterns(applicator, rewriter, identity);
+  };
+  int failing[3] = {0, 0, 0};
+  EXPECT_TRUE(failed(apply(CountingPattern::Fails, failing)));
+  EXPECT_EQ(failing[0], 0);
+  EXPECT_EQ(failing[1], 1);
+  EXPECT_EQ(failing[2], 0);
+  int declining[3] = {0, 0, 0};
+  EXPECT_TRUE(succeeded(apply(CountingPattern::Declines, declining)));
+  EXPECT_EQ(declining[0], 0);
+  EXPECT_EQ(declining[1], 0);
+  EXPECT_EQ(declining[2], 1);
 }
 
 } // namespace

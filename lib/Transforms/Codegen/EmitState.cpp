@@ -515,7 +515,6 @@ class VariableReadPattern : public StateOpPattern {
 public:
   using StateOpPattern::StateOpPattern;
 
-protected:
   LogicalResult match(Operation *node) const override {
     return success(isVariableRead(node));
   }

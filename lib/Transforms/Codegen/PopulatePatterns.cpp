@@ -38,6 +38,17 @@ LogicalResult CodegenPatterns::verifyCoverTable(Operation *where) const {
          << llvm::join(missing, ", ");
 }
 
+LogicalResult applyNodePatterns(PatternApplicator &applicator,
+                                PatternRewriter &rewriter, Operation *node) {
+  bool matched = false;
+  return applicator.matchAndRewrite(node, rewriter, [&](const Pattern &pattern) {
+    if (matched)
+      return false;
+    matched = succeeded(static_cast<const NodePattern &>(pattern).match(node));
+    return matched;
+  });
+}
+
 void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateCheckpointPatterns(patterns);
   populateContractionPatterns(patterns);

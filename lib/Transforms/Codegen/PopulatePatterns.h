@@ -39,13 +39,15 @@ public:
     return lower(node);
   }
 
-protected:
   /// Whether this pattern lowers `node` (by default, every node it is
   /// rooted at): a pattern of higher benefit that declines leaves the node
-  /// to the next.
+  /// to the next. Once a pattern matches, its lowering is the node's, and
+  /// the walk tries no other when it fails.
   virtual mlir::LogicalResult match(mlir::Operation *node) const {
     return mlir::success();
   }
+
+protected:
   /// Writes the node's code at the emitter's insertion point; when it
   /// fails, it has reported why on the node.
   virtual mlir::LogicalResult lower(mlir::Operation *node) const = 0;
@@ -83,6 +85,15 @@ private:
   StepEmitter &step;
   llvm::StringSet<> added;
 };
+
+/// Lowers `node` with the first of `applicator`'s patterns (NodePatterns,
+/// by benefit) that matches it. MLIR's applicator tries the next pattern
+/// after any failure; here only a pattern that declines the node leaves it
+/// to the next: a lowering that fails has said why, and another pattern
+/// must not write the node anyway.
+mlir::LogicalResult applyNodePatterns(mlir::PatternApplicator &applicator,
+                                      mlir::PatternRewriter &rewriter,
+                                      mlir::Operation *node);
 
 // One per family file.
 void populateCheckpointPatterns(CodegenPatterns &patterns);
