@@ -22,7 +22,7 @@
 
 #include "Codegen/PopulatePatterns.h"
 
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -188,6 +188,17 @@ func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
 Value StepEmitter::memrefFor(Value value) {
   if (Value known = memrefs.lookup(value))
     return known;
+  // Inside a fusion group, an input is its value outside, and the root's
+  // results are the group's; the other members' values never exist.
+  if (Value outside = valueOutsideGroup(value); outside != value)
+    return memrefFor(outside);
+  if (auto group = dyn_cast_or_null<FusionGroupOp>(
+          value.getDefiningOp() ? value.getDefiningOp()->getParentOp()
+                                : nullptr)) {
+    if (value.getDefiningOp() != group.getRoot())
+      return {};
+    return memrefFor(group->getResult(cast<OpResult>(value).getResultNumber()));
+  }
   // A ref or handle: the variable's buffer in the state area.
   if (isVariableReference(value.getType())) {
     Operation *variable = variableNodeOf(value);
@@ -401,6 +412,18 @@ void populateStepPatterns(CodegenPatterns &patterns) {
 StepEmitter::~StepEmitter() = default;
 
 LogicalResult StepEmitter::emitNode(Operation *node) {
+  // Empty tensors hold nothing to compute or copy; transfers synchronize
+  // even when they carry nothing.
+  auto isEmpty = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getNumElements() == 0;
+  };
+  // A fusion group: its pattern computes the members (Group, in the
+  // elementwise family).
+  if (isa<FusionGroupOp>(node))
+    return llvm::all_of(tfg::getDataResults(node), isEmpty)
+               ? success()
+               : applyNodePatterns(*applicator, matcher, node);
   const OpInfo *op = lookupOp(node);
   if (!op || !op->isLowered())
     return error(node) << "no code generation for this op yet";
@@ -409,14 +432,6 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (op->lowering == Lowering::RewrittenBy)
     return error(node) << "should have been rewritten by " << op->loweredBy
                        << " before code generation";
-  if (node->hasAttr(kFusedIntoAttr))
-    return success(); // Computed by its group's root.
-  // Empty tensors hold nothing to compute or copy; transfers synchronize
-  // even when they carry nothing.
-  auto isEmpty = [](Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    return type.getNumElements() == 0;
-  };
   if (op->family != OpFamily::Transfer &&
       (op->kind == OpKind::InternalRetval
            ? isEmpty(tfg::getDataOperands(node)[0])
@@ -441,13 +456,9 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   applicator = std::make_unique<PatternApplicator>(*patterns);
   applicator->applyDefaultCostModel();
   SmallVector<Operation *> schedule;
-  for (Operation *op : topologicalOrder(graph.getBody())) {
-    if (!tfg::isNode(op))
-      continue;
-    schedule.push_back(op);
-    if (auto fused = op->getAttrOfType<StringAttr>(kFusedIntoAttr))
-      groups[fused.getValue()].push_back(op);
-  }
+  for (Operation *op : topologicalOrder(graph.getBody()))
+    if (tfg::isNode(op))
+      schedule.push_back(op);
   graph->setAttr(kNumInputsAttr, builder.getI64IntegerAttr(inputTypes.size()));
 
   auto stateBytes = module->getAttrOfType<IntegerAttr>(kStateBytesAttr);

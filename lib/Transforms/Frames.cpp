@@ -82,7 +82,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
   auto info = std::make_unique<FrameInfo>();
   SmallVector<Operation *> schedule;
   for (Operation *op : topologicalOrder(body))
-    if (tfg::isNode(op))
+    if (isNodeOrGroup(op))
       schedule.push_back(op);
   llvm::DenseMap<Operation *, unsigned> position;
   for (Operation *node : schedule)
@@ -120,7 +120,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
     Frame *frame = nullptr;
     for (Value operand : node->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      if (!producer || !tfg::isNode(producer) ||
+      if (!producer || !isNodeOrGroup(producer) ||
           isType(producer, OpKind::NextIteration))
         continue;
       Frame *from = valueFrame(producer);
@@ -191,7 +191,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       for (Operation *node : nodes)
         for (Value operand : node->getOperands()) {
           Operation *producer = operand.getDefiningOp();
-          if (!producer || !tfg::isNode(producer) ||
+          if (!producer || !isNodeOrGroup(producer) ||
               (isType(producer, OpKind::NextIteration) &&
                isType(node, OpKind::Merge)))
             continue;
@@ -266,7 +266,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       v.merge = node;
       Value value = tfg::getDataResults(node)[0];
       for (Operation *user : value.getUsers())
-        if (tfg::isNode(user) && isType(user, OpKind::Switch) &&
+        if (isNodeOrGroup(user) && isType(user, OpKind::Switch) &&
             user->getOperand(1) == tfg::getDataResults(frame->loopCond)[0]) {
           if (v.switchNode)
             return frameError(user, frame)
@@ -284,7 +284,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       for (size_t k = 0; k < exitPath.size(); ++k) {
         Value value = tfg::getDataResults(exitPath[k])[0];
         for (Operation *user : value.getUsers()) {
-          if (!tfg::isNode(user))
+          if (!isNodeOrGroup(user))
             continue;
           if (isType(user, OpKind::Identity)) {
             exitPath.push_back(user);
@@ -331,7 +331,7 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       Operation *node = worklist.pop_back_val();
       for (Value operand : node->getOperands()) {
         Operation *producer = operand.getDefiningOp();
-        if (!producer || !tfg::isNode(producer) ||
+        if (!producer || !isNodeOrGroup(producer) ||
             structural.contains(producer))
           continue;
         Frame *from = info->frameOfNode.lookup(producer);

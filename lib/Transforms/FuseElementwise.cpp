@@ -1,12 +1,14 @@
 //===- FuseElementwise.cpp - group elementwise chains ---------------------===//
 //
-// Marks which elementwise nodes code generation computes together in one
+// Groups the elementwise nodes code generation computes together in one
 // loop nest. An elementwise node is fused into its consumer when that
 // consumer is elementwise too, is its only user (data and control), has the
 // same output shape, and is on the same device. Each group is then a tree
-// whose root is the only node whose value leaves the group; the other
-// members carry `tfc.fused_into = "<root name>"`. Their values never exist
-// in memory: the root's loop computes them element by element.
+// whose root is the only node whose value leaves the group, and becomes one
+// `tfc.fusion_group` where the root was: the members move into its region,
+// their outside inputs become its operands (their control inputs too), and
+// its results are the root's. The members' values never exist in memory:
+// the group's loop computes them element by element.
 //
 // First, though, a convolution claims the elementwise ops after it that
 // its kernel can apply as it writes its output (its epilogue): a bias
@@ -33,7 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -42,6 +44,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -192,13 +196,49 @@ bool sameShape(Value a, Value b) {
   return ta && tb && ta.hasStaticShape() && ta.getShape() == tb.getShape();
 }
 
+/// Replaces a group's members (in dependency order, its root last) by one
+/// tfc.fusion_group where the root was (see the file comment).
+void formGroup(ArrayRef<Operation *> members) {
+  Operation *root = members.back();
+  llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
+  llvm::SetVector<Value> inputs, controls;
+  for (Operation *member : members) {
+    for (Value operand : tfg::getDataOperands(member))
+      if (!inGroup.contains(operand.getDefiningOp()))
+        inputs.insert(operand);
+    controls.insert(tfg::getControlOperands(member).begin(),
+                    tfg::getControlOperands(member).end());
+  }
+  OpBuilder builder(root);
+  SmallVector<Value> operands(inputs.begin(), inputs.end());
+  llvm::append_range(operands, controls);
+  auto group = builder.create<FusionGroupOp>(root->getLoc(),
+                                             root->getResultTypes(), operands);
+  Block *body = new Block;
+  group.getBody().push_back(body);
+  llvm::DenseMap<Value, Value> argumentOf;
+  for (Value input : inputs)
+    argumentOf[input] = body->addArgument(input.getType(), input.getLoc());
+  // What read the root reads the group.
+  root->replaceAllUsesWith(group);
+  for (Operation *member : members) {
+    member->moveBefore(body, body->end());
+    member->eraseOperands(tfg::getDataOperands(member).size(),
+                          tfg::getControlOperands(member).size());
+    for (OpOperand &operand : member->getOpOperands())
+      if (Value argument = argumentOf.lookup(operand.get()))
+        operand.set(argument);
+  }
+  builder.setInsertionPointToEnd(body);
+  builder.create<YieldOp>(root->getLoc(), tfg::getDataResults(root));
+}
+
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
   PassCounter numFused{this, "fused", "nodes fused into a consumer"};
 
   void runOnOperation() override {
     numFused = 0; // Reported even when nothing happens.
-    Builder builder(&getContext());
     for (Block *body : getBodies(getOperation())) {
       // Batch norms take in their ReLUs (which go: the nodes are listed
       // first).
@@ -212,6 +252,11 @@ struct FuseElementwisePass
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);
+      llvm::DenseMap<Operation *, unsigned> position;
+      for (Operation *op : order)
+        position[op] = position.size();
+      // Each group's members by root, the root included.
+      llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
       // Convolution (and pooling gradient) epilogues first.
       llvm::DenseSet<Operation *> claimed;
       for (Operation *node : order) {
@@ -221,14 +266,10 @@ struct FuseElementwisePass
         if (chain.empty() ||
             llvm::any_of(chain, [&](Operation *op) { return claimed.contains(op); }))
           continue;
-        StringAttr rootName = builder.getStringAttr(tfg::getNodeName(chain.back()));
-        claimed.insert(node);
-        node->setAttr(kFusedIntoAttr, rootName);
-        for (Operation *op : chain) {
-          claimed.insert(op);
-          if (op != chain.back())
-            op->setAttr(kFusedIntoAttr, rootName);
-        }
+        SmallVector<Operation *> &members = groups[chain.back()];
+        members.push_back(node);
+        llvm::append_range(members, chain);
+        claimed.insert(members.begin(), members.end());
         numFused += chain.size();
       }
       llvm::DenseMap<Operation *, Operation *> root;
@@ -253,9 +294,17 @@ struct FuseElementwisePass
         if (!groupRoot)
           groupRoot = consumer;
         root[node] = groupRoot;
-        node->setAttr(kFusedIntoAttr,
-                      builder.getStringAttr(tfg::getNodeName(groupRoot)));
+        SmallVector<Operation *> &members = groups[groupRoot];
+        if (members.empty())
+          members.push_back(groupRoot);
+        members.push_back(node);
         ++numFused;
+      }
+      for (auto &[groupRoot, members] : groups) {
+        llvm::sort(members, [&](Operation *a, Operation *b) {
+          return position[a] < position[b];
+        });
+        formGroup(members);
       }
     }
   }

@@ -1,6 +1,7 @@
 //===- GraphUtils.cpp - helpers shared by the graph passes ----------------===//
 
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
@@ -172,6 +173,10 @@ std::optional<SmallVector<int64_t>> constantInts(Value value) {
   for (const APInt &v : dense.getValues<APInt>())
     values.push_back(v.getSExtValue());
   return values;
+}
+
+bool isNodeOrGroup(Operation *op) {
+  return tfg::isNode(op) || isa<FusionGroupOp>(op);
 }
 
 SmallVector<Operation *> topologicalOrder(Block &body) {

@@ -4,8 +4,8 @@
 // materializes gets an offset in one arena, so that a step allocates
 // nothing.
 //
-//  * Schedule: the topological order (nodes fused into a group run at their
-//    root's position).
+//  * Schedule: the topological order of nodes and fusion groups (a group
+//    runs its members as one node).
 //  * Buffers: one per materialized output. `_Arg` outputs live in the
 //    caller's buffers and Const outputs in the program's data; handles
 //    (resources, variants, strings) need none, nor do variable reads (the
@@ -18,13 +18,14 @@
 //  * Placement: greedy by size (largest first, at the lowest 64-byte-aligned
 //    offset not overlapping any placed buffer alive at the same time).
 //
-// Results: `tfc.offsets` on each scheduled node (one offset per data output,
-// -1 when not in the arena) and `tfc.arena_bytes` on the entry's graph.
+// Results: `tfc.offsets` on each scheduled node and group (one offset per
+// data output, -1 when not in the arena) and `tfc.arena_bytes` on the
+// entry's graph.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -61,18 +62,9 @@ public:
   FailureOr<int64_t> run();
 
 private:
-  /// The schedule position of a node: its own, or its group root's.
-  int64_t positionOf(Operation *node) {
-    auto fused = node->getAttrOfType<StringAttr>(kFusedIntoAttr);
-    if (fused)
-      if (Operation *root = byName.lookup(fused.getValue()))
-        return position.lookup(root);
-    return position.lookup(node);
-  }
-
   Block &body;
+  /// The schedule position of each node and group.
   llvm::DenseMap<Operation *, int64_t> position;
-  llvm::DenseMap<StringRef, Operation *> byName;
   /// The buffer each value lives in (values absent: not in the arena).
   llvm::DenseMap<Value, unsigned> bufferOf;
   SmallVector<Buffer> buffers;
@@ -80,29 +72,20 @@ private:
 
 FailureOr<int64_t> Planner::run() {
   SmallVector<Operation *> schedule;
-  SmallVector<Operation *> nodes;
   for (Operation *op : topologicalOrder(body)) {
-    if (!tfg::isNode(op))
+    if (!isNodeOrGroup(op))
       continue;
-    nodes.push_back(op);
-    byName[tfg::getNodeName(op)] = op;
-    if (!op->hasAttr(kFusedIntoAttr)) {
-      position[op] = schedule.size();
-      schedule.push_back(op);
-    }
+    position[op] = schedule.size();
+    schedule.push_back(op);
   }
-  // The nodes computed at each position: a root and what is fused into it.
-  llvm::DenseMap<int64_t, SmallVector<Operation *>> members;
-  for (Operation *op : nodes)
-    members[positionOf(op)].push_back(op);
 
   // A buffer lives until its last reader; values join buffers in schedule
   // order, so the end is known for every buffer defined so far.
   auto lastUse = [&](Value value) {
     int64_t last = -1;
     for (Operation *user : value.getUsers())
-      if (tfg::isNode(user))
-        last = std::max(last, positionOf(user));
+      if (isNodeOrGroup(user))
+        last = std::max(last, position.lookup(user));
     return last;
   };
   auto assign = [&](Value value, unsigned buffer) {
@@ -112,6 +95,15 @@ FailureOr<int64_t> Planner::run() {
   for (Operation *node : schedule) {
     int64_t at = position[node];
     OpKind kind = opKindOf(node);
+    auto group = dyn_cast<FusionGroupOp>(node);
+    // The nodes computed here: the node, or the group's members.
+    SmallVector<Operation *> members;
+    if (group)
+      for (Operation &member : group.getMembers().without_terminator())
+        members.push_back(&member);
+    else
+      members.push_back(node);
+    Operation *root = group ? group.getRoot() : node;
     for (Value result : tfg::getDataResults(node)) {
       int64_t bytes = tensorBytes(result.getType()); // -1: no arena buffer.
       if (bytes < 0 || kind == OpKind::InternalArg || kind == OpKind::Const)
@@ -137,21 +129,25 @@ FailureOr<int64_t> Planner::run() {
       // A pooling gradient computing the group (its ReluGrad epilogue)
       // reads windows around the positions it writes: nothing is written
       // over.
-      bool loopOnly = llvm::all_of(members[at], [](Operation *member) {
+      bool loopOnly = llvm::all_of(members, [](Operation *member) {
         return isElementwise(member);
       });
-      bool poolingGradient = llvm::any_of(members[at], [](Operation *member) {
+      bool poolingGradient = llvm::any_of(members, [](Operation *member) {
         return isWindowGradient(member);
       });
-      if (isElementwise(node) && !poolingGradient) {
-        llvm::DenseSet<Operation *> group(members[at].begin(), members[at].end());
+      if (isElementwise(root) && !poolingGradient) {
         std::optional<unsigned> reuse;
-        for (Operation *member : members[at]) {
+        for (Operation *member : members) {
           if (!loopOnly && !isElementwise(member))
             continue;
           for (Value input : tfg::getDataOperands(member)) {
-            if (!loopOnly && group.contains(input.getDefiningOp()))
-              continue;
+            // What the group reads from outside is a block argument.
+            if (group) {
+              auto argument = dyn_cast<BlockArgument>(input);
+              if (!argument)
+                continue;
+              input = group.getInputOf(argument);
+            }
             auto it = bufferOf.find(input);
             if (!reuse && it != bufferOf.end() &&
                 input.getType() == result.getType() &&
@@ -191,7 +187,7 @@ FailureOr<int64_t> Planner::run() {
     std::function<bool(Value)> afterLoop = [&](Value value) {
       Operation *producer = value.getDefiningOp();
       if (!producer || !tfg::isNode(producer))
-        return false;
+        return false; // (Groups are never an Exit nor an alias.)
       if (opKindOf(producer) == OpKind::Exit)
         return true;
       return isAlias(producer) &&
@@ -202,8 +198,8 @@ FailureOr<int64_t> Planner::run() {
     for (auto &[value, buffer] : bufferOf)
       if (buffer == from && !afterLoop(value))
         for (Operation *user : value.getUsers())
-          if (tfg::isNode(user) && user != node &&
-              opKindOf(user) != OpKind::Exit && positionOf(user) >= at)
+          if (isNodeOrGroup(user) && user != node &&
+              opKindOf(user) != OpKind::Exit && position.lookup(user) >= at)
             readLater = true;
     if (readLater)
       continue;
@@ -223,8 +219,8 @@ FailureOr<int64_t> Planner::run() {
   for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
     int64_t first = INT64_MAX, last = -1;
     for (Operation *node : frame->allNodes) {
-      first = std::min(first, positionOf(node));
-      last = std::max(last, positionOf(node));
+      first = std::min(first, position.lookup(node));
+      last = std::max(last, position.lookup(node));
     }
     for (Operation *node : frame->allNodes)
       for (Value operand : tfg::getDataOperands(node)) {

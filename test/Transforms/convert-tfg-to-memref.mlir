@@ -1,6 +1,6 @@
 // Tests convert-tfg-to-memref on a planned step: arena views at planned
-// offsets, a fused group as one linalg.generic with a broadcast map written
-// in place, a kernel call with the arena pointer plus the offset, a
+// offsets, a fusion group as one linalg.generic with a broadcast map
+// written in place (its inputs read where they live outside), a kernel call with the arena pointer plus the offset, a
 // constant global, and the copy into the output.
 // RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref | FileCheck %s
 
@@ -28,8 +28,12 @@ module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["relu:0"]} {
     %w:2 = _Arg name("w") {T = f32, index = 1} : () -> tensor<3x4xf32>
     %mm:2 = MatMul(%x#0, %w#0) name("mm") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
     %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
-    %bias:2 = BiasAdd(%mm#0, %b#0) name("bias") {T = f32, tfc.fused_into = "relu"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
-    %relu:2 = Relu(%bias#0) name("relu") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %relu:2 = tfc.fusion_group(%mm#0, %b#0) {tfc.offsets = array<i64: 64>} : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2x4xf32>, %bias_in: tensor<4xf32>):
+      %bias:2 = BiasAdd(%in, %bias_in) name("bias") {T = f32} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+      %r:2 = Relu(%bias#0) name("relu") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+      tfc.yield %r#0 : tensor<2x4xf32>
+    }
     %r = _Retval(%relu#0) name("relu/_retval_0") {T = f32, index = 0} : (tensor<2x4xf32>) -> ()
   }
 }

@@ -1,17 +1,36 @@
-// Tests tfc-fuse-elementwise: chains fuse into their consumer's group; a
-// value used twice, a shape change, a non-elementwise consumer or another
-// device ends a group.
+// Tests tfc-fuse-elementwise: chains fuse into their consumer's group, one
+// tfc.fusion_group where the root was; a value used twice, a shape change,
+// a non-elementwise consumer or another device ends a group.
 // RUN: tfc-opt %s -split-input-file -tfc-fuse-elementwise | FileCheck %s
 
+// add and mul move into relu's group, in dependency order: they read the
+// group's inputs (x once, though two members read it) as block arguments,
+// and the group yields relu's value.
 // CHECK-LABEL: tfg.graph
-// CHECK-DAG: AddV2({{.*}}) name("add") {T = f32, tfc.fused_into = "relu"}
-// CHECK-DAG: Mul({{.*}}) name("mul") {T = f32, tfc.fused_into = "relu"}
-// CHECK-DAG: Relu({{.*}}) name("relu") {T = f32}
-// CHECK-DAG: Exp({{.*}}) name("twice") {T = f32}
-// CHECK-DAG: Neg({{.*}}) name("small") {T = f32}
-// CHECK-DAG: Tanh({{.*}}) name("before_matmul") {T = f32}
-// CHECK-DAG: Sigmoid({{.*}}) name("other_device") device("/cpu:1") {T = f32}
-// CHECK-DAG: Cast({{.*}}) name("cast") {DstT = f32, SrcT = i32, tfc.fused_into = "sum"}
+// CHECK: %[[X:[0-9]+]]:2 = Placeholder name("x")
+// CHECK: %[[Y:[0-9]+]]:2 = Placeholder name("y")
+// CHECK: tfc.fusion_group(%[[X]]#0, %[[Y]]#0) : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, !tfg.control) {
+// CHECK-NEXT: ^bb0(%[[GX:.*]]: tensor<2x3xf32>, %[[GY:.*]]: tensor<3xf32>):
+// CHECK-NEXT: %[[ADD:[0-9]+]]:2 = AddV2(%[[GX]], %[[GY]]) name("add") {T = f32}
+// CHECK-NEXT: %[[MUL:[0-9]+]]:2 = Mul(%[[ADD]]#0, %[[GX]]) name("mul") {T = f32}
+// CHECK-NEXT: %[[RELU:[0-9]+]]:2 = Relu(%[[MUL]]#0) name("relu") {T = f32}
+// CHECK-NEXT: tfc.yield %[[RELU]]#0 : tensor<2x3xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: Exp({{.*}}) name("twice") {T = f32}
+// CHECK-NEXT: Neg({{.*}}) name("u1")
+// CHECK-NEXT: Abs({{.*}}) name("u2")
+// CHECK-NEXT: Neg({{.*}}) name("small") {T = f32}
+// CHECK-NEXT: AddV2({{.*}}) name("big")
+// CHECK-NEXT: Tanh({{.*}}) name("before_matmul") {T = f32}
+// CHECK: Sigmoid({{.*}}) name("other_device") device("/cpu:1") {T = f32}
+// CHECK-NEXT: Neg({{.*}}) name("n")
+// A Cast fuses (element types may differ, shapes agree).
+// CHECK: tfc.fusion_group({{.*}}) : (tensor<2x3xi32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, !tfg.control) {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Cast({{.*}}) name("cast")
+// CHECK-NEXT: %[[SUM:[0-9]+]]:2 = AddV2({{.*}}) name("sum")
+// CHECK-NEXT: tfc.yield %[[SUM]]#0
+// CHECK-NEXT: }
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xf32>
   %y:2 = Placeholder name("y") {dtype = f32, shape = #tfg.shape<3>} : () -> tensor<3xf32>
@@ -40,17 +59,44 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A member's control inputs become the group's; the root's users (data
+// and control) read the group's results.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[C:[0-9]+]]:2 = Placeholder name("c")
+// CHECK: %[[G:[0-9]+]]:2 = tfc.fusion_group(%{{[0-9]+}}#0, %[[C]]#1) : (tensor<2xf32>, !tfg.control) -> (tensor<2xf32>, !tfg.control) {
+// CHECK-NEXT: ^bb0(%[[GX:.*]]: tensor<2xf32>):
+// CHECK-NEXT: %[[NEG:[0-9]+]]:2 = Neg(%[[GX]]) name("controlled")
+// CHECK-NEXT: %[[EXP:[0-9]+]]:2 = Exp(%[[NEG]]#0) name("root")
+// CHECK-NEXT: tfc.yield %[[EXP]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: Abs(%[[G]]#0) [%[[G]]#1] name("after")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %c:2 = Placeholder name("c") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %n:2 = Neg(%x#0) [%c#1] name("controlled") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %e:2 = Exp(%n#0) name("root") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  // Reads the root's value and waits for it: the root stays a group's.
+  %a:2 = Abs(%e#0) [%e#1] name("after") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+}
+
+// -----
+
 // A convolution claims its epilogue: bias (a per-channel vector), then a
 // residual (a tensor of the output's shape), then ReLU; the group's root is
 // the ReLU and the convolution joins it. The convolution whose output is
 // also used elsewhere keeps its value, and its bias stays a loop.
 // CHECK-LABEL: tfg.graph
-// CHECK-DAG: Conv2D({{.*}}) name("conv") {{.*}}tfc.fused_into = "relu"
-// CHECK-DAG: AddV2({{.*}}) name("bias") {T = f32, tfc.fused_into = "relu"}
-// CHECK-DAG: AddV2({{.*}}) name("residual") {T = f32, tfc.fused_into = "relu"}
-// CHECK-DAG: Relu({{.*}}) name("relu") {T = f32}
-// CHECK-DAG: Conv2D({{.*}}) name("shared_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]}
-// CHECK-DAG: AddV2({{.*}}) name("shared_bias") {T = f32}
+// CHECK: tfc.fusion_group({{.*}}) : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>, tensor<2xf32>) -> (tensor<1x4x4x2xf32>, !tfg.control) {
+// CHECK-NEXT: ^bb0(%[[GX:.*]]: tensor<1x4x4x2xf32>, %[[GW:.*]]: tensor<3x3x2x2xf32>, %[[GB:.*]]: tensor<2xf32>):
+// CHECK-NEXT: %[[CONV:[0-9]+]]:2 = Conv2D(%[[GX]], %[[GW]]) name("conv")
+// CHECK-NEXT: %[[BIAS:[0-9]+]]:2 = AddV2(%[[CONV]]#0, %[[GB]]) name("bias")
+// CHECK-NEXT: %[[RES:[0-9]+]]:2 = AddV2(%[[GX]], %[[BIAS]]#0) name("residual")
+// CHECK-NEXT: %[[RELU:[0-9]+]]:2 = Relu(%[[RES]]#0) name("relu")
+// CHECK-NEXT: tfc.yield %[[RELU]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: Conv2D({{.*}}) name("shared_conv")
+// CHECK-NEXT: AddV2({{.*}}) name("shared_bias")
+// CHECK-NEXT: Neg({{.*}}) name("other_use")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x3x2x2xf32>} : () -> tensor<3x3x2x2xf32>
@@ -70,10 +116,17 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // are the pooling's input; not when they are another tensor, nor when
 // the pooling gradient is used elsewhere too.
 // CHECK-LABEL: tfg.graph
-// CHECK-DAG: MaxPoolGrad({{.*}}) name("pool_grad") {{.*}}tfc.fused_into = "relu_grad"
-// CHECK-DAG: ReluGrad({{.*}}) name("relu_grad") {T = f32}
-// CHECK-DAG: MaxPoolGrad({{.*}}) name("other_features_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
-// CHECK-DAG: MaxPoolGrad({{.*}}) name("shared_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}
+// CHECK: tfc.fusion_group({{.*}}) : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> (tensor<1x4x4x2xf32>, !tfg.control) {
+// CHECK-NEXT: ^bb0(%[[GR:.*]]: tensor<1x4x4x2xf32>, %{{.*}}: tensor<1x2x2x2xf32>, %{{.*}}: tensor<1x2x2x2xf32>):
+// CHECK-NEXT: %[[PG:[0-9]+]]:2 = MaxPoolGrad(%[[GR]], {{.*}}) name("pool_grad")
+// CHECK-NEXT: %[[RG:[0-9]+]]:2 = ReluGrad(%[[PG]]#0, %[[GR]]) name("relu_grad")
+// CHECK-NEXT: tfc.yield %[[RG]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: MaxPoolGrad({{.*}}) name("other_features_grad")
+// CHECK-NEXT: ReluGrad({{.*}}) name("other_relu_grad")
+// CHECK-NEXT: MaxPoolGrad({{.*}}) name("shared_grad")
+// CHECK-NEXT: ReluGrad({{.*}}) name("shared_relu_grad")
+// CHECK-NEXT: Neg({{.*}}) name("shared_use")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
   %z:2 = Placeholder name("z") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>

@@ -1,6 +1,7 @@
 // Tests tfc-plan-memory on the MLP's step (after fusion): buffers reused
 // once dead, elementwise groups in place, aliases, arena size. Offsets
-// worked out by hand: MatMul1 [2,16] 128 B at 0; its fused BiasAdd+Relu in
+// worked out by hand: MatMul1 [2,16] 128 B at 0; its fused BiasAdd+Relu
+// (a fusion group: its offsets are the group's, its members have none) in
 // place; MatMul2 [2,8] at 128 (0 is being read); Relu2 in place; MatMul3
 // at 0 (dead by then); BiasAdd3 in place at 0; Softmax at 64 (it reads 0);
 // the Reshape aliases the Softmax buffer. Arena: 192 bytes.
@@ -9,9 +10,11 @@
 // CHECK-LABEL: tfg.graph
 // CHECK-SAME: tfc.arena_bytes = 192
 // CHECK-DAG: name("mm1") {T = f32, tfc.offsets = array<i64: 0>}
-// CHECK-DAG: name("relu1") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}) {tfc.offsets = array<i64: 0>} : (tensor<2x16xf32>
+// CHECK-DAG: name("bias1") {T = f32} :
+// CHECK-DAG: name("relu1") {T = f32} :
 // CHECK-DAG: name("mm2") {T = f32, tfc.offsets = array<i64: 128>}
-// CHECK-DAG: name("relu2") {T = f32, tfc.offsets = array<i64: 128>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}) {tfc.offsets = array<i64: 128>} : (tensor<2x8xf32>
 // CHECK-DAG: name("mm3") {T = f32, tfc.offsets = array<i64: 0>}
 // CHECK-DAG: name("bias3") {T = f32, data_format = "NHWC", tfc.offsets = array<i64: 0>}
 // CHECK-DAG: name("softmax") {T = f32, tfc.offsets = array<i64: 64>}
@@ -27,11 +30,19 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["flat:0"]} {
     %w3:2 = Const name("w3") {dtype = f32, value = dense<1.0> : tensor<8x4xf32>} : () -> tensor<8x4xf32>
     %b3:2 = Const name("b3") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
     %mm1:2 = MatMul(%x#0, %w1#0) name("mm1") {T = f32} : (tensor<2x32xf32>, tensor<32x16xf32>) -> tensor<2x16xf32>
-    %bias1:2 = BiasAdd(%mm1#0, %b1#0) name("bias1") {T = f32, tfc.fused_into = "relu1"} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
-    %relu1:2 = Relu(%bias1#0) name("relu1") {T = f32} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+    %relu1:2 = tfc.fusion_group(%mm1#0, %b1#0) : (tensor<2x16xf32>, tensor<16xf32>) -> (tensor<2x16xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2x16xf32>, %bias: tensor<16xf32>):
+      %add:2 = BiasAdd(%in, %bias) name("bias1") {T = f32} : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+      %relu:2 = Relu(%add#0) name("relu1") {T = f32} : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      tfc.yield %relu#0 : tensor<2x16xf32>
+    }
     %mm2:2 = MatMul(%relu1#0, %w2#0) name("mm2") {T = f32} : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
-    %bias2:2 = BiasAdd(%mm2#0, %b2#0) name("bias2") {T = f32, tfc.fused_into = "relu2"} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
-    %relu2:2 = Relu(%bias2#0) name("relu2") {T = f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    %relu2:2 = tfc.fusion_group(%mm2#0, %b2#0) : (tensor<2x8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2x8xf32>, %bias: tensor<8xf32>):
+      %add:2 = BiasAdd(%in, %bias) name("bias2") {T = f32} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+      %relu:2 = Relu(%add#0) name("relu2") {T = f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+      tfc.yield %relu#0 : tensor<2x8xf32>
+    }
     %mm3:2 = MatMul(%relu2#0, %w3#0) name("mm3") {T = f32} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
     %bias3:2 = BiasAdd(%mm3#0, %b3#0) name("bias3") {T = f32, data_format = "NHWC"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
     %sm:2 = Softmax(%bias3#0) name("softmax") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>

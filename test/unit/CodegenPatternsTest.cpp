@@ -40,7 +40,8 @@ struct Fixture {
 };
 
 // Tests that the families add, for every op the table lowers with a
-// pattern, a pattern rooted at that op, and nothing for any other op.
+// pattern, a pattern rooted at that op, and nothing for any other op; and
+// one for the fusion groups tfc-fuse-elementwise forms.
 TEST(CodegenPatternsTest, FamiliesCoverTheTable) {
   Fixture f;
   CodegenPatterns patterns(*f.step, &f.context);
@@ -55,6 +56,7 @@ TEST(CodegenPatternsTest, FamiliesCoverTheTable) {
     EXPECT_EQ(roots.contains(root), op.lowering == Lowering::Pattern)
         << op.type.str();
   }
+  EXPECT_TRUE(roots.contains(FusionGroupOp::getOperationName()));
 }
 
 // Tests that a table row naming a pattern no family adds stops code

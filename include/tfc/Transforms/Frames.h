@@ -29,8 +29,8 @@ namespace tfc {
 
 struct Frame;
 
-/// One step of a frame's (or the graph's) order: a node, or a whole inner
-/// frame.
+/// One step of a frame's (or the graph's) order: a node (or a fusion group,
+/// which runs as one), or a whole inner frame.
 using FrameItem = llvm::PointerUnion<mlir::Operation *, Frame *>;
 
 /// A loop variable: its Enter, the Merge holding it across iterations, the

@@ -115,6 +115,11 @@ void retypeVariantCarriers(llvm::ArrayRef<mlir::Value> dense);
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
+/// Whether `op` is one step of a graph's schedule: a node, or a fusion
+/// group (tfc.fusion_group, which runs its members as one node, where its
+/// root ran; tfg's node helpers read its operands and results).
+bool isNodeOrGroup(mlir::Operation *op);
+
 /// The operations of `body`, producers first and otherwise in block order.
 /// Edges leaving NextIteration (loop back edges) are ignored; operations on
 /// other cycles come last, in block order.

@@ -357,12 +357,15 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     then a residual of the output's shape, then ReLU or ReLU6, each the
     only user of the value before it; a MaxPoolGrad claims the ReluGrad
     after it whose features are the pooling's input. Then an elementwise
-    node (arithmetic,
-    comparison, activation, Cast, BiasAdd, Select) is fused into its
-    consumer when that consumer is elementwise, is its only user, has the
-    same output shape and the same device. Each group is a tree whose root
-    alone is used outside; the other members get `tfc.fused_into =
-    "<root>"` and are never materialized.
+    node (arithmetic, comparison, activation, Cast, BiasAdd, Select) is
+    fused into its consumer when that consumer is elementwise, is its only
+    user, has the same output shape and the same device. Each group is a
+    tree whose root alone is used outside, and becomes one
+    `tfc.fusion_group` where its root was: the members move into the
+    group's region (in dependency order, the root last, yielded), their
+    inputs from outside become the group's operands and block arguments,
+    their control inputs the group's; the root's users read the group.
+    Values inside a group are never materialized.
   }];
 }
 

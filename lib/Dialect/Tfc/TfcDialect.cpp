@@ -21,7 +21,13 @@ namespace tfc {
 namespace {
 
 /// The operations an attribute may be on.
-enum class Holder { Module, Graph, Node };
+enum class Holder {
+  Module,
+  Graph,
+  Node,
+  /// A node or a fusion group: what a graph's schedule runs.
+  NodeOrGroup,
+};
 
 /// The kinds of value.
 enum class ValueKind {
@@ -64,9 +70,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kArenaBytesAttr, Holder::Graph, ValueKind::NonNegativeInteger},
     {kNumInputsAttr, Holder::Graph, ValueKind::NonNegativeInteger},
     {kStepFunctionAttr, Holder::Graph, ValueKind::String},
-    {kFusedIntoAttr, Holder::Node, ValueKind::String},
     {kActivationAttr, Holder::Node, ValueKind::Activation},
-    {kOffsetsAttr, Holder::Node, ValueKind::OffsetArray},
+    {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kFrameAttr, Holder::Node, ValueKind::String},
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
     {kSkipNegativeIndicesAttr, Holder::Node, ValueKind::Unit},
@@ -89,6 +94,8 @@ bool holds(Holder holder, Operation *op) {
   case Holder::Node:
     return op->getName().getDialectNamespace() == "tfg" &&
            name != "tfg.graph" && name != "tfg.func" && name != "tfg.return";
+  case Holder::NodeOrGroup:
+    return isa<FusionGroupOp>(op) || holds(Holder::Node, op);
   }
   return false;
 }
@@ -101,11 +108,14 @@ StringRef holderName(Holder holder) {
     return "a tfg.graph";
   case Holder::Node:
     return "a node";
+  case Holder::NodeOrGroup:
+    return "a node or a fusion group";
   }
   return "";
 }
 
-/// The number of data results of a node: all but its control token.
+/// The number of data results of a node (or fusion group): all but its
+/// control token.
 unsigned dataResults(Operation *node) {
   return node->getNumResults() == 0 ? 0 : node->getNumResults() - 1;
 }
@@ -167,7 +177,12 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
 
 } // namespace
 
-void TfcDialect::initialize() {}
+void TfcDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tfc/Dialect/Tfc/TfcOps.cpp.inc"
+      >();
+}
 
 LogicalResult TfcDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {

@@ -1,6 +1,7 @@
 //===- TfgOps.cpp - structural operations of tfg --------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -14,23 +15,48 @@ using namespace tfc::tfg;
 #define GET_OP_CLASSES
 #include "tfc/Dialect/Tfg/TfgOps.cpp.inc"
 
-/// Verifies every node of a graph or function body and that node names are
-/// unique there. Other operations may not appear, except the terminator.
+/// Verifies every node of a graph or function body, the members of its
+/// fusion groups too, and that node names are unique there. Other
+/// operations may not appear, except the terminator.
 static LogicalResult verifyNodes(Block &body, Operation *terminator) {
   llvm::DenseMap<StringRef, Operation *> byName;
+  auto verifyOne = [&](Operation *node) -> LogicalResult {
+    if (failed(verifyNode(node)))
+      return failure();
+    auto [it, inserted] = byName.try_emplace(getNodeName(node), node);
+    if (!inserted)
+      return node->emitError() << "duplicate node name '" << getNodeName(node)
+                               << "'";
+    return success();
+  };
   for (Operation &op : body) {
     if (&op == terminator)
       continue;
+    if (auto group = dyn_cast<tfc::FusionGroupOp>(op)) {
+      // Members are nodes of the graph whose control inputs are the
+      // group's.
+      for (Operation &member : group.getMembers().without_terminator()) {
+        if (!isNode(&member))
+          return member.emitError("only TensorFlow node operations may "
+                                  "appear in a fusion group, found '")
+                 << member.getName() << "'";
+        if (!getControlOperands(&member).empty())
+          return member.emitError()
+                 << "node '" << getNodeName(&member)
+                 << "' in a fusion group has control inputs of its own";
+        if (failed(verifyOne(&member)))
+          return failure();
+      }
+      if (!isControl(group.getControlType()))
+        return group.emitOpError("has no control token (its last result)");
+      continue;
+    }
     if (!isNode(&op))
       return op.emitError("only TensorFlow node operations may appear in a "
                           "graph or function body, found '")
              << op.getName() << "'";
-    if (failed(verifyNode(&op)))
+    if (failed(verifyOne(&op)))
       return failure();
-    auto [it, inserted] = byName.try_emplace(getNodeName(&op), &op);
-    if (!inserted)
-      return op.emitError() << "duplicate node name '" << getNodeName(&op)
-                            << "'";
   }
   return success();
 }

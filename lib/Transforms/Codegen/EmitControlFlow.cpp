@@ -30,7 +30,7 @@ namespace tfc {
 
 Value StepEmitter::aliveOf(Value value) {
   Operation *producer = value.getDefiningOp();
-  if (!producer || !tfg::isNode(producer))
+  if (!producer || !isNodeOrGroup(producer))
     return {};
   if (isa<tfg::ControlType>(value.getType()))
     return aliveNodes.lookup(producer);
@@ -115,7 +115,7 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
   // an effect), or that handle liveness themselves.
   if (!alive || kind == OpKind::InternalArg || kind == OpKind::Const ||
       kind == OpKind::NoOp || isVariableNode(node) ||
-      (isAlias(node) && !isStackOp(node)) || node->hasAttr(kFusedIntoAttr) ||
+      (isAlias(node) && !isStackOp(node)) ||
       plainOpKindOf(node) == OpKind::Merge)
     return emitNode(node);
   Location loc = node->getLoc();
@@ -126,7 +126,11 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&check.getThenRegion().front());
     Value fetched = tfg::getDataOperands(node)[0];
-    std::string name = (tfg::getNodeName(fetched.getDefiningOp()) + ":" +
+    // A group's value is its root's.
+    Operation *producer = fetched.getDefiningOp();
+    if (auto group = dyn_cast<FusionGroupOp>(producer))
+      producer = group.getRoot();
+    std::string name = (tfg::getNodeName(producer) + ":" +
                         Twine(cast<OpResult>(fetched).getResultNumber()))
                            .str();
     callKernel(loc, "tfc_fail",
@@ -136,13 +140,9 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
     builder.setInsertionPointAfter(check);
     return emitNode(node);
   }
-  // The buffers this node (and the group it computes) uses are made here,
-  // outside the conditional, where later nodes can see them.
-  SmallVector<Operation *> members = {node};
-  auto group = groups.find(tfg::getNodeName(node));
-  if (group != groups.end())
-    llvm::append_range(members, group->second);
-  makeBuffers(members);
+  // The buffers this node (or group) uses are made here, outside the
+  // conditional, where later nodes can see them.
+  makeBuffers(node);
   auto conditional = builder.create<scf::IfOp>(loc, alive, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&conditional.getThenRegion().front());

@@ -533,23 +533,30 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
 
 namespace {
 
-/// One linalg.generic for an elementwise group: inputs are the group's
-/// external operands, broadcast to the root's shape.
+/// A fusion group (tfc-fuse-elementwise), or an elementwise node alone (a
+/// group of one): one linalg.generic whose inputs are the group's inputs,
+/// broadcast to the root's shape; a convolution or a max pooling gradient
+/// and what its kernel applies: one kernel call.
 class GroupPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
 
 protected:
-  LogicalResult lower(Operation *root) const override {
+  LogicalResult lower(Operation *node) const override {
+    // Members in dependency order, the root last. Inside a group, the
+    // members read the group's inputs as block arguments, and the root's
+    // value is the group's (memrefFor).
+    SmallVector<Operation *> members;
+    if (auto group = dyn_cast<FusionGroupOp>(node))
+      for (Operation &member : group.getMembers().without_terminator())
+        members.push_back(&member);
+    else
+      members.push_back(node);
+    Operation *root = members.back();
     Location loc = root->getLoc();
     Value rootResult = tfg::getDataResults(root)[0];
     auto outType = cast<RankedTensorType>(rootResult.getType());
     int64_t rank = outType.getRank();
-
-    // Members in dependency order (the group's nodes, root last).
-    SmallVector<Operation *> members =
-        step.groupMembers(tfg::getNodeName(root));
-    members.push_back(root);
     llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
 
     // A max pooling gradient and its ReluGrad: one kernel call.
@@ -681,6 +688,7 @@ protected:
 
 void populateElementwisePatterns(CodegenPatterns &patterns) {
   patterns.add<GroupPattern>("Group");
+  patterns.addForFusionGroups<GroupPattern>();
 }
 
 } // namespace tfc

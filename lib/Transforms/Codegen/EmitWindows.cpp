@@ -152,7 +152,7 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
   if (isConv || isDepthwise) {
     if (isConv && filterType.getDimSize(2) != c)
       return error(node) << "grouped convolutions are not supported";
-    Value filterValue = tfg::getDataOperands(node)[1];
+    Value filterValue = valueOutsideGroup(tfg::getDataOperands(node)[1]);
     Operation *filterNode = filterValue.getDefiningOp();
     bool constantFilter = filterNode && opKindOf(filterNode) == OpKind::Const;
     // The epilogue's operands, or null pointers.

@@ -14,7 +14,9 @@ namespace tfc {
 NodePattern::NodePattern(StringRef opType, StepEmitter &step,
                          MLIRContext *context, PatternBenefit benefit)
     : RewritePattern(
-          (tfg::TfgDialect::getDialectNamespace() + "." + opType).str(),
+          opType.empty()
+              ? FusionGroupOp::getOperationName().str()
+              : (tfg::TfgDialect::getDialectNamespace() + "." + opType).str(),
           benefit, context),
       step(step) {}
 

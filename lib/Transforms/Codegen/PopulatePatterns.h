@@ -1,7 +1,8 @@
 //===- PopulatePatterns.h - code generation's patterns, by family -*- C++ -*-===//
 //
 // Code generation lowers each node with an MLIR pattern rooted at its op
-// (`tfg.MatMul`, ...). Every family file of this directory exports one
+// (`tfg.MatMul`, ...), and each fusion group with the pattern rooted at
+// `tfc.fusion_group`. Every family file of this directory exports one
 // populate<Family>Patterns that adds its patterns; the op table names, for
 // each op it compiles, the pattern that lowers it (`Pattern<"MatMul">` in
 // OpTable.td), so a pattern is added once per op of the table that names
@@ -26,9 +27,11 @@
 
 namespace tfc {
 
-/// The lowering of the nodes of one op type.
+/// The lowering of the nodes of one op type (or of fusion groups).
 class NodePattern : public mlir::RewritePattern {
 public:
+  /// Rooted at `tfg.<opType>`, or at `tfc.fusion_group` when `opType` is
+  /// empty.
   NodePattern(llvm::StringRef opType, StepEmitter &step,
               mlir::MLIRContext *context, mlir::PatternBenefit benefit = 1);
 
@@ -74,6 +77,11 @@ public:
     added.insert(name);
   }
 
+  /// Adds a `Pattern` rooted at tfc.fusion_group (one family lowers the
+  /// groups tfc-fuse-elementwise forms).
+  template <typename Pattern> void addForFusionGroups() {
+    set.add<Pattern>(llvm::StringRef(), step, set.getContext());
+  }
   /// Fails, naming them, when the op table names patterns no family adds.
   mlir::LogicalResult verifyCoverTable(mlir::Operation *where) const;
 

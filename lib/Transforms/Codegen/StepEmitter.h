@@ -12,7 +12,7 @@
 #ifndef TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
 #define TFC_TRANSFORMS_CODEGEN_STEPEMITTER_H
 
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/Frames.h"
@@ -169,12 +169,6 @@ public:
   mlir::Value negate(mlir::Location loc, mlir::Value condition);
   /// Whether `value` is alive (see computeAlive); public for Merge's pattern.
   mlir::Value aliveOf(mlir::Value value);
-  /// The nodes fused into the group of root `root` (by name), in schedule
-  /// order, without the root: `groups` for the Group pattern.
-  llvm::SmallVector<mlir::Operation *>
-  groupMembers(llvm::StringRef root) const {
-    return groups.lookup(root);
-  }
   /// `memref`'s elements seen as the row-major `type`: another view at
   /// the same offset of a view's base, or a reinterpretation of a
   /// parameter or global. (pointerTo, the address a kernel gets, adds the
@@ -258,7 +252,6 @@ public:
 private:
   /// The base (arena or state) and byte offset of each view (pointerTo).
   llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> views;
-  llvm::DenseMap<llvm::StringRef, llvm::SmallVector<mlir::Operation *>> groups;
   /// Liveness (see computeAlive): absent means always alive.
   llvm::DenseMap<mlir::Operation *, mlir::Value> aliveNodes;
   llvm::DenseMap<mlir::Value, mlir::Value> aliveValues;

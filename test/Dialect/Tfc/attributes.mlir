@@ -5,12 +5,17 @@
 
 // CHECK-LABEL: module attributes {tfc.devices = ["/cpu:0"], tfc.feeds = ["x"], tfc.soft_placement, tfc.state_bytes = 8 : i64}
 // CHECK: tfc.arena_bytes = 64
-// CHECK: tfc.fused_into = "r"
 // CHECK: tfc.offsets = array<i64: 0>
+// CHECK: tfc.fusion_group(%{{.*}}) {tfc.offsets = array<i64: 0>}
 module attributes {tfc.feeds = ["x"], tfc.devices = ["/cpu:0"], tfc.soft_placement, tfc.state_bytes = 8 : i64} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64 : i64, tfc.device = "/cpu:0"} {
     %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.offsets = array<i64: -1>} : () -> tensor<2xf32>
-    %r:2 = Relu(%c#0) name("r") {T = f32, tfc.fused_into = "r", tfc.offsets = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xf32>
+    %r:2 = Relu(%c#0) name("r") {T = f32, tfc.frame = "loop", tfc.offsets = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xf32>
+    %g:2 = tfc.fusion_group(%r#0) {tfc.offsets = array<i64: 0>} : (tensor<2xf32>) -> (tensor<2xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2xf32>):
+      %n:2 = Neg(%in) name("n") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+      tfc.yield %n#0 : tensor<2xf32>
+    }
   }
 }
 
@@ -18,8 +23,8 @@ module attributes {tfc.feeds = ["x"], tfc.devices = ["/cpu:0"], tfc.soft_placeme
 
 // Tests that a name the dialect does not declare (here a typo) is refused.
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
-  // expected-error @+1 {{unknown tfc attribute 'tfc.fused_int'}}
-  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.fused_int = "c"} : () -> tensor<2xf32>
+  // expected-error @+1 {{unknown tfc attribute 'tfc.offset'}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.offset = array<i64: 0>} : () -> tensor<2xf32>
 }
 
 // -----
@@ -53,4 +58,18 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{'tfc.activation': expected "Relu" or "Relu6"}}
   %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.activation = "Elu"} : () -> tensor<2xf32>
+}
+
+// -----
+
+// Tests that a node's attribute is refused on a fusion group (only the
+// memory plan's offsets go on both).
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  // expected-error @+1 {{'tfc.frame' belongs on a node}}
+  %g:2 = tfc.fusion_group(%c#0) {tfc.frame = "loop"} : (tensor<2xf32>) -> (tensor<2xf32>, !tfg.control) {
+  ^bb0(%in: tensor<2xf32>):
+    %n:2 = Neg(%in) name("n") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+    tfc.yield %n#0 : tensor<2xf32>
+  }
 }

@@ -61,13 +61,11 @@ inline constexpr llvm::StringLiteral kStepFunctionAttr = "tfc.step_function";
 // On a node.
 //===----------------------------------------------------------------------===//
 
-/// The root node of the elementwise group the node is computed in
-/// (tfc-fuse-elementwise).
-inline constexpr llvm::StringLiteral kFusedIntoAttr = "tfc.fused_into";
 /// The activation a training batch norm applies as it writes y, "Relu" or
 /// "Relu6" (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
-/// The arena offset of each data result, -1 for none (tfc-plan-memory).
+/// The arena offset of each data result, -1 for none (tfc-plan-memory; on
+/// nodes and fusion groups).
 inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";
 /// The path of the TF1 loop frame the node runs in (tfc-raise-frames).
 inline constexpr llvm::StringLiteral kFrameAttr = "tfc.frame";

@@ -2,11 +2,12 @@
 //
 // The `tfc` dialect declares the attributes tfc's passes write on the
 // module, its graphs and their nodes for later passes to read (feeds and
-// fetches, placements, the memory and state plans, fusion groups, ...), and
-// verifies each wherever it appears: after every pass, the pass manager's
+// fetches, placements, the memory and state plans, ...), and verifies each
+// wherever it appears: after every pass, the pass manager's
 // verifier checks that every `tfc.*` attribute is one this dialect
 // declares, on the kind of operation that may hold it, with a value of its
-// kind. The names live in include/tfc/Dialect/Tfc/TfcAttributes.h.
+// kind. The names live in include/tfc/Dialect/Tfc/TfcAttributes.h. Its
+// operations (the fusion group) are in TfcOps.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,13 +19,18 @@ include "mlir/IR/OpBase.td"
 def Tfc_Dialect : Dialect {
   let name = "tfc";
   let cppNamespace = "::tfc";
-  let summary = "The attributes tfc's passes hand each other, verified";
+  let summary = "What tfc's passes hand each other: attributes, fusion groups";
   let description = [{
     tfc's passes communicate through discardable attributes named `tfc.*`.
     This dialect owns that namespace: every such attribute is declared here,
     with the operations that may hold it and the kind of its value, and the
     verifier refuses any other (`unknown tfc attribute`), a misplaced one,
     or a value of the wrong kind, naming the attribute.
+
+    Its one operation, `tfc.fusion_group`, holds nodes code generation
+    computes as one (written by `tfc-fuse-elementwise`): what is fused is
+    the IR's structure, which memory planning and code generation read,
+    rather than an attribute on each member naming its group.
 
     | attribute | on | value | written by, read by |
     | --- | --- | --- | --- |
@@ -43,9 +49,8 @@ def Tfc_Dialect : Dialect {
     | `tfc.arena_bytes` | graph | integer >= 0 | tfc-plan-memory |
     | `tfc.num_inputs` | graph | integer >= 0 | convert-tfg-to-memref |
     | `tfc.step_function` | graph | string | convert-tfg-to-memref; the program's descriptor |
-    | `tfc.fused_into` | node | string | tfc-fuse-elementwise: the group's root node |
     | `tfc.activation` | node | `"Relu"` or `"Relu6"` | tfc-fuse-elementwise: a batch norm's fused activation |
-    | `tfc.offsets` | node | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
+    | `tfc.offsets` | node or fusion group | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
     | `tfc.frame` | node | string | tfc-raise-frames: the node's loop frame |
     | `tfc.state_offset`, `tfc.flag_offset` | node | integer >= 0 | tfc-plan-state: a variable's place in the state area |
     | `tfc.checkpoint_key` | node | string | tfc-freeze-variables |

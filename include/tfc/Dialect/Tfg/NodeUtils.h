@@ -4,7 +4,8 @@
 // `tfg.graph` or `tfg.func`: data results then one `!tfg.control` result,
 // data operands then control operands, and the attributes `tfg.name`,
 // `tfg.device`, `tfg.assigned_device` beside the node's own attrs. These
-// helpers are the one place that knows this layout.
+// helpers are the one place that knows this layout. (A `tfc.fusion_group`
+// is laid out as a node too, so the operand and result helpers read it.)
 //
 //===----------------------------------------------------------------------===//
 
