@@ -155,6 +155,34 @@ std::string TaskName::str() const {
   return "/job:" + job + "/replica:0/task:" + std::to_string(index);
 }
 
+std::optional<TaskName> TaskName::ofDevice(const std::string &device) {
+  // "/job:J/replica:R/task:T/device:TYPE:N": the job's and task's parts.
+  std::optional<std::string> job;
+  std::optional<int> task;
+  size_t at = 0;
+  while (at < device.size() && device[at] == '/') {
+    size_t end = device.find('/', at + 1);
+    std::string part = device.substr(at + 1, end == std::string::npos
+                                                 ? std::string::npos
+                                                 : end - at - 1);
+    if (part.rfind("job:", 0) == 0 && part.size() > 4) {
+      job = part.substr(4);
+    } else if (part.rfind("task:", 0) == 0) {
+      std::string digits = part.substr(5);
+      if (digits.empty() || digits.size() > 9 ||
+          digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+      task = std::stoi(digits);
+    }
+    if (end == std::string::npos)
+      break;
+    at = end;
+  }
+  if (!job || !task)
+    return std::nullopt;
+  return TaskName{*job, *task};
+}
+
 std::optional<TfConfig> TfConfig::parse(const std::string &json,
                                         const std::string &where,
                                         std::string &error) {

@@ -155,4 +155,20 @@ TEST(ClusterSpecTest, BadSpecsNameTheProblem) {
             std::string::npos);
 }
 
+// Tests reading the task out of a device name, as the transport reads the
+// receiver out of a rendezvous key; names without a job or task name none.
+TEST(ClusterSpecTest, TaskOfDevice) {
+  std::optional<TaskName> task =
+      TaskName::ofDevice("/job:ps/replica:0/task:12/device:CPU:0");
+  ASSERT_TRUE(task);
+  EXPECT_EQ(task->job, "ps");
+  EXPECT_EQ(task->index, 12);
+  EXPECT_EQ(task->str(), "/job:ps/replica:0/task:12");
+  EXPECT_FALSE(TaskName::ofDevice("/device:CPU:0"));
+  EXPECT_FALSE(TaskName::ofDevice("/job:ps/device:CPU:0"));
+  EXPECT_FALSE(TaskName::ofDevice("/job:ps/task:x"));
+  EXPECT_FALSE(TaskName::ofDevice("/job:ps/task:99999999999"));
+  EXPECT_FALSE(TaskName::ofDevice(""));
+}
+
 } // namespace

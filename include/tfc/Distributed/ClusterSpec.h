@@ -32,6 +32,9 @@ struct TaskName {
 
   /// "/job:worker/replica:0/task:1", as device names spell a task.
   std::string str() const;
+  /// The task of a complete device name ("/job:ps/replica:0/task:0/
+  /// device:CPU:0"); nullopt when it names no job or task.
+  static std::optional<TaskName> ofDevice(const std::string &device);
   bool operator==(const TaskName &other) const {
     return job == other.job && index == other.index;
   }

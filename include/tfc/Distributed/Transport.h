@@ -1,0 +1,78 @@
+//===- Transport.h - tensors between the tasks of a cluster -----*- C++ -*-===//
+//
+// White paper §3.2.2 across processes: each task of a compiled cluster
+// serves tfc's TaskService (task_service.proto) over gRPC, and its _Send
+// of a tensor another task receives pushes the tensor to that task's
+// server, which keeps it until the _Recv with the same key takes it. The
+// runtime sees this as a tfc_rendezvous (Rendezvous.h), made by
+// Transport::createRendezvous through tfc_runtime_options.
+//
+// Keys are TensorFlow's rendezvous keys, whose third part names the
+// receiving device and so the task a tensor goes to; messages carry the
+// step id, so a tensor for the next step that arrives early waits for it,
+// and the job's incarnation, so a process of an earlier run is refused. A
+// send returns once the receiving task holds the bytes: the sender's buffer
+// goes on the wire as is (TensorCoding.h) and is not copied.
+//
+// Standard C++ and gRPC only (programs link it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_DISTRIBUTED_TRANSPORT_H
+#define TFC_DISTRIBUTED_TRANSPORT_H
+
+#include "tfc/Distributed/ClusterSpec.h"
+#include "tfc/Runtime/Rendezvous.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tfc::distributed {
+
+struct TransportOptions {
+  /// Every task and its address.
+  ClusterSpec cluster;
+  /// The task this process is.
+  TaskName task;
+  /// The job's incarnation, the same in every task of one run.
+  uint64_t incarnation = 0;
+  /// Where the server listens, "HOST:PORT" (port 0: any free one); empty:
+  /// the task's own address in the cluster.
+  std::string bind;
+};
+
+class Transport {
+public:
+  /// Starts the task's server; null, with `error` saying why (naming the
+  /// address), when it cannot listen.
+  static std::unique_ptr<Transport> start(const TransportOptions &options,
+                                          std::string &error);
+  /// Stops the server; pending receives fail.
+  ~Transport();
+
+  /// The port the server listens on.
+  int port() const;
+  /// Sets a peer's address (a test learns the ports its tasks picked).
+  void setAddress(const TaskName &task, const std::string &address);
+
+  /// The step whose tensors the rendezvous exchanges; each reset() of the
+  /// rendezvous moves to the next.
+  int64_t step() const;
+
+  /// A rendezvous over this transport, which must outlive it.
+  std::unique_ptr<tfc_rendezvous> makeRendezvous();
+  /// The same as a tfc_runtime_options::create_rendezvous, given the
+  /// Transport as its context.
+  static tfc_rendezvous *createRendezvous(void *transport);
+
+  struct Impl;
+
+private:
+  explicit Transport(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace tfc::distributed
+
+#endif // TFC_DISTRIBUTED_TRANSPORT_H

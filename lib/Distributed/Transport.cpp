@@ -1,0 +1,391 @@
+//===- Transport.cpp - tensors between the tasks of a cluster -------------===//
+//
+// The server side keeps an inbox of arrived tensors by (step, key); a
+// _Recv takes its tensor from there, waiting on a condition variable until
+// it arrives or the rendezvous is aborted. The client side pushes a
+// tensor with one unary call carrying the message as a gRPC byte buffer of
+// two slices: the encoded header (TensorCoding.h) and the sender's own
+// buffer, referenced, not copied; the call returns when the receiver holds
+// the bytes, so the buffer is the sender's again. gRPC's message limit is
+// lifted (tensors larger than its 2 GiB maximum are refused, naming the
+// tensor). An abort cancels the calls in flight.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Distributed/Transport.h"
+#include "tfc/Distributed/TensorCoding.h"
+
+#include "task_service.grpc.pb.h"
+
+#include <grpc/support/log.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/client_unary_call.h>
+
+#include <climits>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+
+namespace tfc::distributed {
+
+using Status = RendezvousStatus;
+using Code = RendezvousStatus::Code;
+
+namespace {
+
+constexpr char kSendTensorMethod[] = "/tfc.distributed.TaskService/SendTensor";
+
+/// The receiving task named by a rendezvous key's third part.
+std::optional<TaskName> receiverOf(const std::string &key) {
+  size_t first = key.find(';');
+  size_t second = first == std::string::npos ? first : key.find(';', first + 1);
+  size_t third =
+      second == std::string::npos ? second : key.find(';', second + 1);
+  if (third == std::string::npos)
+    return std::nullopt;
+  return TaskName::ofDevice(key.substr(second + 1, third - second - 1));
+}
+
+/// A tensor that has arrived: the message as received (its slices are
+/// gRPC's, shared, not copied) and where its data is.
+struct Arrival {
+  grpc::ByteBuffer message;
+  std::vector<grpc::Slice> slices;
+  DecodedTensor decoded;
+
+  std::vector<Span> pieces() const {
+    std::vector<Span> out;
+    for (const grpc::Slice &slice : slices)
+      out.push_back({slice.begin(), slice.size()});
+    return out;
+  }
+};
+
+} // namespace
+
+struct Transport::Impl {
+  TransportOptions options;
+  std::string self; // This task, as keys name it.
+  int boundPort = 0;
+
+  std::mutex mutex;
+  std::condition_variable arrived;
+  int64_t currentStep = 0;
+  std::map<std::pair<int64_t, std::string>, Arrival> inbox;
+  std::optional<Status> aborted;
+  /// The calls in flight, cancelled by an abort.
+  std::set<grpc::ClientContext *> calls;
+  std::map<std::string, std::shared_ptr<grpc::Channel>> channels;
+
+  /// Takes a message a peer sent (`peer` names it in errors).
+  grpc::Status deliver(const grpc::ByteBuffer &message, const std::string &peer);
+  Status send(const char *key, const void *data, int64_t bytes);
+  Status recv(const char *key, void *data, int64_t bytes);
+  void abort(const Status &status);
+  void reset();
+
+  std::string addressOf(const TaskName &task) {
+    std::lock_guard<std::mutex> lock(mutex);
+    const ClusterSpec::Job *job = options.cluster.job(task.job);
+    if (!job || task.index < 0 || size_t(task.index) >= job->tasks.size())
+      return "";
+    return job->tasks[task.index];
+  }
+
+  std::shared_ptr<grpc::Channel> channelTo(const std::string &address) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::shared_ptr<grpc::Channel> &channel = channels[address];
+    if (!channel) {
+      grpc::ChannelArguments arguments;
+      arguments.SetMaxSendMessageSize(-1);
+      arguments.SetMaxReceiveMessageSize(-1);
+      channel = grpc::CreateCustomChannel(
+          address, grpc::InsecureChannelCredentials(), arguments);
+    }
+    return channel;
+  }
+
+  /// The service: one raw method, the message read from gRPC's slices.
+  class Service : public TaskService::WithRawCallbackMethod_SendTensor<
+                      TaskService::Service> {
+  public:
+    explicit Service(Impl &impl) : impl(impl) {}
+    grpc::ServerUnaryReactor *SendTensor(grpc::CallbackServerContext *context,
+                                         const grpc::ByteBuffer *request,
+                                         grpc::ByteBuffer *response) override {
+      grpc::Status status = impl.deliver(*request, context->peer());
+      // An empty TensorAck.
+      grpc::Slice empty;
+      *response = grpc::ByteBuffer(&empty, 1);
+      grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+      reactor->Finish(status);
+      return reactor;
+    }
+
+  private:
+    Impl &impl;
+  };
+
+  std::unique_ptr<Service> service;
+  std::unique_ptr<grpc::Server> server;
+};
+
+grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
+                                      const std::string &peer) {
+  Arrival arrival;
+  arrival.message = message; // Shares the slices.
+  if (!arrival.message.Dump(&arrival.slices).ok())
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "unreadable tensor message from " + peer);
+  std::string error;
+  if (!decodeTensorMessage(arrival.pieces(), arrival.decoded, error))
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "malformed tensor message from " + peer + ": " + error);
+  const TensorHeader &header = arrival.decoded.header;
+  std::string sender = header.sender.empty() ? peer : header.sender;
+  if (header.incarnation != options.incarnation)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        self + " refuses a tensor from " + sender +
+                            ": it belongs to another run of the job "
+                            "(incarnation " +
+                            std::to_string(header.incarnation) + ", not " +
+                            std::to_string(options.incarnation) + ")");
+  std::optional<TaskName> receiver = receiverOf(header.key);
+  if (!receiver || !(*receiver == options.task))
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        self + " is not the receiver of '" + header.key +
+                            "' (from " + sender + ")");
+  std::lock_guard<std::mutex> lock(mutex);
+  if (header.stepId < currentStep)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "'" + header.key + "' from " + sender + " is for step " +
+                            std::to_string(header.stepId) + ", which " + self +
+                            " has finished");
+  auto [it, inserted] = inbox.try_emplace({header.stepId, header.key});
+  if (!inserted)
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "'" + header.key + "' sent twice in step " +
+                            std::to_string(header.stepId) + " (by " + sender +
+                            ")");
+  it->second = std::move(arrival);
+  arrived.notify_all();
+  return grpc::Status::OK;
+}
+
+Status Transport::Impl::send(const char *key, const void *data,
+                             int64_t bytes) {
+  std::optional<TaskName> receiver = receiverOf(key);
+  if (!receiver)
+    return Status::error(Code::InvalidArgument,
+                         std::string("rendezvous key '") + key +
+                             "' names no receiving task");
+  if (bytes < 0 || bytes > INT_MAX - 4096)
+    return Status::error(Code::InvalidArgument,
+                         std::string("'") + key + "': " +
+                             std::to_string(bytes) +
+                             " bytes are more than one gRPC message holds");
+  int64_t step;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (aborted)
+      return *aborted;
+    step = currentStep;
+  }
+  TensorHeader header{options.incarnation, step, key, self};
+  std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
+  grpc::Slice slices[2] = {
+      grpc::Slice(prefix),
+      // The sender's buffer, referenced: the call returns once the
+      // receiver holds the bytes.
+      grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
+  grpc::ByteBuffer request(slices, bytes > 0 ? 2 : 1);
+  if (*receiver == options.task) {
+    // Another device of this task: into its own inbox (a copy, as the
+    // in-process rendezvous makes).
+    grpc::Slice copy[2] = {grpc::Slice(prefix),
+                           grpc::Slice(data, size_t(bytes))};
+    grpc::Status status =
+        deliver(grpc::ByteBuffer(copy, bytes > 0 ? 2 : 1), self);
+    return status.ok() ? Status::ok()
+                       : Status::error(Code::InvalidArgument,
+                                       status.error_message());
+  }
+  std::string address = addressOf(*receiver);
+  if (address.empty())
+    return Status::error(Code::InvalidArgument,
+                         "'" + std::string(key) + "' goes to " +
+                             receiver->str() +
+                             ", which the cluster has no address for");
+  std::shared_ptr<grpc::Channel> channel = channelTo(address);
+  grpc::ClientContext context;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (aborted)
+      return *aborted;
+    calls.insert(&context);
+  }
+  grpc::ByteBuffer response;
+  grpc::internal::RpcMethod method(kSendTensorMethod,
+                                   grpc::internal::RpcMethod::NORMAL_RPC,
+                                   channel);
+  grpc::Status status =
+      grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+          channel.get(), method, &context, request, &response);
+  std::lock_guard<std::mutex> lock(mutex);
+  calls.erase(&context);
+  if (status.ok())
+    return Status::ok();
+  if (aborted)
+    return *aborted;
+  std::string where = receiver->str() + " at " + address + ": ";
+  switch (status.error_code()) {
+  case grpc::StatusCode::INVALID_ARGUMENT:
+  case grpc::StatusCode::FAILED_PRECONDITION:
+    return Status::error(Code::InvalidArgument, where + status.error_message());
+  default:
+    return Status::error(Code::Unavailable, where + status.error_message());
+  }
+}
+
+Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex);
+  auto id = std::make_pair(currentStep, std::string(key));
+  while (true) {
+    if (aborted)
+      return *aborted;
+    auto it = inbox.find(id);
+    if (it != inbox.end()) {
+      const Arrival &arrival = it->second;
+      if (int64_t(arrival.decoded.dataBytes) != bytes) {
+        Status status = Status::error(
+            Code::InvalidArgument,
+            "'" + std::string(key) + "' from " +
+                arrival.decoded.header.sender + " has " +
+                std::to_string(arrival.decoded.dataBytes) + " bytes, " + self +
+                " expects " + std::to_string(bytes));
+        inbox.erase(it);
+        return status;
+      }
+      copyFromPieces(arrival.pieces(), arrival.decoded.dataOffset, data,
+                     size_t(bytes));
+      inbox.erase(it);
+      return Status::ok();
+    }
+    arrived.wait(lock);
+  }
+}
+
+void Transport::Impl::abort(const Status &status) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!aborted)
+    aborted = status;
+  for (grpc::ClientContext *call : calls)
+    call->TryCancel();
+  arrived.notify_all();
+}
+
+void Transport::Impl::reset() {
+  std::lock_guard<std::mutex> lock(mutex);
+  // What the step left (a tensor nobody received) goes with it; tensors
+  // that came early for the next step stay.
+  inbox.erase(inbox.begin(), inbox.lower_bound({currentStep + 1, ""}));
+  ++currentStep;
+  aborted.reset();
+}
+
+namespace {
+
+/// The runtime's view of a transport.
+class TransportRendezvous : public tfc_rendezvous {
+public:
+  explicit TransportRendezvous(Transport::Impl &impl) : impl(impl) {}
+  Status send(const char *key, const void *data, int64_t bytes) override {
+    return impl.send(key, data, bytes);
+  }
+  Status recv(const char *key, void *data, int64_t bytes) override {
+    return impl.recv(key, data, bytes);
+  }
+  void abort(const Status &status) override { impl.abort(status); }
+  void reset() override { impl.reset(); }
+
+private:
+  Transport::Impl &impl;
+};
+
+} // namespace
+
+Transport::Transport(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+
+Transport::~Transport() {
+  impl->abort(Status::error(Code::Aborted, impl->self + " is shutting down"));
+  impl->server->Shutdown();
+  impl->server->Wait();
+}
+
+std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
+                                            std::string &error) {
+  // gRPC's own log lines would come beside the one line a failure gives,
+  // which says the same naming the task: off.
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { gpr_set_log_function([](gpr_log_func_args *) {}); });
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->self = options.task.str();
+  std::string bind =
+      options.bind.empty() ? impl->addressOf(options.task) : options.bind;
+  if (bind.empty()) {
+    error = impl->self + " has no address in the cluster to listen on";
+    return nullptr;
+  }
+  impl->service = std::make_unique<Impl::Service>(*impl);
+  grpc::ServerBuilder builder;
+  // One process per port: gRPC would otherwise share a port in use
+  // (SO_REUSEPORT) and split the traffic between the two.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(INT_MAX);
+  builder.SetMaxSendMessageSize(INT_MAX);
+  builder.AddListeningPort(bind, grpc::InsecureServerCredentials(),
+                           &impl->boundPort);
+  builder.RegisterService(impl->service.get());
+  impl->server = builder.BuildAndStart();
+  if (!impl->server || impl->boundPort == 0) {
+    error = impl->self + " cannot listen on " + bind +
+            " (the port is in use, or the address is not this host's)";
+    return nullptr;
+  }
+  return std::unique_ptr<Transport>(new Transport(std::move(impl)));
+}
+
+int Transport::port() const { return impl->boundPort; }
+
+void Transport::setAddress(const TaskName &task, const std::string &address) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  for (ClusterSpec::Job &job : impl->options.cluster.jobs)
+    if (job.name == task.job) {
+      if (job.tasks.size() <= size_t(task.index))
+        job.tasks.resize(task.index + 1);
+      job.tasks[task.index] = address;
+      return;
+    }
+  ClusterSpec::Job job{task.job, {}};
+  job.tasks.resize(task.index + 1);
+  job.tasks[task.index] = address;
+  impl->options.cluster.jobs.push_back(job);
+}
+
+int64_t Transport::step() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->currentStep;
+}
+
+std::unique_ptr<tfc_rendezvous> Transport::makeRendezvous() {
+  return std::make_unique<TransportRendezvous>(*impl);
+}
+
+tfc_rendezvous *Transport::createRendezvous(void *transport) {
+  return static_cast<Transport *>(transport)->makeRendezvous().release();
+}
+
+} // namespace tfc::distributed

@@ -1,0 +1,305 @@
+//===- TransportTest.cpp - tensors between tasks over gRPC, on loopback ---===//
+//
+// Two tasks' transports in one test process, each with its own gRPC server
+// on a free port of 127.0.0.1 (real sockets): what one task's rendezvous
+// sends, the other's receives, whatever its size; a peer of another run,
+// an unreachable peer, a wrong size and garbage on the port each fail
+// with a line naming what is wrong; an abort releases a waiting receive.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Distributed/TensorCoding.h"
+#include "tfc/Distributed/Transport.h"
+
+#include "task_service.pb.h"
+
+#include "gtest/gtest.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <numeric>
+#include <thread>
+
+using namespace tfc;
+using namespace tfc::distributed;
+using Code = RendezvousStatus::Code;
+
+namespace {
+
+const TaskName kWorker{"worker", 0}, kPs{"ps", 0};
+
+/// A key for a tensor that `from` sends to `to` (TensorFlow's layout).
+std::string keyOf(const TaskName &from, const TaskName &to,
+                  const std::string &tensor) {
+  return from.str() + "/device:CPU:0;0000000000000001;" + to.str() +
+         "/device:CPU:0;" + tensor + ";0:0";
+}
+
+/// A worker and a ps on free loopback ports, each knowing the other's.
+struct Pair {
+  std::unique_ptr<Transport> worker, ps;
+  std::unique_ptr<tfc_rendezvous> atWorker, atPs;
+
+  explicit Pair(uint64_t workerIncarnation = 7, uint64_t psIncarnation = 7) {
+    worker = start(kWorker, workerIncarnation);
+    ps = start(kPs, psIncarnation);
+    worker->setAddress(kPs, "127.0.0.1:" + std::to_string(ps->port()));
+    ps->setAddress(kWorker, "127.0.0.1:" + std::to_string(worker->port()));
+    atWorker = worker->makeRendezvous();
+    atPs = ps->makeRendezvous();
+  }
+
+  static std::unique_ptr<Transport> start(const TaskName &task,
+                                          uint64_t incarnation) {
+    TransportOptions options;
+    options.task = task;
+    options.incarnation = incarnation;
+    options.bind = "127.0.0.1:0";
+    std::string error;
+    std::unique_ptr<Transport> transport = Transport::start(options, error);
+    EXPECT_TRUE(transport) << error;
+    return transport;
+  }
+};
+
+// Tests that a tensor sent by one task is received by the other, step
+// after step, by a receive that waits for it too.
+TEST(TransportTest, SendsTensorsBetweenTasks) {
+  Pair pair;
+  std::string key = keyOf(kPs, kWorker, "w/read");
+  std::vector<float> sent(1000), got(1000);
+  std::iota(sent.begin(), sent.end(), 0.5f);
+  std::thread receiver([&] {
+    RendezvousStatus status =
+        pair.atWorker->recv(key.c_str(), got.data(), got.size() * 4);
+    EXPECT_TRUE(status.isOk()) << status.getMessage();
+  });
+  RendezvousStatus status =
+      pair.atPs->send(key.c_str(), sent.data(), sent.size() * 4);
+  EXPECT_TRUE(status.isOk()) << status.getMessage();
+  receiver.join();
+  EXPECT_EQ(got, sent);
+  // The next step, the same key again: the send comes first this time.
+  pair.atPs->reset();
+  pair.atWorker->reset();
+  sent[0] = -1;
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), sent.data(), sent.size() * 4).isOk());
+  ASSERT_TRUE(pair.atWorker->recv(key.c_str(), got.data(), got.size() * 4).isOk());
+  EXPECT_EQ(got, sent);
+  // An empty tensor.
+  ASSERT_TRUE(pair.atWorker->send(keyOf(kWorker, kPs, "e").c_str(), nullptr, 0).isOk());
+  EXPECT_TRUE(pair.atPs->recv(keyOf(kWorker, kPs, "e").c_str(), nullptr, 0).isOk());
+}
+
+// Tests that a tensor larger than gRPC's default message limit (4 MiB)
+// arrives whole.
+TEST(TransportTest, SendsLargeTensors) {
+  Pair pair;
+  std::string key = keyOf(kWorker, kPs, "gradient");
+  std::vector<uint8_t> sent(48 << 20), got(48 << 20);
+  for (size_t i = 0; i < sent.size(); ++i)
+    sent[i] = uint8_t(i * 2654435761u >> 13);
+  RendezvousStatus status = pair.atWorker->send(key.c_str(), sent.data(), sent.size());
+  ASSERT_TRUE(status.isOk()) << status.getMessage();
+  status = pair.atPs->recv(key.c_str(), got.data(), got.size());
+  ASSERT_TRUE(status.isOk()) << status.getMessage();
+  EXPECT_TRUE(got == sent);
+}
+
+// Tests that a tensor sent for the next step waits for it.
+TEST(TransportTest, EarlyTensorWaitsForItsStep) {
+  Pair pair;
+  std::string key = keyOf(kPs, kWorker, "t");
+  int32_t first = 1, second = 2, got = 0;
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), &first, 4).isOk());
+  pair.atPs->reset(); // The ps runs ahead into step 1.
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), &second, 4).isOk());
+  ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
+  EXPECT_EQ(got, 1);
+  pair.atWorker->reset();
+  ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
+  EXPECT_EQ(got, 2);
+}
+
+// Tests that a task of another run of the job (another incarnation) is
+// refused, with a line saying so.
+TEST(TransportTest, RefusesAnotherIncarnation) {
+  Pair pair(/*workerIncarnation=*/7, /*psIncarnation=*/8);
+  int32_t value = 3;
+  RendezvousStatus status =
+      pair.atPs->send(keyOf(kPs, kWorker, "t").c_str(), &value, 4);
+  EXPECT_EQ(status.getCode(), Code::InvalidArgument);
+  EXPECT_NE(status.getMessage().find("another run of the job"), std::string::npos)
+      << status.getMessage();
+  EXPECT_NE(status.getMessage().find("/job:worker/replica:0/task:0 at 127.0.0.1:"),
+            std::string::npos)
+      << status.getMessage();
+}
+
+// Tests that a send to a task nothing listens for fails as Unavailable,
+// naming the task and its address, and does so in bounded time.
+TEST(TransportTest, UnreachablePeerIsUnavailable) {
+  std::unique_ptr<Transport> worker = Pair::start(kWorker, 1);
+  // A port that was free a moment ago.
+  std::unique_ptr<Transport> gone = Pair::start(kPs, 1);
+  std::string address = "127.0.0.1:" + std::to_string(gone->port());
+  gone.reset();
+  worker->setAddress(kPs, address);
+  std::unique_ptr<tfc_rendezvous> rendezvous = worker->makeRendezvous();
+  int32_t value = 1;
+  auto begin = std::chrono::steady_clock::now();
+  RendezvousStatus status =
+      rendezvous->send(keyOf(kWorker, kPs, "t").c_str(), &value, 4);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(30));
+  EXPECT_EQ(status.getCode(), Code::Unavailable);
+  EXPECT_NE(status.getMessage().find("/job:ps/replica:0/task:0 at " + address),
+            std::string::npos)
+      << status.getMessage();
+}
+
+// Tests that a receive of another size than was sent fails, naming the
+// key, the sender and both sizes.
+TEST(TransportTest, SizeMismatchIsAnError) {
+  Pair pair;
+  std::string key = keyOf(kPs, kWorker, "t");
+  int64_t sent = 5;
+  int32_t got = 0;
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), &sent, 8).isOk());
+  RendezvousStatus status = pair.atWorker->recv(key.c_str(), &got, 4);
+  EXPECT_EQ(status.getCode(), Code::InvalidArgument);
+  EXPECT_NE(status.getMessage().find("has 8 bytes"), std::string::npos)
+      << status.getMessage();
+  EXPECT_NE(status.getMessage().find("/job:ps/replica:0/task:0"), std::string::npos)
+      << status.getMessage();
+}
+
+// Tests that abort releases a receive that waits for a tensor that never
+// comes, with the abort's status, and that the next step works again.
+TEST(TransportTest, AbortReleasesAWaitingRecv) {
+  Pair pair;
+  std::string key = keyOf(kPs, kWorker, "t");
+  int32_t got = 0;
+  std::thread receiver([&] {
+    RendezvousStatus status = pair.atWorker->recv(key.c_str(), &got, 4);
+    EXPECT_EQ(status.getCode(), Code::Unavailable);
+    EXPECT_EQ(status.getMessage(), "lost /job:ps/replica:0/task:0");
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  pair.atWorker->abort(
+      RendezvousStatus::error(Code::Unavailable, "lost /job:ps/replica:0/task:0"));
+  receiver.join();
+  pair.atWorker->reset();
+  pair.atPs->reset();
+  int32_t value = 9;
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), &value, 4).isOk());
+  ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
+  EXPECT_EQ(got, 9);
+}
+
+// Tests that bytes that are no gRPC call, written to a task's port, leave
+// it serving.
+TEST(TransportTest, GarbageOnThePortLeavesTheServerServing) {
+  Pair pair;
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(uint16_t(pair.worker->port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+  const char garbage[] = "GET / HTTP/1.0\r\n\r\n\x00\xff\x13garbage";
+  EXPECT_GT(write(fd, garbage, sizeof garbage), 0);
+  close(fd);
+  int32_t value = 4, got = 0;
+  std::string key = keyOf(kPs, kWorker, "t");
+  ASSERT_TRUE(pair.atPs->send(key.c_str(), &value, 4).isOk());
+  ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
+  EXPECT_EQ(got, 4);
+}
+
+// Tests that a second server on a port in use fails to start, naming the
+// address (gRPC would share it otherwise).
+TEST(TransportTest, PortInUseIsAnError) {
+  std::unique_ptr<Transport> first = Pair::start(kWorker, 1);
+  TransportOptions options;
+  options.task = kPs;
+  options.bind = "127.0.0.1:" + std::to_string(first->port());
+  std::string error;
+  EXPECT_FALSE(Transport::start(options, error));
+  EXPECT_NE(error.find("cannot listen on " + options.bind), std::string::npos)
+      << error;
+}
+
+// Tests the tensor coding: what the sender writes is a TensorMessage that
+// protobuf reads, and the decoder reads it back however gRPC splits it
+// into slices; a message cut short anywhere is refused.
+TEST(TensorCodingTest, RoundTripsAcrossAnySplit) {
+  TensorHeader header{0x0123456789abcdefull, 42, "a;1;b;tensor;0:0", "/job:ps/replica:0/task:0"};
+  std::string data = "0123456789abcdefghij";
+  std::string message = encodeTensorPrefix(header, data.size()) + data;
+  TensorMessage parsed;
+  ASSERT_TRUE(parsed.ParseFromString(message));
+  EXPECT_EQ(parsed.incarnation(), header.incarnation);
+  EXPECT_EQ(parsed.step_id(), 42);
+  EXPECT_EQ(parsed.key(), header.key);
+  EXPECT_EQ(parsed.sender(), header.sender);
+  EXPECT_EQ(parsed.data(), data);
+  auto *bytes = reinterpret_cast<const uint8_t *>(message.data());
+  for (size_t cut = 0; cut <= message.size(); ++cut) {
+    std::vector<Span> pieces = {{bytes, cut}, {bytes + cut, message.size() - cut}};
+    DecodedTensor decoded;
+    std::string error;
+    ASSERT_TRUE(decodeTensorMessage(pieces, decoded, error)) << cut << ": " << error;
+    EXPECT_EQ(decoded.header.key, header.key);
+    EXPECT_EQ(decoded.header.stepId, 42);
+    EXPECT_EQ(decoded.header.incarnation, header.incarnation);
+    ASSERT_EQ(decoded.dataBytes, data.size());
+    std::string copied(data.size(), '\0');
+    copyFromPieces(pieces, decoded.dataOffset, copied.data(), copied.size());
+    EXPECT_EQ(copied, data);
+    // Cut short there.
+    if (cut < message.size()) {
+      std::vector<Span> truncated = {{bytes, cut}};
+      EXPECT_FALSE(decodeTensorMessage(truncated, decoded, error)) << cut;
+      EXPECT_FALSE(error.empty());
+    }
+  }
+  // Protobuf's own encoding (fields of another order, one this version
+  // does not know) reads too.
+  std::string theirs = parsed.SerializeAsString() + "\x48\x05"; // 9: 5
+  DecodedTensor decoded;
+  std::string error;
+  ASSERT_TRUE(decodeTensorMessage(
+      {{reinterpret_cast<const uint8_t *>(theirs.data()), theirs.size()}}, decoded, error))
+      << error;
+  EXPECT_EQ(decoded.header.sender, header.sender);
+  EXPECT_EQ(decoded.dataBytes, data.size());
+}
+
+// Tests that a wrong wire type and a length past the end are refused,
+// naming the field.
+TEST(TensorCodingTest, RefusesMalformedFields) {
+  std::string error;
+  DecodedTensor decoded;
+  auto decode = [&](const std::string &message) {
+    return decodeTensorMessage(
+        {{reinterpret_cast<const uint8_t *>(message.data()), message.size()}},
+        decoded, error);
+  };
+  // Field 3 (the key) as a varint.
+  EXPECT_FALSE(decode(std::string("\x18\x05", 2)));
+  EXPECT_EQ(error, "field 3 has wire type 0, expected 2");
+  // Data claiming a gigabyte.
+  EXPECT_FALSE(decode(std::string("\x1a\x01k\x7a\x80\x80\x80\x80\x04", 9)));
+  EXPECT_EQ(error, "data runs past the end of the message");
+  // No key.
+  EXPECT_FALSE(decode(std::string("\x7a\x00", 2)));
+  EXPECT_EQ(error, "no rendezvous key");
+}
+
+} // namespace
