@@ -101,6 +101,11 @@ struct Transport::Impl {
       grpc::ChannelArguments arguments;
       arguments.SetMaxSendMessageSize(-1);
       arguments.SetMaxReceiveMessageSize(-1);
+      // A peer that comes up late is reached within a second of it (gRPC
+      // would back off to two minutes between attempts).
+      arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+      arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+      arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
       channel = grpc::CreateCustomChannel(
           address, grpc::InsecureChannelCredentials(), arguments);
     }
@@ -145,6 +150,12 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
                         "malformed tensor message from " + peer + ": " + error);
   const TensorHeader &header = arrival.decoded.header;
   std::string sender = header.sender.empty() ? peer : header.sender;
+  std::optional<TaskName> receiver = receiverOf(header.key);
+  if (!receiver || !(*receiver == options.task))
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        self + " is not the receiver of '" + header.key +
+                            "' (from " + sender + ")");
+  std::lock_guard<std::mutex> lock(mutex);
   if (header.incarnation != options.incarnation)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         self + " refuses a tensor from " + sender +
@@ -152,12 +163,6 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
                             "(incarnation " +
                             std::to_string(header.incarnation) + ", not " +
                             std::to_string(options.incarnation) + ")");
-  std::optional<TaskName> receiver = receiverOf(header.key);
-  if (!receiver || !(*receiver == options.task))
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        self + " is not the receiver of '" + header.key +
-                            "' (from " + sender + ")");
-  std::lock_guard<std::mutex> lock(mutex);
   if (header.stepId < currentStep)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "'" + header.key + "' from " + sender + " is for step " +
@@ -187,13 +192,15 @@ Status Transport::Impl::send(const char *key, const void *data,
                              std::to_string(bytes) +
                              " bytes are more than one gRPC message holds");
   int64_t step;
+  uint64_t incarnation;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (aborted)
       return *aborted;
     step = currentStep;
+    incarnation = options.incarnation;
   }
-  TensorHeader header{options.incarnation, step, key, self};
+  TensorHeader header{incarnation, step, key, self};
   std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
   grpc::Slice slices[2] = {
       grpc::Slice(prefix),
@@ -288,11 +295,16 @@ void Transport::Impl::abort(const Status &status) {
 
 void Transport::Impl::reset() {
   std::lock_guard<std::mutex> lock(mutex);
-  // What the step left (a tensor nobody received) goes with it; tensors
-  // that came early for the next step stay.
-  inbox.erase(inbox.begin(), inbox.lower_bound({currentStep + 1, ""}));
-  ++currentStep;
   aborted.reset();
+}
+
+void Transport::beginStep(int64_t step) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  // What earlier steps left (a tensor nobody received) goes; tensors that
+  // came early for this step or later stay.
+  impl->inbox.erase(impl->inbox.begin(), impl->inbox.lower_bound({step, ""}));
+  impl->currentStep = step;
+  impl->aborted.reset();
 }
 
 namespace {
@@ -349,6 +361,8 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
   builder.AddListeningPort(bind, grpc::InsecureServerCredentials(),
                            &impl->boundPort);
   builder.RegisterService(impl->service.get());
+  for (grpc::Service *service : options.services)
+    builder.RegisterService(service);
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->boundPort == 0) {
     error = impl->self + " cannot listen on " + bind +
@@ -378,6 +392,26 @@ void Transport::setAddress(const TaskName &task, const std::string &address) {
 int64_t Transport::step() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
   return impl->currentStep;
+}
+
+uint64_t Transport::incarnation() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->options.incarnation;
+}
+
+void Transport::setIncarnation(uint64_t incarnation) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->options.incarnation = incarnation;
+}
+
+const TaskName &Transport::task() const { return impl->options.task; }
+
+std::shared_ptr<grpc::Channel> Transport::channelTo(const TaskName &task,
+                                                    std::string *address) {
+  std::string where = impl->addressOf(task);
+  if (address)
+    *address = where;
+  return where.empty() ? nullptr : impl->channelTo(where);
 }
 
 std::unique_ptr<tfc_rendezvous> Transport::makeRendezvous() {

@@ -85,8 +85,8 @@ TEST(TransportTest, SendsTensorsBetweenTasks) {
   receiver.join();
   EXPECT_EQ(got, sent);
   // The next step, the same key again: the send comes first this time.
-  pair.atPs->reset();
-  pair.atWorker->reset();
+  pair.ps->beginStep(1);
+  pair.worker->beginStep(1);
   sent[0] = -1;
   ASSERT_TRUE(pair.atPs->send(key.c_str(), sent.data(), sent.size() * 4).isOk());
   ASSERT_TRUE(pair.atWorker->recv(key.c_str(), got.data(), got.size() * 4).isOk());
@@ -117,11 +117,11 @@ TEST(TransportTest, EarlyTensorWaitsForItsStep) {
   std::string key = keyOf(kPs, kWorker, "t");
   int32_t first = 1, second = 2, got = 0;
   ASSERT_TRUE(pair.atPs->send(key.c_str(), &first, 4).isOk());
-  pair.atPs->reset(); // The ps runs ahead into step 1.
+  pair.ps->beginStep(1); // The ps runs ahead into step 1.
   ASSERT_TRUE(pair.atPs->send(key.c_str(), &second, 4).isOk());
   ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
   EXPECT_EQ(got, 1);
-  pair.atWorker->reset();
+  pair.worker->beginStep(1);
   ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());
   EXPECT_EQ(got, 2);
 }
@@ -193,8 +193,7 @@ TEST(TransportTest, AbortReleasesAWaitingRecv) {
   pair.atWorker->abort(
       RendezvousStatus::error(Code::Unavailable, "lost /job:ps/replica:0/task:0"));
   receiver.join();
-  pair.atWorker->reset();
-  pair.atPs->reset();
+  pair.atWorker->reset(); // The step ends; the abort is forgotten.
   int32_t value = 9;
   ASSERT_TRUE(pair.atPs->send(key.c_str(), &value, 4).isOk());
   ASSERT_TRUE(pair.atWorker->recv(key.c_str(), &got, 4).isOk());

@@ -27,6 +27,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
+
+namespace grpc {
+class Channel;
+class Service;
+} // namespace grpc
 
 namespace tfc::distributed {
 
@@ -40,6 +46,8 @@ struct TransportOptions {
   /// Where the server listens, "HOST:PORT" (port 0: any free one); empty:
   /// the task's own address in the cluster.
   std::string bind;
+  /// Other services the task's server serves too (its TaskControl's).
+  std::vector<grpc::Service *> services;
 };
 
 class Transport {
@@ -56,9 +64,23 @@ public:
   /// Sets a peer's address (a test learns the ports its tasks picked).
   void setAddress(const TaskName &task, const std::string &address);
 
-  /// The step whose tensors the rendezvous exchanges; each reset() of the
-  /// rendezvous moves to the next.
+  /// Starts step `step` (the chief numbers them): its tensors are those the
+  /// rendezvous exchanges from now on; what earlier steps left goes, and an
+  /// abort of an earlier step is forgotten. The rendezvous' reset() only
+  /// clears an abort: the step is the chief's to say.
+  void beginStep(int64_t step);
   int64_t step() const;
+
+  /// The job's incarnation, which a task takes from the chief when it
+  /// connects (0 until then: every tensor is refused).
+  uint64_t incarnation() const;
+  void setIncarnation(uint64_t incarnation);
+
+  /// The task this transport serves, and a channel to `task`'s server
+  /// (null when the cluster has no address for it), with its address.
+  const TaskName &task() const;
+  std::shared_ptr<grpc::Channel> channelTo(const TaskName &task,
+                                           std::string *address = nullptr);
 
   /// A rendezvous over this transport, which must outlive it.
   std::unique_ptr<tfc_rendezvous> makeRendezvous();

@@ -1,0 +1,94 @@
+//===- Control.h - the chief drives the steps, every task serves -*- C++ -*-===//
+//
+// The steps of a distributed job (white paper §3.2; TF_CONFIG's chief):
+// the chief connects to every other task, agreeing on the job's
+// incarnation, then for each step asks every task to run its partitions
+// while it runs its own; the tensors between them go over the Transport.
+// The chief checks that the tasks are alive and every task checks the
+// chief (white paper §3.3: failures are detected by an error of an
+// exchange or by periodic health checks), so that a lost task is named and
+// nothing waits for it.
+//
+// Standard C++ and gRPC only (programs link it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_DISTRIBUTED_CONTROL_H
+#define TFC_DISTRIBUTED_CONTROL_H
+
+#include "tfc/Distributed/Transport.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tfc::distributed {
+
+/// The control service a task serves (the chief's too, for the tasks'
+/// checks): give service() to TransportOptions::services, then attach the
+/// started transport.
+class TaskControl {
+public:
+  /// `runStep` runs the task's partitions for a step (the chief's calls
+  /// come one at a time) and says how the step went.
+  explicit TaskControl(std::function<RendezvousStatus(int64_t step)> runStep);
+  ~TaskControl();
+
+  grpc::Service *service();
+  /// The transport whose incarnation the chief's Connect sets.
+  void attach(Transport &transport);
+
+  /// Waits until the chief has connected; false when `timeout` passes.
+  bool waitForChief(std::chrono::milliseconds timeout);
+  /// Waits until the chief ends the job; false when `timeout` passes.
+  bool waitForEnd(std::chrono::milliseconds timeout);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+/// The chief's side: calls on the other tasks of the cluster.
+class ClusterControl {
+public:
+  /// `tasks`: every task but the chief, in the order errors name them.
+  ClusterControl(Transport &transport, std::vector<TaskName> tasks);
+  ~ClusterControl();
+
+  /// Connects every task, giving it the transport's incarnation; a task not
+  /// up yet is waited for until `timeout`, and `say` gets one line for each
+  /// task waited for ("waiting for /job:ps/replica:0/task:0 at HOST:PORT").
+  /// Unavailable, naming the first missing task and its address, when
+  /// time is up; InvalidArgument when a task serves another run.
+  RendezvousStatus connect(std::chrono::milliseconds timeout,
+                           const std::function<void(const std::string &)> &say);
+
+  /// Asks every task to run step `step`, and returns at once.
+  void startStep(int64_t step);
+  /// Waits for every task's step: Ok, or the first task's failure
+  /// (Unavailable when the task is lost), naming it.
+  RendezvousStatus finishStep();
+
+  /// Asks every task whether it is alive, each within `timeout`:
+  /// Unavailable naming the first that is not.
+  RendezvousStatus checkHealth(std::chrono::milliseconds timeout);
+
+  /// Tells every task that the job is over (each then exits).
+  void endJob(std::chrono::milliseconds timeout);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+/// A task's check of the chief: Ok, or Unavailable naming the chief.
+RendezvousStatus checkChief(Transport &transport, const TaskName &chief,
+                            std::chrono::milliseconds timeout);
+
+} // namespace tfc::distributed
+
+#endif // TFC_DISTRIBUTED_CONTROL_H

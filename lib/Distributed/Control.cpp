@@ -1,0 +1,386 @@
+//===- Control.cpp - the chief drives the steps, every task serves --------===//
+//
+// A task runs the chief's RunStep calls on a thread of its own (gRPC's
+// callback threads must not block for a step) and answers each when its
+// partitions are done. The chief's calls are asynchronous: startStep sends
+// one RunStep per task, finishStep waits for their answers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Distributed/Control.h"
+
+#include "task_service.grpc.pb.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace tfc::distributed {
+
+using Status = RendezvousStatus;
+using Code = RendezvousStatus::Code;
+
+namespace {
+
+/// A gRPC status of a call to `task` at `address` as a rendezvous status.
+Status statusOf(const grpc::Status &status, const TaskName &task,
+                const std::string &address) {
+  if (status.ok())
+    return Status::ok();
+  std::string where = task.str() + " at " + address + ": ";
+  switch (status.error_code()) {
+  case grpc::StatusCode::FAILED_PRECONDITION:
+  case grpc::StatusCode::INVALID_ARGUMENT:
+    return Status::error(Code::InvalidArgument, where + status.error_message());
+  case grpc::StatusCode::ABORTED:
+    return Status::error(Code::Aborted, where + status.error_message());
+  default:
+    return Status::error(Code::Unavailable, where + status.error_message());
+  }
+}
+
+/// "60 s", "0.5 s".
+std::string secondsText(std::chrono::milliseconds duration) {
+  char text[32];
+  if (duration.count() % 1000 == 0)
+    std::snprintf(text, sizeof text, "%lld s",
+                  static_cast<long long>(duration.count() / 1000));
+  else
+    std::snprintf(text, sizeof text, "%.1f s", duration.count() / 1000.0);
+  return text;
+}
+
+grpc::Status grpcStatusOf(const Status &status) {
+  switch (status.getCode()) {
+  case Code::Ok:
+    return grpc::Status::OK;
+  case Code::Aborted:
+    return grpc::Status(grpc::StatusCode::ABORTED, status.getMessage());
+  case Code::Unavailable:
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, status.getMessage());
+  case Code::InvalidArgument:
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, status.getMessage());
+  }
+  return grpc::Status(grpc::StatusCode::UNKNOWN, status.getMessage());
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// A task's service
+//===----------------------------------------------------------------------===//
+
+struct TaskControl::Impl : public ControlService::CallbackService {
+  std::function<Status(int64_t)> runStep;
+  Transport *transport = nullptr;
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool connected = false, ended = false, stopping = false;
+  /// The chief's RunStep calls, run in order by `stepThread`.
+  struct Call {
+    int64_t step;
+    grpc::ServerUnaryReactor *reactor;
+  };
+  std::deque<Call> calls;
+  std::thread stepThread;
+
+  /// Refuses a call of another run of the job.
+  std::optional<grpc::Status> wrongRun(uint64_t incarnation) {
+    uint64_t ours = transport ? transport->incarnation() : 0;
+    if (incarnation == ours && ours != 0)
+      return std::nullopt;
+    std::string self = transport ? transport->task().str() : "this task";
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        self + " serves " +
+                            (ours ? "another run of the job (incarnation " +
+                                        std::to_string(ours) + ")"
+                                  : std::string("no job yet")));
+  }
+
+  grpc::ServerUnaryReactor *finish(grpc::CallbackServerContext *context,
+                                   const grpc::Status &status) {
+    grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+    reactor->Finish(status);
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor *Connect(grpc::CallbackServerContext *context,
+                                    const ConnectRequest *request,
+                                    ConnectResponse *response) override {
+    if (!transport)
+      return finish(context, grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                          "the task is starting"));
+    uint64_t ours = transport->incarnation();
+    if (request->incarnation() == 0 ||
+        (ours != 0 && ours != request->incarnation()))
+      return finish(context, *wrongRun(request->incarnation()));
+    transport->setIncarnation(request->incarnation());
+    response->set_task(transport->task().str());
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      connected = true;
+    }
+    changed.notify_all();
+    return finish(context, grpc::Status::OK);
+  }
+
+  grpc::ServerUnaryReactor *RunStep(grpc::CallbackServerContext *context,
+                                    const RunStepRequest *request,
+                                    RunStepResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      calls.push_back({request->step_id(), reactor});
+    }
+    changed.notify_all();
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor *Health(grpc::CallbackServerContext *context,
+                                   const HealthRequest *request,
+                                   HealthResponse *) override {
+    std::optional<grpc::Status> refused = wrongRun(request->incarnation());
+    return finish(context, refused ? *refused : grpc::Status::OK);
+  }
+
+  grpc::ServerUnaryReactor *EndJob(grpc::CallbackServerContext *context,
+                                   const EndJobRequest *request,
+                                   EndJobResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ended = true;
+    }
+    changed.notify_all();
+    return finish(context, grpc::Status::OK);
+  }
+
+  void runSteps() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      changed.wait(lock, [&] { return stopping || !calls.empty(); });
+      if (stopping)
+        break;
+      Call call = calls.front();
+      calls.pop_front();
+      lock.unlock();
+      call.reactor->Finish(grpcStatusOf(runStep(call.step)));
+      lock.lock();
+    }
+    // Calls left unanswered at shutdown.
+    for (const Call &call : calls)
+      call.reactor->Finish(
+          grpc::Status(grpc::StatusCode::ABORTED, "the task is stopping"));
+    calls.clear();
+  }
+};
+
+TaskControl::TaskControl(std::function<Status(int64_t)> runStep)
+    : impl(std::make_unique<Impl>()) {
+  impl->runStep = std::move(runStep);
+  impl->stepThread = std::thread([this] { impl->runSteps(); });
+}
+
+TaskControl::~TaskControl() {
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->stopping = true;
+  }
+  impl->changed.notify_all();
+  impl->stepThread.join();
+}
+
+grpc::Service *TaskControl::service() { return impl.get(); }
+
+void TaskControl::attach(Transport &transport) { impl->transport = &transport; }
+
+bool TaskControl::waitForChief(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  return impl->changed.wait_for(lock, timeout, [&] { return impl->connected; });
+}
+
+bool TaskControl::waitForEnd(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  return impl->changed.wait_for(lock, timeout, [&] { return impl->ended; });
+}
+
+//===----------------------------------------------------------------------===//
+// The chief's side
+//===----------------------------------------------------------------------===//
+
+struct ClusterControl::Impl {
+  Transport &transport;
+  struct Peer {
+    TaskName task;
+    std::string address;
+    std::unique_ptr<ControlService::Stub> stub;
+    // The step in flight.
+    std::unique_ptr<grpc::ClientContext> context;
+    RunStepRequest request;
+    RunStepResponse response;
+    std::optional<grpc::Status> result;
+  };
+  std::vector<Peer> peers;
+  std::mutex mutex;
+  std::condition_variable answered;
+
+  explicit Impl(Transport &transport) : transport(transport) {}
+};
+
+ClusterControl::ClusterControl(Transport &transport, std::vector<TaskName> tasks)
+    : impl(std::make_unique<Impl>(transport)) {
+  for (TaskName &task : tasks) {
+    Impl::Peer peer;
+    peer.task = std::move(task);
+    std::shared_ptr<grpc::Channel> channel =
+        transport.channelTo(peer.task, &peer.address);
+    if (channel)
+      peer.stub = ControlService::NewStub(channel);
+    impl->peers.push_back(std::move(peer));
+  }
+}
+
+ClusterControl::~ClusterControl() {
+  // Answers still due arrive on gRPC's threads: cancel and wait for them.
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  for (Impl::Peer &peer : impl->peers)
+    if (peer.context && !peer.result)
+      peer.context->TryCancel();
+  impl->answered.wait(lock, [&] {
+    for (Impl::Peer &peer : impl->peers)
+      if (peer.context && !peer.result)
+        return false;
+    return true;
+  });
+}
+
+Status ClusterControl::connect(std::chrono::milliseconds timeout,
+                               const std::function<void(const std::string &)> &say) {
+  auto deadline = std::chrono::system_clock::now() + timeout;
+  for (Impl::Peer &peer : impl->peers) {
+    if (!peer.stub)
+      return Status::error(Code::InvalidArgument,
+                           peer.task.str() + " has no address in the cluster");
+    bool announced = false;
+    while (true) {
+      grpc::ClientContext context;
+      // Waits for the task's server to come up, a second at a time.
+      context.set_wait_for_ready(true);
+      context.set_deadline(std::min(
+          deadline, std::chrono::system_clock::now() + std::chrono::seconds(1)));
+      ConnectRequest request;
+      request.set_incarnation(impl->transport.incarnation());
+      request.set_from(impl->transport.task().str());
+      ConnectResponse response;
+      grpc::Status status = peer.stub->Connect(&context, request, &response);
+      if (status.ok())
+        break;
+      bool retry = status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+                   status.error_code() == grpc::StatusCode::UNAVAILABLE;
+      if (!retry)
+        return statusOf(status, peer.task, peer.address);
+      if (std::chrono::system_clock::now() >= deadline)
+        return Status::error(
+            Code::Unavailable,
+            peer.task.str() + " at " + peer.address +
+                ": did not answer within " + secondsText(timeout));
+      if (!announced && say)
+        say("waiting for " + peer.task.str() + " at " + peer.address);
+      announced = true;
+    }
+  }
+  return Status::ok();
+}
+
+void ClusterControl::startStep(int64_t step) {
+  for (Impl::Peer &peer : impl->peers) {
+    {
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      peer.context = std::make_unique<grpc::ClientContext>();
+      peer.result.reset();
+      if (!peer.stub) {
+        peer.result = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "no address in the cluster");
+        continue;
+      }
+    }
+    peer.request.set_incarnation(impl->transport.incarnation());
+    peer.request.set_step_id(step);
+    Impl::Peer *at = &peer;
+    peer.stub->async()->RunStep(
+        peer.context.get(), &peer.request, &peer.response,
+        [this, at](grpc::Status status) {
+          std::lock_guard<std::mutex> lock(impl->mutex);
+          at->result = status;
+          impl->answered.notify_all();
+        });
+  }
+}
+
+Status ClusterControl::finishStep() {
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  Status first = Status::ok();
+  for (Impl::Peer &peer : impl->peers) {
+    if (!peer.context)
+      continue;
+    impl->answered.wait(lock, [&] { return peer.result.has_value(); });
+    if (first.isOk() && !peer.result->ok())
+      first = statusOf(*peer.result, peer.task, peer.address);
+  }
+  return first;
+}
+
+Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
+  for (Impl::Peer &peer : impl->peers) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    HealthRequest request;
+    request.set_incarnation(impl->transport.incarnation());
+    HealthResponse response;
+    Status status = statusOf(peer.stub->Health(&context, request, &response),
+                             peer.task, peer.address);
+    if (!status.isOk())
+      return status;
+  }
+  return Status::ok();
+}
+
+void ClusterControl::endJob(std::chrono::milliseconds timeout) {
+  for (Impl::Peer &peer : impl->peers) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    EndJobRequest request;
+    request.set_incarnation(impl->transport.incarnation());
+    EndJobResponse response;
+    // A task that is gone already has nothing to end.
+    (void)peer.stub->EndJob(&context, request, &response);
+  }
+}
+
+Status checkChief(Transport &transport, const TaskName &chief,
+                  std::chrono::milliseconds timeout) {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel = transport.channelTo(chief, &address);
+  if (!channel)
+    return Status::error(Code::InvalidArgument,
+                         "the chief " + chief.str() + " has no address");
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + timeout);
+  HealthRequest request;
+  request.set_incarnation(transport.incarnation());
+  HealthResponse response;
+  return statusOf(
+      ControlService::NewStub(channel)->Health(&context, request, &response),
+      chief, address);
+}
+
+} // namespace tfc::distributed
