@@ -271,10 +271,12 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
       return Status::error(Code::InvalidArgument,
                            peer.task.str() + " has no address in the cluster");
     bool announced = false;
-    while (true) {
+    for (bool first = true;; first = false) {
       grpc::ClientContext context;
-      // Waits for the task's server to come up, a second at a time.
-      context.set_wait_for_ready(true);
+      // The first try fails at once when nothing listens (and the wait is
+      // announced); then the task's server is waited for, a second at a
+      // time.
+      context.set_wait_for_ready(!first);
       context.set_deadline(std::min(
           deadline, std::chrono::system_clock::now() + std::chrono::seconds(1)));
       ConnectRequest request;

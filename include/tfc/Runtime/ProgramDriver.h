@@ -1,0 +1,38 @@
+//===- ProgramDriver.h - what a compiled program does with its flags -*- C++ -*-===//
+//
+// The run of a compiled program: its flags (--input, --output, --steps,
+// --bench, checkpoints; ProgramDriver.cpp lists them), the init entry or a
+// restore, the steps, the outputs. A program's main runs it as is; a
+// cluster task's main (lib/Distributed/TaskMain.cpp) gives it the
+// transport's rendezvous and runs each step on the other tasks too.
+//
+// Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_RUNTIME_PROGRAMDRIVER_H
+#define TFC_RUNTIME_PROGRAMDRIVER_H
+
+#include "tfc/Runtime/tfc_runtime.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace tfc::rt {
+
+struct ProgramHooks {
+  /// The runtime's rendezvous (tfc_runtime_options); null: in-process.
+  tfc_rendezvous *(*createRendezvous)(void *context) = nullptr;
+  void *rendezvousContext = nullptr;
+  /// Around every run of the model's step (numbered from 0) and of its
+  /// init entry (-1). A hook that fails ends the process itself.
+  std::function<void(int64_t step)> beforeStep, afterStep;
+};
+
+/// Runs the program `model` is, as its command line says; the exit status.
+int runProgram(int argc, char **argv, const tfc_model &model,
+               const ProgramHooks &hooks);
+
+} // namespace tfc::rt
+
+#endif // TFC_RUNTIME_PROGRAMDRIVER_H

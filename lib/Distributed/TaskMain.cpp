@@ -1,0 +1,301 @@
+//===- TaskMain.cpp - the main of a cluster task's executable -------------===//
+//
+// `tfc compile --cluster` writes one executable per task, each linking this
+// main against its partitions (tfc_compiled_model) and its identity
+// (tfc_task_job, tfc_task_index, and the cluster it was compiled for,
+// tfc_cluster_spec):
+//
+//   TASK [--cluster SPEC] [--bind HOST:PORT] [--connect-timeout SECONDS]
+//        [--health-interval SECONDS] [--health-timeout SECONDS]
+//        [program flags: the chief's]
+//
+// The cluster is --cluster's (the compiler's three forms), else TF_CONFIG's
+// (whose task, if it names one, must be this executable's), else the
+// compiled one. The chief (TF_CONFIG's rule) draws the job's incarnation,
+// connects every other task (waiting for those not up yet, up to
+// --connect-timeout, default 60 s), then runs the program as a program
+// runs (ProgramDriver.h: its flags, inputs and outputs are the chief's),
+// every step on every task at once, and ends the job. The other tasks
+// serve: each step the chief asks for, until the chief ends the job (exit
+// 0). Each side checks the other every --health-interval (default 1 s,
+// within --health-timeout, default 5 s); a lost task or chief is named in
+// one line and ends the process with status 138 (TFC_EXIT_CLUSTER_FAILURE:
+// restartable).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfc/Distributed/ClusterSpec.h"
+#include "tfc/Distributed/Control.h"
+#include "tfc/Distributed/Transport.h"
+#include "tfc/Runtime/ProgramDriver.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern "C" const tfc_model tfc_compiled_model;
+extern "C" const char tfc_task_job[];
+extern "C" const int32_t tfc_task_index;
+extern "C" const char tfc_cluster_spec[];
+
+namespace {
+
+using namespace tfc;
+using namespace tfc::distributed;
+using Code = RendezvousStatus::Code;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+const char *program = "task";
+
+int fail(int status, const std::string &message) {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  std::fflush(stderr);
+  return status;
+}
+
+/// Ends the process on a lost peer (restartable) or another failure.
+[[noreturn]] void endOn(const RendezvousStatus &status) {
+  std::fprintf(stderr, "%s: error: %s\n", program, status.getMessage().c_str());
+  std::fflush(stderr);
+  std::_Exit(status.getCode() == Code::Unavailable ? TFC_EXIT_CLUSTER_FAILURE
+                                                   : kExitFailure);
+}
+
+bool parseSeconds(const std::string &text, std::chrono::milliseconds &out) {
+  char *end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !(seconds > 0) || seconds > 1e6)
+    return false;
+  out = std::chrono::milliseconds(int64_t(seconds * 1000));
+  return true;
+}
+
+/// Every `interval`, checks the peers with `check`; ends the process when
+/// one is lost. Stops with the object.
+class Watch {
+public:
+  Watch(std::chrono::milliseconds interval,
+        std::function<RendezvousStatus()> check)
+      : thread([this, interval, check] {
+          std::unique_lock<std::mutex> lock(mutex);
+          while (!stopping) {
+            if (stopped.wait_for(lock, interval, [&] { return stopping; }))
+              break;
+            lock.unlock();
+            RendezvousStatus status = check();
+            lock.lock();
+            if (!status.isOk() && !stopping)
+              endOn(status);
+          }
+        }) {}
+  ~Watch() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    stopped.notify_all();
+    thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable stopped;
+  bool stopping = false;
+  std::thread thread;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  program = argv[0];
+  const tfc_model &model = tfc_compiled_model;
+  TaskName self{tfc_task_job, tfc_task_index};
+
+  // The task's flags; the rest are the program's.
+  std::vector<char *> rest = {argv[0]};
+  std::string clusterFlag, bind;
+  std::chrono::milliseconds connectTimeout(60000), healthInterval(1000),
+      healthTimeout(5000);
+  int64_t threads = 0;
+  // The first program flag only the chief takes.
+  const char *chiefFlag = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    auto takeValue = [&](const std::string &flag) -> bool {
+      if (arg.rfind(flag + "=", 0) == 0) {
+        value = arg.substr(flag.size() + 1);
+        return true;
+      }
+      if (arg == flag && i + 1 < argc) {
+        value = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    if (takeValue("--cluster")) {
+      clusterFlag = value;
+    } else if (takeValue("--bind")) {
+      bind = value;
+    } else if (takeValue("--connect-timeout")) {
+      if (!parseSeconds(value, connectTimeout))
+        return fail(kExitBadInput, "--connect-timeout '" + value +
+                                       "': expected seconds");
+    } else if (takeValue("--health-interval")) {
+      if (!parseSeconds(value, healthInterval))
+        return fail(kExitBadInput, "--health-interval '" + value +
+                                       "': expected seconds");
+    } else if (takeValue("--health-timeout")) {
+      if (!parseSeconds(value, healthTimeout))
+        return fail(kExitBadInput, "--health-timeout '" + value +
+                                       "': expected seconds");
+    } else {
+      // The program's (--threads serves every task).
+      bool threadsFlag = arg == "--threads" || arg.rfind("--threads=", 0) == 0;
+      rest.push_back(argv[i]);
+      if (arg == "--threads" && i + 1 < argc)
+        rest.push_back(argv[++i]);
+      if (threadsFlag)
+        threads = std::atoll(rest.back() + (arg == "--threads" ? 0 : 10));
+      else
+        chiefFlag = chiefFlag ? chiefFlag : argv[i];
+    }
+  }
+
+  // The cluster: --cluster, else TF_CONFIG, else the compiled one.
+  std::string error;
+  std::optional<ClusterSpec> cluster;
+  if (!clusterFlag.empty()) {
+    cluster = ClusterSpec::parse(clusterFlag, error);
+    if (!cluster)
+      return fail(kExitBadInput, "--cluster: " + error);
+  } else if (const char *env = std::getenv("TF_CONFIG")) {
+    std::optional<TfConfig> config = TfConfig::parse(env, "TF_CONFIG", error);
+    if (!config)
+      return fail(kExitBadInput, error);
+    if (config->task && !(*config->task == self))
+      return fail(kExitBadInput, "TF_CONFIG names task " +
+                                     config->task->str() +
+                                     ", and this executable is " + self.str());
+    cluster = config->cluster;
+  } else {
+    cluster = ClusterSpec::parseFile(tfc_cluster_spec, "the compiled cluster",
+                                     error);
+    if (!cluster)
+      return fail(kExitBadInput, error);
+  }
+  const ClusterSpec::Job *job = cluster->job(self.job);
+  if (!job || size_t(self.index) >= job->tasks.size())
+    return fail(kExitBadInput, "the cluster has no task " + self.str() +
+                                   ", which this executable is");
+  std::optional<TaskName> chief = cluster->chief();
+  if (!chief)
+    return fail(kExitBadInput, "the cluster has no chief (no job 'chief' "
+                               "or 'worker')");
+  bool isChief = *chief == self;
+  std::vector<TaskName> others;
+  for (const ClusterSpec::Job &each : cluster->jobs)
+    for (size_t t = 0; t < each.tasks.size(); ++t)
+      if (!(TaskName{each.name, int(t)} == self))
+        others.push_back({each.name, int(t)});
+
+  // The other tasks run the chief's steps with a runtime of their own.
+  // (The transport's server goes first at exit: it calls the control.)
+  Transport *server = nullptr;
+  std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
+      nullptr, tfc_runtime_destroy);
+  std::unique_ptr<void, void (*)(void *)> arena(nullptr, tfc_arena_free),
+      state(nullptr, tfc_arena_free);
+  // A task has no feeds or fetches: its steps get arrays of nulls.
+  std::vector<void *> noInputs(size_t(model.num_inputs), nullptr),
+      noOutputs(size_t(model.num_outputs), nullptr);
+  TaskControl control([&](int64_t step) {
+    server->beginStep(step);
+    tfc_step_fn run = step < 0 ? model.init : model.step;
+    if (run)
+      run(runtime.get(), arena.get(), state.get(), noInputs.data(),
+          noOutputs.data());
+    return RendezvousStatus::ok();
+  });
+
+  TransportOptions options;
+  options.cluster = *cluster;
+  options.task = self;
+  options.bind = bind;
+  options.services = {control.service()};
+  if (isChief) {
+    std::random_device random;
+    do
+      options.incarnation = uint64_t(random()) << 32 | random();
+    while (options.incarnation == 0);
+  }
+  std::unique_ptr<Transport> transport = Transport::start(options, error);
+  if (!transport)
+    return fail(kExitFailure, error);
+  server = transport.get();
+  control.attach(*transport);
+
+  if (!isChief) {
+    tfc_runtime_options runtimeOptions = {};
+    runtimeOptions.threads = int32_t(threads);
+    runtimeOptions.create_rendezvous = Transport::createRendezvous;
+    runtimeOptions.rendezvous_context = transport.get();
+    runtime.reset(tfc_runtime_create(&runtimeOptions));
+    arena.reset(tfc_arena_alloc(model.arena_bytes, model.arena_alignment));
+    state.reset(tfc_arena_alloc(model.state_bytes, model.arena_alignment));
+    if (!runtime || !arena || !state)
+      return fail(kExitFailure, "cannot make the runtime and its memory");
+    std::memset(state.get(), 0, size_t(model.state_bytes));
+    if (chiefFlag)
+      return fail(kExitBadInput, std::string("'") + chiefFlag +
+                                     "': program flags go to the chief, " +
+                                     chief->str());
+    std::string chiefAddress = cluster->job(chief->job)->tasks[chief->index];
+    if (!control.waitForChief(connectTimeout))
+      return fail(kExitFailure, "the chief " + chief->str() + " at " +
+                                    chiefAddress + " did not connect");
+    Watch watch(healthInterval, [&] {
+      return checkChief(*transport, *chief, healthTimeout);
+    });
+    while (!control.waitForEnd(std::chrono::hours(1))) {
+    }
+    return 0;
+  }
+
+  ClusterControl clusterControl(*transport, others);
+  RendezvousStatus status =
+      clusterControl.connect(connectTimeout, [](const std::string &line) {
+        std::fprintf(stderr, "%s: %s\n", program, line.c_str());
+      });
+  if (!status.isOk())
+    return fail(kExitFailure, status.getMessage());
+  int exitStatus;
+  {
+    Watch watch(healthInterval,
+                [&] { return clusterControl.checkHealth(healthTimeout); });
+    rt::ProgramHooks hooks;
+    hooks.createRendezvous = Transport::createRendezvous;
+    hooks.rendezvousContext = transport.get();
+    hooks.beforeStep = [&](int64_t step) {
+      transport->beginStep(step);
+      clusterControl.startStep(step);
+    };
+    hooks.afterStep = [&](int64_t) {
+      RendezvousStatus done = clusterControl.finishStep();
+      if (!done.isOk())
+        endOn(done);
+    };
+    exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
+  }
+  clusterControl.endJob(healthTimeout);
+  return exitStatus;
+}

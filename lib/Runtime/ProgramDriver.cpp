@@ -1,0 +1,459 @@
+//===- ProgramDriver.cpp - what a compiled program does with its flags ----===//
+//
+// The run of every program `tfc compile --emit exe` produces (its main,
+// ProgramMain.cpp, passes the model it was compiled with; a cluster
+// task's, lib/Distributed/TaskMain.cpp, adds the steps' coordination):
+//
+//   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
+//           [--steps N] [--threads N] [--bench N]
+//           [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]
+//
+// Inputs are validated against the model (dtype, shape); without --output
+// each output's name, dtype, shape and first values are printed. --bench N
+// runs N timed steps after warm-up and prints the median and p90 latency
+// and the size of the model's arena.
+//
+// Training: the variables start from the init entry, or with --restore
+// from the latest checkpoint in DIR (the step counter too); --steps N runs
+// N steps, saving a checkpoint every K steps and after the last one
+// (CheckpointManager.h), keeping the newest N (default 5). On a terminal,
+// a progress line shows the step, the steps per second and the first
+// fetched scalar (the loss, as a rule).
+// Bad usage or input: one line on stderr and exit status 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Strings.h"
+#include "tfc/Runtime/Checkpoint.h"
+#include "tfc/Runtime/CheckpointManager.h"
+#include "tfc/Runtime/Npy.h"
+#include "tfc/Runtime/ProgramDriver.h"
+#include "tfc/Runtime/tfc_runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace {
+
+using namespace tfc::rt;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int usage(const char *program, const std::string &message) {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return kExitBadInput;
+}
+
+/// The runtime dtype of a model tensor, or false if the file format has no
+/// such dtype.
+bool toNpyDType(int32_t dtype, DType &out) {
+  switch (dtype) {
+  case TFC_FLOAT: out = DType::Float32; return true;
+  case TFC_DOUBLE: out = DType::Float64; return true;
+  case TFC_HALF: out = DType::Float16; return true;
+  case TFC_INT8: out = DType::Int8; return true;
+  case TFC_INT16: out = DType::Int16; return true;
+  case TFC_INT32: out = DType::Int32; return true;
+  case TFC_INT64: out = DType::Int64; return true;
+  case TFC_UINT8: out = DType::UInt8; return true;
+  case TFC_UINT16: out = DType::UInt16; return true;
+  case TFC_UINT32: out = DType::UInt32; return true;
+  case TFC_UINT64: out = DType::UInt64; return true;
+  case TFC_BOOL: out = DType::Bool; return true;
+  case TFC_STRING: out = DType::String; return true;
+  default: return false;
+  }
+}
+
+std::vector<int64_t> shapeOf(const tfc_tensor_info &info) {
+  return std::vector<int64_t>(info.dims, info.dims + info.rank);
+}
+
+/// Finds the model tensor that NAME or NAME:PORT refers to.
+int findTensor(const tfc_tensor_info *tensors, int count,
+               const std::string &name) {
+  std::string full = name.find(':') == std::string::npos ? name + ":0" : name;
+  for (int i = 0; i < count; ++i) {
+    std::string candidate = tensors[i].name;
+    if (candidate.find(':') == std::string::npos)
+      candidate += ":0";
+    if (candidate == full)
+      return i;
+  }
+  return -1;
+}
+
+std::string listNames(const tfc_tensor_info *tensors, int count) {
+  std::string names;
+  for (int i = 0; i < count; ++i)
+    names += std::string(i ? ", " : "") + tensors[i].name;
+  return names.empty() ? "none" : names;
+}
+
+bool parseCount(const std::string &text, int64_t &value) {
+  if (text.empty() || text.size() > 12 ||
+      !std::all_of(text.begin(), text.end(), ::isdigit))
+    return false;
+  value = std::stoll(text);
+  return true;
+}
+
+/// Prints a tensor: name, dtype, shape and its first values.
+void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
+  std::printf("%s: %s [", info.name, dtypeName(array.dtype));
+  for (int d = 0; d < info.rank; ++d)
+    std::printf("%s%" PRId64, d ? "," : "", info.dims[d]);
+  std::printf("]");
+  int64_t n = std::min<int64_t>(array.numElements(), 8);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t *p = array.data.data() + i * dtypeSize(array.dtype);
+    std::printf(i ? " " : " ");
+    switch (array.dtype) {
+    case DType::Float32: { float v; std::memcpy(&v, p, 4); std::printf("%.6g", v); break; }
+    case DType::Float64: { double v; std::memcpy(&v, p, 8); std::printf("%.9g", v); break; }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); std::printf("%d", v); break; }
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); std::printf("%" PRId64, v); break; }
+    case DType::Bool: std::printf("%s", *p ? "true" : "false"); break;
+    case DType::UInt8: std::printf("%u", unsigned(*p)); break;
+    case DType::String: std::printf("\"%s\"", array.strings[i].c_str()); break;
+    default: std::printf("?"); break;
+    }
+  }
+  if (array.numElements() > n)
+    std::printf(" ...");
+  std::printf("\n");
+}
+
+/// The training progress line, drawn over itself on a terminal (stderr)
+/// a few times a second; nothing when stderr is not a terminal.
+class Progress {
+public:
+  Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
+           int64_t steps)
+      : outputs(outputs), steps(steps),
+        enabled(steps > 1 && ::isatty(STDERR_FILENO)),
+        start(std::chrono::steady_clock::now()), last(start) {
+    for (int i = 0; i < model.num_outputs && scalar < 0; ++i)
+      if (model.outputs[i].rank == 0 && model.outputs[i].dtype == TFC_FLOAT) {
+        scalar = i;
+        scalarName = model.outputs[i].name;
+      }
+  }
+
+  void update(int64_t done, int64_t step) {
+    if (!enabled)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    if (done < steps && now - last < std::chrono::milliseconds(250))
+      return;
+    last = now;
+    double seconds = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "\rstep %" PRId64 " (%" PRId64 "/%" PRId64 ")  %.1f steps/s",
+                 step, done, steps, seconds > 0 ? done / seconds : 0.0);
+    if (scalar >= 0) {
+      float value;
+      std::memcpy(&value, outputs[scalar].data.data(), 4);
+      std::fprintf(stderr, "  %s %.6g", scalarName.c_str(), value);
+    }
+    std::fprintf(stderr, "\033[K");
+    drawn = true;
+  }
+
+  void finish() {
+    if (drawn)
+      std::fprintf(stderr, "\n");
+  }
+
+private:
+  const std::vector<NpyArray> &outputs;
+  int64_t steps;
+  bool enabled, drawn = false;
+  int scalar = -1;
+  std::string scalarName;
+  std::chrono::steady_clock::time_point start, last;
+};
+
+} // namespace
+
+int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
+                        const ProgramHooks &hooks) {
+  const char *program = argv[0];
+  if (model.abi_version != TFC_RUNTIME_ABI_VERSION)
+    return usage(program, "model built for runtime ABI " +
+                              std::to_string(model.abi_version) +
+                              ", this runtime is " +
+                              std::to_string(TFC_RUNTIME_ABI_VERSION));
+
+  std::map<int, std::string> inputFiles, outputFiles;
+  int64_t steps = 1, threads = 0, bench = 0, saveEvery = 0, keep = 5;
+  std::string checkpointDir;
+  // The last flag given that only makes sense with --checkpoint-dir.
+  std::string needsDirectory;
+  bool restore = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    auto takeValue = [&](const std::string &flag) -> bool {
+      if (arg.rfind(flag + "=", 0) == 0) {
+        value = arg.substr(flag.size() + 1);
+        return true;
+      }
+      if (arg == flag && i + 1 < argc) {
+        value = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
+                  "          [--steps N] [--threads N] [--bench N]\n"
+                  "          [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]\n"
+                  "inputs: %s\noutputs: %s\n",
+                  program, listNames(model.inputs, model.num_inputs).c_str(),
+                  listNames(model.outputs, model.num_outputs).c_str());
+      return 0;
+    }
+    bool isInput = takeValue("--input");
+    if (isInput || takeValue("--output")) {
+      size_t eq = value.rfind('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+        return usage(program, std::string(isInput ? "--input" : "--output") +
+                                  " '" + value + "': expected NAME=FILE.npy");
+      std::string name = value.substr(0, eq), file = value.substr(eq + 1);
+      const tfc_tensor_info *tensors = isInput ? model.inputs : model.outputs;
+      int count = isInput ? model.num_inputs : model.num_outputs;
+      int index = findTensor(tensors, count, name);
+      if (index < 0)
+        return usage(program, std::string(isInput ? "--input" : "--output") +
+                                  " '" + name + "': the model has no such " +
+                                  (isInput ? "input" : "output") + " (it has: " +
+                                  listNames(tensors, count) + ")");
+      (isInput ? inputFiles : outputFiles)[index] = file;
+    } else if (takeValue("--steps")) {
+      if (!parseCount(value, steps) || steps < 1)
+        return usage(program, "--steps '" + value + "': expected a positive count");
+    } else if (takeValue("--threads")) {
+      if (!parseCount(value, threads))
+        return usage(program, "--threads '" + value + "': expected a count");
+    } else if (takeValue("--bench")) {
+      if (!parseCount(value, bench) || bench < 1)
+        return usage(program, "--bench '" + value + "': expected a positive count");
+    } else if (takeValue("--checkpoint-dir")) {
+      if (value.empty())
+        return usage(program, "--checkpoint-dir: expected a directory");
+      checkpointDir = value;
+    } else if (takeValue("--save-every")) {
+      if (!parseCount(value, saveEvery) || saveEvery < 1)
+        return usage(program, "--save-every '" + value + "': expected a positive count");
+      needsDirectory = "--save-every";
+    } else if (takeValue("--keep")) {
+      if (!parseCount(value, keep) || keep < 1 || keep > 1000000)
+        return usage(program, "--keep '" + value + "': expected a positive count");
+      needsDirectory = "--keep";
+    } else if (arg == "--restore") {
+      restore = true;
+      needsDirectory = "--restore";
+    } else {
+      return usage(program, "unknown argument '" + arg + "' (see --help)");
+    }
+  }
+
+  if (checkpointDir.empty() && !needsDirectory.empty())
+    return usage(program, needsDirectory + " needs --checkpoint-dir DIR");
+
+  // Inputs: every one given, each matching the model.
+  std::vector<NpyArray> inputs(model.num_inputs);
+  std::vector<void *> inputPointers(model.num_inputs);
+  // The strings of string inputs, as handles point to them (tfc_runtime.h).
+  std::vector<std::unique_ptr<char[]>> inputStrings;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    const tfc_tensor_info &info = model.inputs[i];
+    auto it = inputFiles.find(i);
+    if (it == inputFiles.end())
+      return usage(program, std::string("missing --input for '") + info.name + "'");
+    DType dtype;
+    if (!toNpyDType(info.dtype, dtype))
+      return usage(program, std::string("input '") + info.name +
+                                "' has a dtype .npy files cannot hold");
+    std::string error;
+    if (!readNpy(it->second, inputs[i], error) ||
+        !checkNpyMatches(inputs[i], dtype, shapeOf(info), info.name, it->second,
+                         error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+    if (dtype == DType::String) {
+      inputs[i].data.resize(inputs[i].strings.size() * sizeof(uint64_t));
+      for (size_t k = 0; k < inputs[i].strings.size(); ++k) {
+        const std::string &text = inputs[i].strings[k];
+        inputStrings.push_back(
+            tfc::makeStringObject(text.data(), int64_t(text.size())));
+        uint64_t handle = tfc::handleOf(inputStrings.back().get());
+        std::memcpy(inputs[i].data.data() + k * sizeof handle, &handle,
+                    sizeof handle);
+      }
+    }
+    inputPointers[i] = inputs[i].data.data();
+  }
+
+  // Outputs, arena, runtime.
+  std::vector<NpyArray> outputs(model.num_outputs);
+  std::vector<void *> outputPointers(model.num_outputs);
+  for (int i = 0; i < model.num_outputs; ++i) {
+    const tfc_tensor_info &info = model.outputs[i];
+    if (!toNpyDType(info.dtype, outputs[i].dtype))
+      return usage(program, std::string("output '") + info.name +
+                                "' has a dtype .npy files cannot hold");
+    outputs[i].shape = shapeOf(info);
+    // A string output is handles until the steps are done.
+    outputs[i].data.resize(outputs[i].numElements() *
+                           (outputs[i].dtype == DType::String
+                                ? sizeof(uint64_t)
+                                : dtypeSize(outputs[i].dtype)));
+    outputPointers[i] = outputs[i].data.data();
+  }
+  // The arena, and the state zeroed (variables not yet initialized).
+  auto allocate = [&](int64_t bytes, const char *what) {
+    std::unique_ptr<void, void (*)(void *)> memory(
+        tfc_arena_alloc(bytes, model.arena_alignment), tfc_arena_free);
+    if (!memory)
+      std::fprintf(stderr, "%s: error: cannot allocate the %" PRId64 "-byte %s\n",
+                   program, bytes, what);
+    return memory;
+  };
+  auto arena = allocate(model.arena_bytes, "arena");
+  auto state = allocate(model.state_bytes, "state");
+  if (!arena || !state)
+    return kExitFailure;
+  std::memset(state.get(), 0, size_t(model.state_bytes));
+  tfc_runtime_options options = {};
+  options.threads = static_cast<int32_t>(threads);
+  options.create_rendezvous = hooks.createRendezvous;
+  options.rendezvous_context = hooks.rendezvousContext;
+  std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
+      tfc_runtime_create(&options), tfc_runtime_destroy);
+  if (!runtime) {
+    std::fprintf(stderr, "%s: error: cannot make the runtime\n", program);
+    return kExitFailure;
+  }
+  // Every run of the model's step or init is a step of the job, numbered
+  // from 0 (the init entry is step -1): a cluster's chief runs each on
+  // every task too (hooks).
+  int64_t stepId = 0;
+  auto around = [&](int64_t id, auto &&run) {
+    if (hooks.beforeStep)
+      hooks.beforeStep(id);
+    run();
+    if (hooks.afterStep)
+      hooks.afterStep(id);
+  };
+
+  // The variables: restored, or from the init entry.
+  int64_t step = 0;
+  if (restore) {
+    tfc::rt::CheckpointState checkpoints;
+    std::string error;
+    if (!tfc::rt::readCheckpointState(checkpointDir, checkpoints, error) ||
+        !tfc::rt::restoreCheckpoint(model, state.get(), checkpoints.latest,
+                                    error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+    step = tfc::rt::checkpointStep(checkpoints.latest);
+  } else if (model.init) {
+    around(-1, [&] {
+      model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);
+    });
+  }
+  auto save = [&]() -> bool {
+    std::string error;
+    if (!tfc::rt::makeDirectories(checkpointDir, error) ||
+        !tfc::rt::saveCheckpoint(model, state.get(), checkpointDir, step,
+                                 int(keep), error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return false;
+    }
+    return true;
+  };
+  auto runStep = [&] {
+    tfc_strings_release(runtime.get());
+    around(stepId++, [&] {
+      model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
+                 outputPointers.data());
+    });
+  };
+  Progress progress(model, outputs, steps);
+  int64_t lastSaved = -1;
+  for (int64_t s = 0; s < steps; ++s) {
+    runStep();
+    ++step;
+    progress.update(s + 1, step);
+    if (saveEvery > 0 && step % saveEvery == 0) {
+      if (!save())
+        return kExitFailure;
+      lastSaved = step;
+    }
+  }
+  progress.finish();
+  if (!checkpointDir.empty() && lastSaved != step && !save())
+    return kExitFailure;
+
+  if (bench > 0) {
+    // Warm-up, then N timed steps.
+    for (int64_t s = 0; s < std::min<int64_t>(bench, 10); ++s)
+      runStep();
+    std::vector<double> micros;
+    for (int64_t s = 0; s < bench; ++s) {
+      auto start = std::chrono::steady_clock::now();
+      runStep();
+      auto end = std::chrono::steady_clock::now();
+      micros.push_back(
+          std::chrono::duration<double, std::micro>(end - start).count());
+    }
+    std::sort(micros.begin(), micros.end());
+    auto at = [&](double q) {
+      return micros[std::min<size_t>(micros.size() - 1, size_t(q * micros.size()))];
+    };
+    std::printf("bench: %" PRId64 " steps, %d threads, median %.1f us, p90 %.1f us, "
+                "arena %" PRId64 " bytes\n",
+                bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9),
+                model.arena_bytes);
+  }
+
+  // String outputs: the text behind the last step's handles.
+  for (NpyArray &output : outputs) {
+    if (output.dtype != DType::String)
+      continue;
+    for (int64_t k = 0; k < output.numElements(); ++k) {
+      uint64_t handle;
+      std::memcpy(&handle, output.data.data() + k * sizeof handle, sizeof handle);
+      // (No handle: no step ran.)
+      output.strings.push_back(handle ? tfc::stringOf(handle) : std::string());
+    }
+    output.data.clear();
+  }
+  for (int i = 0; i < model.num_outputs; ++i) {
+    auto it = outputFiles.find(i);
+    if (it == outputFiles.end()) {
+      if (outputFiles.empty())
+        printTensor(model.outputs[i], outputs[i]);
+      continue;
+    }
+    std::string error;
+    if (!writeNpy(it->second, outputs[i], error)) {
+      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+      return kExitFailure;
+    }
+  }
+  return 0;
+}
