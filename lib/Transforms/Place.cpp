@@ -21,6 +21,9 @@
 // joins its consumer's group (TensorFlow's placer does the same), so that
 // it is not moved on its own.
 //
+// Over a cluster of several tasks, the step's inputs and outputs (_Arg,
+// _Retval) are the chief's, where the program's flags give and take them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -99,6 +102,27 @@ LogicalResult Placer::readRequests() {
                                << "/job:worker/task:0/device:GPU:0, /cpu:0)";
     requests[node] = *request;
   }
+  // Over a cluster, the feeds and fetches are the chief's (the task that
+  // drives the steps: task 0 of job "chief", else of job "worker").
+  std::optional<DeviceName> chief;
+  for (StringRef job : {"chief", "worker"})
+    for (const DeviceName &device : devices)
+      if (!chief && device.job == job && device.task == 0)
+        chief = device;
+  bool severalTasks = llvm::any_of(devices, [&](const DeviceName &device) {
+    return !device.sameTask(devices.front());
+  });
+  if (chief && severalTasks)
+    for (Operation *node : order) {
+      OpKind kind = opKindOf(node);
+      DeviceName &request = requests[node];
+      if ((kind == OpKind::InternalArg || kind == OpKind::InternalRetval) &&
+          !request.job && !request.task) {
+        request.job = chief->job;
+        request.replica = chief->replica;
+        request.task = chief->task;
+      }
+    }
   return success();
 }
 

@@ -123,3 +123,23 @@ module attributes {tfc.devices = ["/cpu:0", "/job:ps"]} {
     %x:2 = Const name("x") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
   }
 }
+
+// -----
+
+// Over a cluster, the step's input and output are the chief's (here
+// worker 0, there being no job "chief"), though the computation between
+// them goes to the ps, where a request sends it; an _Arg that asks for a
+// task keeps it.
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("x") {{.*}}assigned_device("/job:worker/replica:0/task:0/device:CPU:0")
+// CHECK: name("asked") {{.*}}assigned_device("/job:worker/replica:0/task:1/device:CPU:0")
+// CHECK: name("neg") {{.*}}assigned_device("/job:ps/replica:0/task:0/device:CPU:0")
+// CHECK: name("y") {{.*}}assigned_device("/job:worker/replica:0/task:0/device:CPU:0")
+module attributes {tfc.devices = ["/job:ps/task:0/cpu:0", "/job:worker/task:1/cpu:0", "/job:worker/task:0/cpu:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<4xf32>
+    %a:2 = _Arg name("asked") device("/job:worker/task:1") {T = f32, index = 1 : i64} : () -> tensor<4xf32>
+    %n:2 = AddV2(%x#0, %a#0) name("neg") device("/job:ps") {T = f32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %r = _Retval(%n#0) name("y") {T = f32, index = 0 : i64} : (tensor<4xf32>) -> ()
+  }
+}
