@@ -192,13 +192,9 @@ Value StepEmitter::memrefFor(Value value) {
   // results are the group's; the other members' values never exist.
   if (Value outside = valueOutsideGroup(value); outside != value)
     return memrefFor(outside);
-  if (auto group = dyn_cast_or_null<FusionGroupOp>(
-          value.getDefiningOp() ? value.getDefiningOp()->getParentOp()
-                                : nullptr)) {
-    if (value.getDefiningOp() != group.getRoot())
-      return {};
-    return memrefFor(group->getResult(cast<OpResult>(value).getResultNumber()));
-  }
+  if (Operation *producer = value.getDefiningOp();
+      producer && isa<FusionGroupOp>(producer->getParentOp()))
+    return {};
   // A ref or handle: the variable's buffer in the state area.
   if (isVariableReference(value.getType())) {
     Operation *variable = variableNodeOf(value);

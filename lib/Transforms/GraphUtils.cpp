@@ -179,6 +179,16 @@ bool isNodeOrGroup(Operation *op) {
   return tfg::isNode(op) || isa<FusionGroupOp>(op);
 }
 
+SmallVector<Operation *> nodesComputedBy(Operation *op) {
+  auto group = dyn_cast<FusionGroupOp>(op);
+  if (!group)
+    return {op};
+  SmallVector<Operation *> members;
+  for (Operation &member : group.getMembers().without_terminator())
+    members.push_back(&member);
+  return members;
+}
+
 SmallVector<Operation *> topologicalOrder(Block &body) {
   llvm::DenseMap<Operation *, unsigned> position, pending;
   for (Operation &op : body)

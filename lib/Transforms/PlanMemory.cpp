@@ -96,14 +96,8 @@ FailureOr<int64_t> Planner::run() {
     int64_t at = position[node];
     OpKind kind = opKindOf(node);
     auto group = dyn_cast<FusionGroupOp>(node);
-    // The nodes computed here: the node, or the group's members.
-    SmallVector<Operation *> members;
-    if (group)
-      for (Operation &member : group.getMembers().without_terminator())
-        members.push_back(&member);
-    else
-      members.push_back(node);
-    Operation *root = group ? group.getRoot() : node;
+    SmallVector<Operation *> members = nodesComputedBy(node);
+    Operation *root = members.back();
     for (Value result : tfg::getDataResults(node)) {
       int64_t bytes = tensorBytes(result.getType()); // -1: no arena buffer.
       if (bytes < 0 || kind == OpKind::InternalArg || kind == OpKind::Const)

@@ -120,6 +120,10 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 /// root ran; tfg's node helpers read its operands and results).
 bool isNodeOrGroup(mlir::Operation *op);
 
+/// The nodes a step of the schedule computes: a fusion group's members in
+/// dependency order (its root last), or the node itself.
+llvm::SmallVector<mlir::Operation *> nodesComputedBy(mlir::Operation *op);
+
 /// The operations of `body`, producers first and otherwise in block order.
 /// Edges leaving NextIteration (loop back edges) are ignored; operations on
 /// other cycles come last, in block order.

@@ -22,18 +22,26 @@ namespace tfc {
 StringRef FusionGroupOp::getDefaultDialect() { return "tfg"; }
 
 Value valueOutsideGroup(Value value) {
-  if (auto argument = dyn_cast<BlockArgument>(value))
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
     if (auto group =
             dyn_cast_or_null<FusionGroupOp>(argument.getOwner()->getParentOp()))
       return group.getInputOf(argument);
+    return value;
+  }
+  Operation *producer = value.getDefiningOp();
+  if (auto group = dyn_cast_or_null<FusionGroupOp>(producer->getParentOp()))
+    if (producer == group.getRoot())
+      return group->getResult(cast<OpResult>(value).getResultNumber());
   return value;
 }
 
+YieldOp FusionGroupOp::getYield() {
+  return getMembers().empty() ? YieldOp()
+                              : dyn_cast<YieldOp>(getMembers().back());
+}
+
 Operation *FusionGroupOp::getRoot() {
-  // (Read before verification too: the block may lack its yield.)
-  auto yield = getMembers().empty()
-                   ? YieldOp()
-                   : dyn_cast<YieldOp>(getMembers().back());
+  YieldOp yield = getYield();
   if (!yield || yield.getValues().empty())
     return nullptr;
   return yield.getValues().front().getDefiningOp();
@@ -84,8 +92,7 @@ LogicalResult FusionGroupOp::verifyRegions() {
       return emitOpError("block argument #")
              << argument.getArgNumber() << " has type " << argument.getType()
              << " but its input has type " << input.getType();
-  auto yield =
-      members.empty() ? YieldOp() : dyn_cast<YieldOp>(members.back());
+  YieldOp yield = getYield();
   if (!yield)
     return emitOpError("does not end with tfc.yield");
   if (yield.getValues().size() + 1 != getOutputs().size())

@@ -1,6 +1,7 @@
 //===- NodeUtils.cpp - reading and building node operations ---------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/AttrConversion.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
@@ -30,7 +31,10 @@ static StringRef getStringAttr(Operation *node, StringRef name) {
 }
 
 StringRef getNodeName(Operation *node) {
-  return getStringAttr(node, kNameAttr);
+  // A fusion group is known by its root's name.
+  if (auto group = dyn_cast<FusionGroupOp>(node))
+    node = group.getRoot();
+  return node ? getStringAttr(node, kNameAttr) : StringRef();
 }
 StringRef getRequestedDevice(Operation *node) {
   return getStringAttr(node, kDeviceAttr);

@@ -126,11 +126,7 @@ LogicalResult StepEmitter::emitPredicated(Operation *node) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&check.getThenRegion().front());
     Value fetched = tfg::getDataOperands(node)[0];
-    // A group's value is its root's.
-    Operation *producer = fetched.getDefiningOp();
-    if (auto group = dyn_cast<FusionGroupOp>(producer))
-      producer = group.getRoot();
-    std::string name = (tfg::getNodeName(producer) + ":" +
+    std::string name = (tfg::getNodeName(fetched.getDefiningOp()) + ":" +
                         Twine(cast<OpResult>(fetched).getResultNumber()))
                            .str();
     callKernel(loc, "tfc_fail",

@@ -546,12 +546,7 @@ protected:
     // Members in dependency order, the root last. Inside a group, the
     // members read the group's inputs as block arguments, and the root's
     // value is the group's (memrefFor).
-    SmallVector<Operation *> members;
-    if (auto group = dyn_cast<FusionGroupOp>(node))
-      for (Operation &member : group.getMembers().without_terminator())
-        members.push_back(&member);
-    else
-      members.push_back(node);
+    SmallVector<Operation *> members = nodesComputedBy(node);
     Operation *root = members.back();
     Location loc = root->getLoc();
     Value rootResult = tfg::getDataResults(root)[0];

@@ -27,7 +27,8 @@
 namespace tfc {
 
 /// The value outside a fusion group that `value` stands for: a block
-/// argument of a group is the group's input; any other value is itself.
+/// argument of a group is the group's input, a result of its root the
+/// group's result; any other value is itself.
 mlir::Value valueOutsideGroup(mlir::Value value);
 
 } // namespace tfc

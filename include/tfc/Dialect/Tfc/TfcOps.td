@@ -62,6 +62,9 @@ def Tfc_FusionGroupOp : Tfc_Op<"fusion_group", [
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
+    /// The group's tfc.yield; null while the block lacks it (before
+    /// verification).
+    YieldOp getYield();
     /// The node whose data results the group yields.
     ::mlir::Operation *getRoot();
     /// The member nodes in dependency order, the root last.

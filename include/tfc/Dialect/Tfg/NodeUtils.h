@@ -38,7 +38,8 @@ bool isNode(mlir::Operation *op);
 /// The op type of a node: its operation name without the `tfg.` prefix.
 llvm::StringRef getOpType(mlir::Operation *node);
 
-/// The node's name (`tfg.name`), or "" if it has none.
+/// The node's name (`tfg.name`), or "" if it has none; a fusion group's is
+/// its root's.
 llvm::StringRef getNodeName(mlir::Operation *node);
 llvm::StringRef getRequestedDevice(mlir::Operation *node);
 llvm::StringRef getAssignedDevice(mlir::Operation *node);
