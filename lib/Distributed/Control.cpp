@@ -9,6 +9,7 @@
 
 #include "tfc/Distributed/Control.h"
 
+#include "CallStatus.h"
 #include "task_service.grpc.pb.h"
 
 #include <grpcpp/grpcpp.h>
@@ -26,23 +27,6 @@ using Status = RendezvousStatus;
 using Code = RendezvousStatus::Code;
 
 namespace {
-
-/// A gRPC status of a call to `task` at `address` as a rendezvous status.
-Status statusOf(const grpc::Status &status, const TaskName &task,
-                const std::string &address) {
-  if (status.ok())
-    return Status::ok();
-  std::string where = task.str() + " at " + address + ": ";
-  switch (status.error_code()) {
-  case grpc::StatusCode::FAILED_PRECONDITION:
-  case grpc::StatusCode::INVALID_ARGUMENT:
-    return Status::error(Code::InvalidArgument, where + status.error_message());
-  case grpc::StatusCode::ABORTED:
-    return Status::error(Code::Aborted, where + status.error_message());
-  default:
-    return Status::error(Code::Unavailable, where + status.error_message());
-  }
-}
 
 /// "60 s", "0.5 s".
 std::string secondsText(std::chrono::milliseconds duration) {
@@ -289,7 +273,7 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
       bool retry = status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
                    status.error_code() == grpc::StatusCode::UNAVAILABLE;
       if (!retry)
-        return statusOf(status, peer.task, peer.address);
+        return statusOfCall(status, peer.task, peer.address);
       if (std::chrono::system_clock::now() >= deadline)
         return Status::error(
             Code::Unavailable,
@@ -336,19 +320,38 @@ Status ClusterControl::finishStep() {
       continue;
     impl->answered.wait(lock, [&] { return peer.result.has_value(); });
     if (first.isOk() && !peer.result->ok())
-      first = statusOf(*peer.result, peer.task, peer.address);
+      first = statusOfCall(*peer.result, peer.task, peer.address);
   }
   return first;
 }
 
+namespace {
+
+/// A unary call of `stub`'s `method` within `timeout`, its request
+/// carrying the job's incarnation.
+template <typename Request, typename Response>
+grpc::Status callWithin(grpc::Status (ControlService::Stub::*method)(
+                            grpc::ClientContext *, const Request &, Response *),
+                        ControlService::Stub *stub, uint64_t incarnation,
+                        std::chrono::milliseconds timeout) {
+  if (!stub)
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "no address in the cluster");
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + timeout);
+  Request request;
+  request.set_incarnation(incarnation);
+  Response response;
+  return (stub->*method)(&context, request, &response);
+}
+
+} // namespace
+
 Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
   for (Impl::Peer &peer : impl->peers) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + timeout);
-    HealthRequest request;
-    request.set_incarnation(impl->transport.incarnation());
-    HealthResponse response;
-    Status status = statusOf(peer.stub->Health(&context, request, &response),
+    Status status = statusOfCall(callWithin(&ControlService::Stub::Health,
+                                        peer.stub.get(),
+                                        impl->transport.incarnation(), timeout),
                              peer.task, peer.address);
     if (!status.isOk())
       return status;
@@ -357,15 +360,10 @@ Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
 }
 
 void ClusterControl::endJob(std::chrono::milliseconds timeout) {
-  for (Impl::Peer &peer : impl->peers) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + timeout);
-    EndJobRequest request;
-    request.set_incarnation(impl->transport.incarnation());
-    EndJobResponse response;
-    // A task that is gone already has nothing to end.
-    (void)peer.stub->EndJob(&context, request, &response);
-  }
+  // A task that is gone already has nothing to end.
+  for (Impl::Peer &peer : impl->peers)
+    (void)callWithin(&ControlService::Stub::EndJob, peer.stub.get(),
+                     impl->transport.incarnation(), timeout);
 }
 
 Status checkChief(Transport &transport, const TaskName &chief,
@@ -375,14 +373,10 @@ Status checkChief(Transport &transport, const TaskName &chief,
   if (!channel)
     return Status::error(Code::InvalidArgument,
                          "the chief " + chief.str() + " has no address");
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + timeout);
-  HealthRequest request;
-  request.set_incarnation(transport.incarnation());
-  HealthResponse response;
-  return statusOf(
-      ControlService::NewStub(channel)->Health(&context, request, &response),
-      chief, address);
+  return statusOfCall(callWithin(&ControlService::Stub::Health,
+                             ControlService::NewStub(channel).get(),
+                             transport.incarnation(), timeout),
+                  chief, address);
 }
 
 } // namespace tfc::distributed

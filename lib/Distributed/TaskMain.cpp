@@ -130,44 +130,36 @@ int main(int argc, char **argv) {
   // The first program flag only the chief takes.
   const char *chiefFlag = nullptr;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    auto takeValue = [&](const std::string &flag) -> bool {
-      if (arg.rfind(flag + "=", 0) == 0) {
-        value = arg.substr(flag.size() + 1);
-        return true;
+    std::string value;
+    int first = i;
+    // Durations, in seconds.
+    std::pair<const char *, std::chrono::milliseconds *> durations[] = {
+        {"--connect-timeout", &connectTimeout},
+        {"--health-interval", &healthInterval},
+        {"--health-timeout", &healthTimeout}};
+    bool taken = false;
+    for (auto [flag, out] : durations)
+      if (!taken && rt::takeFlag(argc, argv, i, flag, value)) {
+        taken = true;
+        if (!parseSeconds(value, *out))
+          return fail(kExitBadInput,
+                      std::string(flag) + " '" + value + "': expected seconds");
       }
-      if (arg == flag && i + 1 < argc) {
-        value = argv[++i];
-        return true;
-      }
-      return false;
-    };
-    if (takeValue("--cluster")) {
+    if (taken)
+      continue;
+    if (rt::takeFlag(argc, argv, i, "--cluster", value)) {
       clusterFlag = value;
-    } else if (takeValue("--bind")) {
+    } else if (rt::takeFlag(argc, argv, i, "--bind", value)) {
       bind = value;
-    } else if (takeValue("--connect-timeout")) {
-      if (!parseSeconds(value, connectTimeout))
-        return fail(kExitBadInput, "--connect-timeout '" + value +
-                                       "': expected seconds");
-    } else if (takeValue("--health-interval")) {
-      if (!parseSeconds(value, healthInterval))
-        return fail(kExitBadInput, "--health-interval '" + value +
-                                       "': expected seconds");
-    } else if (takeValue("--health-timeout")) {
-      if (!parseSeconds(value, healthTimeout))
-        return fail(kExitBadInput, "--health-timeout '" + value +
-                                       "': expected seconds");
     } else {
       // The program's (--threads serves every task).
-      bool threadsFlag = arg == "--threads" || arg.rfind("--threads=", 0) == 0;
-      rest.push_back(argv[i]);
-      if (arg == "--threads" && i + 1 < argc)
-        rest.push_back(argv[++i]);
-      if (threadsFlag)
-        threads = std::atoll(rest.back() + (arg == "--threads" ? 0 : 10));
-      else
-        chiefFlag = chiefFlag ? chiefFlag : argv[i];
+      bool threadsFlag = rt::takeFlag(argc, argv, i, "--threads", value);
+      if (threadsFlag && !rt::parseCount(value, threads))
+        return fail(kExitBadInput,
+                    "--threads '" + value + "': expected a count");
+      rest.insert(rest.end(), argv + first, argv + i + 1);
+      if (!threadsFlag && !chiefFlag)
+        chiefFlag = argv[first];
     }
   }
 

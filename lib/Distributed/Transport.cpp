@@ -15,6 +15,7 @@
 #include "tfc/Distributed/Transport.h"
 #include "tfc/Distributed/TensorCoding.h"
 
+#include "CallStatus.h"
 #include "task_service.grpc.pb.h"
 
 #include <grpc/support/log.h>
@@ -202,12 +203,6 @@ Status Transport::Impl::send(const char *key, const void *data,
   }
   TensorHeader header{incarnation, step, key, self};
   std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
-  grpc::Slice slices[2] = {
-      grpc::Slice(prefix),
-      // The sender's buffer, referenced: the call returns once the
-      // receiver holds the bytes.
-      grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
-  grpc::ByteBuffer request(slices, bytes > 0 ? 2 : 1);
   if (*receiver == options.task) {
     // Another device of this task: into its own inbox (a copy, as the
     // in-process rendezvous makes).
@@ -219,6 +214,12 @@ Status Transport::Impl::send(const char *key, const void *data,
                        : Status::error(Code::InvalidArgument,
                                        status.error_message());
   }
+  grpc::Slice slices[2] = {
+      grpc::Slice(prefix),
+      // The sender's buffer, referenced: the call returns once the
+      // receiver holds the bytes.
+      grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
+  grpc::ByteBuffer request(slices, bytes > 0 ? 2 : 1);
   std::string address = addressOf(*receiver);
   if (address.empty())
     return Status::error(Code::InvalidArgument,
@@ -246,14 +247,7 @@ Status Transport::Impl::send(const char *key, const void *data,
     return Status::ok();
   if (aborted)
     return *aborted;
-  std::string where = receiver->str() + " at " + address + ": ";
-  switch (status.error_code()) {
-  case grpc::StatusCode::INVALID_ARGUMENT:
-  case grpc::StatusCode::FAILED_PRECONDITION:
-    return Status::error(Code::InvalidArgument, where + status.error_message());
-  default:
-    return Status::error(Code::Unavailable, where + status.error_message());
-  }
+  return statusOfCall(status, *receiver, address);
 }
 
 Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {

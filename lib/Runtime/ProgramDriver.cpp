@@ -100,13 +100,6 @@ std::string listNames(const tfc_tensor_info *tensors, int count) {
   return names.empty() ? "none" : names;
 }
 
-bool parseCount(const std::string &text, int64_t &value) {
-  if (text.empty() || text.size() > 12 ||
-      !std::all_of(text.begin(), text.end(), ::isdigit))
-    return false;
-  value = std::stoll(text);
-  return true;
-}
 
 /// Prints a tensor: name, dtype, shape and its first values.
 void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
@@ -185,6 +178,28 @@ private:
 
 } // namespace
 
+bool tfc::rt::takeFlag(int argc, char **argv, int &i, const std::string &flag,
+                       std::string &value) {
+  std::string arg = argv[i];
+  if (arg.rfind(flag + "=", 0) == 0) {
+    value = arg.substr(flag.size() + 1);
+    return true;
+  }
+  if (arg == flag && i + 1 < argc) {
+    value = argv[++i];
+    return true;
+  }
+  return false;
+}
+
+bool tfc::rt::parseCount(const std::string &text, int64_t &value) {
+  if (text.empty() || text.size() > 12 ||
+      !std::all_of(text.begin(), text.end(), ::isdigit))
+    return false;
+  value = std::stoll(text);
+  return true;
+}
+
 int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                         const ProgramHooks &hooks) {
   const char *program = argv[0];
@@ -203,16 +218,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
-    auto takeValue = [&](const std::string &flag) -> bool {
-      if (arg.rfind(flag + "=", 0) == 0) {
-        value = arg.substr(flag.size() + 1);
-        return true;
-      }
-      if (arg == flag && i + 1 < argc) {
-        value = argv[++i];
-        return true;
-      }
-      return false;
+    auto takeValue = [&](const std::string &flag) {
+      return takeFlag(argc, argv, i, flag, value);
     };
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"

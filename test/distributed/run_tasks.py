@@ -94,20 +94,17 @@ def main():
         elif scenario == "no-ps":
             start("chief", chief_exe, chief_args + ["--connect-timeout", "1"])
             wait("chief")
-        elif scenario == "kill-ps":
+        elif scenario in ("kill-ps", "kill-chief"):
+            # A long job; one task is killed in the middle of it, and the
+            # survivor reports first.
             start("ps", ps_exe, common)
             start("chief", chief_exe, chief_args + ["--steps", "100000000"])
             time.sleep(1.5)
-            processes["ps"].send_signal(signal.SIGKILL)
-            wait("chief")
-            wait("ps")
-        elif scenario == "kill-chief":
-            start("ps", ps_exe, common)
-            start("chief", chief_exe, chief_args + ["--steps", "100000000"])
-            time.sleep(1.5)
-            processes["chief"].send_signal(signal.SIGKILL)
-            wait("ps")
-            wait("chief")
+            victim = scenario[len("kill-"):]
+            survivor = "chief" if victim == "ps" else "ps"
+            processes[victim].send_signal(signal.SIGKILL)
+            wait(survivor)
+            wait(victim)
         elif scenario == "wrong-task":
             start("ps", ps_exe, [], {"TF_CONFIG": '{"cluster": {"chief": ["127.0.0.1:%d"], '
                                      '"ps": ["127.0.0.1:%d"]}, "task": {"type": "chief", '
@@ -116,6 +113,14 @@ def main():
         elif scenario == "ps-flag":
             start("ps", ps_exe, common + ["--input", "x=" + x])
             wait("ps")
+        elif scenario == "no-chief":
+            start("ps", ps_exe, common + ["--connect-timeout", "1"])
+            wait("ps")
+        elif scenario == "bad-flags":
+            for flags in (["--health-interval", "soon"], ["--threads", "-2"],
+                          ["--cluster", "worker=2"]):
+                start("ps", ps_exe, flags)
+                wait("ps")
         else:
             sys.exit("unknown scenario " + scenario)
         if os.path.exists(y):

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace tfc::rt {
 
@@ -28,6 +29,15 @@ struct ProgramHooks {
   /// init entry (-1). A hook that fails ends the process itself.
   std::function<void(int64_t step)> beforeStep, afterStep;
 };
+
+/// Whether argv[i] is `flag` with a value, "--flag=V" or "--flag V" (then
+/// `i` moves past V); the value in `value`. (The programs' flags and a
+/// cluster task's read alike.)
+bool takeFlag(int argc, char **argv, int &i, const std::string &flag,
+              std::string &value);
+
+/// A count: up to twelve decimal digits.
+bool parseCount(const std::string &text, int64_t &value);
 
 /// Runs the program `model` is, as its command line says; the exit status.
 int runProgram(int argc, char **argv, const tfc_model &model,
