@@ -194,6 +194,10 @@ int main(int argc, char **argv) {
     return fail(kExitBadInput, "the cluster has no chief (no job 'chief' "
                                "or 'worker')");
   bool isChief = *chief == self;
+  if (!isChief && chiefFlag)
+    return fail(kExitBadInput, std::string("'") + chiefFlag +
+                                   "': program flags go to the chief, " +
+                                   chief->str());
   std::vector<TaskName> others;
   for (const ClusterSpec::Job &each : cluster->jobs)
     for (size_t t = 0; t < each.tasks.size(); ++t)
@@ -247,10 +251,6 @@ int main(int argc, char **argv) {
     if (!runtime || !arena || !state)
       return fail(kExitFailure, "cannot make the runtime and its memory");
     std::memset(state.get(), 0, size_t(model.state_bytes));
-    if (chiefFlag)
-      return fail(kExitBadInput, std::string("'") + chiefFlag +
-                                     "': program flags go to the chief, " +
-                                     chief->str());
     std::string chiefAddress = cluster->job(chief->job)->tasks[chief->index];
     if (!control.waitForChief(connectTimeout))
       return fail(kExitFailure, "the chief " + chief->str() + " at " +
