@@ -26,6 +26,7 @@
 #include "tfc/Target/GraphDef.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
+#include "tfc/Target/ClusterProgram.h"
 #include "tfc/Target/ClusterSpec.h"
 #include "tfc/Transforms/CompileInterface.h"
 #include "tfc/Transforms/OpTable.h"
@@ -109,6 +110,12 @@ cl::opt<std::string> cluster(
              "TF_CONFIG JSON file, a ClusterDef text file, or env (TF_CONFIG); "
              "--devices then lists each task's devices"),
     cl::value_desc("spec"), cl::cat(tfcOptions));
+cl::opt<bool> singleProcess(
+    "single-process",
+    cl::desc("With --cluster: compile every task's partitions into one "
+             "program (the default for a cluster of several tasks is one "
+             "program per task in the -o directory)"),
+    cl::cat(tfcOptions));
 cl::opt<std::string> placement(
     "placement",
     cl::desc("Placement strategy: cost (the simulated-execution placer, "
@@ -195,9 +202,11 @@ std::optional<LibraryOutput> libraryOutput() {
 }
 
 /// From the optimized graph to LLVM IR, an object file, a program or a
-/// library (when `library` is given).
+/// library (when `library` is given), or one program per task of
+/// `taskPrograms` (ClusterProgram.h).
 int generateCode(MLIRContext &context, ModuleOp module,
-                 const std::optional<LibraryOutput> &library) {
+                 const std::optional<LibraryOutput> &library,
+                 const std::optional<tfc::ClusterSpec> &taskPrograms) {
   PassManager pm(&context, ModuleOp::getOperationName());
   // --print-ir-after=PASS and friends reach the code generation passes too.
   if (failed(applyPassManagerCLOptions(pm)))
@@ -212,6 +221,12 @@ int generateCode(MLIRContext &context, ModuleOp module,
     return succeeded(tfc::lowerToLLVMDialect(module))
                ? tfc::writeModuleFile(module, outputPath)
                : tfc::kExitBadInput;
+  tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
+  if (taskPrograms)
+    return succeeded(tfc::writeClusterPrograms(module, *taskPrograms,
+                                               outputPath, target))
+               ? tfc::kExitSuccess
+               : tfc::kExitFailure;
   // A library's header describes the interface, which lowering drops.
   std::string header;
   if (library) {
@@ -225,7 +240,6 @@ int generateCode(MLIRContext &context, ModuleOp module,
       return tfc::kExitBadInput;
     header = std::move(*text);
   }
-  tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
   // The partitions' device types, whose targets the link asks (lowering
   // drops the partitions).
   std::vector<std::string> deviceTypes = tfc::partitionDeviceTypes(module);
@@ -307,12 +321,36 @@ int compile(MLIRContext &context) {
     return tfc::kExitBadInput;
   // With a cluster, every task gets the devices --devices lists.
   std::vector<std::string> deviceNames(devices.begin(), devices.end());
+  // A cluster of several tasks compiles to a program per task.
+  std::optional<tfc::ClusterSpec> taskPrograms;
+  if (singleProcess && !cluster.getNumOccurrences()) {
+    llvm::errs() << "tfc: error: --single-process goes with --cluster\n";
+    return tfc::kExitBadInput;
+  }
   if (cluster.getNumOccurrences()) {
     std::string error;
     std::optional<tfc::ClusterSpec> spec = tfc::ClusterSpec::parse(cluster, error);
     if (!spec) {
       llvm::errs() << "tfc: error: " << error << "\n";
       return tfc::kExitBadInput;
+    }
+    if (spec->numTasks() > 1 && !singleProcess) {
+      if (library) {
+        llvm::errs() << "tfc: error: --emit lib of a cluster of "
+                     << spec->numTasks()
+                     << " tasks is not supported yet (a library is one "
+                        "process); give --single-process\n";
+        return tfc::kExitBadInput;
+      }
+      if (emit == "exe") {
+        if (outputPath == "-") {
+          llvm::errs() << "tfc: error: a cluster of " << spec->numTasks()
+                       << " tasks compiles to a directory of programs; -o - "
+                          "cannot hold them\n";
+          return tfc::kExitBadInput;
+        }
+        taskPrograms = spec;
+      }
     }
     std::vector<tfc::DeviceName> perTask;
     for (const std::string &name : deviceNames) {
@@ -360,7 +398,9 @@ int compile(MLIRContext &context) {
 
   if (emit == "mlir" && stopAfter == "graph")
     return tfc::writeModuleFile(*module, outputPath);
-  return generateCode(context, *module, library);
+  if (taskPrograms && failed(tfc::checkClusterProgram(*module, *taskPrograms)))
+    return tfc::kExitBadInput;
+  return generateCode(context, *module, library, taskPrograms);
 }
 
 /// Prints the contents of a model: graph and functions, op types, and what

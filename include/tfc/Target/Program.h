@@ -70,6 +70,16 @@ struct ModelInterface {
   std::string objectGraph;
   /// The alignment tfc-plan-memory places buffers at.
   int64_t arenaAlignment = 64;
+  /// The cluster task whose program this is (tfc.task), empty for a
+  /// whole program. A task's step and init entries are always there, doing
+  /// nothing where the task has no partition of them, because the chief
+  /// runs every step and the init on every task.
+  std::string task;
+  /// The inputs every step function takes (tfc.num_inputs; its other
+  /// parameters are the outputs). A task's interface lists the inputs and
+  /// outputs of its own partitions, the chief's all of them; the others'
+  /// functions get null for them.
+  size_t stepFeeds = 0;
 };
 
 /// Reads the interface from the module's step entry graph (after
@@ -127,14 +137,24 @@ std::vector<std::string> partitionDeviceTypes(mlir::ModuleOp module);
 /// installed prefix, `cmake --install`, so the toolchain can be moved).
 const std::string &runtimeLibraryDir();
 
-/// Links an object file holding a model into a program with the runtime's
-/// main and runtime library, and the kernels and system libraries of the
-/// device target of each of `deviceTypes` (DeviceTarget.h; the kernels of
-/// the ISA level `options` generate code for).
+/// The main a program links: a standalone program's (ProgramMain.cpp), or
+/// a cluster task's (lib/Distributed/TaskMain.cpp), which brings the
+/// transport and gRPC.
+enum class ProgramMain { Standalone, ClusterTask };
+
+/// What `main` links before the kernels (its archives, in order) and after
+/// the runtime (its system libraries).
+TargetLinkInputs programMainLinkInputs(ProgramMain main);
+
+/// Links an object file holding a model into a program with `main` and the
+/// runtime library, and the kernels and system libraries of the device
+/// target of each of `deviceTypes` (DeviceTarget.h; the kernels of the ISA
+/// level `options` generate code for).
 mlir::LogicalResult linkProgram(llvm::StringRef object, llvm::StringRef output,
                                 mlir::Location loc,
                                 const TargetOptions &options,
-                                llvm::ArrayRef<std::string> deviceTypes);
+                                llvm::ArrayRef<std::string> deviceTypes,
+                                ProgramMain main = ProgramMain::Standalone);
 
 } // namespace tfc
 

@@ -66,6 +66,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kObjectGraphAttr, Holder::Module, ValueKind::String},
     {kStateBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kVariablesAttr, Holder::Module, ValueKind::DictionaryArray},
+    {kTaskAttr, Holder::Module, ValueKind::String},
     {kPartitionDeviceAttr, Holder::Graph, ValueKind::String},
     {kArenaBytesAttr, Holder::Graph, ValueKind::NonNegativeInteger},
     {kNumInputsAttr, Holder::Graph, ValueKind::NonNegativeInteger},

@@ -53,9 +53,22 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   // partition's function with its part of the arena.
   auto *stepType =
       llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr, ptr}, false);
+  // The partitions' functions take `takesInputs` input pointers and the
+  // rest output pointers: those the entry has, and null for the others.
   auto entryPoint = [&](ArrayRef<ModelInterface::Partition> partitions,
-                        StringRef name, size_t numInputs,
-                        size_t numOutputs) -> llvm::Function * {
+                        StringRef name, size_t numInputs, size_t numOutputs,
+                        size_t takesInputs) -> llvm::Constant * {
+    if (partitions.empty()) {
+      if (interface.task.empty())
+        return llvm::ConstantPointerNull::get(cast<llvm::PointerType>(ptr));
+      // A cluster task without partitions of the entry takes part in its
+      // steps doing nothing.
+      auto *nothing = llvm::Function::Create(
+          stepType, llvm::Function::InternalLinkage, name, m);
+      b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", nothing));
+      b.CreateRetVoid();
+      return nothing;
+    }
     SmallVector<llvm::Constant *> wrappers;
     for (auto [k, partition] : llvm::enumerate(partitions)) {
       auto *wrapper = llvm::Function::Create(
@@ -67,17 +80,23 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
           b.CreateConstGEP1_64(b.getInt8Ty(), wrapper->getArg(1),
                                partition.arenaOffset),
           wrapper->getArg(2)};
-      for (auto [array, count] :
-           {std::make_pair(wrapper->getArg(3), numInputs),
-            std::make_pair(wrapper->getArg(4), numOutputs)})
-        for (size_t i = 0; i < count; ++i)
-          args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, array, i)));
-      b.CreateCall(m.getFunction(partition.function), args);
+      llvm::Function *function = m.getFunction(partition.function);
+      size_t takesOutputs = function->arg_size() - 3 - takesInputs;
+      for (auto [array, count, taken] :
+           {std::make_tuple(wrapper->getArg(3), numInputs, takesInputs),
+            std::make_tuple(wrapper->getArg(4), numOutputs, takesOutputs)})
+        for (size_t i = 0; i < std::max(count, taken); ++i)
+          args.push_back(
+              i < count
+                  ? static_cast<llvm::Value *>(b.CreateLoad(
+                        ptr, b.CreateConstGEP1_64(ptr, array, i)))
+                  : llvm::ConstantPointerNull::get(cast<llvm::PointerType>(ptr)));
+      b.CreateCall(function, args);
       b.CreateRetVoid();
       wrappers.push_back(wrapper);
     }
     if (wrappers.size() == 1)
-      return cast<llvm::Function>(wrappers.front());
+      return wrappers.front();
     // Several devices: the runtime runs the partitions concurrently.
     auto *arrayType = llvm::ArrayType::get(ptr, wrappers.size());
     auto *table = new llvm::GlobalVariable(
@@ -97,14 +116,11 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
     b.CreateRetVoid();
     return entry;
   };
-  llvm::Function *step = entryPoint(interface.partitions, "tfc_step",
-                                    interface.inputs.size(),
-                                    interface.outputs.size());
+  llvm::Constant *step = entryPoint(
+      interface.partitions, "tfc_step", interface.inputs.size(),
+      interface.outputs.size(), interface.stepFeeds);
   llvm::Constant *init =
-      interface.initPartitions.empty()
-          ? llvm::ConstantPointerNull::get(cast<llvm::PointerType>(ptr))
-          : static_cast<llvm::Constant *>(
-                entryPoint(interface.initPartitions, "tfc_init", 0, 0));
+      entryPoint(interface.initPartitions, "tfc_init", 0, 0, 0);
 
   // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
   auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
@@ -238,6 +254,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
         result.arenaAlignment);
     if (!isStep)
       continue;
+    if (auto feeds = graph->getAttrOfType<IntegerAttr>(kNumInputsAttr))
+      result.stepFeeds = feeds.getInt();
     for (Operation &op : graph.getBody()) {
       OpKind kind = opKindOf(&op);
       auto index = op.getAttrOfType<IntegerAttr>("index");
@@ -255,7 +273,12 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     }
   }
   result.arenaBytes = std::max(stepBytes, initBytes);
-  if (result.partitions.empty())
+
+  // A cluster task's module may hold none of the step's partitions (its
+  // program then serves the others' transfers only); any other needs one.
+  if (auto task = module->getAttrOfType<StringAttr>(kTaskAttr))
+    result.task = task.str();
+  if (result.partitions.empty() && result.task.empty())
     return emitError(module.getLoc(), "no step entry to compile");
   if (auto bytes = module->getAttrOfType<IntegerAttr>(kStateBytesAttr))
     result.stateBytes = bytes.getInt();
@@ -393,7 +416,7 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
 
 LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
                           const TargetOptions &options,
-                          ArrayRef<std::string> deviceTypes) {
+                          ArrayRef<std::string> deviceTypes, ProgramMain main) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
   if (!driver)
     return emitError(loc, "no C++ compiler driver (c++) to link with");
@@ -402,14 +425,17 @@ LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
   if (failed(inputs))
     return failure();
   // The program's main, each partition's target's kernels, the runtime,
-  // then the system libraries the kernels need.
+  // then the system libraries the kernels and the main need.
+  TargetLinkInputs mainInputs = programMainLinkInputs(main);
   const std::string &libDir = runtimeLibraryDir();
-  SmallVector<std::string> args = {*driver, object.str(), "-o", output.str(),
-                                   libDir + "/libTfcProgramMain.a"};
+  SmallVector<std::string> args = {*driver, object.str(), "-o", output.str()};
+  for (const std::string &archive : mainInputs.kernelArchives)
+    args.push_back(libDir + "/" + archive);
   for (const std::string &archive : inputs->kernelArchives)
     args.push_back(libDir + "/" + archive);
   args.push_back(libDir + "/libTfcRuntime.a");
   llvm::append_range(args, inputs->systemLibraries);
+  llvm::append_range(args, mainInputs.systemLibraries);
   llvm::append_range(args, SmallVector<std::string>{"-lpthread", "-lm"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;

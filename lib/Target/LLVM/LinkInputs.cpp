@@ -36,6 +36,24 @@ FailureOr<TargetLinkInputs> targetLinkInputs(ArrayRef<std::string> deviceTypes,
   return inputs;
 }
 
+TargetLinkInputs programMainLinkInputs(ProgramMain main) {
+  if (main == ProgramMain::Standalone)
+    return {{"libTfcProgramMain.a"}, {}};
+  // A cluster task's main, the transport, its service's protobuf code, the
+  // cluster specs (with the ClusterDef schema); then gRPC and protobuf as
+  // pkg-config gave them when tfc was configured.
+  TargetLinkInputs inputs{{"libTfcTaskMain.a", "libTfcDistributed.a",
+                           "libTfcTaskServiceProto.a", "libTfcTensorCoding.a",
+                           "libTfcClusterSpec.a", "libTfcProto.a"},
+                          {}};
+  llvm::SmallVector<llvm::StringRef> libraries;
+  llvm::StringRef(TFC_CLUSTER_TASK_SYSTEM_LIBRARIES)
+      .split(libraries, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef library : libraries)
+    inputs.systemLibraries.push_back(library.str());
+  return inputs;
+}
+
 std::vector<std::string> partitionDeviceTypes(ModuleOp module) {
   std::vector<std::string> types;
   for (auto graph : module.getOps<tfg::GraphOp>()) {

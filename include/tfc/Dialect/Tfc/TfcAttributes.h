@@ -43,6 +43,10 @@ inline constexpr llvm::StringLiteral kObjectGraphAttr =
 /// The state area's size and its table of variables (tfc-plan-state).
 inline constexpr llvm::StringLiteral kStateBytesAttr = "tfc.state_bytes";
 inline constexpr llvm::StringLiteral kVariablesAttr = "tfc.variables";
+/// The cluster task ("/job:ps/replica:0/task:0") whose program the module
+/// is: it keeps that task's partitions only, and may have none
+/// (extractTaskModule, ClusterProgram.h).
+inline constexpr llvm::StringLiteral kTaskAttr = "tfc.task";
 
 //===----------------------------------------------------------------------===//
 // On a graph (a partition of an entry).

@@ -45,6 +45,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.checkpoint_object_graph` | module | string | tfc-freeze-variables; the program's checkpoints |
     | `tfc.state_bytes` | module | integer >= 0 | tfc-plan-state; code generation |
     | `tfc.variables` | module | array of dictionaries | tfc-plan-state; the program's descriptor |
+    | `tfc.task` | module | string | `tfc compile --cluster`: the cluster task whose partitions the module keeps (its step may have none) |
     | `tfc.device` | graph | string | tfc-partition: the partition's device |
     | `tfc.arena_bytes` | graph | integer >= 0 | tfc-plan-memory |
     | `tfc.num_inputs` | graph | integer >= 0 | convert-tfg-to-memref |
