@@ -123,6 +123,13 @@ Operation *createConstLike(OpBuilder &builder, Operation *like, StringRef name,
        builder.getNamedAttr("value", value)});
 }
 
+bool isTf1ControlFlow(Operation *node) {
+  return llvm::is_contained({OpKind::Switch, OpKind::Merge, OpKind::Enter,
+                             OpKind::Exit, OpKind::NextIteration,
+                             OpKind::LoopCond},
+                            plainOpKindOf(node));
+}
+
 bool isVariant(Type type) {
   auto tensor = dyn_cast<TensorType>(type);
   return tensor && isa<tfg::VariantType>(tensor.getElementType());

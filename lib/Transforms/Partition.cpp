@@ -71,13 +71,6 @@ std::string rendezvousKey(Operation *sendOrRecv) {
 
 namespace {
 
-bool isTf1ControlFlow(Operation *node) {
-  return llvm::is_contained({OpKind::Switch, OpKind::Merge, OpKind::Enter,
-                             OpKind::Exit, OpKind::NextIteration,
-                             OpKind::LoopCond},
-                            plainOpKindOf(node));
-}
-
 class Partitioner {
 public:
   Partitioner(tfg::GraphOp graph, NameUniquer &names)
@@ -86,6 +79,11 @@ public:
   LogicalResult run(unsigned &edges);
 
 private:
+  /// When `value` is a constant's (a Const without control inputs), its
+  /// copy on `device`, made on first use: a constant is copied, not sent,
+  /// so that its consumers still see it as a constant (an axis, a shape)
+  /// and nothing crosses for it. Null for any other value.
+  Operation *constantCopyFor(Value value, StringRef device);
   /// The _Recv on `device` of `value` (a tensor, or a control token sent as
   /// a dummy tensor), made with its _Send on first use.
   Operation *recvFor(Value value, StringRef device);
@@ -96,11 +94,31 @@ private:
   tfg::GraphOp graph;
   NameUniquer &names;
   OpBuilder builder;
-  llvm::DenseMap<std::pair<Value, StringRef>, Operation *> recvs;
+  llvm::DenseMap<std::pair<Value, StringRef>, Operation *> recvs,
+      constantCopies;
   /// Nodes added after a node: its sends and their receives.
   llvm::DenseMap<Operation *, SmallVector<Operation *>> after;
   unsigned nextEdge = 0;
 };
+
+Operation *Partitioner::constantCopyFor(Value value, StringRef device) {
+  Operation *producer = value.getDefiningOp();
+  if (tfg::isControl(value) || opKindOf(producer) != OpKind::Const ||
+      !tfg::getControlOperands(producer).empty())
+    return nullptr;
+  auto key = std::make_pair(value, device);
+  if (Operation *known = constantCopies.lookup(key))
+    return known;
+  builder.setInsertionPointAfter(producer);
+  Operation *copy = builder.clone(*producer);
+  copy->setAttr(tfg::kNameAttr,
+                builder.getStringAttr(names.get(
+                    (tfg::getNodeName(producer) + "/_copy").str())));
+  copy->setAttr(tfg::kAssignedDeviceAttr, builder.getStringAttr(device));
+  after[producer].push_back(copy);
+  constantCopies[key] = copy;
+  return copy;
+}
 
 Operation *Partitioner::recvFor(Value value, StringRef device) {
   auto key = std::make_pair(value, device);
@@ -185,6 +203,10 @@ LogicalResult Partitioner::run(unsigned &edges) {
                  << "' on " << tfg::getAssignedDevice(producer)
                  << ": TF1 control flow across devices is not supported yet; "
                     "place the loop or cond on one device";
+        if (Operation *copy = constantCopyFor(operand.get(), device)) {
+          operand.set(copy->getResult(0));
+          continue;
+        }
         Operation *recv = recvFor(operand.get(), device);
         operand.set(tfg::isControl(operand.get()) ? tfg::getControlToken(recv)
                                                   : recv->getResult(0));

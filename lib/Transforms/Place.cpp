@@ -21,6 +21,12 @@
 // joins its consumer's group (TensorFlow's placer does the same), so that
 // it is not moved on its own.
 //
+// TF1 control flow is placed whole: partitioning does not cut a loop or a
+// cond (TensorFlow's executor passes frames and dead tensors between
+// devices; tfc's transfers do not yet), so a loop's nodes form one group,
+// and so do a Switch, what its untaken branch leaves dead up to the
+// Merges, and every control-flow node's neighbours.
+//
 // Over a cluster of several tasks, the step's inputs and outputs (_Arg,
 // _Retval) are the chief's, where the program's flags give and take them.
 //
@@ -29,6 +35,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
@@ -74,6 +81,10 @@ public:
 private:
   LogicalResult readRequests();
   void formGroups();
+  /// TF1 control flow stays on one device with the nodes it exchanges
+  /// values with, a loop with all its nodes, and a Switch with the nodes
+  /// its untaken branch leaves dead: partitioning cuts none of it.
+  void colocateControlFlow();
   LogicalResult computeFeasibleSets();
   double simulate();
 
@@ -144,6 +155,49 @@ void Placer::formGroups() {
         if (Operation *producer = operand.getDefiningOp())
           if (producer->getBlock() == &body)
             groups.unionSets(node, producer);
+  }
+  colocateControlFlow();
+}
+
+void Placer::colocateControlFlow() {
+  auto inBody = [&](Operation *node) {
+    return node && node->getBlock() == &body && tfg::isNode(node);
+  };
+  // A loop's nodes, inner loops' included, run together each iteration.
+  // (A graph whose frames do not fit the pattern is refused later, by
+  // tfc-raise-frames, with the error; here it only places.)
+  FailureOr<std::unique_ptr<FrameInfo>> frames = [&] {
+    ScopedDiagnosticHandler quiet(body.getParentOp()->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    return FrameInfo::analyze(body);
+  }();
+  if (succeeded(frames))
+    for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames())
+      for (Operation *node : frame->allNodes)
+        groups.unionSets(node, frame->allNodes.front());
+  for (Operation *node : order) {
+    if (!isTf1ControlFlow(node))
+      continue;
+    // Its neighbours, data and control.
+    for (Value operand : node->getOperands())
+      if (inBody(operand.getDefiningOp()))
+        groups.unionSets(node, operand.getDefiningOp());
+    for (Operation *user : node->getUsers())
+      if (inBody(user))
+        groups.unionSets(node, user);
+    if (plainOpKindOf(node) != OpKind::Switch)
+      continue;
+    // What the untaken branch leaves dead, up to the Merges that end it.
+    SmallVector<Operation *> work(node->getUsers());
+    llvm::DenseSet<Operation *> seen;
+    while (!work.empty()) {
+      Operation *next = work.pop_back_val();
+      if (!inBody(next) || !seen.insert(next).second)
+        continue;
+      groups.unionSets(node, next);
+      if (plainOpKindOf(next) != OpKind::Merge)
+        llvm::append_range(work, next->getUsers());
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 //               [--header PATH] [--target-cpu/-triple/-features]
 //               [pass-manager options]
 //   tfc info MODEL
+//   tfc run-cluster OUTDIR [flags]
 //
 // `compile` imports the model, runs the named pipelines (tfc-graph,
 // tfc-codegen, tfc-lower-to-llvm: Pipeline.h; `tfc-opt` replays each) and
@@ -13,11 +14,13 @@
 // (docs/Library.md), an object file, LLVM IR, or the IR after a stage
 // (--emit mlir, with --stop-after). MLIR's pass-manager options (--print-ir-after-all,
 // --mlir-timing, ...) apply to the pipeline.
-// `info` prints what a model contains.
+// `info` prints what a model contains. `run-cluster` runs the programs a
+// compile for a cluster wrote, every task on this machine (Launcher.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Distributed/Launcher.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
@@ -153,6 +156,7 @@ cl::opt<std::string> &stopAfterOption() {
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
+                     "       tfc run-cluster OUTDIR [flags]\n"
                      "       tfc <command> --help\n";
 
 OwningOpRef<ModuleOp> load(MLIRContext &context) {
@@ -488,6 +492,12 @@ int main(int argc, char **argv) {
     return help ? tfc::kExitSuccess : tfc::kExitBadInput;
   }
   StringRef command = argv[1];
+  // The launcher reads its own flags: the rest are the tasks'.
+  if (command == "run-cluster") {
+    std::string name = "tfc run-cluster";
+    argv[1] = name.data();
+    return tfc::runCluster(argc - 1, argv + 1);
+  }
   if (command != "compile" && command != "info") {
     llvm::errs() << "tfc: error: unknown command '" << command << "'\n"
                  << kUsage;

@@ -97,6 +97,11 @@ mlir::Operation *createConstLike(mlir::OpBuilder &builder, mlir::Operation *like
                                  llvm::StringRef name, mlir::ElementsAttr value,
                                  mlir::ValueRange control = {});
 
+/// Whether `node` is TF1 control flow: Switch, Merge, Enter, Exit,
+/// NextIteration or LoopCond (and the Ref forms). Partitioning does not cut
+/// its edges, so placement keeps it with its neighbours.
+bool isTf1ControlFlow(mlir::Operation *node);
+
 /// Whether values of `type` are variants (TensorLists, Optionals).
 bool isVariant(mlir::Type type);
 
