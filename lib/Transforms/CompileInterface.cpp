@@ -173,10 +173,9 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     devices.push_back(b.getStringAttr(name));
   }
   set(kDevicesAttr, devices);
-  if (!flags.placement.empty() && flags.placement != "cost" &&
-      flags.placement != "first" && flags.placement != "round-robin")
+  if (!flags.placement.empty() && !parsePlacementStrategy(flags.placement))
     return emitError(module.getLoc()) << "--placement: '" << flags.placement
-                                      << "' is not cost, first or round-robin";
+                                      << "' is not " << kPlacementStrategies;
   if (!flags.placement.empty())
     module->setAttr(kPlacementAttr, b.getStringAttr(flags.placement));
   if (flags.softPlacement)

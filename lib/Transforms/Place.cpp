@@ -40,10 +40,12 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Placement.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <queue>
 
@@ -87,6 +89,7 @@ private:
   void colocateControlFlow();
   LogicalResult computeFeasibleSets();
   double simulate();
+  void placeOnParameterServers();
 
   Block &body;
   const PlacementOptions &options;
@@ -113,6 +116,13 @@ LogicalResult Placer::readRequests() {
                                << "/job:worker/task:0/device:GPU:0, /cpu:0)";
     requests[node] = *request;
   }
+  // A variable another entry placed stays where it is.
+  for (Operation *node : order)
+    if (isVariableNode(node)) {
+      auto it = options.variableDevices.find(variableId(node));
+      if (it != options.variableDevices.end())
+        requests[node] = it->second;
+    }
   // Over a cluster, the feeds and fetches are the chief's (the task that
   // drives the steps: task 0 of job "chief", else of job "worker").
   std::optional<DeviceName> chief;
@@ -363,6 +373,60 @@ double Placer::simulate() {
   return makespan;
 }
 
+void Placer::placeOnParameterServers() {
+  // The devices of job "ps", one per task (its first), and the chief's.
+  SmallVector<unsigned> servers;
+  std::optional<unsigned> chief;
+  for (StringRef job : {"chief", "worker"})
+    for (auto [index, device] : llvm::enumerate(devices))
+      if (!chief && device.job == job && device.task == 0)
+        chief = index;
+  for (auto [index, device] : llvm::enumerate(devices))
+    if (device.job == "ps" &&
+        llvm::none_of(servers, [&](unsigned other) {
+          return devices[other].sameTask(device);
+        }))
+      servers.push_back(index);
+  unsigned next = 0;
+  for (Operation *node : order) {
+    Operation *leader = groups.getLeaderValue(node);
+    if (chosen.count(leader))
+      continue;
+    ArrayRef<unsigned> set = feasible[leader];
+    auto pickFrom = [&](ArrayRef<unsigned> wanted) -> std::optional<unsigned> {
+      for (unsigned index : wanted)
+        if (llvm::is_contained(set, index))
+          return index;
+      return std::nullopt;
+    };
+    std::optional<unsigned> pick;
+    if (isVariableNode(node) && !servers.empty()) {
+      // The next server in turn that the group may use.
+      SmallVector<unsigned> turn;
+      for (unsigned step = 0; step < servers.size(); ++step)
+        turn.push_back(servers[(next + step) % servers.size()]);
+      pick = pickFrom(turn);
+      if (pick)
+        next = llvm::find(servers, *pick) - servers.begin() + 1;
+    } else if (!isVariableNode(node) && chief) {
+      // A group that holds a variable goes where its first variable goes.
+      bool holdsVariable = llvm::any_of(
+          llvm::make_range(groups.findLeader(node), groups.member_end()),
+          [](Operation *member) { return isVariableNode(member); });
+      if (holdsVariable)
+        continue;
+      pick = pickFrom({*chief});
+    }
+    chosen[leader] = pick ? *pick : set.front();
+  }
+  // Groups whose first node in order came before their variable.
+  for (Operation *node : order) {
+    Operation *leader = groups.getLeaderValue(node);
+    if (!chosen.count(leader))
+      chosen[leader] = feasible[leader].front();
+  }
+}
+
 LogicalResult Placer::run(double &makespan) {
   for (Operation *node : topologicalOrder(body))
     if (tfg::isNode(node))
@@ -399,6 +463,9 @@ LogicalResult Placer::run(double &makespan) {
     }
     break;
   }
+  case PlacementStrategy::ParameterServer:
+    placeOnParameterServers();
+    break;
   }
   makespan = simulate();
   Builder builder(body.getParentOp()->getContext());
@@ -410,6 +477,15 @@ LogicalResult Placer::run(double &makespan) {
 }
 
 } // namespace
+
+std::optional<PlacementStrategy> parsePlacementStrategy(StringRef name) {
+  return llvm::StringSwitch<std::optional<PlacementStrategy>>(name)
+      .Case("cost", PlacementStrategy::Cost)
+      .Case("first", PlacementStrategy::First)
+      .Case("round-robin", PlacementStrategy::RoundRobin)
+      .Case("parameter-server", PlacementStrategy::ParameterServer)
+      .Default(std::nullopt);
+}
 
 LogicalResult placeNodes(Block &body, const PlacementOptions &options,
                          double &makespanSeconds) {
@@ -458,17 +534,14 @@ struct PlacePass : public impl::PlacePassBase<PlacePass> {
     if (strategyName.empty())
       if (auto attr = module->getAttrOfType<StringAttr>(kPlacementAttr))
         strategyName = attr.str();
-    if (strategyName.empty() || strategyName == "cost")
-      placement.strategy = PlacementStrategy::Cost;
-    else if (strategyName == "first")
-      placement.strategy = PlacementStrategy::First;
-    else if (strategyName == "round-robin")
-      placement.strategy = PlacementStrategy::RoundRobin;
-    else {
+    std::optional<PlacementStrategy> parsed =
+        parsePlacementStrategy(strategyName.empty() ? "cost" : strategyName);
+    if (!parsed) {
       module.emitError() << "placement strategy '" << strategyName
-                         << "' is not cost, first or round-robin";
+                         << "' is not " << kPlacementStrategies;
       return signalPassFailure();
     }
+    placement.strategy = *parsed;
     placement.softPlacement =
         softPlacement || module->hasAttr(kSoftPlacementAttr);
     std::string costs = costFile;
@@ -483,14 +556,29 @@ struct PlacePass : public impl::PlacePassBase<PlacePass> {
 
     llvm::StringSet<> used;
     double total = 0;
-    for (auto graph : module.getOps<tfg::GraphOp>()) {
+    // The step first: the variables live where its placement puts them,
+    // and the init entry (and any other graph) follows.
+    SmallVector<tfg::GraphOp> graphs;
+    for (bool step : {true, false})
+      for (auto graph : module.getOps<tfg::GraphOp>()) {
+        auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
+        if ((entry && entry.getValue() == "step") == step)
+          graphs.push_back(graph);
+      }
+    for (tfg::GraphOp graph : graphs) {
       double makespan = 0;
       if (failed(placeNodes(graph.getBody(), placement, makespan)))
         return signalPassFailure();
       total += makespan;
-      for (Operation &node : graph.getBody())
-        if (tfg::isNode(&node))
-          used.insert(tfg::getAssignedDevice(&node));
+      for (Operation &node : graph.getBody()) {
+        if (!tfg::isNode(&node))
+          continue;
+        used.insert(tfg::getAssignedDevice(&node));
+        if (isVariableNode(&node))
+          placement.variableDevices.try_emplace(
+              variableId(&node),
+              *DeviceName::parse(tfg::getAssignedDevice(&node)));
+      }
     }
     numDevicesUsed = used.size();
     makespanUs = uint64_t(total * 1e6 + 0.5);

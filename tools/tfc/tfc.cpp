@@ -122,7 +122,9 @@ cl::opt<bool> singleProcess(
 cl::opt<std::string> placement(
     "placement",
     cl::desc("Placement strategy: cost (the simulated-execution placer, "
-             "default), first or round-robin"),
+             "default), first, round-robin, or parameter-server (variables "
+             "dealt to the ps tasks, the rest on the chief, as TF1's "
+             "replica_device_setter places them)"),
     cl::cat(tfcOptions));
 cl::opt<bool> softPlacement(
     "soft-placement",

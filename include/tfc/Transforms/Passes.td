@@ -173,7 +173,7 @@ def PlacePass : Pass<"tfc-place", "mlir::ModuleOp"> {
     ListOption<"devices", "devices", "std::string",
                "Devices placement may use (full or partial names)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"\"",
-           "cost (default), first or round-robin">,
+           "cost (default), first, round-robin or parameter-server">,
     Option<"softPlacement", "soft-placement", "bool", /*default=*/"false",
            "Relax device requests that no available device meets">,
     Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",

@@ -34,7 +34,7 @@ struct TfcGraphPipelineOptions
                      "tfc.devices, else one CPU)")};
   Option<std::string> placement{
       *this, "placement",
-      llvm::cl::desc("Placement strategy: cost, first or round-robin")};
+      llvm::cl::desc("Placement strategy: cost, first, round-robin or parameter-server")};
   Option<bool> softPlacement{
       *this, "soft-placement",
       llvm::cl::desc("Relax device requests no available device meets"),

@@ -17,6 +17,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,13 +77,27 @@ enum class PlacementStrategy {
   First,
   /// Nodes, in topological order, dealt to feasible devices in turn.
   RoundRobin,
+  /// TF1's replica_device_setter (OSDI §4.4's parameter servers): the
+  /// groups holding variables dealt in turn to the tasks of job "ps", in
+  /// graph order; everything else on the chief's first device.
+  ParameterServer,
 };
+
+/// The strategy `--placement` names (cost, first, round-robin,
+/// parameter-server); nullopt for another name.
+std::optional<PlacementStrategy> parsePlacementStrategy(llvm::StringRef name);
+/// "cost, first, round-robin or parameter-server", for errors.
+inline constexpr llvm::StringLiteral kPlacementStrategies =
+    "cost, first, round-robin or parameter-server";
 
 struct PlacementOptions {
   std::vector<DeviceName> devices;
   PlacementStrategy strategy = PlacementStrategy::Cost;
   bool softPlacement = false;
   CostModel costs;
+  /// Where the variables an earlier entry placed live (by variableId): a
+  /// variable has one home, its task's state, whichever entry touches it.
+  llvm::StringMap<DeviceName> variableDevices;
 };
 
 /// Places every node of `body`: sets tfg.assigned_device to one of
