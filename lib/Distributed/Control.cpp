@@ -61,14 +61,16 @@ grpc::Status grpcStatusOf(const Status &status) {
 
 struct TaskControl::Impl : public ControlService::CallbackService {
   std::function<Status(int64_t)> runStep;
+  std::function<Status(const CheckpointAction &)> checkpoint;
   Transport *transport = nullptr;
 
   std::mutex mutex;
   std::condition_variable changed;
   bool connected = false, ended = false, stopping = false;
-  /// The chief's RunStep calls, run in order by `stepThread`.
+  /// The chief's RunStep and Checkpoint calls, run in order by
+  /// `stepThread`.
   struct Call {
-    int64_t step;
+    std::function<Status()> work;
     grpc::ServerUnaryReactor *reactor;
   };
   std::deque<Call> calls;
@@ -119,10 +121,34 @@ struct TaskControl::Impl : public ControlService::CallbackService {
                                     RunStepResponse *) override {
     if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
       return finish(context, *refused);
+    int64_t step = request->step_id();
+    return enqueue(context, [this, step] { return runStep(step); });
+  }
+
+  grpc::ServerUnaryReactor *Checkpoint(grpc::CallbackServerContext *context,
+                                       const CheckpointRequest *request,
+                                       CheckpointResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    CheckpointAction action;
+    action.kind = request->action() == CheckpointRequest::RESTORE
+                      ? CheckpointAction::Restore
+                      : CheckpointAction::Save;
+    action.dir = request->dir();
+    action.step = request->step();
+    action.shard = request->shard();
+    action.prefix = request->prefix();
+    return enqueue(context, [this, action] { return checkpoint(action); });
+  }
+
+  /// Runs `work` on the step thread, after the calls before it; the call
+  /// is answered with its status.
+  grpc::ServerUnaryReactor *enqueue(grpc::CallbackServerContext *context,
+                                    std::function<Status()> work) {
     grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
     {
       std::lock_guard<std::mutex> lock(mutex);
-      calls.push_back({request->step_id(), reactor});
+      calls.push_back({std::move(work), reactor});
     }
     changed.notify_all();
     return reactor;
@@ -157,7 +183,7 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       Call call = calls.front();
       calls.pop_front();
       lock.unlock();
-      call.reactor->Finish(grpcStatusOf(runStep(call.step)));
+      call.reactor->Finish(grpcStatusOf(call.work()));
       lock.lock();
     }
     // Calls left unanswered at shutdown.
@@ -168,9 +194,12 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   }
 };
 
-TaskControl::TaskControl(std::function<Status(int64_t)> runStep)
+TaskControl::TaskControl(
+    std::function<Status(int64_t)> runStep,
+    std::function<Status(const CheckpointAction &)> checkpoint)
     : impl(std::make_unique<Impl>()) {
   impl->runStep = std::move(runStep);
+  impl->checkpoint = std::move(checkpoint);
   impl->stepThread = std::thread([this] { impl->runSteps(); });
 }
 
@@ -357,6 +386,74 @@ Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
       return status;
   }
   return Status::ok();
+}
+
+namespace {
+
+/// Calls Checkpoint on every peer at once with the request `fill` makes
+/// for each, and waits for all the answers: the first failure, naming its
+/// task, or Ok.
+template <typename Peers>
+Status checkpointEveryPeer(
+    Peers &peers, uint64_t incarnation,
+    const std::function<void(size_t, CheckpointRequest &)> &fill) {
+  struct Call {
+    grpc::ClientContext context;
+    CheckpointRequest request;
+    CheckpointResponse response;
+    std::optional<grpc::Status> result;
+  };
+  std::vector<std::unique_ptr<Call>> calls;
+  std::mutex mutex;
+  std::condition_variable answered;
+  for (size_t i = 0; i < peers.size(); ++i) {
+    calls.push_back(std::make_unique<Call>());
+    Call *call = calls.back().get();
+    if (!peers[i].stub) {
+      call->result = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                  "no address in the cluster");
+      continue;
+    }
+    call->request.set_incarnation(incarnation);
+    fill(i, call->request);
+    peers[i].stub->async()->Checkpoint(
+        &call->context, &call->request, &call->response,
+        [&, call](grpc::Status status) {
+          std::lock_guard<std::mutex> lock(mutex);
+          call->result = status;
+          answered.notify_all();
+        });
+  }
+  std::unique_lock<std::mutex> lock(mutex);
+  Status first = Status::ok();
+  for (size_t i = 0; i < peers.size(); ++i) {
+    answered.wait(lock, [&] { return calls[i]->result.has_value(); });
+    if (first.isOk() && !calls[i]->result->ok())
+      first = statusOfCall(*calls[i]->result, peers[i].task, peers[i].address);
+  }
+  return first;
+}
+
+} // namespace
+
+Status ClusterControl::saveShards(const std::string &dir, int64_t step,
+                                  int firstShard) {
+  return checkpointEveryPeer(
+      impl->peers, impl->transport.incarnation(),
+      [&](size_t i, CheckpointRequest &request) {
+        request.set_action(CheckpointRequest::SAVE);
+        request.set_dir(dir);
+        request.set_step(step);
+        request.set_shard(firstShard + int(i));
+      });
+}
+
+Status ClusterControl::restore(const std::string &prefix) {
+  return checkpointEveryPeer(impl->peers, impl->transport.incarnation(),
+                             [&](size_t, CheckpointRequest &request) {
+                               request.set_action(CheckpointRequest::RESTORE);
+                               request.set_prefix(prefix);
+                             });
 }
 
 void ClusterControl::endJob(std::chrono::milliseconds timeout) {

@@ -27,6 +27,8 @@
 #include "tfc/Distributed/ClusterSpec.h"
 #include "tfc/Distributed/Control.h"
 #include "tfc/Distributed/Transport.h"
+#include "tfc/Runtime/Checkpoint.h"
+#include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/ProgramDriver.h"
 
 #include <condition_variable>
@@ -113,6 +115,24 @@ private:
   bool stopping = false;
   std::thread thread;
 };
+
+/// Saves the task's variables from `state` as its part of a sharded
+/// checkpoint, or restores them (CheckpointManager.h).
+RendezvousStatus checkpointTask(const tfc_model &model, const void *state,
+                                const CheckpointAction &action) {
+  std::string error;
+  bool done;
+  if (action.kind == CheckpointAction::Restore) {
+    done = rt::restoreCheckpoint(model, const_cast<void *>(state),
+                                 action.prefix, error);
+  } else {
+    std::string part = rt::shardPartPrefix(action.dir, action.step, action.shard);
+    done = rt::makeDirectories(part.substr(0, part.rfind('/')), error) &&
+           rt::writeVariables(model, state, part, error);
+  }
+  return done ? RendezvousStatus::ok()
+              : RendezvousStatus::error(Code::InvalidArgument, error);
+}
 
 } // namespace
 
@@ -214,14 +234,18 @@ int main(int argc, char **argv) {
   // A task has no feeds or fetches: its steps get arrays of nulls.
   std::vector<void *> noInputs(size_t(model.num_inputs), nullptr),
       noOutputs(size_t(model.num_outputs), nullptr);
-  TaskControl control([&](int64_t step) {
-    server->beginStep(step);
-    tfc_step_fn run = step < 0 ? model.init : model.step;
-    if (run)
-      run(runtime.get(), arena.get(), state.get(), noInputs.data(),
-          noOutputs.data());
-    return RendezvousStatus::ok();
-  });
+  TaskControl control(
+      [&](int64_t step) {
+        server->beginStep(step);
+        tfc_step_fn run = step < 0 ? model.init : model.step;
+        if (run)
+          run(runtime.get(), arena.get(), state.get(), noInputs.data(),
+              noOutputs.data());
+        return RendezvousStatus::ok();
+      },
+      [&](const CheckpointAction &action) {
+        return checkpointTask(model, state.get(), action);
+      });
 
   TransportOptions options;
   options.cluster = *cluster;
@@ -264,6 +288,37 @@ int main(int argc, char **argv) {
   }
 
   ClusterControl clusterControl(*transport, others);
+  // The job's checkpoints: every task writes its variables as a shard (the
+  // chief shard 0, the others 1.. in cluster order) into the checkpoint
+  // directory, which they must share; the chief merges the index and only
+  // then moves the state file. A restore has every task read its own.
+  auto saveJob = [&](const void *chiefState, const std::string &dir,
+                     int64_t step, int keep, std::string &error) {
+    if (!rt::makeDirectories(dir, error))
+      return false;
+    CheckpointAction own{CheckpointAction::Save, dir, step, 0, ""};
+    RendezvousStatus status = checkpointTask(model, chiefState, own);
+    RendezvousStatus others = clusterControl.saveShards(dir, step, 1);
+    if (!others.isOk())
+      endOn(others);
+    if (!status.isOk()) {
+      error = status.getMessage();
+      return false;
+    }
+    return rt::mergeCheckpointShards(dir, step, int(cluster->numTasks()), keep,
+                                     error);
+  };
+  auto restoreJob = [&](void *chiefState, const std::string &prefix,
+                        std::string &error) {
+    RendezvousStatus others = clusterControl.restore(prefix);
+    if (!others.isOk()) {
+      if (others.getCode() == Code::Unavailable)
+        endOn(others);
+      error = others.getMessage();
+      return false;
+    }
+    return rt::restoreCheckpoint(model, chiefState, prefix, error);
+  };
   RendezvousStatus status =
       clusterControl.connect(connectTimeout, [](const std::string &line) {
         std::fprintf(stderr, "%s: %s\n", program, line.c_str());
@@ -281,6 +336,8 @@ int main(int argc, char **argv) {
       transport->beginStep(step);
       clusterControl.startStep(step);
     };
+    hooks.saveCheckpoint = saveJob;
+    hooks.restoreCheckpoint = restoreJob;
     hooks.afterStep = [&](int64_t) {
       RendezvousStatus done = clusterControl.finishStep();
       if (!done.isOk())

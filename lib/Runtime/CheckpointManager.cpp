@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <dirent.h>
+#include <unistd.h>
 
 namespace tfc::rt {
 namespace {
@@ -152,37 +153,26 @@ int64_t checkpointStep(const std::string &prefix) {
   return step;
 }
 
-bool saveCheckpoint(const tfc_model &model, const void *state,
-                    const std::string &dir, int64_t step, int keep,
-                    std::string &error) {
-  const uint8_t *bytes = static_cast<const uint8_t *>(state);
-  CheckpointWriter writer;
-  for (int32_t i = 0; i < model.num_variables; ++i) {
-    const tfc_variable_info &variable = model.variables[i];
-    if (!bytes[variable.flag_offset]) {
-      error = std::string("cannot save variable '") + variable.name +
-              "': it is not initialized";
-      return false;
-    }
-    std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
-    if (!writer.add(variable.key, variable.dtype, shape,
-                    bytes + variable.offset, bytesOf(variable), error))
-      return false;
-  }
-  if (model.object_graph_bytes > 0 &&
-      !writer.addStrings(kObjectGraphKey, {},
-                         {std::string(model.object_graph, model.object_graph_bytes)},
-                         error))
-    return false;
-  removeStaleTemporaries(dir);
-  std::string name = "model.ckpt-" + std::to_string(step);
-  std::string prefix = join(dir, name);
-  if (!writer.write(prefix, error))
-    return false;
+namespace {
 
-  // The new checkpoint is whole on disk: only now does it become the
-  // latest. Older ones beyond `keep` go after the state file stops naming
-  // them.
+/// Removes checkpoint `prefix`: its index and every data shard the index
+/// names (one when it cannot be read).
+void removeCheckpointFiles(const std::string &prefix) {
+  CheckpointReader reader;
+  std::string ignored;
+  int32_t shards = reader.open(prefix, ignored) ? reader.shardCount() : 1;
+  std::remove((prefix + ".index").c_str());
+  for (int32_t shard = 0; shard < shards; ++shard) {
+    faultPoint();
+    std::remove(shardPath(prefix, shard, shards).c_str());
+  }
+}
+
+/// Makes DIR/NAME, whose files are whole on disk, the latest checkpoint in
+/// DIR/checkpoint, then deletes the oldest beyond `keep` (0: keep all).
+bool commitCheckpoint(const std::string &dir, const std::string &name,
+                      int keep, std::string &error) {
+  std::string prefix = join(dir, name);
   CheckpointState previous;
   std::string ignored;
   std::vector<std::string> kept;
@@ -203,11 +193,87 @@ bool saveCheckpoint(const tfc_model &model, const void *state,
          << quote(path.rfind(dir, 0) == 0 ? baseName(path) : path) << "\n";
   if (!writeFileAtomically(join(dir, "checkpoint"), text.str(), error))
     return false;
-  for (const std::string &old : removed) {
-    std::remove((old + ".index").c_str());
-    faultPoint();
-    std::remove((old + ".data-00000-of-00001").c_str());
+  // Older ones go only after the state file stops naming them.
+  for (const std::string &old : removed)
+    removeCheckpointFiles(old);
+  return true;
+}
+
+} // namespace
+
+bool writeVariables(const tfc_model &model, const void *state,
+                    const std::string &prefix, std::string &error) {
+  const uint8_t *bytes = static_cast<const uint8_t *>(state);
+  CheckpointWriter writer;
+  for (int32_t i = 0; i < model.num_variables; ++i) {
+    const tfc_variable_info &variable = model.variables[i];
+    if (!bytes[variable.flag_offset]) {
+      error = std::string("cannot save variable '") + variable.name +
+              "': it is not initialized";
+      return false;
+    }
+    std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
+    if (!writer.add(variable.key, variable.dtype, shape,
+                    bytes + variable.offset, bytesOf(variable), error))
+      return false;
   }
+  if (model.object_graph_bytes > 0 &&
+      !writer.addStrings(kObjectGraphKey, {},
+                         {std::string(model.object_graph, model.object_graph_bytes)},
+                         error))
+    return false;
+  return writer.write(prefix, error);
+}
+
+std::string checkpointName(int64_t step) {
+  return "model.ckpt-" + std::to_string(step);
+}
+
+bool saveCheckpoint(const tfc_model &model, const void *state,
+                    const std::string &dir, int64_t step, int keep,
+                    std::string &error) {
+  removeStaleTemporaries(dir);
+  std::string name = checkpointName(step);
+  // The new checkpoint is whole on disk before it becomes the latest.
+  return writeVariables(model, state, join(dir, name), error) &&
+         commitCheckpoint(dir, name, keep, error);
+}
+
+std::string shardPartPrefix(const std::string &dir, int64_t step, int shard) {
+  return join(dir, checkpointName(step) + "_temp/part-" + std::to_string(shard));
+}
+
+bool mergeCheckpointShards(const std::string &dir, int64_t step, int numShards,
+                           int keep, std::string &error) {
+  std::string name = checkpointName(step), prefix = join(dir, name);
+  std::map<std::string, CheckpointEntry> entries;
+  for (int shard = 0; shard < numShards; ++shard) {
+    std::string part = shardPartPrefix(dir, step, shard);
+    CheckpointReader reader;
+    if (!reader.open(part, error))
+      return false;
+    for (auto [key, entry] : reader.entries()) {
+      entry.shard = shard;
+      if (!entries.emplace(key, entry).second) {
+        error = prefix + ": tensor '" + key + "' is in two shards";
+        return false;
+      }
+    }
+    std::string from = shardPath(part, 0, 1), to = shardPath(prefix, shard, numShards);
+    if (std::rename(from.c_str(), to.c_str()) != 0) {
+      error = "cannot move " + from + " to " + to + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  // Every shard is durable (each was flushed before its rename): now the
+  // merged index, then the state file.
+  if (!writeIndex(prefix, numShards, entries, error) ||
+      !commitCheckpoint(dir, name, keep, error))
+    return false;
+  std::string temp = join(dir, name + "_temp");
+  for (int shard = 0; shard < numShards; ++shard)
+    std::remove((shardPartPrefix(dir, step, shard) + ".index").c_str());
+  ::rmdir(temp.c_str());
   return true;
 }
 

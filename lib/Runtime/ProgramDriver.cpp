@@ -371,8 +371,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     tfc::rt::CheckpointState checkpoints;
     std::string error;
     if (!tfc::rt::readCheckpointState(checkpointDir, checkpoints, error) ||
-        !tfc::rt::restoreCheckpoint(model, state.get(), checkpoints.latest,
-                                    error)) {
+        !(hooks.restoreCheckpoint
+              ? hooks.restoreCheckpoint(state.get(), checkpoints.latest, error)
+              : tfc::rt::restoreCheckpoint(model, state.get(),
+                                           checkpoints.latest, error))) {
       std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
       return kExitBadInput;
     }
@@ -385,8 +387,11 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   auto save = [&]() -> bool {
     std::string error;
     if (!tfc::rt::makeDirectories(checkpointDir, error) ||
-        !tfc::rt::saveCheckpoint(model, state.get(), checkpointDir, step,
-                                 int(keep), error)) {
+        !(hooks.saveCheckpoint
+              ? hooks.saveCheckpoint(state.get(), checkpointDir, step,
+                                     int(keep), error)
+              : tfc::rt::saveCheckpoint(model, state.get(), checkpointDir,
+                                        step, int(keep), error))) {
       std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
       return false;
     }

@@ -15,6 +15,10 @@ in its step K+1 (rtol 1e-5); so must every variable TensorFlow reads
 back from tfc's checkpoint with tf.train.load_checkpoint against TensorFlow
 training the same K steps from the same start.
 
+With --cluster SPEC the TF1 models train as cluster jobs (their variables
+on the ps tasks, tfc run-cluster), each task writing its shard of
+TensorFlow's sharded layout, which TensorFlow reads the same way.
+
 The TF2 Keras models go the same way with their SavedModel's train_step
 signature and object-based checkpoints: tfc restores what
 tf.train.Checkpoint wrote, and tf.train.Checkpoint restores tfc's
@@ -52,6 +56,10 @@ K = 2
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tfc", required=True)
+    parser.add_argument("--cluster", help="e.g. worker=1,ps=2: the TF1 models "
+                        "train as cluster jobs (variables on the ps tasks, "
+                        "--placement parameter-server; tfc run-cluster), "
+                        "whose checkpoints are sharded")
     args = parser.parse_args()
     failures = 0
     work = tempfile.mkdtemp(prefix="tfc-checkpoints-")
@@ -62,6 +70,8 @@ def main():
                  for f in manifest["feeds"]}
         program = os.path.join(work, name)
         tf2 = "text" not in manifest["graphs"]
+        if args.cluster and tf2:
+            continue
         loss_name = manifest["fetches"][0]["tensor"] if tf2 else "loss"
         if tf2:
             command = [args.tfc, "compile", os.path.join(model, "saved_model"),
@@ -71,18 +81,22 @@ def main():
                        "-o", program, "--fetch", "loss", "--target", "train_op"]
             for tensor in feeds:
                 command += ["--feed", tensor]
+            if args.cluster:
+                command += ["--cluster", args.cluster, "--placement", "parameter-server"]
         subprocess.run(command, check=True)
+        launch = [args.tfc, "run-cluster", program] if args.cluster else [program]
         checkpoints = os.path.join(work, name + "-checkpoints")
         shutil.copytree(os.path.join(model, "checkpoint"), checkpoints)
-        run = [program, "--checkpoint-dir", checkpoints]
+        inputs = []
         for i, tensor in enumerate(feeds):
-            run += ["--input", "%s=%s" % (tensor, os.path.join(model, "inputs", "%d.npy" % i))]
-        subprocess.run(run + ["--restore", "--steps", str(K)], check=True)
+            inputs += ["--input", "%s=%s" % (tensor, os.path.join(model, "inputs", "%d.npy" % i))]
+        subprocess.run(launch + ["--checkpoint-dir", checkpoints] + inputs +
+                       ["--restore", "--steps", str(K)], check=True)
         out = os.path.join(work, name + "-loss.npy")
         # Step K+1 from tfc's checkpoint, in tfc (without saving over it).
         probe = os.path.join(work, name + "-probe")
         shutil.copytree(checkpoints, probe)
-        subprocess.run([program, "--checkpoint-dir", probe] + run[3:] +
+        subprocess.run(launch + ["--checkpoint-dir", probe] + inputs +
                        ["--restore", "--steps", "1", "--output", loss_name + "=" + out],
                        check=True)
         tfc_loss = float(np.load(out))

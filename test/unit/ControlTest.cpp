@@ -37,7 +37,11 @@ struct Task {
 
   Task(const TaskName &name, uint64_t incarnation,
        std::function<RendezvousStatus(int64_t)> runStep, int port = 0) {
-    control = std::make_unique<TaskControl>(std::move(runStep));
+    control = std::make_unique<TaskControl>(
+        std::move(runStep), [](const CheckpointAction &) {
+          return RendezvousStatus::error(RendezvousStatus::Code::InvalidArgument,
+                                         "no checkpoints here");
+        });
     TransportOptions options;
     options.task = name;
     options.incarnation = incarnation;

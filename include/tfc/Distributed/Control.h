@@ -26,6 +26,18 @@
 
 namespace tfc::distributed {
 
+/// What the chief asks of a task's variables between steps (the job's
+/// checkpoints, CheckpointManager.h).
+struct CheckpointAction {
+  enum Kind { Save, Restore } kind = Save;
+  /// Save: write shard `shard` of the checkpoint of `step` in `dir`.
+  std::string dir;
+  int64_t step = 0;
+  int shard = 0;
+  /// Restore: the checkpoint to read.
+  std::string prefix;
+};
+
 /// The control service a task serves (the chief's too, for the tasks'
 /// checks): give service() to TransportOptions::services, then attach the
 /// started transport.
@@ -33,7 +45,11 @@ class TaskControl {
 public:
   /// `runStep` runs the task's partitions for a step (the chief's calls
   /// come one at a time) and says how the step went.
-  explicit TaskControl(std::function<RendezvousStatus(int64_t step)> runStep);
+  /// `checkpoint` saves or restores the task's variables; both run on one
+  /// thread, in the order of the chief's calls.
+  TaskControl(std::function<RendezvousStatus(int64_t step)> runStep,
+              std::function<RendezvousStatus(const CheckpointAction &)>
+                  checkpoint);
   ~TaskControl();
 
   grpc::Service *service();
@@ -75,6 +91,14 @@ public:
   /// Asks every task whether it is alive, each within `timeout`:
   /// Unavailable naming the first that is not.
   RendezvousStatus checkHealth(std::chrono::milliseconds timeout);
+
+  /// Every task saves its variables as its shard of the checkpoint of
+  /// `step` in `dir`, task i (in the constructor's order) shard
+  /// `firstShard + i`; or restores them from `prefix`. Ok when all have,
+  /// else the first task's failure, naming it.
+  RendezvousStatus saveShards(const std::string &dir, int64_t step,
+                              int firstShard);
+  RendezvousStatus restore(const std::string &prefix);
 
   /// Tells every task that the job is over (each then exits).
   void endJob(std::chrono::milliseconds timeout);

@@ -50,6 +50,24 @@ bool saveCheckpoint(const tfc_model &model, const void *state,
                     const std::string &dir, int64_t step, int keep,
                     std::string &error);
 
+/// "model.ckpt-STEP", the name of the checkpoint of a step.
+std::string checkpointName(int64_t step);
+
+/// Writes the model's variables from `state` as a checkpoint at `prefix`
+/// (one data shard), without making it anyone's latest.
+bool writeVariables(const tfc_model &model, const void *state,
+                    const std::string &prefix, std::string &error);
+
+/// A sharded save, TensorFlow's way: each of `numShards` tasks writes its
+/// variables with writeVariables to its part, DIR/model.ckpt-STEP_temp/
+/// part-K (shardPartPrefix); then mergeCheckpointShards moves each part's
+/// data to DIR/model.ckpt-STEP.data-0000K-of-0000N, writes the merged
+/// index, and only then makes the checkpoint the latest (as saveCheckpoint,
+/// keeping the newest `keep`).
+std::string shardPartPrefix(const std::string &dir, int64_t step, int shard);
+bool mergeCheckpointShards(const std::string &dir, int64_t step, int numShards,
+                           int keep, std::string &error);
+
 /// Restores every variable of the model from the checkpoint at `prefix`
 /// into `state` and marks them initialized. A variable missing from the
 /// checkpoint, or stored with another dtype or shape, is an error naming it.

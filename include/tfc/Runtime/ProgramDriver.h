@@ -28,6 +28,15 @@ struct ProgramHooks {
   /// Around every run of the model's step (numbered from 0) and of its
   /// init entry (-1). A hook that fails ends the process itself.
   std::function<void(int64_t step)> beforeStep, afterStep;
+  /// Checkpoints of the job, when its variables are not all in this
+  /// process (CheckpointManager.h's saveCheckpoint and restoreCheckpoint
+  /// otherwise): the same contract, `state` being this process's.
+  std::function<bool(const void *state, const std::string &dir, int64_t step,
+                     int keep, std::string &error)>
+      saveCheckpoint;
+  std::function<bool(void *state, const std::string &prefix,
+                     std::string &error)>
+      restoreCheckpoint;
 };
 
 /// Whether argv[i] is `flag` with a value, "--flag=V" or "--flag V" (then

@@ -64,6 +64,9 @@ OwningOpRef<ModuleOp> extractTaskModule(ModuleOp module, const TaskName &task,
     (*result)->setAttr(kVariablesAttr,
                        ArrayAttr::get(module.getContext(), kept));
   }
+  // The checkpoint's object graph is written once, with the chief's shard.
+  if (!(cluster.chief() == task))
+    (*result)->removeAttr(kObjectGraphAttr);
   (*result)->setAttr(kTaskAttr, StringAttr::get(module.getContext(), task.str()));
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   pm.addPass(createSymbolDCEPass());
