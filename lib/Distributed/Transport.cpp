@@ -20,6 +20,10 @@
 
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <grpcpp/impl/codegen/client_unary_call.h>
 
 #include <climits>
@@ -330,6 +334,33 @@ Transport::~Transport() {
   impl->server->Wait();
 }
 
+/// Whether HOST:PORT (or [HOST]:PORT) names this host: its host resolves
+/// to an address a socket here can bind.
+static bool isLocalAddress(const std::string &address) {
+  size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    return false;
+  std::string host = address.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  addrinfo hints = {};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo *found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0)
+    return false;
+  bool local = false;
+  for (addrinfo *at = found; at && !local; at = at->ai_next) {
+    int fd = socket(at->ai_family, SOCK_STREAM, 0);
+    if (fd < 0)
+      continue;
+    // Port 0 of the address: only an address of this host binds.
+    local = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
+    close(fd);
+  }
+  freeaddrinfo(found);
+  return local;
+}
+
 std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
                                             std::string &error) {
   // gRPC's own log lines would come beside the one line a failure gives,
@@ -344,6 +375,18 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
   if (bind.empty()) {
     error = impl->self + " has no address in the cluster to listen on";
     return nullptr;
+  }
+  // The configured address is listened on when it is this host's; a name
+  // for the task that only others resolve (a Kubernetes service) gets the
+  // port on all interfaces, said once.
+  if (options.bind.empty() && !isLocalAddress(bind)) {
+    size_t colon = bind.rfind(':');
+    std::string all = "[::]" + bind.substr(colon == std::string::npos ? bind.size() : colon);
+    std::fprintf(stderr,
+                 "%s: warning: %s is not an address of this host; listening "
+                 "on %s (all interfaces)\n",
+                 impl->self.c_str(), bind.c_str(), all.c_str());
+    bind = all;
   }
   impl->service = std::make_unique<Impl::Service>(*impl);
   grpc::ServerBuilder builder;
