@@ -70,6 +70,16 @@ struct Arrival {
 
 } // namespace
 
+/// HTTP/2's settings for tensors of megabytes, on both ends of a
+/// connection: the largest frames HTTP/2 allows and a flow-control window
+/// that lets a large tensor flow without waiting for window updates.
+template <typename Set> static void setStreamArguments(Set set) {
+  set(GRPC_ARG_HTTP2_MAX_FRAME_SIZE, (1 << 24) - 1);
+  set(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 1 << 26);
+  set(GRPC_ARG_HTTP2_WRITE_BUFFER_SIZE, 1 << 24);
+  set(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+}
+
 struct Transport::Impl {
   TransportOptions options;
   std::string self; // This task, as keys name it.
@@ -111,6 +121,9 @@ struct Transport::Impl {
       arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
       arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
       arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+      setStreamArguments([&](const char *name, int value) {
+        arguments.SetInt(name, value);
+      });
       channel = grpc::CreateCustomChannel(
           address, grpc::InsecureChannelCredentials(), arguments);
     }
@@ -394,6 +407,9 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
   // (SO_REUSEPORT) and split the traffic between the two.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(INT_MAX);
+  setStreamArguments([&](const char *name, int value) {
+    builder.AddChannelArgument(name, value);
+  });
   builder.SetMaxSendMessageSize(INT_MAX);
   builder.AddListeningPort(bind, grpc::InsecureServerCredentials(),
                            &impl->boundPort);

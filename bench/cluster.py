@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Distributed execution, tfc against TensorFlow 2.21's own distributed
+runtime, in one run, on loopback.
+
+    python bench/cluster.py [--tfc build/bin/tfc] [--sizes 4K,64K,1M,16M,256M]
+                            [--steps 200] [--rounds 3] [--work DIR]
+
+Two tasks, worker 0 and ps 0, each its own process on 127.0.0.1:
+  * tfc: `tfc compile --cluster worker=1,ps=1` writes worker-0 and ps-0,
+    and `tfc run-cluster` runs them; the chief's `--bench N` times N steps
+    after warm-up (median).
+  * TensorFlow: two `tf.distribute.Server` processes (job worker and job ps)
+    and a `tf.compat.v1.Session("grpc://worker")` in this process running
+    the same graph, N runs after warm-up (median).
+The graphs, built here with TensorFlow (device requests on each node):
+  null    OSDI §6.2's null step: a scalar variable on the ps, read and
+          fetched at the worker;
+  S bytes a float32 variable of S bytes on the ps; the worker takes its
+          first element (tf.slice), so each step moves the S bytes from the
+          ps to the worker. Throughput: S / median step time.
+Prints a markdown table: each median over --rounds rounds (alternating
+tfc and TensorFlow, fresh processes each round), and the ratios.
+
+Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
+"""
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+
+def parse_size(text):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
+def free_ports(count):
+    sockets = []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        sockets.append(s)
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def build_graph(tf, size):
+    """The benchmark's graph for a variable of `size` bytes (0: the null
+    step's scalar); returns the GraphDef."""
+    tf1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.device("/job:ps/task:0"):
+            shape = [] if size == 0 else [size // 4]
+            v = tf1.Variable(tf.fill(shape, 1.5) if shape else 1.5, name="v")
+            read = v.read_value()
+        with tf.device("/job:worker/task:0"):
+            value = read if size == 0 else tf.slice(read, [0], [1])
+            tf.identity(value, name="y")
+        tf1.variables_initializer([v], name="init")
+    return graph.as_graph_def()
+
+
+def time_tfc(tfc, graph_path, work, steps):
+    out = os.path.join(work, "tfc-program")
+    subprocess.run([tfc, "compile", graph_path, "--fetch", "y", "--init", "init",
+                    "--cluster", "worker=1,ps=1", "-o", out], check=True)
+    result = subprocess.run([tfc, "run-cluster", out, "--bench", str(steps)],
+                            capture_output=True, text=True, timeout=600)
+    match = re.search(r"median ([0-9.]+) us", result.stdout)
+    if result.returncode != 0 or not match:
+        sys.exit("tfc run failed: " + result.stdout + result.stderr)
+    return float(match.group(1)) * 1e-6
+
+
+SERVER = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+import tensorflow as tf
+cluster = tf.train.ClusterSpec({"worker": [sys.argv[1]], "ps": [sys.argv[2]]})
+tf.distribute.Server(cluster, job_name=sys.argv[3], task_index=0).join()
+"""
+
+
+def time_tf(tf, graph_def, steps):
+    worker, ps = ["127.0.0.1:%d" % p for p in free_ports(2)]
+    servers = [subprocess.Popen([sys.executable, "-c", SERVER, worker, ps, job])
+               for job in ("worker", "ps")]
+    try:
+        graph = tf.Graph()
+        with graph.as_default():
+            tf.compat.v1.import_graph_def(graph_def, name="")
+        with tf.compat.v1.Session("grpc://" + worker, graph=graph) as session:
+            session.run("init")
+            for _ in range(min(steps, 10)):
+                session.run("y:0")
+            times = []
+            for _ in range(steps):
+                start = time.perf_counter()
+                session.run("y:0")
+                times.append(time.perf_counter() - start)
+        return statistics.median(times)
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tfc", default="build/bin/tfc")
+    parser.add_argument("--sizes", default="4K,64K,1M,16M,256M")
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--work")
+    args = parser.parse_args()
+    import tensorflow as tf
+
+    work = args.work or tempfile.mkdtemp(prefix="tfc-bench-cluster-")
+    tfc = os.path.abspath(args.tfc)
+    cases = [("null step", 0)] + [(s, parse_size(s)) for s in args.sizes.split(",")]
+    print("| graph | tfc median | TensorFlow median | tfc throughput | "
+          "TensorFlow throughput | speedup |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, size in cases:
+        graph_def = build_graph(tf, size)
+        path = os.path.join(work, "graph-%d.pb" % size)
+        with open(path, "wb") as f:
+            f.write(graph_def.SerializeToString())
+        # Fewer steps for the large tensors, to bound the run.
+        steps = args.steps if size < (16 << 20) else max(10, args.steps // 10)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(time_tfc(tfc, path, work, steps))
+            theirs.append(time_tf(tf, graph_def, steps))
+        a, b = statistics.median(ours), statistics.median(theirs)
+
+        def rate(seconds):
+            return "%.2f GB/s" % (size / seconds / 1e9) if size else "-"
+        print("| %s | %.3f ms | %.3f ms | %s | %s | %.1fx |" % (
+            label, a * 1e3, b * 1e3, rate(a), rate(b), b / a))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
