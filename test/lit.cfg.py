@@ -2,6 +2,8 @@
 # test/, run with tfc's tools and LLVM's FileCheck and not.
 import os
 
+import subprocess
+
 import lit.formats
 
 config.name = "tfc"
@@ -18,3 +20,9 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%corpus", os.path.join(config.tfc_src_root, "test", "corpus")))
 config.substitutions.append(("%srcroot", config.tfc_src_root))
 config.substitutions.append(("%objroot", config.tfc_obj_root))
+
+# Tests that parse YAML (the Kubernetes manifests) need PyYAML in the
+# Python that runs them (Debian: python3-yaml, which install-deps.sh adds).
+if subprocess.run([config.python_executable, "-c", "import yaml"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("pyyaml")

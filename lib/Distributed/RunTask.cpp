@@ -6,13 +6,16 @@
 // executables of the cluster's tasks (worker-0, ps-0, ...), so one
 // container command serves every task: it reads the TF_CONFIG environment
 // variable, whose "task" names the task this process is to be, and
-// replaces itself with that task's executable from its own directory,
-// passing every flag on (the executable reads TF_CONFIG again for the
-// cluster's addresses).
+// replaces itself with that task's executable from its own directory (which
+// reads TF_CONFIG again for the cluster's addresses). The task flags
+// (--cluster, --bind, --connect-timeout, --health-interval,
+// --health-timeout, --threads) go to every task, the program flags only to
+// the chief: one command line, with the chief's flags, serves every pod.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Distributed/ClusterSpec.h"
+#include "tfc/Runtime/ProgramDriver.h"
 
 #include <cerrno>
 #include <climits>
@@ -67,8 +70,21 @@ int main(int argc, char **argv) {
     return fail("TF_CONFIG names task " + config->task->str() +
                 ", which has no executable here (" + executable + ": " +
                 std::strerror(errno) + ")");
+  std::optional<tfc::TaskName> chief = config->cluster.chief();
+  bool isChief = chief && *chief == *config->task;
   std::vector<char *> args = {const_cast<char *>(executable.c_str())};
-  args.insert(args.end(), argv + 1, argv + argc);
+  for (int i = 1; i < argc; ++i) {
+    int first = i;
+    std::string value;
+    bool taskFlag = false;
+    for (const char *flag : {"--cluster", "--bind", "--connect-timeout",
+                             "--health-interval", "--health-timeout",
+                             "--threads"})
+      if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
+        taskFlag = true;
+    if (taskFlag || isChief)
+      args.insert(args.end(), argv + first, argv + i + 1);
+  }
   args.push_back(nullptr);
   execv(executable.c_str(), args.data());
   return fail("cannot run " + executable + ": " + std::strerror(errno));

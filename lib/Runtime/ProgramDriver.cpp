@@ -6,7 +6,8 @@
 //
 //   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
 //           [--steps N] [--threads N] [--bench N]
-//           [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]
+//           [--checkpoint-dir DIR [--restore|--resume] [--save-every K]
+//                                 [--keep N]]
 //
 // Inputs are validated against the model (dtype, shape); without --output
 // each output's name, dtype, shape and first values are printed. --bench N
@@ -15,7 +16,8 @@
 //
 // Training: the variables start from the init entry, or with --restore
 // from the latest checkpoint in DIR (the step counter too); --steps N runs
-// N steps, saving a checkpoint every K steps and after the last one
+// N steps (with --resume, a restartable job's habit: restored when DIR
+// has a checkpoint, else from the init entry, and the run ends at step N), saving a checkpoint every K steps and after the last one
 // (CheckpointManager.h), keeping the newest N (default 5). On a terminal,
 // a progress line shows the step, the steps per second and the first
 // fetched scalar (the loss, as a rule).
@@ -214,7 +216,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   std::string checkpointDir;
   // The last flag given that only makes sense with --checkpoint-dir.
   std::string needsDirectory;
-  bool restore = false;
+  bool restore = false, resume = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -224,7 +226,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
                   "          [--steps N] [--threads N] [--bench N]\n"
-                  "          [--checkpoint-dir DIR [--restore] [--save-every K] [--keep N]]\n"
+                  "          [--checkpoint-dir DIR [--restore|--resume] [--save-every K] [--keep N]]\n"
                   "inputs: %s\noutputs: %s\n",
                   program, listNames(model.inputs, model.num_inputs).c_str(),
                   listNames(model.outputs, model.num_outputs).c_str());
@@ -270,6 +272,9 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     } else if (arg == "--restore") {
       restore = true;
       needsDirectory = "--restore";
+    } else if (arg == "--resume") {
+      resume = true;
+      needsDirectory = "--resume";
     } else {
       return usage(program, "unknown argument '" + arg + "' (see --help)");
     }
@@ -277,6 +282,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
 
   if (checkpointDir.empty() && !needsDirectory.empty())
     return usage(program, needsDirectory + " needs --checkpoint-dir DIR");
+  if (restore && resume)
+    return usage(program, "--restore and --resume: give one");
 
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
@@ -365,8 +372,17 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       hooks.afterStep(id);
   };
 
-  // The variables: restored, or from the init entry.
+  // The variables: restored, or from the init entry. --resume restores
+  // when there is a checkpoint, and ends the run at step --steps.
   int64_t step = 0;
+  if (resume) {
+    tfc::rt::CheckpointState checkpoints;
+    std::string ignored;
+    restore = tfc::rt::readCheckpointState(checkpointDir, checkpoints, ignored);
+    if (restore)
+      steps = std::max<int64_t>(
+          0, steps - tfc::rt::checkpointStep(checkpoints.latest));
+  }
   if (restore) {
     tfc::rt::CheckpointState checkpoints;
     std::string error;
@@ -379,6 +395,13 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       return kExitBadInput;
     }
     step = tfc::rt::checkpointStep(checkpoints.latest);
+    if (resume && steps == 0) {
+      // Nothing left to run (and no step's outputs to write).
+      std::fprintf(stderr, "%s: the checkpoint in %s is of step %" PRId64
+                           ": the run is complete\n",
+                   program, checkpointDir.c_str(), step);
+      return 0;
+    }
   } else if (model.init) {
     around(-1, [&] {
       model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);

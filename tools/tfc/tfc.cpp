@@ -119,6 +119,22 @@ cl::opt<bool> singleProcess(
              "program (the default for a cluster of several tasks is one "
              "program per task in the -o directory)"),
     cl::cat(tfcOptions));
+cl::opt<bool> k8sManifests(
+    "k8s-manifests",
+    cl::desc("With --cluster: also write OUTDIR/k8s/, a Kubeflow TFJob and "
+             "plain Services and Pods running the tasks' programs "
+             "(docs/Distributed.md)"),
+    cl::cat(tfcOptions));
+cl::opt<std::string> k8sImage(
+    "k8s-image",
+    cl::desc("--k8s-manifests: the container image holding OUTDIR at /tfc "
+             "(default tfc-job:latest)"),
+    cl::value_desc("image"), cl::init("tfc-job:latest"), cl::cat(tfcOptions));
+cl::opt<std::string> k8sVolume(
+    "k8s-volume",
+    cl::desc("--k8s-manifests: the PersistentVolumeClaim the tasks share at "
+             "/checkpoints (default tfc-checkpoints)"),
+    cl::value_desc("claim"), cl::init("tfc-checkpoints"), cl::cat(tfcOptions));
 cl::opt<std::string> placement(
     "placement",
     cl::desc("Placement strategy: cost (the simulated-execution placer, "
@@ -228,11 +244,18 @@ int generateCode(MLIRContext &context, ModuleOp module,
                ? tfc::writeModuleFile(module, outputPath)
                : tfc::kExitBadInput;
   tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
-  if (taskPrograms)
+  if (taskPrograms) {
+    std::optional<tfc::ManifestOptions> manifests;
+    if (k8sManifests) {
+      manifests.emplace();
+      manifests->image = k8sImage;
+      manifests->volumeClaim = k8sVolume;
+    }
     return succeeded(tfc::writeClusterPrograms(module, *taskPrograms,
-                                               outputPath, target))
+                                               outputPath, target, manifests))
                ? tfc::kExitSuccess
                : tfc::kExitFailure;
+  }
   // A library's header describes the interface, which lowering drops.
   std::string header;
   if (library) {
@@ -329,6 +352,13 @@ int compile(MLIRContext &context) {
   std::vector<std::string> deviceNames(devices.begin(), devices.end());
   // A cluster of several tasks compiles to a program per task.
   std::optional<tfc::ClusterSpec> taskPrograms;
+  if ((k8sManifests || k8sImage.getNumOccurrences() ||
+       k8sVolume.getNumOccurrences()) &&
+      !cluster.getNumOccurrences()) {
+    llvm::errs() << "tfc: error: --k8s-manifests, --k8s-image and "
+                    "--k8s-volume go with --cluster\n";
+    return tfc::kExitBadInput;
+  }
   if (singleProcess && !cluster.getNumOccurrences()) {
     llvm::errs() << "tfc: error: --single-process goes with --cluster\n";
     return tfc::kExitBadInput;
@@ -357,6 +387,13 @@ int compile(MLIRContext &context) {
         }
         taskPrograms = spec;
       }
+    }
+    if ((k8sManifests || k8sImage.getNumOccurrences() ||
+         k8sVolume.getNumOccurrences()) && !taskPrograms) {
+      llvm::errs() << "tfc: error: --k8s-manifests goes with the programs of "
+                      "a cluster of several tasks (--emit exe, without "
+                      "--single-process)\n";
+      return tfc::kExitBadInput;
     }
     std::vector<tfc::DeviceName> perTask;
     for (const std::string &name : deviceNames) {

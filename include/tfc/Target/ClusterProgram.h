@@ -10,7 +10,8 @@
 //   cluster.json    the TF_CONFIG "cluster" object the programs were
 //                   compiled for (the shorthand's tasks on loopback ports
 //                   from 2222, to be replaced at deploy time);
-//   run-task        runs the executable of the task TF_CONFIG names.
+//   run-task        runs the executable of the task TF_CONFIG names;
+//   k8s/            with --k8s-manifests, Kubernetes manifests (Manifests.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #define TFC_TARGET_CLUSTERPROGRAM_H
 
 #include "tfc/Distributed/ClusterSpec.h"
+#include "tfc/Distributed/Manifests.h"
 #include "tfc/Target/Program.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -52,10 +54,12 @@ mlir::LogicalResult checkClusterProgram(mlir::ModuleOp module,
 /// Compiles `module` (after tfc-codegen) into OUTDIR as described above.
 /// Everything is written to a directory beside OUTDIR first and moved in
 /// when all of it is there, so a failure leaves nothing half-written.
-mlir::LogicalResult writeClusterPrograms(mlir::ModuleOp module,
-                                         const ClusterSpec &cluster,
-                                         llvm::StringRef outDir,
-                                         const TargetOptions &options);
+/// With `manifests`, OUTDIR/k8s/ gets the Kubernetes manifests
+/// (Manifests.h; their job name defaults to OUTDIR's).
+mlir::LogicalResult
+writeClusterPrograms(mlir::ModuleOp module, const ClusterSpec &cluster,
+                     llvm::StringRef outDir, const TargetOptions &options,
+                     std::optional<ManifestOptions> manifests = std::nullopt);
 
 } // namespace tfc
 

@@ -165,7 +165,8 @@ LogicalResult checkClusterProgram(ModuleOp module, const ClusterSpec &cluster) {
 
 LogicalResult writeClusterPrograms(ModuleOp module, const ClusterSpec &spec,
                                    StringRef outDir,
-                                   const TargetOptions &options) {
+                                   const TargetOptions &options,
+                                   std::optional<ManifestOptions> manifests) {
   Location loc = module.getLoc();
   // The shorthand gives no addresses: loopback ones, to be replaced at
   // deploy time (--cluster or TF_CONFIG at run time win over them).
@@ -225,12 +226,32 @@ LogicalResult writeClusterPrograms(ModuleOp module, const ClusterSpec &spec,
                                 llvm::sys::fs::all_read | llvm::sys::fs::all_exe |
                                     llvm::sys::fs::owner_write);
   files.push_back("run-task");
+  if (manifests) {
+    if (manifests->name.empty())
+      manifests->name =
+          manifestJobName(llvm::sys::path::filename(absolute).str());
+    if (std::error_code ec = llvm::sys::fs::create_directory(inStaging("k8s")))
+      return fail(loc, "cannot make k8s/: " + ec.message());
+    for (auto [name, text] :
+         {std::make_pair("k8s/tfjob.yaml", tfJobManifest(cluster, *manifests)),
+          std::make_pair("k8s/pods.yaml", podManifests(cluster, *manifests))}) {
+      std::error_code ec;
+      llvm::raw_fd_ostream file(inStaging(name), ec);
+      if (ec)
+        return fail(loc, Twine("cannot write ") + name + ": " + ec.message());
+      file << text;
+    }
+    files.push_back("k8s");
+  }
 
   if (std::error_code ec = llvm::sys::fs::create_directories(absolute))
     return fail(loc, "-o " + outDir + ": " + ec.message());
   for (const std::string &name : files) {
     SmallString<256> target(absolute);
     llvm::sys::path::append(target, name);
+    // A directory of an earlier compile (k8s/) is replaced whole.
+    if (llvm::sys::fs::is_directory(target))
+      llvm::sys::fs::remove_directories(target);
     if (std::error_code ec = llvm::sys::fs::rename(inStaging(name), target))
       return fail(loc, "cannot move " + name + " into " + outDir + ": " +
                            ec.message());
