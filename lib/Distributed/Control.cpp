@@ -284,6 +284,7 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
       return Status::error(Code::InvalidArgument,
                            peer.task.str() + " has no address in the cluster");
     bool announced = false;
+    std::string lastError;
     for (bool first = true;; first = false) {
       grpc::ClientContext context;
       // The first try fails at once when nothing listens (and the wait is
@@ -301,13 +302,19 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
         break;
       bool retry = status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
                    status.error_code() == grpc::StatusCode::UNAVAILABLE;
+      // What a task that listens but does not let us in says (a TLS
+      // handshake refused, say), for the error at the end.
+      if (status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+          status.error_message().find("Connection refused") == std::string::npos)
+        lastError = status.error_message();
       if (!retry)
         return statusOfCall(status, peer.task, peer.address);
       if (std::chrono::system_clock::now() >= deadline)
         return Status::error(
             Code::Unavailable,
             peer.task.str() + " at " + peer.address +
-                ": did not answer within " + secondsText(timeout));
+                ": did not answer within " + secondsText(timeout) +
+                (lastError.empty() ? "" : " (" + lastError + ")"));
       if (!announced && say)
         say("waiting for " + peer.task.str() + " at " + peer.address);
       announced = true;

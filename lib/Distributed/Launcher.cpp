@@ -278,7 +278,8 @@ int runCluster(int argc, char **argv) {
     } else {
       bool forEveryTask = false;
       for (const char *flag : {"--connect-timeout", "--health-interval",
-                               "--health-timeout", "--threads"})
+                               "--health-timeout", "--threads",
+                               "--tls-cert", "--tls-key", "--tls-ca"})
         if (rt::takeFlag(argc, argv, i, flag, value)) {
           taskFlags.insert(taskFlags.end(), {flag, value});
           forEveryTask = true;

@@ -9,7 +9,7 @@
 // replaces itself with that task's executable from its own directory (which
 // reads TF_CONFIG again for the cluster's addresses). The task flags
 // (--cluster, --bind, --connect-timeout, --health-interval,
-// --health-timeout, --threads) go to every task, the program flags only to
+// --health-timeout, --threads, --tls-*) go to every task, the program flags only to
 // the chief: one command line, with the chief's flags, serves every pod.
 //
 //===----------------------------------------------------------------------===//
@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
     bool taskFlag = false;
     for (const char *flag : {"--cluster", "--bind", "--connect-timeout",
                              "--health-interval", "--health-timeout",
-                             "--threads"})
+                             "--threads", "--tls-cert", "--tls-key",
+                             "--tls-ca"})
       if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
         taskFlag = true;
     if (taskFlag || isChief)

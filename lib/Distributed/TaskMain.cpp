@@ -7,6 +7,7 @@
 //
 //   TASK [--cluster SPEC] [--bind HOST:PORT] [--connect-timeout SECONDS]
 //        [--health-interval SECONDS] [--health-timeout SECONDS]
+//        [--tls-cert PEM --tls-key PEM --tls-ca PEM]
 //        [program flags: the chief's]
 //
 // The cluster is --cluster's (the compiler's three forms), else TF_CONFIG's
@@ -31,6 +32,7 @@
 #include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/ProgramDriver.h"
 
+#include <cerrno>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -116,6 +118,27 @@ private:
   std::thread thread;
 };
 
+/// The contents of a (PEM) file; false with `error` set.
+bool readTextFile(const std::string &path, std::string &text,
+                  std::string &error) {
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    error = std::strerror(errno);
+    return false;
+  }
+  char buffer[4096];
+  size_t n;
+  text.clear();
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+    text.append(buffer, n);
+  std::fclose(file);
+  if (text.find("-----BEGIN ") == std::string::npos) {
+    error = "not a PEM file";
+    return false;
+  }
+  return true;
+}
+
 /// Saves the task's variables from `state` as its part of a sharded
 /// checkpoint, or restores them (CheckpointManager.h).
 RendezvousStatus checkpointTask(const tfc_model &model, const void *state,
@@ -144,6 +167,8 @@ int main(int argc, char **argv) {
   // The task's flags; the rest are the program's.
   std::vector<char *> rest = {argv[0]};
   std::string clusterFlag, bind;
+  // --tls-cert, --tls-key, --tls-ca.
+  std::string tlsFiles[3];
   std::chrono::milliseconds connectTimeout(60000), healthInterval(1000),
       healthTimeout(5000);
   int64_t threads = 0;
@@ -171,6 +196,12 @@ int main(int argc, char **argv) {
       clusterFlag = value;
     } else if (rt::takeFlag(argc, argv, i, "--bind", value)) {
       bind = value;
+    } else if (rt::takeFlag(argc, argv, i, "--tls-cert", value)) {
+      tlsFiles[0] = value;
+    } else if (rt::takeFlag(argc, argv, i, "--tls-key", value)) {
+      tlsFiles[1] = value;
+    } else if (rt::takeFlag(argc, argv, i, "--tls-ca", value)) {
+      tlsFiles[2] = value;
     } else {
       // The program's (--threads serves every task).
       bool threadsFlag = rt::takeFlag(argc, argv, i, "--threads", value);
@@ -183,8 +214,24 @@ int main(int argc, char **argv) {
     }
   }
 
-  // The cluster: --cluster, else TF_CONFIG, else the compiled one.
+  // Mutual TLS: all three files, or none.
   std::string error;
+  std::optional<TransportOptions::Tls> tls;
+  int tlsGiven = !tlsFiles[0].empty() + !tlsFiles[1].empty() + !tlsFiles[2].empty();
+  if (tlsGiven != 0 && tlsGiven != 3)
+    return fail(kExitBadInput, "--tls-cert, --tls-key and --tls-ca go "
+                               "together (mutual TLS)");
+  if (tlsGiven == 3) {
+    tls.emplace();
+    std::string *texts[] = {&tls->certChain, &tls->privateKey, &tls->rootCerts};
+    const char *flags[] = {"--tls-cert", "--tls-key", "--tls-ca"};
+    for (int k = 0; k < 3; ++k)
+      if (!readTextFile(tlsFiles[k], *texts[k], error))
+        return fail(kExitBadInput, std::string(flags[k]) + " " + tlsFiles[k] +
+                                       ": " + error);
+  }
+
+  // The cluster: --cluster, else TF_CONFIG, else the compiled one.
   std::optional<ClusterSpec> cluster;
   if (!clusterFlag.empty()) {
     cluster = ClusterSpec::parse(clusterFlag, error);
@@ -252,6 +299,7 @@ int main(int argc, char **argv) {
   options.task = self;
   options.bind = bind;
   options.services = {control.service()};
+  options.tls = tls;
   if (isChief) {
     std::random_device random;
     do

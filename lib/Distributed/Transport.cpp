@@ -70,6 +70,32 @@ struct Arrival {
 
 } // namespace
 
+/// The credentials of the task's calls: its certificate, and the CA its
+/// peers' must be signed by; plain TCP without TLS.
+static std::shared_ptr<grpc::ChannelCredentials>
+channelCredentials(const std::optional<TransportOptions::Tls> &tls) {
+  if (!tls)
+    return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = tls->rootCerts;
+  ssl.pem_private_key = tls->privateKey;
+  ssl.pem_cert_chain = tls->certChain;
+  return grpc::SslCredentials(ssl);
+}
+
+/// The credentials of the task's server: it requires every caller's
+/// certificate and verifies it against the CA.
+static std::shared_ptr<grpc::ServerCredentials>
+serverCredentials(const std::optional<TransportOptions::Tls> &tls) {
+  if (!tls)
+    return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions ssl(
+      GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  ssl.pem_root_certs = tls->rootCerts;
+  ssl.pem_key_cert_pairs.push_back({tls->privateKey, tls->certChain});
+  return grpc::SslServerCredentials(ssl);
+}
+
 /// HTTP/2's settings for tensors of megabytes, on both ends of a
 /// connection: the largest frames HTTP/2 allows and a flow-control window
 /// that lets a large tensor flow without waiting for window updates.
@@ -125,7 +151,7 @@ struct Transport::Impl {
         arguments.SetInt(name, value);
       });
       channel = grpc::CreateCustomChannel(
-          address, grpc::InsecureChannelCredentials(), arguments);
+          address, channelCredentials(options.tls), arguments);
     }
     return channel;
   }
@@ -411,7 +437,7 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
     builder.AddChannelArgument(name, value);
   });
   builder.SetMaxSendMessageSize(INT_MAX);
-  builder.AddListeningPort(bind, grpc::InsecureServerCredentials(),
+  builder.AddListeningPort(bind, serverCredentials(options.tls),
                            &impl->boundPort);
   builder.RegisterService(impl->service.get());
   for (grpc::Service *service : options.services)

@@ -7,8 +7,9 @@
 // as one job on this machine: every task of OUTDIR/cluster.json on a
 // loopback port picked free now, its output streamed line by line with the
 // task's name in front ("[worker-0] ..."). The task flags
-// (--connect-timeout, --health-interval, --health-timeout, --threads) go to
-// every task, the program flags to the chief.
+// (--connect-timeout, --health-interval, --health-timeout, --threads,
+// --tls-cert, --tls-key, --tls-ca) go to every task, the program flags to
+// the chief.
 //
 // The job ends when the chief does; the other tasks end with it (the chief
 // ends the job), or are stopped --grace seconds (default 10) later. A task

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,14 @@ struct TransportOptions {
   std::string bind;
   /// Other services the task's server serves too (its TaskControl's).
   std::vector<grpc::Service *> services;
+  /// Mutual TLS (PEM texts): the task's certificate chain and private key,
+  /// and the CA that signs every task's. A peer, client or server, without
+  /// a certificate of that CA (for its host, when it is the server) is
+  /// refused. Absent: plain TCP.
+  struct Tls {
+    std::string certChain, privateKey, rootCerts;
+  };
+  std::optional<Tls> tls;
 };
 
 class Transport {
