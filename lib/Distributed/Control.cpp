@@ -157,8 +157,10 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   grpc::ServerUnaryReactor *Health(grpc::CallbackServerContext *context,
                                    const HealthRequest *request,
                                    HealthResponse *) override {
-    std::optional<grpc::Status> refused = wrongRun(request->incarnation());
-    return finish(context, refused ? *refused : grpc::Status::OK);
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    // A send of this task that failed after its step went on.
+    return finish(context, grpcStatusOf(transport->sendFailure()));
   }
 
   grpc::ServerUnaryReactor *EndJob(grpc::CallbackServerContext *context,

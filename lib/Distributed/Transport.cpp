@@ -106,6 +106,11 @@ template <typename Set> static void setStreamArguments(Set set) {
   set(GRPC_ARG_HTTP2_BDP_PROBE, 0);
 }
 
+/// Tensors up to this size are copied into their message and sent without
+/// waiting for the receiver (sendCopied); larger ones go from the sender's
+/// buffer, zero-copy, and the send waits.
+constexpr int64_t kCopiedSendBytes = 64 << 10;
+
 struct Transport::Impl {
   TransportOptions options;
   std::string self; // This task, as keys name it.
@@ -118,11 +123,20 @@ struct Transport::Impl {
   std::optional<Status> aborted;
   /// The calls in flight, cancelled by an abort.
   std::set<grpc::ClientContext *> calls;
+  /// Sends of copied tensors in flight (sendCopied), and the first that
+  /// failed: it fails this task's next transfer and its health check.
+  int copiedSends = 0;
+  std::condition_variable copiedSendsDone;
+  std::optional<Status> sendFailure;
   std::map<std::string, std::shared_ptr<grpc::Channel>> channels;
 
   /// Takes a message a peer sent (`peer` names it in errors).
   grpc::Status deliver(const grpc::ByteBuffer &message, const std::string &peer);
   Status send(const char *key, const void *data, int64_t bytes);
+  /// Sends a small tensor's bytes, copied, without waiting for the
+  /// receiver: the sender's step goes on at once.
+  Status sendCopied(grpc::ByteBuffer request, const TaskName &receiver,
+                    const std::string &address);
   Status recv(const char *key, void *data, int64_t bytes);
   void abort(const Status &status);
   void reset();
@@ -257,24 +271,33 @@ Status Transport::Impl::send(const char *key, const void *data,
                        : Status::error(Code::InvalidArgument,
                                        status.error_message());
   }
-  grpc::Slice slices[2] = {
-      grpc::Slice(prefix),
-      // The sender's buffer, referenced: the call returns once the
-      // receiver holds the bytes.
-      grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
-  grpc::ByteBuffer request(slices, bytes > 0 ? 2 : 1);
   std::string address = addressOf(*receiver);
   if (address.empty())
     return Status::error(Code::InvalidArgument,
                          "'" + std::string(key) + "' goes to " +
                              receiver->str() +
                              ", which the cluster has no address for");
+  // A small tensor is copied and sent without waiting for the receiver's
+  // answer (a round trip saved on every step); a large one is sent from
+  // the sender's buffer, which the call holds until the receiver has it.
+  if (bytes <= kCopiedSendBytes) {
+    grpc::Slice copied[2] = {grpc::Slice(prefix),
+                             grpc::Slice(data, size_t(bytes))};
+    return sendCopied(grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1), *receiver,
+                      address);
+  }
+  grpc::Slice slices[2] = {
+      grpc::Slice(prefix),
+      grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
+  grpc::ByteBuffer request(slices, 2);
   std::shared_ptr<grpc::Channel> channel = channelTo(address);
   grpc::ClientContext context;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (aborted)
       return *aborted;
+    if (sendFailure)
+      return *sendFailure;
     calls.insert(&context);
   }
   grpc::ByteBuffer response;
@@ -293,12 +316,56 @@ Status Transport::Impl::send(const char *key, const void *data,
   return statusOfCall(status, *receiver, address);
 }
 
+Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
+                                   const TaskName &receiver,
+                                   const std::string &address) {
+  struct Call {
+    grpc::ClientContext context;
+    grpc::ByteBuffer request, response;
+  };
+  auto *call = new Call;
+  call->request = std::move(request);
+  std::shared_ptr<grpc::Channel> channel = channelTo(address);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (aborted) {
+      delete call;
+      return *aborted;
+    }
+    if (sendFailure) {
+      delete call;
+      return *sendFailure;
+    }
+    calls.insert(&call->context);
+    ++copiedSends;
+  }
+  grpc::internal::RpcMethod method(kSendTensorMethod,
+                                   grpc::internal::RpcMethod::NORMAL_RPC,
+                                   channel);
+  grpc::internal::CallbackUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
+      channel.get(), method, &call->context, &call->request, &call->response,
+      [this, call, receiver, address](grpc::Status status) {
+        std::lock_guard<std::mutex> lock(mutex);
+        calls.erase(&call->context);
+        if (!status.ok() && !aborted && !sendFailure)
+          sendFailure = statusOfCall(status, receiver, address);
+        delete call;
+        if (--copiedSends == 0)
+          copiedSendsDone.notify_all();
+        // A receive waiting here learns of the failure.
+        arrived.notify_all();
+      });
+  return Status::ok();
+}
+
 Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex);
   auto id = std::make_pair(currentStep, std::string(key));
   while (true) {
     if (aborted)
       return *aborted;
+    if (sendFailure)
+      return *sendFailure;
     auto it = inbox.find(id);
     if (it != inbox.end()) {
       const Arrival &arrival = it->second;
@@ -369,6 +436,11 @@ Transport::Transport(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 
 Transport::~Transport() {
   impl->abort(Status::error(Code::Aborted, impl->self + " is shutting down"));
+  {
+    // The copied sends still in flight end (cancelled) before the server.
+    std::unique_lock<std::mutex> lock(impl->mutex);
+    impl->copiedSendsDone.wait(lock, [&] { return impl->copiedSends == 0; });
+  }
   impl->server->Shutdown();
   impl->server->Wait();
 }
@@ -452,6 +524,11 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
 }
 
 int Transport::port() const { return impl->boundPort; }
+
+Status Transport::sendFailure() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->sendFailure ? *impl->sendFailure : Status::ok();
+}
 
 void Transport::setAddress(const TaskName &task, const std::string &address) {
   std::lock_guard<std::mutex> lock(impl->mutex);

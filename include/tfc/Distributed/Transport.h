@@ -70,6 +70,9 @@ public:
 
   /// The port the server listens on.
   int port() const;
+  /// Ok, or the first failure of a small tensor's send, which does not wait
+  /// for its receiver (the task's health check reports it to the chief).
+  RendezvousStatus sendFailure() const;
   /// Sets a peer's address (a test learns the ports its tasks picked).
   void setAddress(const TaskName &task, const std::string &address);
 
