@@ -7,8 +7,8 @@ set -euo pipefail
 packages=(
   # Build tools.
   cmake ninja-build ccache g++ make pkg-config python3
-  # PyYAML, for the test of the Kubernetes manifests.
-  python3-yaml
+  # PyYAML and jsonschema, for the test of the Kubernetes manifests.
+  python3-yaml python3-jsonschema
   # MLIR and LLVM 19 (shared libMLIR/libLLVM only), TableGen, lit, FileCheck.
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   # clang 19 and its runtime for the libFuzzer target.

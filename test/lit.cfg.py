@@ -22,7 +22,9 @@ config.substitutions.append(("%srcroot", config.tfc_src_root))
 config.substitutions.append(("%objroot", config.tfc_obj_root))
 
 # Tests that parse YAML (the Kubernetes manifests) need PyYAML in the
-# Python that runs them (Debian: python3-yaml, which install-deps.sh adds).
-if subprocess.run([config.python_executable, "-c", "import yaml"],
-                  capture_output=True).returncode == 0:
-    config.available_features.add("pyyaml")
+# Python that runs them (Debian: python3-yaml, which install-deps.sh adds);
+# jsonschema validates them (Debian: python3-jsonschema).
+for module, feature in (("yaml", "pyyaml"), ("jsonschema", "jsonschema")):
+    if subprocess.run([config.python_executable, "-c", "import " + module],
+                      capture_output=True).returncode == 0:
+        config.available_features.add(feature)

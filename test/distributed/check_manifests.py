@@ -1,14 +1,16 @@
 """Checks the Kubernetes manifests `tfc compile --k8s-manifests` wrote to
-OUTDIR/k8s against the rules of the APIs they use (the TFJob of
-kubeflow.org/v1, core v1 Service and Pod: required fields, value kinds and
-enums, DNS-1123 names, ports, selectors that meet their Pods, containers
-and volumes that match), then runs the plain Pods' manifest as Kubernetes
+OUTDIR/k8s against their schemas (Inputs/k8s: Kubernetes 1.30's strict
+JSON schemas of core/v1 Pod and Service, and the TFJob of kubeflow.org/v1
+around a core/v1 PodTemplateSpec) and the rules a schema does not say
+(DNS-1123 names, selectors that meet their Pods, the operator's container
+and port names, volumes that match, TF_CONFIG naming the Services), then
+runs the plain Pods' manifest as Kubernetes
 would, on this machine: each Pod's command and args with its TF_CONFIG,
 the Services' names given 127.0.0.1 ports picked free now and the volume a
 directory here. Prints what it checked and how the job ended, for
 FileCheck; a broken rule is a line starting with "error:".
 
-usage: check_manifests.py OUTDIR JOB_TASKS WORKDIR [PROGRAM FLAGS...]
+usage: check_manifests.py OUTDIR JOB_TASKS WORKDIR [PROGRAM FLAGS...|--check-only]
 
 JOB_TASKS is the compiled cluster ("worker=2,ps=1"). Bounded in time; every
 process started is killed at the end.
@@ -76,9 +78,31 @@ def check_pod_spec(spec, where, restart_policies):
              "%s: restartPolicy %s" % (where, spec["restartPolicy"]))
 
 
+SCHEMAS = os.path.join(os.path.dirname(__file__), "Inputs", "k8s")
+
+
+def schema_errors(document, schema_file, definition=None):
+    """What the JSON schema (draft 2020-12) finds wrong in `document`:
+    `schema_file`'s schema, or one of the Kubernetes definitions."""
+    import jsonschema
+    with open(os.path.join(SCHEMAS, "kubernetes-v1.30-strict.json")) as f:
+        kubernetes = json.load(f)
+    if definition:
+        schema = {"$ref": "#/$defs/" + definition}
+    else:
+        with open(os.path.join(SCHEMAS, schema_file)) as f:
+            schema = json.load(f)
+    schema["$defs"] = kubernetes["$defs"]
+    validator = jsonschema.Draft202012Validator(schema)
+    return ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message)
+            for e in validator.iter_errors(document)]
+
+
 def check_tfjob(path, tasks):
     with open(path) as f:
         job = yaml.safe_load(f)
+    for error in schema_errors(job, "tfjob-v1.json"):
+        need(False, "tfjob: schema: " + error)
     need(job.get("apiVersion") == "kubeflow.org/v1", "tfjob: apiVersion")
     need(job.get("kind") == "TFJob", "tfjob: kind")
     need(DNS_LABEL.match(job.get("metadata", {}).get("name", "")), "tfjob: metadata.name")
@@ -109,6 +133,11 @@ def check_pods(path, tasks):
     services = {d["metadata"]["name"]: d for d in documents if d.get("kind") == "Service"}
     pods = [d for d in documents if d.get("kind") == "Pod"]
     for document in documents:
+        kind = document.get("kind")
+        if need(kind in ("Service", "Pod"), "pods: kind %s" % kind):
+            for error in schema_errors(document, None, "io.k8s.api.core.v1." + kind):
+                need(False, "pods: %s %s: schema: %s" % (
+                    kind, document.get("metadata", {}).get("name"), error))
         need(document.get("apiVersion") == "v1", "pods: apiVersion")
         need(DNS_LABEL.match(document.get("metadata", {}).get("name", "")),
              "pods: metadata.name %s" % document.get("metadata", {}).get("name"))
@@ -185,6 +214,7 @@ def simulate(out_dir, pods, work, flags):
 def main():
     out_dir, cluster, work = sys.argv[1:4]
     flags = sys.argv[4:]
+    check_only = flags == ["--check-only"]
     tasks = {job: int(n) for job, n in (part.split("=") for part in cluster.split(","))}
     check_tfjob(os.path.join(out_dir, "k8s", "tfjob.yaml"), tasks)
     pods = check_pods(os.path.join(out_dir, "k8s", "pods.yaml"), tasks)
@@ -192,6 +222,8 @@ def main():
         print("error: " + error)
     if errors:
         sys.exit(1)
+    if check_only:
+        return
     print("checkpoints: " + " ".join(simulate(out_dir, pods, work, flags)))
 
 
