@@ -287,12 +287,12 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
                            peer.task.str() + " has no address in the cluster");
     bool announced = false;
     std::string lastError;
-    for (bool first = true;; first = false) {
+    while (true) {
       grpc::ClientContext context;
-      // The first try fails at once when nothing listens (and the wait is
-      // announced); then the task's server is waited for, a second at a
-      // time.
-      context.set_wait_for_ready(!first);
+      // A try fails at once while nothing listens (the wait is announced
+      // once) or the connection is refused (its reason kept for the error
+      // at the end); the channel reconnects within a second of the task
+      // coming up, and the next try, a little later, goes through.
       context.set_deadline(std::min(
           deadline, std::chrono::system_clock::now() + std::chrono::seconds(1)));
       ConnectRequest request;
@@ -320,6 +320,9 @@ Status ClusterControl::connect(std::chrono::milliseconds timeout,
       if (!announced && say)
         say("waiting for " + peer.task.str() + " at " + peer.address);
       announced = true;
+      std::this_thread::sleep_until(std::min(
+          deadline, std::chrono::system_clock::now() +
+                        std::chrono::milliseconds(50)));
     }
   }
   return Status::ok();
