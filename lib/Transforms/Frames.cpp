@@ -142,6 +142,30 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       info->top.push_back(node);
     return info;
   }
+  // A value made outside a loop reaches it through an Enter, which holds it
+  // for every iteration; a node in the loop reading it directly would read
+  // a buffer the memory plan may reuse meanwhile. Only a constant, which
+  // lives in no buffer of the step, may be read so.
+  for (Operation *node : schedule) {
+    Frame *frame = info->frameOfNode.lookup(node);
+    if (!frame || isType(node, OpKind::Enter))
+      continue;
+    for (Value operand : tfg::getDataOperands(node)) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || !isNodeOrGroup(producer) ||
+          opKindOf(producer) == OpKind::Const)
+        continue;
+      Frame *from = valueFrame(producer);
+      bool outer = !from;
+      for (Frame *f = frame->parent; f && !outer; f = f->parent)
+        outer = f == from;
+      if (outer)
+        return frameError(node, frame)
+                   << "reads '" << tfg::getNodeName(producer)
+                   << "', made outside the loop, without an Enter",
+               failure();
+    }
+  }
 
   // Members, direct and nested.
   llvm::DenseMap<Frame *, SmallVector<Operation *>> members;

@@ -104,6 +104,27 @@ module attributes {tfc.feeds = [], tfc.fetches = ["body:0"]} {
 
 // -----
 
+// A value made outside the loop, read inside it without an Enter (a
+// constant may be; anything else lives in a buffer the plan may reuse
+// while the loop runs).
+module attributes {tfc.feeds = ["x"], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") {dtype = i1, value = dense<false> : tensor<i1>} : () -> tensor<i1>
+    %x:2 = _Arg name("x") {T = i1, index = 0 : i64} : () -> tensor<i1>
+    %enter:2 = Enter(%zero#0) name("enter_b") {T = i1, frame_name = "loop", is_constant = false} : (tensor<i1>) -> tensor<i1>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i32>)
+    %cond:2 = LoopCond(%merge#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = i1} : (tensor<i1>, tensor<i1>) -> (tensor<i1>, tensor<i1>)
+    %with_constant:2 = LogicalOr(%switch#1, %zero#0) name("with_constant") : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    // expected-error @+1 {{frame 'loop': node 'body' (LogicalAnd) reads 'x', made outside the loop, without an Enter}}
+    %body:2 = LogicalAnd(%with_constant#0, %x#0) name("body") : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %next:2 = NextIteration(%body#0) name("next") {T = i1} : (tensor<i1>) -> tensor<i1>
+    %exit:2 = Exit(%switch#0) name("exit") {T = i1} : (tensor<i1>) -> tensor<i1>
+  }
+}
+
+// -----
+
 // A node reading values of two different loops.
 module attributes {tfc.feeds = [], tfc.fetches = []} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
