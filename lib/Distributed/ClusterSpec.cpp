@@ -131,8 +131,9 @@ std::optional<ClusterSpec> fromClusterDef(const std::string &text,
   return spec;
 }
 
-/// A JSON string with the escapes JSON requires.
-std::string quoted(const std::string &text) {
+} // namespace
+
+std::string jsonString(const std::string &text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\') {
@@ -148,8 +149,6 @@ std::string quoted(const std::string &text) {
   }
   return out + "\"";
 }
-
-} // namespace
 
 std::string TaskName::str() const {
   return "/job:" + job + "/replica:0/task:" + std::to_string(index);
@@ -347,9 +346,9 @@ void ClusterSpec::addLoopbackAddresses(int firstPort) {
 std::string ClusterSpec::toJson() const {
   std::string out = "{";
   for (size_t j = 0; j < jobs.size(); ++j) {
-    out += (j ? ", " : "") + quoted(jobs[j].name) + ": [";
+    out += (j ? ", " : "") + jsonString(jobs[j].name) + ": [";
     for (size_t t = 0; t < jobs[j].tasks.size(); ++t)
-      out += (t ? ", " : "") + quoted(jobs[j].tasks[t]);
+      out += (t ? ", " : "") + jsonString(jobs[j].tasks[t]);
     out += "]";
   }
   return out + "}";

@@ -17,17 +17,6 @@ std::string replicaType(const std::string &job) {
   return type;
 }
 
-/// A YAML (and JSON) double-quoted string.
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string taskLabel(const std::string &job, size_t index) {
   return job + "-" + std::to_string(index);
 }
@@ -38,8 +27,8 @@ void container(std::ostringstream &out, const std::string &indent,
                const ManifestOptions &options, bool chief,
                const std::string &tfConfig) {
   out << indent << "- name: tensorflow\n"
-      << indent << "  image: " << quoted(options.image) << "\n"
-      << indent << "  command: [" << quoted(options.programDir + "/run-task")
+      << indent << "  image: " << jsonString(options.image) << "\n"
+      << indent << "  command: [" << jsonString(options.programDir + "/run-task")
       << "]\n";
   // Pods start in any order, some after an image pull: each waits for its
   // peers up to ten minutes.
@@ -50,7 +39,7 @@ void container(std::ostringstream &out, const std::string &indent,
   if (!tfConfig.empty())
     out << indent << "  env:\n"
         << indent << "    - name: TF_CONFIG\n"
-        << indent << "      value: " << quoted(tfConfig) << "\n";
+        << indent << "      value: " << jsonString(tfConfig) << "\n";
   out << indent << "  ports:\n"
       << indent << "    - name: tfjob-port\n"
       << indent << "      containerPort: " << options.port << "\n"
@@ -64,7 +53,7 @@ void volumes(std::ostringstream &out, const std::string &indent,
   out << indent << "volumes:\n"
       << indent << "  - name: checkpoints\n"
       << indent << "    persistentVolumeClaim:\n"
-      << indent << "      claimName: " << quoted(options.volumeClaim) << "\n";
+      << indent << "      claimName: " << jsonString(options.volumeClaim) << "\n";
 }
 
 } // namespace
@@ -119,17 +108,12 @@ std::string podManifests(const ClusterSpec &cluster,
                          const ManifestOptions &options) {
   std::optional<TaskName> chief = cluster.chief();
   // Every task at its Service's name.
-  std::string clusterJson = "{";
-  for (size_t j = 0; j < cluster.jobs.size(); ++j) {
-    const ClusterSpec::Job &job = cluster.jobs[j];
-    clusterJson += (j ? ", " : "") + quoted(job.name) + ": [";
+  ClusterSpec services = cluster;
+  for (ClusterSpec::Job &job : services.jobs)
     for (size_t t = 0; t < job.tasks.size(); ++t)
-      clusterJson += (t ? ", " : "") +
-                     quoted(options.name + "-" + taskLabel(job.name, t) + ":" +
-                            std::to_string(options.port));
-    clusterJson += "]";
-  }
-  clusterJson += "}";
+      job.tasks[t] = options.name + "-" + taskLabel(job.name, t) + ":" +
+                     std::to_string(options.port);
+  std::string clusterJson = services.toJson();
 
   std::ostringstream out;
   out << "# The programs tfc compiled for this cluster as plain Pods, for "
@@ -139,7 +123,7 @@ std::string podManifests(const ClusterSpec &cluster,
     for (size_t t = 0; t < job.tasks.size(); ++t) {
       std::string name = options.name + "-" + taskLabel(job.name, t);
       std::string tfConfig = "{\"cluster\": " + clusterJson +
-                             ", \"task\": {\"type\": " + quoted(job.name) +
+                             ", \"task\": {\"type\": " + jsonString(job.name) +
                              ", \"index\": " + std::to_string(t) + "}}";
       out << "---\n"
           << "apiVersion: v1\n"

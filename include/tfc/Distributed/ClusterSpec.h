@@ -78,6 +78,10 @@ struct ClusterSpec {
   std::string toJson() const;
 };
 
+/// `text` as a JSON string, quoted, with the escapes JSON requires (also a
+/// YAML double-quoted scalar).
+std::string jsonString(const std::string &text);
+
 /// TensorFlow's TF_CONFIG: a cluster and, optionally, the task it names.
 struct TfConfig {
   ClusterSpec cluster;
