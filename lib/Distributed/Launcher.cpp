@@ -276,10 +276,9 @@ int runCluster(int argc, char **argv) {
     } else if (arg == "--restore") {
       restore = true;
     } else {
+      // (--cluster and --bind were refused above.)
       bool forEveryTask = false;
-      for (const char *flag : {"--connect-timeout", "--health-interval",
-                               "--health-timeout", "--threads",
-                               "--tls-cert", "--tls-key", "--tls-ca"})
+      for (const char *flag : kTaskFlags)
         if (rt::takeFlag(argc, argv, i, flag, value)) {
           taskFlags.insert(taskFlags.end(), {flag, value});
           forEveryTask = true;

@@ -8,8 +8,7 @@
 // variable, whose "task" names the task this process is to be, and
 // replaces itself with that task's executable from its own directory (which
 // reads TF_CONFIG again for the cluster's addresses). The task flags
-// (--cluster, --bind, --connect-timeout, --health-interval,
-// --health-timeout, --threads, --tls-*) go to every task, the program flags only to
+// (kTaskFlags, ClusterSpec.h) go to every task, the program flags only to
 // the chief: one command line, with the chief's flags, serves every pod.
 //
 //===----------------------------------------------------------------------===//
@@ -77,10 +76,7 @@ int main(int argc, char **argv) {
     int first = i;
     std::string value;
     bool taskFlag = false;
-    for (const char *flag : {"--cluster", "--bind", "--connect-timeout",
-                             "--health-interval", "--health-timeout",
-                             "--threads", "--tls-cert", "--tls-key",
-                             "--tls-ca"})
+    for (const char *flag : tfc::kTaskFlags)
       if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
         taskFlag = true;
     if (taskFlag || isChief)

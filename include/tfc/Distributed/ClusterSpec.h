@@ -78,6 +78,14 @@ struct ClusterSpec {
   std::string toJson() const;
 };
 
+/// The flags every task's program takes (lib/Distributed/TaskMain.cpp),
+/// each with a value; the others are the chief's program flags. Launchers
+/// (run-task, tfc run-cluster) pass these to every task.
+inline constexpr const char *kTaskFlags[] = {
+    "--cluster",        "--bind",           "--connect-timeout",
+    "--health-interval", "--health-timeout", "--threads",
+    "--tls-cert",       "--tls-key",        "--tls-ca"};
+
 /// `text` as a JSON string, quoted, with the escapes JSON requires (also a
 /// YAML double-quoted scalar).
 std::string jsonString(const std::string &text);
