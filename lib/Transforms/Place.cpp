@@ -44,6 +44,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -90,6 +91,14 @@ private:
   LogicalResult computeFeasibleSets();
   double simulate();
   void placeOnParameterServers();
+  /// The chief's first device (task 0 of job "chief", else of job
+  /// "worker"), if the devices have one.
+  std::optional<unsigned> chiefDevice() const;
+  /// Of `candidates`, from position `next` on, cyclically, the first that
+  /// the group with feasible devices `set` may use; `next` moves past it.
+  static std::optional<unsigned> nextInTurn(ArrayRef<unsigned> candidates,
+                                            unsigned &next,
+                                            ArrayRef<unsigned> set);
 
   Block &body;
   const PlacementOptions &options;
@@ -125,11 +134,10 @@ LogicalResult Placer::readRequests() {
     }
   // Over a cluster, the feeds and fetches are the chief's (the task that
   // drives the steps: task 0 of job "chief", else of job "worker").
+  std::optional<unsigned> chiefIndex = chiefDevice();
   std::optional<DeviceName> chief;
-  for (StringRef job : {"chief", "worker"})
-    for (const DeviceName &device : devices)
-      if (!chief && device.job == job && device.task == 0)
-        chief = device;
+  if (chiefIndex)
+    chief = devices[*chiefIndex];
   bool severalTasks = llvm::any_of(devices, [&](const DeviceName &device) {
     return !device.sameTask(devices.front());
   });
@@ -373,57 +381,55 @@ double Placer::simulate() {
   return makespan;
 }
 
+std::optional<unsigned> Placer::chiefDevice() const {
+  for (StringRef job : {"chief", "worker"})
+    for (auto [index, device] : llvm::enumerate(devices))
+      if (device.job == job && device.task == 0)
+        return index;
+  return std::nullopt;
+}
+
+std::optional<unsigned> Placer::nextInTurn(ArrayRef<unsigned> candidates,
+                                           unsigned &next,
+                                           ArrayRef<unsigned> set) {
+  for (unsigned step = 0; step < candidates.size(); ++step) {
+    unsigned position = (next + step) % candidates.size();
+    if (llvm::is_contained(set, candidates[position])) {
+      next = position + 1;
+      return candidates[position];
+    }
+  }
+  return std::nullopt;
+}
+
 void Placer::placeOnParameterServers() {
   // The devices of job "ps", one per task (its first), and the chief's.
   SmallVector<unsigned> servers;
-  std::optional<unsigned> chief;
-  for (StringRef job : {"chief", "worker"})
-    for (auto [index, device] : llvm::enumerate(devices))
-      if (!chief && device.job == job && device.task == 0)
-        chief = index;
   for (auto [index, device] : llvm::enumerate(devices))
     if (device.job == "ps" &&
         llvm::none_of(servers, [&](unsigned other) {
           return devices[other].sameTask(device);
         }))
       servers.push_back(index);
+  std::optional<unsigned> chief = chiefDevice();
+  // A group that holds a variable goes where its first variable goes.
+  llvm::DenseSet<Operation *> holdingVariables;
+  for (Operation *node : order)
+    if (isVariableNode(node))
+      holdingVariables.insert(groups.getLeaderValue(node));
   unsigned next = 0;
   for (Operation *node : order) {
     Operation *leader = groups.getLeaderValue(node);
-    if (chosen.count(leader))
+    bool variable = isVariableNode(node);
+    if (chosen.count(leader) || (holdingVariables.contains(leader) && !variable))
       continue;
     ArrayRef<unsigned> set = feasible[leader];
-    auto pickFrom = [&](ArrayRef<unsigned> wanted) -> std::optional<unsigned> {
-      for (unsigned index : wanted)
-        if (llvm::is_contained(set, index))
-          return index;
-      return std::nullopt;
-    };
     std::optional<unsigned> pick;
-    if (isVariableNode(node) && !servers.empty()) {
-      // The next server in turn that the group may use.
-      SmallVector<unsigned> turn;
-      for (unsigned step = 0; step < servers.size(); ++step)
-        turn.push_back(servers[(next + step) % servers.size()]);
-      pick = pickFrom(turn);
-      if (pick)
-        next = llvm::find(servers, *pick) - servers.begin() + 1;
-    } else if (!isVariableNode(node) && chief) {
-      // A group that holds a variable goes where its first variable goes.
-      bool holdsVariable = llvm::any_of(
-          llvm::make_range(groups.findLeader(node), groups.member_end()),
-          [](Operation *member) { return isVariableNode(member); });
-      if (holdsVariable)
-        continue;
-      pick = pickFrom({*chief});
-    }
+    if (variable)
+      pick = nextInTurn(servers, next, set);
+    else if (chief && llvm::is_contained(set, *chief))
+      pick = chief;
     chosen[leader] = pick ? *pick : set.front();
-  }
-  // Groups whose first node in order came before their variable.
-  for (Operation *node : order) {
-    Operation *leader = groups.getLeaderValue(node);
-    if (!chosen.count(leader))
-      chosen[leader] = feasible[leader].front();
   }
 }
 
@@ -445,21 +451,17 @@ LogicalResult Placer::run(double &makespan) {
       chosen[leader] = set.front();
     break;
   case PlacementStrategy::RoundRobin: {
+    auto range = llvm::seq<unsigned>(0, devices.size());
+    SmallVector<unsigned> all(range.begin(), range.end());
     unsigned next = 0;
     for (Operation *node : order) {
       Operation *leader = groups.getLeaderValue(node);
       if (chosen.count(leader))
         continue;
-      ArrayRef<unsigned> set = feasible[leader];
       // The next device in turn that the group may use.
-      unsigned pick = set.front();
-      for (unsigned step = 0; step < devices.size(); ++step)
-        if (llvm::is_contained(set, (next + step) % devices.size())) {
-          pick = (next + step) % devices.size();
-          break;
-        }
-      chosen[leader] = pick;
-      next = pick + 1;
+      ArrayRef<unsigned> set = feasible[leader];
+      std::optional<unsigned> pick = nextInTurn(all, next, set);
+      chosen[leader] = pick ? *pick : set.front();
     }
     break;
   }
