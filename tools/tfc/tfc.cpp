@@ -352,9 +352,9 @@ int compile(MLIRContext &context) {
   std::vector<std::string> deviceNames(devices.begin(), devices.end());
   // A cluster of several tasks compiles to a program per task.
   std::optional<tfc::ClusterSpec> taskPrograms;
-  if ((k8sManifests || k8sImage.getNumOccurrences() ||
-       k8sVolume.getNumOccurrences()) &&
-      !cluster.getNumOccurrences()) {
+  bool manifestFlags = k8sManifests || k8sImage.getNumOccurrences() ||
+                       k8sVolume.getNumOccurrences();
+  if (manifestFlags && !cluster.getNumOccurrences()) {
     llvm::errs() << "tfc: error: --k8s-manifests, --k8s-image and "
                     "--k8s-volume go with --cluster\n";
     return tfc::kExitBadInput;
@@ -388,8 +388,7 @@ int compile(MLIRContext &context) {
         taskPrograms = spec;
       }
     }
-    if ((k8sManifests || k8sImage.getNumOccurrences() ||
-         k8sVolume.getNumOccurrences()) && !taskPrograms) {
+    if (manifestFlags && !taskPrograms) {
       llvm::errs() << "tfc: error: --k8s-manifests goes with the programs of "
                       "a cluster of several tasks (--emit exe, without "
                       "--single-process)\n";
