@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 
+from corpus_cluster import manifest_flags
+
 MODEL = "train_cnn_adam"
 STEPS = 400
 SAVE_EVERY = 25
@@ -54,15 +56,7 @@ def main():
     program = os.path.realpath(os.path.join(work, "program"))
     compile_command = ["tfc", "compile", os.path.join(model, "graph.pbtxt"),
                        "--cluster", "worker=1,ps=2", "--placement", "parameter-server",
-                       "-o", program]
-    for feed in manifest["feeds"]:
-        compile_command += ["--feed", feed["tensor"]]
-    for fetch in manifest["fetches"]:
-        compile_command += ["--fetch", fetch["tensor"]]
-    for target in manifest["targets"]:
-        compile_command += ["--target", target]
-    for init in manifest["init"]:
-        compile_command += ["--init", init]
+                       "-o", program] + manifest_flags(manifest)
     subprocess.run(compile_command, check=True, timeout=300)
 
     def job(checkpoints, extra):

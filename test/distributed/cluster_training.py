@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
 from npyfiles import compare, read_float32_vector, write_float32_scalar  # noqa: E402
-from corpus_cluster import run  # noqa: E402
+from corpus_cluster import manifest_flags, run  # noqa: E402
 
 
 def main():
@@ -38,15 +38,7 @@ def main():
         shutil.rmtree(out, ignore_errors=True)
         command = ["tfc", "compile", os.path.join(model, "graph.pbtxt"),
                    "--cluster", cluster, "--placement", "parameter-server",
-                   "--mlir-pass-statistics", "-o", out]
-        for feed in manifest["feeds"]:
-            command += ["--feed", feed["tensor"]]
-        for fetch in manifest["fetches"]:
-            command += ["--fetch", fetch["tensor"]]
-        for target in manifest.get("targets", []):
-            command += ["--target", target]
-        for init in manifest.get("init", []):
-            command += ["--init", init]
+                   "--mlir-pass-statistics", "-o", out] + manifest_flags(manifest)
         code, text = run(command, 300)
         if code != 0:
             print("%s: compile failed (%d): %s" % (label, code, text))

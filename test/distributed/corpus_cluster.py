@@ -37,6 +37,21 @@ def run(args, seconds):
     return process.returncode, out.decode(errors="replace")
 
 
+def manifest_flags(manifest):
+    """tfc compile's --feed, --fetch, --target and --init for a corpus model,
+    from its manifest."""
+    flags = []
+    for feed in manifest["feeds"]:
+        flags += ["--feed", feed["tensor"]]
+    for fetch in manifest["fetches"]:
+        flags += ["--fetch", fetch["tensor"]]
+    for target in manifest.get("targets", []):
+        flags += ["--target", target]
+    for init in manifest.get("init", []):
+        flags += ["--init", init]
+    return flags
+
+
 def name_of(tensor):
     return tensor[:-2] if tensor.endswith(":0") else tensor
 
