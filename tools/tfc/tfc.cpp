@@ -41,7 +41,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -300,18 +299,11 @@ int generateCode(MLIRContext &context, ModuleOp module,
     return succeeded(tfc::writeObject(*llvmModule, outputPath, target))
                ? tfc::kExitSuccess
                : tfc::kExitFailure;
-  // A program: the object in a temporary file, linked with the runtime.
-  SmallString<128> object;
-  if (llvm::sys::fs::createTemporaryFile("tfc-model", "o", object)) {
-    llvm::errs() << "tfc: error: cannot create a temporary file\n";
-    return tfc::kExitFailure;
-  }
-  auto removeObject =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
-  if (failed(tfc::writeObject(*llvmModule, object, target)) ||
-      failed(tfc::linkProgram(object, outputPath, loc, target, deviceTypes)))
-    return tfc::kExitFailure;
-  return tfc::kExitSuccess;
+  // A program, linked with the runtime.
+  return succeeded(tfc::linkProgram(*llvmModule, outputPath, loc, target,
+                                    deviceTypes))
+             ? tfc::kExitSuccess
+             : tfc::kExitFailure;
 }
 
 int compile(MLIRContext &context) {

@@ -146,11 +146,12 @@ enum class ProgramMain { Standalone, ClusterTask };
 /// the runtime (its system libraries).
 TargetLinkInputs programMainLinkInputs(ProgramMain main);
 
-/// Links an object file holding a model into a program with `main` and the
-/// runtime library, and the kernels and system libraries of the device
-/// target of each of `deviceTypes` (DeviceTarget.h; the kernels of the ISA
-/// level `options` generate code for).
-mlir::LogicalResult linkProgram(llvm::StringRef object, llvm::StringRef output,
+/// Emits `module` (holding a model) as an object in a temporary file and
+/// links it into the program `output` with `main` and the runtime library,
+/// and the kernels and system libraries of the device target of each of
+/// `deviceTypes` (DeviceTarget.h; the kernels of the ISA level `options`
+/// generate code for). Errors at `loc`.
+mlir::LogicalResult linkProgram(llvm::Module &module, llvm::StringRef output,
                                 mlir::Location loc,
                                 const TargetOptions &options,
                                 llvm::ArrayRef<std::string> deviceTypes,

@@ -13,7 +13,6 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
@@ -115,14 +114,7 @@ LogicalResult writeTaskProgram(ModuleOp module, const TaskName &task,
   if (!llvmModule)
     return failure();
   addTaskIdentity(*llvmModule, task, cluster);
-  SmallString<128> object;
-  if (llvm::sys::fs::createTemporaryFile("tfc-task", "o", object))
-    return fail(loc, "cannot create a temporary file");
-  auto removeObject =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
-  if (failed(writeObject(*llvmModule, object, options)))
-    return failure();
-  return linkProgram(object, path, loc, options, deviceTypes,
+  return linkProgram(*llvmModule, path, loc, options, deviceTypes,
                      ProgramMain::ClusterTask);
 }
 

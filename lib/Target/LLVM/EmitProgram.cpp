@@ -17,6 +17,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -414,7 +415,7 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
   return success();
 }
 
-LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
+LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
                           const TargetOptions &options,
                           ArrayRef<std::string> deviceTypes, ProgramMain main) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
@@ -424,11 +425,19 @@ LogicalResult linkProgram(StringRef object, StringRef output, Location loc,
       targetLinkInputs(deviceTypes, options, loc);
   if (failed(inputs))
     return failure();
+  SmallString<128> object;
+  if (llvm::sys::fs::createTemporaryFile("tfc-model", "o", object))
+    return emitError(loc, "cannot create a temporary file");
+  auto removeObject =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
+  if (failed(writeObject(module, object, options)))
+    return failure();
   // The program's main, each partition's target's kernels, the runtime,
   // then the system libraries the kernels and the main need.
   TargetLinkInputs mainInputs = programMainLinkInputs(main);
   const std::string &libDir = runtimeLibraryDir();
-  SmallVector<std::string> args = {*driver, object.str(), "-o", output.str()};
+  SmallVector<std::string> args = {*driver, object.str().str(), "-o",
+                                   output.str()};
   for (const std::string &archive : mainInputs.kernelArchives)
     args.push_back(libDir + "/" + archive);
   for (const std::string &archive : inputs->kernelArchives)

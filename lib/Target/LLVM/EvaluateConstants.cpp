@@ -75,9 +75,8 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  std::string object = inDir("constants.o"), program = inDir("constants");
-  if (failed(writeObject(*llvmModule, object, host)) ||
-      failed(linkProgram(object, program, loc, host, {"CPU"})))
+  std::string program = inDir("constants");
+  if (failed(linkProgram(*llvmModule, program, loc, host, {"CPU"})))
     return failure();
   SmallVector<std::string> args = {program};
   for (auto [i, fetch] : llvm::enumerate(fetches)) {
