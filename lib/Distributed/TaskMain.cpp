@@ -342,8 +342,6 @@ int main(int argc, char **argv) {
   // then moves the state file. A restore has every task read its own.
   auto saveJob = [&](const void *chiefState, const std::string &dir,
                      int64_t step, int keep, std::string &error) {
-    if (!rt::makeDirectories(dir, error))
-      return false;
     CheckpointAction own{CheckpointAction::Save, dir, step, 0, ""};
     RendezvousStatus status = checkpointTask(model, chiefState, own);
     RendezvousStatus others = clusterControl.saveShards(dir, step, 1);

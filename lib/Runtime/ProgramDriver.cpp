@@ -17,7 +17,8 @@
 // Training: the variables start from the init entry, or with --restore
 // from the latest checkpoint in DIR (the step counter too); --steps N runs
 // N steps (with --resume, a restartable job's habit: restored when DIR
-// has a checkpoint, else from the init entry, and the run ends at step N), saving a checkpoint every K steps and after the last one
+// has a checkpoint, else from the init entry, and the run ends at step N),
+// saving a checkpoint every K steps and after the last one
 // (CheckpointManager.h), keeping the newest N (default 5). On a terminal,
 // a progress line shows the step, the steps per second and the first
 // fetched scalar (the loss, as a rule).
@@ -101,7 +102,6 @@ std::string listNames(const tfc_tensor_info *tensors, int count) {
     names += std::string(i ? ", " : "") + tensors[i].name;
   return names.empty() ? "none" : names;
 }
-
 
 /// Prints a tensor: name, dtype, shape and its first values.
 void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
@@ -375,32 +375,32 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   // The variables: restored, or from the init entry. --resume restores
   // when there is a checkpoint, and ends the run at step --steps.
   int64_t step = 0;
-  if (resume) {
-    tfc::rt::CheckpointState checkpoints;
-    std::string ignored;
-    restore = tfc::rt::readCheckpointState(checkpointDir, checkpoints, ignored);
-    if (restore)
-      steps = std::max<int64_t>(
-          0, steps - tfc::rt::checkpointStep(checkpoints.latest));
-  }
-  if (restore) {
-    tfc::rt::CheckpointState checkpoints;
-    std::string error;
-    if (!tfc::rt::readCheckpointState(checkpointDir, checkpoints, error) ||
+  tfc::rt::CheckpointState checkpoints;
+  std::string checkpointError;
+  bool found = (restore || resume) &&
+               tfc::rt::readCheckpointState(checkpointDir, checkpoints,
+                                            checkpointError);
+  if (restore || (resume && found)) {
+    if (!found ||
         !(hooks.restoreCheckpoint
-              ? hooks.restoreCheckpoint(state.get(), checkpoints.latest, error)
+              ? hooks.restoreCheckpoint(state.get(), checkpoints.latest,
+                                        checkpointError)
               : tfc::rt::restoreCheckpoint(model, state.get(),
-                                           checkpoints.latest, error))) {
-      std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
+                                           checkpoints.latest,
+                                           checkpointError))) {
+      std::fprintf(stderr, "%s: error: %s\n", program, checkpointError.c_str());
       return kExitBadInput;
     }
     step = tfc::rt::checkpointStep(checkpoints.latest);
-    if (resume && steps == 0) {
-      // Nothing left to run (and no step's outputs to write).
-      std::fprintf(stderr, "%s: the checkpoint in %s is of step %" PRId64
-                           ": the run is complete\n",
-                   program, checkpointDir.c_str(), step);
-      return 0;
+    if (resume) {
+      if (step >= steps) {
+        // Nothing left to run (and no step's outputs to write).
+        std::fprintf(stderr, "%s: the checkpoint in %s is of step %" PRId64
+                             ": the run is complete\n",
+                     program, checkpointDir.c_str(), step);
+        return 0;
+      }
+      steps -= step;
     }
   } else if (model.init) {
     around(-1, [&] {
