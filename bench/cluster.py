@@ -8,7 +8,9 @@ runtime, in one run, on loopback.
 Two tasks, worker 0 and ps 0, each its own process on 127.0.0.1:
   * tfc: `tfc compile --cluster worker=1,ps=1` writes worker-0 and ps-0,
     and `tfc run-cluster` runs them; the chief's `--bench N` times N steps
-    after warm-up (median).
+    after warm-up (median). Twice: as it runs by default, where tensors
+    over 64 KiB between tasks on one host go through shared memory, and
+    with `--shared-memory off`, over loopback TCP as between hosts.
   * TensorFlow: two `tf.distribute.Server` processes (job worker and job ps)
     and a `tf.compat.v1.Session("grpc://worker")` in this process running
     the same graph, N runs after warm-up (median).
@@ -71,11 +73,17 @@ def build_graph(tf, size):
     return graph.as_graph_def()
 
 
-def time_tfc(tfc, graph_path, work, steps):
+def compile_tfc(tfc, graph_path, work):
     out = os.path.join(work, "tfc-program")
     subprocess.run([tfc, "compile", graph_path, "--fetch", "y", "--init", "init",
                     "--cluster", "worker=1,ps=1", "-o", out], check=True)
-    result = subprocess.run([tfc, "run-cluster", out, "--bench", str(steps)],
+    return out
+
+
+def time_tfc(tfc, program, steps, shared_memory):
+    result = subprocess.run([tfc, "run-cluster", program, "--shared-memory",
+                             "on" if shared_memory else "off",
+                             "--bench", str(steps)],
                             capture_output=True, text=True, timeout=600)
     match = re.search(r"median ([0-9.]+) us", result.stdout)
     if result.returncode != 0 or not match:
@@ -129,9 +137,10 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-cluster-")
     tfc = os.path.abspath(args.tfc)
     cases = [("null step", 0)] + [(s, parse_size(s)) for s in args.sizes.split(",")]
-    print("| graph | tfc median | TensorFlow median | tfc throughput | "
-          "TensorFlow throughput | speedup |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| graph | tfc median | tfc over TCP | TensorFlow median | "
+          "tfc throughput | over TCP | TensorFlow throughput | speedup | "
+          "over TCP |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for label, size in cases:
         graph_def = build_graph(tf, size)
         path = os.path.join(work, "graph-%d.pb" % size)
@@ -139,16 +148,19 @@ def main():
             f.write(graph_def.SerializeToString())
         # Fewer steps for the large tensors, to bound the run.
         steps = args.steps if size < (16 << 20) else max(10, args.steps // 10)
-        ours, theirs = [], []
+        program = compile_tfc(tfc, path, work)
+        ours, tcp, theirs = [], [], []
         for _ in range(args.rounds):
-            ours.append(time_tfc(tfc, path, work, steps))
+            ours.append(time_tfc(tfc, program, steps, True))
+            tcp.append(time_tfc(tfc, program, steps, False))
             theirs.append(time_tf(tf, graph_def, steps))
-        a, b = statistics.median(ours), statistics.median(theirs)
+        a, t, b = (statistics.median(x) for x in (ours, tcp, theirs))
 
         def rate(seconds):
             return "%.2f GB/s" % (size / seconds / 1e9) if size else "-"
-        print("| %s | %.3f ms | %.3f ms | %s | %s | %.1fx |" % (
-            label, a * 1e3, b * 1e3, rate(a), rate(b), b / a))
+        print("| %s | %.3f ms | %.3f ms | %.3f ms | %s | %s | %s | %.1fx | "
+              "%.1fx |" % (label, a * 1e3, t * 1e3, b * 1e3, rate(a), rate(t),
+                           rate(b), b / a, b / t))
         sys.stdout.flush()
 
 

@@ -278,8 +278,13 @@ int runCluster(int argc, char **argv) {
     } else {
       // (--cluster and --bind were refused above.)
       bool forEveryTask = false;
+      for (const char *flag : kTaskSwitches)
+        if (arg == flag) {
+          taskFlags.push_back(arg);
+          forEveryTask = true;
+        }
       for (const char *flag : kTaskFlags)
-        if (rt::takeFlag(argc, argv, i, flag, value)) {
+        if (!forEveryTask && rt::takeFlag(argc, argv, i, flag, value)) {
           taskFlags.insert(taskFlags.end(), {flag, value});
           forEveryTask = true;
           break;

@@ -76,6 +76,8 @@ int main(int argc, char **argv) {
     int first = i;
     std::string value;
     bool taskFlag = false;
+    for (const char *flag : tfc::kTaskSwitches)
+      taskFlag |= std::strcmp(argv[i], flag) == 0;
     for (const char *flag : tfc::kTaskFlags)
       if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
         taskFlag = true;

@@ -8,6 +8,7 @@
 //   TASK [--cluster SPEC] [--bind HOST:PORT] [--connect-timeout SECONDS]
 //        [--health-interval SECONDS] [--health-timeout SECONDS]
 //        [--tls-cert PEM --tls-key PEM --tls-ca PEM]
+//        [--shared-memory on|off] [--transfer-stats]
 //        [program flags: the chief's]
 //
 // The cluster is --cluster's (the compiler's three forms), else TF_CONFIG's
@@ -21,7 +22,9 @@
 // 0). Each side checks the other every --health-interval (default 1 s,
 // within --health-timeout, default 5 s); a lost task or chief is named in
 // one line and ends the process with status 138 (TFC_EXIT_CLUSTER_FAILURE:
-// restartable).
+// restartable). Tensors over 64 KiB to a task on the same host go through
+// shared memory unless --shared-memory is off; --transfer-stats prints, as
+// the task ends, what it sent and how.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +76,18 @@ int fail(int status, const std::string &message) {
   std::fflush(stderr);
   std::_Exit(status.getCode() == Code::Unavailable ? TFC_EXIT_CLUSTER_FAILURE
                                                    : kExitFailure);
+}
+
+/// The line --transfer-stats prints as a task ends.
+void printTransferStats(const Transport &transport) {
+  Transport::TransferStats stats = transport.transferStats();
+  std::fprintf(stderr,
+               "%s: sent %lld tensors, %lld bytes, %lld through shared "
+               "memory\n",
+               program, static_cast<long long>(stats.tensors),
+               static_cast<long long>(stats.bytes),
+               static_cast<long long>(stats.sharedMemory));
+  std::fflush(stderr);
 }
 
 bool parseSeconds(const std::string &text, std::chrono::milliseconds &out) {
@@ -167,6 +182,7 @@ int main(int argc, char **argv) {
   // The task's flags; the rest are the program's.
   std::vector<char *> rest = {argv[0]};
   std::string clusterFlag, bind;
+  bool sharedMemory = true, transferStats = false;
   // --tls-cert, --tls-key, --tls-ca.
   std::string tlsFiles[3];
   std::chrono::milliseconds connectTimeout(60000), healthInterval(1000),
@@ -196,6 +212,13 @@ int main(int argc, char **argv) {
       clusterFlag = value;
     } else if (rt::takeFlag(argc, argv, i, "--bind", value)) {
       bind = value;
+    } else if (std::strcmp(argv[i], "--transfer-stats") == 0) {
+      transferStats = true;
+    } else if (rt::takeFlag(argc, argv, i, "--shared-memory", value)) {
+      if (value != "on" && value != "off")
+        return fail(kExitBadInput,
+                    "--shared-memory '" + value + "': expected on or off");
+      sharedMemory = value == "on";
     } else if (rt::takeFlag(argc, argv, i, "--tls-cert", value)) {
       tlsFiles[0] = value;
     } else if (rt::takeFlag(argc, argv, i, "--tls-key", value)) {
@@ -298,6 +321,7 @@ int main(int argc, char **argv) {
   options.cluster = *cluster;
   options.task = self;
   options.bind = bind;
+  options.sharedMemory = sharedMemory;
   options.services = {control.service()};
   options.tls = tls;
   if (isChief) {
@@ -332,6 +356,8 @@ int main(int argc, char **argv) {
     });
     while (!control.waitForEnd(std::chrono::hours(1))) {
     }
+    if (transferStats)
+      printTransferStats(*transport);
     return 0;
   }
 
@@ -392,5 +418,7 @@ int main(int argc, char **argv) {
     exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
   }
   clusterControl.endJob(healthTimeout);
+  if (transferStats)
+    printTransferStats(*transport);
   return exitStatus;
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Distributed/Transport.h"
+#include "tfc/Distributed/SharedMemory.h"
 #include "tfc/Distributed/TensorCoding.h"
 
 #include "CallStatus.h"
@@ -27,6 +28,7 @@
 #include <grpcpp/impl/codegen/client_unary_call.h>
 
 #include <climits>
+#include <cstring>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -54,7 +56,8 @@ std::optional<TaskName> receiverOf(const std::string &key) {
 }
 
 /// A tensor that has arrived: the message as received (its slices are
-/// gRPC's, shared, not copied) and where its data is.
+/// gRPC's, shared, not copied, or one of the transport's own holding a
+/// shared tensor's bytes) and where its data is.
 struct Arrival {
   grpc::ByteBuffer message;
   std::vector<grpc::Slice> slices;
@@ -108,8 +111,28 @@ template <typename Set> static void setStreamArguments(Set set) {
 
 /// Tensors up to this size are copied into their message and sent without
 /// waiting for the receiver (sendCopied); larger ones go from the sender's
-/// buffer, zero-copy, and the send waits.
+/// buffer, zero-copy, or through shared memory to a task on the same host,
+/// and the send waits.
 constexpr int64_t kCopiedSendBytes = 64 << 10;
+
+/// A _Recv waiting for its tensor: a shared tensor that arrives meanwhile
+/// is copied straight into its buffer.
+struct Waiter {
+  void *data;
+  int64_t bytes;
+  /// A delivery is copying into `data` (the _Recv may not return before it
+  /// ends), or has.
+  bool filling = false, filled = false;
+};
+
+/// Whether tensors to one receiving address go through shared memory, and
+/// the regions that held them, free for the next.
+struct SharedPeer {
+  /// Unknown until the first large tensor: the address must be this host's
+  /// and the receiver must be able to map the region.
+  enum { Untried, Works, Refused } state = Untried;
+  std::vector<std::unique_ptr<SharedRegion>> free;
+};
 
 struct Transport::Impl {
   TransportOptions options;
@@ -120,6 +143,7 @@ struct Transport::Impl {
   std::condition_variable arrived;
   int64_t currentStep = 0;
   std::map<std::pair<int64_t, std::string>, Arrival> inbox;
+  std::map<std::pair<int64_t, std::string>, Waiter *> waiters;
   std::optional<Status> aborted;
   /// The calls in flight, cancelled by an abort.
   std::set<grpc::ClientContext *> calls;
@@ -129,10 +153,37 @@ struct Transport::Impl {
   std::condition_variable copiedSendsDone;
   std::optional<Status> sendFailure;
   std::map<std::string, std::shared_ptr<grpc::Channel>> channels;
+  /// By receiving address.
+  std::map<std::string, SharedPeer> sharedPeers;
+  /// The regions of senders on this host that sent here.
+  SharedRegionMap sharedRegions;
 
   /// Takes a message a peer sent (`peer` names it in errors).
   grpc::Status deliver(const grpc::ByteBuffer &message, const std::string &peer);
+  /// Copies a shared tensor's bytes, into a waiting _Recv's buffer or else
+  /// into `arrival`; fills in `arrival`'s data.
+  grpc::Status landShared(const SharedTensor &shared,
+                          std::pair<int64_t, std::string> id,
+                          Arrival &arrival, bool &landed);
   Status send(const char *key, const void *data, int64_t bytes);
+  Transport::TransferStats stats;
+  /// Counts a tensor sent to another task.
+  void sent(int64_t bytes, bool sharedMemory) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++stats.tensors;
+    stats.bytes += bytes;
+    stats.sharedMemory += sharedMemory;
+  }
+  /// Sends a large tensor through shared memory when `address` is this
+  /// host's and its task can map the region; false when it cannot (the
+  /// tensor must go over TCP), else true with `status` the send's.
+  bool sendShared(const TensorHeader &header, const void *data, int64_t bytes,
+                  const TaskName &receiver, const std::string &address,
+                  Status &status);
+  /// One SendTensor call to `receiver`, answered when it holds the
+  /// tensor; `code`, when given, is the call's gRPC status.
+  Status call(const grpc::ByteBuffer &request, const TaskName &receiver,
+              const std::string &address, grpc::StatusCode *code = nullptr);
   /// Sends a small tensor's bytes, copied, without waiting for the
   /// receiver: the sender's step goes on at once.
   Status sendCopied(grpc::ByteBuffer request, const TaskName &receiver,
@@ -206,27 +257,46 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
   if (!decodeTensorMessage(arrival.pieces(), arrival.decoded, error))
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "malformed tensor message from " + peer + ": " + error);
-  const TensorHeader &header = arrival.decoded.header;
+  const TensorHeader header = arrival.decoded.header;
   std::string sender = header.sender.empty() ? peer : header.sender;
   std::optional<TaskName> receiver = receiverOf(header.key);
   if (!receiver || !(*receiver == options.task))
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         self + " is not the receiver of '" + header.key +
                             "' (from " + sender + ")");
+  // Whether the tensor is of this run and step (asked again after a shared
+  // tensor's copy: the step may have ended meanwhile).
+  auto refusal = [&]() -> std::optional<grpc::Status> {
+    if (header.incarnation != options.incarnation)
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          self + " refuses a tensor from " + sender +
+                              ": it belongs to another run of the job "
+                              "(incarnation " +
+                              std::to_string(header.incarnation) + ", not " +
+                              std::to_string(options.incarnation) + ")");
+    if (header.stepId < currentStep)
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "'" + header.key + "' from " + sender +
+                              " is for step " + std::to_string(header.stepId) +
+                              ", which " + self + " has finished");
+    return std::nullopt;
+  };
+  auto id = std::make_pair(header.stepId, header.key);
+  if (header.shared) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (std::optional<grpc::Status> refused = refusal())
+        return *refused;
+    }
+    bool landed = false;
+    grpc::Status status = landShared(*header.shared, id, arrival, landed);
+    if (!status.ok() || landed)
+      return status;
+  }
   std::lock_guard<std::mutex> lock(mutex);
-  if (header.incarnation != options.incarnation)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        self + " refuses a tensor from " + sender +
-                            ": it belongs to another run of the job "
-                            "(incarnation " +
-                            std::to_string(header.incarnation) + ", not " +
-                            std::to_string(options.incarnation) + ")");
-  if (header.stepId < currentStep)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "'" + header.key + "' from " + sender + " is for step " +
-                            std::to_string(header.stepId) + ", which " + self +
-                            " has finished");
-  auto [it, inserted] = inbox.try_emplace({header.stepId, header.key});
+  if (std::optional<grpc::Status> refused = refusal())
+    return *refused;
+  auto [it, inserted] = inbox.try_emplace(id);
   if (!inserted)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "'" + header.key + "' sent twice in step " +
@@ -237,6 +307,82 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
   return grpc::Status::OK;
 }
 
+grpc::Status Transport::Impl::landShared(const SharedTensor &shared,
+                                         std::pair<int64_t, std::string> id,
+                                         Arrival &arrival, bool &landed) {
+  const std::string &sender = arrival.decoded.header.sender;
+  std::string error;
+  std::shared_ptr<const SharedMapping> mapping = sharedRegions.map(
+      shared, arrival.decoded.header.incarnation, error);
+  // UNIMPLEMENTED tells the sender to send this tensor, and the next, over
+  // TCP.
+  if (!mapping)
+    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                        self + " cannot map the shared memory of " + sender +
+                            ": " + error);
+  Waiter *waiter = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = waiters.find(id);
+    if (found != waiters.end()) {
+      if (found->second->filling || found->second->filled)
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                            "'" + id.second + "' sent twice in step " +
+                                std::to_string(id.first) + " (by " + sender +
+                                ")");
+      // A _Recv of another size takes the tensor from the inbox and says so.
+      if (found->second->bytes == int64_t(shared.bytes)) {
+        waiter = found->second;
+        waiter->filling = true;
+      }
+    }
+  }
+  if (waiter) {
+    std::memcpy(waiter->data, mapping->data(), size_t(shared.bytes));
+    std::lock_guard<std::mutex> lock(mutex);
+    waiter->filling = false;
+    waiter->filled = true;
+    arrived.notify_all();
+    landed = true;
+    return grpc::Status::OK;
+  }
+  // No _Recv waits yet: the bytes wait in a slice of the transport's.
+  grpc::Slice staged(size_t(shared.bytes));
+  std::memcpy(const_cast<uint8_t *>(staged.begin()), mapping->data(),
+              size_t(shared.bytes));
+  arrival.slices = {staged};
+  arrival.decoded.dataOffset = 0;
+  arrival.decoded.dataBytes = shared.bytes;
+  return grpc::Status::OK;
+}
+
+/// Whether HOST:PORT (or [HOST]:PORT) names this host: its host resolves
+/// to an address a socket here can bind.
+static bool isLocalAddress(const std::string &address) {
+  size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    return false;
+  std::string host = address.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  addrinfo hints = {};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo *found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0)
+    return false;
+  bool local = false;
+  for (addrinfo *at = found; at && !local; at = at->ai_next) {
+    int fd = socket(at->ai_family, SOCK_STREAM, 0);
+    if (fd < 0)
+      continue;
+    // Port 0 of the address: only an address of this host binds.
+    local = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
+    close(fd);
+  }
+  freeaddrinfo(found);
+  return local;
+}
+
 Status Transport::Impl::send(const char *key, const void *data,
                              int64_t bytes) {
   std::optional<TaskName> receiver = receiverOf(key);
@@ -244,11 +390,10 @@ Status Transport::Impl::send(const char *key, const void *data,
     return Status::error(Code::InvalidArgument,
                          std::string("rendezvous key '") + key +
                              "' names no receiving task");
-  if (bytes < 0 || bytes > INT_MAX - 4096)
+  if (bytes < 0)
     return Status::error(Code::InvalidArgument,
-                         std::string("'") + key + "': " +
-                             std::to_string(bytes) +
-                             " bytes are more than one gRPC message holds");
+                         std::string("'") + key + "': a size of " +
+                             std::to_string(bytes) + " bytes");
   int64_t step;
   uint64_t incarnation;
   {
@@ -258,11 +403,11 @@ Status Transport::Impl::send(const char *key, const void *data,
     step = currentStep;
     incarnation = options.incarnation;
   }
-  TensorHeader header{incarnation, step, key, self};
-  std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
+  TensorHeader header{incarnation, step, key, self, std::nullopt};
   if (*receiver == options.task) {
     // Another device of this task: into its own inbox (a copy, as the
     // in-process rendezvous makes).
+    std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
     grpc::Slice copy[2] = {grpc::Slice(prefix),
                            grpc::Slice(data, size_t(bytes))};
     grpc::Status status =
@@ -278,18 +423,104 @@ Status Transport::Impl::send(const char *key, const void *data,
                              receiver->str() +
                              ", which the cluster has no address for");
   // A small tensor is copied and sent without waiting for the receiver's
-  // answer (a round trip saved on every step); a large one is sent from
-  // the sender's buffer, which the call holds until the receiver has it.
+  // answer (a round trip saved on every step); a large one goes through
+  // shared memory to a task on this host, else from the sender's buffer,
+  // which the call holds until the receiver has it.
   if (bytes <= kCopiedSendBytes) {
+    std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
     grpc::Slice copied[2] = {grpc::Slice(prefix),
                              grpc::Slice(data, size_t(bytes))};
-    return sendCopied(grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1), *receiver,
-                      address);
+    Status status = sendCopied(grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1),
+                               *receiver, address);
+    if (status.isOk())
+      sent(bytes, false);
+    return status;
   }
+  Status shared = Status::ok();
+  if (options.sharedMemory &&
+      sendShared(header, data, bytes, *receiver, address, shared))
+    return shared;
+  if (bytes > INT_MAX - 4096)
+    return Status::error(Code::InvalidArgument,
+                         std::string("'") + key + "': " +
+                             std::to_string(bytes) +
+                             " bytes are more than one gRPC message holds");
+  std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
   grpc::Slice slices[2] = {
       grpc::Slice(prefix),
       grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
-  grpc::ByteBuffer request(slices, 2);
+  Status status = call(grpc::ByteBuffer(slices, 2), *receiver, address);
+  if (status.isOk())
+    sent(bytes, false);
+  return status;
+}
+
+bool Transport::Impl::sendShared(const TensorHeader &header, const void *data,
+                                 int64_t bytes, const TaskName &receiver,
+                                 const std::string &address, Status &status) {
+  std::unique_ptr<SharedRegion> region;
+  bool untried;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    SharedPeer &peer = sharedPeers[address];
+    if (peer.state == SharedPeer::Refused)
+      return false;
+    untried = peer.state == SharedPeer::Untried;
+    // The smallest free region the tensor fits; when none does, one goes,
+    // so that a task holds regions only for the sends it makes at once.
+    auto best = peer.free.end();
+    for (auto at = peer.free.begin(); at != peer.free.end(); ++at)
+      if ((*at)->capacity() >= size_t(bytes) &&
+          (best == peer.free.end() || (*at)->capacity() < (*best)->capacity()))
+        best = at;
+    if (best != peer.free.end()) {
+      region = std::move(*best);
+      peer.free.erase(best);
+    } else if (!peer.free.empty()) {
+      peer.free.pop_back();
+    }
+  }
+  auto refuse = [&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    SharedPeer &peer = sharedPeers[address];
+    peer.state = SharedPeer::Refused;
+    peer.free.clear();
+    return false;
+  };
+  if (untried && !isLocalAddress(address))
+    return refuse();
+  if (!region) {
+    std::string error;
+    region = SharedRegion::create(size_t(bytes), header.incarnation, error);
+    if (!region)
+      return refuse();
+  }
+  std::memcpy(region->data(), data, size_t(bytes));
+  TensorHeader described = header;
+  described.shared = region->describe(uint64_t(bytes));
+  grpc::Slice message(encodeTensorPrefix(described, 0));
+  grpc::StatusCode code;
+  status = call(grpc::ByteBuffer(&message, 1), receiver, address, &code);
+  if (code == grpc::StatusCode::UNIMPLEMENTED)
+    return refuse();
+  std::lock_guard<std::mutex> lock(mutex);
+  SharedPeer &peer = sharedPeers[address];
+  if (status.isOk()) {
+    peer.state = SharedPeer::Works;
+    ++stats.tensors;
+    stats.bytes += bytes;
+    ++stats.sharedMemory;
+  }
+  peer.free.push_back(std::move(region));
+  return true;
+}
+
+Status Transport::Impl::call(const grpc::ByteBuffer &request,
+                             const TaskName &receiver,
+                             const std::string &address,
+                             grpc::StatusCode *code) {
+  if (code)
+    *code = grpc::StatusCode::CANCELLED;
   std::shared_ptr<grpc::Channel> channel = channelTo(address);
   grpc::ClientContext context;
   {
@@ -309,11 +540,13 @@ Status Transport::Impl::send(const char *key, const void *data,
           channel.get(), method, &context, request, &response);
   std::lock_guard<std::mutex> lock(mutex);
   calls.erase(&context);
+  if (code)
+    *code = status.error_code();
   if (status.ok())
     return Status::ok();
   if (aborted)
     return *aborted;
-  return statusOfCall(status, *receiver, address);
+  return statusOfCall(status, receiver, address);
 }
 
 Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
@@ -361,29 +594,40 @@ Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
 Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex);
   auto id = std::make_pair(currentStep, std::string(key));
+  // Registered while this waits, for a shared tensor to land in.
+  Waiter waiter{data, bytes};
+  bool registered = false;
+  auto done = [&](Status status) {
+    if (registered)
+      waiters.erase(id);
+    return status;
+  };
   while (true) {
-    if (aborted)
-      return *aborted;
-    if (sendFailure)
-      return *sendFailure;
+    if (waiter.filled)
+      return done(Status::ok());
+    if (!waiter.filling && (aborted || sendFailure))
+      return done(aborted ? *aborted : *sendFailure);
     auto it = inbox.find(id);
     if (it != inbox.end()) {
-      const Arrival &arrival = it->second;
-      if (int64_t(arrival.decoded.dataBytes) != bytes) {
-        Status status = Status::error(
+      Arrival arrival = std::move(it->second);
+      inbox.erase(it);
+      done(Status::ok());
+      registered = false;
+      if (int64_t(arrival.decoded.dataBytes) != bytes)
+        return Status::error(
             Code::InvalidArgument,
             "'" + std::string(key) + "' from " +
                 arrival.decoded.header.sender + " has " +
                 std::to_string(arrival.decoded.dataBytes) + " bytes, " + self +
                 " expects " + std::to_string(bytes));
-        inbox.erase(it);
-        return status;
-      }
+      // The copy runs unlocked: other tensors arrive meanwhile.
+      lock.unlock();
       copyFromPieces(arrival.pieces(), arrival.decoded.dataOffset, data,
                      size_t(bytes));
-      inbox.erase(it);
       return Status::ok();
     }
+    if (!registered)
+      registered = waiters.emplace(id, &waiter).second;
     arrived.wait(lock);
   }
 }
@@ -445,33 +689,6 @@ Transport::~Transport() {
   impl->server->Wait();
 }
 
-/// Whether HOST:PORT (or [HOST]:PORT) names this host: its host resolves
-/// to an address a socket here can bind.
-static bool isLocalAddress(const std::string &address) {
-  size_t colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0)
-    return false;
-  std::string host = address.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  addrinfo hints = {};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo *found = nullptr;
-  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0)
-    return false;
-  bool local = false;
-  for (addrinfo *at = found; at && !local; at = at->ai_next) {
-    int fd = socket(at->ai_family, SOCK_STREAM, 0);
-    if (fd < 0)
-      continue;
-    // Port 0 of the address: only an address of this host binds.
-    local = ::bind(fd, at->ai_addr, at->ai_addrlen) == 0;
-    close(fd);
-  }
-  freeaddrinfo(found);
-  return local;
-}
-
 std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
                                             std::string &error) {
   // gRPC's own log lines would come beside the one line a failure gives,
@@ -524,6 +741,11 @@ std::unique_ptr<Transport> Transport::start(const TransportOptions &options,
 }
 
 int Transport::port() const { return impl->boundPort; }
+
+Transport::TransferStats Transport::transferStats() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->stats;
+}
 
 Status Transport::sendFailure() const {
   std::lock_guard<std::mutex> lock(impl->mutex);

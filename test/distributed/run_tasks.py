@@ -118,6 +118,7 @@ def main():
             wait("ps")
         elif scenario == "bad-flags":
             for flags in (["--health-interval", "soon"], ["--threads", "-2"],
+                          ["--shared-memory", "maybe"],
                           ["--cluster", "worker=2"]):
                 start("ps", ps_exe, flags)
                 wait("ps")

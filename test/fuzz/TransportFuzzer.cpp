@@ -54,7 +54,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       reread.header.sender != decoded.header.sender ||
       reread.header.stepId != decoded.header.stepId ||
       reread.header.incarnation != decoded.header.incarnation ||
-      reread.dataBytes != decoded.dataBytes)
+      reread.dataBytes != decoded.dataBytes ||
+      bool(reread.header.shared) != bool(decoded.header.shared))
     std::abort();
+  if (decoded.header.shared) {
+    const SharedTensor &a = *decoded.header.shared, &b = *reread.header.shared;
+    if (a.host != b.host || a.pid != b.pid || a.fd != b.fd ||
+        a.token != b.token || a.bytes != b.bytes || decoded.dataBytes != 0)
+      std::abort();
+  }
   return 0;
 }

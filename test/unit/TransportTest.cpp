@@ -2,12 +2,14 @@
 //
 // Two tasks' transports in one test process, each with its own gRPC server
 // on a free port of 127.0.0.1 (real sockets): what one task's rendezvous
-// sends, the other's receives, whatever its size; a peer of another run,
+// sends, the other's receives, whatever its size, over TCP or through
+// shared memory; a peer of another run,
 // an unreachable peer, a wrong size and garbage on the port each fail
 // with a line naming what is wrong; an abort releases a waiting receive.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Distributed/SharedMemory.h"
 #include "tfc/Distributed/TensorCoding.h"
 #include "tfc/Distributed/Transport.h"
 
@@ -16,6 +18,7 @@
 #include "gtest/gtest.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -45,9 +48,10 @@ struct Pair {
   std::unique_ptr<Transport> worker, ps;
   std::unique_ptr<tfc_rendezvous> atWorker, atPs;
 
-  explicit Pair(uint64_t workerIncarnation = 7, uint64_t psIncarnation = 7) {
-    worker = start(kWorker, workerIncarnation);
-    ps = start(kPs, psIncarnation);
+  explicit Pair(uint64_t workerIncarnation = 7, uint64_t psIncarnation = 7,
+                bool sharedMemory = true) {
+    worker = start(kWorker, workerIncarnation, sharedMemory);
+    ps = start(kPs, psIncarnation, sharedMemory);
     worker->setAddress(kPs, "127.0.0.1:" + std::to_string(ps->port()));
     ps->setAddress(kWorker, "127.0.0.1:" + std::to_string(worker->port()));
     atWorker = worker->makeRendezvous();
@@ -55,10 +59,12 @@ struct Pair {
   }
 
   static std::unique_ptr<Transport> start(const TaskName &task,
-                                          uint64_t incarnation) {
+                                          uint64_t incarnation,
+                                          bool sharedMemory = true) {
     TransportOptions options;
     options.task = task;
     options.incarnation = incarnation;
+    options.sharedMemory = sharedMemory;
     options.bind = "127.0.0.1:0";
     std::string error;
     std::unique_ptr<Transport> transport = Transport::start(options, error);
@@ -117,18 +123,112 @@ TEST(TransportTest, SendsTensorsBetweenTasks) {
 }
 
 // Tests that a tensor larger than gRPC's default message limit (4 MiB)
-// arrives whole.
+// arrives whole, over TCP and, between tasks on one host, through shared
+// memory.
 TEST(TransportTest, SendsLargeTensors) {
+  for (bool sharedMemory : {false, true}) {
+    Pair pair(7, 7, sharedMemory);
+    std::string key = keyOf(kWorker, kPs, "gradient");
+    std::vector<uint8_t> sent(48 << 20), got(48 << 20);
+    for (size_t i = 0; i < sent.size(); ++i)
+      sent[i] = uint8_t(i * 2654435761u >> 13);
+    RendezvousStatus status = pair.atWorker->send(key.c_str(), sent.data(), sent.size());
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    status = pair.atPs->recv(key.c_str(), got.data(), got.size());
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_TRUE(got == sent);
+    Transport::TransferStats stats = pair.worker->transferStats();
+    EXPECT_EQ(stats.tensors, 1);
+    EXPECT_EQ(stats.bytes, 48 << 20);
+    EXPECT_EQ(stats.sharedMemory, sharedMemory ? 1 : 0);
+  }
+}
+
+// Tests shared memory between the tasks' transports: a tensor lands in the
+// buffer of a receive that waits for it, a smaller one reuses the region,
+// a larger one gets a new one, and a receive of another size is told.
+TEST(TransportTest, SharedTensorsLandInWaitingReceives) {
   Pair pair;
-  std::string key = keyOf(kWorker, kPs, "gradient");
-  std::vector<uint8_t> sent(48 << 20), got(48 << 20);
-  for (size_t i = 0; i < sent.size(); ++i)
-    sent[i] = uint8_t(i * 2654435761u >> 13);
-  RendezvousStatus status = pair.atWorker->send(key.c_str(), sent.data(), sent.size());
-  ASSERT_TRUE(status.isOk()) << status.getMessage();
-  status = pair.atPs->recv(key.c_str(), got.data(), got.size());
-  ASSERT_TRUE(status.isOk()) << status.getMessage();
-  EXPECT_TRUE(got == sent);
+  std::string key = keyOf(kPs, kWorker, "w/read");
+  for (size_t bytes : {size_t(1) << 20, size_t(100) << 10, size_t(3) << 20}) {
+    std::vector<uint8_t> sent(bytes), got(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+      sent[i] = uint8_t(i * 40503u + bytes);
+    std::thread receiver([&] {
+      RendezvousStatus status = pair.atWorker->recv(key.c_str(), got.data(), bytes);
+      EXPECT_TRUE(status.isOk()) << status.getMessage();
+    });
+    // Most likely, the receive waits by now.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    RendezvousStatus status = pair.atPs->send(key.c_str(), sent.data(), bytes);
+    EXPECT_TRUE(status.isOk()) << status.getMessage();
+    receiver.join();
+    EXPECT_TRUE(got == sent) << bytes;
+    pair.ps->beginStep(pair.ps->step() + 1);
+    pair.worker->beginStep(pair.worker->step() + 1);
+  }
+  EXPECT_EQ(pair.ps->transferStats().sharedMemory, 3);
+  std::vector<uint8_t> sent(1 << 20), got(2 << 20);
+  std::thread receiver([&] {
+    RendezvousStatus status = pair.atWorker->recv(key.c_str(), got.data(), got.size());
+    EXPECT_EQ(status.getCode(), Code::InvalidArgument);
+    EXPECT_EQ(status.getMessage(),
+              "'" + key + "' from /job:ps/replica:0/task:0 has 1048576 bytes, "
+              "/job:worker/replica:0/task:0 expects 2097152");
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(pair.atPs->send(key.c_str(), sent.data(), sent.size()).isOk());
+  receiver.join();
+}
+
+// Tests what a receiver maps: only a region of the job's, on this host,
+// holding the token and the bytes the message says; anything else is
+// refused, saying why.
+TEST(SharedMemoryTest, MapsOnlyTheSendersRegion) {
+  std::string error;
+  std::unique_ptr<SharedRegion> region = SharedRegion::create(5000, 7, error);
+  ASSERT_TRUE(region) << error;
+  EXPECT_GE(region->capacity(), 5000u);
+  std::memcpy(region->data(), "tensor", 6);
+  SharedRegionMap regions;
+  SharedTensor shared = region->describe(6);
+  std::shared_ptr<const SharedMapping> mapping = regions.map(shared, 7, error);
+  ASSERT_TRUE(mapping) << error;
+  EXPECT_EQ(std::string(reinterpret_cast<const char *>(mapping->data()), 6), "tensor");
+  // Mapped once: the same mapping again.
+  EXPECT_EQ(regions.map(shared, 7, error), mapping);
+
+  auto refused = [&](SharedTensor what, uint64_t incarnation) {
+    error.clear();
+    EXPECT_FALSE(regions.map(what, incarnation, error));
+    return error;
+  };
+  SharedTensor other = shared;
+  other.token ^= 1;
+  EXPECT_EQ(refused(other, 7), "the sender's region no longer holds the tensor");
+  EXPECT_EQ(refused(shared, 8), "/proc/" + std::to_string(getpid()) + "/fd/" +
+                                    std::to_string(shared.fd) +
+                                    " is not a region of this job");
+  other = shared;
+  other.host += "x";
+  EXPECT_EQ(refused(other, 7),
+            "the sender is on another host or in another process namespace");
+  other = shared;
+  other.bytes = region->capacity() + 1;
+  EXPECT_EQ(refused(other, 7), "the sender's region holds " +
+                                   std::to_string(region->capacity()) +
+                                   " bytes, not " +
+                                   std::to_string(region->capacity() + 1));
+  // A file that is not a memfd, and a descriptor that is not open.
+  int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(file, 0);
+  other = shared;
+  other.fd = file;
+  EXPECT_EQ(refused(other, 7), "/proc/" + std::to_string(getpid()) + "/fd/" +
+                                   std::to_string(file) +
+                                   " is not a region of this job");
+  close(file);
+  EXPECT_NE(refused(other, 7).find("No such file or directory"), std::string::npos);
 }
 
 // Tests that a tensor sent for the next step waits for it.
@@ -296,6 +396,41 @@ TEST(TensorCodingTest, RoundTripsAcrossAnySplit) {
       << error;
   EXPECT_EQ(decoded.header.sender, header.sender);
   EXPECT_EQ(decoded.dataBytes, data.size());
+  EXPECT_FALSE(decoded.header.shared);
+}
+
+// Tests a tensor sent through shared memory: its message says where the
+// bytes are, protobuf reads that, and the decoder reads it back whole.
+TEST(TensorCodingTest, RoundTripsASharedTensor) {
+  TensorHeader header{7, 3, "a;1;b;tensor;0:0", "/job:ps/replica:0/task:0",
+                      SharedTensor{"boot/pid:[4026531836]", 4242, 17,
+                                   0xfedcba9876543210ull, 1 << 20}};
+  std::string message = encodeTensorPrefix(header, 0);
+  TensorMessage parsed;
+  ASSERT_TRUE(parsed.ParseFromString(message));
+  EXPECT_EQ(parsed.shared().host(), "boot/pid:[4026531836]");
+  EXPECT_EQ(parsed.shared().pid(), 4242);
+  EXPECT_EQ(parsed.shared().fd(), 17);
+  EXPECT_EQ(parsed.shared().token(), 0xfedcba9876543210ull);
+  EXPECT_EQ(parsed.shared().bytes(), 1u << 20);
+  EXPECT_TRUE(parsed.data().empty());
+  auto *bytes = reinterpret_cast<const uint8_t *>(message.data());
+  for (size_t cut = 0; cut <= message.size(); ++cut) {
+    DecodedTensor decoded;
+    std::string error;
+    ASSERT_TRUE(decodeTensorMessage({{bytes, cut}, {bytes + cut, message.size() - cut}},
+                                    decoded, error))
+        << cut << ": " << error;
+    ASSERT_TRUE(decoded.header.shared);
+    EXPECT_EQ(decoded.header.shared->host, header.shared->host);
+    EXPECT_EQ(decoded.header.shared->pid, 4242);
+    EXPECT_EQ(decoded.header.shared->fd, 17);
+    EXPECT_EQ(decoded.header.shared->token, header.shared->token);
+    EXPECT_EQ(decoded.header.shared->bytes, 1u << 20);
+    EXPECT_EQ(decoded.dataBytes, 0u);
+    if (cut < message.size())
+      EXPECT_FALSE(decodeTensorMessage({{bytes, cut}}, decoded, error)) << cut;
+  }
 }
 
 // Tests that a wrong wire type and a length past the end are refused,
@@ -317,6 +452,19 @@ TEST(TensorCodingTest, RefusesMalformedFields) {
   // No key.
   EXPECT_FALSE(decode(std::string("\x7a\x00", 2)));
   EXPECT_EQ(error, "no rendezvous key");
+  // A shared tensor (field 5) and data both.
+  TensorHeader header{7, 3, "k", "s", SharedTensor{"h", 1, 2, 3, 4}};
+  EXPECT_FALSE(decode(encodeTensorPrefix(header, 1) + "x"));
+  EXPECT_EQ(error, "both data and a shared tensor");
+  // A shared tensor without its process.
+  EXPECT_FALSE(decode(std::string("\x1a\x01k\x2a\x02\x18\x02\x7a\x00", 10)));
+  EXPECT_EQ(error, "shared tensor without its process and region");
+  // Its token (field 4) as a varint.
+  EXPECT_FALSE(decode(std::string("\x1a\x01k\x2a\x02\x20\x02\x7a\x00", 10)));
+  EXPECT_EQ(error, "field 4 has wire type 0, expected 1");
+  // Its pid past the end of the shared tensor.
+  EXPECT_FALSE(decode(std::string("\x1a\x01k\x2a\x01\x10\x02\x7a\x00", 10)));
+  EXPECT_EQ(error, "shared tensor field 2 runs past its end");
 }
 
 } // namespace

@@ -84,7 +84,10 @@ struct ClusterSpec {
 inline constexpr const char *kTaskFlags[] = {
     "--cluster",        "--bind",           "--connect-timeout",
     "--health-interval", "--health-timeout", "--threads",
-    "--tls-cert",       "--tls-key",        "--tls-ca"};
+    "--tls-cert",       "--tls-key",        "--tls-ca",
+    "--shared-memory"};
+/// The task flags without a value.
+inline constexpr const char *kTaskSwitches[] = {"--transfer-stats"};
 
 /// `text` as a JSON string, quoted, with the escapes JSON requires (also a
 /// YAML double-quoted scalar).

@@ -22,10 +22,28 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tfc::distributed {
+
+/// Where the bytes of a tensor sent to a task on the same host lie
+/// instead of the message's `data`: in a shared memory region of the
+/// sender (SharedMemory.h), which the receiver maps and copies from.
+struct SharedTensor {
+  /// The sender's host identity (hostIdentity()): the receiver maps the
+  /// region only when it is its own.
+  std::string host;
+  /// The sender's process and the region's file descriptor in it.
+  int64_t pid = 0;
+  int64_t fd = 0;
+  /// What the region holds at its start, so that a region the sender has
+  /// since replaced is not taken for this one.
+  uint64_t token = 0;
+  /// The tensor's size; its bytes start at kSharedDataOffset.
+  uint64_t bytes = 0;
+};
 
 /// The fields of a TensorMessage but its data.
 struct TensorHeader {
@@ -33,6 +51,7 @@ struct TensorHeader {
   int64_t stepId = 0;
   std::string key;
   std::string sender;
+  std::optional<SharedTensor> shared;
 };
 
 /// A contiguous piece of a received message (one of gRPC's slices).
@@ -42,7 +61,7 @@ struct Span {
 };
 
 /// What precedes a tensor's bytes on the wire: the header's fields, then
-/// the tag and length of `data` (`dataBytes` long).
+/// the tag and length of `data` (`dataBytes` long; 0 with `shared`).
 std::string encodeTensorPrefix(const TensorHeader &header, uint64_t dataBytes);
 
 /// A decoded message: its header and where its data lies.
@@ -58,7 +77,7 @@ constexpr size_t kMaxNameBytes = 64 * 1024;
 
 /// Decodes the message laid out in `pieces`; false, with `error` saying
 /// what is wrong, when it is not a well-formed TensorMessage with a key
-/// and data.
+/// and either data or a shared tensor (not both).
 bool decodeTensorMessage(const std::vector<Span> &pieces, DecodedTensor &out,
                          std::string &error);
 

@@ -12,7 +12,8 @@
 // step id, so a tensor for the next step that arrives early waits for it,
 // and the job's incarnation, so a process of an earlier run is refused. A
 // send returns once the receiving task holds the bytes: the sender's buffer
-// goes on the wire as is (TensorCoding.h) and is not copied.
+// goes on the wire as is (TensorCoding.h) and is not copied, or, to a task
+// on the same host, through shared memory (SharedMemory.h).
 //
 // Standard C++ and gRPC only (programs link it).
 //
@@ -57,6 +58,9 @@ struct TransportOptions {
     std::string certChain, privateKey, rootCerts;
   };
   std::optional<Tls> tls;
+  /// Whether tensors larger than 64 KiB to a task on this host go through
+  /// shared memory (when that task can map it; else over TCP).
+  bool sharedMemory = true;
 };
 
 class Transport {
@@ -70,6 +74,12 @@ public:
 
   /// The port the server listens on.
   int port() const;
+  /// What this task has sent to other tasks: tensors, their bytes, and how
+  /// many of them went through shared memory.
+  struct TransferStats {
+    int64_t tensors = 0, bytes = 0, sharedMemory = 0;
+  };
+  TransferStats transferStats() const;
   /// Ok, or the first failure of a small tensor's send, which does not wait
   /// for its receiver (the task's health check reports it to the chief).
   RendezvousStatus sendFailure() const;
