@@ -1,6 +1,7 @@
 # lit configuration of tfc's tests: .mlir, .pbtxt and .test files under
 # test/, run with tfc's tools and LLVM's FileCheck and not.
 import os
+import shutil
 
 import subprocess
 
@@ -28,3 +29,7 @@ for module, feature in (("yaml", "pyyaml"), ("jsonschema", "jsonschema")):
     if subprocess.run([config.python_executable, "-c", "import " + module],
                       capture_output=True).returncode == 0:
         config.available_features.add(feature)
+
+# Tests that run a task as another user (setpriv, util-linux) need root.
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root")
