@@ -86,6 +86,33 @@ void removeStaleTemporaries(const std::string &dir) {
   ::closedir(listing);
 }
 
+/// Removes the shard directories (model.ckpt-N_temp) in `dir`: called
+/// once a sharded save is merged, when every one left is a crashed save's.
+void removeShardDirectories(const std::string &dir) {
+  DIR *listing = ::opendir(dir.c_str());
+  if (!listing)
+    return;
+  std::vector<std::string> stale;
+  while (dirent *entry = ::readdir(listing)) {
+    std::string name = entry->d_name;
+    const std::string suffix = "_temp";
+    if (name.rfind("model.ckpt-", 0) == 0 && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      stale.push_back(join(dir, name));
+  }
+  ::closedir(listing);
+  for (const std::string &temp : stale) {
+    if (DIR *parts = ::opendir(temp.c_str())) {
+      while (dirent *entry = ::readdir(parts))
+        if (std::strcmp(entry->d_name, ".") != 0 &&
+            std::strcmp(entry->d_name, "..") != 0)
+          std::remove(join(temp, entry->d_name).c_str());
+      ::closedir(parts);
+    }
+    ::rmdir(temp.c_str());
+  }
+}
+
 } // namespace
 
 bool parseCheckpointState(const std::string &text, const std::string &dir,
@@ -270,10 +297,9 @@ bool mergeCheckpointShards(const std::string &dir, int64_t step, int numShards,
   if (!writeIndex(prefix, numShards, entries, error) ||
       !commitCheckpoint(dir, name, keep, error))
     return false;
-  std::string temp = join(dir, name + "_temp");
-  for (int shard = 0; shard < numShards; ++shard)
-    std::remove((shardPartPrefix(dir, step, shard) + ".index").c_str());
-  ::rmdir(temp.c_str());
+  // This save's parts (their indexes, now merged), and what a save that
+  // crashed before its merge left.
+  removeShardDirectories(dir);
   return true;
 }
 

@@ -1,8 +1,9 @@
 //===- CheckpointManagerTest.cpp - a program's checkpoints ----------------===//
 //
 // The state file's parser, the step in a prefix, and saving and restoring a
-// model's variables through the state area: round trip, --keep, and the
-// errors (uninitialized variable, missing tensor, other shape).
+// model's variables through the state area: round trip, --keep, a sharded
+// save's merge, and the errors (uninitialized variable, missing tensor,
+// other shape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -159,6 +160,43 @@ TEST(CheckpointManagerTest, KeepsTheNewest) {
   EXPECT_FALSE(exists(dir + "/model.ckpt-2.index"));
   EXPECT_FALSE(exists(dir + "/model.ckpt-1.data-00000-of-00001"));
   EXPECT_TRUE(exists(dir + "/model.ckpt-3.index"));
+}
+
+// Tests a sharded save (each task writes its part, the chief merges them):
+// the shards and the merged index restore the whole model, and the part
+// directories go, with one a crashed save of an earlier step left.
+TEST(CheckpointManagerTest, MergesShardsAndClearsCrashedParts) {
+  std::string dir = freshDir("shards");
+  // What a save of step 3 left when it crashed before its merge.
+  std::string stale = dir + "/model.ckpt-3_temp";
+  ASSERT_EQ(::mkdir(stale.c_str(), 0755), 0);
+  std::ofstream(stale + "/part-1.index") << "partial";
+  std::ofstream(stale + "/part-1.data-00000-of-00001") << "partial";
+
+  // Task 0 holds dense/w, task 1 the counter.
+  tfc_model whole = makeModel(), first = whole, second = whole;
+  first.num_variables = second.num_variables = 1;
+  second.variables = kVariables + 1;
+  std::vector<uint8_t> state = filledState();
+  std::string error;
+  // (The tasks make the step's part directory, as TaskMain does.)
+  ASSERT_TRUE(makeDirectories(dir + "/model.ckpt-5_temp", error)) << error;
+  ASSERT_TRUE(writeVariables(first, state.data(), shardPartPrefix(dir, 5, 0), error)) << error;
+  ASSERT_TRUE(writeVariables(second, state.data(), shardPartPrefix(dir, 5, 1), error)) << error;
+  ASSERT_TRUE(mergeCheckpointShards(dir, 5, 2, 0, error)) << error;
+
+  EXPECT_TRUE(exists(dir + "/model.ckpt-5.data-00000-of-00002"));
+  EXPECT_TRUE(exists(dir + "/model.ckpt-5.data-00001-of-00002"));
+  CheckpointState files;
+  ASSERT_TRUE(readCheckpointState(dir, files, error)) << error;
+  EXPECT_EQ(files.latest, dir + "/model.ckpt-5");
+  std::vector<uint8_t> restored(128, 0);
+  ASSERT_TRUE(restoreCheckpoint(whole, restored.data(), files.latest, error)) << error;
+  EXPECT_EQ(0, std::memcmp(restored.data(), state.data(), 24));
+  EXPECT_EQ(0, std::memcmp(restored.data() + 64, state.data() + 64, 8));
+  struct stat status;
+  EXPECT_NE(::stat((dir + "/model.ckpt-5_temp").c_str(), &status), 0);
+  EXPECT_NE(::stat(stale.c_str(), &status), 0);
 }
 
 TEST(CheckpointManagerTest, ErrorsNameTheVariable) {
