@@ -115,6 +115,14 @@ template <typename Set> static void setStreamArguments(Set set) {
 /// and the send waits.
 constexpr int64_t kCopiedSendBytes = 64 << 10;
 
+/// The error of a tensor delivered twice in one step.
+static grpc::Status sentTwice(const std::pair<int64_t, std::string> &id,
+                       const std::string &sender) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      "'" + id.second + "' sent twice in step " +
+                          std::to_string(id.first) + " (by " + sender + ")");
+}
+
 /// A _Recv waiting for its tensor: a shared tensor that arrives meanwhile
 /// is copied straight into its buffer.
 struct Waiter {
@@ -163,8 +171,9 @@ struct Transport::Impl {
   /// Copies a shared tensor's bytes, into a waiting _Recv's buffer or else
   /// into `arrival`; fills in `arrival`'s data.
   grpc::Status landShared(const SharedTensor &shared,
-                          std::pair<int64_t, std::string> id,
-                          Arrival &arrival, bool &landed);
+                          const std::pair<int64_t, std::string> &id,
+                          const std::string &sender, Arrival &arrival,
+                          bool &landed);
   Status send(const char *key, const void *data, int64_t bytes);
   Transport::TransferStats stats;
   /// Counts a tensor sent to another task.
@@ -257,7 +266,7 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
   if (!decodeTensorMessage(arrival.pieces(), arrival.decoded, error))
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "malformed tensor message from " + peer + ": " + error);
-  const TensorHeader header = arrival.decoded.header;
+  const TensorHeader &header = arrival.decoded.header;
   std::string sender = header.sender.empty() ? peer : header.sender;
   std::optional<TaskName> receiver = receiverOf(header.key);
   if (!receiver || !(*receiver == options.task))
@@ -289,7 +298,7 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
         return *refused;
     }
     bool landed = false;
-    grpc::Status status = landShared(*header.shared, id, arrival, landed);
+    grpc::Status status = landShared(*header.shared, id, sender, arrival, landed);
     if (!status.ok() || landed)
       return status;
   }
@@ -298,19 +307,15 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
     return *refused;
   auto [it, inserted] = inbox.try_emplace(id);
   if (!inserted)
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        "'" + header.key + "' sent twice in step " +
-                            std::to_string(header.stepId) + " (by " + sender +
-                            ")");
+    return sentTwice(id, sender);
   it->second = std::move(arrival);
   arrived.notify_all();
   return grpc::Status::OK;
 }
 
-grpc::Status Transport::Impl::landShared(const SharedTensor &shared,
-                                         std::pair<int64_t, std::string> id,
-                                         Arrival &arrival, bool &landed) {
-  const std::string &sender = arrival.decoded.header.sender;
+grpc::Status Transport::Impl::landShared(
+    const SharedTensor &shared, const std::pair<int64_t, std::string> &id,
+    const std::string &sender, Arrival &arrival, bool &landed) {
   std::string error;
   std::shared_ptr<const SharedMapping> mapping = sharedRegions.map(
       shared, arrival.decoded.header.incarnation, error);
@@ -326,10 +331,7 @@ grpc::Status Transport::Impl::landShared(const SharedTensor &shared,
     auto found = waiters.find(id);
     if (found != waiters.end()) {
       if (found->second->filling || found->second->filled)
-        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                            "'" + id.second + "' sent twice in step " +
-                                std::to_string(id.first) + " (by " + sender +
-                                ")");
+        return sentTwice(id, sender);
       // A _Recv of another size takes the tensor from the inbox and says so.
       if (found->second->bytes == int64_t(shared.bytes)) {
         waiter = found->second;
@@ -438,8 +440,11 @@ Status Transport::Impl::send(const char *key, const void *data,
   }
   Status shared = Status::ok();
   if (options.sharedMemory &&
-      sendShared(header, data, bytes, *receiver, address, shared))
+      sendShared(header, data, bytes, *receiver, address, shared)) {
+    if (shared.isOk())
+      sent(bytes, true);
     return shared;
+  }
   if (bytes > INT_MAX - 4096)
     return Status::error(Code::InvalidArgument,
                          std::string("'") + key + "': " +
@@ -505,12 +510,8 @@ bool Transport::Impl::sendShared(const TensorHeader &header, const void *data,
     return refuse();
   std::lock_guard<std::mutex> lock(mutex);
   SharedPeer &peer = sharedPeers[address];
-  if (status.isOk()) {
+  if (status.isOk())
     peer.state = SharedPeer::Works;
-    ++stats.tensors;
-    stats.bytes += bytes;
-    ++stats.sharedMemory;
-  }
   peer.free.push_back(std::move(region));
   return true;
 }
@@ -611,8 +612,8 @@ Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {
     if (it != inbox.end()) {
       Arrival arrival = std::move(it->second);
       inbox.erase(it);
-      done(Status::ok());
-      registered = false;
+      if (registered)
+        waiters.erase(id);
       if (int64_t(arrival.decoded.dataBytes) != bytes)
         return Status::error(
             Code::InvalidArgument,

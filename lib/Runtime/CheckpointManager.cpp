@@ -71,44 +71,42 @@ std::string shapeString(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
+/// The names in directory `dir` but "." and ".." (none when it cannot be
+/// read).
+std::vector<std::string> namesIn(const std::string &dir) {
+  std::vector<std::string> names;
+  DIR *listing = ::opendir(dir.c_str());
+  if (!listing)
+    return names;
+  while (dirent *entry = ::readdir(listing))
+    if (std::strcmp(entry->d_name, ".") != 0 &&
+        std::strcmp(entry->d_name, "..") != 0)
+      names.push_back(entry->d_name);
+  ::closedir(listing);
+  return names;
+}
+
 /// Deletes the temporary files of saves that a crash interrupted
 /// (NAME.tmpPID beside the checkpoint files and the state file).
 void removeStaleTemporaries(const std::string &dir) {
-  DIR *listing = ::opendir(dir.c_str());
-  if (!listing)
-    return;
-  while (dirent *entry = ::readdir(listing)) {
-    std::string name = entry->d_name;
+  for (const std::string &name : namesIn(dir)) {
     bool ours = name.rfind("model.ckpt-", 0) == 0 || name.rfind("checkpoint", 0) == 0;
     if (ours && name.find(".tmp") != std::string::npos)
       std::remove(join(dir, name).c_str());
   }
-  ::closedir(listing);
 }
 
 /// Removes the shard directories (model.ckpt-N_temp) in `dir`: called
 /// once a sharded save is merged, when every one left is a crashed save's.
 void removeShardDirectories(const std::string &dir) {
-  DIR *listing = ::opendir(dir.c_str());
-  if (!listing)
-    return;
-  std::vector<std::string> stale;
-  while (dirent *entry = ::readdir(listing)) {
-    std::string name = entry->d_name;
-    const std::string suffix = "_temp";
-    if (name.rfind("model.ckpt-", 0) == 0 && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      stale.push_back(join(dir, name));
-  }
-  ::closedir(listing);
-  for (const std::string &temp : stale) {
-    if (DIR *parts = ::opendir(temp.c_str())) {
-      while (dirent *entry = ::readdir(parts))
-        if (std::strcmp(entry->d_name, ".") != 0 &&
-            std::strcmp(entry->d_name, "..") != 0)
-          std::remove(join(temp, entry->d_name).c_str());
-      ::closedir(parts);
-    }
+  const std::string suffix = "_temp";
+  for (const std::string &name : namesIn(dir)) {
+    if (name.rfind("model.ckpt-", 0) != 0 || name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    std::string temp = join(dir, name);
+    for (const std::string &part : namesIn(temp))
+      std::remove(join(temp, part).c_str());
     ::rmdir(temp.c_str());
   }
 }
