@@ -19,6 +19,8 @@ packages=(
   libeigen3-dev libdnnl-dev
   # Unit tests.
   libgtest-dev libgmock-dev
+  # ip, for the distributed tests' hosts in network namespaces (root only).
+  iproute2
 )
 
 missing=()

@@ -33,3 +33,10 @@ for module, feature in (("yaml", "pyyaml"), ("jsonschema", "jsonschema")):
 # Tests that run a task as another user (setpriv, util-linux) need root.
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root")
+    # Tests that make their own hosts in network namespaces (iproute2's ip)
+    # need a kernel that lets them: probe with one.
+    probe = "tfc-lit-probe-%d" % os.getpid()
+    if shutil.which("ip") and subprocess.run(["ip", "netns", "add", probe],
+                                             capture_output=True).returncode == 0:
+        subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+        config.available_features.add("netns")

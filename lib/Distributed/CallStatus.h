@@ -26,8 +26,12 @@ inline RendezvousStatus statusOfCall(const grpc::Status &status,
   using Code = RendezvousStatus::Code;
   if (status.ok())
     return RendezvousStatus::ok();
-  std::string message =
-      task.str() + " at " + address + ": " + status.error_message();
+  // gRPC's own words for a call past its deadline say nothing of the
+  // peer: a silent peer (lost, or cut off without a reset) did not answer.
+  std::string what = status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED
+                         ? "no answer in time"
+                         : status.error_message();
+  std::string message = task.str() + " at " + address + ": " + what;
   switch (status.error_code()) {
   case grpc::StatusCode::FAILED_PRECONDITION:
   case grpc::StatusCode::INVALID_ARGUMENT:
