@@ -17,7 +17,9 @@ agree by hand with a second list.
                        declared with a floatBody, as switch cases
 
 Every declared op type must be in the op registry (the OpDefs generated
-from TensorFlow); the script fails naming the op otherwise. With a fourth
+from TensorFlow); the script fails naming the op otherwise. So it does for
+an `attrs` entry that names no attribute of the op (or one its types
+carry), and for a lowered op whose required attributes are not all listed. With a fourth
 argument it also writes the op coverage reference (docs/generated/
 OpCoverage.md): every registry op with what tfc does with it.
 
@@ -48,7 +50,7 @@ def main():
         fail("usage: gen_op_table.py TABLE.json OpRegistry.gen.inc OUT.inc "
              "[COVERAGE.md]")
     records = json.load(open(sys.argv[1]))
-    registry = set(re.findall(r'op \{ name: "([^"]+)"', open(sys.argv[2]).read()))
+    registry = registry_attrs(open(sys.argv[2]).read())
 
     families = [records[name] for name in records["!instanceof"]["OpFamily"]]
     ops = [records[name] for name in records["!instanceof"]["TfcOp"]]
@@ -66,6 +68,7 @@ def main():
         if op_type not in registry:
             fail(f"{where}: {op_type} is not in the op registry "
                  "(scripts/gen_op_registry.py lists the ops tfc knows)")
+        check_attrs(op, registry[op_type], where, op["lowering"]["def"] != "NotLowered")
     ops.sort(key=lambda op: op["opType"])
 
     def lowering_of(op):
@@ -114,7 +117,7 @@ def main():
             f'"{argument}", {devices}, {"true" if op["alias"] else "false"}, '
             f'{op["aliasOperand"]}, {"true" if op["writesVariable"] else "false"}, '
             f'{"true" if op["folds"] else "false"}, '
-            f'{shape}, &costs::{op["cost"]}}},')
+            f'{shape}, &costs::{op["cost"]}, "{";".join(op["attrs"])}"}},')
     out += ["#endif // GET_OP_ROWS", ""]
 
     out += ["#ifdef GET_ELEMENTWISE_FLOAT_BODIES",
@@ -129,6 +132,64 @@ def main():
     write_if_changed(sys.argv[3], "\n".join(out))
     if len(sys.argv) == 5:
         write_if_changed(sys.argv[4], coverage(ops, registry, lowering_of))
+
+
+def registry_attrs(text):
+    """Op type -> {attribute: (kind, has a default)} for the attributes a
+    lowering must declare: not the types nor the list lengths of the op's
+    arguments, which its element types and input counts carry."""
+    ops = {}
+    for match in re.finditer(r'R"op\(op \{ name: "([^"]+)"(.*?)\}\)op"', text):
+        body = match.group(2)
+        carried = set(re.findall(r'(?:number_attr|type_list_attr|type_attr): "(\w+)"', body))
+        attrs = {}
+        for attr in re.finditer(r'attr \{ name: "(\w+)" type: "([^"]+)"', body):
+            # The attr's block, to the brace that closes it.
+            depth, end = 1, attr.end()
+            while depth:
+                depth += {"{": 1, "}": -1}.get(body[end], 0)
+                end += 1
+            name, kind = attr.group(1), attr.group(2)
+            if kind in ("type", "list(type)") or name in carried:
+                continue
+            attrs[name] = (kind, "default_value" in body[attr.end():end])
+        ops[match.group(1)] = attrs
+    return ops
+
+
+def check_attrs(op, attrs, where, lowered):
+    """Fails unless every `attrs` entry of `op` names one of `attrs` once,
+    in one of the three forms, and (for a lowered op) every required one is
+    listed."""
+    listed = set()
+    for entry in op["attrs"]:
+        match = re.fullmatch(r"(\w+)(?:=([^=:;]+)|:ignored)?", entry)
+        if not match:
+            fail(f"{where}: {op['opType']}: attrs entry '{entry}' is not "
+                 "'name', 'name=v1|v2' or 'name:ignored'")
+        name = match.group(1)
+        if name not in attrs:
+            fail(f"{where}: {op['opType']} has no attribute '{name}' to declare "
+                 f"(its attributes: {', '.join(sorted(attrs)) or 'none'})")
+        if name in listed:
+            fail(f"{where}: {op['opType']}: attribute '{name}' is listed twice")
+        listed.add(name)
+    if lowered:
+        missing = [name for name, (_, has_default) in sorted(attrs.items())
+                   if not has_default and name not in listed]
+        if missing:
+            fail(f"{where}: {op['opType']} is lowered, but its required "
+                 f"attribute{'s' if len(missing) > 1 else ''} "
+                 f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} "
+                 "not in its attrs: say what the lowering does with them")
+
+
+def attr_words(entry):
+    """An attrs entry as the coverage reference writes it."""
+    if entry.endswith(":ignored"):
+        return f"`{entry[:-len(':ignored')]}` (ignored)"
+    name, _, values = entry.partition("=")
+    return f"`{name}`: " + ", ".join(values.split("|")) if values else f"`{name}`"
 
 
 def write_if_changed(path, text):
@@ -151,7 +212,7 @@ def coverage(ops, registry, lowering_of):
     for name in sorted(registry):
         op = by_type.get(name)
         if op is None:
-            status, family, devices, how = "not supported", "", "", ""
+            status, family, devices, how, attrs = "not supported", "", "", "", ""
         else:
             lowering, argument = lowering_of(op)
             status = status_of[lowering]
@@ -159,8 +220,9 @@ def coverage(ops, registry, lowering_of):
             devices = ", ".join(d["def"] for d in op["devices"])
             how = {"Pattern": f"pattern `{argument}`",
                    "RewrittenBy": f"by `{argument}`"}.get(lowering, "")
+            attrs = ", ".join(attr_words(entry) for entry in op["attrs"])
         counts[status] = counts.get(status, 0) + 1
-        rows.append(f"| `{name}` | {status} | {family} | {devices} | {how} |")
+        rows.append(f"| `{name}` | {status} | {family} | {devices} | {how} | {attrs} |")
     lines = ["<!-- GENERATED by scripts/gen_op_table.py from OpTable.td and the "
              "op registry. DO NOT EDIT. -->",
              "# Op coverage", "",
@@ -176,13 +238,17 @@ def coverage(ops, registry, lowering_of):
              "it;",
              "* not supported: it imports and exports, nothing more.", "",
              "A graph compiles when every op of what its step runs is "
-             "compiled or rewritten.", "",
+             "compiled or rewritten, and each of their attributes has a "
+             "value the op handles: those listed under attributes "
+             "(`name: v1, v2` only those values; ignored: no value changes "
+             "the result), or else the attribute's default. The types and "
+             "input counts are not listed: the node's types carry them.", "",
              "| status | ops |", "| --- | ---: |"]
     for status in ["compiled", "compiled (no code)", "rewritten",
                    "known, not lowered", "not supported"]:
         lines.append(f"| {status} | {counts.get(status, 0)} |")
-    lines += ["", "| op | status | family | devices | how |",
-              "| --- | --- | --- | --- | --- |"] + rows + [""]
+    lines += ["", "| op | status | family | devices | how | attributes |",
+              "| --- | --- | --- | --- | --- | --- |"] + rows + [""]
     return "\n".join(lines)
 
 

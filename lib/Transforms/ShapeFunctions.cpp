@@ -1193,6 +1193,42 @@ LogicalResult fromShapeAttr(ShapeContext &c) {
   return success();
 }
 
+/// EnsureShape: its input's shape, which must be compatible with the
+/// `shape` attr (TensorFlow's run-time check, made at compile time), with
+/// the dimensions the attr knows filled in.
+LogicalResult ensureShape(ShapeContext &c) {
+  Shape in = c.input(0);
+  auto attr = dyn_cast_or_null<tfg::ShapeAttr>(c.attr("shape"));
+  if (!attr || attr.getUnranked()) {
+    c.setOutput(0, in);
+    return success();
+  }
+  auto unknown = [](int64_t d) { return d < 0 || ShapedType::isDynamic(d); };
+  Shape wanted = Shape::ofRank(attr.getDims().size());
+  for (auto [i, d] : llvm::enumerate(attr.getDims()))
+    if (!unknown(d))
+      wanted.dims[i] = d;
+  if (!in.ranked) {
+    c.setOutput(0, wanted);
+    return success();
+  }
+  bool compatible = in.rank() == wanted.rank();
+  Shape out = in;
+  for (size_t i = 0; compatible && i < in.dims.size(); ++i) {
+    if (unknown(wanted.dims[i]))
+      continue;
+    if (!unknown(in.dims[i]) && in.dims[i] != wanted.dims[i])
+      compatible = false;
+    out.dims[i] = wanted.dims[i];
+  }
+  if (!compatible)
+    return c.error("the input's shape " + str(in) +
+                   " is not compatible with the shape the node ensures, " +
+                   str(wanted));
+  c.setOutput(0, out);
+  return success();
+}
+
 LogicalResult constOp(ShapeContext &c) {
   auto value = dyn_cast_or_null<DenseElementsAttr>(c.attr("value"));
   if (!value)

@@ -3,7 +3,10 @@
 // Runs once the graph is cut down to what the step runs (after pruning and
 // inlining), before any other work: every node whose op type the op table
 // does not declare, or declares without a lowering, is reported in one
-// error, grouped by op type with every node of the type.
+// error, grouped by op type with every node of the type. Then, when every
+// op is lowered, every node with an attribute value its lowering does not
+// handle (the table's `attrs`), in a second error grouped the same way:
+// no lowering ever ignores an attribute and computes something else.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +15,8 @@
 #include "tfc/Transforms/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
+
+#include <map>
 
 using namespace mlir;
 
@@ -27,23 +32,40 @@ constexpr size_t kNamesShown = 5;
 struct VerifySupportedPass
     : public impl::VerifySupportedPassBase<VerifySupportedPass> {
   void runOnOperation() override {
-    // Op type -> its nodes, in IR order. Function bodies are not checked:
-    // what a call runs is checked where tfc-inline put it.
-    llvm::MapVector<StringRef, SmallVector<Operation *>> unsupported;
+    // Op type -> its nodes, in IR order; "OpType attr=value: ..." -> the
+    // nodes with that value. Function bodies are not checked: what a call
+    // runs is checked where tfc-inline put it.
+    Groups unsupported, unhandled;
     for (auto graph : getOperation().getOps<tfg::GraphOp>())
       graph.walk([&](Operation *op) {
         if (!tfg::isNode(op))
           return;
         const OpInfo *info = lookupOp(op);
-        if (!info || !info->isLowered())
-          unsupported[tfg::getOpType(op)].push_back(op);
+        if (!info || !info->isLowered()) {
+          unsupported[tfg::getOpType(op).str()].push_back(op);
+          return;
+        }
+        std::string attr = unhandledAttr(*info, op->getAttrDictionary());
+        if (!attr.empty())
+          unhandled[(info->type + " " + attr).str()].push_back(op);
       });
-    if (unsupported.empty())
+    if (!unsupported.empty()) {
+      report(unsupported, "unsupported op type");
       return;
-    InFlightDiagnostic diag = unsupported.front().second.front()->emitError();
-    diag << unsupported.size() << " unsupported op type"
-         << (unsupported.size() == 1 ? "" : "s") << ": ";
-    llvm::interleaveComma(unsupported, diag, [&](const auto &entry) {
+    }
+    if (!unhandled.empty())
+      report(unhandled, "unsupported attribute value");
+  }
+
+  using Groups = llvm::MapVector<std::string, SmallVector<Operation *>,
+                                 std::map<std::string, unsigned>>;
+
+  /// One error listing every group with its nodes.
+  void report(const Groups &groups, StringRef what) {
+    InFlightDiagnostic diag = groups.front().second.front()->emitError();
+    diag << groups.size() << " " << what << (groups.size() == 1 ? "" : "s")
+         << ": ";
+    llvm::interleaveComma(groups, diag, [&](const auto &entry) {
       ArrayRef<Operation *> nodes = entry.second;
       diag << entry.first << " (node" << (nodes.size() == 1 ? " " : "s ");
       ArrayRef<Operation *> shown = nodes.take_front(kNamesShown);

@@ -259,3 +259,23 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %read:2 = TensorArrayReadV3(%enter#0, %i#0, %s#0) name("read") {dtype = f32} : (tensor<*x!tfg.resource>, tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
   %gather:2 = TensorArrayGatherV3(%ta#0, %two#0, %s#0) name("gather") {dtype = f32, element_shape = #tfg.shape<>} : (tensor<*x!tfg.resource>, tensor<*xi32>, tensor<*xf32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Tests that EnsureShape gives its input's shape with the dimensions its
+// shape attr knows filled in, and refuses an input whose known shape
+// contradicts the attr (TensorFlow's run-time check, made here).
+// CHECK-LABEL: tfg.graph
+// CHECK: EnsureShape(%{{.*}}) name("ensured") {{.*}} -> tensor<8x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<?x3>} : () -> tensor<*xf32>
+  %e:2 = EnsureShape(%x#0) name("ensured") {T = f32, shape = #tfg.shape<8x?>} : (tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  // expected-error @+1 {{node 'wrong' (EnsureShape): the input's shape [2,3] is not compatible with the shape the node ensures, [2,4]}}
+  %e:2 = EnsureShape(%x#0) name("wrong") {T = f32, shape = #tfg.shape<2x4>} : (tensor<*xf32>) -> tensor<*xf32>
+}

@@ -911,6 +911,116 @@ def _(c, rng):
 
 
 # --------------------------------------------------------------------------
+# Attribute values: every value the op table declares handled, other than
+# the default, checked here if no case above or corpus model uses it
+# (OpTableTest.HandledAttributeValuesAreCheckedAgainstTensorFlow holds the
+# table to that).
+# --------------------------------------------------------------------------
+
+@case("AttributeValues", REDUCTION)
+def _(c, rng):
+    c.fetch(raw.All(input=c.feed(rng.integers(0, 2, (3, 4)).astype(bool)),
+                    axis=const([1]), keep_dims=True))
+    for op in (raw.BatchMatMul, raw.BatchMatMulV2):
+        for adj_x, adj_y in ((True, False), (False, True), (True, True)):
+            a = ordinary_floats((2, 4, 3) if adj_x else (2, 3, 4), rng)
+            b = ordinary_floats((2, 5, 4) if adj_y else (2, 4, 5), rng)
+            c.fetch(op(x=c.feed(a), y=c.feed(b), adj_x=adj_x, adj_y=adj_y))
+    c.fetch(raw.BatchMatMulV3(x=c.feed(ordinary_floats((3, 2), rng)),
+                              y=c.feed(ordinary_floats((4, 3), rng)),
+                              Tout=tf.float32, adj_x=True, adj_y=True))
+    # Float32 to bfloat16 by dropping the low mantissa bits, seen as float32.
+    c.fetch(raw.Cast(x=raw.Cast(x=c.feed(edge_floats()), DstT=tf.bfloat16,
+                                Truncate=True), DstT=tf.float32))
+    x = c.feed(ordinary_floats((2, 9, 8, 3), rng))
+    for padding in ("SAME", "VALID"):
+        c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((3, 2, 3, 4), rng)),
+                           strides=[1, 1, 1, 1], padding=padding, dilations=[1, 2, 3, 1]))
+    c.fetch(raw.Cumprod(x=c.feed(ordinary_floats((3, 4), rng)), axis=const(1),
+                        exclusive=True))
+    c.fetch(raw.Cumprod(x=c.feed(ordinary_floats((3, 4), rng)), axis=const(0),
+                        exclusive=True, reverse=True))
+    # x[..., 1:3] of a (2, 3, 4) tensor.
+    c.fetch(raw.StridedSliceGrad(shape=const([2, 3, 4]), begin=const([0, 1]),
+                                 end=const([0, 3]), strides=const([1, 1]),
+                                 dy=c.feed(ordinary_floats((2, 3, 2), rng)),
+                                 ellipsis_mask=1))
+    # The first versions of the batch norm ops, training (with running
+    # averages) and inference (NHWC and NCHW), and their gradients.
+    stats = [c.feed(ordinary_floats((4,), rng, low=0.5, high=2.0)) for _ in range(4)]
+    for op in (raw.FusedBatchNorm, raw.FusedBatchNormV2):
+        bn = op(x=c.feed(ordinary_floats((2, 3, 5, 4), rng)),
+                scale=stats[0], offset=stats[1], mean=stats[2], variance=stats[3],
+                epsilon=0.01, exponential_avg_factor=0.3, is_training=True)
+        for i in range(3):
+            c.fetch(bn[i])
+        c.fetch(op(x=c.feed(ordinary_floats((2, 4, 3, 3), rng)), scale=stats[0],
+                   offset=stats[1], mean=stats[2], variance=stats[3], epsilon=0.01,
+                   is_training=False, data_format="NCHW").y)
+    dy = c.feed(ordinary_floats((2, 3, 5, 4), rng))
+    xg = c.feed(ordinary_floats((2, 3, 5, 4), rng))
+    for op in (raw.FusedBatchNormGrad, raw.FusedBatchNormGradV2):
+        for training in (True, False):
+            grad = op(y_backprop=dy, x=xg, scale=stats[0], reserve_space_1=stats[2],
+                      reserve_space_2=stats[3], epsilon=0.01, is_training=training)
+            for i in range(3):
+                c.fetch(grad[i])
+
+
+@case("OptimizerFlags", TRANSCENDENTAL)
+def _(c, rng):
+    # The optimizers' flags on their resource forms, dense and sparse.
+    def var(shape):
+        return ordinary_floats(shape, rng)
+    def slot(shape):
+        return ordinary_floats(shape, rng, low=0.1, high=1.0)
+    def scalar(v):
+        return const(v, np.float32)
+    grad = c.feed(ordinary_floats((4, 2), rng))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2))], lambda h: raw.ResourceApplyMomentum(
+        var=h[0], accum=h[1], lr=scalar(0.1), grad=grad, momentum=scalar(0.9),
+        use_nesterov=True))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2)), slot((4, 2))],
+                         lambda h: raw.ResourceApplyAdam(
+        var=h[0], m=h[1], v=h[2], beta1_power=scalar(0.81), beta2_power=scalar(0.998),
+        lr=scalar(0.01), beta1=scalar(0.9), beta2=scalar(0.999), epsilon=scalar(1e-7),
+        grad=grad, use_nesterov=True))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2))], lambda h: raw.ResourceApplyAdagrad(
+        var=h[0], accum=h[1], lr=scalar(0.1), grad=grad, update_slots=False))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2))], lambda h: raw.ResourceApplyAdagradV2(
+        var=h[0], accum=h[1], lr=scalar(0.1), epsilon=scalar(1e-3), grad=grad,
+        update_slots=False))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2)), var((4, 2))],
+                         lambda h: raw.ResourceApplyFtrl(
+        var=h[0], accum=h[1], linear=h[2], grad=grad, lr=scalar(0.1), l1=scalar(0.01),
+        l2=scalar(0.01), lr_power=scalar(-0.5), multiply_linear_by_lr=True))
+    variables_updated_by(c, [var((4, 2)), slot((4, 2)), var((4, 2))],
+                         lambda h: raw.ResourceApplyFtrlV2(
+        var=h[0], accum=h[1], linear=h[2], grad=grad, lr=scalar(0.1), l1=scalar(0.01),
+        l2=scalar(0.01), l2_shrinkage=scalar(0.02), lr_power=scalar(-0.5),
+        multiply_linear_by_lr=True))
+    rows = c.feed(ordinary_floats((3, 2), rng))
+    indices = c.feed(np.array([4, 1, 4], np.int32))
+    variables_updated_by(c, [var((6, 2)), slot((6, 2))], lambda h: raw.ResourceSparseApplyAdagrad(
+        var=h[0], accum=h[1], lr=scalar(0.1), grad=rows, indices=indices,
+        update_slots=False))
+    variables_updated_by(c, [var((6, 2)), slot((6, 2))],
+                         lambda h: raw.ResourceSparseApplyAdagradV2(
+        var=h[0], accum=h[1], lr=scalar(0.1), epsilon=scalar(1e-3), grad=rows,
+        indices=indices, update_slots=False))
+    variables_updated_by(c, [var((6, 2)), slot((6, 2)), var((6, 2))],
+                         lambda h: raw.ResourceSparseApplyFtrl(
+        var=h[0], accum=h[1], linear=h[2], grad=rows, indices=indices, lr=scalar(0.1),
+        l1=scalar(0.01), l2=scalar(0.01), lr_power=scalar(-0.5),
+        multiply_linear_by_lr=True))
+    variables_updated_by(c, [var((6, 2)), slot((6, 2)), var((6, 2))],
+                         lambda h: raw.ResourceSparseApplyFtrlV2(
+        var=h[0], accum=h[1], linear=h[2], grad=rows, indices=indices, lr=scalar(0.1),
+        l1=scalar(0.01), l2=scalar(0.01), l2_shrinkage=scalar(0.02),
+        lr_power=scalar(-0.5), multiply_linear_by_lr=True))
+
+
+# --------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------
 

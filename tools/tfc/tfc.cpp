@@ -446,6 +446,8 @@ int info(MLIRContext &context) {
   llvm::raw_ostream &os = llvm::outs();
   std::map<std::string, int> histogram;
   llvm::MapVector<StringRef, StringRef> unsupported;
+  // "Op attr=value: ..." -> its first node.
+  std::map<std::string, std::string> unhandled;
   int graphNodes = 0, functionNodes = 0, functions = 0;
   module->walk([&](Operation *op) {
     if (isa<tfc::tfg::FuncOp>(op))
@@ -455,8 +457,14 @@ int info(MLIRContext &context) {
     (isa<tfc::tfg::GraphOp>(op->getParentOp()) ? graphNodes : functionNodes)++;
     histogram[tfc::tfg::getOpType(op).str()]++;
     const tfc::OpInfo *info = tfc::lookupOp(op);
-    if (!info || !info->isLowered())
+    if (!info || !info->isLowered()) {
       unsupported.insert({tfc::tfg::getOpType(op), tfc::tfg::getNodeName(op)});
+      return;
+    }
+    std::string attr = tfc::unhandledAttr(*info, op->getAttrDictionary());
+    if (!attr.empty())
+      unhandled.insert({(info->type + " " + attr).str(),
+                        tfc::tfg::getNodeName(op).str()});
   });
   os << "model: " << modelPath << "\n";
   module->walk([&](tfc::tfg::GraphOp graph) {
@@ -489,6 +497,15 @@ int info(MLIRContext &context) {
     os << "unsupported op types:";
     for (const auto &[type, node] : unsupported)
       os << " " << type << " (node '" << node << "')";
+    os << "\n";
+  }
+  // What tfc-verify-supported refuses once every op is lowered.
+  if (unhandled.empty()) {
+    os << "unsupported attribute values: none\n";
+  } else {
+    os << "unsupported attribute values:";
+    for (const auto &[value, node] : unhandled)
+      os << " " << value << " (node '" << node << "')";
     os << "\n";
   }
   return tfc::kExitSuccess;

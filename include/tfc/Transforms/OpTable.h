@@ -15,9 +15,11 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace tfc {
 
@@ -79,6 +81,9 @@ struct OpInfo {
   mlir::LogicalResult (*shape)(ShapeContext &);
   /// Floating point operations of one run (CostModel.cpp).
   double (*cost)(mlir::Operation *);
+  /// What the lowering does with the op's attributes: OpTableBase.td's
+  /// `attrs` entries, joined by ';' (attrDeclaration reads them).
+  llvm::StringLiteral attrs;
 
   bool isLowered() const { return lowering != Lowering::NotLowered; }
   bool hasKernelOn(uint8_t deviceBit) const { return devices & deviceBit; }
@@ -97,6 +102,42 @@ OpKind plainOpKindOf(mlir::Operation *node);
 llvm::ArrayRef<OpInfo> opTable();
 /// The name of a family, as OpTable.td spells it.
 llvm::StringRef familyName(OpFamily family);
+
+//===----------------------------------------------------------------------===//
+// Attributes: what a lowering handles
+//===----------------------------------------------------------------------===//
+
+/// What the lowering of an op does with one of its attributes.
+struct AttrDeclaration {
+  enum Use : uint8_t {
+    /// Not declared: only the registry's default value is handled.
+    DefaultOnly,
+    /// Every value is computed as TensorFlow computes it.
+    Any,
+    /// Only `values` are (as attrValueText writes them).
+    Only,
+    /// No value changes the result.
+    Ignored,
+  };
+  Use use = DefaultOnly;
+  llvm::SmallVector<llvm::StringRef> values;
+};
+
+/// The declaration of attribute `name` in `op`'s row.
+AttrDeclaration attrDeclaration(const OpInfo &op, llvm::StringRef name);
+
+/// An attribute value as the op table writes values: true/false, an
+/// integer, a string's text, an int list as 1,2,2,1; other values as MLIR
+/// prints them.
+std::string attrValueText(mlir::Attribute value);
+
+/// Checks the attributes `attrs` of a node of `op` against what its
+/// lowering declares: empty when the lowering handles every value, else
+/// what it does not, one line naming the attribute and its value and
+/// saying what tfc handles ("resize_if_index_out_of_bounds=true: tfc
+/// handles only false"). The attributes the node's types carry are not
+/// checked; an op the registry does not know has none to check.
+std::string unhandledAttr(const OpInfo &op, mlir::DictionaryAttr attrs);
 
 //===----------------------------------------------------------------------===//
 // Queries that passes share (each reads the table)

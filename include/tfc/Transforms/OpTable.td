@@ -7,7 +7,9 @@
 // tfc-verify-supported with every node that uses it.
 //
 // To add an op: declare it in its family's section, give it a lowering
-// (docs/AddingAnOp.md), and test it against TensorFlow in test/ops.
+// (docs/AddingAnOp.md), say what the lowering does with each attribute
+// (`attrs`), and test it against TensorFlow in test/ops, every handled
+// attribute with a value other than its default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,25 +24,34 @@ include "tfc/Transforms/OpTableBase.td"
 
 let devices = [CPU, GPU] in {
   let cost = "zero" in {
-    def : TfcOp<"_Arg", Structure, NoCode>;
+    def : TfcOp<"_Arg", Structure, NoCode> { let attrs = ["index"]; }
     def : TfcOp<"NoOp", Structure, NoCode>;
-    def : TfcOp<"Const", Structure, NoCode> { let shape = "constOp"; }
+    def : TfcOp<"Const", Structure, NoCode> {
+      let shape = "constOp";
+      let attrs = ["value"];
+    }
     def : AliasOp<"Identity", "identity">;
     def : AliasOp<"IdentityN", "">;
     def : AliasOp<"StopGradient", "identity">;
   }
-  def : TfcOp<"_Retval", Structure, Pattern<"Retval">>;
-  def : AliasOp<"PreventGradient", "identity">;
+  def : TfcOp<"_Retval", Structure, Pattern<"Retval">> { let attrs = ["index"]; }
+  // Its message is for the gradient that TensorFlow refuses to build.
+  def : AliasOp<"PreventGradient", "identity"> { let attrs = ["message:ignored"]; }
   def : AliasOp<"Snapshot", "identity">;
 }
 // A fed placeholder becomes an _Arg; one that is not fed is an error.
 def : TfcOp<"Placeholder", Structure, RewrittenBy<"tfc-prune">> {
   let shape = "fromShapeAttr";
+  let attrs = ["shape"];
 }
-def : TfcOp<"PlaceholderV2", Structure, RewrittenBy<"tfc-prune">>;
+def : TfcOp<"PlaceholderV2", Structure, RewrittenBy<"tfc-prune">> {
+  let attrs = ["shape"];
+}
 // Fed, it becomes an _Arg (tfc-prune); otherwise it is its default.
-def : AliasOp<"PlaceholderWithDefault">;
-def : AliasOp<"EnsureShape", "">;
+def : AliasOp<"PlaceholderWithDefault"> { let attrs = ["shape"]; }
+// Its input's shape must be compatible with `shape`: checked at compile
+// time, where TensorFlow checks it at run time.
+def : AliasOp<"EnsureShape", "ensureShape"> { let attrs = ["shape"]; }
 def : KnownOp<"RefIdentity", "sameAsInput0", Structure> {
   let refFormOf = "Identity";
 }
@@ -64,6 +75,8 @@ let devices = [CPU, GPU] in {
   def : BinaryOp<"Minimum">;
   def : BinaryOp<"Pow">;
   def : BinaryOp<"SquaredDifference">;
+  // (incompatible_shape_error=false, a scalar answer for shapes that do
+  // not broadcast, is not handled.)
   def : BinaryOp<"Equal">;
   def : BinaryOp<"NotEqual">;
   def : BinaryOp<"Less">;
@@ -91,7 +104,7 @@ let devices = [CPU, GPU] in {
   def : ElementwiseOp<"Relu6">;
   def : ElementwiseOp<"Elu">;
   def : ElementwiseOp<"Selu">;
-  def : ElementwiseOp<"LeakyRelu">;
+  def : ElementwiseOp<"LeakyRelu"> { let attrs = ["alpha"]; }
   def : ElementwiseOp<"Softplus">;
   def : ElementwiseOp<"Softsign">;
   def : ElementwiseOp<"Floor">;
@@ -105,8 +118,10 @@ let devices = [CPU, GPU] in {
   def : ElementwiseOp<"ZerosLike">;
   def : ElementwiseOp<"OnesLike">;
   def : ElementwiseOp<"ClipByValue">;
-  def : ElementwiseOp<"BiasAdd">;
-  def : ElementwiseOp<"Cast", "castOp">;
+  def : ElementwiseOp<"BiasAdd"> { let attrs = ["data_format=NHWC|NCHW"]; }
+  // Truncate=true is handled from float32 to bfloat16; emitScalar refuses
+  // it on the other casts that narrow a float.
+  def : ElementwiseOp<"Cast", "castOp"> { let attrs = ["Truncate"]; }
   def : ElementwiseOp<"AddN", "sameAsAllInputs">;
   def : ElementwiseOp<"Select", "select">;
   def : ElementwiseOp<"SelectV2", "selectV2">;
@@ -129,7 +144,7 @@ def : ElementwiseOp<"ReciprocalGrad">;
 def : ElementwiseOp<"InvGrad">;
 def : ElementwiseOp<"EluGrad">;
 def : ElementwiseOp<"SeluGrad">;
-def : ElementwiseOp<"LeakyReluGrad">;
+def : ElementwiseOp<"LeakyReluGrad"> { let attrs = ["alpha"]; }
 def : ElementwiseOp<"SoftplusGrad">;
 def : ElementwiseOp<"SoftsignGrad">;
 
@@ -155,56 +170,80 @@ def : KnownOp<"AccumulateNV2", "sameAsAllInputs", Elementwise>;
 //===----------------------------------------------------------------------===//
 
 let devices = [CPU, GPU] in {
+  // grad_a/grad_b (grad_x/grad_y) only say that a product is a gradient.
   def : TfcOp<"MatMul", Contraction, Pattern<"MatMul">> {
     let shape = "matMul";
     let cost = "matMul";
+    let attrs = ["transpose_a", "transpose_b", "grad_a:ignored", "grad_b:ignored"];
   }
   foreach type = ["BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"] in
     def : TfcOp<type, Contraction, Pattern<"BatchMatMul">> {
       let shape = "batchMatMul";
       let cost = "batchMatMul";
+      let attrs = ["adj_x", "adj_y", "grad_x:ignored", "grad_y:ignored"];
     }
-  def : TfcOp<"Einsum", Contraction, Pattern<"Einsum">> { let shape = "einsum"; }
+  def : TfcOp<"Einsum", Contraction, Pattern<"Einsum">> {
+    let shape = "einsum";
+    let attrs = ["equation"];
+  }
 
+  // use_cudnn_on_gpu chooses a GPU library. NCHW is not handled, nor
+  // depthwise EXPLICIT padding, nor dilated depthwise convolutions and
+  // gradients (TensorFlow's CPU kernels have none to check them against).
   def : TfcOp<"Conv2D", Window, Pattern<"Window">> {
     let shape = "conv2D";
     let cost = "convolution";
+    let attrs = ["strides", "padding=SAME|VALID|EXPLICIT", "explicit_paddings",
+                 "data_format=NHWC", "dilations", "use_cudnn_on_gpu:ignored"];
   }
   def : TfcOp<"DepthwiseConv2dNative", Window, Pattern<"Window">> {
     let shape = "depthwiseConv2D";
     let cost = "convolution";
+    let attrs = ["strides", "padding=SAME|VALID", "data_format=NHWC"];
   }
   foreach type = ["MaxPool", "AvgPool"] in
     def : TfcOp<type, Window, Pattern<"Window">> {
       let shape = "pool2D";
       let cost = "pooling";
+      let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NHWC"];
     }
 
   // The output shape is an input's value (input_sizes, orig_input_shape,
   // filter_sizes).
-  foreach type = ["Conv2DBackpropInput", "DepthwiseConv2dNativeBackpropInput",
-                  "AvgPoolGrad"] in
+  foreach type = ["Conv2DBackpropInput", "Conv2DBackpropFilter"] in
     def : TfcOp<type, WindowGradient, Pattern<"WindowGradient">> {
-      let shape = "shapeInInput0";
+      let shape = !if(!eq(type, "Conv2DBackpropInput"), "shapeInInput0",
+                      "shapeInInput1");
+      let attrs = ["strides", "padding=SAME|VALID|EXPLICIT", "explicit_paddings",
+                   "data_format=NHWC", "use_cudnn_on_gpu:ignored"];
     }
-  foreach type = ["Conv2DBackpropFilter", "DepthwiseConv2dNativeBackpropFilter"] in
+  foreach type = ["DepthwiseConv2dNativeBackpropInput",
+                  "DepthwiseConv2dNativeBackpropFilter"] in
     def : TfcOp<type, WindowGradient, Pattern<"WindowGradient">> {
-      let shape = "shapeInInput1";
+      let shape = !if(!eq(type, "DepthwiseConv2dNativeBackpropInput"),
+                      "shapeInInput0", "shapeInInput1");
+      let attrs = ["strides", "padding=SAME|VALID", "data_format=NHWC"];
     }
-  def : TfcOp<"MaxPoolGrad", WindowGradient, Pattern<"WindowGradient">> {
-    let shape = "sameAsInput0";
-  }
+  foreach type = ["AvgPoolGrad", "MaxPoolGrad"] in
+    def : TfcOp<type, WindowGradient, Pattern<"WindowGradient">> {
+      let shape = !if(!eq(type, "AvgPoolGrad"), "shapeInInput0", "sameAsInput0");
+      let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NHWC"];
+    }
 
-  // Inference batch norms are arithmetic (tfc-decompose-batch-norm); what
-  // reaches code generation trains.
+  // Inference batch norms are arithmetic (tfc-decompose-batch-norm), in
+  // either layout; what reaches code generation trains, on NHWC (the
+  // pattern refuses NCHW, naming the node).
   foreach type = ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"] in
     def : TfcOp<type, BatchNorm, Pattern<"BatchNorm">> {
       let shape = "fusedBatchNorm";
+      let attrs = ["epsilon", "exponential_avg_factor", "data_format=NHWC|NCHW",
+                   "is_training"];
     }
   foreach type = ["FusedBatchNormGrad", "FusedBatchNormGradV2",
                   "FusedBatchNormGradV3"] in
     def : TfcOp<type, BatchNorm, Pattern<"BatchNorm">> {
       let shape = "fusedBatchNormGrad";
+      let attrs = ["epsilon", "data_format=NHWC", "is_training"];
     }
 
   def : TfcOp<"Softmax", Normalization, Pattern<"Softmax">> {
@@ -220,6 +259,7 @@ let devices = [CPU, GPU] in {
     }
   def : TfcOp<"LRN", Normalization, Pattern<"LocalResponseNorm">> {
     let shape = "sameAsInput0";
+    let attrs = ["depth_radius", "bias", "alpha", "beta"];
   }
 }
 
@@ -231,9 +271,11 @@ let devices = [CPU, GPU] in {
   foreach type = ["Sum", "Mean", "Max", "Min", "Prod", "All", "Any"] in
     def : TfcOp<type, Reduction, Pattern<"Reduction">> {
       let shape = "reduction";
+      let attrs = ["keep_dims"];
     }
   def : TfcOp<"BiasAddGrad", Reduction, Pattern<"Reduction">> {
     let shape = "biasAddGrad";
+    let attrs = ["data_format=NHWC|NCHW"];
   }
   foreach type = ["ArgMax", "ArgMin"] in
     def : TfcOp<type, Reduction, Pattern<"AxisKernel">> {
@@ -242,8 +284,13 @@ let devices = [CPU, GPU] in {
   foreach type = ["Cumsum", "Cumprod"] in
     def : TfcOp<type, Reduction, Pattern<"AxisKernel">> {
       let shape = "sameAsInput0";
+      let attrs = ["exclusive", "reverse"];
     }
-  def : TfcOp<"TopKV2", Reduction, Pattern<"TopK">> { let shape = "topK"; }
+  // sorted=false leaves the order to the kernel: tfc's, sorted, is one.
+  def : TfcOp<"TopKV2", Reduction, Pattern<"TopK">> {
+    let shape = "topK";
+    let attrs = ["sorted:ignored"];
+  }
 }
 def : TfcOp<"UnsortedSegmentSum", Reduction, Pattern<"SegmentSum">> {
   let shape = "unsortedSegmentSum";
@@ -257,27 +304,40 @@ def : KnownOp<"L2Loss", "scalarOutput", Reduction>;
 // Data movement
 //===----------------------------------------------------------------------===//
 
+defvar stridedSliceMasks = ["begin_mask", "end_mask", "ellipsis_mask",
+                            "new_axis_mask", "shrink_axis_mask"];
+
 let devices = [CPU, GPU] in {
   let cost = "zero" in {
     def : AliasOp<"Reshape", "reshape", DataMovement>;
-    def : AliasOp<"Squeeze", "squeeze", DataMovement>;
+    def : AliasOp<"Squeeze", "squeeze", DataMovement> {
+      let attrs = ["squeeze_dims"];
+    }
     def : AliasOp<"ExpandDims", "expandDims", DataMovement>;
   }
+  // [op type, shape function, attrs...]. (GatherV2's batch_dims is not
+  // handled.)
+  defvar resizeFlags = ["align_corners", "half_pixel_centers"];
   defvar moves = [
-    ["Transpose", "transpose"], ["ConcatV2", "concatV2"], ["Pack", "pack"],
-    ["Unpack", "unpack"], ["Split", "splitOp"], ["SplitV", "splitVOp"],
-    ["Slice", "slice"], ["StridedSlice", "stridedSlice"], ["Pad", "pad"],
-    ["PadV2", "pad"], ["MirrorPad", "pad"], ["Tile", "tile"],
-    ["GatherV2", "gatherV2"], ["OneHot", "oneHot"], ["Range", "range"],
-    ["BroadcastTo", "broadcastTo"], ["Fill", "fill"],
-    ["ResizeBilinear", "resize"], ["ResizeNearestNeighbor", "resize"]];
+    ["Transpose", "transpose"], ["ConcatV2", "concatV2"],
+    ["Pack", "pack", "axis"], ["Unpack", "unpack", "axis"],
+    ["Split", "splitOp"], ["SplitV", "splitVOp"], ["Slice", "slice"],
+    !listconcat(["StridedSlice", "stridedSlice"], stridedSliceMasks),
+    ["Pad", "pad"], ["PadV2", "pad"],
+    ["MirrorPad", "pad", "mode=REFLECT|SYMMETRIC"], ["Tile", "tile"],
+    ["GatherV2", "gatherV2"], ["OneHot", "oneHot", "axis"],
+    ["Range", "range"], ["BroadcastTo", "broadcastTo"], ["Fill", "fill"],
+    !listconcat(["ResizeBilinear", "resize"], resizeFlags),
+    !listconcat(["ResizeNearestNeighbor", "resize"], resizeFlags)];
   foreach move = moves in
     def : TfcOp<move[0], DataMovement, Pattern<"DataMovement">> {
       let shape = move[1];
+      let attrs = !listremove(move, [move[0], move[1]]);
     }
 }
 def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let shape = "stridedSliceGrad";
+  let attrs = stridedSliceMasks;
 }
 def : TfcOp<"TensorScatterUpdate", DataMovement,
             Pattern<"TensorScatterUpdate">> {
@@ -317,10 +377,22 @@ def : TfcOp<"VariableShape", ShapeOf, RewrittenBy<"tfc-fold-constants">> {
 // State: variables, updates, random generators
 //===----------------------------------------------------------------------===//
 
+// A resource variable is named by its shared_name, as in TensorFlow:
+// handles that name the same variable share it. debug_name is for
+// messages; allowed_devices for placing a handle on other devices than its
+// variable's. (Containers, and TF1 variables shared by name, are not
+// handled.)
 let devices = [CPU, GPU], cost = "zero" in {
-  def : TfcOp<"VariableV2", State, NoCode> { let shape = "fromShapeAttr"; }
-  def : TfcOp<"Variable", State, NoCode>;
-  def : TfcOp<"VarHandleOp", State, NoCode> { let shape = "scalarOutput"; }
+  def : TfcOp<"VariableV2", State, NoCode> {
+    let shape = "fromShapeAttr";
+    let attrs = ["shape"];
+  }
+  def : TfcOp<"Variable", State, NoCode> { let attrs = ["shape"]; }
+  def : TfcOp<"VarHandleOp", State, NoCode> {
+    let shape = "scalarOutput";
+    let attrs = ["shape", "shared_name", "debug_name:ignored",
+                 "allowed_devices:ignored"];
+  }
 }
 // TensorFlow's copy-on-read mode of a resource variable; tfc never copies a
 // variable to read it, so there is nothing to turn off.
@@ -329,50 +401,67 @@ let devices = [CPU, GPU] in {
   def : TfcOp<"ReadVariableOp", State, Pattern<"StateOp">> {
     let shape = "readVariable";
   }
+  // validate_indices is TensorFlow's no-op: indices are always checked.
+  // (batch_dims is not handled.)
   def : TfcOp<"ResourceGather", State, Pattern<"StateOp">> {
     let shape = "readVariable";
+    let attrs = ["validate_indices:ignored"];
   }
 }
 foreach type = ["VarIsInitializedOp", "IsVariableInitialized"] in
   def : TfcOp<type, State, Pattern<"StateOp">>;
 
+// use_locking: tfc orders every access to a variable in a step
+// (tfc-order-variable-accesses), so no update races another and a lock
+// changes nothing. The optimizers' flags (use_nesterov, update_slots,
+// multiply_linear_by_lr) are handled on the forms that test/ops checks
+// against TensorFlow with them set: the resource forms, and ApplyMomentum.
+// (DestroyResourceOp's ignore_lookup_error=false and Assign's
+// validate_shape=false are not handled.)
+class UpdateOp<string type, list<string> flags = []>
+    : TfcOp<type, State, Pattern<"StateOp">> {
+  let attrs = !listconcat(["use_locking:ignored"], flags);
+}
+/// An optimizer's flags on its resource forms.
+class OptimizerFlags<string type> {
+  list<string> flags = !cond(
+      !or(!eq(type, "Momentum"), !eq(type, "Adam")): ["use_nesterov"],
+      !or(!eq(type, "Adagrad"), !eq(type, "AdagradV2")): ["update_slots"],
+      !or(!eq(type, "Ftrl"), !eq(type, "FtrlV2")): ["multiply_linear_by_lr"],
+      true: []<string>);
+}
 let writesVariable = 1 in {
   def : TfcOp<"DestroyResourceOp", State, Pattern<"StateOp">>;
   let devices = [CPU, GPU] in {
     foreach type = ["Assign", "AssignAdd", "AssignSub"] in
-      def : TfcOp<type, State, Pattern<"StateOp">> {
-        let shape = "sameAsInput0";
-      }
-    foreach type = ["AssignVariableOp", "AssignAddVariableOp",
-                    "AssignSubVariableOp"] in
+      def : UpdateOp<type> { let shape = "sameAsInput0"; }
+    def : TfcOp<"AssignVariableOp", State, Pattern<"StateOp">> {
+      let attrs = ["validate_shape"];
+    }
+    foreach type = ["AssignAddVariableOp", "AssignSubVariableOp"] in
       def : TfcOp<type, State, Pattern<"StateOp">>;
     foreach type = ["GradientDescent", "Momentum", "Adagrad", "RMSProp",
                     "Adam"] in {
-      def : TfcOp<"Apply" # type, State, Pattern<"StateOp">> {
+      def : UpdateOp<"Apply" # type,
+                     !if(!eq(type, "Momentum"), ["use_nesterov"], [])> {
         let shape = "applyOp";
       }
-      def : TfcOp<"ResourceApply" # type, State, Pattern<"StateOp">>;
+      def : UpdateOp<"ResourceApply" # type, OptimizerFlags<type>.flags>;
     }
   }
   foreach type = ["CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-    def : TfcOp<"Apply" # type, State, Pattern<"StateOp">> {
-      let shape = "applyOp";
-    }
-    def : TfcOp<"ResourceApply" # type, State, Pattern<"StateOp">>;
+    def : UpdateOp<"Apply" # type> { let shape = "applyOp"; }
+    def : UpdateOp<"ResourceApply" # type, OptimizerFlags<type>.flags>;
   }
-  def : TfcOp<"ApplyAdagradV2", State, Pattern<"StateOp">>;
-  def : TfcOp<"ResourceApplyAdagradV2", State, Pattern<"StateOp">>;
+  def : UpdateOp<"ApplyAdagradV2">;
+  def : UpdateOp<"ResourceApplyAdagradV2", OptimizerFlags<"AdagradV2">.flags>;
   foreach type = ["Momentum", "Adagrad", "AdagradV2", "RMSProp",
                   "CenteredRMSProp", "Adadelta", "Ftrl", "FtrlV2"] in {
-    def : TfcOp<"SparseApply" # type, State, Pattern<"StateOp">> {
-      let shape = "applyOp";
-    }
-    def : TfcOp<"ResourceSparseApply" # type, State, Pattern<"StateOp">>;
+    def : UpdateOp<"SparseApply" # type> { let shape = "applyOp"; }
+    def : UpdateOp<"ResourceSparseApply" # type, OptimizerFlags<type>.flags>;
   }
   foreach type = ["Update", "Add", "Sub", "Mul", "Div"] in {
-    def : TfcOp<"Scatter" # type, State, Pattern<"StateOp">> {
-      let shape = "applyOp";
-    }
+    def : UpdateOp<"Scatter" # type> { let shape = "applyOp"; }
     def : TfcOp<"ResourceScatter" # type, State, Pattern<"StateOp">>;
   }
   foreach type = ["ResourceScatterMin", "ResourceScatterMax"] in
@@ -382,6 +471,7 @@ foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                 "RandomUniformInt"] in
   def : TfcOp<type, State, Pattern<"StateOp">> {
     let shape = "shapeFromInput0Value";
+    let attrs = ["seed", "seed2"];
   }
 foreach type = ["StatelessRandomUniform", "StatelessRandomNormal",
                 "StatelessTruncatedNormal", "StatelessRandomUniformInt",
@@ -401,10 +491,19 @@ foreach type = ["Switch", "RefSwitch"] in
     let aliasOperand = 0;
     let refFormOf = !if(!eq(type, "RefSwitch"), "Switch", "");
   }
+// parallel_iterations bounds how many iterations TensorFlow runs at once;
+// tfc runs them in order. (RefEnter's is_constant=true is not handled.)
 foreach type = ["Enter", "Exit", "NextIteration"] in {
-  def : AliasOp<type, "sameAsInput0", ControlFlow>;
+  defvar frameAttrs = !if(!eq(type, "Enter"),
+                          ["frame_name", "parallel_iterations:ignored"],
+                          []<string>);
+  def : AliasOp<type, "sameAsInput0", ControlFlow> {
+    let attrs = !if(!eq(type, "Enter"), !listconcat(frameAttrs, ["is_constant"]),
+                    frameAttrs);
+  }
   def : AliasOp<"Ref" # type, "sameAsInput0", ControlFlow> {
     let refFormOf = type;
+    let attrs = frameAttrs;
   }
 }
 def : AliasOp<"LoopCond", "sameAsInput0", ControlFlow>;
@@ -416,21 +515,40 @@ def : TfcOp<"RefMerge", ControlFlow, Pattern<"Merge">> {
 def : TfcOp<"ControlTrigger", ControlFlow, NoCode>;
 
 // Lowered as TensorFlow lowers them: calls inlined, While and If to frames.
-foreach type = ["While", "StatelessWhile", "If", "StatelessIf"] in
+// A call's config, config_proto and executor_type configure TensorFlow's
+// runtime; a conditional's output_shapes are what its branches' outputs
+// have, which tfc infers from the branches.
+foreach type = ["While", "StatelessWhile"] in
   def : TfcOp<type, Functional, RewrittenBy<"tfc-inline">> {
     let shape = "fromOutputShapesAttr";
+    let attrs = ["cond", "body", "output_shapes", "parallel_iterations:ignored"];
   }
-foreach type = ["Case", "StatelessCase", "PartitionedCall",
-                "StatefulPartitionedCall"] in
-  def : TfcOp<type, Functional, RewrittenBy<"tfc-inline">>;
+foreach type = ["If", "StatelessIf"] in
+  def : TfcOp<type, Functional, RewrittenBy<"tfc-inline">> {
+    let shape = "fromOutputShapesAttr";
+    let attrs = ["then_branch", "else_branch", "output_shapes:ignored"];
+  }
+foreach type = ["Case", "StatelessCase"] in
+  def : TfcOp<type, Functional, RewrittenBy<"tfc-inline">> {
+    let attrs = ["branches", "output_shapes:ignored"];
+  }
+foreach type = ["PartitionedCall", "StatefulPartitionedCall"] in
+  def : TfcOp<type, Functional, RewrittenBy<"tfc-inline">> {
+    let attrs = ["f", "config:ignored", "config_proto:ignored",
+                 "executor_type:ignored"];
+  }
 
 //===----------------------------------------------------------------------===//
 // Transfers between partitions
 //===----------------------------------------------------------------------===//
 
+// (client_terminated, a transfer to or from a client, is not handled.)
 let devices = [CPU, GPU], cost = "zero" in
   foreach type = ["_Send", "_Recv"] in
-    def : TfcOp<type, Transfer, Pattern<"Transfer">>;
+    def : TfcOp<type, Transfer, Pattern<"Transfer">> {
+      let attrs = ["tensor_name", "send_device", "send_device_incarnation",
+                   "recv_device"];
+    }
 foreach type = ["_HostSend", "_HostRecv"] in
   def : TfcOp<type, Transfer, NotLowered>;
 
@@ -452,36 +570,59 @@ def : TfcOp<"ShardedFilename", Strings, Pattern<"StringOp">> {
 }
 def : TfcOp<"StaticRegexFullMatch", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
+  let attrs = ["pattern"];
 }
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)
 //===----------------------------------------------------------------------===//
 
-def : TfcOp<"StackV2", Stacks, Pattern<"StackOp">> { let shape = "scalarOutput"; }
-def : TfcOp<"Stack", Stacks, Pattern<"StackOp">>;
+// A stack's name is for messages; swap_memory lets TensorFlow move pushed
+// tensors to the host, where tfc's already are.
+def : TfcOp<"StackV2", Stacks, Pattern<"StackOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["stack_name:ignored"];
+}
+def : TfcOp<"Stack", Stacks, Pattern<"StackOp">> {
+  let attrs = ["stack_name:ignored"];
+}
 // A push outputs the element it pushed.
 def : TfcOp<"StackPushV2", Stacks, Pattern<"StackOp">> {
   let shape = "stackPush";
   let alias = 1;
   let aliasOperand = 1;
+  let attrs = ["swap_memory:ignored"];
 }
 def : TfcOp<"StackPopV2", Stacks, Pattern<"StackOp">> { let shape = "stackPop"; }
 def : TfcOp<"StackCloseV2", Stacks, Pattern<"StackOp">>;
 
-foreach type = ["TensorArrayV3", "TensorArrayGradV3", "TensorArrayWriteV3",
-                "TensorArrayScatterV3", "TensorArraySplitV3",
-                "TensorArraySizeV3"] in
-  def : TfcOp<type, TensorArrays, Pattern<"TensorArrayOp">> {
+// A TensorArray's name is for messages; its element_shape only limits what
+// TensorFlow accepts (tfc takes the elements' shapes from the writes).
+// clear_after_read=true makes a second read of an element an error in
+// TensorFlow; tfc returns the element again. (dynamic_size=true, an array
+// that grows, is not handled.)
+defvar tensorArrayAttrs = [
+  ["TensorArrayV3", "element_shape:ignored", "clear_after_read:ignored",
+   "identical_element_shapes", "tensor_array_name:ignored"],
+  ["TensorArrayGradV3", "source"], ["TensorArrayWriteV3"],
+  ["TensorArrayScatterV3"], ["TensorArraySplitV3"], ["TensorArraySizeV3"]];
+foreach array = tensorArrayAttrs in
+  def : TfcOp<array[0], TensorArrays, Pattern<"TensorArrayOp">> {
     let shape = "scalarOutput";
+    let attrs = !listremove(array, [array[0]]);
   }
 foreach type = ["TensorArrayReadV3", "TensorArrayGatherV3",
                 "TensorArrayConcatV3"] in
   def : TfcOp<type, TensorArrays, Pattern<"TensorArrayOp">> {
     let shape = "tensorArrayRead";
+    let attrs = !cond(!eq(type, "TensorArrayGatherV3"): ["element_shape"],
+                      !eq(type, "TensorArrayConcatV3"): ["element_shape_except0"],
+                      true: []<string>);
   }
 def : TfcOp<"TensorArrayCloseV3", TensorArrays, Pattern<"TensorArrayOp">>;
 
+// (TensorListSetItem's resize_if_index_out_of_bounds=true, a list that
+// grows, is not handled.)
 foreach type = ["EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
                 "TensorListSetItem", "TensorListPushBack", "TensorListScatter",
                 "TensorListScatterV2"] in
@@ -491,6 +632,7 @@ foreach type = ["EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
 def : TfcOp<"TensorListStack", TensorLists,
             RewrittenBy<"tfc-lower-tensor-lists">> {
   let shape = "tensorListStack";
+  let attrs = ["num_elements"];
 }
 def : TfcOp<"TensorListGetItem", TensorLists,
             RewrittenBy<"tfc-lower-tensor-lists">> {
@@ -503,7 +645,9 @@ foreach type = ["TensorListConcat", "TensorListConcatV2",
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">>;
 def : KnownOp<"TensorListResize", "tensorListHandle", TensorLists>;
 foreach type = ["OptionalFromValue", "OptionalGetValue", "OptionalNone"] in
-  def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-optionals">>;
+  def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-optionals">> {
+    let attrs = !if(!eq(type, "OptionalGetValue"), ["output_shapes"], []<string>);
+  }
 // Only Optionals whose branch is known at compile time are lowered.
 def : TfcOp<"OptionalHasValue", TensorLists, NotLowered>;
 

@@ -126,6 +126,20 @@ class TfcOp<string type, OpFamily opFamily, Lowering opLowering> {
   /// Whether the op writes a variable it is given (a ref or a resource
   /// handle): assignments, optimizer updates, scatters into variables.
   bit writesVariable = 0;
+  /// What the lowering does with the op's attributes, other than those
+  /// that its element types and input counts carry (T, dtype, N: the types
+  /// check those). One entry per attribute:
+  ///   "name"            every value is computed as TensorFlow computes it;
+  ///   "name=v1|v2"      only these values are (bools true/false, ints and
+  ///                     strings as written, int lists as 1,2,2,1);
+  ///   "name:ignored"    no value changes the result (a lock, a name, a
+  ///                     hint for another device).
+  /// An attribute not listed must have the registry's default value: a node
+  /// with another is refused by tfc-verify-supported, naming the attribute,
+  /// so that no lowering ever ignores an attribute it does not handle. The
+  /// generator refuses entries that name no attribute of the op, and a
+  /// lowered op whose required attributes are not all listed.
+  list<string> attrs = [];
   /// Whether tfc-fold-constants may evaluate the op, by compiling it, when
   /// its inputs are constants (stateful ops never are, whatever this
   /// says): ops code generation writes. An op a pass rewrites is folded by

@@ -256,6 +256,14 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
           step.builder.create<arith::SelectOp>(loc, isNan, quietNan, half);
       return Value(step.builder.create<arith::BitcastOp>(loc, element, chosen));
     }
+    // Elsewhere Truncate changes only casts that narrow a float, which
+    // round here.
+    if (boolAttr(node, "Truncate") && isa<FloatType>(operandElement) &&
+        isa<FloatType>(element) &&
+        element.getIntOrFloatBitWidth() < operandElement.getIntOrFloatBitWidth())
+      return step.error(node) << "Truncate=true is handled only from float32 "
+                                 "to bfloat16, not to "
+                              << element;
     return castScalar(step.builder, loc, in[0], operandElement, element);
   }
   case OpKind::Equal:
