@@ -27,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from shared_memory import N, STEPS, print_run, write_npy  # noqa: E402
+from shared_memory import N, STEPS, print_run, write_inputs  # noqa: E402
 
 CHIEF_ADDRESS, PS_ADDRESS = "169.254.77.1", "169.254.77.2"
 RUN_SECONDS = 60
@@ -168,10 +168,7 @@ def link_cut(hosts, program, work):
 
 def main():
     program, work = sys.argv[1:3]
-    os.makedirs(work, exist_ok=True)
-    x = [(i % 1000) * 0.25 - 100 for i in range(N)]
-    write_npy(os.path.join(work, "x.npy"), x)
-    write_npy(os.path.join(work, "expected.npy"), [-v * v for v in x])
+    write_inputs(work)
     with Hosts() as hosts:
         across_hosts(hosts, program, work)
         link_cut(hosts, program, work)

@@ -98,14 +98,19 @@ def run_other_user(program, work):
         shutil.rmtree(copy, ignore_errors=True)
 
 
-def main():
-    program, work = sys.argv[1:3]
+def write_inputs(work):
+    """WORK/x.npy, the chief's input, and WORK/expected.npy, its output."""
     os.makedirs(work, exist_ok=True)
     # Exact in float32, as are their squares' roundings (struct rounds the
     # exact double product to the nearest float32, as a float32 multiply does).
     x = [(i % 1000) * 0.25 - 100 for i in range(N)]
     write_npy(os.path.join(work, "x.npy"), x)
     write_npy(os.path.join(work, "expected.npy"), [-v * v for v in x])
+
+
+def main():
+    program, work = sys.argv[1:3]
+    write_inputs(work)
     if sys.argv[3:] == ["--other-user"]:
         run_other_user(program, work)
         return

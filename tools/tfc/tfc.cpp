@@ -491,23 +491,18 @@ int info(MLIRContext &context) {
   os << "op types (" << histogram.size() << "):\n";
   for (const auto &[type, count] : histogram)
     os << "  " << type << " " << count << "\n";
-  if (unsupported.empty()) {
-    os << "unsupported op types: none\n";
-  } else {
-    os << "unsupported op types:";
-    for (const auto &[type, node] : unsupported)
-      os << " " << type << " (node '" << node << "')";
+  // "TITLE: none", or each refused thing with its first node.
+  auto printRefused = [&](StringRef title, const auto &refused) {
+    os << title << ":";
+    if (refused.empty())
+      os << " none";
+    for (const auto &[what, node] : refused)
+      os << " " << what << " (node '" << node << "')";
     os << "\n";
-  }
+  };
+  printRefused("unsupported op types", unsupported);
   // What tfc-verify-supported refuses once every op is lowered.
-  if (unhandled.empty()) {
-    os << "unsupported attribute values: none\n";
-  } else {
-    os << "unsupported attribute values:";
-    for (const auto &[value, node] : unhandled)
-      os << " " << value << " (node '" << node << "')";
-    os << "\n";
-  }
+  printRefused("unsupported attribute values", unhandled);
   return tfc::kExitSuccess;
 }
 
