@@ -56,6 +56,22 @@ void tfc_fail(tfc_runtime *, const char *message) {
   std::_Exit(1);
 }
 
+void tfc_check_indices(tfc_runtime *runtime, const void *indices,
+                       const char *node, int64_t count, int64_t index_bytes,
+                       int64_t limit) {
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t index = index_bytes == 8
+                        ? static_cast<const int64_t *>(indices)[i]
+                        : static_cast<const int32_t *>(indices)[i];
+    if (index >= 0 && index < limit)
+      continue;
+    tfc_fail(runtime, (std::string(node) + ": indices[" + std::to_string(i) +
+                       "] = " + std::to_string(index) + " is not in [0, " +
+                       std::to_string(limit) + ")")
+                          .c_str());
+  }
+}
+
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name) {
   if (!*flag)

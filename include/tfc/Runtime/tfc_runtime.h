@@ -145,6 +145,13 @@ void tfc_fail(tfc_runtime *runtime, const char *message);
  * a restart from its latest checkpoint (Kubeflow retries it). */
 #define TFC_EXIT_CLUSTER_FAILURE 138
 
+/* Fails unless each of the `count` indices (signed integers of
+ * `index_bytes` bytes) is in [0, limit), as TensorFlow's gathers do:
+ * "NODE: indices[I] = V is not in [0, LIMIT)", `node` naming the node. */
+void tfc_check_indices(tfc_runtime *runtime, const void *indices,
+                       const char *node, int64_t count, int64_t index_bytes,
+                       int64_t limit);
+
 /* Fails, naming the variable, unless its initialized flag is set. */
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name);

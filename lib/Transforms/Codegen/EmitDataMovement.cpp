@@ -506,8 +506,9 @@ protected:
     }
 
     if (kind == OpKind::GatherV2) {
-      // output[p..., i..., q...] = params[p..., indices[i...], q...]; an index
-      // outside [0, n) (an error in TensorFlow) reads 0.
+      // output[p..., i..., q...] = params[p..., indices[i...], q...]. An
+      // index outside [0, n) is an error, as in TensorFlow: refused here
+      // when the indices are a constant, else checked before the loop.
       FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
       if (failed(axisList))
         return failure();
@@ -527,30 +528,32 @@ protected:
       for (int64_t k = 0; k < indicesRank; ++k)
         exprs.push_back(dim(*axis + k));
       int64_t n = in.getDimSize(*axis);
-      Type element = cast<MemRefType>(output->getType()).getElementType();
+      if (std::optional<SmallVector<int64_t>> known = constantInts(operands[1])) {
+        for (auto [at, index] : llvm::enumerate(*known))
+          if (index < 0 || index >= n)
+            return step.error(node) << "indices[" << at << "] = " << index
+                                    << " is not in [0, " << n << ")";
+      } else {
+        std::string name = ("node '" + tfg::getNodeName(node) + "' (" +
+                            tfg::getOpType(node) + ")")
+                               .str();
+        step.callKernel(loc, "tfc_check_indices",
+                        {step.pointerTo(indices), step.stringPointer(loc, name)},
+                        {indicesType.getNumElements(),
+                         indicesType.getElementTypeBitWidth() / 8, n});
+      }
       step.emitLoop(
           loc, indices, mapOf(exprs), *output,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             Value i =
                 b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
-            Value zero = b.create<arith::ConstantIndexOp>(l, 0);
-            Value valid = b.create<arith::AndIOp>(
-                l,
-                b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, i, zero),
-                b.create<arith::CmpIOp>(
-                    l, arith::CmpIPredicate::slt, i,
-                    b.create<arith::ConstantIndexOp>(l, n)));
-            i = b.create<arith::SelectOp>(l, valid, i, zero);
             SmallVector<Value> at;
             for (int64_t d = 0; d < in.getRank(); ++d)
               at.push_back(d == *axis
                                ? i
                                : Value(b.create<linalg::IndexOp>(
                                      l, d < *axis ? d : d - 1 + indicesRank)));
-            Value v = b.create<memref::LoadOp>(l, source, at);
-            return b.create<arith::SelectOp>(
-                l, valid, v,
-                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+            return b.create<memref::LoadOp>(l, source, at);
           });
       return success();
     }

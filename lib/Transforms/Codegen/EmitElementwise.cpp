@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <cmath>
@@ -210,6 +211,39 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
 
 } // namespace
 
+/// Whether `value` is a constant none of whose elements is zero.
+static bool isNonZeroConstant(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || opKindOf(producer) != OpKind::Const)
+    return false;
+  auto elements = dyn_cast_or_null<DenseIntElementsAttr>(
+      producer->getAttr("value"));
+  return elements && llvm::none_of(elements.getValues<APInt>(),
+                                   [](const APInt &v) { return v.isZero(); });
+}
+
+/// Stops the step, as TensorFlow's CPU kernels do, when the integer
+/// divisor `y` of `node` is zero: a branch to tfc_fail per element, left
+/// out where the divisor is a constant without zeros. (The quotient that
+/// follows keeps its guard: the branch does not return.)
+static void checkDivisor(StepEmitter &step, Operation *node, Value y,
+                         Location loc) {
+  if (isNonZeroConstant(tfg::getDataOperands(node)[1]))
+    return;
+  OpBuilder &b = step.builder;
+  Value zero = b.create<arith::ConstantOp>(loc, b.getZeroAttr(y.getType()));
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  auto branch = b.create<scf::IfOp>(loc, byZero, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  step.callKernel(loc, "tfc_fail",
+                  {step.stringPointer(loc, ("node '" + tfg::getNodeName(node) +
+                                            "' (" + tfg::getOpType(node) +
+                                            "): integer division by zero")
+                                               .str())},
+                  {});
+}
+
 /// The scalar computation of one elementwise node on element values.
 static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
                                    ArrayRef<Value> in, Location loc) {
@@ -361,6 +395,10 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
     break;
   }
   if (!s.isFloat()) {
+    if (llvm::is_contained({OpKind::Div, OpKind::TruncateDiv, OpKind::FloorDiv,
+                            OpKind::TruncateMod, OpKind::Mod, OpKind::FloorMod},
+                           kind))
+      checkDivisor(step, node, in[1], loc);
     switch (kind) {
     case OpKind::Abs:
       return s.isUnsigned()
