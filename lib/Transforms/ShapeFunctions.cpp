@@ -265,6 +265,17 @@ LogicalResult identity(ShapeContext &c) {
   return success();
 }
 
+/// IdentityN: output i is input i, shape and value (Keras 3 wraps its
+/// custom gradients, swish's among them, in one).
+LogicalResult identityN(ShapeContext &c) {
+  for (unsigned i = 0; i < c.numOutputs() && i < c.numInputs(); ++i) {
+    c.setOutput(i, c.input(i));
+    if (const SmallVector<int64_t> *value = c.inputValue(i))
+      c.setOutputValue(i, *value);
+  }
+  return success();
+}
+
 LogicalResult broadcastBinary(ShapeContext &c) {
   FailureOr<Shape> out = broadcast(c, c.input(0), c.input(1));
   if (failed(out))

@@ -371,6 +371,20 @@ def make_mlp(root):
                  model, x)
 
 
+def make_swish_mlp(root):
+    # Keras 3's swish has a custom gradient: its SavedModel's function
+    # library holds the gradient function, with a control input on a
+    # function argument, and the forward pass goes through an IdentityN.
+    rng = seed_everything("swish_mlp")
+    inp = keras.Input((12,), batch_size=BATCH, name="x")
+    h = keras.layers.Dense(16, activation="swish")(inp)
+    out = keras.layers.Dense(4)(h)
+    model = keras.Model(inp, out, name="swish_mlp")
+    x = rng.standard_normal((BATCH, 12)).astype(np.float32)
+    export_keras(root, "swish_mlp", "Keras MLP 12->16->4 with swish (a custom "
+                 "gradient), logits", model, x)
+
+
 def make_cnn(root):
     rng = seed_everything("cnn")
     L = keras.layers
@@ -1496,6 +1510,7 @@ def write_op_types(root):
 def all_models():
     models = [
         ("mlp", make_mlp),
+        ("swish_mlp", make_swish_mlp),
         ("cnn", make_cnn),
         ("resnet_block", make_resnet_block),
         ("mobilenet_block", make_mobilenet_block),

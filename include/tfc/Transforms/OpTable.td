@@ -31,7 +31,7 @@ let devices = [CPU, GPU] in {
       let attrs = ["value"];
     }
     def : AliasOp<"Identity", "identity">;
-    def : AliasOp<"IdentityN", "">;
+    def : AliasOp<"IdentityN", "identityN">;
     def : AliasOp<"StopGradient", "identity">;
   }
   def : TfcOp<"_Retval", Structure, Pattern<"Retval">> { let attrs = ["index"]; }

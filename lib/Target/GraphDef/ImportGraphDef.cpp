@@ -158,6 +158,8 @@ private:
     std::vector<Node> nodes;
     llvm::StringMap<Node *> byName;
     llvm::StringMap<BlockArgument> args;
+    /// The Identity of each argument that a control input names.
+    llvm::StringMap<Operation *> argControls;
     bool inFunction = false;
   };
 
@@ -172,6 +174,11 @@ private:
                            ArrayRef<InputRef> extraUses, Body &body);
   LogicalResult createNode(Node &node, bool inFunction);
   LogicalResult resolveInputs(Node &node, Body &body);
+  /// The control token that stands for function argument `name` in a
+  /// control input ("^x"): an Identity of the argument, so that the node
+  /// still runs after the argument's value is computed once calls are
+  /// inlined (Keras 3's custom gradients give such inputs).
+  Value argumentControl(StringRef name, Body &body, Block *block);
   /// The value a data input refers to; `user` names the referrer in errors.
   FailureOr<Value> resolveData(const InputRef &ref, Body &body,
                                StringRef user);
@@ -466,14 +473,17 @@ LogicalResult Importer::resolveInputs(Node &node, Body &body) {
   for (const InputRef &ref : node.inputs) {
     if (ref.control) {
       auto it = body.byName.find(ref.node);
-      if (it == body.byName.end())
-        return error() << user << ": control input '" << ref.text
-                       << "' refers to "
-                       << (body.args.count(ref.node)
-                               ? "a function argument"
-                               : "a node that does not exist");
-      control.push_back(tfg::getControlToken(it->second->op));
-      continue;
+      if (it != body.byName.end()) {
+        control.push_back(tfg::getControlToken(it->second->op));
+        continue;
+      }
+      if (body.inFunction && body.args.count(ref.node)) {
+        control.push_back(
+            argumentControl(ref.node, body, node.op->getBlock()));
+        continue;
+      }
+      return error() << user << ": control input '" << ref.text
+                     << "' refers to a node that does not exist";
     }
     FailureOr<Value> value = resolveData(ref, body, user);
     if (failed(value))
@@ -483,6 +493,26 @@ LogicalResult Importer::resolveInputs(Node &node, Body &body) {
   data.append(control);
   node.op->setOperands(data);
   return success();
+}
+
+Value Importer::argumentControl(StringRef name, Body &body, Block *block) {
+  Operation *&identity = body.argControls[name];
+  if (!identity) {
+    BlockArgument arg = body.args.lookup(name);
+    // A node name of its own in the function: the argument's, suffixed.
+    std::string nodeName = (name + "/control").str();
+    for (int n = 1; body.byName.count(nodeName); ++n)
+      nodeName = (name + "/control_" + Twine(n)).str();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(block);
+    NamedAttribute attrs[] = {
+        builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(nodeName)),
+        builder.getNamedAttr(
+            "T", TypeAttr::get(getElementTypeOrSelf(arg.getType())))};
+    identity = tfg::createNode(builder, arg.getLoc(), "Identity",
+                               {arg.getType()}, {arg}, {}, attrs);
+  }
+  return tfg::getControlToken(identity);
 }
 
 LogicalResult Importer::importFunction(const proto::FunctionDef &function,
