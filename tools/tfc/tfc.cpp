@@ -49,6 +49,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -501,8 +502,49 @@ int info(MLIRContext &context) {
     os << "\n";
   };
   printRefused("unsupported op types", unsupported);
+
   // What tfc-verify-supported refuses once every op is lowered.
   printRefused("unsupported attribute values", unhandled);
+  // Feeds of unknown shape: the compile needs --feed NAME=SHAPE for them
+  // (a batch of one suggested for each unknown size).
+  // A SavedModel's are its signature's inputs; a GraphDef's its
+  // placeholders.
+  std::set<std::string> signatureFeeds;
+  if (auto feeds = (*module)->getAttrOfType<DictionaryAttr>(
+          tfc::kSignatureFeedsAttr))
+    for (NamedAttribute entry : feeds)
+      signatureFeeds.insert(
+          cast<StringAttr>(entry.getValue()).getValue().split(':').first.str());
+  std::map<std::string, std::string> unshaped;
+  module->walk([&](tfc::tfg::GraphOp graph) {
+    for (Operation &node : graph.getBody().getOperations()) {
+      if (!tfc::tfg::isNode(&node) || tfc::tfg::getOpType(&node) != "Placeholder")
+        continue;
+      auto shape = node.getAttrOfType<tfc::tfg::ShapeAttr>("shape");
+      std::string name = tfc::tfg::getNodeName(&node).str();
+      if (!signatureFeeds.empty() && !signatureFeeds.count(name))
+        continue;
+      if (!shape || shape.getUnranked()) {
+        unshaped[name] = "of unknown rank: give --feed " + name + "=SHAPE";
+        continue;
+      }
+      if (llvm::none_of(shape.getDims(), [](int64_t d) { return d < 0; }))
+        continue;
+      SmallVector<std::string> dims, hint;
+      for (int64_t d : shape.getDims()) {
+        dims.push_back(d < 0 ? "?" : std::to_string(d));
+        hint.push_back(d < 0 ? "1" : std::to_string(d));
+      }
+      unshaped[name] = "[" + llvm::join(dims, ",") + "]: e.g. --feed " + name +
+                       "=" + llvm::join(hint, ",");
+    }
+  });
+  SmallVector<std::string> needs;
+  for (const auto &[name, what] : unshaped)
+    needs.push_back(name + " " + what);
+  os << "feeds that need a shape: "
+     << (needs.empty() ? std::string("none") : llvm::join(needs, "; "))
+     << "\n";
   return tfc::kExitSuccess;
 }
 
