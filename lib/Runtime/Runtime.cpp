@@ -72,6 +72,32 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
   }
 }
 
+void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
+                            const char *node, const int64_t *limits,
+                            int64_t count, int64_t depth, int64_t index_bytes,
+                            int64_t limits_rank) {
+  auto at = [&](int64_t i) -> int64_t {
+    return index_bytes == 8 ? static_cast<const int64_t *>(indices)[i]
+                            : static_cast<const int32_t *>(indices)[i];
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    bool inside = true;
+    for (int64_t j = 0; j < depth; ++j)
+      inside &= at(i * depth + j) >= 0 && at(i * depth + j) < limits[j];
+    if (inside)
+      continue;
+    std::string tuple, shape;
+    for (int64_t j = 0; j < depth; ++j)
+      tuple += (j ? ", " : "") + std::to_string(at(i * depth + j));
+    for (int64_t j = 0; j < limits_rank; ++j)
+      shape += (j ? "," : "") + std::to_string(limits[j]);
+    tfc_fail(runtime, (std::string(node) + ": indices[" + std::to_string(i) +
+                       "] = [" + tuple + "] does not index into param shape [" +
+                       shape + "]")
+                          .c_str());
+  }
+}
+
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name) {
   if (!*flag)

@@ -1023,6 +1023,119 @@ LogicalResult tile(ShapeContext &c) {
   return success();
 }
 
+/// DepthToSpace and SpaceToDepth (NHWC): blocks of block_size x
+/// block_size pixels trade places with groups of channels.
+static LogicalResult blockSpace(ShapeContext &c, bool toSpace) {
+  const Shape &in = c.input(0);
+  int64_t b = c.intAttr("block_size");
+  if (b < 2)
+    return c.error("block_size must be at least 2");
+  if (!in.ranked)
+    return success();
+  if (in.rank() != 4)
+    return c.error("the input must have rank 4");
+  Shape out = in;
+  auto known = [](int64_t d) { return !ShapedType::isDynamic(d); };
+  if (toSpace) {
+    if (known(in.dims[3]) && in.dims[3] % (b * b))
+      return c.error("the depth " + std::to_string(in.dims[3]) +
+                     " is not a multiple of block_size squared");
+    for (int d : {1, 2})
+      if (known(in.dims[d]))
+        out.dims[d] = in.dims[d] * b;
+    if (known(in.dims[3]))
+      out.dims[3] = in.dims[3] / (b * b);
+  } else {
+    for (int d : {1, 2}) {
+      if (known(in.dims[d]) && in.dims[d] % b)
+        return c.error("the height and width must be multiples of block_size");
+      if (known(in.dims[d]))
+        out.dims[d] = in.dims[d] / b;
+    }
+    if (known(in.dims[3]))
+      out.dims[3] = in.dims[3] * b * b;
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult depthToSpace(ShapeContext &c) { return blockSpace(c, true); }
+LogicalResult spaceToDepth(ShapeContext &c) { return blockSpace(c, false); }
+
+/// BatchToSpaceND: the batch split into blocks of the spatial dims, then
+/// cropped; SpaceToBatchND the other way, after padding.
+static LogicalResult batchSpace(ShapeContext &c, bool toSpace) {
+  const Shape &in = c.input(0);
+  const auto *block = c.inputValue(1);
+  const auto *edges = c.inputValue(2);
+  if (!in.ranked)
+    return success();
+  if (!block || !edges) {
+    c.setOutput(0, Shape::ofRank(in.rank()));
+    return success();
+  }
+  int64_t m = block->size();
+  if (m < 1 || m >= in.rank() || static_cast<int64_t>(edges->size()) != 2 * m)
+    return c.error("block_shape and " +
+                   std::string(toSpace ? "crops" : "paddings") +
+                   " do not match the input's rank");
+  int64_t blocks = 1;
+  for (int64_t b : *block) {
+    if (b < 1)
+      return c.error("block_shape must be positive");
+    blocks *= b;
+  }
+  Shape out = in;
+  auto known = [](int64_t d) { return !ShapedType::isDynamic(d); };
+  if (known(in.dims[0])) {
+    if (toSpace && in.dims[0] % blocks)
+      return c.error("the batch is not a multiple of the block size");
+    out.dims[0] = toSpace ? in.dims[0] / blocks : in.dims[0] * blocks;
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t d = in.dims[1 + i], b = (*block)[i];
+    int64_t before = (*edges)[2 * i], after = (*edges)[2 * i + 1];
+    if (before < 0 || after < 0)
+      return c.error("crops and paddings must not be negative");
+    if (!known(d))
+      continue;
+    if (toSpace) {
+      out.dims[1 + i] = d * b - before - after;
+      if (out.dims[1 + i] < 0)
+        return c.error("crops are larger than the output");
+    } else {
+      if ((d + before + after) % b)
+        return c.error("the padded spatial size is not a multiple of the block");
+      out.dims[1 + i] = (d + before + after) / b;
+    }
+  }
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult batchToSpaceND(ShapeContext &c) { return batchSpace(c, true); }
+LogicalResult spaceToBatchND(ShapeContext &c) { return batchSpace(c, false); }
+
+/// GatherNd: indices [..., k] pick slices params[i0, ..., ik-1]; the
+/// output is indices' leading dims, then params' dims after the k-th.
+LogicalResult gatherNd(ShapeContext &c) {
+  const Shape &params = c.input(0), &indices = c.input(1);
+  if (!params.ranked || !indices.ranked)
+    return success();
+  if (indices.rank() < 1)
+    return c.error("indices must have rank 1 or more");
+  int64_t k = indices.dims.back();
+  if (ShapedType::isDynamic(k))
+    return success();
+  if (k > params.rank())
+    return c.error("indices index " + std::to_string(k) + " dims of a rank " +
+                   std::to_string(params.rank()) + " tensor");
+  SmallVector<int64_t> dims(indices.dims.begin(), indices.dims.end() - 1);
+  dims.append(params.dims.begin() + k, params.dims.end());
+  c.setOutput(0, Shape::of(dims));
+  return success();
+}
+
 LogicalResult pad(ShapeContext &c) {
   const Shape &in = c.input(0);
   const auto *paddings = c.inputValue(1);

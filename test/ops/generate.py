@@ -389,6 +389,56 @@ def _(c, rng):
                 strides=const([1, 2]), dy=tf.exp(dy) * dy))
 
 
+@case("ReverseRoll", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 3, 4), rng))
+    c.fetch(raw.ReverseV2(tensor=x, axis=const([1])))
+    c.fetch(raw.ReverseV2(tensor=x, axis=const([0, -1], np.int64)))
+    c.fetch(raw.ReverseV2(tensor=x, axis=const(np.zeros((0,), np.int32))))
+    c.fetch(raw.ReverseV2(tensor=c.feed(ints((5,), rng)), axis=const([0])))
+    c.fetch(raw.Roll(input=x, shift=const(1), axis=const(2)))
+    # Negative and oversized shifts, two on one axis (they add up).
+    c.fetch(raw.Roll(input=x, shift=const([-1, 7]), axis=const([1, 2])))
+    c.fetch(raw.Roll(input=x, shift=const([2, 3], np.int64),
+                     axis=const([-1, -1], np.int64)))
+
+
+@case("SpaceDepth", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 4, 6, 3), rng))
+    c.fetch(raw.SpaceToDepth(input=x, block_size=2))
+    c.fetch(raw.DepthToSpace(input=c.feed(ordinary_floats((2, 2, 3, 8), rng)),
+                             block_size=2))
+    c.fetch(raw.DepthToSpace(input=c.feed(ordinary_floats((1, 2, 2, 18), rng)),
+                             block_size=3))
+    # Dilated causal Conv1D's pair (Keras), and 2-D blocks with padding and
+    # crops.
+    y = c.feed(ordinary_floats((2, 7, 3), rng))
+    c.fetch(raw.SpaceToBatchND(input=y, block_shape=const([2]),
+                               paddings=const([[1, 2]])))
+    c.fetch(raw.BatchToSpaceND(input=c.feed(ordinary_floats((4, 5, 3), rng)),
+                               block_shape=const([2]), crops=const([[1, 2]])))
+    z = c.feed(ordinary_floats((2, 3, 5, 2), rng))
+    c.fetch(raw.SpaceToBatchND(input=z, block_shape=const([2, 3]),
+                               paddings=const([[1, 0], [2, 2]])))
+    c.fetch(raw.BatchToSpaceND(input=c.feed(ordinary_floats((12, 2, 3, 2), rng)),
+                               block_shape=const([2, 3], np.int64),
+                               crops=const([[0, 1], [1, 2]], np.int64)))
+
+
+@case("GatherNd", EXACT)
+def _(c, rng):
+    p = c.feed(ordinary_floats((4, 3, 2), rng))
+    # Whole rows, single elements, slices of depth 2; int64 indices; a batch
+    # of index tuples with two leading dims.
+    c.fetch(raw.GatherNd(params=p, indices=c.feed(np.array([[3], [0], [3]], np.int32))))
+    c.fetch(raw.GatherNd(params=p, indices=c.feed(np.array([[1, 2, 0], [3, 0, 1]], np.int64))))
+    c.fetch(raw.GatherNd(params=p, indices=c.feed(np.array([[[0, 1], [2, 2]], [[3, 0], [1, 1]]],
+                                                           np.int32))))
+    c.fetch(raw.GatherNd(params=c.feed(ints((5, 3), rng)),
+                         indices=c.feed(np.array([[4], [1]], np.int32))))
+
+
 @case("Tile", EXACT)
 def _(c, rng):
     c.fetch(raw.Tile(input=c.feed(ordinary_floats((2, 3), rng)),

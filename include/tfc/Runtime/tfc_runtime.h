@@ -152,6 +152,14 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
                        const char *node, int64_t count, int64_t index_bytes,
                        int64_t limit);
 
+/* The same for `count` index tuples of `depth` indices each (GatherNd):
+ * index j of a tuple must be in [0, limits[j]), else "NODE: indices[I] =
+ * [A, B] does not index into param shape [L0,L1,...]". */
+void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
+                            const char *node, const int64_t *limits,
+                            int64_t count, int64_t depth, int64_t index_bytes,
+                            int64_t limits_rank);
+
 /* Fails, naming the variable, unless its initialized flag is set. */
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name);

@@ -327,6 +327,10 @@ let devices = [CPU, GPU] in {
     ["MirrorPad", "pad", "mode=REFLECT|SYMMETRIC"], ["Tile", "tile"],
     ["GatherV2", "gatherV2"], ["OneHot", "oneHot", "axis"],
     ["Range", "range"], ["BroadcastTo", "broadcastTo"], ["Fill", "fill"],
+    ["ReverseV2", "sameAsInput0"], ["Roll", "sameAsInput0"],
+    ["DepthToSpace", "depthToSpace", "block_size", "data_format=NHWC"],
+    ["SpaceToDepth", "spaceToDepth", "block_size", "data_format=NHWC"],
+    ["BatchToSpaceND", "batchToSpaceND"], ["SpaceToBatchND", "spaceToBatchND"],
     !listconcat(["ResizeBilinear", "resize"], resizeFlags),
     !listconcat(["ResizeNearestNeighbor", "resize"], resizeFlags)];
   foreach move = moves in
@@ -344,7 +348,9 @@ def : TfcOp<"TensorScatterUpdate", DataMovement,
   let shape = "sameAsInput0";
 }
 def : KnownOp<"Gather", "gatherV2", DataMovement>;
-def : TfcOp<"GatherNd", DataMovement, NotLowered>;
+def : TfcOp<"GatherNd", DataMovement, Pattern<"DataMovement">> {
+  let shape = "gatherNd";
+}
 
 //===----------------------------------------------------------------------===//
 // Shapes: values known at compile time, folded into constants

@@ -231,6 +231,164 @@ protected:
         return step.error(node) << "input has no buffer";
     }
 
+    // Normalizes axis `a` of a rank-`r` tensor, or fails naming `what`.
+    auto axisOf = [&](int64_t a, int64_t r, StringRef what) -> FailureOr<int64_t> {
+      std::optional<int64_t> axis = normalized(a, r);
+      if (!axis)
+        return step.error(node) << what << " " << a << " is out of range";
+      return *axis;
+    };
+
+    if (kind == OpKind::ReverseV2 || kind == OpKind::Roll) {
+      // Output element d reads n-1-d along a reversed axis, and (d - shift)
+      // mod n along a rolled one (shifts on one axis add up).
+      FailureOr<SmallVector<int64_t>> axes =
+          constants(kind == OpKind::Roll ? 2 : 1, "the axis");
+      if (failed(axes))
+        return failure();
+      SmallVector<int64_t> shifts(axes->size(), 0);
+      if (kind == OpKind::Roll) {
+        FailureOr<SmallVector<int64_t>> given = constants(1, "the shift");
+        if (failed(given))
+          return failure();
+        if (given->size() != axes->size())
+          return step.error(node) << "shift and axis differ in length";
+        shifts = *given;
+      }
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < rank; ++d)
+        exprs.push_back(dim(d));
+      SmallVector<bool> reversed(rank, false);
+      SmallVector<int64_t> shift(rank, 0);
+      for (auto [a, by] : llvm::zip(*axes, shifts)) {
+        FailureOr<int64_t> axis = axisOf(a, rank, "axis");
+        if (failed(axis))
+          return failure();
+        if (kind == OpKind::ReverseV2) {
+          if (reversed[*axis])
+            return step.error(node) << "axis " << a << " is given twice";
+          reversed[*axis] = true;
+        }
+        shift[*axis] += by;
+      }
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t n = out.getDimSize(d);
+        if (reversed[d])
+          exprs[d] = constant(n - 1) - dim(d);
+        else if (n > 0 && shift[d] % n)
+          exprs[d] = (dim(d) + constant(((-shift[d]) % n + n) % n)) % n;
+      }
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      step.emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::DepthToSpace || kind == OpKind::SpaceToDepth) {
+      // NHWC, blocks of b x b pixels against groups of channels:
+      // DepthToSpace's out[n,h,w,c] = in[n, h/b, w/b, ((h%b)*b + w%b)*C + c]
+      // with C its output depth; SpaceToDepth the inverse.
+      int64_t b = intAttr(node, "block_size");
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      SmallVector<AffineExpr> exprs;
+      if (kind == OpKind::DepthToSpace) {
+        int64_t depth = out.getDimSize(3);
+        exprs = {dim(0), dim(1).floorDiv(b), dim(2).floorDiv(b),
+                 ((dim(1) % b) * b + dim(2) % b) * depth + dim(3)};
+      } else {
+        int64_t depth = in.getDimSize(3);
+        AffineExpr block = dim(3).floorDiv(depth);
+        exprs = {dim(0), dim(1) * b + block.floorDiv(b), dim(2) * b + block % b,
+                 dim(3) % depth};
+      }
+      step.emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::BatchToSpaceND) {
+      // The batch holds the blocks of the spatial dims, the block offsets
+      // outermost: out[n, y..., r...] reads in[o * N + n, (y + crop) / b...,
+      // r...], where o is the offsets (y + crop) % b in row-major order and
+      // N the output's batch.
+      FailureOr<SmallVector<int64_t>> block = constants(1, "block_shape"),
+                                      crops = constants(2, "crops");
+      if (failed(block) || failed(crops))
+        return failure();
+      int64_t m = block->size();
+      AffineExpr offset = constant(0);
+      SmallVector<AffineExpr> exprs(rank, constant(0));
+      for (int64_t i = 0; i < m; ++i) {
+        AffineExpr y = dim(1 + i) + constant((*crops)[2 * i]);
+        offset = offset * (*block)[i] + y % (*block)[i];
+        exprs[1 + i] = y.floorDiv((*block)[i]);
+      }
+      exprs[0] = offset * out.getDimSize(0) + dim(0);
+      for (int64_t d = 1 + m; d < rank; ++d)
+        exprs[d] = dim(d);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      step.emitLoop(loc, source, mapOf(exprs), *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::SpaceToBatchND) {
+      // The inverse, on the padded input: out[q * N + n, y..., r...] is
+      // padded[n, y * b + o...], o the offsets q in row-major order and N
+      // the input's batch; zero in the padding.
+      FailureOr<SmallVector<int64_t>> block = constants(1, "block_shape"),
+                                      paddings = constants(2, "paddings");
+      if (failed(block) || failed(paddings))
+        return failure();
+      int64_t m = block->size(), batch = in.getDimSize(0);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      Type element = cast<MemRefType>(output->getType()).getElementType();
+      step.emitLoop(
+          loc, ValueRange{}, ArrayRef<AffineMap>{}, *output,
+          [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            auto index = [&](int64_t v) {
+              return b.create<arith::ConstantIndexOp>(l, v);
+            };
+            Value q = b.create<linalg::IndexOp>(l, 0);
+            Value n = b.create<arith::RemUIOp>(l, q, index(batch));
+            Value rest = b.create<arith::DivUIOp>(l, q, index(batch));
+            SmallVector<Value> at(in.getRank());
+            at[0] = n;
+            Value inside = b.create<arith::ConstantIntOp>(l, 1, 1);
+            // Offsets in row-major order: the last block dim varies fastest.
+            for (int64_t i = m - 1; i >= 0; --i) {
+              Value o = b.create<arith::RemUIOp>(l, rest, index((*block)[i]));
+              rest = b.create<arith::DivUIOp>(l, rest, index((*block)[i]));
+              Value y = b.create<linalg::IndexOp>(l, 1 + i);
+              Value padded = b.create<arith::AddIOp>(
+                  l, b.create<arith::MulIOp>(l, y, index((*block)[i])), o);
+              // The coordinate in the unpadded input, as a signed index.
+              Value x = b.create<arith::SubIOp>(l, padded,
+                                                index((*paddings)[2 * i]));
+              Value valid = b.create<arith::AndIOp>(
+                  l,
+                  b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, x,
+                                          index(0)),
+                  b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, x,
+                                          index(in.getDimSize(1 + i))));
+              inside = b.create<arith::AndIOp>(l, inside, valid);
+              at[1 + i] = b.create<arith::SelectOp>(l, valid, x, index(0));
+            }
+            for (int64_t d = 1 + m; d < in.getRank(); ++d)
+              at[d] = b.create<linalg::IndexOp>(l, d);
+            Value v = b.create<memref::LoadOp>(l, source, at);
+            return b.create<arith::SelectOp>(
+                l, inside, v,
+                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+          });
+      return success();
+    }
+
     if (kind == OpKind::Transpose) {
       FailureOr<SmallVector<int64_t>> perm = constants(1, "the permutation");
       if (failed(perm))
@@ -553,6 +711,46 @@ protected:
                                ? i
                                : Value(b.create<linalg::IndexOp>(
                                      l, d < *axis ? d : d - 1 + indicesRank)));
+            return b.create<memref::LoadOp>(l, source, at);
+          });
+      return success();
+    }
+
+    if (kind == OpKind::GatherNd) {
+      // output[i..., r...] = params[indices[i..., 0..k-1], r...]; each index
+      // tuple checked before the loop, as TensorFlow's kernel does.
+      Value indices = step.memrefFor(operands[1]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !indices)
+        return failure();
+      auto indicesType = typeOf(operands[1]);
+      int64_t depth = indicesType.getDimSize(indicesType.getRank() - 1);
+      int64_t lead = indicesType.getRank() - 1;
+      std::string name = ("node '" + tfg::getNodeName(node) + "' (" +
+                          tfg::getOpType(node) + ")")
+                             .str();
+      step.callKernel(
+          loc, "tfc_check_index_tuples",
+          {step.pointerTo(indices), step.stringPointer(loc, name),
+           step.pointerTo(step.constantTable(loc, in.getShape()))},
+          {depth ? indicesType.getNumElements() / depth : 0, depth,
+           indicesType.getElementTypeBitWidth() / 8, in.getRank()});
+      step.emitLoop(
+          loc, ValueRange{}, ArrayRef<AffineMap>{}, *output,
+          [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            SmallVector<Value> tuple;
+            for (int64_t d = 0; d < lead; ++d)
+              tuple.push_back(b.create<linalg::IndexOp>(l, d));
+            SmallVector<Value> at;
+            for (int64_t j = 0; j < depth; ++j) {
+              SmallVector<Value> where = tuple;
+              where.push_back(b.create<arith::ConstantIndexOp>(l, j));
+              Value i = b.create<memref::LoadOp>(l, indices, where);
+              at.push_back(
+                  b.create<arith::IndexCastOp>(l, b.getIndexType(), i));
+            }
+            for (int64_t d = depth; d < in.getRank(); ++d)
+              at.push_back(b.create<linalg::IndexOp>(l, lead + d - depth));
             return b.create<memref::LoadOp>(l, source, at);
           });
       return success();
