@@ -587,6 +587,16 @@ LogicalResult shapeFromOperand(ShapeContext &c, unsigned operand) {
 LogicalResult shapeInInput0(ShapeContext &c) { return shapeFromOperand(c, 0); }
 LogicalResult shapeInInput1(ShapeContext &c) { return shapeFromOperand(c, 1); }
 
+/// ScatterNd: the shape its third input gives.
+LogicalResult scatterNd(ShapeContext &c) {
+  if (const auto *dims = c.inputValue(2)) {
+    if (llvm::any_of(*dims, [](int64_t d) { return d < 0; }))
+      return c.error("the shape has a negative dimension");
+    c.setOutput(0, Shape::of(*dims));
+  }
+  return success();
+}
+
 LogicalResult reshape(ShapeContext &c) {
   const SmallVector<int64_t> *target = c.inputValue(1);
   const Shape &shapeArg = c.input(1);

@@ -439,6 +439,32 @@ def _(c, rng):
                          indices=c.feed(np.array([[4], [1]], np.int32))))
 
 
+@case("MatrixBandPart", EXACT)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 4, 5), rng))
+    for lower, upper in ((-1, 0), (0, -1), (1, 2), (0, 0), (-1, -1), (3, 1)):
+        c.fetch(raw.MatrixBandPart(input=x, num_lower=const(lower),
+                                   num_upper=const(upper)))
+    c.fetch(raw.MatrixBandPart(input=c.feed(ints((3, 3), rng)),
+                               num_lower=const(1, np.int64), num_upper=const(0, np.int64)))
+
+
+@case("TensorScatters", ELEMENTWISE)
+def _(c, rng):
+    # Rows of a [5, 3] tensor; a duplicate index (3) combines in order.
+    t = c.feed(ordinary_floats((5, 3), rng))
+    i = c.feed(np.array([[3], [0], [3]], np.int32))
+    u = c.feed(ordinary_floats((3, 3), rng))
+    c.fetch(raw.TensorScatterAdd(tensor=t, indices=i, updates=u))
+    c.fetch(raw.TensorScatterSub(tensor=t, indices=i, updates=u))
+    c.fetch(raw.TensorScatterUpdate(tensor=t, indices=c.feed(np.array([[4], [1]], np.int64)),
+                                    updates=c.feed(ordinary_floats((2, 3), rng))))
+    c.fetch(raw.ScatterNd(indices=i, updates=u, shape=const([6, 3])))
+    c.fetch(raw.ScatterNd(indices=c.feed(np.array([[1], [1], [0]], np.int64)),
+                          updates=c.feed(ordinary_floats((3,), rng)),
+                          shape=const([4], np.int64)))
+
+
 @case("Tile", EXACT)
 def _(c, rng):
     c.fetch(raw.Tile(input=c.feed(ordinary_floats((2, 3), rng)),

@@ -331,6 +331,7 @@ let devices = [CPU, GPU] in {
     ["DepthToSpace", "depthToSpace", "block_size", "data_format=NHWC"],
     ["SpaceToDepth", "spaceToDepth", "block_size", "data_format=NHWC"],
     ["BatchToSpaceND", "batchToSpaceND"], ["SpaceToBatchND", "spaceToBatchND"],
+    ["MatrixBandPart", "sameAsInput0"],
     !listconcat(["ResizeBilinear", "resize"], resizeFlags),
     !listconcat(["ResizeNearestNeighbor", "resize"], resizeFlags)];
   foreach move = moves in
@@ -343,9 +344,13 @@ def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let shape = "stridedSliceGrad";
   let attrs = stridedSliceMasks;
 }
-def : TfcOp<"TensorScatterUpdate", DataMovement,
-            Pattern<"TensorScatterUpdate">> {
-  let shape = "sameAsInput0";
+// Rows (indices [count, 1]); the combining ones on float32.
+foreach type = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub"] in
+  def : TfcOp<type, DataMovement, Pattern<"TensorScatter">> {
+    let shape = "sameAsInput0";
+  }
+def : TfcOp<"ScatterNd", DataMovement, Pattern<"TensorScatter">> {
+  let shape = "scatterNd";
 }
 def : KnownOp<"Gather", "gatherV2", DataMovement>;
 def : TfcOp<"GatherNd", DataMovement, Pattern<"DataMovement">> {

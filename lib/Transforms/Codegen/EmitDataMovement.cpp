@@ -756,6 +756,53 @@ protected:
       return success();
     }
 
+    if (kind == OpKind::MatrixBandPart) {
+      // Element [..., i, j] stays when i - j <= num_lower and j - i <=
+      // num_upper (a negative bound keeps the whole triangle), else 0:
+      // causal attention masks are band_part(ones, -1, 0).
+      FailureOr<SmallVector<int64_t>> lower = constants(1, "num_lower"),
+                                      upper = constants(2, "num_upper");
+      if (failed(lower) || failed(upper))
+        return failure();
+      if (rank < 2)
+        return step.error(node) << "the input must have rank 2 or more";
+      int64_t below = lower->front(), above = upper->front();
+      int64_t rows = out.getDimSize(rank - 2), cols = out.getDimSize(rank - 1);
+      if (below > rows || above > cols)
+        return step.error(node) << "num_lower " << below << " or num_upper "
+                                << above << " exceeds the matrix, " << rows
+                                << "x" << cols;
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < rank; ++d)
+        exprs.push_back(dim(d));
+      Type element = cast<MemRefType>(output->getType()).getElementType();
+      step.emitLoop(
+          loc, source, mapOf(exprs), *output,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value i = b.create<linalg::IndexOp>(l, rank - 2);
+            Value j = b.create<linalg::IndexOp>(l, rank - 1);
+            Value keep = b.create<arith::ConstantIntOp>(l, 1, 1);
+            auto within = [&](Value from, Value to, int64_t bound) {
+              // to - from <= bound, in signed index arithmetic.
+              Value distance = b.create<arith::SubIOp>(l, to, from);
+              return b.create<arith::CmpIOp>(
+                  l, arith::CmpIPredicate::sle, distance,
+                  b.create<arith::ConstantIndexOp>(l, bound));
+            };
+            if (below >= 0)
+              keep = b.create<arith::AndIOp>(l, keep, within(j, i, below));
+            if (above >= 0)
+              keep = b.create<arith::AndIOp>(l, keep, within(i, j, above));
+            return b.create<arith::SelectOp>(
+                l, keep, args[0],
+                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+          });
+      return success();
+    }
+
     if (kind == OpKind::OneHot) {
       auto axisAttr = node->getAttrOfType<IntegerAttr>("axis");
       int64_t axisValue = axisAttr ? axisAttr.getInt() : -1;

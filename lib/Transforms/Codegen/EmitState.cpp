@@ -22,7 +22,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -463,8 +465,9 @@ protected:
   }
 };
 
-/// TensorScatterUpdate of rows (indices [count, 1]): the tensor copied,
-/// then its rows replaced.
+/// TensorScatterUpdate/Add/Sub and ScatterNd of rows (indices
+/// [count, 1]): the tensor copied (ScatterNd: zeros), then its rows
+/// replaced or combined with the updates, in order (duplicates add up).
 class TensorScatterUpdatePattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -473,11 +476,18 @@ protected:
   LogicalResult lower(Operation *node) const override {
     Location loc = node->getLoc();
     OperandRange operands = tfg::getDataOperands(node);
-    Value tensor = step.memrefFor(operands[0]),
-          indices = step.memrefFor(operands[1]),
-          updates = step.memrefFor(operands[2]);
+    OpKind kind = opKindOf(node);
+    bool fromZeros = kind == OpKind::ScatterNd;
+    // scatter_f32's kinds: 1 add, 2 subtract.
+    int combine = llvm::StringSwitch<int>(tfg::getOpType(node))
+                      .Cases("TensorScatterAdd", "ScatterNd", 1)
+                      .Case("TensorScatterSub", 2)
+                      .Default(0);
+    Value tensor = fromZeros ? Value() : step.memrefFor(operands[0]),
+          indices = step.memrefFor(operands[fromZeros ? 0 : 1]),
+          updates = step.memrefFor(operands[fromZeros ? 1 : 2]);
     FailureOr<Value> out = step.outputFor(node);
-    if (!tensor || !indices || !updates || failed(out))
+    if ((!tensor && !fromZeros) || !indices || !updates || failed(out))
       return step.error(node) << "an input has no buffer";
     auto outType = cast<MemRefType>(out->getType());
     auto indicesType = cast<MemRefType>(indices.getType());
@@ -493,9 +503,28 @@ protected:
     if (updatesType.getNumElements() != count * rowSize)
       return step.error(node) << "updates of type " << updatesType
                               << " do not match indices " << indicesType;
+    if (combine && !element.isF32())
+      return step.error(node) << "combines float32 rows only for now";
     // The tensor's value first, unless the plan put the output over it.
-    if (!step.sameMemory(tensor, *out))
+    if (fromZeros)
+      step.builder.create<linalg::FillOp>(
+          loc,
+          ValueRange{step.builder.create<arith::ConstantOp>(
+              loc, step.builder.getZeroAttr(element))},
+          ValueRange{*out});
+    else if (!step.sameMemory(tensor, *out))
       step.builder.create<memref::CopyOp>(loc, tensor, *out);
+    if (combine) {
+      step.callKernel(loc, step.kernelName("scatter_f32"),
+                      {step.pointerTo(*out), step.pointerTo(indices),
+                       step.pointerTo(updates),
+                       step.stringPointer(loc, tfg::getNodeName(node))},
+                      {rows, rowSize, count,
+                       indicesType.getElementTypeBitWidth() / 8,
+                       /*scalarUpdates=*/0, /*dropNegative=*/0},
+                      combine);
+      return success();
+    }
     // (Booleans are a byte each.)
     int64_t elementBytes =
         std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
@@ -524,7 +553,7 @@ public:
 
 void populateStatePatterns(CodegenPatterns &patterns) {
   patterns.add<StateOpPattern>("StateOp");
-  patterns.add<TensorScatterUpdatePattern>("TensorScatterUpdate");
+  patterns.add<TensorScatterUpdatePattern>("TensorScatter");
   // Before the Identity's alias pattern, which it declines to.
   patterns.add<VariableReadPattern>("VariableRead", {"Identity"},
                                     /*benefit=*/2);
