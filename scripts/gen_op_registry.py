@@ -5,7 +5,8 @@ tfc needs the interface of every op it understands (typed input and output
 args, attrs with their types, defaults and allowed values, statefulness) to
 type the results of imported nodes and to verify graphs. TensorFlow registers
 that interface in C++; this script reads it from a TensorFlow installation
-(tensorflow-cpu==2.21.0 in a virtualenv) for the ops listed below and writes
+(tensorflow-cpu==2.21.0 in a virtualenv) for every op TensorFlow exposes
+(tf.raw_ops) and the internal ones listed below, and writes
 lib/Dialect/Tfg/OpRegistry.gen.inc: the OpDefs as a text-format OpList,
 without their documentation strings. The output is committed, so building
 tfc never needs TensorFlow.
@@ -18,8 +19,11 @@ import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-# The ops tfc knows, by the family that needs them. An op missing from the
-# installed TensorFlow is an error: the list must name real ops.
+# The ops tfc's passes and tests name, by the family that needs them, some
+# of them internal (_Arg, _Send: not in tf.raw_ops). An op missing from the
+# installed TensorFlow is an error: the list must name real ops. Every op of
+# tf.raw_ops is added to these, so that any graph TensorFlow makes imports
+# typed.
 OPS = {
     "graph structure and control flow (white paper Table 1, TF2 functional)": """
         NoOp Identity IdentityN RefIdentity StopGradient PreventGradient Snapshot
@@ -189,11 +193,14 @@ def main():
     from google.protobuf import text_format
     from tensorflow.python.framework import op_def_registry
 
-    names = sorted({n for group in OPS.values() for n in group.split()})
-    missing = [n for n in names if op_def_registry.get(n) is None]
+    listed = {n for group in OPS.values() for n in group.split()}
+    missing = sorted(n for n in listed if op_def_registry.get(n) is None)
     if missing:
         sys.exit("gen_op_registry: not registered in TensorFlow %s: %s" %
                  (tf.__version__, " ".join(missing)))
+    exposed = {n for n in dir(tf.raw_ops) if not n.startswith("_")
+               and op_def_registry.get(n) is not None}
+    names = sorted(listed | exposed)
 
     chunks = []
     for name in names:

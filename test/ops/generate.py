@@ -457,6 +457,8 @@ def _(c, rng):
     u = c.feed(ordinary_floats((3, 3), rng))
     c.fetch(raw.TensorScatterAdd(tensor=t, indices=i, updates=u))
     c.fetch(raw.TensorScatterSub(tensor=t, indices=i, updates=u))
+    c.fetch(raw.TensorScatterMin(tensor=t, indices=i, updates=u))
+    c.fetch(raw.TensorScatterMax(tensor=t, indices=i, updates=u))
     c.fetch(raw.TensorScatterUpdate(tensor=t, indices=c.feed(np.array([[4], [1]], np.int64)),
                                     updates=c.feed(ordinary_floats((2, 3), rng))))
     c.fetch(raw.ScatterNd(indices=i, updates=u, shape=const([6, 3])))

@@ -23,7 +23,8 @@ TEST(OpRegistryTest, KnowsTheOpFamiliesTfcNeeds) {
         "RestoreV2", "FIFOQueueV2", "_Send", "_Recv", "TensorListReserve"})
     EXPECT_NE(registry.lookup(op), nullptr) << op;
   EXPECT_EQ(registry.lookup("NotAnOp"), nullptr);
-  EXPECT_GT(registry.size(), 500u);
+  // Every op of TensorFlow 2.21's tf.raw_ops, and internal ones.
+  EXPECT_GT(registry.size(), 1400u);
   EXPECT_TRUE(registry.lookup("RandomUniform")->is_stateful());
   EXPECT_FALSE(registry.lookup("AddV2")->is_stateful());
 }

@@ -345,7 +345,8 @@ def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let attrs = stridedSliceMasks;
 }
 // Rows (indices [count, 1]); the combining ones on float32.
-foreach type = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub"] in
+foreach type = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+                "TensorScatterMin", "TensorScatterMax"] in
   def : TfcOp<type, DataMovement, Pattern<"TensorScatter">> {
     let shape = "sameAsInput0";
   }

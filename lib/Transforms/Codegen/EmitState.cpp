@@ -465,7 +465,7 @@ protected:
   }
 };
 
-/// TensorScatterUpdate/Add/Sub and ScatterNd of rows (indices
+/// TensorScatterUpdate/Add/Sub/Min/Max and ScatterNd of rows (indices
 /// [count, 1]): the tensor copied (ScatterNd: zeros), then its rows
 /// replaced or combined with the updates, in order (duplicates add up).
 class TensorScatterUpdatePattern : public NodePattern {
@@ -478,10 +478,12 @@ protected:
     OperandRange operands = tfg::getDataOperands(node);
     OpKind kind = opKindOf(node);
     bool fromZeros = kind == OpKind::ScatterNd;
-    // scatter_f32's kinds: 1 add, 2 subtract.
+    // scatter_f32's kinds: 1 add, 2 subtract, 5 min, 6 max.
     int combine = llvm::StringSwitch<int>(tfg::getOpType(node))
                       .Cases("TensorScatterAdd", "ScatterNd", 1)
                       .Case("TensorScatterSub", 2)
+                      .Case("TensorScatterMin", 5)
+                      .Case("TensorScatterMax", 6)
                       .Default(0);
     Value tensor = fromZeros ? Value() : step.memrefFor(operands[0]),
           indices = step.memrefFor(operands[fromZeros ? 0 : 1]),

@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""The broad corpus: real models as TensorFlow 2.21 makes them, which tfc
+should compile as they come. Built on demand (nothing here is committed but
+this script and the report it writes), with fixed seeds and random weights
+(weights=None: nothing is downloaded).
+
+    /path/to/venv/bin/python test/corpus/broad.py [--tfc build/bin/tfc]
+        [--work DIR] [--only NAME,...] [--family applications,layers,tf1]
+        [--report docs/ModelCoverage.md]
+
+Each case is a model in up to two forms:
+  saved_model  what Keras 3's model.export() writes (its serving_default
+               signature, batch dimension unknown), compiled with no flag
+               but -o;
+  frozen       its forward function with a batch of 1, variables frozen to
+               constants (TF1 graphs: the session's graph, frozen), compiled
+               with --feed/--fetch naming its input and output only.
+A case passes when either form compiles and its program's output matches
+TensorFlow's on the same input within rtol 1e-3, atol 1e-4 (logits: the
+applications are built with classifier_activation=None, so that a softmax
+of random weights cannot hide a wrong answer). Prints one line per case
+and the pass rate; --report writes the table in Markdown.
+
+Every tfc compile and run is bounded in time (--timeout).
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402
+
+SEED = 20261124
+RTOL, ATOL = 1e-3, 1e-4
+
+# keras.applications: constructor and input side (the smallest each takes
+# comfortably; NASNet builds its fixed 224 input with its top).
+APPLICATIONS = [
+    ("ResNet50", 96), ("ResNet50V2", 96), ("ResNet101", 64), ("ResNet152", 64),
+    ("ResNet101V2", 64), ("VGG16", 64), ("VGG19", 64), ("MobileNet", 96),
+    ("MobileNetV2", 96), ("MobileNetV3Small", 96), ("MobileNetV3Large", 96),
+    ("DenseNet121", 64), ("DenseNet169", 64), ("InceptionV3", 96),
+    ("InceptionResNetV2", 96), ("Xception", 96), ("EfficientNetB0", 96),
+    ("EfficientNetB1", 96), ("EfficientNetV2B0", 96), ("EfficientNetV2S", 96),
+    ("ConvNeXtTiny", 64), ("NASNetMobile", 224), ("RegNetX002", 64),
+    ("RegNetY002", 64),
+]
+
+
+def layer_cases():
+    """One small Keras model per layer type that lowers to TensorFlow ops:
+    name -> (build, input shape without the batch, dtype)."""
+    L = keras.layers
+
+    def seq(*layers):
+        return lambda shape: keras.Sequential([keras.Input(shape)] + list(layers))
+
+    return {
+        "Dense": (seq(L.Dense(8, activation="tanh")), (12,), "float32"),
+        "Conv1D": (seq(L.Conv1D(6, 3, padding="same")), (10, 4), "float32"),
+        "Conv1D_causal_dilated": (seq(L.Conv1D(6, 3, padding="causal",
+                                               dilation_rate=2)), (12, 4), "float32"),
+        "Conv2D": (seq(L.Conv2D(6, 3, strides=2)), (9, 9, 3), "float32"),
+        "Conv2D_grouped": (seq(L.Conv2D(8, 3, groups=2)), (8, 8, 4), "float32"),
+        "Conv3D": (seq(L.Conv3D(4, 2)), (5, 5, 5, 2), "float32"),
+        "Conv2DTranspose": (seq(L.Conv2DTranspose(4, 3, strides=2)), (5, 5, 3), "float32"),
+        "DepthwiseConv2D": (seq(L.DepthwiseConv2D(3)), (8, 8, 3), "float32"),
+        "SeparableConv2D": (seq(L.SeparableConv2D(5, 3)), (8, 8, 3), "float32"),
+        "MaxPooling2D": (seq(L.MaxPooling2D()), (8, 8, 3), "float32"),
+        "AveragePooling1D": (seq(L.AveragePooling1D(2)), (8, 3), "float32"),
+        "MaxPooling3D": (seq(L.MaxPooling3D()), (4, 4, 4, 2), "float32"),
+        "GlobalAveragePooling2D": (seq(L.GlobalAveragePooling2D()), (6, 6, 3), "float32"),
+        "UpSampling2D": (seq(L.UpSampling2D()), (4, 4, 3), "float32"),
+        "UpSampling2D_bilinear": (seq(L.UpSampling2D(interpolation="bilinear")),
+                                  (4, 4, 3), "float32"),
+        "ZeroPadding2D": (seq(L.ZeroPadding2D(2)), (4, 4, 3), "float32"),
+        "Cropping2D": (seq(L.Cropping2D(1)), (6, 6, 3), "float32"),
+        "BatchNormalization": (seq(L.BatchNormalization()), (6, 5), "float32"),
+        "LayerNormalization": (seq(L.LayerNormalization()), (6, 5), "float32"),
+        "GroupNormalization": (seq(L.GroupNormalization(2)), (4, 4, 4), "float32"),
+        "Embedding": (seq(L.Embedding(20, 6)), (7,), "int32"),
+        "SimpleRNN": (seq(L.SimpleRNN(5)), (6, 3), "float32"),
+        "LSTM": (seq(L.LSTM(5, return_sequences=True)), (6, 3), "float32"),
+        "GRU": (seq(L.GRU(5)), (6, 3), "float32"),
+        "Bidirectional_LSTM": (seq(L.Bidirectional(L.LSTM(4))), (6, 3), "float32"),
+        "MultiHeadAttention": (
+            lambda shape: (lambda x: keras.Model(
+                x, L.MultiHeadAttention(2, 4)(x, x)))(keras.Input(shape)),
+            (5, 8), "float32"),
+        "MultiHeadAttention_causal": (
+            lambda shape: (lambda x: keras.Model(
+                x, L.MultiHeadAttention(2, 4)(x, x, use_causal_mask=True)))(
+                    keras.Input(shape)),
+            (5, 8), "float32"),
+        "Flatten_Reshape_Permute": (seq(L.Flatten(), L.Reshape((4, 6)),
+                                        L.Permute((2, 1))), (3, 8), "float32"),
+        "RepeatVector": (seq(L.RepeatVector(3)), (5,), "float32"),
+        "Activations": (seq(L.Dense(6, activation="gelu"), L.Activation("swish"),
+                            L.Activation("softplus"), L.Activation("elu"),
+                            L.Activation("selu"), L.Activation("hard_sigmoid"),
+                            L.Activation("mish")), (7,), "float32"),
+        "Softmax_LeakyReLU_PReLU": (seq(L.LeakyReLU(), L.PReLU(), L.Softmax()),
+                                    (7,), "float32"),
+    }
+
+
+def tf1_cases():
+    """TF1 graphs built in a session: name -> build(tf1) returning (input
+    placeholder, output tensor, input value)."""
+    tf1 = tf.compat.v1
+
+    def dynamic_rnn(bidirectional):
+        def build():
+            rng = np.random.default_rng(SEED)
+            x = tf1.placeholder(tf.float32, [2, 6, 3], name="x")
+            lengths = tf.constant([6, 4], tf.int32)
+            if bidirectional:
+                (fw, bw), _ = tf1.nn.bidirectional_dynamic_rnn(
+                    tf1.nn.rnn_cell.LSTMCell(4), tf1.nn.rnn_cell.GRUCell(4), x,
+                    sequence_length=lengths, dtype=tf.float32)
+                y = tf.concat([fw, bw], -1)
+            else:
+                y, _ = tf1.nn.dynamic_rnn(tf1.nn.rnn_cell.LSTMCell(4), x,
+                                          sequence_length=lengths, dtype=tf.float32)
+            return x, tf.identity(y, name="y"), rng.standard_normal((2, 6, 3)).astype(np.float32)
+        return build
+
+    return {"tf1_dynamic_rnn": dynamic_rnn(False),
+            "tf1_bidirectional_dynamic_rnn": dynamic_rnn(True)}
+
+
+def run(command, timeout):
+    """(exit status, first error line or the output's last line)."""
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "timed out after %d s" % timeout
+    text = (p.stderr + p.stdout).strip()
+    errors = [l for l in text.splitlines() if "error" in l]
+    line = errors[0] if errors else (text.splitlines()[-1] if text else "")
+    return p.returncode, line
+
+
+def compare(tfc_dir, out, want):
+    got = np.load(out)
+    if got.shape != want.shape:
+        return False, "shape %s, TensorFlow's %s" % (got.shape, want.shape)
+    if not np.allclose(got, want, rtol=RTOL, atol=ATOL):
+        return False, "max abs diff %.3g" % float(np.max(np.abs(got - want)))
+    return True, "max abs diff %.2g" % float(np.max(np.abs(got - want))) if got.size else "empty"
+
+
+def short(line, tfc_dir):
+    line = line.replace(tfc_dir + "/", "")
+    line = re.sub(r"^.*?error: ", "", line)
+    return line[:160]
+
+
+def try_saved_model(args, case_dir, x, want):
+    sm = os.path.join(case_dir, "saved_model")
+    program = os.path.join(case_dir, "sm-program")
+    code, line = run([args.tfc, "compile", sm, "-o", program], args.timeout)
+    if code:
+        return False, "compile: " + short(line, case_dir)
+    p = subprocess.run([args.tfc, "info", sm], capture_output=True, text=True, timeout=60)
+    feeds = re.search(r"^feeds: (\S+)=(\S+)", p.stdout, re.M)
+    fetches = re.search(r"^fetches: (\S+)=(\S+)", p.stdout, re.M)
+    if not feeds or not fetches:
+        return False, "no signature in tfc info"
+    np.save(os.path.join(case_dir, "x.npy"), x)
+    out = os.path.join(case_dir, "sm-out.npy")
+    code, line = run([program, "--input", "%s=%s" % (feeds.group(2), os.path.join(case_dir, "x.npy")),
+                      "--output", "%s=%s" % (fetches.group(2), out)], args.timeout)
+    if code:
+        return False, "run: " + short(line, case_dir)
+    return compare(case_dir, out, want)
+
+
+def try_frozen(args, case_dir, feed, fetch, x, want):
+    program = os.path.join(case_dir, "frozen-program")
+    code, line = run([args.tfc, "compile", os.path.join(case_dir, "frozen.pb"),
+                      "--feed", feed, "--fetch", fetch, "-o", program], args.timeout)
+    if code:
+        return False, "compile: " + short(line, case_dir)
+    np.save(os.path.join(case_dir, "x.npy"), x)
+    out = os.path.join(case_dir, "frozen-out.npy")
+    code, line = run([program, "--input", "%s=%s" % (feed, os.path.join(case_dir, "x.npy")),
+                      "--output", "%s=%s" % (fetch, out)], args.timeout)
+    if code:
+        return False, "run: " + short(line, case_dir)
+    return compare(case_dir, out, want)
+
+
+def freeze_keras(model, x, path):
+    """The model's forward pass on x's shape, variables as constants."""
+    from tensorflow.python.framework.convert_to_constants import \
+        convert_variables_to_constants_v2
+    spec = tf.TensorSpec(x.shape, x.dtype, name="x")
+    f = tf.function(lambda t: model(t, training=False), input_signature=[spec])
+    frozen = convert_variables_to_constants_v2(f.get_concrete_function(),
+                                               lower_control_flow=False)
+    with open(path, "wb") as file:
+        file.write(frozen.graph.as_graph_def().SerializeToString())
+    return "x", frozen.outputs[0].name.split(":")[0]
+
+
+def keras_case(args, name, make, x):
+    case_dir = os.path.join(args.work, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    keras.utils.set_random_seed(SEED)
+    model = make()
+    want = np.asarray(model(x, training=False))
+    model.export(os.path.join(case_dir, "saved_model"), verbose=False)
+    feed, fetch = freeze_keras(model, x, os.path.join(case_dir, "frozen.pb"))
+    results = [("saved_model",) + try_saved_model(args, case_dir, x, want),
+               ("frozen",) + try_frozen(args, case_dir, feed, fetch, x, want)]
+    return results
+
+
+def tf1_case(args, name, build):
+    case_dir = os.path.join(args.work, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    tf1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        tf1.set_random_seed(SEED)
+        x, y, value = build()
+        with tf1.Session() as session:
+            session.run(tf1.global_variables_initializer())
+            want = session.run(y, {x: value})
+            frozen = tf1.graph_util.convert_variables_to_constants(
+                session, graph.as_graph_def(), [y.op.name])
+    with open(os.path.join(case_dir, "frozen.pb"), "wb") as f:
+        f.write(frozen.SerializeToString())
+    return [("frozen",) + try_frozen(args, case_dir, x.op.name, y.op.name, value, want)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tfc", default="build/bin/tfc")
+    parser.add_argument("--work")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--family", default="applications,layers,tf1")
+    parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--report")
+    args = parser.parse_args()
+    args.tfc = os.path.abspath(args.tfc)
+    args.work = args.work or tempfile.mkdtemp(prefix="tfc-broad-")
+    only = set(filter(None, args.only.split(",")))
+    families = set(args.family.split(","))
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+    rng = np.random.default_rng(SEED)
+
+    cases = []
+    if "applications" in families:
+        for name, side in APPLICATIONS:
+            make = (lambda n=name, s=side: getattr(keras.applications, n)(
+                weights=None, input_shape=(s, s, 3), classifier_activation=None))
+            x = rng.uniform(0, 255, (1, side, side, 3)).astype(np.float32)
+            cases.append((name, "application",
+                          lambda n=name, m=make, v=x: keras_case(args, n, m, v)))
+    if "layers" in families:
+        for name, (build, shape, dtype) in layer_cases().items():
+            x = (rng.integers(0, 20, (1,) + shape).astype(dtype) if dtype == "int32"
+                 else rng.standard_normal((1,) + shape).astype(dtype))
+            cases.append(("layer_" + name, "layer",
+                          lambda n="layer_" + name, b=build, s=shape, v=x:
+                          keras_case(args, n, lambda: b(s), v)))
+    if "tf1" in families:
+        for name, build in tf1_cases().items():
+            cases.append((name, "tf1", lambda n=name, b=build: tf1_case(args, n, b)))
+
+    rows, passed = [], 0
+    for name, family, attempt in cases:
+        if only and name not in only:
+            continue
+        start = time.time()
+        try:
+            results = attempt()
+        except Exception as e:  # The model itself could not be built here.
+            traceback.print_exc()
+            results = [("build", False, "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120]))]
+        ok = any(r[1] for r in results)
+        passed += ok
+        detail = "; ".join("%s %s (%s)" % (form, "MATCH" if good else "FAIL", why)
+                           for form, good, why in results)
+        print("%s %s: %s [%.0f s]" % ("PASS" if ok else "FAIL", name, detail,
+                                       time.time() - start))
+        sys.stdout.flush()
+        rows.append((name, family, ok, results))
+    total = len(rows)
+    rate = 100.0 * passed / total if total else 0.0
+    print("%d of %d cases pass (%.0f%%)" % (passed, total, rate))
+    if args.report:
+        write_report(args.report, rows, passed, total, rate)
+
+
+def write_report(path, rows, passed, total, rate):
+    lines = ["<!-- Written by test/corpus/broad.py; see docs/ModelCoverage.md's "
+             "introduction for the command. -->",
+             "| case | family | passes | saved_model (as exported, no flags) | "
+             "frozen (batch 1, --feed/--fetch) |", "| --- | --- | --- | --- | --- |"]
+    for name, family, ok, results in rows:
+        by_form = {form: ("MATCH" if good else "FAIL") + ": " + why.replace("|", "\\|")
+                   for form, good, why in results}
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            name, family, "yes" if ok else "no", by_form.get("saved_model", "-"),
+            by_form.get("frozen", by_form.get("build", "-"))))
+    lines.append("")
+    lines.append("**%d of %d cases pass (%.0f%%).**" % (passed, total, rate))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
