@@ -39,6 +39,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   // Inference batch norms as arithmetic, computed where constant, then
   // moved onto the weights of the convolutions before them.
   pm.addPass(createDecomposeBatchNormPass());
+  // Grouped convolutions as one per group (their filters' splits fold).
+  pm.addPass(createSplitGroupedConvolutionsPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
   // TensorLists of known length, now that their shapes are constants.

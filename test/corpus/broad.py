@@ -16,10 +16,16 @@ Each case is a model in up to two forms:
                constants (TF1 graphs: the session's graph, frozen), compiled
                with --feed/--fetch naming its input and output only.
 A case passes when either form compiles and its program's output matches
-TensorFlow's on the same input within rtol 1e-3, atol 1e-4 (logits: the
-applications are built with classifier_activation=None, so that a softmax
-of random weights cannot hide a wrong answer). Prints one line per case
-and the pass rate; --report writes the table in Markdown.
+TensorFlow's on the same input: each element within rtol 1e-3 of
+TensorFlow's, plus an absolute 1e-4 + 1e-5 of the output's largest
+magnitude (random weights make logits in the thousands, whose small ones
+carry the large ones' rounding). The applications are built with
+classifier_activation=None: logits, so that a softmax of random weights
+cannot hide a wrong answer. Prints one line per case and the pass rate;
+--report writes the table in Markdown.
+
+The TF1 cases use tf_keras's cells (pip install tf_keras==2.21.0): Keras 3
+has none that tf.compat.v1.nn.dynamic_rnn takes.
 
 Every tfc compile and run is bounded in time (--timeout).
 """
@@ -41,7 +47,7 @@ import tensorflow as tf  # noqa: E402
 import keras  # noqa: E402
 
 SEED = 20261124
-RTOL, ATOL = 1e-3, 1e-4
+RTOL, ATOL, SCALED_ATOL = 1e-3, 1e-4, 1e-5
 
 # keras.applications: constructor and input side (the smallest each takes
 # comfortably; NASNet builds its fixed 224 input with its top).
@@ -52,8 +58,7 @@ APPLICATIONS = [
     ("DenseNet121", 64), ("DenseNet169", 64), ("InceptionV3", 96),
     ("InceptionResNetV2", 96), ("Xception", 96), ("EfficientNetB0", 96),
     ("EfficientNetB1", 96), ("EfficientNetV2B0", 96), ("EfficientNetV2S", 96),
-    ("ConvNeXtTiny", 64), ("NASNetMobile", 224), ("RegNetX002", 64),
-    ("RegNetY002", 64),
+    ("ConvNeXtTiny", 64), ("NASNetMobile", 224),
 ]
 
 
@@ -121,16 +126,17 @@ def tf1_cases():
 
     def dynamic_rnn(bidirectional):
         def build():
+            import tf_keras
             rng = np.random.default_rng(SEED)
             x = tf1.placeholder(tf.float32, [2, 6, 3], name="x")
             lengths = tf.constant([6, 4], tf.int32)
             if bidirectional:
                 (fw, bw), _ = tf1.nn.bidirectional_dynamic_rnn(
-                    tf1.nn.rnn_cell.LSTMCell(4), tf1.nn.rnn_cell.GRUCell(4), x,
+                    tf_keras.layers.LSTMCell(4), tf_keras.layers.GRUCell(4), x,
                     sequence_length=lengths, dtype=tf.float32)
                 y = tf.concat([fw, bw], -1)
             else:
-                y, _ = tf1.nn.dynamic_rnn(tf1.nn.rnn_cell.LSTMCell(4), x,
+                y, _ = tf1.nn.dynamic_rnn(tf_keras.layers.LSTMCell(4), x,
                                           sequence_length=lengths, dtype=tf.float32)
             return x, tf.identity(y, name="y"), rng.standard_normal((2, 6, 3)).astype(np.float32)
         return build
@@ -155,7 +161,8 @@ def compare(tfc_dir, out, want):
     got = np.load(out)
     if got.shape != want.shape:
         return False, "shape %s, TensorFlow's %s" % (got.shape, want.shape)
-    if not np.allclose(got, want, rtol=RTOL, atol=ATOL):
+    scale = float(np.max(np.abs(want))) if want.size else 0.0
+    if not np.allclose(got, want, rtol=RTOL, atol=ATOL + SCALED_ATOL * scale):
         return False, "max abs diff %.3g" % float(np.max(np.abs(got - want)))
     return True, "max abs diff %.2g" % float(np.max(np.abs(got - want))) if got.size else "empty"
 

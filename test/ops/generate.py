@@ -797,6 +797,17 @@ def _(c, rng):
             input=x, filter_sizes=const(fshape), out_backprop=dy, **attrs))
 
 
+@case("GroupedConv2D", REDUCTION)
+def _(c, rng):
+    # Two and four groups (RegNet, ResNeXt, Keras' Conv2D(groups=G)), one
+    # strided with SAME padding; each becomes a convolution per group.
+    x = c.feed(ordinary_floats((2, 7, 6, 8), rng))
+    c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((3, 3, 4, 6), rng)),
+                       strides=[1, 1, 1, 1], padding="VALID"))
+    c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((3, 3, 2, 8), rng)),
+                       strides=[1, 2, 2, 1], padding="SAME"))
+
+
 # Winograd's transforms lose a few bits: its error is about 1e-6 of the sum
 # of the magnitudes of an output's terms (here a few hundred: 144 to 576
 # products of values in [-3, 3]), so outputs that cancel to near zero

@@ -332,6 +332,19 @@ def DecomposeBatchNormPass : Pass<"tfc-decompose-batch-norm", "mlir::ModuleOp"> 
   }];
 }
 
+def SplitGroupedConvolutionsPass
+    : Pass<"tfc-split-grouped-convolutions", "mlir::ModuleOp"> {
+  let summary = "Writes a grouped Conv2D as one Conv2D per group";
+  let description = [{
+    A Conv2D whose filter has fewer input channels (Cf) than its input (C)
+    is grouped: G = C / Cf groups of channels, each convolved with its
+    share of the filter's output channels. It becomes Split of the input
+    and of the filter along channels, G Conv2Ds and their ConcatV2, which
+    keeps the node's name. A grouping the shapes do not allow is an error
+    naming the node.
+  }];
+}
+
 def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
   let summary = "Moves constant per-channel scales and shifts onto weights";
   let description = [{
