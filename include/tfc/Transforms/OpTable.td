@@ -525,6 +525,11 @@ def : TfcOp<"RefMerge", ControlFlow, Pattern<"Merge">> {
   let refFormOf = "Merge";
 }
 def : TfcOp<"ControlTrigger", ControlFlow, NoCode>;
+// Stops the step when its condition is false; summarize only shortens
+// TensorFlow's message.
+def : TfcOp<"Assert", Checks, Pattern<"Assert">> {
+  let attrs = ["summarize:ignored"];
+}
 
 // Lowered as TensorFlow lowers them: calls inlined, While and If to frames.
 // A call's config, config_proto and executor_type configure TensorFlow's

@@ -324,10 +324,69 @@ protected:
   }
 };
 
+/// Assert: stops the step, as TensorFlow does, when its condition is
+/// false, with the node's name and its data as far as the compiler knows
+/// them (constant strings and numbers; the others by name). A condition
+/// that is a constant true (TF1 dynamic_rnn's shape checks, folded) makes
+/// no code; a constant false is an error here.
+class AssertPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    std::string message = ("node '" + tfg::getNodeName(node) +
+                           "' (Assert): assertion failed:")
+                              .str();
+    for (Value data : operands.drop_front()) {
+      Operation *producer = data.getDefiningOp();
+      auto value = producer && opKindOf(producer) == OpKind::Const
+                       ? producer->getAttrOfType<ElementsAttr>("value")
+                       : ElementsAttr();
+      std::string text;
+      if (auto strings = dyn_cast_or_null<DenseStringElementsAttr>(value))
+        for (StringRef s : strings.getRawStringData())
+          text += (text.empty() ? "" : " ") + s.str();
+      else if (auto ints = dyn_cast_or_null<DenseIntElementsAttr>(value))
+        for (const APInt &v : ints.getValues<APInt>())
+          text += (text.empty() ? "" : " ") + std::to_string(v.getSExtValue());
+      else
+        text = "<" + (producer ? tfg::getNodeName(producer).str()
+                               : std::string("an input")) + ">";
+      message += " [" + text + "]";
+    }
+    Value condition = operands.front();
+    if (Operation *producer = condition.getDefiningOp())
+      if (opKindOf(producer) == OpKind::Const)
+        if (auto value = producer->getAttrOfType<DenseIntElementsAttr>("value")) {
+          if (llvm::all_of(value.getValues<APInt>(),
+                           [](const APInt &v) { return !v.isZero(); }))
+            return success();
+          return step.error(node) << "the condition is always false:"
+                                  << message.substr(message.find(':') + 1);
+        }
+    Value buffer = step.memrefFor(condition);
+    auto type = dyn_cast<RankedTensorType>(condition.getType());
+    if (!buffer || !type || type.getRank() != 0)
+      return step.error(node) << "the condition is not a scalar";
+    Value holds = step.builder.create<memref::LoadOp>(loc, buffer, ValueRange{});
+    Value fails = step.builder.create<arith::XOrIOp>(
+        loc, holds, step.builder.create<arith::ConstantIntOp>(loc, 1, 1));
+    auto branch = step.builder.create<scf::IfOp>(loc, fails, false);
+    OpBuilder::InsertionGuard guard(step.builder);
+    step.builder.setInsertionPointToStart(&branch.getThenRegion().front());
+    step.callKernel(loc, "tfc_fail", {step.stringPointer(loc, message)}, {});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateControlFlowPatterns(CodegenPatterns &patterns) {
   patterns.add<MergePattern>("Merge");
+  patterns.add<AssertPattern>("Assert");
 }
 
 } // namespace tfc
