@@ -396,6 +396,13 @@ def _(c, rng):
     c.fetch(raw.ReverseV2(tensor=x, axis=const([0, -1], np.int64)))
     c.fetch(raw.ReverseV2(tensor=x, axis=const(np.zeros((0,), np.int32))))
     c.fetch(raw.ReverseV2(tensor=c.feed(ints((5,), rng)), axis=const([0])))
+    # Each batch row's first seq_lengths elements reversed (0 and the whole
+    # length among them), along dim 1 with the batch at 0, and along dim 0
+    # with the batch at 2.
+    c.fetch(raw.ReverseSequence(input=x, seq_lengths=c.feed(np.array([3, 0], np.int64)),
+                                seq_dim=1, batch_dim=0))
+    c.fetch(raw.ReverseSequence(input=x, seq_lengths=c.feed(np.array([2, 1, 0, 2], np.int32)),
+                                seq_dim=0, batch_dim=2))
     c.fetch(raw.Roll(input=x, shift=const(1), axis=const(2)))
     # Negative and oversized shifts, two on one axis (they add up).
     c.fetch(raw.Roll(input=x, shift=const([-1, 7]), axis=const([1, 2])))

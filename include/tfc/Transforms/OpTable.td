@@ -332,6 +332,7 @@ let devices = [CPU, GPU] in {
     ["SpaceToDepth", "spaceToDepth", "block_size", "data_format=NHWC"],
     ["BatchToSpaceND", "batchToSpaceND"], ["SpaceToBatchND", "spaceToBatchND"],
     ["MatrixBandPart", "sameAsInput0"],
+    ["ReverseSequence", "sameAsInput0", "seq_dim", "batch_dim"],
     !listconcat(["ResizeBilinear", "resize"], resizeFlags),
     !listconcat(["ResizeNearestNeighbor", "resize"], resizeFlags)];
   foreach move = moves in

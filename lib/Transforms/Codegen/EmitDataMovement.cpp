@@ -756,6 +756,52 @@ protected:
       return success();
     }
 
+    if (kind == OpKind::ReverseSequence) {
+      // Along seq_dim, the first seq_lengths[b] elements of batch row b
+      // reversed, the rest as they are (bidirectional RNNs with
+      // sequence_length). Each length must be at most the dimension.
+      FailureOr<int64_t> seqDim = axisOf(intAttr(node, "seq_dim"), rank, "seq_dim");
+      FailureOr<int64_t> batchDim =
+          axisOf(intAttr(node, "batch_dim"), rank, "batch_dim");
+      if (failed(seqDim) || failed(batchDim))
+        return failure();
+      if (*seqDim == *batchDim)
+        return step.error(node) << "seq_dim and batch_dim are the same";
+      Value lengths = step.memrefFor(operands[1]);
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output) || !lengths)
+        return failure();
+      auto lengthsType = typeOf(operands[1]);
+      std::string name = ("node '" + tfg::getNodeName(node) + "' (" +
+                          tfg::getOpType(node) + ") seq_lengths")
+                             .str();
+      step.callKernel(loc, "tfc_check_indices",
+                      {step.pointerTo(lengths), step.stringPointer(loc, name)},
+                      {lengthsType.getNumElements(),
+                       lengthsType.getElementTypeBitWidth() / 8,
+                       in.getDimSize(*seqDim) + 1});
+      step.emitLoop(
+          loc, ValueRange{}, ArrayRef<AffineMap>{}, *output,
+          [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            SmallVector<Value> at;
+            for (int64_t d = 0; d < rank; ++d)
+              at.push_back(b.create<linalg::IndexOp>(l, d));
+            Value length = b.create<arith::IndexCastOp>(
+                l, b.getIndexType(),
+                b.create<memref::LoadOp>(l, lengths, ValueRange{at[*batchDim]}));
+            Value t = at[*seqDim];
+            Value inside = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt,
+                                                   t, length);
+            Value mirrored = b.create<arith::SubIOp>(
+                l, b.create<arith::SubIOp>(l, length,
+                                           b.create<arith::ConstantIndexOp>(l, 1)),
+                t);
+            at[*seqDim] = b.create<arith::SelectOp>(l, inside, mirrored, t);
+            return b.create<memref::LoadOp>(l, source, at);
+          });
+      return success();
+    }
+
     if (kind == OpKind::MatrixBandPart) {
       // Element [..., i, j] stays when i - j <= num_lower and j - i <=
       // num_upper (a negative bound keeps the whole triangle), else 0:
