@@ -237,10 +237,8 @@ static void checkDivisor(StepEmitter &step, Operation *node, Value y,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&branch.getThenRegion().front());
   step.callKernel(loc, "tfc_fail",
-                  {step.stringPointer(loc, ("node '" + tfg::getNodeName(node) +
-                                            "' (" + tfg::getOpType(node) +
-                                            "): integer division by zero")
-                                               .str())},
+                  {step.stringPointer(loc, step.nodeLabel(node) +
+                                               ": integer division by zero")},
                   {});
 }
 
