@@ -56,19 +56,21 @@ void tfc_fail(tfc_runtime *, const char *message) {
   std::_Exit(1);
 }
 
+void tfc::rt::failIndexOutOfRange(tfc_runtime *runtime, const std::string &who,
+                                  int64_t i, int64_t index, int64_t limit) {
+  tfc_fail(runtime, (who + ": indices[" + std::to_string(i) + "] = " +
+                     std::to_string(index) + " is not in [0, " +
+                     std::to_string(limit) + ")")
+                        .c_str());
+}
+
 void tfc_check_indices(tfc_runtime *runtime, const void *indices,
                        const char *node, int64_t count, int64_t index_bytes,
                        int64_t limit) {
   for (int64_t i = 0; i < count; ++i) {
-    int64_t index = index_bytes == 8
-                        ? static_cast<const int64_t *>(indices)[i]
-                        : static_cast<const int32_t *>(indices)[i];
-    if (index >= 0 && index < limit)
-      continue;
-    tfc_fail(runtime, (std::string(node) + ": indices[" + std::to_string(i) +
-                       "] = " + std::to_string(index) + " is not in [0, " +
-                       std::to_string(limit) + ")")
-                          .c_str());
+    int64_t index = tfc::rt::indexAt(indices, index_bytes, i);
+    if (index < 0 || index >= limit)
+      tfc::rt::failIndexOutOfRange(runtime, node, i, index, limit);
   }
 }
 
@@ -76,10 +78,7 @@ void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
                             const char *node, const int64_t *limits,
                             int64_t count, int64_t depth, int64_t index_bytes,
                             int64_t limits_rank) {
-  auto at = [&](int64_t i) -> int64_t {
-    return index_bytes == 8 ? static_cast<const int64_t *>(indices)[i]
-                            : static_cast<const int32_t *>(indices)[i];
-  };
+  auto at = [&](int64_t i) { return tfc::rt::indexAt(indices, index_bytes, i); };
   for (int64_t i = 0; i < count; ++i) {
     bool inside = true;
     for (int64_t j = 0; j < depth; ++j)

@@ -14,7 +14,9 @@
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
 struct tfc_runtime {
   tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous)
@@ -32,5 +34,21 @@ struct tfc_runtime {
   tfc::Stacks stacks;
   tfc::TensorArrays tensor_arrays;
 };
+
+namespace tfc::rt {
+
+/// Index i of `indices`, signed integers of `indexBytes` bytes (4 or 8):
+/// the index tensors of gathers and scatters.
+inline int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
+  return indexBytes == 8 ? static_cast<const int64_t *>(indices)[i]
+                         : static_cast<const int32_t *>(indices)[i];
+}
+
+/// Stops the step as TensorFlow's kernels do for an index out of range:
+/// "WHO: indices[I] = INDEX is not in [0, LIMIT)".
+void failIndexOutOfRange(tfc_runtime *runtime, const std::string &who,
+                         int64_t i, int64_t index, int64_t limit);
+
+} // namespace tfc::rt
 
 #endif // TFC_LIB_RUNTIME_RUNTIME_H

@@ -107,9 +107,7 @@ struct SplitGroupedConvolutionsPass
     auto groupType = RankedTensorType::get(groupShape, element);
     // Each group's Conv2D has the node's attributes (strides, padding,
     // dilations) and name suffixed.
-    SmallVector<NamedAttribute> attrs;
-    for (NamedAttribute attr : tfg::getNodeAttrs(node))
-      attrs.push_back(attr);
+    SmallVector<NamedAttribute> attrs = tfg::getNodeAttrs(node);
     SmallVector<Value> outputs;
     for (int64_t g = 0; g < groups; ++g)
       outputs.push_back(

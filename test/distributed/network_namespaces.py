@@ -51,8 +51,7 @@ class Hosts:
 
     def __enter__(self):
         try:
-            for namespace, link, address in ((self.chief, self.chief_link, CHIEF_ADDRESS),
-                                             (self.ps, self.ps_link, PS_ADDRESS)):
+            for namespace in (self.chief, self.ps):
                 ip("netns", "add", namespace)
                 ip("-n", namespace, "link", "set", "lo", "up")
             ip("link", "add", self.chief_link, "netns", self.chief, "type", "veth",

@@ -19,10 +19,7 @@
 
 namespace {
 
-int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
-  return indexBytes == 8 ? static_cast<const int64_t *>(indices)[i]
-                         : static_cast<const int32_t *>(indices)[i];
-}
+using tfc::rt::indexAt;
 
 /// Calls row(r, i) for each index i selecting row r, in order; stops the
 /// step on an index outside [0, rows), unless it is negative and
@@ -37,10 +34,8 @@ void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexB
     if (r < 0 && dropNegative)
       continue;
     if (r < 0 || r >= rows)
-      tfc_fail(runtime, (std::string("node '") + node + "': indices[" +
-                std::to_string(i) + "] = " + std::to_string(r) +
-                " is not in [0, " + std::to_string(rows) + ")")
-                   .c_str());
+      tfc::rt::failIndexOutOfRange(runtime, std::string("node '") + node + "'",
+                                   i, r, rows);
     row(r, i);
   }
 }
