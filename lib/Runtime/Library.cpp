@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Runtime/tfc_library.h"
+#include "tfc/Runtime/Batch.h"
 
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,7 @@ struct tfc_library_context {
   void *arena;
   bool ownsArena;
   void *state;
+  tfc::rt::BatchRunner *batches;
 };
 
 tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
@@ -33,22 +35,24 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
       reinterpret_cast<uintptr_t>(arena) % uintptr_t(model->arena_alignment))
     return nullptr;
   auto *context = new (std::nothrow)
-      tfc_library_context{model, nullptr, arena, arena == nullptr, nullptr};
+      tfc_library_context{model, nullptr, arena, arena == nullptr, nullptr,
+                          nullptr};
   if (!context)
     return nullptr;
   try {
     tfc_runtime_options options = {};
     options.threads = threads;
     context->runtime = tfc_runtime_create(&options);
+    context->batches = new tfc::rt::BatchRunner(*model);
   } catch (...) {
-    // Memory or threads could not be had.
-    context->runtime = nullptr;
+    // Memory or threads could not be had: what is null was not made.
   }
   if (context->ownsArena)
     context->arena =
         tfc_arena_alloc(model->arena_bytes, model->arena_alignment);
   context->state = tfc_arena_alloc(model->state_bytes, model->arena_alignment);
-  if (!context->runtime || !context->arena || !context->state) {
+  if (!context->runtime || !context->batches || !context->arena ||
+      !context->state) {
     tfc_library_destroy(context);
     return nullptr;
   }
@@ -67,11 +71,13 @@ void tfc_library_destroy(tfc_library_context *context) {
   if (context->ownsArena)
     tfc_arena_free(context->arena);
   tfc_arena_free(context->state);
+  delete context->batches;
   delete context;
 }
 
 int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
-                        void *const *inputs, void *const *outputs) {
+                        int64_t batch, void *const *inputs,
+                        void *const *outputs) {
   if (!context)
     return TFC_LIBRARY_NULL_ARGUMENT;
   if (context->model != model)
@@ -82,9 +88,11 @@ int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
   for (int32_t i = 0; i < model->num_outputs; ++i)
     if (!outputs[i])
       return TFC_LIBRARY_NULL_ARGUMENT;
+  if (model->batch_tile > 0 && batch < 1)
+    return TFC_LIBRARY_BAD_BATCH;
   // The strings the last call made (its string outputs) go now.
   tfc_strings_release(context->runtime);
-  model->step(context->runtime, context->arena, context->state, inputs,
-              outputs);
+  context->batches->run(context->runtime, context->arena, context->state,
+                        batch, inputs, outputs);
   return TFC_LIBRARY_OK;
 }

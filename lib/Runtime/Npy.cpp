@@ -404,10 +404,11 @@ bool checkNpyMatches(const NpyArray &array, DType dtype,
                      const std::vector<int64_t> &shape,
                      const std::string &input, const std::string &file,
                      std::string &error) {
+  // (-1: any size, the batch.)
   auto describe = [](const std::vector<int64_t> &s) {
     std::string text = "[";
     for (size_t i = 0; i < s.size(); ++i)
-      text += (i ? "," : "") + std::to_string(s[i]);
+      text += (i ? "," : "") + (s[i] < 0 ? "?" : std::to_string(s[i]));
     return text + "]";
   };
   if (array.dtype != dtype) {
@@ -422,7 +423,10 @@ bool checkNpyMatches(const NpyArray &array, DType dtype,
             " " + describe(array.shape);
     return false;
   }
-  if (array.shape != shape) {
+  bool matches = true;
+  for (size_t i = 0; i < shape.size(); ++i)
+    matches = matches && (shape[i] < 0 || array.shape[i] == shape[i]);
+  if (!matches) {
     error = file + ": input '" + input + "' must have shape " +
             describe(shape) + ", the file holds " + describe(array.shape);
     return false;

@@ -9,7 +9,10 @@
 //           [--checkpoint-dir DIR [--restore|--resume] [--save-every K]
 //                                 [--keep N]]
 //
-// Inputs are validated against the model (dtype, shape); without --output
+// Inputs are validated against the model (dtype, shape: a model compiled
+// for any batch size takes a batch of any number of rows, the same in
+// each input that carries it, and runs its step tile by tile, Batch.h);
+// without --output
 // each output's name, dtype, shape and first values are printed. --bench N
 // runs N timed steps after warm-up and prints the median and p90 latency
 // and the size of the model's arena.
@@ -27,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Strings.h"
+#include "tfc/Runtime/Batch.h"
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
 #include "tfc/Runtime/Npy.h"
@@ -106,8 +110,8 @@ std::string listNames(const tfc_tensor_info *tensors, int count) {
 /// Prints a tensor: name, dtype, shape and its first values.
 void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
   std::printf("%s: %s [", info.name, dtypeName(array.dtype));
-  for (int d = 0; d < info.rank; ++d)
-    std::printf("%s%" PRId64, d ? "," : "", info.dims[d]);
+  for (size_t d = 0; d < array.shape.size(); ++d)
+    std::printf("%s%" PRId64, d ? "," : "", array.shape[d]);
   std::printf("]");
   int64_t n = std::min<int64_t>(array.numElements(), 8);
   for (int64_t i = 0; i < n; ++i) {
@@ -319,6 +323,26 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
     inputPointers[i] = inputs[i].data.data();
   }
+  // A model for any batch size: the batch is the fed batches' rows, the
+  // same in each.
+  int64_t batch = 0;
+  int batchInput = -1;
+  for (int i = 0; i < model.num_inputs; ++i) {
+    if (!carriesBatch(model.inputs[i]))
+      continue;
+    int64_t rows = inputs[i].shape[0];
+    if (rows < 1)
+      return usage(program, inputFiles[i] + ": input '" + model.inputs[i].name +
+                                "' holds no rows: a batch needs at least one");
+    if (batchInput >= 0 && rows != batch)
+      return usage(program, std::string("inputs '") +
+                                model.inputs[batchInput].name + "' and '" +
+                                model.inputs[i].name + "' hold batches of " +
+                                std::to_string(batch) + " and " +
+                                std::to_string(rows) + " rows: give one size");
+    batch = rows;
+    batchInput = i;
+  }
 
   // Outputs, arena, runtime.
   std::vector<NpyArray> outputs(model.num_outputs);
@@ -329,6 +353,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       return usage(program, std::string("output '") + info.name +
                                 "' has a dtype .npy files cannot hold");
     outputs[i].shape = shapeOf(info);
+    if (carriesBatch(info))
+      outputs[i].shape[0] = batch;
     // A string output is handles until the steps are done.
     outputs[i].data.resize(outputs[i].numElements() *
                            (outputs[i].dtype == DType::String
@@ -420,11 +446,12 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
     return true;
   };
+  BatchRunner batches(model);
   auto runStep = [&] {
     tfc_strings_release(runtime.get());
     around(stepId++, [&] {
-      model.step(runtime.get(), arena.get(), state.get(), inputPointers.data(),
-                 outputPointers.data());
+      batches.run(runtime.get(), arena.get(), state.get(), batch,
+                  inputPointers.data(), outputPointers.data());
     });
   };
   Progress progress(model, outputs, steps);

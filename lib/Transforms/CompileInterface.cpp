@@ -194,6 +194,7 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
                                       << "' is not bf16 or none";
   if (flags.noRecvScheduling)
     module->setAttr(kNoRecvSchedulingAttr, b.getUnitAttr());
+  module->setAttr(kBatchTileAttr, b.getI64IntegerAttr(flags.batchTile));
   if (flags.compressTransfers == "bf16")
     module->setAttr(kCompressTransfersAttr, b.getStringAttr("bf16"));
   return success();

@@ -33,6 +33,11 @@ std::optional<TensorName> parseTensorName(StringRef text) {
   return name;
 }
 
+bool needsShape(Value value) {
+  Type element = cast<TensorType>(value.getType()).getElementType();
+  return !isa<tfg::ResourceType, tfg::VariantType, tfg::OpaqueType>(element);
+}
+
 bool isStateful(Operation *node) {
   const proto::OpDef *opDef = OpRegistry::get().lookup(tfg::getOpType(node));
   return !opDef || opDef->is_stateful();

@@ -65,16 +65,6 @@ FailureOr<Shape> refine(const Shape &current, const Shape &inferred) {
   return out;
 }
 
-std::string describe(const Shape &s) {
-  if (!s.ranked)
-    return "<unknown rank>";
-  std::string text = "[";
-  for (auto [i, d] : llvm::enumerate(s.dims))
-    text += (i ? "," : "") +
-            (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
-  return text + "]";
-}
-
 class ShapeInferrer {
 public:
   explicit ShapeInferrer(Block &body) : body(body) {}
@@ -141,8 +131,8 @@ LogicalResult ShapeInferrer::setShape(Operation *node, unsigned index,
   if (failed(better))
     return node->emitError()
            << "node '" << tfg::getNodeName(node) << "' (" << tfg::getOpType(node)
-           << "): output " << index << " has shape " << describe(shape)
-           << " by its inputs but " << describe(current) << " in the graph";
+           << "): output " << index << " has shape " << shape.str()
+           << " by its inputs but " << current.str() << " in the graph";
   if (!(*better == current))
     result.setType(better->toType(type.getElementType()));
   return success();

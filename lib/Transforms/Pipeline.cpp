@@ -36,6 +36,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   // Unique's data-dependent size: bounded where TF1 optimizers use it.
   pm.addPass(createBoundUniquePass());
   pm.addPass(createInferShapesPass());
+  // A batch of unknown size: tiles of static shape, when rows stay apart.
+  pm.addPass(createTileBatchPass());
   // Inference batch norms as arithmetic, computed where constant, then
   // moved onto the weights of the convolutions before them.
   pm.addPass(createDecomposeBatchNormPass());

@@ -40,6 +40,15 @@ Shape Shape::fromType(Type type) {
   return ranked ? of(ranked.getShape()) : unknown();
 }
 
+std::string Shape::str() const {
+  if (!ranked)
+    return "<unknown rank>";
+  std::string text = "[";
+  for (auto [i, d] : llvm::enumerate(dims))
+    text += (i ? "," : "") + (ShapedType::isDynamic(d) ? "?" : std::to_string(d));
+  return text + "]";
+}
+
 bool Shape::isStatic() const {
   return ranked && llvm::none_of(dims, ShapedType::isDynamic);
 }
@@ -166,14 +175,7 @@ namespace shapes {
 /// The values of small integer tensors are tracked up to this size.
 constexpr size_t kMaxTrackedValue = 64;
 
-std::string str(const Shape &s) {
-  if (!s.ranked)
-    return "<unknown rank>";
-  std::string text = "[";
-  for (auto [i, d] : llvm::enumerate(s.dims))
-    text += (i ? "," : "") + (ShapedType::isDynamic(d) ? "?" : std::to_string(d));
-  return text + "]";
-}
+std::string str(const Shape &s) { return s.str(); }
 
 /// Merges two sizes that must be equal; false on conflict.
 bool mergeDim(int64_t &into, int64_t other) {

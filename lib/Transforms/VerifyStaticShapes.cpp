@@ -31,20 +31,7 @@ namespace tfc {
 
 namespace {
 
-std::string describe(Type type) {
-  Shape s = Shape::fromType(type);
-  if (!s.ranked)
-    return "<unknown rank>";
-  SmallVector<std::string> dims;
-  for (int64_t d : s.dims)
-    dims.push_back(ShapedType::isDynamic(d) ? "?" : std::to_string(d));
-  return "[" + llvm::join(dims, ",") + "]";
-}
-
-bool needsShape(Value value) {
-  Type element = cast<TensorType>(value.getType()).getElementType();
-  return !isa<tfg::ResourceType, tfg::VariantType, tfg::OpaqueType>(element);
-}
+std::string describe(Type type) { return Shape::fromType(type).str(); }
 
 /// The _Arg nodes of unknown shape that `node` depends on.
 SmallVector<Operation *> unknownFeedsOf(Operation *node) {

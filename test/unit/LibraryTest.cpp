@@ -3,8 +3,9 @@
 // Tests the functions behind a library's NAME_create/NAME_run/NAME_destroy
 // with a hand-written model: the step runs with the context's runtime and
 // arena (allocated, or the caller's), and each refusal (another ABI, a
-// misaligned arena, NULL pointers, a context of another model) is reported
-// without running the step.
+// misaligned arena, NULL pointers, a context of another model, no rows)
+// is reported without running the step. A model for any batch size runs
+// its step once per tile, a last partial tile through whole-tile buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +51,7 @@ TEST(LibraryTest, RunsInItsOwnArena) {
   float x[3] = {1, 2, 3}, y[3] = {};
   void *inputs[] = {x}, *outputs[] = {y};
   steps = 0;
-  EXPECT_EQ(tfc_library_run(&model, context, inputs, outputs), TFC_LIBRARY_OK);
+  EXPECT_EQ(tfc_library_run(&model, context, 0, inputs, outputs), TFC_LIBRARY_OK);
   EXPECT_EQ(steps, 1);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(lastArena) % 64, 0u);
   EXPECT_EQ(y[0], 2);
@@ -65,7 +66,7 @@ TEST(LibraryTest, RunsInTheCallersArena) {
   ASSERT_NE(context, nullptr);
   float x[3] = {0, 0, 0}, y[3] = {};
   void *inputs[] = {x}, *outputs[] = {y};
-  EXPECT_EQ(tfc_library_run(&model, context, inputs, outputs), TFC_LIBRARY_OK);
+  EXPECT_EQ(tfc_library_run(&model, context, 0, inputs, outputs), TFC_LIBRARY_OK);
   EXPECT_EQ(lastArena, static_cast<void *>(arena));
   EXPECT_EQ(y[1], 1);
   tfc_library_destroy(context);
@@ -91,17 +92,67 @@ TEST(LibraryTest, RefusesBadArgumentsWithoutRunning) {
   void *inputs[] = {x}, *outputs[] = {y};
   void *noInput[] = {nullptr}, *noOutput[] = {nullptr};
   steps = 0;
-  EXPECT_EQ(tfc_library_run(&model, nullptr, inputs, outputs),
+  EXPECT_EQ(tfc_library_run(&model, nullptr, 0, inputs, outputs),
             TFC_LIBRARY_NULL_ARGUMENT);
-  EXPECT_EQ(tfc_library_run(&model, context, noInput, outputs),
+  EXPECT_EQ(tfc_library_run(&model, context, 0, noInput, outputs),
             TFC_LIBRARY_NULL_ARGUMENT);
-  EXPECT_EQ(tfc_library_run(&model, context, inputs, noOutput),
+  EXPECT_EQ(tfc_library_run(&model, context, 0, inputs, noOutput),
             TFC_LIBRARY_NULL_ARGUMENT);
-  EXPECT_EQ(tfc_library_run(&other, context, inputs, outputs),
+  EXPECT_EQ(tfc_library_run(&other, context, 0, inputs, outputs),
             TFC_LIBRARY_WRONG_MODEL);
   EXPECT_EQ(steps, 0);
   tfc_library_destroy(context);
   tfc_library_destroy(nullptr);
+}
+
+const int64_t kRows[] = {-1, 2};
+const tfc_tensor_info kRowsInput = {"x:0", TFC_FLOAT, 2, kRows};
+const tfc_tensor_info kRowsOutput = {"y:0", TFC_FLOAT, 2, kRows};
+const int64_t kScalar[] = {0};
+const tfc_tensor_info kSumOutput = {"w:0", TFC_FLOAT, 0, kScalar};
+constexpr int kTile = 2;
+
+/// Per tile of 2 rows of 2: y = 10 x, and w (not of the batch) = 7.
+void timesTen(tfc_runtime * /*runtime*/, void * /*arena*/, void * /*state*/,
+              void *const *inputs, void *const *outputs) {
+  ++steps;
+  for (int i = 0; i < kTile * 2; ++i)
+    static_cast<float *>(outputs[0])[i] =
+        10 * static_cast<const float *>(inputs[0])[i];
+  *static_cast<float *>(outputs[1]) = 7;
+}
+
+tfc_model makeBatchModel(int64_t tile) {
+  static const tfc_tensor_info outputs[] = {kRowsOutput, kSumOutput};
+  tfc_model model = {TFC_RUNTIME_ABI_VERSION, "times_ten", 1, &kRowsInput,
+                     2, outputs, 64, 64, timesTen, nullptr, 0, 0, nullptr};
+  model.batch_tile = tile;
+  return model;
+}
+
+TEST(LibraryTest, RunsABatchOfAnySizeTileByTile) {
+  tfc_model model = makeBatchModel(kTile);
+  tfc_library_context *context = tfc_library_create(&model, 1, nullptr);
+  ASSERT_NE(context, nullptr);
+  // 5 rows: two whole tiles and one row; a sentinel after the output.
+  float x[10], y[11], w = 0;
+  for (int i = 0; i < 10; ++i)
+    x[i] = float(i);
+  y[10] = -1;
+  void *inputs[] = {x}, *outputs[] = {y, &w};
+  steps = 0;
+  EXPECT_EQ(tfc_library_run(&model, context, 5, inputs, outputs),
+            TFC_LIBRARY_OK);
+  EXPECT_EQ(steps, 3);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(y[i], 10 * x[i]) << "element " << i;
+  EXPECT_EQ(y[10], -1) << "the last tile wrote past the batch";
+  EXPECT_EQ(w, 7);
+  // No rows: refused, nothing run.
+  EXPECT_EQ(tfc_library_run(&model, context, 0, inputs, outputs),
+            TFC_LIBRARY_BAD_BATCH);
+  EXPECT_EQ(steps, 3);
+  tfc_library_destroy(context);
 }
 
 } // namespace

@@ -155,6 +155,12 @@ cl::opt<bool> noRecvScheduling(
     "no-recv-scheduling",
     cl::desc("Do not delay each _Recv to just before its consumers need it"),
     cl::cat(tfcOptions));
+cl::opt<unsigned> batchTile(
+    "batch-tile",
+    cl::desc("For a feed of unknown batch size: rows the step computes per "
+             "run; the program runs it over any batch, tile by tile "
+             "(default 1)"),
+    cl::init(1), cl::cat(tfcOptions));
 cl::opt<std::string> costFile(
     "cost-file", cl::desc("JSON file overriding the placer's cost model"),
     cl::value_desc("file"), cl::cat(tfcOptions));
@@ -410,7 +416,11 @@ int compile(MLIRContext &context) {
                           softPlacement,
                           costFile,
                           compressTransfers,
-                          noRecvScheduling};
+                          noRecvScheduling,
+                          batchTile};
+  // A cluster's tasks run each step once, for the whole batch.
+  if (taskPrograms)
+    flags.batchTile = 0;
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 
@@ -515,7 +525,7 @@ int info(MLIRContext &context) {
     for (NamedAttribute entry : feeds)
       signatureFeeds.insert(
           cast<StringAttr>(entry.getValue()).getValue().split(':').first.str());
-  std::map<std::string, std::string> unshaped;
+  std::map<std::string, std::string> unshaped, anyBatch;
   module->walk([&](tfc::tfg::GraphOp graph) {
     for (Operation &node : graph.getBody().getOperations()) {
       if (!tfc::tfg::isNode(&node) || tfc::tfg::getOpType(&node) != "Placeholder")
@@ -535,8 +545,14 @@ int info(MLIRContext &context) {
         dims.push_back(d < 0 ? "?" : std::to_string(d));
         hint.push_back(d < 0 ? "1" : std::to_string(d));
       }
-      unshaped[name] = "[" + llvm::join(dims, ",") + "]: e.g. --feed " + name +
-                       "=" + llvm::join(hint, ",");
+      // Only the batch unknown: tfc-tile-batch compiles it for any batch
+      // when the rows stay apart, else asks for the shape.
+      ArrayRef<int64_t> known = shape.getDims().drop_front();
+      (shape.getDims()[0] < 0 && llvm::none_of(known, [](int64_t d) { return d < 0; })
+           ? anyBatch
+           : unshaped)[name] =
+          "[" + llvm::join(dims, ",") + "]: e.g. --feed " + name + "=" +
+          llvm::join(hint, ",");
     }
   });
   SmallVector<std::string> needs;
@@ -545,6 +561,15 @@ int info(MLIRContext &context) {
   os << "feeds that need a shape: "
      << (needs.empty() ? std::string("none") : llvm::join(needs, "; "))
      << "\n";
+  // Compiled for any batch size where each row is computed on its own
+  // (inference, as a rule), else refused with the node that mixes rows.
+  SmallVector<std::string> batches;
+  for (const auto &[name, what] : anyBatch)
+    batches.push_back(name + " " + what.substr(0, what.find(':')));
+  if (!batches.empty())
+    os << "feeds of unknown batch (one program for any batch if rows stay "
+          "apart, else give the shape): "
+       << llvm::join(batches, "; ") << "\n";
   return tfc::kExitSuccess;
 }
 

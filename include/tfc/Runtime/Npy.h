@@ -72,7 +72,8 @@ bool writeNpy(const std::string &path, const NpyArray &array,
               std::string &error);
 
 /// Checks an array given for input `input` against what the program expects:
-/// the same dtype and shape. Sets `error` to one line naming both.
+/// the same dtype and shape (a dimension of -1, the batch, matches any size).
+/// Sets `error` to one line naming both.
 bool checkNpyMatches(const NpyArray &array, DType dtype,
                      const std::vector<int64_t> &shape,
                      const std::string &input, const std::string &file,

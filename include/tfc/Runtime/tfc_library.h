@@ -29,6 +29,8 @@ enum tfc_library_status {
   TFC_LIBRARY_NULL_ARGUMENT = 1,
   /* The context was created for another model. */
   TFC_LIBRARY_WRONG_MODEL = 2,
+  /* A model for any batch size was given a batch of fewer than one row. */
+  TFC_LIBRARY_BAD_BATCH = 3,
 };
 
 /* A context for `model` with `threads` intra-op threads (0: one per core).
@@ -43,9 +45,13 @@ tfc_library_context *tfc_library_create(const tfc_model *model,
  * allowed. */
 void tfc_library_destroy(tfc_library_context *context);
 
-/* Runs one step of `model` in `context`; returns a tfc_library_status. */
+/* Runs one step of `model` in `context`; returns a tfc_library_status.
+ * For a model compiled for any batch size (model->batch_tile > 0),
+ * `batch` is the number of rows of the inputs and outputs whose first
+ * dimension is the batch; the others ignore it. */
 int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
-                        void *const *inputs, void *const *outputs);
+                        int64_t batch, void *const *inputs,
+                        void *const *outputs);
 
 #ifdef __cplusplus
 }

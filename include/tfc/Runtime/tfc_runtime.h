@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 6
+#define TFC_RUNTIME_ABI_VERSION 7
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -52,7 +52,10 @@ enum tfc_dtype {
   TFC_UINT64 = 23,
 };
 
-/* One input or output of a model: "node:port", dtype, static shape. */
+/* One input or output of a model: "node:port", dtype, shape. The shape is
+ * static but for the batch: dims[0] is -1 in a model compiled for any
+ * batch size (tfc_model.batch_tile > 0) when the tensor's first dimension
+ * is the batch. */
 typedef struct tfc_tensor_info {
   const char *name;
   int32_t dtype;
@@ -66,7 +69,8 @@ typedef struct tfc_runtime tfc_runtime;
 typedef struct tfc_rendezvous tfc_rendezvous;
 
 /* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers
- * of the declared dtypes and shapes; `arena` to `arena_bytes` bytes aligned
+ * of the declared dtypes and shapes (a batch of `batch_tile` rows where
+ * dims[0] is -1); `arena` to `arena_bytes` bytes aligned
  * to `arena_alignment`; `state` to `state_bytes` bytes with the same
  * alignment, zeroed before the first call and kept across calls. */
 typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena, void *state,
@@ -107,6 +111,10 @@ typedef struct tfc_model {
    * tf.train.Checkpoint restores them); NULL and 0 otherwise. */
   const char *object_graph;
   int64_t object_graph_bytes;
+  /* A model compiled for any batch size: its step computes this many rows
+   * of the batch (the tensors with dims[0] == -1), and runs once per tile
+   * of the batch (tfc/Runtime/Batch.h). 0 when every shape is static. */
+  int64_t batch_tile;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/

@@ -80,6 +80,10 @@ struct ModelInterface {
   /// outputs of its own partitions, the chief's all of them; the others'
   /// functions get null for them.
   size_t stepFeeds = 0;
+  /// Rows of the batch one step computes (tfc.batch), 0 when every shape is
+  /// static; the inputs and outputs that carry the batch have -1 as their
+  /// first dimension.
+  int64_t batchTile = 0;
 };
 
 /// Reads the interface from the module's step entry graph (after

@@ -34,6 +34,9 @@ struct CompileFlags {
   std::string compressTransfers;
   /// Leave each _Recv where partitioning put it (as early as possible).
   bool noRecvScheduling = false;
+  /// Rows per run of the step for a batch of unknown size (tfc-tile-batch);
+  /// 0: an unknown batch is an error.
+  int64_t batchTile = 1;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

@@ -46,6 +46,10 @@ struct TensorName {
 /// Parses "node" or "node:port"; std::nullopt if malformed.
 std::optional<TensorName> parseTensorName(llvm::StringRef text);
 
+/// Whether code generation needs `value`'s shape: handles (resources,
+/// variants, opaque values) need none.
+bool needsShape(mlir::Value value);
+
 /// Whether running `node` has effects beyond its outputs: stateful in the
 /// registry, or of an op type the registry does not know.
 bool isStateful(mlir::Operation *node);

@@ -332,6 +332,23 @@ def DecomposeBatchNormPass : Pass<"tfc-decompose-batch-norm", "mlir::ModuleOp"> 
   }];
 }
 
+def TileBatchPass : Pass<"tfc-tile-batch", "mlir::ModuleOp"> {
+  let summary = "Compiles an unknown batch as tiles of rows the program "
+                "loops over";
+  let description = [{
+    A feed whose first dimension alone is unknown is a batch. When every
+    fetch's rows depend only on the same rows of the fed batches (shown by
+    an analysis of the step, its shapes inferred at batches of 2, 3 and 5
+    rows), the batch feeds' first dimension becomes the tile
+    (`tfc.batch_tile`, default 1) and `tfc.batch` records the tile and the
+    feeds and fetches that carry the batch: the program runs the step over
+    a batch of any size, a tile at a time. A graph whose rows mix (a
+    reduction over the batch, the batch size used as data, a stateful op,
+    a loop) is an error naming the feed and the node, and asking for the
+    feed's shape.
+  }];
+}
+
 def SplitGroupedConvolutionsPass
     : Pass<"tfc-split-grouped-convolutions", "mlir::ModuleOp"> {
   let summary = "Writes a grouped Conv2D as one Conv2D per group";

@@ -43,6 +43,8 @@ struct Shape {
   /// Number of elements, or -1 when unknown.
   int64_t numElements() const;
   mlir::TensorType toType(mlir::Type elementType) const;
+  /// "[2,?,3]", or "<unknown rank>": how messages show a shape.
+  std::string str() const;
   bool operator==(const Shape &other) const {
     return ranked == other.ranked && dims == other.dims;
   }

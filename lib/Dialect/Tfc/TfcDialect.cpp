@@ -42,6 +42,8 @@ enum class ValueKind {
   OffsetArray,
   /// "Relu" or "Relu6".
   Activation,
+  /// {tile = T > 0, feeds = [i, ...], fetches = [j, ...]}.
+  BatchTiling,
 };
 
 struct AttributeSpec {
@@ -65,6 +67,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kFreezeVariablesAttr, Holder::Module, ValueKind::String},
     {kObjectGraphAttr, Holder::Module, ValueKind::String},
     {kStateBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
+    {kBatchTileAttr, Holder::Module, ValueKind::NonNegativeInteger},
+    {kBatchAttr, Holder::Module, ValueKind::BatchTiling},
     {kVariablesAttr, Holder::Module, ValueKind::DictionaryArray},
     {kTaskAttr, Holder::Module, ValueKind::String},
     {kPartitionDeviceAttr, Holder::Graph, ValueKind::String},
@@ -171,6 +175,15 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
     return name && (name.getValue() == "Relu" || name.getValue() == "Relu6")
                ? ""
                : "expected \"Relu\" or \"Relu6\"";
+  }
+  case ValueKind::BatchTiling: {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    auto tile = dict ? dict.getAs<IntegerAttr>("tile") : nullptr;
+    return tile && tile.getInt() > 0 && dict.size() == 3 &&
+                   allOf<IntegerAttr>(dict.get("feeds")) &&
+                   allOf<IntegerAttr>(dict.get("fetches"))
+               ? ""
+               : "expected {tile = T > 0, feeds = [...], fetches = [...]}";
   }
   }
   return "";

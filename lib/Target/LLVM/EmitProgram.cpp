@@ -182,7 +182,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
 
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
-      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr, i64});
+      ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
+            i64, i64});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -193,7 +194,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.arenaAlignment), step, init,
        llvm::ConstantInt::get(i64, interface.stateBytes),
        llvm::ConstantInt::get(i32, interface.variables.size()), variables,
-       objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size())});
+       objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size()),
+       llvm::ConstantInt::get(i64, interface.batchTile)});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -296,6 +298,13 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     }
   if (auto graph = module->getAttrOfType<StringAttr>(kObjectGraphAttr))
     result.objectGraph = graph.str();
+  if (auto batch = module->getAttrOfType<DictionaryAttr>(kBatchAttr)) {
+    result.batchTile = batch.getAs<IntegerAttr>("tile").getInt();
+    for (auto [key, tensors] : {std::pair{"feeds", &result.inputs},
+                                std::pair{"fetches", &result.outputs}})
+      for (auto index : batch.getAs<ArrayAttr>(key).getAsRange<IntegerAttr>())
+        (*tensors)[index.getInt()].dims[0] = -1;
+  }
   return result;
 }
 

@@ -5,8 +5,10 @@
 //   int64_t NAME_arena_bytes(void);
 //   NAME_ctx *NAME_create(int32_t threads, void *arena);
 //   void NAME_destroy(NAME_ctx *ctx);
-//   int NAME_run(NAME_ctx *ctx, <one pointer per feed>, <one per fetch>);
+//   int NAME_run(NAME_ctx *ctx, [int64_t batch,] <one pointer per feed>,
+//                <one per fetch>);
 //
+// (`batch` for a model compiled for any batch size only.)
 // Each is a few instructions forwarding to the runtime (tfc_library.h) with
 // the model's descriptor; NAME_run gathers its pointer arguments into the
 // arrays the step takes. Everything else the object defines (the
@@ -63,7 +65,10 @@ void addLibraryEntryPoints(llvm::Module &module, const ModelInterface &model,
   exported.push_back(destroy);
 
   size_t numInputs = model.inputs.size(), numOutputs = model.outputs.size();
-  llvm::SmallVector<llvm::Type *> params(1 + numInputs + numOutputs, ptr);
+  size_t first = model.batchTile > 0 ? 2 : 1;
+  llvm::SmallVector<llvm::Type *> params(first + numInputs + numOutputs, ptr);
+  if (model.batchTile > 0)
+    params[1] = i64;
   llvm::Function *run = define("run", i32, params);
   auto gather = [&](size_t first, size_t count) {
     llvm::Value *array =
@@ -73,11 +78,13 @@ void addLibraryEntryPoints(llvm::Module &module, const ModelInterface &model,
                     b.CreateConstGEP1_64(ptr, array, i));
     return array;
   };
-  llvm::Value *inputs = gather(1, numInputs);
-  llvm::Value *outputs = gather(1 + numInputs, numOutputs);
-  b.CreateRet(
-      b.CreateCall(runtime("tfc_library_run", i32, {ptr, ptr, ptr, ptr}),
-                   {descriptor, run->getArg(0), inputs, outputs}));
+  llvm::Value *inputs = gather(first, numInputs);
+  llvm::Value *outputs = gather(first + numInputs, numOutputs);
+  llvm::Value *batch = model.batchTile > 0 ? static_cast<llvm::Value *>(run->getArg(1))
+                                           : b.getInt64(0);
+  b.CreateRet(b.CreateCall(
+      runtime("tfc_library_run", i32, {ptr, ptr, i64, ptr, ptr}),
+      {descriptor, run->getArg(0), batch, inputs, outputs}));
   exported.push_back(run);
 
   // (LLVM's own globals, such as llvm.global_ctors, keep their linkage.)

@@ -158,6 +158,11 @@ extern "C" {
 /* The runtime ABI the model was compiled for (tfc_runtime.h). */
 #define @NAME@_TFC_RUNTIME_ABI_VERSION @abi@
 
+/* Rows of the batch one step computes, for a model compiled for any
+ * batch size (its batch's tensors have -1 as their first dimension, and
+ * @name@_run takes the batch's rows); 0 when every shape is static. */
+#define @NAME@_BATCH_TILE @batch_tile@
+
 /* The scratch memory of a context: bytes, and their alignment. */
 #define @NAME@_ARENA_BYTES @arena_bytes@
 #define @NAME@_ARENA_ALIGNMENT @arena_alignment@
@@ -181,7 +186,7 @@ void @name@_destroy(@name@_ctx *ctx);
 
 /* Runs one step: reads the feeds, writes the fetches. Each buffer holds the
  * tensor's elements, dense in C order; buffers must not overlap.
-@run_docs@ * Returns 0; nonzero, running nothing, if `ctx` or a buffer is NULL. */
+@run_docs@ * Returns 0; nonzero, running nothing, if `ctx` or a buffer is NULL@bad_batch@. */
 int @name@_run(@name@_ctx *ctx@run_params@);
 
 #ifdef __cplusplus
@@ -238,6 +243,10 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
                                            Location loc) {
   llvm::SmallVector<Argument> arguments;
   llvm::StringSet<> taken;
+  // A model for any batch size takes the batch's rows first.
+  bool anyBatch = model.batchTile > 0;
+  if (anyBatch)
+    taken.insert("batch");
   for (bool isFeed : {true, false})
     for (const TensorInfo &tensor : isFeed ? model.inputs : model.outputs) {
       llvm::StringRef cType = cTypeOf(tensor.dtype);
@@ -256,6 +265,13 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
   llvm::raw_string_ostream names(namesText), tensors(tensorsText),
       docs(docsText), params(paramsText);
   int feedIndex = 0, fetchIndex = 0;
+  if (anyBatch) {
+    names << ", batch";
+    docs << " *   batch: the rows of the batch, at least 1: the size of the "
+            "first\n *     dimension of the feeds and fetches whose shape "
+            "starts with -1\n";
+    params << ", int64_t batch";
+  }
   for (const Argument &argument : arguments) {
     const TensorInfo &tensor = *argument.tensor;
     std::string description = "\"" + tensor.name + "\", " +
@@ -270,8 +286,11 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
             << "#define " << macro << "_NAME \"" << tensor.name << "\"\n"
             << "#define " << macro << "_DTYPE " << tensor.dtype
             << " /* TensorFlow's DataType number */\n"
-            << "#define " << macro << "_RANK " << tensor.dims.size() << "\n"
-            << "#define " << macro << "_ELEMENTS " << numElements(tensor.dims)
+            << "#define " << macro << "_RANK " << tensor.dims.size() << "\n";
+    // A tensor that carries the batch has a size per row.
+    bool rows = !tensor.dims.empty() && tensor.dims[0] < 0;
+    tensors << "#define " << macro << (rows ? "_ROW_ELEMENTS " : "_ELEMENTS ")
+            << numElements(llvm::ArrayRef(tensor.dims).drop_front(rows ? 1 : 0))
             << "\n";
     // C has no empty arrays: a scalar has no shape array.
     if (!tensor.dims.empty()) {
@@ -297,6 +316,8 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
   values["tensors"] = tensors.str();
   values["run_docs"] = docs.str();
   values["run_params"] = params.str();
+  values["batch_tile"] = std::to_string(model.batchTile);
+  values["bad_batch"] = anyBatch ? " or\n * `batch` is less than 1" : "";
   return substitute(kHeaderTemplate, values);
 }
 

@@ -27,6 +27,11 @@ inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
 inline constexpr llvm::StringLiteral kPlacementAttr = "tfc.placement";
 inline constexpr llvm::StringLiteral kSoftPlacementAttr = "tfc.soft_placement";
 inline constexpr llvm::StringLiteral kCostFileAttr = "tfc.cost_file";
+/// Rows per run of the step when a batch's size is unknown (tfc-tile-batch;
+/// 0: do not tile), and what the pass found: {tile, feeds, fetches}, the
+/// indices of the feeds and fetches whose first dimension is the batch.
+inline constexpr llvm::StringLiteral kBatchTileAttr = "tfc.batch_tile";
+inline constexpr llvm::StringLiteral kBatchAttr = "tfc.batch";
 inline constexpr llvm::StringLiteral kCompressTransfersAttr =
     "tfc.compress_transfers";
 inline constexpr llvm::StringLiteral kNoRecvSchedulingAttr =

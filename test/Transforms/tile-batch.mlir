@@ -1,0 +1,126 @@
+// Tests tfc-tile-batch: a feed of unknown batch whose rows stay apart down
+// to the fetches (Keras' Flatten: Shape -> StridedSlice -> Pack ->
+// Reshape; a product with weights; a softmax over features) is fixed at
+// the tile, shapes refined, and tfc.batch records the tile and which feeds
+// and fetches carry the batch (a fetch computed from constants alone does
+// not); every way rows can mix is an error naming the feed and the node.
+// RUN: tfc-opt %s -split-input-file -tfc-tile-batch -verify-diagnostics | FileCheck %s
+
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: _Arg name("x") {{.*}} : () -> tensor<1x3x8xf32>
+// CHECK-DAG: Reshape({{.*}}) name("flatten") {{.*}} -> tensor<1x24xf32>
+// CHECK-DAG: Softmax({{.*}}) name("probs") {{.*}} -> tensor<1x4xf32>
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["probs:0", "bias:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3x8xf32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+    %width:2 = Const name("width") {dtype = i32, value = dense<24> : tensor<i32>} : () -> tensor<i32>
+    %shape:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<?x3x8xf32>) -> tensor<3xi32>
+    %rows:2 = StridedSlice(%shape#0, %zero#0, %one#0, %one#0) name("rows") {Index = i32, T = i32, shrink_axis_mask = 1 : i64} : (tensor<3xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %to:2 = Pack(%rows#0, %width#0) name("to") {N = 2 : i64, T = i32} : (tensor<i32>, tensor<i32>) -> tensor<2xi32>
+    %flat:2 = Reshape(%x#0, %to#0) name("flatten") {T = f32, Tshape = i32} : (tensor<?x3x8xf32>, tensor<2xi32>) -> tensor<?x24xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<1.0> : tensor<24x4xf32>} : () -> tensor<24x4xf32>
+    %logits:2 = MatMul(%flat#0, %w#0) name("logits") {T = f32} : (tensor<?x24xf32>, tensor<24x4xf32>) -> tensor<?x4xf32>
+    %probs:2 = Softmax(%logits#0) name("probs") {T = f32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    %b:2 = Const name("b") {dtype = f32, value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %bias:2 = Neg(%b#0) name("bias") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+    _Retval(%probs#0) name("probs/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
+    _Retval(%bias#0) name("bias/_retval_1") {T = f32, index = 1 : i64} : (tensor<4xf32>) -> ()
+  }
+}
+
+// -----
+
+// A tile of 4 rows; the batch moved by a Transpose and back.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 4 : i64}
+// CHECK-DAG: _Arg name("x") {{.*}} : () -> tensor<4x5xf32>
+// CHECK-DAG: Transpose({{.*}}) name("t") {{.*}} -> tensor<5x4xf32>
+// CHECK-DAG: Transpose({{.*}}) name("back") {{.*}} -> tensor<4x5xf32>
+module attributes {tfc.batch_tile = 4 : i64, tfc.feeds = ["x:0"], tfc.fetches = ["back:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x5xf32>
+    %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %t:2 = Transpose(%x#0, %perm#0) name("t") {T = f32, Tperm = i32} : (tensor<?x5xf32>, tensor<2xi32>) -> tensor<5x?xf32>
+    %e:2 = Exp(%t#0) name("e") {T = f32} : (tensor<5x?xf32>) -> tensor<5x?xf32>
+    %back:2 = Transpose(%e#0, %perm#0) name("back") {T = f32, Tperm = i32} : (tensor<5x?xf32>, tensor<2xi32>) -> tensor<?x5xf32>
+    _Retval(%back#0) name("back/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x5xf32>) -> ()
+  }
+}
+
+// -----
+
+// expected-error @+1 {{feed 'x:0' has shape [?,3], unknown at compile time, and one program cannot serve every batch: node 'mean' (Mean) reduces over the batch; give its shape, e.g. --feed x:0=1,3}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mean:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %mean:2 = Mean(%x#0, %axis#0) name("mean") {T = f32, Tidx = i32} : (tensor<?x3xf32>, tensor<1xi32>) -> tensor<3xf32>
+    _Retval(%mean#0) name("mean/_retval_0") {T = f32, index = 0 : i64} : (tensor<3xf32>) -> ()
+  }
+}
+
+// -----
+
+// Dividing by the batch size (a mean written by hand).
+// expected-error @+1 {{node 'n' (Cast) computes with the batch size other than as a shape}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["y:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %size:2 = Size(%x#0) name("size") {T = f32, out_type = i32} : (tensor<?x3xf32>) -> tensor<i32>
+    %n:2 = Cast(%size#0) name("n") {DstT = f32, SrcT = i32} : (tensor<i32>) -> tensor<f32>
+    %y:2 = RealDiv(%x#0, %n#0) name("y") {T = f32} : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+    _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3xf32>) -> ()
+  }
+}
+
+// -----
+
+// The whole batch as one row.
+// expected-error @+1 {{node 'all' (Reshape) combines rows of the batch}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["all:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %to:2 = Const name("to") {dtype = i32, value = dense<[1, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %all:2 = Reshape(%x#0, %to#0) name("all") {T = f32, Tshape = i32} : (tensor<?x3xf32>, tensor<2xi32>) -> tensor<1x?xf32>
+    _Retval(%all#0) name("all/_retval_0") {T = f32, index = 0 : i64} : (tensor<1x?xf32>) -> ()
+  }
+}
+
+// -----
+
+// x^T x: a product over the batch.
+// expected-error @+1 {{node 'gram' (MatMul) combines rows of the batch}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["gram:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %gram:2 = MatMul(%x#0, %x#0) name("gram") {T = f32, transpose_a = true} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<3x3xf32>
+    _Retval(%gram#0) name("gram/_retval_0") {T = f32, index = 0 : i64} : (tensor<3x3xf32>) -> ()
+  }
+}
+
+// -----
+
+// expected-error @+1 {{fetch 'y:0' has the batch as dimension 1, not the first}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["y:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x5xf32>
+    %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %y:2 = Transpose(%x#0, %perm#0) name("y") {T = f32, Tperm = i32} : (tensor<?x5xf32>, tensor<2xi32>) -> tensor<5x?xf32>
+    _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<5x?xf32>) -> ()
+  }
+}
+
+// -----
+
+// A random draw per row would be one draw per tile.
+// expected-error @+1 {{node 'noise' (RandomUniform) has a side effect, which would happen once per tile of the batch}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["y:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %shape:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<?x3xf32>) -> tensor<2xi32>
+    %noise:2 = RandomUniform(%shape#0) name("noise") {T = i32, dtype = f32, seed = 1 : i64, seed2 = 2 : i64} : (tensor<2xi32>) -> tensor<?x3xf32>
+    %y:2 = Add(%x#0, %noise#0) name("y") {T = f32} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3xf32>) -> ()
+  }
+}
