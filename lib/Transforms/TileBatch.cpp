@@ -74,12 +74,6 @@ struct Fact {
 /// 0 constant, k > 0 k times the batch size, -1 otherwise.
 using Growth = SmallVector<int64_t>;
 
-std::string label(Operation *node) {
-  return ("node '" + tfg::getNodeName(node) + "' (" + tfg::getOpType(node) +
-          ")")
-      .str();
-}
-
 bool flag(Operation *node, StringRef name, bool otherwise = false) {
   auto attr = node->getAttrOfType<BoolAttr>(name);
   return attr ? attr.getValue() : otherwise;
@@ -252,7 +246,7 @@ LogicalResult Analysis::run(ArrayRef<Operation *> batchFeeds,
     if (!tfg::isNode(node) || llvm::is_contained(batchFeeds, node))
       continue;
     if (failed(transfer(node, why))) {
-      why = label(node) + " " + why;
+      why = tfg::nodeLabel(node) + " " + why;
       return failure();
     }
   }

@@ -36,6 +36,9 @@ StringRef getNodeName(Operation *node) {
     node = group.getRoot();
   return node ? getStringAttr(node, kNameAttr) : StringRef();
 }
+std::string nodeLabel(Operation *node) {
+  return ("node '" + getNodeName(node) + "' (" + getOpType(node) + ")").str();
+}
 StringRef getRequestedDevice(Operation *node) {
   return getStringAttr(node, kDeviceAttr);
 }

@@ -337,7 +337,7 @@ protected:
   LogicalResult lower(Operation *node) const override {
     Location loc = node->getLoc();
     OperandRange operands = tfg::getDataOperands(node);
-    std::string message = step.nodeLabel(node) + ": assertion failed:";
+    std::string message = tfg::nodeLabel(node) + ": assertion failed:";
     for (Value data : operands.drop_front()) {
       Operation *producer = data.getDefiningOp();
       auto value = producer && opKindOf(producer) == OpKind::Const

@@ -692,7 +692,7 @@ protected:
             return step.error(node) << "indices[" << at << "] = " << index
                                     << " is not in [0, " << n << ")";
       } else {
-        std::string name = step.nodeLabel(node);
+        std::string name = tfg::nodeLabel(node);
         step.callKernel(loc, "tfc_check_indices",
                         {step.pointerTo(indices), step.stringPointer(loc, name)},
                         {indicesType.getNumElements(),
@@ -724,7 +724,7 @@ protected:
       auto indicesType = typeOf(operands[1]);
       int64_t depth = indicesType.getDimSize(indicesType.getRank() - 1);
       int64_t lead = indicesType.getRank() - 1;
-      std::string name = step.nodeLabel(node);
+      std::string name = tfg::nodeLabel(node);
       step.callKernel(
           loc, "tfc_check_index_tuples",
           {step.pointerTo(indices), step.stringPointer(loc, name),
@@ -768,7 +768,7 @@ protected:
       if (failed(output) || !lengths)
         return failure();
       auto lengthsType = typeOf(operands[1]);
-      std::string name = step.nodeLabel(node) + " seq_lengths";
+      std::string name = tfg::nodeLabel(node) + " seq_lengths";
       step.callKernel(loc, "tfc_check_indices",
                       {step.pointerTo(lengths), step.stringPointer(loc, name)},
                       {lengthsType.getNumElements(),

@@ -237,7 +237,7 @@ static void checkDivisor(StepEmitter &step, Operation *node, Value y,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&branch.getThenRegion().front());
   step.callKernel(loc, "tfc_fail",
-                  {step.stringPointer(loc, step.nodeLabel(node) +
+                  {step.stringPointer(loc, tfg::nodeLabel(node) +
                                                ": integer division by zero")},
                   {});
 }

@@ -231,15 +231,8 @@ public:
     std::memcpy(fields.data(), &params, sizeof(Params));
     return pointerTo(constantTable(loc, fields));
   }
-  /// "node 'NAME' (OpType)": how errors, at compile and at run time, name
-  /// a node.
-  static std::string nodeLabel(mlir::Operation *node) {
-    return ("node '" + tfg::getNodeName(node) + "' (" + tfg::getOpType(node) +
-            ")")
-        .str();
-  }
   mlir::InFlightDiagnostic error(mlir::Operation *node) {
-    return node->emitError() << nodeLabel(node) << ": ";
+    return node->emitError() << tfg::nodeLabel(node) << ": ";
   }
 
   // The step being written: patterns write at the builder's point and

@@ -41,6 +41,9 @@ llvm::StringRef getOpType(mlir::Operation *node);
 /// The node's name (`tfg.name`), or "" if it has none; a fusion group's is
 /// its root's.
 llvm::StringRef getNodeName(mlir::Operation *node);
+/// "node 'NAME' (OpType)": how errors, at compile and at run time, name a
+/// node.
+std::string nodeLabel(mlir::Operation *node);
 llvm::StringRef getRequestedDevice(mlir::Operation *node);
 llvm::StringRef getAssignedDevice(mlir::Operation *node);
 
