@@ -141,6 +141,18 @@ private:
     return std::nullopt;
   }
 
+  /// An integer operand's value when it is the same at every probe (a
+  /// constant, or computed from constants and shapes without the batch).
+  std::optional<SmallVector<int64_t>> knownInts(Value value) const {
+    Growth growth = valueGrowth(value);
+    const SmallVector<int64_t> *first = valueAt(0, value);
+    if (!first || (growth.empty() && !first->empty()))
+      return constantInts(value);
+    if (llvm::any_of(growth, [](int64_t g) { return g != 0; }))
+      return std::nullopt;
+    return *first;
+  }
+
   /// The facts of a node's results, or a refusal.
   LogicalResult transfer(Operation *node, std::string &why);
   LogicalResult rowsRule(Operation *node, ArrayRef<Fact> in,
@@ -375,7 +387,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   auto rankOf = [&](Value v) { return shapeAt(0, v).rank(); };
   auto axesOf = [&](Value axes, int64_t rank)
       -> std::optional<SmallVector<int64_t>> {
-    std::optional<SmallVector<int64_t>> values = constantInts(axes);
+    std::optional<SmallVector<int64_t>> values = knownInts(axes);
     if (!values)
       return std::nullopt;
     for (int64_t &a : *values) {
@@ -529,7 +541,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
       return refuse(mixes);
     return allRows(in[0].axis);
   case OpKind::Transpose: {
-    std::optional<SmallVector<int64_t>> perm = constantInts(operands[1]);
+    std::optional<SmallVector<int64_t>> perm = knownInts(operands[1]);
     if (in[0].kind != Kind::Rows || !perm)
       return refuse(mixes);
     return allRows(llvm::find(*perm, in[0].axis) - perm->begin());
@@ -602,14 +614,14 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   case OpKind::Pad:
   case OpKind::PadV2:
   case OpKind::MirrorPad: {
-    std::optional<SmallVector<int64_t>> pads = constantInts(operands[1]);
+    std::optional<SmallVector<int64_t>> pads = knownInts(operands[1]);
     if (in[0].kind != Kind::Rows || !othersConstant(0) || !pads ||
         (*pads)[2 * in[0].axis] != 0 || (*pads)[2 * in[0].axis + 1] != 0)
       return refuse(mixes);
     return allRows(in[0].axis);
   }
   case OpKind::Tile: {
-    std::optional<SmallVector<int64_t>> multiples = constantInts(operands[1]);
+    std::optional<SmallVector<int64_t>> multiples = knownInts(operands[1]);
     if (in[0].kind != Kind::Rows || !multiples ||
         (*multiples)[in[0].axis] != 1)
       return refuse(mixes);

@@ -124,3 +124,21 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["y:0"]} {
     _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3xf32>) -> ()
   }
 }
+
+// -----
+
+// Keras' RepeatVector: Tile's multiples computed, the batch's one 1.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: Tile({{.*}}) name("repeat") {{.*}} -> tensor<1x3x5xf32>
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["repeat:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x5xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %e:2 = ExpandDims(%x#0, %axis#0) name("e") {T = f32, Tdim = i32} : (tensor<?x5xf32>, tensor<i32>) -> tensor<?x1x5xf32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %three:2 = Const name("three") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %m:2 = Pack(%one#0, %three#0, %one#0) name("m") {N = 3 : i64, T = i32} : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<3xi32>
+    %repeat:2 = Tile(%e#0, %m#0) name("repeat") {T = f32, Tmultiples = i32} : (tensor<?x1x5xf32>, tensor<3xi32>) -> tensor<?x3x5xf32>
+    _Retval(%repeat#0) name("repeat/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3x5xf32>) -> ()
+  }
+}

@@ -11,7 +11,7 @@ this script and the report it writes), with fixed seeds and random weights
 Each case is a model in up to two forms:
   saved_model  what Keras 3's model.export() writes (its serving_default
                signature, batch dimension unknown), compiled with no flag
-               but -o;
+               but -o, and run on a batch of 1 and one of 3 rows;
   frozen       its forward function with a batch of 1, variables frozen to
                constants (TF1 graphs: the session's graph, frozen), compiled
                with --feed/--fetch naming its input and output only.
@@ -173,7 +173,8 @@ def short(line, tfc_dir):
     return line[:160]
 
 
-def try_saved_model(args, case_dir, x, want):
+def try_saved_model(args, case_dir, batches):
+    """Compiles the SavedModel once and runs it on each (x, want) batch."""
     sm = os.path.join(case_dir, "saved_model")
     program = os.path.join(case_dir, "sm-program")
     code, line = run([args.tfc, "compile", sm, "-o", program], args.timeout)
@@ -184,13 +185,20 @@ def try_saved_model(args, case_dir, x, want):
     fetches = re.search(r"^fetches: (\S+)=(\S+)", p.stdout, re.M)
     if not feeds or not fetches:
         return False, "no signature in tfc info"
-    np.save(os.path.join(case_dir, "x.npy"), x)
-    out = os.path.join(case_dir, "sm-out.npy")
-    code, line = run([program, "--input", "%s=%s" % (feeds.group(2), os.path.join(case_dir, "x.npy")),
-                      "--output", "%s=%s" % (fetches.group(2), out)], args.timeout)
-    if code:
-        return False, "run: " + short(line, case_dir)
-    return compare(case_dir, out, want)
+    results = []
+    for x, want in batches:
+        np.save(os.path.join(case_dir, "x.npy"), x)
+        out = os.path.join(case_dir, "sm-out.npy")
+        code, line = run([program, "--input", "%s=%s" % (feeds.group(2), os.path.join(case_dir, "x.npy")),
+                          "--output", "%s=%s" % (fetches.group(2), out)], args.timeout)
+        if code:
+            return False, "run: " + short(line, case_dir)
+        ok, why = compare(case_dir, out, want)
+        if not ok:
+            return False, "batch of %d: %s" % (len(x), why)
+        results.append(why)
+    return True, "batches of %s: %s" % (
+        " and ".join(str(len(x)) for x, _ in batches), results[-1])
 
 
 def try_frozen(args, case_dir, feed, fetch, x, want):
@@ -228,9 +236,18 @@ def keras_case(args, name, make, x):
     keras.utils.set_random_seed(SEED)
     model = make()
     want = np.asarray(model(x, training=False))
+    # The SavedModel serves any batch: also one of 3 rows.
+    rows = np.random.default_rng(SEED).permutation(
+        np.concatenate([x, x * 0.5, -x]).astype(x.dtype))
+    if x.dtype.kind == "i":
+        rows = np.concatenate([x, x[:, ::-1], x])
+    # The signature takes the Input's dtype (float32 unless declared).
+    dtype = np.dtype(model.inputs[0].dtype)
+    batches = [(x.astype(dtype), want),
+               (rows.astype(dtype), np.asarray(model(rows, training=False)))]
     model.export(os.path.join(case_dir, "saved_model"), verbose=False)
     feed, fetch = freeze_keras(model, x, os.path.join(case_dir, "frozen.pb"))
-    results = [("saved_model",) + try_saved_model(args, case_dir, x, want),
+    results = [("saved_model",) + try_saved_model(args, case_dir, batches),
                ("frozen",) + try_frozen(args, case_dir, feed, fetch, x, want)]
     return results
 
