@@ -21,21 +21,22 @@ int64_t rowBytes(const tfc_tensor_info &info) {
 }
 
 BatchRunner::BatchRunner(const tfc_model &model)
-    : model(model), inputTiles(model.num_inputs), outputTiles(model.num_outputs),
+    : model(model), inputRows(model.num_inputs), outputRows(model.num_outputs),
+      inputTiles(model.num_inputs), outputTiles(model.num_outputs),
       inputs(model.num_inputs), outputs(model.num_outputs) {
-  // A tile of one row is always whole.
-  if (model.batch_tile <= 1)
-    return;
-  auto wholeTile = [&](const tfc_tensor_info &info) {
-    return std::unique_ptr<uint8_t[]>(
-        new uint8_t[size_t(model.batch_tile * rowBytes(info))]);
+  auto setUp = [&](const tfc_tensor_info &info, int64_t &row,
+                   std::unique_ptr<uint8_t[]> &tile) {
+    if (!carriesBatch(info))
+      return;
+    row = rowBytes(info);
+    // A tile of one row is always whole.
+    if (model.batch_tile > 1)
+      tile.reset(new uint8_t[size_t(model.batch_tile * row)]);
   };
   for (int32_t i = 0; i < model.num_inputs; ++i)
-    if (carriesBatch(model.inputs[i]))
-      inputTiles[i] = wholeTile(model.inputs[i]);
+    setUp(model.inputs[i], inputRows[i], inputTiles[i]);
   for (int32_t i = 0; i < model.num_outputs; ++i)
-    if (carriesBatch(model.outputs[i]))
-      outputTiles[i] = wholeTile(model.outputs[i]);
+    setUp(model.outputs[i], outputRows[i], outputTiles[i]);
 }
 
 void BatchRunner::run(tfc_runtime *runtime, void *arena, void *state,
@@ -48,40 +49,30 @@ void BatchRunner::run(tfc_runtime *runtime, void *arena, void *state,
   }
   for (int64_t first = 0; first < batch; first += tile) {
     int64_t rows = std::min(tile, batch - first);
+    bool whole = rows == tile;
     for (int32_t i = 0; i < model.num_inputs; ++i) {
-      const tfc_tensor_info &info = model.inputs[i];
-      if (!carriesBatch(info)) {
-        inputs[i] = given[i];
-        continue;
-      }
-      int64_t row = rowBytes(info);
+      int64_t row = inputRows[i];
       auto *from = static_cast<uint8_t *>(given[i]) + first * row;
-      if (rows == tile) {
-        inputs[i] = from;
+      inputs[i] = from;
+      if (!row || whole)
         continue;
-      }
       uint8_t *staged = inputTiles[i].get();
       std::memcpy(staged, from, size_t(rows * row));
       for (int64_t r = rows; r < tile; ++r)
         std::memcpy(staged + r * row, from + (rows - 1) * row, size_t(row));
       inputs[i] = staged;
     }
-    for (int32_t i = 0; i < model.num_outputs; ++i) {
-      const tfc_tensor_info &info = model.outputs[i];
-      outputs[i] = !carriesBatch(info) ? wanted[i]
-                   : rows == tile
-                       ? static_cast<uint8_t *>(wanted[i]) + first * rowBytes(info)
+    for (int32_t i = 0; i < model.num_outputs; ++i)
+      outputs[i] = !outputRows[i] || whole
+                       ? static_cast<uint8_t *>(wanted[i]) + first * outputRows[i]
                        : outputTiles[i].get();
-    }
     model.step(runtime, arena, state, inputs.data(), outputs.data());
-    if (rows == tile)
+    if (whole)
       continue;
     for (int32_t i = 0; i < model.num_outputs; ++i)
-      if (carriesBatch(model.outputs[i])) {
-        int64_t row = rowBytes(model.outputs[i]);
-        std::memcpy(static_cast<uint8_t *>(wanted[i]) + first * row,
-                    outputTiles[i].get(), size_t(rows * row));
-      }
+      if (outputRows[i])
+        std::memcpy(static_cast<uint8_t *>(wanted[i]) + first * outputRows[i],
+                    outputTiles[i].get(), size_t(rows * outputRows[i]));
   }
 }
 

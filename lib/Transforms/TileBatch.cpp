@@ -193,6 +193,18 @@ LogicalResult Analysis::infer(ArrayRef<Operation *> batchFeeds,
   return success();
 }
 
+/// How one number seen at each probe grows: 0 the same at every probe, k
+/// k times the probe's batch at every probe, -1 otherwise.
+int64_t growthOf(ArrayRef<int64_t> at) {
+  if (llvm::all_equal(at))
+    return 0;
+  int64_t k = at[0] / kProbes[0];
+  for (size_t p = 0; p < kNumProbes; ++p)
+    if (k <= 0 || at[p] != k * kProbes[p])
+      return -1;
+  return k;
+}
+
 Growth Analysis::dimsGrowth(Value value) const {
   SmallVector<Shape, kNumProbes> shapes;
   for (size_t p = 0; p < kNumProbes; ++p) {
@@ -205,34 +217,25 @@ Growth Analysis::dimsGrowth(Value value) const {
     SmallVector<int64_t, kNumProbes> at;
     for (const Shape &s : shapes)
       at.push_back(s.dims[d]);
-    bool known = llvm::none_of(at, ShapedType::isDynamic);
-    bool same = llvm::all_equal(at);
-    int64_t k = at[0] / kProbes[0];
-    bool scales = k > 0;
-    for (size_t p = 0; p < kNumProbes; ++p)
-      scales = scales && at[p] == k * kProbes[p];
-    growth.push_back(!known ? -1 : same ? 0 : scales ? k : -1);
+    growth.push_back(llvm::any_of(at, ShapedType::isDynamic) ? -1
+                                                              : growthOf(at));
   }
   return growth;
 }
 
 Growth Analysis::valueGrowth(Value value) const {
-  SmallVector<SmallVector<int64_t>, kNumProbes> at;
+  SmallVector<const SmallVector<int64_t> *, kNumProbes> values;
   for (size_t p = 0; p < kNumProbes; ++p) {
-    const SmallVector<int64_t> *v = valueAt(p, value);
-    if (!v || (p && v->size() != at[0].size()))
+    values.push_back(valueAt(p, value));
+    if (!values.back() || values.back()->size() != values[0]->size())
       return {};
-    at.push_back(*v);
   }
   Growth growth;
-  for (size_t i = 0; i < at[0].size(); ++i) {
-    bool same = true, scales = at[0][i] > 0 && at[0][i] % kProbes[0] == 0;
-    int64_t k = at[0][i] / kProbes[0];
-    for (size_t p = 0; p < kNumProbes; ++p) {
-      same = same && at[p][i] == at[0][i];
-      scales = scales && at[p][i] == k * kProbes[p];
-    }
-    growth.push_back(same ? 0 : scales ? k : -1);
+  for (size_t i = 0; i < values[0]->size(); ++i) {
+    SmallVector<int64_t, kNumProbes> at;
+    for (const SmallVector<int64_t> *v : values)
+      at.push_back((*v)[i]);
+    growth.push_back(growthOf(at));
   }
   return growth;
 }

@@ -50,6 +50,9 @@ public:
 
 private:
   const tfc_model &model;
+  /// Bytes of a row of each input and output that carries the batch (0
+  /// for the others).
+  std::vector<int64_t> inputRows, outputRows;
   /// A whole tile of each input and output that carries the batch, for a
   /// last tile that is not whole (none for a tile of one row).
   std::vector<std::unique_ptr<uint8_t[]>> inputTiles, outputTiles;
