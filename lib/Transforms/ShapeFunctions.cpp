@@ -311,14 +311,16 @@ LogicalResult broadcastBinary(ShapeContext &c) {
   return success();
 }
 
-LogicalResult selectV2(ShapeContext &c) {
-  FailureOr<Shape> ab = broadcast(c, c.input(1), c.input(2));
-  if (failed(ab))
-    return failure();
-  FailureOr<Shape> out = broadcast(c, c.input(0), *ab);
-  if (failed(out))
-    return failure();
-  c.setOutput(0, *out);
+/// Every input broadcast against the others (SelectV2, Betainc).
+LogicalResult broadcastAll(ShapeContext &c) {
+  Shape out = c.input(0);
+  for (unsigned i = 1; i < c.numInputs(); ++i) {
+    FailureOr<Shape> next = broadcast(c, out, c.input(i));
+    if (failed(next))
+      return failure();
+    out = *next;
+  }
+  c.setOutput(0, out);
   return success();
 }
 

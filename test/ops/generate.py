@@ -107,9 +107,12 @@ def case(name, tol=ELEMENTWISE):
 # --------------------------------------------------------------------------
 
 def binary_case(op, int_types=(np.int32,), nonzero_divisor=False,
-                tol=ELEMENTWISE, float_types=(np.float32,)):
+                tol=ELEMENTWISE, float_types=(np.float32,), names=("x", "y")):
     def build(c, rng):
-        f = getattr(raw, op)
+        op_function = getattr(raw, op)
+
+        def f(x, y):
+            return op_function(**{names[0]: x, names[1]: y})
         for ft in float_types:
             x = edge_floats(ft)
             # [4,6] op [6]: every edge value against ordinary and edge ones.
@@ -316,6 +319,100 @@ def _(c, rng):
                         bias=c.feed(ordinary_floats((4,), rng))))
     c.fetch(raw.BiasAdd(value=c.feed(ordinary_floats((2, 4, 3, 3), rng)),
                         bias=c.feed(ordinary_floats((4,), rng)), data_format="NCHW"))
+
+
+@case("BiasAddV1Accumulate")
+def _(c, rng):
+    c.fetch(raw.BiasAddV1(value=c.feed(ordinary_floats((2, 3, 4), rng)),
+                          bias=c.feed(ordinary_floats((4,), rng))))
+    c.fetch(raw.AccumulateNV2(inputs=[c.feed(ordinary_floats((2, 5), rng))
+                                      for _ in range(3)], shape=[2, 5]))
+
+
+for _op, _names in [("Atan2", ("y", "x")), ("NextAfter", ("x1", "x2")),
+                    ("Xdivy", ("x", "y")), ("Xlogy", ("x", "y")),
+                    ("Xlog1py", ("x", "y"))]:
+    case(_op, TRANSCENDENTAL)(binary_case(_op, int_types=(), names=_names,
+                                          float_types=(np.float32, np.float64)))
+
+
+@case("ApproximateEqual", EXACT)
+def _(c, rng):
+    x = c.feed(edge_floats())
+    y = c.feed(edge_floats() + np.float32(0.3))
+    c.fetch(raw.ApproximateEqual(x=x, y=y))
+    c.fetch(raw.ApproximateEqual(x=x, y=y, tolerance=0.5))
+    c.fetch(raw.ApproximateEqual(x=c.feed(np.array([1.0, 2.0], np.float64)),
+                                 y=c.feed(np.array([1.0 + 1e-6, 2.1], np.float64))))
+
+
+@case("Bitwise", EXACT)
+def _(c, rng):
+    for dtype in (np.int8, np.int32, np.int64, np.uint8, np.uint16):
+        info = np.iinfo(dtype)
+        x = c.feed(np.array([info.min, info.max, 0, 1, 5, 100 % info.max, 7, 3],
+                            dtype))
+        y = c.feed(rng.integers(max(info.min, -100), min(info.max, 100),
+                                (2, 8)).astype(dtype))
+        for op in (raw.BitwiseAnd, raw.BitwiseOr, raw.BitwiseXor):
+            c.fetch(op(x=x, y=y))
+        c.fetch(raw.Invert(x=x))
+        c.fetch(raw.PopulationCount(x=x))
+        # Shifts past the width and negative ones (clamped).
+        bits = np.iinfo(dtype).bits
+        low = -2 if info.min < 0 else 0
+        shifts = c.feed(np.array([0, 1, 3, bits - 1, bits, bits + 5, low, 2],
+                                 dtype))
+        c.fetch(raw.LeftShift(x=x, y=shifts))
+        c.fetch(raw.RightShift(x=x, y=shifts))
+
+
+def special_case(op, args, float_types=(np.float32, np.float64)):
+    """Each argument's values: `args` maps its name to (low, high), or to
+    (low, high, True) for whole numbers (Polygamma's order)."""
+    def build(c, rng):
+        f = getattr(raw, op)
+        for ft in float_types:
+            # Ordinary values in each argument's domain, broadcast.
+            feeds = {}
+            for i, (name, (low, high, *whole)) in enumerate(args.items()):
+                # (Betainc broadcasts scalars only.)
+                shape = (3, 4) if i == 0 or op == "Betainc" else (4,)
+                values = rng.uniform(low, high, shape)
+                feeds[name] = c.feed((np.floor(values) if whole else values)
+                                     .astype(ft))
+            c.fetch(f(**feeds))
+            # The edges of IEEE arithmetic in every argument.
+            first, *rest = args
+            edges = {first: c.feed(edge_floats(ft))}
+            for name in rest:
+                edges[name] = c.feed(np.full((4, 6), args[name][1], ft))
+            c.fetch(f(**edges))
+            if rest:
+                flipped = {name: c.feed(edge_floats(ft) if name == rest[-1]
+                                        else np.full((4, 6), args[name][1], ft))
+                           for name in args}
+                c.fetch(f(**flipped))
+    return build
+
+
+for _op, _args in [
+        ("Lgamma", {"x": (-5, 10)}), ("Digamma", {"x": (-5, 10)}),
+        ("Erfinv", {"x": (-1, 1)}), ("Ndtri", {"x": (0, 1)}),
+        ("BesselI0", {"x": (-5, 5)}), ("BesselI0e", {"x": (-5, 5)}),
+        ("BesselI1", {"x": (-5, 5)}), ("BesselI1e", {"x": (-5, 5)}),
+        ("BesselJ0", {"x": (-10, 10)}), ("BesselJ1", {"x": (-10, 10)}),
+        ("BesselK0", {"x": (0.1, 5)}), ("BesselK0e", {"x": (0.1, 5)}),
+        ("BesselK1", {"x": (0.1, 5)}), ("BesselK1e", {"x": (0.1, 5)}),
+        ("BesselY0", {"x": (0.1, 10)}), ("BesselY1", {"x": (0.1, 10)}),
+        ("Igamma", {"a": (0.1, 5), "x": (0, 8)}),
+        ("Igammac", {"a": (0.1, 5), "x": (0, 8)}),
+        ("IgammaGradA", {"a": (0.5, 5), "x": (0.1, 8)}),
+        ("RandomGammaGrad", {"alpha": (0.5, 5), "sample": (0.1, 8)}),
+        ("Zeta", {"x": (1.1, 6), "q": (0.5, 4)}),
+        ("Polygamma", {"a": (0, 4, True), "x": (0.5, 6)}),
+        ("Betainc", {"a": (0.2, 5), "b": (0.2, 5), "x": (0, 1)})]:
+    case(_op, TRANSCENDENTAL)(special_case(_op, _args))
 
 
 # --------------------------------------------------------------------------

@@ -82,7 +82,7 @@ TEST(OpTableTest, QueriesReadTheRowsOfNodes) {
   };
   Operation *x = node("Const", {f32}, {});
   Operation *relu = node("Relu", {f32}, {x->getResult(0)});
-  Operation *lgamma = node("Lgamma", {f32}, {x->getResult(0)});
+  Operation *hasValue = node("OptionalHasValue", {f32}, {x->getResult(0)});
   Operation *identity = node("Identity", {f32}, {relu->getResult(0)});
   Operation *pred = node("Const", {RankedTensorType::get({}, builder.getI1Type())}, {});
   Operation *sw = node("Switch", {f32, f32}, {x->getResult(0), pred->getResult(0)});
@@ -100,9 +100,9 @@ TEST(OpTableTest, QueriesReadTheRowsOfNodes) {
   EXPECT_EQ(plainOpKindOf(relu), OpKind::Relu);
   EXPECT_EQ(plainOpKindOf(unknown), OpKind::Unknown);
   EXPECT_TRUE(isElementwise(relu));
-  // Lgamma is known (it has a shape) but nothing lowers it.
-  EXPECT_FALSE(isElementwise(lgamma));
-  EXPECT_FALSE(lookupOp(lgamma)->folds);
+  // OptionalHasValue is known but nothing lowers it.
+  EXPECT_FALSE(isElementwise(hasValue));
+  EXPECT_FALSE(lookupOp(hasValue)->folds);
   EXPECT_TRUE(lookupOp(relu)->folds);
   EXPECT_EQ(lookupOp(unknown), nullptr);
   EXPECT_TRUE(isAlias(identity));

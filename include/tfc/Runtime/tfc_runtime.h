@@ -577,6 +577,16 @@ void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                     uint64_t *generator, const void *low, const void *high,
                     int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
 
+/* Special functions of elementwise loops (Eigen's, as TensorFlow's): each
+ * NAME as tfc_NAME on double and tfc_NAMEf on float. Of x: lgamma,
+ * digamma, erfinv, ndtri, bessel_{i0,i0e,i1,i1e,j0,j1,k0,k0e,k1,k1e,y0,y1}.
+ * Of (x, y): igamma, igammac, igamma_der_a, gamma_sample_der_alpha, zeta,
+ * polygamma. Of (a, b, x): betainc. Two of them, to show the form: */
+float tfc_lgammaf(float x);
+double tfc_lgamma(double x);
+float tfc_betaincf(float a, float b, float x);
+double tfc_betainc(double a, double b, double x);
+
 /* SoftmaxCrossEntropyWithLogits: per row of [rows, classes] logits and
  * label distributions, the loss and its gradient. */
 void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,

@@ -124,7 +124,7 @@ let devices = [CPU, GPU] in {
   def : ElementwiseOp<"Cast", "castOp"> { let attrs = ["Truncate"]; }
   def : ElementwiseOp<"AddN", "sameAsAllInputs">;
   def : ElementwiseOp<"Select", "select">;
-  def : ElementwiseOp<"SelectV2", "selectV2">;
+  def : ElementwiseOp<"SelectV2", "broadcastAll">;
   // Gradients of the activations, elementwise in (gradient, value).
   def : ElementwiseOp<"ReluGrad">;
   def : ElementwiseOp<"Relu6Grad">;
@@ -158,12 +158,48 @@ def : MathUnaryOp<"Cosh", "CoshOp">;
 def : MathUnaryOp<"Asinh", "AsinhOp">;
 def : MathUnaryOp<"Acosh", "AcoshOp">;
 def : MathUnaryOp<"Atanh", "AtanhOp">;
-foreach type = ["Erfinv", "Lgamma", "Digamma", "Invert", "BiasAddV1"] in
-  def : KnownOp<type, "sameAsInput0", Elementwise>;
-foreach type = ["Atan2", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
-                "RightShift", "Xdivy", "Xlogy", "Xlog1py", "ApproximateEqual"] in
-  def : KnownOp<type, "broadcastBinary", Elementwise>;
-def : KnownOp<"AccumulateNV2", "sameAsAllInputs", Elementwise>;
+def : BinaryOp<"Atan2"> { let floatBody = "call(\"atan2\", in)"; }
+def : BinaryOp<"NextAfter"> { let floatBody = "call(\"nextafter\", in)"; }
+// 0 where x is 0, whatever y (NaN and infinities included).
+def : BinaryOp<"Xdivy">;
+def : BinaryOp<"Xlogy">;
+def : BinaryOp<"Xlog1py">;
+def : BinaryOp<"ApproximateEqual"> { let attrs = ["tolerance"]; }
+// The bias of the first BiasAdd runs along the last dimension.
+def : ElementwiseOp<"BiasAddV1">;
+// AddN whose inputs may be computed in any order: here, AddN.
+def : ElementwiseOp<"AccumulateNV2", "sameAsAllInputs"> {
+  let attrs = ["shape:ignored"];
+}
+// Integers only (the registry's types say so).
+foreach type = ["BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+                "RightShift"] in
+  def : BinaryOp<type>;
+def : ElementwiseOp<"Invert">;
+def : ElementwiseOp<"PopulationCount">;
+
+// Special functions: the runtime's (runtime/kernels/cpu/SpecialFunctions.cpp),
+// which call Eigen's, as TensorFlow's kernels do.
+class SpecialFunctionOp<string type, string function,
+                        string shapeFunction = "sameAsInput0">
+    : ElementwiseOp<type, shapeFunction> {
+  let floatBody = "call(\"tfc_" # function # "\", in)";
+}
+def : SpecialFunctionOp<"Lgamma", "lgamma">;
+def : SpecialFunctionOp<"Digamma", "digamma">;
+def : SpecialFunctionOp<"Erfinv", "erfinv">;
+def : SpecialFunctionOp<"Ndtri", "ndtri">;
+foreach kind = ["I0", "I0e", "I1", "I1e", "J0", "J1", "K0", "K0e", "K1", "K1e",
+                "Y0", "Y1"] in
+  def : SpecialFunctionOp<"Bessel" # kind, "bessel_" # !tolower(kind)>;
+def : SpecialFunctionOp<"Igamma", "igamma", "broadcastBinary">;
+def : SpecialFunctionOp<"Igammac", "igammac", "broadcastBinary">;
+def : SpecialFunctionOp<"IgammaGradA", "igamma_der_a", "broadcastBinary">;
+def : SpecialFunctionOp<"RandomGammaGrad", "gamma_sample_der_alpha",
+                        "broadcastBinary">;
+def : SpecialFunctionOp<"Zeta", "zeta", "broadcastBinary">;
+def : SpecialFunctionOp<"Polygamma", "polygamma", "broadcastBinary">;
+def : SpecialFunctionOp<"Betainc", "betainc", "broadcastAll">;
 
 //===----------------------------------------------------------------------===//
 // Contractions, windows, normalization

@@ -157,8 +157,9 @@ class ElementwiseOp<string type, string shapeFunction = "sameAsInput0">
   let shape = shapeFunction;
   /// The op's value on floating point elements, as a C++ expression of an
   /// OpBuilder `b`, a Location `loc` and the input elements `x` (and `y`,
-  /// `z`); other element types are refused. Empty: written in
-  /// emitScalar.
+  /// `z`; all of them: `in`), which may call a C function of the elements
+  /// with `call("name", in)` (`name` on double, `name`f on float); other
+  /// element types are refused. Empty: written in emitScalar.
   code floatBody = "";
 }
 

@@ -8,8 +8,9 @@
 // their formulas where those differ from the textbook ones (Softplus' cut-
 // offs, Elu's exp - 1, Round to even, FloorMod's sign rule), so that the
 // program agrees with TensorFlow on edge values too. Integer division by
-// zero, an error in TensorFlow, yields 0 here rather than a trap, and
-// INT_MIN / -1 wraps.
+// zero stops the step, as in TensorFlow (checkDivisor), and INT_MIN / -1
+// wraps. Functions the math dialect lacks are calls: the C library's, or
+// the runtime's special functions (Eigen's, as TensorFlow's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,11 +163,6 @@ public:
     return select(fix, add(r, y), r);
   }
   Value exp(Value x) { return b.create<math::ExpOp>(loc, x); }
-  /// A C library function of one float argument (f32 or f64 variant).
-  Value libm(func::FuncOp f32, func::FuncOp f64, Value x) {
-    func::FuncOp f = element.isF64() ? f64 : f32;
-    return b.create<func::CallOp>(loc, f, x).getResult(0);
-  }
 
   OpBuilder &b;
   Location loc;
@@ -257,13 +253,23 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   auto unsupportedType = [&]() -> FailureOr<Value> {
     return step.error(node) << "no code generation for this op on " << element;
   };
-  auto libm = [&](StringRef name) {
-    Type f32 = step.builder.getF32Type(), f64 = step.builder.getF64Type();
-    func::FuncOp single = step.kernel((name + "f").str(), TypeRange{f32});
-    single.setType(step.builder.getFunctionType(f32, f32));
-    func::FuncOp dbl = step.kernel(name, TypeRange{f64});
-    dbl.setType(step.builder.getFunctionType(f64, f64));
-    return s.libm(single, dbl, in[0]);
+  // A C function of the elements, `name` on double and `name`f on float
+  // (the C library's, or the runtime's); narrower floats compute in float.
+  auto call = [&](StringRef name, ArrayRef<Value> args) -> Value {
+    OpBuilder &b = step.builder;
+    Type type = element.isF64() ? b.getF64Type() : b.getF32Type();
+    SmallVector<Value> widened;
+    for (Value arg : args)
+      widened.push_back(arg.getType() == type
+                            ? arg
+                            : Value(b.create<arith::ExtFOp>(loc, type, arg)));
+    std::string symbol = (name + (element.isF64() ? "" : "f")).str();
+    SmallVector<Type> types(args.size(), type);
+    func::FuncOp f = step.kernel(symbol, types);
+    f.setType(b.getFunctionType(types, type));
+    Value result = b.create<func::CallOp>(loc, f, widened).getResult(0);
+    return type == element ? result
+                           : Value(b.create<arith::TruncFOp>(loc, element, result));
   };
 
   // Types every kind supports.
@@ -328,6 +334,10 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   case OpKind::LogicalNot:
     return Value(step.builder.create<arith::XOrIOp>(
         loc, in[0], step.builder.create<arith::ConstantIntOp>(loc, 1, 1)));
+  case OpKind::ApproximateEqual:
+    return operands.compare(
+        "lt", step.builder.create<math::AbsFOp>(loc, operands.sub(in[0], in[1])),
+        operands.constant(floatAttr(node, "tolerance", 1e-5)));
   case OpKind::IsNan:
     return Value(step.builder.create<arith::CmpFOp>(
         loc, arith::CmpFPredicate::UNO, in[0], in[0]));
@@ -349,8 +359,10 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   case OpKind::Add:
   case OpKind::AddV2:
   case OpKind::BiasAdd:
+  case OpKind::BiasAddV1:
     return s.add(in[0], in[1]);
-  case OpKind::AddN: {
+  case OpKind::AddN:
+  case OpKind::AccumulateNV2: {
     Value sum = in[0];
     for (Value v : in.drop_front())
       sum = s.add(sum, v);
@@ -422,6 +434,30 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
     case OpKind::Round:
     case OpKind::Rint:
       return in[0];
+    case OpKind::PopulationCount:
+      return castScalar(step.builder, loc,
+                        step.builder.create<math::CtPopOp>(loc, in[0]),
+                        operandElement, element);
+    case OpKind::BitwiseAnd:
+      return Value(step.builder.create<arith::AndIOp>(loc, in[0], in[1]));
+    case OpKind::BitwiseOr:
+      return Value(step.builder.create<arith::OrIOp>(loc, in[0], in[1]));
+    case OpKind::BitwiseXor:
+      return Value(step.builder.create<arith::XOrIOp>(loc, in[0], in[1]));
+    case OpKind::Invert:
+      return Value(step.builder.create<arith::XOrIOp>(loc, in[0], s.constant(-1)));
+    case OpKind::LeftShift:
+    case OpKind::RightShift: {
+      // TensorFlow clamps the shift to [0, bits - 1]; a right shift of a
+      // signed integer is arithmetic.
+      int64_t bits = element.getIntOrFloatBitWidth();
+      Value shift = s.max(s.min(in[1], s.constant(bits - 1)), s.constant(0));
+      if (kind == OpKind::LeftShift)
+        return Value(step.builder.create<arith::ShLIOp>(loc, in[0], shift));
+      return s.isUnsigned()
+                 ? Value(step.builder.create<arith::ShRUIOp>(loc, in[0], shift))
+                 : Value(step.builder.create<arith::ShRSIOp>(loc, in[0], shift));
+    }
     default:
       return unsupportedType();
     }
@@ -470,15 +506,26 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
     return Value(step.builder.create<arith::DivFOp>(loc, one(), in[0]));
   case OpKind::Exp:
     return s.exp(in[0]);
+  // 0 where x is 0, whatever y.
+  case OpKind::Xdivy:
+  case OpKind::Xlogy:
+  case OpKind::Xlog1py: {
+    Value right = kind == OpKind::Xdivy
+                      ? Value(b.create<arith::DivFOp>(loc, x, y))
+                      : s.mul(x, kind == OpKind::Xlogy
+                                     ? Value(b.create<math::LogOp>(loc, y))
+                                     : call("log1p", y));
+    return s.select(s.compare("eq", x, s.constant(0)), s.constant(0), right);
+  }
   // MLIR 19 lowers log1p and expm1 as log(1 + x) and exp(x) - 1, which
   // lose small arguments: call the C library.
   case OpKind::Log1p:
-    return libm("log1p");
+    return call("log1p", x);
   case OpKind::Expm1:
-    return libm("expm1");
+    return call("expm1", x);
   // No erfc in MLIR 19's math dialect, and 1 - erf(x) loses the tail.
   case OpKind::Erfc:
-    return libm("erfc");
+    return call("erfc", x);
   case OpKind::Floor:
     return Value(step.builder.create<math::FloorOp>(loc, in[0]));
   case OpKind::Ceil:
