@@ -74,6 +74,39 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
   }
 }
 
+void tfc_check_numerics(tfc_runtime *runtime, const void *data,
+                        const char *message, int64_t count, int64_t dtype) {
+  // By the bits, so that half and bfloat16 need no conversion: an exponent
+  // of all ones is an infinity (no mantissa) or a NaN.
+  auto classify = [&](auto bits, auto exponentMask, auto mantissaMask) {
+    using Bits = decltype(bits);
+    bool nan = false, inf = false;
+    const Bits *values = static_cast<const Bits *>(data);
+    for (int64_t i = 0; i < count; ++i) {
+      if ((values[i] & exponentMask) != exponentMask)
+        continue;
+      ((values[i] & mantissaMask) ? nan : inf) = true;
+    }
+    return std::make_pair(nan, inf);
+  };
+  std::pair<bool, bool> found;
+  if (dtype == TFC_DOUBLE)
+    found = classify(uint64_t(), 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull);
+  else if (dtype == TFC_FLOAT)
+    found = classify(uint32_t(), 0x7F800000u, 0x007FFFFFu);
+  else if (dtype == TFC_HALF)
+    found = classify(uint16_t(), uint16_t(0x7C00), uint16_t(0x03FF));
+  else
+    found = classify(uint16_t(), uint16_t(0x7F80), uint16_t(0x007F));
+  auto [nan, inf] = found;
+  if (!nan && !inf)
+    return;
+  std::string text = std::string(message) + " : Tensor had " +
+                     (nan && inf ? "Inf and NaN" : inf ? "Inf" : "NaN") +
+                     " values";
+  tfc_fail(runtime, text.c_str());
+}
+
 void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
                             const char *node, const int64_t *limits,
                             int64_t count, int64_t depth, int64_t index_bytes,

@@ -1544,6 +1544,15 @@ LogicalResult scalarOutput(ShapeContext &c) {
   return success();
 }
 
+/// A Philox key [1] and counter [2] (and the algorithm, a scalar).
+LogicalResult randomKeyCounter(ShapeContext &c) {
+  c.setOutput(0, Shape::of({1}));
+  c.setOutput(1, Shape::of({2}));
+  if (c.numOutputs() == 3)
+    c.setOutput(2, Shape::scalar());
+  return success();
+}
+
 LogicalResult castOp(ShapeContext &c) {
   c.setOutput(0, c.input(0));
   if (c.inputValue(0) && isIntegerElement(c.inputElementType(0)) &&

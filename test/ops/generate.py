@@ -645,6 +645,23 @@ def _(c, rng):
                          axis=const(-1)))
 
 
+@case("Gather", EXACT)
+def _(c, rng):
+    params = c.feed(ordinary_floats((5, 3), rng))
+    c.fetch(raw.Gather(params=params, indices=c.feed(np.array([[4, 0], [2, 2]], np.int32))))
+    c.fetch(raw.Gather(params=params, indices=c.feed(np.array(3, np.int64)),
+                       validate_indices=False))
+
+
+@case("CheckNumerics", EXACT)
+def _(c, rng):
+    # Values that pass; run-time-checks.test stops on the others.
+    c.fetch(raw.CheckNumerics(tensor=c.feed(ordinary_floats((3, 4), rng)),
+                              message="no NaN here"))
+    c.fetch(raw.CheckNumerics(tensor=c.feed(ordinary_floats((2,), rng, np.float64)),
+                              message="nor here"))
+
+
 @case("OneHot", EXACT)
 def _(c, rng):
     idx = c.feed(np.array([[0, 3], [2, -1], [5, 1]], np.int32))
@@ -719,6 +736,18 @@ def reduction_case(op):
 
 for _op in ["Sum", "Mean", "Max", "Min", "Prod"]:
     case(_op, REDUCTION)(reduction_case(_op))
+
+
+@case("EuclideanNormL2Loss", REDUCTION)
+def _(c, rng):
+    x = c.feed(ordinary_floats((3, 4, 5), rng))
+    c.fetch(raw.EuclideanNorm(input=x, axis=const([1, 2])))
+    c.fetch(raw.EuclideanNorm(input=x, axis=const([0, 2]), keep_dims=True))
+    c.fetch(raw.EuclideanNorm(input=c.feed(edge_floats()), axis=const([1])))
+    c.fetch(raw.EuclideanNorm(input=c.feed(ordinary_floats((2, 3), rng, np.float64)),
+                              axis=const([0])))
+    c.fetch(raw.L2Loss(t=x))
+    c.fetch(raw.L2Loss(t=c.feed(ordinary_floats((7,), rng, np.float64))))
 
 
 @case("AllAny", EXACT)
@@ -1101,6 +1130,46 @@ def _(c, rng):
     c.fetch(raw.RandomStandardNormal(shape=const([6, 5]), dtype=tf.float32, seed=3, seed2=9))
     # Enough values that the truncation rejects some.
     c.fetch(raw.TruncatedNormal(shape=const([41, 13]), dtype=tf.float32, seed=11, seed2=5))
+
+
+@case("StatelessRandom", TRANSCENDENTAL)
+def _(c, rng):
+    # Seed pairs fed (int32, a negative one, and int64), sizes that are not
+    # multiples of the generator's groups.
+    seeds = [c.feed(np.array([7, 11], np.int32)), c.feed(np.array([-3, 5], np.int32)),
+             c.feed(np.array([1 << 40, 123456789], np.int64))]
+    for seed in seeds:
+        c.fetch(raw.StatelessRandomUniform(shape=const([3, 7]), seed=seed))
+    c.fetch(raw.StatelessRandomNormal(shape=const([6, 5]), seed=seeds[0]))
+    c.fetch(raw.StatelessTruncatedNormal(shape=const([41, 13]), seed=seeds[2]))
+    c.fetch(raw.StatelessRandomUniformInt(shape=const([2, 9]), seed=seeds[1],
+                                          minval=const(-5), maxval=const(17)))
+    c.fetch(raw.StatelessRandomUniformInt(shape=const([7]), seed=seeds[0],
+                                          minval=const(10, np.int64),
+                                          maxval=const(1 << 40, np.int64)))
+    # The second versions, keyed as tf.random.stateless_* keys them.
+    key, counter = raw.StatelessRandomGetKeyCounter(seed=seeds[1])
+    alg = raw.StatelessRandomGetAlg()
+    c.fetch(key)
+    c.fetch(counter)
+    c.fetch(alg)
+    c.fetch(raw.StatelessRandomUniformV2(shape=const([5, 3]), key=key, counter=counter,
+                                         alg=alg))
+    c.fetch(raw.StatelessRandomNormalV2(shape=const([9]), key=key, counter=counter,
+                                        alg=alg))
+    c.fetch(raw.StatelessTruncatedNormalV2(shape=const([30]), key=key, counter=counter,
+                                           alg=alg))
+    c.fetch(raw.StatelessRandomUniformIntV2(shape=const([6]), key=key, counter=counter,
+                                            alg=alg, minval=const(0), maxval=const(100)))
+    # A key and counter given as values, and the auto-selected algorithm.
+    key2, counter2, alg2 = raw.StatelessRandomGetKeyCounterAlg(seed=seeds[2])
+    c.fetch(alg2)
+    c.fetch(raw.StatelessRandomUniformV2(
+        shape=const([4]), key=c.feed(np.array([12345], np.uint64)),
+        counter=c.feed(np.array([3, 1 << 50], np.uint64)), alg=const(3)))
+    c.fetch(raw.StatelessRandomNormalV2(shape=const([4]), key=key2, counter=counter2,
+                                        alg=alg2))
+    c.fetch(raw.Empty(shape=const([2, 3]), dtype=tf.float32, init=True))
 
 
 # --------------------------------------------------------------------------

@@ -160,6 +160,12 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
                        const char *node, int64_t count, int64_t index_bytes,
                        int64_t limit);
 
+/* Fails, as TensorFlow's CheckNumerics does, when one of the `count`
+ * floats (tfc_dtype `dtype`: half, bfloat16, float or double) is NaN or
+ * infinite: "MESSAGE : Tensor had NaN values" (Inf, Inf and NaN). */
+void tfc_check_numerics(tfc_runtime *runtime, const void *data,
+                        const char *message, int64_t count, int64_t dtype);
+
 /* The same for `count` index tuples of `depth` indices each (GatherNd):
  * index j of a tuple must be in [0, limits[j]), else "NODE: indices[I] =
  * [A, B] does not index into param shape [L0,L1,...]". */
@@ -576,6 +582,22 @@ void tfc_cpu_apply_ftrl_f32(tfc_runtime *runtime, float *var, float *accum,
 void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                     uint64_t *generator, const void *low, const void *high,
                     int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
+
+/* The stateless random ops: the key and counter TensorFlow derives from a
+ * seed pair (int32 or int64 per `seed_bytes`); then `n` values of `kind`
+ * (as tfc_cpu_random's) from the stream that a seed pair (`seed`, the first
+ * versions of the ops) or a `key` and `counter` start. `algorithm`, when
+ * not NULL, must be 1 (Philox) or 3 (auto), else the step fails naming
+ * `node`. */
+void tfc_cpu_random_key_counter(tfc_runtime *runtime, const void *seed,
+                                uint64_t *key, uint64_t *counter,
+                                int64_t seed_bytes);
+void tfc_cpu_stateless_random(tfc_runtime *runtime, int32_t kind, void *out,
+                              const void *seed, const uint64_t *key,
+                              const uint64_t *counter,
+                              const int32_t *algorithm, const void *low,
+                              const void *high, const char *node, int64_t n,
+                              int64_t dtype, int64_t seed_bytes);
 
 /* Special functions of elementwise loops (Eigen's, as TensorFlow's): each
  * NAME as tfc_NAME on double and tfc_NAMEf on float. Of x: lgamma,

@@ -55,7 +55,6 @@ def : AliasOp<"EnsureShape", "ensureShape"> { let attrs = ["shape"]; }
 def : KnownOp<"RefIdentity", "sameAsInput0", Structure> {
   let refFormOf = "Identity";
 }
-def : KnownOp<"CheckNumerics", "sameAsInput0", Structure>;
 
 //===----------------------------------------------------------------------===//
 // Elementwise
@@ -333,8 +332,13 @@ def : TfcOp<"UnsortedSegmentSum", Reduction, Pattern<"SegmentSum">> {
 }
 // Its output's length is bounded by tfc-bound-unique.
 def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
-def : KnownOp<"EuclideanNorm", "reduction", Reduction>;
-def : KnownOp<"L2Loss", "scalarOutput", Reduction>;
+def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
+  let shape = "reduction";
+  let attrs = ["keep_dims"];
+}
+def : TfcOp<"L2Loss", Reduction, Pattern<"Reduction">> {
+  let shape = "scalarOutput";
+}
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -390,7 +394,11 @@ foreach type = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
 def : TfcOp<"ScatterNd", DataMovement, Pattern<"TensorScatter">> {
   let shape = "scatterNd";
 }
-def : KnownOp<"Gather", "gatherV2", DataMovement>;
+// Indices are always checked: validate_indices=false changes nothing.
+def : TfcOp<"Gather", DataMovement, Pattern<"DataMovement">> {
+  let shape = "gatherV2";
+  let attrs = ["validate_indices:ignored"];
+}
 def : TfcOp<"GatherNd", DataMovement, Pattern<"DataMovement">> {
   let shape = "gatherNd";
 }
@@ -522,12 +530,29 @@ foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
     let shape = "shapeFromInput0Value";
     let attrs = ["seed", "seed2"];
   }
+// The stateless random ops draw float32 values (int32 or int64 for the
+// uniform integers) from the Philox streams their seeds start, as
+// TensorFlow's CPU kernels do (Random.cpp).
 foreach type = ["StatelessRandomUniform", "StatelessRandomNormal",
                 "StatelessTruncatedNormal", "StatelessRandomUniformInt",
                 "StatelessRandomUniformV2", "StatelessRandomNormalV2",
-                "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
-                "Empty"] in
-  def : KnownOp<type, "shapeFromInput0Value", State>;
+                "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2"] in
+  def : TfcOp<type, State, Pattern<"StatelessRandom">> {
+    let shape = "shapeFromInput0Value";
+  }
+foreach type = ["StatelessRandomGetKeyCounter",
+                "StatelessRandomGetKeyCounterAlg"] in
+  def : TfcOp<type, State, Pattern<"StatelessRandom">> {
+    let shape = "randomKeyCounter";
+  }
+def : TfcOp<"StatelessRandomGetAlg", State, Pattern<"StatelessRandom">> {
+  let shape = "scalarOutput";
+}
+// Zeros, for init=true; for init=false any value is TensorFlow's.
+def : TfcOp<"Empty", DataMovement, Pattern<"DataMovement">> {
+  let shape = "shapeFromInput0Value";
+  let attrs = ["init:ignored"];
+}
 
 //===----------------------------------------------------------------------===//
 // Control flow
@@ -566,6 +591,11 @@ def : TfcOp<"ControlTrigger", ControlFlow, NoCode>;
 // TensorFlow's message.
 def : TfcOp<"Assert", Checks, Pattern<"Assert">> {
   let attrs = ["summarize:ignored"];
+}
+// Its output is a copy of its input, checked for NaN and infinities.
+def : TfcOp<"CheckNumerics", Checks, Pattern<"CheckNumerics">> {
+  let shape = "sameAsInput0";
+  let attrs = ["message"];
 }
 
 // Lowered as TensorFlow lowers them: calls inlined, While and If to frames.

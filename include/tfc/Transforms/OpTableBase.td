@@ -49,7 +49,8 @@ def ControlFlow : OpFamily<"TF1 control flow: Switch, Merge, Enter, Exit, "
                            "NextIteration, LoopCond">;
 def Functional : OpFamily<"TF2 functional control flow and calls">;
 def Transfer : OpFamily<"Send/Recv between partitions">;
-def Checks : OpFamily<"run-time checks that stop the step: Assert">;
+def Checks : OpFamily<"run-time checks that stop the step: Assert, "
+                        "CheckNumerics">;
 def Checkpoint : OpFamily<"saving and restoring variables">;
 def Strings : OpFamily<"string tensors">;
 def Stacks : OpFamily<"stacks of TF1 loop gradients">;

@@ -7,6 +7,7 @@
 
 #include "PopulatePatterns.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
+#include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Transforms/Stacks.h"
 
 #include "tfc/Transforms/OpTable.h"
@@ -380,11 +381,39 @@ protected:
   }
 };
 
+/// CheckNumerics: stops the step when its input has a NaN or an infinity,
+/// with TensorFlow's message; else its output is a copy of the input.
+class CheckNumericsPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    Value input = tfg::getDataOperands(node)[0];
+    auto type = cast<RankedTensorType>(input.getType());
+    Value source = step.memrefFor(input);
+    FailureOr<Value> output = step.outputFor(node);
+    if (failed(output) || !source)
+      return failure();
+    auto message = node->getAttrOfType<StringAttr>("message");
+    std::string text = tfg::nodeLabel(node) + ": " +
+                       (message ? message.getValue().str() : std::string());
+    step.callKernel(loc, "tfc_check_numerics",
+                    {step.pointerTo(source), step.stringPointer(loc, text)},
+                    {type.getNumElements(),
+                     int64_t(tfg::typeToDataType(type.getElementType()))});
+    step.builder.create<memref::CopyOp>(loc, source, *output);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateControlFlowPatterns(CodegenPatterns &patterns) {
   patterns.add<MergePattern>("Merge");
   patterns.add<AssertPattern>("Assert");
+  patterns.add<CheckNumericsPattern>("CheckNumerics");
 }
 
 } // namespace tfc

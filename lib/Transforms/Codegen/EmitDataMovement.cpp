@@ -663,11 +663,14 @@ protected:
       return success();
     }
 
-    if (kind == OpKind::GatherV2) {
+    if (kind == OpKind::GatherV2 || kind == OpKind::Gather) {
       // output[p..., i..., q...] = params[p..., indices[i...], q...]. An
       // index outside [0, n) is an error, as in TensorFlow: refused here
       // when the indices are a constant, else checked before the loop.
-      FailureOr<SmallVector<int64_t>> axisList = constants(2, "the axis");
+      // The first Gather's axis is 0.
+      FailureOr<SmallVector<int64_t>> axisList =
+          kind == OpKind::Gather ? FailureOr<SmallVector<int64_t>>(SmallVector<int64_t>{0})
+                                 : constants(2, "the axis");
       if (failed(axisList))
         return failure();
       auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
@@ -876,6 +879,18 @@ protected:
         return failure();
       step.emitLoop(loc, value, AffineMap::get(rank, 0, {}, step.context),
                     *output, copyBody);
+      return success();
+    }
+
+    if (kind == OpKind::Empty) {
+      FailureOr<Value> output = step.outputFor(node);
+      if (failed(output))
+        return failure();
+      Type element = cast<MemRefType>(output->getType()).getElementType();
+      step.emitLoop(loc, {}, {}, *output,
+                    [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                      return b.create<arith::ConstantOp>(l, b.getZeroAttr(element));
+                    });
       return success();
     }
 

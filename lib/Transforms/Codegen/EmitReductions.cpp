@@ -88,7 +88,8 @@ int32_t reduceKind(OpKind kind) {
   }
 }
 
-/// Sum/Mean/Max/Min/Prod/All/Any over constant axes. Float32 over one
+/// Sum/Mean/Max/Min/Prod/All/Any/EuclideanNorm over constant axes, L2Loss
+/// over all. Float32 over one
 /// contiguous run of axes calls the runtime's kernel; everything else is a
 /// linalg reduction: the output set to the identity, then one loop nest
 /// folding every input element into its output element.
@@ -105,6 +106,9 @@ protected:
     FailureOr<SmallVector<int64_t>> axes =
         kind == OpKind::BiasAddGrad
             ? FailureOr<SmallVector<int64_t>>(biasAxes(node, rank))
+        : kind == OpKind::L2Loss
+            ? FailureOr<SmallVector<int64_t>>(
+                  llvm::to_vector(llvm::seq<int64_t>(0, rank)))
             : axesOf(node, 1, rank, [&] { return step.error(node); });
     if (failed(axes))
       return failure();
@@ -118,8 +122,12 @@ protected:
     bool contiguous = true;
     for (size_t i = 1; i < axes->size(); ++i)
       contiguous &= (*axes)[i] == (*axes)[i - 1] + 1;
+    // Sums of squares: EuclideanNorm's square root of one, L2Loss's half.
+    bool squares = kind == OpKind::EuclideanNorm || kind == OpKind::L2Loss;
+    if (squares && !isa<FloatType>(element))
+      return step.error(node) << "no code generation for this op on " << element;
     if (element.isF32() && contiguous && kind != OpKind::All &&
-        kind != OpKind::Any && in.getNumElements() > 0) {
+        kind != OpKind::Any && !squares && in.getNumElements() > 0) {
       int64_t outer = 1, reduced = 1, inner = 1;
       for (int64_t d = 0; d < rank; ++d) {
         int64_t size = in.getDimSize(d);
@@ -175,6 +183,8 @@ protected:
       if (kind == OpKind::Prod)
         return isFloat ? Value(b.create<arith::MulFOp>(l, x, acc))
                        : Value(b.create<arith::MulIOp>(l, x, acc));
+      if (squares)
+        return b.create<arith::AddFOp>(l, b.create<arith::MulFOp>(l, x, x), acc);
       return isFloat ? Value(b.create<arith::AddFOp>(l, x, acc))
                      : Value(b.create<arith::AddIOp>(l, x, acc));
     };
@@ -203,6 +213,16 @@ protected:
             b.create<linalg::YieldOp>(l, combine(b, l, args[0], args[1]));
           });
     }
+    if (squares)
+      step.emitLoop(loc, {}, {}, *out,
+                    [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                      if (kind == OpKind::EuclideanNorm)
+                        return b.create<math::SqrtOp>(l, args[0]);
+                      return b.create<arith::MulFOp>(
+                          l, args[0],
+                          b.create<arith::ConstantOp>(
+                              l, b.getFloatAttr(element, 0.5)));
+                    });
     if (kind == OpKind::Mean) {
       int64_t count = 1;
       for (int64_t d : *axes)

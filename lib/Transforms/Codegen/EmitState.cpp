@@ -17,6 +17,7 @@
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Variables.h"
 
@@ -149,20 +150,35 @@ int scatterKind(OpKind kind) {
   }
 }
 
-/// tfc_cpu_random's kind for a random op, or -1.
+/// tfc_cpu_random's kind for a random op, stateful or not, or -1.
 int randomKind(OpKind kind) {
   switch (kind) {
   case OpKind::RandomUniform:
+  case OpKind::StatelessRandomUniform:
+  case OpKind::StatelessRandomUniformV2:
     return 0;
   case OpKind::RandomStandardNormal:
+  case OpKind::StatelessRandomNormal:
+  case OpKind::StatelessRandomNormalV2:
     return 1;
   case OpKind::TruncatedNormal:
+  case OpKind::StatelessTruncatedNormal:
+  case OpKind::StatelessTruncatedNormalV2:
     return 2;
   case OpKind::RandomUniformInt:
+  case OpKind::StatelessRandomUniformInt:
+  case OpKind::StatelessRandomUniformIntV2:
     return 3;
   default:
     return -1;
   }
+}
+
+/// Whether the random values of `element` are ones the kernels make for
+/// `distribution`: float32, or int32 and int64 for uniform integers.
+bool isRandomElement(int distribution, Type element) {
+  return distribution == 3 ? element.isInteger(32) || element.isInteger(64)
+                           : element.isF32();
 }
 
 bool isAssignment(OpKind kind) {
@@ -302,10 +318,7 @@ protected:
         return failure();
       auto outType = cast<MemRefType>(out->getType());
       Type element = outType.getElementType();
-      bool supported = distribution == 3
-                           ? element.isInteger(32) || element.isInteger(64)
-                           : element.isF32();
-      if (!supported)
+      if (!isRandomElement(distribution, element))
         return step.error(node) << "random values of type " << element
                                 << " are not supported yet";
       Value none = step.nullPointer(loc);
@@ -317,7 +330,7 @@ protected:
                        : none;
       int64_t offset =
           node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
-      int64_t dtype = element.isInteger(64) ? 9 : element.isInteger(32) ? 3 : 1;
+      int64_t dtype = tfg::typeToDataType(element);
       step.callKernel(
           loc, step.kernelName("random"),
           {step.pointerTo(*out),
@@ -551,10 +564,86 @@ public:
   }
 };
 
+/// The stateless random ops, from the Philox stream their seed pair (the
+/// first versions) or key and counter (the second) start; and the ops
+/// that make a key and counter of a seed pair, and name the algorithm.
+class StatelessRandomPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    Location loc = node->getLoc();
+    OpBuilder &b = step.builder;
+    auto pointer = [&](Value value) { return step.pointerTo(step.memrefFor(value)); };
+    auto bytesOf = [](Value value) -> int64_t {
+      return cast<TensorType>(value.getType()).getElementTypeBitWidth() / 8;
+    };
+    // The algorithm, on CPUs: 1, Philox.
+    auto storePhilox = [&](unsigned port) -> LogicalResult {
+      FailureOr<Value> out = step.outputFor(node, port);
+      if (failed(out))
+        return failure();
+      b.create<memref::StoreOp>(loc, b.create<arith::ConstantIntOp>(loc, 1, 32),
+                                *out, ValueRange{});
+      return success();
+    };
+    if (kind == OpKind::StatelessRandomGetAlg)
+      return storePhilox(0);
+    if (kind == OpKind::StatelessRandomGetKeyCounter ||
+        kind == OpKind::StatelessRandomGetKeyCounterAlg) {
+      FailureOr<Value> key = step.outputFor(node, 0);
+      FailureOr<Value> counter = step.outputFor(node, 1);
+      if (failed(key) || failed(counter))
+        return failure();
+      step.callKernel(loc, step.kernelName("random_key_counter"),
+                      {pointer(operands[0]), step.pointerTo(*key),
+                       step.pointerTo(*counter)},
+                      {bytesOf(operands[0])});
+      return kind == OpKind::StatelessRandomGetKeyCounterAlg ? storePhilox(2)
+                                                             : success();
+    }
+
+    int distribution = randomKind(kind);
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    auto outType = cast<MemRefType>(out->getType());
+    Type element = outType.getElementType();
+    if (!isRandomElement(distribution, element))
+      return step.error(node) << "random values of type " << element
+                              << " are not supported yet";
+    // (shape, seed, [minval, maxval]) or (shape, key, counter, algorithm,
+    // [minval, maxval]).
+    bool keyed = llvm::is_contained(
+        {OpKind::StatelessRandomUniformV2, OpKind::StatelessRandomNormalV2,
+         OpKind::StatelessTruncatedNormalV2, OpKind::StatelessRandomUniformIntV2},
+        kind);
+    Value none = step.nullPointer(loc);
+    unsigned bounds = keyed ? 4 : 2;
+    step.callKernel(
+        loc, step.kernelName("stateless_random"),
+        {step.pointerTo(*out), keyed ? none : pointer(operands[1]),
+         keyed ? pointer(operands[1]) : none,
+         keyed ? pointer(operands[2]) : none,
+         keyed ? pointer(operands[3]) : none,
+         distribution == 3 ? pointer(operands[bounds]) : none,
+         distribution == 3 ? pointer(operands[bounds + 1]) : none,
+         step.stringPointer(loc, tfg::nodeLabel(node))},
+        {outType.getNumElements(), tfg::typeToDataType(element),
+         keyed ? 8 : bytesOf(operands[1])},
+        distribution);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateStatePatterns(CodegenPatterns &patterns) {
   patterns.add<StateOpPattern>("StateOp");
+  patterns.add<StatelessRandomPattern>("StatelessRandom");
   patterns.add<TensorScatterUpdatePattern>("TensorScatter");
   // Before the Identity's alias pattern, which it declines to.
   patterns.add<VariableReadPattern>("VariableRead", {"Identity"},

@@ -14,6 +14,11 @@
 // {seed, seed2, samples used, started}. Seeds 0 and 0 mean "random": the
 // first call draws them from the system.
 //
+// The stateless ops draw from the same streams, keyed by tensors: the
+// first versions by a seed pair, scrambled into a key and counter as
+// TensorFlow's GenerateKey does; the second by the key and counter
+// themselves (what StatelessRandomGetKeyCounter makes of a seed pair).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
@@ -22,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -88,24 +94,12 @@ struct WordStream {
 
 enum Kind { Uniform = 0, Normal = 1, TruncatedNormal = 2, UniformInt = 3 };
 
-} // namespace
-
-extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
-                               uint64_t *generator, const void *low,
-                               const void *high, int64_t n, int64_t dtype,
-                               int64_t seed, int64_t seed2) {
-  // generator: {seed, seed2, 128-bit samples used, started}.
-  if (!generator[3]) {
-    if (seed == 0 && seed2 == 0) {
-      std::random_device device;
-      seed = (int64_t(device()) << 32) | device();
-      seed2 = (int64_t(device()) << 32) | device();
-    }
-    generator[0] = uint64_t(seed);
-    generator[1] = uint64_t(seed2);
-    generator[2] = 0;
-    generator[3] = 1;
-  }
+/// Fills `out` with `n` values of distribution `kind` from the stream of
+/// Philox under `key` from counter `base`: TensorFlow's FillPhiloxRandom,
+/// each group of outputs from its own blocks.
+void fill(tfc_runtime *runtime, int32_t kind, void *out, uint64_t key,
+          u128 base, const void *low, const void *high, int64_t n,
+          int64_t dtype) {
   // TensorFlow's kernel refuses an empty range; a modulo by it would trap.
   if (kind == UniformInt && n > 0) {
     bool empty = dtype == TFC_INT64
@@ -114,13 +108,9 @@ extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
     if (empty)
       tfc_fail(runtime, "RandomUniformInt: minval must be less than maxval");
   }
-  const uint64_t key = generator[0];
-  const u128 base = (u128(generator[1]) << 64) + generator[2];
-  generator[2] += uint64_t(n) * 256;
-
   const int64_t perGroup = kind == UniformInt && dtype == TFC_INT64 ? 2 : 4;
   const int64_t groups = (n + perGroup - 1) / perGroup;
-  auto fill = [=](Eigen::Index first, Eigen::Index last) {
+  auto fillGroups = [=](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index g = first; g < last; ++g) {
       int64_t begin = g * perGroup, count = std::min(perGroup, n - begin);
       if (kind == TruncatedNormal) {
@@ -166,5 +156,71 @@ extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
       }
     }
   };
-  tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(0, 16, 200), fill);
+  tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(0, 16, 200), fillGroups);
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
+                               uint64_t *generator, const void *low,
+                               const void *high, int64_t n, int64_t dtype,
+                               int64_t seed, int64_t seed2) {
+  // generator: {seed, seed2, 128-bit samples used, started}.
+  if (!generator[3]) {
+    if (seed == 0 && seed2 == 0) {
+      std::random_device device;
+      seed = (int64_t(device()) << 32) | device();
+      seed2 = (int64_t(device()) << 32) | device();
+    }
+    generator[0] = uint64_t(seed);
+    generator[1] = uint64_t(seed2);
+    generator[2] = 0;
+    generator[3] = 1;
+  }
+  const u128 base = (u128(generator[1]) << 64) + generator[2];
+  generator[2] += uint64_t(n) * 256;
+  fill(runtime, kind, out, generator[0], base, low, high, n, dtype);
+}
+
+extern "C" void tfc_cpu_random_key_counter(tfc_runtime *, const void *seed,
+                                           uint64_t *key, uint64_t *counter,
+                                           int64_t seed_bytes) {
+  // The two seeds (int32 ones sign-extended) scrambled by one Philox block
+  // under a fixed key, so that neither needs to be strong (TensorFlow's
+  // GenerateKey): the block's first half is the key, its second the high
+  // half of the counter.
+  uint64_t seeds[2];
+  for (int i = 0; i < 2; ++i)
+    seeds[i] = seed_bytes == 4 ? uint64_t(int64_t(static_cast<const int32_t *>(seed)[i]))
+                               : static_cast<const uint64_t *>(seed)[i];
+  Block mix = philox(u128(seeds[0]) | u128(seeds[1]) << 64,
+                     0x02461e293ec8f720ull);
+  *key = mix.word[0] | uint64_t(mix.word[1]) << 32;
+  counter[0] = 0;
+  counter[1] = mix.word[2] | uint64_t(mix.word[3]) << 32;
+}
+
+extern "C" void tfc_cpu_stateless_random(tfc_runtime *runtime, int32_t kind,
+                                         void *out, const void *seed,
+                                         const uint64_t *key,
+                                         const uint64_t *counter,
+                                         const int32_t *algorithm,
+                                         const void *low, const void *high,
+                                         const char *node, int64_t n,
+                                         int64_t dtype, int64_t seed_bytes) {
+  // 1 is Philox, 3 "the best for the device": Philox on CPUs.
+  if (algorithm && *algorithm != 1 && *algorithm != 3) {
+    std::string message = std::string(node) + ": random algorithm " +
+                          std::to_string(*algorithm) +
+                          " is not supported (only 1, Philox, and 3, auto)";
+    tfc_fail(runtime, message.c_str());
+  }
+  uint64_t seedKey, seedCounter[2];
+  if (seed) {
+    tfc_cpu_random_key_counter(runtime, seed, &seedKey, seedCounter, seed_bytes);
+    key = &seedKey;
+    counter = seedCounter;
+  }
+  fill(runtime, kind, out, *key, u128(counter[0]) | u128(counter[1]) << 64,
+       low, high, n, dtype);
 }
