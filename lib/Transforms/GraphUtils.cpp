@@ -33,6 +33,91 @@ std::optional<TensorName> parseTensorName(StringRef text) {
   return name;
 }
 
+std::optional<SegmentForm> segmentFormOf(OpKind kind) {
+  enum { Sum, Mean, Max, Min, Prod, SqrtN };
+  // sparse, counted, sorted, gradient, reduction
+  switch (kind) {
+  case OpKind::UnsortedSegmentSum:
+    return SegmentForm{false, true, false, false, Sum};
+  case OpKind::UnsortedSegmentMax:
+    return SegmentForm{false, true, false, false, Max};
+  case OpKind::UnsortedSegmentMin:
+    return SegmentForm{false, true, false, false, Min};
+  case OpKind::UnsortedSegmentProd:
+    return SegmentForm{false, true, false, false, Prod};
+  case OpKind::SegmentSum:
+    return SegmentForm{false, false, true, false, Sum};
+  case OpKind::SegmentMean:
+    return SegmentForm{false, false, true, false, Mean};
+  case OpKind::SegmentMax:
+    return SegmentForm{false, false, true, false, Max};
+  case OpKind::SegmentMin:
+    return SegmentForm{false, false, true, false, Min};
+  case OpKind::SegmentProd:
+    return SegmentForm{false, false, true, false, Prod};
+  case OpKind::SparseSegmentSum:
+    return SegmentForm{true, false, true, false, Sum};
+  case OpKind::SparseSegmentMean:
+    return SegmentForm{true, false, true, false, Mean};
+  case OpKind::SparseSegmentSqrtN:
+    return SegmentForm{true, false, true, false, SqrtN};
+  case OpKind::SparseSegmentSumWithNumSegments:
+    return SegmentForm{true, true, true, false, Sum};
+  case OpKind::SparseSegmentMeanWithNumSegments:
+    return SegmentForm{true, true, true, false, Mean};
+  case OpKind::SparseSegmentSqrtNWithNumSegments:
+    return SegmentForm{true, true, true, false, SqrtN};
+  case OpKind::SparseSegmentSumGrad:
+    return SegmentForm{true, true, false, true, Sum};
+  case OpKind::SparseSegmentMeanGrad:
+    return SegmentForm{true, true, false, true, Mean};
+  case OpKind::SparseSegmentSqrtNGrad:
+    return SegmentForm{true, true, false, true, SqrtN};
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<DiagonalForm> diagonalFormOf(OpKind kind) {
+  using D = DiagonalForm;
+  switch (kind) {
+  case OpKind::Diag:
+    return D{D::Make, -1, -1, false, true};
+  case OpKind::DiagPart:
+    return D{D::Part, -1, -1, false, true};
+  case OpKind::MatrixDiag:
+    return D{D::Make, -1, -1, false, false};
+  case OpKind::MatrixDiagV2:
+  case OpKind::MatrixDiagV3:
+    return D{D::Make, 1, 4, kind == OpKind::MatrixDiagV3, false};
+  case OpKind::MatrixDiagPart:
+    return D{D::Part, -1, -1, false, false};
+  case OpKind::MatrixDiagPartV2:
+  case OpKind::MatrixDiagPartV3:
+    return D{D::Part, 1, 2, kind == OpKind::MatrixDiagPartV3, false};
+  case OpKind::MatrixSetDiag:
+    return D{D::Set, -1, -1, false, false};
+  case OpKind::MatrixSetDiagV2:
+  case OpKind::MatrixSetDiagV3:
+    return D{D::Set, 2, -1, kind == OpKind::MatrixSetDiagV3, false};
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<std::pair<int64_t, int64_t>> diagonalBand(Operation *node) {
+  std::optional<DiagonalForm> form = diagonalFormOf(opKindOf(node));
+  if (!form)
+    return std::nullopt;
+  if (form->kOperand < 0)
+    return std::make_pair(int64_t(0), int64_t(0));
+  std::optional<SmallVector<int64_t>> k =
+      constantInts(tfg::getDataOperands(node)[form->kOperand]);
+  if (!k || k->empty() || k->size() > 2 || k->front() > k->back())
+    return std::nullopt;
+  return std::make_pair(k->front(), k->back());
+}
+
 bool needsShape(Value value) {
   Type element = cast<TensorType>(value.getType()).getElementType();
   return !isa<tfg::ResourceType, tfg::VariantType, tfg::OpaqueType>(element);

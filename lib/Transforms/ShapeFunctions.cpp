@@ -11,6 +11,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/TensorArrays.h"
@@ -544,19 +545,114 @@ LogicalResult fusedBatchNorm(ShapeContext &c) {
 }
 
 /// UnsortedSegmentSum: [num_segments] + data's dims after segment_ids'.
-LogicalResult unsortedSegmentSum(ShapeContext &c) {
-  const Shape &data = c.input(0), &ids = c.input(1);
-  const auto *segments = c.inputValue(2);
+/// The segment ops: [segments] + the rows' shape. Segments are
+/// num_segments (output_dim0 for the gradients) where the op has it, else
+/// one more than the last id, when the ids are known. A row is data's
+/// shape after the ids' dims (the unsorted ops), or after its first.
+LogicalResult segmentReduction(ShapeContext &c) {
+  std::optional<SegmentForm> form = segmentFormOf(opKindOf(c.getNode()));
+  unsigned idsInput = form->idsOperand();
+  const Shape &data = c.input(0), &ids = c.input(idsInput);
   if (!data.ranked || !ids.ranked)
     return success();
-  if (ids.rank() > data.rank())
+  int64_t skipped = form->sparse ? 1 : ids.rank();
+  if (skipped > data.rank())
     return c.error("segment_ids " + str(ids) + " have more dims than data " +
                    str(data));
-  Shape out = Shape::ofRank(1 + data.rank() - ids.rank());
-  out.dims[0] = segments && segments->size() == 1 ? (*segments)[0] : kUnknown;
-  for (int64_t d = ids.rank(); d < data.rank(); ++d)
-    out.dims[1 + d - ids.rank()] = data.dims[d];
+  Shape out = Shape::ofRank(1 + data.rank() - skipped);
+  out.dims[0] = kUnknown;
+  if (form->counted) {
+    if (const auto *segments = c.inputValue(idsInput + 1);
+        segments && segments->size() == 1)
+      out.dims[0] = (*segments)[0];
+  } else if (const auto *values = c.inputValue(idsInput)) {
+    out.dims[0] = values->empty() ? 0 : values->back() + 1;
+  }
+  for (int64_t d = skipped; d < data.rank(); ++d)
+    out.dims[1 + d - skipped] = data.dims[d];
   c.setOutput(0, out);
+  return success();
+}
+
+/// The ops of diagonals (diagonalFormOf), as TensorFlow's shape functions
+/// size them: a band of upper - lower + 1 diagonals is a dimension of its
+/// own unless it is one diagonal.
+LogicalResult diagonals(ShapeContext &c) {
+  DiagonalForm form = *diagonalFormOf(opKindOf(c.getNode()));
+  const Shape &in = c.input(0);
+  if (form.mode == DiagonalForm::Set) {
+    c.setOutput(0, in);
+    return success();
+  }
+  if (!in.ranked)
+    return success();
+  if (form.ofTensor) {
+    Shape out = in;
+    if (form.mode == DiagonalForm::Make)
+      out.dims.append(in.dims.begin(), in.dims.end());
+    else if (in.rank() % 2)
+      return c.error("DiagPart needs an even rank, not " + str(in));
+    else
+      out.dims.resize(in.rank() / 2);
+    c.setOutput(0, out);
+    return success();
+  }
+  int64_t lower = 0, upper = 0;
+  if (form.kOperand >= 0) {
+    const auto *k = c.inputValue(form.kOperand);
+    if (!k || k->empty() || k->size() > 2)
+      return success();
+    lower = k->front();
+    upper = k->back();
+  }
+  int64_t bands = upper - lower + 1;
+  if (form.mode == DiagonalForm::Part) {
+    if (in.rank() < 2)
+      return c.error("needs a matrix, not " + str(in));
+    int64_t rows = in.dims[in.rank() - 2], cols = in.dims.back();
+    Shape out = Shape::of(ArrayRef(in.dims).drop_back(2));
+    if (bands > 1)
+      out.dims.push_back(bands);
+    out.dims.push_back(ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols)
+                           ? kUnknown
+                           : std::min(rows + std::min<int64_t>(upper, 0),
+                                      cols - std::max<int64_t>(lower, 0)));
+    c.setOutput(0, out);
+    return success();
+  }
+  // Make: num_rows and num_cols, -1 for the least that holds the band.
+  int64_t length = in.rank() ? in.dims.back() : kUnknown;
+  Shape out = Shape::of(ArrayRef(in.dims).drop_back(bands > 1 ? 2 : 1));
+  int64_t rows = -1, cols = -1;
+  if (form.kOperand >= 0) {
+    const auto *numRows = c.inputValue(2), *numCols = c.inputValue(3);
+    if (!numRows || !numCols)
+      return success();
+    rows = (*numRows)[0];
+    cols = (*numCols)[0];
+  }
+  int64_t fewestRows = length - std::min<int64_t>(upper, 0);
+  int64_t fewestCols = length + std::max<int64_t>(lower, 0);
+  if (rows == -1 && cols == -1)
+    rows = cols = std::max(fewestRows, fewestCols);
+  else if (rows == -1)
+    rows = fewestRows;
+  else if (cols == -1)
+    cols = fewestCols;
+  if (ShapedType::isDynamic(length))
+    rows = cols = kUnknown;
+  out.dims.push_back(rows);
+  out.dims.push_back(cols);
+  c.setOutput(0, out);
+  return success();
+}
+
+/// FakeQuantWithMinMaxVars(PerChannel)Gradient: the inputs' gradient,
+/// then min's and max's (their shapes).
+LogicalResult fakeQuantGradient(ShapeContext &c) {
+  c.setOutput(0, c.input(1));
+  c.setOutput(1, c.input(2));
+  c.setOutput(2, c.input(3));
   return success();
 }
 

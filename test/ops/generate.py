@@ -662,6 +662,64 @@ def _(c, rng):
                               message="nor here"))
 
 
+@case("Diagonals", EXACT)
+def _(c, rng):
+    # The first versions: the main diagonal, of a batch and of a tensor.
+    c.fetch(raw.MatrixDiag(diagonal=c.feed(ordinary_floats((2, 3), rng))))
+    m = c.feed(ordinary_floats((2, 3, 4), rng))
+    c.fetch(raw.MatrixDiagPart(input=m))
+    c.fetch(raw.MatrixSetDiag(input=m, diagonal=c.feed(ordinary_floats((2, 3), rng))))
+    c.fetch(raw.Diag(diagonal=c.feed(ints((2, 3), rng))))
+    c.fetch(raw.DiagPart(input=c.feed(ordinary_floats((2, 3, 2, 3), rng))))
+    # Bands: k = (-1, 2) of a 4x5 matrix, padded, each alignment (V3) and
+    # V2's left alignment; one diagonal given as a scalar k.
+    for align in ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"):
+        c.fetch(raw.MatrixDiagPartV3(input=m, k=const([-1, 2]), padding_value=const(9.0, np.float32),
+                                     align=align))
+    c.fetch(raw.MatrixDiagPartV2(input=m, k=const([-2, 1]), padding_value=const(-1.0, np.float32)))
+    c.fetch(raw.MatrixDiagPartV3(input=m, k=const(1), padding_value=const(0.0, np.float32)))
+    bands = c.feed(ordinary_floats((2, 3, 4), rng))   # k = (-1, 1), 3 diagonals of 4
+    for align in ("RIGHT_LEFT", "LEFT_RIGHT"):
+        c.fetch(raw.MatrixDiagV3(diagonal=bands, k=const([-1, 1]), num_rows=const(-1),
+                                 num_cols=const(-1), padding_value=const(7.0, np.float32),
+                                 align=align))
+        c.fetch(raw.MatrixSetDiagV3(input=c.feed(ordinary_floats((2, 4, 5), rng)),
+                                    diagonal=bands, k=const([-1, 1]), align=align))
+    c.fetch(raw.MatrixDiagV2(diagonal=c.feed(ints((3,), rng)), k=const(-1),
+                             num_rows=const(5), num_cols=const(-1), padding_value=const(4)))
+    c.fetch(raw.MatrixSetDiagV2(input=c.feed(ordinary_floats((3, 4), rng)),
+                                diagonal=c.feed(ordinary_floats((3,), rng)), k=const(1)))
+
+
+@case("FakeQuant", ELEMENTWISE)
+def _(c, rng):
+    x = c.feed(rng.uniform(-8, 8, (4, 6)).astype(np.float32))
+    g = c.feed(ordinary_floats((4, 6), rng))
+    c.fetch(raw.FakeQuantWithMinMaxArgs(inputs=x))
+    # A range whose zero point is nudged, few bits, the narrow range.
+    c.fetch(raw.FakeQuantWithMinMaxArgs(inputs=x, min=-1.3, max=5.1, num_bits=4,
+                                        narrow_range=True))
+    c.fetch(raw.FakeQuantWithMinMaxArgsGradient(gradients=g, inputs=x, min=-1.3,
+                                                max=5.1, num_bits=4,
+                                                narrow_range=True))
+    lo, hi = c.feed(np.array(-2.7, np.float32)), c.feed(np.array(3.3, np.float32))
+    c.fetch(raw.FakeQuantWithMinMaxVars(inputs=x, min=lo, max=hi, num_bits=7))
+    c.fetch(raw.FakeQuantWithMinMaxVars(inputs=x, min=lo, max=hi, narrow_range=True))
+    for out in raw.FakeQuantWithMinMaxVarsGradient(gradients=g, inputs=x, min=lo, max=hi,
+                                                   num_bits=6, narrow_range=True):
+        c.fetch(out)
+    # Per channel: the last dimension's 6.
+    los = c.feed(np.array([-1.0, -2.5, 0.0, -6.0, -0.3, 0.5], np.float32))
+    his = c.feed(np.array([1.0, 2.0, 4.0, 6.0, 0.2, 7.5], np.float32))
+    c.fetch(raw.FakeQuantWithMinMaxVarsPerChannel(inputs=x, min=los, max=his, num_bits=5))
+    c.fetch(raw.FakeQuantWithMinMaxVarsPerChannel(inputs=x, min=los, max=his,
+                                                  narrow_range=True))
+    for out in raw.FakeQuantWithMinMaxVarsPerChannelGradient(gradients=g, inputs=x,
+                                                             min=los, max=his, num_bits=3,
+                                                             narrow_range=True):
+        c.fetch(out)
+
+
 @case("OneHot", EXACT)
 def _(c, rng):
     idx = c.feed(np.array([[0, 3], [2, -1], [5, 1]], np.int32))
@@ -1047,6 +1105,42 @@ def _(c, rng):
     c.fetch(raw.UnsortedSegmentSum(data=c.feed(ordinary_floats((2, 3, 2), rng)),
                                    segment_ids=c.feed(np.array([[1, 0, 1], [0, 0, 3]], np.int64)),
                                    num_segments=const(4)))
+
+
+@case("Segments", REDUCTION)
+def _(c, rng):
+    data = c.feed(ordinary_floats((6, 3), rng))
+    # Unsorted: ids in any order, negative ones dropped, empty segments at
+    # the identity (the lowest float for Max, the highest for Min).
+    ids = c.feed(np.array([2, -1, 0, 2, 4, 0], np.int32))
+    for op in (raw.UnsortedSegmentMax, raw.UnsortedSegmentMin, raw.UnsortedSegmentProd):
+        c.fetch(op(data=data, segment_ids=ids, num_segments=const(5)))
+    c.fetch(raw.UnsortedSegmentMax(data=c.feed(ordinary_floats((2, 3, 2), rng)),
+                                   segment_ids=c.feed(np.array([[1, 0, 1], [0, 0, 3]],
+                                                               np.int64)),
+                                   num_segments=const(4, np.int64)))
+    # Sorted: constant ids (their last gives the count) with a gap, which
+    # is 0 (1 for Prod).
+    sorted_ids = const([0, 0, 1, 3, 3, 3])
+    for op in (raw.SegmentSum, raw.SegmentMean, raw.SegmentMax, raw.SegmentMin,
+               raw.SegmentProd):
+        c.fetch(op(data=data, segment_ids=sorted_ids))
+    # Sparse: rows picked by indices (repeated), segments sorted.
+    indices = c.feed(np.array([5, 0, 0, 2, 3], np.int32))
+    sparse_ids = const([0, 0, 2, 2, 2])
+    for op in (raw.SparseSegmentSum, raw.SparseSegmentMean, raw.SparseSegmentSqrtN):
+        c.fetch(op(data=data, indices=indices, segment_ids=sparse_ids))
+    for op in (raw.SparseSegmentSumWithNumSegments, raw.SparseSegmentMeanWithNumSegments,
+               raw.SparseSegmentSqrtNWithNumSegments):
+        c.fetch(op(data=data, indices=indices,
+                   segment_ids=c.feed(np.array([1, 1, 1, 3, 3], np.int64)),
+                   num_segments=const(5)))
+    # Their gradients: segment rows scattered back to the indexed rows.
+    grad = c.feed(ordinary_floats((3, 3), rng))
+    for op in (raw.SparseSegmentSumGrad, raw.SparseSegmentMeanGrad,
+               raw.SparseSegmentSqrtNGrad):
+        c.fetch(op(grad=grad, indices=indices, segment_ids=sparse_ids,
+                   output_dim0=const(7)))
 
 
 @case("SparseApply", TRANSCENDENTAL)

@@ -583,6 +583,69 @@ void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                     uint64_t *generator, const void *low, const void *high,
                     int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
 
+/* Fake quantization (FakeQuantWithMinMax*) of `count` float32 values to
+ * the 2^num_bits levels (from 1 with narrow_range) of a range nudged so
+ * that 0 is a level: per channel (the last dimension, `channels` of them)
+ * from the `min` and `max` tensors, or from the params' when those are
+ * NULL. The gradient passes `gradients` where the input was inside the
+ * nudged range and, when backprop_min is not NULL, sums the rest below and
+ * above it per channel. */
+typedef struct tfc_fake_quant_params {
+  int64_t num_bits, narrow_range;
+  double min, max;
+} tfc_fake_quant_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_fake_quant_params) == 4 * sizeof(int64_t),
+                  "tfc_fake_quant_params is 4 int64s");
+void tfc_cpu_fake_quant_f32(tfc_runtime *runtime, const float *in, float *out,
+                            const float *min, const float *max,
+                            const tfc_fake_quant_params *params,
+                            int64_t count, int64_t channels);
+void tfc_cpu_fake_quant_grad_f32(tfc_runtime *runtime, const float *gradients,
+                                 const float *in, float *backprop,
+                                 float *backprop_min, float *backprop_max,
+                                 const float *min, const float *max,
+                                 const tfc_fake_quant_params *params,
+                                 int64_t count, int64_t channels);
+
+/* Segment reductions (kind 0 sum, 1 mean, 2 max, 3 min, 4 product, 5 sum
+ * over the square root of the count) of `count` float32 rows of `row_size`
+ * into `segments` rows of `out`: row i of `data` (or row indices[i], of
+ * `data_rows`) goes to segment ids[i]. Sorted: ids must increase, and an
+ * empty segment is 0 (1 for products); else negative ids are dropped and
+ * an empty segment is the reduction's identity. The sparse gradients
+ * scatter row ids[i] of `grad` (`segments` rows), times 1, 1/count or
+ * 1/sqrt(count), into row indices[i] of the `out_rows` rows of `out`.
+ * Ids and indices are int32 or int64 (`id_bytes`, `index_bytes`); one out
+ * of range stops the step naming `node`. */
+void tfc_cpu_segment_reduce_f32(tfc_runtime *runtime, int32_t kind, float *out,
+                                const float *data, const void *indices,
+                                const void *ids, const char *node,
+                                int64_t segments, int64_t row_size,
+                                int64_t count, int64_t id_bytes,
+                                int64_t index_bytes, int64_t data_rows,
+                                int64_t sorted);
+void tfc_cpu_sparse_segment_grad_f32(tfc_runtime *runtime, int32_t kind,
+                                     float *out, const float *grad,
+                                     const void *indices, const void *ids,
+                                     const char *node, int64_t out_rows,
+                                     int64_t row_size, int64_t count,
+                                     int64_t id_bytes, int64_t index_bytes,
+                                     int64_t segments);
+
+/* Bands of diagonals lower..upper of `batch` [rows, cols] matrices and
+ * their [batch, upper - lower + 1, max_length] arrays of diagonals, row
+ * upper - d holding diagonal d, elements of `element_bytes`: mode 0 makes
+ * `out` matrices of `diagonals` (`padding` elsewhere), 1 takes the
+ * diagonals of `matrix` into `out` (padding the short ones), 2 sets them
+ * in a copy of `matrix`. `align` bit 0 left-aligns superdiagonals in their
+ * rows, bit 1 subdiagonals; a NULL padding is zeros. */
+void tfc_cpu_matrix_diag(tfc_runtime *runtime, int32_t mode, char *out,
+                         const char *matrix, const char *diagonals,
+                         const char *padding, int64_t batch, int64_t rows,
+                         int64_t cols, int64_t lower, int64_t upper,
+                         int64_t max_length, int64_t element_bytes,
+                         int64_t align);
+
 /* The stateless random ops: the key and counter TensorFlow derives from a
  * seed pair (int32 or int64 per `seed_bytes`); then `n` values of `kind`
  * (as tfc_cpu_random's) from the stream that a seed pair (`seed`, the first

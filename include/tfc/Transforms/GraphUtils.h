@@ -50,6 +50,33 @@ std::optional<TensorName> parseTensorName(llvm::StringRef text);
 /// variants, opaque values) need none.
 bool needsShape(mlir::Value value);
 
+/// How a segment op (Segment*, UnsortedSegment*, SparseSegment* and its
+/// gradients) reads its operands, and what it reduces with.
+struct SegmentForm {
+  /// data (or grad), [indices], segment_ids, [num_segments or output_dim0].
+  bool sparse;         // has indices: rows indices[i], not i
+  bool counted;        // has num_segments (output_dim0)
+  bool sorted;         // ids must increase; empty segments are 0
+  bool gradient;       // SparseSegment*Grad: scatters grad rows back
+  int32_t reduction;   // Segments.cpp's kind: sum, mean, max, min, prod, sqrt n
+  unsigned idsOperand() const { return sparse ? 2 : 1; }
+};
+std::optional<SegmentForm> segmentFormOf(OpKind kind);
+
+/// How an op of diagonals (MatrixDiag*, MatrixDiagPart*, MatrixSetDiag*,
+/// Diag, DiagPart) reads its operands (MatrixDiag.cpp has the geometry).
+struct DiagonalForm {
+  enum Mode { Make, Part, Set };
+  Mode mode;
+  int kOperand;       // the band of diagonals k; -1: the main diagonal
+  int paddingOperand; // the value outside the band; -1: zeros
+  bool aligned;       // the align attribute (V3); else all left-aligned
+  bool ofTensor;      // Diag/DiagPart: of a tensor's flattened elements
+};
+std::optional<DiagonalForm> diagonalFormOf(OpKind kind);
+/// The band lower..upper a constant k names (one value: one diagonal).
+std::optional<std::pair<int64_t, int64_t>> diagonalBand(mlir::Operation *node);
+
 /// Whether running `node` has effects beyond its outputs: stateful in the
 /// registry, or of an op type the registry does not know.
 bool isStateful(mlir::Operation *node);

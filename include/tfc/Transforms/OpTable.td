@@ -299,6 +299,29 @@ let devices = [CPU, GPU] in {
 }
 
 //===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+// Float32 values rounded to the levels of a nudged range and back
+// (FakeQuant.cpp); the gradients pass what was inside the range.
+foreach type = ["FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxArgsGradient"] in
+  def : TfcOp<type, Quantization, Pattern<"FakeQuant">> {
+    let shape = "sameAsInput0";
+    let attrs = ["min", "max", "num_bits", "narrow_range"];
+  }
+foreach type = ["FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel"] in
+  def : TfcOp<type, Quantization, Pattern<"FakeQuant">> {
+    let shape = "sameAsInput0";
+    let attrs = ["num_bits", "narrow_range"];
+  }
+foreach type = ["FakeQuantWithMinMaxVarsGradient",
+                "FakeQuantWithMinMaxVarsPerChannelGradient"] in
+  def : TfcOp<type, Quantization, Pattern<"FakeQuant">> {
+    let shape = "fakeQuantGradient";
+    let attrs = ["num_bits", "narrow_range"];
+  }
+
+//===----------------------------------------------------------------------===//
 // Reductions, scans, segments
 //===----------------------------------------------------------------------===//
 
@@ -327,9 +350,25 @@ let devices = [CPU, GPU] in {
     let attrs = ["sorted:ignored"];
   }
 }
-def : TfcOp<"UnsortedSegmentSum", Reduction, Pattern<"SegmentSum">> {
-  let shape = "unsortedSegmentSum";
-}
+// Segment reductions of float32 rows (the runtime's Segments.cpp). The
+// sorted ops without num_segments need constant ids for their shape.
+// (SegmentSumV2 and its kin have no CPU kernel in TensorFlow.)
+foreach type = ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+                "UnsortedSegmentProd", "SegmentSum", "SegmentMean",
+                "SegmentMax", "SegmentMin", "SegmentProd", "SparseSegmentSumGrad", "SparseSegmentMeanGrad",
+                "SparseSegmentSqrtNGrad"] in
+  def : TfcOp<type, Reduction, Pattern<"Segments">> {
+    let shape = "segmentReduction";
+  }
+// sparse_gradient only chooses the gradient TensorFlow builds.
+foreach type = ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN",
+                "SparseSegmentSumWithNumSegments",
+                "SparseSegmentMeanWithNumSegments",
+                "SparseSegmentSqrtNWithNumSegments"] in
+  def : TfcOp<type, Reduction, Pattern<"Segments">> {
+    let shape = "segmentReduction";
+    let attrs = ["sparse_gradient:ignored"];
+  }
 // Its output's length is bounded by tfc-bound-unique.
 def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
 def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
@@ -553,6 +592,20 @@ def : TfcOp<"Empty", DataMovement, Pattern<"DataMovement">> {
   let shape = "shapeFromInput0Value";
   let attrs = ["init:ignored"];
 }
+
+// Bands of diagonals (the runtime's MatrixDiag.cpp), any element type; k
+// must be a constant.
+foreach type = ["Diag", "DiagPart", "MatrixDiag", "MatrixDiagPart",
+                "MatrixSetDiag", "MatrixDiagV2", "MatrixDiagPartV2",
+                "MatrixSetDiagV2"] in
+  def : TfcOp<type, DataMovement, Pattern<"MatrixDiag">> {
+    let shape = "diagonals";
+  }
+foreach type = ["MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3"] in
+  def : TfcOp<type, DataMovement, Pattern<"MatrixDiag">> {
+    let shape = "diagonals";
+    let attrs = ["align"];
+  }
 
 //===----------------------------------------------------------------------===//
 // Control flow

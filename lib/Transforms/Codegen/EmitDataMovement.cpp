@@ -13,6 +13,7 @@
 #include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/ShapeInference.h"
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -927,8 +929,81 @@ protected:
 
 } // namespace
 
+namespace {
+
+/// The ops of diagonals (diagonalFormOf): one call of the runtime's
+/// tfc_cpu_matrix_diag, the geometry from the types and the constant k.
+class MatrixDiagPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    DiagonalForm form = *diagonalFormOf(opKindOf(node));
+    OperandRange operands = tfg::getDataOperands(node);
+    Location loc = node->getLoc();
+    std::optional<std::pair<int64_t, int64_t>> band = diagonalBand(node);
+    if (!band)
+      return step.error(node) << "k must be a constant lower <= upper";
+    auto [lower, upper] = *band;
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    auto outType = cast<MemRefType>(out->getType());
+    // The matrices: the output's (Make), else the input's; a tensor's
+    // diagonal is that of its elements as one square matrix.
+    auto matrices = form.mode == DiagonalForm::Make
+                        ? cast<ShapedType>(outType)
+                        : cast<ShapedType>(operands[0].getType());
+    int64_t rows, cols, batch;
+    if (form.ofTensor) {
+      int64_t n = 1;
+      for (int64_t d : ArrayRef(matrices.getShape()).take_front(matrices.getRank() / 2))
+        n *= d;
+      rows = cols = n;
+      batch = 1;
+    } else {
+      rows = matrices.getDimSize(matrices.getRank() - 2);
+      cols = matrices.getDimSize(matrices.getRank() - 1);
+      batch = matrices.getNumElements() / std::max<int64_t>(rows * cols, 1);
+    }
+    // The array of diagonals' rows.
+    Value diagonals = form.mode == DiagonalForm::Make ? operands[0]
+                      : form.mode == DiagonalForm::Set ? operands[1]
+                                                       : Value();
+    int64_t maxLength =
+        form.ofTensor ? rows
+        : diagonals   ? cast<ShapedType>(diagonals.getType()).getShape().back()
+                      : outType.getShape().back();
+    // align: bit 0 left-aligns superdiagonals, bit 1 subdiagonals.
+    int64_t align = 3;
+    if (form.aligned)
+      if (auto attr = node->getAttrOfType<StringAttr>("align"))
+        align = llvm::StringSwitch<int64_t>(attr.getValue())
+                    .Case("LEFT_RIGHT", 1)
+                    .Case("RIGHT_LEFT", 2)
+                    .Case("RIGHT_RIGHT", 0)
+                    .Default(3);
+    Value none = step.nullPointer(loc);
+    auto pointer = [&](Value value) { return step.pointerTo(step.memrefFor(value)); };
+    step.callKernel(
+        loc, step.kernelName("matrix_diag"),
+        {step.pointerTo(*out),
+         form.mode == DiagonalForm::Make ? none : pointer(operands[0]),
+         diagonals ? pointer(diagonals) : none,
+         form.paddingOperand >= 0 ? pointer(operands[form.paddingOperand]) : none},
+        {batch, rows, cols, lower, upper, maxLength,
+         outType.getElementTypeBitWidth() / 8, align},
+        int32_t(form.mode));
+    return success();
+  }
+};
+
+} // namespace
+
 void populateDataMovementPatterns(CodegenPatterns &patterns) {
   patterns.add<DataMovementPattern>("DataMovement");
+  patterns.add<MatrixDiagPattern>("MatrixDiag");
 }
 
 } // namespace tfc

@@ -10,6 +10,7 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -353,38 +354,55 @@ protected:
   }
 };
 
-/// UnsortedSegmentSum on float32: the output zeroed, then each row of the
-/// data added to its segment's row (negative segment ids dropped; one past
-/// the segments an error naming the node, as in TensorFlow).
-class SegmentSumPattern : public NodePattern {
+/// The segment ops (segmentFormOf): one call of the runtime's segment
+/// reduction, or of its scatter back for the sparse gradients.
+class SegmentsPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
 
 protected:
   LogicalResult lower(Operation *node) const override {
+    SegmentForm form = *segmentFormOf(opKindOf(node));
     OperandRange operands = tfg::getDataOperands(node);
-    Value data = step.memrefFor(operands[0]), ids = step.memrefFor(operands[1]);
+    Value ids = operands[form.idsOperand()];
+    Value data = step.memrefFor(operands[0]), idsBuffer = step.memrefFor(ids);
+    Value indices = form.sparse ? step.memrefFor(operands[1]) : Value();
     FailureOr<Value> out = step.outputFor(node);
-    if (failed(out) || !data || !ids)
+    if (failed(out) || !data || !idsBuffer || (form.sparse && !indices))
       return step.error(node) << "an input has no buffer";
     auto outType = cast<MemRefType>(out->getType());
-    auto idsType = cast<MemRefType>(ids.getType());
+    auto dataType = cast<MemRefType>(data.getType());
     if (!outType.getElementType().isF32())
       return step.error(node) << "supports float32 data only for now";
-    if (outType.getRank() == 0)
+    if (outType.getRank() == 0 || dataType.getRank() == 0)
       return step.error(node) << "expects a segment dimension";
+    auto idsType = cast<RankedTensorType>(ids.getType());
     Location loc = node->getLoc();
-    Value zero = step.builder.create<arith::ConstantOp>(
-        loc, step.builder.getF32FloatAttr(0));
-    step.builder.create<linalg::FillOp>(loc, zero, *out);
     auto [segments, rowSize] = rowsOf(outType);
-    step.callKernel(loc, step.kernelName("scatter_f32"),
-                    {step.pointerTo(*out), step.pointerTo(ids),
-                     step.pointerTo(data),
-                     step.stringPointer(loc, tfg::getNodeName(node))},
+    auto bytes = [](Type type) {
+      return int64_t(cast<ShapedType>(type).getElementTypeBitWidth() / 8);
+    };
+    Value none = step.nullPointer(loc);
+    Value indicesPointer = form.sparse ? step.pointerTo(indices) : none;
+    int64_t indexBytes = form.sparse ? bytes(indices.getType()) : 0;
+    std::string label = tfg::nodeLabel(node);
+    if (form.gradient) {
+      step.callKernel(loc, step.kernelName("sparse_segment_grad_f32"),
+                      {step.pointerTo(*out), step.pointerTo(data),
+                       indicesPointer, step.pointerTo(idsBuffer),
+                       step.stringPointer(loc, label)},
+                      {segments, rowSize, idsType.getNumElements(),
+                       bytes(idsType), indexBytes, dataType.getDimSize(0)},
+                      form.reduction);
+      return success();
+    }
+    step.callKernel(loc, step.kernelName("segment_reduce_f32"),
+                    {step.pointerTo(*out), step.pointerTo(data), indicesPointer,
+                     step.pointerTo(idsBuffer), step.stringPointer(loc, label)},
                     {segments, rowSize, idsType.getNumElements(),
-                     idsType.getElementTypeBitWidth() / 8, 0, 1},
-                    1);
+                     bytes(idsType), indexBytes, dataType.getDimSize(0),
+                     form.sorted ? 1 : 0},
+                    form.reduction);
     return success();
   }
 };
@@ -396,7 +414,7 @@ void populateReductionPatterns(CodegenPatterns &patterns) {
   patterns.add<AxisKernelPattern>("AxisKernel");
   patterns.add<TopKPattern>("TopK");
   patterns.add<UniquePattern>("Unique");
-  patterns.add<SegmentSumPattern>("SegmentSum");
+  patterns.add<SegmentsPattern>("Segments");
 }
 
 } // namespace tfc

@@ -58,6 +58,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateDataMovementPatterns(patterns);
   populateElementwisePatterns(patterns);
   populateNormalizationPatterns(patterns);
+  populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateStackPatterns(patterns);
   populateStatePatterns(patterns);

@@ -110,6 +110,7 @@ void populateControlFlowPatterns(CodegenPatterns &patterns);
 void populateDataMovementPatterns(CodegenPatterns &patterns);
 void populateElementwisePatterns(CodegenPatterns &patterns);
 void populateNormalizationPatterns(CodegenPatterns &patterns);
+void populateQuantizationPatterns(CodegenPatterns &patterns);
 void populateReductionPatterns(CodegenPatterns &patterns);
 void populateStackPatterns(CodegenPatterns &patterns);
 void populateStatePatterns(CodegenPatterns &patterns);

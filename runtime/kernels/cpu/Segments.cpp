@@ -77,7 +77,9 @@ int64_t rowOf(tfc_runtime *runtime, const void *indices, const char *node,
     return i;
   int64_t r = indexAt(indices, indexBytes, i);
   if (r < 0 || r >= dataRows)
-    tfc::rt::failIndexOutOfRange(runtime, node, i, r, dataRows);
+    fail(runtime, node,
+         "indices[" + std::to_string(i) + "] == " + std::to_string(r) +
+             " out of range [0, " + std::to_string(dataRows) + ")");
   return r;
 }
 
