@@ -92,12 +92,18 @@ double convolution(Operation *node) {
   auto inputs = tfg::getDataOperands(node);
   if (inputs.size() != 2)
     return memoryBound(node);
-  // HWIO / HWIM filter: each output element sums KH*KW*Cin products
-  // (KH*KW for depthwise).
-  double window = dim(inputs[1], 0) * dim(inputs[1], 1);
+  // (D)HWIO / HWIM filter: each output element sums the window's
+  // products over Cin (over the window alone for depthwise).
+  auto filter = cast<TensorType>(inputs[1].getType());
+  if (!filter.hasRank() || filter.getRank() < 3)
+    return memoryBound(node);
+  int64_t rank = filter.getRank();
+  double window = 1;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    window *= dim(inputs[1], d);
   bool depthwise = opKindOf(node) == OpKind::DepthwiseConv2dNative;
   return 2 * outputElements(node) * window *
-         (depthwise ? 1 : dim(inputs[1], 2));
+         (depthwise ? 1 : dim(inputs[1], rank - 2));
 }
 
 double pooling(Operation *node) {

@@ -516,6 +516,57 @@ LogicalResult window2D(ShapeContext &c, bool isConv, bool isDepthwise) {
   return success();
 }
 
+/// Conv3D, MaxPool3D and AvgPool3D on NDHWC: windows over d, h and w.
+static LogicalResult window3D(ShapeContext &c, bool isConv) {
+  const Shape &input = c.input(0);
+  if (!input.ranked) {
+    c.setOutput(0, Shape::ofRank(5));
+    return success();
+  }
+  if (input.rank() != 5)
+    return c.error("input must have rank 5, got " + str(input));
+  if (c.stringAttr("data_format") == "NCDHW")
+    return success();
+  SmallVector<int64_t> strides = c.intListAttr("strides");
+  SmallVector<int64_t> dilations = c.intListAttr("dilations");
+  if (strides.size() != 5)
+    return c.error("strides must have 5 values");
+  if (dilations.size() != 5)
+    dilations.assign(5, 1);
+  SmallVector<int64_t> window(5, 1);
+  int64_t outChannels = input.dims[4];
+  if (isConv) {
+    const Shape &filter = c.input(1);
+    if (!filter.ranked) {
+      c.setOutput(0, Shape::ofRank(5));
+      return success();
+    }
+    if (filter.rank() != 5)
+      return c.error("filter must have rank 5, got " + str(filter));
+    int64_t inChannels = input.dims[4];
+    if (!mergeDim(inChannels, filter.dims[3]))
+      return c.error("input channels of " + str(input) +
+                     " do not match filter " + str(filter));
+    for (unsigned d = 0; d < 3; ++d)
+      window[d + 1] = filter.dims[d];
+    outChannels = filter.dims[4];
+  } else {
+    window = c.intListAttr("ksize");
+    if (window.size() != 5)
+      return c.error("ksize must have 5 values");
+  }
+  Shape out = input;
+  for (unsigned d = 1; d <= 3; ++d)
+    out.dims[d] = windowOutput(input.dims[d], window[d], strides[d],
+                               dilations[d], c.stringAttr("padding"), 0, 0);
+  out.dims[4] = outChannels;
+  c.setOutput(0, out);
+  return success();
+}
+
+LogicalResult conv3D(ShapeContext &c) { return window3D(c, true); }
+LogicalResult pool3D(ShapeContext &c) { return window3D(c, false); }
+
 LogicalResult conv2D(ShapeContext &c) { return window2D(c, true, false); }
 LogicalResult depthwiseConv2D(ShapeContext &c) {
   return window2D(c, true, true);

@@ -277,6 +277,9 @@ bool isRowKernel(OpKind kind) {
   case OpKind::DepthwiseConv2dNative:
   case OpKind::MaxPool:
   case OpKind::AvgPool:
+  case OpKind::Conv3D:
+  case OpKind::MaxPool3D:
+  case OpKind::AvgPool3D:
   case OpKind::FusedBatchNorm:
   case OpKind::FusedBatchNormV2:
   case OpKind::FusedBatchNormV3:

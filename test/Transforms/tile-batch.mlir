@@ -50,6 +50,23 @@ module attributes {tfc.batch_tile = 4 : i64, tfc.feeds = ["x:0"], tfc.fetches = 
 
 // -----
 
+// The 3-D windows keep rows apart, as the 2-D ones do (Keras' Conv3D and
+// MaxPooling3D).
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: Conv3D({{.*}}) name("conv") {{.*}} -> tensor<1x4x4x4x3xf32>
+// CHECK-DAG: MaxPool3D({{.*}}) name("pool") {{.*}} -> tensor<1x2x2x2x3xf32>
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["pool:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x5x5x5x2xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<1.0> : tensor<2x2x2x2x3xf32>} : () -> tensor<2x2x2x2x3xf32>
+    %conv:2 = Conv3D(%x#0, %w#0) name("conv") {T = f32, padding = "VALID", strides = [1, 1, 1, 1, 1]} : (tensor<?x5x5x5x2xf32>, tensor<2x2x2x2x3xf32>) -> tensor<?x4x4x4x3xf32>
+    %pool:2 = MaxPool3D(%conv#0) name("pool") {T = f32, ksize = [1, 2, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 2, 1]} : (tensor<?x4x4x4x3xf32>) -> tensor<?x2x2x2x3xf32>
+    _Retval(%pool#0) name("pool/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x2x2x2x3xf32>) -> ()
+  }
+}
+
+// -----
+
 // expected-error @+1 {{feed 'x:0' has shape [?,3], unknown at compile time, and one program cannot serve every batch: node 'mean' (Mean) reduces over the batch; give its shape, e.g. --feed x:0=1,3}}
 module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mean:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {

@@ -691,6 +691,17 @@ def _(c, rng):
                                 diagonal=c.feed(ordinary_floats((3,), rng)), k=const(1)))
 
 
+@case("Window3D", REDUCTION)
+def _(c, rng):
+    x = c.feed(ordinary_floats((2, 5, 6, 7, 3), rng))
+    for padding, strides in (("SAME", [1, 1, 1, 1, 1]), ("VALID", [1, 2, 1, 3, 1]),
+                             ("SAME", [1, 2, 3, 2, 1])):
+        c.fetch(raw.Conv3D(input=x, filter=c.feed(ordinary_floats((3, 2, 3, 3, 4), rng)),
+                           strides=strides, padding=padding))
+        for op in (raw.MaxPool3D, raw.AvgPool3D):
+            c.fetch(op(input=x, ksize=[1, 2, 3, 2, 1], strides=strides, padding=padding))
+
+
 @case("FakeQuant", ELEMENTWISE)
 def _(c, rng):
     x = c.feed(rng.uniform(-8, 8, (4, 6)).astype(np.float32))

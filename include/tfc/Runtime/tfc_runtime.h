@@ -583,6 +583,25 @@ void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                     uint64_t *generator, const void *low, const void *high,
                     int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
 
+/* A 3-D window op's geometry: NDHWC input [n, d, h, w, c], the window
+ * [kd, kh, kw] (a filter [kd, kh, kw, c, out_c] for convolutions), the
+ * output's [od, oh, ow], strides and the front/top/left padding (SAME's
+ * share before; the rest follows from the sizes). */
+typedef struct tfc_window3d_params {
+  int64_t n, d, h, w, c, kd, kh, kw, out_c, od, oh, ow;
+  int64_t stride_d, stride_h, stride_w, pad_front, pad_top, pad_left;
+} tfc_window3d_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_window3d_params) == 18 * sizeof(int64_t),
+                  "tfc_window3d_params is 18 int64s");
+/* Conv3D, and MaxPool3D (kind 0) / AvgPool3D (kind 1, the average over the
+ * window's elements inside the input), through oneDNN; `params` is a
+ * constant of the program, the key of the call site's primitive. */
+void tfc_cpu_conv3d_f32(tfc_runtime *runtime, const float *in,
+                        const float *filter, float *out,
+                        const tfc_window3d_params *params);
+void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
+                        float *out, const tfc_window3d_params *params);
+
 /* Fake quantization (FakeQuantWithMinMax*) of `count` float32 values to
  * the 2^num_bits levels (from 1 with narrow_range) of a range nudged so
  * that 0 is a level: per channel (the last dimension, `channels` of them)

@@ -298,6 +298,19 @@ let devices = [CPU, GPU] in {
   }
 }
 
+// 3-D windows on NDHWC float32, through oneDNN (Window3D.cpp).
+def : TfcOp<"Conv3D", Window, Pattern<"Window3D">> {
+  let shape = "conv3D";
+  let cost = "convolution";
+  let attrs = ["strides", "padding=SAME|VALID", "data_format=NDHWC"];
+}
+foreach type = ["MaxPool3D", "AvgPool3D"] in
+  def : TfcOp<type, Window, Pattern<"Window3D">> {
+    let shape = "pool3D";
+    let cost = "pooling";
+    let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NDHWC"];
+  }
+
 //===----------------------------------------------------------------------===//
 // Quantization
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,8 @@
 //===- EmitWindows.cpp - convolutions and pooling ---------------------------===//
 //
-// Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool on NHWC tensors as
-// calls of the runtime's window kernels, with TensorFlow's padding rules
-// resolved at compile time.
+// Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool on NHWC tensors, and
+// their 3-D forms on NDHWC, as calls of the runtime's window kernels, with
+// TensorFlow's padding rules resolved at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,14 +32,15 @@ struct WindowGeometry {
       padTop = 0, padLeft = 0;
 };
 
+/// The int list attribute `name` of `size` values, or `fallback` in each.
 SmallVector<int64_t> intsAttr(Operation *node, StringRef name,
-                              int64_t fallback) {
+                              int64_t fallback, size_t size = 4) {
   SmallVector<int64_t> values;
   if (auto list = node->getAttrOfType<ArrayAttr>(name))
     for (Attribute a : list)
       values.push_back(cast<IntegerAttr>(a).getInt());
-  if (values.size() != 4)
-    values.assign(4, fallback);
+  if (values.size() != size)
+    values.assign(size, fallback);
   return values;
 }
 
@@ -298,7 +299,88 @@ protected:
 
 } // namespace
 
+namespace {
+
+/// Conv3D, MaxPool3D, AvgPool3D on NDHWC float32: one call of the
+/// runtime's oneDNN kernels with the geometry as constant parameters.
+class Window3DPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    auto in = cast<RankedTensorType>(operands[0].getType());
+    auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+    if (!in.getElementType().isF32())
+      return step.error(node) << "code generation supports float32 only for now";
+    auto format = node->getAttrOfType<StringAttr>("data_format");
+    if (format && format.getValue() != "NDHWC")
+      return step.error(node) << "code generation supports NDHWC only for now";
+    SmallVector<int64_t> strides = intsAttr(node, "strides", 1, 5);
+    SmallVector<int64_t> window(5, 1);
+    bool isConv = kind == OpKind::Conv3D;
+    if (isConv) {
+      auto filter = cast<RankedTensorType>(operands[1].getType());
+      for (unsigned d = 0; d < 3; ++d)
+        window[d + 1] = filter.getDimSize(d);
+    } else {
+      window = intsAttr(node, "ksize", 1, 5);
+    }
+    bool same = node->getAttrOfType<StringAttr>("padding").getValue() == "SAME";
+    // SAME pads with half the total before (the smaller half).
+    auto before = [&](unsigned d) -> int64_t {
+      if (!same)
+        return 0;
+      int64_t total = (out.getDimSize(d) - 1) * strides[d] + window[d] -
+                      in.getDimSize(d);
+      return std::max<int64_t>(total, 0) / 2;
+    };
+    tfc_window3d_params params = {};
+    params.n = in.getDimSize(0);
+    params.d = in.getDimSize(1);
+    params.h = in.getDimSize(2);
+    params.w = in.getDimSize(3);
+    params.c = in.getDimSize(4);
+    params.kd = window[1];
+    params.kh = window[2];
+    params.kw = window[3];
+    params.out_c = out.getDimSize(4);
+    params.od = out.getDimSize(1);
+    params.oh = out.getDimSize(2);
+    params.ow = out.getDimSize(3);
+    params.stride_d = strides[1];
+    params.stride_h = strides[2];
+    params.stride_w = strides[3];
+    params.pad_front = before(1);
+    params.pad_top = before(2);
+    params.pad_left = before(3);
+    FailureOr<Value> result = step.outputFor(node);
+    if (failed(result))
+      return failure();
+    Location loc = node->getLoc();
+    Value input = step.pointerTo(step.memrefFor(operands[0]));
+    Value parameters = step.constantParams(loc, params);
+    if (out.getNumElements() == 0)
+      return success();
+    if (isConv)
+      step.callKernel(loc, step.kernelName("conv3d_f32"),
+                      {input, step.pointerTo(step.memrefFor(operands[1])),
+                       step.pointerTo(*result), parameters},
+                      {});
+    else
+      step.callKernel(loc, step.kernelName("pool3d_f32"),
+                      {input, step.pointerTo(*result), parameters}, {},
+                      kind == OpKind::MaxPool3D ? 0 : 1);
+    return success();
+  }
+};
+
+} // namespace
+
 void populateWindowPatterns(CodegenPatterns &patterns) {
+  patterns.add<Window3DPattern>("Window3D");
   patterns.add<WindowPattern>("Window");
   patterns.add<WindowGradientPattern>("WindowGradient");
 }
