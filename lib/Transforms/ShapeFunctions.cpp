@@ -707,6 +707,64 @@ LogicalResult fakeQuantGradient(ShapeContext &c) {
   return success();
 }
 
+/// The linear algebra ops on [..., m, n] matrices: decompositions keep
+/// the shape, determinants drop the matrix dims, solves take the
+/// right-hand sides'; Qr, Svd and SelfAdjointEigV2 as TensorFlow sizes
+/// their outputs (a vector output not computed is [0]).
+LogicalResult linearAlgebra(ShapeContext &c) {
+  OpKind kind = opKindOf(c.getNode());
+  const Shape &in = c.input(0);
+  if (kind == OpKind::MatrixSolve || kind == OpKind::MatrixTriangularSolve) {
+    c.setOutput(0, c.input(1));
+    return success();
+  }
+  if (!in.ranked)
+    return success();
+  if (in.rank() < 2)
+    return c.error("needs matrices, not " + str(in));
+  int64_t m = in.dims[in.rank() - 2], n = in.dims.back();
+  Shape batch = Shape::of(ArrayRef(in.dims).drop_back(2));
+  auto with = [&](std::initializer_list<int64_t> dims) {
+    Shape out = batch;
+    out.dims.append(dims.begin(), dims.end());
+    return out;
+  };
+  int64_t fewer = ShapedType::isDynamic(m) || ShapedType::isDynamic(n)
+                      ? kUnknown
+                      : std::min(m, n);
+  bool full = c.boolAttr("full_matrices");
+  switch (kind) {
+  case OpKind::MatrixDeterminant:
+    c.setOutput(0, batch);
+    break;
+  case OpKind::LogMatrixDeterminant:
+    c.setOutput(0, batch);
+    c.setOutput(1, batch);
+    break;
+  case OpKind::Qr:
+    c.setOutput(0, with({m, full ? m : fewer}));
+    c.setOutput(1, with({full ? m : fewer, n}));
+    break;
+  case OpKind::Svd:
+    c.setOutput(0, with({fewer}));
+    if (c.boolAttr("compute_uv", true)) {
+      c.setOutput(1, with({m, full ? m : fewer}));
+      c.setOutput(2, with({n, full ? n : fewer}));
+    } else {
+      c.setOutput(1, Shape::of({0}));
+      c.setOutput(2, Shape::of({0}));
+    }
+    break;
+  case OpKind::SelfAdjointEigV2:
+    c.setOutput(0, with({n}));
+    c.setOutput(1, c.boolAttr("compute_v", true) ? in : Shape::of({0}));
+    break;
+  default:
+    c.setOutput(0, in);
+  }
+  return success();
+}
+
 /// FusedBatchNormGrad/V2/V3: x's shape, then the per-channel gradients of
 /// scale and offset, then two opaque scalars (as TensorFlow's CPU kernel
 /// allocates them).

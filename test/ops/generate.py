@@ -691,6 +691,51 @@ def _(c, rng):
                                 diagonal=c.feed(ordinary_floats((3,), rng)), k=const(1)))
 
 
+@case("LinearAlgebra", (1e-4, 1e-4))
+def _(c, rng):
+    # Well-conditioned batches: random matrices plus a multiple of I; a
+    # symmetric positive definite one for Cholesky and the eigensolver.
+    def square(n, batch=(2,), dtype=np.float32):
+        return (rng.uniform(-1, 1, batch + (n, n)) + 3 * np.eye(n)).astype(dtype)
+    a = c.feed(square(4))
+    for adjoint in (False, True):
+        c.fetch(raw.MatrixInverse(input=a, adjoint=adjoint))
+        c.fetch(raw.MatrixSolve(matrix=a, rhs=c.feed(ordinary_floats((2, 4, 3), rng)),
+                                adjoint=adjoint))
+    c.fetch(raw.MatrixInverse(input=c.feed(square(3, (), np.float64))))
+    c.fetch(raw.MatrixDeterminant(input=a))
+    sign, log_abs = raw.LogMatrixDeterminant(input=c.feed(-square(3, (3,))))
+    c.fetch(sign)
+    c.fetch(log_abs)
+    m = rng.uniform(-1, 1, (2, 5, 5))
+    spd = c.feed((m @ np.swapaxes(m, -1, -2) + 5 * np.eye(5)).astype(np.float32))
+    c.fetch(raw.Cholesky(input=spd))
+    rhs = c.feed(ordinary_floats((2, 4, 2), rng))
+    for lower in (True, False):
+        for adjoint in (False, True):
+            c.fetch(raw.MatrixTriangularSolve(matrix=a, rhs=rhs, lower=lower,
+                                              adjoint=adjoint))
+    tall = c.feed(ordinary_floats((2, 5, 3), rng))
+    for full in (False, True):
+        q, r = raw.Qr(input=tall, full_matrices=full)
+        c.fetch(q)
+        c.fetch(r)
+    # Singular vectors and eigenvectors are unique up to sign: compared by
+    # magnitude.
+    for full in (False, True):
+        s, u, v = raw.Svd(input=tall, full_matrices=full)
+        c.fetch(s)
+        if not full:
+            c.fetch(tf.abs(u))
+            c.fetch(tf.abs(v))
+    c.fetch(raw.Svd(input=c.feed(ordinary_floats((3, 6), rng, np.float64)),
+                    compute_uv=False).s)
+    e, v = raw.SelfAdjointEigV2(input=spd)
+    c.fetch(e)
+    c.fetch(tf.abs(v))
+    c.fetch(raw.SelfAdjointEigV2(input=spd, compute_v=False).e)
+
+
 @case("Window3D", REDUCTION)
 def _(c, rng):
     x = c.feed(ordinary_floats((2, 5, 6, 7, 3), rng))

@@ -602,6 +602,42 @@ void tfc_cpu_conv3d_f32(tfc_runtime *runtime, const float *in,
 void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         float *out, const tfc_window3d_params *params);
 
+/* Linear algebra on `batch` row-major matrices of float32 or float64
+ * (`dtype`), through Eigen as TensorFlow: inverses, determinants (with
+ * log_abs, LogMatrixDeterminant's sign and log |det|; else det), lower
+ * Cholesky factors, solves of [n, n] systems with [n, k] right-hand sides,
+ * QR (q [m, k], r [k, n]; k = m when full, else min(m, n)), SVD (s, and u
+ * and v when not NULL) and eigen-decompositions of self-adjoint matrices
+ * (ascending values; vectors when v is not NULL). Singular matrices, and
+ * ones Cholesky cannot factor, stop the step with TensorFlow's message
+ * naming `node`. */
+void tfc_cpu_matrix_inverse(tfc_runtime *runtime, const void *in, void *out,
+                            const char *node, int64_t batch, int64_t n,
+                            int64_t adjoint, int64_t dtype);
+void tfc_cpu_matrix_determinant(tfc_runtime *runtime, const void *in,
+                                void *sign, void *log_abs, int64_t batch,
+                                int64_t n, int64_t dtype);
+void tfc_cpu_cholesky(tfc_runtime *runtime, const void *in, void *out,
+                      const char *node, int64_t batch, int64_t n,
+                      int64_t dtype);
+void tfc_cpu_matrix_solve(tfc_runtime *runtime, const void *matrix,
+                          const void *rhs, void *out, const char *node,
+                          int64_t batch, int64_t n, int64_t k,
+                          int64_t adjoint, int64_t dtype);
+void tfc_cpu_triangular_solve(tfc_runtime *runtime, const void *matrix,
+                              const void *rhs, void *out, int64_t batch,
+                              int64_t n, int64_t k, int64_t lower,
+                              int64_t adjoint, int64_t dtype);
+void tfc_cpu_qr(tfc_runtime *runtime, const void *in, void *q, void *r,
+                int64_t batch, int64_t m, int64_t n, int64_t full,
+                int64_t dtype);
+void tfc_cpu_svd(tfc_runtime *runtime, const void *in, void *s, void *u,
+                 void *v, int64_t batch, int64_t m, int64_t n, int64_t full,
+                 int64_t dtype);
+void tfc_cpu_self_adjoint_eig(tfc_runtime *runtime, const void *in, void *e,
+                              void *v, int64_t batch, int64_t n,
+                              int64_t dtype);
+
 /* Fake quantization (FakeQuantWithMinMax*) of `count` float32 values to
  * the 2^num_bits levels (from 1 with narrow_range) of a range nudged so
  * that 0 is a level: per channel (the last dimension, `channels` of them)

@@ -312,6 +312,27 @@ foreach type = ["MaxPool3D", "AvgPool3D"] in
   }
 
 //===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+// Batched float32 or float64 matrices through Eigen's decompositions, as
+// TensorFlow's kernels (LinearAlgebra.cpp).
+class LinearAlgebraOp<string type, list<string> handled = []>
+    : TfcOp<type, LinearAlgebra, Pattern<"LinearAlgebra">> {
+  let shape = "linearAlgebra";
+  let attrs = handled;
+}
+def : LinearAlgebraOp<"MatrixInverse", ["adjoint"]>;
+def : LinearAlgebraOp<"MatrixDeterminant">;
+def : LinearAlgebraOp<"LogMatrixDeterminant">;
+def : LinearAlgebraOp<"Cholesky">;
+def : LinearAlgebraOp<"MatrixSolve", ["adjoint"]>;
+def : LinearAlgebraOp<"MatrixTriangularSolve", ["lower", "adjoint"]>;
+def : LinearAlgebraOp<"Qr", ["full_matrices"]>;
+def : LinearAlgebraOp<"Svd", ["compute_uv", "full_matrices"]>;
+def : LinearAlgebraOp<"SelfAdjointEigV2", ["compute_v"]>;
+
+//===----------------------------------------------------------------------===//
 // Quantization
 //===----------------------------------------------------------------------===//
 

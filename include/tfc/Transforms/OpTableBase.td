@@ -37,6 +37,8 @@ def WindowGradient : OpFamily<"gradients of convolutions and pooling">;
 def BatchNorm : OpFamily<"fused batch normalization and its gradient">;
 def Normalization : OpFamily<"row-wise kernels: softmax, log-softmax, "
                              "cross entropy, local response normalization">;
+def LinearAlgebra : OpFamily<"decompositions, determinants and solves of "
+                             "batched matrices">;
 def Quantization : OpFamily<"fake quantization of quantization-aware "
                             "training, and its gradients">;
 def Reduction : OpFamily<"reductions, scans, arg-min/max, top-k, "

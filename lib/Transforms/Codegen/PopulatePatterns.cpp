@@ -57,6 +57,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateControlFlowPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateElementwisePatterns(patterns);
+  populateLinearAlgebraPatterns(patterns);
   populateNormalizationPatterns(patterns);
   populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);

@@ -109,6 +109,7 @@ void populateContractionPatterns(CodegenPatterns &patterns);
 void populateControlFlowPatterns(CodegenPatterns &patterns);
 void populateDataMovementPatterns(CodegenPatterns &patterns);
 void populateElementwisePatterns(CodegenPatterns &patterns);
+void populateLinearAlgebraPatterns(CodegenPatterns &patterns);
 void populateNormalizationPatterns(CodegenPatterns &patterns);
 void populateQuantizationPatterns(CodegenPatterns &patterns);
 void populateReductionPatterns(CodegenPatterns &patterns);
