@@ -2,15 +2,22 @@
 //
 // String tensors hold handles (tfc_runtime.h): the ops here read their
 // inputs' text through them and make their outputs in the runtime's string
-// pool, which lives until the next step begins. These are the string ops
+// pool, which lives until the next step begins. First the string ops
 // TensorFlow's savers build around SaveV2 (joining a prefix with a
-// temporary suffix, naming shards, testing the prefix for a URL scheme).
+// temporary suffix, naming shards, testing the prefix for a URL scheme),
+// then the elementwise ones of the registry's string family, with
+// TensorFlow's edge cases and error messages.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
 
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <string>
 
@@ -64,6 +71,186 @@ void tfc_static_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
   }
   for (int64_t i = 0; i < count; ++i)
     out[i] = std::regex_match(stringOf(in[i]), regex);
+}
+
+// ---- Elementwise string ops (the registry's string family) ----
+
+/// A string element as Python prints bytes, TensorFlow's errors' form.
+static std::string quoted(const std::string &text) {
+  std::string out = "b'";
+  for (unsigned char ch : text) {
+    if (ch == '\\' || ch == '\'') {
+      out += '\\';
+      out += char(ch);
+    } else if (ch >= 32 && ch < 127) {
+      out += char(ch);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+      out += hex;
+    }
+  }
+  return out + "'";
+}
+
+static uint64_t newString(tfc_runtime *runtime, const std::string &text) {
+  return handleOf(tfc_string_new(runtime, text.data(), text.size()));
+}
+
+/// The byte offset of UTF-8 character `chars` of `text` (its size past the
+/// end), and the number of characters.
+static size_t utf8Offset(const std::string &text, int64_t chars) {
+  size_t at = 0;
+  for (int64_t seen = 0; at < text.size() && seen < chars; ++seen)
+    do
+      ++at;
+    while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80);
+  return at;
+}
+static int64_t utf8Length(const std::string &text) {
+  int64_t n = 0;
+  for (unsigned char ch : text)
+    n += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+void tfc_string_length(tfc_runtime *, const uint64_t *in, int32_t *out,
+                       int64_t count, int64_t utf8) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    out[i] = int32_t(utf8 ? utf8Length(text) : int64_t(text.size()));
+  }
+}
+
+void tfc_string_case(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
+                     int64_t count, int64_t upper) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    for (char &ch : text)
+      if (upper ? (ch >= 'a' && ch <= 'z') : (ch >= 'A' && ch <= 'Z'))
+        ch = char(ch ^ 0x20);
+    out[i] = newString(runtime, text);
+  }
+}
+
+void tfc_string_strip(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
+                      int64_t count) {
+  auto space = [](char ch) {
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '\f' || ch == '\v';
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    size_t begin = 0, end = text.size();
+    while (begin < end && space(text[begin]))
+      ++begin;
+    while (end > begin && space(text[end - 1]))
+      --end;
+    out[i] = newString(runtime, text.substr(begin, end - begin));
+  }
+}
+
+void tfc_as_string(tfc_runtime *runtime, const void *in, uint64_t *out,
+                   const char *format, int64_t count, int64_t dtype) {
+  char buffer[512];
+  for (int64_t i = 0; i < count; ++i) {
+    switch (dtype) {
+    case TFC_FLOAT:
+      std::snprintf(buffer, sizeof buffer, format, double(static_cast<const float *>(in)[i]));
+      break;
+    case TFC_DOUBLE:
+      std::snprintf(buffer, sizeof buffer, format, static_cast<const double *>(in)[i]);
+      break;
+    case TFC_INT64:
+      std::snprintf(buffer, sizeof buffer, format,
+                    static_cast<long long>(static_cast<const int64_t *>(in)[i]));
+      break;
+    case TFC_BOOL:
+      std::snprintf(buffer, sizeof buffer, "%s",
+                    static_cast<const uint8_t *>(in)[i] ? "true" : "false");
+      break;
+    case TFC_INT8:
+      std::snprintf(buffer, sizeof buffer, format, int(static_cast<const int8_t *>(in)[i]));
+      break;
+    case TFC_UINT8:
+      std::snprintf(buffer, sizeof buffer, format, int(static_cast<const uint8_t *>(in)[i]));
+      break;
+    case TFC_INT16:
+      std::snprintf(buffer, sizeof buffer, format, int(static_cast<const int16_t *>(in)[i]));
+      break;
+    default:
+      std::snprintf(buffer, sizeof buffer, format, static_cast<const int32_t *>(in)[i]);
+    }
+    out[i] = newString(runtime, buffer);
+  }
+}
+
+void tfc_string_to_number(tfc_runtime *runtime, const uint64_t *in, void *out,
+                          const char *node, int64_t count, int64_t dtype) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    const char *begin = text.c_str();
+    char *end = nullptr;
+    errno = 0;
+    bool integer = dtype == TFC_INT32 || dtype == TFC_INT64;
+    long long whole = 0;
+    double real = 0;
+    if (integer)
+      whole = std::strtoll(begin, &end, 10);
+    else
+      real = std::strtod(begin, &end);
+    while (end && *end && std::isspace(static_cast<unsigned char>(*end)))
+      ++end;
+    bool ok = end != begin && end && *end == 0 && !text.empty() &&
+              (!integer || errno == 0) &&
+              (dtype != TFC_INT32 || (whole >= INT32_MIN && whole <= INT32_MAX));
+    if (!ok)
+      tfc_fail(runtime, (std::string(node) +
+                         ": StringToNumberOp could not correctly convert "
+                         "string: " + text)
+                            .c_str());
+    switch (dtype) {
+    case TFC_INT32:
+      static_cast<int32_t *>(out)[i] = int32_t(whole);
+      break;
+    case TFC_INT64:
+      static_cast<int64_t *>(out)[i] = whole;
+      break;
+    case TFC_DOUBLE:
+      static_cast<double *>(out)[i] = real;
+      break;
+    default:
+      static_cast<float *>(out)[i] = float(real);
+    }
+  }
+}
+
+void tfc_substr(tfc_runtime *runtime, const uint64_t *in, const void *pos,
+                const void *len, uint64_t *out, const char *node, int64_t count,
+                int64_t positions, int64_t index_bytes, int64_t utf8) {
+  auto at = [&](const void *values, int64_t i) -> int64_t {
+    int64_t k = positions == 1 ? 0 : i;
+    return index_bytes == 8 ? static_cast<const int64_t *>(values)[k]
+                            : static_cast<const int32_t *>(values)[k];
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    int64_t size = utf8 ? utf8Length(text) : int64_t(text.size());
+    int64_t p = at(pos, i), n = at(len, i);
+    if (p < -size || p > size)
+      tfc_fail(runtime, (std::string(node) + ": pos " + std::to_string(p) +
+                         " out of range for string " + quoted(text) +
+                         " at index " + std::to_string(i))
+                            .c_str());
+    if (p < 0)
+      p += size;
+    // A length past the end, or negative, takes as much as there is.
+    if (n < 0 || n > size - p)
+      n = size - p;
+    size_t first = utf8 ? utf8Offset(text, p) : size_t(p);
+    size_t last = utf8 ? utf8Offset(text, p + n) : size_t(p + n);
+    out[i] = newString(runtime, text.substr(first, last - first));
+  }
 }
 
 } // extern "C"

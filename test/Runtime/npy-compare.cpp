@@ -60,6 +60,20 @@ int main(int argc, char **argv) {
                 dtypeName(got.dtype), dtypeName(want.dtype));
     return 1;
   }
+  // Strings match byte for byte.
+  if (got.dtype == DType::String) {
+    int64_t bad = 0, first = -1;
+    for (size_t i = 0; i < got.strings.size(); ++i)
+      if (got.strings[i] != want.strings[i] && bad++ == 0)
+        first = int64_t(i);
+    std::printf("%s: %lld strings, %lld differ", bad ? "MISMATCH" : "MATCH",
+                (long long)got.strings.size(), (long long)bad);
+    if (bad)
+      std::printf(" (first at %lld: '%s', want '%s')", (long long)first,
+                  got.strings[first].c_str(), want.strings[first].c_str());
+    std::printf("\n");
+    return bad ? 1 : 0;
+  }
   double worst = 0;
   int64_t bad = 0;
   for (int64_t i = 0; i < got.numElements(); ++i) {

@@ -82,7 +82,8 @@ class Case:
 
     def feed(self, value):
         value = np.asarray(value)
-        p = tf1.placeholder(tf.as_dtype(value.dtype), value.shape,
+        dtype = tf.string if value.dtype.kind == "S" else tf.as_dtype(value.dtype)
+        p = tf1.placeholder(dtype, value.shape,
                             name="x%d" % len(self.feeds))
         self.feeds.append((p, value))
         return p
@@ -745,6 +746,36 @@ def _(c, rng):
                            strides=strides, padding=padding))
         for op in (raw.MaxPool3D, raw.AvgPool3D):
             c.fetch(op(input=x, ksize=[1, 2, 3, 2, 1], strides=strides, padding=padding))
+
+
+@case("Strings", EXACT)
+def _(c, rng):
+    words = c.feed(np.array([b"  Hello World \t", b"", b"h\xc3\xa9llo", b"MiXeD 42"]))
+    c.fetch(raw.StringLength(input=words))
+    c.fetch(raw.StringLength(input=words, unit="UTF8_CHAR"))
+    c.fetch(raw.StringLower(input=words))
+    c.fetch(raw.StringUpper(input=words))
+    c.fetch(raw.StringStrip(input=words))
+    texts = c.feed(np.array([b"Hello World", b"ab", b"h\xc3\xa9llo", b"MiXeD 42"]))
+    c.fetch(raw.Substr(input=texts, pos=const(1), len=const(3)))
+    c.fetch(raw.Substr(input=texts, pos=const(-2), len=const(-1)))
+    c.fetch(raw.Substr(input=texts, pos=c.feed(np.array([-3, 0, 1, 8], np.int64)),
+                       len=c.feed(np.array([2, 5, 2, 1], np.int64)), unit="UTF8_CHAR"))
+    floats = c.feed(np.array([3.14159, -0.5, 1e10, np.nan, -np.inf, 0.0], np.float32))
+    c.fetch(raw.AsString(input=floats))
+    c.fetch(raw.AsString(input=floats, precision=2, scientific=True))
+    c.fetch(raw.AsString(input=floats, shortest=True, width=12))
+    c.fetch(raw.AsString(input=c.feed(np.array([3, -42, 0], np.int32)), width=5, fill="0"))
+    c.fetch(raw.AsString(input=c.feed(np.array([1 << 40, -7], np.int64))))
+    c.fetch(raw.AsString(input=c.feed(np.array([True, False]))))
+    c.fetch(raw.AsString(input=c.feed(np.array([2.5, 1 / 3], np.float64)), precision=10))
+    numbers = c.feed(np.array([b"1.5", b" 2", b"1e3", b"-7", b"inf", b"0x10", b".5 "]))
+    c.fetch(raw.StringToNumber(string_tensor=numbers))
+    c.fetch(raw.StringToNumber(string_tensor=numbers, out_type=tf.float64))
+    c.fetch(raw.StringToNumber(string_tensor=c.feed(np.array([b"12", b"-3", b" 4", b"+9"])),
+                               out_type=tf.int32))
+    c.fetch(raw.StringToNumber(string_tensor=c.feed(np.array([b"123456789012"])),
+                               out_type=tf.int64))
 
 
 @case("FakeQuant", ELEMENTWISE)
@@ -1453,7 +1484,10 @@ def generate(name, build, tol):
     for i, (_, value) in enumerate(c.feeds):
         np.save(os.path.join(out_dir, "inputs", "%d.npy" % i), value)
     for i, value in enumerate(outputs):
-        np.save(os.path.join(out_dir, "outputs", "%d.npy" % i), np.asarray(value))
+        value = np.asarray(value)
+        if value.dtype == object:  # Strings: bytes objects, saved as 'S'.
+            value = value.astype(bytes)
+        np.save(os.path.join(out_dir, "outputs", "%d.npy" % i), value)
     return {"feeds": ["x%d" % i for i in range(len(c.feeds))],
             "fetches": ["out%d" % i for i in range(len(c.fetches))],
             "rtol": tol[0], "atol": tol[1]}

@@ -236,6 +236,26 @@ void tfc_sharded_filename(tfc_runtime *runtime, const uint64_t *basename,
 void tfc_static_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
                                  uint8_t *out, const char *pattern,
                                  const char *node, int64_t count);
+/* The elementwise string ops over `count` elements: StringLength (bytes,
+ * or UTF-8 characters), StringLower/StringUpper (ASCII letters),
+ * StringStrip (ASCII white space), AsString (numbers of tfc_dtype `dtype`
+ * printed with the printf `format`, bools as true/false), StringToNumber
+ * (into `dtype`; text that is not a number fails naming `node`) and Substr
+ * (`positions` pos and len values of `index_bytes`, one for every element
+ * or one for all; a pos outside the string fails naming `node`). */
+void tfc_string_length(tfc_runtime *runtime, const uint64_t *in, int32_t *out,
+                       int64_t count, int64_t utf8);
+void tfc_string_case(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
+                     int64_t count, int64_t upper);
+void tfc_string_strip(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
+                      int64_t count);
+void tfc_as_string(tfc_runtime *runtime, const void *in, uint64_t *out,
+                   const char *format, int64_t count, int64_t dtype);
+void tfc_string_to_number(tfc_runtime *runtime, const uint64_t *in, void *out,
+                          const char *node, int64_t count, int64_t dtype);
+void tfc_substr(tfc_runtime *runtime, const uint64_t *in, const void *pos,
+                const void *len, uint64_t *out, const char *node, int64_t count,
+                int64_t positions, int64_t index_bytes, int64_t utf8);
 
 /*===--- Checkpoint ops -----------------------------------------------===*/
 

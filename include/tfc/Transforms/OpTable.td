@@ -743,6 +743,19 @@ def : TfcOp<"StaticRegexFullMatch", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
   let attrs = ["pattern"];
 }
+// Elementwise (Substr's pos and len: scalars or the input's shape). Case
+// changes and stripping are ASCII's, as TensorFlow's without an encoding.
+foreach type = ["StringLength", "Substr"] in
+  def : TfcOp<type, Strings, Pattern<"StringOp">> {
+    let shape = "sameAsInput0";
+    let attrs = ["unit=BYTE|UTF8_CHAR"];
+  }
+foreach type = ["StringLower", "StringUpper", "StringStrip", "StringToNumber"] in
+  def : TfcOp<type, Strings, Pattern<"StringOp">> { let shape = "sameAsInput0"; }
+def : TfcOp<"AsString", Strings, Pattern<"StringOp">> {
+  let shape = "sameAsInput0";
+  let attrs = ["precision", "scientific", "shortest", "width", "fill"];
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

@@ -1,7 +1,9 @@
 //===- EmitStrings.cpp - the string ops of savers -------------------------===//
 //
-// StringJoin, ShardedFilename and StaticRegexFullMatch: calls of the
-// runtime's string ops on handles (tfc_runtime.h). Strings that other ops
+// StringJoin, ShardedFilename and StaticRegexFullMatch, and the
+// elementwise string ops (StringLength, StringLower/Upper, StringStrip,
+// AsString, StringToNumber, Substr): calls of the runtime's string ops on
+// handles (tfc_runtime.h). Strings that other ops
 // only pass on (Identity, Pack, Select, ...) need nothing here: a handle
 // is a 64-bit element like any other.
 //
@@ -9,6 +11,8 @@
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfg/DataType.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
 
 using namespace mlir;
@@ -17,7 +21,40 @@ namespace tfc {
 
 namespace {
 
-/// StringJoin, ShardedFilename, StaticRegexFullMatch: the runtime's string ops.
+/// AsString's printf format, composed as TensorFlow's kernel composes it
+/// from the attributes: fill and width, precision, then e (scientific), g
+/// (shortest) or f for floats, d for integers.
+FailureOr<std::string> asStringFormat(Operation *node) {
+  Type element =
+      cast<TensorType>(tfg::getDataOperands(node)[0].getType()).getElementType();
+  auto fill = node->getAttrOfType<StringAttr>("fill");
+  int64_t width = intAttr(node, "width", -1), precision = intAttr(node, "precision", -1);
+  bool scientific = boolAttr(node, "scientific"), shortest = boolAttr(node, "shortest");
+  bool isFloat = isa<FloatType>(element);
+  if (fill && fill.getValue().size() > 1)
+    return node->emitError() << tfg::nodeLabel(node) << ": fill must be one character";
+  if (!isFloat && (precision > -1 || scientific || shortest))
+    return node->emitError() << tfg::nodeLabel(node)
+                             << ": precision, scientific and shortest apply to floats only";
+  if (scientific && shortest)
+    return node->emitError() << tfg::nodeLabel(node)
+                             << ": scientific and shortest are exclusive";
+  std::string format = "%";
+  if (fill)
+    format += fill.getValue().str();
+  if (width > -1)
+    format += std::to_string(width);
+  if (precision > -1)
+    format += "." + std::to_string(precision);
+  if (isFloat)
+    format += scientific ? "e" : shortest ? "g" : "f";
+  else
+    format += element.isInteger(64) ? "lld" : "d";
+  return format;
+}
+
+/// The saver's string ops (StringJoin, ShardedFilename,
+/// StaticRegexFullMatch) and the elementwise ones: the runtime's.
 class StringOpPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -58,6 +95,56 @@ protected:
                        step.pointerTo(inputs[2]), step.pointerTo(*out)},
                       {});
       return success();
+    }
+    Value in = step.pointerTo(inputs[0]), result = step.pointerTo(*out);
+    auto utf8 = [&] {
+      auto unit = node->getAttrOfType<StringAttr>("unit");
+      return int64_t(unit && unit.getValue() == "UTF8_CHAR");
+    };
+    switch (kind) {
+    case OpKind::StringLength:
+      step.callKernel(loc, "tfc_string_length", {in, result}, {count, utf8()});
+      return success();
+    case OpKind::StringLower:
+    case OpKind::StringUpper:
+      step.callKernel(loc, "tfc_string_case", {in, result},
+                      {count, kind == OpKind::StringUpper});
+      return success();
+    case OpKind::StringStrip:
+      step.callKernel(loc, "tfc_string_strip", {in, result}, {count});
+      return success();
+    case OpKind::AsString: {
+      FailureOr<std::string> format = asStringFormat(node);
+      if (failed(format))
+        return failure();
+      Type element = cast<MemRefType>(inputs[0].getType()).getElementType();
+      step.callKernel(loc, "tfc_as_string",
+                      {in, result, step.stringPointer(loc, *format)},
+                      {count, int64_t(tfg::typeToDataType(element))});
+      return success();
+    }
+    case OpKind::StringToNumber: {
+      Type element = cast<MemRefType>(out->getType()).getElementType();
+      step.callKernel(loc, "tfc_string_to_number",
+                      {in, result, step.stringPointer(loc, tfg::nodeLabel(node))},
+                      {count, int64_t(tfg::typeToDataType(element))});
+      return success();
+    }
+    case OpKind::Substr: {
+      auto pos = cast<MemRefType>(inputs[1].getType());
+      if (pos != inputs[2].getType() ||
+          (pos.getNumElements() != 1 && pos.getNumElements() != count))
+        return step.error(node) << "pos and len must be scalars or the "
+                                   "input's shape";
+      step.callKernel(loc, "tfc_substr",
+                      {in, step.pointerTo(inputs[1]), step.pointerTo(inputs[2]),
+                       result, step.stringPointer(loc, tfg::nodeLabel(node))},
+                      {count, pos.getNumElements(),
+                       pos.getElementTypeBitWidth() / 8, utf8()});
+      return success();
+    }
+    default:
+      break;
     }
     auto pattern = node->getAttrOfType<StringAttr>("pattern");
     if (!pattern)
