@@ -17,6 +17,8 @@ packages=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   # Kernels.
   libeigen3-dev libdnnl-dev
+  # Regular expressions, as TensorFlow's string ops read them.
+  libre2-dev
   # Unit tests.
   libgtest-dev libgmock-dev
   # ip, for the distributed tests' hosts in network namespaces (root only).

@@ -4,8 +4,8 @@
 // inputs' text through them and make their outputs in the runtime's string
 // pool, which lives until the next step begins. First the string ops
 // TensorFlow's savers build around SaveV2 (joining a prefix with a
-// temporary suffix, naming shards, testing the prefix for a URL scheme),
-// then the elementwise ones of the registry's string family, with
+// temporary suffix, naming shards; RegexOps.cpp tests the prefix for a URL
+// scheme), then the elementwise ones of the registry's string family, with
 // TensorFlow's edge cases and error messages.
 //
 //===----------------------------------------------------------------------===//
@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <regex>
 #include <string>
 
 using tfc::handleOf;
@@ -56,21 +55,6 @@ void tfc_sharded_filename(tfc_runtime *runtime, const uint64_t *basename,
   std::snprintf(suffix, sizeof suffix, "-%05d-of-%05d", *shard, *num_shards);
   std::string text = stringOf(*basename) + suffix;
   *out = handleOf(tfc_string_new(runtime, text.data(), text.size()));
-}
-
-void tfc_static_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
-                                 uint8_t *out, const char *pattern,
-                                 const char *node, int64_t count) {
-  std::regex regex;
-  try {
-    regex = std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error &) {
-    tfc_fail(runtime, (std::string("node '") + node + "': pattern '" +
-                       pattern + "' is not a regular expression tfc reads")
-                          .c_str());
-  }
-  for (int64_t i = 0; i < count; ++i)
-    out[i] = std::regex_match(stringOf(in[i]), regex);
 }
 
 // ---- Elementwise string ops (the registry's string family) ----

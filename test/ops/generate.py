@@ -778,6 +778,22 @@ def _(c, rng):
                                out_type=tf.int64))
 
 
+@case("Regex", EXACT)
+def _(c, rng):
+    # RE2's syntax ((?i), \d, classes) and rewrites (\1, \0).
+    texts = c.feed(np.array([b"Hello World 42", b"abc-123-def", b"", b"a.b.c"]))
+    c.fetch(raw.StaticRegexReplace(input=texts, pattern=r"(\w+)-(\d+)", rewrite=r"\2:\1"))
+    c.fetch(raw.StaticRegexReplace(input=texts, pattern=r"[aeiou]", rewrite="_",
+                                   replace_global=False))
+    c.fetch(raw.StaticRegexReplace(input=texts, pattern=r"\.", rewrite=r"<\0>"))
+    c.fetch(raw.RegexReplace(input=texts, pattern=c.feed(np.array(b"(?i)hello|\\d")),
+                             rewrite=c.feed(np.array(b"#"))))
+    c.fetch(raw.RegexReplace(input=texts, pattern=c.feed(np.array(b"^")),
+                             rewrite=c.feed(np.array(b">")), replace_global=False))
+    c.fetch(raw.StaticRegexFullMatch(input=texts, pattern=r"[a-z]+-\d+-[a-z]+"))
+    c.fetch(raw.RegexFullMatch(input=texts, pattern=c.feed(np.array(b".*\\d.*"))))
+
+
 @case("FakeQuant", ELEMENTWISE)
 def _(c, rng):
     x = c.feed(rng.uniform(-8, 8, (4, 6)).astype(np.float32))

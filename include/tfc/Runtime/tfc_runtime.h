@@ -230,12 +230,20 @@ void tfc_string_join(tfc_runtime *runtime, const int64_t *inputs,
 void tfc_sharded_filename(tfc_runtime *runtime, const uint64_t *basename,
                           const int32_t *shard, const int32_t *num_shards,
                           uint64_t *out);
-/* StaticRegexFullMatch: whether each element matches `pattern` whole
- * (ECMAScript syntax, which agrees with RE2's on the patterns TensorFlow's
- * savers use); a pattern that does not compile fails, naming `node`. */
-void tfc_static_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
-                                 uint8_t *out, const char *pattern,
-                                 const char *node, int64_t count);
+/* The regular expression ops, with RE2 (a program calling them links
+ * -lre2): whether each element matches `pattern` whole, and each element
+ * with the first (or, `global`, every) match replaced by `rewrite` (\1 for
+ * groups). Pattern and rewrite are NUL-terminated text, or, with
+ * `from_tensor(s)`, the address of a scalar string tensor's handle. A
+ * pattern or rewrite RE2 refuses fails with TensorFlow's message, naming
+ * `node`. */
+void tfc_regex_full_match(tfc_runtime *runtime, const uint64_t *in,
+                          uint8_t *out, const void *pattern, const char *node,
+                          int64_t count, int64_t from_tensor);
+void tfc_regex_replace(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
+                       const void *pattern, const void *rewrite,
+                       const char *node, int64_t count, int64_t global,
+                       int64_t from_tensors);
 /* The elementwise string ops over `count` elements: StringLength (bytes,
  * or UTF-8 characters), StringLower/StringUpper (ASCII letters),
  * StringStrip (ASCII white space), AsString (numbers of tfc_dtype `dtype`

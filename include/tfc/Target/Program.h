@@ -141,6 +141,10 @@ std::vector<std::string> partitionDeviceTypes(mlir::ModuleOp module);
 /// installed prefix, `cmake --install`, so the toolchain can be moved).
 const std::string &runtimeLibraryDir();
 
+/// The system libraries the runtime's functions that `module` calls need
+/// beyond the C++ library: RE2 for the regular expression ops.
+std::vector<std::string> runtimeSystemLibraries(const llvm::Module &module);
+
 /// The main a program links: a standalone program's (ProgramMain.cpp), or
 /// a cluster task's (lib/Distributed/TaskMain.cpp), which brings the
 /// transport and gRPC.

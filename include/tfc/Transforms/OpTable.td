@@ -739,9 +739,22 @@ def : TfcOp<"StringJoin", Strings, Pattern<"StringOp">> {
 def : TfcOp<"ShardedFilename", Strings, Pattern<"StringOp">> {
   let shape = "scalarOutput";
 }
+// Regular expressions are RE2's, as TensorFlow's (the runtime's
+// RegexOps.cpp); the tensor forms take scalar patterns and rewrites.
 def : TfcOp<"StaticRegexFullMatch", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
   let attrs = ["pattern"];
+}
+def : TfcOp<"StaticRegexReplace", Strings, Pattern<"StringOp">> {
+  let shape = "sameAsInput0";
+  let attrs = ["pattern", "rewrite", "replace_global"];
+}
+def : TfcOp<"RegexFullMatch", Strings, Pattern<"StringOp">> {
+  let shape = "sameAsInput0";
+}
+def : TfcOp<"RegexReplace", Strings, Pattern<"StringOp">> {
+  let shape = "sameAsInput0";
+  let attrs = ["replace_global"];
 }
 // Elementwise (Substr's pos and len: scalars or the input's shape). Case
 // changes and stripping are ASCII's, as TensorFlow's without an encoding.

@@ -452,6 +452,7 @@ LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
   for (const std::string &archive : inputs->kernelArchives)
     args.push_back(libDir + "/" + archive);
   args.push_back(libDir + "/libTfcRuntime.a");
+  llvm::append_range(args, runtimeSystemLibraries(module));
   llvm::append_range(args, inputs->systemLibraries);
   llvm::append_range(args, mainInputs.systemLibraries);
   llvm::append_range(args, SmallVector<std::string>{"-lpthread", "-lm"});

@@ -5,6 +5,7 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/Partition.h"
 
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Target/TargetMachine.h"
@@ -64,6 +65,14 @@ std::vector<std::string> partitionDeviceTypes(ModuleOp module) {
   if (types.empty())
     types.push_back("CPU");
   return types;
+}
+
+std::vector<std::string> runtimeSystemLibraries(const llvm::Module &module) {
+  // RegexOps.cpp is the only part of the runtime with a library of its own.
+  for (const llvm::Function &function : module.functions())
+    if (function.isDeclaration() && function.getName().starts_with("tfc_regex_"))
+      return {"-lre2"};
+  return {};
 }
 
 const std::string &runtimeLibraryDir() {

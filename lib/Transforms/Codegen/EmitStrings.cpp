@@ -1,9 +1,9 @@
 //===- EmitStrings.cpp - the string ops of savers -------------------------===//
 //
-// StringJoin, ShardedFilename and StaticRegexFullMatch, and the
-// elementwise string ops (StringLength, StringLower/Upper, StringStrip,
-// AsString, StringToNumber, Substr): calls of the runtime's string ops on
-// handles (tfc_runtime.h). Strings that other ops
+// StringJoin and ShardedFilename, the elementwise string ops (StringLength,
+// StringLower/Upper, StringStrip, AsString, StringToNumber, Substr) and the
+// regular expression ones (RE2's, as TensorFlow's): calls of the runtime's
+// string ops on handles (tfc_runtime.h). Strings that other ops
 // only pass on (Identity, Pack, Select, ...) need nothing here: a handle
 // is a 64-bit element like any other.
 //
@@ -53,8 +53,7 @@ FailureOr<std::string> asStringFormat(Operation *node) {
   return format;
 }
 
-/// The saver's string ops (StringJoin, ShardedFilename,
-/// StaticRegexFullMatch) and the elementwise ones: the runtime's.
+/// The string ops: the runtime's.
 class StringOpPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -146,14 +145,25 @@ protected:
     default:
       break;
     }
-    auto pattern = node->getAttrOfType<StringAttr>("pattern");
-    if (!pattern)
-      return step.error(node) << "no 'pattern' attr";
-    step.callKernel(loc, "tfc_static_regex_full_match",
-                    {step.pointerTo(inputs[0]), step.pointerTo(*out),
-                     step.stringPointer(loc, pattern.getValue()),
-                     step.stringPointer(loc, tfg::getNodeName(node))},
-                    {count});
+    // The regular expression ops: pattern and rewrite from the attributes
+    // (Static*) or from scalar string tensors.
+    bool fromTensors = kind == OpKind::RegexFullMatch || kind == OpKind::RegexReplace;
+    auto text = [&](StringRef attr, unsigned operand) -> Value {
+      if (fromTensors)
+        return step.pointerTo(inputs[operand]);
+      auto value = node->getAttrOfType<StringAttr>(attr);
+      return step.stringPointer(loc, value ? value.getValue() : "");
+    };
+    Value label = step.stringPointer(loc, tfg::nodeLabel(node));
+    if (kind == OpKind::StaticRegexFullMatch || kind == OpKind::RegexFullMatch) {
+      step.callKernel(loc, "tfc_regex_full_match",
+                      {in, result, text("pattern", 1), label},
+                      {count, fromTensors});
+      return success();
+    }
+    step.callKernel(loc, "tfc_regex_replace",
+                    {in, result, text("pattern", 1), text("rewrite", 2), label},
+                    {count, boolAttr(node, "replace_global", true), fromTensors});
     return success();
   }
 };
