@@ -17,6 +17,9 @@
 //   Constant   the same whatever the rows and the batch size;
 //   Rows(a)    dimension a is the batch, and its slice i depends only on
 //              row i of the fed batches;
+//              (With `blocks` B, dimension a is B times the batch and its
+//              slice j depends only on row j mod N: SpaceToBatchND's
+//              blocks, which BatchToSpaceND gathers back.)
 //   BatchSize  a small integer tensor computed from shapes, whose elements
 //              are constants or multiples of the batch size (Keras'
 //              Shape -> StridedSlice -> Pack before a Reshape): allowed
@@ -65,9 +68,15 @@ struct Fact {
   Kind kind = Kind::Constant;
   /// Rows: the batch dimension.
   int64_t axis = -1;
+  /// Rows: the batch dimension is `blocks` times the batch, its slice j
+  /// depending on row j mod N only (SpaceToBatchND's output, until a
+  /// BatchToSpaceND gathers the blocks back).
+  int64_t blocks = 1;
   static Fact constant() { return {}; }
-  static Fact rows(int64_t axis) { return {Kind::Rows, axis}; }
-  static Fact batchSize() { return {Kind::BatchSize, -1}; }
+  static Fact rows(int64_t axis, int64_t blocks = 1) {
+    return {Kind::Rows, axis, blocks};
+  }
+  static Fact batchSize() { return {Kind::BatchSize, -1, 1}; }
 };
 
 /// How a dimension (or a shape tensor's element) varies with the batch:
@@ -128,9 +137,9 @@ private:
   Growth dimsGrowth(Value value) const;
   /// How each element of an integer value grows; empty if unknown.
   Growth valueGrowth(Value value) const;
-  /// The one dimension of `value` that grows, growing as the batch; -1
-  /// if there is none or more than one.
-  int64_t batchAxis(Value value) const;
+  /// The one dimension of `value` that grows, growing as `blocks` times
+  /// the batch; -1 if there is none or more than one.
+  int64_t batchAxis(Value value, int64_t blocks = 1) const;
   /// A constant dimension's size (the first probe's).
   int64_t dimAt(Value value, int64_t d) const {
     return shapeAt(0, value).dims[d];
@@ -240,13 +249,13 @@ Growth Analysis::valueGrowth(Value value) const {
   return growth;
 }
 
-int64_t Analysis::batchAxis(Value value) const {
+int64_t Analysis::batchAxis(Value value, int64_t blocks) const {
   Growth growth = dimsGrowth(value);
   int64_t axis = -1;
   for (int64_t d = 0; d < int64_t(growth.size()); ++d) {
     if (growth[d] == 0)
       continue;
-    if (growth[d] != 1 || axis >= 0)
+    if (growth[d] != blocks || axis >= 0)
       return -1;
     axis = d;
   }
@@ -364,7 +373,8 @@ LogicalResult Analysis::transfer(Operation *node, std::string &why) {
   }
 
   for (auto [i, result] : llvm::enumerate(results)) {
-    if (out[i].kind == Kind::Rows && batchAxis(result) != out[i].axis) {
+    if (out[i].kind == Kind::Rows &&
+        batchAxis(result, out[i].blocks) != out[i].axis) {
       why = "has output shape " + shapeAt(0, result).str() +
             " at a batch of " + std::to_string(kProbes[0]) +
             ", where the batch should be dimension " +
@@ -404,16 +414,36 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     }
     return values;
   };
-  auto allRows = [&](int64_t axis) {
-    for (Fact &f : out)
-      f = Fact::rows(axis);
-    return success();
-  };
   auto refuse = [&](const Twine &reason) {
     why = reason.str();
     return failure();
   };
   const char *mixes = "combines rows of the batch";
+  // Blocks of rows (SpaceToBatchND's) pass through the ops below that keep
+  // the batch dimension whole; the others refuse them.
+  int64_t blocks = 0;
+  for (const Fact &f : in) {
+    if (f.kind != Kind::Rows)
+      continue;
+    if (blocks && f.blocks != blocks)
+      return refuse(mixes);
+    blocks = f.blocks;
+  }
+  blocks = std::max<int64_t>(blocks, 1);
+  bool keepsBlocks =
+      isElementwise(node) || isRowKernel(kind) || kind == OpKind::Identity ||
+      kind == OpKind::Snapshot || kind == OpKind::StopGradient ||
+      kind == OpKind::ExpandDims || kind == OpKind::Squeeze ||
+      kind == OpKind::Reshape || kind == OpKind::MatMul ||
+      kind == OpKind::SpaceToBatchND ||
+      kind == OpKind::BatchToSpaceND;
+  if (blocks != 1 && !keepsBlocks)
+    return refuse("moves the blocks SpaceToBatchND made of the rows");
+  auto allRows = [&](int64_t axis) {
+    for (Fact &f : out)
+      f = Fact::rows(axis, blocks);
+    return success();
+  };
 
   if (isElementwise(node) || kind == OpKind::Identity ||
       kind == OpKind::Snapshot || kind == OpKind::StopGradient ||
@@ -660,7 +690,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   case OpKind::ExpandDims: {
     // Row i is the same elements before and after when as many elements
     // come before the batch dimension in both.
-    int64_t axis = batchAxis(results[0]);
+    int64_t axis = batchAxis(results[0], blocks);
     if (in[0].kind != Kind::Rows || !othersConstant(0, {1}) || axis < 0)
       return refuse(mixes);
     auto outer = [&](Value v, int64_t upTo) {
@@ -672,6 +702,27 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     if (outer(operands[0], in[0].axis) != outer(results[0], axis))
       return refuse(mixes);
     return allRows(axis);
+  }
+  case OpKind::SpaceToBatchND:
+  case OpKind::BatchToSpaceND: {
+    // SpaceToBatchND makes prod(block_shape) blocks of the batch, block b
+    // of row n being row b * N + n; BatchToSpaceND gathers them back.
+    std::optional<SmallVector<int64_t>> block = knownInts(operands[1]);
+    if (in[0].kind != Kind::Rows || in[0].axis != 0 || !othersConstant(0) ||
+        !block)
+      return refuse(mixes);
+    int64_t product = 1;
+    for (int64_t b : *block)
+      product *= b;
+    if (product < 1)
+      return refuse(mixes);
+    if (kind == OpKind::SpaceToBatchND)
+      blocks *= product;
+    else if (blocks % product != 0)
+      return refuse(mixes);
+    else
+      blocks /= product;
+    return allRows(0);
   }
   case OpKind::Fill:
   case OpKind::BroadcastTo: {

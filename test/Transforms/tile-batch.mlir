@@ -67,6 +67,41 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["pool:0"]} {
 
 // -----
 
+// A dilated convolution's blocks: SpaceToBatchND makes two blocks of the
+// batch, row kernels keep them apart, BatchToSpaceND gathers them back
+// (Keras' dilated causal Conv1D); a tile of 2 rows.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 2 : i64}
+// CHECK-DAG: SpaceToBatchND({{.*}}) name("s2b") {{.*}} -> tensor<4x6x4xf32>
+// CHECK-DAG: BatchToSpaceND({{.*}}) name("b2s") {{.*}} -> tensor<2x12x4xf32>
+module attributes {tfc.batch_tile = 2 : i64, tfc.feeds = ["x:0"], tfc.fetches = ["b2s:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x12x4xf32>
+    %block:2 = Const name("block") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+    %pads:2 = Const name("pads") {dtype = i32, value = dense<0> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+    %s2b:2 = SpaceToBatchND(%x#0, %block#0, %pads#0) name("s2b") {T = f32, Tblock_shape = i32, Tpaddings = i32} : (tensor<?x12x4xf32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?x6x4xf32>
+    %r:2 = Relu(%s2b#0) name("relu") {T = f32} : (tensor<?x6x4xf32>) -> tensor<?x6x4xf32>
+    %b2s:2 = BatchToSpaceND(%r#0, %block#0, %pads#0) name("b2s") {T = f32, Tblock_shape = i32, Tcrops = i32} : (tensor<?x6x4xf32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?x12x4xf32>
+    _Retval(%b2s#0) name("b2s/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x12x4xf32>) -> ()
+  }
+}
+
+// -----
+
+// expected-error @+1 {{feed 'x:0' has shape [?,12,4], unknown at compile time, and one program cannot serve every batch: node 't' (Transpose) moves the blocks SpaceToBatchND made of the rows}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["t:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x12x4xf32>
+    %block:2 = Const name("block") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+    %pads:2 = Const name("pads") {dtype = i32, value = dense<0> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+    %s2b:2 = SpaceToBatchND(%x#0, %block#0, %pads#0) name("s2b") {T = f32, Tblock_shape = i32, Tpaddings = i32} : (tensor<?x12x4xf32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?x6x4xf32>
+    %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0, 2]> : tensor<3xi32>} : () -> tensor<3xi32>
+    %t:2 = Transpose(%s2b#0, %perm#0) name("t") {T = f32, Tperm = i32} : (tensor<?x6x4xf32>, tensor<3xi32>) -> tensor<6x?x4xf32>
+    _Retval(%t#0) name("t/_retval_0") {T = f32, index = 0 : i64} : (tensor<6x?x4xf32>) -> ()
+  }
+}
+
+// -----
+
 // expected-error @+1 {{feed 'x:0' has shape [?,3], unknown at compile time, and one program cannot serve every batch: node 'mean' (Mean) reduces over the batch; give its shape, e.g. --feed x:0=1,3}}
 module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mean:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {

@@ -174,11 +174,21 @@ int randomKind(OpKind kind) {
   }
 }
 
-/// Whether the random values of `element` are ones the kernels make for
-/// `distribution`: float32, or int32 and int64 for uniform integers.
-bool isRandomElement(int distribution, Type element) {
-  return distribution == 3 ? element.isInteger(32) || element.isInteger(64)
-                           : element.isF32();
+/// The output of the random op `node`, whose values of `distribution` the
+/// kernels make as float32 (int32 or int64 for uniform integers); an error
+/// naming the node for other element types.
+FailureOr<Value> randomOutput(StepEmitter &step, Operation *node,
+                              int distribution) {
+  FailureOr<Value> out = step.outputFor(node);
+  if (failed(out))
+    return failure();
+  Type element = cast<MemRefType>(out->getType()).getElementType();
+  bool made = distribution == 3 ? element.isInteger(32) || element.isInteger(64)
+                                : element.isF32();
+  if (!made)
+    return step.error(node) << "random values of type " << element
+                            << " are not supported yet";
+  return out;
 }
 
 bool isAssignment(OpKind kind) {
@@ -313,14 +323,11 @@ protected:
     }
 
     if (int distribution = randomKind(kind); distribution >= 0) {
-      FailureOr<Value> out = step.outputFor(node);
+      FailureOr<Value> out = randomOutput(step, node, distribution);
       if (failed(out))
         return failure();
       auto outType = cast<MemRefType>(out->getType());
       Type element = outType.getElementType();
-      if (!isRandomElement(distribution, element))
-        return step.error(node) << "random values of type " << element
-                                << " are not supported yet";
       Value none = step.nullPointer(loc);
       Value low = distribution == 3
                       ? step.pointerTo(step.memrefFor(operands[1]))
@@ -607,14 +614,11 @@ protected:
     }
 
     int distribution = randomKind(kind);
-    FailureOr<Value> out = step.outputFor(node);
+    FailureOr<Value> out = randomOutput(step, node, distribution);
     if (failed(out))
       return failure();
     auto outType = cast<MemRefType>(out->getType());
     Type element = outType.getElementType();
-    if (!isRandomElement(distribution, element))
-      return step.error(node) << "random values of type " << element
-                              << " are not supported yet";
     // (shape, seed, [minval, maxval]) or (shape, key, counter, algorithm,
     // [minval, maxval]).
     bool keyed = llvm::is_contained(
