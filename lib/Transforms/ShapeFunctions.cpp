@@ -259,6 +259,11 @@ LogicalResult sameAsInput0(ShapeContext &c) {
   return success();
 }
 
+LogicalResult sameAsInput1(ShapeContext &c) {
+  c.setOutput(0, c.input(1));
+  return success();
+}
+
 /// Identity-like ops: input 0's shape, and its value when known.
 LogicalResult identity(ShapeContext &c) {
   if (failed(sameAsInput0(c)))

@@ -1210,6 +1210,24 @@ def _(c, rng):
                                    num_segments=const(4)))
 
 
+@case("Search", EXACT)
+def _(c, rng):
+    # Bucketize: boundaries hit exactly, below the first, above the last,
+    # NaN (past them all); ints and doubles compared as TensorFlow does.
+    c.fetch(raw.Bucketize(input=c.feed(edge_floats()), boundaries=[-1.0, 0.0, 0.5, 2.5, 10.0]))
+    c.fetch(raw.Bucketize(input=c.feed(ints((3, 4), rng)), boundaries=[-3.0, 0.5, 4.0]))
+    c.fetch(raw.Bucketize(input=c.feed(np.array([0.1, 0.30000001, 2.0], np.float64)),
+                          boundaries=[0.1, 0.3]))
+    # tf.searchsorted: rows of sorted inputs, repeated values.
+    sorted_rows = c.feed(np.sort(ints((3, 6), rng), axis=1))
+    values = c.feed(ints((3, 5), rng))
+    for op in (raw.LowerBound, raw.UpperBound):
+        c.fetch(op(sorted_inputs=sorted_rows, values=values))
+        c.fetch(op(sorted_inputs=sorted_rows, values=values, out_type=tf.int64))
+        c.fetch(op(sorted_inputs=c.feed(np.sort(ordinary_floats((2, 7), rng), axis=1)),
+                   values=c.feed(ordinary_floats((2, 4), rng))))
+
+
 @case("Segments", REDUCTION)
 def _(c, rng):
     data = c.feed(ordinary_floats((6, 3), rng))

@@ -690,6 +690,15 @@ void tfc_cpu_fake_quant_grad_f32(tfc_runtime *runtime, const float *gradients,
                                  const tfc_fake_quant_params *params,
                                  int64_t count, int64_t channels);
 
+/* LowerBound (upper 0) and UpperBound (1): for each of the `m` values of
+ * each of `rows` rows, the index of the first of the row's `n` sorted
+ * inputs not below (above) it, as int32 or int64 (`out_bytes`); elements
+ * of tfc_dtype `dtype` (float, double, int32, int64). */
+void tfc_cpu_search_sorted(tfc_runtime *runtime, int32_t upper,
+                           const void *sorted, const void *values, void *out,
+                           int64_t rows, int64_t n, int64_t m, int64_t dtype,
+                           int64_t out_bytes);
+
 /* Segment reductions (kind 0 sum, 1 mean, 2 max, 3 min, 4 product, 5 sum
  * over the square root of the count) of `count` float32 rows of `row_size`
  * into `segments` rows of `out`: row i of `data` (or row indices[i], of

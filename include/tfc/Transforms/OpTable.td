@@ -175,6 +175,8 @@ foreach type = ["BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
                 "RightShift"] in
   def : BinaryOp<type>;
 def : ElementwiseOp<"Invert">;
+// The bucket of each element: a comparison per boundary.
+def : ElementwiseOp<"Bucketize"> { let attrs = ["boundaries"]; }
 def : ElementwiseOp<"PopulationCount">;
 
 // Special functions: the runtime's (runtime/kernels/cpu/SpecialFunctions.cpp),
@@ -402,6 +404,11 @@ foreach type = ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN",
   def : TfcOp<type, Reduction, Pattern<"Segments">> {
     let shape = "segmentReduction";
     let attrs = ["sparse_gradient:ignored"];
+  }
+// tf.searchsorted: std::lower_bound/upper_bound per row (SearchSorted.cpp).
+foreach type = ["LowerBound", "UpperBound"] in
+  def : TfcOp<type, Reduction, Pattern<"SearchSorted">> {
+    let shape = "sameAsInput1";
   }
 // Its output's length is bounded by tfc-bound-unique.
 def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }

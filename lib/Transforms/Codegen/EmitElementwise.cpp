@@ -334,6 +334,28 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   case OpKind::LogicalNot:
     return Value(step.builder.create<arith::XOrIOp>(
         loc, in[0], step.builder.create<arith::ConstantIntOp>(loc, 1, 1)));
+  case OpKind::Bucketize: {
+    // The number of boundaries not above x (upper_bound's index: NaN is
+    // past them all), compared in float (double for double input).
+    OpBuilder &b = step.builder;
+    Type compute = operandElement.isF64() ? b.getF64Type() : b.getF32Type();
+    Value x = in[0];
+    if (!isa<FloatType>(operandElement))
+      x = b.create<arith::SIToFPOp>(loc, compute, x);
+    Value count = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    Value one = b.create<arith::ConstantIntOp>(loc, 1, 32);
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    if (auto boundaries = node->getAttrOfType<ArrayAttr>("boundaries"))
+      for (Attribute boundary : boundaries) {
+        double value = cast<FloatAttr>(boundary).getValueAsDouble();
+        Value bound = b.create<arith::ConstantOp>(
+            loc, b.getFloatAttr(compute, compute.isF32() ? float(value) : value));
+        Value below = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, bound);
+        count = b.create<arith::AddIOp>(
+            loc, count, b.create<arith::SelectOp>(loc, below, zero, one));
+      }
+    return count;
+  }
   case OpKind::ApproximateEqual:
     return operands.compare(
         "lt", step.builder.create<math::AbsFOp>(loc, operands.sub(in[0], in[1])),

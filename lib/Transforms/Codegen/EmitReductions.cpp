@@ -407,9 +407,48 @@ protected:
   }
 };
 
+/// LowerBound and UpperBound (tf.searchsorted): each row's values looked
+/// up in its sorted inputs, the last dimension; one runtime call.
+class SearchSortedPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OperandRange operands = tfg::getDataOperands(node);
+    auto sorted = cast<RankedTensorType>(operands[0].getType());
+    auto values = cast<RankedTensorType>(operands[1].getType());
+    Type element = sorted.getElementType();
+    if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
+        !element.isInteger(64))
+      return step.error(node) << "supports float32, float64, int32 and int64";
+    if (sorted.getRank() < 1 || sorted.getRank() != values.getRank())
+      return step.error(node) << "sorted inputs " << sorted << " and values "
+                              << values << " must be rows alike";
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    int64_t n = sorted.getShape().back(), m = values.getShape().back();
+    int64_t rows = m ? values.getNumElements() / m : 0;
+    if (rows * n != sorted.getNumElements() && n)
+      return step.error(node) << "sorted inputs " << sorted << " and values "
+                              << values << " have different rows";
+    Location loc = node->getLoc();
+    step.callKernel(loc, step.kernelName("search_sorted"),
+                    {step.pointerTo(step.memrefFor(operands[0])),
+                     step.pointerTo(step.memrefFor(operands[1])),
+                     step.pointerTo(*out)},
+                    {rows, n, m, int64_t(tfg::typeToDataType(element)),
+                     cast<MemRefType>(out->getType()).getElementTypeBitWidth() / 8},
+                    opKindOf(node) == OpKind::UpperBound ? 1 : 0);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateReductionPatterns(CodegenPatterns &patterns) {
+  patterns.add<SearchSortedPattern>("SearchSorted");
   patterns.add<ReductionPattern>("Reduction");
   patterns.add<AxisKernelPattern>("AxisKernel");
   patterns.add<TopKPattern>("TopK");
