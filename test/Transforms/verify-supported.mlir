@@ -63,13 +63,13 @@ tfg.func @f() -> () {
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %c, %cc = Const name("c") {dtype = f32, value = dense<1.0> : tensor<1x2x2x1xf32>} : () -> (tensor<1x2x2x1xf32>)
   %i, %ic = Const name("i") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> (tensor<1xi32>)
-  // expected-error @+1 {{3 unsupported attribute values: Equal incompatible_shape_error=false: tfc handles only true (nodes 'e1', 'e2'), Conv2D data_format=NCHW: tfc handles only NHWC (node 'conv'), GatherV2 batch_dims=1: tfc handles only 0 (node 'g')}}
+  // expected-error @+1 {{3 unsupported attribute values: Equal incompatible_shape_error=false: tfc handles only true (nodes 'e1', 'e2'), Conv2D data_format=NCHW: tfc handles only NHWC (node 'conv'), DepthToSpace data_format=NCHW: tfc handles only NHWC (node 'g')}}
   %e1, %e1c = Equal(%c, %c) name("e1") {T = f32, incompatible_shape_error = false} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> (tensor<1x2x2x1xi1>)
   %e2, %e2c = Equal(%c, %c) name("e2") {T = f32, incompatible_shape_error = false} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> (tensor<1x2x2x1xi1>)
   %e3, %e3c = Equal(%c, %c) name("e3") {T = f32, incompatible_shape_error = true} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> (tensor<1x2x2x1xi1>)
   %conv, %convc = Conv2D(%c, %c) name("conv") {T = f32, data_format = "NCHW", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> (tensor<1x1x1x1xf32>)
   %ok, %okc = Conv2D(%c, %c) name("ok") {T = f32, data_format = "NHWC", padding = "EXPLICIT", explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0], strides = [1, 1, 1, 1], dilations = [1, 2, 2, 1], use_cudnn_on_gpu = false} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> (tensor<1x2x2x1xf32>)
-  %g, %gc = GatherV2(%c, %i, %i) name("g") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 1} : (tensor<1x2x2x1xf32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<1x2x2x1xf32>)
+  %g, %gc = DepthToSpace(%c) name("g") {T = f32, block_size = 2 : i64, data_format = "NCHW"} : (tensor<1x2x2x1xf32>) -> (tensor<1x2x2x1xf32>)
 }
 
 // -----

@@ -644,6 +644,17 @@ def _(c, rng):
                          axis=const(1)))
     c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array(1, np.int32)),
                          axis=const(-1)))
+    # batch_dims: row b of the indices picks from row b of the params
+    # (positive and negative batch_dims, axis past the batch dims).
+    c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array([[2, 0], [1, 1], [0, 2],
+                                                                 [2, 2], [1, 0]], np.int32)),
+                         axis=const(1), batch_dims=1))
+    c.fetch(raw.GatherV2(params=params, indices=c.feed(np.array([[1], [0], [1], [0], [1]],
+                                                                np.int64)),
+                         axis=const(2), batch_dims=-1))
+    c.fetch(raw.GatherV2(params=c.feed(ordinary_floats((2, 3, 4), rng)),
+                         indices=c.feed(np.array([[[3, 0]], [[1, 2]]], np.int32)),
+                         axis=const(2), batch_dims=1))
 
 
 @case("Gather", EXACT)

@@ -435,8 +435,7 @@ let devices = [CPU, GPU] in {
     }
     def : AliasOp<"ExpandDims", "expandDims", DataMovement>;
   }
-  // [op type, shape function, attrs...]. (GatherV2's batch_dims is not
-  // handled.)
+  // [op type, shape function, attrs...].
   defvar resizeFlags = ["align_corners", "half_pixel_centers"];
   defvar moves = [
     ["Transpose", "transpose"], ["ConcatV2", "concatV2"],
@@ -445,7 +444,7 @@ let devices = [CPU, GPU] in {
     !listconcat(["StridedSlice", "stridedSlice"], stridedSliceMasks),
     ["Pad", "pad"], ["PadV2", "pad"],
     ["MirrorPad", "pad", "mode=REFLECT|SYMMETRIC"], ["Tile", "tile"],
-    ["GatherV2", "gatherV2"], ["OneHot", "oneHot", "axis"],
+    ["GatherV2", "gatherV2", "batch_dims"], ["OneHot", "oneHot", "axis"],
     ["Range", "range"], ["BroadcastTo", "broadcastTo"], ["Fill", "fill"],
     ["ReverseV2", "sameAsInput0"], ["Roll", "sameAsInput0"],
     ["DepthToSpace", "depthToSpace", "block_size", "data_format=NHWC"],

@@ -675,21 +675,28 @@ protected:
                                  : constants(2, "the axis");
       if (failed(axisList))
         return failure();
-      auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");
-      if (batchDims && batchDims.getInt() != 0)
-        return step.error(node) << "batch_dims other than 0 are not supported";
       std::optional<int64_t> axis = normalized(axisList->front(), in.getRank());
       if (!axis)
         return step.error(node) << "axis out of range";
       auto indicesType = typeOf(operands[1]);
       int64_t indicesRank = indicesType.getRank();
+      // The first batch_dims dimensions of params and indices go together:
+      // output[b..., p..., i..., q...] = params[b..., p..., indices[b...,
+      // i...], q...].
+      int64_t batchDims = intAttr(node, "batch_dims", 0);
+      if (batchDims < 0)
+        batchDims += indicesRank;
+      if (batchDims < 0 || batchDims > *axis || batchDims > indicesRank)
+        return step.error(node) << "batch_dims " << intAttr(node, "batch_dims", 0)
+                                << " must be in [0, " << std::min(*axis, indicesRank)
+                                << "]";
       Value indices = step.memrefFor(operands[1]);
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output) || !indices)
         return failure();
       SmallVector<AffineExpr> exprs;
       for (int64_t k = 0; k < indicesRank; ++k)
-        exprs.push_back(dim(*axis + k));
+        exprs.push_back(dim(k < batchDims ? k : *axis + k - batchDims));
       int64_t n = in.getDimSize(*axis);
       if (std::optional<SmallVector<int64_t>> known = constantInts(operands[1])) {
         for (auto [at, index] : llvm::enumerate(*known))
@@ -713,7 +720,8 @@ protected:
               at.push_back(d == *axis
                                ? i
                                : Value(b.create<linalg::IndexOp>(
-                                     l, d < *axis ? d : d - 1 + indicesRank)));
+                                     l, d < *axis ? d
+                                                  : d - 1 + indicesRank - batchDims)));
             return b.create<memref::LoadOp>(l, source, at);
           });
       return success();
