@@ -32,9 +32,8 @@ std::unique_ptr<RE2> compile(tfc_runtime *runtime, const std::string &pattern,
                              const char *node) {
   auto regex = std::make_unique<RE2>(pattern, RE2::Quiet);
   if (!regex->ok())
-    tfc_fail(runtime, (std::string(node) + ": Invalid pattern: " + pattern +
-                       ", error: " + regex->error())
-                          .c_str());
+    tfc::rt::failAt(runtime, node,
+                    "Invalid pattern: " + pattern + ", error: " + regex->error());
   return regex;
 }
 
@@ -60,9 +59,8 @@ void tfc_regex_replace(tfc_runtime *runtime, const uint64_t *in, uint64_t *out,
   std::string replacement = textOf(rewrite, from_tensors != 0);
   std::string error;
   if (!regex->CheckRewriteString(replacement, &error))
-    tfc_fail(runtime, (std::string(node) + ": Invalid rewrite pattern: " +
-                       replacement + ", error: " + error)
-                          .c_str());
+    tfc::rt::failAt(runtime, node,
+                    "Invalid rewrite pattern: " + replacement + ", error: " + error);
   for (int64_t i = 0; i < count; ++i) {
     std::string text = stringOf(in[i]);
     if (global)

@@ -56,12 +56,17 @@ void tfc_fail(tfc_runtime *, const char *message) {
   std::_Exit(1);
 }
 
+void tfc::rt::failAt(tfc_runtime *runtime, const std::string &who,
+                     const std::string &what) {
+  tfc_fail(runtime, (who + ": " + what).c_str());
+  __builtin_unreachable(); // tfc_fail ends the process.
+}
+
 void tfc::rt::failIndexOutOfRange(tfc_runtime *runtime, const std::string &who,
                                   int64_t i, int64_t index, int64_t limit) {
-  tfc_fail(runtime, (who + ": indices[" + std::to_string(i) + "] = " +
-                     std::to_string(index) + " is not in [0, " +
-                     std::to_string(limit) + ")")
-                        .c_str());
+  failAt(runtime, who,
+         "indices[" + std::to_string(i) + "] = " + std::to_string(index) +
+             " is not in [0, " + std::to_string(limit) + ")");
 }
 
 void tfc_check_indices(tfc_runtime *runtime, const void *indices,
@@ -123,10 +128,9 @@ void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
       tuple += (j ? ", " : "") + std::to_string(at(i * depth + j));
     for (int64_t j = 0; j < limits_rank; ++j)
       shape += (j ? "," : "") + std::to_string(limits[j]);
-    tfc_fail(runtime, (std::string(node) + ": indices[" + std::to_string(i) +
-                       "] = [" + tuple + "] does not index into param shape [" +
-                       shape + "]")
-                          .c_str());
+    tfc::rt::failAt(runtime, node,
+                    "indices[" + std::to_string(i) + "] = [" + tuple +
+                        "] does not index into param shape [" + shape + "]");
   }
 }
 

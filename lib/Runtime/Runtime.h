@@ -44,6 +44,11 @@ inline int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
                          : static_cast<const int32_t *>(indices)[i];
 }
 
+/// Stops the step with "WHO: WHAT", `who` naming the node: the form of
+/// every error of a kernel.
+[[noreturn]] void failAt(tfc_runtime *runtime, const std::string &who,
+                         const std::string &what);
+
 /// Stops the step as TensorFlow's kernels do for an index out of range:
 /// "WHO: indices[I] = INDEX is not in [0, LIMIT)".
 void failIndexOutOfRange(tfc_runtime *runtime, const std::string &who,

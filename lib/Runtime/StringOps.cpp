@@ -189,10 +189,9 @@ void tfc_string_to_number(tfc_runtime *runtime, const uint64_t *in, void *out,
               (!integer || errno == 0) &&
               (dtype != TFC_INT32 || (whole >= INT32_MIN && whole <= INT32_MAX));
     if (!ok)
-      tfc_fail(runtime, (std::string(node) +
-                         ": StringToNumberOp could not correctly convert "
-                         "string: " + text)
-                            .c_str());
+      tfc::rt::failAt(runtime, node,
+                      "StringToNumberOp could not correctly convert string: " +
+                          text);
     switch (dtype) {
     case TFC_INT32:
       static_cast<int32_t *>(out)[i] = int32_t(whole);
@@ -222,10 +221,9 @@ void tfc_substr(tfc_runtime *runtime, const uint64_t *in, const void *pos,
     int64_t size = utf8 ? utf8Length(text) : int64_t(text.size());
     int64_t p = at(pos, i), n = at(len, i);
     if (p < -size || p > size)
-      tfc_fail(runtime, (std::string(node) + ": pos " + std::to_string(p) +
-                         " out of range for string " + quoted(text) +
-                         " at index " + std::to_string(i))
-                            .c_str());
+      tfc::rt::failAt(runtime, node,
+                      "pos " + std::to_string(p) + " out of range for string " +
+                          quoted(text) + " at index " + std::to_string(i));
     if (p < 0)
       p += size;
     // A length past the end, or negative, takes as much as there is.

@@ -430,9 +430,14 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     blocks = f.blocks;
   }
   blocks = std::max<int64_t>(blocks, 1);
-  bool keepsBlocks =
-      isElementwise(node) || isRowKernel(kind) || kind == OpKind::Identity ||
+  // Elementwise ops and the identities that keep their input's shape.
+  bool elementwise =
+      isElementwise(node) || kind == OpKind::Identity ||
       kind == OpKind::Snapshot || kind == OpKind::StopGradient ||
+      kind == OpKind::PreventGradient || kind == OpKind::EnsureShape ||
+      kind == OpKind::CheckNumerics;
+  bool keepsBlocks =
+      elementwise || isRowKernel(kind) ||
       kind == OpKind::ExpandDims || kind == OpKind::Squeeze ||
       kind == OpKind::Reshape || kind == OpKind::MatMul ||
       kind == OpKind::SpaceToBatchND ||
@@ -445,10 +450,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     return success();
   };
 
-  if (isElementwise(node) || kind == OpKind::Identity ||
-      kind == OpKind::Snapshot || kind == OpKind::StopGradient ||
-      kind == OpKind::PreventGradient || kind == OpKind::EnsureShape ||
-      kind == OpKind::CheckNumerics) {
+  if (elementwise) {
     // Broadcasting aligns dimensions from the right.
     int64_t rank = rankOf(results[0]), axis = -1;
     for (auto [i, operand] : llvm::enumerate(operands)) {

@@ -507,7 +507,7 @@ void tfc_cpu_scatter_rows(tfc_runtime *runtime, void *out, const void *indices,
 /* Scatter updates into var's rows, in index order: kind 0 update, 1 add,
  * 2 sub, 3 mul, 4 div, 5 min, 6 max; updates are [count, row_size], or one
  * value (scalar_updates). With drop_negative, negative indices are skipped
- * (UnsortedSegmentSum). */
+ * (the updates of deduplicated rows, past the count of Unique's output). */
 void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
                          const void *indices, const float *updates,
                          const char *node, int64_t rows, int64_t row_size,

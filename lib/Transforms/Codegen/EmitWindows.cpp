@@ -44,6 +44,14 @@ SmallVector<int64_t> intsAttr(Operation *node, StringRef name,
   return values;
 }
 
+/// SAME padding's share before a dimension: half the total, the smaller
+/// half (TensorFlow's rule).
+int64_t samePaddingBefore(int64_t in, int64_t out, int64_t window,
+                          int64_t stride, int64_t dilation) {
+  int64_t total = (out - 1) * stride + (window - 1) * dilation + 1 - in;
+  return std::max<int64_t>(total, 0) / 2;
+}
+
 /// The geometry of `node` whose windowed input has type `in` and output
 /// `out`; kh/kw from the filter type, or from ksize when it is null.
 FailureOr<WindowGeometry> windowGeometry(Operation *node,
@@ -68,13 +76,8 @@ FailureOr<WindowGeometry> windowGeometry(Operation *node,
   g.dilationH = dilations[1], g.dilationW = dilations[2];
   StringRef padding = node->getAttrOfType<StringAttr>("padding").getValue();
   if (padding == "SAME") {
-    auto before = [](int64_t in, int64_t out, int64_t k, int64_t stride,
-                     int64_t dilation) {
-      int64_t total = (out - 1) * stride + (k - 1) * dilation + 1 - in;
-      return std::max<int64_t>(total, 0) / 2;
-    };
-    g.padTop = before(g.h, g.oh, g.kh, g.strideH, g.dilationH);
-    g.padLeft = before(g.w, g.ow, g.kw, g.strideW, g.dilationW);
+    g.padTop = samePaddingBefore(g.h, g.oh, g.kh, g.strideH, g.dilationH);
+    g.padLeft = samePaddingBefore(g.w, g.ow, g.kw, g.strideW, g.dilationW);
   } else if (padding == "EXPLICIT") {
     SmallVector<int64_t> pads;
     if (auto list = node->getAttrOfType<ArrayAttr>("explicit_paddings"))
@@ -329,13 +332,10 @@ protected:
       window = intsAttr(node, "ksize", 1, 5);
     }
     bool same = node->getAttrOfType<StringAttr>("padding").getValue() == "SAME";
-    // SAME pads with half the total before (the smaller half).
     auto before = [&](unsigned d) -> int64_t {
-      if (!same)
-        return 0;
-      int64_t total = (out.getDimSize(d) - 1) * strides[d] + window[d] -
-                      in.getDimSize(d);
-      return std::max<int64_t>(total, 0) / 2;
+      return same ? samePaddingBefore(in.getDimSize(d), out.getDimSize(d),
+                                      window[d], strides[d], /*dilation=*/1)
+                  : 0;
     };
     tfc_window3d_params params = {};
     params.n = in.getDimSize(0);

@@ -30,12 +30,6 @@ using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>
 template <typename T> using ConstMap = Eigen::Map<const Matrix<T>>;
 template <typename T> using Map = Eigen::Map<Matrix<T>>;
 
-[[noreturn]] void fail(tfc_runtime *runtime, const char *node,
-                       const char *what) {
-  tfc_fail(runtime, (std::string(node) + ": " + what).c_str());
-  __builtin_unreachable();
-}
-
 /// Calls f<float> or f<double> by `dtype`.
 template <template <typename> class F, typename... Args>
 void byType(int64_t dtype, Args... args) {
@@ -45,6 +39,12 @@ void byType(int64_t dtype, Args... args) {
     F<float>::run(args...);
 }
 
+/// Whether the LU factors have a zero pivot: a singular matrix, which
+/// TensorFlow refuses to invert or solve.
+template <typename T> bool singular(const Eigen::PartialPivLU<Matrix<T>> &lu) {
+  return lu.rows() && lu.matrixLU().diagonal().cwiseAbs().minCoeff() == T(0);
+}
+
 template <typename T> struct Inverse {
   static void run(tfc_runtime *runtime, const void *in, void *out,
                   const char *node, int64_t batch, int64_t n, int64_t adjoint) {
@@ -52,8 +52,8 @@ template <typename T> struct Inverse {
       ConstMap<T> a(static_cast<const T *>(in) + b * n * n, n, n);
       Matrix<T> m = adjoint ? Matrix<T>(a.adjoint()) : Matrix<T>(a);
       Eigen::PartialPivLU<Matrix<T>> lu(m);
-      if (n && lu.matrixLU().diagonal().cwiseAbs().minCoeff() == T(0))
-        fail(runtime, node, "Input is not invertible.");
+      if (singular(lu))
+        tfc::rt::failAt(runtime, node, "Input is not invertible.");
       Map<T>(static_cast<T *>(out) + b * n * n, n, n) = lu.inverse();
     }
   }
@@ -106,9 +106,9 @@ template <typename T> struct Cholesky {
       ConstMap<T> a(static_cast<const T *>(in) + b * n * n, n, n);
       Eigen::LLT<Matrix<T>, Eigen::Lower> llt(a);
       if (llt.info() != Eigen::Success)
-        fail(runtime, node,
-             "Cholesky decomposition was not successful. The input might "
-             "not be valid.");
+        tfc::rt::failAt(runtime, node,
+                        "Cholesky decomposition was not successful. The "
+                        "input might not be valid.");
       Map<T>(static_cast<T *>(out) + b * n * n, n, n) =
           llt.matrixL().toDenseMatrix();
     }
@@ -124,8 +124,8 @@ template <typename T> struct Solve {
       ConstMap<T> r(static_cast<const T *>(rhs) + b * n * k, n, k);
       Matrix<T> m = adjoint ? Matrix<T>(a.adjoint()) : Matrix<T>(a);
       Eigen::PartialPivLU<Matrix<T>> lu(m);
-      if (n && lu.matrixLU().diagonal().cwiseAbs().minCoeff() == T(0))
-        fail(runtime, node, "Input matrix is not invertible.");
+      if (singular(lu))
+        tfc::rt::failAt(runtime, node, "Input matrix is not invertible.");
       Map<T>(static_cast<T *>(out) + b * n * k, n, k) = lu.solve(r);
     }
   }

@@ -64,21 +64,23 @@ struct ConvGeometry {
   dnnl::memory::dims strides, dilations, padBefore, padAfter;
 };
 
+/// The padding after a dimension, which follows from the output size
+/// (never negative: a remainder of the input is simply not read).
+inline int64_t paddingAfter(int64_t in, int64_t out, int64_t window,
+                            int64_t stride, int64_t dilation, int64_t before) {
+  return std::max<int64_t>(
+      0, (out - 1) * stride + (window - 1) * dilation + 1 - in - before);
+}
+
 /// From tfc_conv2d_params or tfc_conv2d_backprop_params (tfc_runtime.h),
 /// which name these fields alike.
 template <typename Params> ConvGeometry convGeometry(const Params &p) {
-  // oneDNN counts dilation from 0; the bottom/right padding follows from
-  // the output size (never negative: a remainder is simply not read).
-  auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
-                  int64_t dilation, int64_t before) {
-    return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 -
-                                    in - before);
-  };
+  // oneDNN counts dilation from 0.
   return {{p.stride_h, p.stride_w},
           {p.dilation_h - 1, p.dilation_w - 1},
           {p.pad_top, p.pad_left},
-          {after(p.h, p.oh, p.kh, p.stride_h, p.dilation_h, p.pad_top),
-           after(p.w, p.ow, p.kw, p.stride_w, p.dilation_w, p.pad_left)}};
+          {paddingAfter(p.h, p.oh, p.kh, p.stride_h, p.dilation_h, p.pad_top),
+           paddingAfter(p.w, p.ow, p.kw, p.stride_w, p.dilation_w, p.pad_left)}};
 }
 
 } // namespace tfc::onednn

@@ -209,12 +209,10 @@ extern "C" void tfc_cpu_stateless_random(tfc_runtime *runtime, int32_t kind,
                                          const char *node, int64_t n,
                                          int64_t dtype, int64_t seed_bytes) {
   // 1 is Philox, 3 "the best for the device": Philox on CPUs.
-  if (algorithm && *algorithm != 1 && *algorithm != 3) {
-    std::string message = std::string(node) + ": random algorithm " +
-                          std::to_string(*algorithm) +
-                          " is not supported (only 1, Philox, and 3, auto)";
-    tfc_fail(runtime, message.c_str());
-  }
+  if (algorithm && *algorithm != 1 && *algorithm != 3)
+    tfc::rt::failAt(runtime, node,
+                    "random algorithm " + std::to_string(*algorithm) +
+                        " is not supported (only 1, Philox, and 3, auto)");
   uint64_t seedKey, seedCounter[2];
   if (seed) {
     tfc_cpu_random_key_counter(runtime, seed, &seedKey, seedCounter, seed_bytes);

@@ -22,6 +22,7 @@
 
 namespace {
 
+using tfc::rt::failAt;
 using tfc::rt::indexAt;
 
 enum Kind { Sum = 0, Mean = 1, Max = 2, Min = 3, Prod = 4, SqrtN = 5 };
@@ -39,13 +40,6 @@ float identity(int32_t kind) {
   }
 }
 
-[[noreturn]] void fail(tfc_runtime *runtime, const char *node,
-                       const std::string &what) {
-  std::string message = std::string(node) + ": " + what;
-  tfc_fail(runtime, message.c_str());
-  __builtin_unreachable();
-}
-
 /// The segment of each of the `count` rows, checked: increasing when
 /// `sorted`, within [0, segments) (negative ones dropped, as -1, when
 /// not sorted).
@@ -56,13 +50,13 @@ std::vector<int64_t> segmentsOf(tfc_runtime *runtime, const void *ids,
   for (int64_t i = 0; i < count; ++i) {
     int64_t s = indexAt(ids, idBytes, i);
     if (sorted && i > 0 && s < of[i - 1])
-      fail(runtime, node, "segment ids are not increasing");
+      failAt(runtime, node, "segment ids are not increasing");
     if (s < 0 && !sorted) {
       of[i] = -1;
       continue;
     }
     if (s < 0 || s >= segments)
-      fail(runtime, node,
+      failAt(runtime, node,
            "segment_ids[" + std::to_string(i) + "] = " + std::to_string(s) +
                " is out of range [0, " + std::to_string(segments) + ")");
     of[i] = s;
@@ -77,7 +71,7 @@ int64_t rowOf(tfc_runtime *runtime, const void *indices, const char *node,
     return i;
   int64_t r = indexAt(indices, indexBytes, i);
   if (r < 0 || r >= dataRows)
-    fail(runtime, node,
+    failAt(runtime, node,
          "indices[" + std::to_string(i) + "] == " + std::to_string(r) +
              " out of range [0, " + std::to_string(dataRows) + ")");
   return r;
@@ -143,7 +137,7 @@ extern "C" void tfc_cpu_sparse_segment_grad_f32(
   std::fill(out, out + outRows * rowSize, 0.0f);
   for (int64_t i = 0; i < count; ++i) {
     if (of[i] < 0)
-      fail(runtime, node, "segment ids must be >= 0");
+      failAt(runtime, node, "segment ids must be >= 0");
     float weight = kind == Mean    ? 1.0f / float(rows[of[i]])
                    : kind == SqrtN ? 1.0f / std::sqrt(float(rows[of[i]]))
                                    : 1.0f;

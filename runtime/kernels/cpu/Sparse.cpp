@@ -23,8 +23,8 @@ using tfc::rt::indexAt;
 
 /// Calls row(r, i) for each index i selecting row r, in order; stops the
 /// step on an index outside [0, rows), unless it is negative and
-/// `dropNegative` (UnsortedSegmentSum drops those, and the updates of
-/// deduplicated rows skip the padding of Unique's output).
+/// `dropNegative` (the updates of deduplicated rows skip the padding of
+/// Unique's output).
 template <typename Row>
 void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexBytes, int64_t count,
                        int64_t rows, const char *node, bool dropNegative,

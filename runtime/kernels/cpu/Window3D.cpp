@@ -30,18 +30,15 @@ struct Geometry {
 };
 
 Geometry geometryOf(const Params &p, int64_t outChannels) {
-  auto after = [](int64_t in, int64_t out, int64_t k, int64_t stride,
-                  int64_t before) {
-    return std::max<int64_t>(0, (out - 1) * stride + k - in - before);
-  };
+  using tfc::onednn::paddingAfter;
   return {{p.n, p.c, p.d, p.h, p.w},
           {p.n, outChannels, p.od, p.oh, p.ow},
           {p.kd, p.kh, p.kw},
           {p.stride_d, p.stride_h, p.stride_w},
           {p.pad_front, p.pad_top, p.pad_left},
-          {after(p.d, p.od, p.kd, p.stride_d, p.pad_front),
-           after(p.h, p.oh, p.kh, p.stride_h, p.pad_top),
-           after(p.w, p.ow, p.kw, p.stride_w, p.pad_left)}};
+          {paddingAfter(p.d, p.od, p.kd, p.stride_d, 1, p.pad_front),
+           paddingAfter(p.h, p.oh, p.kh, p.stride_h, 1, p.pad_top),
+           paddingAfter(p.w, p.ow, p.kw, p.stride_w, 1, p.pad_left)}};
 }
 
 struct Conv3D {
