@@ -47,29 +47,12 @@ bool isBackEdge(Value value) {
          plainOpKindOf(producer) == OpKind::NextIteration;
 }
 
-/// The more precise of two shapes of one value; failure if they conflict.
-FailureOr<Shape> refine(const Shape &current, const Shape &inferred) {
-  if (!inferred.ranked)
-    return current;
-  if (!current.ranked)
-    return inferred;
-  if (current.rank() != inferred.rank())
-    return failure();
-  Shape out = current;
-  for (auto [d, e] : llvm::zip(out.dims, inferred.dims)) {
-    if (ShapedType::isDynamic(d))
-      d = e;
-    else if (!ShapedType::isDynamic(e) && d != e)
-      return failure();
-  }
-  return out;
-}
-
 class ShapeInferrer {
 public:
   explicit ShapeInferrer(Block &body) : body(body) {}
 
-  LogicalResult run(unsigned &refined, KnownValues *knownValues) {
+  LogicalResult run(unsigned &refined, KnownValues *knownValues,
+                    ListShapes *knownLists) {
     // The original types, to restart from.
     llvm::DenseMap<Value, Type> original;
     for (Operation &op : body)
@@ -78,6 +61,8 @@ public:
     SmallVector<Operation *> order = topologicalOrder(body);
     for (int round = 0;; ++round) {
       values.clear();
+      previousLists = std::move(lists);
+      lists.clear();
       for (Operation *node : order)
         if (tfg::isNode(node) && failed(visit(node)))
           return failure();
@@ -86,6 +71,14 @@ public:
       for (Operation *node : order) {
         if (!tfg::isNode(node) || !isMerge(node))
           continue;
+        if (isVariant(node->getResult(0).getType())) {
+          // A list's elements as the back edges now know them.
+          Shape met;
+          for (auto [k, input] : llvm::enumerate(tfg::getDataOperands(node)))
+            met = k == 0 ? listOf(input) : meetListShapes(met, listOf(input));
+          changed |= !(met == listOf(node->getResult(0))) &&
+                     round + 1 < kMaxLoopRounds;
+        }
         Shape assumed = Shape::fromType(node->getResult(0).getType());
         Shape joined = assumed;
         for (Value input : tfg::getDataOperands(node))
@@ -110,15 +103,26 @@ public:
         ++refined;
     if (knownValues)
       *knownValues = std::move(values);
+    if (knownLists)
+      *knownLists = std::move(lists);
     return success();
   }
 
 private:
   LogicalResult visit(Operation *node);
+  Shape listOf(Value value) const {
+    auto it = lists.find(value);
+    return it == lists.end() ? Shape::unknown() : it->second;
+  }
+  /// A Merge's list: its forward inputs' this round, its back edges' as
+  /// the previous round left them.
+  Shape mergedList(Operation *merge) const;
   LogicalResult setShape(Operation *node, unsigned index, const Shape &shape);
 
   Block &body;
   KnownValues values;
+  /// The dense shapes of the lists this round, and the last round's.
+  ListShapes lists, previousLists;
   llvm::DenseMap<Operation *, Shape> pinned;
 };
 
@@ -127,7 +131,7 @@ LogicalResult ShapeInferrer::setShape(Operation *node, unsigned index,
   Value result = node->getResult(index);
   auto type = cast<TensorType>(result.getType());
   Shape current = Shape::fromType(type);
-  FailureOr<Shape> better = refine(current, shape);
+  FailureOr<Shape> better = refineShape(current, shape);
   if (failed(better))
     return node->emitError()
            << "node '" << tfg::getNodeName(node) << "' (" << tfg::getOpType(node)
@@ -158,25 +162,61 @@ LogicalResult ShapeInferrer::visit(Operation *node) {
     // A Merge's type is replaced, not refined: later rounds may generalize.
     auto result = node->getResult(0);
     result.setType(shape.toType(cast<TensorType>(result.getType()).getElementType()));
+    if (isVariant(result.getType()))
+      lists[result] = mergedList(node);
     return setShape(node, 1, Shape::scalar());
   }
 
   const OpInfo *op = lookupOp(node);
   if (!op || !op->shape)
     return success();
-  ShapeContext context(node, [&](Value v) -> const SmallVector<int64_t> * {
-    auto it = values.find(v);
-    return it == values.end() ? nullptr : &it->second;
-  });
+  ShapeContext context(
+      node,
+      [&](Value v) -> const SmallVector<int64_t> * {
+        auto it = values.find(v);
+        return it == values.end() ? nullptr : &it->second;
+      },
+      [&](Value v) -> const Shape * {
+        auto it = lists.find(v);
+        return it == lists.end() ? nullptr : &it->second;
+      });
   if (failed(op->shape(context)))
     return failure();
+  OpKind kind = opKindOf(node);
+  auto inputs = tfg::getDataOperands(node);
   for (unsigned i = 0; i < context.numOutputs(); ++i) {
     if (failed(setShape(node, i, context.output(i))))
       return failure();
+    Value result = node->getResult(i);
     if (const auto &value = context.outputValue(i))
-      values[node->getResult(i)] = *value;
+      values[result] = *value;
+    if (const auto &list = context.outputList(i))
+      lists[result] = *list;
+    else if (isVariant(result.getType()) && !inputs.empty() &&
+             (carriesVariant(kind) || mapsVariant(kind)))
+      // Identity, Enter, Switch, ...: their input's list; AddN and
+      // ZerosLike: lists of the same shape.
+      lists[result] = listOf(inputs[0]);
   }
   return success();
+}
+
+Shape ShapeInferrer::mergedList(Operation *merge) const {
+  Shape met = Shape::unknown();
+  bool first = true;
+  for (Value input : tfg::getDataOperands(merge)) {
+    Shape list;
+    if (!isBackEdge(input)) {
+      list = listOf(input);
+    } else if (auto it = previousLists.find(input); it != previousLists.end()) {
+      list = it->second;
+    } else {
+      continue; // Not known yet: the forward inputs decide.
+    }
+    met = first ? list : meetListShapes(met, list);
+    first = false;
+  }
+  return met;
 }
 
 struct InferShapesPass : public impl::InferShapesPassBase<InferShapesPass> {
@@ -193,7 +233,8 @@ struct InferShapesPass : public impl::InferShapesPassBase<InferShapesPass> {
 
 } // namespace
 
-LogicalResult inferShapes(Block &body, unsigned &refined, KnownValues *values) {
-  return ShapeInferrer(body).run(refined, values);
+LogicalResult inferShapes(Block &body, unsigned &refined, KnownValues *values,
+                          ListShapes *lists) {
+  return ShapeInferrer(body).run(refined, values, lists);
 }
 } // namespace tfc

@@ -79,15 +79,76 @@ Shape joinShapes(const Shape &a, const Shape &b) {
   return joined;
 }
 
+FailureOr<Shape> refineShape(const Shape &current, const Shape &inferred) {
+  if (!inferred.ranked)
+    return current;
+  if (!current.ranked)
+    return inferred;
+  if (current.rank() != inferred.rank())
+    return failure();
+  Shape out = current;
+  for (auto [d, e] : llvm::zip(out.dims, inferred.dims)) {
+    if (ShapedType::isDynamic(d))
+      d = e;
+    else if (!ShapedType::isDynamic(e) && d != e)
+      return failure();
+  }
+  return out;
+}
+
+Shape meetListShapes(const Shape &a, const Shape &b) {
+  if (!a.ranked || !b.ranked) {
+    // What the one path knows of the elements; not the length.
+    Shape known = a.ranked ? a : b;
+    if (known.ranked && known.rank() > 0)
+      known.dims[0] = kUnknown;
+    return known;
+  }
+  if (a.rank() == 0 || a.rank() != b.rank())
+    return Shape::unknown();
+  Shape aElements = Shape::of(ArrayRef(a.dims).drop_front());
+  Shape bElements = Shape::of(ArrayRef(b.dims).drop_front());
+  FailureOr<Shape> met = refineShape(aElements, bElements);
+  Shape out = Shape::of({a.dims[0] == b.dims[0] ? a.dims[0] : kUnknown});
+  llvm::append_range(out.dims, succeeded(met)
+                                   ? met->dims
+                                   : joinShapes(aElements, bElements).dims);
+  return out;
+}
+
+Shape elementShapeOperand(const Shape &operand,
+                          const SmallVector<int64_t> *value) {
+  if (!value || !operand.ranked || operand.rank() == 0)
+    return Shape::unknown();
+  Shape out;
+  out.ranked = true;
+  for (int64_t d : *value)
+    out.dims.push_back(d < 0 ? kUnknown : d);
+  return out;
+}
+
 ShapeContext::ShapeContext(
     Operation *node,
-    std::function<const SmallVector<int64_t> *(Value)> lookupValue)
-    : node(node), lookupValue(std::move(lookupValue)) {
+    std::function<const SmallVector<int64_t> *(Value)> lookupValue,
+    std::function<const Shape *(Value)> lookupList)
+    : node(node), lookupValue(std::move(lookupValue)),
+      lookupList(std::move(lookupList)) {
   for (Value input : tfg::getDataOperands(node))
     inputs.push_back(Shape::fromType(input.getType()));
   for (Value output : tfg::getDataResults(node))
     outputs.push_back(Shape::fromType(output.getType()));
   outputValues.resize(outputs.size());
+  outputLists.resize(outputs.size());
+}
+
+Shape ShapeContext::inputList(unsigned i) const {
+  const Shape *shape =
+      lookupList ? lookupList(tfg::getDataOperands(node)[i]) : nullptr;
+  return shape ? *shape : Shape::unknown();
+}
+
+Shape ShapeContext::elementShapeInput(unsigned i) const {
+  return elementShapeOperand(input(i), inputValue(i));
 }
 
 static Type elementTypeOf(Type type) {
@@ -1847,38 +1908,142 @@ LogicalResult fromOutputShapesAttr(ShapeContext &c) {
   return success();
 }
 
-/// TensorList handles are scalar variants; a stacked list is
-/// [num_elements] + element_shape.
-LogicalResult tensorListHandle(ShapeContext &c) {
+/// TensorList handles are scalar variants. Each list also has the shape of
+/// the dense tensor it holds, [length, element...] (setOutputList), which
+/// the ops that read elements take their shapes from.
+namespace {
+void tensorListHandle(ShapeContext &c) {
   for (unsigned i = 0; i < c.numOutputs(); ++i)
     if (isa<tfg::VariantType>(c.outputElementType(i)))
       c.setOutput(i, Shape::scalar());
+}
+/// [length, element...], or unknown when the element rank is.
+Shape listShape(int64_t length, const Shape &element) {
+  if (!element.ranked)
+    return Shape::unknown();
+  Shape out = Shape::of({length});
+  llvm::append_range(out.dims, element.dims);
+  return out;
+}
+/// The elements of a list's dense shape.
+Shape elementsOf(const Shape &list) {
+  if (!list.ranked || list.rank() == 0)
+    return Shape::unknown();
+  return Shape::of(ArrayRef(list.dims).drop_front());
+}
+int64_t lengthOf(const Shape &list) {
+  return list.ranked && list.rank() > 0 ? list.dims[0] : kUnknown;
+}
+/// What two sources say of one element shape: the more precise, or what
+/// they agree on where they conflict (a shape error for the kernel).
+Shape bothElements(const Shape &a, const Shape &b) {
+  FailureOr<Shape> met = refineShape(a, b);
+  return succeeded(met) ? *met : joinShapes(a, b);
+}
+} // namespace
+
+/// The ops that make a list: its length and elements from their operands.
+LogicalResult tensorListMake(ShapeContext &c) {
+  tensorListHandle(c);
+  auto scalarInput = [&](unsigned i) {
+    const auto *v = c.inputValue(i);
+    return v && v->size() == 1 && (*v)[0] >= 0 ? (*v)[0] : kUnknown;
+  };
+  switch (opKindOf(c.getNode())) {
+  case OpKind::EmptyTensorList:
+    c.setOutputList(0, listShape(0, c.elementShapeInput(0)));
+    break;
+  case OpKind::TensorListReserve:
+    c.setOutputList(0, listShape(scalarInput(1), c.elementShapeInput(0)));
+    break;
+  case OpKind::TensorListFromTensor:
+    c.setOutputList(0, listShape(lengthOf(c.input(0)),
+                                 bothElements(elementsOf(c.input(0)),
+                                              c.elementShapeInput(1))));
+    break;
+  case OpKind::TensorListScatter:
+  case OpKind::TensorListScatterV2: {
+    int64_t length = opKindOf(c.getNode()) == OpKind::TensorListScatterV2
+                         ? scalarInput(3)
+                         : kUnknown;
+    c.setOutputList(0, listShape(length, bothElements(elementsOf(c.input(0)),
+                                                      c.elementShapeInput(2))));
+    break;
+  }
+  case OpKind::TensorListResize:
+    c.setOutputList(0, listShape(scalarInput(1), elementsOf(c.inputList(0))));
+    break;
+  default:
+    break;
+  }
   return success();
 }
 
-LogicalResult tensorListStack(ShapeContext &c) {
-  const auto *elementShape = c.inputValue(1);
-  if (!elementShape || llvm::any_of(*elementShape, [](int64_t d) {
-        return d < -1;
-      }))
+/// The ops that write to a list: its elements as the list and the written
+/// tensor say; pushes lengthen it.
+LogicalResult tensorListWrite(ShapeContext &c) {
+  tensorListHandle(c);
+  Shape list = c.inputList(0);
+  int64_t length = lengthOf(list);
+  Shape written;
+  switch (opKindOf(c.getNode())) {
+  case OpKind::TensorListSetItem:
+    written = c.input(2);
+    break;
+  case OpKind::TensorListPushBack:
+    written = c.input(1);
+    if (length != kUnknown)
+      ++length;
+    break;
+  case OpKind::TensorListScatterIntoExistingList:
+    written = elementsOf(c.input(1));
+    break;
+  default:
     return success();
-  Shape out;
-  out.ranked = true;
-  int64_t n = c.intAttr("num_elements", -1);
-  out.dims.push_back(n >= 0 ? n : kUnknown);
-  for (int64_t d : *elementShape)
-    out.dims.push_back(d == -1 ? kUnknown : d);
-  c.setOutput(0, out);
+  }
+  c.setOutputList(0,
+                  listShape(length, bothElements(elementsOf(list), written)));
   return success();
 }
 
-LogicalResult tensorListGetItem(ShapeContext &c) {
-  if (const auto *elementShape = c.inputValue(2)) {
-    Shape out;
-    out.ranked = true;
-    for (int64_t d : *elementShape)
-      out.dims.push_back(d == -1 ? kUnknown : d);
-    c.setOutput(0, out);
+/// The ops that read elements: their shapes from the list's, refined by
+/// their element_shape operand.
+LogicalResult tensorListRead(ShapeContext &c) {
+  Shape list = c.inputList(0);
+  auto element = [&](unsigned operand) {
+    return bothElements(elementsOf(list), c.elementShapeInput(operand));
+  };
+  switch (opKindOf(c.getNode())) {
+  case OpKind::TensorListGetItem:
+    c.setOutput(0, element(2));
+    break;
+  case OpKind::TensorListPopBack: {
+    tensorListHandle(c);
+    int64_t length = lengthOf(list);
+    c.setOutputList(0, listShape(length == kUnknown ? kUnknown : length - 1,
+                                 element(1)));
+    c.setOutput(1, element(1));
+    break;
+  }
+  case OpKind::TensorListStack: {
+    int64_t n = c.intAttr("num_elements", -1);
+    Shape stacked = listShape(n >= 0 ? n : lengthOf(list), element(1));
+    if (stacked.ranked)
+      c.setOutput(0, stacked);
+    break;
+  }
+  case OpKind::TensorListGather: {
+    Shape indices = c.input(1);
+    Shape elements = element(2);
+    if (indices.ranked && elements.ranked) {
+      Shape out = indices;
+      llvm::append_range(out.dims, elements.dims);
+      c.setOutput(0, out);
+    }
+    break;
+  }
+  default:
+    break;
   }
   return success();
 }

@@ -77,7 +77,23 @@ struct Fact {
     return {Kind::Rows, axis, blocks};
   }
   static Fact batchSize() { return {Kind::BatchSize, -1, 1}; }
+  bool operator==(const Fact &other) const {
+    return kind == other.kind && axis == other.axis && blocks == other.blocks;
+  }
 };
+
+/// What a value that is one fact or the other on different paths (a
+/// Merge) is: a constant joins anything; other facts only themselves.
+std::optional<Fact> join(const Fact &a, const Fact &b) {
+  if (a.kind == Kind::Constant)
+    return b;
+  if (b.kind == Kind::Constant || a == b)
+    return a;
+  return std::nullopt;
+}
+
+/// Sweeps over a graph with loops before the facts settle.
+constexpr int kMaxRounds = 8;
 
 /// How a dimension (or a shape tensor's element) varies with the batch:
 /// 0 constant, k > 0 k times the batch size, -1 otherwise.
@@ -123,10 +139,18 @@ private:
     Operation *copy = nullptr;
     IRMapping mapping;
     KnownValues values;
+    ListShapes lists;
   };
 
+  /// A value's shape at a probe; a TensorList's is the dense tensor's it
+  /// holds, so that the rules below treat lists as those tensors.
   Shape shapeAt(size_t probe, Value value) const {
-    return Shape::fromType(probes[probe].mapping.lookup(value).getType());
+    Value copy = probes[probe].mapping.lookup(value);
+    if (isVariant(copy.getType()))
+      if (auto it = probes[probe].lists.find(copy);
+          it != probes[probe].lists.end())
+        return it->second;
+    return Shape::fromType(copy.getType());
   }
   const SmallVector<int64_t> *valueAt(size_t probe, Value value) const {
     auto it = probes[probe].values.find(probes[probe].mapping.lookup(value));
@@ -163,9 +187,13 @@ private:
   }
 
   /// The facts of a node's results, or a refusal.
-  LogicalResult transfer(Operation *node, std::string &why);
+  /// Sets the facts of a node's results (`changed` if any changed), or
+  /// refuses.
+  LogicalResult transfer(Operation *node, bool &changed, std::string &why);
   LogicalResult rowsRule(Operation *node, ArrayRef<Fact> in,
                          SmallVectorImpl<Fact> &out, std::string &why);
+  LogicalResult controlFlowRule(Operation *node, ArrayRef<Fact> in,
+                                SmallVectorImpl<Fact> &out, std::string &why);
 
   ModuleOp module;
   tfg::GraphOp graph;
@@ -194,7 +222,7 @@ LogicalResult Analysis::infer(ArrayRef<Operation *> batchFeeds,
     });
     unsigned refined = 0;
     if (failed(inferShapes(cast<tfg::GraphOp>(probe.copy).getBody(), refined,
-                           &probe.values))) {
+                           &probe.values, &probe.lists))) {
       why = "at a batch of " + std::to_string(size) + ": " + message;
       return failure();
     }
@@ -266,15 +294,29 @@ LogicalResult Analysis::run(ArrayRef<Operation *> batchFeeds,
                             std::string &why) {
   for (Operation *feed : batchFeeds)
     facts[feed->getResult(0)] = Fact::rows(0);
-  for (Operation *node : topologicalOrder(graph.getBody())) {
-    if (!tfg::isNode(node) || llvm::is_contained(batchFeeds, node))
-      continue;
-    if (failed(transfer(node, why))) {
-      why = tfg::nodeLabel(node) + " " + why;
-      return failure();
+  // Loops: a Merge first joins its forward inputs' facts, and the sweep is
+  // repeated with what its back edges brought until no fact changes. Facts
+  // only move from Constant to one other fact, so this settles within a
+  // round per loop nesting level; a refusal counts only in the sweep where
+  // nothing changed, whose facts are final.
+  SmallVector<Operation *> order = topologicalOrder(graph.getBody());
+  for (int round = 0; round < kMaxRounds; ++round) {
+    bool changed = false;
+    std::string refusal;
+    for (Operation *node : order) {
+      if (!tfg::isNode(node) || llvm::is_contained(batchFeeds, node))
+        continue;
+      std::string reason;
+      if (failed(transfer(node, changed, reason)) && refusal.empty())
+        refusal = tfg::nodeLabel(node) + " " + reason;
+    }
+    if (!changed) {
+      why = refusal;
+      return success(refusal.empty());
     }
   }
-  return success();
+  why = "the rows of the batch carried through its loops do not settle";
+  return failure();
 }
 
 /// Ops whose every result depends on the same rows of operand 0 (batch
@@ -303,6 +345,13 @@ bool isRowKernel(OpKind kind) {
   }
 }
 
+/// The frame and branch ops of TF1 control flow, less Merge (see run).
+bool isControlFlow(OpKind kind) {
+  return llvm::is_contained({OpKind::Enter, OpKind::Exit, OpKind::NextIteration,
+                             OpKind::Switch, OpKind::LoopCond},
+                            kind);
+}
+
 /// Ops that compute on shapes: with BatchSize and Constant operands, a
 /// BatchSize result (when its elements are multiples of the batch).
 bool isShapeArithmetic(OpKind kind) {
@@ -326,7 +375,8 @@ bool isShapeArithmetic(OpKind kind) {
   }
 }
 
-LogicalResult Analysis::transfer(Operation *node, std::string &why) {
+LogicalResult Analysis::transfer(Operation *node, bool &changed,
+                                 std::string &why) {
   SmallVector<Fact> in;
   bool anyRows = false, anySize = false;
   for (Value operand : tfg::getDataOperands(node)) {
@@ -350,13 +400,30 @@ LogicalResult Analysis::transfer(Operation *node, std::string &why) {
 
   if (kind == OpKind::InternalRetval) {
     return success();
+  } else if (kind == OpKind::Merge) {
+    // Its back edges' facts once a sweep has reached them (see run).
+    std::optional<Fact> joined;
+    for (Value operand : tfg::getDataOperands(node)) {
+      auto it = facts.find(operand);
+      if (it == facts.end())
+        continue;
+      joined = joined ? join(*joined, it->second) : it->second;
+      if (!joined) {
+        why = "merges values that hold the batch differently";
+        return failure();
+      }
+    }
+    out[0] = joined.value_or(Fact::constant());
   } else if (!anyRows && !anySize) {
     // Nothing that depends on the batch.
+  } else if (isControlFlow(kind)) {
+    if (failed(controlFlowRule(node, in, out, why)))
+      return failure();
   } else if (kind == OpKind::Shape || kind == OpKind::ShapeN ||
-             kind == OpKind::Size) {
+             kind == OpKind::Size || kind == OpKind::TensorListElementShape) {
     for (Fact &f : out)
       f = Fact::batchSize();
-  } else if (kind == OpKind::Rank) {
+  } else if (kind == OpKind::Rank || kind == OpKind::TensorListLength) {
   } else if (!anyRows && isShapeArithmetic(kind)) {
     for (auto [i, result] : llvm::enumerate(results)) {
       Growth growth = valueGrowth(result);
@@ -381,9 +448,36 @@ LogicalResult Analysis::transfer(Operation *node, std::string &why) {
             std::to_string(out[i].axis);
       return failure();
     }
-    facts[result] = out[i];
+    auto [it, inserted] = facts.try_emplace(result, out[i]);
+    changed |= inserted || !(it->second == out[i]);
+    it->second = out[i];
   }
   return success();
+}
+
+LogicalResult Analysis::controlFlowRule(Operation *node, ArrayRef<Fact> in,
+                                        SmallVectorImpl<Fact> &out,
+                                        std::string &why) {
+  // Each iteration and branch runs for the whole tile, so what decides
+  // them must not depend on the rows.
+  switch (opKindOf(node)) {
+  case OpKind::Switch:
+    if (in[1].kind != Kind::Constant) {
+      why = "chooses a branch by the rows of the batch";
+      return failure();
+    }
+    out[0] = out[1] = in[0];
+    return success();
+  case OpKind::LoopCond:
+    if (in[0].kind != Kind::Constant) {
+      why = "decides whether a loop goes on by the rows of the batch";
+      return failure();
+    }
+    return success();
+  default: // Enter, Exit, NextIteration: the value, in another frame.
+    out[0] = in[0];
+    return success();
+  }
 }
 
 LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
@@ -474,7 +568,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     if (in[0].kind != Kind::Rows || in[0].axis != 0 || !othersConstant(0))
       return refuse(mixes);
     // Inference batch norm's other results are its inputs' statistics.
-    allRows(0);
+    (void)allRows(0);
     if (isBatchNorm(node)) {
       if (flag(node, "is_training", true))
         return refuse("normalizes over the batch (is_training)");
@@ -739,6 +833,65 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
         in[data].axis + rankOf(results[0]) - rankOf(operands[data]) == axis)
       return allRows(axis);
     return refuse(mixes);
+  }
+  // TensorLists are the dense tensors [length, element...] they hold
+  // (shapeAt), so a list of rows has the batch at axis 1 or later: axis 0
+  // picks the element, and must not be the batch.
+  case OpKind::TensorListFromTensor:
+  case OpKind::TensorListScatter:
+  case OpKind::TensorListScatterV2:
+  case OpKind::TensorListStack:
+    if (in[0].kind != Kind::Rows || in[0].axis == 0 ||
+        !othersConstant(0, {1, 2, 3}))
+      return refuse(mixes);
+    return allRows(in[0].axis);
+  case OpKind::TensorListReserve:
+  case OpKind::EmptyTensorList: {
+    // Zeros whose element shape holds the batch (as Fill's).
+    int64_t axis = batchAxis(results[0]);
+    if (axis < 1)
+      return refuse(mixes);
+    return allRows(axis);
+  }
+  case OpKind::TensorListSetItem:
+  case OpKind::TensorListPushBack:
+  case OpKind::TensorListScatterIntoExistingList: {
+    // The written element (or rows of elements) and the list hold the
+    // batch alike; the index is a constant.
+    unsigned written = kind == OpKind::TensorListSetItem ? 2 : 1;
+    int64_t shift = kind == OpKind::TensorListScatterIntoExistingList ? 0 : 1;
+    int64_t axis = -1;
+    if (in[0].kind == Kind::Rows)
+      axis = in[0].axis;
+    if (in[written].kind == Kind::Rows) {
+      int64_t at = in[written].axis + shift;
+      if (axis >= 0 && at != axis)
+        return refuse(mixes);
+      axis = at;
+    }
+    for (unsigned i = 1; i < in.size(); ++i)
+      if (i != written && !isConstant(i))
+        return refuse(mixes);
+    if (axis < 1 || in[0].kind == Kind::BatchSize ||
+        in[written].kind == Kind::BatchSize)
+      return refuse(mixes);
+    return allRows(axis);
+  }
+  case OpKind::TensorListGetItem:
+  case OpKind::TensorListPopBack:
+  case OpKind::TensorListGather: {
+    if (in[0].kind != Kind::Rows || in[0].axis == 0 ||
+        !othersConstant(0, {kind == OpKind::TensorListPopBack ? 1u : 2u}))
+      return refuse(mixes);
+    int64_t element = in[0].axis - 1;
+    if (kind == OpKind::TensorListPopBack) {
+      out[0] = Fact::rows(in[0].axis, blocks);
+      out[1] = Fact::rows(element, blocks);
+      return success();
+    }
+    if (kind == OpKind::TensorListGather)
+      return allRows(element + rankOf(operands[1]));
+    return allRows(element);
   }
   case OpKind::Conv2DBackpropInput:
     // A transposed convolution: its output's shape is given.

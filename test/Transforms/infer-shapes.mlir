@@ -262,6 +262,60 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// TensorLists: each list has the shape of the dense tensor it holds,
+// [length, element...]. What is written to a list tells its elements'
+// shape where the element_shape operands leave dimensions unknown (Keras'
+// [-1, 5]); reads, stacks and pops take their shapes from it. In a loop,
+// the list's Merge learns the elements' shape from its back edge.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("get") {{.*}} -> tensor<2x5xf32>
+// CHECK: name("stack") {{.*}} -> tensor<3x2x5xf32>
+// CHECK: name("pushed_stack") {{.*}} -> tensor<4x2x5xf32>
+// CHECK: name("pop") {{.*}} -> (tensor<!tfg.variant>, tensor<2x5xf32>)
+// CHECK: name("gather") {{.*}} -> tensor<2x2x5xf32>
+// CHECK: name("rows") {{.*}} -> tensor<2x7xf32>
+// CHECK: name("loop_read") {{.*}} -> tensor<2x5xf32>
+// CHECK: name("loop_stack") {{.*}} -> tensor<3x2x5xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %shape:2 = Const name("shape") {dtype = i32, value = dense<[-1, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %n:2 = Const name("n") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %item:2 = Placeholder name("item") {dtype = f32, shape = #tfg.shape<2x5>} : () -> tensor<*xf32>
+  %list:2 = TensorListReserve(%shape#0, %n#0) name("list") {element_dtype = f32, shape_type = i32} : (tensor<2xi32>, tensor<i32>) -> tensor<!tfg.variant>
+  %set:2 = TensorListSetItem(%list#0, %zero#0, %item#0) name("set") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<*xf32>) -> tensor<!tfg.variant>
+  %get:2 = TensorListGetItem(%set#0, %one#0, %shape#0) name("get") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<2xi32>) -> tensor<*xf32>
+  %stack:2 = TensorListStack(%set#0, %shape#0) name("stack") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<*xf32>
+  %pushed:2 = TensorListPushBack(%set#0, %item#0) name("pushed") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<*xf32>) -> tensor<!tfg.variant>
+  %pstack:2 = TensorListStack(%pushed#0, %shape#0) name("pushed_stack") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<*xf32>
+  %pop:3 = TensorListPopBack(%pushed#0, %shape#0) name("pop") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>) -> (tensor<!tfg.variant>, tensor<*xf32>)
+  %which:2 = Const name("which") {dtype = i32, value = dense<[0, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %gather:2 = TensorListGather(%set#0, %which#0, %shape#0) name("gather") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>, tensor<2xi32>) -> tensor<*xf32>
+  %seq:2 = Placeholder name("seq") {dtype = f32, shape = #tfg.shape<3x2x7>} : () -> tensor<*xf32>
+  %any:2 = Const name("any") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %from:2 = TensorListFromTensor(%seq#0, %any#0) name("from") {element_dtype = f32, shape_type = i32} : (tensor<*xf32>, tensor<i32>) -> tensor<!tfg.variant>
+  %rows:2 = TensorListGetItem(%from#0, %one#0, %any#0) name("rows") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<i32>) -> tensor<*xf32>
+  // A loop that writes item i of a reserved list, read in the loop too.
+  %e:2 = Enter(%list#0) name("enter") {T = !tfg.variant, frame_name = "loop", is_constant = false} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %ei:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+  %eitem:2 = Enter(%item#0) name("enter_item") {T = f32, frame_name = "loop", is_constant = true} : (tensor<*xf32>) -> tensor<*xf32>
+  %m:3 = Merge(%e#0, %next#0) name("merge") {N = 2, T = !tfg.variant} : (tensor<!tfg.variant>, tensor<!tfg.variant>) -> (tensor<!tfg.variant>, tensor<i32>)
+  %mi:3 = Merge(%ei#0, %nexti#0) name("merge_i") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+  %less:2 = Less(%mi#0, %n#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+  %sw:3 = Switch(%m#0, %cond#0) name("switch") {T = !tfg.variant} : (tensor<!tfg.variant>, tensor<i1>) -> (tensor<!tfg.variant>, tensor<!tfg.variant>)
+  %swi:3 = Switch(%mi#0, %cond#0) name("switch_i") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+  %read:2 = TensorListGetItem(%sw#1, %swi#1, %shape#0) name("loop_read") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<2xi32>) -> tensor<*xf32>
+  %w:2 = TensorListSetItem(%sw#1, %swi#1, %eitem#0) name("write") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<*xf32>) -> tensor<!tfg.variant>
+  %inc:2 = AddV2(%swi#1, %one#0) name("inc") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %next:2 = NextIteration(%w#0) name("next") {T = !tfg.variant} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %nexti:2 = NextIteration(%inc#0) name("next_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+  %x:2 = Exit(%sw#0) name("exit") {T = !tfg.variant} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+  %ls:2 = TensorListStack(%x#0, %shape#0) name("loop_stack") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<*xf32>
+}
+
+// -----
+
 // Tests that EnsureShape gives its input's shape with the dimensions its
 // shape attr knows filled in, and refuses an input whose known shape
 // contradicts the attr (TensorFlow's run-time check, made here).

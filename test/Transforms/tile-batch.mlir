@@ -194,3 +194,88 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["repeat:0"]} {
     _Retval(%repeat#0) name("repeat/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3x5xf32>) -> ()
   }
 }
+
+// -----
+
+// A recurrent layer as Keras writes it: the sequence, time major, in a
+// TensorList read an element per iteration of a TF1 loop, the outputs
+// written to a reserved list and stacked after it. The lists hold the
+// batch at axis 1 (their elements' axis 0), so every iteration computes
+// on the rows alone; the loop's count does not depend on them.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: TensorListGetItem({{.*}}) name("item") {{.*}} -> tensor<1x3xf32>
+// CHECK-DAG: MatMul({{.*}}) name("step") {{.*}} -> tensor<1x5xf32>
+// CHECK-DAG: TensorListStack({{.*}}) name("stack") {{.*}} -> tensor<4x1x5xf32>
+// CHECK-DAG: Transpose({{.*}}) name("out") {{.*}} -> tensor<1x4x5xf32>
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["out:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x4x3xf32>
+    %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0, 2]> : tensor<3xi32>} : () -> tensor<3xi32>
+    %t:2 = Transpose(%x#0, %perm#0) name("time_major") {T = f32, Tperm = i32} : (tensor<?x4x3xf32>, tensor<3xi32>) -> tensor<4x?x3xf32>
+    %s3:2 = Const name("s3") {dtype = i32, value = dense<[-1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %s5:2 = Const name("s5") {dtype = i32, value = dense<[-1, 5]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %n:2 = Const name("n") {dtype = i32, value = dense<4> : tensor<i32>} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x5xf32>} : () -> tensor<3x5xf32>
+    %in:2 = TensorListFromTensor(%t#0, %s3#0) name("in") {element_dtype = f32, shape_type = i32} : (tensor<4x?x3xf32>, tensor<2xi32>) -> tensor<!tfg.variant>
+    %outs:2 = TensorListReserve(%s5#0, %n#0) name("outs") {element_dtype = f32, shape_type = i32} : (tensor<2xi32>, tensor<i32>) -> tensor<!tfg.variant>
+    %ei:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %eo:2 = Enter(%outs#0) name("enter_outs") {T = !tfg.variant, frame_name = "loop", is_constant = false} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+    %ein:2 = Enter(%in#0) name("enter_in") {T = !tfg.variant, frame_name = "loop", is_constant = true} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+    %mi:3 = Merge(%ei#0, %ni#0) name("merge_i") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %mo:3 = Merge(%eo#0, %no#0) name("merge_outs") {N = 2, T = !tfg.variant} : (tensor<!tfg.variant>, tensor<!tfg.variant>) -> (tensor<!tfg.variant>, tensor<i32>)
+    %less:2 = Less(%mi#0, %n#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %si:3 = Switch(%mi#0, %cond#0) name("switch_i") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %so:3 = Switch(%mo#0, %cond#0) name("switch_outs") {T = !tfg.variant} : (tensor<!tfg.variant>, tensor<i1>) -> (tensor<!tfg.variant>, tensor<!tfg.variant>)
+    %i:2 = Identity(%si#1) name("i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %item:2 = TensorListGetItem(%ein#0, %i#0, %s3#0) name("item") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<2xi32>) -> tensor<?x3xf32>
+    %step:2 = MatMul(%item#0, %w#0) name("step") {T = f32} : (tensor<?x3xf32>, tensor<3x5xf32>) -> tensor<?x5xf32>
+    %set:2 = TensorListSetItem(%so#1, %i#0, %step#0) name("set") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<?x5xf32>) -> tensor<!tfg.variant>
+    %inc:2 = AddV2(%i#0, %one#0) name("inc") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %ni:2 = NextIteration(%inc#0) name("next_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %no:2 = NextIteration(%set#0) name("next_outs") {T = !tfg.variant} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+    %xo:2 = Exit(%so#0) name("exit_outs") {T = !tfg.variant} : (tensor<!tfg.variant>) -> tensor<!tfg.variant>
+    %stack:2 = TensorListStack(%xo#0, %s5#0) name("stack") {element_dtype = f32, num_elements = 4 : i64} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<4x?x5xf32>
+    %out:2 = Transpose(%stack#0, %perm#0) name("out") {T = f32, Tperm = i32} : (tensor<4x?x5xf32>, tensor<3xi32>) -> tensor<?x4x5xf32>
+    _Retval(%out#0) name("out/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4x5xf32>) -> ()
+  }
+}
+
+// -----
+
+// A list of the rows themselves (the batch at axis 0): reading element i
+// reads row i, which a tile does not hold.
+// expected-error @+1 {{node 'in' (TensorListFromTensor) combines rows of the batch}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["item:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %s:2 = Const name("s") {dtype = i32, value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %in:2 = TensorListFromTensor(%x#0, %s#0) name("in") {element_dtype = f32, shape_type = i32} : (tensor<?x3xf32>, tensor<1xi32>) -> tensor<!tfg.variant>
+    %item:2 = TensorListGetItem(%in#0, %zero#0, %s#0) name("item") {element_dtype = f32} : (tensor<!tfg.variant>, tensor<i32>, tensor<1xi32>) -> tensor<3xf32>
+    _Retval(%item#0) name("item/_retval_0") {T = f32, index = 0 : i64} : (tensor<3xf32>) -> ()
+  }
+}
+
+// -----
+
+// A loop whose back edge holds the batch elsewhere than its entry (a
+// Transpose per iteration): the Merge has no one batch dimension.
+// expected-error @+1 {{node 'merge' (Merge) has output shape [?,?] at a batch of 2, where the batch should be dimension 0}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["exit:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %perm:2 = Const name("perm") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %true:2 = Const name("true") {dtype = i1, value = dense<true> : tensor<i1>} : () -> tensor<i1>
+    %e:2 = Enter(%x#0) name("enter") {T = f32, frame_name = "loop", is_constant = false} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %m:3 = Merge(%e#0, %next#0) name("merge") {N = 2, T = f32} : (tensor<?x3xf32>, tensor<*xf32>) -> (tensor<*xf32>, tensor<i32>)
+    %cond:2 = LoopCond(%true#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %sw:3 = Switch(%m#0, %cond#0) name("switch") {T = f32} : (tensor<*xf32>, tensor<i1>) -> (tensor<*xf32>, tensor<*xf32>)
+    %t:2 = Transpose(%sw#1, %perm#0) name("t") {T = f32, Tperm = i32} : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xf32>
+    %next:2 = NextIteration(%t#0) name("next") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+    %exit:2 = Exit(%sw#0) name("exit") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
+    _Retval(%exit#0) name("exit/_retval_0") {T = f32, index = 0 : i64} : (tensor<*xf32>) -> ()
+  }
+}

@@ -827,26 +827,30 @@ def : TfcOp<"TensorArrayCloseV3", TensorArrays, Pattern<"TensorArrayOp">>;
 // (TensorListSetItem's resize_if_index_out_of_bounds=true, a list that
 // grows, is not handled.)
 foreach type = ["EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
-                "TensorListSetItem", "TensorListPushBack", "TensorListScatter",
-                "TensorListScatterV2"] in
+                "TensorListScatter", "TensorListScatterV2"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">> {
-    let shape = "tensorListHandle";
+    let shape = "tensorListMake";
+  }
+foreach type = ["TensorListSetItem", "TensorListPushBack",
+                "TensorListScatterIntoExistingList"] in
+  def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">> {
+    let shape = "tensorListWrite";
   }
 def : TfcOp<"TensorListStack", TensorLists,
             RewrittenBy<"tfc-lower-tensor-lists">> {
-  let shape = "tensorListStack";
+  let shape = "tensorListRead";
   let attrs = ["num_elements"];
 }
-def : TfcOp<"TensorListGetItem", TensorLists,
-            RewrittenBy<"tfc-lower-tensor-lists">> {
-  let shape = "tensorListGetItem";
-}
+foreach type = ["TensorListGetItem", "TensorListPopBack",
+                "TensorListGather"] in
+  def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">> {
+    let shape = "tensorListRead";
+  }
 foreach type = ["TensorListConcat", "TensorListConcatV2",
-                "TensorListElementShape", "TensorListGather",
-                "TensorListLength", "TensorListPopBack",
-                "TensorListScatterIntoExistingList", "TensorListSplit"] in
+                "TensorListElementShape", "TensorListLength",
+                "TensorListSplit"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">>;
-def : KnownOp<"TensorListResize", "tensorListHandle", TensorLists>;
+def : KnownOp<"TensorListResize", "tensorListMake", TensorLists>;
 foreach type = ["OptionalFromValue", "OptionalGetValue", "OptionalNone"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-optionals">> {
     let attrs = !if(!eq(type, "OptionalGetValue"), ["output_shapes"], []<string>);

@@ -54,12 +54,29 @@ struct Shape {
 /// equal on all stay, others become unknown.
 Shape joinShapes(const Shape &a, const Shape &b);
 
+/// The more precise of two shapes of one value (what is known in either);
+/// failure if they conflict.
+mlir::FailureOr<Shape> refineShape(const Shape &current, const Shape &inferred);
+
+/// The shape of a TensorList as the dense tensor it holds: [length,
+/// element dims...], where elements of one list have one shape (as
+/// TensorListStack needs). Paths that meet (a Merge, a write) agree on the
+/// elements' dimensions, so what one path knows holds for all; lengths
+/// that differ (pushes in a loop) become unknown.
+Shape meetListShapes(const Shape &a, const Shape &b);
+
+/// The shape an `element_shape` operand of the list ops gives: its value
+/// (-1 an unknown dimension), or an unknown rank for a scalar -1.
+Shape elementShapeOperand(const Shape &operand,
+                          const llvm::SmallVector<int64_t> *value);
+
 /// What a shape function reads and writes for one node.
 class ShapeContext {
 public:
   ShapeContext(mlir::Operation *node,
                std::function<const llvm::SmallVector<int64_t> *(mlir::Value)>
-                   lookupValue);
+                   lookupValue,
+               std::function<const Shape *(mlir::Value)> lookupList = nullptr);
 
   mlir::Operation *getNode() const { return node; }
   unsigned numInputs() const { return inputs.size(); }
@@ -70,6 +87,11 @@ public:
 
   /// The value of integer input `i`, flattened, if known.
   const llvm::SmallVector<int64_t> *inputValue(unsigned i) const;
+
+  /// The dense shape of TensorList input `i` (meetListShapes), or unknown.
+  Shape inputList(unsigned i) const;
+  /// The `element_shape` operand `i` of a list op (elementShapeOperand).
+  Shape elementShapeInput(unsigned i) const;
 
   /// Attrs of the node, or the OpDef default.
   mlir::Attribute attr(llvm::StringRef name) const;
@@ -82,6 +104,11 @@ public:
   /// Records the value of integer output `i` (a small 1-D or scalar tensor).
   void setOutputValue(unsigned i, llvm::SmallVector<int64_t> value);
   const Shape &output(unsigned i) const { return outputs[i]; }
+  /// Records the dense shape of TensorList output `i`.
+  void setOutputList(unsigned i, Shape shape) { outputLists[i] = std::move(shape); }
+  const std::optional<Shape> &outputList(unsigned i) const {
+    return outputLists[i];
+  }
   const std::optional<llvm::SmallVector<int64_t>> &outputValue(unsigned i) const {
     return outputValues[i];
   }
@@ -92,8 +119,10 @@ public:
 private:
   mlir::Operation *node;
   std::function<const llvm::SmallVector<int64_t> *(mlir::Value)> lookupValue;
+  std::function<const Shape *(mlir::Value)> lookupList;
   llvm::SmallVector<Shape> inputs, outputs;
   llvm::SmallVector<std::optional<llvm::SmallVector<int64_t>>> outputValues;
+  llvm::SmallVector<std::optional<Shape>> outputLists;
 };
 
 // The shape function of each op type is named by its row of the op table
@@ -127,12 +156,16 @@ resolveStridedSlice(llvm::ArrayRef<int64_t> inputDims,
 
 /// Known values of small integer tensors, by value.
 using KnownValues = llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t>>;
+/// The dense shapes of TensorList values (meetListShapes), by value.
+using ListShapes = llvm::DenseMap<mlir::Value, Shape>;
 
 /// Refines the result types of the nodes of `body` (what tfc-infer-shapes
 /// does to each body). Counts refined results in `refined`; if `values` is
-/// given, it receives the known integer values.
+/// given, it receives the known integer values, and `lists` the dense
+/// shapes of the TensorLists.
 mlir::LogicalResult inferShapes(mlir::Block &body, unsigned &refined,
-                                KnownValues *values = nullptr);
+                                KnownValues *values = nullptr,
+                                ListShapes *lists = nullptr);
 
 } // namespace tfc
 
