@@ -630,6 +630,34 @@ static LogicalResult window3D(ShapeContext &c, bool isConv) {
   return success();
 }
 
+/// Dilation2D: a window of the filter's [rows, cols] at `rates`, depth
+/// kept.
+LogicalResult dilation2D(ShapeContext &c) {
+  const Shape &input = c.input(0), &filter = c.input(1);
+  if (!input.ranked || !filter.ranked) {
+    c.setOutput(0, Shape::ofRank(4));
+    return success();
+  }
+  if (input.rank() != 4 || filter.rank() != 3)
+    return c.error("input must have rank 4 and filter rank 3, got " +
+                   str(input) + " and " + str(filter));
+  SmallVector<int64_t> strides = c.intListAttr("strides");
+  SmallVector<int64_t> rates = c.intListAttr("rates");
+  if (strides.size() != 4 || rates.size() != 4)
+    return c.error("strides and rates must have 4 values");
+  int64_t depth = input.dims[3];
+  if (!mergeDim(depth, filter.dims[2]))
+    return c.error("input depth of " + str(input) + " does not match filter " +
+                   str(filter));
+  Shape out = input;
+  for (unsigned d = 1; d <= 2; ++d)
+    out.dims[d] = windowOutput(input.dims[d], filter.dims[d - 1], strides[d],
+                               rates[d], c.stringAttr("padding"), 0, 0);
+  out.dims[3] = depth;
+  c.setOutput(0, out);
+  return success();
+}
+
 LogicalResult conv3D(ShapeContext &c) { return window3D(c, true); }
 LogicalResult pool3D(ShapeContext &c) { return window3D(c, false); }
 
@@ -1189,6 +1217,84 @@ LogicalResult resize(ShapeContext &c) {
     out.dims[1] = (*size)[0];
     out.dims[2] = (*size)[1];
   }
+  c.setOutput(0, out);
+  return success();
+}
+
+/// CropAndResize: [boxes, crop_height, crop_width, depth].
+LogicalResult cropAndResize(ShapeContext &c) {
+  const Shape &image = c.input(0), &boxes = c.input(1);
+  const auto *size = c.inputValue(3);
+  if (image.ranked && image.rank() != 4)
+    return c.error("images must be rank 4, got " + str(image));
+  Shape out = Shape::ofRank(4);
+  if (boxes.ranked && boxes.rank() == 2)
+    out.dims[0] = boxes.dims[0];
+  if (size && size->size() == 2) {
+    out.dims[1] = (*size)[0];
+    out.dims[2] = (*size)[1];
+  }
+  if (image.ranked)
+    out.dims[3] = image.dims[3];
+  c.setOutput(0, out);
+  return success();
+}
+
+/// BroadcastArgs: the shape two shapes broadcast to.
+LogicalResult broadcastArgs(ShapeContext &c) {
+  const auto *a = c.inputValue(0), *b = c.inputValue(1);
+  if (!a || !b) {
+    c.setOutput(0, Shape::ofRank(1));
+    return success();
+  }
+  size_t rank = std::max(a->size(), b->size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a->size() ? 1 : (*a)[i - (rank - a->size())];
+    int64_t y = i < rank - b->size() ? 1 : (*b)[i - (rank - b->size())];
+    if (x != y && x != 1 && y != 1)
+      return c.error("shapes do not broadcast");
+    out[i] = x == 1 ? y : x;
+  }
+  c.setOutput(0, Shape::vector(rank));
+  c.setOutputValue(0, out);
+  return success();
+}
+
+/// ConcatOffset: where each of the shapes starts in their concatenation
+/// along concat_dim.
+LogicalResult concatOffset(ShapeContext &c) {
+  for (unsigned i = 0; i + 1 < c.numInputs(); ++i)
+    c.setOutput(i, c.input(i + 1));
+  const auto *axis = c.inputValue(0);
+  if (!axis || axis->size() != 1)
+    return success();
+  int64_t offset = 0;
+  for (unsigned i = 0; i + 1 < c.numInputs(); ++i) {
+    const auto *shape = c.inputValue(i + 1);
+    if (!shape)
+      return success();
+    int64_t rank = shape->size(), dim = (*axis)[0] < 0 ? (*axis)[0] + rank
+                                                       : (*axis)[0];
+    if (dim < 0 || dim >= rank)
+      return c.error("concat_dim is out of range");
+    SmallVector<int64_t> at(rank, 0);
+    at[dim] = offset;
+    offset += (*shape)[dim];
+    c.setOutputValue(i, at);
+  }
+  return success();
+}
+
+/// Bincount ([size]) and DenseBincount (the input's rows, [size] each).
+LogicalResult bincount(ShapeContext &c) {
+  const auto *size = c.inputValue(1);
+  int64_t bins = size && size->size() == 1 ? (*size)[0] : kUnknown;
+  const Shape &in = c.input(0);
+  Shape out = Shape::of({bins});
+  if (opKindOf(c.getNode()) == OpKind::DenseBincount && in.ranked &&
+      in.rank() == 2)
+    out = Shape::of({in.dims[0], bins});
   c.setOutput(0, out);
   return success();
 }

@@ -854,6 +854,87 @@ def _(c, rng):
                                           half_pixel_centers=half))
 
 
+@case("ResizeBicubicArea")
+def _(c, rng):
+    img = c.feed(ordinary_floats((2, 5, 6, 3), rng))
+    for align, half in [(False, False), (True, False), (False, True)]:
+        # Up and down in each dimension.
+        for size in ([9, 4], [3, 11]):
+            c.fetch(raw.ResizeBicubic(images=img, size=const(size),
+                                      align_corners=align,
+                                      half_pixel_centers=half))
+    for align in (False, True):
+        for size in ([9, 4], [3, 11], [2, 2], [5, 6]):
+            c.fetch(raw.ResizeArea(images=img, size=const(size),
+                                   align_corners=align))
+    # Integer images, resampled into float.
+    pixels = c.feed(rng.integers(0, 256, (1, 4, 4, 2)).astype(np.uint8))
+    c.fetch(raw.ResizeBicubic(images=pixels, size=const([6, 3])))
+    c.fetch(raw.ResizeArea(images=pixels, size=const([3, 7])))
+
+
+@case("CropAndResize")
+def _(c, rng):
+    img = c.feed(ordinary_floats((2, 6, 7, 3), rng))
+    # Boxes inside, flipped (y2 < y1), reaching outside the image, and a
+    # point (one-pixel crops take the box's centre).
+    boxes = c.feed(np.array([[0.1, 0.2, 0.8, 0.9], [0.9, 0.7, 0.2, 0.1],
+                             [-0.3, -0.2, 1.4, 1.1], [0.5, 0.5, 0.5, 0.5]],
+                            np.float32))
+    which = c.feed(np.array([0, 1, 1, 0], np.int32))
+    for method, extrapolation in [("bilinear", 0.0), ("nearest", -2.5)]:
+        for size in ([4, 5], [1, 1], [3, 1]):
+            c.fetch(raw.CropAndResize(image=img, boxes=boxes, box_ind=which,
+                                      crop_size=const(size), method=method,
+                                      extrapolation_value=extrapolation))
+
+
+@case("Dilation2D")
+def _(c, rng):
+    img = c.feed(ordinary_floats((2, 7, 8, 3), rng))
+    kernel = c.feed(ordinary_floats((3, 2, 3), rng))
+    for strides, rates, padding in [([1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+                                    ([1, 2, 3, 1], [1, 1, 1, 1], "VALID"),
+                                    ([1, 1, 2, 1], [1, 2, 2, 1], "SAME"),
+                                    ([1, 2, 1, 1], [1, 2, 1, 1], "VALID")]:
+        c.fetch(raw.Dilation2D(input=img, filter=kernel, strides=strides,
+                               rates=rates, padding=padding))
+
+
+@case("Bincount", EXACT)
+def _(c, rng):
+    values = c.feed(np.array([[0, 3, 3, 7, 1], [2, 2, 9, 0, 0]], np.int32))
+    flat = c.feed(np.array([4, 0, 4, 1, 12, 4], np.int32))
+    c.fetch(raw.Bincount(arr=flat, size=const(6),
+                         weights=const([], np.float32)))
+    c.fetch(raw.Bincount(arr=flat, size=const(5),
+                         weights=c.feed(np.array([0.5, 1, 2, 3, 4, 0.25],
+                                                 np.float32))))
+    c.fetch(raw.DenseBincount(input=values, size=const(8),
+                              weights=const([], np.int32)))
+    c.fetch(raw.DenseBincount(input=values, size=const(4),
+                              weights=const([], np.int64), binary_output=True))
+    c.fetch(raw.DenseBincount(input=values, size=const(10),
+                              weights=c.feed(ordinary_floats((2, 5), rng))))
+    c.fetch(raw.DenseBincount(input=c.feed(np.array([3, 3, 1, 5], np.int64)),
+                              size=const(4, np.int64),
+                              weights=const([], np.float64)))
+
+
+@case("ShapeArithmetic", EXACT)
+def _(c, rng):
+    c.fetch(raw.BroadcastArgs(s0=const([2, 1, 3]), s1=const([4, 1])))
+    c.fetch(raw.BroadcastArgs(s0=const([5], np.int64),
+                              s1=const([1, 1, 5], np.int64)))
+    offsets = raw.ConcatOffset(concat_dim=const(1),
+                               shape=[const([2, 3, 4]), const([2, 5, 4]),
+                                      const([2, 0, 4])])
+    for o in offsets:
+        c.fetch(o)
+    # A feed beside the shapes, so that the graph has one.
+    c.fetch(c.feed(np.array([1.0], np.float32)))
+
+
 @case("FillRange", EXACT)
 def _(c, rng):
     c.fetch(raw.Fill(dims=const([2, 3]), value=c.feed(np.array(2.5, np.float32))))

@@ -690,6 +690,57 @@ void tfc_cpu_fake_quant_grad_f32(tfc_runtime *runtime, const float *gradients,
                                  const tfc_fake_quant_params *params,
                                  int64_t count, int64_t channels);
 
+/* Image resampling as TensorFlow's CPU kernels compute it, into float32:
+ * NHWC images of tfc_dtype `dtype` (float, double, uint8, int32, int64).
+ * ResizeBicubic (Keys' cubic convolution: a = -0.75, or -0.5 with
+ * half-pixel centers, whose taps outside the image get no weight) and
+ * ResizeArea (the average of the input area each output pixel covers). */
+typedef struct tfc_resize_params {
+  int64_t n, h, w, c, out_h, out_w, align_corners, half_pixel, dtype;
+} tfc_resize_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_resize_params) == 9 * sizeof(int64_t),
+                  "tfc_resize_params is 9 int64s");
+void tfc_cpu_resize_bicubic(tfc_runtime *runtime, const void *in, float *out,
+                            const tfc_resize_params *params);
+void tfc_cpu_resize_area(tfc_runtime *runtime, const void *in, float *out,
+                         const tfc_resize_params *params);
+/* CropAndResize: `boxes` [boxes, 4] (y1, x1, y2, x2, normalized) of the
+ * images `box_index` names, each resampled (bilinear, or nearest) to
+ * [crop_h, crop_w]; samples outside the image are `extrapolation`. A box
+ * index outside the batch stops the step, naming `node`. */
+typedef struct tfc_crop_params {
+  int64_t n, h, w, c, boxes, crop_h, crop_w, nearest, dtype;
+  double extrapolation;
+} tfc_crop_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_crop_params) == 10 * sizeof(int64_t),
+                  "tfc_crop_params is 10 8-byte fields");
+void tfc_cpu_crop_and_resize(tfc_runtime *runtime, const void *image,
+                             const float *boxes, const int32_t *box_index,
+                             float *out, const char *node,
+                             const tfc_crop_params *params);
+/* Dilation2D on NHWC float32: each output the maximum over the window (at
+ * `rate`) of input + filter, the filter [filter_h, filter_w, c]. */
+typedef struct tfc_dilation_params {
+  int64_t n, h, w, c, filter_h, filter_w, out_h, out_w;
+  int64_t stride_h, stride_w, rate_h, rate_w, pad_top, pad_left;
+} tfc_dilation_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_dilation_params) == 14 * sizeof(int64_t),
+                  "tfc_dilation_params is 14 int64s");
+void tfc_cpu_dilation2d_f32(tfc_runtime *runtime, const float *in,
+                            const float *filter, float *out,
+                            const tfc_dilation_params *params);
+
+/* Bincount and DenseBincount: `rows` rows of `count` int32 or int64
+ * (`value_bytes`) values, each row counted into `bins` bins of `out`
+ * (tfc_dtype `dtype`: int32, int64, float, double): 1 per value, its
+ * weight when `weights` is not NULL, or 1 at most when `binary`. Values
+ * past the bins are dropped; a negative one stops the step, naming
+ * `node`. */
+void tfc_cpu_bincount(tfc_runtime *runtime, int32_t binary, const void *values,
+                      const void *weights, void *out, const char *node,
+                      int64_t rows, int64_t count, int64_t bins,
+                      int64_t value_bytes, int64_t dtype);
+
 /* LowerBound (upper 0) and UpperBound (1): for each of the `m` values of
  * each of `rows` rows, the index of the first of the row's `n` sorted
  * inputs not below (above) it, as int32 or int64 (`out_bytes`); elements

@@ -300,6 +300,12 @@ let devices = [CPU, GPU] in {
   }
 }
 
+// Grayscale dilation: a max-plus window (Images.cpp).
+def : TfcOp<"Dilation2D", Window, Pattern<"Image">> {
+  let shape = "dilation2D";
+  let attrs = ["strides", "rates", "padding=SAME|VALID"];
+}
+
 // 3-D windows on NDHWC float32, through oneDNN (Window3D.cpp).
 def : TfcOp<"Conv3D", Window, Pattern<"Window3D">> {
   let shape = "conv3D";
@@ -410,6 +416,12 @@ foreach type = ["LowerBound", "UpperBound"] in
   def : TfcOp<type, Reduction, Pattern<"SearchSorted">> {
     let shape = "sameAsInput1";
   }
+// Histograms of int32 values into a constant number of bins (Bincount.cpp).
+def : TfcOp<"Bincount", Reduction, Pattern<"Bincount">> { let shape = "bincount"; }
+def : TfcOp<"DenseBincount", Reduction, Pattern<"Bincount">> {
+  let shape = "bincount";
+  let attrs = ["binary_output"];
+}
 // Its output's length is bounded by tfc-bound-unique.
 def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
 def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
@@ -460,6 +472,19 @@ let devices = [CPU, GPU] in {
       let attrs = !listremove(move, [move[0], move[1]]);
     }
 }
+// Image resampling of the runtime (Images.cpp), as TensorFlow's kernels.
+def : TfcOp<"ResizeBicubic", DataMovement, Pattern<"Image">> {
+  let shape = "resize";
+  let attrs = ["align_corners", "half_pixel_centers"];
+}
+def : TfcOp<"ResizeArea", DataMovement, Pattern<"Image">> {
+  let shape = "resize";
+  let attrs = ["align_corners"];
+}
+def : TfcOp<"CropAndResize", DataMovement, Pattern<"Image">> {
+  let shape = "cropAndResize";
+  let attrs = ["method=bilinear|nearest", "extrapolation_value"];
+}
 def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let shape = "stridedSliceGrad";
   let attrs = stridedSliceMasks;
@@ -503,6 +528,12 @@ def : TfcOp<"ShapeN", ShapeOf, RewrittenBy<"tfc-fold-constants">> {
 def : TfcOp<"BroadcastGradientArgs", ShapeOf,
             RewrittenBy<"tfc-fold-constants">> {
   let shape = "broadcastGradientArgs";
+}
+def : TfcOp<"BroadcastArgs", ShapeOf, RewrittenBy<"tfc-fold-constants">> {
+  let shape = "broadcastArgs";
+}
+def : TfcOp<"ConcatOffset", ShapeOf, RewrittenBy<"tfc-fold-constants">> {
+  let shape = "concatOffset";
 }
 // A variable's declared shape (tfc variables keep their shapes).
 def : TfcOp<"VariableShape", ShapeOf, RewrittenBy<"tfc-fold-constants">> {

@@ -407,6 +407,50 @@ protected:
   }
 };
 
+/// Bincount and DenseBincount: one call of the runtime's bincount, the
+/// number of bins the constant size (the output's last dimension).
+class BincountPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OperandRange operands = tfg::getDataOperands(node);
+    auto values = cast<RankedTensorType>(operands[0].getType());
+    auto weights = cast<RankedTensorType>(operands[2].getType());
+    auto outType =
+        cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+    Type element = outType.getElementType();
+    if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
+        !element.isInteger(64))
+      return step.error(node) << "supports int32, int64, float and double counts";
+    if (values.getRank() > 2)
+      return step.error(node) << "counts rank-1 or rank-2 inputs, got " << values;
+    bool weighted = weights.getNumElements() > 0;
+    if (weighted && weights.getShape() != values.getShape())
+      return step.error(node) << "weights " << weights
+                              << " must be empty or shaped as the input "
+                              << values;
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    int64_t bins = outType.getShape().back();
+    int64_t rows = values.getRank() == 2 ? values.getDimSize(0) : 1;
+    int64_t count = values.getRank() == 0 ? 1 : values.getShape().back();
+    Location loc = node->getLoc();
+    step.callKernel(
+        loc, step.kernelName("bincount"),
+        {step.pointerTo(step.memrefFor(operands[0])),
+         weighted ? step.pointerTo(step.memrefFor(operands[2]))
+                  : step.nullPointer(loc),
+         step.pointerTo(*out), step.stringPointer(loc, tfg::nodeLabel(node))},
+        {rows, count, bins, values.getElementTypeBitWidth() / 8,
+         int64_t(tfg::typeToDataType(element))},
+        boolAttr(node, "binary_output") ? 1 : 0);
+    return success();
+  }
+};
+
 /// LowerBound and UpperBound (tf.searchsorted): each row's values looked
 /// up in its sorted inputs, the last dimension; one runtime call.
 class SearchSortedPattern : public NodePattern {
@@ -449,6 +493,7 @@ protected:
 
 void populateReductionPatterns(CodegenPatterns &patterns) {
   patterns.add<SearchSortedPattern>("SearchSorted");
+  patterns.add<BincountPattern>("Bincount");
   patterns.add<ReductionPattern>("Reduction");
   patterns.add<AxisKernelPattern>("AxisKernel");
   patterns.add<TopKPattern>("TopK");

@@ -2,12 +2,15 @@
 //
 // Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool on NHWC tensors, and
 // their 3-D forms on NDHWC, as calls of the runtime's window kernels, with
-// TensorFlow's padding rules resolved at compile time.
+// TensorFlow's padding rules resolved at compile time; Dilation2D and the
+// image resamplings of the runtime (ResizeBicubic, ResizeArea,
+// CropAndResize) the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
 
@@ -377,9 +380,115 @@ protected:
   }
 };
 
+/// Dilation2D, ResizeBicubic, ResizeArea and CropAndResize: one call of
+/// the runtime's image kernels (Images.cpp) with the geometry as constant
+/// parameters.
+class ImagePattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    auto in = cast<RankedTensorType>(operands[0].getType());
+    auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+    Type element = in.getElementType();
+    if (!element.isF32() && !element.isF64() && !element.isInteger(8) &&
+        !element.isInteger(32) && !element.isInteger(64))
+      return step.error(node) << "supports float, double, uint8, int32 and "
+                                 "int64 images";
+    if (kind == OpKind::Dilation2D && !element.isF32())
+      return step.error(node) << "supports float32 only for now";
+    FailureOr<Value> result = step.outputFor(node);
+    if (failed(result))
+      return failure();
+    if (out.getNumElements() == 0)
+      return success();
+    Location loc = node->getLoc();
+    int64_t dtype = tfg::typeToDataType(element);
+    Value input = step.pointerTo(step.memrefFor(operands[0]));
+    Value output = step.pointerTo(*result);
+    switch (kind) {
+    case OpKind::Dilation2D: {
+      auto filter = cast<RankedTensorType>(operands[1].getType());
+      SmallVector<int64_t> strides = intsAttr(node, "strides", 1);
+      SmallVector<int64_t> rates = intsAttr(node, "rates", 1);
+      bool same =
+          node->getAttrOfType<StringAttr>("padding").getValue() == "SAME";
+      tfc_dilation_params params = {};
+      params.n = in.getDimSize(0);
+      params.h = in.getDimSize(1);
+      params.w = in.getDimSize(2);
+      params.c = in.getDimSize(3);
+      params.filter_h = filter.getDimSize(0);
+      params.filter_w = filter.getDimSize(1);
+      params.out_h = out.getDimSize(1);
+      params.out_w = out.getDimSize(2);
+      params.stride_h = strides[1];
+      params.stride_w = strides[2];
+      params.rate_h = rates[1];
+      params.rate_w = rates[2];
+      if (same) {
+        params.pad_top = samePaddingBefore(params.h, params.out_h,
+                                           params.filter_h, strides[1], rates[1]);
+        params.pad_left = samePaddingBefore(params.w, params.out_w,
+                                            params.filter_w, strides[2], rates[2]);
+      }
+      step.callKernel(loc, step.kernelName("dilation2d_f32"),
+                      {input, step.pointerTo(step.memrefFor(operands[1])),
+                       output, step.constantParams(loc, params)},
+                      {});
+      return success();
+    }
+    case OpKind::CropAndResize: {
+      auto method = node->getAttrOfType<StringAttr>("method");
+      auto extrapolation = node->getAttrOfType<FloatAttr>("extrapolation_value");
+      tfc_crop_params params = {};
+      params.n = in.getDimSize(0);
+      params.h = in.getDimSize(1);
+      params.w = in.getDimSize(2);
+      params.c = in.getDimSize(3);
+      params.boxes = out.getDimSize(0);
+      params.crop_h = out.getDimSize(1);
+      params.crop_w = out.getDimSize(2);
+      params.nearest = method && method.getValue() == "nearest";
+      params.dtype = dtype;
+      params.extrapolation = extrapolation ? extrapolation.getValueAsDouble() : 0;
+      step.callKernel(loc, step.kernelName("crop_and_resize"),
+                      {input, step.pointerTo(step.memrefFor(operands[1])),
+                       step.pointerTo(step.memrefFor(operands[2])), output,
+                       step.stringPointer(loc, tfg::nodeLabel(node)),
+                       step.constantParams(loc, params)},
+                      {});
+      return success();
+    }
+    default: {
+      tfc_resize_params params = {};
+      params.n = in.getDimSize(0);
+      params.h = in.getDimSize(1);
+      params.w = in.getDimSize(2);
+      params.c = in.getDimSize(3);
+      params.out_h = out.getDimSize(1);
+      params.out_w = out.getDimSize(2);
+      params.align_corners = boolAttr(node, "align_corners");
+      params.half_pixel = boolAttr(node, "half_pixel_centers");
+      params.dtype = dtype;
+      step.callKernel(loc,
+                      step.kernelName(kind == OpKind::ResizeBicubic
+                                          ? "resize_bicubic"
+                                          : "resize_area"),
+                      {input, output, step.constantParams(loc, params)}, {});
+      return success();
+    }
+    }
+  }
+};
+
 } // namespace
 
 void populateWindowPatterns(CodegenPatterns &patterns) {
+  patterns.add<ImagePattern>("Image");
   patterns.add<Window3DPattern>("Window3D");
   patterns.add<WindowPattern>("Window");
   patterns.add<WindowGradientPattern>("WindowGradient");
