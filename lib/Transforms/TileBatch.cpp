@@ -19,7 +19,11 @@
 //              row i of the fed batches;
 //              (With `blocks` B, dimension a is B times the batch and its
 //              slice j depends only on row j mod N: SpaceToBatchND's
-//              blocks, which BatchToSpaceND gathers back.)
+//              blocks, which BatchToSpaceND gathers back. With `run` R,
+//              dimension a is R times the batch and its slice j depends
+//              only on row j / R: a Reshape that folds other dimensions
+//              into the batch's, as Keras' Dense on a 4-D input does
+//              before its MatMul, until a Reshape unfolds them.)
 //   BatchSize  a small integer tensor computed from shapes, whose elements
 //              are constants or multiples of the batch size (Keras'
 //              Shape -> StridedSlice -> Pack before a Reshape): allowed
@@ -72,13 +76,17 @@ struct Fact {
   /// depending on row j mod N only (SpaceToBatchND's output, until a
   /// BatchToSpaceND gathers the blocks back).
   int64_t blocks = 1;
+  /// Rows: the batch dimension is `run` times the batch, its slices j
+  /// depending on row j / run only (a Reshape folded other dimensions in).
+  int64_t run = 1;
   static Fact constant() { return {}; }
-  static Fact rows(int64_t axis, int64_t blocks = 1) {
-    return {Kind::Rows, axis, blocks};
+  static Fact rows(int64_t axis, int64_t blocks = 1, int64_t run = 1) {
+    return {Kind::Rows, axis, blocks, run};
   }
-  static Fact batchSize() { return {Kind::BatchSize, -1, 1}; }
+  static Fact batchSize() { return {Kind::BatchSize, -1, 1, 1}; }
   bool operator==(const Fact &other) const {
-    return kind == other.kind && axis == other.axis && blocks == other.blocks;
+    return kind == other.kind && axis == other.axis &&
+           blocks == other.blocks && run == other.run;
   }
 };
 
@@ -441,7 +449,7 @@ LogicalResult Analysis::transfer(Operation *node, bool &changed,
 
   for (auto [i, result] : llvm::enumerate(results)) {
     if (out[i].kind == Kind::Rows &&
-        batchAxis(result, out[i].blocks) != out[i].axis) {
+        batchAxis(result, out[i].blocks * out[i].run) != out[i].axis) {
       why = "has output shape " + shapeAt(0, result).str() +
             " at a batch of " + std::to_string(kProbes[0]) +
             ", where the batch should be dimension " +
@@ -513,17 +521,20 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     return failure();
   };
   const char *mixes = "combines rows of the batch";
-  // Blocks of rows (SpaceToBatchND's) pass through the ops below that keep
-  // the batch dimension whole; the others refuse them.
-  int64_t blocks = 0;
+  // Blocks of rows (SpaceToBatchND's) and runs (folded by a Reshape) pass
+  // through the ops below that keep the batch dimension whole; the others
+  // refuse them.
+  int64_t blocks = 0, run = 0;
   for (const Fact &f : in) {
     if (f.kind != Kind::Rows)
       continue;
-    if (blocks && f.blocks != blocks)
+    if ((blocks && f.blocks != blocks) || (run && f.run != run))
       return refuse(mixes);
     blocks = f.blocks;
+    run = f.run;
   }
   blocks = std::max<int64_t>(blocks, 1);
+  run = std::max<int64_t>(run, 1);
   // Elementwise ops and the identities that keep their input's shape.
   bool elementwise =
       isElementwise(node) || kind == OpKind::Identity ||
@@ -538,9 +549,14 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
       kind == OpKind::BatchToSpaceND;
   if (blocks != 1 && !keepsBlocks)
     return refuse("moves the blocks SpaceToBatchND made of the rows");
+  bool keepsRuns = elementwise || isRowKernel(kind) ||
+                   kind == OpKind::ExpandDims || kind == OpKind::Squeeze ||
+                   kind == OpKind::Reshape || kind == OpKind::MatMul;
+  if (run != 1 && (!keepsRuns || blocks != 1))
+    return refuse("moves the rows a Reshape folded into the batch dimension");
   auto allRows = [&](int64_t axis) {
     for (Fact &f : out)
-      f = Fact::rows(axis, blocks);
+      f = Fact::rows(axis, blocks, run);
     return success();
   };
 
@@ -785,8 +801,22 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   case OpKind::Squeeze:
   case OpKind::ExpandDims: {
     // Row i is the same elements before and after when as many elements
-    // come before the batch dimension in both.
-    int64_t axis = batchAxis(results[0], blocks);
+    // come before the batch dimension in both: within each of those outer
+    // slices, its elements are one contiguous range. The batch dimension
+    // may fold in (or unfold) the dimensions after it: a run of rows.
+    int64_t axis = -1;
+    if (blocks != 1) {
+      axis = batchAxis(results[0], blocks);
+    } else {
+      Growth growth = dimsGrowth(results[0]);
+      for (int64_t d = 0; d < int64_t(growth.size()); ++d)
+        if (growth[d] != 0) {
+          if (growth[d] < 0 || axis >= 0)
+            return refuse(mixes);
+          axis = d;
+          run = growth[d];
+        }
+    }
     if (in[0].kind != Kind::Rows || !othersConstant(0, {1}) || axis < 0)
       return refuse(mixes);
     auto outer = [&](Value v, int64_t upTo) {
@@ -805,7 +835,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     // of row n being row b * N + n; BatchToSpaceND gathers them back.
     std::optional<SmallVector<int64_t>> block = knownInts(operands[1]);
     if (in[0].kind != Kind::Rows || in[0].axis != 0 || !othersConstant(0) ||
-        !block)
+        !block || run != 1)
       return refuse(mixes);
     int64_t product = 1;
     for (int64_t b : *block)
@@ -1020,6 +1050,10 @@ struct TileBatchPass : public impl::TileBatchPassBase<TileBatchPass> {
       if (fact.kind == Kind::Rows && fact.axis != 0)
         return refuse("fetch '" + name + "' has the batch as dimension " +
                       std::to_string(fact.axis) + ", not the first");
+      if (fact.kind == Kind::Rows && (fact.blocks != 1 || fact.run != 1))
+        return refuse("fetch '" + name + "' has " +
+                      std::to_string(fact.blocks * fact.run) +
+                      " slices per row of the batch, not one");
       if (fact.kind == Kind::Rows)
         batchFetches.push_back(index);
     }

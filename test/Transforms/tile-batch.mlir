@@ -128,8 +128,9 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["y:0"]} {
 
 // -----
 
-// The whole batch as one row.
-// expected-error @+1 {{node 'all' (Reshape) combines rows of the batch}}
+// The whole batch as one row: each row's elements stay apart (a run of 3
+// along dimension 1), but the fetch's rows are not the batch's.
+// expected-error @+1 {{fetch 'all:0' has the batch as dimension 1, not the first}}
 module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["all:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
@@ -277,5 +278,74 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["exit:0"]} {
     %next:2 = NextIteration(%t#0) name("next") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
     %exit:2 = Exit(%sw#0) name("exit") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
     _Retval(%exit#0) name("exit/_retval_0") {T = f32, index = 0 : i64} : (tensor<*xf32>) -> ()
+  }
+}
+
+// -----
+
+// Keras' Dense on a 4-D input (Tensordot): the batch and the pixels folded
+// into one dimension for the MatMul, a run of 16 slices per row, and
+// unfolded after it.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 2 : i64}
+// CHECK-DAG: MatMul({{.*}}) name("mm") {{.*}} -> tensor<32x5xf32>
+// CHECK-DAG: Reshape({{.*}}) name("unfolded") {{.*}} -> tensor<2x4x4x5xf32>
+module attributes {tfc.batch_tile = 2 : i64, tfc.feeds = ["x:0"], tfc.fetches = ["unfolded:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x4x4x3xf32>
+    %fold:2 = Const name("fold") {dtype = i32, value = dense<[-1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %folded:2 = Reshape(%x#0, %fold#0) name("folded") {T = f32, Tshape = i32} : (tensor<?x4x4x3xf32>, tensor<2xi32>) -> tensor<?x3xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x5xf32>} : () -> tensor<3x5xf32>
+    %b:2 = Const name("b") {dtype = f32, value = dense<0.25> : tensor<5xf32>} : () -> tensor<5xf32>
+    %mm:2 = MatMul(%folded#0, %w#0) name("mm") {T = f32} : (tensor<?x3xf32>, tensor<3x5xf32>) -> tensor<?x5xf32>
+    %biased:2 = BiasAdd(%mm#0, %b#0) name("biased") {T = f32} : (tensor<?x5xf32>, tensor<5xf32>) -> tensor<?x5xf32>
+    %unfold:2 = Const name("unfold") {dtype = i32, value = dense<[-1, 4, 4, 5]> : tensor<4xi32>} : () -> tensor<4xi32>
+    %unfolded:2 = Reshape(%biased#0, %unfold#0) name("unfolded") {T = f32, Tshape = i32} : (tensor<?x5xf32>, tensor<4xi32>) -> tensor<?x4x4x5xf32>
+    _Retval(%unfolded#0) name("unfolded/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4x4x5xf32>) -> ()
+  }
+}
+
+// -----
+
+// The folded rows fetched as they are: the program's rows would not be
+// the batch's.
+// expected-error @+1 {{fetch 'mm:0' has 16 slices per row of the batch, not one}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mm:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x4x4x3xf32>
+    %fold:2 = Const name("fold") {dtype = i32, value = dense<[-1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %folded:2 = Reshape(%x#0, %fold#0) name("folded") {T = f32, Tshape = i32} : (tensor<?x4x4x3xf32>, tensor<2xi32>) -> tensor<?x3xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x5xf32>} : () -> tensor<3x5xf32>
+    %mm:2 = MatMul(%folded#0, %w#0) name("mm") {T = f32} : (tensor<?x3xf32>, tensor<3x5xf32>) -> tensor<?x5xf32>
+    _Retval(%mm#0) name("mm/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x5xf32>) -> ()
+  }
+}
+
+// -----
+
+// A reduction of the folded rows: refused, as every op that does not
+// keep the batch dimension whole is where rows are folded.
+// expected-error @+1 {{node 'total' (Sum) moves the rows a Reshape folded into the batch dimension}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["total:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x4x3xf32>
+    %fold:2 = Const name("fold") {dtype = i32, value = dense<[-1, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %folded:2 = Reshape(%x#0, %fold#0) name("folded") {T = f32, Tshape = i32} : (tensor<?x4x3xf32>, tensor<2xi32>) -> tensor<?x3xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %total:2 = Sum(%folded#0, %axis#0) name("total") {T = f32, Tidx = i32, keep_dims = false} : (tensor<?x3xf32>, tensor<i32>) -> tensor<?xf32>
+    _Retval(%total#0) name("total/_retval_0") {T = f32, index = 0 : i64} : (tensor<?xf32>) -> ()
+  }
+}
+
+// -----
+
+// A Reshape that puts other elements before the batch's: each of the 4
+// new rows holds a piece of every row of the batch.
+// expected-error @+1 {{node 'mixed' (Reshape) combines rows of the batch}}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mixed:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x4x3xf32>
+    %to:2 = Const name("to") {dtype = i32, value = dense<[4, -1]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %mixed:2 = Reshape(%x#0, %to#0) name("mixed") {T = f32, Tshape = i32} : (tensor<?x4x3xf32>, tensor<2xi32>) -> tensor<4x?xf32>
+    _Retval(%mixed#0) name("mixed/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x?xf32>) -> ()
   }
 }
