@@ -42,7 +42,8 @@ bool isRandomOp(Operation *node) {
   OpKind kind = opKindOf(node);
   return kind == OpKind::RandomUniform ||
          kind == OpKind::RandomStandardNormal ||
-         kind == OpKind::TruncatedNormal || kind == OpKind::RandomUniformInt;
+         kind == OpKind::TruncatedNormal || kind == OpKind::RandomUniformInt ||
+         kind == OpKind::RandomShuffle;
 }
 
 /// The tensor type a variable node declares (dtype and shape attrs); null

@@ -921,6 +921,19 @@ def _(c, rng):
                               weights=const([], np.float64)))
 
 
+@case("RandomShuffle", EXACT)
+def _(c, rng):
+    # The first draws of the seeded streams, as a program's first step.
+    c.fetch(raw.RandomShuffle(value=c.feed(np.arange(10, dtype=np.float32)),
+                              seed=7, seed2=3))
+    c.fetch(raw.RandomShuffle(value=c.feed(ints((13, 3), rng)), seed=1,
+                              seed2=20251125))
+    c.fetch(raw.RandomShuffle(value=c.feed(ordinary_floats((5, 2, 2), rng)),
+                              seed=-4, seed2=0))
+    c.fetch(raw.RandomShuffle(value=c.feed(ordinary_floats((1, 3), rng)),
+                              seed=5, seed2=5))
+
+
 @case("ShapeArithmetic", EXACT)
 def _(c, rng):
     c.fetch(raw.BroadcastArgs(s0=const([2, 1, 3]), s1=const([4, 1])))

@@ -611,6 +611,14 @@ void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                     uint64_t *generator, const void *low, const void *high,
                     int64_t n, int64_t dtype, int64_t seed, int64_t seed2);
 
+/* RandomShuffle: the `rows` rows of `row_bytes` of `in` into `out` in an
+ * order drawn as TensorFlow's kernel draws it (Fisher-Yates from the first
+ * row, one 32-bit sample modulo the rows left per swap) from the op's
+ * Philox stream (`generator`, as tfc_cpu_random's). */
+void tfc_cpu_random_shuffle(tfc_runtime *runtime, const void *in, void *out,
+                            uint64_t *generator, int64_t rows,
+                            int64_t row_bytes, int64_t seed, int64_t seed2);
+
 /* A 3-D window op's geometry: NDHWC input [n, d, h, w, c], the window
  * [kd, kh, kw] (a filter [kd, kh, kw, c, out_c] for convolutions), the
  * output's [od, oh, ow], strides and the front/top/left padding (SAME's

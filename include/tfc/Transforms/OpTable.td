@@ -640,6 +640,11 @@ foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
     let shape = "shapeFromInput0Value";
     let attrs = ["seed", "seed2"];
   }
+// Rows in a random order: TensorFlow's Fisher-Yates over its Philox stream.
+def : TfcOp<"RandomShuffle", State, Pattern<"StateOp">> {
+  let shape = "sameAsInput0";
+  let attrs = ["seed", "seed2"];
+}
 // The stateless random ops draw float32 values (int32 or int64 for the
 // uniform integers) from the Philox streams their seeds start, as
 // TensorFlow's CPU kernels do (Random.cpp).

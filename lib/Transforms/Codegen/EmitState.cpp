@@ -349,6 +349,28 @@ protected:
       return success();
     }
 
+    if (kind == OpKind::RandomShuffle) {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      auto type = cast<MemRefType>(out->getType());
+      int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
+      int64_t rowBytes =
+          rows ? type.getNumElements() / rows *
+                     std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1)
+               : 0;
+      if (!type.getElementType().isIntOrFloat())
+        return step.error(node) << "shuffles numbers only";
+      int64_t offset =
+          node->getAttrOfType<IntegerAttr>(kStateOffsetAttr).getInt();
+      step.callKernel(
+          loc, step.kernelName("random_shuffle"),
+          {step.pointerTo(step.memrefFor(operands[0])), step.pointerTo(*out),
+           step.bytePointer(loc, step.pointerTo(step.state), offset)},
+          {rows, rowBytes, intAttr(node, "seed"), intAttr(node, "seed2")});
+      return success();
+    }
+
     if (kind == OpKind::ResourceGather) {
       // Rows of the variable (axis 0; batch_dims 0), each index checked.
       auto batchDims = node->getAttrOfType<IntegerAttr>("batch_dims");

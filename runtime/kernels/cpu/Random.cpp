@@ -28,6 +28,8 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -161,25 +163,65 @@ void fill(tfc_runtime *runtime, int32_t kind, void *out, uint64_t key,
 
 } // namespace
 
+/// Starts an op's generator on its first call: {seed, seed2, 128-bit
+/// samples used, started}; seeds 0 and 0 draw both from the system.
+static void startGenerator(uint64_t *generator, int64_t seed, int64_t seed2) {
+  if (generator[3])
+    return;
+  if (seed == 0 && seed2 == 0) {
+    std::random_device device;
+    seed = (int64_t(device()) << 32) | device();
+    seed2 = (int64_t(device()) << 32) | device();
+  }
+  generator[0] = uint64_t(seed);
+  generator[1] = uint64_t(seed2);
+  generator[2] = 0;
+  generator[3] = 1;
+}
+
 extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                                uint64_t *generator, const void *low,
                                const void *high, int64_t n, int64_t dtype,
                                int64_t seed, int64_t seed2) {
-  // generator: {seed, seed2, 128-bit samples used, started}.
-  if (!generator[3]) {
-    if (seed == 0 && seed2 == 0) {
-      std::random_device device;
-      seed = (int64_t(device()) << 32) | device();
-      seed2 = (int64_t(device()) << 32) | device();
-    }
-    generator[0] = uint64_t(seed);
-    generator[1] = uint64_t(seed2);
-    generator[2] = 0;
-    generator[3] = 1;
-  }
+  startGenerator(generator, seed, seed2);
   const u128 base = (u128(generator[1]) << 64) + generator[2];
   generator[2] += uint64_t(n) * 256;
   fill(runtime, kind, out, generator[0], base, low, high, n, dtype);
+}
+
+extern "C" void tfc_cpu_random_shuffle(tfc_runtime *, const void *in,
+                                       void *out, uint64_t *generator,
+                                       int64_t rows, int64_t rowBytes,
+                                       int64_t seed, int64_t seed2) {
+  const char *from = static_cast<const char *>(in);
+  char *to = static_cast<char *>(out);
+  if (rows <= 1 || rowBytes == 0) {
+    // TensorFlow returns its input then, drawing nothing.
+    std::memmove(to, from, rows * rowBytes);
+    return;
+  }
+  startGenerator(generator, seed, seed2);
+  // rows - 1 samples reserved, a block of four at a time, and used one
+  // 32-bit word after the other.
+  const u128 base = (u128(generator[1]) << 64) + generator[2];
+  generator[2] += uint64_t(rows - 1 + 3) / 4;
+  u128 counter = base;
+  Block block = {};
+  int used = 4;
+  auto next = [&]() -> u32 {
+    if (used == 4) {
+      block = philox(counter++, generator[0]);
+      used = 0;
+    }
+    return block.word[used++];
+  };
+  std::vector<int64_t> order(rows);
+  for (int64_t i = 0; i < rows; ++i)
+    order[i] = i;
+  for (int64_t i = 0; i + 1 < rows; ++i)
+    std::swap(order[i], order[i + next() % u32(rows - i)]);
+  for (int64_t i = 0; i < rows; ++i)
+    std::memcpy(to + i * rowBytes, from + order[i] * rowBytes, rowBytes);
 }
 
 extern "C" void tfc_cpu_random_key_counter(tfc_runtime *, const void *seed,
