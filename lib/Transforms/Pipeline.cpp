@@ -36,6 +36,9 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   // Unique's data-dependent size: bounded where TF1 optimizers use it.
   pm.addPass(createBoundUniquePass());
   pm.addPass(createInferShapesPass());
+  // Where's data-dependent rows: planned for their bound, the count in the
+  // graph.
+  pm.addPass(createBoundDynamicRowsPass());
   // A batch of unknown size: tiles of static shape, when rows stay apart.
   pm.addPass(createTileBatchPass());
   // Inference batch norms as arithmetic, computed where constant, then

@@ -1387,6 +1387,15 @@ LogicalResult unique(ShapeContext &c) {
   return success();
 }
 
+/// Where: [count, rank], count the input's nonzero elements, which only
+/// the data decides (tfc-bound-dynamic-rows gives it its bound).
+LogicalResult where(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (in.ranked)
+    c.setOutput(0, Shape::of({kUnknown, in.rank()}));
+  return success();
+}
+
 LogicalResult broadcastTo(ShapeContext &c) {
   if (const auto *shape = c.inputValue(1))
     c.setOutput(0, Shape::of(*shape));

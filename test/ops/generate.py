@@ -544,6 +544,46 @@ def _(c, rng):
                          indices=c.feed(np.array([[4], [1]], np.int32))))
 
 
+@case("WhereReduced", REDUCTION)
+def _(c, rng):
+    # Where's rows, as many as the data says, reduced, counted and shaped
+    # inside the step: boolean_mask (Where, Squeeze, GatherV2), sums, means,
+    # maxima and minima over the rows, Shape and Size of them; a mask with
+    # no true element gives TensorFlow's empty reductions (0, NaN, -inf).
+    x = c.feed(ordinary_floats((6, 4), rng))
+    for mask in (np.array([True, False, True, True, False, True]),
+                 np.zeros(6, bool)):
+        rows = tf.boolean_mask(x, c.feed(mask))
+        c.fetch(tf.reduce_mean(rows))
+        c.fetch(tf.reduce_sum(rows, axis=0))
+        c.fetch(tf.reduce_max(rows, axis=0, keepdims=True))
+        c.fetch(tf.reduce_min(tf.nn.relu(rows) * 2.0, axis=[0, 1]))
+        c.fetch(tf.shape(rows))
+        c.fetch(tf.size(rows, out_type=tf.int64))
+    # Where of numbers: NaN counts, -0.0 does not; the coordinates' sums
+    # (weighted, so that each column shows) and their count by hand.
+    values = np.array([[0.0, -0.0, np.nan, 1.5, 0.0],
+                       [-2.0, 0.0, 0.0, np.inf, 0.25],
+                       [0.0, 3.0, 0.0, 0.0, 0.0]], np.float32)
+    where = tf.where(c.feed(values))
+    c.fetch(tf.reduce_sum(tf.cast(where, tf.float32) * [[1.0, 100.0]], axis=0))
+    count = tf.shape(where)[0]
+    c.fetch(tf.reduce_sum(tf.cast(where, tf.float32)) / tf.cast(count, tf.float32))
+    c.fetch(tf.reduce_sum(tf.where(c.feed(ints((2, 3, 4), rng, np.int64, -1, 2))),
+                          axis=0))
+    # A masked loss: the rows of a product, softmax and log, averaged.
+    logits = tf.matmul(tf.boolean_mask(x, c.feed(mask_of(rng, 6))),
+                       c.feed(ordinary_floats((4, 3), rng)))
+    c.fetch(tf.reduce_mean(-tf.nn.log_softmax(logits)[:, 1]))
+
+
+def mask_of(rng, n):
+    """A random boolean mask of n elements with at least one true."""
+    mask = rng.random(n) < 0.5
+    mask[0] = True
+    return mask
+
+
 @case("MatrixBandPart", EXACT)
 def _(c, rng):
     x = c.feed(ordinary_floats((2, 4, 5), rng))

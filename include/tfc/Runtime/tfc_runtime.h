@@ -521,6 +521,13 @@ void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
 void tfc_cpu_unique(tfc_runtime *runtime, const void *x, void *y, void *idx,
                     int64_t count, int64_t value_bytes, int64_t idx_bytes);
 
+/* Where: the coordinates ([rank] int64 each, `dims` the input's shape) of
+ * the nonzero elements of the `n` elements of x (tfc_dtype `dtype`), in
+ * row-major order, then rows of zeros up to `n` (tfc's bound on Where's
+ * data-dependent size: see tfc-bound-dynamic-rows). */
+void tfc_cpu_where(tfc_runtime *runtime, const void *x, int64_t *out,
+                   const int64_t *dims, int64_t rank, int64_t n, int64_t dtype);
+
 /* The sparse optimizer updates (SparseApply*, ResourceSparseApply*): the
  * dense update of each row that an index selects, with gradient row i,
  * in index order. Pointers in the dense kernel's order, then the indices

@@ -424,6 +424,9 @@ def : TfcOp<"DenseBincount", Reduction, Pattern<"Bincount">> {
 }
 // Its output's length is bounded by tfc-bound-unique.
 def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
+// The coordinates of the true elements, as many rows as only the data
+// decides: tfc-bound-dynamic-rows plans them for their bound.
+def : TfcOp<"Where", DataMovement, Pattern<"Where">> { let shape = "where"; }
 def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
   let shape = "reduction";
   let attrs = ["keep_dims"];

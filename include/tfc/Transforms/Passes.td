@@ -265,6 +265,23 @@ def ScheduleRecvsPass : Pass<"tfc-schedule-recvs", "mlir::ModuleOp"> {
   }];
 }
 
+def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
+  let summary = "Plans Where's data-dependent rows for their bound";
+  let description = [{
+    Where's output has as many rows as its input has nonzero elements. This
+    pass gives it the bound, every element of the input (the kernel pads
+    with zeros), and computes the true count in the graph. It carries the
+    fact "rows along axis a, of which the first count are TensorFlow's"
+    through the ops that keep such rows apart (elementwise ops, identities,
+    reshapes that keep the axis whole, transposes, gathers, MatMul,
+    softmax, concatenation and stacking), rewrites Shape and Size of rows
+    and reductions over them (the padding replaced by the reduction's
+    identity; Mean divides by the count), and refuses any other use,
+    naming the node and the Where: a fetch of rows, a count used as a
+    shape, an op that mixes rows.
+  }];
+}
+
 def BoundUniquePass : Pass<"tfc-bound-unique", "mlir::ModuleOp"> {
   let summary = "Bounds Unique's data-dependent size where that is exact";
   let description = [{

@@ -12,6 +12,7 @@
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -1007,10 +1008,44 @@ protected:
   }
 };
 
+/// Where: the coordinates of the input's nonzero elements, planned for
+/// their bound (every element; tfc-bound-dynamic-rows gave the output that
+/// many rows) and padded with zeros past the true ones.
+class WherePattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    Value input = step.memrefFor(tfg::getDataOperands(node)[0]);
+    FailureOr<Value> out = step.outputFor(node);
+    if (!input || failed(out))
+      return failure();
+    auto inType = cast<MemRefType>(input.getType());
+    auto outType = cast<MemRefType>(out->getType());
+    Type element = inType.getElementType();
+    if (!element.isIntOrFloat() || element.isBF16())
+      return step.error(node) << "code generation supports Where of numbers "
+                                 "and booleans only";
+    if (outType.getDimSize(0) != inType.getNumElements())
+      return step.error(node) << "its output is not bounded by its input "
+                                 "(tfc-bound-dynamic-rows did not run)";
+    Value dims = step.constantTable(loc, inType.getShape());
+    step.callKernel(loc, step.kernelName("where"),
+                    {step.pointerTo(input), step.pointerTo(*out),
+                     step.pointerTo(dims)},
+                    {inType.getRank(), inType.getNumElements(),
+                     int64_t(tfg::typeToDataType(element))});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDataMovementPatterns(CodegenPatterns &patterns) {
   patterns.add<DataMovementPattern>("DataMovement");
+  patterns.add<WherePattern>("Where");
   patterns.add<MatrixDiagPattern>("MatrixDiag");
 }
 

@@ -1,0 +1,110 @@
+// Tests tfc-bound-dynamic-rows: Where's output planned for its bound (the
+// input's elements), its count computed in the graph (NotEqual, Cast,
+// Sum), and the uses of its rows: boolean_mask's Squeeze and GatherV2 keep
+// them, a Mean over them becomes a Sum of the padded rows over the count,
+// Shape and Size come from the count, a reduction along another axis keeps
+// them; every other use is an error naming the node and the Where.
+// RUN: tfc-opt %s -split-input-file -tfc-bound-dynamic-rows -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: module
+// CHECK-DAG: NotEqual(%{{.*}}, %{{.*}}) name("w/count/nonzero")
+// CHECK-DAG: %[[ONES:.*]]:2 = Cast(%{{.*}}) name("w/count/ones") {{.*}} -> tensor<6xi64>
+// CHECK-DAG: %[[COUNT:.*]]:2 = Sum(%[[ONES]]#0, %{{.*}}) name("w/count") {{.*}} -> tensor<i64>
+// CHECK-DAG: Where(%{{.*}}) name("w") {{.*}} -> tensor<6x1xi64>
+// CHECK-DAG: GatherV2({{.*}}) name("rows") {{.*}} -> tensor<6x4xf32>
+// CHECK-DAG: %[[VALID:.*]]:2 = Less(%{{.*}}, %[[COUNT]]#0) name("mean/valid")
+// CHECK-DAG: %[[PADDED:.*]]:2 = SelectV2(%[[VALID]]#0, %{{.*}}, %{{.*}}) name("mean/padded")
+// CHECK-DAG: %[[SUM:.*]]:2 = Sum(%[[PADDED]]#0, %{{.*}}) name("mean/sum")
+// CHECK-DAG: %[[N:.*]]:2 = Cast(%[[COUNT]]#0) name("mean/count") {{.*}} -> tensor<f32>
+// CHECK-DAG: %[[PER:.*]]:2 = Mul(%[[N]]#0, %{{.*}}) name("mean/elements")
+// CHECK-DAG: %[[MEAN:.*]]:2 = RealDiv(%[[SUM]]#0, %[[PER]]#0) name("mean")
+// CHECK-DAG: _Retval(%[[MEAN]]#0) name("mean/_retval_0")
+// CHECK-DAG: %[[SHAPE:.*]]:2 = AddV2({{.*}}) name("shape") {{.*}} -> tensor<2xi32>
+// CHECK-DAG: _Retval(%[[SHAPE]]#0) name("shape/_retval_1")
+// CHECK-DAG: %[[SIZE:.*]]:2 = Mul({{.*}}) name("size") {{.*}} -> tensor<i64>
+// CHECK-DAG: _Retval(%[[SIZE]]#0) name("size/_retval_2")
+// CHECK-DAG: Max(%{{.*}}, %{{.*}}) name("row_max") {{.*}} -> tensor<6xf32>
+// CHECK-DAG: %[[LOW:.*]]:2 = Const name("total/identity") {{.*}} value = dense<0xFF800000> : tensor<f32>
+// CHECK-DAG: SelectV2(%{{.*}}, %{{.*}}, %[[LOW]]#0) name("total/padded")
+module attributes {tfc.feeds = ["x:0", "m:0"], tfc.fetches = ["mean:0", "shape:0", "size:0", "total:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<6x4xf32>
+    %m:2 = _Arg name("m") {T = f32, index = 1 : i64} : () -> tensor<6xf32>
+    %w:2 = Where(%m#0) name("w") {T = f32} : (tensor<6xf32>) -> tensor<?x1xi64>
+    %sq:2 = Squeeze(%w#0) name("sq") {T = i64, squeeze_dims = [1]} : (tensor<?x1xi64>) -> tensor<?xi64>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %rows:2 = GatherV2(%x#0, %sq#0, %axis#0) name("rows") {Taxis = i32, Tindices = i64, Tparams = f32, batch_dims = 0 : i64} : (tensor<6x4xf32>, tensor<?xi64>, tensor<i32>) -> tensor<?x4xf32>
+    %all:2 = Const name("all") {dtype = i32, value = dense<[0, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %mean:2 = Mean(%rows#0, %all#0) name("mean") {T = f32, Tidx = i32, keep_dims = false} : (tensor<?x4xf32>, tensor<2xi32>) -> tensor<f32>
+    %shape:2 = Shape(%rows#0) name("shape") {T = f32, out_type = i32} : (tensor<?x4xf32>) -> tensor<2xi32>
+    %size:2 = Size(%rows#0) name("size") {T = f32, out_type = i64} : (tensor<?x4xf32>) -> tensor<i64>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %rowMax:2 = Max(%rows#0, %one#0) name("row_max") {T = f32, Tidx = i32, keep_dims = false} : (tensor<?x4xf32>, tensor<i32>) -> tensor<?xf32>
+    %total:2 = Max(%rowMax#0, %axis#0) name("total") {T = f32, Tidx = i32, keep_dims = false} : (tensor<?xf32>, tensor<i32>) -> tensor<f32>
+    _Retval(%mean#0) name("mean/_retval_0") {T = f32, index = 0 : i64} : (tensor<f32>) -> ()
+    _Retval(%shape#0) name("shape/_retval_1") {T = i32, index = 1 : i64} : (tensor<2xi32>) -> ()
+    _Retval(%size#0) name("size/_retval_2") {T = i64, index = 2 : i64} : (tensor<i64>) -> ()
+    _Retval(%total#0) name("total/_retval_3") {T = f32, index = 3 : i64} : (tensor<f32>) -> ()
+  }
+}
+
+// -----
+
+// The count used as a shape: what it shapes would depend on the data.
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["zeros:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
+    %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
+    %shape:2 = Shape(%w#0) name("shape") {T = i64, out_type = i32} : (tensor<?x1xi64>) -> tensor<2xi32>
+    %zero:2 = Const name("zero") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+    // expected-error @+1 {{node 'zeros' (Fill) uses the number of rows of node 'w' (Where), which only the data decides, as a shape or an index; tfc plans for static shapes}}
+    %zeros:2 = Fill(%shape#0, %zero#0) name("zeros") {T = f32, index_type = i32} : (tensor<2xi32>, tensor<f32>) -> tensor<?x1xf32>
+    _Retval(%zeros#0) name("zeros/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x1xf32>) -> ()
+  }
+}
+
+// -----
+
+// A cumulative sum along the rows: no rule carries them through it.
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["total:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
+    %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    // expected-error @+1 {{node 'sums' (Cumsum) takes the rows of node 'w' (Where), whose number only the data decides; tfc plans them for their bound and cannot here}}
+    %sums:2 = Cumsum(%w#0, %axis#0) name("sums") {T = i64, Tidx = i32} : (tensor<?x1xi64>, tensor<i32>) -> tensor<?x1xi64>
+    %total:2 = Sum(%sums#0, %axis#0) name("total") {T = i64, Tidx = i32, keep_dims = false} : (tensor<?x1xi64>, tensor<i32>) -> tensor<1xi64>
+    _Retval(%total#0) name("total/_retval_0") {T = i64, index = 0 : i64} : (tensor<1xi64>) -> ()
+  }
+}
+
+// -----
+
+// Rows of two Wheres added: their counts may differ.
+module attributes {tfc.feeds = ["a:0", "b:0"], tfc.fetches = ["total:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %a:2 = _Arg name("a") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
+    %b:2 = _Arg name("b") {T = i1, index = 1 : i64} : () -> tensor<5xi1>
+    %wa:2 = Where(%a#0) name("wa") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
+    %wb:2 = Where(%b#0) name("wb") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
+    // expected-error @+1 {{node 'sum' (AddV2) combines rows of two Wheres: node 'wb' (Where) and the rows of node 'wa' (Where)}}
+    %sum:2 = AddV2(%wa#0, %wb#0) name("sum") {T = i64} : (tensor<?x1xi64>, tensor<?x1xi64>) -> tensor<?x1xi64>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %total:2 = Sum(%sum#0, %axis#0) name("total") {T = i64, Tidx = i32, keep_dims = false} : (tensor<?x1xi64>, tensor<i32>) -> tensor<1xi64>
+    _Retval(%total#0) name("total/_retval_0") {T = i64, index = 0 : i64} : (tensor<1xi64>) -> ()
+  }
+}
+
+// -----
+
+// A fetch of the rows themselves.
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["w:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5x2xi1>
+    %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5x2xi1>) -> tensor<?x2xi64>
+    %axes:2 = Const name("axes") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %t:2 = Transpose(%w#0, %axes#0) name("t") {T = i64, Tperm = i32} : (tensor<?x2xi64>, tensor<2xi32>) -> tensor<2x?xi64>
+    // expected-error @+1 {{fetch of node 't' (Transpose) has as many rows as node 'w' (Where) finds}}
+    _Retval(%t#0) name("t/_retval_0") {T = i64, index = 0 : i64} : (tensor<2x?xi64>) -> ()
+  }
+}
