@@ -492,6 +492,19 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                 model.arena_bytes);
   }
 
+  // Outputs with data-dependent rows: the first `count` of their bound.
+  for (int i = 0; model.rows_outputs && i < model.num_outputs; ++i) {
+    int32_t k = model.rows_outputs[i];
+    if (k < 0)
+      continue;
+    NpyArray &output = outputs[i];
+    int64_t count;
+    std::memcpy(&count, outputs[k].data.data(), sizeof count);
+    int64_t bound = output.shape[0];
+    size_t rowBytes = bound ? output.data.size() / size_t(bound) : 0;
+    output.shape[0] = std::clamp<int64_t>(count, 0, bound);
+    output.data.resize(size_t(output.shape[0]) * rowBytes);
+  }
   // String outputs: the text behind the last step's handles.
   for (NpyArray &output : outputs) {
     if (output.dtype != DType::String)

@@ -26,9 +26,12 @@
 //                         reduced dimensions
 //
 // and a value computed from the count may be used as data (arithmetic,
-// slices of a shape, fetches), never as a shape. Any other use of rows, or
-// of a count, is an error naming the node and the Where, as is a fetch of
-// rows: a program's outputs have static shapes.
+// slices of a shape, fetches), never as a shape. A fetch of rows (along
+// its first dimension) gets a fetch of their count after the others,
+// "NAME/rows", and tfc.row_counts says which fetch counts which: the
+// program writes the first `count` rows, a library's caller reads them.
+// Any other use of rows, or of a count, is an error naming the node and
+// the Where.
 //
 // The padding computes like any rows (a gather through a padding index
 // reads row 0), so a kernel's run-time check could in principle stop on a
@@ -158,6 +161,15 @@ private:
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult shapeOfRows(Operation *node, const Rows &rows);
 
+  /// Whether the body is the step's graph, whose _Retvals are the fetches.
+  bool isStepEntry() const {
+    auto graph = dyn_cast<tfg::GraphOp>(body.getParentOp());
+    auto entry = graph ? graph->getAttrOfType<StringAttr>(kEntryAttr) : nullptr;
+    return entry && entry.getValue() == "step";
+  }
+  /// A fetch of each count of fetched rows, and tfc.row_counts.
+  void addRowCounts();
+
   const Rows *rowsOf(Value value) const {
     auto it = rows.find(value);
     return it == rows.end() ? nullptr : &it->second;
@@ -223,8 +235,38 @@ private:
   NameUniquer names;
   llvm::DenseMap<Value, Rows> rows;
   /// Values computed from a count, and the rows whose count it is.
-  llvm::DenseMap<Value, Rows> counts;
+  llvm::DenseMap<Value, Rows> counts;  /// The _Retvals of rows, and their counts.
+  SmallVector<std::pair<Operation *, Value>> fetchedRows;
 };
+
+void Bounder::addRowCounts() {
+  if (fetchedRows.empty())
+    return;
+  auto module = body.getParentOp()->getParentOfType<ModuleOp>();
+  MLIRContext *context = module.getContext();
+  Builder b(context);
+  auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
+  SmallVector<Attribute> names(fetches.begin(), fetches.end());
+  SmallVector<int64_t> counts(names.size(), -1);
+  if (auto given = module->getAttrOfType<DenseI64ArrayAttr>(kRowCountsAttr))
+    counts.assign(given.asArrayRef().begin(), given.asArrayRef().end());
+  for (auto [retval, count] : fetchedRows) {
+    int64_t index = retval->getAttrOfType<IntegerAttr>("index").getInt();
+    int64_t k = names.size();
+    std::string name = cast<StringAttr>(names[index]).str() + "/rows";
+    OpBuilder builder(retval);
+    createNodeLike(builder, retval, "_Retval",
+                   this->names.get((tfg::getNodeName(retval) + "/rows").str()),
+                   {}, count, {},
+                   {b.getNamedAttr("T", TypeAttr::get(b.getIntegerType(64))),
+                    b.getNamedAttr("index", b.getI64IntegerAttr(k))});
+    names.push_back(b.getStringAttr(name));
+    counts[index] = k;
+    counts.push_back(-1);
+  }
+  module->setAttr(kFetchesAttr, b.getArrayAttr(names));
+  module->setAttr(kRowCountsAttr, DenseI64ArrayAttr::get(context, counts));
+}
 
 Value Bounder::countOf(Operation *where, Value input) {
   MLIRContext *context = where->getContext();
@@ -281,6 +323,7 @@ FailureOr<bool> Bounder::run() {
   }
   if (bounded.empty())
     return false;
+  addRowCounts();
   for (auto [where, bound] : bounded) {
     Value out = tfg::getDataResults(where)[0];
     auto type = cast<RankedTensorType>(out.getType());
@@ -331,13 +374,19 @@ LogicalResult Bounder::visit(Operation *node) {
   };
   const char *moves = "moves";
 
-  if (kind == OpKind::InternalRetval)
-    return node->emitError()
-           << "fetch of " << tfg::nodeLabel(operands[0].getDefiningOp())
-           << " has as many rows as " << tfg::nodeLabel(from->where)
-           << " finds, which only the data decides; tfc programs return "
-              "tensors of static shapes (fetch a reduction of it, or its "
-              "size)";
+  if (kind == OpKind::InternalRetval) {
+    // Fetched with their count: the program returns the first rows.
+    if (from->axis != 0 || !isStepEntry())
+      return node->emitError()
+             << "fetch of " << tfg::nodeLabel(operands[0].getDefiningOp())
+             << " has as many slices along dimension " << from->axis
+             << " as " << tfg::nodeLabel(from->where)
+             << " finds, which only the data decides; tfc returns such a "
+                "count of rows only as the first dimension of a fetch of the "
+                "step";
+    fetchedRows.push_back({node, from->count});
+    return success();
+  }
   if (kind == OpKind::Shape || kind == OpKind::Size)
     return shapeOfRows(node, *from);
   if (kind == OpKind::Rank)

@@ -1391,6 +1391,8 @@ LogicalResult unique(ShapeContext &c) {
 /// the data decides (tfc-bound-dynamic-rows gives it its bound).
 LogicalResult where(ShapeContext &c) {
   const Shape &in = c.input(0);
+  if (in.rank() == 0)
+    return c.error("input is a scalar, which TensorFlow's kernel refuses");
   if (in.ranked)
     c.setOutput(0, Shape::of({kUnknown, in.rank()}));
   return success();

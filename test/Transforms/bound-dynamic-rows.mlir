@@ -97,14 +97,36 @@ module attributes {tfc.feeds = ["a:0", "b:0"], tfc.fetches = ["total:0"]} {
 
 // -----
 
-// A fetch of the rows themselves.
-module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["w:0"]} {
+// Rows fetched: a fetch of their count joins the fetches, and
+// tfc.row_counts says which fetch holds the rows of which.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["y:0", "w:0", "y:0/rows", "w:0/rows"]
+// CHECK-SAME: tfc.row_counts = array<i64: 2, 3, -1, -1>
+// CHECK-DAG: %[[COUNT:.*]]:2 = Sum({{.*}}) name("w/count")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("y/_retval_0/rows") {T = i64, index = 2 : i64}
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("w/_retval_1/rows") {T = i64, index = 3 : i64}
+// CHECK-DAG: Where(%{{.*}}) name("w") {{.*}} -> tensor<10x2xi64>
+// CHECK-DAG: Cast(%{{.*}}) name("y") {{.*}} -> tensor<10x2xf32>
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["y:0", "w:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5x2xi1>
+    %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5x2xi1>) -> tensor<?x2xi64>
+    %y:2 = Cast(%w#0) name("y") {DstT = f32, SrcT = i64, Truncate = false} : (tensor<?x2xi64>) -> tensor<?x2xf32>
+    _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x2xf32>) -> ()
+    _Retval(%w#0) name("w/_retval_1") {T = i64, index = 1 : i64} : (tensor<?x2xi64>) -> ()
+  }
+}
+
+// -----
+
+// Rows fetched along another dimension than the first.
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["t:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5x2xi1>
     %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5x2xi1>) -> tensor<?x2xi64>
     %axes:2 = Const name("axes") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
     %t:2 = Transpose(%w#0, %axes#0) name("t") {T = i64, Tperm = i32} : (tensor<?x2xi64>, tensor<2xi32>) -> tensor<2x?xi64>
-    // expected-error @+1 {{fetch of node 't' (Transpose) has as many rows as node 'w' (Where) finds}}
+    // expected-error @+1 {{fetch of node 't' (Transpose) has as many slices along dimension 1 as node 'w' (Where) finds, which only the data decides; tfc returns such a count of rows only as the first dimension of a fetch of the step}}
     _Retval(%t#0) name("t/_retval_0") {T = i64, index = 0 : i64} : (tensor<2x?xi64>) -> ()
   }
 }

@@ -544,6 +544,24 @@ def _(c, rng):
                          indices=c.feed(np.array([[4], [1]], np.int32))))
 
 
+@case("Where", EXACT)
+def _(c, rng):
+    # The coordinates of the true elements, fetched: as many rows as the data
+    # says (none for an all-false mask), of bool, float (NaN counts, -0.0
+    # does not) and int inputs; boolean_mask's rows of a tensor and
+    # of a 2-D mask, and a row-wise product of them.
+    c.fetch(tf.where(c.feed(rng.random((3, 4)) < 0.5)))
+    c.fetch(tf.where(c.feed(np.array([[0.0, -0.0, np.nan], [1.5, 0.0, -np.inf]],
+                                     np.float32))))
+    c.fetch(tf.where(c.feed(ints((2, 2, 3), rng, np.int32, -1, 2))))
+    c.fetch(tf.where(c.feed(np.zeros((4,), bool))))
+    x = c.feed(ordinary_floats((5, 3), rng))
+    c.fetch(tf.boolean_mask(x, c.feed(np.array([False, True, True, False, True]))))
+    c.fetch(tf.boolean_mask(x, c.feed(rng.random((5, 3)) < 0.4)))
+    c.fetch(tf.matmul(tf.boolean_mask(x, c.feed(mask_of(rng, 5))),
+                      c.feed(ordinary_floats((3, 2), rng))))
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped

@@ -48,6 +48,21 @@ TEST(LibraryHeaderTest, PassesEachDtypeAsItsCType) {
   EXPECT_TRUE(contains(*header, "cc main.c libm.a -ldnnl -lgomp -lstdc++"));
 }
 
+TEST(LibraryHeaderTest, SaysWhichFetchCountsDataDependentRows) {
+  MLIRContext context;
+  ModelInterface model;
+  model.inputs.push_back({"m", 10, {5}});
+  model.outputs.push_back({"rows:0", 1, {5, 3}});
+  model.outputs.push_back({"rows:0/rows", 9, {}});
+  model.rowsOutputs = {1, -1};
+  FailureOr<std::string> header =
+      renderLibraryHeader(model, "m", "libm.a", UnknownLoc::get(&context));
+  ASSERT_TRUE(succeeded(header));
+  EXPECT_TRUE(contains(*header, "\"rows:0\", float [5, 3], of which the first "
+                                "`*rows_0_rows` rows are TensorFlow's. */"));
+  EXPECT_TRUE(contains(*header, "float *rows, int64_t *rows_0_rows);"));
+}
+
 TEST(LibraryHeaderTest, RefusesADtypeWithoutCType) {
   MLIRContext context;
   std::string message;

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 7
+#define TFC_RUNTIME_ABI_VERSION 8
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -115,6 +115,12 @@ typedef struct tfc_model {
    * of the batch (the tensors with dims[0] == -1), and runs once per tile
    * of the batch (tfc/Runtime/Batch.h). 0 when every shape is static. */
   int64_t batch_tile;
+  /* Outputs whose first dimension only the data decides (the rows of a
+   * Where): NULL when there are none; else, per output, -1, or the index
+   * of the int64 scalar output in which each step leaves how many of the
+   * output's rows are TensorFlow's. Its dims[0] is then their bound, the
+   * rows its buffer holds, and the rows past the count are padding. */
+  const int32_t *rows_outputs;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/

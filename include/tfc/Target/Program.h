@@ -84,6 +84,10 @@ struct ModelInterface {
   /// static; the inputs and outputs that carry the batch have -1 as their
   /// first dimension.
   int64_t batchTile = 0;
+  /// Per output, -1 or the output that holds how many of its rows are
+  /// TensorFlow's (tfc.row_counts); empty when no output has a
+  /// data-dependent first dimension.
+  llvm::SmallVector<int32_t> rowsOutputs;
 };
 
 /// Reads the interface from the module's step entry graph (after

@@ -276,9 +276,11 @@ def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
     reshapes that keep the axis whole, transposes, gathers, MatMul,
     softmax, concatenation and stacking), rewrites Shape and Size of rows
     and reductions over them (the padding replaced by the reduction's
-    identity; Mean divides by the count), and refuses any other use,
-    naming the node and the Where: a fetch of rows, a count used as a
-    shape, an op that mixes rows.
+    identity; Mean divides by the count), fetches the count of fetched
+    rows beside them (`NAME/rows`, recorded in `tfc.row_counts`), and
+    refuses any other use, naming the node and the Where: rows fetched
+    along another dimension than the first, a count used as a shape, an op
+    that mixes rows.
   }];
 }
 

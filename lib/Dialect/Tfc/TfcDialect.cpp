@@ -44,6 +44,8 @@ enum class ValueKind {
   Activation,
   /// {tile = T > 0, feeds = [i, ...], fetches = [j, ...]}.
   BatchTiling,
+  /// One i64 per fetch: -1, or the index of another fetch.
+  FetchIndexArray,
 };
 
 struct AttributeSpec {
@@ -69,6 +71,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kStateBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kBatchTileAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kBatchAttr, Holder::Module, ValueKind::BatchTiling},
+    {kRowCountsAttr, Holder::Module, ValueKind::FetchIndexArray},
     {kVariablesAttr, Holder::Module, ValueKind::DictionaryArray},
     {kTaskAttr, Holder::Module, ValueKind::String},
     {kPartitionDeviceAttr, Holder::Graph, ValueKind::String},
@@ -175,6 +178,17 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
     return name && (name.getValue() == "Relu" || name.getValue() == "Relu6")
                ? ""
                : "expected \"Relu\" or \"Relu6\"";
+  }
+  case ValueKind::FetchIndexArray: {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
+    auto fetches = op->getAttrOfType<ArrayAttr>(kFetchesAttr);
+    if (!indices || !fetches || indices.size() != int64_t(fetches.size()))
+      return "expected an i64 array of one entry per fetch";
+    if (llvm::any_of(indices.asArrayRef(), [&](int64_t k) {
+          return k < -1 || k >= int64_t(fetches.size());
+        }))
+      return "expected -1 or the index of a fetch";
+    return "";
   }
   case ValueKind::BatchTiling: {
     auto dict = dyn_cast<DictionaryAttr>(attr);

@@ -180,10 +180,22 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
         llvm::ConstantDataArray::getString(ctx, interface.objectGraph, false),
         "tfc_object_graph");
 
+  llvm::Constant *rowsOutputs =
+      llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
+  if (!interface.rowsOutputs.empty()) {
+    auto *type = llvm::ArrayType::get(i32, interface.rowsOutputs.size());
+    SmallVector<llvm::Constant *> entries;
+    for (int32_t k : interface.rowsOutputs)
+      entries.push_back(llvm::ConstantInt::get(i32, k));
+    rowsOutputs = new llvm::GlobalVariable(
+        m, type, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(type, entries), "tfc_rows_outputs");
+  }
+
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64});
+            i64, i64, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -195,7 +207,7 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.stateBytes),
        llvm::ConstantInt::get(i32, interface.variables.size()), variables,
        objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size()),
-       llvm::ConstantInt::get(i64, interface.batchTile)});
+       llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -298,6 +310,9 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     }
   if (auto graph = module->getAttrOfType<StringAttr>(kObjectGraphAttr))
     result.objectGraph = graph.str();
+  if (auto counts = module->getAttrOfType<DenseI64ArrayAttr>(kRowCountsAttr))
+    for (int64_t k : counts.asArrayRef())
+      result.rowsOutputs.push_back(int32_t(k));
   if (auto batch = module->getAttrOfType<DictionaryAttr>(kBatchAttr)) {
     result.batchTile = batch.getAs<IntegerAttr>("tile").getInt();
     for (auto [key, tensors] : {std::pair{"feeds", &result.inputs},

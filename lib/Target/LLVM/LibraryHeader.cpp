@@ -278,6 +278,15 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
     std::string description = "\"" + tensor.name + "\", " +
                               tfg::dataTypeName(tensor.dtype) + " " +
                               shapeText(tensor.dims);
+    // A fetch whose rows only the data decides: its shape is their bound,
+    // and another fetch says how many are TensorFlow's.
+    int32_t rowsOutput = !argument.isFeed && !model.rowsOutputs.empty()
+                             ? model.rowsOutputs[fetchIndex]
+                             : -1;
+    if (rowsOutput >= 0)
+      description += ", of which the first `*" +
+                     arguments[model.inputs.size() + rowsOutput].param +
+                     "` rows are TensorFlow's";
     std::string macro = name.upper() + "_" + argument.macro;
     names << ", " << argument.param;
     tensors << "\n/* " << (argument.isFeed ? "Feed " : "Fetch ")

@@ -46,6 +46,24 @@ module attributes {tfc.feeds = "x"} {
 
 // -----
 
+// Tests that each fetch's row count is -1 or another fetch.
+// expected-error @+1 {{'tfc.row_counts': expected -1 or the index of a fetch}}
+module attributes {tfc.fetches = ["y:0", "y:0/rows"], tfc.row_counts = array<i64: 2, -1>} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  }
+}
+
+// -----
+
+// Tests that there is one row count per fetch.
+// expected-error @+1 {{'tfc.row_counts': expected an i64 array of one entry per fetch}}
+module attributes {tfc.fetches = ["y:0", "y:0/rows"], tfc.row_counts = array<i64: 1>} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  }
+}
+
+// -----
+
 // Tests that the memory plan gives one offset per data result.
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{'tfc.offsets': expected one offset per data result (1), got 2}}

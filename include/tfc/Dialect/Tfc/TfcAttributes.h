@@ -32,6 +32,10 @@ inline constexpr llvm::StringLiteral kCostFileAttr = "tfc.cost_file";
 /// indices of the feeds and fetches whose first dimension is the batch.
 inline constexpr llvm::StringLiteral kBatchTileAttr = "tfc.batch_tile";
 inline constexpr llvm::StringLiteral kBatchAttr = "tfc.batch";
+/// Per fetch, -1, or the index of the int64 scalar fetch that holds how
+/// many of its rows are TensorFlow's (the rest padding up to its bound:
+/// the rows of a Where, tfc-bound-dynamic-rows).
+inline constexpr llvm::StringLiteral kRowCountsAttr = "tfc.row_counts";
 inline constexpr llvm::StringLiteral kCompressTransfersAttr =
     "tfc.compress_transfers";
 inline constexpr llvm::StringLiteral kNoRecvSchedulingAttr =

@@ -45,6 +45,9 @@ def Tfc_Dialect : Dialect {
     | `tfc.checkpoint_object_graph` | module | string | tfc-freeze-variables; the program's checkpoints |
     | `tfc.state_bytes` | module | integer >= 0 | tfc-plan-state; code generation |
     | `tfc.variables` | module | array of dictionaries | tfc-plan-state; the program's descriptor |
+    | `tfc.batch_tile` | module | integer >= 0 | `--batch-tile`; tfc-tile-batch |
+    | `tfc.batch` | module | `{tile, feeds, fetches}` | tfc-tile-batch: the tile and the feeds and fetches that carry the batch; the program's descriptor |
+    | `tfc.row_counts` | module | i64 array, one per fetch | tfc-bound-dynamic-rows: the fetch that counts each fetch's data-dependent rows (-1: none); the program's descriptor |
     | `tfc.task` | module | string | `tfc compile --cluster`: the cluster task whose partitions the module keeps (its step may have none) |
     | `tfc.device` | graph | string | tfc-partition: the partition's device |
     | `tfc.arena_bytes` | graph | integer >= 0 | tfc-plan-memory |
