@@ -8,6 +8,10 @@
 //
 //   count = Sum(Cast(NotEqual(x, 0), int64), every axis)
 //
+// The unpadded selections of NonMaxSuppressionV2 to V5 are bounded the
+// same way, by max_output_size (and the boxes), their count what V4 and V5
+// return beside them; V2 and V3 become the V4 that also counts.
+//
 // Then it proves that the padding never shows. Each value downstream of a
 // Where whose size depends on the count is *rows along axis a*: dimension
 // a is planned for the bound and only its first `count` slices are
@@ -161,6 +165,12 @@ private:
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult shapeOfRows(Operation *node, const Rows &rows);
 
+  /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
+  /// (the node itself for any other).
+  Operation *asCountingSelection(Operation *node);
+  /// Whether `node` makes rows of its own (Where, an unpadded selection of
+  /// boxes): their facts, counts and bounds are recorded.
+  bool producesRows(Operation *node);
   /// Whether the body is the step's graph, whose _Retvals are the fetches.
   bool isStepEntry() const {
     auto graph = dyn_cast<tfg::GraphOp>(body.getParentOp());
@@ -235,7 +245,9 @@ private:
   NameUniquer names;
   llvm::DenseMap<Value, Rows> rows;
   /// Values computed from a count, and the rows whose count it is.
-  llvm::DenseMap<Value, Rows> counts;  /// The _Retvals of rows, and their counts.
+  llvm::DenseMap<Value, Rows> counts;  /// The results whose first dimension gets a bound.
+  SmallVector<std::pair<Value, int64_t>> bounded;
+  /// The _Retvals of rows, and their counts.
   SmallVector<std::pair<Operation *, Value>> fetchedRows;
 };
 
@@ -301,39 +313,105 @@ Value Bounder::countOf(Operation *where, Value input) {
 
 FailureOr<bool> Bounder::run() {
   SmallVector<Operation *> order = topologicalOrder(body);
-  SmallVector<std::pair<Operation *, int64_t>> bounded;
+  for (Operation *&node : order)
+    if (tfg::isNode(node))
+      node = asCountingSelection(node);
   for (Operation *node : order) {
     if (!tfg::isNode(node))
       continue;
-    if (opKindOf(node) == OpKind::Where) {
-      Value input = tfg::getDataOperands(node)[0];
-      Shape in = shapeOf(input);
-      // An input of unknown shape (a feed's) has no bound yet; a Where of
-      // rows is refused below.
-      if (in.isStatic()) {
-        int64_t bound = in.numElements();
-        rows[tfg::getDataResults(node)[0]] = {0, bound, countOf(node, input),
-                                              node};
-        bounded.push_back({node, bound});
-        continue;
-      }
-    }
-    if (failed(visit(node)))
+    if (!producesRows(node) && failed(visit(node)))
       return failure();
   }
   if (bounded.empty())
     return false;
   addRowCounts();
-  for (auto [where, bound] : bounded) {
-    Value out = tfg::getDataResults(where)[0];
-    auto type = cast<RankedTensorType>(out.getType());
-    out.setType(RankedTensorType::get({bound, type.getDimSize(1)},
-                                      type.getElementType()));
+  for (auto [value, bound] : bounded) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> dims(type.getShape());
+    dims[0] = bound;
+    value.setType(RankedTensorType::get(dims, type.getElementType()));
   }
   unsigned refined = 0;
   if (failed(inferShapes(body, refined)))
     return failure();
   return true;
+}
+
+Operation *Bounder::asCountingSelection(Operation *node) {
+  OpKind kind = opKindOf(node);
+  if (kind != OpKind::NonMaxSuppressionV2 &&
+      kind != OpKind::NonMaxSuppressionV3)
+    return node;
+  // V2 and V3 are V4 unpadded, whose count of the selection they lack (V2
+  // with no score threshold).
+  Builder b(node->getContext());
+  SmallVector<Value> operands(tfg::getDataOperands(node));
+  Type threshold = cast<TensorType>(operands[3].getType()).getElementType();
+  if (kind == OpKind::NonMaxSuppressionV2) {
+    auto floatType = dyn_cast<FloatType>(threshold);
+    if (!floatType)
+      return node;
+    operands.push_back(scalar(
+        node, (tfg::getNodeName(node) + "/score_threshold").str(),
+        FloatAttr::get(threshold, llvm::APFloat::getLargest(
+                                      floatType.getFloatSemantics(), true))));
+  }
+  Value selected = tfg::getDataResults(node)[0];
+  OpBuilder builder(node);
+  Operation *v4 = createNodeLike(
+      builder, node, "NonMaxSuppressionV4", names.get(tfg::getNodeName(node)),
+      {selected.getType(), RankedTensorType::get({}, b.getI32Type())},
+      operands, tfg::getControlOperands(node),
+      {b.getNamedAttr("T", TypeAttr::get(cast<TensorType>(operands[0].getType())
+                                             .getElementType())),
+       b.getNamedAttr("T_threshold", TypeAttr::get(threshold)),
+       b.getNamedAttr("pad_to_max_output_size", b.getBoolAttr(false))});
+  std::string name = tfg::getNodeName(node).str();
+  selected.replaceAllUsesWith(v4->getResult(0));
+  tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(v4));
+  node->erase();
+  v4->setAttr(tfg::kNameAttr, b.getStringAttr(name));
+  return v4;
+}
+
+bool Bounder::producesRows(Operation *node) {
+  OpKind kind = opKindOf(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  ResultRange results = tfg::getDataResults(node);
+  if (kind == OpKind::Where) {
+    // An input of unknown shape (a feed's) has no bound yet; a Where of
+    // rows is refused as any op that takes them.
+    Shape in = shapeOf(operands[0]);
+    if (!in.isStatic())
+      return false;
+    int64_t bound = in.numElements();
+    rows[results[0]] = {0, bound, countOf(node, operands[0]), node};
+    bounded.push_back({results[0], bound});
+    return true;
+  }
+  if (kind == OpKind::NonMaxSuppressionV4 ||
+      kind == OpKind::NonMaxSuppressionV5) {
+    // Unpadded, the selection (and V5's scores) has the count V4 and V5
+    // give; its bound is max_output_size, and at most every box.
+    Shape boxes = shapeOf(operands[0]);
+    auto pad = node->getAttrOfType<BoolAttr>("pad_to_max_output_size");
+    if ((pad && pad.getValue()) || !boxes.ranked || boxes.rank() != 2 ||
+        boxes.dims[0] == ShapedType::kDynamic)
+      return false;
+    int64_t bound = boxes.dims[0];
+    if (std::optional<SmallVector<int64_t>> m = constantInts(operands[2]);
+        m && m->size() == 1)
+      bound = std::clamp<int64_t>((*m)[0], 0, bound);
+    bool v5 = kind == OpKind::NonMaxSuppressionV5;
+    Value count = castTo(node, (tfg::getNodeName(node) + "/count").str(),
+                         results[v5 ? 2 : 1], IntegerType::get(node->getContext(), 64));
+    for (unsigned i = 0; i < (v5 ? 2u : 1u); ++i) {
+      rows[results[i]] = {0, bound, count, node};
+      bounded.push_back({results[i], bound});
+    }
+    return true;
+  }
+  return false;
 }
 
 LogicalResult Bounder::visit(Operation *node) {

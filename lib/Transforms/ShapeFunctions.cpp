@@ -1398,6 +1398,27 @@ LogicalResult where(ShapeContext &c) {
   return success();
 }
 
+/// NonMaxSuppressionV2-V5: the selected indices (and V5's scores) as many
+/// as the data selects, or max_output_size when padded; V4 and V5 also
+/// say how many are valid.
+LogicalResult nonMaxSuppression(ShapeContext &c) {
+  const Shape &boxes = c.input(0);
+  if (boxes.ranked && (boxes.rank() != 2 || (boxes.dims[1] != kUnknown &&
+                                             boxes.dims[1] != 4)))
+    return c.error("boxes " + str(boxes) + " are not [num_boxes, 4]");
+  int64_t length = kUnknown;
+  auto pad = c.getNode()->getAttrOfType<BoolAttr>("pad_to_max_output_size");
+  if (pad && pad.getValue())
+    if (const auto *size = c.inputValue(2); size && size->size() == 1)
+      length = std::max<int64_t>((*size)[0], 0);
+  unsigned selections = opKindOf(c.getNode()) == OpKind::NonMaxSuppressionV5 ? 2 : 1;
+  for (unsigned i = 0; i < selections; ++i)
+    c.setOutput(i, Shape::vector(length));
+  if (c.numOutputs() > selections)
+    c.setOutput(selections, Shape::scalar());
+  return success();
+}
+
 LogicalResult broadcastTo(ShapeContext &c) {
   if (const auto *shape = c.inputValue(1))
     c.setOutput(0, Shape::of(*shape));

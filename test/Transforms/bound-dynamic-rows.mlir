@@ -130,3 +130,27 @@ module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["t:0"]} {
     _Retval(%t#0) name("t/_retval_0") {T = i64, index = 0 : i64} : (tensor<2x?xi64>) -> ()
   }
 }
+
+// -----
+
+// NonMaxSuppressionV3 runs as the V4 that counts its selection: rows
+// bounded by max_output_size (at most every box), counted by V4's output.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["picked:0", "picked:0/rows"]
+// CHECK-DAG: %[[NMS:.*]]:3 = NonMaxSuppressionV4({{.*}}) name("nms") {T = f32, T_threshold = f32, pad_to_max_output_size = false} {{.*}} -> (tensor<3xi32>, tensor<i32>)
+// CHECK-DAG: %[[COUNT:.*]]:2 = Cast(%[[NMS]]#1) name("nms/count") {{.*}} -> tensor<i64>
+// CHECK-DAG: GatherV2(%{{.*}}, %[[NMS]]#0, %{{.*}}) name("picked") {{.*}} -> tensor<3x4xf32>
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("picked/_retval_0/rows")
+module attributes {tfc.feeds = ["boxes:0", "scores:0"], tfc.fetches = ["picked:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %boxes:2 = _Arg name("boxes") {T = f32, index = 0 : i64} : () -> tensor<8x4xf32>
+    %scores:2 = _Arg name("scores") {T = f32, index = 1 : i64} : () -> tensor<8xf32>
+    %max:2 = Const name("max") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %iou:2 = Const name("iou") {dtype = f32, value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+    %floor:2 = Const name("floor") {dtype = f32, value = dense<0.1> : tensor<f32>} : () -> tensor<f32>
+    %nms:2 = NonMaxSuppressionV3(%boxes#0, %scores#0, %max#0, %iou#0, %floor#0) name("nms") {T = f32, T_threshold = f32} : (tensor<8x4xf32>, tensor<8xf32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<?xi32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %picked:2 = GatherV2(%boxes#0, %nms#0, %axis#0) name("picked") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 0 : i64} : (tensor<8x4xf32>, tensor<?xi32>, tensor<i32>) -> tensor<?x4xf32>
+    _Retval(%picked#0) name("picked/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
+  }
+}

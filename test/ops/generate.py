@@ -562,6 +562,49 @@ def _(c, rng):
                       c.feed(ordinary_floats((3, 2), rng))))
 
 
+@case("NonMaxSuppression", EXACT)
+def _(c, rng):
+    # Overlapping clusters of boxes (corners in either order, one of zero
+    # area), scores with ties; as many selected as the data says (V2, V3,
+    # V4 and V5 unpadded), or padded to max_output_size (V4, V5); soft-NMS
+    # (sigma > 0) decays scores instead; a threshold no score passes
+    # selects none; the selected boxes gathered as detection models do.
+    centers = rng.uniform(0.2, 0.8, (3, 2))
+    boxes = []
+    for i in range(12):
+        cy, cx = centers[i % 3] + rng.normal(0, 0.03, 2)
+        h, w = rng.uniform(0.1, 0.3, 2)
+        box = [cy - h, cx - w, cy + h, cx + w]
+        boxes.append(box[2:] + box[:2] if i % 4 == 1 else box)
+    boxes[7] = [0.5, 0.5, 0.5, 0.9]
+    boxes = c.feed(np.array(boxes, np.float32))
+    values = rng.uniform(0, 1, 12).astype(np.float32)
+    values[[2, 5]] = values[9]
+    scores = c.feed(values)
+    f32 = lambda v: tf.constant(v, tf.float32)
+    c.fetch(raw.NonMaxSuppressionV2(boxes=boxes, scores=scores, max_output_size=const(5),
+                                    iou_threshold=f32(0.4)))
+    selected = raw.NonMaxSuppressionV3(boxes=boxes, scores=scores, max_output_size=const(20),
+                                       iou_threshold=f32(0.5), score_threshold=f32(0.2))
+    c.fetch(selected)
+    c.fetch(tf.gather(boxes, selected))
+    c.fetch(raw.NonMaxSuppressionV3(boxes=boxes, scores=scores, max_output_size=const(4),
+                                    iou_threshold=f32(0.5), score_threshold=f32(2.0)))
+    for pad in (False, True):
+        for output in raw.NonMaxSuppressionV4(
+                boxes=boxes, scores=scores, max_output_size=const(6),
+                iou_threshold=f32(0.3), score_threshold=f32(0.1),
+                pad_to_max_output_size=pad):
+            c.fetch(output)
+        for sigma in (0.0, 0.5):
+            for output in raw.NonMaxSuppressionV5(
+                    boxes=boxes, scores=scores, max_output_size=const(8),
+                    iou_threshold=f32(1.0 if sigma else 0.5),
+                    score_threshold=f32(0.05), soft_nms_sigma=f32(sigma),
+                    pad_to_max_output_size=pad):
+                c.fetch(output)
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped

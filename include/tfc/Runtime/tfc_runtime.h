@@ -739,6 +739,21 @@ void tfc_cpu_crop_and_resize(tfc_runtime *runtime, const void *image,
                              const float *boxes, const int32_t *box_index,
                              float *out, const char *node,
                              const tfc_crop_params *params);
+/* NonMaxSuppressionV2 to V5 on float32: the indices of up to
+ * *max_output_size (and at most `capacity`) of the `num_boxes` boxes
+ * ([num_boxes, 4]) greedily selected by score as TensorFlow's kernel
+ * selects them (thresholds read from their scalars; score_threshold NULL:
+ * none, soft_nms_sigma NULL: 0), into `selected` (and their scores into
+ * `selected_scores` unless NULL), zeros past them up to `capacity`, and
+ * their number into `valid` unless NULL. An iou_threshold outside [0, 1]
+ * or a negative sigma stops the step with TensorFlow's words, naming
+ * `node`. */
+void tfc_cpu_non_max_suppression(
+    tfc_runtime *runtime, const float *boxes, const float *scores,
+    const int32_t *max_output_size, const float *iou_threshold,
+    const float *score_threshold, const float *soft_nms_sigma,
+    int32_t *selected, float *selected_scores, int32_t *valid,
+    const char *node, int64_t num_boxes, int64_t capacity);
 /* Dilation2D on NHWC float32: each output the maximum over the window (at
  * `rate`) of input + filter, the filter [filter_h, filter_w, c]. */
 typedef struct tfc_dilation_params {

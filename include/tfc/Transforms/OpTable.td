@@ -488,6 +488,19 @@ def : TfcOp<"CropAndResize", DataMovement, Pattern<"Image">> {
   let shape = "cropAndResize";
   let attrs = ["method=bilinear|nearest", "extrapolation_value"];
 }
+// Greedy selection of boxes by score on float32 (NonMaxSuppression.cpp).
+// Unpadded, the selection's length only the data decides:
+// tfc-bound-dynamic-rows plans it for its bound (V2 and V3 as V4, whose
+// count it takes).
+foreach type = ["NonMaxSuppressionV2", "NonMaxSuppressionV3"] in
+  def : TfcOp<type, DataMovement, Pattern<"NonMaxSuppression">> {
+    let shape = "nonMaxSuppression";
+  }
+foreach type = ["NonMaxSuppressionV4", "NonMaxSuppressionV5"] in
+  def : TfcOp<type, DataMovement, Pattern<"NonMaxSuppression">> {
+    let shape = "nonMaxSuppression";
+    let attrs = ["pad_to_max_output_size"];
+  }
 def : TfcOp<"StridedSliceGrad", DataMovement, Pattern<"DataMovement">> {
   let shape = "stridedSliceGrad";
   let attrs = stridedSliceMasks;

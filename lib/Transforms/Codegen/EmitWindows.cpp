@@ -485,10 +485,54 @@ protected:
   }
 };
 
+/// NonMaxSuppressionV2-V5: one call of the runtime's selection, into
+/// buffers of the selection's static length (max_output_size padded, or
+/// the bound tfc-bound-dynamic-rows planned).
+class NonMaxSuppressionPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    auto boxes = cast<RankedTensorType>(operands[0].getType());
+    if (!boxes.getElementType().isF32() ||
+        !cast<TensorType>(operands[3].getType()).getElementType().isF32())
+      return step.error(node) << "supports float32 boxes and thresholds only";
+    bool v5 = kind == OpKind::NonMaxSuppressionV5;
+    bool counts = v5 || kind == OpKind::NonMaxSuppressionV4;
+    FailureOr<Value> selected = step.outputFor(node, 0);
+    FailureOr<Value> scores = v5 ? step.outputFor(node, 1) : FailureOr<Value>();
+    FailureOr<Value> valid =
+        counts ? step.outputFor(node, v5 ? 2 : 1) : FailureOr<Value>();
+    if (failed(selected) || (v5 && failed(scores)) || (counts && failed(valid)))
+      return failure();
+    Location loc = node->getLoc();
+    Value none = step.nullPointer(loc);
+    auto operand = [&](unsigned i) {
+      return i < operands.size() ? step.pointerTo(step.memrefFor(operands[i]))
+                                 : none;
+    };
+    step.callKernel(
+        loc, step.kernelName("non_max_suppression"),
+        {operand(0), operand(1), operand(2), operand(3),
+         kind == OpKind::NonMaxSuppressionV2 ? none : operand(4),
+         v5 ? operand(5) : none, step.pointerTo(*selected),
+         v5 ? step.pointerTo(*scores) : none,
+         counts ? step.pointerTo(*valid) : none,
+         step.stringPointer(loc, tfg::nodeLabel(node))},
+        {boxes.getDimSize(0),
+         cast<MemRefType>(selected->getType()).getDimSize(0)});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateWindowPatterns(CodegenPatterns &patterns) {
   patterns.add<ImagePattern>("Image");
+  patterns.add<NonMaxSuppressionPattern>("NonMaxSuppression");
   patterns.add<Window3DPattern>("Window3D");
   patterns.add<WindowPattern>("Window");
   patterns.add<WindowGradientPattern>("WindowGradient");
