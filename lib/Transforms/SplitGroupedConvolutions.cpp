@@ -10,7 +10,10 @@
 //   y = ConcatV2(Conv2D(x_0, w_0), ..., Conv2D(x_G-1, w_G-1), 3)
 //
 // so that code generation's convolution (which has no groups) computes
-// each; the filter's splits fold when it is a constant. The ConcatV2 keeps
+// each; the filter's splits fold when it is a constant. One input channel
+// per group (ConvNeXt's) is a depthwise convolution: a
+// DepthwiseConv2dNative of the filter reshaped to [kh, kw, C, O/C], one
+// node where the split would make C. The ConcatV2 (or the depthwise) keeps
 // the node's name, control inputs and users. A grouping the shapes do not
 // allow (C or the output channels not a multiple of the groups) is an
 // error naming the node.
@@ -32,6 +35,18 @@ namespace tfc {
 #include "tfc/Transforms/Passes.h.inc"
 
 namespace {
+
+/// Whether a grouped Conv2D's attributes are ones DepthwiseConv2dNative
+/// computes too: SAME or VALID padding, no dilation.
+bool isDepthwise(Operation *node) {
+  auto padding = node->getAttrOfType<StringAttr>("padding");
+  auto dilations = node->getAttrOfType<ArrayAttr>("dilations");
+  return padding &&
+         (padding.getValue() == "SAME" || padding.getValue() == "VALID") &&
+         (!dilations || llvm::all_of(dilations, [](Attribute d) {
+           return cast<IntegerAttr>(d).getInt() == 1;
+         }));
+}
 
 struct SplitGroupedConvolutionsPass
     : public impl::SplitGroupedConvolutionsPassBase<
@@ -86,6 +101,39 @@ struct SplitGroupedConvolutionsPass
     Type element = xType.getElementType();
     TypeAttr t = TypeAttr::get(element);
     auto i32 = b.getI32Type();
+    if (groupChannels == 1 && isDepthwise(node)) {
+      // One input channel per group (ConvNeXt's Conv2D(groups=C)): a
+      // depthwise convolution, whose filter [kh, kw, C, O/C] holds the
+      // same elements in the same order as [kh, kw, 1, O].
+      SmallVector<int64_t> shape = {wType.getDimSize(0), wType.getDimSize(1),
+                                    channels, outChannels / channels};
+      auto shapeType = RankedTensorType::get({4}, i32);
+      SmallVector<int32_t> dims(shape.begin(), shape.end());
+      Value to = createConstLike(b, node, names.get((name + "/depthwise_shape").str()),
+                                 DenseElementsAttr::get(shapeType, ArrayRef<int32_t>(dims)))
+                     ->getResult(0);
+      Value filter =
+          createNodeLike(b, node, "Reshape",
+                         names.get((name + "/depthwise_filter").str()),
+                         RankedTensorType::get(shape, element),
+                         {inputs[1], to}, {},
+                         {b.getNamedAttr("T", t),
+                          b.getNamedAttr("Tshape", TypeAttr::get(i32))})
+              ->getResult(0);
+      SmallVector<NamedAttribute> attrs;
+      for (StringRef attr : {"T", "strides", "padding", "data_format"})
+        if (Attribute value = node->getAttr(attr))
+          attrs.push_back(b.getNamedAttr(attr, value));
+      std::string keep = name.str();
+      Operation *depthwise = createNodeLike(
+          b, node, "DepthwiseConv2dNative", names.get(keep + "/depthwise"), yType,
+          {inputs[0], filter}, tfg::getControlOperands(node), attrs);
+      tfg::getDataResults(node)[0].replaceAllUsesWith(depthwise->getResult(0));
+      tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(depthwise));
+      node->erase();
+      depthwise->setAttr(tfg::kNameAttr, b.getStringAttr(keep));
+      return true;
+    }
     auto axisType = RankedTensorType::get({}, i32);
     Value axis = createConstLike(
                      b, node, names.get((name + "/group_axis").str()),

@@ -1306,6 +1306,15 @@ def _(c, rng):
                        strides=[1, 1, 1, 1], padding="VALID"))
     c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((3, 3, 2, 8), rng)),
                        strides=[1, 2, 2, 1], padding="SAME"))
+    # One input channel per group (ConvNeXt's Conv2D(groups=C)): a depthwise
+    # convolution, with one and two outputs per channel, the filter fed and
+    # constant; dilated, it is split per group instead.
+    c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((3, 3, 1, 8), rng)),
+                       strides=[1, 1, 1, 1], padding="SAME"))
+    c.fetch(raw.Conv2D(input=x, filter=tf.constant(ordinary_floats((7, 7, 1, 16), rng)),
+                       strides=[1, 2, 2, 1], padding="SAME"))
+    c.fetch(raw.Conv2D(input=x, filter=c.feed(ordinary_floats((2, 2, 1, 8), rng)),
+                       strides=[1, 1, 1, 1], padding="VALID", dilations=[1, 2, 2, 1]))
 
 
 # Winograd's transforms lose a few bits: its error is about 1e-6 of the sum

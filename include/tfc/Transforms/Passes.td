@@ -378,8 +378,10 @@ def SplitGroupedConvolutionsPass
     is grouped: G = C / Cf groups of channels, each convolved with its
     share of the filter's output channels. It becomes Split of the input
     and of the filter along channels, G Conv2Ds and their ConcatV2, which
-    keeps the node's name. A grouping the shapes do not allow is an error
-    naming the node.
+    keeps the node's name. With one input channel per group (Cf = 1, as in
+    ConvNeXt) and no dilation, it is a depthwise convolution instead: a
+    DepthwiseConv2dNative of the filter reshaped to [kh, kw, C, O/C]. A
+    grouping the shapes do not allow is an error naming the node.
   }];
 }
 
