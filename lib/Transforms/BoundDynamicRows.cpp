@@ -10,7 +10,10 @@
 //
 // The unpadded selections of NonMaxSuppressionV2 to V5 are bounded the
 // same way, by max_output_size (and the boxes), their count what V4 and V5
-// return beside them; V2 and V3 become the V4 that also counts.
+// return beside them; V2 and V3 become the V4 that also counts. So are a
+// Unique's values (but those tfc-bound-unique claimed for the sparse
+// updates of optimizers), by the input's length, counted by idx's largest
+// position + 1; they are padded with the first value, a valid index.
 //
 // Then it proves that the padding never shows. Each value downstream of a
 // Where whose size depends on the count is *rows along axis a*: dimension
@@ -386,6 +389,35 @@ bool Bounder::producesRows(Operation *node) {
       return false;
     int64_t bound = in.numElements();
     rows[results[0]] = {0, bound, countOf(node, operands[0]), node};
+    bounded.push_back({results[0], bound});
+    return true;
+  }
+  if (kind == OpKind::Unique && !node->hasAttr(kPadNegativeAttr)) {
+    // The distinct values, as many as idx's largest position + 1.
+    Shape in = shapeOf(operands[0]);
+    if (!in.isStatic() || in.rank() != 1)
+      return false;
+    int64_t bound = in.dims[0];
+    MLIRContext *context = node->getContext();
+    Builder b(context);
+    Type i64 = b.getIntegerType(64);
+    std::string base = (tfg::getNodeName(node) + "/count").str();
+    Value count;
+    if (bound == 0) {
+      count = scalar(node, base, IntegerAttr::get(i64, 0));
+    } else {
+      Value positions = castTo(node, base + "/positions", results[1], i64);
+      Value axis = scalar(node, base + "/axis",
+                          IntegerAttr::get(b.getI32Type(), 0));
+      Value last = make(node, "Max", base + "/last",
+                        RankedTensorType::get({}, i64), {positions, axis},
+                        {b.getNamedAttr("T", TypeAttr::get(i64)),
+                         b.getNamedAttr("Tidx", TypeAttr::get(b.getI32Type())),
+                         b.getNamedAttr("keep_dims", b.getBoolAttr(false))});
+      count = binary(node, "AddV2", base, last,
+                     scalar(node, base + "/one", IntegerAttr::get(i64, 1)), i64);
+    }
+    rows[results[0]] = {0, bound, count, node};
     bounded.push_back({results[0], bound});
     return true;
   }

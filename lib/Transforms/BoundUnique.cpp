@@ -13,13 +13,14 @@
 // then -1 (tfc_cpu_unique). Shape(y) then says the bound, the segment sum
 // has zero rows past the distinct values, and the updates that take y as
 // indices skip the negative ones (tfc.skip_negative_indices): the same
-// updates as TensorFlow's. This pass checks that y is used so and no other
-// way: as the indices of scatters and sparse optimizer updates, and
-// through Shape or Size only for num_segments of UnsortedSegmentSum, whose
-// rows may reach only elementwise ops and the updates' value operands
-// (what reaches a reduction or a reshape would see the padding). Anything
-// else is an error naming the node, as the size depends on the data.
-// idx is exact and free to use.
+// updates as TensorFlow's. This pass claims (tfc.pad_negative) the Uniques
+// whose y is used so and no other way: as the indices of scatters and
+// sparse optimizer updates, and through Shape or Size only for
+// num_segments of UnsortedSegmentSum, whose rows may reach only
+// elementwise ops and the updates' value operands (what reaches a
+// reduction or a reshape would see the padding). Any other Unique is left
+// to tfc-bound-dynamic-rows, which follows y as rows whose count only the
+// data decides. idx is exact and free to use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,20 +76,14 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
   void runOnOperation() override {
     for (Block *body : getBodies(getOperation()))
       for (Operation &node : *body)
-        if (tfg::isNode(&node) && opKindOf(&node) == OpKind::Unique &&
-            failed(bound(&node)))
-          return signalPassFailure();
+        if (tfg::isNode(&node) && opKindOf(&node) == OpKind::Unique)
+          bound(&node);
   }
 
-  LogicalResult bound(Operation *unique) {
-    auto refuse = [&](Operation *user) {
-      return user->emitError()
-             << "node '" << tfg::getNodeName(user) << "' (" << tfg::getOpType(user)
-             << ") uses the values of Unique '" << tfg::getNodeName(unique)
-             << "' or their count in a way whose result depends on that count, "
-                "which only the data decides; tfc supports Unique for the "
-                "sparse updates of deduplicated rows only";
-    };
+  /// Claims `unique` when its values are used only as the sparse updates
+  /// of deduplicated rows use them: its padding becomes -1, which the
+  /// updates skip. Other Uniques are left to tfc-bound-dynamic-rows.
+  void bound(Operation *unique) {
     llvm::SetVector<Operation *> updates, segmentSums;
     for (OpOperand *use : dataUses(tfg::getDataResults(unique)[0])) {
       Operation *user = use->getOwner();
@@ -97,11 +92,12 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
         updates.insert(user);
         continue;
       }
-      if (kind != OpKind::Shape && kind != OpKind::Size)
-        return refuse(user);
-      if (failed(countUses(user, segmentSums)))
-        return failure();
+      if ((kind != OpKind::Shape && kind != OpKind::Size) ||
+          !countUses(user, segmentSums))
+        return;
     }
+    if (updates.empty())
+      return;
     // The segment sums' rows past the count are zeros, harmless where an
     // update that skips the padding takes them.
     SmallVector<Value> rows;
@@ -121,36 +117,32 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
         int indices = indicesPosition(user);
         if (!updates.contains(user) || use->getOperandNumber() == 0 ||
             int(use->getOperandNumber()) == indices)
-          return refuse(user);
+          return;
       }
     }
+    MLIRContext *context = &getContext();
+    unique->setAttr(kPadNegativeAttr, UnitAttr::get(context));
     for (Operation *update : updates)
-      update->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(&getContext()));
-    return success();
+      update->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(context));
   }
 
-  /// Where Shape or Size of the values goes: through StridedSlice (and
-  /// Identity) to num_segments of UnsortedSegmentSum only.
-  LogicalResult countUses(Operation *node, llvm::SetVector<Operation *> &segmentSums) {
+  /// Whether Shape or Size of the values goes only through StridedSlice
+  /// (and Identity) to num_segments of UnsortedSegmentSum.
+  bool countUses(Operation *node, llvm::SetVector<Operation *> &segmentSums) {
     for (OpOperand *use : dataUses(tfg::getDataResults(node)[0])) {
       Operation *user = use->getOwner();
       OpKind kind = opKindOf(user);
       if (kind == OpKind::StridedSlice && use->getOperandNumber() == 0) {
-        if (failed(countUses(user, segmentSums)))
-          return failure();
+        if (!countUses(user, segmentSums))
+          return false;
       } else if (kind == OpKind::UnsortedSegmentSum &&
                  use->getOperandNumber() == 2) {
         segmentSums.insert(user);
       } else {
-        user->emitError() << "node '" << tfg::getNodeName(user) << "' ("
-                          << tfg::getOpType(user)
-                          << ") uses the count of a Unique's values, "
-                          << "which only the data decides; tfc supports it as "
-                             "num_segments of UnsortedSegmentSum only";
-        return failure();
+        return false;
       }
     }
-    return success();
+    return true;
   }
 };
 

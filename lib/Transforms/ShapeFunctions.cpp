@@ -1373,16 +1373,19 @@ LogicalResult stringJoin(ShapeContext &c) {
   return success();
 }
 
-/// Unique: both outputs have the input's length. For the values that is a
-/// bound, not TensorFlow's data-dependent size: tfc-bound-unique checks
-/// that the graph only uses it where the difference does not show.
+/// Unique: idx has the input's length; the values as many as are distinct,
+/// which only the data decides. A Unique tfc-bound-unique claimed has the
+/// input's length, the bound, where its uses do not see the difference
+/// (tfc-bound-dynamic-rows gives any other its bound).
 LogicalResult unique(ShapeContext &c) {
   const Shape &in = c.input(0);
   if (!in.ranked)
     return success();
   if (in.rank() != 1)
     return c.error("x " + str(in) + " is not a vector");
-  c.setOutput(0, in);
+  c.setOutput(0, c.getNode()->hasAttr(kPadNegativeAttr)
+                     ? in
+                     : Shape::vector(kUnknown));
   c.setOutput(1, in);
   return success();
 }

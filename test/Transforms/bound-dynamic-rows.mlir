@@ -154,3 +154,38 @@ module attributes {tfc.feeds = ["boxes:0", "scores:0"], tfc.fetches = ["picked:0
     _Retval(%picked#0) name("picked/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
   }
 }
+
+// -----
+
+// A Unique that tfc-bound-unique did not claim: its values are rows
+// bounded by the input's length, counted by idx's largest position + 1.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["values:0", "values:0/rows"]
+// CHECK-DAG: %[[U:.*]]:3 = Unique(%{{.*}}) name("unique") {{.*}} -> (tensor<6xi32>, tensor<6xi32>)
+// CHECK-DAG: %[[P:.*]]:2 = Cast(%[[U]]#1) name("unique/count/positions") {{.*}} -> tensor<6xi64>
+// CHECK-DAG: %[[LAST:.*]]:2 = Max(%[[P]]#0, %{{.*}}) name("unique/count/last")
+// CHECK-DAG: %[[COUNT:.*]]:2 = AddV2(%[[LAST]]#0, %{{.*}}) name("unique/count")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("values/_retval_0/rows")
+module attributes {tfc.feeds = ["ids:0"], tfc.fetches = ["values:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids") {T = i32, index = 0 : i64} : () -> tensor<6xi32>
+    %u:3 = Unique(%ids#0) name("unique") {T = i32, out_idx = i32} : (tensor<6xi32>) -> (tensor<?xi32>, tensor<6xi32>)
+    %values:2 = Identity(%u#0) name("values") {T = i32} : (tensor<?xi32>) -> tensor<?xi32>
+    _Retval(%values#0) name("values/_retval_0") {T = i32, index = 0 : i64} : (tensor<?xi32>) -> ()
+  }
+}
+
+// -----
+
+// Its count as num_segments: the segment sum's shape would be the data's.
+module attributes {tfc.feeds = ["ids:0", "grad:0"], tfc.fetches = ["sum:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids") {T = i32, index = 0 : i64} : () -> tensor<6xi32>
+    %grad:2 = _Arg name("grad") {T = f32, index = 1 : i64} : () -> tensor<6x4xf32>
+    %u:3 = Unique(%ids#0) name("unique") {T = i32, out_idx = i32} : (tensor<6xi32>) -> (tensor<?xi32>, tensor<6xi32>)
+    %size:2 = Size(%u#0) name("size") {T = i32, out_type = i32} : (tensor<?xi32>) -> tensor<i32>
+    // expected-error @+1 {{node 'sum' (UnsortedSegmentSum) uses the number of rows of node 'unique' (Unique), which only the data decides, as a shape or an index; tfc plans for static shapes}}
+    %sum:2 = UnsortedSegmentSum(%grad#0, %u#1, %size#0) name("sum") {T = f32, Tindices = i32, Tnumsegments = i32} : (tensor<6x4xf32>, tensor<6xi32>, tensor<i32>) -> tensor<?x4xf32>
+    _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
+  }
+}

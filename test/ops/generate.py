@@ -605,6 +605,23 @@ def _(c, rng):
                 c.fetch(output)
 
 
+@case("UniqueRows", EXACT)
+def _(c, rng):
+    # tf.unique's values, as many as are distinct: fetched, gathered
+    # through, counted and summed; int32 and int64, idx of either width,
+    # one value repeated, and an empty input.
+    x = c.feed(ints((12,), rng, np.int32, 0, 6))
+    values, idx = tf.unique(x)
+    c.fetch(values)
+    c.fetch(idx)
+    c.fetch(tf.gather(c.feed(ordinary_floats((6, 2), rng)), values))
+    c.fetch(tf.size(values))
+    c.fetch(tf.reduce_sum(values * 10))
+    c.fetch(tf.unique(c.feed(ints((9,), rng, np.int64, -3, 3)), out_idx=tf.int64)[0])
+    c.fetch(tf.unique(c.feed(np.full(5, 7, np.int32)))[0])
+    c.fetch(tf.unique(c.feed(np.zeros(0, np.int64)))[0])
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped

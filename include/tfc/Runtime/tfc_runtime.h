@@ -521,11 +521,13 @@ void tfc_cpu_scatter_f32(tfc_runtime *runtime, int32_t kind, float *var,
                          int64_t scalar_updates, int64_t drop_negative);
 
 /* Unique of `count` int32 or int64 values (value_bytes): y holds each
- * distinct value once, in order of first appearance, then -1 up to
- * `count` (tfc's bound on Unique's data-dependent size: see
- * tfc-bound-unique); idx[i] is the position of x[i] in y. */
+ * distinct value once, in order of first appearance, then up to `count`
+ * (tfc's bound on Unique's data-dependent size) -1 with `pad_negative`
+ * (see tfc-bound-unique), else its first value; idx[i] is the position of
+ * x[i] in y. */
 void tfc_cpu_unique(tfc_runtime *runtime, const void *x, void *y, void *idx,
-                    int64_t count, int64_t value_bytes, int64_t idx_bytes);
+                    int64_t count, int64_t value_bytes, int64_t idx_bytes,
+                    int64_t pad_negative);
 
 /* Where: the coordinates ([rank] int64 each, `dims` the input's shape) of
  * the nonzero elements of the `n` elements of x (tfc_dtype `dtype`), in

@@ -289,14 +289,15 @@ def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
 def BoundUniquePass : Pass<"tfc-bound-unique", "mlir::ModuleOp"> {
   let summary = "Bounds Unique's data-dependent size where that is exact";
   let description = [{
-    tfc gives Unique's values output the input's length, padded with -1
-    past the distinct values. This pass checks that every Unique's values
-    are used only where that gives TensorFlow's results, the deduplicated
-    sparse updates of TF1 optimizers: as the indices of scatters and
-    sparse optimizer updates (marked tfc.skip_negative_indices, so the
-    padding updates nothing), and through Shape or Size as num_segments of
+    A Unique whose values are used only as the deduplicated sparse updates
+    of TF1 optimizers use them (as the indices of scatters and sparse
+    optimizer updates, and through Shape or Size as num_segments of
     UnsortedSegmentSum whose rows reach only elementwise ops and those
-    updates' values. Any other use is an error naming the node.
+    updates' values) is claimed (tfc.pad_negative): its values get the
+    input's length, padded with -1 past the distinct values, and the
+    updates skip negative indices (tfc.skip_negative_indices), which gives
+    TensorFlow's updates exactly. Any other Unique is left to
+    tfc-bound-dynamic-rows.
   }];
 }
 

@@ -83,6 +83,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kFrameAttr, Holder::Node, ValueKind::String},
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
     {kSkipNegativeIndicesAttr, Holder::Node, ValueKind::Unit},
+    {kPadNegativeAttr, Holder::Node, ValueKind::Unit},
     {kSnapshotAttr, Holder::Node, ValueKind::Unit},
     {kStateOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kFlagOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},

@@ -324,8 +324,9 @@ protected:
 };
 
 /// Unique of an int32/int64 vector, its values output bounded by the
-/// input's length (padded with -1; tfc-bound-unique checks the graph only
-/// uses it where the padding does not matter).
+/// input's length (padded with -1 where tfc-bound-unique claimed it for
+/// updates that skip the padding, else with the first value: rows of
+/// tfc-bound-dynamic-rows).
 class UniquePattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -349,7 +350,8 @@ protected:
                      step.pointerTo(*positions)},
                     {inType.getNumElements(),
                      inType.getElementTypeBitWidth() / 8,
-                     positionType.getElementTypeBitWidth() / 8});
+                     positionType.getElementTypeBitWidth() / 8,
+                     node->hasAttr(kPadNegativeAttr) ? 1 : 0});
     return success();
   }
 };

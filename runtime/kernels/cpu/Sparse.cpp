@@ -194,7 +194,8 @@ extern "C" void tfc_cpu_sparse_apply_ftrl_f32(
 }
 
 extern "C" void tfc_cpu_unique(tfc_runtime *, const void *x, void *y, void *idx,
-                               int64_t count, int64_t valueBytes, int64_t idxBytes) {
+                               int64_t count, int64_t valueBytes, int64_t idxBytes,
+                               int64_t padNegative) {
   std::unordered_map<int64_t, int64_t> position;
   position.reserve(size_t(count));
   int64_t unique = 0;
@@ -211,6 +212,9 @@ extern "C" void tfc_cpu_unique(tfc_runtime *, const void *x, void *y, void *idx,
       store(y, valueBytes, unique++, value);
     store(idx, idxBytes, i, it->second);
   }
+  // The padding: skipped by the updates of deduplicated rows, or a valid
+  // index for whatever gathers through the rows.
+  int64_t padding = padNegative || count == 0 ? -1 : indexAt(y, valueBytes, 0);
   for (int64_t i = unique; i < count; ++i)
-    store(y, valueBytes, i, -1);
+    store(y, valueBytes, i, padding);
 }

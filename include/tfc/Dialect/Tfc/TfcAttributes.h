@@ -90,6 +90,10 @@ inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
 /// (tfc-bound-unique).
 inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
     "tfc.skip_negative_indices";
+/// On a Unique whose values only those updates use: its values are padded
+/// with -1, which they skip (tfc-bound-unique); any other Unique pads with
+/// its first value, a valid index (tfc-bound-dynamic-rows).
+inline constexpr llvm::StringLiteral kPadNegativeAttr = "tfc.pad_negative";
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.
 inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";

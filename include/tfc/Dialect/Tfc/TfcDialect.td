@@ -60,6 +60,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.checkpoint_key` | node | string | tfc-freeze-variables |
     | `tfc.snapshot` | node | unit | tfc-order-variable-accesses: a read that copies |
     | `tfc.skip_negative_indices` | node | unit | tfc-bound-unique |
+    | `tfc.pad_negative` | node | unit | tfc-bound-unique: a Unique whose padding is -1 for those updates |
     | `tfc.stack_slot`, `tfc.tensor_array_slot` | node | integer >= 0 | convert-tfg-to-memref: runtime numbers |
   }];
   let hasOperationAttrVerify = 1;
