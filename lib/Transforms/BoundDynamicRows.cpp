@@ -13,7 +13,9 @@
 // return beside them; V2 and V3 become the V4 that also counts. So are a
 // Unique's values (but those tfc-bound-unique claimed for the sparse
 // updates of optimizers), by the input's length, counted by idx's largest
-// position + 1; they are padded with the first value, a valid index.
+// position + 1; they are padded with the first value, a valid index. And
+// so are DynamicPartition's outputs, each bounded by every row and
+// counted by the partitions equal to its number.
 //
 // Then it proves that the padding never shows. Each value downstream of a
 // Where whose size depends on the count is *rows along axis a*: dimension
@@ -160,8 +162,9 @@ public:
   FailureOr<bool> run();
 
 private:
-  /// The count of a Where's true elements, as nodes beside it.
-  Value countOf(Operation *where, Value input);
+  /// The count of the nonzero elements of `input`, as nodes beside `node`
+  /// named `name` (by default, `node`'s name + "/count").
+  Value countOf(Operation *node, Value input, StringRef name = {});
   /// Carries the facts through `node`, rewriting what asks for a count.
   LogicalResult visit(Operation *node);
   LogicalResult visitCountUser(Operation *node);
@@ -283,10 +286,11 @@ void Bounder::addRowCounts() {
   module->setAttr(kRowCountsAttr, DenseI64ArrayAttr::get(context, counts));
 }
 
-Value Bounder::countOf(Operation *where, Value input) {
+Value Bounder::countOf(Operation *where, Value input, StringRef name) {
   MLIRContext *context = where->getContext();
   Builder b(context);
-  std::string base = (tfg::getNodeName(where) + "/count").str();
+  std::string base =
+      name.empty() ? (tfg::getNodeName(where) + "/count").str() : name.str();
   Type element = cast<TensorType>(input.getType()).getElementType();
   Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
   Value truth = input;
@@ -390,6 +394,29 @@ bool Bounder::producesRows(Operation *node) {
     int64_t bound = in.numElements();
     rows[results[0]] = {0, bound, countOf(node, operands[0]), node};
     bounded.push_back({results[0], bound});
+    return true;
+  }
+  if (kind == OpKind::DynamicPartition) {
+    // Output p gets the rows whose partition is p: at most every row.
+    Shape partitions = shapeOf(operands[1]);
+    if (!partitions.isStatic() || !staticBut(shapeOf(operands[0]), -1))
+      return false;
+    int64_t bound = partitions.numElements();
+    MLIRContext *context = node->getContext();
+    Builder b(context);
+    Type i32 = b.getI32Type(), i1 = b.getI1Type();
+    for (auto [p, result] : llvm::enumerate(results)) {
+      std::string base =
+          (tfg::getNodeName(node) + "/count_" + Twine(p)).str();
+      Value mine = make(node, "Equal", base + "/mine",
+                        RankedTensorType::get(partitions.dims, i1),
+                        {operands[1],
+                         scalar(node, base + "/partition",
+                                IntegerAttr::get(i32, int64_t(p)))},
+                        {b.getNamedAttr("T", TypeAttr::get(i32))});
+      rows[result] = {0, bound, countOf(node, mine, base), node};
+      bounded.push_back({result, bound});
+    }
     return true;
   }
   if (kind == OpKind::Unique && !node->hasAttr(kPadNegativeAttr)) {

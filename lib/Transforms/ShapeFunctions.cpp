@@ -1401,6 +1401,23 @@ LogicalResult where(ShapeContext &c) {
   return success();
 }
 
+/// DynamicPartition: each output [?] + data's dimensions past those of
+/// partitions, as many rows as only the data decides
+/// (tfc-bound-dynamic-rows gives them their bound).
+LogicalResult dynamicPartition(ShapeContext &c) {
+  const Shape &data = c.input(0), &partitions = c.input(1);
+  if (!data.ranked || !partitions.ranked)
+    return success();
+  if (partitions.rank() > data.rank())
+    return c.error("partitions " + str(partitions) + " have more dimensions "
+                   "than data " + str(data));
+  Shape out = Shape::of({kUnknown});
+  llvm::append_range(out.dims, ArrayRef(data.dims).drop_front(partitions.rank()));
+  for (unsigned i = 0; i < c.numOutputs(); ++i)
+    c.setOutput(i, out);
+  return success();
+}
+
 /// NonMaxSuppressionV2-V5: the selected indices (and V5's scores) as many
 /// as the data selects, or max_output_size when padded; V4 and V5 also
 /// say how many are valid.

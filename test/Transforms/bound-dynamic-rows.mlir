@@ -189,3 +189,28 @@ module attributes {tfc.feeds = ["ids:0", "grad:0"], tfc.fetches = ["sum:0"]} {
     _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
   }
 }
+
+// -----
+
+// DynamicPartition: each output bounded by every row and counted by the
+// partitions equal to its number.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["total:0", "split:1", "split:1/rows"]
+// CHECK-DAG: DynamicPartition(%{{.*}}, %{{.*}}) name("split") {{.*}} -> (tensor<5x3xf32>, tensor<5x3xf32>)
+// CHECK-DAG: %[[P1:.*]]:2 = Const name("split/count_1/partition") {dtype = i32, value = dense<1> : tensor<i32>}
+// CHECK-DAG: %[[MINE:.*]]:2 = Equal(%{{.*}}, %[[P1]]#0) name("split/count_1/mine")
+// CHECK-DAG: %[[ONES:.*]]:2 = Cast(%[[MINE]]#0) name("split/count_1/ones")
+// CHECK-DAG: %[[COUNT1:.*]]:2 = Sum(%[[ONES]]#0, %{{.*}}) name("split/count_1")
+// CHECK-DAG: _Retval(%[[COUNT1]]#0) name("split/_retval_1/rows")
+// CHECK-DAG: Less(%{{.*}}, %{{.*}}) name("total/valid")
+module attributes {tfc.feeds = ["data:0", "parts:0"], tfc.fetches = ["total:0", "split:1"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %data:2 = _Arg name("data") {T = f32, index = 0 : i64} : () -> tensor<5x3xf32>
+    %parts:2 = _Arg name("parts") {T = i32, index = 1 : i64} : () -> tensor<5xi32>
+    %split:3 = DynamicPartition(%data#0, %parts#0) name("split") {T = f32, num_partitions = 2 : i64} : (tensor<5x3xf32>, tensor<5xi32>) -> (tensor<?x3xf32>, tensor<?x3xf32>)
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %total:2 = Sum(%split#0, %axis#0) name("total") {T = f32, Tidx = i32, keep_dims = false} : (tensor<?x3xf32>, tensor<i32>) -> tensor<3xf32>
+    _Retval(%total#0) name("total/_retval_0") {T = f32, index = 0 : i64} : (tensor<3xf32>) -> ()
+    _Retval(%split#1) name("split/_retval_1") {T = f32, index = 1 : i64} : (tensor<?x3xf32>) -> ()
+  }
+}

@@ -622,6 +622,25 @@ def _(c, rng):
     c.fetch(tf.unique(c.feed(np.zeros(0, np.int64)))[0])
 
 
+@case("DynamicPartition", EXACT)
+def _(c, rng):
+    # Rows to the partition each names, as many per output as the data
+    # says: vectors of rows, a 2-D partition of a 3-D tensor, a partition
+    # that gets nothing; the ids of a partitioned embedding lookup
+    # (embedding_lookup's mod strategy) gathered and summed.
+    data = c.feed(ordinary_floats((7, 2), rng))
+    for out in tf.dynamic_partition(data, c.feed(np.array([2, 0, 2, 1, 0, 2, 2], np.int32)), 4):
+        c.fetch(out)
+    for out in tf.dynamic_partition(c.feed(ints((2, 3, 4), rng)),
+                                    c.feed(np.array([[1, 0, 1], [1, 1, 0]], np.int32)), 2):
+        c.fetch(out)
+    ids = c.feed(np.array([5, 2, 8, 3, 0], np.int32))
+    shards = tf.dynamic_partition(ids, ids % 2, 2)
+    table = c.feed(ordinary_floats((5, 3), rng))
+    for shard in shards:
+        c.fetch(tf.reduce_sum(tf.gather(table, shard // 2), axis=0))
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped

@@ -529,6 +529,17 @@ void tfc_cpu_unique(tfc_runtime *runtime, const void *x, void *y, void *idx,
                     int64_t count, int64_t value_bytes, int64_t idx_bytes,
                     int64_t pad_negative);
 
+/* DynamicPartition: each of the `rows` rows (`row_bytes` each) of data
+ * goes, in order, to outputs[partitions[i]] (each planned for every row,
+ * zeros past those it gets); `partitions` has shape `dims` (rank `rank`).
+ * A partition outside [0, num_partitions) stops the step with TensorFlow's
+ * words, naming `node`. */
+void tfc_cpu_dynamic_partition(tfc_runtime *runtime, const void *data,
+                               const int32_t *partitions, void *const *outputs,
+                               const int64_t *dims, const char *node,
+                               int64_t rank, int64_t rows, int64_t row_bytes,
+                               int64_t num_partitions);
+
 /* Where: the coordinates ([rank] int64 each, `dims` the input's shape) of
  * the nonzero elements of the `n` elements of x (tfc_dtype `dtype`), in
  * row-major order, then rows of zeros up to `n` (tfc's bound on Where's

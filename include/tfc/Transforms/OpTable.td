@@ -427,6 +427,11 @@ def : TfcOp<"Unique", Reduction, Pattern<"Unique">> { let shape = "unique"; }
 // The coordinates of the true elements, as many rows as only the data
 // decides: tfc-bound-dynamic-rows plans them for their bound.
 def : TfcOp<"Where", DataMovement, Pattern<"Where">> { let shape = "where"; }
+// Rows to the partition each names: as many per output as only the data
+// decides, planned for every row the same way.
+def : TfcOp<"DynamicPartition", DataMovement, Pattern<"DynamicPartition">> {
+  let shape = "dynamicPartition";
+}
 def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
   let shape = "reduction";
   let attrs = ["keep_dims"];

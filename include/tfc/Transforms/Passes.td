@@ -272,7 +272,10 @@ def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
     pass gives it the bound, every element of the input (the kernel pads
     with zeros), and computes the true count in the graph; an unpadded
     NonMaxSuppressionV2-V5 selection gets max_output_size (at most every
-    box) as its bound and V4's count (V2 and V3 become V4). It carries the
+    box) as its bound and V4's count (V2 and V3 become V4); an unclaimed
+    Unique's values and each output of DynamicPartition are bounded by the
+    input's rows, counted by idx's largest position + 1 and by the
+    partitions equal to the output's number. It carries the
     fact "rows along axis a, of which the first count are TensorFlow's"
     through the ops that keep such rows apart (elementwise ops, identities,
     reshapes that keep the axis whole, transposes, gathers, MatMul,

@@ -1041,9 +1041,53 @@ protected:
   }
 };
 
+/// DynamicPartition: one call that sends each row of data to the output its
+/// partition names, each output planned for every row.
+class DynamicPartitionPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    Value data = step.memrefFor(operands[0]),
+          partitions = step.memrefFor(operands[1]);
+    if (!data || !partitions)
+      return step.error(node) << "an input has no buffer";
+    auto dataType = cast<MemRefType>(data.getType());
+    auto partitionType = cast<MemRefType>(partitions.getType());
+    SmallVector<Value> outputs;
+    for (unsigned i = 0; i < tfg::getDataResults(node).size(); ++i) {
+      FailureOr<Value> out = step.outputFor(node, i);
+      if (failed(out))
+        return failure();
+      if (cast<MemRefType>(out->getType()).getDimSize(0) !=
+          partitionType.getNumElements())
+        return step.error(node) << "its outputs are not bounded by the rows "
+                                   "(tfc-bound-dynamic-rows did not run)";
+      outputs.push_back(*out);
+    }
+    int64_t rows = partitionType.getNumElements();
+    int64_t rowBytes =
+        rows ? dataType.getNumElements() / rows *
+                   std::max<int64_t>(dataType.getElementTypeBitWidth() / 8, 1)
+             : 0;
+    Value dims = step.constantTable(loc, partitionType.getShape());
+    step.callKernel(loc, step.kernelName("dynamic_partition"),
+                    {step.pointerTo(data), step.pointerTo(partitions),
+                     step.addressTable(loc, outputs), step.pointerTo(dims),
+                     step.stringPointer(loc, tfg::nodeLabel(node))},
+                    {partitionType.getRank(), rows, rowBytes,
+                     int64_t(outputs.size())});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDataMovementPatterns(CodegenPatterns &patterns) {
+  patterns.add<DynamicPartitionPattern>("DynamicPartition");
   patterns.add<DataMovementPattern>("DataMovement");
   patterns.add<WherePattern>("Where");
   patterns.add<MatrixDiagPattern>("MatrixDiag");
