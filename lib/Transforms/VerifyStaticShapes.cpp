@@ -90,7 +90,9 @@ struct VerifyStaticShapesPass
                << describe((*unknown).getType())
                << ", unknown at compile time";
           if (feeds.empty()) {
-            diag << "; no feed shape decides it";
+            diag << "; no feed shape decides it: the data does, and tfc plans "
+                    "for a bound only where it finds one (Where, Unique, "
+                    "DynamicPartition, NonMaxSuppression)";
             return signalPassFailure();
           }
           SmallVector<std::string> given;

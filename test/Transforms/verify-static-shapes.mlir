@@ -26,12 +26,14 @@ module attributes {tfc.feeds = ["x:0"]} {
 
 // -----
 
-// A data-dependent shape (Where) that no feed decides.
-module attributes {tfc.feeds = ["a:0"]} {
+// A data-dependent shape that no feed decides and nothing bounds: a
+// sorted segment sum has as many rows as its last id says.
+module attributes {tfc.feeds = ["data:0", "ids:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
-    %a:2 = _Arg name("a/_arg_0") {T = i1, index = 0} : () -> tensor<4xi1>
-    // expected-error @+1 {{node 'w' (Where) has output shape <unknown rank>, unknown at compile time; no feed shape decides it}}
-    %w:2 = Where(%a#0) name("w") {T = i1} : (tensor<4xi1>) -> tensor<*xi64>
-    %r = _Retval(%w#0) name("w/_retval_0") {T = i64, index = 0} : (tensor<*xi64>) -> ()
+    %data:2 = _Arg name("data/_arg_0") {T = f32, index = 0} : () -> tensor<4x3xf32>
+    %ids:2 = _Arg name("ids/_arg_1") {T = i32, index = 1} : () -> tensor<4xi32>
+    // expected-error @+1 {{node 's' (SegmentSum) has output shape [?,3], unknown at compile time; no feed shape decides it: the data does, and tfc plans for a bound only where it finds one (Where, Unique, DynamicPartition, NonMaxSuppression)}}
+    %s:2 = SegmentSum(%data#0, %ids#0) name("s") {T = f32, Tindices = i32} : (tensor<4x3xf32>, tensor<4xi32>) -> tensor<?x3xf32>
+    %r = _Retval(%s#0) name("s/_retval_0") {T = f32, index = 0} : (tensor<?x3xf32>) -> ()
   }
 }
