@@ -75,7 +75,8 @@ struct Rows {
   int64_t axis;
   int64_t bound;
   Value count;
-  /// The Where the count is of, for messages.
+  /// The node that made the rows (Where, Unique, DynamicPartition, a
+  /// selection of boxes), for messages.
   Operation *where;
 };
 
