@@ -715,8 +715,11 @@ LogicalResult Bounder::visitCountUser(Operation *node) {
     break;
   }
   default:
+    // (Through a loop's back edge a count may reach a shape unseen here;
+    // that shape is then unknown, which tfc-verify-static-shapes refuses.)
     asData = isElementwise(node) || isIdentityLike(kind) ||
-             kind == OpKind::Pack || kind == OpKind::ConcatV2;
+             isTf1ControlFlow(node) || kind == OpKind::Pack ||
+             kind == OpKind::ConcatV2;
   }
   if (!asData)
     return node->emitError()

@@ -641,6 +641,19 @@ def _(c, rng):
         c.fetch(tf.reduce_sum(tf.gather(table, shard // 2), axis=0))
 
 
+@case("WhereInLoop", EXACT)
+def _(c, rng):
+    # A Where in a TF1 loop's body, its count carried around the loop: how
+    # many elements pass each of three rising thresholds, summed.
+    x = c.feed(np.array([3.0, -1.0, 0.5, 2.0, 1.5, -2.0], np.float32))
+
+    def body(i, total):
+        rows = tf.where(x > tf.cast(i, tf.float32))
+        return i + 1, total + tf.cast(tf.shape(rows)[0], tf.float32)
+    c.fetch(tf1.while_loop(lambda i, _: i < 3, body,
+                           [tf.constant(0), tf.constant(0.0)])[1])
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped
