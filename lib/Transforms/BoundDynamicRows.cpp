@@ -80,12 +80,6 @@ struct Rows {
   Operation *where;
 };
 
-std::optional<int64_t> normalized(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
-}
-
 Shape shapeOf(Value value) { return Shape::fromType(value.getType()); }
 
 int64_t product(ArrayRef<int64_t> dims) {
@@ -504,7 +498,7 @@ LogicalResult Bounder::visit(Operation *node) {
     std::optional<SmallVector<int64_t>> values = constantInts(v);
     if (!values || values->size() != 1)
       return std::nullopt;
-    return normalized((*values)[0], rank);
+    return normalizeAxis((*values)[0], rank);
   };
   auto to = [&](int64_t axis) {
     setRows(results[0], *from, axis);
@@ -570,7 +564,7 @@ LogicalResult Bounder::visit(Operation *node) {
     int64_t axis = from->axis;
     for (Attribute dim : dims) {
       std::optional<int64_t> d =
-          normalized(cast<IntegerAttr>(dim).getInt(), rank);
+          normalizeAxis(cast<IntegerAttr>(dim).getInt(), rank);
       if (!d || *d == from->axis)
         return refuse(node, *from, "squeezes");
       axis -= *d < from->axis;
@@ -677,7 +671,7 @@ LogicalResult Bounder::visit(Operation *node) {
   }
   case OpKind::Pack: {
     std::optional<int64_t> a =
-        normalized(intAttr(node, "axis"), rankOf(results[0]));
+        normalizeAxis(intAttr(node, "axis"), rankOf(results[0]));
     for (unsigned i = 0; i < operands.size(); ++i)
       if (axisOf(i) != from->axis)
         return refuse(node, *from, "stacks other tensors with");
@@ -789,7 +783,7 @@ LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
     return refuse(node, rows, "reduces along unknown axes");
   SmallVector<int64_t> reduced;
   for (int64_t a : *axes) {
-    std::optional<int64_t> d = normalized(a, in.rank());
+    std::optional<int64_t> d = normalizeAxis(a, in.rank());
     if (!d)
       return refuse(node, rows, "reduces along an axis out of range of");
     reduced.push_back(*d);

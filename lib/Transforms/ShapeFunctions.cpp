@@ -231,6 +231,12 @@ LogicalResult ShapeContext::error(const Twine &message) const {
 // Helpers
 //===----------------------------------------------------------------------===//
 
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
 // The shape functions the op table names (OpTable.td), and their helpers.
 namespace shapes {
 
@@ -278,13 +284,6 @@ FailureOr<Shape> broadcast(ShapeContext &c, const Shape &a, const Shape &b) {
       out.dims[i] = kUnknown;
   }
   return out;
-}
-
-/// Normalizes a possibly negative axis; nullopt if out of range.
-std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
 }
 
 /// Elementwise integer arithmetic on known values (scalars broadcast).

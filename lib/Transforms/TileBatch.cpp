@@ -117,13 +117,6 @@ int64_t integer(Operation *node, StringRef name, int64_t otherwise = 0) {
   return attr ? attr.getInt() : otherwise;
 }
 
-/// An axis attribute or operand normalized against `rank`, or nullopt.
-std::optional<int64_t> normalized(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
-}
-
 class Analysis {
 public:
   Analysis(ModuleOp module, tfg::GraphOp graph) : module(module), graph(graph) {}
@@ -509,7 +502,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     if (!values)
       return std::nullopt;
     for (int64_t &a : *values) {
-      std::optional<int64_t> n = normalized(a, rank);
+      std::optional<int64_t> n = normalizeAxis(a, rank);
       if (!n)
         return std::nullopt;
       a = *n;
@@ -711,7 +704,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   }
   case OpKind::Pack: {
     std::optional<int64_t> axis =
-        normalized(integer(node, "axis"), rankOf(results[0]));
+        normalizeAxis(integer(node, "axis"), rankOf(results[0]));
     int64_t rows = -1;
     for (const Fact &f : in) {
       if (f.kind != Kind::Rows || (rows >= 0 && f.axis != rows))
@@ -724,7 +717,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   }
   case OpKind::Unpack: {
     std::optional<int64_t> axis =
-        normalized(integer(node, "axis"), rankOf(operands[0]));
+        normalizeAxis(integer(node, "axis"), rankOf(operands[0]));
     if (!axis || *axis == in[0].axis)
       return refuse("splits the batch");
     return allRows(in[0].axis < *axis ? in[0].axis : in[0].axis - 1);

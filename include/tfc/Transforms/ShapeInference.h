@@ -159,6 +159,10 @@ using KnownValues = llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t>>;
 /// The dense shapes of TensorList values (meetListShapes), by value.
 using ListShapes = llvm::DenseMap<mlir::Value, Shape>;
 
+/// `axis` (negative: from the end) as a dimension of a rank-`rank` tensor;
+/// nullopt if out of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
 /// Refines the result types of the nodes of `body` (what tfc-infer-shapes
 /// does to each body). Counts refined results in `refined`; if `values` is
 /// given, it receives the known integer values, and `lists` the dense

@@ -34,13 +34,6 @@ RankedTensorType typeOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
-/// `axis` (negative: from the end) as a dimension of a rank-`rank` tensor.
-std::optional<int64_t> normalized(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
-}
-
 } // namespace
 
 std::pair<Value, AffineMap>
@@ -236,7 +229,7 @@ protected:
 
     // Normalizes axis `a` of a rank-`r` tensor, or fails naming `what`.
     auto axisOf = [&](int64_t a, int64_t r, StringRef what) -> FailureOr<int64_t> {
-      std::optional<int64_t> axis = normalized(a, r);
+      std::optional<int64_t> axis = normalizeAxis(a, r);
       if (!axis)
         return step.error(node) << what << " " << a << " is out of range";
       return *axis;
@@ -515,7 +508,7 @@ protected:
           return failure();
         axisValue = axisList->front();
       }
-      std::optional<int64_t> axis = normalized(axisValue, rank);
+      std::optional<int64_t> axis = normalizeAxis(axisValue, rank);
       if (!axis)
         return step.error(node) << "axis " << axisValue << " out of range";
       FailureOr<Value> output = step.outputFor(node);
@@ -562,7 +555,7 @@ protected:
           return failure();
         axisValue = axisList->front();
       }
-      std::optional<int64_t> axis = normalized(axisValue, valueType.getRank());
+      std::optional<int64_t> axis = normalizeAxis(axisValue, valueType.getRank());
       if (!axis)
         return step.error(node) << "axis " << axisValue << " out of range";
       Value whole = step.memrefFor(value);
@@ -676,7 +669,7 @@ protected:
                                  : constants(2, "the axis");
       if (failed(axisList))
         return failure();
-      std::optional<int64_t> axis = normalized(axisList->front(), in.getRank());
+      std::optional<int64_t> axis = normalizeAxis(axisList->front(), in.getRank());
       if (!axis)
         return step.error(node) << "axis out of range";
       auto indicesType = typeOf(operands[1]);
