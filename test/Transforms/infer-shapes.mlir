@@ -333,3 +333,12 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'wrong' (EnsureShape): the input's shape [2,3] is not compatible with the shape the node ensures, [2,4]}}
   %e:2 = EnsureShape(%x#0) name("wrong") {T = f32, shape = #tfg.shape<2x4>} : (tensor<*xf32>) -> tensor<*xf32>
 }
+
+// -----
+
+// Where of a scalar, which TensorFlow's kernel refuses.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<i1>
+  // expected-error @+1 {{node 'w' (Where): input is a scalar, which TensorFlow's kernel refuses}}
+  %w:2 = Where(%x#0) name("w") {T = i1} : (tensor<i1>) -> tensor<*xi64>
+}
