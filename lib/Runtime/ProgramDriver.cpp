@@ -78,6 +78,8 @@ bool toNpyDType(int32_t dtype, DType &out) {
   case TFC_UINT64: out = DType::UInt64; return true;
   case TFC_BOOL: out = DType::Bool; return true;
   case TFC_STRING: out = DType::String; return true;
+  case TFC_COMPLEX64: out = DType::Complex64; return true;
+  case TFC_COMPLEX128: out = DType::Complex128; return true;
   default: return false;
   }
 }
@@ -125,6 +127,12 @@ void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
     case DType::Bool: std::printf("%s", *p ? "true" : "false"); break;
     case DType::UInt8: std::printf("%u", unsigned(*p)); break;
     case DType::String: std::printf("\"%s\"", array.strings[i].c_str()); break;
+    case DType::Complex64: {
+      float v[2];
+      std::memcpy(v, p, 8);
+      std::printf("%.6g%+.6gj", v[0], v[1]);
+      break;
+    }
     default: std::printf("?"); break;
     }
   }

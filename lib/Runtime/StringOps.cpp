@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Fingerprint.h"
 #include "Runtime.h"
 
 #include <cctype>
@@ -232,6 +233,16 @@ void tfc_substr(tfc_runtime *runtime, const uint64_t *in, const void *pos,
     size_t first = utf8 ? utf8Offset(text, p) : size_t(p);
     size_t last = utf8 ? utf8Offset(text, p + n) : size_t(p + n);
     out[i] = newString(runtime, text.substr(first, last - first));
+  }
+}
+
+void tfc_string_to_hash_bucket_fast(tfc_runtime *, const uint64_t *in,
+                                    int64_t *out, int64_t count,
+                                    int64_t buckets) {
+  for (int64_t i = 0; i < count; ++i) {
+    std::string text = stringOf(in[i]);
+    out[i] = int64_t(tfc::rt::fingerprint64(text.data(), text.size()) %
+                     uint64_t(buckets));
   }
 }
 

@@ -16,11 +16,15 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Placement.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 
@@ -115,6 +119,19 @@ double pooling(Operation *node) {
     if (auto i = dyn_cast<IntegerAttr>(k))
       window *= i.getInt();
   return outputElements(node) * window;
+}
+
+double fourier(Operation *node) {
+  // 5 n log2(n) per transform of n points (the radix-2 count), n the
+  // larger side's transformed dimensions.
+  Value side = tfg::getDataOperands(node)[0];
+  Value out = tfg::getDataResults(node)[0];
+  if (elements(out.getType()) > elements(side.getType()))
+    side = out;
+  double points = 1;
+  for (int64_t axis = 1; axis <= fourierAxes(node); ++axis)
+    points *= dim(side, -axis);
+  return 5 * elements(side.getType()) * std::log2(std::max(points, 2.0));
 }
 
 } // namespace costs

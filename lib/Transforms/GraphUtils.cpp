@@ -179,6 +179,15 @@ std::string NameUniquer::get(StringRef base) {
   return name;
 }
 
+int64_t fourierAxes(Operation *node) {
+  StringRef type = tfg::getOpType(node);
+  if (type.ends_with("2D"))
+    return 2;
+  if (type.ends_with("3D"))
+    return 3;
+  return 1;
+}
+
 int64_t tensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
@@ -187,6 +196,10 @@ int64_t tensorBytes(Type type) {
   // A string tensor holds a handle per element (tfc_runtime.h).
   if (isa<tfg::StringType>(element))
     return tensor.getNumElements() * 8;
+  // A complex number is its two parts, real first.
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return tensor.getNumElements() * 2 *
+           (complex.getElementType().getIntOrFloatBitWidth() / 8);
   if (!element.isIntOrFloat())
     return -1;
   int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();

@@ -5,6 +5,8 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
@@ -92,8 +94,12 @@ void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createConvertSCFToCFPass());
   // floordivsi and friends have no LLVM lowering of their own.
   pm.addPass(mlir::arith::createArithExpandOpsPass());
+  // Complex arithmetic as formulas on the parts (which may call math
+  // functions), before the math lowerings.
+  pm.addPass(mlir::createConvertComplexToStandardPass());
   pm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::createConvertMathToLibmPass());
+  pm.addPass(mlir::createConvertComplexToLLVMPass());
   pm.addPass(mlir::createArithToLLVMConversionPass());
   pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
   mlir::ConvertFuncToLLVMPassOptions funcOptions;

@@ -1298,6 +1298,35 @@ LogicalResult bincount(ShapeContext &c) {
   return success();
 }
 
+/// RFFT and IRFFT (1D, 2D, 3D): the input's shape with the transformed
+/// dimensions fft_length, the last one halved plus one on the complex
+/// side (RFFT's output).
+LogicalResult fourier(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  int64_t axes = fourierAxes(c.getNode());
+  if (!in.ranked)
+    return success();
+  if (in.rank() < axes)
+    return c.error("needs at least " + std::to_string(axes) +
+                   " dimensions, got " + in.str());
+  const auto *lengths = c.inputValue(1);
+  if (lengths && int64_t(lengths->size()) != axes)
+    return c.error("fft_length has " + std::to_string(lengths->size()) +
+                   " elements, not " + std::to_string(axes));
+  Shape out = in;
+  for (int64_t i = 0; i < axes; ++i) {
+    int64_t length = lengths ? (*lengths)[i] : kUnknown;
+    if (length < 0 && lengths)
+      return c.error("fft_length must not be negative");
+    out.dims[in.rank() - axes + i] = length;
+  }
+  bool realToComplex = tfg::getOpType(c.getNode()).starts_with("RFFT");
+  if (realToComplex && lengths)
+    out.dims.back() = lengths->back() / 2 + 1;
+  c.setOutput(0, out);
+  return success();
+}
+
 /// TopKV2: the input's shape with the last dim k, for both outputs.
 LogicalResult topK(ShapeContext &c) {
   const Shape &in = c.input(0);

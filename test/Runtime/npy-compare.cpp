@@ -3,8 +3,8 @@
 //   npy-compare GOT.npy WANT.npy [--rtol R] [--atol A]
 //
 // Exit 0 when dtypes and shapes agree and every element satisfies
-// |got - want| <= atol + rtol * |want| (NaN equal to NaN); prints the
-// largest difference either way. For end-to-end tests, which must not need
+// |got - want| <= atol + rtol * |want| (NaN equal to NaN; complex numbers
+// part by part); prints the largest difference either way. For end-to-end tests, which must not need
 // NumPy.
 //
 //===----------------------------------------------------------------------===//
@@ -19,7 +19,15 @@
 
 using namespace tfc::rt;
 
+/// The i-th number of `a`: an element, or for complex arrays a part (the
+/// real part of element i / 2 at even i, its imaginary part at odd i).
 static double element(const NpyArray &a, int64_t i) {
+  if (a.dtype == DType::Complex64 || a.dtype == DType::Complex128) {
+    size_t part = dtypeSize(a.dtype) / 2;
+    const uint8_t *p = a.data.data() + i * part;
+    if (part == 4) { float v; std::memcpy(&v, p, 4); return v; }
+    double v; std::memcpy(&v, p, 8); return v;
+  }
   const uint8_t *p = a.data.data() + i * dtypeSize(a.dtype);
   switch (a.dtype) {
   case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
@@ -76,7 +84,8 @@ int main(int argc, char **argv) {
   }
   double worst = 0;
   int64_t bad = 0;
-  for (int64_t i = 0; i < got.numElements(); ++i) {
+  bool complex = got.dtype == DType::Complex64 || got.dtype == DType::Complex128;
+  for (int64_t i = 0; i < got.numElements() * (complex ? 2 : 1); ++i) {
     double g = element(got, i), w = element(want, i);
     if ((std::isnan(g) && std::isnan(w)) || g == w) // Infinities too.
       continue;

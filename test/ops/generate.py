@@ -939,6 +939,21 @@ def _(c, rng):
                                out_type=tf.int64))
 
 
+@case("StringToHashBucketFast", EXACT)
+def _(c, rng):
+    # Every length from 0 to 200 bytes (each of FarmHash's closed forms and
+    # its 64-byte loop with a partial last block), non-ASCII bytes, into 1,
+    # 7 and 2**40 buckets; and the hashed feature column's graph.
+    # (No NUL bytes: NumPy's byte strings drop trailing ones.)
+    texts = [bytes(rng.integers(1, 256, n, dtype=np.uint8)) for n in range(201)]
+    texts += [b"hello", b"the quick brown fox"]
+    words = c.feed(np.array(texts))
+    for buckets in [1, 7, 1 << 40]:
+        c.fetch(raw.StringToHashBucketFast(input=words, num_buckets=buckets))
+    c.fetch(tf.strings.to_hash_bucket_fast(
+        c.feed(np.array([[b"cat", b"dog"], [b"", b"bird"]])), 100))
+
+
 @case("Regex", EXACT)
 def _(c, rng):
     # RE2's syntax ((?i), \d, classes) and rewrites (\1, \0).
@@ -1069,6 +1084,113 @@ def _(c, rng):
     c.fetch(raw.DenseBincount(input=c.feed(np.array([3, 3, 1, 5], np.int64)),
                               size=const(4, np.int64),
                               weights=const([], np.float64)))
+
+
+def complex_values(shape, rng, dtype=np.complex64):
+    return (rng.uniform(-3, 3, shape) + 1j * rng.uniform(-3, 3, shape)).astype(dtype)
+
+
+@case("ComplexArithmetic", TRANSCENDENTAL)
+def _(c, rng):
+    # complex64 and complex128 made from parts, fed and fetched, through
+    # the elementwise ops that take them; zeros and infinities among the
+    # parts; moved by the data movement ops as any other element type.
+    re = np.array([[0.0, 1.5, -2.0, 0.0, 3.0, -0.5], [2.0, -1.0, 0.25, 4.0, -3.0, 1.0]],
+                  np.float32)
+    im = np.array([[0.0, -0.5, 2.0, 1.0, 0.0, -4.0], [1.0, 3.0, -0.75, -2.0, 0.5, 0.0]],
+                  np.float32)
+    x = tf.complex(c.feed(re), c.feed(im))
+    y = c.feed(complex_values((2, 6), rng))
+    for out in [tf.math.real(x), tf.math.imag(x), tf.abs(x), tf.math.angle(x),
+                tf.math.conj(x), x + y, x - y, x * y, x / y, -x, tf.square(x),
+                tf.exp(x), tf.math.log(y), tf.sqrt(x), tf.math.reciprocal(y),
+                tf.sign(x), tf.math.rsqrt(y), tf.sin(y), tf.cos(y), tf.tanh(y),
+                tf.math.squared_difference(x, y), tf.pow(y, x),
+                tf.add_n([x, y, x]), tf.zeros_like(x), tf.ones_like(y),
+                tf.cast(tf.equal(x, y), tf.int32), tf.not_equal(x, x),
+                tf.where(c.feed(re > 0), x, y)]:
+        c.fetch(out)
+    # Casts both ways (complex to real keeps the real part) and to complex128.
+    c.fetch(tf.cast(c.feed(ints((3,), rng)), tf.complex64))
+    c.fetch(tf.cast(y, tf.float32))
+    c.fetch(tf.cast(y, tf.complex128))
+    c.fetch(tf.cast(y, tf.int32))
+    # Broadcasting a real part, complex128, and a complex constant.
+    c.fetch(tf.complex(c.feed(np.array([1.0, -2.0, 0.5], np.float64)),
+                       c.feed(np.array([[0.5], [-1.0]], np.float64))))
+    w = c.feed(complex_values((3, 2), rng, np.complex128))
+    c.fetch(w * w + tf.constant(np.array([1 + 2j, -0.5j], np.complex128)))
+    # Data movement of complex elements.
+    c.fetch(tf.transpose(y))
+    c.fetch(tf.reshape(y, [3, 4]))
+    c.fetch(tf.concat([x, y], axis=0))
+    c.fetch(tf.stack([x, y], axis=1))
+    c.fetch(y[:, 1:5:2])
+    c.fetch(tf.gather(y, [1, 0, 1]))
+    c.fetch(tf.tile(x[:, :2], [2, 3]))
+    c.fetch(tf.reverse(y, [1]))
+    c.fetch(tf.pad(x, [[1, 0], [0, 2]]))
+
+
+@case("FFT", REDUCTION)
+def _(c, rng):
+    # Complex transforms over 1, 2 and 3 dimensions with batches before
+    # them: powers of two, odd and prime lengths, length 1, and complex128.
+    for shape in [(8,), (3, 7), (2, 12), (1,), (2, 13)]:
+        x = c.feed(complex_values(shape, rng))
+        c.fetch(tf.signal.fft(x))
+        c.fetch(tf.signal.ifft(x))
+    for shape in [(4, 6), (2, 5, 3), (1, 1)]:
+        x = c.feed(complex_values(shape, rng))
+        c.fetch(tf.signal.fft2d(x))
+        c.fetch(tf.signal.ifft2d(x))
+    for shape in [(2, 3, 4), (2, 2, 5, 3)]:
+        x = c.feed(complex_values(shape, rng))
+        c.fetch(tf.signal.fft3d(x))
+        c.fetch(tf.signal.ifft3d(x))
+    z = c.feed(complex_values((3, 10), rng, np.complex128))
+    c.fetch(tf.signal.fft(z))
+    c.fetch(tf.signal.ifft2d(z))
+    # A round trip, and an empty batch.
+    c.fetch(tf.signal.ifft(tf.signal.fft(c.feed(complex_values((2, 9), rng)))))
+    c.fetch(tf.signal.fft(c.feed(np.zeros((0, 4), np.complex64))))
+
+
+@case("RFFT", REDUCTION)
+def _(c, rng):
+    # Real transforms and their inverses: even and odd lengths, fft_length
+    # that crops and that zero-pads, over 1, 2 and 3 dimensions; float64.
+    x = c.feed(ordinary_floats((3, 10), rng))
+    for length in [10, 7, 16, 1]:
+        c.fetch(tf.signal.rfft(x, [length]))
+    spectrum = c.feed(complex_values((2, 6), rng))
+    for length in [10, 11, 6, 14, 1]:
+        c.fetch(tf.signal.irfft(spectrum, [length]))
+    image = c.feed(ordinary_floats((2, 5, 6), rng))
+    c.fetch(tf.signal.rfft2d(image))
+    c.fetch(tf.signal.rfft2d(image, [4, 9]))
+    half = c.feed(complex_values((2, 5, 4), rng))
+    c.fetch(tf.signal.irfft2d(half))
+    c.fetch(tf.signal.irfft2d(half, [6, 5]))
+    volume = c.feed(ordinary_floats((3, 4, 5), rng))
+    c.fetch(tf.signal.rfft3d(volume))
+    c.fetch(tf.signal.irfft3d(tf.signal.rfft3d(volume), [3, 4, 5]))
+    c.fetch(tf.signal.irfft3d(c.feed(complex_values((2, 3, 3), rng)), [2, 3, 4]))
+    d = c.feed(ordinary_floats((2, 9), rng, np.float64))
+    c.fetch(tf.signal.rfft(d))
+    c.fetch(tf.signal.irfft(tf.signal.rfft(d), [9]))
+
+
+@case("Spectrogram", REDUCTION)
+def _(c, rng):
+    # A spectrogram as audio models compute it: framed, Hann-windowed,
+    # real-transformed, its magnitude on a log scale; and back to the
+    # signal (inverse_stft).
+    signal = c.feed(ordinary_floats((2, 400), rng, low=-1.0, high=1.0))
+    stft = tf.signal.stft(signal, frame_length=64, frame_step=32, fft_length=64)
+    c.fetch(tf.math.log(tf.abs(stft) + 1e-6))
+    c.fetch(tf.signal.inverse_stft(stft, frame_length=64, frame_step=32,
+                                   fft_length=64))
 
 
 @case("RandomShuffle", EXACT)

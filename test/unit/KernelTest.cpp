@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 
 #include <array>
+#include <complex>
 #include <memory>
 #include <cmath>
 #include <random>
@@ -110,6 +111,112 @@ TEST_P(KernelTest, LocalResponseNormMatchesDefinition) {
             << "depth " << c.depth << " radius " << c.radius << " beta "
             << c.beta << " at " << r << "," << d;
       }
+  }
+}
+
+/// The discrete Fourier transform by its definition, in double: X[k] =
+/// sum over n of x[n] e^(-+2 pi i k.n / N) on a [d0, d1, d2] array (each
+/// dimension of N points), divided by the points when inverse.
+std::vector<std::complex<double>>
+dft3(const std::vector<std::complex<double>> &x, const int64_t dims[3],
+     bool inverse) {
+  std::vector<std::complex<double>> out(x.size());
+  double sign = inverse ? 1 : -1, points = double(dims[0] * dims[1] * dims[2]);
+  for (int64_t k0 = 0; k0 < dims[0]; ++k0)
+    for (int64_t k1 = 0; k1 < dims[1]; ++k1)
+      for (int64_t k2 = 0; k2 < dims[2]; ++k2) {
+        std::complex<double> sum = 0;
+        for (int64_t n0 = 0; n0 < dims[0]; ++n0)
+          for (int64_t n1 = 0; n1 < dims[1]; ++n1)
+            for (int64_t n2 = 0; n2 < dims[2]; ++n2) {
+              double phase = double(k0 * n0) / dims[0] +
+                             double(k1 * n1) / dims[1] + double(k2 * n2) / dims[2];
+              sum += x[(n0 * dims[1] + n1) * dims[2] + n2] *
+                     std::polar(1.0, sign * 2 * M_PI * phase);
+            }
+        out[(k0 * dims[1] + k1) * dims[2] + k2] = inverse ? sum / points : sum;
+      }
+  return out;
+}
+
+TEST_P(KernelTest, FourierTransformsMatchDefinition) {
+  // Complex transforms of 1 to 3 dimensions (prime, odd, even lengths),
+  // forward and inverse, on a batch of 2.
+  const int64_t shapes[][3] = {{1, 1, 7}, {1, 4, 6}, {3, 5, 2}, {1, 1, 1}};
+  for (const auto &dims : shapes)
+    for (int64_t kind : {0, 1}) {
+      int64_t size = dims[0] * dims[1] * dims[2], batch = 2;
+      std::vector<float> parts = randomVector(2 * size * batch, 12);
+      std::vector<std::complex<float>> got(size * batch);
+      tfc_fourier_params params = {batch, kind, TFC_COMPLEX64,
+                                   {dims[0], dims[1], dims[2]},
+                                   {dims[0], dims[1], dims[2]},
+                                   {dims[0], dims[1], dims[2]}};
+      tfc_cpu_fourier(runtime, parts.data(), got.data(), &params);
+      for (int64_t b = 0; b < batch; ++b) {
+        std::vector<std::complex<double>> x(size);
+        for (int64_t i = 0; i < size; ++i)
+          x[i] = {parts[2 * (b * size + i)], parts[2 * (b * size + i) + 1]};
+        std::vector<std::complex<double>> want = dft3(x, dims, kind == 1);
+        for (int64_t i = 0; i < size; ++i)
+          ASSERT_LT(std::abs(std::complex<double>(got[b * size + i]) - want[i]),
+                    1e-5 * (1 + std::abs(want[i])))
+              << "kind " << kind << " dims " << dims[0] << "x" << dims[1]
+              << "x" << dims[2] << " at " << b << "," << i;
+      }
+    }
+}
+
+TEST_P(KernelTest, RealFourierTransformsCropPadAndKeepHalf) {
+  // RFFT of 5 real points padded to 8 (and cropped to 3): the first
+  // half + 1 points of the padded signal's DFT. IRFFT of a [2, 3] half
+  // spectrum to [2, 4] points: the real part of the inverse DFT of the
+  // Hermitian spectrum the half stands for (imaginary parts at 0 and at
+  // the Nyquist point dropped).
+  std::vector<float> signal = randomVector(5, 13);
+  for (int64_t length : {8, 3}) {
+    int64_t kept = length / 2 + 1;
+    std::vector<std::complex<float>> got(kept);
+    tfc_fourier_params params = {1, 2, TFC_COMPLEX64, {1, 1, 5}, {1, 1, kept},
+                                 {1, 1, length}};
+    tfc_cpu_fourier(runtime, signal.data(), got.data(), &params);
+    std::vector<std::complex<double>> x(length);
+    for (int64_t i = 0; i < std::min<int64_t>(length, 5); ++i)
+      x[i] = signal[i];
+    int64_t dims[3] = {1, 1, length};
+    std::vector<std::complex<double>> want = dft3(x, dims, false);
+    for (int64_t k = 0; k < kept; ++k)
+      EXPECT_LT(std::abs(std::complex<double>(got[k]) - want[k]), 1e-5)
+          << "length " << length << " at " << k;
+  }
+  std::vector<float> half = randomVector(2 * 2 * 3, 14);
+  std::vector<float> got(2 * 4);
+  tfc_fourier_params params = {1, 3, TFC_COMPLEX64, {1, 2, 3}, {1, 2, 4},
+                               {1, 2, 4}};
+  tfc_cpu_fourier(runtime, half.data(), got.data(), &params);
+  std::vector<std::complex<double>> full(2 * 4);
+  auto at = [&](int64_t r, int64_t c) {
+    return std::complex<double>(half[2 * (r * 3 + c)], half[2 * (r * 3 + c) + 1]);
+  };
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c = 0; c < 4; ++c)
+      full[r * 4 + c] = c < 3 ? at(r, c) : std::conj(at((2 - r) % 2, 4 - c));
+  // The Hermitian completion of a half whose bins 0 and 2 are not real:
+  // its inverse's real part is the transform of the completion with those
+  // bins' imaginary parts dropped, which is Hermitian.
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c : {0, 2}) {
+      std::complex<double> &bin = full[r * 4 + c];
+      std::complex<double> &mirror = full[((2 - r) % 2) * 4 + c];
+      double re = (bin.real() + mirror.real()) / 2, im = (bin.imag() - mirror.imag()) / 2;
+      bin = {re, im};
+      mirror = {re, -im};
+    }
+  int64_t dims[3] = {1, 2, 4};
+  std::vector<std::complex<double>> want = dft3(full, dims, true);
+  for (int64_t i = 0; i < 8; ++i) {
+    EXPECT_NEAR(want[i].imag(), 0.0, 1e-9) << "not Hermitian at " << i;
+    EXPECT_NEAR(got[i], want[i].real(), 1e-5) << "at " << i;
   }
 }
 

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -37,7 +38,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   // What tfc-codegen and tfc-lower-to-llvm write, so their output replays.
   registry.insert<tfc::tfg::TfgDialect, mlir::affine::AffineDialect,
-                  mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
+                  mlir::arith::ArithDialect, mlir::complex::ComplexDialect,
+                  mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,

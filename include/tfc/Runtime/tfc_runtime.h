@@ -44,9 +44,11 @@ enum tfc_dtype {
   TFC_INT16 = 5,
   TFC_INT8 = 6,
   TFC_STRING = 7, /* Handles: see "Strings" below. */
+  TFC_COMPLEX64 = 8, /* Two floats, real part first (C's float _Complex). */
   TFC_INT64 = 9,
   TFC_BOOL = 10,
   TFC_UINT16 = 17,
+  TFC_COMPLEX128 = 18, /* Two doubles, real part first. */
   TFC_HALF = 19,
   TFC_UINT32 = 22,
   TFC_UINT64 = 23,
@@ -267,6 +269,11 @@ void tfc_as_string(tfc_runtime *runtime, const void *in, uint64_t *out,
                    const char *format, int64_t count, int64_t dtype);
 void tfc_string_to_number(tfc_runtime *runtime, const uint64_t *in, void *out,
                           const char *node, int64_t count, int64_t dtype);
+/* StringToHashBucketFast: each string's 64-bit FarmHash fingerprint
+ * (TensorFlow's Fingerprint64) modulo `buckets`. */
+void tfc_string_to_hash_bucket_fast(tfc_runtime *runtime, const uint64_t *in,
+                                    int64_t *out, int64_t count,
+                                    int64_t buckets);
 void tfc_substr(tfc_runtime *runtime, const uint64_t *in, const void *pos,
                 const void *len, uint64_t *out, const char *node, int64_t count,
                 int64_t positions, int64_t index_bytes, int64_t utf8);
@@ -778,6 +785,25 @@ TFC_ASSERT_LAYOUT(sizeof(tfc_dilation_params) == 14 * sizeof(int64_t),
 void tfc_cpu_dilation2d_f32(tfc_runtime *runtime, const float *in,
                             const float *filter, float *out,
                             const tfc_dilation_params *params);
+
+/* Discrete Fourier transforms of `batch` tensors over their last three
+ * dimensions (leading ones of 1 stand for absent dimensions), TensorFlow's
+ * FFT, IFFT, RFFT and IRFFT (`kind` 0-3) and their 2D and 3D forms. The
+ * transform has `fft_length` points per dimension; RFFT crops or
+ * zero-pads its real input (`in_dims`) to that and keeps the first
+ * fft_length / 2 + 1 outputs of the last dimension; IRFFT crops or pads
+ * its complex input to those and takes the rest of the spectrum as
+ * Hermitian. The inverses divide by the number of points. `dtype` is the
+ * complex side's (TFC_COMPLEX64 with float, TFC_COMPLEX128 with double
+ * real sides). */
+typedef struct tfc_fourier_params {
+  int64_t batch, kind, dtype;
+  int64_t in_dims[3], out_dims[3], fft_length[3];
+} tfc_fourier_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_fourier_params) == 12 * sizeof(int64_t),
+                  "tfc_fourier_params is 12 int64s");
+void tfc_cpu_fourier(tfc_runtime *runtime, const void *in, void *out,
+                     const tfc_fourier_params *params);
 
 /* Bincount and DenseBincount: `rows` rows of `count` int32 or int64
  * (`value_bytes`) values, each row counted into `bins` bins of `out`

@@ -151,6 +151,10 @@ void retypeVariantCarriers(llvm::ArrayRef<mlir::Value> dense);
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
+/// How many innermost dimensions a Fourier transform node (FFT, IFFT,
+/// RFFT, IRFFT and their 2D and 3D forms) transforms: 1, 2 or 3.
+int64_t fourierAxes(mlir::Operation *node);
+
 /// Whether `op` is one step of a graph's schedule: a node, or a fusion
 /// group (tfc.fusion_group, which runs its members as one node, where its
 /// root ran; tfg's node helpers read its operands and results).

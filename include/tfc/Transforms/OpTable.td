@@ -179,6 +179,12 @@ def : ElementwiseOp<"Invert">;
 def : ElementwiseOp<"Bucketize"> { let attrs = ["boundaries"]; }
 def : ElementwiseOp<"PopulationCount">;
 
+// Complex numbers (complex64, complex128), from real parts and back; the
+// arithmetic ops above take them too (emitComplexScalar).
+def : BinaryOp<"Complex">;
+foreach type = ["Real", "Imag", "ComplexAbs", "Conj", "Angle"] in
+  def : ElementwiseOp<type>;
+
 // Special functions: the runtime's (runtime/kernels/cpu/SpecialFunctions.cpp),
 // which call Eigen's, as TensorFlow's kernels do.
 class SpecialFunctionOp<string type, string function,
@@ -339,6 +345,27 @@ def : LinearAlgebraOp<"MatrixTriangularSolve", ["lower", "adjoint"]>;
 def : LinearAlgebraOp<"Qr", ["full_matrices"]>;
 def : LinearAlgebraOp<"Svd", ["compute_uv", "full_matrices"]>;
 def : LinearAlgebraOp<"SelfAdjointEigV2", ["compute_v"]>;
+
+// Fourier transforms over the last 1, 2 or 3 dimensions, complex to
+// complex, real to complex and back (Fft.cpp: Eigen's FFT on each line).
+foreach rank = ["", "2D", "3D"] in {
+  def : TfcOp<"FFT" # rank, Spectral, Pattern<"Fourier">> {
+    let shape = "sameAsInput0";
+    let cost = "fourier";
+  }
+  def : TfcOp<"IFFT" # rank, Spectral, Pattern<"Fourier">> {
+    let shape = "sameAsInput0";
+    let cost = "fourier";
+  }
+  def : TfcOp<"RFFT" # rank, Spectral, Pattern<"Fourier">> {
+    let shape = "fourier";
+    let cost = "fourier";
+  }
+  def : TfcOp<"IRFFT" # rank, Spectral, Pattern<"Fourier">> {
+    let shape = "fourier";
+    let cost = "fourier";
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // Quantization
@@ -828,6 +855,11 @@ foreach type = ["StringLength", "Substr"] in
   }
 foreach type = ["StringLower", "StringUpper", "StringStrip", "StringToNumber"] in
   def : TfcOp<type, Strings, Pattern<"StringOp">> { let shape = "sameAsInput0"; }
+// FarmHash's fingerprint modulo the buckets (hashed feature columns).
+def : TfcOp<"StringToHashBucketFast", Strings, Pattern<"StringOp">> {
+  let shape = "sameAsInput0";
+  let attrs = ["num_buckets"];
+}
 def : TfcOp<"AsString", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
   let attrs = ["precision", "scientific", "shortest", "width", "fill"];

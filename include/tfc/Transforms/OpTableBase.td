@@ -39,6 +39,8 @@ def Normalization : OpFamily<"row-wise kernels: softmax, log-softmax, "
                              "cross entropy, local response normalization">;
 def LinearAlgebra : OpFamily<"decompositions, determinants and solves of "
                              "batched matrices">;
+def Spectral : OpFamily<"discrete Fourier transforms over the innermost "
+                        "dimensions">;
 def Quantization : OpFamily<"fake quantization of quantization-aware "
                             "training, and its gradients">;
 def Reduction : OpFamily<"reductions, scans, arg-min/max, top-k, "

@@ -514,7 +514,8 @@ def ConvertTfgToMemrefPass : Pass<"convert-tfg-to-memref", "mlir::ModuleOp"> {
     Softmax call the runtime's C ABI kernels; `_Retval` copies into its
     output parameter. An op without code generation is an error naming it.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::complex::ComplexDialect",
+                           "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect"];

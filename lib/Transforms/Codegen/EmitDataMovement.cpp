@@ -380,7 +380,7 @@ protected:
             Value v = b.create<memref::LoadOp>(l, source, at);
             return b.create<arith::SelectOp>(
                 l, inside, v,
-                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+                zeroElement(b, l, element));
           });
       return success();
     }
@@ -458,9 +458,7 @@ protected:
       Type element = out.getElementType();
       step.builder.create<linalg::FillOp>(
           loc,
-          step.builder
-              .create<arith::ConstantOp>(loc, step.builder.getZeroAttr(element))
-              .getResult(),
+          zeroElement(step.builder, loc, element),
           *output);
       SmallVector<int64_t> sizes;
       for (const StridedSliceDim &d : spec->dims)
@@ -643,8 +641,7 @@ protected:
         Type element = outMemref.getElementType();
         step.emitLoop(loc, {}, {}, *output,
                       [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                        return b.create<arith::ConstantOp>(
-                            l, b.getZeroAttr(element));
+                        return zeroElement(b, l, element);
                       });
       }
       if (in.getNumElements() == 0)
@@ -845,7 +842,7 @@ protected:
               keep = b.create<arith::AndIOp>(l, keep, within(i, j, above));
             return b.create<arith::SelectOp>(
                 l, keep, args[0],
-                b.create<arith::ConstantOp>(l, b.getZeroAttr(element)));
+                zeroElement(b, l, element));
           });
       return success();
     }
@@ -893,7 +890,7 @@ protected:
       Type element = cast<MemRefType>(output->getType()).getElementType();
       step.emitLoop(loc, {}, {}, *output,
                     [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                      return b.create<arith::ConstantOp>(l, b.getZeroAttr(element));
+                      return zeroElement(b, l, element);
                     });
       return success();
     }

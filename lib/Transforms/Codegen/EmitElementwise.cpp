@@ -20,6 +20,7 @@
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -238,6 +239,149 @@ static void checkDivisor(StepEmitter &step, Operation *node, Value y,
                   {});
 }
 
+/// The scalar computation of an elementwise node that reads or writes
+/// complex numbers, in MLIR's complex dialect (complex-to-standard writes
+/// its formulas: Smith's division, a scaled modulus). Real operands of a
+/// complex result (Complex's, a Cast's) and real results of complex
+/// operands (Real, Imag, ComplexAbs, Angle, comparisons) are here too.
+static FailureOr<Value> emitComplexScalar(StepEmitter &step, Operation *node,
+                                          ArrayRef<Value> in, Location loc) {
+  OpBuilder &b = step.builder;
+  OpKind kind = opKindOf(node);
+  Type element = elementOf(tfg::getDataResults(node)[0]);
+  Type operandElement = tfg::getDataOperands(node).empty()
+                            ? element
+                            : elementOf(tfg::getDataOperands(node).back());
+  auto complexType = dyn_cast<ComplexType>(element);
+  // A complex value from real and imaginary parts of any real type.
+  auto make = [&](Value re, Value im, ComplexType type) -> Value {
+    return b.create<complex::CreateOp>(loc, type, re, im);
+  };
+  auto constant = [&](double re, ComplexType type) -> Value {
+    Type part = type.getElementType();
+    return make(b.create<arith::ConstantOp>(loc, b.getFloatAttr(part, re)),
+                b.create<arith::ConstantOp>(loc, b.getFloatAttr(part, 0.0)),
+                type);
+  };
+  switch (kind) {
+  case OpKind::Complex:
+    return make(in[0], in[1], complexType);
+  case OpKind::Real:
+    return Value(b.create<complex::ReOp>(loc, in[0]));
+  case OpKind::Imag:
+    return Value(b.create<complex::ImOp>(loc, in[0]));
+  case OpKind::ComplexAbs:
+    return Value(b.create<complex::AbsOp>(loc, in[0]));
+  case OpKind::Angle:
+    return Value(b.create<math::Atan2Op>(loc, b.create<complex::ImOp>(loc, in[0]),
+                                         b.create<complex::ReOp>(loc, in[0])));
+  case OpKind::Equal:
+    return Value(b.create<complex::EqualOp>(loc, in[0], in[1]));
+  case OpKind::NotEqual:
+    return Value(b.create<complex::NotEqualOp>(loc, in[0], in[1]));
+  case OpKind::Select:
+  case OpKind::SelectV2:
+    return Value(b.create<arith::SelectOp>(loc, in[0], in[1], in[2]));
+  case OpKind::Cast: {
+    // Real to complex: the imaginary part 0; complex to real: the real
+    // part, as TensorFlow's Cast (complex to bool: x != 0).
+    if (complexType) {
+      Type part = complexType.getElementType();
+      if (auto from = dyn_cast<ComplexType>(operandElement))
+        return make(castScalar(b, loc, b.create<complex::ReOp>(loc, in[0]),
+                               from.getElementType(), part),
+                    castScalar(b, loc, b.create<complex::ImOp>(loc, in[0]),
+                               from.getElementType(), part),
+                    complexType);
+      return make(castScalar(b, loc, in[0], operandElement, part),
+                  b.create<arith::ConstantOp>(loc, b.getFloatAttr(part, 0.0)),
+                  complexType);
+    }
+    auto from = cast<ComplexType>(operandElement);
+    if (element.isInteger(1))
+      return Value(b.create<complex::NotEqualOp>(
+          loc, in[0], constant(0.0, from)));
+    return castScalar(b, loc, b.create<complex::ReOp>(loc, in[0]),
+                      from.getElementType(), element);
+  }
+  default:
+    break;
+  }
+  if (!complexType)
+    return step.error(node) << "no code generation for this op on "
+                            << operandElement;
+  switch (kind) {
+  case OpKind::Add:
+  case OpKind::AddV2:
+    return Value(b.create<complex::AddOp>(loc, in[0], in[1]));
+  case OpKind::AddN:
+  case OpKind::AccumulateNV2: {
+    Value sum = in[0];
+    for (Value v : in.drop_front())
+      sum = b.create<complex::AddOp>(loc, sum, v);
+    return sum;
+  }
+  case OpKind::Sub:
+    return Value(b.create<complex::SubOp>(loc, in[0], in[1]));
+  case OpKind::Mul:
+    return Value(b.create<complex::MulOp>(loc, in[0], in[1]));
+  case OpKind::RealDiv:
+  case OpKind::Div:
+    return Value(b.create<complex::DivOp>(loc, in[0], in[1]));
+  case OpKind::DivNoNan:
+  case OpKind::MulNoNan: {
+    // 0 where y is 0 (tf.sign of a complex number divides by its modulus
+    // so).
+    Value product = kind == OpKind::DivNoNan
+                        ? Value(b.create<complex::DivOp>(loc, in[0], in[1]))
+                        : Value(b.create<complex::MulOp>(loc, in[0], in[1]));
+    Value zero = constant(0.0, complexType);
+    return Value(b.create<arith::SelectOp>(
+        loc, b.create<complex::EqualOp>(loc, in[1], zero), zero, product));
+  }
+  case OpKind::Reciprocal:
+  case OpKind::Inv:
+    return Value(b.create<complex::DivOp>(loc, constant(1.0, complexType), in[0]));
+  case OpKind::Neg:
+    return Value(b.create<complex::NegOp>(loc, in[0]));
+  case OpKind::Conj:
+    return Value(b.create<complex::ConjOp>(loc, in[0]));
+  case OpKind::Square:
+    return Value(b.create<complex::MulOp>(loc, in[0], in[0]));
+  case OpKind::SquaredDifference: {
+    // TensorFlow's: (x - y) * conj(x - y), a real value as a complex one.
+    Value d = b.create<complex::SubOp>(loc, in[0], in[1]);
+    return Value(b.create<complex::MulOp>(loc, d, b.create<complex::ConjOp>(loc, d)));
+  }
+  case OpKind::Sign:
+    return Value(b.create<complex::SignOp>(loc, in[0]));
+  case OpKind::Exp:
+    return Value(b.create<complex::ExpOp>(loc, in[0]));
+  case OpKind::Log:
+    return Value(b.create<complex::LogOp>(loc, in[0]));
+  case OpKind::Sqrt:
+    return Value(b.create<complex::SqrtOp>(loc, in[0]));
+  case OpKind::Rsqrt:
+    return Value(b.create<complex::RsqrtOp>(loc, in[0]));
+  case OpKind::Sin:
+    return Value(b.create<complex::SinOp>(loc, in[0]));
+  case OpKind::Cos:
+    return Value(b.create<complex::CosOp>(loc, in[0]));
+  case OpKind::Tan:
+    return Value(b.create<complex::TanOp>(loc, in[0]));
+  case OpKind::Tanh:
+    return Value(b.create<complex::TanhOp>(loc, in[0]));
+  case OpKind::Pow:
+    return Value(b.create<complex::PowOp>(loc, in[0], in[1]));
+  case OpKind::ZerosLike:
+    return constant(0.0, complexType);
+  case OpKind::OnesLike:
+    return constant(1.0, complexType);
+  default:
+    return step.error(node) << "no code generation for this op on " << element;
+  }
+}
+
 /// The scalar computation of one elementwise node on element values.
 static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
                                    ArrayRef<Value> in, Location loc) {
@@ -248,6 +392,8 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   Type operandElement = tfg::getDataOperands(node).empty()
                             ? element
                             : elementOf(tfg::getDataOperands(node).back());
+  if (isa<ComplexType>(element) || isa<ComplexType>(operandElement))
+    return emitComplexScalar(step, node, in, loc);
   ScalarBuilder s(step.builder, loc, element);
   ScalarBuilder operands(step.builder, loc, operandElement);
   auto unsupportedType = [&]() -> FailureOr<Value> {

@@ -1,8 +1,9 @@
 //===- EmitStrings.cpp - the string ops of savers -------------------------===//
 //
 // StringJoin and ShardedFilename, the elementwise string ops (StringLength,
-// StringLower/Upper, StringStrip, AsString, StringToNumber, Substr) and the
-// regular expression ones (RE2's, as TensorFlow's): calls of the runtime's
+// StringLower/Upper, StringStrip, AsString, StringToNumber, Substr,
+// StringToHashBucketFast) and the regular expression ones (RE2's, as
+// TensorFlow's): calls of the runtime's
 // string ops on handles (tfc_runtime.h). Strings that other ops
 // only pass on (Identity, Pack, Select, ...) need nothing here: a handle
 // is a 64-bit element like any other.
@@ -111,6 +112,10 @@ protected:
       return success();
     case OpKind::StringStrip:
       step.callKernel(loc, "tfc_string_strip", {in, result}, {count});
+      return success();
+    case OpKind::StringToHashBucketFast:
+      step.callKernel(loc, "tfc_string_to_hash_bucket_fast", {in, result},
+                      {count, intAttr(node, "num_buckets", 1)});
       return success();
     case OpKind::AsString: {
       FailureOr<std::string> format = asStringFormat(node);

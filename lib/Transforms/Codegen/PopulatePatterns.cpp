@@ -5,6 +5,8 @@
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/OpTable.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -40,6 +42,15 @@ LogicalResult CodegenPatterns::verifyCoverTable(Operation *where) const {
          << llvm::join(missing, ", ");
 }
 
+Value zeroElement(OpBuilder &builder, Location loc, Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    Attribute zero = builder.getZeroAttr(complex.getElementType());
+    return builder.create<complex::ConstantOp>(loc, complex,
+                                               builder.getArrayAttr({zero, zero}));
+  }
+  return builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element));
+}
+
 LogicalResult applyNodePatterns(PatternApplicator &applicator,
                                 PatternRewriter &rewriter, Operation *node) {
   bool matched = false;
@@ -61,6 +72,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateNormalizationPatterns(patterns);
   populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
+  populateSpectralPatterns(patterns);
   populateStackPatterns(patterns);
   populateStatePatterns(patterns);
   populateStringPatterns(patterns);

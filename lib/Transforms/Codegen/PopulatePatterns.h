@@ -99,6 +99,11 @@ private:
 /// after any failure; here only a pattern that declines the node leaves it
 /// to the next: a lowering that fails has said why, and another pattern
 /// must not write the node anyway.
+/// The zero of an element type, a complex one included (which arith's
+/// constants cannot hold).
+mlir::Value zeroElement(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Type element);
+
 mlir::LogicalResult applyNodePatterns(mlir::PatternApplicator &applicator,
                                       mlir::PatternRewriter &rewriter,
                                       mlir::Operation *node);
@@ -110,6 +115,7 @@ void populateControlFlowPatterns(CodegenPatterns &patterns);
 void populateDataMovementPatterns(CodegenPatterns &patterns);
 void populateElementwisePatterns(CodegenPatterns &patterns);
 void populateLinearAlgebraPatterns(CodegenPatterns &patterns);
+void populateSpectralPatterns(CodegenPatterns &patterns);
 void populateNormalizationPatterns(CodegenPatterns &patterns);
 void populateQuantizationPatterns(CodegenPatterns &patterns);
 void populateReductionPatterns(CodegenPatterns &patterns);
