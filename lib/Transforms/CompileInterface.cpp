@@ -76,6 +76,41 @@ void defaultInterface(ModuleOp module, SmallVectorImpl<Attribute> &feeds,
   }
 }
 
+/// The Placeholders (without defaults) that the nodes of `tensors` read,
+/// through data and control inputs, in graph order: what a user who gives
+/// fetches but no --feed must feed.
+SmallVector<Attribute> placeholdersRead(ModuleOp module,
+                                        ArrayRef<Attribute> tensors) {
+  llvm::StringMap<Operation *> byName;
+  for (auto graph : module.getOps<tfg::GraphOp>())
+    for (Operation &node : graph.getBody())
+      if (tfg::isNode(&node))
+        byName[tfg::getNodeName(&node)] = &node;
+  llvm::DenseSet<Operation *> reached;
+  SmallVector<Operation *> worklist;
+  for (Attribute tensor : tensors)
+    if (std::optional<TensorName> name =
+            parseTensorName(cast<StringAttr>(tensor).getValue()))
+      if (Operation *node = byName.lookup(name->node))
+        worklist.push_back(node);
+  while (!worklist.empty()) {
+    Operation *node = worklist.pop_back_val();
+    if (!reached.insert(node).second)
+      continue;
+    for (Value operand : node->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+  }
+  Builder b(module.getContext());
+  SmallVector<Attribute> feeds;
+  for (auto graph : module.getOps<tfg::GraphOp>())
+    for (Operation &node : graph.getBody())
+      if (reached.contains(&node) && (opKindOf(&node) == OpKind::Placeholder ||
+                                      opKindOf(&node) == OpKind::PlaceholderV2))
+        feeds.push_back(b.getStringAttr(tfg::getNodeName(&node) + ":0"));
+  return feeds;
+}
+
 std::string join(ArrayRef<Attribute> names) {
   SmallVector<StringRef> strings;
   for (Attribute name : names)
@@ -132,6 +167,12 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
       feeds = defaultFeeds;
       shapes.assign(feeds.size(), b.getUnitAttr());
     }
+  } else if (feeds.empty()) {
+    // Fetches or targets without --feed: the placeholders they read.
+    SmallVector<Attribute> roots(fetches);
+    roots.append(targets);
+    feeds = placeholdersRead(module, roots);
+    shapes.assign(feeds.size(), b.getUnitAttr());
   }
 
   // A SavedModel with variables and no --init: tfc-freeze-variables takes

@@ -425,6 +425,10 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
     return error(node) << "no code generation for this op yet";
   if (op->lowering == Lowering::NoCode)
     return success();
+  if (op->kind == OpKind::Placeholder || op->kind == OpKind::PlaceholderV2)
+    return error(node) << "the step reads this placeholder, which is not "
+                          "fed: add --feed "
+                       << tfg::getNodeName(node);
   if (op->lowering == Lowering::RewrittenBy)
     return error(node) << "should have been rewritten by " << op->loweredBy
                        << " before code generation";

@@ -163,6 +163,9 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
   }
 
   // 1. Feeds: an _Arg per fed tensor replaces it for every data consumer.
+  // Each stays, read or not: the program takes every feed given, as a
+  // TensorFlow session accepts a feed that the step does not need.
+  SmallVector<Operation *> args;
   for (auto [index, value] : llvm::enumerate(fedValues)) {
     auto type = cast<TensorType>(value.getType());
     Type element = type.getElementType();
@@ -200,6 +203,7 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
          builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
     if (StringRef device = tfg::getRequestedDevice(producer); !device.empty())
       arg->setAttr(tfg::kDeviceAttr, builder.getStringAttr(device));
+    args.push_back(arg);
     value.replaceAllUsesWith(arg->getResult(0));
     // A fetch of the fed tensor returns the fed value.
     for (Value &fetched : fetchedValues)
@@ -209,6 +213,7 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
 
   // 2. Fetches: a _Retval per fetched tensor.
   SmallVector<Operation *> roots(targetNodes);
+  roots.append(args);
   for (auto [index, value] : llvm::enumerate(fetchedValues)) {
     Operation *producer = value.getDefiningOp();
     Type element = cast<TensorType>(value.getType()).getElementType();
