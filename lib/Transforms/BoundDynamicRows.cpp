@@ -24,7 +24,10 @@
 // the batch: elementwise ops, identities, Squeeze/ExpandDims/Reshape that
 // keep the axis whole, Transpose, gathers of the rows (boolean_mask's
 // GatherV2) or from them, MatMul of them, softmax along another axis,
-// concatenation and stacking of rows of one count. Where the count
+// concatenation and stacking of rows of one count; DynamicStitch, whose
+// inputs' rows may have counts of their own (DynamicPartition's outputs
+// stitched back by embedding lookups over sharded tables): each input's
+// padding indices become -1, which the stitch skips. Where the count
 // itself is asked for, the pass computes it:
 //
 //   Shape(v), Size(v)     from the count (and v's other, static dims)
@@ -49,6 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -164,6 +168,7 @@ private:
   LogicalResult visit(Operation *node);
   LogicalResult visitCountUser(Operation *node);
   LogicalResult reduceRows(Operation *node, const Rows &rows);
+  LogicalResult stitchRows(Operation *node);
   LogicalResult shapeOfRows(Operation *node, const Rows &rows);
 
   /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
@@ -248,6 +253,8 @@ private:
   /// Values computed from a count, and the rows whose count it is.
   llvm::DenseMap<Value, Rows> counts;  /// The results whose first dimension gets a bound.
   SmallVector<std::pair<Value, int64_t>> bounded;
+  /// The count of each (partitions, partition) of the DynamicPartitions.
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> partitionCounts;
   /// The _Retvals of rows, and their counts.
   SmallVector<std::pair<Operation *, Value>> fetchedRows;
 };
@@ -401,15 +408,21 @@ bool Bounder::producesRows(Operation *node) {
     Builder b(context);
     Type i32 = b.getI32Type(), i1 = b.getI1Type();
     for (auto [p, result] : llvm::enumerate(results)) {
-      std::string base =
-          (tfg::getNodeName(node) + "/count_" + Twine(p)).str();
-      Value mine = make(node, "Equal", base + "/mine",
-                        RankedTensorType::get(partitions.dims, i1),
-                        {operands[1],
-                         scalar(node, base + "/partition",
-                                IntegerAttr::get(i32, int64_t(p)))},
-                        {b.getNamedAttr("T", TypeAttr::get(i32))});
-      rows[result] = {0, bound, countOf(node, mine, base), node};
+      // Partitions of one tensor by the same partitions (embedding
+      // lookups split ids and their positions so) share their counts.
+      Value &count = partitionCounts[{operands[1], int64_t(p)}];
+      if (!count) {
+        std::string base =
+            (tfg::getNodeName(node) + "/count_" + Twine(p)).str();
+        Value mine = make(node, "Equal", base + "/mine",
+                          RankedTensorType::get(partitions.dims, i1),
+                          {operands[1],
+                           scalar(node, base + "/partition",
+                                  IntegerAttr::get(i32, int64_t(p)))},
+                          {b.getNamedAttr("T", TypeAttr::get(i32))});
+        count = countOf(node, mine, base);
+      }
+      rows[result] = {0, bound, count, node};
       bounded.push_back({result, bound});
     }
     return true;
@@ -487,6 +500,8 @@ LogicalResult Bounder::visit(Operation *node) {
     const Rows *r = rowsOf(operands[i]);
     return r ? r->axis : -1;
   };
+  if (kind == OpKind::DynamicStitch || kind == OpKind::ParallelDynamicStitch)
+    return stitchRows(node);
   // Every operand with rows has the same count.
   for (Value operand : operands)
     if (const Rows *r = rowsOf(operand); r && r->count != from->count)
@@ -840,6 +855,47 @@ LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
                scalar(node, name + "/per_row", FloatAttr::get(element, double(others))),
                element);
   replace(node, binary(node, "RealDiv", name + "/mean", sum, n, element));
+  return success();
+}
+
+LogicalResult Bounder::stitchRows(Operation *node) {
+  OperandRange operands = tfg::getDataOperands(node);
+  unsigned n = operands.size() / 2;
+  Shape out = shapeOf(tfg::getDataResults(node)[0]);
+  MLIRContext *context = node->getContext();
+  Builder b(context);
+  Type i32 = b.getI32Type(), i64 = b.getIntegerType(64), i1 = b.getI1Type();
+  for (unsigned i = 0; i < n; ++i) {
+    Value indices = operands[i], data = operands[n + i];
+    const Rows *index = rowsOf(indices), *rowsOfData = rowsOf(data);
+    const Rows *any = index ? index : rowsOfData;
+    if (!any)
+      continue;
+    // The stitched rows are known (the shape function's), the inputs'
+    // rows one per index and as many.
+    if (!out.ranked || out.rank() == 0 || out.dims[0] == ShapedType::kDynamic)
+      return refuse(node, *any, "stitches into a size only the data decides from");
+    if (!index || !rowsOfData || index->count != rowsOfData->count ||
+        index->axis != 0 || rowsOfData->axis != 0 || shapeOf(indices).rank() != 1)
+      return refuse(node, *any, "stitches data and indices that are not rows "
+                                "of one count, one index per row, as");
+    // indices[j] for j < count, else -1 (skipped).
+    std::string name =
+        (tfg::getNodeName(node) + "/indices_" + Twine(i)).str();
+    SmallVector<int64_t> iota(index->bound);
+    std::iota(iota.begin(), iota.end(), 0);
+    Value position = constant(
+        node, name + "/row",
+        DenseElementsAttr::get(RankedTensorType::get({index->bound}, i64),
+                               ArrayRef(iota)));
+    Value valid = binary(node, "Less", name + "/valid", position, index->count, i1);
+    Value masked = make(node, "SelectV2", name, indices.getType(),
+                        {valid, indices,
+                         scalar(node, name + "/padding", IntegerAttr::get(i32, -1))},
+                        {b.getNamedAttr("T", TypeAttr::get(i32))});
+    node->setOperand(i, masked);
+    node->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(context));
+  }
   return success();
 }
 

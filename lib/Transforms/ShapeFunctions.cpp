@@ -874,14 +874,22 @@ LogicalResult fusedBatchNormGrad(ShapeContext &c) {
 /// The gradients of windowed ops whose output shape is a constant operand:
 /// Conv2DBackpropInput and its depthwise form (input_sizes, operand 0),
 /// Conv2DBackpropFilter and its depthwise form (filter_sizes, operand 1),
-/// AvgPoolGrad (orig_input_shape, operand 0).
+/// AvgPoolGrad (orig_input_shape, operand 0); the 3-D convolution's
+/// (5 values).
 LogicalResult shapeFromOperand(ShapeContext &c, unsigned operand) {
+  OpKind kind = opKindOf(c.getNode());
+  size_t rank = kind == OpKind::Conv3DBackpropInputV2 ||
+                        kind == OpKind::Conv3DBackpropFilterV2 ||
+                        kind == OpKind::AvgPool3DGrad
+                    ? 5
+                    : 4;
   if (const auto *dims = c.inputValue(operand)) {
-    if (dims->size() != 4)
-      return c.error("the output shape operand must have 4 values");
+    if (dims->size() != rank)
+      return c.error("the output shape operand must have " +
+                     std::to_string(rank) + " values");
     c.setOutput(0, Shape::of(*dims));
   } else {
-    c.setOutput(0, Shape::ofRank(4));
+    c.setOutput(0, Shape::ofRank(int64_t(rank)));
   }
   return success();
 }
@@ -1443,6 +1451,83 @@ LogicalResult dynamicPartition(ShapeContext &c) {
   llvm::append_range(out.dims, ArrayRef(data.dims).drop_front(partitions.rank()));
   for (unsigned i = 0; i < c.numOutputs(); ++i)
     c.setOutput(i, out);
+  return success();
+}
+
+/// Whether `indices` is an output of a DynamicPartition of 0, 1, ..., n-1
+/// (what embedding_lookup over sharded tables and DynamicPartition's
+/// gradient stitch by); n, or -1.
+static int64_t partitionedPositions(Value indices) {
+  Operation *partition = indices.getDefiningOp();
+  if (!partition || opKindOf(partition) != OpKind::DynamicPartition)
+    return -1;
+  Value positions = tfg::getDataOperands(partition)[0];
+  // Range(0, n, 1), reshaped or not, before constant folding makes it a
+  // constant: partitioned, n is the number of partitions, which must be
+  // as many as the positions.
+  Operation *range = positions.getDefiningOp();
+  if (range && opKindOf(range) == OpKind::Reshape)
+    range = tfg::getDataOperands(range)[0].getDefiningOp();
+  if (range && opKindOf(range) == OpKind::Range) {
+    OperandRange bounds = tfg::getDataOperands(range);
+    auto start = constantInts(bounds[0]), delta = constantInts(bounds[2]);
+    auto partitions =
+        dyn_cast<RankedTensorType>(tfg::getDataOperands(partition)[1].getType());
+    // One position per partition (not rows of several).
+    auto shape = dyn_cast<RankedTensorType>(positions.getType());
+    bool counting = start && delta && start->size() == 1 && delta->size() == 1 &&
+                    (*start)[0] == 0 && (*delta)[0] == 1 && partitions &&
+                    partitions.hasStaticShape() && shape &&
+                    shape.getShape() == partitions.getShape();
+    return counting ? partitions.getNumElements() : -1;
+  }
+  std::optional<SmallVector<int64_t>> data = constantInts(positions);
+  if (!data)
+    return -1;
+  for (auto [i, v] : llvm::enumerate(*data))
+    if (v != int64_t(i))
+      return -1;
+  return int64_t(data->size());
+}
+
+/// DynamicStitch and ParallelDynamicStitch: as many rows as the largest
+/// index + 1, each shaped as data's slices past the indices' dimensions.
+/// The largest index is known when the indices are constants, or when
+/// they are the partitions of 0..n-1 (a stitch of every position: n).
+LogicalResult dynamicStitch(ShapeContext &c) {
+  unsigned n = c.numInputs() / 2;
+  if (n == 0)
+    return success();
+  int64_t rows = 0;
+  for (unsigned i = 0; i < n && rows != kUnknown; ++i) {
+    const auto *values = c.inputValue(i);
+    if (!values) {
+      rows = kUnknown;
+      break;
+    }
+    for (int64_t v : *values)
+      rows = std::max(rows, v + 1);
+  }
+  if (rows == kUnknown) {
+    OperandRange operands = tfg::getDataOperands(c.getNode());
+    Operation *partition = operands[0].getDefiningOp();
+    int64_t positions = partitionedPositions(operands[0]);
+    for (unsigned i = 1; i < n && positions >= 0; ++i)
+      if (operands[i].getDefiningOp() != partition ||
+          partitionedPositions(operands[i]) != positions)
+        positions = -1;
+    if (positions >= 0)
+      rows = positions;
+  }
+  const Shape &indices = c.input(0), &data = c.input(n);
+  if (!indices.ranked || !data.ranked)
+    return success();
+  if (data.rank() < indices.rank())
+    return c.error("data " + str(data) + " has fewer dimensions than indices " +
+                   str(indices));
+  Shape out = Shape::of({rows});
+  llvm::append_range(out.dims, ArrayRef(data.dims).drop_front(indices.rank()));
+  c.setOutput(0, out);
   return success();
 }
 

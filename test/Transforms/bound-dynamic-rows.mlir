@@ -192,6 +192,41 @@ module attributes {tfc.feeds = ["ids:0", "grad:0"], tfc.fetches = ["sum:0"]} {
 
 // -----
 
+// DynamicStitch of partitions of every position (an embedding lookup over
+// two shards): the ids and their positions, partitioned by the same
+// partitions, share their counts; each input's padding indices become -1,
+// which the stitch skips; its output has the positions' number of rows
+// (the shape function's, tfc-infer-shapes).
+// CHECK-LABEL: module attributes
+// CHECK-DAG: %[[IDS:.*]]:3 = DynamicPartition(%{{.*}}, %[[PARTS:.*]]#0) name("ids") {{.*}} -> (tensor<4xi32>, tensor<4xi32>)
+// CHECK-DAG: %[[POS:.*]]:3 = DynamicPartition(%{{.*}}, %[[PARTS]]#0) name("positions") {{.*}} -> (tensor<4xi32>, tensor<4xi32>)
+// CHECK-DAG: %[[COUNT0:.*]]:2 = Sum(%{{.*}}, %{{.*}}) name("ids/count_0")
+// CHECK-DAG: %[[VALID0:.*]]:2 = Less(%{{.*}}, %[[COUNT0]]#0) name("stitch/indices_0/valid")
+// CHECK-DAG: %[[PAD:.*]]:2 = Const name("stitch/indices_0/padding") {dtype = i32, value = dense<-1> : tensor<i32>}
+// CHECK-DAG: %[[MASKED0:.*]]:2 = SelectV2(%[[VALID0]]#0, %[[POS]]#0, %[[PAD]]#0) name("stitch/indices_0")
+// CHECK-DAG: ParallelDynamicStitch(%[[MASKED0]]#0, %{{.*}}, %{{.*}}, %{{.*}}) name("stitch") {{.*}}tfc.skip_negative_indices{{.*}} -> tensor<4x2xf32>
+// CHECK-NOT: name("positions/count_0")
+module attributes {tfc.feeds = ["ids:0", "parts:0"], tfc.fetches = ["stitch:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids_in") {T = i32, index = 0 : i64} : () -> tensor<4xi32>
+    %parts:2 = _Arg name("parts") {T = i32, index = 1 : i64} : () -> tensor<4xi32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %n:2 = Const name("n") {dtype = i32, value = dense<4> : tensor<i32>} : () -> tensor<i32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %range:2 = Range(%zero#0, %n#0, %one#0) name("range") {Tidx = i32} : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4xi32>
+    %split:3 = DynamicPartition(%ids#0, %parts#0) name("ids") {T = i32, num_partitions = 2 : i64} : (tensor<4xi32>, tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+    %pos:3 = DynamicPartition(%range#0, %parts#0) name("positions") {T = i32, num_partitions = 2 : i64} : (tensor<4xi32>, tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+    %table:2 = Const name("table") {dtype = f32, value = dense<1.0> : tensor<5x2xf32>} : () -> tensor<5x2xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %g0:2 = GatherV2(%table#0, %split#0, %axis#0) name("g0") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 0 : i64} : (tensor<5x2xf32>, tensor<?xi32>, tensor<i32>) -> tensor<?x2xf32>
+    %g1:2 = GatherV2(%table#0, %split#1, %axis#0) name("g1") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 0 : i64} : (tensor<5x2xf32>, tensor<?xi32>, tensor<i32>) -> tensor<?x2xf32>
+    %stitch:2 = ParallelDynamicStitch(%pos#0, %pos#1, %g0#0, %g1#0) name("stitch") {N = 2 : i64, T = f32} : (tensor<?xi32>, tensor<?xi32>, tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<4x2xf32>
+    _Retval(%stitch#0) name("stitch/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x2xf32>) -> ()
+  }
+}
+
+// -----
+
 // DynamicPartition: each output bounded by every row and counted by the
 // partitions equal to its number.
 // CHECK-LABEL: module attributes

@@ -641,6 +641,42 @@ def _(c, rng):
         c.fetch(tf.reduce_sum(tf.gather(table, shard // 2), axis=0))
 
 
+@case("DynamicStitch", EXACT)
+def _(c, rng):
+    # Rows to the positions constant indices name (later inputs over
+    # earlier ones), of vectors and of [2, 2] indices into rows of rows;
+    # the shape that the gradient of a reduction stitches from its input's
+    # shape (math_ops.reduced_shape).
+    a, b = c.feed(ordinary_floats((2, 3), rng)), c.feed(ordinary_floats((3, 3), rng))
+    c.fetch(tf.dynamic_stitch([const([0, 4]), const([1, 3, 2])], [a, b]))
+    c.fetch(raw.ParallelDynamicStitch(indices=[const([2, 0]), const([0, 1, 3])],
+                                      data=[c.feed(ints((2,), rng)), c.feed(ints((3,), rng))]))
+    c.fetch(tf.dynamic_stitch([const([[0, 3], [1, 2]])],
+                              [c.feed(ordinary_floats((2, 2, 4), rng))]))
+    x = c.feed(ordinary_floats((4, 5, 6), rng))
+    axes = const([1])
+    c.fetch(tf.dynamic_stitch([tf.range(3), axes],
+                              [tf.shape(x), tf.ones_like(axes)]))
+
+
+@case("ShardedEmbedding", REDUCTION)
+def _(c, rng):
+    # embedding_lookup over a table sharded in three (the mod and div
+    # strategies): ids split by DynamicPartition, gathered from each shard,
+    # stitched back by their positions; and DynamicPartition's gradient,
+    # another stitch of partitioned positions.
+    shards = [c.feed(ordinary_floats((n, 4), rng)) for n in (4, 3, 3)]
+    ids = c.feed(np.array([[7, 0, 2], [9, 4, 4]], np.int32))
+    c.fetch(tf1.nn.embedding_lookup(shards, ids, partition_strategy="mod"))
+    c.fetch(tf1.nn.embedding_lookup(shards, ids, partition_strategy="div"))
+    x = c.feed(ordinary_floats((6, 2), rng))
+    parts = tf.dynamic_partition(x, c.feed(np.array([2, 0, 2, 1, 0, 2], np.int32)), 3)
+    # (Gradients from each part's own rows: a reduction's gradient tiles
+    # to a shape the count decides, which tfc does not follow.)
+    c.fetch(tf.gradients(parts, x, grad_ys=[p * float(k + 1)
+                                            for k, p in enumerate(parts)])[0])
+
+
 @case("WhereInLoop", EXACT)
 def _(c, rng):
     # A Where in a TF1 loop's body, its count carried around the loop: how
@@ -907,6 +943,54 @@ def _(c, rng):
                            strides=strides, padding=padding))
         for op in (raw.MaxPool3D, raw.AvgPool3D):
             c.fetch(op(input=x, ksize=[1, 2, 3, 2, 1], strides=strides, padding=padding))
+
+
+@case("Conv3DGradients", REDUCTION)
+def _(c, rng):
+    # The input's and the filter's gradients of 3-D convolutions: SAME and
+    # VALID, strides of 1, 2 and 3, and the gradients tf.gradients builds
+    # for a small 3-D network's loss.
+    x = c.feed(ordinary_floats((2, 5, 6, 7, 3), rng))
+    for padding, strides in (("SAME", [1, 1, 1, 1, 1]), ("VALID", [1, 2, 1, 3, 1]),
+                             ("SAME", [1, 2, 3, 2, 1])):
+        w = ordinary_floats((3, 2, 3, 3, 4), rng)
+        y = raw.Conv3D(input=x, filter=const(w, np.float32), strides=strides,
+                       padding=padding)
+        dy = c.feed(ordinary_floats(tuple(y.shape), rng))
+        c.fetch(raw.Conv3DBackpropInputV2(input_sizes=const([2, 5, 6, 7, 3]),
+                                          filter=c.feed(w), out_backprop=dy,
+                                          strides=strides, padding=padding))
+        c.fetch(raw.Conv3DBackpropFilterV2(input=x, filter_sizes=const([3, 2, 3, 3, 4]),
+                                           out_backprop=dy, strides=strides,
+                                           padding=padding))
+    w = c.feed(ordinary_floats((2, 2, 2, 3, 5), rng))
+    loss = tf.reduce_sum(tf.square(tf.nn.relu(
+        tf.nn.conv3d(x, w, strides=[1, 1, 2, 2, 1], padding="SAME"))))
+    for g in tf.gradients(loss, [x, w]):
+        c.fetch(g)
+
+
+@case("Pool3DGradients", REDUCTION)
+def _(c, rng):
+    # MaxPool3D's and AvgPool3D's gradients (SAME windows that cross the
+    # edge, VALID with strides), raw and as tf.gradients builds them for a
+    # 3-D network with a max pooling and an average pooling.
+    x = c.feed(ordinary_floats((2, 5, 6, 7, 3), rng))
+    for padding, ksize, strides in (("SAME", [1, 2, 2, 2, 1], [1, 1, 1, 1, 1]),
+                                    ("VALID", [1, 2, 3, 2, 1], [1, 2, 1, 3, 1]),
+                                    ("SAME", [1, 3, 2, 3, 1], [1, 2, 3, 2, 1])):
+        y = raw.MaxPool3D(input=x, ksize=ksize, strides=strides, padding=padding)
+        dy = c.feed(ordinary_floats(tuple(y.shape), rng))
+        c.fetch(raw.MaxPool3DGrad(orig_input=x, orig_output=y, grad=dy, ksize=ksize,
+                                  strides=strides, padding=padding))
+        c.fetch(raw.AvgPool3DGrad(orig_input_shape=const([2, 5, 6, 7, 3]), grad=dy,
+                                  ksize=ksize, strides=strides, padding=padding))
+    w = c.feed(ordinary_floats((2, 2, 2, 3, 4), rng))
+    h = tf.nn.conv3d(x, w, strides=[1, 1, 1, 1, 1], padding="SAME")
+    h = tf.nn.max_pool3d(h, ksize=2, strides=2, padding="SAME")
+    h = tf.nn.avg_pool3d(tf.nn.relu(h), ksize=2, strides=1, padding="VALID")
+    for g in tf.gradients(tf.reduce_sum(tf.square(h)), [x, w]):
+        c.fetch(g)
 
 
 @case("Strings", EXACT)

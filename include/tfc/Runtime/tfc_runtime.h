@@ -546,6 +546,17 @@ void tfc_cpu_dynamic_partition(tfc_runtime *runtime, const void *data,
                                const int64_t *dims, const char *node,
                                int64_t rank, int64_t rows, int64_t row_bytes,
                                int64_t num_partitions);
+/* DynamicStitch: for each of `inputs` inputs, its `counts[i]` int32
+ * indices (address table `indices`) name the row of `out` (`rows` rows of
+ * `row_bytes`) that each row of its data (address table `data`) goes to;
+ * rows no index names are zeros. A negative index is skipped when
+ * `skip_negative` (padding, tfc-bound-dynamic-rows); any other index
+ * outside the rows stops the step naming `node`. */
+void tfc_cpu_dynamic_stitch(tfc_runtime *runtime, const int64_t *indices,
+                            const int64_t *data, void *out,
+                            const int64_t *counts, const char *node,
+                            int64_t inputs, int64_t rows, int64_t row_bytes,
+                            int64_t skip_negative);
 
 /* Where: the coordinates ([rank] int64 each, `dims` the input's shape) of
  * the nonzero elements of the `n` elements of x (tfc_dtype `dtype`), in
@@ -670,6 +681,17 @@ void tfc_cpu_conv3d_f32(tfc_runtime *runtime, const float *in,
                         const tfc_window3d_params *params);
 void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         float *out, const tfc_window3d_params *params);
+/* Conv3D's gradients from the output's `gradient`: the input's from the
+ * filter (`filter_gradient` 0), or the filter's from the input (1). */
+void tfc_cpu_conv3d_backprop_f32(tfc_runtime *runtime, int32_t filter_gradient,
+                                 const float *operand, const float *gradient,
+                                 float *out, const tfc_window3d_params *params);
+/* The pooling gradients: each output gradient to its window's maximum of
+ * `in` (MaxPool3DGrad, kind 0) or spread over its window's elements
+ * inside the input (AvgPool3DGrad, kind 1, `in` unused). */
+void tfc_cpu_pool3d_backprop_f32(tfc_runtime *runtime, int32_t kind,
+                                 const float *in, const float *gradient,
+                                 float *out, const tfc_window3d_params *params);
 
 /* Linear algebra on `batch` row-major matrices of float32 or float64
  * (`dtype`), through Eigen as TensorFlow: inverses, determinants (with

@@ -318,12 +318,34 @@ def : TfcOp<"Conv3D", Window, Pattern<"Window3D">> {
   let cost = "convolution";
   let attrs = ["strides", "padding=SAME|VALID", "data_format=NDHWC"];
 }
+// Its gradients, as oneDNN's backward primitives (the V1 forms, which take
+// the input or filter itself for its shape, are deprecated).
+def : TfcOp<"Conv3DBackpropInputV2", WindowGradient, Pattern<"Window3D">> {
+  let shape = "shapeInInput0";
+  let cost = "convolution";
+  let attrs = ["strides", "padding=SAME|VALID", "data_format=NDHWC"];
+}
+def : TfcOp<"Conv3DBackpropFilterV2", WindowGradient, Pattern<"Window3D">> {
+  let shape = "shapeInInput1";
+  let cost = "convolution";
+  let attrs = ["strides", "padding=SAME|VALID", "data_format=NDHWC"];
+}
 foreach type = ["MaxPool3D", "AvgPool3D"] in
   def : TfcOp<type, Window, Pattern<"Window3D">> {
     let shape = "pool3D";
     let cost = "pooling";
     let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NDHWC"];
   }
+def : TfcOp<"MaxPool3DGrad", WindowGradient, Pattern<"Window3D">> {
+  let shape = "sameAsInput0";
+  let cost = "pooling";
+  let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NDHWC"];
+}
+def : TfcOp<"AvgPool3DGrad", WindowGradient, Pattern<"Window3D">> {
+  let shape = "shapeInInput0";
+  let cost = "pooling";
+  let attrs = ["ksize", "strides", "padding=SAME|VALID", "data_format=NDHWC"];
+}
 
 //===----------------------------------------------------------------------===//
 // Linear algebra
@@ -459,6 +481,13 @@ def : TfcOp<"Where", DataMovement, Pattern<"Where">> { let shape = "where"; }
 def : TfcOp<"DynamicPartition", DataMovement, Pattern<"DynamicPartition">> {
   let shape = "dynamicPartition";
 }
+// Its inverse: each data slice to the row its index names. The output's
+// rows must be known at compile time (constant indices, or partitions of
+// every position), and rows of DynamicPartitions stitch only their count.
+foreach type = ["DynamicStitch", "ParallelDynamicStitch"] in
+  def : TfcOp<type, DataMovement, Pattern<"DynamicStitch">> {
+    let shape = "dynamicStitch";
+  }
 def : TfcOp<"EuclideanNorm", Reduction, Pattern<"Reduction">> {
   let shape = "reduction";
   let attrs = ["keep_dims"];

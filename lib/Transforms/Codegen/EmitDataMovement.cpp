@@ -12,6 +12,7 @@
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -1076,8 +1077,59 @@ protected:
 
 } // namespace
 
+/// DynamicStitch and ParallelDynamicStitch: one call that copies each
+/// data row to the output row its index names (later inputs win, as in
+/// TensorFlow's CPU kernel, which ParallelDynamicStitch may also be).
+class DynamicStitchPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    unsigned n = operands.size() / 2;
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    auto outType = cast<MemRefType>(out->getType());
+    int64_t rows = outType.getDimSize(0);
+    int64_t rowBytes =
+        rows ? tensorBytes(RankedTensorType::get(outType.getShape(),
+                                                 outType.getElementType())) /
+                   rows
+             : 0;
+    SmallVector<Value> indices, data;
+    SmallVector<int64_t> counts;
+    for (unsigned i = 0; i < n; ++i) {
+      Value index = step.memrefFor(operands[i]), rowsOf = step.memrefFor(operands[n + i]);
+      if (!index || !rowsOf)
+        return step.error(node) << "an input has no buffer";
+      int64_t count = cast<MemRefType>(index.getType()).getNumElements();
+      if (tensorBytes(cast<TensorType>(operands[n + i].getType())) !=
+          count * rowBytes)
+        return step.error(node) << "data " << operands[n + i].getType()
+                                << " does not hold a row of the output per "
+                                   "index of "
+                                << operands[i].getType();
+      indices.push_back(index);
+      data.push_back(rowsOf);
+      counts.push_back(count);
+    }
+    step.callKernel(loc, step.kernelName("dynamic_stitch"),
+                    {step.addressTable(loc, indices), step.addressTable(loc, data),
+                     step.pointerTo(*out),
+                     step.pointerTo(step.constantTable(loc, counts)),
+                     step.stringPointer(loc, tfg::nodeLabel(node))},
+                    {int64_t(n), rows, rowBytes,
+                     node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0});
+    return success();
+  }
+};
+
 void populateDataMovementPatterns(CodegenPatterns &patterns) {
   patterns.add<DynamicPartitionPattern>("DynamicPartition");
+  patterns.add<DynamicStitchPattern>("DynamicStitch");
   patterns.add<DataMovementPattern>("DataMovement");
   patterns.add<WherePattern>("Where");
   patterns.add<MatrixDiagPattern>("MatrixDiag");

@@ -307,8 +307,9 @@ protected:
 
 namespace {
 
-/// Conv3D, MaxPool3D, AvgPool3D on NDHWC float32: one call of the
-/// runtime's oneDNN kernels with the geometry as constant parameters.
+/// Conv3D, MaxPool3D, AvgPool3D and their gradients on NDHWC float32: one
+/// call of the runtime's oneDNN kernels with the geometry as constant
+/// parameters.
 class Window3DPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -317,8 +318,23 @@ protected:
   LogicalResult lower(Operation *node) const override {
     OpKind kind = opKindOf(node);
     OperandRange operands = tfg::getDataOperands(node);
-    auto in = cast<RankedTensorType>(operands[0].getType());
-    auto out = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+    Value result0 = tfg::getDataResults(node)[0];
+    // The forward convolution's input, filter and output types: a
+    // gradient's output is the input's (or the filter's) gradient, its
+    // last operand the output's.
+    bool inputGradient = kind == OpKind::Conv3DBackpropInputV2;
+    bool filterGradient = kind == OpKind::Conv3DBackpropFilterV2;
+    bool poolGradient = kind == OpKind::MaxPool3DGrad || kind == OpKind::AvgPool3DGrad;
+    bool isConv = kind == OpKind::Conv3D || inputGradient || filterGradient;
+    auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+    RankedTensorType in = inputGradient || poolGradient ? typeOf(result0)
+                                                        : typeOf(operands[0]);
+    RankedTensorType out = inputGradient || filterGradient ? typeOf(operands[2])
+                           : poolGradient ? typeOf(operands.back())
+                                          : typeOf(result0);
+    RankedTensorType filter;
+    if (isConv)
+      filter = filterGradient ? typeOf(result0) : typeOf(operands[1]);
     if (!in.getElementType().isF32())
       return step.error(node) << "code generation supports float32 only for now";
     auto format = node->getAttrOfType<StringAttr>("data_format");
@@ -326,9 +342,7 @@ protected:
       return step.error(node) << "code generation supports NDHWC only for now";
     SmallVector<int64_t> strides = intsAttr(node, "strides", 1, 5);
     SmallVector<int64_t> window(5, 1);
-    bool isConv = kind == OpKind::Conv3D;
     if (isConv) {
-      auto filter = cast<RankedTensorType>(operands[1].getType());
       for (unsigned d = 0; d < 3; ++d)
         window[d + 1] = filter.getDimSize(d);
     } else {
@@ -363,10 +377,35 @@ protected:
     if (failed(result))
       return failure();
     Location loc = node->getLoc();
-    Value input = step.pointerTo(step.memrefFor(operands[0]));
     Value parameters = step.constantParams(loc, params);
-    if (out.getNumElements() == 0)
+    if (typeOf(result0).getNumElements() == 0)
       return success();
+    if (inputGradient || filterGradient || poolGradient) {
+      // An empty output gradient: no window contributes.
+      if (out.getNumElements() == 0 || in.getNumElements() == 0) {
+        step.builder.create<linalg::FillOp>(
+            loc, zeroElement(step.builder, loc, step.builder.getF32Type()),
+            *result);
+        return success();
+      }
+      if (poolGradient) {
+        bool max = kind == OpKind::MaxPool3DGrad;
+        step.callKernel(loc, step.kernelName("pool3d_backprop_f32"),
+                        {max ? step.pointerTo(step.memrefFor(operands[0]))
+                             : step.nullPointer(loc),
+                         step.pointerTo(step.memrefFor(operands.back())),
+                         step.pointerTo(*result), parameters},
+                        {}, max ? 0 : 1);
+        return success();
+      }
+      step.callKernel(loc, step.kernelName("conv3d_backprop_f32"),
+                      {step.pointerTo(step.memrefFor(operands[filterGradient ? 0 : 1])),
+                       step.pointerTo(step.memrefFor(operands[2])),
+                       step.pointerTo(*result), parameters},
+                      {}, filterGradient ? 1 : 0);
+      return success();
+    }
+    Value input = step.pointerTo(step.memrefFor(operands[0]));
     if (isConv)
       step.callKernel(loc, step.kernelName("conv3d_f32"),
                       {input, step.pointerTo(step.memrefFor(operands[1])),

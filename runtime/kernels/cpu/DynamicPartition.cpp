@@ -1,4 +1,4 @@
-//===- DynamicPartition.cpp - rows sent to the partition each one names ----===//
+//===- DynamicPartition.cpp - rows to partitions, and stitched back -------===//
 //
 // DynamicPartition(data, partitions, num_partitions): partitions has the
 // shape of data's first dimensions, and each of data's slices there (a
@@ -7,6 +7,9 @@
 // for every row (tfc-bound-dynamic-rows counts them in the graph) and
 // fills the rest with zeros. A partition outside [0, num_partitions) stops
 // the step with TensorFlow's words.
+//
+// DynamicStitch(indices, data): each data row to the output row its index
+// names, later inputs over earlier ones; rows no index names are zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,4 +49,27 @@ extern "C" void tfc_cpu_dynamic_partition(
   for (int64_t p = 0; p < num_partitions; ++p)
     std::memset(static_cast<char *>(outputs[p]) + filled[size_t(p)] * row_bytes,
                 0, size_t((rows - filled[size_t(p)]) * row_bytes));
+}
+
+extern "C" void tfc_cpu_dynamic_stitch(
+    tfc_runtime *runtime, const int64_t *indices, const int64_t *data,
+    void *out, const int64_t *counts, const char *node, int64_t inputs,
+    int64_t rows, int64_t row_bytes, int64_t skip_negative) {
+  char *to = static_cast<char *>(out);
+  std::memset(to, 0, size_t(rows * row_bytes));
+  for (int64_t i = 0; i < inputs; ++i) {
+    const int32_t *index = reinterpret_cast<const int32_t *>(indices[i]);
+    const char *from = reinterpret_cast<const char *>(data[i]);
+    for (int64_t j = 0; j < counts[i]; ++j) {
+      int64_t row = index[j];
+      if (row < 0 && skip_negative)
+        continue;
+      if (row < 0 || row >= rows)
+        tfc::rt::failAt(runtime, node,
+                        "indices[" + std::to_string(i) + "][" +
+                            std::to_string(j) + "] = " + std::to_string(row) +
+                            " is not in [0, " + std::to_string(rows) + ")");
+      std::memcpy(to + row * row_bytes, from + j * row_bytes, size_t(row_bytes));
+    }
+  }
 }

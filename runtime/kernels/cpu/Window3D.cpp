@@ -8,6 +8,13 @@
 // their filters may be computed). The padding after each dimension follows
 // from the sizes, as TensorFlow derives it.
 //
+// Conv3D's gradients are oneDNN's backward data and backward weights
+// primitives, made from the forward one they invert; the filter gradient
+// is computed in the primitive's layout and reordered into TensorFlow's.
+// The pooling gradients are oneDNN's backward pooling; max pooling's finds
+// each window's maximum (the first, on ties) by running the forward
+// pooling for its workspace.
+//
 //===----------------------------------------------------------------------===//
 
 #include "OneDnn.h"
@@ -72,6 +79,86 @@ std::unique_ptr<Conv3D> makeConv(const Params &p) {
   return result;
 }
 
+struct Conv3DBackprop {
+  dnnl::primitive primitive;
+  memory::desc src, dst, weights, userWeights, scratchpad;
+};
+
+/// The input gradient's (filterGradient false) or the filter gradient's
+/// primitive.
+std::unique_ptr<Conv3DBackprop> makeBackprop(const Params &p, bool filterGradient) {
+  Geometry g = geometryOf(p, p.out_c);
+  auto result = std::make_unique<Conv3DBackprop>();
+  memory::dims weights = {p.out_c, p.c, p.kd, p.kh, p.kw};
+  result->src = memory::desc(g.src, memory::data_type::f32, Tag::ndhwc);
+  result->dst = memory::desc(g.dst, memory::data_type::f32, Tag::ndhwc);
+  result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::dhwio);
+  memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+  auto algorithm = dnnl::algorithm::convolution_direct;
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::convolution_forward::primitive_desc forward(
+      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                      algorithm, result->src, anyWeights,
+                                      result->dst, g.strides, g.padBefore,
+                                      g.padAfter),
+      engine);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (filterGradient) {
+    dnnl::convolution_backward_weights::primitive_desc pd(
+        dnnl::convolution_backward_weights::desc(
+            algorithm, result->src, anyWeights, result->dst, g.strides,
+            g.padBefore, g.padAfter),
+        attr, engine, forward);
+    result->primitive = dnnl::convolution_backward_weights(pd);
+    result->weights = pd.diff_weights_desc();
+    result->scratchpad = pd.scratchpad_desc();
+  } else {
+    dnnl::convolution_backward_data::primitive_desc pd(
+        dnnl::convolution_backward_data::desc(
+            algorithm, result->src, anyWeights, result->dst, g.strides,
+            g.padBefore, g.padAfter),
+        attr, engine, forward);
+    result->primitive = dnnl::convolution_backward_data(pd);
+    result->weights = pd.weights_desc();
+    result->scratchpad = pd.scratchpad_desc();
+  }
+  return result;
+}
+
+struct Pool3DBackprop {
+  dnnl::pooling_forward forward;
+  dnnl::pooling_backward backward;
+  memory::desc src, dst, workspace, forwardScratchpad, scratchpad;
+};
+
+std::unique_ptr<Pool3DBackprop> makePoolBackprop(const Params &p, bool average) {
+  Geometry g = geometryOf(p, p.c);
+  auto result = std::make_unique<Pool3DBackprop>();
+  result->src = memory::desc(g.src, memory::data_type::f32, Tag::ndhwc);
+  result->dst = memory::desc(g.dst, memory::data_type::f32, Tag::ndhwc);
+  auto algorithm = average ? dnnl::algorithm::pooling_avg_exclude_padding
+                           : dnnl::algorithm::pooling_max;
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::pooling_forward::primitive_desc forward(
+      dnnl::pooling_forward::desc(dnnl::prop_kind::forward_training, algorithm,
+                                  result->src, result->dst, g.strides, g.kernel,
+                                  g.padBefore, g.padAfter),
+      attr, engine);
+  dnnl::pooling_backward::primitive_desc backward(
+      dnnl::pooling_backward::desc(algorithm, result->src, result->dst,
+                                   g.strides, g.kernel, g.padBefore, g.padAfter),
+      attr, engine, forward);
+  result->forward = dnnl::pooling_forward(forward);
+  result->backward = dnnl::pooling_backward(backward);
+  result->workspace = forward.workspace_desc();
+  result->forwardScratchpad = forward.scratchpad_desc();
+  result->scratchpad = backward.scratchpad_desc();
+  return result;
+}
+
 std::unique_ptr<Pool3D> makePool(const Params &p, bool average) {
   Geometry g = geometryOf(p, p.c);
   auto result = std::make_unique<Pool3D>();
@@ -130,5 +217,81 @@ extern "C" void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind,
       stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
                {DNNL_ARG_DST, memory(prim->dst, engine, out)},
                {DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->scratchpad)}});
+  stream.wait();
+}
+
+extern "C" void tfc_cpu_conv3d_backprop_f32(tfc_runtime *runtime,
+                                            int32_t filter_gradient,
+                                            const float *operand,
+                                            const float *gradient, float *out,
+                                            const tfc_window3d_params *params) {
+  // Keyed by the call site's params; the two kinds never share a site.
+  static tfc::onednn::PrimitiveCache<Conv3DBackprop> cache;
+  Conv3DBackprop *prim = cache.lookup(
+      params, [&] { return makeBackprop(*params, filter_gradient != 0); });
+  if (!prim)
+    tfc_fail(runtime, "Conv3D gradient: oneDNN has no kernel for this convolution");
+  omp_set_num_threads(runtime->threads);
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::stream stream(engine);
+  memory dst(prim->dst, engine, const_cast<float *>(gradient));
+  memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
+  if (filter_gradient) {
+    // The gradient in the primitive's layout, then TensorFlow's.
+    memory user(prim->userWeights, engine, out);
+    memory weights = prim->weights == prim->userWeights
+                         ? user
+                         : memory(prim->weights, engine);
+    prim->primitive.execute(
+        stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(operand))},
+                 {DNNL_ARG_DIFF_DST, dst},
+                 {DNNL_ARG_DIFF_WEIGHTS, weights},
+                 {DNNL_ARG_SCRATCHPAD, scratchpad}});
+    if (prim->weights != prim->userWeights)
+      dnnl::reorder(weights, user).execute(stream, weights, user);
+  } else {
+    memory user(prim->userWeights, engine, const_cast<float *>(operand));
+    memory weights = user;
+    if (prim->weights != prim->userWeights) {
+      weights = memory(prim->weights, engine);
+      dnnl::reorder(user, weights).execute(stream, user, weights);
+    }
+    prim->primitive.execute(
+        stream, {{DNNL_ARG_DIFF_SRC, memory(prim->src, engine, out)},
+                 {DNNL_ARG_WEIGHTS, weights},
+                 {DNNL_ARG_DIFF_DST, dst},
+                 {DNNL_ARG_SCRATCHPAD, scratchpad}});
+  }
+  stream.wait();
+}
+
+extern "C" void tfc_cpu_pool3d_backprop_f32(tfc_runtime *runtime, int32_t kind,
+                                            const float *in, const float *gradient,
+                                            float *out,
+                                            const tfc_window3d_params *params) {
+  static tfc::onednn::PrimitiveCache<Pool3DBackprop> cache;
+  Pool3DBackprop *prim =
+      cache.lookup(params, [&] { return makePoolBackprop(*params, kind == 1); });
+  if (!prim)
+    tfc_fail(runtime, "Pool3D gradient: oneDNN has no kernel for this pooling");
+  omp_set_num_threads(runtime->threads);
+  dnnl::engine &engine = tfc::onednn::engine();
+  dnnl::stream stream(engine);
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_DIFF_DST, memory(prim->dst, engine, const_cast<float *>(gradient))},
+      {DNNL_ARG_DIFF_SRC, memory(prim->src, engine, out)}};
+  if (kind == 0) {
+    // Where each window's maximum is: the forward pooling's workspace.
+    memory workspace(prim->workspace, engine);
+    memory pooled(prim->dst, engine);
+    prim->forward.execute(
+        stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
+                 {DNNL_ARG_DST, pooled},
+                 {DNNL_ARG_WORKSPACE, workspace},
+                 {DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->forwardScratchpad)}});
+    args.insert({DNNL_ARG_WORKSPACE, workspace});
+  }
+  args.insert({DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->scratchpad)});
+  prim->backward.execute(stream, args);
   stream.wait();
 }

@@ -87,7 +87,8 @@ inline constexpr llvm::StringLiteral kFrameAttr = "tfc.frame";
 inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
 /// On the scatters and sparse optimizer updates whose indices come from a
 /// bounded Unique: negative indices, its padding, select no row
-/// (tfc-bound-unique).
+/// (tfc-bound-unique); on a DynamicStitch of rows of data-dependent
+/// number, the padding indices made -1 (tfc-bound-dynamic-rows).
 inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
     "tfc.skip_negative_indices";
 /// On a Unique whose values only those updates use: its values are padded
