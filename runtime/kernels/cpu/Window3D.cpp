@@ -48,6 +48,20 @@ Geometry geometryOf(const Params &p, int64_t outChannels) {
            paddingAfter(p.w, p.ow, p.kw, p.stride_w, 1, p.pad_left)}};
 }
 
+/// A 3-D convolution's tensors as TensorFlow lays them out (NDHWC, the
+/// filter dhwio), and its filter in the layout a primitive prefers.
+struct ConvTensors {
+  memory::desc src, dst, userWeights, anyWeights;
+};
+
+ConvTensors convTensors(const Params &p, const Geometry &g) {
+  memory::dims weights = {p.out_c, p.c, p.kd, p.kh, p.kw};
+  return {memory::desc(g.src, memory::data_type::f32, Tag::ndhwc),
+          memory::desc(g.dst, memory::data_type::f32, Tag::ndhwc),
+          memory::desc(weights, memory::data_type::f32, Tag::dhwio),
+          memory::desc(weights, memory::data_type::f32, Tag::any)};
+}
+
 struct Conv3D {
   dnnl::convolution_forward conv;
   memory::desc src, dst, weights, userWeights, scratchpad;
@@ -60,15 +74,14 @@ struct Pool3D {
 
 std::unique_ptr<Conv3D> makeConv(const Params &p) {
   Geometry g = geometryOf(p, p.out_c);
+  ConvTensors t = convTensors(p, g);
   auto result = std::make_unique<Conv3D>();
-  memory::dims weights = {p.out_c, p.c, p.kd, p.kh, p.kw};
-  result->src = memory::desc(g.src, memory::data_type::f32, Tag::ndhwc);
-  result->dst = memory::desc(g.dst, memory::data_type::f32, Tag::ndhwc);
-  result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::dhwio);
+  result->src = t.src;
+  result->dst = t.dst;
+  result->userWeights = t.userWeights;
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      result->src, memory::desc(weights, memory::data_type::f32, Tag::any),
-      result->dst, g.strides, g.padBefore, g.padAfter);
+      t.src, t.anyWeights, t.dst, g.strides, g.padBefore, g.padAfter);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   dnnl::convolution_forward::primitive_desc pd(desc, attr,
@@ -88,12 +101,12 @@ struct Conv3DBackprop {
 /// primitive.
 std::unique_ptr<Conv3DBackprop> makeBackprop(const Params &p, bool filterGradient) {
   Geometry g = geometryOf(p, p.out_c);
+  ConvTensors t = convTensors(p, g);
   auto result = std::make_unique<Conv3DBackprop>();
-  memory::dims weights = {p.out_c, p.c, p.kd, p.kh, p.kw};
-  result->src = memory::desc(g.src, memory::data_type::f32, Tag::ndhwc);
-  result->dst = memory::desc(g.dst, memory::data_type::f32, Tag::ndhwc);
-  result->userWeights = memory::desc(weights, memory::data_type::f32, Tag::dhwio);
-  memory::desc anyWeights(weights, memory::data_type::f32, Tag::any);
+  result->src = t.src;
+  result->dst = t.dst;
+  result->userWeights = t.userWeights;
+  const memory::desc &anyWeights = t.anyWeights;
   auto algorithm = dnnl::algorithm::convolution_direct;
   dnnl::engine &engine = tfc::onednn::engine();
   dnnl::convolution_forward::primitive_desc forward(
