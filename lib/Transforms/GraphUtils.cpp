@@ -188,22 +188,26 @@ int64_t fourierAxes(Operation *node) {
   return 1;
 }
 
+int64_t elementBytes(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  // A string tensor holds a handle per element (tfc_runtime.h).
+  if (isa<tfg::StringType>(type))
+    return 8;
+  // A complex number is its two parts, real first.
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * elementBytes(complex.getElementType());
+  if (!type.isIntOrFloat())
+    return -1;
+  return type.isInteger(1) ? 1 : (type.getIntOrFloatBitWidth() + 7) / 8;
+}
+
 int64_t tensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return -1;
-  Type element = tensor.getElementType();
-  // A string tensor holds a handle per element (tfc_runtime.h).
-  if (isa<tfg::StringType>(element))
-    return tensor.getNumElements() * 8;
-  // A complex number is its two parts, real first.
-  if (auto complex = dyn_cast<ComplexType>(element))
-    return tensor.getNumElements() * 2 *
-           (complex.getElementType().getIntOrFloatBitWidth() / 8);
-  if (!element.isIntOrFloat())
-    return -1;
-  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
-  return tensor.getNumElements() * ((bits + 7) / 8);
+  int64_t bytes = elementBytes(tensor.getElementType());
+  return bytes < 0 ? -1 : tensor.getNumElements() * bytes;
 }
 
 Operation *createNodeLike(OpBuilder &builder, Operation *like, StringRef opType,

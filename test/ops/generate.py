@@ -1214,6 +1214,16 @@ def _(c, rng):
     c.fetch(tf.tile(x[:, :2], [2, 3]))
     c.fetch(tf.reverse(y, [1]))
     c.fetch(tf.pad(x, [[1, 0], [0, 2]]))
+    c.fetch(tf.pad(y, [[1, 1], [0, 0]], mode="REFLECT"))
+    c.fetch(tf.gather_nd(y, [[1, 2], [0, 5]]))
+    c.fetch(tf.reverse_sequence(y, [1, 4], seq_axis=1, batch_axis=0))
+    c.fetch(tf.fill([2, 3], tf.complex(1.5, -2.0)))
+    # The reductions TensorFlow defines on them, and rows of a partition.
+    c.fetch(tf.reduce_sum(y, axis=1))
+    c.fetch(tf.reduce_sum(w))
+    c.fetch(tf.reduce_mean(y, axis=0))
+    c.fetch(tf.reduce_prod(x, axis=1))
+    c.fetch(tf.dynamic_partition(y, c.feed(np.array([1, 0], np.int32)), 2)[1])
 
 
 @case("FFT", REDUCTION)

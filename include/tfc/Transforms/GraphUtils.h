@@ -114,6 +114,10 @@ private:
 /// (handles, variants and strings have no size of their own).
 int64_t tensorBytes(mlir::Type type);
 
+/// The bytes of one element of `type` (an element type, or a shaped type's
+/// elements): a bool's 1, a complex number's two parts, a string's handle.
+int64_t elementBytes(mlir::Type type);
+
 /// A new node `opType` named `name` where `like` is: its location, and the
 /// device it asks for (if any).
 mlir::Operation *createNodeLike(mlir::OpBuilder &builder, mlir::Operation *like,

@@ -993,7 +993,7 @@ protected:
          diagonals ? pointer(diagonals) : none,
          form.paddingOperand >= 0 ? pointer(operands[form.paddingOperand]) : none},
         {batch, rows, cols, lower, upper, maxLength,
-         outType.getElementTypeBitWidth() / 8, align},
+         elementBytes(outType), align},
         int32_t(form.mode));
     return success();
   }
@@ -1062,7 +1062,7 @@ protected:
     int64_t rows = partitionType.getNumElements();
     int64_t rowBytes =
         rows ? dataType.getNumElements() / rows *
-                   std::max<int64_t>(dataType.getElementTypeBitWidth() / 8, 1)
+                   elementBytes(dataType)
              : 0;
     Value dims = step.constantTable(loc, partitionType.getShape());
     step.callKernel(loc, step.kernelName("dynamic_partition"),
@@ -1095,10 +1095,7 @@ protected:
     auto outType = cast<MemRefType>(out->getType());
     int64_t rows = outType.getDimSize(0);
     int64_t rowBytes =
-        rows ? tensorBytes(RankedTensorType::get(outType.getShape(),
-                                                 outType.getElementType())) /
-                   rows
-             : 0;
+        rows ? outType.getNumElements() / rows * elementBytes(outType) : 0;
     SmallVector<Value> indices, data;
     SmallVector<int64_t> counts;
     for (unsigned i = 0; i < n; ++i) {

@@ -14,6 +14,7 @@
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -149,7 +150,21 @@ protected:
     bool isFloat = isa<FloatType>(element);
     bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
     auto storage = cast<MemRefType>(out->getType()).getElementType();
+    // Complex numbers sum and multiply (the only reductions TensorFlow
+    // defines on them, with Mean).
+    auto complexType = dyn_cast<ComplexType>(element);
+    auto complexConstant = [&](OpBuilder &b, Location l, double re) -> Value {
+      Type part = complexType.getElementType();
+      return b.create<complex::ConstantOp>(
+          l, complexType,
+          b.getArrayAttr({b.getFloatAttr(part, re), b.getFloatAttr(part, 0.0)}));
+    };
+    if (complexType && kind != OpKind::Sum && kind != OpKind::Prod &&
+        kind != OpKind::Mean)
+      return step.error(node) << "no code generation for this op on " << element;
     auto identity = [&](OpBuilder &b, Location l) -> Value {
+      if (complexType)
+        return complexConstant(b, l, kind == OpKind::Prod ? 1.0 : 0.0);
       if (isFloat) {
         double v =
             kind == OpKind::Max    ? -std::numeric_limits<double>::infinity()
@@ -169,6 +184,9 @@ protected:
       return b.create<arith::ConstantOp>(l, b.getIntegerAttr(storage, v));
     };
     auto combine = [&](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+      if (complexType)
+        return kind == OpKind::Prod ? Value(b.create<complex::MulOp>(l, x, acc))
+                                    : Value(b.create<complex::AddOp>(l, x, acc));
       if (kind == OpKind::All)
         return b.create<arith::AndIOp>(l, x, acc);
       if (kind == OpKind::Any)
@@ -231,6 +249,9 @@ protected:
       step.emitLoop(
           loc, {}, {}, *out,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (complexType)
+              return b.create<complex::DivOp>(
+                  l, args[0], complexConstant(b, l, double(count)));
             if (isFloat)
               return b.create<arith::DivFOp>(
                   l, args[0],
@@ -382,7 +403,7 @@ protected:
     Location loc = node->getLoc();
     auto [segments, rowSize] = rowsOf(outType);
     auto bytes = [](Type type) {
-      return int64_t(cast<ShapedType>(type).getElementTypeBitWidth() / 8);
+      return elementBytes(type);
     };
     Value none = step.nullPointer(loc);
     Value indicesPointer = form.sparse ? step.pointerTo(indices) : none;

@@ -357,7 +357,7 @@ protected:
       int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
       int64_t rowBytes =
           rows ? type.getNumElements() / rows *
-                     std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1)
+                     elementBytes(type)
                : 0;
       if (!type.getElementType().isIntOrFloat())
         return step.error(node) << "shuffles numbers only";
@@ -385,7 +385,7 @@ protected:
       if (varType.getRank() == 0)
         return step.error(node) << "gathers from a scalar variable";
       auto [rows, rowSize] = rowsOf(varType);
-      int64_t rowBytes = rowSize * (varType.getElementTypeBitWidth() / 8);
+      int64_t rowBytes = rowSize * elementBytes(varType);
       auto indicesType = cast<MemRefType>(indices.getType());
       step.callKernel(loc, step.kernelName("gather_rows"),
                       {step.pointerTo(step.memrefFor(operands[0])),
@@ -608,7 +608,7 @@ protected:
     OpBuilder &b = step.builder;
     auto pointer = [&](Value value) { return step.pointerTo(step.memrefFor(value)); };
     auto bytesOf = [](Value value) -> int64_t {
-      return cast<TensorType>(value.getType()).getElementTypeBitWidth() / 8;
+      return elementBytes(value.getType());
     };
     // The algorithm, on CPUs: 1, Philox.
     auto storePhilox = [&](unsigned port) -> LogicalResult {
