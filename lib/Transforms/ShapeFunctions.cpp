@@ -2154,6 +2154,19 @@ LogicalResult splitVOp(ShapeContext &c) {
     (void)unknownAt;
     c.setOutput(i, out);
   }
+  // A known vector (a shape split into outer, inner dimensions, as
+  // tf.signal.frame does) splits into known pieces.
+  if (const auto *value = c.inputValue(0); value && in.rank() == 1) {
+    int64_t offset = 0;
+    for (unsigned i = 0; i < c.numOutputs(); ++i) {
+      int64_t s = (*sizes)[i] != -1 ? (*sizes)[i] : int64_t(value->size()) - known;
+      if (s < 0 || offset + s > int64_t(value->size()))
+        return success();
+      c.setOutputValue(i, SmallVector<int64_t>(value->begin() + offset,
+                                               value->begin() + offset + s));
+      offset += s;
+    }
+  }
   return success();
 }
 

@@ -370,6 +370,7 @@ bool isShapeArithmetic(OpKind kind) {
   case OpKind::Mul:
   case OpKind::Prod:
   case OpKind::Unpack:
+  case OpKind::SplitV:
     return true;
   default:
     return false;
@@ -427,6 +428,10 @@ LogicalResult Analysis::transfer(Operation *node, bool &changed,
   } else if (kind == OpKind::Rank || kind == OpKind::TensorListLength) {
   } else if (!anyRows && isShapeArithmetic(kind)) {
     for (auto [i, result] : llvm::enumerate(results)) {
+      // An empty piece (a split's) holds nothing of the batch.
+      if (const SmallVector<int64_t> *value = valueAt(0, result);
+          value && value->empty())
+        continue;
       Growth growth = valueGrowth(result);
       if (growth.empty() || llvm::is_contained(growth, -1)) {
         why = "computes with the batch size other than as a shape";
@@ -588,6 +593,15 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
           return refuse("has a statistics output in use");
     }
     return success();
+  }
+
+  // The Fourier transforms keep apart every dimension they do not
+  // transform (fft_length is constant).
+  if (const OpInfo *op = lookupOp(node); op && op->family == OpFamily::Spectral) {
+    if (in[0].kind != Kind::Rows || !othersConstant(0) ||
+        in[0].axis >= rankOf(operands[0]) - fourierAxes(node))
+      return refuse(mixes);
+    return allRows(in[0].axis);
   }
 
   switch (kind) {

@@ -80,11 +80,13 @@ class Case:
         self.fetches = []
         self.rtol, self.atol = ELEMENTWISE
 
-    def feed(self, value):
+    def feed(self, value, any_batch=False):
+        """A placeholder fed `value`; with any_batch, its first dimension
+        unknown (tfc compiles one program for any batch)."""
         value = np.asarray(value)
         dtype = tf.string if value.dtype.kind == "S" else tf.as_dtype(value.dtype)
-        p = tf1.placeholder(dtype, value.shape,
-                            name="x%d" % len(self.feeds))
+        shape = (None,) + value.shape[1:] if any_batch else value.shape
+        p = tf1.placeholder(dtype, shape, name="x%d" % len(self.feeds))
         self.feeds.append((p, value))
         return p
 
@@ -1285,6 +1287,16 @@ def _(c, rng):
     c.fetch(tf.math.log(tf.abs(stft) + 1e-6))
     c.fetch(tf.signal.inverse_stft(stft, frame_length=64, frame_step=32,
                                    fft_length=64))
+
+
+@case("SpectrogramAnyBatch", REDUCTION)
+def _(c, rng):
+    # The spectrogram of a feed of unknown batch: one program for any batch
+    # (the frames' split of the signal's shape and the transforms keep the
+    # rows apart).
+    batch = c.feed(ordinary_floats((3, 256), rng, low=-1.0, high=1.0), any_batch=True)
+    c.fetch(tf.math.log(tf.abs(tf.signal.stft(batch, frame_length=64, frame_step=32,
+                                              fft_length=64)) + 1e-6))
 
 
 @case("RandomShuffle", EXACT)
