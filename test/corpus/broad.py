@@ -116,6 +116,11 @@ def layer_cases():
                             L.Activation("mish")), (7,), "float32"),
         "Softmax_LeakyReLU_PReLU": (seq(L.LeakyReLU(), L.PReLU(), L.Softmax()),
                                     (7,), "float32"),
+        # An audio front end: the log magnitude of a short-time Fourier
+        # transform (complex64, RFFT), then a Dense.
+        "STFT_spectrogram": (seq(L.Lambda(lambda x: tf.math.log(tf.abs(
+            tf.signal.stft(x, frame_length=64, frame_step=32, fft_length=64))
+            + 1e-6)), L.Dense(4)), (256,), "float32"),
     }
 
 
