@@ -257,11 +257,8 @@ static FailureOr<Value> emitComplexScalar(StepEmitter &step, Operation *node,
   auto make = [&](Value re, Value im, ComplexType type) -> Value {
     return b.create<complex::CreateOp>(loc, type, re, im);
   };
-  auto constant = [&](double re, ComplexType type) -> Value {
-    Type part = type.getElementType();
-    return make(b.create<arith::ConstantOp>(loc, b.getFloatAttr(part, re)),
-                b.create<arith::ConstantOp>(loc, b.getFloatAttr(part, 0.0)),
-                type);
+  auto constant = [&](double re, ComplexType type) {
+    return complexConstant(b, loc, type, re);
   };
   switch (kind) {
   case OpKind::Complex:

@@ -153,18 +153,12 @@ protected:
     // Complex numbers sum and multiply (the only reductions TensorFlow
     // defines on them, with Mean).
     auto complexType = dyn_cast<ComplexType>(element);
-    auto complexConstant = [&](OpBuilder &b, Location l, double re) -> Value {
-      Type part = complexType.getElementType();
-      return b.create<complex::ConstantOp>(
-          l, complexType,
-          b.getArrayAttr({b.getFloatAttr(part, re), b.getFloatAttr(part, 0.0)}));
-    };
     if (complexType && kind != OpKind::Sum && kind != OpKind::Prod &&
         kind != OpKind::Mean)
       return step.error(node) << "no code generation for this op on " << element;
     auto identity = [&](OpBuilder &b, Location l) -> Value {
       if (complexType)
-        return complexConstant(b, l, kind == OpKind::Prod ? 1.0 : 0.0);
+        return complexConstant(b, l, complexType, kind == OpKind::Prod ? 1.0 : 0.0);
       if (isFloat) {
         double v =
             kind == OpKind::Max    ? -std::numeric_limits<double>::infinity()
@@ -251,7 +245,7 @@ protected:
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             if (complexType)
               return b.create<complex::DivOp>(
-                  l, args[0], complexConstant(b, l, double(count)));
+                  l, args[0], complexConstant(b, l, complexType, double(count)));
             if (isFloat)
               return b.create<arith::DivFOp>(
                   l, args[0],

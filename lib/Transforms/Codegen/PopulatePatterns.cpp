@@ -42,12 +42,18 @@ LogicalResult CodegenPatterns::verifyCoverTable(Operation *where) const {
          << llvm::join(missing, ", ");
 }
 
+Value complexConstant(OpBuilder &builder, Location loc, ComplexType type,
+                      double real) {
+  Type part = type.getElementType();
+  return builder.create<complex::ConstantOp>(
+      loc, type,
+      builder.getArrayAttr({builder.getFloatAttr(part, real),
+                            builder.getFloatAttr(part, 0.0)}));
+}
+
 Value zeroElement(OpBuilder &builder, Location loc, Type element) {
-  if (auto complex = dyn_cast<ComplexType>(element)) {
-    Attribute zero = builder.getZeroAttr(complex.getElementType());
-    return builder.create<complex::ConstantOp>(loc, complex,
-                                               builder.getArrayAttr({zero, zero}));
-  }
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return complexConstant(builder, loc, complex, 0.0);
   return builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(element));
 }
 

@@ -103,6 +103,9 @@ private:
 /// constants cannot hold).
 mlir::Value zeroElement(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Type element);
+/// The complex number `real` + 0i of `type`.
+mlir::Value complexConstant(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::ComplexType type, double real);
 
 mlir::LogicalResult applyNodePatterns(mlir::PatternApplicator &applicator,
                                       mlir::PatternRewriter &rewriter,
