@@ -249,3 +249,17 @@ module attributes {tfc.feeds = ["data:0", "parts:0"], tfc.fetches = ["total:0", 
     _Retval(%split#1) name("split/_retval_1") {T = f32, index = 1 : i64} : (tensor<?x3xf32>) -> ()
   }
 }
+
+// -----
+
+// A DynamicStitch of rows into a size nothing bounds is refused.
+module attributes {tfc.feeds = ["ids:0", "parts:0"], tfc.fetches = ["stitch:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids") {T = i32, index = 0 : i64} : () -> tensor<4xi32>
+    %parts:2 = _Arg name("parts") {T = i32, index = 1 : i64} : () -> tensor<4xi32>
+    %split:3 = DynamicPartition(%ids#0, %parts#0) name("split") {T = i32, num_partitions = 2 : i64} : (tensor<4xi32>, tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+    // expected-error @+1 {{node 'stitch' (DynamicStitch) stitches into a size only the data decides from the rows of node 'split' (DynamicPartition), whose number only the data decides; tfc plans them for their bound and cannot here}}
+    %stitch:2 = DynamicStitch(%split#0, %split#1, %split#0, %split#1) name("stitch") {N = 2 : i64, T = i32} : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+    _Retval(%stitch#0) name("stitch/_retval_0") {T = i32, index = 0 : i64} : (tensor<?xi32>) -> ()
+  }
+}

@@ -342,3 +342,30 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'w' (Where): input is a scalar, which TensorFlow's kernel refuses}}
   %w:2 = Where(%x#0) name("w") {T = i1} : (tensor<i1>) -> tensor<*xi64>
 }
+
+// -----
+
+// RFFT2D: the transformed dimensions are fft_length, the last halved plus
+// one; fft_length must have one length per transformed dimension; and a
+// DynamicStitch of constant indices has their largest + 1 rows.
+// CHECK-LABEL: tfg.graph
+// CHECK: RFFT2D({{.*}}) name("spectrum") {{.*}} -> tensor<2x4x5xcomplex<f32>>
+// CHECK: DynamicStitch({{.*}}) name("stitched") {{.*}} -> tensor<5x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x6x7>} : () -> tensor<*xf32>
+  %n:2 = Const name("n") {dtype = i32, value = dense<[4, 8]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s:2 = RFFT2D(%x#0, %n#0) name("spectrum") {Treal = f32, Tcomplex = complex<f32>} : (tensor<*xf32>, tensor<2xi32>) -> tensor<*xcomplex<f32>>
+  %i:2 = Const name("i") {dtype = i32, value = dense<[0, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %j:2 = Const name("j") {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %d:2 = Placeholder name("d") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<*xf32>
+  %t:2 = DynamicStitch(%i#0, %j#0, %d#0, %d#0) name("stitched") {N = 2 : i64, T = f32} : (tensor<2xi32>, tensor<2xi32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x6x7>} : () -> tensor<*xf32>
+  %n:2 = Const name("n") {dtype = i32, value = dense<8> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-error @+1 {{node 'spectrum' (RFFT2D): fft_length has 1 elements, not 2}}
+  %s:2 = RFFT2D(%x#0, %n#0) name("spectrum") {Treal = f32, Tcomplex = complex<f32>} : (tensor<*xf32>, tensor<1xi32>) -> tensor<*xcomplex<f32>>
+}
