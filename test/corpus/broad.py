@@ -5,7 +5,7 @@ this script and the report it writes), with fixed seeds and random weights
 (weights=None: nothing is downloaded).
 
     /path/to/venv/bin/python test/corpus/broad.py [--tfc build/bin/tfc]
-        [--work DIR] [--only NAME,...] [--family applications,layers,tf1]
+        [--work DIR] [--only NAME,...] [--family applications,layers,tf1,hub]
         [--report docs/ModelCoverage.md]
 
 Each case is a model in up to two forms:
@@ -25,7 +25,8 @@ cannot hide a wrong answer. Prints one line per case and the pass rate;
 --report writes the table in Markdown.
 
 The TF1 cases use tf_keras's cells (pip install tf_keras==2.21.0): Keras 3
-has none that tf.compat.v1.nn.dynamic_rnn takes.
+has none that tf.compat.v1.nn.dynamic_rnn takes. The hub family needs
+keras-hub (pip install keras-hub); without it, it is left out.
 
 Every tfc compile and run is bounded in time (--timeout).
 """
@@ -122,6 +123,26 @@ def layer_cases():
             tf.signal.stft(x, frame_length=64, frame_step=32, fft_length=64))
             + 1e-6)), L.Dense(4)), (256,), "float32"),
     }
+
+
+def hub_cases():
+    """Encoders built from keras-hub backbones (pip install keras-hub), with
+    random weights: name -> (build, input shape without the batch, dtype).
+    The token ids' padding (id 0) makes the attention mask, as a tokenizer's
+    output would."""
+    import keras_hub
+
+    def bert(shape):
+        backbone = keras_hub.models.BertBackbone(
+            vocabulary_size=100, num_layers=2, num_heads=2, hidden_dim=32,
+            intermediate_dim=64, max_sequence_length=shape[0])
+        ids = keras.Input(shape, dtype="int32")
+        out = backbone({"token_ids": ids,
+                        "segment_ids": keras.ops.zeros_like(ids),
+                        "padding_mask": keras.ops.not_equal(ids, 0)})
+        return keras.Model(ids, out["sequence_output"])
+
+    return {"bert_encoder": (bert, (16,), "int32")}
 
 
 def tf1_cases():
@@ -281,7 +302,7 @@ def main():
     parser.add_argument("--tfc", default="build/bin/tfc")
     parser.add_argument("--work")
     parser.add_argument("--only", default="")
-    parser.add_argument("--family", default="applications,layers,tf1")
+    parser.add_argument("--family", default="applications,layers,tf1,hub")
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--report")
     args = parser.parse_args()
@@ -307,6 +328,18 @@ def main():
                  else rng.standard_normal((1,) + shape).astype(dtype))
             cases.append(("layer_" + name, "layer",
                           lambda n="layer_" + name, b=build, s=shape, v=x:
+                          keras_case(args, n, lambda: b(s), v)))
+    if "hub" in families:
+        try:
+            hub = hub_cases()
+        except ImportError:
+            hub = {}
+            print("keras-hub is not installed: the hub family is left out")
+        for name, (build, shape, dtype) in hub.items():
+            # Token ids, the last quarter padding.
+            x = rng.integers(1, 100, (1,) + shape).astype(dtype)
+            x[:, 3 * shape[0] // 4:] = 0
+            cases.append((name, "hub", lambda n=name, b=build, s=shape, v=x:
                           keras_case(args, n, lambda: b(s), v)))
     if "tf1" in families:
         for name, build in tf1_cases().items():
