@@ -15,7 +15,10 @@
 // updates of optimizers), by the input's length, counted by idx's largest
 // position + 1; they are padded with the first value, a valid index. And
 // so are DynamicPartition's outputs, each bounded by every row and
-// counted by the partitions equal to its number.
+// counted by the partitions equal to its number, and the TensorListStack
+// of a list that grows in a loop (tfc-bound-growable-lists), bounded by
+// its capacity and counted by its length (a TensorListLength, which
+// tfc-lower-tensor-lists follows).
 //
 // Then it proves that the padding never shows. Each value downstream of a
 // Where whose size depends on the count is *rows along axis a*: dimension
@@ -251,7 +254,8 @@ private:
   NameUniquer names;
   llvm::DenseMap<Value, Rows> rows;
   /// Values computed from a count, and the rows whose count it is.
-  llvm::DenseMap<Value, Rows> counts;  /// The results whose first dimension gets a bound.
+  llvm::DenseMap<Value, Rows> counts;
+  /// The results whose first dimension gets a bound.
   SmallVector<std::pair<Value, int64_t>> bounded;
   /// The count of each (partitions, partition) of the DynamicPartitions.
   llvm::DenseMap<std::pair<Value, int64_t>, Value> partitionCounts;
@@ -454,6 +458,25 @@ bool Bounder::producesRows(Operation *node) {
     }
     rows[results[0]] = {0, bound, count, node};
     bounded.push_back({results[0], bound});
+    return true;
+  }
+  if (kind == OpKind::TensorListStack) {
+    // A list that grows in a loop (tfc-bound-growable-lists): its capacity
+    // of elements, of which the list's length are TensorFlow's.
+    Operation *reserve = reserveOf(operands[0]);
+    auto capacity =
+        reserve ? reserve->getAttrOfType<IntegerAttr>(kListCapacityAttr)
+                : IntegerAttr();
+    if (!capacity || !staticBut(shapeOf(results[0]), 0))
+      return false;
+    Builder b(node->getContext());
+    std::string base = (tfg::getNodeName(node) + "/count").str();
+    Value length = make(node, "TensorListLength", base + "/length",
+                        RankedTensorType::get({}, b.getI32Type()),
+                        operands[0], {});
+    Value count = castTo(node, base, length, b.getIntegerType(64));
+    rows[results[0]] = {0, capacity.getInt(), count, node};
+    bounded.push_back({results[0], capacity.getInt()});
     return true;
   }
   if (kind == OpKind::NonMaxSuppressionV4 ||

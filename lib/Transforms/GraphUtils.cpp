@@ -275,6 +275,27 @@ void retypeVariantCarriers(ArrayRef<Value> dense) {
   }
 }
 
+bool growsList(Operation *node) {
+  if (opKindOf(node) != OpKind::TensorListSetItem)
+    return false;
+  auto resize = node->getAttrOfType<BoolAttr>("resize_if_index_out_of_bounds");
+  return resize && resize.getValue();
+}
+
+Operation *reserveOf(Value list) {
+  while (Operation *producer = list.getDefiningOp()) {
+    if (!tfg::isNode(producer))
+      return nullptr;
+    if (opKindOf(producer) == OpKind::TensorListReserve)
+      return producer;
+    OperandRange in = tfg::getDataOperands(producer);
+    if (in.empty() || !isVariant(in[0].getType()))
+      return nullptr;
+    list = in[0];
+  }
+  return nullptr;
+}
+
 std::optional<SmallVector<int64_t>> constantInts(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) ||

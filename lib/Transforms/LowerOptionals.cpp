@@ -36,11 +36,6 @@ namespace tfc {
 
 namespace {
 
-InFlightDiagnostic nodeError(Operation *node) {
-  return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
-                           << tfg::getOpType(node) << "): ";
-}
-
 /// The static type of the value `optional` wraps, found from a Merge it
 /// reaches through carriers to a wrapped value (`wrapped`: the Identities
 /// that replaced OptionalFromValue, with the type of what they wrap).
@@ -106,7 +101,7 @@ struct LowerOptionalsPass
         continue;
       OpKind kind = opKindOf(&op);
       if (kind == OpKind::OptionalHasValue) {
-        nodeError(&op) << "is not supported (tfc lowers the Optionals of "
+        tfg::nodeError(&op) << "is not supported (tfc lowers the Optionals of "
                           "cond gradients to their values)";
         return failure();
       }
@@ -114,7 +109,7 @@ struct LowerOptionalsPass
            kind == OpKind::OptionalGetValue) &&
           (tfg::getDataOperands(&op).size() != 1 ||
            tfg::getDataResults(&op).size() != 1)) {
-        nodeError(&op) << "Optionals of several components are not supported";
+        tfg::nodeError(&op) << "Optionals of several components are not supported";
         return failure();
       }
       if (kind == OpKind::OptionalFromValue)
@@ -154,7 +149,7 @@ struct LowerOptionalsPass
       RankedTensorType type =
           typeMergedWith(tfg::getDataResults(none)[0], wrapped);
       if (!type) {
-        nodeError(none) << "the type of the value it stands for is not known "
+        tfg::nodeError(none) << "the type of the value it stands for is not known "
                            "(no static OptionalFromValue is merged with it)";
         return failure();
       }

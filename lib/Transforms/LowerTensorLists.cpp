@@ -40,12 +40,18 @@
 // maximum_iterations) that is only pushed and popped becomes a stack of the
 // runtime (StackV2, StackPushV2, StackPopV2), whose storage grows.
 //
+// A list that TensorListSetItem grows (resize_if_index_out_of_bounds) has
+// the capacity tfc-bound-growable-lists planned (tfc.list_capacity), and
+// its length, the Reserve's at first, becomes max(length, index + 1) at
+// each growing write.
+//
 // A list this cannot make dense (an element shape or capacity unknown at
 // compile time, or the stack of a list whose length changes) is an error
 // naming the node.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/PassCounters.h"
@@ -78,11 +84,6 @@ bool isListOp(Operation *op) {
                              info->kind);
 }
 
-
-InFlightDiagnostic nodeError(Operation *node) {
-  return node->emitError() << "node '" << tfg::getNodeName(node) << "' ("
-                           << tfg::getOpType(node) << "): ";
-}
 
 /// The nodes `list` may have passed through since it was made, and where
 /// it was made, back to the nodes that make lists.
@@ -258,10 +259,10 @@ std::optional<int64_t> staticLength(Value list) {
   std::optional<int64_t> length;
   for (Operation *node : historyOf(list)) {
     OpKind kind = opKindOf(node);
-    if (kind == OpKind::EmptyTensorList)
-      return std::nullopt; // (Pushes fill it.)
+    if (kind == OpKind::EmptyTensorList || node->hasAttr(kListCapacityAttr))
+      return std::nullopt; // (Pushes fill it, or growing writes.)
     if (!makesList(kind)) {
-      if (!keepsLength(kind))
+      if (!keepsLength(kind) || growsList(node))
         return std::nullopt;
       continue;
     }
@@ -392,7 +393,7 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     return known->second;
   Operation *producer = list.getDefiningOp();
   if (!producer || !tfg::isNode(producer)) {
-    nodeError(reader) << "cannot trace its list to where it is made";
+    tfg::nodeError(reader) << "cannot trace its list to where it is made";
     return failure();
   }
   OpKind kind = opKindOf(producer);
@@ -418,27 +419,40 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     // the list is made dense, which reports it.)
     if (kind == OpKind::TensorListReserve)
       return remember(in[1]);
-    nodeError(producer) << "the list's length is not a compile-time constant";
+    tfg::nodeError(producer) << "the list's length is not a compile-time constant";
     return failure();
   }
-  if (keepsLength(kind) && !carriesVariant(kind)) {
-    FailureOr<Value> length = lengthOf(in[0], producer);
-    return failed(length) ? length : remember(*length);
-  }
-  if (kind == OpKind::TensorListPushBack || kind == OpKind::TensorListPopBack) {
+  bool grows = growsList(producer);
+  if (grows || kind == OpKind::TensorListPushBack ||
+      kind == OpKind::TensorListPopBack) {
     FailureOr<Value> before = lengthOf(in[0], producer);
     if (failed(before))
       return failure();
     // (A loop's back edge may have made it meanwhile.)
     if (auto known = lengths.find(list); known != lengths.end())
       return known->second;
-    // (Before the push or pop, which its rewrite then reads.)
+    // (Before the write, push or pop, which its rewrite then reads.)
     builder.setInsertionPoint(producer);
+    NamedAttribute T = typeAttr("T", builder.getI32Type());
+    if (grows) {
+      // max(length, index + 1).
+      Value one = i32Const(producer, name + "/one", {}, {1});
+      Value reach = node(producer, "AddV2", names.get(name + "/reach"), scalar,
+                         {in[1], one}, {T})
+                        ->getResult(0);
+      return remember(node(producer, "Maximum", names.get(name), scalar,
+                           {*before, reach}, {T})
+                          ->getResult(0));
+    }
     int32_t step = kind == OpKind::TensorListPushBack ? 1 : -1;
     Value one = i32Const(producer, name + "/step", {}, {step});
     return remember(node(producer, "AddV2", names.get(name), scalar,
-                         {*before, one}, {typeAttr("T", builder.getI32Type())})
+                         {*before, one}, {T})
                         ->getResult(0));
+  }
+  if (keepsLength(kind) && !carriesVariant(kind)) {
+    FailureOr<Value> length = lengthOf(in[0], producer);
+    return failed(length) ? length : remember(*length);
   }
   if (carriesVariant(kind)) {
     // A copy of the carrier on the lengths, remembered for each list it
@@ -464,7 +478,7 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
     }
     return lengths[list];
   }
-  nodeError(reader) << "cannot follow the length of its list through node '"
+  tfg::nodeError(reader) << "cannot follow the length of its list through node '"
                     << tfg::getNodeName(producer) << "' ("
                     << tfg::getOpType(producer) << ")";
   return failure();
@@ -501,7 +515,7 @@ LogicalResult ListLowering::lower(Operation *op) {
   if (kind == OpKind::TensorListElementShape) {
     auto shape = elementShapes.find(op);
     if (shape == elementShapes.end()) {
-      nodeError(op) << "the list's element shape is not static";
+      tfg::nodeError(op) << "the list's element shape is not static";
       return failure();
     }
     auto element =
@@ -518,7 +532,7 @@ LogicalResult ListLowering::lower(Operation *op) {
   }
   auto dtype = op->getAttrOfType<TypeAttr>("element_dtype");
   if (!dtype) {
-    nodeError(op) << "no element_dtype";
+    tfg::nodeError(op) << "no element_dtype";
     return failure();
   }
   Type element = dtype.getValue();
@@ -540,12 +554,15 @@ LogicalResult ListLowering::lower(Operation *op) {
                   : std::nullopt;
     }
     auto capacity = constantInts(capacityInput);
+    // (A list that grows: planned for its capacity, tfc-bound-growable-lists.)
+    if (auto planned = op->getAttrOfType<IntegerAttr>(kListCapacityAttr))
+      capacity = SmallVector<int64_t>{planned.getInt()};
     if (!shape) {
-      nodeError(op) << "the list's element shape is not static";
+      tfg::nodeError(op) << "the list's element shape is not static";
       return nullptr;
     }
     if (!capacity || capacity->size() != 1 || (*capacity)[0] < 0) {
-      nodeError(op) << "the list's " << what
+      tfg::nodeError(op) << "the list's " << what
                     << " is not a compile-time constant";
       return nullptr;
     }
@@ -609,7 +626,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     list = replacement->getResult(0);
   } else if (kind == OpKind::TensorListStack) {
     if (stacksChangingList.contains(op)) {
-      nodeError(op) << "stacking a list that pushes or pops change is not "
+      tfg::nodeError(op) << "stacking a list that pushes or pops change is not "
                        "supported (its shape would not be static)";
       return failure();
     }
@@ -647,7 +664,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     std::optional<int64_t> length = madeLength(op);
     auto rows = rowsOf(in[0]);
     if (!length || !rows) {
-      nodeError(op) << "the list's length or element shape is not static";
+      tfg::nodeError(op) << "the list's length or element shape is not static";
       return failure();
     }
     SmallVector<int64_t> dims = {*length};
@@ -661,7 +678,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     std::optional<int64_t> length = madeLength(op);
     std::optional<SmallVector<int64_t>> shape = madeElementShape(op);
     if (!length || !shape) {
-      nodeError(op) << "splits into lengths that are not one constant";
+      tfg::nodeError(op) << "splits into lengths that are not one constant";
       return failure();
     }
     SmallVector<int64_t> dims = {*length};
@@ -674,7 +691,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     // lengths, k each.
     auto shape = concatShapes.find(op);
     if (shape == concatShapes.end() || shape->second.second.empty()) {
-      nodeError(op) << "the list's length or element shape is not static";
+      tfg::nodeError(op) << "the list's length or element shape is not static";
       return failure();
     }
     auto [length, elementShape] = shape->second;
@@ -688,7 +705,7 @@ LogicalResult ListLowering::lower(Operation *op) {
             ArrayRef<int64_t>(SmallVector<int64_t>(length, elementShape[0]))));
     tfg::getDataResults(op)[1].replaceAllUsesWith(lengths->getResult(0));
   } else {
-    nodeError(op) << "this TensorList op is not supported yet";
+    tfg::nodeError(op) << "this TensorList op is not supported yet";
     return failure();
   }
   return replaceBy(replacement, list);

@@ -37,6 +37,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createRemoveDeadNodesPass());
   // Unique's data-dependent size: bounded where TF1 optimizers use it.
   pm.addPass(createBoundUniquePass());
+  // TensorArrays of dynamic size: planned for the most their loops write.
+  pm.addPass(createBoundGrowableListsPass());
   pm.addPass(createInferShapesPass());
   // Where's data-dependent rows: planned for their bound, the count in the
   // graph.

@@ -11,6 +11,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/OpRegistry.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Stacks.h"
@@ -2238,7 +2239,12 @@ LogicalResult tensorListMake(ShapeContext &c) {
     c.setOutputList(0, listShape(0, c.elementShapeInput(0)));
     break;
   case OpKind::TensorListReserve:
-    c.setOutputList(0, listShape(scalarInput(1), c.elementShapeInput(0)));
+    // (A list that grows in a loop, tfc-bound-growable-lists: of a length
+    // the loop decides, which its first round must not take for n.)
+    c.setOutputList(0, listShape(c.getNode()->hasAttr(kListCapacityAttr)
+                                     ? kUnknown
+                                     : scalarInput(1),
+                                 c.elementShapeInput(0)));
     break;
   case OpKind::TensorListFromTensor:
     c.setOutputList(0, listShape(lengthOf(c.input(0)),
@@ -2264,7 +2270,7 @@ LogicalResult tensorListMake(ShapeContext &c) {
 }
 
 /// The ops that write to a list: its elements as the list and the written
-/// tensor say; pushes lengthen it.
+/// tensor say; pushes lengthen it, and so may a SetItem that grows it.
 LogicalResult tensorListWrite(ShapeContext &c) {
   tensorListHandle(c);
   Shape list = c.inputList(0);
@@ -2273,6 +2279,9 @@ LogicalResult tensorListWrite(ShapeContext &c) {
   switch (opKindOf(c.getNode())) {
   case OpKind::TensorListSetItem:
     written = c.input(2);
+    // (A write that grows the list makes its length the data's.)
+    if (growsList(c.getNode()))
+      length = kUnknown;
     break;
   case OpKind::TensorListPushBack:
     written = c.input(1);

@@ -692,6 +692,54 @@ def _(c, rng):
                            [tf.constant(0), tf.constant(0.0)])[1])
 
 
+@case("GrowingTensorArray", ELEMENTWISE)
+def _(c, rng):
+    # tf.TensorArray(dynamic_size=True) written in TF2 loops (TensorListReserve
+    # of 0, TensorListSetItem that resizes): a loop over a constant range
+    # (its length known), and loops whose trip count the data decides under
+    # a constant bound (a break; maximum_iterations with a fed limit, 0,
+    # inside and past the bound), stacked, summed and sized.
+    x = c.feed(ordinary_floats((3,), rng))
+
+    @tf.function
+    def over_range(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(4):
+            ta = ta.write(i, x * tf.cast(i, tf.float32) + 1.0)
+        return ta.stack()
+
+    @tf.function
+    def bounded(x, n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True,
+                            element_shape=[3])
+
+        def body(i, ta):
+            return i + 1, ta.write(i, tf.sin(x * tf.cast(i + 1, tf.float32)))
+        _, ta = tf.while_loop(lambda i, ta: i < n, body, [0, ta],
+                              maximum_iterations=5)
+        stacked = ta.stack()
+        return (stacked, tf.reduce_sum(stacked, axis=0), ta.size(),
+                tf.shape(stacked))
+
+    @tf.function
+    def until(x, t):
+        # A loop over a constant range that breaks when the data says.
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(6):
+            if tf.reduce_sum(x) * tf.cast(i, tf.float32) > t:
+                break
+            ta = ta.write(i, x * tf.cast(i, tf.float32))
+        return ta.stack(), ta.size()
+
+    c.fetch(over_range(x))
+    for t in (-100.0, 2.5, 100.0):
+        for out in until(tf.abs(x), c.feed(np.float32(t))):
+            c.fetch(out)
+    for n in (0, 2, 5, 7):
+        for out in bounded(x, c.feed(np.int32(n))):
+            c.fetch(out)
+
+
 @case("WhereReduced", REDUCTION)
 def _(c, rng):
     # Where's rows, as many as the data says, reduced, counted and shaped

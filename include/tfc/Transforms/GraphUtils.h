@@ -152,6 +152,14 @@ bool mapsVariant(OpKind kind);
 /// that carry or map them on (transitively) their dense element type.
 void retypeVariantCarriers(llvm::ArrayRef<mlir::Value> dense);
 
+/// Whether `node` is a TensorListSetItem that grows its list to reach the
+/// index (resize_if_index_out_of_bounds).
+bool growsList(mlir::Operation *node);
+
+/// The TensorListReserve that made `list`, followed back through its
+/// first variant input (the nodes that carry or write a list), or null.
+mlir::Operation *reserveOf(mlir::Value list);
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 

@@ -942,17 +942,19 @@ foreach type = ["TensorArrayReadV3", "TensorArrayGatherV3",
   }
 def : TfcOp<"TensorArrayCloseV3", TensorArrays, Pattern<"TensorArrayOp">>;
 
-// (TensorListSetItem's resize_if_index_out_of_bounds=true, a list that
-// grows, is not handled.)
 foreach type = ["EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
                 "TensorListScatter", "TensorListScatterV2"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">> {
     let shape = "tensorListMake";
   }
+// (A list that SetItem grows, resize_if_index_out_of_bounds, gets its
+// capacity from tfc-bound-growable-lists.)
 foreach type = ["TensorListSetItem", "TensorListPushBack",
                 "TensorListScatterIntoExistingList"] in
   def : TfcOp<type, TensorLists, RewrittenBy<"tfc-lower-tensor-lists">> {
     let shape = "tensorListWrite";
+    let attrs = !if(!eq(type, "TensorListSetItem"),
+                    ["resize_if_index_out_of_bounds"], []<string>);
   }
 def : TfcOp<"TensorListStack", TensorLists,
             RewrittenBy<"tfc-lower-tensor-lists">> {

@@ -304,6 +304,25 @@ def BoundUniquePass : Pass<"tfc-bound-unique", "mlir::ModuleOp"> {
   }];
 }
 
+def BoundGrowableListsPass : Pass<"tfc-bound-growable-lists", "mlir::ModuleOp"> {
+  let summary = "Plans growing TensorLists for the most elements their loops write";
+  let description = [{
+    A TensorList that TensorListSetItem grows (resize_if_index_out_of_bounds,
+    what `tf.TensorArray(dynamic_size=True)` writes in a loop) gets a
+    capacity: the largest of its made length and every growing write's
+    largest index + 1, which the write's loop bounds (a condition comparing
+    a counting loop variable with a constant, or a LogicalAnd of
+    conditions; the index a counting variable or a constant). When the
+    list's final length is that capacity for certain (one write per
+    iteration of a loop that runs exactly its bound), the Reserve makes a
+    list of the capacity and the writes no longer resize. Otherwise the
+    Reserve is marked (tfc.list_capacity) for tfc-lower-tensor-lists, which
+    follows its length, and tfc-bound-dynamic-rows, which makes its
+    TensorListStack rows counted by that length. A growing write at an
+    index no constant bounds is an error naming the node.
+  }];
+}
+
 def InferShapesPass : Pass<"tfc-infer-shapes", "mlir::ModuleOp"> {
   let summary = "Propagates static shapes through the graph";
   let description = [{

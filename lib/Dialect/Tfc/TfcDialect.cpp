@@ -84,6 +84,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
     {kSkipNegativeIndicesAttr, Holder::Node, ValueKind::Unit},
     {kPadNegativeAttr, Holder::Node, ValueKind::Unit},
+    {kListCapacityAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kSnapshotAttr, Holder::Node, ValueKind::Unit},
     {kStateOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kFlagOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},

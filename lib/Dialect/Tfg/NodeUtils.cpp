@@ -39,6 +39,9 @@ StringRef getNodeName(Operation *node) {
 std::string nodeLabel(Operation *node) {
   return ("node '" + getNodeName(node) + "' (" + getOpType(node) + ")").str();
 }
+InFlightDiagnostic nodeError(Operation *node) {
+  return node->emitError() << nodeLabel(node) << ": ";
+}
 StringRef getRequestedDevice(Operation *node) {
   return getStringAttr(node, kDeviceAttr);
 }

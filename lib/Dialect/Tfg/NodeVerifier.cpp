@@ -21,12 +21,6 @@ using namespace mlir;
 namespace tfc::tfg {
 namespace {
 
-/// Starts an error on `node` that names it: "node 'x' (MatMul): ...".
-InFlightDiagnostic nodeError(Operation *node) {
-  return node->emitError() << "node '" << getNodeName(node) << "' ("
-                           << getOpType(node) << "): ";
-}
-
 Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<TensorType>(type))
     return tensor.getElementType();

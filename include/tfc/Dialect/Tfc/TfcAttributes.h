@@ -95,6 +95,10 @@ inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
 /// with -1, which they skip (tfc-bound-unique); any other Unique pads with
 /// its first value, a valid index (tfc-bound-dynamic-rows).
 inline constexpr llvm::StringLiteral kPadNegativeAttr = "tfc.pad_negative";
+/// On a TensorListReserve whose list grows (TensorListSetItem's
+/// resize_if_index_out_of_bounds) to a length the loop decides: the most
+/// elements it can hold (tfc-bound-growable-lists).
+inline constexpr llvm::StringLiteral kListCapacityAttr = "tfc.list_capacity";
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.
 inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";

@@ -14,6 +14,7 @@
 
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 
 #include <optional>
@@ -44,6 +45,8 @@ llvm::StringRef getNodeName(mlir::Operation *node);
 /// "node 'NAME' (OpType)": how errors, at compile and at run time, name a
 /// node.
 std::string nodeLabel(mlir::Operation *node);
+/// Starts an error on `node` that names it: "node 'x' (MatMul): ...".
+mlir::InFlightDiagnostic nodeError(mlir::Operation *node);
 llvm::StringRef getRequestedDevice(mlir::Operation *node);
 llvm::StringRef getAssignedDevice(mlir::Operation *node);
 
