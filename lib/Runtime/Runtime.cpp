@@ -79,6 +79,16 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
   }
 }
 
+void tfc_check_slice_index(tfc_runtime *runtime, const void *begin,
+                           const char *node, int64_t entry,
+                           int64_t index_bytes, int64_t dim, int64_t size) {
+  int64_t index = tfc::rt::indexAt(begin, index_bytes, entry);
+  if (index < -size || index >= size)
+    tfc::rt::failAt(runtime, node,
+                    "slice index " + std::to_string(index) + " of dimension " +
+                        std::to_string(dim) + " out of bounds.");
+}
+
 void tfc_check_numerics(tfc_runtime *runtime, const void *data,
                         const char *message, int64_t count, int64_t dtype) {
   // By the bits, so that half and bfloat16 need no conversion: an exponent

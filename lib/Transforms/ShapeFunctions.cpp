@@ -1742,16 +1742,24 @@ LogicalResult stridedSlice(ShapeContext &c) {
   const Shape &in = c.input(0);
   const auto *beginV = c.inputValue(1), *endV = c.inputValue(2),
              *stridesV = c.inputValue(3);
-  if (!in.ranked || !beginV || !endV || !stridesV)
+  if (!in.ranked || !stridesV)
     return success();
+  // Indices of the step (x[i] in a loop): the shrunk dimensions leave the
+  // output all the same, and the ranges of known ends keep their size.
+  OperandRange operands = tfg::getDataOperands(c.getNode());
+  SliceIndices begin = sliceIndices(operands[1], stridesV->size(), beginV),
+               end = sliceIndices(operands[2], stridesV->size(), endV);
   std::string message;
   FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
-      in.dims, *beginV, *endV, *stridesV, c.intAttr("begin_mask"),
+      in.dims, begin.values, end.values, *stridesV, c.intAttr("begin_mask"),
       c.intAttr("end_mask"), c.intAttr("ellipsis_mask"),
-      c.intAttr("new_axis_mask"), c.intAttr("shrink_axis_mask"), message);
+      c.intAttr("new_axis_mask"), c.intAttr("shrink_axis_mask"), message,
+      begin.known, end.known);
   if (failed(spec))
     return c.error(message);
   c.setOutput(0, Shape::of(spec->outputDims));
+  if (!beginV || !endV)
+    return success();
   // Values of a sliced 1-D known vector (the common shape[1:] and shape[0]).
   const auto *value = c.inputValue(0);
   if (value && in.rank() == 1) {
@@ -2350,14 +2358,43 @@ LogicalResult applyOp(ShapeContext &c) {
 
 } // namespace shapes
 
+SliceIndices sliceIndices(Value vector, size_t n,
+                          const SmallVector<int64_t> *value) {
+  SliceIndices indices;
+  indices.values.assign(n, 0);
+  indices.known.assign(n, false);
+  std::optional<SmallVector<int64_t>> constant = constantInts(vector);
+  if (!value && constant)
+    value = &*constant;
+  if (value && value->size() == n) {
+    indices.values.assign(value->begin(), value->end());
+    indices.known.assign(n, true);
+    return indices;
+  }
+  Operation *pack = vector.getDefiningOp();
+  if (!pack || !tfg::isNode(pack) || opKindOf(pack) != OpKind::Pack ||
+      tfg::getDataOperands(pack).size() != n)
+    return indices;
+  for (auto [i, scalar] : llvm::enumerate(tfg::getDataOperands(pack)))
+    if (std::optional<SmallVector<int64_t>> entry = constantInts(scalar);
+        entry && entry->size() == 1) {
+      indices.values[i] = entry->front();
+      indices.known[i] = true;
+    }
+  return indices;
+}
+
 FailureOr<StridedSliceSpec>
 resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
                     ArrayRef<int64_t> end, ArrayRef<int64_t> strides,
                     int64_t beginMask, int64_t endMask, int64_t ellipsisMask,
                     int64_t newAxisMask, int64_t shrinkMask,
-                    std::string &error) {
-  size_t n = begin.size();
-  if (end.size() != n || strides.size() != n) {
+                    std::string &error, ArrayRef<bool> beginKnown,
+                    ArrayRef<bool> endKnown) {
+  size_t n = strides.size();
+  if (begin.size() != n || end.size() != n ||
+      (!beginKnown.empty() && beginKnown.size() != n) ||
+      (!endKnown.empty() && endKnown.size() != n)) {
     error = "begin, end and strides differ in length";
     return failure();
   }
@@ -2369,6 +2406,8 @@ resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
   struct Entry {
     int64_t begin, end, stride;
     bool beginMasked, endMasked, shrink;
+    int64_t entry;
+    bool beginKnown, endKnown;
   };
   SmallVector<Entry> dense;
   SmallVector<int64_t> plan; // Per output position: dense index, or -1.
@@ -2379,7 +2418,7 @@ resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
   bool sawEllipsis = false;
   auto whole = [&] {
     plan.push_back(dense.size());
-    dense.push_back({0, 0, 1, true, true, false});
+    dense.push_back({0, 0, 1, true, true, false, -1, true, true});
   };
   for (size_t i = 0; i < n; ++i) {
     if (bit(ellipsisMask, i)) {
@@ -2398,7 +2437,9 @@ resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
     }
     plan.push_back(dense.size());
     dense.push_back({begin[i], end[i], strides[i], bit(beginMask, i),
-                     bit(endMask, i), bit(shrinkMask, i)});
+                     bit(endMask, i), bit(shrinkMask, i), int64_t(i),
+                     beginKnown.empty() || beginKnown[i],
+                     endKnown.empty() || endKnown[i]});
   }
   while (int64_t(dense.size()) < rank)
     whole();
@@ -2424,6 +2465,22 @@ resolveStridedSlice(ArrayRef<int64_t> inputDims, ArrayRef<int64_t> begin,
     }
     out.stride = d.stride;
     out.shrink = d.shrink;
+    out.entry = d.entry;
+    // (A shrunk dimension reads its begin only; a masked end is unused.)
+    out.atRunTime = d.shrink ? !d.beginKnown
+                             : (!d.beginKnown && !d.beginMasked) ||
+                                   (!d.endKnown && !d.endMasked);
+    if (out.atRunTime && d.shrink) {
+      out.count = 1;
+      out.stride = 1;
+      continue;
+    }
+    if (out.atRunTime) {
+      out.count = kUnknown;
+      spec.outputDims.push_back(kUnknown);
+      spec.outputSource.push_back(index);
+      continue;
+    }
     if (ShapedType::isDynamic(size)) {
       out.count = kUnknown;
       if (!d.shrink) {

@@ -369,3 +369,32 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'spectrum' (RFFT2D): fft_length has 1 elements, not 2}}
   %s:2 = RFFT2D(%x#0, %n#0) name("spectrum") {Treal = f32, Tcomplex = complex<f32>} : (tensor<*xf32>, tensor<1xi32>) -> tensor<*xcomplex<f32>>
 }
+
+// -----
+
+// Slices at indices the step computes (x[i], x[i, 1:3], x[i, :3], x[i:i+1]):
+// a shrunk dimension leaves the output whatever the index; a range of
+// constant ends keeps its size; a range whose end is the step's has a size
+// only the data decides.
+// CHECK-LABEL: tfg.graph
+// CHECK: StridedSlice({{.*}}) name("row") {{.*}} -> tensor<5x3xf32>
+// CHECK: StridedSlice({{.*}}) name("part") {{.*}} -> tensor<2x3xf32>
+// CHECK: StridedSlice({{.*}}) name("head") {{.*}} -> tensor<3x3xf32>
+// CHECK: StridedSlice({{.*}}) name("range") {{.*}} -> tensor<?x5x3xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<4x5x3>} : () -> tensor<*xf32>
+  %i:2 = Placeholder name("i") {dtype = i32, shape = #tfg.shape<>} : () -> tensor<*xi32>
+  %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %three:2 = Const name("three") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+  %next:2 = AddV2(%i#0, %one#0) name("next") {T = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %b1:2 = Pack(%i#0) name("b1") {N = 1 : i64, T = i32, axis = 0 : i64} : (tensor<*xi32>) -> tensor<*xi32>
+  %e1:2 = Pack(%next#0) name("e1") {N = 1 : i64, T = i32, axis = 0 : i64} : (tensor<*xi32>) -> tensor<*xi32>
+  %s1:2 = Const name("s1") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %row:2 = StridedSlice(%x#0, %b1#0, %e1#0, %s1#0) name("row") {Index = i32, T = f32, shrink_axis_mask = 1} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<1xi32>) -> tensor<*xf32>
+  %b2:2 = Pack(%i#0, %one#0) name("b2") {N = 2 : i64, T = i32, axis = 0 : i64} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %e2:2 = Pack(%next#0, %three#0) name("e2") {N = 2 : i64, T = i32, axis = 0 : i64} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %s2:2 = Const name("s2") {dtype = i32, value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %part:2 = StridedSlice(%x#0, %b2#0, %e2#0, %s2#0) name("part") {Index = i32, T = f32, shrink_axis_mask = 1} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<2xi32>) -> tensor<*xf32>
+  %head:2 = StridedSlice(%x#0, %b2#0, %e2#0, %s2#0) name("head") {Index = i32, T = f32, begin_mask = 2, shrink_axis_mask = 1} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<2xi32>) -> tensor<*xf32>
+  %range:2 = StridedSlice(%x#0, %b1#0, %e1#0, %s1#0) name("range") {Index = i32, T = f32} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<1xi32>) -> tensor<*xf32>
+}

@@ -692,6 +692,35 @@ def _(c, rng):
                            [tf.constant(0), tf.constant(0.0)])[1])
 
 
+@case("StridedSliceRunTimeIndex", EXACT)
+def _(c, rng):
+    # Slices at indices the step computes (x[i] in a loop; here fed): each
+    # index shrinks its dimension, negative ones count from the end, with
+    # constant ranges, an ellipsis and new axes around them; int32 and
+    # int64 indices.
+    x = c.feed(ordinary_floats((4, 5, 3), rng))
+    i = c.feed(np.int32(2))
+    j = c.feed(np.int32(-1))
+    k = c.feed(np.int64(1))
+    c.fetch(x[i])
+    c.fetch(x[:, j])
+    c.fetch(x[i, j])
+    c.fetch(x[j, 1:4, i])
+    c.fetch(x[i, :3])
+    c.fetch(x[..., i])
+    c.fetch(x[tf.newaxis, i, ::-2])
+    c.fetch(x[k, k])
+    c.fetch(x[i + 1])
+    # In a TF2 loop: x[t] for each t, summed.
+    @tf.function
+    def rows(x):
+        total = tf.zeros([5, 3])
+        for t in tf.range(4):
+            total += x[t] * tf.cast(t, tf.float32)
+        return total
+    c.fetch(rows(x))
+
+
 @case("GrowingTensorArray", ELEMENTWISE)
 def _(c, rng):
     # tf.TensorArray(dynamic_size=True) written in TF2 loops (TensorListReserve

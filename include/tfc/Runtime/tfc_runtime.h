@@ -168,6 +168,14 @@ void tfc_check_indices(tfc_runtime *runtime, const void *indices,
                        const char *node, int64_t count, int64_t index_bytes,
                        int64_t limit);
 
+/* Fails unless begin[entry] (a signed integer of `index_bytes` bytes; a
+ * negative one counts from the end) indexes a dimension `dim` of `size`,
+ * as TensorFlow's StridedSlice does for an index the step computes:
+ * "NODE: slice index V of dimension D out of bounds." */
+void tfc_check_slice_index(tfc_runtime *runtime, const void *begin,
+                           const char *node, int64_t entry,
+                           int64_t index_bytes, int64_t dim, int64_t size);
+
 /* Fails, as TensorFlow's CheckNumerics does, when one of the `count`
  * floats (tfc_dtype `dtype`: half, bfloat16, float or double) is NaN or
  * infinite: "MESSAGE : Tensor had NaN values" (Inf, Inf and NaN). */

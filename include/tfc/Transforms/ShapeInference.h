@@ -134,6 +134,13 @@ private:
 struct StridedSliceDim {
   int64_t begin = 0, count = 0, stride = 1;
   bool shrink = false;
+  /// The entry of the sparse spec (begin, end and strides) that slices the
+  /// dimension, or -1 (an ellipsis' or an unspecified trailing dimension).
+  int64_t entry = -1;
+  /// Whether the slice depends on begin and end values unknown at compile
+  /// time: a shrunk dimension then reads the index begin[entry] (begin is
+  /// 0 here), and any other its count is unknown.
+  bool atRunTime = false;
 };
 struct StridedSliceSpec {
   llvm::SmallVector<StridedSliceDim> dims; // One per input dimension.
@@ -146,13 +153,29 @@ struct StridedSliceSpec {
 
 /// Resolves TensorFlow's sparse StridedSlice spec (begin/end/strides with
 /// begin, end, ellipsis, new-axis and shrink-axis masks) on a shape whose
-/// rank is known. Dimensions of unknown size get count kDynamic.
+/// rank is known. Dimensions of unknown size get count kDynamic. Where
+/// `beginKnown` or `endKnown` (one flag per entry; empty: all known) says
+/// an entry's value is the step's, the dimension it slices is `atRunTime`
+/// unless its mask makes the value unused.
 mlir::FailureOr<StridedSliceSpec>
 resolveStridedSlice(llvm::ArrayRef<int64_t> inputDims,
                     llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end,
                     llvm::ArrayRef<int64_t> strides, int64_t beginMask,
                     int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask,
-                    int64_t shrinkMask, std::string &error);
+                    int64_t shrinkMask, std::string &error,
+                    llvm::ArrayRef<bool> beginKnown = {},
+                    llvm::ArrayRef<bool> endKnown = {});
+
+/// The entries of a StridedSlice's begin or end vector `vector` (of `n`
+/// entries) known at compile time: every entry of a constant (or of
+/// `value`, its value when shape inference knows it), or the constant
+/// scalars of a Pack (x[i, 1:4] packs i with 1). Unknown entries are 0.
+struct SliceIndices {
+  llvm::SmallVector<int64_t> values;
+  llvm::SmallVector<bool> known;
+};
+SliceIndices sliceIndices(mlir::Value vector, size_t n,
+                          const llvm::SmallVector<int64_t> *value = nullptr);
 
 /// Known values of small integer tensors, by value.
 using KnownValues = llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t>>;

@@ -35,21 +35,84 @@ RankedTensorType typeOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
+/// A StridedSlice whose begin and end are values of the step (x[i] in a
+/// loop): its constant strides and masks resolved; every dimension the
+/// step's indices slice must be shrunk (one index), for a slice of a
+/// number of elements the data decides has no static shape.
+FailureOr<StridedSliceSpec> stridedSliceAtRunTime(StepEmitter &step,
+                                                  Operation *node,
+                                                  ArrayRef<int64_t> sliced) {
+  std::optional<SmallVector<int64_t>> strides =
+      constantInts(tfg::getDataOperands(node)[3]);
+  if (!strides)
+    return step.error(node) << "strides must be a constant";
+  auto mask = [&](StringRef name) {
+    auto attr = node->getAttrOfType<IntegerAttr>(name);
+    return attr ? attr.getInt() : 0;
+  };
+  OperandRange operands = tfg::getDataOperands(node);
+  SliceIndices begin = sliceIndices(operands[1], strides->size()),
+               end = sliceIndices(operands[2], strides->size());
+  std::string message;
+  FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+      sliced, begin.values, end.values, *strides, mask("begin_mask"),
+      mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
+      mask("shrink_axis_mask"), message, begin.known, end.known);
+  if (failed(spec))
+    return step.error(node) << message;
+  for (const StridedSliceDim &d : spec->dims)
+    if (d.atRunTime && !d.shrink)
+      return step.error(node)
+             << "slices a range whose ends are computed in the step (begin "
+                "and end not constants): its size only the data decides";
+  return spec;
+}
+
+/// The index begin[entry] of a StridedSlice computed in the step, for a
+/// shrunk dimension `dim` of `size`: negative counts from the end, and one
+/// outside the dimension stops the step naming the node, as TensorFlow
+/// does (tfc_check_slice_index).
+Value shrunkIndex(StepEmitter &step, Operation *node, Location loc,
+                  int64_t entry, int64_t size, int64_t dim) {
+  OpBuilder &b = step.builder;
+  Value beginOperand = tfg::getDataOperands(node)[1];
+  Value begin = step.memrefFor(beginOperand);
+  step.callKernel(loc, "tfc_check_slice_index",
+                  {step.pointerTo(begin),
+                   step.stringPointer(loc, tfg::nodeLabel(node))},
+                  {entry, elementBytes(beginOperand.getType()), dim, size});
+  Value at = b.create<arith::ConstantIndexOp>(loc, entry);
+  Value raw = b.create<arith::IndexCastOp>(
+      loc, b.getIndexType(), b.create<memref::LoadOp>(loc, begin, at));
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value negative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, raw, zero);
+  return b.create<arith::SelectOp>(
+      loc, negative,
+      b.create<arith::AddIOp>(loc, raw,
+                              b.create<arith::ConstantIndexOp>(loc, size)),
+      raw);
+}
+
 } // namespace
 
 std::pair<Value, AffineMap>
 StepEmitter::sliceOf(Location loc, Value whole, ArrayRef<StridedSliceDim> dims,
-                     ArrayRef<int64_t> outputSource) {
+                     ArrayRef<int64_t> outputSource, ArrayRef<Value> indexAt) {
   // The subview covers exactly the elements read, lowest index first, so
   // that its shape agrees with the loop (linalg checks it); a backwards
   // walk reads it backwards.
-  SmallVector<int64_t> offsets, sizes, steps;
+  SmallVector<OpFoldResult> offsets, sizes, steps;
   SmallVector<AffineExpr> exprs;
-  for (const StridedSliceDim &d : dims) {
+  for (auto [k, d] : llvm::enumerate(dims)) {
     int64_t step = std::abs(d.stride);
-    offsets.push_back(d.stride > 0 ? d.begin : d.begin + (d.count - 1) * d.stride);
-    sizes.push_back(d.count);
-    steps.push_back(step);
+    if (k < indexAt.size() && indexAt[k])
+      offsets.push_back(indexAt[k]);
+    else
+      offsets.push_back(builder.getIndexAttr(
+          d.stride > 0 ? d.begin : d.begin + (d.count - 1) * d.stride));
+    sizes.push_back(builder.getIndexAttr(d.count));
+    steps.push_back(builder.getIndexAttr(step));
     exprs.push_back(builder.getAffineConstantExpr(0));
   }
   for (auto [k, d] : llvm::enumerate(outputSource)) {
@@ -431,8 +494,14 @@ protected:
           spec.dims.push_back({(*begin)[d], out.getDimSize(d), 1, false});
           spec.outputSource.push_back(d);
         }
-      } else {
+      } else if (constantInts(operands[1]) && constantInts(operands[2])) {
         FailureOr<StridedSliceSpec> resolved = stridedSlice(in.getShape());
+        if (failed(resolved))
+          return failure();
+        spec = *resolved;
+      } else {
+        FailureOr<StridedSliceSpec> resolved =
+            stridedSliceAtRunTime(step, node, in.getShape());
         if (failed(resolved))
           return failure();
         spec = *resolved;
@@ -440,8 +509,14 @@ protected:
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output))
         return failure();
+      // The indices of the step's shrunk dimensions, checked.
+      SmallVector<Value> indexAt(spec.dims.size());
+      for (auto [d, dim] : llvm::enumerate(spec.dims))
+        if (dim.atRunTime)
+          indexAt[d] = shrunkIndex(step, node, loc, dim.entry,
+                                   in.getDimSize(d), d);
       auto [window, map] =
-          step.sliceOf(loc, source, spec.dims, spec.outputSource);
+          step.sliceOf(loc, source, spec.dims, spec.outputSource, indexAt);
       step.emitLoop(loc, window, map, *output, copyBody);
       return success();
     }

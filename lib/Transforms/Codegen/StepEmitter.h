@@ -133,11 +133,13 @@ public:
       mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
   /// The window of `whole` a slice reads (one StridedSliceDim per dim of
   /// `whole`) and the map from the output's dims into it; output dim k
-  /// walks dim outputSource[k] of `whole` (-1: a new axis).
+  /// walks dim outputSource[k] of `whole` (-1: a new axis). A non-null
+  /// `indexAt[d]` is the index of shrunk dim d, computed in the step.
   std::pair<mlir::Value, mlir::AffineMap>
   sliceOf(mlir::Location loc, mlir::Value whole,
           llvm::ArrayRef<StridedSliceDim> dims,
-          llvm::ArrayRef<int64_t> outputSource);
+          llvm::ArrayRef<int64_t> outputSource,
+          llvm::ArrayRef<mlir::Value> indexAt = {});
   void emitLoop(mlir::Location loc, mlir::ValueRange inputs,
                 llvm::ArrayRef<mlir::AffineMap> inputMaps, mlir::Value output,
                 BodyBuilder body);
