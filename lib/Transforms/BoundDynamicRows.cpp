@@ -177,6 +177,8 @@ private:
   /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
   /// (the node itself for any other).
   Operation *asCountingSelection(Operation *node);
+  /// A StridedSlice of a range whose ends the step computes, as rows.
+  bool sliceRows(Operation *node);
   /// Whether `node` makes rows of its own (Where, an unpadded selection of
   /// boxes): their facts, counts and bounds are recorded.
   bool producesRows(Operation *node);
@@ -341,7 +343,7 @@ FailureOr<bool> Bounder::run() {
   for (auto [value, bound] : bounded) {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> dims(type.getShape());
-    dims[0] = bound;
+    dims[rows.lookup(value).axis] = bound;
     value.setType(RankedTensorType::get(dims, type.getElementType()));
   }
   unsigned refined = 0;
@@ -385,6 +387,103 @@ Operation *Bounder::asCountingSelection(Operation *node) {
   node->erase();
   v4->setAttr(tfg::kNameAttr, b.getStringAttr(name));
   return v4;
+}
+
+bool Bounder::sliceRows(Operation *node) {
+  // x[b:e] (one dimension) with b or e computed in the step: every slice of
+  // that dimension the stride reaches is its bound, and the count is
+  // TensorFlow's clamped range, computed in the graph.
+  OperandRange operands = tfg::getDataOperands(node);
+  Shape in = shapeOf(operands[0]), spec = shapeOf(operands[3]);
+  // (Ends that shape inference knows, computed from shapes, are constants.)
+  if (!in.isStatic() || !spec.isStatic() || spec.rank() != 1 ||
+      shapeOf(tfg::getDataResults(node)[0]).isStatic())
+    return false;
+  size_t n = spec.dims[0];
+  SliceIndices stride = sliceIndices(operands[3], n);
+  if (llvm::is_contained(stride.known, false))
+    return false;
+  std::optional<SmallVector<int64_t>> strides = stride.values;
+  SliceIndices begin = sliceIndices(operands[1], n),
+               end = sliceIndices(operands[2], n);
+  std::string message;
+  FailureOr<StridedSliceSpec> resolved = resolveStridedSlice(
+      in.dims, begin.values, end.values, *strides, intAttr(node, "begin_mask"),
+      intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+      intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+      message, begin.known, end.known);
+  if (failed(resolved))
+    return false;
+  int64_t axis = -1, dim = -1;
+  for (auto [k, d] : llvm::enumerate(resolved->outputSource)) {
+    if (d < 0 || !resolved->dims[d].atRunTime)
+      continue;
+    if (axis >= 0)
+      return false; // (Two ranges of the step's: not followed.)
+    axis = k, dim = d;
+  }
+  const StridedSliceDim &d = resolved->dims[dim < 0 ? 0 : dim];
+  if (axis < 0 || d.stride <= 0)
+    return false;
+  MLIRContext *context = node->getContext();
+  Builder b(context);
+  Type i64 = b.getIntegerType(64);
+  int64_t size = in.dims[dim];
+  std::string base = (tfg::getNodeName(node) + "/count").str();
+  auto i64Scalar = [&](StringRef name, int64_t v) {
+    return scalar(node, base + "/" + name.str(), IntegerAttr::get(i64, v));
+  };
+  auto arith = [&](StringRef op, StringRef name, Value x, Value y) {
+    return binary(node, op, base + "/" + name.str(), x, y, i64);
+  };
+  // An end of the range: TensorFlow's, from the end when negative, then
+  // clamped to [0, size]; `masked` the whole dimension's.
+  auto endOf = [&](Value vector, StringRef name, int64_t maskBit,
+                   int64_t whole) -> Value {
+    if (intAttr(node, name == "begin" ? "begin_mask" : "end_mask") >> maskBit & 1)
+      return i64Scalar(name, whole);
+    Type indexType = cast<TensorType>(vector.getType()).getElementType();
+    auto one = [&](int64_t v) {
+      return constant(node, (base + "/" + name + "_at").str(),
+                      DenseElementsAttr::get(
+                          RankedTensorType::get({1}, indexType),
+                          IntegerAttr::get(indexType, v)));
+    };
+    Value at = make(node, "StridedSlice", base + "/" + name.str(),
+                    RankedTensorType::get({}, indexType),
+                    {vector, one(d.entry), one(d.entry + 1), one(1)},
+                    {b.getNamedAttr("T", TypeAttr::get(indexType)),
+                     b.getNamedAttr("Index", TypeAttr::get(indexType)),
+                     b.getNamedAttr("shrink_axis_mask", b.getI64IntegerAttr(1))});
+    Value raw = castTo(node, base + "/" + name.str() + "_wide", at, i64);
+    Value negative = make(
+        node, "Less", base + "/" + name.str() + "_negative",
+        RankedTensorType::get({}, b.getI1Type()),
+        {raw, i64Scalar(name.str() + "_zero", 0)},
+        {b.getNamedAttr("T", TypeAttr::get(i64))});
+    Value fromEnd = arith("AddV2", name.str() + "_from_end", raw,
+                          i64Scalar(name.str() + "_size", size));
+    Value index = make(node, "SelectV2", base + "/" + name.str() + "_index",
+                       RankedTensorType::get({}, i64), {negative, fromEnd, raw},
+                       {b.getNamedAttr("T", TypeAttr::get(i64))});
+    Value low = arith("Maximum", name.str() + "_low", index,
+                      i64Scalar(name.str() + "_none", 0));
+    return arith("Minimum", name.str() + "_clamped", low,
+                 i64Scalar(name.str() + "_all", size));
+  };
+  Value first = endOf(operands[1], "begin", d.entry, 0);
+  Value last = endOf(operands[2], "end", d.entry, size);
+  // ceil((last - first) / stride), at least 0.
+  Value span = arith("AddV2", "span",
+                     arith("Sub", "difference", last, first),
+                     i64Scalar("round_up", d.stride - 1));
+  Value steps = arith("FloorDiv", "steps", span, i64Scalar("stride", d.stride));
+  Value count = binary(node, "Maximum", base, steps, i64Scalar("empty", 0), i64);
+  int64_t bound = (size + d.stride - 1) / d.stride;
+  ResultRange results = tfg::getDataResults(node);
+  rows[results[0]] = {axis, bound, count, node};
+  bounded.push_back({results[0], bound});
+  return true;
 }
 
 bool Bounder::producesRows(Operation *node) {
@@ -479,6 +578,8 @@ bool Bounder::producesRows(Operation *node) {
     bounded.push_back({results[0], capacity.getInt()});
     return true;
   }
+  if (kind == OpKind::StridedSlice && !rowsOf(operands[0]))
+    return sliceRows(node);
   if (kind == OpKind::NonMaxSuppressionV4 ||
       kind == OpKind::NonMaxSuppressionV5) {
     // Unpadded, the selection (and V5's scores) has the count V4 and V5

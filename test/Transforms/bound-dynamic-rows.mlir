@@ -263,3 +263,28 @@ module attributes {tfc.feeds = ["ids:0", "parts:0"], tfc.fetches = ["stitch:0"]}
     _Retval(%stitch#0) name("stitch/_retval_0") {T = i32, index = 0 : i64} : (tensor<?xi32>) -> ()
   }
 }
+
+// -----
+
+// x[:n] with n fed: the range is planned for every row (6) and counted by
+// TensorFlow's clamped range, computed in the graph: n read from the end
+// vector, from the end when negative, clamped to [0, 6], less the begin
+// (masked: 0), at least 0; the fetch of its rows gets that count.
+// CHECK-LABEL: module
+// CHECK-DAG: StridedSlice(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) name("head/count/end") {{.*}}shrink_axis_mask = 1
+// CHECK-DAG: SelectV2({{.*}}) name("head/count/end_index")
+// CHECK-DAG: Minimum({{.*}}) name("head/count/end_clamped")
+// CHECK-DAG: %[[COUNT:.*]]:2 = Maximum({{.*}}) name("head/count") {{.*}} -> tensor<i64>
+// CHECK-DAG: StridedSlice({{.*}}) name("head") {{.*}} -> tensor<6x4xf32>
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("head/_retval_0/rows")
+module attributes {tfc.feeds = ["x:0", "n:0"], tfc.fetches = ["head:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<6x4xf32>
+    %n:2 = _Arg name("n/_arg_1") {T = i32, index = 1 : i64} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+    %end:2 = Pack(%n#0) name("end") {N = 1 : i64, T = i32, axis = 0 : i64} : (tensor<i32>) -> tensor<1xi32>
+    %head:2 = StridedSlice(%x#0, %zero#0, %end#0, %one#0) name("head") {Index = i32, T = f32, begin_mask = 1 : i64} : (tensor<6x4xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?x4xf32>
+    _Retval(%head#0) name("head/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x4xf32>) -> ()
+  }
+}

@@ -721,6 +721,22 @@ def _(c, rng):
     c.fetch(rows(x))
 
 
+@case("StridedSliceRunTimeRange", ELEMENTWISE)
+def _(c, rng):
+    # Ranges whose ends the step computes (x[:n] with n fed): as many rows
+    # as TensorFlow's clamped range, negative ends from the end, strides,
+    # empty ranges and ends past the dimension; fetched, summed along them,
+    # and a range of the second dimension summed away.
+    x = c.feed(ordinary_floats((6, 4), rng))
+    for n in (0, 2, 6, 9, -2):
+        m = c.feed(np.int32(n))
+        c.fetch(x[:m])
+        c.fetch(x[m:])
+        c.fetch(x[1:m:2] * 2.0)
+        c.fetch(tf.reduce_sum(x[:, :m], axis=1))
+        c.fetch(tf.reduce_mean(x[m:, 1:3], axis=0))
+
+
 @case("GrowingTensorArray", ELEMENTWISE)
 def _(c, rng):
     # tf.TensorArray(dynamic_size=True) written in TF2 loops (TensorListReserve

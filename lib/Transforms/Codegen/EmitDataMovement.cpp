@@ -36,12 +36,15 @@ RankedTensorType typeOf(Value value) {
 }
 
 /// A StridedSlice whose begin and end are values of the step (x[i] in a
-/// loop): its constant strides and masks resolved; every dimension the
-/// step's indices slice must be shrunk (one index), for a slice of a
-/// number of elements the data decides has no static shape.
+/// loop): its constant strides and masks resolved. A dimension the step's
+/// indices slice is shrunk (one index), or a range that
+/// tfc-bound-dynamic-rows planned for its bound (the output's dimension is
+/// static), for a slice of a number of elements the data decides has no
+/// static shape otherwise.
 FailureOr<StridedSliceSpec> stridedSliceAtRunTime(StepEmitter &step,
                                                   Operation *node,
-                                                  ArrayRef<int64_t> sliced) {
+                                                  ArrayRef<int64_t> sliced,
+                                                  ArrayRef<int64_t> outDims) {
   std::optional<SmallVector<int64_t>> strides =
       constantInts(tfg::getDataOperands(node)[3]);
   if (!strides)
@@ -60,12 +63,97 @@ FailureOr<StridedSliceSpec> stridedSliceAtRunTime(StepEmitter &step,
       mask("shrink_axis_mask"), message, begin.known, end.known);
   if (failed(spec))
     return step.error(node) << message;
-  for (const StridedSliceDim &d : spec->dims)
-    if (d.atRunTime && !d.shrink)
+  for (auto [k, d] : llvm::enumerate(spec->outputSource))
+    if (d >= 0 && spec->dims[d].atRunTime &&
+        (ShapedType::isDynamic(outDims[k]) || spec->dims[d].stride <= 0))
       return step.error(node)
              << "slices a range whose ends are computed in the step (begin "
                 "and end not constants): its size only the data decides";
   return spec;
+}
+
+/// One end of a range of StridedSlice `node` that its begin or end
+/// (operand 1 or 2) gives for a dimension of `size`, as TensorFlow takes
+/// it: the whole dimension's where masked, from the end where negative,
+/// then clamped to [0, size]; read in the step unless known.
+Value rangeEnd(StepEmitter &step, Operation *node, Location loc,
+               unsigned operand, const StridedSliceDim &dim, int64_t size) {
+  OpBuilder &b = step.builder;
+  auto index = [&](int64_t v) {
+    return b.create<arith::ConstantIndexOp>(loc, v);
+  };
+  bool isBegin = operand == 1;
+  auto mask = node->getAttrOfType<IntegerAttr>(isBegin ? "begin_mask" : "end_mask");
+  if (mask && (mask.getInt() >> dim.entry & 1))
+    return index(isBegin ? 0 : size);
+  Value vector = tfg::getDataOperands(node)[operand];
+  auto vectorType = cast<RankedTensorType>(vector.getType());
+  SliceIndices known = sliceIndices(vector, vectorType.getDimSize(0));
+  if (known.known[dim.entry]) {
+    int64_t v = known.values[dim.entry];
+    return index(std::clamp<int64_t>(v < 0 ? v + size : v, 0, size));
+  }
+  Value raw = b.create<arith::IndexCastOp>(
+      loc, b.getIndexType(),
+      b.create<memref::LoadOp>(loc, step.memrefFor(vector),
+                               ValueRange{index(dim.entry)}));
+  Value negative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, raw, index(0));
+  Value v = b.create<arith::SelectOp>(
+      loc, negative, b.create<arith::AddIOp>(loc, raw, index(size)), raw);
+  return b.create<arith::MinSIOp>(
+      loc, b.create<arith::MaxSIOp>(loc, v, index(0)), index(size));
+}
+
+/// A StridedSlice whose range along one dimension the step computes,
+/// planned for its bound (tfc-bound-dynamic-rows): each output element is
+/// its input element while the range lasts, and zero past it (the rows
+/// past the count, padding).
+void emitRangeAtRunTime(StepEmitter &step, Operation *node, Location loc,
+                        const StridedSliceSpec &spec, ArrayRef<Value> indexAt,
+                        Value source, Value output) {
+  auto sourceType = cast<MemRefType>(source.getType());
+  // The output dimension that walks each input dimension.
+  SmallVector<int64_t> walkedBy(spec.dims.size(), -1);
+  for (auto [k, d] : llvm::enumerate(spec.outputSource))
+    if (d >= 0)
+      walkedBy[d] = k;
+  SmallVector<Value> first(spec.dims.size()), last(spec.dims.size());
+  for (auto [d, dim] : llvm::enumerate(spec.dims))
+    if (dim.atRunTime && !dim.shrink) {
+      int64_t size = sourceType.getDimSize(d);
+      first[d] = rangeEnd(step, node, loc, 1, dim, size);
+      last[d] = rangeEnd(step, node, loc, 2, dim, size);
+    }
+  Type element = sourceType.getElementType();
+  step.emitLoop(loc, {}, {}, output,
+                [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+    auto index = [&](int64_t v) {
+      return nb.create<arith::ConstantIndexOp>(l, v);
+    };
+    SmallVector<Value> at;
+    Value inside;
+    for (auto [d, dim] : llvm::enumerate(spec.dims)) {
+      if (dim.shrink) {
+        at.push_back(indexAt[d] ? indexAt[d] : Value(index(dim.begin)));
+        continue;
+      }
+      Value k = nb.create<linalg::IndexOp>(l, walkedBy[d]);
+      Value offset = nb.create<arith::MulIOp>(l, k, index(dim.stride));
+      if (!first[d]) {
+        at.push_back(nb.create<arith::AddIOp>(l, index(dim.begin), offset));
+        continue;
+      }
+      Value i = nb.create<arith::AddIOp>(l, first[d], offset);
+      inside = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, last[d]);
+      // (Padding reads the last element, whose value the select drops.)
+      at.push_back(nb.create<arith::MinSIOp>(
+          l, i, index(std::max<int64_t>(sourceType.getDimSize(d) - 1, 0))));
+    }
+    Value v = nb.create<memref::LoadOp>(l, source, at);
+    return nb.create<arith::SelectOp>(l, inside, v,
+                                      zeroElement(nb, l, element));
+  });
 }
 
 /// The index begin[entry] of a StridedSlice computed in the step, for a
@@ -501,7 +589,7 @@ protected:
         spec = *resolved;
       } else {
         FailureOr<StridedSliceSpec> resolved =
-            stridedSliceAtRunTime(step, node, in.getShape());
+            stridedSliceAtRunTime(step, node, in.getShape(), out.getShape());
         if (failed(resolved))
           return failure();
         spec = *resolved;
@@ -513,8 +601,15 @@ protected:
       SmallVector<Value> indexAt(spec.dims.size());
       for (auto [d, dim] : llvm::enumerate(spec.dims))
         if (dim.atRunTime)
-          indexAt[d] = shrunkIndex(step, node, loc, dim.entry,
-                                   in.getDimSize(d), d);
+          indexAt[d] = dim.shrink ? shrunkIndex(step, node, loc, dim.entry,
+                                                in.getDimSize(d), d)
+                                  : Value();
+      if (llvm::any_of(spec.dims, [](const StridedSliceDim &d) {
+            return d.atRunTime && !d.shrink;
+          })) {
+        emitRangeAtRunTime(step, node, loc, spec, indexAt, source, *output);
+        return success();
+      }
       auto [window, map] =
           step.sliceOf(loc, source, spec.dims, spec.outputSource, indexAt);
       step.emitLoop(loc, window, map, *output, copyBody);
