@@ -1,6 +1,6 @@
 /* npy.h - just enough of NumPy's .npy format for the library examples.
  *
- * Reads arrays and writes float32 ones, in C order (version 1 files, as
+ * Reads and writes arrays in C order (version 1 files, as
  * numpy.save writes them), on a little-endian machine. Plain C, usable from
  * C++. A real program would check more (the shape, other dtypes) or use
  * its own tensor I/O; these helpers keep the examples about the library.
@@ -43,17 +43,20 @@ static inline int npy_read(const char *path, const char *descr, void *data,
   return ok ? 0 : -1;
 }
 
-/* Writes `data`, of the given shape, as a float32 .npy file. Returns 0, or
- * -1 if the file cannot be written. */
-static inline int npy_write_f32(const char *path, const float *data,
-                                const int64_t *shape, int rank) {
+/* Writes `data`, of the given shape, as a .npy file of dtype `descr`
+ * ("<f4", "<c8", ...) whose elements are `size` bytes. Returns 0, or -1 if
+ * the file cannot be written. */
+static inline int npy_write(const char *path, const char *descr,
+                            const void *data, size_t size,
+                            const int64_t *shape, int rank) {
   char dict[256];
   size_t length, count = 1;
   int i, ok;
   FILE *file;
   length = (size_t)snprintf(dict, sizeof dict,
-                            "{'descr': '<f4', 'fortran_order': False, "
-                            "'shape': (");
+                            "{'descr': '%s', 'fortran_order': False, "
+                            "'shape': (",
+                            descr);
   for (i = 0; i < rank; ++i) {
     length += (size_t)snprintf(dict + length, sizeof dict - length,
                                "%s%lld", i ? ", " : "", (long long)shape[i]);
@@ -73,8 +76,14 @@ static inline int npy_write_f32(const char *path, const float *data,
        fputc((int)(length & 0xff), file) != EOF &&
        fputc((int)(length >> 8), file) != EOF &&
        fwrite(dict, 1, length, file) == length &&
-       fwrite(data, sizeof(float), count, file) == count;
+       fwrite(data, size, count, file) == count;
   return fclose(file) == 0 && ok ? 0 : -1;
+}
+
+/* Writes `data`, of the given shape, as a float32 .npy file. */
+static inline int npy_write_f32(const char *path, const float *data,
+                                const int64_t *shape, int rank) {
+  return npy_write(path, "<f4", data, sizeof(float), shape, rank);
 }
 
 #endif /* TFC_EXAMPLES_NPY_H */

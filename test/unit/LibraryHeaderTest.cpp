@@ -29,8 +29,9 @@ namespace {
 TEST(LibraryHeaderTest, PassesEachDtypeAsItsCType) {
   MLIRContext context;
   ModelInterface model;
-  // float, double, int32, uint8, int64, bool, half; then a scalar int16.
-  for (int dtype : {1, 2, 3, 4, 9, 10, 19})
+  // float, double, int32, uint8, int64, bool, half, complex64 and
+  // complex128 (their parts); then a scalar int16.
+  for (int dtype : {1, 2, 3, 4, 9, 10, 19, 8, 18})
     model.inputs.push_back({"in" + std::to_string(dtype), dtype, {2}});
   model.outputs.push_back({"out", 5, {}});
   FailureOr<std::string> header =
@@ -39,7 +40,10 @@ TEST(LibraryHeaderTest, PassesEachDtypeAsItsCType) {
   EXPECT_TRUE(contains(
       *header, "int m_run(m_ctx *ctx, const float *in1, const double *in2, "
                "const int32_t *in3, const uint8_t *in4, const int64_t *in9, "
-               "const uint8_t *in10, const uint16_t *in19, int16_t *out);"));
+               "const uint8_t *in10, const uint16_t *in19, const float *in8, "
+               "const double *in18, int16_t *out);"));
+  // A complex tensor's elements count complex numbers, two parts each.
+  EXPECT_TRUE(contains(*header, "#define M_IN8_ELEMENTS 2\n"));
   EXPECT_TRUE(contains(*header, "#define M_IN10_DTYPE 10"));
   // A scalar has one element and no shape array.
   EXPECT_TRUE(contains(*header, "\"out\", int16 []. */"));

@@ -84,6 +84,10 @@ llvm::StringRef cTypeOf(int dtype) {
     return "uint16_t"; // IEEE binary16 bits
   case 14:
     return "uint16_t"; // bfloat16 bits
+  case TFC_COMPLEX64:
+    return "float"; // two per element: the real part, then the imaginary
+  case TFC_COMPLEX128:
+    return "double"; // the same, in double
   default:
     return "";
   }
