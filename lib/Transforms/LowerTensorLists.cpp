@@ -63,6 +63,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace tfc {
@@ -311,6 +313,13 @@ std::optional<SmallVector<int64_t>> elementShapeOf(Value list) {
   return std::nullopt;
 }
 
+/// Whether `read` reads a list that grows (tfc-bound-growable-lists gave
+/// it a capacity beyond its length).
+bool readsGrowingList(Operation *read) {
+  Operation *reserve = reserveOf(tfg::getDataOperands(read)[0]);
+  return reserve && reserve->hasAttr(kListCapacityAttr);
+}
+
 /// Rewrites the lists of one graph body.
 class ListLowering {
 public:
@@ -321,6 +330,7 @@ public:
   LogicalResult run();
 
 private:
+  void checkWithinLength(Operation *read, Operation *gather, Value indices);
   FailureOr<Value> lengthOf(Value list, Operation *reader);
   LogicalResult lower(Operation *op);
   bool lowerToStack(Operation *empty);
@@ -484,6 +494,48 @@ FailureOr<Value> ListLowering::lengthOf(Value list, Operation *reader) {
   return failure();
 }
 
+/// A list that grows holds zeros past its length, up to its capacity: a
+/// read there (`read`, whose rewrite is `gather`) stops the step, as
+/// TensorFlow's does, by an Assert that the gather waits for.
+void ListLowering::checkWithinLength(Operation *read, Operation *gather,
+                                     Value indices) {
+  Value length = lengthRead.lookup(read);
+  if (!length)
+    return;
+  std::string name = tfg::getNodeName(read).str();
+  Type i1 = builder.getI1Type(), i32 = builder.getI32Type();
+  int64_t rank = cast<RankedTensorType>(indices.getType()).getRank();
+  SmallVector<int64_t> shape(cast<RankedTensorType>(indices.getType()).getShape());
+  Value within = node(read, "Less", names.get(name + "/within_length"),
+                      RankedTensorType::get(shape, i1), {indices, length},
+                      {typeAttr("T", i32)})
+                     ->getResult(0);
+  if (rank > 0) {
+    SmallVector<int32_t> axes(rank);
+    std::iota(axes.begin(), axes.end(), 0);
+    within = node(read, "All", names.get(name + "/all_within_length"),
+                  RankedTensorType::get({}, i1),
+                  {within, i32Const(read, name + "/axes", {rank}, axes)},
+                  {typeAttr("Tidx", i32),
+                   builder.getNamedAttr("keep_dims", builder.getBoolAttr(false))})
+                 ->getResult(0);
+  }
+  auto stringType = RankedTensorType::get(
+      {}, tfg::StringType::get(builder.getContext()));
+  Value message =
+      constant(read, names.get(name + "/message"),
+               DenseStringElementsAttr::get(
+                   stringType,
+                   {"Trying to access an element past the end of the list"}))
+          ->getResult(0);
+  Operation *check = node(
+      read, "Assert", names.get(name + "/check"), {}, {within, message},
+      {builder.getNamedAttr("T", builder.getTypeArrayAttr(
+                                     {stringType.getElementType()})),
+       builder.getNamedAttr("summarize", builder.getI64IntegerAttr(3))});
+  gather->insertOperands(gather->getNumOperands(), tfg::getControlToken(check));
+}
+
 /// Rewrites one list op into tensor ops (see the file comment).
 LogicalResult ListLowering::lower(Operation *op) {
   OpKind kind = opKindOf(op);
@@ -633,6 +685,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     replacement = node(op, "Identity", name, unranked, in[0], {T});
   } else if (kind == OpKind::TensorListGetItem) {
     replacement = gather(name, in[0], in[1]);
+    checkWithinLength(op, replacement, in[1]);
   } else if (kind == OpKind::TensorListSetItem) {
     replacement = setRow(in[0], in[1], in[2]);
     list = replacement->getResult(0);
@@ -655,6 +708,7 @@ LogicalResult ListLowering::lower(Operation *op) {
     return success();
   } else if (kind == OpKind::TensorListGather) {
     replacement = gather(name, in[0], in[1]);
+    checkWithinLength(op, replacement, in[1]);
   } else if (kind == OpKind::TensorListScatterIntoExistingList) {
     replacement = setRows(in[0], in[2], in[1]);
     list = replacement->getResult(0);
@@ -880,6 +934,10 @@ LogicalResult ListLowering::run() {
       read = tfg::getDataOperands(op)[0];
     else if (kind == OpKind::TensorListPopBack)
       read = tfg::getDataResults(op)[0];
+    else if ((kind == OpKind::TensorListGetItem ||
+              kind == OpKind::TensorListGather) &&
+             readsGrowingList(op))
+      read = tfg::getDataOperands(op)[0]; // (Checked against its length.)
     else
       continue;
     FailureOr<Value> length = lengthOf(read, op);
