@@ -30,6 +30,13 @@
 // after each growing write, follows the list, and tfc-bound-dynamic-rows
 // makes a TensorListStack of it rows whose count is that length.
 //
+// A TF1 TensorArrayV3 of dynamic size (its storage the runtime's) is
+// handled in the first case only: written by TensorArrayWriteV3 once per
+// iteration of a loop that runs exactly its bound, the loop carrying its
+// flow, its size read after the loop, it becomes the fixed array of its
+// capacity and its TensorArraySizeV3 that constant. Any other is an error
+// naming it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
@@ -39,6 +46,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/TensorArrays.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -221,6 +229,13 @@ std::optional<Trips> tripsOf(const Frame &frame) {
   return tripsOf(tfg::getDataOperands(frame.loopCond)[0], frame);
 }
 
+bool isGrowingTensorArray(Operation *node) {
+  if (opKindOf(node) != OpKind::TensorArrayV3)
+    return false;
+  auto dynamic = node->getAttrOfType<BoolAttr>("dynamic_size");
+  return dynamic && dynamic.getValue();
+}
+
 class Bounder {
 public:
   Bounder(Block &body, const FrameInfo &frames)
@@ -233,10 +248,16 @@ private:
   /// The largest index a growing write writes at (nullopt when it never
   /// runs), or failure after an error naming it.
   FailureOr<std::optional<int64_t>> largestIndex(Operation *write);
-  /// Whether the list `reserve` makes is the loop variable of one loop that
-  /// writes it once per iteration at a counting index, a loop that runs
-  /// exactly its bound.
-  bool lengthIsCapacity(Operation *reserve, ArrayRef<Operation *> writes);
+  /// Whether `made` (a list, or a TF1 array's flow) is the loop variable
+  /// of one loop that writes it (operand `carried` of the write) once per
+  /// iteration at a counting index, a loop that runs exactly its bound.
+  bool lengthIsCapacity(Value made, ArrayRef<Operation *> writes,
+                        unsigned carried);
+  /// The capacity of a container made `made` elements long that `writes`
+  /// grow, or failure after an error naming a write.
+  FailureOr<int64_t> capacityOf(int64_t made, ArrayRef<Operation *> writes);
+  /// Bounds a TF1 TensorArrayV3 of dynamic size.
+  LogicalResult boundTensorArray(Operation *array, unsigned &bounded);
 
   Block &body;
   const FrameInfo &frames;
@@ -272,10 +293,9 @@ FailureOr<std::optional<int64_t>> Bounder::largestIndex(Operation *write) {
                                 counter->step * (trips->count - 1));
 }
 
-bool Bounder::lengthIsCapacity(Operation *reserve,
-                               ArrayRef<Operation *> writes) {
-  Value list = tfg::getDataResults(reserve)[0];
-  if (writes.size() != 1 || !list.hasOneUse())
+bool Bounder::lengthIsCapacity(Value made, ArrayRef<Operation *> writes,
+                               unsigned carried) {
+  if (writes.size() != 1 || !made.hasOneUse())
     return false;
   Operation *write = writes.front();
   const Frame *frame = frames.frameOf(write);
@@ -284,14 +304,29 @@ bool Bounder::lengthIsCapacity(Operation *reserve,
   std::optional<Trips> trips = tripsOf(*frame);
   if (!trips || !trips->exact || !counterOf(tfg::getDataOperands(write)[1], *frame))
     return false;
-  // The loop variable: entered as the Reserve's list, read by the write,
+  // The loop variable: entered as what the maker made, read by the write
+  // and nothing else in the loop (a read there sees a length that grows),
   // written back by it.
   const LoopVariable *variable =
-      variableOf(tfg::getDataOperands(write)[0], *frame);
-  return variable && variable->nextIteration &&
-         throughForwarding(tfg::getDataOperands(variable->enter)[0]) == list &&
-         throughForwarding(tfg::getDataOperands(variable->nextIteration)[0]) ==
-             tfg::getDataResults(write)[0];
+      variableOf(tfg::getDataOperands(write)[carried], *frame);
+  if (!variable || !variable->nextIteration || !variable->switchNode ||
+      throughForwarding(tfg::getDataOperands(variable->enter)[0]) != made ||
+      throughForwarding(tfg::getDataOperands(variable->nextIteration)[0]) !=
+          tfg::getDataResults(write)[0])
+    return false;
+  SmallVector<Value> values = {tfg::getDataResults(variable->switchNode)[1]};
+  while (!values.empty()) {
+    Value value = values.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == write && use.getOperandNumber() == carried)
+        continue;
+      if (!tfg::isNode(user) || opKindOf(user) != OpKind::Identity)
+        return false;
+      values.push_back(tfg::getDataResults(user)[0]);
+    }
+  }
+  return true;
 }
 
 LogicalResult Bounder::run(unsigned &bounded) {
@@ -316,30 +351,108 @@ LogicalResult Bounder::run(unsigned &bounded) {
                             "length (num_elements)";
       return failure();
     }
-    int64_t capacity = std::max<int64_t>(*made, 0);
-    for (Operation *write : writes) {
-      FailureOr<std::optional<int64_t>> largest = largestIndex(write);
-      if (failed(largest))
-        return failure();
-      if (*largest)
-        capacity = std::max(capacity, **largest + 1);
-    }
+    FailureOr<int64_t> capacity = capacityOf(*made, writes);
+    if (failed(capacity))
+      return failure();
     builder.setInsertionPoint(reserve);
-    if (lengthIsCapacity(reserve, writes)) {
+    if (lengthIsCapacity(tfg::getDataResults(reserve)[0], writes, 0)) {
       auto type = RankedTensorType::get({}, builder.getI32Type());
       Operation *length = createConstLike(
           builder, reserve,
           names.get((tfg::getNodeName(reserve) + "/capacity").str()),
-          DenseElementsAttr::get(type, int32_t(capacity)));
+          DenseElementsAttr::get(type, int32_t(*capacity)));
       reserve->setOperand(1, length->getResult(0));
       for (Operation *write : writes)
         write->setAttr("resize_if_index_out_of_bounds",
                        builder.getBoolAttr(false));
     } else {
-      reserve->setAttr(kListCapacityAttr, builder.getI64IntegerAttr(capacity));
+      reserve->setAttr(kListCapacityAttr, builder.getI64IntegerAttr(*capacity));
     }
     ++bounded;
   }
+  for (Operation &node : body)
+    if (tfg::isNode(&node) && isGrowingTensorArray(&node) &&
+        failed(boundTensorArray(&node, bounded)))
+      return failure();
+  return success();
+}
+
+FailureOr<int64_t> Bounder::capacityOf(int64_t made,
+                                       ArrayRef<Operation *> writes) {
+  int64_t capacity = std::max<int64_t>(made, 0);
+  for (Operation *write : writes) {
+    FailureOr<std::optional<int64_t>> largest = largestIndex(write);
+    if (failed(largest))
+      return failure();
+    if (*largest)
+      capacity = std::max(capacity, **largest + 1);
+  }
+  return capacity;
+}
+
+LogicalResult Bounder::boundTensorArray(Operation *array, unsigned &bounded) {
+  // Its writes (element by element; scatters and splits into an array of
+  // dynamic size are not followed).
+  SmallVector<Operation *> writes;
+  for (Operation &node : body) {
+    if (!tfg::isNode(&node) || !isTensorArrayOp(&node) || &node == array ||
+        tensorArrayOf(tfg::getDataOperands(&node)[0]) != array)
+      continue;
+    OpKind kind = opKindOf(&node);
+    if (kind == OpKind::TensorArrayWriteV3)
+      writes.push_back(&node);
+    else if (kind == OpKind::TensorArrayScatterV3 ||
+             kind == OpKind::TensorArraySplitV3)
+      return tfg::nodeError(&node)
+             << "fills a TensorArray of dynamic size, which tfc follows "
+                "only through TensorArrayWriteV3";
+  }
+  std::optional<int64_t> made =
+      scalarConstant(tfg::getDataOperands(array)[0]);
+  if (!made)
+    return tfg::nodeError(array)
+           << "a TensorArray of dynamic size must be made of a constant size";
+  FailureOr<int64_t> capacity = capacityOf(*made, writes);
+  if (failed(capacity))
+    return failure();
+  // TensorArrayWriteV3(handle, index, value, flow_in): the flow is what
+  // the loop carries; its sizes (TensorArraySizeV3, of the flow the loop
+  // leaves with) are the capacity then.
+  SmallVector<Operation *> sizes;
+  bool exact = lengthIsCapacity(tfg::getDataResults(array)[1], writes, 3);
+  for (Operation &node : body)
+    if (exact && tfg::isNode(&node) &&
+        opKindOf(&node) == OpKind::TensorArraySizeV3 &&
+        tensorArrayOf(tfg::getDataOperands(&node)[0]) == array) {
+      Operation *flow = tfg::getDataOperands(&node)[1].getDefiningOp();
+      exact = flow && tfg::isNode(flow) && opKindOf(flow) == OpKind::Exit &&
+              throughForwarding(tfg::getDataOperands(flow)[0]) ==
+                  throughForwarding(tfg::getDataOperands(writes.front())[3]);
+      sizes.push_back(&node);
+    }
+  if (!exact)
+    return tfg::nodeError(array)
+           << "a TF1 TensorArray of dynamic size whose length its loop's data "
+              "decides is not supported yet (only one written once per "
+              "iteration of a loop that runs exactly its bound, its size read "
+              "after the loop)";
+  // The fixed array it is.
+  builder.setInsertionPoint(array);
+  auto type = RankedTensorType::get({}, builder.getI32Type());
+  Operation *size = createConstLike(
+      builder, array, names.get((tfg::getNodeName(array) + "/capacity").str()),
+      DenseElementsAttr::get(type, int32_t(*capacity)));
+  array->setOperand(0, size->getResult(0));
+  array->setAttr("dynamic_size", builder.getBoolAttr(false));
+  for (Operation *read : sizes) {
+    builder.setInsertionPoint(read);
+    Operation *known = createConstLike(
+        builder, read, names.get(tfg::getNodeName(read).str() + "/known"),
+        DenseElementsAttr::get(type, int32_t(*capacity)),
+        tfg::getControlOperands(read));
+    tfg::getDataResults(read)[0].replaceAllUsesWith(known->getResult(0));
+  }
+  ++bounded;
   return success();
 }
 
@@ -351,7 +464,8 @@ struct BoundGrowableListsPass
     unsigned bounded = 0;
     for (Block *body : getBodies(getOperation())) {
       if (llvm::none_of(*body, [](Operation &node) {
-            return tfg::isNode(&node) && growsList(&node);
+            return tfg::isNode(&node) &&
+                   (growsList(&node) || isGrowingTensorArray(&node));
           }))
         continue;
       FailureOr<std::unique_ptr<FrameInfo>> frames = FrameInfo::analyze(*body);

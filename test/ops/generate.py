@@ -692,6 +692,25 @@ def _(c, rng):
                            [tf.constant(0), tf.constant(0.0)])[1])
 
 
+@case("GrowingTensorArrayTF1", EXACT)
+def _(c, rng):
+    # A TF1 TensorArray of dynamic size (TensorArrayV3, control flow v1)
+    # written once per iteration of a loop over a constant range: the fixed
+    # array of 4 elements, stacked and sized after the loop.
+    tf1.disable_control_flow_v2()
+    try:
+        x = c.feed(ordinary_floats((3,), rng))
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+        def body(i, ta):
+            return i + 1, ta.write(i, x * tf.cast(i, tf.float32))
+        _, ta = tf1.while_loop(lambda i, ta: i < 4, body, (0, ta))
+        c.fetch(ta.stack())
+        c.fetch(ta.size())
+    finally:
+        tf1.enable_control_flow_v2()
+
+
 @case("StridedSliceRunTimeIndex", EXACT)
 def _(c, rng):
     # Slices at indices the step computes (x[i] in a loop; here fed): each

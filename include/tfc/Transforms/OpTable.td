@@ -920,11 +920,12 @@ def : TfcOp<"StackCloseV2", Stacks, Pattern<"StackOp">>;
 // A TensorArray's name is for messages; its element_shape only limits what
 // TensorFlow accepts (tfc takes the elements' shapes from the writes).
 // clear_after_read=true makes a second read of an element an error in
-// TensorFlow; tfc returns the element again. (dynamic_size=true, an array
-// that grows, is not handled.)
+// TensorFlow; tfc returns the element again. dynamic_size=true, an array
+// that grows: tfc-bound-growable-lists makes it the fixed array its loop
+// fills, or refuses it naming the node.
 defvar tensorArrayAttrs = [
   ["TensorArrayV3", "element_shape:ignored", "clear_after_read:ignored",
-   "identical_element_shapes", "tensor_array_name:ignored"],
+   "identical_element_shapes", "tensor_array_name:ignored", "dynamic_size"],
   ["TensorArrayGradV3", "source"], ["TensorArrayWriteV3"],
   ["TensorArrayScatterV3"], ["TensorArraySplitV3"], ["TensorArraySizeV3"]];
 foreach array = tensorArrayAttrs in

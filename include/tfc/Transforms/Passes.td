@@ -319,7 +319,11 @@ def BoundGrowableListsPass : Pass<"tfc-bound-growable-lists", "mlir::ModuleOp"> 
     Reserve is marked (tfc.list_capacity) for tfc-lower-tensor-lists, which
     follows its length, and tfc-bound-dynamic-rows, which makes its
     TensorListStack rows counted by that length. A growing write at an
-    index no constant bounds is an error naming the node.
+    index no constant bounds is an error naming the node. A TF1
+    TensorArrayV3 of dynamic size written so (TensorArrayWriteV3, once per
+    iteration of a loop that runs exactly its bound, its size read after
+    the loop) becomes the fixed array of its capacity, its sizes that
+    constant; any other is an error naming it.
   }];
 }
 
