@@ -2,6 +2,7 @@
 
 #include "Runtime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -34,9 +35,10 @@ int64_t indexAt(const int32_t *indices, int64_t i) {
 extern "C" {
 
 void tfc_tensor_array_init(tfc_runtime *runtime, int64_t slot, int64_t size,
-                           int64_t row_bytes) {
+                           int64_t row_bytes, int64_t length) {
   tfc::TensorArray &array = runtime->tensor_arrays.array(slot);
   array.size = size;
+  array.length = length;
   array.bytes.assign(size * row_bytes, 0);
   ++array.generation;
 }
@@ -48,6 +50,7 @@ void tfc_tensor_array_grad(tfc_runtime *runtime, int64_t slot,
   if (grad.generation == forward.generation && grad.size == forward.size)
     return; // Made earlier in this step: shared.
   grad.size = forward.size;
+  grad.length = forward.size;
   grad.bytes.assign(forward.size * row_bytes, 0);
   grad.generation = forward.generation;
 }
@@ -58,7 +61,9 @@ void tfc_tensor_array_write(tfc_runtime *runtime, const int32_t *indices,
                             int64_t aggregate) {
   tfc::TensorArray &array = runtime->tensor_arrays.array(slot);
   for (int64_t i = 0; i < count; ++i) {
-    char *to = element(runtime, array, indexAt(indices, i), row_bytes, node);
+    int64_t index = indexAt(indices, i);
+    char *to = element(runtime, array, index, row_bytes, node);
+    array.length = std::max(array.length, index + 1);
     const char *from = static_cast<const char *>(rows) + i * row_bytes;
     if (!aggregate) {
       std::memcpy(to, from, row_bytes);
@@ -74,12 +79,28 @@ void tfc_tensor_array_write(tfc_runtime *runtime, const int32_t *indices,
 
 void tfc_tensor_array_read(tfc_runtime *runtime, const int32_t *indices,
                            void *rows, const char *node, int64_t slot,
-                           int64_t count, int64_t row_bytes) {
+                           int64_t count, int64_t row_bytes,
+                           int64_t skip_negative) {
   tfc::TensorArray &array = runtime->tensor_arrays.array(slot);
-  for (int64_t i = 0; i < count; ++i)
-    std::memcpy(static_cast<char *>(rows) + i * row_bytes,
-                element(runtime, array, indexAt(indices, i), row_bytes, node),
+  for (int64_t i = 0; i < count; ++i) {
+    char *to = static_cast<char *>(rows) + i * row_bytes;
+    int64_t index = indexAt(indices, i);
+    if (skip_negative && index < 0) {
+      std::memset(to, 0, row_bytes); // (Padding rows.)
+      continue;
+    }
+    // (Past the length of an array of dynamic size, as TensorFlow says.)
+    if (index >= array.length && index < array.size)
+      failAt(runtime, node,
+             "Tried to read from index " + std::to_string(index) +
+                 " but array size is: " + std::to_string(array.length));
+    std::memcpy(to, element(runtime, array, index, row_bytes, node),
                 row_bytes);
+  }
+}
+
+void tfc_tensor_array_size(tfc_runtime *runtime, int32_t *out, int64_t slot) {
+  *out = int32_t(runtime->tensor_arrays.array(slot).length);
 }
 
 } // extern "C"

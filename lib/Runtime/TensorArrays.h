@@ -24,7 +24,11 @@ namespace tfc {
 
 struct TensorArray {
   std::vector<char> bytes;
+  /// The elements it holds (an array of dynamic size: its capacity).
   int64_t size = 0;
+  /// The elements written or made so far: TensorFlow's size of the array
+  /// (`size` unless it is of dynamic size).
+  int64_t length = 0;
   /// The step of the forward array it was made in, for a gradient array.
   uint64_t generation = 0;
 };

@@ -62,6 +62,7 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
+#include "tfc/Transforms/TensorArrays.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -179,6 +180,8 @@ private:
   Operation *asCountingSelection(Operation *node);
   /// A StridedSlice of a range whose ends the step computes, as rows.
   bool sliceRows(Operation *node);
+  /// The stack of a TF1 TensorArray of dynamic size, as rows.
+  bool stackRows(Operation *node);
   /// Whether `node` makes rows of its own (Where, an unpadded selection of
   /// boxes): their facts, counts and bounds are recorded.
   bool producesRows(Operation *node);
@@ -486,6 +489,53 @@ bool Bounder::sliceRows(Operation *node) {
   return true;
 }
 
+bool Bounder::stackRows(Operation *node) {
+  // TensorArrayGatherV3(handle, Range(0, TensorArraySizeV3(handle), 1)) of
+  // an array of dynamic size (tfc-bound-growable-lists): its capacity of
+  // rows, the indices past its size -1 (rows of zeros), counted by the size.
+  OperandRange operands = tfg::getDataOperands(node);
+  Operation *array = forwardArrayOf(tensorArrayOf(operands[0]));
+  auto capacity =
+      array ? array->getAttrOfType<IntegerAttr>(kListCapacityAttr) : nullptr;
+  Operation *range = operands[1].getDefiningOp();
+  if (!capacity || !range || !tfg::isNode(range) ||
+      opKindOf(range) != OpKind::Range)
+    return false;
+  OperandRange bounds = tfg::getDataOperands(range);
+  Operation *size = bounds[1].getDefiningOp();
+  std::optional<SmallVector<int64_t>> start = constantInts(bounds[0]),
+                                      delta = constantInts(bounds[2]);
+  if (!start || !delta || (*start) != SmallVector<int64_t>{0} ||
+      (*delta) != SmallVector<int64_t>{1} || !size || !tfg::isNode(size) ||
+      opKindOf(size) != OpKind::TensorArraySizeV3 ||
+      forwardArrayOf(tensorArrayOf(tfg::getDataOperands(size)[0])) != array)
+    return false;
+  MLIRContext *context = node->getContext();
+  Builder b(context);
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  int64_t bound = capacity.getInt();
+  std::string base = (tfg::getNodeName(node) + "/indices").str();
+  SmallVector<int32_t> iota(bound);
+  std::iota(iota.begin(), iota.end(), 0);
+  auto vector = RankedTensorType::get({bound}, i32);
+  Value positions =
+      constant(node, base + "/all", DenseElementsAttr::get(vector, ArrayRef(iota)));
+  Value length = tfg::getDataResults(size)[0];
+  Value valid = binary(node, "Less", base + "/valid", positions, length, i1);
+  Value indices = make(node, "SelectV2", base, vector,
+                       {valid, positions,
+                        scalar(node, base + "/padding", IntegerAttr::get(i32, -1))},
+                       {b.getNamedAttr("T", TypeAttr::get(i32))});
+  node->setOperand(1, indices);
+  node->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(context));
+  Value count = castTo(node, (tfg::getNodeName(node) + "/count").str(), length,
+                       b.getIntegerType(64));
+  Value result = tfg::getDataResults(node)[0];
+  rows[result] = {0, bound, count, node};
+  bounded.push_back({result, bound});
+  return true;
+}
+
 bool Bounder::producesRows(Operation *node) {
   OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
@@ -580,6 +630,8 @@ bool Bounder::producesRows(Operation *node) {
   }
   if (kind == OpKind::StridedSlice && !rowsOf(operands[0]))
     return sliceRows(node);
+  if (kind == OpKind::TensorArrayGatherV3)
+    return stackRows(node);
   if (kind == OpKind::NonMaxSuppressionV4 ||
       kind == OpKind::NonMaxSuppressionV5) {
     // Unpadded, the selection (and V5's scores) has the count V4 and V5

@@ -30,12 +30,15 @@
 // after each growing write, follows the list, and tfc-bound-dynamic-rows
 // makes a TensorListStack of it rows whose count is that length.
 //
-// A TF1 TensorArrayV3 of dynamic size (its storage the runtime's) is
-// handled in the first case only: written by TensorArrayWriteV3 once per
-// iteration of a loop that runs exactly its bound, the loop carrying its
-// flow, its size read after the loop, it becomes the fixed array of its
-// capacity and its TensorArraySizeV3 that constant. Any other is an error
-// naming it.
+// A TF1 TensorArrayV3 of dynamic size (its storage the runtime's), written
+// by TensorArrayWriteV3: written once per iteration of a loop that runs
+// exactly its bound, the loop carrying its flow, its size read after the
+// loop, it becomes the fixed array of its capacity and its
+// TensorArraySizeV3 that constant. Otherwise it is marked with its
+// capacity: the runtime keeps its length (writes lengthen it, reads past
+// it stop the step, TensorArraySizeV3 reads it), and tfc-bound-dynamic-rows
+// makes its stack (a gather of Range(0, size)) rows of that count. A
+// concat or a gradient of such an array is an error naming it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -279,12 +282,15 @@ FailureOr<std::optional<int64_t>> Bounder::largestIndex(Operation *write) {
     trips = tripsOf(*frame);
   }
   if (!counter || !trips) {
+    bool tensorArray = opKindOf(write) == OpKind::TensorArrayWriteV3;
     tfg::nodeError(write)
-        << "grows its list (resize_if_index_out_of_bounds) at an index that "
-           "no constant bounds; tfc plans a growing list for the most "
-           "elements its loop writes: write at the loop's counter, in a loop "
-           "that counts to a constant (tf.range of a constant, or "
-           "maximum_iterations)";
+        << (tensorArray ? "grows its TensorArray (dynamic_size)"
+                        : "grows its list (resize_if_index_out_of_bounds)")
+        << " at an index that no constant bounds; tfc plans a growing "
+        << (tensorArray ? "TensorArray" : "list")
+        << " for the most elements its loop writes: write at the loop's "
+           "counter, in a loop that counts to a constant (tf.range of a "
+           "constant, or maximum_iterations)";
     return failure();
   }
   if (trips->count == 0)
@@ -392,8 +398,8 @@ FailureOr<int64_t> Bounder::capacityOf(int64_t made,
 
 LogicalResult Bounder::boundTensorArray(Operation *array, unsigned &bounded) {
   // Its writes (element by element; scatters and splits into an array of
-  // dynamic size are not followed).
-  SmallVector<Operation *> writes;
+  // dynamic size are not followed), and what needs its length static.
+  SmallVector<Operation *> writes, others;
   for (Operation &node : body) {
     if (!tfg::isNode(&node) || !isTensorArrayOp(&node) || &node == array ||
         tensorArrayOf(tfg::getDataOperands(&node)[0]) != array)
@@ -406,6 +412,9 @@ LogicalResult Bounder::boundTensorArray(Operation *array, unsigned &bounded) {
       return tfg::nodeError(&node)
              << "fills a TensorArray of dynamic size, which tfc follows "
                 "only through TensorArrayWriteV3";
+    else if (kind == OpKind::TensorArrayConcatV3 ||
+             kind == OpKind::TensorArrayGradV3)
+      others.push_back(&node);
   }
   std::optional<int64_t> made =
       scalarConstant(tfg::getDataOperands(array)[0]);
@@ -430,12 +439,18 @@ LogicalResult Bounder::boundTensorArray(Operation *array, unsigned &bounded) {
                   throughForwarding(tfg::getDataOperands(writes.front())[3]);
       sizes.push_back(&node);
     }
-  if (!exact)
-    return tfg::nodeError(array)
-           << "a TF1 TensorArray of dynamic size whose length its loop's data "
-              "decides is not supported yet (only one written once per "
-              "iteration of a loop that runs exactly its bound, its size read "
-              "after the loop)";
+  if (!exact) {
+    // Planned for its capacity; the runtime follows its length, and
+    // tfc-bound-dynamic-rows makes its stack rows of that count.
+    if (!others.empty())
+      return tfg::nodeError(others.front())
+             << "needs the length of a TensorArray of dynamic size that its "
+                "loop's data decides (tfc follows its reads, gathers, stacks "
+                "and size)";
+    array->setAttr(kListCapacityAttr, builder.getI64IntegerAttr(*capacity));
+    ++bounded;
+    return success();
+  }
   // The fixed array it is.
   builder.setInsertionPoint(array);
   auto type = RankedTensorType::get({}, builder.getI32Type());

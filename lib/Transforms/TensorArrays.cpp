@@ -1,6 +1,7 @@
 //===- TensorArrays.cpp - TF1 TensorArrays --------------------------------===//
 
 #include "tfc/Transforms/TensorArrays.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -35,6 +36,9 @@ Operation *forwardArrayOf(Operation *array) {
 }
 
 std::optional<int64_t> tensorArraySize(Operation *forward) {
+  // (Of dynamic size: the capacity tfc-bound-growable-lists planned.)
+  if (auto capacity = forward->getAttrOfType<IntegerAttr>(kListCapacityAttr))
+    return capacity.getInt();
   auto size = constantInts(tfg::getDataOperands(forward)[0]);
   if (!size || size->size() != 1 || (*size)[0] < 0)
     return std::nullopt;

@@ -11,7 +11,7 @@
 // CHECK: TensorArrayGradV3{{.*}}name("grad"){{.*}}tfc.tensor_array_slot = 1
 // CHECK: TensorArrayGradV3{{.*}}name("grad_again"){{.*}}tfc.tensor_array_slot = 1
 // CHECK-LABEL: func.func @tfc_step_impl
-// CHECK: call @tfc_tensor_array_init(%arg0, %c0_i64, %c5_i64, %c24_i64)
+// CHECK: call @tfc_tensor_array_init(%arg0, %c0_i64, %c5_i64, %c24_i64, %c5_i64{{.*}})
 // CHECK: memref.store %cst, %{{.*}}[] : memref<f32>
 // CHECK: call @tfc_tensor_array_write(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}}, %c24_i64{{.*}}, %c0_i64{{.*}})
 // CHECK: call @tfc_tensor_array_read(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}}, %c24_i64{{.*}})
@@ -43,7 +43,7 @@ module attributes {tfc.feeds = ["x:0", "i:0"], tfc.fetches = ["read:0", "gathere
 // A split into equal parts writes the first elements in order (no
 // indices); a concat reads every element in order, and its lengths are k.
 // CHECK-LABEL: func.func @tfc_step_impl
-// CHECK: call @tfc_tensor_array_init(%arg0, %c0_i64, %c3_i64, %c16_i64)
+// CHECK: call @tfc_tensor_array_init(%arg0, %c0_i64, %c3_i64, %c16_i64, %c3_i64{{.*}})
 // CHECK: %[[NONE:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: call @tfc_tensor_array_write(%arg0, %[[NONE]], %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c3_i64{{.*}}, %c16_i64{{.*}}, %c0_i64{{.*}})
 // CHECK: call @tfc_tensor_array_read(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c3_i64{{.*}}, %c16_i64{{.*}})

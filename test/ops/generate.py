@@ -694,19 +694,34 @@ def _(c, rng):
 
 @case("GrowingTensorArrayTF1", EXACT)
 def _(c, rng):
-    # A TF1 TensorArray of dynamic size (TensorArrayV3, control flow v1)
-    # written once per iteration of a loop over a constant range: the fixed
-    # array of 4 elements, stacked and sized after the loop.
+    # TF1 TensorArrays of dynamic size (TensorArrayV3, control flow v1):
+    # written once per iteration of a loop over a constant range (the fixed
+    # array of 4 elements), and of a loop whose fed limit decides under
+    # maximum_iterations=5 (0, inside and past the bound): stacked, sized,
+    # read and summed after the loop.
     tf1.disable_control_flow_v2()
     try:
         x = c.feed(ordinary_floats((3,), rng))
-        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
 
-        def body(i, ta):
-            return i + 1, ta.write(i, x * tf.cast(i, tf.float32))
-        _, ta = tf1.while_loop(lambda i, ta: i < 4, body, (0, ta))
+        def filled(limit, **loop):
+            ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True,
+                                clear_after_read=False)
+
+            def body(i, ta):
+                return i + 1, ta.write(i, x * tf.cast(i + 1, tf.float32))
+            return tf1.while_loop(lambda i, ta: i < limit, body, (0, ta),
+                                  **loop)[1]
+        ta = filled(4)
         c.fetch(ta.stack())
         c.fetch(ta.size())
+        for n in (0, 2, 5, 7):
+            ta = filled(c.feed(np.int32(n)), maximum_iterations=5)
+            stacked = ta.stack()
+            c.fetch(stacked)
+            c.fetch(ta.size())
+            c.fetch(tf.reduce_sum(stacked, axis=0))
+            if n:
+                c.fetch(ta.read(n // 2))
     finally:
         tf1.enable_control_flow_v2()
 

@@ -649,13 +649,13 @@ TEST(RuntimeDeathTest, PoppingAnEmptyStackStopsTheStep) {
 TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
   tfc_runtime *runtime = runtimeWithThreads(1);
   // A forward array of 3 elements of 2 floats: written, read back.
-  tfc_tensor_array_init(runtime, 0, 3, 8);
+  tfc_tensor_array_init(runtime, 0, 3, 8, 3);
   const float rows[4] = {1, 2, 3, 4};
   const int32_t at[2] = {2, 0};
   tfc_tensor_array_write(runtime, at, rows, "write", 0, 2, 8, 0);
   float out[6] = {};
   const int32_t all[3] = {0, 1, 2};
-  tfc_tensor_array_read(runtime, all, out, "read", 0, 3, 8);
+  tfc_tensor_array_read(runtime, all, out, "read", 0, 3, 8, 0);
   EXPECT_EQ((std::vector<float>(out, out + 6)),
             (std::vector<float>{3, 4, 0, 0, 1, 2}));
   // Its gradient array: zeros, made once per step (a second request keeps
@@ -665,32 +665,57 @@ TEST(RuntimeTest, TensorArraysAndTheirGradientArrays) {
   tfc_tensor_array_write(runtime, twice, rows, "grad_write", 5, 2, 8, 1);
   tfc_tensor_array_grad(runtime, 5, 0, 8);
   const int32_t one = 1;
-  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8);
+  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8, 0);
   EXPECT_EQ(out[0], 4.f);
   EXPECT_EQ(out[1], 6.f);
   // Without indices, the first elements in order (a split, a concat).
   const float parts[6] = {7, 8, 9, 10, 11, 12};
   tfc_tensor_array_write(runtime, nullptr, parts, "split", 0, 3, 8, 0);
   float concatenated[6];
-  tfc_tensor_array_read(runtime, nullptr, concatenated, "concat", 0, 3, 8);
+  tfc_tensor_array_read(runtime, nullptr, concatenated, "concat", 0, 3, 8, 0);
   EXPECT_EQ((std::vector<float>(concatenated, concatenated + 6)),
             (std::vector<float>(parts, parts + 6)));
   // The next step remakes both.
-  tfc_tensor_array_init(runtime, 0, 3, 8);
+  tfc_tensor_array_init(runtime, 0, 3, 8, 3);
   tfc_tensor_array_grad(runtime, 5, 0, 8);
-  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8);
+  tfc_tensor_array_read(runtime, &one, out, "grad_read", 5, 1, 8, 0);
   EXPECT_EQ(out[0], 0.f);
+  tfc_runtime_destroy(runtime);
+}
+
+TEST(RuntimeTest, TensorArrayOfDynamicSize) {
+  tfc_runtime *runtime = runtimeWithThreads(1);
+  // Capacity 4, made empty: writes lengthen it; padding indices read zeros.
+  tfc_tensor_array_init(runtime, 0, 4, 4, 0);
+  int32_t size = -1;
+  tfc_tensor_array_size(runtime, &size, 0);
+  EXPECT_EQ(size, 0);
+  const float rows[2] = {5, 6};
+  const int32_t at[2] = {0, 1};
+  tfc_tensor_array_write(runtime, at, rows, "write", 0, 2, 4, 0);
+  tfc_tensor_array_size(runtime, &size, 0);
+  EXPECT_EQ(size, 2);
+  const int32_t padded[3] = {0, 1, -1};
+  float out[3] = {1, 1, 1};
+  tfc_tensor_array_read(runtime, padded, out, "stack", 0, 3, 4, 1);
+  EXPECT_EQ((std::vector<float>(out, out + 3)), (std::vector<float>{5, 6, 0}));
   tfc_runtime_destroy(runtime);
 }
 
 TEST(RuntimeDeathTest, TensorArrayIndexOutsideStopsTheStep) {
   tfc_runtime *runtime = runtimeWithThreads(1);
-  tfc_tensor_array_init(runtime, 0, 3, 4);
   const int32_t index = 3;
   float value;
-  EXPECT_EXIT(tfc_tensor_array_read(runtime, &index, &value, "ta/read", 0, 1, 4),
+  // Outside the array; then inside the capacity of an array of dynamic
+  // size, past its length.
+  tfc_tensor_array_init(runtime, 0, 3, 4, 3);
+  EXPECT_EXIT(tfc_tensor_array_read(runtime, &index, &value, "ta/read", 0, 1, 4, 0),
               ::testing::ExitedWithCode(1),
               "node 'ta/read': index 3 is outside the TensorArray of 3 elements");
+  tfc_tensor_array_init(runtime, 0, 4, 4, 2);
+  EXPECT_EXIT(tfc_tensor_array_read(runtime, &index, &value, "ta/read", 0, 1, 4, 0),
+              ::testing::ExitedWithCode(1),
+              "node 'ta/read': Tried to read from index 3 but array size is: 2");
   tfc_runtime_destroy(runtime);
 }
 

@@ -218,13 +218,17 @@ void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
 
 /* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each
- * step); grad makes gradient array `slot` of forward array `forward_slot`,
- * once per step of the forward array. write copies `count` rows to the
- * elements `indices` name, or to the first `count` without indices (with
- * `aggregate`, adds float32 rows to them); read copies elements out. An index outside the array stops the step
- * with an error naming `node`. */
+ * step), `length` of them TensorFlow's (an array of dynamic size: `size`
+ * is its capacity, and writes lengthen it); grad makes gradient array
+ * `slot` of forward array `forward_slot`, once per step of the forward
+ * array. write copies `count` rows to the elements `indices` name, or to
+ * the first `count` without indices (with `aggregate`, adds float32 rows
+ * to them); read copies elements out (with `skip_negative`, a negative
+ * index reads a row of zeros: padding); size stores the length. An index
+ * outside the array, or read past its length, stops the step with an
+ * error naming `node`. */
 void tfc_tensor_array_init(tfc_runtime *runtime, int64_t slot, int64_t size,
-                           int64_t row_bytes);
+                           int64_t row_bytes, int64_t length);
 void tfc_tensor_array_grad(tfc_runtime *runtime, int64_t slot,
                            int64_t forward_slot, int64_t row_bytes);
 void tfc_tensor_array_write(tfc_runtime *runtime, const int32_t *indices,
@@ -233,7 +237,9 @@ void tfc_tensor_array_write(tfc_runtime *runtime, const int32_t *indices,
                             int64_t aggregate);
 void tfc_tensor_array_read(tfc_runtime *runtime, const int32_t *indices,
                            void *rows, const char *node, int64_t slot,
-                           int64_t count, int64_t row_bytes);
+                           int64_t count, int64_t row_bytes,
+                           int64_t skip_negative);
+void tfc_tensor_array_size(tfc_runtime *runtime, int32_t *out, int64_t slot);
 
 /* StringJoin: out[i] joins element i of each of `num_inputs` inputs (an
  * input of one element is broadcast), `separator` between them; `count`

@@ -323,7 +323,9 @@ def BoundGrowableListsPass : Pass<"tfc-bound-growable-lists", "mlir::ModuleOp"> 
     TensorArrayV3 of dynamic size written so (TensorArrayWriteV3, once per
     iteration of a loop that runs exactly its bound, its size read after
     the loop) becomes the fixed array of its capacity, its sizes that
-    constant; any other is an error naming it.
+    constant; any other gets its capacity (tfc.list_capacity), the runtime
+    keeping its length, and tfc-bound-dynamic-rows makes its stack rows of
+    that count.
   }];
 }
 

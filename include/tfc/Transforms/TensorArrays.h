@@ -29,7 +29,8 @@ mlir::Operation *tensorArrayOf(mlir::Value handle);
 /// gradient array is of); null if untraceable.
 mlir::Operation *forwardArrayOf(mlir::Operation *array);
 
-/// The number of elements of a forward array, when a constant.
+/// The number of elements of a forward array, when a constant (of one of
+/// dynamic size: its capacity, tfc.list_capacity).
 std::optional<int64_t> tensorArraySize(mlir::Operation *forward);
 
 /// The length of each part a TensorArraySplitV3 splits into, when its

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PopulatePatterns.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/TensorArrays.h"
 
@@ -76,9 +77,15 @@ protected:
     };
     Value name = step.stringPointer(loc, tfg::getNodeName(node));
 
+    // An array of dynamic size (tfc-bound-growable-lists): planned for its
+    // capacity, its length the runtime's.
+    bool growing = forward->hasAttr(kListCapacityAttr);
     if (kind == OpKind::TensorArrayV3) {
+      std::optional<SmallVector<int64_t>> made =
+          constantInts(tfg::getDataOperands(forward)[0]);
+      int64_t length = growing && made && made->size() == 1 ? (*made)[0] : *size;
       step.callKernel(loc, "tfc_tensor_array_init", {},
-                      {slot.getInt(), *size, rowBytes});
+                      {slot.getInt(), *size, rowBytes, length});
       return zeroFlow(1);
     }
     if (kind == OpKind::TensorArrayGradV3) {
@@ -92,6 +99,11 @@ protected:
       FailureOr<Value> out = step.outputFor(node);
       if (failed(out))
         return failure();
+      if (growing) {
+        step.callKernel(loc, "tfc_tensor_array_size", {step.pointerTo(*out)},
+                        {slot.getInt()});
+        return success();
+      }
       step.builder.create<memref::StoreOp>(
           loc, step.builder.create<arith::ConstantIntOp>(loc, *size, 32), *out,
           ValueRange{});
@@ -120,7 +132,7 @@ protected:
         return failure();
       step.callKernel(loc, "tfc_tensor_array_read",
                       {step.nullPointer(loc), step.pointerTo(*out), name},
-                      {slot.getInt(), *size, rowBytes});
+                      {slot.getInt(), *size, rowBytes, 0});
       step.builder.create<linalg::FillOp>(
           loc,
           step.builder
@@ -152,9 +164,13 @@ protected:
       FailureOr<Value> out = step.outputFor(node);
       if (failed(out))
         return failure();
-      step.callKernel(loc, "tfc_tensor_array_read",
-                      {step.pointerTo(*indices), step.pointerTo(*out), name},
-                      {slot.getInt(), count, rowBytes});
+      // (A stack of an array of dynamic size: padding indices are -1,
+      // tfc-bound-dynamic-rows.)
+      step.callKernel(
+          loc, "tfc_tensor_array_read",
+          {step.pointerTo(*indices), step.pointerTo(*out), name},
+          {slot.getInt(), count, rowBytes,
+           node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0});
       return success();
     }
     return step.error(node) << "this TensorArray op is not supported yet";

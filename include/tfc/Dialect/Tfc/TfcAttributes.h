@@ -96,8 +96,9 @@ inline constexpr llvm::StringLiteral kSkipNegativeIndicesAttr =
 /// its first value, a valid index (tfc-bound-dynamic-rows).
 inline constexpr llvm::StringLiteral kPadNegativeAttr = "tfc.pad_negative";
 /// On a TensorListReserve whose list grows (TensorListSetItem's
-/// resize_if_index_out_of_bounds) to a length the loop decides: the most
-/// elements it can hold (tfc-bound-growable-lists).
+/// resize_if_index_out_of_bounds), or a TensorArrayV3 of dynamic size, to
+/// a length the loop decides: the most elements it can hold
+/// (tfc-bound-growable-lists).
 inline constexpr llvm::StringLiteral kListCapacityAttr = "tfc.list_capacity";
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.

@@ -61,7 +61,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.snapshot` | node | unit | tfc-order-variable-accesses: a read that copies |
     | `tfc.skip_negative_indices` | node | unit | tfc-bound-unique |
     | `tfc.pad_negative` | node | unit | tfc-bound-unique: a Unique whose padding is -1 for those updates |
-    | `tfc.list_capacity` | node | integer >= 0 | tfc-bound-growable-lists: the capacity of a TensorListReserve's growing list |
+    | `tfc.list_capacity` | node | integer >= 0 | tfc-bound-growable-lists: the capacity of a TensorListReserve's growing list, or of a TensorArrayV3 of dynamic size |
     | `tfc.stack_slot`, `tfc.tensor_array_slot` | node | integer >= 0 | convert-tfg-to-memref: runtime numbers |
   }];
   let hasOperationAttrVerify = 1;
