@@ -182,6 +182,11 @@ private:
   bool sliceRows(Operation *node);
   /// The stack of a TF1 TensorArray of dynamic size, as rows.
   bool stackRows(Operation *node);
+  /// Makes operand `operand` of `node`, `bound` indices of which the first
+  /// `count` are real, -1 past them, and marks `node` to skip negative
+  /// indices (tfc.skip_negative_indices): its padding rows stay untouched.
+  void skipPadding(Operation *node, unsigned operand, int64_t bound,
+                   Value count, const std::string &name);
   /// Whether `node` makes rows of its own (Where, an unpadded selection of
   /// boxes): their facts, counts and bounds are recorded.
   bool producesRows(Operation *node);
@@ -510,24 +515,19 @@ bool Bounder::stackRows(Operation *node) {
       opKindOf(size) != OpKind::TensorArraySizeV3 ||
       forwardArrayOf(tensorArrayOf(tfg::getDataOperands(size)[0])) != array)
     return false;
-  MLIRContext *context = node->getContext();
-  Builder b(context);
-  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  Builder b(node->getContext());
   int64_t bound = capacity.getInt();
   std::string base = (tfg::getNodeName(node) + "/indices").str();
+  // Every element's index, those past the size -1.
   SmallVector<int32_t> iota(bound);
   std::iota(iota.begin(), iota.end(), 0);
-  auto vector = RankedTensorType::get({bound}, i32);
-  Value positions =
-      constant(node, base + "/all", DenseElementsAttr::get(vector, ArrayRef(iota)));
+  node->setOperand(
+      1, constant(node, base + "/all",
+                  DenseElementsAttr::get(
+                      RankedTensorType::get({bound}, b.getI32Type()),
+                      ArrayRef(iota))));
   Value length = tfg::getDataResults(size)[0];
-  Value valid = binary(node, "Less", base + "/valid", positions, length, i1);
-  Value indices = make(node, "SelectV2", base, vector,
-                       {valid, positions,
-                        scalar(node, base + "/padding", IntegerAttr::get(i32, -1))},
-                       {b.getNamedAttr("T", TypeAttr::get(i32))});
-  node->setOperand(1, indices);
-  node->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(context));
+  skipPadding(node, 1, bound, length, base);
   Value count = castTo(node, (tfg::getNodeName(node) + "/count").str(), length,
                        b.getIntegerType(64));
   Value result = tfg::getDataResults(node)[0];
@@ -1038,9 +1038,6 @@ LogicalResult Bounder::stitchRows(Operation *node) {
   OperandRange operands = tfg::getDataOperands(node);
   unsigned n = operands.size() / 2;
   Shape out = shapeOf(tfg::getDataResults(node)[0]);
-  MLIRContext *context = node->getContext();
-  Builder b(context);
-  Type i32 = b.getI32Type(), i64 = b.getIntegerType(64), i1 = b.getI1Type();
   for (unsigned i = 0; i < n; ++i) {
     Value indices = operands[i], data = operands[n + i];
     const Rows *index = rowsOf(indices), *rowsOfData = rowsOf(data);
@@ -1055,24 +1052,35 @@ LogicalResult Bounder::stitchRows(Operation *node) {
         index->axis != 0 || rowsOfData->axis != 0 || shapeOf(indices).rank() != 1)
       return refuse(node, *any, "stitches data and indices that are not rows "
                                 "of one count, one index per row, as");
-    // indices[j] for j < count, else -1 (skipped).
-    std::string name =
-        (tfg::getNodeName(node) + "/indices_" + Twine(i)).str();
-    SmallVector<int64_t> iota(index->bound);
-    std::iota(iota.begin(), iota.end(), 0);
-    Value position = constant(
-        node, name + "/row",
-        DenseElementsAttr::get(RankedTensorType::get({index->bound}, i64),
-                               ArrayRef(iota)));
-    Value valid = binary(node, "Less", name + "/valid", position, index->count, i1);
-    Value masked = make(node, "SelectV2", name, indices.getType(),
-                        {valid, indices,
-                         scalar(node, name + "/padding", IntegerAttr::get(i32, -1))},
-                        {b.getNamedAttr("T", TypeAttr::get(i32))});
-    node->setOperand(i, masked);
-    node->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(context));
+    skipPadding(node, i, index->bound, index->count,
+                (tfg::getNodeName(node) + "/indices_" + Twine(i)).str());
   }
   return success();
+}
+
+void Bounder::skipPadding(Operation *node, unsigned operand, int64_t bound,
+                          Value count, const std::string &name) {
+  // indices[j] for j < count, else -1.
+  Builder b(node->getContext());
+  Value indices = tfg::getDataOperands(node)[operand];
+  auto countType = cast<IntegerType>(
+      cast<TensorType>(count.getType()).getElementType());
+  Type indexType = cast<TensorType>(indices.getType()).getElementType();
+  SmallVector<APInt> iota;
+  for (int64_t j = 0; j < bound; ++j)
+    iota.push_back(APInt(countType.getWidth(), j));
+  Value position = constant(
+      node, name + "/row",
+      DenseElementsAttr::get(RankedTensorType::get({bound}, countType), iota));
+  Value valid =
+      binary(node, "Less", name + "/valid", position, count, b.getI1Type());
+  Value masked =
+      make(node, "SelectV2", name, indices.getType(),
+           {valid, indices,
+            scalar(node, name + "/padding", IntegerAttr::get(indexType, -1))},
+           {b.getNamedAttr("T", TypeAttr::get(indexType))});
+  node->setOperand(operand, masked);
+  node->setAttr(kSkipNegativeIndicesAttr, UnitAttr::get(node->getContext()));
 }
 
 struct BoundDynamicRowsPass

@@ -49,18 +49,15 @@ FailureOr<StridedSliceSpec> stridedSliceAtRunTime(StepEmitter &step,
       constantInts(tfg::getDataOperands(node)[3]);
   if (!strides)
     return step.error(node) << "strides must be a constant";
-  auto mask = [&](StringRef name) {
-    auto attr = node->getAttrOfType<IntegerAttr>(name);
-    return attr ? attr.getInt() : 0;
-  };
   OperandRange operands = tfg::getDataOperands(node);
   SliceIndices begin = sliceIndices(operands[1], strides->size()),
                end = sliceIndices(operands[2], strides->size());
   std::string message;
   FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
-      sliced, begin.values, end.values, *strides, mask("begin_mask"),
-      mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
-      mask("shrink_axis_mask"), message, begin.known, end.known);
+      sliced, begin.values, end.values, *strides, intAttr(node, "begin_mask"),
+      intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+      intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+      message, begin.known, end.known);
   if (failed(spec))
     return step.error(node) << message;
   for (auto [k, d] : llvm::enumerate(spec->outputSource))
@@ -83,8 +80,7 @@ Value rangeEnd(StepEmitter &step, Operation *node, Location loc,
     return b.create<arith::ConstantIndexOp>(loc, v);
   };
   bool isBegin = operand == 1;
-  auto mask = node->getAttrOfType<IntegerAttr>(isBegin ? "begin_mask" : "end_mask");
-  if (mask && (mask.getInt() >> dim.entry & 1))
+  if (intAttr(node, isBegin ? "begin_mask" : "end_mask") >> dim.entry & 1)
     return index(isBegin ? 0 : size);
   Value vector = tfg::getDataOperands(node)[operand];
   auto vectorType = cast<RankedTensorType>(vector.getType());
