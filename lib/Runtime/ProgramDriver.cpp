@@ -84,6 +84,50 @@ bool toNpyDType(int32_t dtype, DType &out) {
   }
 }
 
+/// Pads dimension `axis` of `array` with zeros up to `bound` slices.
+void padDimension(NpyArray &array, int axis, int64_t bound) {
+  size_t outer = 1, inner = 1, size = size_t(array.shape[axis]);
+  for (int d = 0; d < axis; ++d)
+    outer *= size_t(array.shape[d]);
+  for (size_t d = axis + 1; d < array.shape.size(); ++d)
+    inner *= size_t(array.shape[d]);
+  array.shape[axis] = bound;
+  if (array.dtype == DType::String) {
+    std::vector<std::string> padded(outer * size_t(bound) * inner);
+    for (size_t o = 0; o < outer; ++o)
+      for (size_t k = 0; k < size * inner; ++k)
+        padded[o * size_t(bound) * inner + k] =
+            std::move(array.strings[o * size * inner + k]);
+    array.strings = std::move(padded);
+    return;
+  }
+  inner *= dtypeSize(array.dtype);
+  std::vector<uint8_t> padded(outer * size_t(bound) * inner, 0);
+  for (size_t o = 0; o < outer; ++o)
+    std::memcpy(padded.data() + o * size_t(bound) * inner,
+                array.data.data() + o * size * inner, size * inner);
+  array.data = std::move(padded);
+}
+
+/// Keeps the first `count` slices of dimension `axis` of `array`.
+void shrinkDimension(NpyArray &array, int axis, int64_t count) {
+  if (axis >= int(array.shape.size()))
+    return;
+  int64_t elements = array.numElements();
+  size_t inner = elements ? array.data.size() / size_t(elements) : 0, outer = 1;
+  for (int d = 0; d < axis; ++d)
+    outer *= size_t(array.shape[d]);
+  for (size_t d = axis + 1; d < array.shape.size(); ++d)
+    inner *= size_t(array.shape[d]);
+  size_t bound = size_t(array.shape[axis]);
+  size_t kept = size_t(std::clamp<int64_t>(count, 0, int64_t(bound)));
+  for (size_t o = 0; o < outer; ++o)
+    std::memmove(array.data.data() + o * kept * inner,
+                 array.data.data() + o * bound * inner, kept * inner);
+  array.data.resize(outer * kept * inner);
+  array.shape[axis] = int64_t(kept);
+}
+
 std::vector<int64_t> shapeOf(const tfc_tensor_info &info) {
   return std::vector<int64_t>(info.dims, info.dims + info.rank);
 }
@@ -302,9 +346,27 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   std::vector<void *> inputPointers(model.num_inputs);
   // The strings of string inputs, as handles point to them (tfc_runtime.h).
   std::vector<std::unique_ptr<char[]>> inputStrings;
+  // Inputs one dimension of which --max-dim bounds: any size up to the
+  // bound, and the program sets the input that counts it.
+  auto boundedAxis = [&](int i) {
+    return model.rows_inputs && model.rows_inputs[i] >= 0
+               ? model.rows_input_axes[i]
+               : -1;
+  };
+  std::map<int, int> countedBy;
+  for (int i = 0; model.rows_inputs && i < model.num_inputs; ++i)
+    if (model.rows_inputs[i] >= 0)
+      countedBy[model.rows_inputs[i]] = i;
   for (int i = 0; i < model.num_inputs; ++i) {
     const tfc_tensor_info &info = model.inputs[i];
     auto it = inputFiles.find(i);
+    if (auto counted = countedBy.find(i); counted != countedBy.end()) {
+      if (it != inputFiles.end())
+        return usage(program, std::string("--input '") + info.name +
+                                  "': the program sets it from the shape of '" +
+                                  model.inputs[counted->second].name + "'");
+      continue;
+    }
     if (it == inputFiles.end())
       return usage(program, std::string("missing --input for '") + info.name + "'");
     DType dtype;
@@ -312,11 +374,33 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       return usage(program, std::string("input '") + info.name +
                                 "' has a dtype .npy files cannot hold");
     std::string error;
+    std::vector<int64_t> expected = shapeOf(info);
+    int axis = boundedAxis(i);
+    if (axis >= 0)
+      expected[axis] = -1;
     if (!readNpy(it->second, inputs[i], error) ||
-        !checkNpyMatches(inputs[i], dtype, shapeOf(info), info.name, it->second,
+        !checkNpyMatches(inputs[i], dtype, expected, info.name, it->second,
                          error)) {
       std::fprintf(stderr, "%s: error: %s\n", program, error.c_str());
       return kExitBadInput;
+    }
+    if (axis >= 0) {
+      int64_t size = inputs[i].shape[axis], bound = info.dims[axis];
+      if (size > bound) {
+        std::fprintf(stderr,
+                     "%s: error: %s: input '%s' has %" PRId64
+                     " along dimension %d, more than the %" PRId64
+                     " it was compiled for (--max-dim)\n",
+                     program, it->second.c_str(), info.name, size, axis, bound);
+        return kExitBadInput;
+      }
+      padDimension(inputs[i], axis, bound);
+      NpyArray &count = inputs[model.rows_inputs[i]];
+      count.dtype = DType::Int64;
+      count.shape = {};
+      count.data.resize(sizeof size);
+      std::memcpy(count.data.data(), &size, sizeof size);
+      inputPointers[model.rows_inputs[i]] = count.data.data();
     }
     if (dtype == DType::String) {
       inputs[i].data.resize(inputs[i].strings.size() * sizeof(uint64_t));
@@ -505,13 +589,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     int32_t k = model.rows_outputs[i];
     if (k < 0)
       continue;
-    NpyArray &output = outputs[i];
     int64_t count;
     std::memcpy(&count, outputs[k].data.data(), sizeof count);
-    int64_t bound = output.shape[0];
-    size_t rowBytes = bound ? output.data.size() / size_t(bound) : 0;
-    output.shape[0] = std::clamp<int64_t>(count, 0, bound);
-    output.data.resize(size_t(output.shape[0]) * rowBytes);
+    shrinkDimension(outputs[i], model.rows_output_axes ? model.rows_output_axes[i] : 0,
+                    count);
   }
   // String outputs: the text behind the last step's handles.
   for (NpyArray &output : outputs) {

@@ -77,16 +77,104 @@ namespace tfc {
 
 namespace {
 
-/// A value whose dimension `axis` is planned for `bound` slices, of which
-/// only the first `count` (an int64 scalar of the graph) are TensorFlow's.
-struct Rows {
+/// One dimension of rows. A Reshape may fold the rows with dimensions
+/// around them into one (Keras' Dense folds [batch, n, d] into
+/// [batch*n, d] for its MatMul): the dimension is then `outer` times
+/// `outerUnknown` unknown dimensions (the batch) of `bound` slices of
+/// `inner` elements each.
+struct RowAxis {
   int64_t axis;
+  int64_t outer = 1, outerUnknown = 0, inner = 1;
+  bool folded() const { return outer != 1 || outerUnknown || inner != 1; }
+  bool sameFold(const RowAxis &other) const {
+    return outer == other.outer && outerUnknown == other.outerUnknown &&
+           inner == other.inner;
+  }
+};
+
+/// A value whose dimensions `axes` are each planned for `bound` slices, of
+/// which only the first `count` (an int64 scalar of the graph) are
+/// TensorFlow's.
+struct Rows {
+  SmallVector<RowAxis, 2> axes; // By dimension, ascending.
   int64_t bound;
   Value count;
   /// The node that made the rows (Where, Unique, DynamicPartition, a
-  /// selection of boxes), for messages.
+  /// selection of boxes, a feed's _Arg), for messages.
   Operation *where;
+  /// For a feed bounded by --max-dim: its name and dimension.
+  std::string feed;
+  int64_t feedAxis = -1;
+
+  const RowAxis *at(int64_t axis) const {
+    for (const RowAxis &a : axes)
+      if (a.axis == axis)
+        return &a;
+    return nullptr;
+  }
+  int64_t axis() const { return axes.front().axis; }
+  /// One dimension, not folded: what masks and fetches handle.
+  bool simple() const { return axes.size() == 1 && !axes[0].folded(); }
 };
+
+/// How an element of a value computed from the shapes of rows depends on
+/// their count: not at all, it is the count, or it is computed from it.
+enum class Dependence : uint8_t { None, Count, Other };
+
+/// A value computed from the shape of rows (Shape, Size, and the slices,
+/// stacks and arithmetic of them): as computed, it holds the bound, which
+/// is what a shape operand (a Reshape's, a Fill's) needs; where it is used
+/// as data the count takes the bound's place (Bounder::materialize).
+struct ShapeValue {
+  SmallVector<Dependence> elements; // Of the flattened value.
+  Rows rows;
+  bool dependsOnCount() const {
+    return llvm::any_of(elements,
+                        [](Dependence d) { return d != Dependence::None; });
+  }
+};
+
+/// A product of dimensions, some of them unknown (the batch, before
+/// tfc-tile-batch gives it a size).
+struct Extent {
+  int64_t known = 1, unknown = 0;
+  static Extent of(ArrayRef<int64_t> dims) {
+    Extent e;
+    for (int64_t d : dims)
+      d == ShapedType::kDynamic ? ++e.unknown : e.known *= d;
+    return e;
+  }
+  /// this / other, when other divides this.
+  std::optional<Extent> over(const Extent &other) const {
+    if (other.unknown > unknown || other.known == 0 ||
+        known % other.known != 0)
+      return std::nullopt;
+    return Extent{known / other.known, unknown - other.unknown};
+  }
+};
+
+/// Whether `value` is computed from a Shape, Size or ShapeN (within a few
+/// nodes).
+bool computedFromShapes(Value value, int depth = 8) {
+  Operation *node = value.getDefiningOp();
+  if (!node || !tfg::isNode(node) || depth == 0)
+    return false;
+  OpKind kind = opKindOf(node);
+  if (kind == OpKind::Shape || kind == OpKind::Size || kind == OpKind::ShapeN)
+    return true;
+  return llvm::any_of(tfg::getDataOperands(node), [&](Value operand) {
+    return computedFromShapes(operand, depth - 1);
+  });
+}
+
+Rows rowsAlong(int64_t axis, int64_t bound, Value count, Operation *where) {
+  Rows r;
+  r.axes = {RowAxis{axis}};
+  r.bound = bound;
+  r.count = count;
+  r.where = where;
+  return r;
+}
 
 Shape shapeOf(Value value) { return Shape::fromType(value.getType()); }
 
@@ -159,7 +247,8 @@ Attribute identityOf(OpKind kind, Type element) {
 
 class Bounder {
 public:
-  Bounder(Block &body) : body(body), names(body) {}
+  Bounder(Block &body, bool feeds)
+      : body(body), names(body), feedsOnly(feeds) {}
 
   /// Bounds the Wheres of the body; whether it had any.
   FailureOr<bool> run();
@@ -170,10 +259,17 @@ private:
   Value countOf(Operation *node, Value input, StringRef name = {});
   /// Carries the facts through `node`, rewriting what asks for a count.
   LogicalResult visit(Operation *node);
+  LogicalResult visitRows(Operation *node, const Rows &from);
   LogicalResult visitCountUser(Operation *node);
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult stitchRows(Operation *node);
-  LogicalResult shapeOfRows(Operation *node, const Rows &rows);
+  LogicalResult contractRows(Operation *node, const Rows &rows);
+  /// Follows a value computed from shapes of rows through `node`: true
+  /// when `node` computes another such value, or uses one as a shape.
+  FailureOr<bool> followShapeValue(Operation *node);
+  /// The count version of a value computed from shapes of rows: what its
+  /// uses as data see. Nodes beside its own compute it.
+  Value materialize(Value value);
 
   /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
   /// (the node itself for any other).
@@ -182,11 +278,18 @@ private:
   bool sliceRows(Operation *node);
   /// The stack of a TF1 TensorArray of dynamic size, as rows.
   bool stackRows(Operation *node);
+  /// A feed whose dimension --max-dim bounds, as rows counted by a feed
+  /// added for the purpose.
+  bool feedRows(Operation *arg);
   /// Makes operand `operand` of `node`, `bound` indices of which the first
   /// `count` are real, -1 past them, and marks `node` to skip negative
   /// indices (tfc.skip_negative_indices): its padding rows stay untouched.
   void skipPadding(Operation *node, unsigned operand, int64_t bound,
                    Value count, const std::string &name);
+  /// `x` with its slices past the count along `axis` replaced by `fill`
+  /// (`name`/padded, from `name`/valid).
+  Value maskPadding(Operation *like, Value x, const Rows &rows, int64_t axis,
+                    Attribute fill, const std::string &name);
   /// Whether `node` makes rows of its own (Where, an unpadded selection of
   /// boxes): their facts, counts and bounds are recorded.
   bool producesRows(Operation *node);
@@ -203,15 +306,30 @@ private:
     auto it = rows.find(value);
     return it == rows.end() ? nullptr : &it->second;
   }
+  void setRows(Value value, const Rows &from, ArrayRef<RowAxis> axes) {
+    if (axes.empty())
+      return;
+    Rows r = from;
+    r.axes.assign(axes.begin(), axes.end());
+    llvm::sort(r.axes, [](const RowAxis &a, const RowAxis &b) {
+      return a.axis < b.axis;
+    });
+    rows[value] = r;
+  }
   void setRows(Value value, const Rows &from, int64_t axis) {
-    rows[value] = {axis, from.bound, from.count, from.where};
+    setRows(value, from, ArrayRef<RowAxis>{RowAxis{axis}});
+  }
+  /// "node 'w' (Where), whose number only the data decides", or a feed's.
+  std::string describe(const Rows &rows) const {
+    if (!rows.feed.empty())
+      return "feed '" + rows.feed + "' along dimension " +
+             std::to_string(rows.feedAxis) + ", whose size --max-dim bounds";
+    return tfg::nodeLabel(rows.where) + ", whose number only the data decides";
   }
   LogicalResult refuse(Operation *node, const Rows &from, const Twine &why) {
     return node->emitError()
            << tfg::nodeLabel(node) << " " << why << " the rows of "
-           << tfg::nodeLabel(from.where)
-           << ", whose number only the data decides; tfc plans them for "
-              "their bound and cannot here";
+           << describe(from) << "; tfc plans them for their bound and cannot here";
   }
 
   // Node builders, where `like` is, typed by shape inference afterwards.
@@ -249,6 +367,17 @@ private:
     return make(like, op, name, UnrankedTensorType::get(result), {a, b},
                 {builder.getNamedAttr("T", TypeAttr::get(element))});
   }
+  /// An integer constant of `element` (i32 or i64) and shape `shape`.
+  Value integers(Operation *like, StringRef name, Type element,
+                 ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+    auto type = RankedTensorType::get(shape, element);
+    if (element.isInteger(32)) {
+      SmallVector<int32_t> narrow(values.begin(), values.end());
+      return constant(like, name,
+                      DenseElementsAttr::get(type, ArrayRef<int32_t>(narrow)));
+    }
+    return constant(like, name, DenseElementsAttr::get(type, values));
+  }
   /// Replaces `node`'s data result 0 by `value` (which takes its name
   /// when it is a node made here: what fetches and errors show).
   void replace(Operation *node, Value value) {
@@ -262,15 +391,39 @@ private:
 
   Block &body;
   NameUniquer names;
+  /// Bounds the feeds --max-dim names, not data-dependent sizes.
+  bool feedsOnly;
   llvm::DenseMap<Value, Rows> rows;
   /// Values computed from a count, and the rows whose count it is.
   llvm::DenseMap<Value, Rows> counts;
+  /// Values computed from shapes of rows, and their count versions.
+  llvm::DenseMap<Value, ShapeValue> shapeValues;
+  llvm::DenseMap<Value, Value> materialized;
   /// The results whose first dimension gets a bound.
   SmallVector<std::pair<Value, int64_t>> bounded;
   /// The count of each (partitions, partition) of the DynamicPartitions.
   llvm::DenseMap<std::pair<Value, int64_t>, Value> partitionCounts;
-  /// The _Retvals of rows, and their counts.
-  SmallVector<std::pair<Operation *, Value>> fetchedRows;
+  /// The _Retvals of rows, their counts and the dimension of the rows.
+  struct FetchedRows {
+    Operation *retval;
+    Value count;
+    int64_t axis;
+  };
+  SmallVector<FetchedRows> fetchedRows;
+  /// The values of small integer tensors that shape inference computes
+  /// (a Tensordot's permutation, concatenated from constants).
+  KnownValues known;
+  /// The value of an integer tensor the step does not compute from rows.
+  std::optional<SmallVector<int64_t>> intsOf(Value value) const {
+    if (shapeValues.count(value) || counts.count(value) || rows.count(value))
+      return std::nullopt;
+    if (std::optional<SmallVector<int64_t>> c = constantInts(value))
+      return c;
+    auto it = known.find(value);
+    if (it == known.end())
+      return std::nullopt;
+    return it->second;
+  }
 };
 
 void Bounder::addRowCounts() {
@@ -281,10 +434,12 @@ void Bounder::addRowCounts() {
   Builder b(context);
   auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
   SmallVector<Attribute> names(fetches.begin(), fetches.end());
-  SmallVector<int64_t> counts(names.size(), -1);
+  SmallVector<int64_t> counts(names.size(), -1), axes(names.size(), 0);
   if (auto given = module->getAttrOfType<DenseI64ArrayAttr>(kRowCountsAttr))
     counts.assign(given.asArrayRef().begin(), given.asArrayRef().end());
-  for (auto [retval, count] : fetchedRows) {
+  if (auto given = module->getAttrOfType<DenseI64ArrayAttr>(kRowAxesAttr))
+    axes.assign(given.asArrayRef().begin(), given.asArrayRef().end());
+  for (auto [retval, count, axis] : fetchedRows) {
     int64_t index = retval->getAttrOfType<IntegerAttr>("index").getInt();
     int64_t k = names.size();
     std::string name = cast<StringAttr>(names[index]).str() + "/rows";
@@ -296,10 +451,14 @@ void Bounder::addRowCounts() {
                     b.getNamedAttr("index", b.getI64IntegerAttr(k))});
     names.push_back(b.getStringAttr(name));
     counts[index] = k;
+    axes[index] = axis;
     counts.push_back(-1);
+    axes.push_back(0);
   }
   module->setAttr(kFetchesAttr, b.getArrayAttr(names));
   module->setAttr(kRowCountsAttr, DenseI64ArrayAttr::get(context, counts));
+  if (llvm::any_of(axes, [](int64_t a) { return a != 0; }))
+    module->setAttr(kRowAxesAttr, DenseI64ArrayAttr::get(context, axes));
 }
 
 Value Bounder::countOf(Operation *where, Value input, StringRef name) {
@@ -336,6 +495,9 @@ Value Bounder::countOf(Operation *where, Value input, StringRef name) {
 
 FailureOr<bool> Bounder::run() {
   SmallVector<Operation *> order = topologicalOrder(body);
+  unsigned refined = 0;
+  if (failed(inferShapes(body, refined, &known)))
+    return failure();
   for (Operation *&node : order)
     if (tfg::isNode(node))
       node = asCountingSelection(node);
@@ -345,19 +507,106 @@ FailureOr<bool> Bounder::run() {
     if (!producesRows(node) && failed(visit(node)))
       return failure();
   }
-  if (bounded.empty())
+  if (rows.empty())
     return false;
   addRowCounts();
   for (auto [value, bound] : bounded) {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> dims(type.getShape());
-    dims[rows.lookup(value).axis] = bound;
+    dims[rows.lookup(value).axis()] = bound;
     value.setType(RankedTensorType::get(dims, type.getElementType()));
   }
-  unsigned refined = 0;
   if (failed(inferShapes(body, refined)))
     return failure();
   return true;
+}
+
+bool Bounder::feedRows(Operation *arg) {
+  auto module = body.getParentOp()->getParentOfType<ModuleOp>();
+  auto maxDims = module->getAttrOfType<ArrayAttr>(kFeedMaxDimsAttr);
+  auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
+  int64_t index = arg->getAttrOfType<IntegerAttr>("index").getInt();
+  if (!maxDims || !feeds || !isStepEntry() || index >= int64_t(maxDims.size()))
+    return false;
+  auto given = dyn_cast<DenseI64ArrayAttr>(maxDims[index]);
+  if (!given || given.size() != 2)
+    return false;
+  int64_t axis = given[0], bound = given[1];
+  MLIRContext *context = module.getContext();
+  Builder b(context);
+  Type i64 = b.getIntegerType(64);
+  // The count is a feed of its own, after the others: the program sets it
+  // from the fed tensor's shape, a library's caller passes it.
+  std::string feed = cast<StringAttr>(feeds[index]).str();
+  std::string name = feed + "/dim" + std::to_string(axis);
+  int64_t countIndex = feeds.size();
+  OpBuilder builder(arg);
+  Value count =
+      createNodeLike(builder, arg, "_Arg",
+                     names.get((tfg::getNodeName(arg) + "/dim" + Twine(axis)).str()),
+                     RankedTensorType::get({}, i64), {}, {},
+                     {b.getNamedAttr("T", TypeAttr::get(i64)),
+                      b.getNamedAttr("index", b.getI64IntegerAttr(countIndex))})
+          ->getResult(0);
+  auto append = [&](StringRef attrName, Attribute entry) {
+    if (auto array = module->getAttrOfType<ArrayAttr>(attrName)) {
+      SmallVector<Attribute> entries(array.begin(), array.end());
+      entries.push_back(entry);
+      module->setAttr(attrName, b.getArrayAttr(entries));
+    }
+  };
+  append(kFeedsAttr, b.getStringAttr(name));
+  append(kFeedShapesAttr, b.getUnitAttr());
+  append(kFeedMaxDimsAttr, DenseI64ArrayAttr::get(context, {}));
+  SmallVector<int64_t> countsOfFeeds(feeds.size() + 1, -1);
+  if (auto was = module->getAttrOfType<DenseI64ArrayAttr>(kFeedRowCountsAttr))
+    llvm::copy(was.asArrayRef(), countsOfFeeds.begin());
+  countsOfFeeds[index] = countIndex;
+  module->setAttr(kFeedRowCountsAttr,
+                  DenseI64ArrayAttr::get(context, countsOfFeeds));
+
+  Value fed = tfg::getDataResults(arg)[0];
+  Rows r = rowsAlong(axis, bound, count, arg);
+  r.feed = feed;
+  r.feedAxis = axis;
+  // The padding is zeroed, whatever the caller left there: zeros are
+  // valid indices, and compute nothing surprising.
+  Type element = cast<TensorType>(fed.getType()).getElementType();
+  Attribute zero;
+  if (isa<FloatType>(element))
+    zero = FloatAttr::get(element, 0.0);
+  else if (isa<IntegerType>(element))
+    zero = IntegerAttr::get(element, 0);
+  if (zero) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : fed.getUses())
+      uses.push_back(&use);
+    Value zeroed = maskPadding(arg, fed, r, axis, zero,
+                               tfg::getNodeName(arg).str());
+    for (OpOperand *use : uses)
+      use->set(zeroed);
+    rows[zeroed] = r;
+  }
+  rows[fed] = r;
+  return true;
+}
+
+Value Bounder::maskPadding(Operation *like, Value x, const Rows &rows,
+                           int64_t axis, Attribute fill,
+                           const std::string &name) {
+  // valid[i] = i < count along the axis, broadcast along the others.
+  Builder b(like->getContext());
+  Shape in = shapeOf(x);
+  SmallVector<int64_t> maskShape(in.rank(), 1), iota(rows.bound);
+  maskShape[axis] = rows.bound;
+  std::iota(iota.begin(), iota.end(), 0);
+  Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
+  Value index = integers(like, name + "/row", i64, maskShape, iota);
+  Value valid = binary(like, "Less", name + "/valid", index, rows.count, i1);
+  Type element = cast<TensorType>(x.getType()).getElementType();
+  return make(like, "SelectV2", name + "/padded", x.getType(),
+              {valid, x, scalar(like, name + "/fill", fill)},
+              {b.getNamedAttr("T", TypeAttr::get(element))});
 }
 
 Operation *Bounder::asCountingSelection(Operation *node) {
@@ -489,7 +738,7 @@ bool Bounder::sliceRows(Operation *node) {
   Value count = binary(node, "Maximum", base, steps, i64Scalar("empty", 0), i64);
   int64_t bound = (size + d.stride - 1) / d.stride;
   ResultRange results = tfg::getDataResults(node);
-  rows[results[0]] = {axis, bound, count, node};
+  rows[results[0]] = rowsAlong(axis, bound, count, node);
   bounded.push_back({results[0], bound});
   return true;
 }
@@ -508,8 +757,8 @@ bool Bounder::stackRows(Operation *node) {
     return false;
   OperandRange bounds = tfg::getDataOperands(range);
   Operation *size = bounds[1].getDefiningOp();
-  std::optional<SmallVector<int64_t>> start = constantInts(bounds[0]),
-                                      delta = constantInts(bounds[2]);
+  std::optional<SmallVector<int64_t>> start = intsOf(bounds[0]),
+                                      delta = intsOf(bounds[2]);
   if (!start || !delta || (*start) != SmallVector<int64_t>{0} ||
       (*delta) != SmallVector<int64_t>{1} || !size || !tfg::isNode(size) ||
       opKindOf(size) != OpKind::TensorArraySizeV3 ||
@@ -531,13 +780,15 @@ bool Bounder::stackRows(Operation *node) {
   Value count = castTo(node, (tfg::getNodeName(node) + "/count").str(), length,
                        b.getIntegerType(64));
   Value result = tfg::getDataResults(node)[0];
-  rows[result] = {0, bound, count, node};
+  rows[result] = rowsAlong(0, bound, count, node);
   bounded.push_back({result, bound});
   return true;
 }
 
 bool Bounder::producesRows(Operation *node) {
   OpKind kind = opKindOf(node);
+  if (feedsOnly || kind == OpKind::InternalArg)
+    return feedsOnly && kind == OpKind::InternalArg && feedRows(node);
   OperandRange operands = tfg::getDataOperands(node);
   ResultRange results = tfg::getDataResults(node);
   if (kind == OpKind::Where) {
@@ -547,7 +798,7 @@ bool Bounder::producesRows(Operation *node) {
     if (!in.isStatic())
       return false;
     int64_t bound = in.numElements();
-    rows[results[0]] = {0, bound, countOf(node, operands[0]), node};
+    rows[results[0]] = rowsAlong(0, bound, countOf(node, operands[0]), node);
     bounded.push_back({results[0], bound});
     return true;
   }
@@ -575,7 +826,7 @@ bool Bounder::producesRows(Operation *node) {
                           {b.getNamedAttr("T", TypeAttr::get(i32))});
         count = countOf(node, mine, base);
       }
-      rows[result] = {0, bound, count, node};
+      rows[result] = rowsAlong(0, bound, count, node);
       bounded.push_back({result, bound});
     }
     return true;
@@ -605,7 +856,7 @@ bool Bounder::producesRows(Operation *node) {
       count = binary(node, "AddV2", base, last,
                      scalar(node, base + "/one", IntegerAttr::get(i64, 1)), i64);
     }
-    rows[results[0]] = {0, bound, count, node};
+    rows[results[0]] = rowsAlong(0, bound, count, node);
     bounded.push_back({results[0], bound});
     return true;
   }
@@ -624,11 +875,16 @@ bool Bounder::producesRows(Operation *node) {
                         RankedTensorType::get({}, b.getI32Type()),
                         operands[0], {});
     Value count = castTo(node, base, length, b.getIntegerType(64));
-    rows[results[0]] = {0, capacity.getInt(), count, node};
+    rows[results[0]] = rowsAlong(0, capacity.getInt(), count, node);
     bounded.push_back({results[0], capacity.getInt()});
     return true;
   }
-  if (kind == OpKind::StridedSlice && !rowsOf(operands[0]))
+  // (Ends computed from shapes of rows are followShapeValue's; ends
+  // computed from other shapes are known once tfc-tile-batch has given
+  // the batch a size.)
+  if (kind == OpKind::StridedSlice && !rowsOf(operands[0]) &&
+      !shapeValues.count(operands[1]) && !shapeValues.count(operands[2]) &&
+      !computedFromShapes(operands[1]) && !computedFromShapes(operands[2]))
     return sliceRows(node);
   if (kind == OpKind::TensorArrayGatherV3)
     return stackRows(node);
@@ -642,14 +898,14 @@ bool Bounder::producesRows(Operation *node) {
         boxes.dims[0] == ShapedType::kDynamic)
       return false;
     int64_t bound = boxes.dims[0];
-    if (std::optional<SmallVector<int64_t>> m = constantInts(operands[2]);
+    if (std::optional<SmallVector<int64_t>> m = intsOf(operands[2]);
         m && m->size() == 1)
       bound = std::clamp<int64_t>((*m)[0], 0, bound);
     bool v5 = kind == OpKind::NonMaxSuppressionV5;
     Value count = castTo(node, (tfg::getNodeName(node) + "/count").str(),
                          results[v5 ? 2 : 1], IntegerType::get(node->getContext(), 64));
     for (unsigned i = 0; i < (v5 ? 2u : 1u); ++i) {
-      rows[results[i]] = {0, bound, count, node};
+      rows[results[i]] = rowsAlong(0, bound, count, node);
       bounded.push_back({results[i], bound});
     }
     return true;
@@ -658,6 +914,19 @@ bool Bounder::producesRows(Operation *node) {
 }
 
 LogicalResult Bounder::visit(Operation *node) {
+  // Values computed from shapes of rows: followed, used as shapes, or
+  // replaced by their count versions where used as data.
+  if (llvm::any_of(tfg::getDataOperands(node),
+                   [&](Value v) { return shapeValues.count(v) > 0; })) {
+    FailureOr<bool> followed = followShapeValue(node);
+    if (failed(followed))
+      return failure();
+    if (*followed)
+      return success();
+    for (OpOperand &operand : node->getOpOperands())
+      if (shapeValues.count(operand.get()))
+        operand.set(materialize(operand.get()));
+  }
   const Rows *from = nullptr;
   bool fromCount = false;
   for (Value operand : tfg::getDataOperands(node)) {
@@ -667,83 +936,136 @@ LogicalResult Bounder::visit(Operation *node) {
   }
   if (!from)
     return fromCount ? visitCountUser(node) : success();
+  // (A copy: the map grows as facts are recorded.)
+  Rows copy = *from;
+  return visitRows(node, copy);
+}
 
+LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
   ResultRange results = tfg::getDataResults(node);
-  // The axis of the rows of operand i, or -1 when it has none.
+  // The rows of operand i, or null.
+  auto rowsAt = [&](unsigned i) { return rowsOf(operands[i]); };
+  // The (single) axis of the rows of operand i, or -1 when it has none.
   auto axisOf = [&](unsigned i) {
     const Rows *r = rowsOf(operands[i]);
-    return r ? r->axis : -1;
+    return r ? r->axis() : -1;
   };
   if (kind == OpKind::DynamicStitch || kind == OpKind::ParallelDynamicStitch)
     return stitchRows(node);
   // Every operand with rows has the same count.
   for (Value operand : operands)
-    if (const Rows *r = rowsOf(operand); r && r->count != from->count)
-      return refuse(node, *from,
-                    "combines rows of two Wheres: " + tfg::nodeLabel(r->where) +
-                        " and");
+    if (const Rows *r = rowsOf(operand); r && r->count != from.count)
+      return node->emitError()
+             << tfg::nodeLabel(node) << " combines the rows of "
+             << describe(*r) << ", and those of " << describe(from)
+             << "; tfc plans them for their bound and cannot here";
   auto rankOf = [&](Value v) { return shapeOf(v).rank(); };
   auto constantAxis = [&](Value v, int64_t rank) -> std::optional<int64_t> {
-    std::optional<SmallVector<int64_t>> values = constantInts(v);
+    std::optional<SmallVector<int64_t>> values = intsOf(v);
     if (!values || values->size() != 1)
       return std::nullopt;
     return normalizeAxis((*values)[0], rank);
   };
   auto to = [&](int64_t axis) {
-    setRows(results[0], *from, axis);
+    RowAxis a = from.axes.front();
+    a.axis = axis;
+    setRows(results[0], from, ArrayRef<RowAxis>{a});
+    return success();
+  };
+  // Each axis of the rows moved by `move` (-1: refused).
+  auto mapAxes = [&](function_ref<int64_t(int64_t)> move,
+                     const char *why) -> LogicalResult {
+    SmallVector<RowAxis> axes;
+    for (RowAxis a : from.axes) {
+      int64_t to = move(a.axis);
+      if (to < 0)
+        return refuse(node, from, why);
+      a.axis = to;
+      axes.push_back(a);
+    }
+    setRows(results[0], from, axes);
     return success();
   };
   const char *moves = "moves";
+  // Ops that only one dimension of rows, not folded, can take.
+  auto single = [&]() { return from.simple(); };
 
   if (kind == OpKind::InternalRetval) {
     // Fetched with their count: the program returns the first rows.
-    if (from->axis != 0 || !isStepEntry())
+    if (!single() || !isStepEntry())
       return node->emitError()
              << "fetch of " << tfg::nodeLabel(operands[0].getDefiningOp())
-             << " has as many slices along dimension " << from->axis
-             << " as " << tfg::nodeLabel(from->where)
-             << " finds, which only the data decides; tfc returns such a "
-                "count of rows only as the first dimension of a fetch of the "
-                "step";
-    fetchedRows.push_back({node, from->count});
+             << " has slices along " << from.axes.size()
+             << " dimension(s) as many as " << describe(from)
+             << "; tfc returns such a count only along one dimension of a "
+                "fetch of the step";
+    fetchedRows.push_back({node, from.count, from.axis()});
     return success();
   }
-  if (kind == OpKind::Shape || kind == OpKind::Size)
-    return shapeOfRows(node, *from);
+  if (kind == OpKind::Shape || kind == OpKind::Size) {
+    Shape in = shapeOf(operands[0]);
+    if (!in.ranked)
+      return refuse(node, from, "asks for a shape of unknown rank beside");
+    ShapeValue value{{}, from};
+    if (kind == OpKind::Size) {
+      value.elements.push_back(Dependence::Other);
+    } else {
+      value.elements.assign(in.rank(), Dependence::None);
+      for (const RowAxis &a : from.axes)
+        value.elements[a.axis] =
+            a.folded() ? Dependence::Other : Dependence::Count;
+    }
+    shapeValues[results[0]] = value;
+    return success();
+  }
   if (kind == OpKind::Rank)
     return success();
   if (isReduction(kind))
-    return reduceRows(node, *from);
+    return reduceRows(node, from);
   if (isIdentityLike(kind))
-    return to(from->axis);
+    return mapAxes([](int64_t a) { return a; }, moves);
 
   if (isElementwise(node)) {
     // Rows line up right-aligned, as broadcasting does; every other
     // operand must broadcast along them.
-    int64_t rank = rankOf(results[0]), axis = -1;
+    int64_t rank = rankOf(results[0]);
     if (rank < 0 || kind == OpKind::Select ||
         (kind == OpKind::BiasAdd &&
          node->getAttrOfType<StringAttr>("data_format") &&
          node->getAttrOfType<StringAttr>("data_format").getValue() == "NCHW"))
-      return refuse(node, *from, "broadcasts in a way tfc does not follow for");
+      return refuse(node, from, "broadcasts in a way tfc does not follow for");
+    SmallVector<RowAxis> axes;
     for (auto [i, operand] : llvm::enumerate(operands)) {
-      int64_t r = rankOf(operand), a = axisOf(i);
+      int64_t r = rankOf(operand);
       if (r < 0)
-        return refuse(node, *from, "broadcasts an operand of unknown rank with");
-      if (a >= 0) {
-        if (axis >= 0 && a + rank - r != axis)
-          return refuse(node, *from, "lines up on different axes");
-        axis = a + rank - r;
+        return refuse(node, from, "broadcasts an operand of unknown rank with");
+      const Rows *mine = rowsAt(i);
+      if (!mine)
+        continue;
+      for (RowAxis a : mine->axes) {
+        a.axis += rank - r;
+        auto same = llvm::find_if(
+            axes, [&](const RowAxis &b) { return b.axis == a.axis; });
+        if (same == axes.end())
+          axes.push_back(a);
+        else if (!same->sameFold(a))
+          return refuse(node, from, "lines up differently folded");
       }
     }
     for (auto [i, operand] : llvm::enumerate(operands)) {
-      int64_t r = rankOf(operand), at = axis - (rank - r);
-      if (axisOf(i) < 0 && at >= 0 && shapeOf(operand).dims[at] != 1)
-        return refuse(node, *from, "combines a tensor of other rows with");
+      int64_t r = rankOf(operand);
+      const Rows *mine = rowsAt(i);
+      for (const RowAxis &a : axes) {
+        int64_t at = a.axis - (rank - r);
+        if (at >= 0 && !(mine && mine->at(at)) &&
+            shapeOf(operand).dims[at] != 1)
+          return refuse(node, from, "combines a tensor of other rows with");
+      }
     }
-    return to(axis);
+    setRows(results[0], from, axes);
+    return success();
   }
 
   switch (kind) {
@@ -751,49 +1073,77 @@ LogicalResult Bounder::visit(Operation *node) {
     int64_t rank = rankOf(operands[0]);
     auto dims = node->getAttrOfType<ArrayAttr>("squeeze_dims");
     if (!dims || dims.empty())
-      return refuse(node, *from, "squeezes every dimension of size 1, maybe");
-    int64_t axis = from->axis;
+      return refuse(node, from, "squeezes every dimension of size 1, maybe");
+    SmallVector<int64_t> squeezed;
     for (Attribute dim : dims) {
       std::optional<int64_t> d =
           normalizeAxis(cast<IntegerAttr>(dim).getInt(), rank);
-      if (!d || *d == from->axis)
-        return refuse(node, *from, "squeezes");
-      axis -= *d < from->axis;
+      if (!d || from.at(*d))
+        return refuse(node, from, "squeezes");
+      squeezed.push_back(*d);
     }
-    return to(axis);
+    return mapAxes(
+        [&](int64_t a) {
+          return a - llvm::count_if(squeezed, [&](int64_t d) { return d < a; });
+        },
+        moves);
   }
   case OpKind::ExpandDims: {
     std::optional<int64_t> d =
         constantAxis(operands[1], rankOf(operands[0]) + 1);
     if (!d || axisOf(1) >= 0)
-      return refuse(node, *from, "expands by a dimension tfc cannot see in");
-    return to(from->axis + (*d <= from->axis));
+      return refuse(node, from, "expands by a dimension tfc cannot see in");
+    return mapAxes([&](int64_t a) { return a + (*d <= a); }, moves);
   }
   case OpKind::Reshape: {
-    // The same elements before and after the axis: each slice of the rows
-    // stays one slice.
+    // Each dimension of rows stays whole, maybe folded with others: as
+    // many elements before and after its slices on both sides.
     Shape in = shapeOf(operands[0]), out = shapeOf(results[0]);
-    if (axisOf(1) >= 0 || !staticBut(in, from->axis) || !out.ranked)
-      return refuse(node, *from, "reshapes");
-    int64_t axis = -1;
-    for (auto [d, size] : llvm::enumerate(out.dims))
-      if (size == ShapedType::kDynamic)
-        axis = axis < 0 ? int64_t(d) : -2;
-    ArrayRef<int64_t> i(in.dims), o(out.dims);
-    if (axis < 0 ||
-        product(i.take_front(from->axis)) != product(o.take_front(axis)) ||
-        product(i.drop_front(from->axis + 1)) != product(o.drop_front(axis + 1)))
-      return refuse(node, *from, "reshapes into other rows");
-    return to(axis);
+    if (axisOf(1) >= 0 || !in.ranked || !out.ranked)
+      return refuse(node, from, "reshapes");
+    SmallVector<RowAxis> axes;
+    for (const RowAxis &a : from.axes) {
+      SmallVector<int64_t> dims(in.dims.begin(), in.dims.end());
+      dims[a.axis] = 1;
+      std::optional<Extent> prefix =
+          Extent::of(ArrayRef(dims).take_front(a.axis));
+      prefix->known *= a.outer;
+      prefix->unknown += a.outerUnknown;
+      Extent suffix = Extent::of(ArrayRef(dims).drop_front(a.axis + 1));
+      suffix.known *= a.inner;
+      bool found = false;
+      for (int64_t b = 0; b < out.rank() && !found; ++b) {
+        ArrayRef<int64_t> o(out.dims);
+        std::optional<Extent> outer = prefix->over(Extent::of(o.take_front(b))),
+                              inner = suffix.over(Extent::of(o.drop_front(b + 1)));
+        if (!outer || !inner || inner->unknown)
+          continue;
+        bool unknownHere = o[b] == ShapedType::kDynamic;
+        if (outer->unknown ? !unknownHere
+                           : !unknownHere && o[b] != outer->known * from.bound *
+                                                         inner->known)
+          continue;
+        if (unknownHere && !outer->unknown && in.dims[a.axis] != ShapedType::kDynamic)
+          continue;
+        axes.push_back({b, outer->known, outer->unknown, inner->known});
+        found = true;
+      }
+      if (!found)
+        return refuse(node, from, "reshapes into other rows");
+    }
+    setRows(results[0], from, axes);
+    return success();
   }
   case OpKind::Transpose: {
-    std::optional<SmallVector<int64_t>> perm = constantInts(operands[1]);
+    std::optional<SmallVector<int64_t>> perm = intsOf(operands[1]);
     if (!perm || axisOf(1) >= 0)
-      return refuse(node, *from, "transposes by a permutation tfc cannot see in");
-    for (auto [d, source] : llvm::enumerate(*perm))
-      if (source == from->axis)
-        return to(d);
-    return refuse(node, *from, moves);
+      return refuse(node, from, "transposes by a permutation tfc cannot see in");
+    return mapAxes(
+        [&](int64_t a) -> int64_t {
+          auto it = llvm::find(*perm, a);
+          return it == perm->end() ? -1 : it - perm->begin();
+        },
+        moves);
   }
   case OpKind::GatherV2:
   case OpKind::Gather:
@@ -806,11 +1156,13 @@ LogicalResult Bounder::visit(Operation *node) {
       std::optional<int64_t> a =
           constantAxis(operands[2], rankOf(operands[0]));
       if (!a || axisOf(2) >= 0 || intAttr(node, "batch_dims") != 0)
-        return refuse(node, *from, "gathers in a way tfc does not follow for");
+        return refuse(node, from, "gathers in a way tfc does not follow for");
       gatherAxis = *a;
     }
     if (kind == OpKind::ResourceGather && intAttr(node, "batch_dims") != 0)
-      return refuse(node, *from, "gathers in a way tfc does not follow for");
+      return refuse(node, from, "gathers in a way tfc does not follow for");
+    if (!single())
+      return refuse(node, from, "gathers along");
     if (axisOf(indices) >= 0 && (kind == OpKind::ResourceGather ||
                                  axisOf(params) < 0))
       return to(gatherAxis + axisOf(indices));
@@ -819,60 +1171,505 @@ LogicalResult Bounder::visit(Operation *node) {
       return to(axisOf(params) < gatherAxis
                     ? axisOf(params)
                     : axisOf(params) + rankOf(operands[indices]) - 1);
-    return refuse(node, *from, "gathers along");
+    return refuse(node, from, "gathers along");
   }
   case OpKind::StridedSlice: {
     // Slices of the other axes ([:, 1]) with the rows taken whole.
-    std::optional<SmallVector<int64_t>> begin = constantInts(operands[1]),
-                                        end = constantInts(operands[2]),
-                                        strides = constantInts(operands[3]);
-    int64_t a = from->axis, shrink = intAttr(node, "shrink_axis_mask");
-    if (!begin || !end || !strides || axisOf(0) != a ||
+    std::optional<SmallVector<int64_t>> begin = intsOf(operands[1]),
+                                        end = intsOf(operands[2]),
+                                        strides = intsOf(operands[3]);
+    int64_t shrink = intAttr(node, "shrink_axis_mask");
+    if (!begin || !end || !strides || axisOf(0) < 0 ||
         intAttr(node, "ellipsis_mask") || intAttr(node, "new_axis_mask"))
-      return refuse(node, *from, "slices in a way tfc does not follow for");
-    if (a < int64_t(begin->size()) &&
-        (!(intAttr(node, "begin_mask") >> a & 1) && (*begin)[a] != 0 ||
-         !(intAttr(node, "end_mask") >> a & 1) || (*strides)[a] != 1 ||
-         shrink >> a & 1))
-      return refuse(node, *from, "slices");
-    return to(a - llvm::popcount(uint64_t(shrink) & ((uint64_t(1) << a) - 1)));
+      return refuse(node, from, "slices in a way tfc does not follow for");
+    for (const RowAxis &r : from.axes) {
+      int64_t a = r.axis;
+      if (a < int64_t(begin->size()) &&
+          (!(intAttr(node, "begin_mask") >> a & 1) && (*begin)[a] != 0 ||
+           !(intAttr(node, "end_mask") >> a & 1) || (*strides)[a] != 1 ||
+           shrink >> a & 1))
+        return refuse(node, from, "slices");
+    }
+    return mapAxes(
+        [&](int64_t a) {
+          return a - llvm::popcount(uint64_t(shrink) & ((uint64_t(1) << a) - 1));
+        },
+        moves);
   }
   case OpKind::GatherNd:
-    if (axisOf(0) < 0 && axisOf(1) >= 0 && axisOf(1) < rankOf(operands[1]) - 1)
+    if (single() && axisOf(0) < 0 && axisOf(1) >= 0 &&
+        axisOf(1) < rankOf(operands[1]) - 1)
       return to(axisOf(1));
-    return refuse(node, *from, "gathers along");
+    return refuse(node, from, "gathers along");
   case OpKind::MatMul:
-    if (axisOf(0) == 0 && axisOf(1) < 0 && !boolAttr(node, "transpose_a"))
-      return to(0);
-    return refuse(node, *from, "contracts");
+  case OpKind::BatchMatMul:
+  case OpKind::BatchMatMulV2:
+  case OpKind::BatchMatMulV3:
+  case OpKind::Einsum:
+    return contractRows(node, from);
   case OpKind::Softmax:
-  case OpKind::LogSoftmax:
-    if (from->axis == rankOf(operands[0]) - 1)
-      return refuse(node, *from, "normalizes along");
-    return to(from->axis);
+  case OpKind::LogSoftmax: {
+    // Along the rows, the padding becomes -inf first: exp gives it 0.
+    int64_t last = rankOf(operands[0]) - 1;
+    if (const RowAxis *a = from.at(last)) {
+      auto element = dyn_cast<FloatType>(
+          cast<TensorType>(operands[0].getType()).getElementType());
+      if (a->folded() || !element)
+        return refuse(node, from, "normalizes along");
+      node->setOperand(
+          0, maskPadding(node, operands[0], from, last,
+                         FloatAttr::get(element, llvm::APFloat::getInf(
+                                                     element.getFloatSemantics(),
+                                                     /*Negative=*/true)),
+                         tfg::getNodeName(node).str()));
+    }
+    return mapAxes([](int64_t a) { return a; }, moves);
+  }
   case OpKind::ConcatV2: {
     std::optional<int64_t> a =
         constantAxis(operands.back(), rankOf(results[0]));
     for (unsigned i = 0; i + 1 < operands.size(); ++i)
-      if (axisOf(i) != from->axis)
-        return refuse(node, *from, "concatenates other tensors with");
-    if (!a || *a == from->axis)
-      return refuse(node, *from, "concatenates along");
-    return to(from->axis);
+      if (!rowsAt(i) || rowsAt(i)->axes.size() != from.axes.size() ||
+          !llvm::all_of(from.axes, [&](const RowAxis &r) {
+            const RowAxis *other = rowsAt(i)->at(r.axis);
+            return other && other->sameFold(r);
+          }))
+        return refuse(node, from, "concatenates other tensors with");
+    if (!a || from.at(*a))
+      return refuse(node, from, "concatenates along");
+    return mapAxes([](int64_t a) { return a; }, moves);
   }
   case OpKind::Pack: {
     std::optional<int64_t> a =
         normalizeAxis(intAttr(node, "axis"), rankOf(results[0]));
     for (unsigned i = 0; i < operands.size(); ++i)
-      if (axisOf(i) != from->axis)
-        return refuse(node, *from, "stacks other tensors with");
+      if (!rowsAt(i) || rowsAt(i)->axes.size() != from.axes.size() ||
+          !llvm::all_of(from.axes, [&](const RowAxis &r) {
+            const RowAxis *other = rowsAt(i)->at(r.axis);
+            return other && other->sameFold(r);
+          }))
+        return refuse(node, from, "stacks other tensors with");
     if (!a)
-      return refuse(node, *from, "stacks");
-    return to(from->axis + (*a <= from->axis));
+      return refuse(node, from, "stacks");
+    return mapAxes([&](int64_t b) { return b + (*a <= b); }, moves);
   }
   default:
-    return refuse(node, *from, "takes");
+    return refuse(node, from, "takes");
   }
+}
+
+LogicalResult Bounder::contractRows(Operation *node, const Rows &from) {
+  // Each dimension of an operand gets a label, as Einsum's equation gives
+  // them: rows whose label the output keeps stay rows there; rows that
+  // are summed over have their padding zeroed first, in each operand.
+  OpKind kind = opKindOf(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  Value result = tfg::getDataResults(node)[0];
+  SmallVector<std::string> terms;
+  std::string output;
+  if (kind == OpKind::Einsum) {
+    auto equation = node->getAttrOfType<StringAttr>("equation");
+    if (!equation || equation.getValue().contains("."))
+      return refuse(node, from, "has an equation tfc does not follow for");
+    auto [inputs, out] = equation.getValue().split("->");
+    SmallVector<StringRef> parts;
+    inputs.split(parts, ',');
+    for (StringRef part : parts)
+      terms.push_back(part.str());
+    output = out.str();
+  } else {
+    bool matmul = kind == OpKind::MatMul;
+    bool ta = boolAttr(node, matmul ? "transpose_a" : "adj_x"),
+         tb = boolAttr(node, matmul ? "transpose_b" : "adj_y");
+    int64_t rank = shapeOf(result).rank();
+    if (rank < 2)
+      return refuse(node, from, "contracts");
+    // Batch dimensions line up right-aligned.
+    std::string batch;
+    for (int64_t d = 0; d < rank - 2; ++d)
+      batch.push_back(char('A' + d));
+    for (unsigned i = 0; i < 2; ++i) {
+      int64_t r = shapeOf(operands[i]).rank();
+      if (r < 2)
+        return refuse(node, from, "contracts");
+      std::string term = batch.substr(batch.size() - (r - 2));
+      bool transposed = i == 0 ? ta : tb;
+      std::string matrix = i == 0 ? "ij" : "jk";
+      if (transposed)
+        std::swap(matrix[0], matrix[1]);
+      terms.push_back(term + matrix);
+    }
+    output = batch + "ik";
+  }
+  if (terms.size() != operands.size())
+    return refuse(node, from, "has an equation tfc does not follow for");
+  int64_t outRank = shapeOf(result).rank();
+  SmallVector<RowAxis> axes;
+  // The operands' rows, before any is masked; the masks, made after.
+  SmallVector<std::optional<Rows>> before;
+  for (Value operand : operands)
+    before.push_back(rowsOf(operand) ? std::optional<Rows>(*rowsOf(operand))
+                                     : std::nullopt);
+  SmallVector<std::pair<unsigned, int64_t>> masks;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    const Rows *mine = before[i] ? &*before[i] : nullptr;
+    if (!mine)
+      continue;
+    if (int64_t(term.size()) != shapeOf(operands[i]).rank())
+      return refuse(node, from, "has an equation tfc does not follow for");
+    for (const RowAxis &a : mine->axes) {
+      char label = term[a.axis];
+      // Another operand with this label has rows there too, or broadcasts.
+      for (auto [j, other] : llvm::enumerate(terms)) {
+        size_t at = other.find(label);
+        const Rows *theirs = before[j] ? &*before[j] : nullptr;
+        if (at == std::string::npos || (theirs && theirs->at(at)))
+          continue;
+        if (shapeOf(operands[j]).dims[at] != 1)
+          return refuse(node, from, "combines a tensor of other rows with");
+      }
+      size_t kept = output.find(label);
+      if (kept != std::string::npos) {
+        RowAxis b = a;
+        b.axis = kept;
+        if (int64_t(kept) >= outRank)
+          return refuse(node, from, "contracts");
+        auto same = llvm::find_if(
+            axes, [&](const RowAxis &c) { return c.axis == b.axis; });
+        if (same == axes.end())
+          axes.push_back(b);
+        else if (!same->sameFold(b))
+          return refuse(node, from, "lines up differently folded");
+        continue;
+      }
+      if (a.folded())
+        return refuse(node, from, "sums over");
+      masks.push_back({unsigned(i), a.axis});
+    }
+  }
+  for (auto [i, axis] : masks) {
+    Value operand = tfg::getDataOperands(node)[i];
+    Type element = cast<TensorType>(operand.getType()).getElementType();
+    Attribute zero = isa<FloatType>(element)
+                         ? Attribute(FloatAttr::get(element, 0.0))
+                         : Attribute(IntegerAttr::get(element, 0));
+    node->setOperand(
+        i, maskPadding(node, operand, *before[i], axis, zero,
+                       (tfg::getNodeName(node) + "/operand_" + Twine(i)).str()));
+  }
+  setRows(result, from, axes);
+  return success();
+}
+
+FailureOr<bool> Bounder::followShapeValue(Operation *node) {
+  OpKind kind = opKindOf(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  ResultRange results = tfg::getDataResults(node);
+  if (results.empty())
+    return false;
+  Rows rows;
+  for (Value v : operands)
+    if (auto it = shapeValues.find(v); it != shapeValues.end()) {
+      rows = it->second.rows;
+      break;
+    }
+  auto valueAt = [&](unsigned i) -> const ShapeValue * {
+    auto it = shapeValues.find(operands[i]);
+    return it == shapeValues.end() ? nullptr : &it->second;
+  };
+  // The dependences of operand i's elements (none for a tensor of static
+  // shape that no shape of rows computes).
+  auto elementsOf = [&](unsigned i) -> std::optional<SmallVector<Dependence>> {
+    if (const ShapeValue *v = valueAt(i))
+      return v->elements;
+    Shape s = shapeOf(operands[i]);
+    if (!s.isStatic() || rowsOf(operands[i]))
+      return std::nullopt;
+    return SmallVector<Dependence>(s.numElements(), Dependence::None);
+  };
+  auto record = [&](SmallVector<Dependence> elements) -> FailureOr<bool> {
+    shapeValues[results[0]] = {std::move(elements), rows};
+    return true;
+  };
+  auto onlyFirst = [&]() {
+    for (unsigned i = 1; i < operands.size(); ++i)
+      if (valueAt(i) || rowsOf(operands[i]))
+        return false;
+    return valueAt(0) != nullptr;
+  };
+  Type element = cast<TensorType>(results[0].getType()).getElementType();
+  bool integral = element.isInteger(32) || element.isInteger(64);
+  auto refuseShape = [&](const Twine &why) -> FailureOr<bool> {
+    return node->emitError()
+           << tfg::nodeLabel(node) << " " << why
+           << " a shape computed from the rows of " << describe(rows)
+           << "; tfc plans them for their bound and cannot here";
+  };
+
+  // Shape arithmetic: what it computes is a shape of rows too.
+  if ((isIdentityLike(kind) || kind == OpKind::Cast) && integral && onlyFirst())
+    return record(valueAt(0)->elements);
+  if (kind == OpKind::StridedSlice && onlyFirst() && integral &&
+      shapeOf(operands[0]).rank() == 1) {
+    std::optional<SmallVector<int64_t>> begin = intsOf(operands[1]),
+                                        end = intsOf(operands[2]),
+                                        strides = intsOf(operands[3]);
+    const SmallVector<Dependence> &in = valueAt(0)->elements;
+    std::string message;
+    if (begin && end && strides) {
+      FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+          {int64_t(in.size())}, *begin, *end, *strides,
+          intAttr(node, "begin_mask"), intAttr(node, "end_mask"),
+          intAttr(node, "ellipsis_mask"), intAttr(node, "new_axis_mask"),
+          intAttr(node, "shrink_axis_mask"), message);
+      if (succeeded(spec) && spec->dims.size() == 1) {
+        SmallVector<Dependence> picked;
+        const StridedSliceDim &d = spec->dims[0];
+        for (int64_t k = 0; k < d.count; ++k)
+          picked.push_back(in[d.begin + k * d.stride]);
+        return record(picked);
+      }
+    }
+  }
+  if ((kind == OpKind::GatherV2 || kind == OpKind::Gather) && onlyFirst() &&
+      shapeOf(operands[0]).rank() == 1) {
+    std::optional<SmallVector<int64_t>> indices = intsOf(operands[1]);
+    const SmallVector<Dependence> &in = valueAt(0)->elements;
+    if (indices && llvm::all_of(*indices, [&](int64_t k) {
+          return k >= 0 && k < int64_t(in.size());
+        })) {
+      SmallVector<Dependence> picked;
+      for (int64_t k : *indices)
+        picked.push_back(in[k]);
+      return record(picked);
+    }
+  }
+  if ((kind == OpKind::Pack || kind == OpKind::ConcatV2) && integral) {
+    unsigned n = kind == OpKind::Pack ? operands.size() : operands.size() - 1;
+    SmallVector<Dependence> all;
+    bool ok = kind == OpKind::Pack ? intAttr(node, "axis") == 0
+                                   : intsOf(operands.back()) ==
+                                         SmallVector<int64_t>{0};
+    for (unsigned i = 0; i < n && ok; ++i) {
+      std::optional<SmallVector<Dependence>> e = elementsOf(i);
+      ok = e && shapeOf(operands[i]).rank() == (kind == OpKind::Pack ? 0 : 1);
+      if (ok)
+        all.append(*e);
+    }
+    if (ok)
+      return record(all);
+  }
+  if (llvm::is_contained({OpKind::Prod, OpKind::Sum, OpKind::Max, OpKind::Min},
+                         kind) &&
+      onlyFirst() && integral) {
+    bool depends = valueAt(0)->dependsOnCount();
+    Shape out = shapeOf(results[0]);
+    if (out.isStatic())
+      return record(SmallVector<Dependence>(
+          out.numElements(), depends ? Dependence::Other : Dependence::None));
+  }
+  if (isElementwise(node) && integral &&
+      llvm::none_of(operands, [&](Value v) { return rowsOf(v) != nullptr; })) {
+    Shape out = shapeOf(results[0]);
+    if (out.isStatic() && out.rank() <= 1) {
+      SmallVector<Dependence> elements(out.numElements(), Dependence::None);
+      bool ok = true;
+      for (unsigned i = 0; i < operands.size() && ok; ++i) {
+        std::optional<SmallVector<Dependence>> e = elementsOf(i);
+        ok = e && (e->size() == 1 || e->size() == elements.size());
+        for (size_t k = 0; ok && k < elements.size(); ++k)
+          if ((*e)[e->size() == 1 ? 0 : k] != Dependence::None)
+            elements[k] = Dependence::Other;
+      }
+      if (ok)
+        return record(elements);
+    }
+  }
+
+  // Uses as a shape: the bound stays, and the result has rows where the
+  // count is.
+  auto countAxes = [&](const ShapeValue &value, SmallVector<RowAxis> &axes)
+      -> LogicalResult {
+    for (auto [d, dep] : llvm::enumerate(value.elements)) {
+      if (dep == Dependence::Other)
+        return failure();
+      if (dep == Dependence::Count &&
+          llvm::none_of(axes, [&](const RowAxis &a) { return a.axis == int64_t(d); }))
+        axes.push_back(RowAxis{int64_t(d)});
+    }
+    return success();
+  };
+  auto sameCount = [&](unsigned i) {
+    const Rows *r = rowsOf(operands[i]);
+    return !r || r->count == rows.count;
+  };
+  switch (kind) {
+  case OpKind::Reshape: {
+    const ShapeValue *target = valueAt(1);
+    const Rows *input = rowsOf(operands[0]);
+    if (!target || valueAt(0) || !input || !sameCount(0))
+      return refuseShape("reshapes by");
+    Rows in = *input;
+    if (failed(visitRows(node, in)))
+      return failure();
+    const Rows *out = rowsOf(results[0]);
+    for (auto [d, dep] : llvm::enumerate(target->elements)) {
+      const RowAxis *a = out ? out->at(d) : nullptr;
+      if (dep == Dependence::None)
+        continue;
+      if (!a || (dep == Dependence::Count && a->folded()))
+        return refuseShape("reshapes by");
+    }
+    return true;
+  }
+  case OpKind::Fill:
+  case OpKind::BroadcastTo: {
+    unsigned shapeOperand = kind == OpKind::Fill ? 0 : 1,
+             data = 1 - shapeOperand;
+    const ShapeValue *target = valueAt(shapeOperand);
+    if (!target || valueAt(data) || !sameCount(data))
+      return refuseShape("fills");
+    SmallVector<RowAxis> axes;
+    int64_t rank = target->elements.size();
+    if (const Rows *r = rowsOf(operands[data])) {
+      int64_t shift = rank - shapeOf(operands[data]).rank();
+      for (RowAxis a : r->axes) {
+        if (a.folded())
+          return refuseShape("broadcasts by");
+        a.axis += shift;
+        axes.push_back(a);
+      }
+    }
+    if (failed(countAxes(*target, axes)))
+      return refuseShape("fills");
+    setRows(results[0], rows, axes);
+    return true;
+  }
+  case OpKind::Range: {
+    const ShapeValue *limit = valueAt(1);
+    if (!limit || valueAt(0) || valueAt(2) ||
+        limit->elements != SmallVector<Dependence>{Dependence::Count} ||
+        intsOf(operands[0]) != SmallVector<int64_t>{0} ||
+        intsOf(operands[2]) != SmallVector<int64_t>{1})
+      return refuseShape("counts to");
+    setRows(results[0], rows, 0);
+    return true;
+  }
+  case OpKind::Slice:
+  case OpKind::StridedSlice: {
+    // x[:n] (or tf.slice(x, [0], [n])) with n the count: rows of x's
+    // first n slices, planned for the bound.
+    bool strided = kind == OpKind::StridedSlice;
+    if (valueAt(0) || rowsOf(operands[0]) || (strided && valueAt(3)))
+      return refuseShape("slices by");
+    Shape in = shapeOf(operands[0]), out = shapeOf(results[0]);
+    const ShapeValue *begin = valueAt(1), *last = valueAt(2);
+    Shape spec = shapeOf(operands[1]);
+    if (begin || !last || !in.ranked || !out.ranked || !spec.isStatic() ||
+        spec.rank() != 1)
+      return refuseShape("slices by");
+    // Constants, or stacks of constant scalars (what x[:n] builds).
+    size_t entries = spec.dims[0];
+    SliceIndices first = sliceIndices(operands[1], entries);
+    auto startsAt0 = [&](size_t e) {
+      return e < entries && first.known[e] && first.values[e] == 0;
+    };
+    // The sliced dimension holds the bound (the slice is planned for it).
+    auto fits = [&](size_t e) {
+      return e < in.dims.size() && !ShapedType::isDynamic(in.dims[e]) &&
+             in.dims[e] >= rows.bound &&
+             (ShapedType::isDynamic(out.dims[e]) || out.dims[e] == rows.bound);
+    };
+    SmallVector<RowAxis> axes;
+    if (strided) {
+      SliceIndices strides = sliceIndices(operands[3], entries);
+      if (intAttr(node, "ellipsis_mask") ||
+          intAttr(node, "new_axis_mask") || intAttr(node, "shrink_axis_mask"))
+        return refuseShape("slices by");
+      for (auto [e, dep] : llvm::enumerate(last->elements)) {
+        if (dep == Dependence::None)
+          continue;
+        bool fromStart = (intAttr(node, "begin_mask") >> e & 1) || startsAt0(e);
+        if (dep != Dependence::Count || intAttr(node, "end_mask") >> e & 1 ||
+            !fromStart || !strides.known[e] || strides.values[e] != 1 ||
+            !fits(e))
+          return refuseShape("slices by");
+        axes.push_back(RowAxis{int64_t(e)});
+      }
+    } else {
+      for (auto [e, dep] : llvm::enumerate(last->elements)) {
+        if (dep == Dependence::None)
+          continue;
+        if (dep != Dependence::Count || !startsAt0(e) || !fits(e))
+          return refuseShape("slices by");
+        axes.push_back(RowAxis{int64_t(e)});
+      }
+    }
+    if (axes.size() != 1)
+      return refuseShape("slices by");
+    setRows(results[0], rows, axes);
+    if (ShapedType::isDynamic(out.dims[axes[0].axis]))
+      bounded.push_back({results[0], rows.bound});
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+Value Bounder::materialize(Value value) {
+  if (Value done = materialized.lookup(value))
+    return done;
+  ShapeValue shape = shapeValues.lookup(value);
+  const Rows &rows = shape.rows;
+  Operation *def = value.getDefiningOp();
+  OpKind kind = opKindOf(def);
+  std::string name = (tfg::getNodeName(def) + "/count").str();
+  Type element = cast<TensorType>(value.getType()).getElementType();
+  Value result;
+  if (kind == OpKind::Shape || kind == OpKind::Size) {
+    // What the node computes with the bound in the count's place: each
+    // dimension of rows is (what folds with it) x bound.
+    Value count = castTo(def, name + "/value", rows.count, element);
+    if (kind == OpKind::Size) {
+      result = value;
+      for (size_t k = 0; k < rows.axes.size(); ++k)
+        result = binary(def, "FloorDiv", name + "/per_bound",
+                        binary(def, "Mul", name + "/times", result, count, element),
+                        integers(def, name + "/bound", element, {}, {rows.bound}),
+                        element);
+    } else {
+      int64_t rank = shape.elements.size();
+      SmallVector<int64_t> unit(rank, 0), others(rank, 1), bounds(rank, 1);
+      for (const RowAxis &a : rows.axes) {
+        unit[a.axis] = 1;
+        others[a.axis] = 0;
+        bounds[a.axis] = rows.bound;
+      }
+      Value counts = binary(
+          def, "AddV2", name + "/counts",
+          integers(def, name + "/others", element, {rank}, others),
+          binary(def, "Mul", name + "/at_rows",
+                 integers(def, name + "/unit", element, {rank}, unit), count,
+                 element),
+          element);
+      result = binary(
+          def, "FloorDiv", name,
+          binary(def, "Mul", name + "/times", value, counts, element),
+          integers(def, name + "/bounds", element, {rank}, bounds), element);
+    }
+  } else {
+    OpBuilder builder(def);
+    Operation *copy = builder.clone(*def);
+    copy->setAttr(tfg::kNameAttr, builder.getStringAttr(names.get(name)));
+    for (OpOperand &operand : copy->getOpOperands())
+      if (shapeValues.count(operand.get()))
+        operand.set(materialize(operand.get()));
+    result = copy->getResult(0);
+  }
+  materialized[value] = result;
+  counts[result] = rows;
+  return result;
 }
 
 LogicalResult Bounder::visitCountUser(Operation *node) {
@@ -917,59 +1714,12 @@ LogicalResult Bounder::visitCountUser(Operation *node) {
   return success();
 }
 
-LogicalResult Bounder::shapeOfRows(Operation *node, const Rows &rows) {
-  Value operand = tfg::getDataOperands(node)[0];
-  Shape in = shapeOf(operand);
-  if (!staticBut(in, rows.axis))
-    return refuse(node, rows, "asks for a shape of unknown dimensions beside");
-  Builder b(node->getContext());
-  StringRef name = tfg::getNodeName(node);
-  Type element =
-      cast<TensorType>(tfg::getDataResults(node)[0].getType()).getElementType();
-  Value count = castTo(node, (name + "/count").str(), rows.count, element);
-  // `values` of the result's integer type: a vector, or a scalar.
-  auto typed = [&](ArrayRef<int64_t> values, bool scalar = false) {
-    SmallVector<int64_t> shape;
-    if (!scalar)
-      shape.push_back(int64_t(values.size()));
-    auto type = RankedTensorType::get(shape, element);
-    if (element.isInteger(32)) {
-      SmallVector<int32_t> narrow(values.begin(), values.end());
-      return DenseElementsAttr::get(type, ArrayRef<int32_t>(narrow));
-    }
-    return DenseElementsAttr::get(type, values);
-  };
-  Value result;
-  if (opKindOf(node) == OpKind::Size) {
-    SmallVector<int64_t> others(in.dims.begin(), in.dims.end());
-    others.erase(others.begin() + rows.axis);
-    Value perRow = constant(node, (name + "/per_row").str(),
-                            typed({product(others)}, /*scalar=*/true));
-    result = binary(node, "Mul", (name + "/size").str(), count, perRow,
-                    element);
-  } else {
-    // The static dims with 0 at the axis, plus the count there.
-    SmallVector<int64_t> dims(in.dims.begin(), in.dims.end()), unit(in.rank(), 0);
-    dims[rows.axis] = 0;
-    unit[rows.axis] = 1;
-    Value atAxis = binary(node, "Mul", (name + "/at_axis").str(),
-                          constant(node, (name + "/unit").str(), typed(unit)),
-                          count, element);
-    result = binary(node, "AddV2", (name + "/shape").str(),
-                    constant(node, (name + "/static").str(), typed(dims)),
-                    atAxis, element);
-  }
-  replace(node, result);
-  counts[result] = rows;
-  return success();
-}
-
 LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
   OpKind kind = opKindOf(node);
   OperandRange operands = tfg::getDataOperands(node);
   Value x = operands[0];
   Shape in = shapeOf(x);
-  std::optional<SmallVector<int64_t>> axes = constantInts(operands[1]);
+  std::optional<SmallVector<int64_t>> axes = intsOf(operands[1]);
   if (!axes || counts.count(operands[1]) || rowsOf(operands[1]))
     return refuse(node, rows, "reduces along unknown axes");
   SmallVector<int64_t> reduced;
@@ -980,15 +1730,28 @@ LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
     reduced.push_back(*d);
   }
   bool keepDims = boolAttr(node, "keep_dims");
-  if (!llvm::is_contained(reduced, rows.axis)) {
-    // The rows stay apart: the result has them too.
-    int64_t axis = rows.axis;
+  // The rows kept stay apart: the result has them too.
+  SmallVector<RowAxis> kept;
+  SmallVector<int64_t> summed;
+  for (RowAxis a : rows.axes) {
+    if (llvm::is_contained(reduced, a.axis)) {
+      if (a.folded())
+        return refuse(node, rows, "reduces over");
+      summed.push_back(a.axis);
+      continue;
+    }
     if (!keepDims)
-      axis -= llvm::count_if(reduced, [&](int64_t d) { return d < rows.axis; });
-    setRows(tfg::getDataResults(node)[0], rows, axis);
-    return success();
+      a.axis -= llvm::count_if(reduced, [&](int64_t d) { return d < a.axis; });
+    kept.push_back(a);
   }
-  if (!staticBut(in, rows.axis))
+  Value result = tfg::getDataResults(node)[0];
+  setRows(result, rows, kept);
+  if (summed.empty())
+    return success();
+  if (!staticBut(in, -1) && !llvm::all_of(reduced, [&](int64_t d) {
+        return llvm::is_contained(summed, d) ||
+               in.dims[d] != ShapedType::kDynamic;
+      }))
     return refuse(node, rows, "reduces dimensions of unknown size beside");
   Type element = cast<TensorType>(x.getType()).getElementType();
   if (kind == OpKind::Mean && !isa<FloatType>(element))
@@ -996,41 +1759,34 @@ LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
   Attribute identity = identityOf(kind, element);
   if (!identity)
     return refuse(node, rows, "reduces elements tfc cannot pad in");
-  MLIRContext *context = node->getContext();
-  Builder b(context);
   std::string name = tfg::getNodeName(node).str();
-  // mask[i] = i < count along the axis, broadcast along the others.
-  SmallVector<int64_t> maskShape(in.rank(), 1), iota(rows.bound);
-  maskShape[rows.axis] = rows.bound;
-  std::iota(iota.begin(), iota.end(), 0);
-  Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
-  Value index = constant(
-      node, name + "/row",
-      DenseElementsAttr::get(RankedTensorType::get(maskShape, i64),
-                             ArrayRef(iota)));
-  Value mask = binary(node, "Less", name + "/valid", index, rows.count, i1);
-  Value padded = make(node, "SelectV2", name + "/padded", x.getType(),
-                      {mask, x, scalar(node, name + "/identity", identity)},
-                      {b.getNamedAttr("T", TypeAttr::get(element))});
+  Value padded = x;
+  for (int64_t a : summed)
+    padded = maskPadding(node, padded, rows, a, identity, name);
   if (kind != OpKind::Mean) {
     node->setOperand(0, padded);
     return success();
   }
   // Mean = the Sum over the true elements / their number.
   SmallVector<NamedAttribute> attrs = tfg::getNodeAttrs(node);
-  Type result = tfg::getDataResults(node)[0].getType();
-  Value sum = make(node, "Sum", name + "/sum", result,
-                         {padded, operands[1]}, attrs);
+  Value sum = make(node, "Sum", name + "/sum", result.getType(),
+                   {padded, operands[1]}, attrs);
   int64_t others = 1;
   for (int64_t d : reduced)
-    if (d != rows.axis)
+    if (!llvm::is_contained(summed, d))
       others *= in.dims[d];
-  Value n = castTo(node, name + "/count", rows.count, element);
+  Value perCount = castTo(node, name + "/count", rows.count, element);
+  Value n = perCount;
+  for (size_t k = 1; k < summed.size(); ++k)
+    n = binary(node, "Mul", name + "/counts", n, perCount, element);
   if (others != 1)
     n = binary(node, "Mul", name + "/elements", n,
                scalar(node, name + "/per_row", FloatAttr::get(element, double(others))),
                element);
-  replace(node, binary(node, "RealDiv", name + "/mean", sum, n, element));
+  Value mean = binary(node, "RealDiv", name + "/mean", sum, n, element);
+  setRows(mean, rows, kept);
+  this->rows.erase(result);
+  replace(node, mean);
   return success();
 }
 
@@ -1049,7 +1805,7 @@ LogicalResult Bounder::stitchRows(Operation *node) {
     if (!out.ranked || out.rank() == 0 || out.dims[0] == ShapedType::kDynamic)
       return refuse(node, *any, "stitches into a size only the data decides from");
     if (!index || !rowsOfData || index->count != rowsOfData->count ||
-        index->axis != 0 || rowsOfData->axis != 0 || shapeOf(indices).rank() != 1)
+        index->axis() != 0 || rowsOfData->axis() != 0 || !index->simple() || !rowsOfData->simple() || shapeOf(indices).rank() != 1)
       return refuse(node, *any, "stitches data and indices that are not rows "
                                 "of one count, one index per row, as");
     skipPadding(node, i, index->bound, index->count,
@@ -1085,12 +1841,13 @@ void Bounder::skipPadding(Operation *node, unsigned operand, int64_t bound,
 
 struct BoundDynamicRowsPass
     : public impl::BoundDynamicRowsPassBase<BoundDynamicRowsPass> {
+  using BoundDynamicRowsPassBase::BoundDynamicRowsPassBase;
   PassCounter numBounded{this, "bounded", "graph bodies with Wheres bounded"};
 
   void runOnOperation() override {
     numBounded = 0;
     for (Block *body : getBodies(getOperation())) {
-      Bounder bounder(*body);
+      Bounder bounder(*body, feeds);
       FailureOr<bool> bounded = bounder.run();
       if (failed(bounded))
         return signalPassFailure();

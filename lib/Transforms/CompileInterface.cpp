@@ -203,6 +203,38 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
                            : ArrayRef<Attribute>());
   set(kFetchesAttr, fetches);
   set(kTargetsAttr, targets);
+
+  // --max-dim NAME[:PORT]:DIM=BOUND, matched against the feeds.
+  module->removeAttr(kFeedMaxDimsAttr);
+  if (!flags.maxDims.empty()) {
+    SmallVector<Attribute> maxDims(feeds.size(),
+                                   DenseI64ArrayAttr::get(context, {}));
+    for (const std::string &flag : flags.maxDims) {
+      auto [lhs, boundText] = StringRef(flag).split('=');
+      auto [name, dimText] = lhs.rsplit(':');
+      int64_t dim, bound;
+      std::optional<TensorName> tensor = parseTensorName(name);
+      if (!StringRef(flag).contains('=') || !lhs.contains(':') || !tensor ||
+          dimText.getAsInteger(10, dim) || dim < 0 ||
+          boundText.getAsInteger(10, bound) || bound < 1 ||
+          bound >= (int64_t(1) << 40))
+        return emitError(module.getLoc())
+               << "--max-dim " << flag
+               << ": expected NAME[:PORT]:DIM=BOUND, e.g. --max-dim x:1=512";
+      auto match = llvm::find_if(feeds, [&](Attribute feed) {
+        std::optional<TensorName> fed =
+            parseTensorName(cast<StringAttr>(feed).getValue());
+        return fed && fed->node == tensor->node && fed->port == tensor->port;
+      });
+      if (match == feeds.end())
+        return emitError(module.getLoc())
+               << "--max-dim " << flag << ": '" << name
+               << "' is not a feed (the feeds: " << join(feeds) << ")";
+      maxDims[match - feeds.begin()] =
+          DenseI64ArrayAttr::get(context, {dim, bound});
+    }
+    module->setAttr(kFeedMaxDimsAttr, b.getArrayAttr(maxDims));
+  }
   set(kInitAttr, init);
 
   // Placement's inputs, checked here so that a bad flag is named as one.

@@ -45,6 +45,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createBoundDynamicRowsPass());
   // A batch of unknown size: tiles of static shape, when rows stay apart.
   pm.addPass(createTileBatchPass());
+  // Feed dimensions --max-dim bounds: planned for the bound, the size fed.
+  pm.addPass(createBoundDynamicRowsPass({/*feeds=*/true}));
   // Inference batch norms as arithmetic, computed where constant, then
   // moved onto the weights of the convolutions before them.
   pm.addPass(createDecomposeBatchNormPass());

@@ -192,6 +192,27 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     TensorType argType =
         shape ? tfg::shapeToTensorType(shape, element)
               : cast<TensorType>(type.clone(element));
+    // --max-dim: the dimension is planned for its bound.
+    auto maxDims = module->getAttrOfType<ArrayAttr>(kFeedMaxDimsAttr);
+    if (auto given = maxDims && index < maxDims.size()
+                         ? dyn_cast<DenseI64ArrayAttr>(maxDims[index])
+                         : DenseI64ArrayAttr();
+        given && given.size() == 2) {
+      auto ranked = dyn_cast<RankedTensorType>(argType);
+      int64_t axis = given[0];
+      if (!ranked || axis >= ranked.getRank())
+        return error() << "--max-dim: feed '" << feeds[index] << "' has "
+                       << (ranked ? "rank " + std::to_string(ranked.getRank())
+                                  : std::string("an unknown rank"))
+                       << ", no dimension " << axis;
+      if (!ranked.isDynamicDim(axis))
+        return error() << "--max-dim: dimension " << axis << " of feed '"
+                       << feeds[index] << "' is " << ranked.getDimSize(axis)
+                       << " already";
+      SmallVector<int64_t> dims(ranked.getShape());
+      dims[axis] = given[1];
+      argType = RankedTensorType::get(dims, element);
+    }
     // Named under the fed node; names may not start with '_'.
     std::string name = names.get((tfg::getNodeName(producer) + "/_arg_" +
                                   Twine(cast<OpResult>(value).getResultNumber()))

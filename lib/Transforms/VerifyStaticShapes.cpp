@@ -116,6 +116,18 @@ struct VerifyStaticShapesPass
         if (!hints.empty())
           diag << "; give " << (hints.size() == 1 ? "its shape" : "their shapes")
                << ", e.g. " << llvm::join(hints, " ");
+        // A dimension past the batch may be a length the data decides
+        // (a sequence's): a bound serves every size up to it.
+        for (Operation *feed : feeds) {
+          Shape shape = Shape::fromType(feed->getResult(0).getType());
+          for (int64_t d = 1; shape.ranked && d < shape.rank(); ++d)
+            if (ShapedType::isDynamic(shape.dims[d])) {
+              diag << "; or bound a size the data decides, e.g. "
+                      "--max-dim "
+                   << feedName(feed) << ":" << d << "=512";
+              return signalPassFailure();
+            }
+        }
         return signalPassFailure();
       }
     }

@@ -2,8 +2,10 @@
 // input's elements), its count computed in the graph (NotEqual, Cast,
 // Sum), and the uses of its rows: boolean_mask's Squeeze and GatherV2 keep
 // them, a Mean over them becomes a Sum of the padded rows over the count,
-// Shape and Size come from the count, a reduction along another axis keeps
-// them; every other use is an error naming the node and the Where.
+// Shape and Size used as data read the count (the shape computed, whose
+// dimension of rows is the bound, times the count over the bound), a
+// reduction along another axis keeps them; every other use is an error
+// naming the node and the Where.
 // RUN: tfc-opt %s -split-input-file -tfc-bound-dynamic-rows -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: module
@@ -19,12 +21,16 @@
 // CHECK-DAG: %[[PER:.*]]:2 = Mul(%[[N]]#0, %{{.*}}) name("mean/elements")
 // CHECK-DAG: %[[MEAN:.*]]:2 = RealDiv(%[[SUM]]#0, %[[PER]]#0) name("mean")
 // CHECK-DAG: _Retval(%[[MEAN]]#0) name("mean/_retval_0")
-// CHECK-DAG: %[[SHAPE:.*]]:2 = AddV2({{.*}}) name("shape") {{.*}} -> tensor<2xi32>
+// CHECK-DAG: %[[PLANNED:.*]]:2 = Shape(%{{.*}}) name("shape") {{.*}} -> tensor<2xi32>
+// CHECK-DAG: %[[AT:.*]]:2 = Mul(%{{.*}}, %{{.*}}) name("shape/count/at_rows")
+// CHECK-DAG: %[[COUNTS:.*]]:2 = AddV2(%{{.*}}, %[[AT]]#0) name("shape/count/counts")
+// CHECK-DAG: %[[TIMES:.*]]:2 = Mul(%[[PLANNED]]#0, %[[COUNTS]]#0) name("shape/count/times")
+// CHECK-DAG: %[[SHAPE:.*]]:2 = FloorDiv(%[[TIMES]]#0, %{{.*}}) name("shape/count") {{.*}} -> tensor<2xi32>
 // CHECK-DAG: _Retval(%[[SHAPE]]#0) name("shape/_retval_1")
-// CHECK-DAG: %[[SIZE:.*]]:2 = Mul({{.*}}) name("size") {{.*}} -> tensor<i64>
+// CHECK-DAG: %[[SIZE:.*]]:2 = FloorDiv({{.*}}) name("size/count/per_bound") {{.*}} -> tensor<i64>
 // CHECK-DAG: _Retval(%[[SIZE]]#0) name("size/_retval_2")
 // CHECK-DAG: Max(%{{.*}}, %{{.*}}) name("row_max") {{.*}} -> tensor<6xf32>
-// CHECK-DAG: %[[LOW:.*]]:2 = Const name("total/identity") {{.*}} value = dense<0xFF800000> : tensor<f32>
+// CHECK-DAG: %[[LOW:.*]]:2 = Const name("total/fill") {{.*}} value = dense<0xFF800000> : tensor<f32>
 // CHECK-DAG: SelectV2(%{{.*}}, %{{.*}}, %[[LOW]]#0) name("total/padded")
 module attributes {tfc.feeds = ["x:0", "m:0"], tfc.fetches = ["mean:0", "shape:0", "size:0", "total:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
@@ -50,14 +56,18 @@ module attributes {tfc.feeds = ["x:0", "m:0"], tfc.fetches = ["mean:0", "shape:0
 
 // -----
 
-// The count used as a shape: what it shapes would depend on the data.
+// A shape of rows used as a shape: the Fill keeps the bound (its shape as
+// computed) and has the rows, fetched with their count.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["zeros:0", "zeros:0/rows"]
+// CHECK-DAG: %[[SHAPE:.*]]:2 = Shape(%{{.*}}) name("shape")
+// CHECK-DAG: Fill(%[[SHAPE]]#0, %{{.*}}) name("zeros") {{.*}} -> tensor<5x1xf32>
 module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["zeros:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
     %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
     %shape:2 = Shape(%w#0) name("shape") {T = i64, out_type = i32} : (tensor<?x1xi64>) -> tensor<2xi32>
     %zero:2 = Const name("zero") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
-    // expected-error @+1 {{node 'zeros' (Fill) uses the number of rows of node 'w' (Where), which only the data decides, as a shape or an index; tfc plans for static shapes}}
     %zeros:2 = Fill(%shape#0, %zero#0) name("zeros") {T = f32, index_type = i32} : (tensor<2xi32>, tensor<f32>) -> tensor<?x1xf32>
     _Retval(%zeros#0) name("zeros/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x1xf32>) -> ()
   }
@@ -87,7 +97,7 @@ module attributes {tfc.feeds = ["a:0", "b:0"], tfc.fetches = ["total:0"]} {
     %b:2 = _Arg name("b") {T = i1, index = 1 : i64} : () -> tensor<5xi1>
     %wa:2 = Where(%a#0) name("wa") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
     %wb:2 = Where(%b#0) name("wb") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
-    // expected-error @+1 {{node 'sum' (AddV2) combines rows of two Wheres: node 'wb' (Where) and the rows of node 'wa' (Where)}}
+    // expected-error @+1 {{node 'sum' (AddV2) combines the rows of node 'wb' (Where), whose number only the data decides, and those of node 'wa' (Where), whose number only the data decides; tfc plans them for their bound and cannot here}}
     %sum:2 = AddV2(%wa#0, %wb#0) name("sum") {T = i64} : (tensor<?x1xi64>, tensor<?x1xi64>) -> tensor<?x1xi64>
     %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
     %total:2 = Sum(%sum#0, %axis#0) name("total") {T = i64, Tidx = i32, keep_dims = false} : (tensor<?x1xi64>, tensor<i32>) -> tensor<1xi64>
@@ -119,15 +129,36 @@ module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["y:0", "w:0"]} {
 
 // -----
 
-// Rows fetched along another dimension than the first.
+// Rows fetched along another dimension than the first: tfc.row_axes says
+// which.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["t:0", "t:0/rows"]
+// CHECK-SAME: tfc.row_axes = array<i64: 1, 0>
+// CHECK-SAME: tfc.row_counts = array<i64: 1, -1>
+// CHECK: Transpose({{.*}}) name("t") {{.*}} -> tensor<2x10xi64>
 module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["t:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5x2xi1>
     %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5x2xi1>) -> tensor<?x2xi64>
     %axes:2 = Const name("axes") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
     %t:2 = Transpose(%w#0, %axes#0) name("t") {T = i64, Tperm = i32} : (tensor<?x2xi64>, tensor<2xi32>) -> tensor<2x?xi64>
-    // expected-error @+1 {{fetch of node 't' (Transpose) has as many slices along dimension 1 as node 'w' (Where) finds, which only the data decides; tfc returns such a count of rows only as the first dimension of a fetch of the step}}
     _Retval(%t#0) name("t/_retval_0") {T = i64, index = 0 : i64} : (tensor<2x?xi64>) -> ()
+  }
+}
+
+// -----
+
+// Rows along two dimensions (an outer product of the coordinates) are
+// followed, but not fetched.
+module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["outer:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
+    %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
+    %axes:2 = Const name("axes") {dtype = i32, value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %t:2 = Transpose(%w#0, %axes#0) name("t") {T = i64, Tperm = i32} : (tensor<?x1xi64>, tensor<2xi32>) -> tensor<1x?xi64>
+    %outer:2 = Mul(%w#0, %t#0) name("outer") {T = i64} : (tensor<?x1xi64>, tensor<1x?xi64>) -> tensor<?x?xi64>
+    // expected-error @+1 {{fetch of node 'outer' (Mul) has slices along 2 dimension(s) as many as node 'w' (Where), whose number only the data decides; tfc returns such a count only along one dimension of a fetch of the step}}
+    _Retval(%outer#0) name("outer/_retval_0") {T = i64, index = 0 : i64} : (tensor<?x?xi64>) -> ()
   }
 }
 

@@ -93,6 +93,11 @@ cl::list<std::string> tags("saved-model-tags", cl::CommaSeparated,
 cl::list<std::string> feeds(
     "feed", cl::desc("Tensor the caller provides: NAME[:PORT][=D0,D1,...]"),
     cl::value_desc("tensor"), cl::cat(tfcOptions));
+cl::list<std::string> maxDims(
+    "max-dim",
+    cl::desc("A feed's dimension that the data sizes, at most BOUND: "
+             "NAME[:PORT]:DIM=BOUND (e.g. --max-dim x:1=512)"),
+    cl::value_desc("feed"), cl::cat(tfcOptions));
 cl::list<std::string> fetches("fetch",
                               cl::desc("Tensor a step returns: NAME[:PORT]"),
                               cl::value_desc("tensor"), cl::cat(tfcOptions));
@@ -418,6 +423,7 @@ int compile(MLIRContext &context) {
                           compressTransfers,
                           noRecvScheduling,
                           batchTile};
+  flags.maxDims.assign(maxDims.begin(), maxDims.end());
   // A cluster's tasks run each step once, for the whole batch.
   if (taskPrograms)
     flags.batchTile = 0;

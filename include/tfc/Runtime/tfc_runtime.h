@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 8
+#define TFC_RUNTIME_ABI_VERSION 9
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -123,6 +123,16 @@ typedef struct tfc_model {
    * output's rows are TensorFlow's. Its dims[0] is then their bound, the
    * rows its buffer holds, and the rows past the count are padding. */
   const int32_t *rows_outputs;
+  /* Per output, the dimension of those rows: NULL when it is the first
+   * for every one. */
+  const int32_t *rows_output_axes;
+  /* Inputs one dimension of which --max-dim bounds: NULL when there are
+   * none; else, per input, -1, or the index of the int64 scalar input
+   * that says how many slices along dimension rows_input_axes[i] are
+   * given. dims[rows_input_axes[i]] is then their bound, the slices the
+   * buffer holds; the step ignores those past the count. */
+  const int32_t *rows_inputs;
+  const int32_t *rows_input_axes;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/

@@ -88,6 +88,13 @@ struct ModelInterface {
   /// TensorFlow's (tfc.row_counts); empty when no output has a
   /// data-dependent first dimension.
   llvm::SmallVector<int32_t> rowsOutputs;
+  /// Per output, the dimension of those rows (tfc.row_axes); empty when
+  /// every one is the first.
+  llvm::SmallVector<int32_t> rowsOutputAxes;
+  /// Per input, -1 or the input that says how many slices of its
+  /// dimension rowsInputAxes[i] are given (tfc.feed_row_counts, from
+  /// --max-dim); empty when no input has one.
+  llvm::SmallVector<int32_t> rowsInputs, rowsInputAxes;
 };
 
 /// Reads the interface from the module's step entry graph (after

@@ -286,7 +286,23 @@ def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
     refuses any other use, naming the node and the Where: rows fetched
     along another dimension than the first, a count used as a shape, an op
     that mixes rows.
+
+    With `feeds`, it bounds instead the feed dimensions that `--max-dim`
+    names (`tfc.feed_max_dims`), after tfc-tile-batch has given the batch
+    its tile: the feed's dimension is planned for its bound and counted by
+    a feed added after the others (`NAME/dimD`, `tfc.feed_row_counts`);
+    the padding is zeroed, and the rows are followed as above, along
+    several dimensions at once (self-attention's scores), through
+    contractions (Einsum, MatMul, BatchMatMul: summed rows are masked to
+    zero first), softmax along them (masked to -inf first), and shapes of
+    rows: a value computed from one keeps the bound where used as a shape
+    (a Reshape's, a Fill's, a slice's end) and reads the count where used
+    as data.
   }];
+  let options = [
+    Option<"feeds", "feeds", "bool", /*default=*/"false",
+           "Bound the feed dimensions --max-dim names">,
+  ];
 }
 
 def BoundUniquePass : Pass<"tfc-bound-unique", "mlir::ModuleOp"> {

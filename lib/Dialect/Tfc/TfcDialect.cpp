@@ -46,6 +46,12 @@ enum class ValueKind {
   BatchTiling,
   /// One i64 per fetch: -1, or the index of another fetch.
   FetchIndexArray,
+  /// One i64 >= 0 per fetch.
+  FetchAxisArray,
+  /// One i64 per feed: -1, or the index of another feed.
+  FeedIndexArray,
+  /// One i64 array per feed: [dimension >= 0, bound > 0], or [].
+  FeedMaxDims,
 };
 
 struct AttributeSpec {
@@ -72,6 +78,9 @@ constexpr AttributeSpec kAttributes[] = {
     {kBatchTileAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kBatchAttr, Holder::Module, ValueKind::BatchTiling},
     {kRowCountsAttr, Holder::Module, ValueKind::FetchIndexArray},
+    {kRowAxesAttr, Holder::Module, ValueKind::FetchAxisArray},
+    {kFeedMaxDimsAttr, Holder::Module, ValueKind::FeedMaxDims},
+    {kFeedRowCountsAttr, Holder::Module, ValueKind::FeedIndexArray},
     {kVariablesAttr, Holder::Module, ValueKind::DictionaryArray},
     {kTaskAttr, Holder::Module, ValueKind::String},
     {kPartitionDeviceAttr, Holder::Graph, ValueKind::String},
@@ -190,6 +199,37 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
           return k < -1 || k >= int64_t(fetches.size());
         }))
       return "expected -1 or the index of a fetch";
+    return "";
+  }
+  case ValueKind::FetchAxisArray: {
+    auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
+    auto fetches = op->getAttrOfType<ArrayAttr>(kFetchesAttr);
+    if (!axes || !fetches || axes.size() != int64_t(fetches.size()) ||
+        llvm::any_of(axes.asArrayRef(), [](int64_t a) { return a < 0; }))
+      return "expected an i64 array of one dimension >= 0 per fetch";
+    return "";
+  }
+  case ValueKind::FeedIndexArray: {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
+    auto feeds = op->getAttrOfType<ArrayAttr>(kFeedsAttr);
+    if (!indices || !feeds || indices.size() != int64_t(feeds.size()))
+      return "expected an i64 array of one entry per feed";
+    if (llvm::any_of(indices.asArrayRef(), [&](int64_t k) {
+          return k < -1 || k >= int64_t(feeds.size());
+        }))
+      return "expected -1 or the index of a feed";
+    return "";
+  }
+  case ValueKind::FeedMaxDims: {
+    auto array = dyn_cast<ArrayAttr>(attr);
+    auto feeds = op->getAttrOfType<ArrayAttr>(kFeedsAttr);
+    if (!array || !feeds || array.size() != feeds.size() ||
+        !llvm::all_of(array, [](Attribute e) {
+          auto dims = dyn_cast<DenseI64ArrayAttr>(e);
+          return dims && (dims.empty() ||
+                          (dims.size() == 2 && dims[0] >= 0 && dims[1] > 0));
+        }))
+      return "expected one [dimension, bound] or [] per feed";
     return "";
   }
   case ValueKind::BatchTiling: {

@@ -180,22 +180,29 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
         llvm::ConstantDataArray::getString(ctx, interface.objectGraph, false),
         "tfc_object_graph");
 
-  llvm::Constant *rowsOutputs =
-      llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
-  if (!interface.rowsOutputs.empty()) {
-    auto *type = llvm::ArrayType::get(i32, interface.rowsOutputs.size());
+  // An i32 array, or NULL when empty.
+  auto int32s = [&](ArrayRef<int32_t> values, StringRef name) -> llvm::Constant * {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(ptr));
+    auto *type = llvm::ArrayType::get(i32, values.size());
     SmallVector<llvm::Constant *> entries;
-    for (int32_t k : interface.rowsOutputs)
+    for (int32_t k : values)
       entries.push_back(llvm::ConstantInt::get(i32, k));
-    rowsOutputs = new llvm::GlobalVariable(
-        m, type, true, llvm::GlobalValue::PrivateLinkage,
-        llvm::ConstantArray::get(type, entries), "tfc_rows_outputs");
-  }
+    return new llvm::GlobalVariable(m, type, true,
+                                    llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(type, entries), name);
+  };
+  llvm::Constant *rowsOutputs = int32s(interface.rowsOutputs, "tfc_rows_outputs");
+  llvm::Constant *rowsOutputAxes =
+      int32s(interface.rowsOutputAxes, "tfc_rows_output_axes");
+  llvm::Constant *rowsInputs = int32s(interface.rowsInputs, "tfc_rows_inputs");
+  llvm::Constant *rowsInputAxes =
+      int32s(interface.rowsInputAxes, "tfc_rows_input_axes");
 
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64, ptr});
+            i64, i64, ptr, ptr, ptr, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -207,7 +214,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.stateBytes),
        llvm::ConstantInt::get(i32, interface.variables.size()), variables,
        objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size()),
-       llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs});
+       llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs,
+       rowsOutputAxes, rowsInputs, rowsInputAxes});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -313,6 +321,20 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   if (auto counts = module->getAttrOfType<DenseI64ArrayAttr>(kRowCountsAttr))
     for (int64_t k : counts.asArrayRef())
       result.rowsOutputs.push_back(int32_t(k));
+  if (auto axes = module->getAttrOfType<DenseI64ArrayAttr>(kRowAxesAttr))
+    for (int64_t a : axes.asArrayRef())
+      result.rowsOutputAxes.push_back(int32_t(a));
+  if (auto counts = module->getAttrOfType<DenseI64ArrayAttr>(kFeedRowCountsAttr)) {
+    auto maxDims = module->getAttrOfType<ArrayAttr>(kFeedMaxDimsAttr);
+    for (auto [i, k] : llvm::enumerate(counts.asArrayRef())) {
+      auto given = maxDims && i < maxDims.size()
+                       ? dyn_cast<DenseI64ArrayAttr>(maxDims[i])
+                       : DenseI64ArrayAttr();
+      result.rowsInputs.push_back(int32_t(k));
+      result.rowsInputAxes.push_back(
+          given && given.size() == 2 ? int32_t(given[0]) : 0);
+    }
+  }
   if (auto batch = module->getAttrOfType<DictionaryAttr>(kBatchAttr)) {
     result.batchTile = batch.getAs<IntegerAttr>("tile").getInt();
     for (auto [key, tensors] : {std::pair{"feeds", &result.inputs},

@@ -287,10 +287,28 @@ FailureOr<std::string> renderLibraryHeader(const ModelInterface &model,
     int32_t rowsOutput = !argument.isFeed && !model.rowsOutputs.empty()
                              ? model.rowsOutputs[fetchIndex]
                              : -1;
-    if (rowsOutput >= 0)
+    int32_t rowsAxis = rowsOutput >= 0 && !model.rowsOutputAxes.empty()
+                           ? model.rowsOutputAxes[fetchIndex]
+                           : 0;
+    if (rowsOutput >= 0 && rowsAxis == 0)
       description += ", of which the first `*" +
                      arguments[model.inputs.size() + rowsOutput].param +
                      "` rows are TensorFlow's";
+    else if (rowsOutput >= 0)
+      description += ", of which the first `*" +
+                     arguments[model.inputs.size() + rowsOutput].param +
+                     "` slices along dimension " + std::to_string(rowsAxis) +
+                     " are TensorFlow's";
+    // A feed one dimension of which --max-dim bounds: another feed says
+    // how many slices along it the caller gives.
+    int32_t rowsInput = argument.isFeed && !model.rowsInputs.empty()
+                            ? model.rowsInputs[feedIndex]
+                            : -1;
+    if (rowsInput >= 0)
+      description += ", of which the first `*" + arguments[rowsInput].param +
+                     "` slices along dimension " +
+                     std::to_string(model.rowsInputAxes[feedIndex]) +
+                     " are given (at most the bound; the rest is ignored)";
     std::string macro = name.upper() + "_" + argument.macro;
     names << ", " << argument.param;
     tensors << "\n/* " << (argument.isFeed ? "Feed " : "Fetch ")

@@ -129,8 +129,9 @@ protected:
 /// Two-operand Einsum without ellipses or repeated labels: labels in both
 /// inputs and the output are batch dims; one label only in A and the
 /// output gives the rows, one only in B and the output the columns (others
-/// of those kinds become batch dims with stride 0 on the other side); at
-/// most one label is contracted.
+/// of those kinds become batch dims with stride 0 on the other side); the
+/// contracted labels must be adjacent in memory in both operands (one
+/// label, or several that act as one).
 class EinsumPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -170,12 +171,26 @@ protected:
         if (labels.count(l) != 1)
           return unsupported(); // Repeated labels (diagonals, traces).
     std::optional<char> kLabel, mLabel, nLabel;
+    // Contracted labels: several act as one (Keras' attention output
+    // 'abcd,cde->abe' sums over heads and their width) when they are
+    // adjacent in memory, in the same order, in both operands.
+    std::string summed;
     for (char l : la)
-      if (lb.contains(l) && !out.contains(l)) {
-        if (kLabel)
-          return unsupported();
-        kLabel = l;
-      }
+      if (lb.contains(l) && !out.contains(l))
+        summed.push_back(l);
+    int64_t kSize = 1;
+    for (size_t i = 0; i < summed.size(); ++i) {
+      size_t ia = la.find(summed[i]), ib = lb.find(summed[i]);
+      kSize *= a.getDimSize(ia);
+      if (i + 1 == summed.size())
+        break;
+      size_t na = la.find(summed[i + 1]), nb = lb.find(summed[i + 1]);
+      if (nb < ib || sa[ia] != sa[na] * a.getDimSize(na) ||
+          sb[ib] != sb[nb] * b.getDimSize(nb))
+        return unsupported();
+    }
+    if (!summed.empty())
+      kLabel = summed.back();
     for (char l : la)
       if (!lb.contains(l) && !out.contains(l))
         return unsupported(); // Summed over one operand only.
@@ -211,7 +226,7 @@ protected:
     llvm::append_range(desc, batchC);
     char none = 0;
     llvm::append_range(
-        desc, SmallVector<int64_t>{size(mLabel), size(nLabel), size(kLabel),
+        desc, SmallVector<int64_t>{size(mLabel), size(nLabel), kSize,
                                    stride(la, sa, mLabel.value_or(none)),
                                    stride(la, sa, kLabel.value_or(none)),
                                    stride(lb, sb, kLabel.value_or(none)),

@@ -36,6 +36,15 @@ inline constexpr llvm::StringLiteral kBatchAttr = "tfc.batch";
 /// many of its rows are TensorFlow's (the rest padding up to its bound:
 /// the rows of a Where, tfc-bound-dynamic-rows).
 inline constexpr llvm::StringLiteral kRowCountsAttr = "tfc.row_counts";
+/// Per fetch, the dimension along which the rows tfc.row_counts counts
+/// lie (0 where absent or none).
+inline constexpr llvm::StringLiteral kRowAxesAttr = "tfc.row_axes";
+/// Per feed, [dimension, bound] when --max-dim bounds a dimension of it,
+/// else [] (set by setCompileInterface).
+inline constexpr llvm::StringLiteral kFeedMaxDimsAttr = "tfc.feed_max_dims";
+/// Per feed, -1, or the index of the int64 scalar feed that says how many
+/// slices of its bounded dimension are given (tfc-bound-dynamic-rows).
+inline constexpr llvm::StringLiteral kFeedRowCountsAttr = "tfc.feed_row_counts";
 inline constexpr llvm::StringLiteral kCompressTransfersAttr =
     "tfc.compress_transfers";
 inline constexpr llvm::StringLiteral kNoRecvSchedulingAttr =

@@ -1,0 +1,99 @@
+// Tests tfc-bound-dynamic-rows with `feeds`: a feed dimension --max-dim
+// bounds (tfc.feed_max_dims) is planned for its bound and counted by a feed
+// added after the others; its padding is zeroed. Self-attention shows the
+// rules that rows along several dimensions need: a contraction keeps the
+// labels it outputs and masks to zero those it sums over, in each operand;
+// softmax along rows masks to -inf; Mean over rows divides by the count. A
+// shape of rows keeps the bound where it shapes (the Reshape) and reads
+// the count where it is data (the Cast). Fetches of rows along dimension 1
+// get counts and tfc.row_axes.
+// RUN: tfc-opt %s -split-input-file -tfc-bound-dynamic-rows=feeds=true -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.feed_row_counts = array<i64: 1, -1>
+// CHECK-SAME: tfc.feeds = ["x:0", "x:0/dim1"]
+// CHECK-SAME: tfc.fetches = ["y:0", "mean:0", "n:0", "r:0", "y:0/rows", "r:0/rows"]
+// CHECK-SAME: tfc.row_axes = array<i64: 1, 0, 0, 1, 0, 0>
+// CHECK-SAME: tfc.row_counts = array<i64: 4, -1, -1, 5, -1, -1>
+// CHECK-DAG: %[[COUNT:.*]]:2 = _Arg name("x/dim1") {T = i64, index = 1 : i64} : () -> tensor<i64>
+// CHECK-DAG: %[[XROW:.*]]:2 = Const name("x/row") {{.*}} value = dense<{{\[\[\[}}0], [1], [2], [3]]]> : tensor<1x4x1xi64>
+// CHECK-DAG: %[[XVALID:.*]]:2 = Less(%[[XROW]]#0, %[[COUNT]]#0) name("x/valid")
+// CHECK-DAG: %[[X:.*]]:2 = SelectV2(%[[XVALID]]#0, %[[ARG:.*]]#0, %{{.*}}) name("x/padded")
+// CHECK-DAG: %[[ARG]]:2 = _Arg name("x") {T = f32, index = 0 : i64}
+// CHECK-DAG: %[[SCORES:.*]]:2 = Einsum(%[[X]]#0, %[[X]]#0) name("scores")
+// CHECK-DAG: %[[LOW:.*]]:2 = Const name("p/fill") {{.*}} value = dense<0xFF800000> : tensor<f32>
+// CHECK-DAG: %[[KEYS:.*]]:2 = Const name("p/row") {{.*}} value = dense<{{\[\[\[}}0, 1, 2, 3]]]> : tensor<1x1x4xi64>
+// CHECK-DAG: %[[PVALID:.*]]:2 = Less(%[[KEYS]]#0, %[[COUNT]]#0) name("p/valid")
+// CHECK-DAG: %[[MASKED:.*]]:2 = SelectV2(%[[PVALID]]#0, %[[SCORES]]#0, %[[LOW]]#0) name("p/padded")
+// CHECK-DAG: %[[P:.*]]:2 = Softmax(%[[MASKED]]#0) name("p")
+// CHECK-DAG: %[[P0:.*]]:2 = SelectV2(%{{.*}}, %[[P]]#0, %{{.*}}) name("y/operand_0/padded") {{.*}} -> tensor<2x4x4xf32>
+// CHECK-DAG: %[[X1:.*]]:2 = SelectV2(%{{.*}}, %[[X]]#0, %{{.*}}) name("y/operand_1/padded") {{.*}} -> tensor<2x4x3xf32>
+// CHECK-DAG: %[[Y:.*]]:2 = Einsum(%[[P0]]#0, %[[X1]]#0) name("y")
+// CHECK-DAG: %[[SUMMED:.*]]:2 = SelectV2(%{{.*}}, %[[Y]]#0, %{{.*}}) name("mean/padded")
+// CHECK-DAG: %[[SUM:.*]]:2 = Sum(%[[SUMMED]]#0, %{{.*}}) name("mean/sum")
+// CHECK-DAG: %[[N:.*]]:2 = Cast(%[[COUNT]]#0) name("mean/count")
+// CHECK-DAG: %[[MEAN:.*]]:2 = RealDiv(%[[SUM]]#0, %[[N]]#0) name("mean")
+// CHECK-DAG: %[[SHAPE:.*]]:2 = Shape(%[[Y]]#0) name("shape")
+// CHECK-DAG: %[[LENGTHS:.*]]:2 = FloorDiv(%{{.*}}, %{{.*}}) name("shape/count")
+// CHECK-DAG: %[[LEN:.*]]:2 = StridedSlice(%[[SHAPE]]#0, {{.*}}) name("len")
+// CHECK-DAG: %[[READ:.*]]:2 = StridedSlice(%[[LENGTHS]]#0, {{.*}}) name("len/count")
+// CHECK-DAG: %[[NF:.*]]:2 = Cast(%[[READ]]#0) name("n")
+// CHECK-DAG: %[[TARGET:.*]]:2 = Pack(%{{.*}}, %[[LEN]]#0, %{{.*}}) name("target")
+// CHECK-DAG: %[[R:.*]]:2 = Reshape(%[[Y]]#0, %[[TARGET]]#0) name("r") {{.*}} -> tensor<2x4x3xf32>
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("y/_retval_0/rows") {T = i64, index = 4 : i64}
+// CHECK-DAG: _Retval(%[[Y]]#0) name("y/_retval_0")
+// CHECK-DAG: _Retval(%[[MEAN]]#0) name("mean/_retval_1")
+// CHECK-DAG: _Retval(%[[NF]]#0) name("n/_retval_2")
+// CHECK-DAG: _Retval(%[[R]]#0) name("r/_retval_3")
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["y:0", "mean:0", "n:0", "r:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4x3xf32>
+    %scores:2 = Einsum(%x#0, %x#0) name("scores") {N = 2 : i64, T = f32, equation = "btd,bsd->bts"} : (tensor<2x4x3xf32>, tensor<2x4x3xf32>) -> tensor<2x4x4xf32>
+    %p:2 = Softmax(%scores#0) name("p") {T = f32} : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+    %y:2 = Einsum(%p#0, %x#0) name("y") {N = 2 : i64, T = f32, equation = "bts,bsd->btd"} : (tensor<2x4x4xf32>, tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %mean:2 = Mean(%y#0, %axis#0) name("mean") {T = f32, Tidx = i32, keep_dims = false} : (tensor<2x4x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+    %shape:2 = Shape(%y#0) name("shape") {T = f32, out_type = i32} : (tensor<2x4x3xf32>) -> tensor<3xi32>
+    %b:2 = Const name("b") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+    %e:2 = Const name("e") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+    %len:2 = StridedSlice(%shape#0, %b#0, %e#0, %b#0) name("len") {Index = i32, T = i32, shrink_axis_mask = 1 : i64} : (tensor<3xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %n:2 = Cast(%len#0) name("n") {DstT = f32, SrcT = i32, Truncate = false} : (tensor<i32>) -> tensor<f32>
+    %minus:2 = Const name("minus") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+    %two:2 = Const name("two") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %target:2 = Pack(%two#0, %len#0, %minus#0) name("target") {N = 3 : i64, T = i32, axis = 0 : i64} : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<3xi32>
+    %r:2 = Reshape(%y#0, %target#0) name("r") {T = f32, Tshape = i32} : (tensor<2x4x3xf32>, tensor<3xi32>) -> tensor<2x4x3xf32>
+    _Retval(%y#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<2x4x3xf32>) -> ()
+    _Retval(%mean#0) name("mean/_retval_1") {T = f32, index = 1 : i64} : (tensor<2x3xf32>) -> ()
+    _Retval(%n#0) name("n/_retval_2") {T = f32, index = 2 : i64} : (tensor<f32>) -> ()
+    _Retval(%r#0) name("r/_retval_3") {T = f32, index = 3 : i64} : (tensor<2x4x3xf32>) -> ()
+  }
+}
+
+// -----
+
+// A cumulative sum along the rows: the padding would be summed in.
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["c:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    // expected-error @+1 {{node 'c' (Cumsum) takes the rows of feed 'x:0' along dimension 1, whose size --max-dim bounds; tfc plans them for their bound and cannot here}}
+    %c:2 = Cumsum(%x#0, %axis#0) name("c") {T = f32, Tidx = i32} : (tensor<2x4xf32>, tensor<i32>) -> tensor<2x4xf32>
+    _Retval(%c#0) name("c/_retval_0") {T = f32, index = 0 : i64} : (tensor<2x4xf32>) -> ()
+  }
+}
+
+// -----
+
+// A shape computed from the length (twice it) used as a shape.
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["r:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4xf32>
+    %shape:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<2x4xf32>) -> tensor<2xi32>
+    %two:2 = Const name("two") {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %twice:2 = Mul(%shape#0, %two#0) name("twice") {T = i32} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    // expected-error @+1 {{node 'r' (Fill) fills a shape computed from the rows of feed 'x:0' along dimension 1, whose size --max-dim bounds; tfc plans them for their bound and cannot here}}
+    %r:2 = Fill(%twice#0, %zero#0) name("r") {T = i32, index_type = i32} : (tensor<2xi32>, tensor<i32>) -> tensor<2x8xi32>
+    _Retval(%r#0) name("r/_retval_0") {T = i32, index = 0 : i64} : (tensor<2x8xi32>) -> ()
+  }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Makes the test data of e2e/max-dim.test with TensorFlow 2.21 and Keras 3
+(fixed seeds): a small text encoder whose token ids are [batch, length],
+both unknown (Input((None,))), exported as Keras exports it,
+model.export(): token and position embeddings (the positions sliced to the
+length), self-attention, a residual LayerNorm, a GELU Dense, and two
+outputs, the sequence and its average over the positions. TensorFlow's
+outputs for batches of 1 and 3 sequences of 1, 5 and 12 tokens.
+(It rewrites every file but this one.)
+
+    /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
+"""
+
+import os
+import shutil
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import keras  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VOCABULARY, WIDTH, MAX_LENGTH = 50, 16, 32
+
+
+class PositionEmbedding(keras.layers.Layer):
+    """A learned vector per position, as many as the sequence has."""
+
+    def build(self, shape):
+        self.table = self.add_weight(shape=(MAX_LENGTH, WIDTH),
+                                     initializer="random_normal")
+
+    def call(self, x):
+        length = keras.ops.shape(x)[1]
+        return x + self.table[:length]
+
+
+def main():
+    keras.utils.set_random_seed(20261126)
+    L = keras.layers
+    ids = keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(VOCABULARY, WIDTH)(ids)
+    h = PositionEmbedding()(h)
+    a = L.MultiHeadAttention(num_heads=2, key_dim=8)(h, h)
+    h = L.LayerNormalization()(h + a)
+    h = L.Dense(8, activation="gelu")(h)
+    pooled = L.GlobalAveragePooling1D()(h)
+    model = keras.Model(ids, [h, pooled], name="encoder")
+
+    path = os.path.join(HERE, "saved_model")
+    shutil.rmtree(path, ignore_errors=True)
+    model.export(path, verbose=False)
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    rng = np.random.default_rng(20261126)
+    for rows in (1, 3):
+        for length in (1, 5, 12):
+            x = rng.integers(0, VOCABULARY, (rows, length)).astype(np.int32)
+            out = serve(ids=tf.constant(x))
+            name = "%dx%d" % (rows, length)
+            np.save(os.path.join(HERE, "ids%s.npy" % name), x)
+            np.save(os.path.join(HERE, "sequence%s.npy" % name),
+                    out["output_0"].numpy())
+            np.save(os.path.join(HERE, "pooled%s.npy" % name),
+                    out["output_1"].numpy())
+    np.save(os.path.join(HERE, "too-long.npy"),
+            np.zeros((1, 17), np.int32))
+
+
+if __name__ == "__main__":
+    main()
