@@ -48,6 +48,9 @@ def Tfc_Dialect : Dialect {
     | `tfc.batch_tile` | module | integer >= 0 | `--batch-tile`; tfc-tile-batch |
     | `tfc.batch` | module | `{tile, feeds, fetches}` | tfc-tile-batch: the tile and the feeds and fetches that carry the batch; the program's descriptor |
     | `tfc.row_counts` | module | i64 array, one per fetch | tfc-bound-dynamic-rows: the fetch that counts each fetch's data-dependent rows (-1: none); the program's descriptor |
+    | `tfc.row_axes` | module | i64 array, one per fetch | tfc-bound-dynamic-rows: the dimension of those rows (absent: the first of each); the program's descriptor |
+    | `tfc.feed_max_dims` | module | one `array<i64: dim, bound>` or `array<i64>` per feed | `--max-dim`; tfc-prune, tfc-bound-dynamic-rows |
+    | `tfc.feed_row_counts` | module | i64 array, one per feed | tfc-bound-dynamic-rows (feeds): the feed that counts each feed's bounded dimension (-1: none); the program's descriptor |
     | `tfc.task` | module | string | `tfc compile --cluster`: the cluster task whose partitions the module keeps (its step may have none) |
     | `tfc.device` | graph | string | tfc-partition: the partition's device |
     | `tfc.arena_bytes` | graph | integer >= 0 | tfc-plan-memory |
