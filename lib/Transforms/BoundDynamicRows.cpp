@@ -301,6 +301,23 @@ private:
   }
   /// A fetch of each count of fetched rows, and tfc.row_counts.
   void addRowCounts();
+  /// Whether two counts are one (or feeds' counts made one).
+  bool sameCount(Value a, Value b) const {
+    return canonicalCount(a) == canonicalCount(b);
+  }
+  Value canonicalCount(Value count) const {
+    while (Value to = countAliases.lookup(count))
+      count = to;
+    return count;
+  }
+  /// Makes the counts of two bounded feeds one, where `node` combines
+  /// their rows: TensorFlow would stop on different sizes there, and so
+  /// does an Assert that `node` waits for. Fails for other counts.
+  LogicalResult unifyFeedCounts(Operation *node, const Rows &a,
+                                const Rows &b);
+  /// An Assert of `condition` (TensorFlow's message `text`) that `node`
+  /// waits for.
+  void assertThat(Operation *node, Value condition, const std::string &text);
 
   const Rows *rowsOf(Value value) const {
     auto it = rows.find(value);
@@ -401,6 +418,10 @@ private:
   llvm::DenseMap<Value, Value> materialized;
   /// The results whose first dimension gets a bound.
   SmallVector<std::pair<Value, int64_t>> bounded;
+  /// Counts of feeds made one with another's (unifyFeedCounts), and the
+  /// Asserts that nodes wait for.
+  llvm::DenseMap<Value, Value> countAliases;
+  SmallVector<std::pair<Operation *, Operation *>> checks;
   /// The count of each (partitions, partition) of the DynamicPartitions.
   llvm::DenseMap<std::pair<Value, int64_t>, Value> partitionCounts;
   /// The _Retvals of rows, their counts and the dimension of the rows.
@@ -509,6 +530,8 @@ FailureOr<bool> Bounder::run() {
   }
   if (rows.empty())
     return false;
+  for (auto [node, check] : checks)
+    node->insertOperands(node->getNumOperands(), tfg::getControlToken(check));
   addRowCounts();
   for (auto [value, bound] : bounded) {
     auto type = cast<RankedTensorType>(value.getType());
@@ -589,6 +612,45 @@ bool Bounder::feedRows(Operation *arg) {
   }
   rows[fed] = r;
   return true;
+}
+
+LogicalResult Bounder::unifyFeedCounts(Operation *node, const Rows &a,
+                                      const Rows &b) {
+  if (a.feed.empty() || b.feed.empty())
+    return failure();
+  Value first = canonicalCount(b.count), second = canonicalCount(a.count);
+  countAliases[second] = first;
+  MLIRContext *context = node->getContext();
+  Builder builder(context);
+  std::string name = (tfg::getNodeName(node) + "/same_length").str();
+  Value same = binary(node, "Equal", name + "/equal", second, first,
+                      builder.getI1Type());
+  assertThat(node, same,
+             "Incompatible shapes: feeds '" + a.feed + "' (dimension " +
+                 std::to_string(a.feedAxis) + ") and '" + b.feed +
+                 "' (dimension " + std::to_string(b.feedAxis) +
+                 ") differ in size where node '" +
+                 tfg::getNodeName(node).str() + "' combines them");
+  return success();
+}
+
+void Bounder::assertThat(Operation *node, Value condition,
+                         const std::string &text) {
+  MLIRContext *context = node->getContext();
+  Builder builder(context);
+  std::string name = (tfg::getNodeName(node) + "/check").str();
+  auto stringType = RankedTensorType::get({}, tfg::StringType::get(context));
+  Value message =
+      constant(node, name + "/message",
+               DenseStringElementsAttr::get(stringType, {text}));
+  OpBuilder b(node);
+  Operation *check = createNodeLike(
+      b, node, "Assert", names.get(name), {}, {condition, message}, {},
+      {builder.getNamedAttr("T", builder.getTypeArrayAttr(
+                                     {stringType.getElementType()})),
+       builder.getNamedAttr("summarize", builder.getI64IntegerAttr(3))});
+  // (Attached after the walk: the node's operands are being read.)
+  checks.push_back({node, check});
 }
 
 Value Bounder::maskPadding(Operation *like, Value x, const Rows &rows,
@@ -954,9 +1016,12 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   };
   if (kind == OpKind::DynamicStitch || kind == OpKind::ParallelDynamicStitch)
     return stitchRows(node);
-  // Every operand with rows has the same count.
+  // Every operand with rows has the same count. Two feeds' dimensions
+  // that the model combines must be as long: a check at run time.
   for (Value operand : operands)
-    if (const Rows *r = rowsOf(operand); r && r->count != from.count)
+    if (const Rows *r = rowsOf(operand);
+        r && !sameCount(r->count, from.count) &&
+        failed(unifyFeedCounts(node, *r, from)))
       return node->emitError()
              << tfg::nodeLabel(node) << " combines the rows of "
              << describe(*r) << ", and those of " << describe(from)
@@ -1182,19 +1247,37 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
     if (!begin || !end || !strides || axisOf(0) < 0 ||
         intAttr(node, "ellipsis_mask") || intAttr(node, "new_axis_mask"))
       return refuse(node, from, "slices in a way tfc does not follow for");
-    for (const RowAxis &r : from.axes) {
+    SmallVector<RowAxis> axes;
+    for (RowAxis r : from.axes) {
       int64_t a = r.axis;
-      if (a < int64_t(begin->size()) &&
+      bool entry = a < int64_t(begin->size());
+      // One slice of the rows, x[:, k] with k >= 0: TensorFlow stops the
+      // step when k is past them, and so does an Assert.
+      if (entry && shrink >> a & 1) {
+        int64_t k = intAttr(node, "begin_mask") >> a & 1 ? 0 : (*begin)[a];
+        if (k < 0 || r.folded())
+          return refuse(node, from, "slices from the end");
+        Builder b(node->getContext());
+        std::string name = (tfg::getNodeName(node) + "/within").str();
+        Value within = binary(
+            node, "Less", name + "/less",
+            scalar(node, name + "/index",
+                   IntegerAttr::get(b.getIntegerType(64), k)),
+            from.count, b.getI1Type());
+        assertThat(node, within,
+                   "slice index " + std::to_string(k) + " of dimension " +
+                       std::to_string(a) + " out of bounds.");
+        continue;
+      }
+      if (entry &&
           (!(intAttr(node, "begin_mask") >> a & 1) && (*begin)[a] != 0 ||
-           !(intAttr(node, "end_mask") >> a & 1) || (*strides)[a] != 1 ||
-           shrink >> a & 1))
+           !(intAttr(node, "end_mask") >> a & 1) || (*strides)[a] != 1))
         return refuse(node, from, "slices");
+      r.axis -= llvm::popcount(uint64_t(shrink) & ((uint64_t(1) << a) - 1));
+      axes.push_back(r);
     }
-    return mapAxes(
-        [&](int64_t a) {
-          return a - llvm::popcount(uint64_t(shrink) & ((uint64_t(1) << a) - 1));
-        },
-        moves);
+    setRows(results[0], from, axes);
+    return success();
   }
   case OpKind::GatherNd:
     if (single() && axisOf(0) < 0 && axisOf(1) >= 0 &&
@@ -1501,7 +1584,8 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
   };
   auto sameCount = [&](unsigned i) {
     const Rows *r = rowsOf(operands[i]);
-    return !r || r->count == rows.count;
+    return !r || this->sameCount(r->count, rows.count) ||
+           succeeded(unifyFeedCounts(node, *r, rows));
   };
   switch (kind) {
   case OpKind::Reshape: {

@@ -97,3 +97,35 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], 
     _Retval(%r#0) name("r/_retval_0") {T = i32, index = 0 : i64} : (tensor<2x8xi32>) -> ()
   }
 }
+
+// -----
+
+// Two bounded feeds that the model adds: their counts become one, and an
+// Assert that the Add waits for stops the step where they differ, as
+// TensorFlow stops on incompatible shapes. x[:, 0] takes the first slice of
+// the rows, checked within them.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.feed_row_counts = array<i64: 2, 3, -1, -1>
+// CHECK-SAME: tfc.feeds = ["a:0", "b:0", "a:0/dim1", "b:0/dim1"]
+// CHECK-DAG: %[[A:.*]]:2 = _Arg name("a/dim1") {T = i64, index = 2 : i64}
+// CHECK-DAG: %[[B:.*]]:2 = _Arg name("b/dim1") {T = i64, index = 3 : i64}
+// CHECK-DAG: %[[SAME:.*]]:2 = Equal(%[[B]]#0, %[[A]]#0) name("sum/same_length/equal")
+// CHECK-DAG: %[[WHY:.*]]:2 = Const name("sum/check/message") {{.*}} value = dense<"Incompatible shapes: feeds 'b:0' (dimension 1) and 'a:0' (dimension 1) differ in size where node 'sum' combines them">
+// CHECK-DAG: %[[CHECK:.*]] = Assert(%[[SAME]]#0, %[[WHY]]#0) name("sum/check")
+// CHECK-DAG: AddV2(%{{.*}}, %{{.*}}) [%[[CHECK]]] name("sum")
+// CHECK-DAG: %[[FIRST:.*]]:2 = Const name("first/within/index") {{.*}} value = dense<0> : tensor<i64>
+// CHECK-DAG: %[[WITHIN:.*]]:2 = Less(%[[FIRST]]#0, %[[A]]#0) name("first/within/less")
+// CHECK-DAG: %[[BOUNDS:.*]] = Assert(%[[WITHIN]]#0, %{{.*}}) name("first/check")
+// CHECK-DAG: StridedSlice({{.*}}) [%[[BOUNDS]]] name("first")
+module attributes {tfc.feeds = ["a:0", "b:0"], tfc.feed_max_dims = [array<i64: 1, 4>, array<i64: 1, 4>], tfc.fetches = ["first:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %a:2 = _Arg name("a") {T = f32, index = 0 : i64} : () -> tensor<2x4xf32>
+    %b:2 = _Arg name("b") {T = f32, index = 1 : i64} : () -> tensor<2x4xf32>
+    %sum:2 = AddV2(%a#0, %b#0) name("sum") {T = f32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    %begin:2 = Const name("begin") {dtype = i32, value = dense<[0, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %end:2 = Const name("end") {dtype = i32, value = dense<[0, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %strides:2 = Const name("strides") {dtype = i32, value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+    %first:2 = StridedSlice(%sum#0, %begin#0, %end#0, %strides#0) name("first") {Index = i32, T = f32, begin_mask = 1 : i64, end_mask = 1 : i64, shrink_axis_mask = 2 : i64} : (tensor<2x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<2xf32>
+    _Retval(%first#0) name("first/_retval_0") {T = f32, index = 0 : i64} : (tensor<2xf32>) -> ()
+  }
+}

@@ -554,11 +554,16 @@ int info(MLIRContext &context) {
       // Only the batch unknown: tfc-tile-batch compiles it for any batch
       // when the rows stay apart, else asks for the shape.
       ArrayRef<int64_t> known = shape.getDims().drop_front();
-      (shape.getDims()[0] < 0 && llvm::none_of(known, [](int64_t d) { return d < 0; })
-           ? anyBatch
-           : unshaped)[name] =
-          "[" + llvm::join(dims, ",") + "]: e.g. --feed " + name + "=" +
-          llvm::join(hint, ",");
+      std::string what = "[" + llvm::join(dims, ",") + "]: e.g. --feed " +
+                         name + "=" + llvm::join(hint, ",");
+      // A size past the batch that the data decides (a sequence's length)
+      // may take a bound instead.
+      auto later = llvm::find_if(known, [](int64_t d) { return d < 0; });
+      if (later != known.end())
+        what += ", or --max-dim " + name + ":" +
+                std::to_string(later - known.begin() + 1) + "=512";
+      (shape.getDims()[0] < 0 && later == known.end() ? anyBatch
+                                                      : unshaped)[name] = what;
     }
   });
   SmallVector<std::string> needs;

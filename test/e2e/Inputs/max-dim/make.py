@@ -5,8 +5,12 @@ both unknown (Input((None,))), exported as Keras exports it,
 model.export(): token and position embeddings (the positions sliced to the
 length), self-attention, a residual LayerNorm, a GELU Dense, and two
 outputs, the sequence and its average over the positions. TensorFlow's
-outputs for batches of 1 and 3 sequences of 1, 5 and 12 tokens.
-(It rewrites every file but this one.)
+outputs for batches of 1 and 3 sequences of 1, 5 and 12 tokens. And in
+bert/, a BERT encoder from keras-hub (pip install keras-hub), random
+weights, exported as it comes: three feeds of [batch, length] (token ids,
+segment ids, a padding mask), outputs for two sequences of 3 and of 7
+tokens, the second one's last two padding.
+(It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
 """
@@ -65,6 +69,31 @@ def main():
                     out["output_1"].numpy())
     np.save(os.path.join(HERE, "too-long.npy"),
             np.zeros((1, 17), np.int32))
+    bert(rng)
+
+
+def bert(rng):
+    import keras_hub
+    keras.utils.set_random_seed(20261126)
+    backbone = keras_hub.models.BertBackbone(
+        vocabulary_size=VOCABULARY, num_layers=1, num_heads=2, hidden_dim=16,
+        intermediate_dim=32, max_sequence_length=MAX_LENGTH)
+    here = os.path.join(HERE, "bert")
+    path = os.path.join(here, "saved_model")
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here)
+    backbone.export(path, verbose=False)
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    for length in (3, 7):
+        feeds = {"token_ids": rng.integers(1, VOCABULARY, (2, length)),
+                 "segment_ids": rng.integers(0, 2, (2, length)),
+                 "padding_mask": np.ones((2, length))}
+        feeds["padding_mask"][1, length - 2:] = 0
+        feeds = {k: v.astype(np.int32) for k, v in feeds.items()}
+        out = serve(**{k: tf.constant(v) for k, v in feeds.items()})
+        for name, value in list(feeds.items()) + [
+                (k, v.numpy()) for k, v in out.items()]:
+            np.save(os.path.join(here, "%s%d.npy" % (name, length)), value)
 
 
 if __name__ == "__main__":
