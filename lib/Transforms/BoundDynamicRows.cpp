@@ -1239,45 +1239,76 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
     return refuse(node, from, "gathers along");
   }
   case OpKind::StridedSlice: {
-    // Slices of the other axes ([:, 1]) with the rows taken whole.
+    // Slices of the other axes ([:, 1], new axes, an ellipsis) with the
+    // rows taken whole.
     std::optional<SmallVector<int64_t>> begin = intsOf(operands[1]),
                                         end = intsOf(operands[2]),
                                         strides = intsOf(operands[3]);
-    int64_t shrink = intAttr(node, "shrink_axis_mask");
-    if (!begin || !end || !strides || axisOf(0) < 0 ||
-        intAttr(node, "ellipsis_mask") || intAttr(node, "new_axis_mask"))
+    Shape in = shapeOf(operands[0]);
+    if (!begin || !end || !strides || axisOf(0) < 0 || !in.ranked)
+      return refuse(node, from, "slices in a way tfc does not follow for");
+    // (The rows' dimensions at their bound, as the Where's are planned.)
+    SmallVector<int64_t> dims(in.dims.begin(), in.dims.end());
+    for (const RowAxis &r : from.axes)
+      if (ShapedType::isDynamic(dims[r.axis]))
+        dims[r.axis] = from.bound;
+    std::string message;
+    FailureOr<StridedSliceSpec> spec = resolveStridedSlice(
+        dims, *begin, *end, *strides, intAttr(node, "begin_mask"),
+        intAttr(node, "end_mask"), intAttr(node, "ellipsis_mask"),
+        intAttr(node, "new_axis_mask"), intAttr(node, "shrink_axis_mask"),
+        message);
+    if (failed(spec))
       return refuse(node, from, "slices in a way tfc does not follow for");
     SmallVector<RowAxis> axes;
     for (RowAxis r : from.axes) {
-      int64_t a = r.axis;
-      bool entry = a < int64_t(begin->size());
+      const StridedSliceDim &d = spec->dims[r.axis];
       // One slice of the rows, x[:, k] with k >= 0: TensorFlow stops the
       // step when k is past them, and so does an Assert.
-      if (entry && shrink >> a & 1) {
-        int64_t k = intAttr(node, "begin_mask") >> a & 1 ? 0 : (*begin)[a];
-        if (k < 0 || r.folded())
+      if (d.shrink) {
+        // (A negative index counts from the bound, not from the count.)
+        bool fromEnd = d.entry >= 0 && d.entry < int64_t(begin->size()) &&
+                       (*begin)[d.entry] < 0;
+        if (r.folded() || fromEnd)
           return refuse(node, from, "slices from the end");
         Builder b(node->getContext());
         std::string name = (tfg::getNodeName(node) + "/within").str();
         Value within = binary(
             node, "Less", name + "/less",
             scalar(node, name + "/index",
-                   IntegerAttr::get(b.getIntegerType(64), k)),
+                   IntegerAttr::get(b.getIntegerType(64), d.begin)),
             from.count, b.getI1Type());
         assertThat(node, within,
-                   "slice index " + std::to_string(k) + " of dimension " +
-                       std::to_string(a) + " out of bounds.");
+                   "slice index " + std::to_string(d.begin) + " of dimension " +
+                       std::to_string(r.axis) + " out of bounds.");
         continue;
       }
-      if (entry &&
-          (!(intAttr(node, "begin_mask") >> a & 1) && (*begin)[a] != 0 ||
-           !(intAttr(node, "end_mask") >> a & 1) || (*strides)[a] != 1))
+      if (d.begin != 0 || d.stride != 1 || d.count != dims[r.axis])
         return refuse(node, from, "slices");
-      r.axis -= llvm::popcount(uint64_t(shrink) & ((uint64_t(1) << a) - 1));
+      auto at = llvm::find(spec->outputSource, r.axis);
+      if (at == spec->outputSource.end())
+        return refuse(node, from, "slices");
+      r.axis = at - spec->outputSource.begin();
       axes.push_back(r);
     }
     setRows(results[0], from, axes);
     return success();
+  }
+  case OpKind::MatrixBandPart:
+    // The band is a function of the positions: what lies within the
+    // first `count` slices stays TensorFlow's (causal masks).
+    if (axisOf(1) >= 0 || axisOf(2) >= 0)
+      return refuse(node, from, "sets the band of a matrix by");
+    return mapAxes([](int64_t a) { return a; }, moves);
+  case OpKind::Cumsum:
+  case OpKind::Cumprod: {
+    // A prefix along the rows reads only slices before it; a suffix
+    // (reverse) would read the padding.
+    std::optional<int64_t> a = constantAxis(operands[1], rankOf(operands[0]));
+    if (!a || (boolAttr(node, "reverse") && from.at(*a)) ||
+        (from.at(*a) && from.at(*a)->folded()))
+      return refuse(node, from, "accumulates along");
+    return mapAxes([](int64_t a) { return a; }, moves);
   }
   case OpKind::GatherNd:
     if (single() && axisOf(0) < 0 && axisOf(1) >= 0 &&

@@ -71,13 +71,14 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], 
 
 // -----
 
-// A cumulative sum along the rows: the padding would be summed in.
+// A cumulative sum along the rows from the end: the padding would be
+// summed in. (From the start, it reads only the slices before.)
 module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["c:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4xf32>
     %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
-    // expected-error @+1 {{node 'c' (Cumsum) takes the rows of feed 'x:0' along dimension 1, whose size --max-dim bounds; tfc plans them for their bound and cannot here}}
-    %c:2 = Cumsum(%x#0, %axis#0) name("c") {T = f32, Tidx = i32} : (tensor<2x4xf32>, tensor<i32>) -> tensor<2x4xf32>
+    // expected-error @+1 {{node 'c' (Cumsum) accumulates along the rows of feed 'x:0' along dimension 1, whose size --max-dim bounds; tfc plans them for their bound and cannot here}}
+    %c:2 = Cumsum(%x#0, %axis#0) name("c") {T = f32, Tidx = i32, reverse = true} : (tensor<2x4xf32>, tensor<i32>) -> tensor<2x4xf32>
     _Retval(%c#0) name("c/_retval_0") {T = f32, index = 0 : i64} : (tensor<2x4xf32>) -> ()
   }
 }

@@ -75,14 +75,14 @@ module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["zeros:0"]} {
 
 // -----
 
-// A cumulative sum along the rows: no rule carries them through it.
+// A cumulative sum along the rows from the end: it would read the padding.
 module attributes {tfc.feeds = ["m:0"], tfc.fetches = ["total:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %m:2 = _Arg name("m") {T = i1, index = 0 : i64} : () -> tensor<5xi1>
     %w:2 = Where(%m#0) name("w") {T = i1} : (tensor<5xi1>) -> tensor<?x1xi64>
     %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
-    // expected-error @+1 {{node 'sums' (Cumsum) takes the rows of node 'w' (Where), whose number only the data decides; tfc plans them for their bound and cannot here}}
-    %sums:2 = Cumsum(%w#0, %axis#0) name("sums") {T = i64, Tidx = i32} : (tensor<?x1xi64>, tensor<i32>) -> tensor<?x1xi64>
+    // expected-error @+1 {{node 'sums' (Cumsum) accumulates along the rows of node 'w' (Where), whose number only the data decides; tfc plans them for their bound and cannot here}}
+    %sums:2 = Cumsum(%w#0, %axis#0) name("sums") {T = i64, Tidx = i32, reverse = true} : (tensor<?x1xi64>, tensor<i32>) -> tensor<?x1xi64>
     %total:2 = Sum(%sums#0, %axis#0) name("total") {T = i64, Tidx = i32, keep_dims = false} : (tensor<?x1xi64>, tensor<i32>) -> tensor<1xi64>
     _Retval(%total#0) name("total/_retval_0") {T = i64, index = 0 : i64} : (tensor<1xi64>) -> ()
   }
