@@ -9,7 +9,9 @@ outputs for batches of 1 and 3 sequences of 1, 5 and 12 tokens. And in
 bert/, a BERT encoder from keras-hub (pip install keras-hub), random
 weights, exported as it comes: three feeds of [batch, length] (token ids,
 segment ids, a padding mask), outputs for two sequences of 3 and of 7
-tokens, the second one's last two padding.
+tokens, the second one's last two padding. In causal/, a decoder block:
+causal self-attention (its mask a band of the positions), a residual
+LayerNorm and a Dense, for two sequences of 1 and of 6 tokens.
 (It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
@@ -70,6 +72,28 @@ def main():
     np.save(os.path.join(HERE, "too-long.npy"),
             np.zeros((1, 17), np.int32))
     bert(rng)
+    causal(rng)
+
+
+def causal(rng):
+    keras.utils.set_random_seed(20261126)
+    L = keras.layers
+    ids = keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(VOCABULARY, WIDTH)(ids)
+    a = L.MultiHeadAttention(2, 8)(h, h, use_causal_mask=True)
+    h = L.LayerNormalization()(h + a)
+    model = keras.Model(ids, L.Dense(5)(h), name="decoder")
+    here = os.path.join(HERE, "causal")
+    path = os.path.join(here, "saved_model")
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here)
+    model.export(path, verbose=False)
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    for length in (1, 6):
+        x = rng.integers(0, VOCABULARY, (2, length)).astype(np.int32)
+        np.save(os.path.join(here, "ids%d.npy" % length), x)
+        np.save(os.path.join(here, "logits%d.npy" % length),
+                list(serve(ids=tf.constant(x)).values())[0].numpy())
 
 
 def bert(rng):
