@@ -98,7 +98,11 @@ struct RowAxis {
 struct Rows {
   SmallVector<RowAxis, 2> axes; // By dimension, ascending.
   int64_t bound;
+  /// TensorFlow's slices are the first `count + offset` (at least none):
+  /// a Pad before the rows adds to them, a convolution without padding
+  /// takes from them (Keras' causal Conv1D does both).
   Value count;
+  int64_t offset = 0;
   /// The node that made the rows (Where, Unique, DynamicPartition, a
   /// selection of boxes, a feed's _Arg), for messages.
   Operation *where;
@@ -305,6 +309,29 @@ private:
   bool sameCount(Value a, Value b) const {
     return canonicalCount(a) == canonicalCount(b);
   }
+  bool sameCount(const Rows &a, const Rows &b) const {
+    return sameCount(a.count, b.count) && a.offset == b.offset;
+  }
+  /// The number of TensorFlow's slices of `rows`, as a value of the graph
+  /// (count + offset, at least 0).
+  Value countValue(Operation *like, const Rows &rows) {
+    if (rows.offset == 0)
+      return rows.count;
+    Value &made = offsetCounts[{rows.count, rows.offset}];
+    if (!made) {
+      Builder b(like->getContext());
+      Type i64 = b.getIntegerType(64);
+      std::string name = (tfg::getNodeName(like) + "/count").str();
+      made = binary(like, "AddV2", name,
+                    castTo(like, name + "/base", rows.count, i64),
+                    scalar(like, name + "/offset", IntegerAttr::get(i64, rows.offset)),
+                    i64);
+      if (rows.offset < 0)
+        made = binary(like, "Maximum", name + "/at_least_none", made,
+                      scalar(like, name + "/none", IntegerAttr::get(i64, 0)), i64);
+    }
+    return made;
+  }
   Value canonicalCount(Value count) const {
     while (Value to = countAliases.lookup(count))
       count = to;
@@ -421,6 +448,8 @@ private:
   /// Counts of feeds made one with another's (unifyFeedCounts), and the
   /// Asserts that nodes wait for.
   llvm::DenseMap<Value, Value> countAliases;
+  /// Counts with offsets, made once each.
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> offsetCounts;
   SmallVector<std::pair<Operation *, Operation *>> checks;
   /// The count of each (partitions, partition) of the DynamicPartitions.
   llvm::DenseMap<std::pair<Value, int64_t>, Value> partitionCounts;
@@ -616,7 +645,7 @@ bool Bounder::feedRows(Operation *arg) {
 
 LogicalResult Bounder::unifyFeedCounts(Operation *node, const Rows &a,
                                       const Rows &b) {
-  if (a.feed.empty() || b.feed.empty())
+  if (a.feed.empty() || b.feed.empty() || a.offset != b.offset)
     return failure();
   Value first = canonicalCount(b.count), second = canonicalCount(a.count);
   countAliases[second] = first;
@@ -664,7 +693,8 @@ Value Bounder::maskPadding(Operation *like, Value x, const Rows &rows,
   std::iota(iota.begin(), iota.end(), 0);
   Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
   Value index = integers(like, name + "/row", i64, maskShape, iota);
-  Value valid = binary(like, "Less", name + "/valid", index, rows.count, i1);
+  Value valid = binary(like, "Less", name + "/valid", index,
+                       countValue(like, rows), i1);
   Type element = cast<TensorType>(x.getType()).getElementType();
   return make(like, "SelectV2", name + "/padded", x.getType(),
               {valid, x, scalar(like, name + "/fill", fill)},
@@ -1020,8 +1050,7 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   // that the model combines must be as long: a check at run time.
   for (Value operand : operands)
     if (const Rows *r = rowsOf(operand);
-        r && !sameCount(r->count, from.count) &&
-        failed(unifyFeedCounts(node, *r, from)))
+        r && !sameCount(*r, from) && failed(unifyFeedCounts(node, *r, from)))
       return node->emitError()
              << tfg::nodeLabel(node) << " combines the rows of "
              << describe(*r) << ", and those of " << describe(from)
@@ -1066,7 +1095,7 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
              << " dimension(s) as many as " << describe(from)
              << "; tfc returns such a count only along one dimension of a "
                 "fetch of the step";
-    fetchedRows.push_back({node, from.count, from.axis()});
+    fetchedRows.push_back({node, countValue(node, from), from.axis()});
     return success();
   }
   if (kind == OpKind::Shape || kind == OpKind::Size) {
@@ -1277,7 +1306,7 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
             node, "Less", name + "/less",
             scalar(node, name + "/index",
                    IntegerAttr::get(b.getIntegerType(64), d.begin)),
-            from.count, b.getI1Type());
+            countValue(node, from), b.getI1Type());
         assertThat(node, within,
                    "slice index " + std::to_string(d.begin) + " of dimension " +
                        std::to_string(r.axis) + " out of bounds.");
@@ -1292,6 +1321,65 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
       axes.push_back(r);
     }
     setRows(results[0], from, axes);
+    return success();
+  }
+  case OpKind::Pad:
+  case OpKind::PadV2: {
+    // Padding before the rows shifts them (p more slices are
+    // TensorFlow's, the p first); padding after them would lie past the
+    // bound, where TensorFlow's lies after the count.
+    std::optional<SmallVector<int64_t>> paddings = intsOf(operands[1]);
+    int64_t rank = rankOf(operands[0]);
+    if (!paddings || int64_t(paddings->size()) != 2 * rank ||
+        axisOf(1) >= 0 || (operands.size() > 2 && axisOf(2) >= 0) ||
+        !single())
+      return refuse(node, from, "pads in a way tfc does not follow for");
+    int64_t a = from.axis(), before = (*paddings)[2 * a],
+            after = (*paddings)[2 * a + 1];
+    if (after != 0 || before < 0)
+      return refuse(node, from, "pads after");
+    Rows shifted = from;
+    shifted.offset += before;
+    shifted.bound += before;
+    setRows(results[0], shifted, a);
+    return success();
+  }
+  case OpKind::Conv2D:
+  case OpKind::DepthwiseConv2dNative: {
+    // Along the rows (a spatial dimension of NHWC, Keras' Conv1D's W),
+    // stride 1: SAME reads zeros past the count where TensorFlow reads
+    // its padding, so the padding is zeroed first; VALID makes
+    // (k - 1) * dilation fewer slices, each reading only true ones.
+    auto format = node->getAttrOfType<StringAttr>("data_format");
+    auto padding = node->getAttrOfType<StringAttr>("padding");
+    int64_t a = from.axis();
+    if ((format && format.getValue() != "NHWC") || !padding || !single() ||
+        axisOf(0) != a || axisOf(1) >= 0 || (a != 1 && a != 2))
+      return refuse(node, from, "convolves in a way tfc does not follow for");
+    auto intsAt = [&](StringRef name, int64_t otherwise) {
+      auto list = node->getAttrOfType<ArrayAttr>(name);
+      return list && int64_t(list.size()) > a
+                 ? cast<IntegerAttr>(list[a]).getInt()
+                 : otherwise;
+    };
+    int64_t stride = intsAt("strides", 1), dilation = intsAt("dilations", 1);
+    Shape filter = shapeOf(operands[1]);
+    if (stride != 1 || !filter.isStatic() || filter.rank() != 4)
+      return refuse(node, from, "convolves with a stride along");
+    int64_t k = filter.dims[a - 1];
+    Rows out = from;
+    if (padding.getValue() == "SAME") {
+      Type element = cast<TensorType>(operands[0].getType()).getElementType();
+      node->setOperand(0, maskPadding(node, operands[0], from, a,
+                                      FloatAttr::get(element, 0.0),
+                                      (tfg::getNodeName(node) + "/input").str()));
+    } else if (padding.getValue() == "VALID") {
+      out.offset -= (k - 1) * dilation;
+      out.bound -= (k - 1) * dilation;
+    } else {
+      return refuse(node, from, "convolves with explicit padding along");
+    }
+    setRows(results[0], out, a);
     return success();
   }
   case OpKind::MatrixBandPart:
@@ -1615,7 +1703,7 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
   };
   auto sameCount = [&](unsigned i) {
     const Rows *r = rowsOf(operands[i]);
-    return !r || this->sameCount(r->count, rows.count) ||
+    return !r || this->sameCount(*r, rows) ||
            succeeded(unifyFeedCounts(node, *r, rows));
   };
   switch (kind) {
@@ -1745,7 +1833,7 @@ Value Bounder::materialize(Value value) {
   if (kind == OpKind::Shape || kind == OpKind::Size) {
     // What the node computes with the bound in the count's place: each
     // dimension of rows is (what folds with it) x bound.
-    Value count = castTo(def, name + "/value", rows.count, element);
+    Value count = castTo(def, name + "/value", countValue(def, rows), element);
     if (kind == OpKind::Size) {
       result = value;
       for (size_t k = 0; k < rows.axes.size(); ++k)
@@ -1890,7 +1978,7 @@ LogicalResult Bounder::reduceRows(Operation *node, const Rows &rows) {
   for (int64_t d : reduced)
     if (!llvm::is_contained(summed, d))
       others *= in.dims[d];
-  Value perCount = castTo(node, name + "/count", rows.count, element);
+  Value perCount = castTo(node, name + "/count", countValue(node, rows), element);
   Value n = perCount;
   for (size_t k = 1; k < summed.size(); ++k)
     n = binary(node, "Mul", name + "/counts", n, perCount, element);
@@ -1919,11 +2007,11 @@ LogicalResult Bounder::stitchRows(Operation *node) {
     // rows one per index and as many.
     if (!out.ranked || out.rank() == 0 || out.dims[0] == ShapedType::kDynamic)
       return refuse(node, *any, "stitches into a size only the data decides from");
-    if (!index || !rowsOfData || index->count != rowsOfData->count ||
+    if (!index || !rowsOfData || !sameCount(*index, *rowsOfData) ||
         index->axis() != 0 || rowsOfData->axis() != 0 || !index->simple() || !rowsOfData->simple() || shapeOf(indices).rank() != 1)
       return refuse(node, *any, "stitches data and indices that are not rows "
                                 "of one count, one index per row, as");
-    skipPadding(node, i, index->bound, index->count,
+    skipPadding(node, i, index->bound, countValue(node, *index),
                 (tfg::getNodeName(node) + "/indices_" + Twine(i)).str());
   }
   return success();

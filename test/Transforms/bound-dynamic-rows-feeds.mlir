@@ -130,3 +130,39 @@ module attributes {tfc.feeds = ["a:0", "b:0"], tfc.feed_max_dims = [array<i64: 1
     _Retval(%first#0) name("first/_retval_0") {T = f32, index = 0 : i64} : (tensor<2xf32>) -> ()
   }
 }
+
+// -----
+
+// Keras' causal Conv1D: a Pad of 2 before the rows (2 more slices are
+// TensorFlow's), then a valid convolution of 3 (2 fewer): the same count
+// as the feed's, added to it. A valid convolution of 2 then has one slice
+// fewer: its fetch's count is count - 1, at least 0.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["causal:0", "valid:0", "causal:0/rows", "valid:0/rows"]
+// CHECK-SAME: tfc.row_axes = array<i64: 1, 2, 0, 0>
+// CHECK-DAG: %[[COUNT:.*]]:2 = _Arg name("x/dim1")
+// CHECK-DAG: %[[CAUSAL:.*]]:2 = Squeeze(%{{.*}}) name("causal")
+// CHECK-DAG: AddV2(%[[CAUSAL]]#0, %{{.*}}) name("sum")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("causal/_retval_0/rows")
+// CHECK-DAG: %[[MINUS:.*]]:2 = Const name("valid/_retval_1/count/offset") {{.*}} value = dense<-1> : tensor<i64>
+// CHECK-DAG: %[[FEWER:.*]]:2 = AddV2(%[[COUNT]]#0, %[[MINUS]]#0) name("valid/_retval_1/count")
+// CHECK-DAG: %[[LEFT:.*]]:2 = Maximum(%[[FEWER]]#0, %{{.*}}) name("valid/_retval_1/count/at_least_none")
+// CHECK-DAG: _Retval(%[[LEFT]]#0) name("valid/_retval_1/rows")
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["causal:0", "valid:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4x3xf32>
+    %pads:2 = Const name("pads") {dtype = i32, value = dense<[[0, 0], [2, 0], [0, 0]]> : tensor<3x2xi32>} : () -> tensor<3x2xi32>
+    %padded:2 = Pad(%x#0, %pads#0) name("padded") {T = f32, Tpaddings = i32} : (tensor<2x4x3xf32>, tensor<3x2xi32>) -> tensor<2x6x3xf32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %wide:2 = ExpandDims(%padded#0, %one#0) name("wide") {T = f32, Tdim = i32} : (tensor<2x6x3xf32>, tensor<i32>) -> tensor<2x1x6x3xf32>
+    %w3:2 = Const name("w3") {dtype = f32, value = dense<0.5> : tensor<1x3x3x3xf32>} : () -> tensor<1x3x3x3xf32>
+    %conv:2 = Conv2D(%wide#0, %w3#0) name("conv") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<2x1x6x3xf32>, tensor<1x3x3x3xf32>) -> tensor<2x1x4x3xf32>
+    %causal:2 = Squeeze(%conv#0) name("causal") {T = f32, squeeze_dims = [1]} : (tensor<2x1x4x3xf32>) -> tensor<2x4x3xf32>
+    %sum:2 = AddV2(%causal#0, %x#0) name("sum") {T = f32} : (tensor<2x4x3xf32>, tensor<2x4x3xf32>) -> tensor<2x4x3xf32>
+    %wide2:2 = ExpandDims(%sum#0, %one#0) name("wide2") {T = f32, Tdim = i32} : (tensor<2x4x3xf32>, tensor<i32>) -> tensor<2x1x4x3xf32>
+    %w2:2 = Const name("w2") {dtype = f32, value = dense<0.5> : tensor<1x2x3x3xf32>} : () -> tensor<1x2x3x3xf32>
+    %valid:2 = Conv2D(%wide2#0, %w2#0) name("valid") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<2x1x4x3xf32>, tensor<1x2x3x3xf32>) -> tensor<2x1x3x3xf32>
+    _Retval(%causal#0) name("causal/_retval_0") {T = f32, index = 0 : i64} : (tensor<2x4x3xf32>) -> ()
+    _Retval(%valid#0) name("valid/_retval_1") {T = f32, index = 1 : i64} : (tensor<2x1x3x3xf32>) -> ()
+  }
+}

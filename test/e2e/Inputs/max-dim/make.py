@@ -11,7 +11,10 @@ weights, exported as it comes: three feeds of [batch, length] (token ids,
 segment ids, a padding mask), outputs for two sequences of 3 and of 7
 tokens, the second one's last two padding. In causal/, a decoder block:
 causal self-attention (its mask a band of the positions), a residual
-LayerNorm and a Dense, for two sequences of 1 and of 6 tokens.
+LayerNorm and a Dense, for two sequences of 1 and of 6 tokens. In conv/,
+a text CNN: Conv1D with same, causal (a residual) and valid padding (one
+position fewer), the valid one's output and its maximum over positions,
+for sequences of 1 (no position left), 2 and 7 tokens.
 (It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
@@ -73,6 +76,33 @@ def main():
             np.zeros((1, 17), np.int32))
     bert(rng)
     causal(rng)
+    convolutions(rng)
+
+
+def convolutions(rng):
+    keras.utils.set_random_seed(20261126)
+    L = keras.layers
+    ids = keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(VOCABULARY, 8)(ids)
+    h = L.Conv1D(8, 3, padding="same", activation="relu")(h)
+    h = h + L.Conv1D(8, 3, padding="causal")(h)
+    valid = L.Conv1D(4, 2, padding="valid")(h)
+    model = keras.Model(ids, [valid, L.GlobalMaxPooling1D()(valid)],
+                        name="cnn")
+    here = os.path.join(HERE, "conv")
+    path = os.path.join(here, "saved_model")
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here)
+    model.export(path, verbose=False)
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    for length in (1, 2, 7):
+        x = rng.integers(0, VOCABULARY, (2, length)).astype(np.int32)
+        out = serve(ids=tf.constant(x))
+        np.save(os.path.join(here, "ids%d.npy" % length), x)
+        np.save(os.path.join(here, "positions%d.npy" % length),
+                out["output_0"].numpy())
+        np.save(os.path.join(here, "maximum%d.npy" % length),
+                out["output_1"].numpy())
 
 
 def causal(rng):
