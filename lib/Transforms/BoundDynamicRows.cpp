@@ -171,6 +171,17 @@ bool computedFromShapes(Value value, int depth = 8) {
   });
 }
 
+/// Adds `axis` to `axes` unless there: false when it is, folded otherwise.
+bool addAxis(SmallVectorImpl<RowAxis> &axes, const RowAxis &axis) {
+  auto same = llvm::find_if(
+      axes, [&](const RowAxis &a) { return a.axis == axis.axis; });
+  if (same == axes.end()) {
+    axes.push_back(axis);
+    return true;
+  }
+  return same->sameFold(axis);
+}
+
 Rows rowsAlong(int64_t axis, int64_t bound, Value count, Operation *where) {
   Rows r;
   r.axes = {RowAxis{axis}};
@@ -1140,11 +1151,7 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
         continue;
       for (RowAxis a : mine->axes) {
         a.axis += rank - r;
-        auto same = llvm::find_if(
-            axes, [&](const RowAxis &b) { return b.axis == a.axis; });
-        if (same == axes.end())
-          axes.push_back(a);
-        else if (!same->sameFold(a))
+        if (!addAxis(axes, a))
           return refuse(node, from, "lines up differently folded");
       }
     }
@@ -1536,11 +1543,7 @@ LogicalResult Bounder::contractRows(Operation *node, const Rows &from) {
         b.axis = kept;
         if (int64_t(kept) >= outRank)
           return refuse(node, from, "contracts");
-        auto same = llvm::find_if(
-            axes, [&](const RowAxis &c) { return c.axis == b.axis; });
-        if (same == axes.end())
-          axes.push_back(b);
-        else if (!same->sameFold(b))
+        if (!addAxis(axes, b))
           return refuse(node, from, "lines up differently folded");
         continue;
       }

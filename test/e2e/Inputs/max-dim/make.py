@@ -79,6 +79,17 @@ def main():
     convolutions(rng)
 
 
+def export(model, directory):
+    """Exports `model` into a fresh `directory` of this one; its folder and
+    serving signature."""
+    here = os.path.join(HERE, directory)
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here)
+    path = os.path.join(here, "saved_model")
+    model.export(path, verbose=False)
+    return here, tf.saved_model.load(path).signatures["serving_default"]
+
+
 def convolutions(rng):
     keras.utils.set_random_seed(20261126)
     L = keras.layers
@@ -89,12 +100,7 @@ def convolutions(rng):
     valid = L.Conv1D(4, 2, padding="valid")(h)
     model = keras.Model(ids, [valid, L.GlobalMaxPooling1D()(valid)],
                         name="cnn")
-    here = os.path.join(HERE, "conv")
-    path = os.path.join(here, "saved_model")
-    shutil.rmtree(here, ignore_errors=True)
-    os.makedirs(here)
-    model.export(path, verbose=False)
-    serve = tf.saved_model.load(path).signatures["serving_default"]
+    here, serve = export(model, "conv")
     for length in (1, 2, 7):
         x = rng.integers(0, VOCABULARY, (2, length)).astype(np.int32)
         out = serve(ids=tf.constant(x))
@@ -113,12 +119,7 @@ def causal(rng):
     a = L.MultiHeadAttention(2, 8)(h, h, use_causal_mask=True)
     h = L.LayerNormalization()(h + a)
     model = keras.Model(ids, L.Dense(5)(h), name="decoder")
-    here = os.path.join(HERE, "causal")
-    path = os.path.join(here, "saved_model")
-    shutil.rmtree(here, ignore_errors=True)
-    os.makedirs(here)
-    model.export(path, verbose=False)
-    serve = tf.saved_model.load(path).signatures["serving_default"]
+    here, serve = export(model, "causal")
     for length in (1, 6):
         x = rng.integers(0, VOCABULARY, (2, length)).astype(np.int32)
         np.save(os.path.join(here, "ids%d.npy" % length), x)
@@ -132,12 +133,7 @@ def bert(rng):
     backbone = keras_hub.models.BertBackbone(
         vocabulary_size=VOCABULARY, num_layers=1, num_heads=2, hidden_dim=16,
         intermediate_dim=32, max_sequence_length=MAX_LENGTH)
-    here = os.path.join(HERE, "bert")
-    path = os.path.join(here, "saved_model")
-    shutil.rmtree(here, ignore_errors=True)
-    os.makedirs(here)
-    backbone.export(path, verbose=False)
-    serve = tf.saved_model.load(path).signatures["serving_default"]
+    here, serve = export(backbone, "bert")
     for length in (3, 7):
         feeds = {"token_ids": rng.integers(1, VOCABULARY, (2, length)),
                  "segment_ids": rng.integers(0, 2, (2, length)),
