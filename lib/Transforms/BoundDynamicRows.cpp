@@ -171,7 +171,7 @@ bool computedFromShapes(Value value, int depth = 8) {
   });
 }
 
-/// Adds `axis` to `axes` unless there: false when it is, folded otherwise.
+/// Adds `axis` to `axes`; false when another fold of it is there already.
 bool addAxis(SmallVectorImpl<RowAxis> &axes, const RowAxis &axis) {
   auto same = llvm::find_if(
       axes, [&](const RowAxis &a) { return a.axis == axis.axis; });
@@ -1127,6 +1127,16 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   }
   if (kind == OpKind::Rank)
     return success();
+  if (isTf1ControlFlow(node)) {
+    // A loop carries the rows (a list of them, a tensor) as it finds them
+    // entering: its back edge brings the same.
+    if (kind == OpKind::LoopCond)
+      return refuse(node, from, "decides a loop by");
+    // (A Merge's second result is the index of the input it took.)
+    for (Value result : kind == OpKind::Merge ? results.take_front(1) : results)
+      setRows(result, from, from.axes);
+    return success();
+  }
   if (isReduction(kind))
     return reduceRows(node, from);
   if (isIdentityLike(kind))
@@ -1387,6 +1397,80 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
       return refuse(node, from, "convolves with explicit padding along");
     }
     setRows(results[0], out, a);
+    return success();
+  }
+  // A list whose elements are the rows (a loop over a sequence unstacks
+  // it, writes a list of the bound's elements and stacks it): its
+  // elements are the rows' slices, the first `count` TensorFlow's.
+  case OpKind::TensorListFromTensor:
+    if (!single() || from.axis() != 0 || axisOf(1) >= 0)
+      return refuse(node, from, "makes a list of");
+    return to(0);
+  case OpKind::TensorListSetItem:
+    // (An element written into the list, or the list itself.)
+    if (axisOf(0) != 0 || axisOf(1) >= 0 || axisOf(2) >= 0)
+      return refuse(node, from, "writes a list element of");
+    return to(0);
+  case OpKind::TensorListGetItem:
+    // One element, read at an index the loop keeps below the count.
+    if (axisOf(0) != 0 || axisOf(1) >= 0 || axisOf(2) >= 0)
+      return refuse(node, from, "reads a list element of");
+    return success();
+  case OpKind::TensorListStack:
+    if (axisOf(0) != 0 || axisOf(1) >= 0)
+      return refuse(node, from, "stacks a list of");
+    return to(0);
+  case OpKind::TensorListLength: {
+    // The count, where it is data; the bound where it shapes.
+    ShapeValue value{{Dependence::Count}, from};
+    shapeValues[results[0]] = value;
+    return success();
+  }
+  case OpKind::ReverseV2: {
+    // Reversed along the rows, TensorFlow's slices come first, the padding
+    // after them: a ReverseSequence of `count` slices (Keras' backward
+    // RNNs, Bidirectional's).
+    std::optional<SmallVector<int64_t>> axes = intsOf(operands[1]);
+    int64_t rank = rankOf(operands[0]);
+    if (!axes || axisOf(1) >= 0 || rank < 2)
+      return refuse(node, from, "reverses in a way tfc does not follow for");
+    SmallVector<int64_t> along;
+    for (int64_t a : *axes) {
+      std::optional<int64_t> d = normalizeAxis(a, rank);
+      if (!d)
+        return refuse(node, from, "reverses in a way tfc does not follow for");
+      if (from.at(*d))
+        along.push_back(*d);
+    }
+    if (along.empty())
+      return mapAxes([](int64_t a) { return a; }, moves);
+    if (along.size() != 1 || axes->size() != 1 || !single())
+      return refuse(node, from, "reverses along");
+    int64_t seq = along[0], batch = seq == 0 ? 1 : 0;
+    Shape in = shapeOf(operands[0]);
+    if (ShapedType::isDynamic(in.dims[batch]))
+      return refuse(node, from, "reverses along");
+    MLIRContext *context = node->getContext();
+    Builder b(context);
+    Type i64 = b.getIntegerType(64);
+    std::string name = (tfg::getNodeName(node) + "/lengths").str();
+    Value lengths = make(
+        node, "Fill", name, RankedTensorType::get({in.dims[batch]}, i64),
+        {integers(node, name + "/shape", b.getI32Type(), {1}, {in.dims[batch]}),
+         countValue(node, from)},
+        {b.getNamedAttr("T", TypeAttr::get(i64)),
+         b.getNamedAttr("index_type", TypeAttr::get(b.getI32Type()))});
+    Type element = cast<TensorType>(operands[0].getType()).getElementType();
+    Value reversed = make(
+        node, "ReverseSequence", tfg::getNodeName(node), results[0].getType(),
+        {operands[0], lengths},
+        {b.getNamedAttr("T", TypeAttr::get(element)),
+         b.getNamedAttr("Tlen", TypeAttr::get(i64)),
+         b.getNamedAttr("seq_dim", b.getI64IntegerAttr(seq)),
+         b.getNamedAttr("batch_dim", b.getI64IntegerAttr(batch))});
+    setRows(reversed, from, from.axes);
+    rows.erase(results[0]);
+    replace(node, reversed);
     return success();
   }
   case OpKind::MatrixBandPart:
@@ -1751,6 +1835,15 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
     setRows(results[0], rows, axes);
     return true;
   }
+  case OpKind::TensorListReserve: {
+    // A list of as many elements as the count: planned for the bound.
+    const ShapeValue *length = valueAt(1);
+    if (!length || valueAt(0) ||
+        length->elements != SmallVector<Dependence>{Dependence::Count})
+      return refuseShape("makes a list of");
+    setRows(results[0], rows, 0);
+    return true;
+  }
   case OpKind::Range: {
     const ShapeValue *limit = valueAt(1);
     if (!limit || valueAt(0) || valueAt(2) ||
@@ -1833,7 +1926,9 @@ Value Bounder::materialize(Value value) {
   std::string name = (tfg::getNodeName(def) + "/count").str();
   Type element = cast<TensorType>(value.getType()).getElementType();
   Value result;
-  if (kind == OpKind::Shape || kind == OpKind::Size) {
+  if (kind == OpKind::TensorListLength) {
+    result = castTo(def, name, countValue(def, rows), element);
+  } else if (kind == OpKind::Shape || kind == OpKind::Size) {
     // What the node computes with the bound in the count's place: each
     // dimension of rows is (what folds with it) x bound.
     Value count = castTo(def, name + "/value", countValue(def, rows), element);
@@ -1884,6 +1979,11 @@ LogicalResult Bounder::visitCountUser(Operation *node) {
     if (auto it = counts.find(operand); it != counts.end())
       of = &it->second;
   OpKind kind = opKindOf(node);
+  // A Switch whose predicate alone comes from a count (a loop that runs
+  // count times) passes on values that do not.
+  if (kind == OpKind::Switch &&
+      !counts.count(tfg::getDataOperands(node)[0]))
+    return success();
   bool asData = false;
   switch (kind) {
   case OpKind::InternalRetval:

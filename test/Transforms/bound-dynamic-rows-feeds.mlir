@@ -166,3 +166,40 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], 
     _Retval(%valid#0) name("valid/_retval_1") {T = f32, index = 1 : i64} : (tensor<2x1x3x3xf32>) -> ()
   }
 }
+
+// -----
+
+// Rows along a list's elements (a sequence unstacked for a loop): the list
+// made from the rows, stacked back, is rows again; its length is the count
+// where it is data (the Cast) and the bound where it sizes a list (the
+// Reserve, whose stack is rows too). A reverse along the rows is a
+// ReverseSequence of `count` slices, the padding left after them.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["stacked:0", "reversed:0", "n:0", "empty:0", "stacked:0/rows", "reversed:0/rows", "empty:0/rows"]
+// CHECK-DAG: %[[COUNT:.*]]:2 = _Arg name("x/dim0")
+// CHECK-DAG: %[[LIST:.*]]:2 = TensorListFromTensor(%{{.*}}, %{{.*}}) name("list")
+// CHECK-DAG: %[[LENGTH:.*]]:2 = TensorListLength(%[[LIST]]#0) name("length")
+// CHECK-DAG: %[[READ:.*]]:2 = Cast(%[[COUNT]]#0) name("length/count") {{.*}} -> tensor<i32>
+// CHECK-DAG: Cast(%[[READ]]#0) name("n")
+// CHECK-DAG: %[[LENGTHS:.*]]:2 = Fill(%{{.*}}, %[[COUNT]]#0) name("reversed/lengths") {{.*}} -> tensor<2xi64>
+// CHECK-DAG: ReverseSequence(%{{.*}}, %[[LENGTHS]]#0) name("reversed") {T = f32, Tlen = i64, batch_dim = 1 : i64, seq_dim = 0 : i64}
+// CHECK-DAG: TensorListReserve(%{{.*}}, %[[LENGTH]]#0) name("reserved")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("empty/_retval_3/rows")
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 0, 4>], tfc.fetches = ["stacked:0", "reversed:0", "n:0", "empty:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<4x2x3xf32>
+    %element:2 = Const name("element") {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %list:2 = TensorListFromTensor(%x#0, %element#0) name("list") {element_dtype = f32, shape_type = i32} : (tensor<4x2x3xf32>, tensor<2xi32>) -> tensor<!tfg.variant>
+    %stacked:2 = TensorListStack(%list#0, %element#0) name("stacked") {element_dtype = f32, num_elements = -1 : i64} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<4x2x3xf32>
+    %length:2 = TensorListLength(%list#0) name("length") : (tensor<!tfg.variant>) -> tensor<i32>
+    %n:2 = Cast(%length#0) name("n") {DstT = f32, SrcT = i32, Truncate = false} : (tensor<i32>) -> tensor<f32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %reversed:2 = ReverseV2(%x#0, %zero#0) name("reversed") {T = f32, Tidx = i32} : (tensor<4x2x3xf32>, tensor<1xi32>) -> tensor<4x2x3xf32>
+    %reserved:2 = TensorListReserve(%element#0, %length#0) name("reserved") {element_dtype = f32, shape_type = i32} : (tensor<2xi32>, tensor<i32>) -> tensor<!tfg.variant>
+    %empty:2 = TensorListStack(%reserved#0, %element#0) name("empty") {element_dtype = f32, num_elements = -1 : i64} : (tensor<!tfg.variant>, tensor<2xi32>) -> tensor<4x2x3xf32>
+    _Retval(%stacked#0) name("stacked/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x2x3xf32>) -> ()
+    _Retval(%reversed#0) name("reversed/_retval_1") {T = f32, index = 1 : i64} : (tensor<4x2x3xf32>) -> ()
+    _Retval(%n#0) name("n/_retval_2") {T = f32, index = 2 : i64} : (tensor<f32>) -> ()
+    _Retval(%empty#0) name("empty/_retval_3") {T = f32, index = 3 : i64} : (tensor<4x2x3xf32>) -> ()
+  }
+}

@@ -14,7 +14,9 @@ causal self-attention (its mask a band of the positions), a residual
 LayerNorm and a Dense, for two sequences of 1 and of 6 tokens. In conv/,
 a text CNN: Conv1D with same, causal (a residual) and valid padding (one
 position fewer), the valid one's output and its maximum over positions,
-for sequences of 1 (no position left), 2 and 7 tokens.
+for sequences of 1 (no position left), 2 and 7 tokens. In rnn/, recurrent
+layers: a Bidirectional LSTM's sequence and a Bidirectional GRU's last
+states over it, for sequences of 1 and 7 tokens.
 (It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
@@ -77,6 +79,25 @@ def main():
     bert(rng)
     causal(rng)
     convolutions(rng)
+    recurrent(rng)
+
+
+def recurrent(rng):
+    keras.utils.set_random_seed(20261126)
+    L = keras.layers
+    ids = keras.Input((None,), dtype="int32", name="ids")
+    h = L.Embedding(VOCABULARY, 8)(ids)
+    sequence = L.Bidirectional(L.LSTM(6, return_sequences=True))(h)
+    last = L.Bidirectional(L.GRU(5))(sequence)
+    here, serve = export(keras.Model(ids, [sequence, last], name="rnn"), "rnn")
+    for length in (1, 7):
+        x = rng.integers(0, VOCABULARY, (2, length)).astype(np.int32)
+        out = serve(ids=tf.constant(x))
+        np.save(os.path.join(here, "ids%d.npy" % length), x)
+        np.save(os.path.join(here, "sequence%d.npy" % length),
+                out["output_0"].numpy())
+        np.save(os.path.join(here, "last%d.npy" % length),
+                out["output_1"].numpy())
 
 
 def export(model, directory):
