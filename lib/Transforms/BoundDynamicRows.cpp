@@ -171,6 +171,21 @@ bool computedFromShapes(Value value, int depth = 8) {
   });
 }
 
+/// Whether `value` is a Const scalar equal to `number` (integer or float).
+bool isScalarConstant(Value value, double number) {
+  Operation *node = value.getDefiningOp();
+  auto attr = node && opKindOf(node) == OpKind::Const
+                  ? node->getAttrOfType<DenseElementsAttr>("value")
+                  : DenseElementsAttr();
+  if (!attr || attr.getNumElements() != 1)
+    return false;
+  if (isa<FloatType>(attr.getElementType()))
+    return (*attr.getValues<APFloat>().begin()).convertToDouble() == number;
+  if (isa<IntegerType>(attr.getElementType()))
+    return double((*attr.getValues<APInt>().begin()).getSExtValue()) == number;
+  return false;
+}
+
 /// Adds `axis` to `axes`; false when another fold of it is there already.
 bool addAxis(SmallVectorImpl<RowAxis> &axes, const RowAxis &axis) {
   auto same = llvm::find_if(
@@ -1695,8 +1710,10 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
            << "; tfc plans them for their bound and cannot here";
   };
 
-  // Shape arithmetic: what it computes is a shape of rows too.
-  if ((isIdentityLike(kind) || kind == OpKind::Cast) && integral && onlyFirst())
+  // Shape arithmetic: what it computes is a shape of rows too (a cast to
+  // floats included: ops.arange(n) of floats counts to it as well).
+  if ((isIdentityLike(kind) || kind == OpKind::Cast) && onlyFirst() &&
+      (integral || (kind == OpKind::Cast && isa<FloatType>(element))))
     return record(valueAt(0)->elements);
   if (kind == OpKind::StridedSlice && onlyFirst() && integral &&
       shapeOf(operands[0]).rank() == 1) {
@@ -1848,8 +1865,7 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
     const ShapeValue *limit = valueAt(1);
     if (!limit || valueAt(0) || valueAt(2) ||
         limit->elements != SmallVector<Dependence>{Dependence::Count} ||
-        intsOf(operands[0]) != SmallVector<int64_t>{0} ||
-        intsOf(operands[2]) != SmallVector<int64_t>{1})
+        !isScalarConstant(operands[0], 0) || !isScalarConstant(operands[2], 1))
       return refuseShape("counts to");
     setRows(results[0], rows, 0);
     return true;

@@ -776,6 +776,15 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     return allRows(in[0].axis);
   }
   case OpKind::Tile: {
+    // A constant repeated batch times (DeBERTa's relative embeddings, one
+    // per row): every row alike, as a Fill's.
+    if (isConstant(0) && in[1].kind == Kind::BatchSize) {
+      int64_t axis = batchAxis(results[0]);
+      Shape input = Shape::fromType(operands[0].getType());
+      if (axis < 0 || !input.ranked || input.dims[axis] != 1)
+        return refuse(mixes);
+      return allRows(axis);
+    }
     std::optional<SmallVector<int64_t>> multiples = knownInts(operands[1]);
     if (in[0].kind != Kind::Rows || !multiples ||
         (*multiples)[in[0].axis] != 1)

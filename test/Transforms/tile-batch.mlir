@@ -349,3 +349,26 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["mixed:0"]} {
     _Retval(%mixed#0) name("mixed/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x?xf32>) -> ()
   }
 }
+
+// -----
+
+// A constant row tiled batch times (DeBERTa's relative embeddings): every
+// row alike, added to the rows.
+// CHECK: module attributes {tfc.batch = {feeds = [0], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: Tile({{.*}}) name("repeated") {{.*}} -> tensor<1x3xf32>
+// CHECK-DAG: AddV2({{.*}}) name("sum") {{.*}} -> tensor<1x3xf32>
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["sum:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3xf32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+    %single:2 = Const name("single") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %shape:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<?x3xf32>) -> tensor<2xi32>
+    %rows:2 = StridedSlice(%shape#0, %zero#0, %one#0, %one#0) name("rows") {Index = i32, T = i32, shrink_axis_mask = 1 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %times:2 = Pack(%rows#0, %single#0) name("times") {N = 2 : i64, T = i32} : (tensor<i32>, tensor<i32>) -> tensor<2xi32>
+    %c:2 = Const name("c") {dtype = f32, value = dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>} : () -> tensor<1x3xf32>
+    %repeated:2 = Tile(%c#0, %times#0) name("repeated") {T = f32, Tmultiples = i32} : (tensor<1x3xf32>, tensor<2xi32>) -> tensor<?x3xf32>
+    %sum:2 = AddV2(%x#0, %repeated#0) name("sum") {T = f32} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3xf32>) -> ()
+  }
+}

@@ -5,7 +5,8 @@ this script and the report it writes), with fixed seeds and random weights
 (weights=None: nothing is downloaded).
 
     /path/to/venv/bin/python test/corpus/broad.py [--tfc build/bin/tfc]
-        [--work DIR] [--only NAME,...] [--family applications,layers,tf1,hub]
+        [--work DIR] [--only NAME,...]
+        [--family applications,layers,tf1,hub,text]
         [--report docs/ModelCoverage.md]
 
 Each case is a model in up to two forms:
@@ -24,9 +25,14 @@ classifier_activation=None: logits, so that a softmax of random weights
 cannot hide a wrong answer. Prints one line per case and the pass rate;
 --report writes the table in Markdown.
 
+The text family is keras-hub's backbones as they export, their token ids
+and masks [batch, length] with both unknown: compiled with a --max-dim
+bound of 16 on each feed's length (the one flag they need), and run on two
+sequences of 3 and of 7 tokens, the second one's last two padding.
+
 The TF1 cases use tf_keras's cells (pip install tf_keras==2.21.0): Keras 3
-has none that tf.compat.v1.nn.dynamic_rnn takes. The hub family needs
-keras-hub (pip install keras-hub); without it, it is left out.
+has none that tf.compat.v1.nn.dynamic_rnn takes. The hub and text families
+need keras-hub (pip install keras-hub); without it, they are left out.
 
 Every tfc compile and run is bounded in time (--timeout).
 """
@@ -143,6 +149,79 @@ def hub_cases():
         return keras.Model(ids, out["sequence_output"])
 
     return {"bert_encoder": (bert, (16,), "int32")}
+
+
+def text_cases():
+    """keras-hub backbones, tiny and with random weights, whose inputs are
+    [batch, length]: name -> build()."""
+    import keras_hub
+    H = keras_hub.models
+    small = dict(vocabulary_size=60, num_layers=1, num_heads=2, hidden_dim=16,
+                 intermediate_dim=32, max_sequence_length=32)
+    return {
+        "text_bert": lambda: H.BertBackbone(**small),
+        "text_gpt2": lambda: H.GPT2Backbone(**small),
+        "text_roberta": lambda: H.RobertaBackbone(**small),
+        "text_distilbert": lambda: H.DistilBertBackbone(**small),
+        "text_albert": lambda: H.AlbertBackbone(embedding_dim=8, **small),
+        "text_deberta_v3": lambda: H.DebertaV3Backbone(**small),
+        "text_f_net": lambda: H.FNetBackbone(**{k: v for k, v in small.items()
+                                                if k != "num_heads"}),
+    }
+
+
+def text_case(args, name, build):
+    """A backbone as it exports, compiled with a --max-dim bound on each
+    feed's length, run on sequences of 3 and 7 tokens."""
+    case_dir = os.path.join(args.work, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    keras.utils.set_random_seed(SEED)
+    sm = os.path.join(case_dir, "saved_model")
+    build().export(sm, verbose=False)
+    serve = tf.saved_model.load(sm).signatures["serving_default"]
+    spec = serve.structured_input_signature[1]
+    flags = []
+    for key in sorted(spec):
+        flags += ["--max-dim", "serving_default_%s:1=16" % key]
+    program = os.path.join(case_dir, "sm-program")
+    code, line = run([args.tfc, "compile", sm, "-o", program] + flags, args.timeout)
+    if code:
+        return [("saved_model", False, "compile: " + short(line, case_dir))]
+    rng = np.random.default_rng(SEED)
+    worst = 0.0
+    for length in (3, 7):
+        feeds = {}
+        for key, tensor in spec.items():
+            if "mask" in key:
+                value = np.ones((2, length))
+                value[1, length - 2:] = 0
+            elif "segment" in key:
+                value = rng.integers(0, 2, (2, length))
+            else:
+                value = rng.integers(1, 60, (2, length))
+            feeds[key] = value.astype(tensor.dtype.as_numpy_dtype)
+        want = serve(**{k: tf.constant(v) for k, v in feeds.items()})
+        command = [program]
+        for key, value in feeds.items():
+            path = os.path.join(case_dir, key + ".npy")
+            np.save(path, value)
+            command += ["--input", "serving_default_%s=%s" % (key, path)]
+        outputs = sorted(want)
+        for k, key in enumerate(outputs):
+            command += ["--output", "StatefulPartitionedCall_1:%d=%s" % (
+                k, os.path.join(case_dir, "out-%s.npy" % key))]
+        code, line = run(command, args.timeout)
+        if code:
+            return [("saved_model", False, "run: " + short(line, case_dir))]
+        for key in outputs:
+            ok, why = compare(case_dir, os.path.join(case_dir, "out-%s.npy" % key),
+                              want[key].numpy())
+            if not ok:
+                return [("saved_model", False, "length %d, %s: %s" % (length, key, why))]
+            worst = max(worst, float(np.max(np.abs(
+                np.load(os.path.join(case_dir, "out-%s.npy" % key)) - want[key].numpy()))))
+    return [("saved_model", True, "--max-dim 16, lengths 3 and 7: max abs diff %.2g" % worst)]
 
 
 def tf1_cases():
@@ -302,7 +381,7 @@ def main():
     parser.add_argument("--tfc", default="build/bin/tfc")
     parser.add_argument("--work")
     parser.add_argument("--only", default="")
-    parser.add_argument("--family", default="applications,layers,tf1,hub")
+    parser.add_argument("--family", default="applications,layers,tf1,hub,text")
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--report")
     args = parser.parse_args()
@@ -341,6 +420,14 @@ def main():
             x[:, 3 * shape[0] // 4:] = 0
             cases.append((name, "hub", lambda n=name, b=build, s=shape, v=x:
                           keras_case(args, n, lambda: b(s), v)))
+    if "text" in families:
+        try:
+            text = text_cases()
+        except ImportError:
+            text = {}
+            print("keras-hub is not installed: the text family is left out")
+        for name, build in text.items():
+            cases.append((name, "text", lambda n=name, b=build: text_case(args, n, b)))
     if "tf1" in families:
         for name, build in tf1_cases().items():
             cases.append((name, "tf1", lambda n=name, b=build: tf1_case(args, n, b)))
