@@ -37,7 +37,7 @@
 // CHECK-DAG: %[[LENGTHS:.*]]:2 = FloorDiv(%{{.*}}, %{{.*}}) name("shape/count")
 // CHECK-DAG: %[[LEN:.*]]:2 = StridedSlice(%[[SHAPE]]#0, {{.*}}) name("len")
 // CHECK-DAG: %[[READ:.*]]:2 = StridedSlice(%[[LENGTHS]]#0, {{.*}}) name("len/count")
-// CHECK-DAG: %[[NF:.*]]:2 = Cast(%[[READ]]#0) name("n")
+// CHECK-DAG: %[[NF:.*]]:2 = Cast(%[[READ]]#0) name("n/count")
 // CHECK-DAG: %[[TARGET:.*]]:2 = Pack(%{{.*}}, %[[LEN]]#0, %{{.*}}) name("target")
 // CHECK-DAG: %[[R:.*]]:2 = Reshape(%[[Y]]#0, %[[TARGET]]#0) name("r") {{.*}} -> tensor<2x4x3xf32>
 // CHECK-DAG: _Retval(%[[COUNT]]#0) name("y/_retval_0/rows") {T = i64, index = 4 : i64}
@@ -180,7 +180,7 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], 
 // CHECK-DAG: %[[LIST:.*]]:2 = TensorListFromTensor(%{{.*}}, %{{.*}}) name("list")
 // CHECK-DAG: %[[LENGTH:.*]]:2 = TensorListLength(%[[LIST]]#0) name("length")
 // CHECK-DAG: %[[READ:.*]]:2 = Cast(%[[COUNT]]#0) name("length/count") {{.*}} -> tensor<i32>
-// CHECK-DAG: Cast(%[[READ]]#0) name("n")
+// CHECK-DAG: Cast(%[[READ]]#0) name("n/count")
 // CHECK-DAG: %[[LENGTHS:.*]]:2 = Fill(%{{.*}}, %[[COUNT]]#0) name("reversed/lengths") {{.*}} -> tensor<2xi64>
 // CHECK-DAG: ReverseSequence(%{{.*}}, %[[LENGTHS]]#0) name("reversed") {T = f32, Tlen = i64, batch_dim = 1 : i64, seq_dim = 0 : i64}
 // CHECK-DAG: TensorListReserve(%{{.*}}, %[[LENGTH]]#0) name("reserved")
