@@ -23,6 +23,14 @@
 // would have computed. The subgraph's nodes go when nothing else uses
 // them, and a Const of a node that went takes its name.
 //
+// First, though, float32 Mul, Add/AddV2, Sub and RealDiv of two Consts are
+// computed here, element by element with broadcasting: each is one IEEE
+// operation, correctly rounded, which the generated code does too (it
+// contracts nothing into FMAs), so the bits are the same, without a
+// compile, a link and a process. These are the large folds (a convolution's
+// weights times a batch norm's scale, tfc-fold-scales' W * s), for which
+// the evaluator's program carried every weight as a constant.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -101,6 +109,121 @@ bool isFoldableValue(Value value) {
     return false;
   int64_t bytes = tensorBytes(value.getType());
   return bytes >= 0 && bytes <= kMaxFoldedBytes;
+}
+
+/// The float32 values of a Const, or nothing.
+std::optional<ArrayRef<float>> floatsOf(Operation *node, SmallVector<float> &splat) {
+  if (!node || !tfg::isNode(node) || opKindOf(node) != OpKind::Const)
+    return std::nullopt;
+  auto value = node->getAttrOfType<DenseElementsAttr>("value");
+  auto type = value ? dyn_cast<RankedTensorType>(value.getType()) : nullptr;
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+    return std::nullopt;
+  if (value.isSplat()) {
+    splat.assign(type.getNumElements(), value.getSplatValue<float>());
+    return ArrayRef<float>(splat);
+  }
+  ArrayRef<char> raw = value.getRawData();
+  return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()),
+                         raw.size() / sizeof(float));
+}
+
+/// Folds the float32 arithmetic of two Consts (see the file comment);
+/// counts the nodes folded.
+void foldArithmeticHere(Block &body,
+                        const llvm::DenseSet<Operation *> &inControlFlow,
+                        unsigned &folded) {
+  OpBuilder builder(body.getParentOp()->getContext());
+  for (Operation *node : topologicalOrder(body)) {
+    OpKind kind = opKindOf(node);
+    if (!llvm::is_contained({OpKind::Mul, OpKind::Add, OpKind::AddV2,
+                             OpKind::Sub, OpKind::RealDiv},
+                            kind) ||
+        inControlFlow.contains(node) || !tfg::getControlOperands(node).empty())
+      continue;
+    OperandRange operands = tfg::getDataOperands(node);
+    Value result = tfg::getDataResults(node)[0];
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+        !isFoldableValue(result))
+      continue;
+    SmallVector<float> splatA, splatB;
+    std::optional<ArrayRef<float>> a =
+        floatsOf(operands[0].getDefiningOp(), splatA);
+    std::optional<ArrayRef<float>> b =
+        floatsOf(operands[1].getDefiningOp(), splatB);
+    if (!a || !b)
+      continue;
+    // Broadcast strides: each operand's dims aligned right, 0 where 1.
+    ArrayRef<int64_t> dims = type.getShape();
+    int64_t rank = dims.size();
+    auto stridesOf = [&](Value operand) -> std::optional<SmallVector<int64_t>> {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(operand.getType()).getShape();
+      if (int64_t(shape.size()) > rank)
+        return std::nullopt;
+      SmallVector<int64_t> strides(rank, 0);
+      int64_t stride = 1;
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        int64_t at = d + rank - shape.size();
+        if (shape[d] != 1 && shape[d] != dims[at])
+          return std::nullopt;
+        strides[at] = shape[d] == 1 ? 0 : stride;
+        stride *= shape[d];
+      }
+      return strides;
+    };
+    std::optional<SmallVector<int64_t>> sa = stridesOf(operands[0]),
+                                        sb = stridesOf(operands[1]);
+    if (!sa || !sb)
+      continue;
+    SmallVector<float> out(type.getNumElements());
+    SmallVector<int64_t> index(rank, 0);
+    int64_t ia = 0, ib = 0;
+    for (float &element : out) {
+      float x = (*a)[ia], y = (*b)[ib];
+      switch (kind) {
+      case OpKind::Mul:
+        element = x * y;
+        break;
+      case OpKind::Sub:
+        element = x - y;
+        break;
+      case OpKind::RealDiv:
+        element = x / y;
+        break;
+      default:
+        element = x + y;
+      }
+      // The next index, odometer-wise, and the operands' offsets with it.
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        ia += (*sa)[d];
+        ib += (*sb)[d];
+        if (++index[d] < dims[d])
+          break;
+        ia -= (*sa)[d] * dims[d];
+        ib -= (*sb)[d] * dims[d];
+        index[d] = 0;
+      }
+    }
+    builder.setInsertionPoint(node);
+    SmallVector<NamedAttribute> attrs = {
+        builder.getNamedAttr(tfg::kNameAttr,
+                             builder.getStringAttr(tfg::getNodeName(node))),
+        builder.getNamedAttr("dtype", TypeAttr::get(type.getElementType())),
+        builder.getNamedAttr(
+            "value", DenseElementsAttr::get(type, ArrayRef<float>(out)))};
+    if (StringRef device = tfg::getRequestedDevice(node); !device.empty())
+      attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
+                                           builder.getStringAttr(device)));
+    Operation *constant =
+        tfg::createNode(builder, node->getLoc(), "Const", type, {}, {}, attrs);
+    result.replaceAllUsesWith(constant->getResult(0));
+    tfg::getControlToken(node).replaceAllUsesWith(
+        tfg::getControlToken(constant));
+    node->erase();
+    ++folded;
+  }
 }
 
 /// Folds the numeric subgraphs of constants of `body` (see the file
@@ -306,7 +429,9 @@ struct FoldConstantsPass
       if (!isa<tfg::GraphOp>(body->getParentOp()))
         continue;
       unsigned folded = 0;
-      if (failed(foldNumericSubgraphs(*body, nodesInControlFlow(*body), folded)))
+      llvm::DenseSet<Operation *> inControlFlow = nodesInControlFlow(*body);
+      foldArithmeticHere(*body, inControlFlow, folded);
+      if (failed(foldNumericSubgraphs(*body, inControlFlow, folded)))
         return signalPassFailure();
       numFolded += folded;
     }

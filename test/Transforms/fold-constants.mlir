@@ -132,3 +132,26 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %s2:2 = VariableShape(%exit#0) name("shape_after_loop") {out_type = i64} : (tensor<!tfg.resource>) -> tensor<*xi64>
   %zeros2:2 = Fill(%s2#0, %one#0) name("zeros2") {T = f32, index_type = i64} : (tensor<*xi64>, tensor<f32>) -> tensor<*xf32>
 }
+
+// -----
+
+// float32 arithmetic of Consts, computed by the pass itself (one correctly
+// rounded operation per element, as the generated code computes it) with
+// broadcasting: weights [2, 3] times per-channel scales [3], a chain of
+// them, a scalar subtracted, a division. The nodes keep their names.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: Const name("scaled") {dtype = f32, value = dense<{{\[\[}}1.000000e+01, 1.000000e+00, -3.000000e+00], [4.000000e+01, 2.500000e+00, -6.000000e+00]]> : tensor<2x3xf32>}
+// CHECK-DAG: Const name("shifted") {dtype = f32, value = dense<{{\[\[}}8.000000e+00, -1.000000e+00, -5.000000e+00], [3.800000e+01, 5.000000e-01, -8.000000e+00]]> : tensor<2x3xf32>}
+// CHECK-DAG: Const name("halved") {dtype = f32, value = dense<{{\[\[}}4.000000e+00, -5.000000e-01, -2.500000e+00], [1.900000e+01, 2.500000e-01, -4.000000e+00]]> : tensor<2x3xf32>}
+// CHECK-NOT: Mul(
+// CHECK-NOT: RealDiv(
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %w:2 = Const name("w") {dtype = f32, value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %s:2 = Const name("s") {dtype = f32, value = dense<[10.0, 0.5, -1.0]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %two:2 = Const name("two") {dtype = f32, value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %scaled:2 = Mul(%w#0, %s#0) name("scaled") {T = f32} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %shifted:2 = Sub(%scaled#0, %two#0) name("shifted") {T = f32} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %halved:2 = RealDiv(%shifted#0, %two#0) name("halved") {T = f32} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xf32>
+  %y:2 = AddV2(%x#0, %halved#0) name("y") {T = f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+}
