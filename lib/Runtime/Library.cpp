@@ -90,6 +90,16 @@ int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
       return TFC_LIBRARY_NULL_ARGUMENT;
   if (model->batch_tile > 0 && batch < 1)
     return TFC_LIBRARY_BAD_BATCH;
+  // The sizes of bounded dimensions: within [0, bound].
+  for (int32_t i = 0; model->rows_inputs && i < model->num_inputs; ++i) {
+    int32_t k = model->rows_inputs[i];
+    if (k < 0)
+      continue;
+    int64_t count;
+    std::memcpy(&count, inputs[k], sizeof count);
+    if (count < 0 || count > model->inputs[i].dims[model->rows_input_axes[i]])
+      return TFC_LIBRARY_BAD_COUNT;
+  }
   // The strings the last call made (its string outputs) go now.
   tfc_strings_release(context->runtime);
   context->batches->run(context->runtime, context->arena, context->state,

@@ -31,6 +31,9 @@ enum tfc_library_status {
   TFC_LIBRARY_WRONG_MODEL = 2,
   /* A model for any batch size was given a batch of fewer than one row. */
   TFC_LIBRARY_BAD_BATCH = 3,
+  /* A count of a dimension --max-dim bounds (rows_inputs) is negative or
+   * past the bound. */
+  TFC_LIBRARY_BAD_COUNT = 4,
 };
 
 /* A context for `model` with `threads` intra-op threads (0: one per core).

@@ -5,7 +5,8 @@
  *   encode N L IDS.npy SEQUENCE.npy
  *
  * The ids go into a buffer of the bound, 16 per sequence; the slices past
- * L hold ids no table has, which the step must ignore. */
+ * L hold ids no table has, which the step must ignore. A length past the
+ * bound, or below 0, must be refused. */
 
 #include "encoder.h"
 #include "npy.h"
@@ -40,10 +41,17 @@ int main(int argc, char **argv) {
   for (r = 0; r < rows; ++r)
     for (t = 0; t < BOUND; ++t)
       ids[r * BOUND + t] = t < length ? given[r * length + t] : 1000000;
-  count = length;
   ctx = encoder_create(1, NULL);
+  /* A length past the bound, or below 0, is refused without running. */
+  count = BOUND + 1;
   status = !ctx || encoder_run(ctx, rows, ids, &count, sequence, pooled,
-                               &positions) != 0;
+                               &positions) == 0;
+  count = -1;
+  status = status || encoder_run(ctx, rows, ids, &count, sequence, pooled,
+                                 &positions) == 0;
+  count = length;
+  status = status || encoder_run(ctx, rows, ids, &count, sequence, pooled,
+                                 &positions) != 0;
   encoder_destroy(ctx);
   /* The sequence has as many positions as given. */
   if (status || positions != length)
