@@ -84,13 +84,21 @@ bool toNpyDType(int32_t dtype, DType &out) {
   }
 }
 
-/// Pads dimension `axis` of `array` with zeros up to `bound` slices.
-void padDimension(NpyArray &array, int axis, int64_t bound) {
-  size_t outer = 1, inner = 1, size = size_t(array.shape[axis]);
+/// The elements of `array` before dimension `axis` and within one of its
+/// slices: the array is [outer, shape[axis], inner].
+std::pair<size_t, size_t> aroundDimension(const NpyArray &array, int axis) {
+  size_t outer = 1, inner = 1;
   for (int d = 0; d < axis; ++d)
     outer *= size_t(array.shape[d]);
   for (size_t d = axis + 1; d < array.shape.size(); ++d)
     inner *= size_t(array.shape[d]);
+  return {outer, inner};
+}
+
+/// Pads dimension `axis` of `array` with zeros up to `bound` slices.
+void padDimension(NpyArray &array, int axis, int64_t bound) {
+  auto [outer, inner] = aroundDimension(array, axis);
+  size_t size = size_t(array.shape[axis]);
   array.shape[axis] = bound;
   if (array.dtype == DType::String) {
     std::vector<std::string> padded(outer * size_t(bound) * inner);
@@ -114,11 +122,9 @@ void shrinkDimension(NpyArray &array, int axis, int64_t count) {
   if (axis >= int(array.shape.size()))
     return;
   int64_t elements = array.numElements();
-  size_t inner = elements ? array.data.size() / size_t(elements) : 0, outer = 1;
-  for (int d = 0; d < axis; ++d)
-    outer *= size_t(array.shape[d]);
-  for (size_t d = axis + 1; d < array.shape.size(); ++d)
-    inner *= size_t(array.shape[d]);
+  auto [outer, inner] = aroundDimension(array, axis);
+  // (In bytes: a string output is handles until written.)
+  inner *= elements ? array.data.size() / size_t(elements) : 0;
   size_t bound = size_t(array.shape[axis]);
   size_t kept = size_t(std::clamp<int64_t>(count, 0, int64_t(bound)));
   for (size_t o = 0; o < outer; ++o)
