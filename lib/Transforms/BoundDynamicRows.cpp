@@ -294,6 +294,10 @@ private:
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult stitchRows(Operation *node);
   LogicalResult contractRows(Operation *node, const Rows &rows);
+  /// FFT and IFFT (1D to 3D) whose outermost transformed dimension is the
+  /// rows: the inner dimensions transformed as before, then a discrete
+  /// Fourier transform of `count` points along the rows, as matrices.
+  LogicalResult transformRows(Operation *node, const Rows &rows);
   /// Follows a value computed from shapes of rows through `node`: true
   /// when `node` computes another such value, or uses one as a shape.
   FailureOr<bool> followShapeValue(Operation *node);
@@ -1515,6 +1519,25 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   case OpKind::BatchMatMulV3:
   case OpKind::Einsum:
     return contractRows(node, from);
+  case OpKind::FFT:
+  case OpKind::FFT2D:
+  case OpKind::FFT3D:
+  case OpKind::IFFT:
+  case OpKind::IFFT2D:
+  case OpKind::IFFT3D:
+  case OpKind::RFFT:
+  case OpKind::RFFT2D:
+  case OpKind::RFFT3D:
+  case OpKind::IRFFT:
+  case OpKind::IRFFT2D:
+  case OpKind::IRFFT3D: {
+    // Lines apart from the transformed dimensions are transformed apart.
+    int64_t first = rankOf(results[0]) - fourierAxes(node);
+    if (llvm::none_of(from.axes,
+                      [&](const RowAxis &a) { return a.axis >= first; }))
+      return mapAxes([](int64_t a) { return a; }, moves);
+    return transformRows(node, from);
+  }
   case OpKind::Softmax:
   case OpKind::LogSoftmax: {
     // Along the rows, the padding becomes -inf first: exp gives it 0.
@@ -1564,6 +1587,114 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   default:
     return refuse(node, from, "takes");
   }
+}
+
+LogicalResult Bounder::transformRows(Operation *node, const Rows &from) {
+  // TensorFlow transforms `count` points along the rows, a transform the
+  // bound's points cannot give (its frequencies are others). Along the
+  // rows it is a product by the count's DFT matrix, whose entries past the
+  // count are 0 (the padding, whatever it holds, adds nothing, and the
+  // padding of the result is 0): W[k][j] = exp(-2*pi*i * (k*j mod n) / n),
+  // as cos and sin matrices and real products, the inverse's conjugate and
+  // divided by n. O(bound^2) per line where an FFT is O(n log n): the
+  // price of one program for every length (FNet's FFT2D over positions).
+  OperandRange operands = tfg::getDataOperands(node);
+  Value x = operands[0];
+  StringRef type = tfg::getOpType(node);
+  bool inverse = type.starts_with("IFFT");
+  int64_t rank = shapeOf(x).rank(), axes = fourierAxes(node);
+  int64_t axis = rank - axes;
+  auto complex = dyn_cast<ComplexType>(
+      cast<TensorType>(x.getType()).getElementType());
+  const RowAxis *rowAxis = from.at(axis);
+  if (type.contains("RFFT") || !from.simple() || !rowAxis ||
+      rowAxis->folded() || rank > 20 || !complex ||
+      !complex.getElementType().isF32())
+    return refuse(node, from, "transforms along");
+  MLIRContext *context = node->getContext();
+  Builder b(context);
+  Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
+  FloatType real = cast<FloatType>(complex.getElementType());
+  std::string name = tfg::getNodeName(node).str();
+  auto typeAttr = [&](StringRef attr, Type t) {
+    return b.getNamedAttr(attr, TypeAttr::get(t));
+  };
+  // The inner dimensions first, by the transform of one rank less.
+  if (axes > 1)
+    x = make(node, (inverse ? "IFFT" : "FFT") + std::string(axes == 3 ? "2D" : ""),
+             name + "/inner", x.getType(), x, {typeAttr("Tcomplex", complex)});
+
+  // The matrices, from the count: n = max(count, 1) keeps the modulus
+  // defined where no slice is TensorFlow's (all of W is 0 then).
+  int64_t bound = from.bound;
+  SmallVector<int64_t> products, iota(bound);
+  std::iota(iota.begin(), iota.end(), 0);
+  for (int64_t k = 0; k < bound; ++k)
+    for (int64_t j = 0; j < bound; ++j)
+      products.push_back(k * j);
+  Value count = countValue(node, from);
+  std::string m = name + "/dft";
+  Value n = binary(node, "Maximum", m + "/points", count,
+                   scalar(node, m + "/one", IntegerAttr::get(i64, 1)), i64);
+  Value phase = make(node, "FloorMod", m + "/phase",
+                     RankedTensorType::get({bound, bound}, i64),
+                     {integers(node, m + "/kj", i64, {bound, bound}, products), n},
+                     {typeAttr("T", i64)});
+  Value realN = castTo(node, m + "/points_real", n, real);
+  Value angle = binary(
+      node, "RealDiv", m + "/angle",
+      binary(node, "Mul", m + "/turns", castTo(node, m + "/phase_real", phase, real),
+             scalar(node, m + "/two_pi", FloatAttr::get(real, 6.283185307179586)), real),
+      realN, real);
+  Value valid = binary(
+      node, "LogicalAnd", m + "/valid",
+      binary(node, "Less", m + "/valid_k",
+             integers(node, m + "/k", i64, {bound, 1}, iota), count, i1),
+      binary(node, "Less", m + "/valid_j",
+             integers(node, m + "/j", i64, {1, bound}, iota), count, i1),
+      i1);
+  auto matrix = RankedTensorType::get({bound, bound}, real);
+  Value zero = scalar(node, m + "/zero", FloatAttr::get(real, 0.0));
+  auto masked = [&](StringRef op) {
+    Value v = make(node, op, m + "/" + op.lower(), matrix, angle,
+                   {typeAttr("T", real)});
+    if (inverse)
+      v = binary(node, "RealDiv", m + "/" + op.lower() + "_scaled", v, realN, real);
+    return make(node, "SelectV2", m + "/" + op.lower() + "_masked", matrix,
+                {valid, v, zero}, {typeAttr("T", real)});
+  };
+  Value cosines = masked("Cos"), sines = masked("Sin");
+
+  // Real products along the rows: W x = (C - iS)(A + iB) forwards,
+  // (C + iS)(A + iB) / n backwards.
+  auto realType = RankedTensorType::get(shapeOf(x).dims, real);
+  auto part = [&](StringRef op) {
+    return make(node, op, m + "/" + op.lower(), realType, x,
+                {typeAttr("T", complex), typeAttr("Tout", real)});
+  };
+  Value re = part("Real"), im = part("Imag");
+  std::string labels;
+  for (int64_t d = 0; d < rank; ++d)
+    labels.push_back(char('a' + d));
+  std::string out = labels;
+  out[axis] = 'Z';
+  std::string equation = std::string("Z") + labels[axis] + "," + labels + "->" + out;
+  auto product = [&](Value w, Value v, StringRef suffix) {
+    return make(node, "Einsum", m + "/" + suffix.str(), realType, {w, v},
+                {b.getNamedAttr("equation", b.getStringAttr(equation)),
+                 b.getNamedAttr("N", b.getI64IntegerAttr(2)),
+                 typeAttr("T", real)});
+  };
+  Value ca = product(cosines, re, "ca"), sb = product(sines, im, "sb");
+  Value cb = product(cosines, im, "cb"), sa = product(sines, re, "sa");
+  Value outRe = binary(node, inverse ? "Sub" : "AddV2", m + "/re", ca, sb, real);
+  Value outIm = binary(node, inverse ? "AddV2" : "Sub", m + "/im", cb, sa, real);
+  Value result = make(node, "Complex", name, x.getType(), {outRe, outIm},
+                      {typeAttr("T", real), typeAttr("Tout", complex)});
+  setRows(result, from, from.axes);
+  rows.erase(tfg::getDataResults(node)[0]);
+  replace(node, result);
+  return success();
 }
 
 LogicalResult Bounder::contractRows(Operation *node, const Rows &from) {

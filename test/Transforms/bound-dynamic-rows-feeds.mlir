@@ -203,3 +203,46 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 0, 4>], 
     _Retval(%empty#0) name("empty/_retval_3") {T = f32, index = 3 : i64} : (tensor<4x2x3xf32>) -> ()
   }
 }
+
+// -----
+
+// An FFT2D whose outer transformed dimension is the rows (FNet's over
+// positions): the inner dimension by an FFT, then the rows by the count's
+// DFT matrix, cos and sin parts, zero past the count in both directions.
+// CHECK-LABEL: module attributes
+// CHECK-DAG: %[[COUNT:.*]]:2 = _Arg name("x/dim1")
+// CHECK-DAG: %[[INNER:.*]]:2 = FFT(%{{.*}}) name("mixed/inner") {Tcomplex = complex<f32>}
+// CHECK-DAG: %[[POINTS:.*]]:2 = Maximum(%[[COUNT]]#0, %{{.*}}) name("mixed/dft/points")
+// CHECK-DAG: %[[KJ:.*]]:2 = Const name("mixed/dft/kj") {{.*}} value = dense<{{\[\[}}0, 0, 0], [0, 1, 2], [0, 2, 4]]> : tensor<3x3xi64>
+// CHECK-DAG: FloorMod(%[[KJ]]#0, %[[POINTS]]#0) name("mixed/dft/phase")
+// CHECK-DAG: Less(%{{.*}}, %[[COUNT]]#0) name("mixed/dft/valid_k")
+// CHECK-DAG: Less(%{{.*}}, %[[COUNT]]#0) name("mixed/dft/valid_j")
+// CHECK-DAG: %[[COS:.*]]:2 = SelectV2(%{{.*}}, %{{.*}}, %{{.*}}) name("mixed/dft/cos_masked")
+// CHECK-DAG: %[[SIN:.*]]:2 = SelectV2(%{{.*}}, %{{.*}}, %{{.*}}) name("mixed/dft/sin_masked")
+// CHECK-DAG: %[[RE:.*]]:2 = Real(%[[INNER]]#0) name("mixed/dft/real")
+// CHECK-DAG: %[[IM:.*]]:2 = Imag(%[[INNER]]#0) name("mixed/dft/imag")
+// CHECK-DAG: %[[CA:.*]]:2 = Einsum(%[[COS]]#0, %[[RE]]#0) name("mixed/dft/ca") {N = 2 : i64, T = f32, equation = "Zb,abc->aZc"}
+// CHECK-DAG: %[[SB:.*]]:2 = Einsum(%[[SIN]]#0, %[[IM]]#0) name("mixed/dft/sb")
+// CHECK-DAG: %[[OUTRE:.*]]:2 = AddV2(%[[CA]]#0, %[[SB]]#0) name("mixed/dft/re")
+// CHECK-DAG: %[[OUTIM:.*]]:2 = Sub(%{{.*}}, %{{.*}}) name("mixed/dft/im")
+// CHECK-DAG: Complex(%[[OUTRE]]#0, %[[OUTIM]]#0) name("mixed") {T = f32, Tout = complex<f32>}
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 3>], tfc.fetches = ["mixed:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = complex<f32>, index = 0 : i64} : () -> tensor<2x3x4xcomplex<f32>>
+    %mixed:2 = FFT2D(%x#0) name("mixed") {Tcomplex = complex<f32>} : (tensor<2x3x4xcomplex<f32>>) -> tensor<2x3x4xcomplex<f32>>
+    _Retval(%mixed#0) name("mixed/_retval_0") {T = complex<f32>, index = 0 : i64} : (tensor<2x3x4xcomplex<f32>>) -> ()
+  }
+}
+
+// -----
+
+// Along the rows, an RFFT (whose points are real) is refused.
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 3>], tfc.fetches = ["spectrum:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x3xf32>
+    %length:2 = Const name("length") {dtype = i32, value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+    // expected-error @+1 {{node 'spectrum' (RFFT) transforms along the rows of feed 'x:0' along dimension 1, whose size --max-dim bounds; tfc plans them for their bound and cannot here}}
+    %spectrum:2 = RFFT(%x#0, %length#0) name("spectrum") {Tcomplex = complex<f32>, Treal = f32} : (tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x2xcomplex<f32>>
+    _Retval(%spectrum#0) name("spectrum/_retval_0") {T = complex<f32>, index = 0 : i64} : (tensor<2x2xcomplex<f32>>) -> ()
+  }
+}

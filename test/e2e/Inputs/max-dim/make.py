@@ -16,7 +16,10 @@ a text CNN: Conv1D with same, causal (a residual) and valid padding (one
 position fewer), the valid one's output and its maximum over positions,
 for sequences of 1 (no position left), 2 and 7 tokens. In rnn/, recurrent
 layers: a Bidirectional LSTM's sequence and a Bidirectional GRU's last
-states over it, for sequences of 1 and 7 tokens.
+states over it, for sequences of 1 and 7 tokens. In fourier/, discrete
+Fourier transforms over the positions (FNet mixes tokens so): FFT2D,
+IFFT2D and a 1-D FFT with the positions last, for sequences of 1, 5 and
+16 (the bound) positions.
 (It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
@@ -80,6 +83,38 @@ def main():
     causal(rng)
     convolutions(rng)
     recurrent(rng)
+    fourier(rng)
+
+
+def fourier(rng):
+    class Transforms(tf.Module):
+        @tf.function(input_signature=[
+            tf.TensorSpec([None, None, 4], tf.float32, name="x")])
+        def serve(self, x):
+            zero = tf.zeros_like(x)
+            positions_last = tf.transpose(x, [0, 2, 1])
+            return {
+                "mixed": tf.math.real(tf.signal.fft2d(tf.complex(x, zero))),
+                "inverse": tf.math.imag(tf.signal.ifft2d(tf.complex(x, x * x))),
+                "lines": tf.math.real(tf.signal.fft(
+                    tf.complex(positions_last, positions_last + 1.0))),
+            }
+
+    here = os.path.join(HERE, "fourier")
+    shutil.rmtree(here, ignore_errors=True)
+    os.makedirs(here)
+    module = Transforms()
+    path = os.path.join(here, "saved_model")
+    tf.saved_model.save(module, path,
+                        signatures={"serving_default": module.serve})
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    for length in (1, 5, 16):
+        x = rng.standard_normal((2, length, 4)).astype(np.float32)
+        out = serve(x=tf.constant(x))
+        np.save(os.path.join(here, "x%d.npy" % length), x)
+        for key in ("mixed", "inverse", "lines"):
+            np.save(os.path.join(here, "%s%d.npy" % (key, length)),
+                    out[key].numpy())
 
 
 def recurrent(rng):
