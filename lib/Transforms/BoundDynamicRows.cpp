@@ -294,6 +294,10 @@ private:
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult stitchRows(Operation *node);
   LogicalResult contractRows(Operation *node, const Rows &rows);
+  /// A GatherV2 with batch dimensions (take_along_axis), whose params and
+  /// indices may have rows along several dimensions at once.
+  LogicalResult gatherBatchRows(Operation *node, const Rows &rows,
+                                int64_t axis);
   /// FFT and IFFT (1D to 3D) whose outermost transformed dimension is the
   /// rows: the inner dimensions transformed as before, then a discrete
   /// Fourier transform of `count` points along the rows, as matrices.
@@ -1285,8 +1289,10 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
     if (kind == OpKind::GatherV2) {
       std::optional<int64_t> a =
           constantAxis(operands[2], rankOf(operands[0]));
-      if (!a || axisOf(2) >= 0 || intAttr(node, "batch_dims") != 0)
+      if (!a || axisOf(2) >= 0)
         return refuse(node, from, "gathers in a way tfc does not follow for");
+      if (intAttr(node, "batch_dims") != 0)
+        return gatherBatchRows(node, from, *a);
       gatherAxis = *a;
     }
     if (kind == OpKind::ResourceGather && intAttr(node, "batch_dims") != 0)
@@ -1589,6 +1595,52 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   }
 }
 
+LogicalResult Bounder::gatherBatchRows(Operation *node, const Rows &from,
+                                       int64_t axis) {
+  // The output is params[:axis] + indices[batch_dims:] + params[axis+1:];
+  // the leading batch_dims dimensions of both go together, so their rows
+  // must be the same in both.
+  OperandRange operands = tfg::getDataOperands(node);
+  const Rows *params = rowsOf(operands[0]), *indices = rowsOf(operands[1]);
+  int64_t indicesRank = shapeOf(operands[1]).rank();
+  int64_t batchDims = intAttr(node, "batch_dims");
+  if (batchDims < 0)
+    batchDims += indicesRank;
+  if (batchDims < 0 || axis < batchDims)
+    return refuse(node, from, "gathers in a way tfc does not follow for");
+  SmallVector<RowAxis> axes;
+  for (int64_t d = 0; d < batchDims; ++d) {
+    const RowAxis *p = params ? params->at(d) : nullptr;
+    const RowAxis *i = indices ? indices->at(d) : nullptr;
+    if (!p && !i)
+      continue;
+    if (!p || !i || !p->sameFold(*i))
+      return refuse(node, from, "gathers in a way tfc does not follow for");
+    axes.push_back(*p);
+  }
+  if (params)
+    for (RowAxis r : params->axes) {
+      if (r.axis < batchDims)
+        continue;
+      if (r.axis == axis || r.folded())
+        return refuse(node, from, "gathers along");
+      if (r.axis > axis)
+        r.axis += indicesRank - batchDims - 1;
+      axes.push_back(r);
+    }
+  if (indices)
+    for (RowAxis r : indices->axes) {
+      if (r.axis < batchDims)
+        continue;
+      if (r.folded())
+        return refuse(node, from, "gathers along");
+      r.axis += axis - batchDims;
+      axes.push_back(r);
+    }
+  setRows(tfg::getDataResults(node)[0], from, axes);
+  return success();
+}
+
 LogicalResult Bounder::transformRows(Operation *node, const Rows &from) {
   // TensorFlow transforms `count` points along the rows, a transform the
   // bound's points cannot give (its frequencies are others). Along the
@@ -1823,7 +1875,11 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
     return SmallVector<Dependence>(s.numElements(), Dependence::None);
   };
   auto record = [&](SmallVector<Dependence> elements) -> FailureOr<bool> {
-    shapeValues[results[0]] = {std::move(elements), rows};
+    // (Elements that none of the count decides are plain values: the
+    // batch size sliced from a shape of rows.)
+    ShapeValue value{std::move(elements), rows};
+    if (value.dependsOnCount())
+      shapeValues[results[0]] = value;
     return true;
   };
   auto onlyFirst = [&]() {
@@ -1845,6 +1901,14 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
   // floats included: ops.arange(n) of floats counts to it as well).
   if ((isIdentityLike(kind) || kind == OpKind::Cast) && onlyFirst() &&
       (integral || (kind == OpKind::Cast && isa<FloatType>(element))))
+    return record(valueAt(0)->elements);
+  // Reshaped, the elements keep their order (tf.repeat reshapes the
+  // batch size it repeats by into a vector).
+  if (llvm::is_contained({OpKind::Reshape, OpKind::ExpandDims, OpKind::Squeeze},
+                         kind) &&
+      onlyFirst() && integral && shapeOf(results[0]).isStatic() &&
+      shapeOf(results[0]).numElements() ==
+          int64_t(valueAt(0)->elements.size()))
     return record(valueAt(0)->elements);
   if (kind == OpKind::StridedSlice && onlyFirst() && integral &&
       shapeOf(operands[0]).rank() == 1) {
@@ -1980,6 +2044,31 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
     }
     if (failed(countAxes(*target, axes)))
       return refuseShape("fills");
+    setRows(results[0], rows, axes);
+    return true;
+  }
+  case OpKind::Tile: {
+    // Repeated count times along a dimension of 1 (tf.repeat by the
+    // length: DeBERTa's relative positions): rows of the count there.
+    // Rows of the input stay where they are repeated once.
+    const ShapeValue *multiples = valueAt(1);
+    const Rows *input = rowsOf(operands[0]);
+    Shape in = shapeOf(operands[0]), out = shapeOf(results[0]);
+    if (!multiples || valueAt(0) || !sameCount(0) || !in.isStatic() ||
+        !out.isStatic() || int64_t(multiples->elements.size()) != in.rank())
+      return refuseShape("tiles by");
+    SmallVector<RowAxis> axes;
+    for (auto [d, dep] : llvm::enumerate(multiples->elements)) {
+      const RowAxis *a = input ? input->at(d) : nullptr;
+      if (dep == Dependence::Other ||
+          (dep == Dependence::Count && (a || in.dims[d] != 1)) ||
+          (a && (a->folded() || out.dims[d] != in.dims[d])))
+        return refuseShape("tiles by");
+      if (dep == Dependence::Count)
+        axes.push_back(RowAxis{int64_t(d)});
+      else if (a)
+        axes.push_back(*a);
+    }
     setRows(results[0], rows, axes);
     return true;
   }

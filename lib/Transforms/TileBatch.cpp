@@ -751,9 +751,20 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   case OpKind::GatherV2: {
     std::optional<SmallVector<int64_t>> axis =
         axesOf(operands[2], rankOf(operands[0]));
-    if (!axis || !isConstant(2) || integer(node, "batch_dims") != 0)
+    if (!axis || !isConstant(2))
       return refuse(mixes);
     int64_t a = (*axis)[0];
+    if (int64_t batchDims = integer(node, "batch_dims")) {
+      // Leading dimensions of params and indices that go together
+      // (take_along_axis: DeBERTa's relative positions): the batch among
+      // them in both keeps rows apart.
+      if (batchDims < 0)
+        batchDims += rankOf(operands[1]);
+      if (in[0].kind == Kind::Rows && in[1].kind == Kind::Rows &&
+          in[0].axis == in[1].axis && in[0].axis < batchDims)
+        return allRows(in[0].axis);
+      return refuse(mixes);
+    }
     if (in[0].kind == Kind::Constant && in[1].kind == Kind::Rows)
       return allRows(a + in[1].axis);
     if (in[0].kind == Kind::Rows && isConstant(1) && in[0].axis != a)

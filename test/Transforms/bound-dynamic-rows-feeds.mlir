@@ -246,3 +246,47 @@ module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 3>], 
     _Retval(%spectrum#0) name("spectrum/_retval_0") {T = complex<f32>, index = 0 : i64} : (tensor<2x2xcomplex<f32>>) -> ()
   }
 }
+
+// -----
+
+// DeBERTa's relative positions: a Tile by the count (reshaped from a
+// shape of rows, tf.repeat's way) along a dimension of 1 is rows of the
+// count there; a Tile by the batch size sliced from the same shape is an
+// ordinary Tile (no count in it). A gather with batch_dims=2 whose params
+// and indices have the same rows along a batch dimension keeps them.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tfc.fetches = ["repeated:0", "batched:0", "gathered:0", "repeated:0/rows", "gathered:0/rows"]
+// CHECK-SAME: tfc.row_axes = array<i64: 0, 0, 1, 0, 0>, tfc.row_counts = array<i64: 3, -1, 4, -1, -1>
+// CHECK-DAG: %[[COUNT:.*]]:2 = _Arg name("x/dim1")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("repeated/_retval_0/rows")
+// CHECK-DAG: _Retval(%[[COUNT]]#0) name("gathered/_retval_2/rows")
+// CHECK-DAG: Tile(%{{.*}}, %{{.*}}) name("batched")
+module attributes {tfc.feeds = ["x:0"], tfc.feed_max_dims = [array<i64: 1, 4>], tfc.fetches = ["repeated:0", "batched:0", "gathered:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<2x4xf32>
+    %shape:2 = Shape(%x#0) name("shape") {T = f32, out_type = i32} : (tensor<2x4xf32>) -> tensor<2xi32>
+    %b0:2 = Const name("b0") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %b1:2 = Const name("b1") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+    %b2:2 = Const name("b2") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+    %n:2 = StridedSlice(%shape#0, %b1#0, %b2#0, %b1#0) name("n") {Index = i32, T = i32, shrink_axis_mask = 1 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %batch:2 = StridedSlice(%shape#0, %b0#0, %b1#0, %b1#0) name("batch") {Index = i32, T = i32, shrink_axis_mask = 1 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %nv:2 = Reshape(%n#0, %b1#0) name("nv") {T = i32, Tshape = i32} : (tensor<i32>, tensor<1xi32>) -> tensor<1xi32>
+    %bv:2 = Reshape(%batch#0, %b1#0) name("bv") {T = i32, Tshape = i32} : (tensor<i32>, tensor<1xi32>) -> tensor<1xi32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %by:2 = ConcatV2(%nv#0, %b1#0, %axis#0) name("by") {N = 2 : i64, T = i32, Tidx = i32} : (tensor<1xi32>, tensor<1xi32>, tensor<i32>) -> tensor<2xi32>
+    %bybatch:2 = ConcatV2(%bv#0, %b1#0, %axis#0) name("bybatch") {N = 2 : i64, T = i32, Tidx = i32} : (tensor<1xi32>, tensor<1xi32>, tensor<i32>) -> tensor<2xi32>
+    %row:2 = Const name("row") {dtype = f32, value = dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>} : () -> tensor<1x3xf32>
+    %repeated:2 = Tile(%row#0, %by#0) name("repeated") {T = f32, Tmultiples = i32} : (tensor<1x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+    %batched:2 = Tile(%row#0, %bybatch#0) name("batched") {T = f32, Tmultiples = i32} : (tensor<1x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+    %two:2 = Const name("two") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %column:2 = ExpandDims(%x#0, %two#0) name("column") {T = f32, Tdim = i32} : (tensor<2x4xf32>, tensor<i32>) -> tensor<2x4x1xf32>
+    %params:2 = AddV2(%column#0, %row#0) name("params") {T = f32} : (tensor<2x4x1xf32>, tensor<1x3xf32>) -> tensor<2x4x3xf32>
+    %zero:2 = Const name("zero") {dtype = f32, value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+    %negative:2 = Less(%column#0, %zero#0) name("negative") {T = f32} : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x4x1xi1>
+    %indices:2 = Cast(%negative#0) name("indices") {DstT = i32, SrcT = i1, Truncate = false} : (tensor<2x4x1xi1>) -> tensor<2x4x1xi32>
+    %gathered:2 = GatherV2(%params#0, %indices#0, %two#0) name("gathered") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 2 : i64} : (tensor<2x4x3xf32>, tensor<2x4x1xi32>, tensor<i32>) -> tensor<2x4x1xf32>
+    _Retval(%repeated#0) name("repeated/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x3xf32>) -> ()
+    _Retval(%batched#0) name("batched/_retval_1") {T = f32, index = 1 : i64} : (tensor<2x3xf32>) -> ()
+    _Retval(%gathered#0) name("gathered/_retval_2") {T = f32, index = 2 : i64} : (tensor<2x4x1xf32>) -> ()
+  }
+}

@@ -372,3 +372,19 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["sum:0"]} {
     _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3xf32>) -> ()
   }
 }
+
+// -----
+
+// A gather with batch_dims (take_along_axis; DeBERTa's relative scores):
+// params and indices go together along the batch, which keeps rows apart.
+// CHECK: module attributes {tfc.batch = {feeds = [0, 1], fetches = [0], tile = 1 : i64}
+// CHECK-DAG: GatherV2({{.*}}) name("along") {{.*}} -> tensor<1x3x2xf32>
+module attributes {tfc.feeds = ["x:0", "i:0"], tfc.fetches = ["along:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0 : i64} : () -> tensor<?x3x4xf32>
+    %i:2 = _Arg name("i") {T = i32, index = 1 : i64} : () -> tensor<?x3x2xi32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %along:2 = GatherV2(%x#0, %i#0, %axis#0) name("along") {Taxis = i32, Tindices = i32, Tparams = f32, batch_dims = 2 : i64} : (tensor<?x3x4xf32>, tensor<?x3x2xi32>, tensor<i32>) -> tensor<?x3x2xf32>
+    _Retval(%along#0) name("along/_retval_0") {T = f32, index = 0 : i64} : (tensor<?x3x2xf32>) -> ()
+  }
+}

@@ -19,7 +19,9 @@ layers: a Bidirectional LSTM's sequence and a Bidirectional GRU's last
 states over it, for sequences of 1 and 7 tokens. In fourier/, discrete
 Fourier transforms over the positions (FNet mixes tokens so): FFT2D,
 IFFT2D and a 1-D FFT with the positions last, for sequences of 1, 5 and
-16 (the bound) positions.
+16 (the bound) positions. In deberta/, a DeBERTaV3 encoder from keras-hub
+(relative position buckets, gathered with batch_dims), two feeds, for
+sequences of 3 and 12 tokens.
 (It rewrites every file but this one and encode.c.)
 
     /path/to/venv/bin/python test/e2e/Inputs/max-dim/make.py
@@ -84,6 +86,25 @@ def main():
     convolutions(rng)
     recurrent(rng)
     fourier(rng)
+    deberta(rng)
+
+
+def deberta(rng):
+    import keras_hub
+    keras.utils.set_random_seed(20261126)
+    backbone = keras_hub.models.DebertaV3Backbone(
+        vocabulary_size=VOCABULARY, num_layers=1, num_heads=2, hidden_dim=16,
+        intermediate_dim=32, max_sequence_length=MAX_LENGTH, bucket_size=8)
+    here, serve = export(backbone, "deberta")
+    for length in (3, 12):
+        feeds = {"token_ids": rng.integers(1, VOCABULARY, (2, length)),
+                 "padding_mask": np.ones((2, length))}
+        feeds["padding_mask"][1, length - 2:] = 0
+        feeds = {k: v.astype(np.int32) for k, v in feeds.items()}
+        out = serve(**{k: tf.constant(v) for k, v in feeds.items()})
+        feeds["sequence"] = list(out.values())[0].numpy()
+        for name, value in feeds.items():
+            np.save(os.path.join(here, "%s%d.npy" % (name, length)), value)
 
 
 def fourier(rng):
