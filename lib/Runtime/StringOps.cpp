@@ -20,6 +20,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 using tfc::handleOf;
 using tfc::stringOf;
@@ -243,6 +245,67 @@ void tfc_string_to_hash_bucket_fast(tfc_runtime *, const uint64_t *in,
     std::string text = stringOf(in[i]);
     out[i] = int64_t(tfc::rt::fingerprint64(text.data(), text.size()) %
                      uint64_t(buckets));
+  }
+}
+
+// ---- Splits into tokens ----
+
+/// TensorFlow's StringSplitV2 of `text`, as Python's str.split: at each
+/// `sep` (empty tokens kept), or without one at runs of ASCII white space
+/// (none kept); after `maxsplit` splits (when >= 0) the rest is one token.
+static std::vector<std::string_view> splitV2(std::string_view text,
+                                             std::string_view sep,
+                                             int64_t maxsplit) {
+  std::vector<std::string_view> tokens;
+  if (maxsplit == 0)
+    return {text};
+  auto space = [](char ch) { return std::isspace(static_cast<unsigned char>(ch)) != 0; };
+  auto skipSpace = [&] {
+    while (!text.empty() && space(text.front()))
+      text.remove_prefix(1);
+  };
+  int64_t splits = 0;
+  if (sep.empty()) {
+    skipSpace();
+    while (!text.empty()) {
+      size_t end = 0;
+      while (end < text.size() && !space(text[end]))
+        ++end;
+      tokens.push_back(text.substr(0, end));
+      text.remove_prefix(end);
+      skipSpace();
+      if (maxsplit > 0 && ++splits == maxsplit) {
+        tokens.push_back(text);
+        break;
+      }
+    }
+    return tokens;
+  }
+  for (size_t at; (at = text.find(sep)) != std::string_view::npos;) {
+    tokens.push_back(text.substr(0, at));
+    text.remove_prefix(at + sep.size());
+    if (maxsplit > 0 && ++splits == maxsplit)
+      break;
+  }
+  tokens.push_back(text);
+  return tokens;
+}
+
+void tfc_string_split_dense(tfc_runtime *runtime, const uint64_t *in,
+                            const uint64_t *sep, uint64_t *tokens,
+                            int64_t *lengths, int64_t count, int64_t columns,
+                            int64_t maxsplit) {
+  uint64_t empty = newString(runtime, "");
+  std::string_view separator = tfc::viewOf(*sep);
+  for (int64_t i = 0; i < count; ++i) {
+    std::vector<std::string_view> split =
+        splitV2(tfc::viewOf(in[i]), separator, maxsplit);
+    lengths[i] = int64_t(split.size());
+    for (int64_t j = 0; j < columns; ++j)
+      tokens[i * columns + j] =
+          j < int64_t(split.size())
+              ? handleOf(tfc_string_new(runtime, split[j].data(), split[j].size()))
+              : empty;
   }
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tfc {
@@ -40,6 +41,14 @@ inline std::string stringOf(uint64_t handle) {
   int64_t size;
   std::memcpy(&size, object, sizeof size);
   return std::string(object + sizeof size, size);
+}
+
+/// The bytes of a string handle, in place.
+inline std::string_view viewOf(uint64_t handle) {
+  const char *object = reinterpret_cast<const char *>(handle);
+  int64_t size;
+  std::memcpy(&size, object, sizeof size);
+  return std::string_view(object + sizeof size, size);
 }
 
 /// The strings steps make (tfc_string_new), freed together between steps.

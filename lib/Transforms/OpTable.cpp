@@ -194,6 +194,24 @@ bool isElementwise(Operation *node) {
          tfg::getDataResults(node).size() == 1;
 }
 
+bool isPerElement(Operation *node) {
+  switch (opKindOf(node)) {
+  case OpKind::LookupTableFindV2:
+  case OpKind::StringLower:
+  case OpKind::StringUpper:
+  case OpKind::StringStrip:
+  case OpKind::StringLength:
+  case OpKind::StaticRegexReplace:
+  case OpKind::StaticRegexFullMatch:
+  case OpKind::StringToHashBucketFast:
+  case OpKind::StringToNumber:
+  case OpKind::AsString:
+    return true;
+  default:
+    return isElementwise(node);
+  }
+}
+
 bool isAlias(Operation *node) {
   const OpInfo *op = loweredOp(node);
   return op && op->alias;

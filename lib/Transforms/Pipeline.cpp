@@ -21,15 +21,23 @@
 
 namespace tfc {
 
-void buildTfcGraphPipeline(mlir::OpPassManager &pm,
-                           const TfcGraphPipelineOptions &options) {
+void buildTfcImportPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createVerifyAcyclicPass());
+  // Static tables' contents, from initializers that pruning drops.
+  pm.addPass(createBindTablesPass());
   // Keep what the step (and the init entry) needs.
   pm.addPass(createPrunePass());
   pm.addPass(createRemoveDeadNodesPass());
   // Keras SavedModels are mostly calls: see through them.
   pm.addPass(createInlinePass());
+  // Splits padded to a constant width: dense before anything refuses them.
+  pm.addPass(createDensifyRaggedPass());
   pm.addPass(createRemoveDeadNodesPass());
+}
+
+void buildTfcGraphPipeline(mlir::OpPassManager &pm,
+                           const TfcGraphPipelineOptions &options) {
+  buildTfcImportPipeline(pm);
   // Refuse what nothing lowers, all at once, before any other work.
   pm.addPass(createVerifySupportedPass());
   // Inference compiles of SavedModels: variables become constants.

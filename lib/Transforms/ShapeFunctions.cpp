@@ -2088,6 +2088,18 @@ LogicalResult biasAddGrad(ShapeContext &c) {
   return success();
 }
 
+/// _TfcDenseStringSplit: `columns` tokens per string, and each string's
+/// number of its own.
+LogicalResult denseStringSplit(ShapeContext &c) {
+  Shape in = c.input(0);
+  if (in.ranked && in.rank() != 1)
+    return c.error("input must be a vector, not " + str(in));
+  int64_t rows = in.ranked ? in.dims[0] : kUnknown;
+  c.setOutput(0, Shape::of({rows, c.intAttr("columns", kUnknown)}));
+  c.setOutput(1, Shape::of({rows}));
+  return success();
+}
+
 /// Every output a scalar (a TensorArray's handle and flow).
 LogicalResult scalarOutput(ShapeContext &c) {
   for (unsigned i = 0; i < c.numOutputs(); ++i)

@@ -392,7 +392,11 @@ LogicalResult Analysis::transfer(Operation *node, bool &changed,
   bool reads = kind == OpKind::ReadVariableOp || kind == OpKind::VarHandleOp ||
                kind == OpKind::VariableV2 || kind == OpKind::Variable ||
                kind == OpKind::Const || kind == OpKind::NoOp ||
-               kind == OpKind::InternalRetval;
+               kind == OpKind::InternalRetval ||
+               // Tables of constants (tfc-bind-tables): read only.
+               kind == OpKind::HashTableV2 ||
+               kind == OpKind::LookupTableFindV2 ||
+               kind == OpKind::LookupTableSizeV2;
   if ((isStateful(node) && !reads) || (info && info->writesVariable)) {
     why = "has a side effect, which would happen once per tile of the batch";
     return failure();
@@ -535,7 +539,7 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
   run = std::max<int64_t>(run, 1);
   // Elementwise ops and the identities that keep their input's shape.
   bool elementwise =
-      isElementwise(node) || kind == OpKind::Identity ||
+      isPerElement(node) || kind == OpKind::Identity ||
       kind == OpKind::Snapshot || kind == OpKind::StopGradient ||
       kind == OpKind::PreventGradient || kind == OpKind::EnsureShape ||
       kind == OpKind::CheckNumerics;
@@ -572,6 +576,12 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
       axis = at;
     }
     return allRows(axis);
+  }
+  if (kind == OpKind::InternalTfcDenseStringSplit) {
+    // A row of tokens per string.
+    if (in[0].kind != Kind::Rows || !isConstant(1))
+      return refuse(mixes);
+    return allRows(0);
   }
   if (kind == OpKind::IdentityN) {
     for (auto [i, f] : llvm::enumerate(in))

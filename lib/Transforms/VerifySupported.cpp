@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
@@ -24,6 +26,41 @@ namespace tfc {
 #define GEN_PASS_DEF_VERIFYSUPPORTEDPASS
 #include "tfc/Transforms/Passes.h.inc"
 
+Refusals findRefusals(ModuleOp module) {
+  // Op type -> its nodes, in IR order; "OpType attr=value: ..." -> the
+  // nodes with that value. Function bodies are not checked: what a call
+  // runs is checked where tfc-inline put it.
+  Refusals refused;
+  for (auto graph : module.getOps<tfg::GraphOp>()) {
+    // A SavedModel's restore op, which tfc-freeze-variables replaces by
+    // the checkpoint's values, is never compiled as it is (it may also
+    // restore tables the step does not use).
+    auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
+    if (module->hasAttr(kFreezeVariablesAttr) && entry &&
+        entry.getValue() == "init")
+      continue;
+    graph.walk([&](Operation *op) {
+      if (!tfg::isNode(op))
+        return;
+      const OpInfo *info = lookupOp(op);
+      if (!info || !info->isLowered()) {
+        refused.unsupported[tfg::getOpType(op).str()].push_back(op);
+        return;
+      }
+      std::string attr = unhandledAttr(*info, op->getAttrDictionary());
+      if (!attr.empty())
+        refused.unhandled[(info->type + " " + attr).str()].push_back(op);
+      // A static table is compiled as constants: those its initializer
+      // gives (tfc-bind-tables).
+      if (opKindOf(op) == OpKind::HashTableV2 && !op->hasAttr(kTableKeysAttr))
+        refused.unhandled["HashTableV2 filled by no initializer of constant "
+                          "keys and values"]
+            .push_back(op);
+    });
+  }
+  return refused;
+}
+
 namespace {
 
 /// Node names listed per op type before the rest are counted.
@@ -32,36 +69,17 @@ constexpr size_t kNamesShown = 5;
 struct VerifySupportedPass
     : public impl::VerifySupportedPassBase<VerifySupportedPass> {
   void runOnOperation() override {
-    // Op type -> its nodes, in IR order; "OpType attr=value: ..." -> the
-    // nodes with that value. Function bodies are not checked: what a call
-    // runs is checked where tfc-inline put it.
-    Groups unsupported, unhandled;
-    for (auto graph : getOperation().getOps<tfg::GraphOp>())
-      graph.walk([&](Operation *op) {
-        if (!tfg::isNode(op))
-          return;
-        const OpInfo *info = lookupOp(op);
-        if (!info || !info->isLowered()) {
-          unsupported[tfg::getOpType(op).str()].push_back(op);
-          return;
-        }
-        std::string attr = unhandledAttr(*info, op->getAttrDictionary());
-        if (!attr.empty())
-          unhandled[(info->type + " " + attr).str()].push_back(op);
-      });
-    if (!unsupported.empty()) {
-      report(unsupported, "unsupported op type");
+    Refusals refused = findRefusals(getOperation());
+    if (!refused.unsupported.empty()) {
+      report(refused.unsupported, "unsupported op type");
       return;
     }
-    if (!unhandled.empty())
-      report(unhandled, "unsupported attribute value");
+    if (!refused.unhandled.empty())
+      report(refused.unhandled, "unsupported attribute value");
   }
 
-  using Groups = llvm::MapVector<std::string, SmallVector<Operation *>,
-                                 std::map<std::string, unsigned>>;
-
   /// One error listing every group with its nodes.
-  void report(const Groups &groups, StringRef what) {
+  void report(const Refusals::Groups &groups, StringRef what) {
     InFlightDiagnostic diag = groups.front().second.front()->emitError();
     diag << groups.size() << " " << what << (groups.size() == 1 ? "" : "s")
          << ": ";

@@ -1185,6 +1185,52 @@ def _(c, rng):
     c.fetch(raw.RegexFullMatch(input=texts, pattern=c.feed(np.array(b".*\\d.*"))))
 
 
+@case("LookupTable", EXACT)
+def _(c, rng):
+    # Static tables of constants (tf.lookup.StaticHashTable): string keys
+    # (an empty one, UTF-8, a key given twice with one value), integer keys,
+    # string values; queries that miss get the default.
+    words = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        [b"the", b"cat", b"", b"h\xc3\xa9llo", b"sat", b"cat"],
+        np.array([3, 1, 7, 9, 2, 1], np.int64)), default_value=-1)
+    queries = c.feed(np.array([[b"the", b"dog", b"cat"], [b"", b"h\xc3\xa9llo", b"The"]]))
+    c.fetch(words.lookup(queries))
+    c.fetch(words.size())
+    names = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        np.array([10, -3, 7, 1 << 40], np.int64), [b"ten", b"minus three", b"", b"big"]),
+        default_value=b"?")
+    c.fetch(names.lookup(c.feed(np.array([7, 10, 8, -3, 1 << 40, 0], np.int64))))
+    scales = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        np.array([5, -2, 0], np.int32), np.array([0.5, -1.25, 3.0], np.float32)),
+        default_value=np.float32(np.nan))
+    c.fetch(scales.lookup(c.feed(np.array([0, 1, -2, 5], np.int32))))
+
+
+@case("StringSplitToTensor", EXACT)
+def _(c, rng):
+    # tf.strings.split(...).to_tensor(shape=[None, L]): at white space (runs
+    # of it, none kept), at a separator (empty tokens kept), at most
+    # maxsplit times; strings with fewer tokens than L (the default past
+    # them), more (cut), none; and tokens looked up in a vocabulary first,
+    # as Keras' TextVectorization does.
+    texts = c.feed(np.array([b"the cat  sat", b"", b"  lead and trail  ", b"one",
+                             b"a\tb\nc\x0bd", b"x y z w v u t", b" "]))
+    c.fetch(tf.strings.split(texts).to_tensor(default_value=b"<pad>", shape=[None, 4]))
+    c.fetch(tf.strings.split(texts, sep=" ").to_tensor(shape=[None, 5]))
+    c.fetch(tf.strings.split(texts, sep="  ").to_tensor(default_value=b"-", shape=[None, 3]))
+    c.fetch(tf.strings.split(texts, maxsplit=2).to_tensor(shape=[None, 4]))
+    c.fetch(tf.strings.split(texts, sep=" ", maxsplit=1).to_tensor(shape=[None, 3]))
+    c.fetch(tf.strings.split(texts, maxsplit=0).to_tensor(shape=[None, 2]))
+    vocabulary = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        [b"the", b"cat", b"sat", b"one", b"x"], np.arange(2, 7, dtype=np.int64)),
+        default_value=1)
+    tokens = tf.strings.split(tf.strings.lower(texts))
+    flat = tokens.flat_values
+    ids = tokens.with_flat_values(
+        tf.where(tf.equal(flat, b""), np.int64(0), vocabulary.lookup(flat)))
+    c.fetch(ids.to_tensor(shape=[None, 6]))
+
+
 @case("FakeQuant", ELEMENTWISE)
 def _(c, rng):
     x = c.feed(rng.uniform(-8, 8, (4, 6)).astype(np.float32))
@@ -2130,6 +2176,8 @@ def generate(name, build, tol):
         c = Case(name)
         build(c, rng)
     with tf1.Session(graph=g, config=session_config()) as sess:
+        with g.as_default():
+            sess.run(tf1.tables_initializer())
         outputs = sess.run(c.fetches, feed_dict={p: v for p, v in c.feeds})
     out_dir = os.path.join(HERE, "cases", name)
     shutil.rmtree(out_dir, ignore_errors=True)

@@ -339,7 +339,10 @@ TEST(OpTableTest, HandledAttributeValuesAreCheckedAgainstTensorFlow) {
   }
   for (const OpInfo &row : opTable()) {
     const proto::OpDef *opDef = OpRegistry::get().lookup(row.type);
-    if (!row.isLowered() || !opDef)
+    // tfc's own ops are made by its passes, never in a graph: their
+    // attributes are those of the ops they replace, checked there
+    // (_TfcDenseStringSplit's maxsplit is StringSplitV2's).
+    if (!row.isLowered() || !opDef || row.type.starts_with("_Tfc"))
       continue;
     for (const proto::OpDef::AttrDef *def : declaredAttrs(*opDef)) {
       AttrDeclaration declaration = attrDeclaration(row, def->name());

@@ -462,9 +462,6 @@ int info(MLIRContext &context) {
     return tfc::kExitBadInput;
   llvm::raw_ostream &os = llvm::outs();
   std::map<std::string, int> histogram;
-  llvm::MapVector<StringRef, StringRef> unsupported;
-  // "Op attr=value: ..." -> its first node.
-  std::map<std::string, std::string> unhandled;
   int graphNodes = 0, functionNodes = 0, functions = 0;
   module->walk([&](Operation *op) {
     if (isa<tfc::tfg::FuncOp>(op))
@@ -473,16 +470,33 @@ int info(MLIRContext &context) {
       return;
     (isa<tfc::tfg::GraphOp>(op->getParentOp()) ? graphNodes : functionNodes)++;
     histogram[tfc::tfg::getOpType(op).str()]++;
-    const tfc::OpInfo *info = tfc::lookupOp(op);
-    if (!info || !info->isLowered()) {
-      unsupported.insert({tfc::tfg::getOpType(op), tfc::tfg::getNodeName(op)});
-      return;
-    }
-    std::string attr = tfc::unhandledAttr(*info, op->getAttrDictionary());
-    if (!attr.empty())
-      unhandled.insert({(info->type + " " + attr).str(),
-                        tfc::tfg::getNodeName(op).str()});
   });
+  // What a compile with no flag but -o refuses: the graph as it reaches
+  // tfc-verify-supported (pruned to the step, tables bound, calls inlined,
+  // padded splits dense), on a copy, and that pass's findings, each group
+  // with its first node. A refusal on the way there is said as it is.
+  llvm::MapVector<std::string, std::string, std::map<std::string, unsigned>>
+      unsupported, unhandled;
+  std::string refusal;
+  {
+    OwningOpRef<ModuleOp> step = module->clone();
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diagnostic) {
+      if (diagnostic.getSeverity() == DiagnosticSeverity::Error &&
+          refusal.empty())
+        refusal = diagnostic.str();
+      return success();
+    });
+    PassManager pm(&context, ModuleOp::getOperationName());
+    tfc::buildTfcImportPipeline(pm);
+    if (succeeded(tfc::setCompileInterface(*step, tfc::CompileFlags())) &&
+        succeeded(pm.run(*step))) {
+      tfc::Refusals refused = tfc::findRefusals(*step);
+      for (auto &[group, nodes] : refused.unsupported)
+        unsupported.insert({group, tfc::tfg::getNodeName(nodes.front()).str()});
+      for (auto &[group, nodes] : refused.unhandled)
+        unhandled.insert({group, tfc::tfg::getNodeName(nodes.front()).str()});
+    }
+  }
   os << "model: " << modelPath << "\n";
   module->walk([&](tfc::tfg::GraphOp graph) {
     os << "producer version: " << graph.getVersion().getProducer() << "\n";
@@ -521,6 +535,8 @@ int info(MLIRContext &context) {
 
   // What tfc-verify-supported refuses once every op is lowered.
   printRefused("unsupported attribute values", unhandled);
+  if (!refusal.empty())
+    os << "refused: " << refusal << "\n";
   // Feeds of unknown shape: the compile needs --feed NAME=SHAPE for them
   // (a batch of one suggested for each unknown size).
   // A SavedModel's are its signature's inputs; a GraphDef's its

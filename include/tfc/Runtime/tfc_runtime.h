@@ -293,6 +293,30 @@ void tfc_as_string(tfc_runtime *runtime, const void *in, uint64_t *out,
                    const char *format, int64_t count, int64_t dtype);
 void tfc_string_to_number(tfc_runtime *runtime, const uint64_t *in, void *out,
                           const char *node, int64_t count, int64_t dtype);
+/* StringSplitV2 padded to `columns` tokens per string
+ * (_TfcDenseStringSplit): each of `count` strings split at the scalar
+ * `sep`, keeping empty tokens (an empty `sep`: at runs of ASCII white
+ * space, keeping none, as Python's str.split()), at most `maxsplit` times
+ * when it is >= 0, the rest one token; its first `columns` tokens fill its
+ * row of `tokens` ("" past them), and `lengths` gets its number of tokens. */
+void tfc_string_split_dense(tfc_runtime *runtime, const uint64_t *in,
+                            const uint64_t *sep, uint64_t *tokens,
+                            int64_t *lengths, int64_t count, int64_t columns,
+                            int64_t maxsplit);
+/* LookupTableFindV2 of a table whose contents are constants of the program
+ * (tfc-bind-tables): `size` keys, sorted, and their values, for `count`
+ * queries. Integer keys (`key_bytes` 4 or 8, the queries' width) are the
+ * int64s `keys`; string keys (`key_bytes` 0) are the string objects of
+ * `key_data` at the byte offsets `keys`, sorted as their bytes compare.
+ * Values of `value_bytes` bytes are in `values`; string values
+ * (`value_bytes` 0) are the objects of `value_data` at the offsets
+ * `values`, whose handles the output gets. A query that is no key gets
+ * `default_value` (one element of the values' kind). */
+void tfc_table_find(tfc_runtime *runtime, const int64_t *keys,
+                    const void *key_data, const void *values,
+                    const void *value_data, const void *queries,
+                    const void *default_value, void *out, int64_t size,
+                    int64_t count, int64_t key_bytes, int64_t value_bytes);
 /* StringToHashBucketFast: each string's 64-bit FarmHash fingerprint
  * (TensorFlow's Fingerprint64) modulo `buckets`. */
 void tfc_string_to_hash_bucket_fast(tfc_runtime *runtime, const uint64_t *in,

@@ -12,13 +12,16 @@
 #ifndef TFC_TRANSFORMS_OPTABLE_H
 #define TFC_TRANSFORMS_OPTABLE_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace tfc {
@@ -147,6 +150,23 @@ std::string unhandledAttr(const OpInfo &op, mlir::DictionaryAttr attrs);
 /// same (broadcast) position of its inputs (a lowered Elementwise op with
 /// one result). Such nodes fuse into loops.
 bool isElementwise(mlir::Operation *node);
+
+/// What tfc-verify-supported refuses in a pruned, inlined module: op types
+/// nothing lowers, and attribute values no lowering handles, each with its
+/// nodes in IR order (a SavedModel's restore op, which
+/// tfc-freeze-variables replaces, aside).
+struct Refusals {
+  using Groups = llvm::MapVector<std::string, llvm::SmallVector<mlir::Operation *>,
+                                 std::map<std::string, unsigned>>;
+  Groups unsupported, unhandled;
+};
+Refusals findRefusals(mlir::ModuleOp module);
+
+/// Whether each element of `node`'s one output is computed from the
+/// elements at its position of its inputs (scalars broadcast) alone: the
+/// elementwise family, the string ops of one string each (StringLower,
+/// StaticRegexReplace, ...) and lookups in tables (of their keys).
+bool isPerElement(mlir::Operation *node);
 
 /// Whether output i of `node` is input i itself, maybe with another shape
 /// (Identity, Reshape, Squeeze, ...), or both outputs of a Switch its data

@@ -893,6 +893,41 @@ def : TfcOp<"AsString", Strings, Pattern<"StringOp">> {
   let shape = "sameAsInput0";
   let attrs = ["precision", "scientific", "shortest", "width", "fill"];
 }
+// A split whose tokens .to_tensor() pads to a constant width (after ops
+// on each token), and that RaggedTensorToTensor: tfc-densify-ragged makes
+// them a _TfcDenseStringSplit and a SelectV2, and refuses any other.
+def : TfcOp<"StringSplitV2", Strings, RewrittenBy<"tfc-densify-ragged">> {
+  let attrs = ["maxsplit"];
+}
+def : TfcOp<"RaggedTensorToTensor", Strings, RewrittenBy<"tfc-densify-ragged">> {
+  let attrs = ["row_partition_types"];
+}
+// StringSplitV2 padded to a constant number of tokens per string, which
+// tfc-densify-ragged makes of a split that .to_tensor() pads.
+def : TfcOp<"_TfcDenseStringSplit", Strings, Pattern<"StringOp">> {
+  let shape = "denseStringSplit";
+  let attrs = ["maxsplit", "columns"];
+}
+
+//===----------------------------------------------------------------------===//
+// Lookup tables
+//===----------------------------------------------------------------------===//
+
+// A static table: its keys and values, known at compile time, are
+// constants of the program (tfc-bind-tables); its handle needs no code.
+// Sharing names only matter to sessions that share tables.
+def : TfcOp<"HashTableV2", Tables, NoCode> {
+  let shape = "scalarOutput";
+  let attrs = ["container:ignored", "shared_name:ignored",
+               "use_node_name_sharing:ignored"];
+}
+// A binary search of the sorted keys (LookupTables.cpp).
+def : TfcOp<"LookupTableFindV2", Tables, Pattern<"TableFind">> {
+  let shape = "sameAsInput1";
+}
+def : TfcOp<"LookupTableSizeV2", Tables, Pattern<"TableFind">> {
+  let shape = "scalarOutput";
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

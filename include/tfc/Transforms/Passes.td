@@ -29,6 +29,32 @@ def VerifyAcyclicPass : Pass<"tfc-verify-acyclic", "mlir::ModuleOp"> {
   }];
 }
 
+def BindTablesPass : Pass<"tfc-bind-tables", "mlir::ModuleOp"> {
+  let summary = "Static tables' keys and values from their initializers";
+  let description = [{
+    Before pruning, on the whole graph: each static lookup table
+    (HashTableV2) that a LookupTableImportV2 or InitializeTableV2 fills with
+    constants (in the graph, or in a function a call of the graph runs, as
+    a SavedModel's init op does) gets them as tfc.table_keys and
+    tfc.table_values, so that its lookups search constants of the program.
+    Two initializers of a table, or a key with two values, are errors.
+  }];
+}
+
+def DensifyRaggedPass : Pass<"tfc-densify-ragged", "mlir::ModuleOp"> {
+  let summary = "Ragged splits that to_tensor() pads, dense from the start";
+  let description = [{
+    A StringSplitV2 whose tokens, after ops on each token alone (lookups,
+    comparisons, selections), only a RaggedTensorToTensor of a constant
+    number of columns reads (Keras' TextVectorization with
+    output_sequence_length) becomes a _TfcDenseStringSplit of that many
+    columns: the ops on the tokens apply to the dense tokens, and the
+    RaggedTensorToTensor becomes a selection of the default past each
+    string's own tokens. Any other use of a split's tokens, whose number
+    only the data decides, is an error naming the split.
+  }];
+}
+
 def PrunePass : Pass<"tfc-prune", "mlir::ModuleOp"> {
   let summary = "Keeps what one step needs: feeds, fetches, targets, init";
   let description = [{

@@ -51,6 +51,12 @@ struct TfcGraphPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Adds the passes before tfc-verify-supported to `pm` (on builtin.module):
+/// the step (and init entry) cut down to what tfc compiles, static tables
+/// bound, calls inlined, padded splits made dense. `tfc info` runs them to
+/// say what a compile would refuse.
+void buildTfcImportPipeline(mlir::OpPassManager &pm);
+
 /// Adds the graph-level passes of `tfc compile` to `pm` (on builtin.module).
 void buildTfcGraphPipeline(mlir::OpPassManager &pm,
                            const TfcGraphPipelineOptions &options);

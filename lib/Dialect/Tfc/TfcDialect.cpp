@@ -52,6 +52,8 @@ enum class ValueKind {
   FeedIndexArray,
   /// One i64 array per feed: [dimension >= 0, bound > 0], or [].
   FeedMaxDims,
+  /// A tensor's elements, of one dimension.
+  Elements,
 };
 
 struct AttributeSpec {
@@ -99,6 +101,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kFlagOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kStackSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTensorArraySlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kTableKeysAttr, Holder::Node, ValueKind::Elements},
+    {kTableValuesAttr, Holder::Node, ValueKind::Elements},
 };
 
 /// Whether `op` is of the kind `holder` names. (Graphs and nodes are the
@@ -231,6 +235,12 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
         }))
       return "expected one [dimension, bound] or [] per feed";
     return "";
+  }
+  case ValueKind::Elements: {
+    auto elements = dyn_cast<ElementsAttr>(attr);
+    return elements && elements.getShapedType().getRank() == 1
+               ? ""
+               : "expected the elements of a vector";
   }
   case ValueKind::BatchTiling: {
     auto dict = dyn_cast<DictionaryAttr>(attr);

@@ -2,7 +2,8 @@
 //
 // StringJoin and ShardedFilename, the elementwise string ops (StringLength,
 // StringLower/Upper, StringStrip, AsString, StringToNumber, Substr,
-// StringToHashBucketFast) and the regular expression ones (RE2's, as
+// StringToHashBucketFast), tfc's dense StringSplitV2 and the regular
+// expression ones (RE2's, as
 // TensorFlow's): calls of the runtime's
 // string ops on handles (tfc_runtime.h). Strings that other ops
 // only pass on (Identity, Pack, Select, ...) need nothing here: a handle
@@ -113,6 +114,17 @@ protected:
     case OpKind::StringStrip:
       step.callKernel(loc, "tfc_string_strip", {in, result}, {count});
       return success();
+    case OpKind::InternalTfcDenseStringSplit: {
+      FailureOr<Value> lengths = step.outputFor(node, 1);
+      if (failed(lengths))
+        return failure();
+      step.callKernel(loc, "tfc_string_split_dense",
+                      {in, step.pointerTo(inputs[1]), result,
+                       step.pointerTo(*lengths)},
+                      {memrefOf(tfg::getDataOperands(node)[0]).getNumElements(),
+                       intAttr(node, "columns", 1), intAttr(node, "maxsplit", -1)});
+      return success();
+    }
     case OpKind::StringToHashBucketFast:
       step.callKernel(loc, "tfc_string_to_hash_bucket_fast", {in, result},
                       {count, intAttr(node, "num_buckets", 1)});

@@ -82,6 +82,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateStackPatterns(patterns);
   populateStatePatterns(patterns);
   populateStringPatterns(patterns);
+  populateTablePatterns(patterns);
   populateTensorArrayPatterns(patterns);
   populateWindowPatterns(patterns);
   populateStepPatterns(patterns);

@@ -125,6 +125,7 @@ void populateReductionPatterns(CodegenPatterns &patterns);
 void populateStackPatterns(CodegenPatterns &patterns);
 void populateStatePatterns(CodegenPatterns &patterns);
 void populateStringPatterns(CodegenPatterns &patterns);
+void populateTablePatterns(CodegenPatterns &patterns);
 void populateTensorArrayPatterns(CodegenPatterns &patterns);
 void populateWindowPatterns(CodegenPatterns &patterns);
 /// The patterns of the step's own nodes (_Retval, aliases, transfers).

@@ -109,6 +109,11 @@ inline constexpr llvm::StringLiteral kPadNegativeAttr = "tfc.pad_negative";
 /// a length the loop decides: the most elements it can hold
 /// (tfc-bound-growable-lists).
 inline constexpr llvm::StringLiteral kListCapacityAttr = "tfc.list_capacity";
+/// On a static lookup table (HashTableV2) whose initializer the graph
+/// gives constants: its keys and values, in the initializer's order
+/// (tfc-bind-tables).
+inline constexpr llvm::StringLiteral kTableKeysAttr = "tfc.table_keys";
+inline constexpr llvm::StringLiteral kTableValuesAttr = "tfc.table_values";
 /// A variable read marked by tfc-order-variable-accesses to copy the value
 /// (a snapshot), because a write may run before all its users.
 inline constexpr llvm::StringLiteral kSnapshotAttr = "tfc.snapshot";
