@@ -30,6 +30,11 @@ and masks [batch, length] with both unknown: compiled with a --max-dim
 bound of 16 on each feed's length (the one flag they need), and run on two
 sequences of 3 and of 7 tokens, the second one's last two padding.
 
+The layers family also has Keras' preprocessing layers of raw strings and
+ids (TextVectorization, StringLookup, IntegerLookup, Hashing), whose
+vocabularies are static hash tables: SavedModel only (a frozen graph cannot
+hold a table), run on a batch of 1 and one of 3.
+
 The TF1 cases use tf_keras's cells (pip install tf_keras==2.21.0): Keras 3
 has none that tf.compat.v1.nn.dynamic_rnn takes. The hub and text families
 need keras-hub (pip install keras-hub); without it, they are left out.
@@ -129,6 +134,60 @@ def layer_cases():
             tf.signal.stft(x, frame_length=64, frame_step=32, fft_length=64))
             + 1e-6)), L.Dense(4)), (256,), "float32"),
     }
+
+
+def string_layer_cases():
+    """Keras' preprocessing layers of raw strings and ids, whose
+    vocabularies are static hash tables: name -> (build, batch of 1, batch
+    of 3). Their SavedModels are compiled as they come (a frozen graph
+    cannot hold a table)."""
+    L = keras.layers
+    corpus = ["The cat sat on the mat.", "A dog ate my homework!",
+              "The dog sat; the cat ran.", "Cats and dogs, dogs and cats."]
+
+    def model(shape, dtype, layer):
+        x = keras.Input(shape, dtype=dtype)
+        return keras.Model(x, layer(x))
+
+    def vectorizer(**options):
+        def build():
+            layer = L.TextVectorization(max_tokens=12, **options)
+            layer.adapt(corpus)
+            return model((), "string", layer)
+        return build
+
+    texts = np.array([b"the CAT sat, on a mat", b"", b"dogs! cats? zebras",
+                      b"the the the the the the the the"])
+    words = np.array([[b"cat", b"the", b"zebra"], [b"", b"dog", b"cat"],
+                      [b"a", b"b", b"the"], [b"mat", b"mat", b"x"]])
+    ids = np.array([[5, 10, 7], [20, 0, 5], [-1, 10, 20], [7, 7, 7]], np.int64)
+    return {
+        "TextVectorization": (vectorizer(output_sequence_length=6),
+                              texts[:1], texts[1:]),
+        "TextVectorization_multi_hot": (vectorizer(output_mode="multi_hot"),
+                                        texts[:1], texts[1:]),
+        "StringLookup": (lambda: model((3,), "string", L.StringLookup(
+            vocabulary=["the", "cat", "dog", "mat"])), words[:1], words[1:]),
+        "StringLookup_one_hot": (lambda: model((3,), "string", L.StringLookup(
+            vocabulary=["the", "cat"], output_mode="one_hot")), words[:1], words[1:]),
+        "IntegerLookup": (lambda: model((3,), "int64", L.IntegerLookup(
+            vocabulary=[5, 10, 20])), ids[:1], ids[1:]),
+        "Hashing": (lambda: model((3,), "string", L.Hashing(num_bins=7)),
+                    words[:1], words[1:]),
+    }
+
+
+def string_layer_case(args, name, build, one, three):
+    """A preprocessing layer's SavedModel, run on a batch of 1 and of 3."""
+    case_dir = os.path.join(args.work, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    keras.utils.set_random_seed(SEED)
+    model = build()
+    model.export(os.path.join(case_dir, "saved_model"), verbose=False)
+    serve = tf.saved_model.load(os.path.join(case_dir, "saved_model"))
+    batches = [(x, np.asarray(serve.serve(tf.constant(x)))) for x in (one, three)]
+    return [("saved_model",) + try_saved_model(args, case_dir, batches)]
 
 
 def hub_cases():
@@ -408,6 +467,10 @@ def main():
             cases.append(("layer_" + name, "layer",
                           lambda n="layer_" + name, b=build, s=shape, v=x:
                           keras_case(args, n, lambda: b(s), v)))
+        for name, (build, one, three) in string_layer_cases().items():
+            cases.append(("layer_" + name, "layer",
+                          lambda n="layer_" + name, b=build, o=one, t=three:
+                          string_layer_case(args, n, b, o, t)))
     if "hub" in families:
         try:
             hub = hub_cases()
