@@ -197,6 +197,18 @@ TFC_OPS = [
     'output_arg { name: "lengths" type: DT_INT64 } '
     'attr { name: "maxsplit" type: "int" default_value { i: -1 } } '
     'attr { name: "columns" type: "int" has_minimum: true minimum: 1 }',
+    # UnicodeDecode (UTF-8) padded likewise: each string's first `columns`
+    # code points, 0 past its own, and how many it has.
+    'name: "_TfcDenseUnicodeDecode" '
+    'input_arg { name: "input" type: DT_STRING } '
+    'output_arg { name: "char_values" type: DT_INT32 } '
+    'output_arg { name: "lengths" type: DT_INT64 } '
+    'attr { name: "errors" type: "string" default_value { s: "replace" } '
+    'allowed_values { list { s: "strict" s: "replace" s: "ignore" } } } '
+    'attr { name: "replacement_char" type: "int" default_value { i: 65533 } } '
+    'attr { name: "replace_control_characters" type: "bool" '
+    'default_value { b: false } } '
+    'attr { name: "columns" type: "int" has_minimum: true minimum: 1 }',
 ]
 
 

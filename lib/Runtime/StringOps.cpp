@@ -309,4 +309,81 @@ void tfc_string_split_dense(tfc_runtime *runtime, const uint64_t *in,
   }
 }
 
+// ---- UTF-8 decoding ----
+
+/// The code points of UTF-8 `text`, as TensorFlow's UnicodeDecode (ICU)
+/// gives them: each maximal subpart of an ill-formed sequence (the Unicode
+/// standard's: a lead byte and the continuation bytes that could still
+/// follow it) is one error, kDecodeError in `out`.
+static constexpr int32_t kDecodeError = -1;
+static void decodeUtf8(std::string_view text, std::vector<int32_t> &out) {
+  size_t i = 0, n = text.size();
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  while (i < n) {
+    unsigned char lead = byte(i);
+    if (lead < 0x80) {
+      out.push_back(lead);
+      ++i;
+      continue;
+    }
+    // The sequence's length and the range of its second byte.
+    int length;
+    unsigned char low = 0x80, high = 0xBF;
+    int32_t point;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2, point = lead & 0x1F;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3, point = lead & 0x0F;
+      low = lead == 0xE0 ? 0xA0 : 0x80; // No overlong forms,
+      high = lead == 0xED ? 0x9F : 0xBF; // no surrogates.
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4, point = lead & 0x07;
+      low = lead == 0xF0 ? 0x90 : 0x80;
+      high = lead == 0xF4 ? 0x8F : 0xBF; // Nothing past U+10FFFF.
+    } else {
+      out.push_back(kDecodeError);
+      ++i;
+      continue;
+    }
+    size_t k = i + 1;
+    for (int seen = 1; seen < length; ++seen, ++k) {
+      unsigned char lo = seen == 1 ? low : 0x80, hi = seen == 1 ? high : 0xBF;
+      if (k >= n || byte(k) < lo || byte(k) > hi)
+        break;
+      point = (point << 6) | (byte(k) & 0x3F);
+    }
+    if (int(k - i) == length)
+      out.push_back(point);
+    else
+      out.push_back(kDecodeError);
+    i = k;
+  }
+}
+
+void tfc_unicode_decode_dense(tfc_runtime *runtime, const uint64_t *in,
+                              int32_t *out, int64_t *lengths, const char *node,
+                              int64_t count, int64_t columns, int64_t errors,
+                              int64_t replacement, int64_t replace_control) {
+  std::vector<int32_t> points;
+  for (int64_t i = 0; i < count; ++i) {
+    std::vector<int32_t> decoded;
+    decodeUtf8(tfc::viewOf(in[i]), decoded);
+    points.clear();
+    for (int32_t point : decoded) {
+      if (point == kDecodeError) {
+        if (errors == 0)
+          tfc::rt::failAt(runtime, node, "Invalid formatting on input string");
+        if (errors == 1)
+          points.push_back(int32_t(replacement));
+        continue;
+      }
+      points.push_back(replace_control && point < 0x20 ? int32_t(replacement)
+                                                       : point);
+    }
+    lengths[i] = int64_t(points.size());
+    for (int64_t j = 0; j < columns; ++j)
+      out[i * columns + j] = j < int64_t(points.size()) ? points[j] : 0;
+  }
+}
+
 } // extern "C"

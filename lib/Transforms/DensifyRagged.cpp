@@ -13,6 +13,10 @@
 // replaces the RaggedTensorToTensor by a SelectV2 of the default past each
 // string's own tokens.
 //
+// tf.strings.unicode_decode(x, "UTF-8").to_tensor(shape=[None, L]) (a
+// character-level model's input) is the same with UnicodeDecode's code
+// points, rows from its row_splits: a _TfcDenseUnicodeDecode.
+//
 // The RaggedTensorToTensor must take its rows as TensorFlow's ragged
 // construction from a split gives them (the split's shape[0] as
 // FIRST_DIM_SIZE, its indices[:, 0] as VALUE_ROWIDS), a shape [-1, L] of
@@ -74,6 +78,14 @@ Value throughIdentities(Value value) {
   return value;
 }
 
+/// The ops that make ragged tensors of strings' pieces: StringSplitV2's
+/// tokens (output 1, rows from its indices and shape), UnicodeDecode's
+/// code points (output 1, rows from its row_splits).
+bool isRaggedSource(Operation *node) {
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::StringSplitV2 || kind == OpKind::UnicodeDecode;
+}
+
 /// Whether `value` is StridedSlice(output `port` of `split`) whose first
 /// entry begins at 0 and whose `shrink` mask is exactly `shrink`: the
 /// split's shape[0] (port 2, shrink 1) or indices[:, 0] (port 0, shrink 2).
@@ -115,16 +127,23 @@ struct DensifyRaggedPass
       for (Operation *node : padded)
         if (failed(densify(node, names)))
           return signalPassFailure();
-      // A split that is still needed: something reads its tokens, or the
-      // rows it made, otherwise than as to_tensor() did.
+      // A split (or decode) that is still needed: something reads its
+      // tokens, or the rows it made, otherwise than as to_tensor() did.
       llvm::StringSet<> roots = getRootNames(getOperation());
       SmallVector<Operation *> splits;
       for (Operation &node : body)
-        if (tfg::isNode(&node) && opKindOf(&node) == OpKind::StringSplitV2)
+        if (tfg::isNode(&node) && isRaggedSource(&node))
           splits.push_back(&node);
-      for (Operation *split : splits)
+      for (Operation *split : splits) {
+        std::string name = tfg::getNodeName(split).str();
         if (failed(eraseIfUnneeded(split, roots)))
           return signalPassFailure();
+        // The dense node takes the name of the one it replaces: its
+        // run-time errors name the user's node.
+        if (Operation *dense = denseOf.lookup(split))
+          dense->setAttr(tfg::kNameAttr, StringAttr::get(&getContext(), name));
+      }
+      denseOf.clear();
     }
   }
 
@@ -146,11 +165,13 @@ struct DensifyRaggedPass
     if (llvm::any_of(computed, needed))
       return split->emitError()
              << tfg::nodeLabel(split)
-             << " splits strings into tokens of a number only the data "
-                "decides; tfc compiles a split whose tokens (after ops on "
-                "each token) only .to_tensor() of a constant number of "
-                "columns reads, e.g. TextVectorization with "
-                "output_sequence_length";
+             << (opKindOf(split) == OpKind::StringSplitV2
+                     ? " splits strings into tokens"
+                     : " decodes strings into code points")
+             << " of a number only the data decides; tfc compiles one whose "
+                "pieces (after ops on each piece) only .to_tensor() of a "
+                "constant number of columns reads, e.g. TextVectorization "
+                "with output_sequence_length";
     eraseNodes(computed.getArrayRef());
     return success();
   }
@@ -164,7 +185,7 @@ struct DensifyRaggedPass
       Operation *node = work.pop_back_val().getDefiningOp();
       if (!node || !tfg::isNode(node) || !seen.insert(node).second)
         continue;
-      if (opKindOf(node) == OpKind::StringSplitV2)
+      if (isRaggedSource(node))
         return node;
       if (isPerToken(node))
         for (Value operand : tfg::getDataOperands(node))
@@ -173,6 +194,9 @@ struct DensifyRaggedPass
     return nullptr;
   }
 
+  /// The dense node made for each split.
+  llvm::DenseMap<Operation *, Operation *> denseOf;
+
   LogicalResult densify(Operation *toTensor, NameUniquer &names) {
     OperandRange operands = tfg::getDataOperands(toTensor);
     Value values = operands[1], fill = operands[2];
@@ -180,9 +204,9 @@ struct DensifyRaggedPass
     if (!split)
       return toTensor->emitError()
              << tfg::nodeLabel(toTensor)
-             << " pads a ragged tensor that no StringSplitV2 makes; tfc "
-                "compiles .to_tensor(shape=[None, L]) of a split, with L a "
-                "constant";
+             << " pads a ragged tensor that no StringSplitV2 or UnicodeDecode "
+                "makes; tfc compiles .to_tensor(shape=[None, L]) of a split, "
+                "with L a constant";
     auto refuse = [&](const Twine &why) {
       return toTensor->emitError()
              << tfg::nodeLabel(toTensor) << " pads the tokens of "
@@ -191,12 +215,23 @@ struct DensifyRaggedPass
                 "with L a constant (TextVectorization's "
                 "output_sequence_length)";
     };
+    // The rows as TensorFlow builds them: a split's from its shape[0] and
+    // indices[:, 0], a decode's its row_splits.
     auto types = toTensor->getAttrOfType<ArrayAttr>("row_partition_types");
-    if (!types || types.size() != 2 || operands.size() != 5 ||
-        cast<StringAttr>(types[0]).getValue() != "FIRST_DIM_SIZE" ||
-        cast<StringAttr>(types[1]).getValue() != "VALUE_ROWIDS" ||
-        !slicesSplit(operands[3], split, 2, 1) ||
-        !slicesSplit(operands[4], split, 0, 2))
+    auto typeIs = [&](unsigned i, StringRef type) {
+      return cast<StringAttr>(types[i]).getValue() == type;
+    };
+    bool decode = opKindOf(split) == OpKind::UnicodeDecode;
+    bool splitRows = !decode && types && types.size() == 2 &&
+                     operands.size() == 5 && typeIs(0, "FIRST_DIM_SIZE") &&
+                     typeIs(1, "VALUE_ROWIDS") &&
+                     slicesSplit(operands[3], split, 2, 1) &&
+                     slicesSplit(operands[4], split, 0, 2);
+    bool decodeRows = decode && types && types.size() == 1 &&
+                      operands.size() == 4 && typeIs(0, "ROW_SPLITS") &&
+                      throughIdentities(operands[3]) ==
+                          tfg::getDataResults(split)[0];
+    if (!splitRows && !decodeRows)
       return refuse("by rows other than the split's");
     std::optional<SmallVector<int64_t>> shape = constantInts(operands[0]);
     if (!shape || shape->size() != 2 || (*shape)[0] != -1 || (*shape)[1] < 1)
@@ -241,16 +276,29 @@ struct DensifyRaggedPass
     auto input = cast<TensorType>(tfg::getDataOperands(split)[0].getType());
     int64_t rows = input.hasRank() && input.getRank() == 1 ? input.getDimSize(0)
                                                            : ShapedType::kDynamic;
-    Type stringType = tfg::StringType::get(context);
+    Type pieceType = decode ? Type(b.getI32Type())
+                            : Type(tfg::StringType::get(context));
     std::string name = tfg::getNodeName(split).str();
+    SmallVector<NamedAttribute> attrs{
+        b.getNamedAttr("columns", b.getI64IntegerAttr(columns))};
+    if (decode) {
+      for (StringRef attr :
+           {"errors", "replacement_char", "replace_control_characters"})
+        if (Attribute value = split->getAttr(attr))
+          attrs.push_back(b.getNamedAttr(attr, value));
+    } else {
+      attrs.push_back(b.getNamedAttr(
+          "maxsplit", b.getI64IntegerAttr(intAttr(split, "maxsplit", -1))));
+    }
     Operation *dense = createNodeLike(
-        b, split, "_TfcDenseStringSplit", names.get(name + "/dense"),
-        {RankedTensorType::get({rows, columns}, stringType),
+        b, split, decode ? "_TfcDenseUnicodeDecode" : "_TfcDenseStringSplit",
+        names.get(name + "/dense"),
+        {RankedTensorType::get({rows, columns}, pieceType),
          RankedTensorType::get({rows}, i64)},
-        tfg::getDataOperands(split), {},
-        {b.getNamedAttr("maxsplit",
-                        b.getI64IntegerAttr(intAttr(split, "maxsplit", -1))),
-         b.getNamedAttr("columns", b.getI64IntegerAttr(columns))});
+        tfg::getDataOperands(split), {}, attrs);
+    if (denseOf.count(split))
+      return refuse("a second time");
+    denseOf[split] = dense;
     tokens.replaceUsesWithIf(tfg::getDataResults(dense)[0], [&](OpOperand &use) {
       return perToken.contains(use.getOwner()) || use.getOwner() == toTensor;
     });

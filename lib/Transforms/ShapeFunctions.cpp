@@ -2088,8 +2088,8 @@ LogicalResult biasAddGrad(ShapeContext &c) {
   return success();
 }
 
-/// _TfcDenseStringSplit: `columns` tokens per string, and each string's
-/// number of its own.
+/// _TfcDenseStringSplit and _TfcDenseUnicodeDecode: `columns` tokens (code
+/// points) per string, and each string's number of its own.
 LogicalResult denseStringSplit(ShapeContext &c) {
   Shape in = c.input(0);
   if (in.ranked && in.rank() != 1)

@@ -577,9 +577,10 @@ LogicalResult Analysis::rowsRule(Operation *node, ArrayRef<Fact> in,
     }
     return allRows(axis);
   }
-  if (kind == OpKind::InternalTfcDenseStringSplit) {
-    // A row of tokens per string.
-    if (in[0].kind != Kind::Rows || !isConstant(1))
+  if (kind == OpKind::InternalTfcDenseStringSplit ||
+      kind == OpKind::InternalTfcDenseUnicodeDecode) {
+    // A row of tokens (code points) per string.
+    if (in[0].kind != Kind::Rows || !othersConstant(0))
       return refuse(mixes);
     return allRows(0);
   }

@@ -9,7 +9,7 @@
 // CHECK-LABEL: tfg.graph
 // CHECK-DAG: %[[X:.*]]:2 = _Arg name("x")
 // CHECK-DAG: %[[SEP:.*]]:2 = Const name("sep")
-// CHECK-DAG: %[[DENSE:.*]]:3 = _TfcDenseStringSplit(%[[X]]#0, %[[SEP]]#0) name("split/dense") {columns = 3 : i64, maxsplit = 2 : i64} : (tensor<?x!tfg.string>, tensor<!tfg.string>) -> (tensor<?x3x!tfg.string>, tensor<?xi64>)
+// CHECK-DAG: %[[DENSE:.*]]:3 = _TfcDenseStringSplit(%[[X]]#0, %[[SEP]]#0) name("split") {columns = 3 : i64, maxsplit = 2 : i64} : (tensor<?x!tfg.string>, tensor<!tfg.string>) -> (tensor<?x3x!tfg.string>, tensor<?xi64>)
 // CHECK-DAG: %[[LOWER:.*]]:2 = StringLower(%[[DENSE]]#0) name("lower") {{.*}} -> tensor<*x!tfg.string>
 // CHECK-DAG: %[[LENGTHS:.*]]:2 = ExpandDims(%[[DENSE]]#1, %{{.*}}) name("padded/lengths")
 // CHECK-DAG: %[[POSITIONS:.*]]:2 = Const name("padded/positions") {{.*}} value = dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>
@@ -65,7 +65,24 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
   %x:2 = _Arg name("x") {T = !tfg.string, index = 0 : i64} : () -> tensor<?x!tfg.string>
   %sep:2 = Const name("sep") {dtype = !tfg.string, value = dense<" "> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
-  // expected-error @+1 {{node 'split' (StringSplitV2) splits strings into tokens of a number only the data decides; tfc compiles a split whose tokens (after ops on each token) only .to_tensor() of a constant number of columns reads, e.g. TextVectorization with output_sequence_length}}
+  // expected-error @+1 {{node 'split' (StringSplitV2) splits strings into tokens of a number only the data decides; tfc compiles one whose pieces (after ops on each piece) only .to_tensor() of a constant number of columns reads, e.g. TextVectorization with output_sequence_length}}
   %split:4 = StringSplitV2(%x#0, %sep#0) name("split") : (tensor<?x!tfg.string>, tensor<!tfg.string>) -> (tensor<?x2xi64>, tensor<?x!tfg.string>, tensor<2xi64>)
   _Retval(%split#1) name("tokens/_retval_0") {T = !tfg.string, index = 0 : i64} : (tensor<?x!tfg.string>) -> ()
+}
+
+// -----
+
+// A UnicodeDecode padded to 4 code points: a _TfcDenseUnicodeDecode under
+// the decode's name (its run-time errors name it), with its attributes.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[DENSE:.*]]:3 = _TfcDenseUnicodeDecode(%{{.*}}) name("decode") {columns = 4 : i64, errors = "ignore", replacement_char = 63 : i64} : (tensor<?x!tfg.string>) -> (tensor<?x4xi32>, tensor<?xi64>)
+// CHECK-DAG: SelectV2(%{{.*}}, %[[DENSE]]#0, %{{.*}}) name("padded")
+// CHECK-NOT: UnicodeDecode(
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+  %x:2 = _Arg name("x") {T = !tfg.string, index = 0 : i64} : () -> tensor<?x!tfg.string>
+  %decode:3 = UnicodeDecode(%x#0) name("decode") {Tsplits = i64, errors = "ignore", input_encoding = "UTF-8", replacement_char = 63 : i64} : (tensor<?x!tfg.string>) -> (tensor<?xi64>, tensor<?xi32>)
+  %shape:2 = Const name("shape") {dtype = i64, value = dense<[-1, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %default:2 = Const name("default") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %padded:2 = RaggedTensorToTensor(%shape#0, %decode#1, %default#0, %decode#0) name("padded") {T = i32, Tindex = i64, Tshape = i64, num_row_partition_tensors = 1 : i64, row_partition_types = ["ROW_SPLITS"]} : (tensor<2xi64>, tensor<?xi32>, tensor<i32>, tensor<?xi64>) -> tensor<?x4xi32>
+  _Retval(%padded#0) name("padded/_retval_0") {T = i32, index = 0 : i64} : (tensor<?x4xi32>) -> ()
 }

@@ -1231,6 +1231,28 @@ def _(c, rng):
     c.fetch(ids.to_tensor(shape=[None, 6]))
 
 
+@case("UnicodeDecodeToTensor", EXACT)
+def _(c, rng):
+    # tf.strings.unicode_decode(..., "UTF-8").to_tensor(shape=[None, L]):
+    # ASCII, 2- and 4-byte characters, and every kind of ill-formed UTF-8
+    # (a stray continuation byte, a cut sequence, a surrogate, an overlong
+    # form, past U+10FFFF, bytes never used), each maximal subpart one
+    # error; replaced (by the default and another character), ignored;
+    # control characters replaced; strings with fewer and more code points
+    # than L.
+    texts = c.feed(np.array([b"abc", b"h\xc3\xa9llo w\xc3\xb6rld", b"\x80x",
+                             b"\xe2\x82", b"\xe2\x82x", b"\xf0\x9f\x98\x80!",
+                             b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80",
+                             b"a\x01\x1f\x7f\xc2\x85b", b"\xff\xfe", b"\xf0\x9f\x98",
+                             b""]))
+    c.fetch(tf.strings.unicode_decode(texts, "UTF-8").to_tensor(shape=[None, 5]))
+    c.fetch(tf.strings.unicode_decode(
+        texts, "UTF-8", replacement_char=63, replace_control_characters=True)
+        .to_tensor(default_value=-1, shape=[None, 8]))
+    c.fetch(tf.strings.unicode_decode(texts, "UTF-8", errors="ignore")
+            .to_tensor(shape=[None, 3]))
+
+
 @case("FakeQuant", ELEMENTWISE)
 def _(c, rng):
     x = c.feed(rng.uniform(-8, 8, (4, 6)).astype(np.float32))

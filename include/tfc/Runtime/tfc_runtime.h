@@ -303,6 +303,18 @@ void tfc_string_split_dense(tfc_runtime *runtime, const uint64_t *in,
                             const uint64_t *sep, uint64_t *tokens,
                             int64_t *lengths, int64_t count, int64_t columns,
                             int64_t maxsplit);
+/* UnicodeDecode of UTF-8 padded to `columns` code points per string
+ * (_TfcDenseUnicodeDecode): each of `count` strings decoded, each maximal
+ * ill-formed subsequence (the Unicode standard's, as ICU and TensorFlow
+ * take it) one error: `errors` 0 (strict) stops the step naming `node`, 1
+ * (replace) gives `replacement`, 2 (ignore) nothing; with
+ * `replace_control`, C0 controls become `replacement` too. Its first
+ * `columns` code points fill its row of `out` (0 past them), and
+ * `lengths` gets its number of code points. */
+void tfc_unicode_decode_dense(tfc_runtime *runtime, const uint64_t *in,
+                              int32_t *out, int64_t *lengths, const char *node,
+                              int64_t count, int64_t columns, int64_t errors,
+                              int64_t replacement, int64_t replace_control);
 /* LookupTableFindV2 of a table whose contents are constants of the program
  * (tfc-bind-tables): `size` keys, sorted, and their values, for `count`
  * queries. Integer keys (`key_bytes` 4 or 8, the queries' width) are the

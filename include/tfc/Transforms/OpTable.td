@@ -902,11 +902,22 @@ def : TfcOp<"StringSplitV2", Strings, RewrittenBy<"tfc-densify-ragged">> {
 def : TfcOp<"RaggedTensorToTensor", Strings, RewrittenBy<"tfc-densify-ragged">> {
   let attrs = ["row_partition_types"];
 }
+// The same for a decode into code points (UTF-8, as the tfc runtime
+// decodes it: a maximal invalid subsequence is one error).
+def : TfcOp<"UnicodeDecode", Strings, RewrittenBy<"tfc-densify-ragged">> {
+  let attrs = ["input_encoding=UTF-8", "errors", "replacement_char",
+               "replace_control_characters"];
+}
 // StringSplitV2 padded to a constant number of tokens per string, which
 // tfc-densify-ragged makes of a split that .to_tensor() pads.
 def : TfcOp<"_TfcDenseStringSplit", Strings, Pattern<"StringOp">> {
   let shape = "denseStringSplit";
   let attrs = ["maxsplit", "columns"];
+}
+def : TfcOp<"_TfcDenseUnicodeDecode", Strings, Pattern<"StringOp">> {
+  let shape = "denseStringSplit";
+  let attrs = ["errors", "replacement_char", "replace_control_characters",
+               "columns"];
 }
 
 //===----------------------------------------------------------------------===//

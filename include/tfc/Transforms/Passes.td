@@ -50,7 +50,8 @@ def DensifyRaggedPass : Pass<"tfc-densify-ragged", "mlir::ModuleOp"> {
     output_sequence_length) becomes a _TfcDenseStringSplit of that many
     columns: the ops on the tokens apply to the dense tokens, and the
     RaggedTensorToTensor becomes a selection of the default past each
-    string's own tokens. Any other use of a split's tokens, whose number
+    string's own tokens. A UnicodeDecode (UTF-8) padded likewise becomes a
+    _TfcDenseUnicodeDecode. Any other use of a split's tokens, whose number
     only the data decides, is an error naming the split.
   }];
 }

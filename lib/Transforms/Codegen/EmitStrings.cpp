@@ -2,7 +2,7 @@
 //
 // StringJoin and ShardedFilename, the elementwise string ops (StringLength,
 // StringLower/Upper, StringStrip, AsString, StringToNumber, Substr,
-// StringToHashBucketFast), tfc's dense StringSplitV2 and the regular
+// StringToHashBucketFast), tfc's dense StringSplitV2 and UnicodeDecode, and the regular
 // expression ones (RE2's, as
 // TensorFlow's): calls of the runtime's
 // string ops on handles (tfc_runtime.h). Strings that other ops
@@ -123,6 +123,25 @@ protected:
                        step.pointerTo(*lengths)},
                       {memrefOf(tfg::getDataOperands(node)[0]).getNumElements(),
                        intAttr(node, "columns", 1), intAttr(node, "maxsplit", -1)});
+      return success();
+    }
+    case OpKind::InternalTfcDenseUnicodeDecode: {
+      FailureOr<Value> lengths = step.outputFor(node, 1);
+      if (failed(lengths))
+        return failure();
+      auto errors = node->getAttrOfType<StringAttr>("errors");
+      StringRef mode = errors ? errors.getValue() : "replace";
+      step.callKernel(
+          loc, "tfc_unicode_decode_dense",
+          {in, result, step.pointerTo(*lengths),
+           // (The user's node, which this one replaced under its name.)
+           step.stringPointer(loc, "node '" + tfg::getNodeName(node).str() +
+                                       "' (UnicodeDecode)")},
+          {memrefOf(tfg::getDataOperands(node)[0]).getNumElements(),
+           intAttr(node, "columns", 1),
+           mode == "strict" ? 0 : mode == "replace" ? 1 : 2,
+           intAttr(node, "replacement_char", 0xFFFD),
+           boolAttr(node, "replace_control_characters")});
       return success();
     }
     case OpKind::StringToHashBucketFast:
