@@ -40,19 +40,21 @@ test: build
 
 # Coverage-guided fuzzing of what parses input: the GraphDef importer, the
 # runtime's .npy and checkpoint readers, device names and cluster specs,
-# and the tensor messages tasks send each other (clang's libFuzzer), each
+# the tensor messages tasks send each other, and the text kernels that
+# split and decode fed strings (clang's libFuzzer), each
 # for a bounded time.
 fuzz: deps
 	test -f $(FUZZ_BUILD)/build.ninja || \
 	  cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release \
 	    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
 	    -DTFC_ENABLE_FUZZERS=ON
-	cmake --build $(FUZZ_BUILD) --target graphdef-fuzzer npy-fuzzer checkpoint-fuzzer device-fuzzer transport-fuzzer
+	cmake --build $(FUZZ_BUILD) --target graphdef-fuzzer npy-fuzzer checkpoint-fuzzer device-fuzzer transport-fuzzer text-fuzzer
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/graphdef-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/npy-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds-npy
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/checkpoint-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds-checkpoint
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/device-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds-device
 	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/transport-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds-transport
+	./scripts/run-fuzzer.sh $(FUZZ_BUILD)/bin/text-fuzzer $(FUZZ_SECONDS) test/fuzz/seeds-text
 
 # Regenerates the committed dialect and pass references in docs/generated/.
 docs: build
