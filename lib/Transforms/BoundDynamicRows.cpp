@@ -225,16 +225,6 @@ bool staticBut(const Shape &shape, int64_t axis) {
   return true;
 }
 
-bool boolAttr(Operation *node, StringRef name) {
-  auto attr = node->getAttrOfType<BoolAttr>(name);
-  return attr && attr.getValue();
-}
-
-int64_t intAttr(Operation *node, StringRef name) {
-  auto attr = node->getAttrOfType<IntegerAttr>(name);
-  return attr ? attr.getInt() : 0;
-}
-
 bool isIdentityLike(OpKind kind) {
   return llvm::is_contained(
       {OpKind::Identity, OpKind::StopGradient, OpKind::Snapshot,

@@ -76,21 +76,6 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-bool boolAttr(Operation *node, StringRef name, bool otherwise) {
-  auto attr = node->getAttrOfType<BoolAttr>(name);
-  return attr ? attr.getValue() : otherwise;
-}
-
-int64_t intAttr(Operation *node, StringRef name, int64_t otherwise) {
-  auto attr = node->getAttrOfType<IntegerAttr>(name);
-  return attr ? attr.getInt() : otherwise;
-}
-
-double floatAttr(Operation *node, StringRef name, double otherwise) {
-  auto attr = node->getAttrOfType<FloatAttr>(name);
-  return attr ? attr.getValueAsDouble() : otherwise;
-}
-
 std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
   // A scalar is one row of one element.
   int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
@@ -234,17 +219,19 @@ Value StepEmitter::memrefFor(Value value) {
   return view;
 }
 
+void appendStringObject(SmallVectorImpl<int8_t> &bytes, StringRef text) {
+  for (int i = 0; i < 8; ++i)
+    bytes.push_back(int8_t(uint64_t(text.size()) >> (8 * i)));
+  bytes.append(text.begin(), text.end());
+  bytes.push_back(0);
+}
+
 Value StepEmitter::stringObject(Location loc, StringRef text) {
-  // The layout of tfc_runtime.h: the length (int64, little-endian), the
-  // bytes, a NUL.
   auto [it, inserted] = stringObjects.try_emplace(text, "");
   auto type = MemRefType::get({int64_t(8 + text.size() + 1)}, builder.getI8Type());
   if (inserted) {
     SmallVector<int8_t> bytes;
-    for (int i = 0; i < 8; ++i)
-      bytes.push_back(int8_t(uint64_t(text.size()) >> (8 * i)));
-    bytes.append(text.begin(), text.end());
-    bytes.push_back(0);
+    appendStringObject(bytes, text);
     it->second = addGlobal(
         loc, "tfc_string_object_", type,
         DenseElementsAttr::get(

@@ -63,11 +63,6 @@ bool isScalar(Value value) {
   return constant && constant.getShapedType().getRank() == 0;
 }
 
-int64_t intAttr(Operation *node, StringRef name, int64_t otherwise = 0) {
-  auto attr = node->getAttrOfType<IntegerAttr>(name);
-  return attr ? attr.getInt() : otherwise;
-}
-
 Value throughIdentities(Value value) {
   while (Operation *node = value.getDefiningOp()) {
     OpKind kind = opKindOf(node);

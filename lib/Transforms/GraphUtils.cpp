@@ -296,6 +296,21 @@ Operation *reserveOf(Value list) {
   return nullptr;
 }
 
+bool boolAttr(Operation *node, StringRef name, bool otherwise) {
+  auto attr = node->getAttrOfType<BoolAttr>(name);
+  return attr ? attr.getValue() : otherwise;
+}
+
+int64_t intAttr(Operation *node, StringRef name, int64_t otherwise) {
+  auto attr = node->getAttrOfType<IntegerAttr>(name);
+  return attr ? attr.getInt() : otherwise;
+}
+
+double floatAttr(Operation *node, StringRef name, double otherwise) {
+  auto attr = node->getAttrOfType<FloatAttr>(name);
+  return attr ? attr.getValueAsDouble() : otherwise;
+}
+
 std::optional<SmallVector<int64_t>> constantInts(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) ||

@@ -160,6 +160,15 @@ bool growsList(mlir::Operation *node);
 /// first variant input (the nodes that carry or write a list), or null.
 mlir::Operation *reserveOf(mlir::Value list);
 
+/// A node's bool, int or float attr, or `otherwise` when it has none (the
+/// OpDef default).
+bool boolAttr(mlir::Operation *node, llvm::StringRef name,
+              bool otherwise = false);
+int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
+                int64_t otherwise = 0);
+double floatAttr(mlir::Operation *node, llvm::StringRef name,
+                 double otherwise);
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 

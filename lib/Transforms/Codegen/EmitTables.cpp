@@ -15,6 +15,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -28,18 +29,12 @@ namespace tfc {
 
 namespace {
 
-/// The HashTableV2 a handle comes from, through Identity nodes, or null.
+/// The HashTableV2 a handle comes from, through the nodes that pass a
+/// handle on (Identity, TF1 control flow), or null.
 Operation *tableOf(Value handle) {
-  while (Operation *node = handle.getDefiningOp()) {
-    if (!tfg::isNode(node))
-      return nullptr;
-    if (opKindOf(node) == OpKind::HashTableV2)
-      return node;
-    if (opKindOf(node) != OpKind::Identity)
-      return nullptr;
-    handle = tfg::getDataOperands(node)[0];
-  }
-  return nullptr;
+  return sourceNodeOf(handle, [](Operation *node) {
+    return opKindOf(node) == OpKind::HashTableV2;
+  });
 }
 
 /// An element of a table's keys or values: its text (strings), or its
@@ -70,14 +65,10 @@ SmallVector<Element> elementsOf(ElementsAttr attr) {
   return out;
 }
 
-/// Appends `text` as a string object (length, bytes, NUL), 8-aligned;
-/// returns its offset.
+/// Appends `text` as a string object, 8-aligned; returns its offset.
 int64_t appendObject(SmallVectorImpl<int8_t> &block, StringRef text) {
   int64_t offset = block.size();
-  for (int i = 0; i < 8; ++i)
-    block.push_back(int8_t(uint64_t(text.size()) >> (8 * i)));
-  block.append(text.begin(), text.end());
-  block.push_back(0);
+  appendStringObject(block, text);
   while (block.size() % 8)
     block.push_back(0);
   return offset;

@@ -44,21 +44,13 @@ mlir::MemRefType memrefOf(mlir::Type tensorType);
 /// number of rows and the elements per row (the embedding ops' view).
 std::pair<int64_t, int64_t> rowsOf(mlir::MemRefType type);
 
+/// Appends the bytes of `text` as a string object, tfc_runtime.h's layout:
+/// its length (int64, little-endian), its bytes, a NUL.
+void appendStringObject(llvm::SmallVectorImpl<int8_t> &bytes,
+                        llvm::StringRef text);
+
 /// Row-major element strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
-
-/// A node's bool attr, or `otherwise` when it has none (the OpDef default).
-bool boolAttr(mlir::Operation *node, llvm::StringRef name,
-              bool otherwise = false);
-
-/// A node's int attr, or `otherwise` when it has none (the OpDef default).
-int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
-                int64_t otherwise = 0);
-
-/// A node's float attr, or `otherwise` when it has none (the OpDef
-/// default).
-double floatAttr(mlir::Operation *node, llvm::StringRef name,
-                 double otherwise);
 
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
