@@ -246,7 +246,7 @@ struct DensifyRaggedPass
           continue;
         if (!tfg::isNode(user) || !isPerToken(user))
           return refuse("after " + tfg::nodeLabel(user) +
-                        ", which does not compute each token alone,");
+                        ", which does not compute each token alone");
         if (perToken.insert(user))
           for (Value result : tfg::getDataResults(user))
             work.push_back(result);
@@ -261,7 +261,7 @@ struct DensifyRaggedPass
         if (operand != tokens && !perToken.contains(producer) && !table &&
             !isScalar(operand))
           return refuse("after " + tfg::nodeLabel(node) +
-                        ", whose other operand is not a scalar,");
+                        ", whose other operand is not a scalar");
       }
 
     // The dense split, the ops on its tokens, the default past them.

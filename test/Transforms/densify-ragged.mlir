@@ -86,3 +86,28 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "
   %padded:2 = RaggedTensorToTensor(%shape#0, %decode#1, %default#0, %decode#0) name("padded") {T = i32, Tindex = i64, Tshape = i64, num_row_partition_tensors = 1 : i64, row_partition_types = ["ROW_SPLITS"]} : (tensor<2xi64>, tensor<?xi32>, tensor<i32>, tensor<?xi64>) -> tensor<?x4xi32>
   _Retval(%padded#0) name("padded/_retval_0") {T = i32, index = 0 : i64} : (tensor<?x4xi32>) -> ()
 }
+
+// -----
+
+// Tokens that an op other than one of each token alone reads before the
+// pad (here a Reshape) are refused, naming it.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+  %x:2 = _Arg name("x") {T = !tfg.string, index = 0 : i64} : () -> tensor<?x!tfg.string>
+  %sep:2 = Const name("sep") {dtype = !tfg.string, value = dense<""> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  %split:4 = StringSplitV2(%x#0, %sep#0) name("split") : (tensor<?x!tfg.string>, tensor<!tfg.string>) -> (tensor<?x2xi64>, tensor<?x!tfg.string>, tensor<2xi64>)
+  %b00:2 = Const name("b00") {dtype = i32, value = dense<0> : tensor<2xi32>} : () -> tensor<2xi32>
+  %e01:2 = Const name("e01") {dtype = i32, value = dense<[0, 1]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s11:2 = Const name("s11") {dtype = i32, value = dense<1> : tensor<2xi32>} : () -> tensor<2xi32>
+  %rowids:2 = StridedSlice(%split#0, %b00#0, %e01#0, %s11#0) name("rowids") {Index = i32, T = i64, begin_mask = 1 : i64, end_mask = 1 : i64, shrink_axis_mask = 2 : i64} : (tensor<?x2xi64>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?xi64>
+  %b0:2 = Const name("b0") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e1:2 = Const name("e1") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %nrows:2 = StridedSlice(%split#2, %b0#0, %e1#0, %e1#0) name("nrows") {Index = i32, T = i64, shrink_axis_mask = 1 : i64} : (tensor<2xi64>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i64>
+  %flat:2 = Const name("flat") {dtype = i32, value = dense<-1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %reshaped:2 = Reshape(%split#1, %flat#0) name("reshaped") {T = !tfg.string, Tshape = i32} : (tensor<?x!tfg.string>, tensor<1xi32>) -> tensor<?x!tfg.string>
+  %shape:2 = Const name("shape") {dtype = i64, value = dense<[-1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %default:2 = Const name("default") {dtype = !tfg.string, value = dense<""> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  // expected-error @+1 {{node 'padded' (RaggedTensorToTensor) pads the tokens of node 'split' (StringSplitV2) after node 'reshaped' (Reshape), which does not compute each token alone; tfc compiles .to_tensor(shape=[None, L]) of a split, with L a constant (TextVectorization's output_sequence_length)}}
+  %padded:2 = RaggedTensorToTensor(%shape#0, %split#1, %default#0, %nrows#0, %rowids#0) name("padded") {T = !tfg.string, Tindex = i64, Tshape = i64, num_row_partition_tensors = 2 : i64, row_partition_types = ["FIRST_DIM_SIZE", "VALUE_ROWIDS"]} : (tensor<2xi64>, tensor<?x!tfg.string>, tensor<!tfg.string>, tensor<i64>, tensor<?xi64>) -> tensor<?x3x!tfg.string>
+  _Retval(%padded#0) name("padded/_retval_0") {T = !tfg.string, index = 0 : i64} : (tensor<?x3x!tfg.string>) -> ()
+  _Retval(%reshaped#0) name("reshaped/_retval_1") {T = !tfg.string, index = 1 : i64} : (tensor<?x!tfg.string>) -> ()
+}

@@ -82,3 +82,13 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %t, %tc = Dawsn(%c) name("t") {T = f32} : (tensor<2xf32>) -> (tensor<2xf32>)
   %e, %ec = Equal(%c, %c) name("e") {T = f32, incompatible_shape_error = false} : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xi1>)
 }
+
+// -----
+
+// A static table whose contents tfc-bind-tables did not find (no
+// initializer of constants fills it) is refused; one with them passes.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{1 unsupported attribute value: HashTableV2 filled by no initializer of constant keys and values (node 'fed')}}
+  %fed, %fedc = HashTableV2 name("fed") {key_dtype = !tfg.string, value_dtype = i64} : () -> (tensor<!tfg.resource>)
+  %bound, %boundc = HashTableV2 name("bound") {key_dtype = i64, value_dtype = i64, tfc.table_keys = dense<[1, 2]> : tensor<2xi64>, tfc.table_values = dense<[3, 4]> : tensor<2xi64>} : () -> (tensor<!tfg.resource>)
+}
