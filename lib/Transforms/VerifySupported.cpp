@@ -51,10 +51,10 @@ Refusals findRefusals(ModuleOp module) {
       if (!attr.empty())
         refused.unhandled[(info->type + " " + attr).str()].push_back(op);
       // A static table is compiled as constants: those its initializer
-      // gives (tfc-bind-tables).
+      // gives, or the file it reads (tfc-bind-tables).
       if (opKindOf(op) == OpKind::HashTableV2 && !op->hasAttr(kTableKeysAttr))
         refused.unhandled["HashTableV2 filled by no initializer of constant "
-                          "keys and values"]
+                          "keys and values or of a file a constant names"]
             .push_back(op);
     });
   }

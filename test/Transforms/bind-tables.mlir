@@ -60,3 +60,39 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'second' (LookupTableImportV2) initializes table node 't' (HashTableV2), which another initializer fills already}}
   %second = LookupTableImportV2(%t#0, %keys#0, %values#0) name("second") {Tin = i64, Tout = i64} : (tensor<!tfg.resource>, tensor<2xi64>, tensor<2xi64>) -> ()
 }
+
+// -----
+
+// A vocabulary file whose name is fed: which file a step sees only the
+// feed decides, so the table stays unbound (tfc-verify-supported refuses
+// it). Files the compiler reads are tested end to end
+// (e2e/vocabulary-files.test).
+// CHECK-LABEL: tfg.graph
+// CHECK: HashTableV2 name("fed") {key_dtype = !tfg.string, value_dtype = i64}
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %fed:2 = HashTableV2 name("fed") {key_dtype = !tfg.string, value_dtype = i64} : () -> tensor<!tfg.resource>
+  %file:2 = Placeholder name("file") {dtype = !tfg.string} : () -> tensor<!tfg.string>
+  %init = InitializeTableFromTextFileV2(%fed#0, %file#0) name("init") {delimiter = "\09", key_index = -2 : i64, offset = 0 : i64, value_index = -1 : i64, vocab_size = -1 : i64} : (tensor<!tfg.resource>, tensor<!tfg.string>) -> ()
+}
+
+// -----
+
+// Line numbers as the keys of a table of string keys: TensorFlow's error,
+// before any file is read.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %t:2 = HashTableV2 name("t") {key_dtype = !tfg.string, value_dtype = i64} : () -> tensor<!tfg.resource>
+  %file:2 = Const name("file") {dtype = !tfg.string, value = dense<"no-such-file.txt"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  // expected-error @+1 {{node 'init' (InitializeTableFromTextFileV2), which fills node 't' (HashTableV2): Key index for line number requires table key dtype of int64, got string}}
+  %init = InitializeTableFromTextFileV2(%t#0, %file#0) name("init") {delimiter = "\09", key_index = -1 : i64, offset = 0 : i64, value_index = -2 : i64, vocab_size = -1 : i64} : (tensor<!tfg.resource>, tensor<!tfg.string>) -> ()
+}
+
+// -----
+
+// Keys and values of different counts.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %t:2 = HashTableV2 name("t") {key_dtype = i64, value_dtype = i64} : () -> tensor<!tfg.resource>
+  %keys:2 = Const name("keys") {dtype = i64, value = dense<[4, 5, 6]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %values:2 = Const name("values") {dtype = i64, value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{node 'init' (LookupTableImportV2) gives table node 't' (HashTableV2) 3 keys and 2 values}}
+  %init = LookupTableImportV2(%t#0, %keys#0, %values#0) name("init") {Tin = i64, Tout = i64} : (tensor<!tfg.resource>, tensor<3xi64>, tensor<2xi64>) -> ()
+}

@@ -88,7 +88,7 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // A static table whose contents tfc-bind-tables did not find (no
 // initializer of constants fills it) is refused; one with them passes.
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
-  // expected-error @+1 {{1 unsupported attribute value: HashTableV2 filled by no initializer of constant keys and values (node 'fed')}}
+  // expected-error @+1 {{1 unsupported attribute value: HashTableV2 filled by no initializer of constant keys and values or of a file a constant names (node 'fed')}}
   %fed, %fedc = HashTableV2 name("fed") {key_dtype = !tfg.string, value_dtype = i64} : () -> (tensor<!tfg.resource>)
   %bound, %boundc = HashTableV2 name("bound") {key_dtype = i64, value_dtype = i64, tfc.table_keys = dense<[1, 2]> : tensor<2xi64>, tfc.table_values = dense<[3, 4]> : tensor<2xi64>} : () -> (tensor<!tfg.resource>)
 }

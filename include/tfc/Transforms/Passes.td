@@ -37,7 +37,10 @@ def BindTablesPass : Pass<"tfc-bind-tables", "mlir::ModuleOp"> {
     constants (in the graph, or in a function a call of the graph runs, as
     a SavedModel's init op does) gets them as tfc.table_keys and
     tfc.table_values, so that its lookups search constants of the program.
-    Two initializers of a table, or a key with two values, are errors.
+    An InitializeTableFromTextFileV2 (a vocabulary file) is read when
+    compiling, where a Const or a SavedModel's asset names the file; a file
+    TensorFlow would not read is an error with TensorFlow's message. Two
+    initializers of a table, or a key with two values, are errors.
   }];
 }
 
