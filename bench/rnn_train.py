@@ -31,6 +31,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402
+
 from train import add_common_arguments, alternate
 
 FEATURES, CLASSES, STEPS = 32, 10, 200
@@ -140,6 +143,8 @@ def main():
              "--threads", str(args.threads), "--steps", str(args.steps)],
             args.steps, args.rounds)
         rows.append((layer, ours, theirs))
+    print(machine.line(args.threads))
+    print()
     print("| %d units, seq %d x %d, batch %d, %d threads | tfc step | TensorFlow step | speedup |"
           % (args.units, args.seq, FEATURES, args.batch, args.threads))
     print("|---|---|---|---|")

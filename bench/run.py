@@ -33,6 +33,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import machine  # noqa: E402
 ROOT = os.path.dirname(HERE)
 
 
@@ -159,6 +161,7 @@ def main():
                          check.stdout.split(",")[1].strip()))
             print("done: %s batch %d" % (model, batch), file=sys.stderr)
 
+    print(machine.line(args.threads))
     print("%d thread(s), %d rounds, median of per-round medians; throughput in "
           "samples/s; peak RSS of each runner's process" % (args.threads, args.rounds))
     print()

@@ -35,6 +35,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402
+
 STEPS = 300
 
 
@@ -209,6 +212,8 @@ def main():
              "--threads", str(args.threads), "--steps", str(args.steps)],
             args.steps, args.rounds)
         rows.append((model, optimizer, ours, theirs))
+    print(machine.line(args.threads))
+    print()
     print("| batch %d, %d threads | optimizer | tfc step | TensorFlow step | speedup |"
           % (args.batch, args.threads))
     print("|---|---|---|---|---|")

@@ -286,7 +286,13 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                         {1, 9, 9, 2, 3, 3, 5, 1, 2, false},
                         {2, 6, 6, 8, 1, 1, 16, 1, 1, false}, // Plain GEMM.
                         {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
-                        {1, 7, 5, 2, 2, 3, 3, 3, 1, false}};
+                        {1, 7, 5, 2, 2, 3, 3, 3, 1, false},
+                        // 1x1 convolutions (oneDNN's 1x1 kernels):
+                        // strided, output channels no multiple of 16, few
+                        // pixels and many channels.
+                        {2, 7, 7, 8, 1, 1, 40, 2, 1, true},
+                        {3, 12, 12, 5, 1, 1, 37, 1, 1, false},
+                        {1, 3, 3, 16, 1, 1, 100, 1, 1, false}};
   // Parameters outlive the calls: the kernel caches by address, as each
   // call site of a program has its own constant parameters.
   static std::vector<std::unique_ptr<tfc_conv2d_params>> tables;
@@ -462,9 +468,12 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::applies(5, 5, 1, 1, 1, 1, 16, 16));
   // Too few tiles (3x2) to repay the filter's transform; too many
   // channels for the transformed filter to stay in the cache.
-  EXPECT_FALSE(tfc::winograd::pays({1, 9, 7, 16, 16, 9, 7, 1, 1}));
-  EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 512, 512, 16, 16, 1, 1}));
-  EXPECT_TRUE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  // These tests link the kernels built for the baseline ISA, where
+  // oneDNN's direct convolutions are always chosen.
+  EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1}));
   for (const Case &t : cases) {
     int64_t oh = t.h + t.padTop + t.padBottom - 2;
     int64_t ow = t.w + t.padLeft + t.padRight - 2;

@@ -45,11 +45,15 @@ struct Geometry {
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k);
 
-/// Whether it pays for a convolution of this geometry (as the kernels'
-/// dispatch asks): enough tiles to repay transforming the filter at each
-/// call, and a transformed filter (36 c x k matrices) that stays in the
-/// cache while the tiles go by; elsewhere oneDNN's direct convolution is
-/// faster.
+/// Whether it pays, with AVX-512, for a convolution of this geometry:
+/// enough tiles to repay transforming the filter at each call, and a
+/// transformed filter (36 c x k matrices) that stays in the cache while
+/// the tiles go by; elsewhere oneDNN's direct convolution is faster.
+bool paysWithAvx512(const Geometry &g);
+
+/// Whether it pays here, as the kernels' dispatch asks: as above in the
+/// kernels built for AVX-512, never in those built for AVX2 or below,
+/// where oneDNN's direct convolutions are faster on every shape measured.
 bool pays(const Geometry &g);
 
 /// out = activation(conv(in, filter) + bias + residual); bias ([k]) and
