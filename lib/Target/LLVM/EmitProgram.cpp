@@ -18,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -370,6 +371,62 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       .run(module, modules);
 }
 
+/// Appends the bytes of a constant made of arrays of numbers (nested as
+/// multi-dimensional memrefs lower), as they lie in memory; false for
+/// anything else.
+static bool appendRawBytes(const llvm::DataLayout &layout,
+                           llvm::Constant *constant, std::string &bytes) {
+  if (auto *data = llvm::dyn_cast<llvm::ConstantDataArray>(constant)) {
+    llvm::Type *element = data->getElementType();
+    if (layout.getTypeAllocSizeInBits(element) !=
+        element->getPrimitiveSizeInBits())
+      return false; // padded elements (i1, x86_fp80): not as stored
+    bytes += data->getRawDataValues();
+    return true;
+  }
+  if (auto *array = llvm::dyn_cast<llvm::ConstantArray>(constant)) {
+    for (llvm::Value *operand : array->operands())
+      if (!appendRawBytes(layout, llvm::cast<llvm::Constant>(operand), bytes))
+        return false;
+    return true;
+  }
+  if (llvm::isa<llvm::ConstantAggregateZero>(constant) &&
+      constant->getType()->isArrayTy()) {
+    bytes.append(layout.getTypeAllocSize(constant->getType()), '\0');
+    return true;
+  }
+  return false;
+}
+
+/// Constant arrays of numbers (the weights) become arrays of bytes with
+/// the same contents and alignment. LLVM's asm printer writes an array of
+/// floats one element at a time, each through an APFloat, and an array of
+/// bytes in one piece: for ResNet-50's 25M weights that was about a third
+/// of the compile. Done after optimization, which may fold loads of them.
+static void emitConstantsAsBytes(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
+  for (llvm::GlobalVariable &global :
+       llvm::make_early_inc_range(module.globals())) {
+    if (!global.isConstant() || !global.hasDefinitiveInitializer() ||
+        !global.getValueType()->isArrayTy() ||
+        layout.getTypeAllocSize(global.getValueType()) < 4096)
+      continue;
+    std::string bytes;
+    if (!appendRawBytes(layout, global.getInitializer(), bytes))
+      continue;
+    llvm::Constant *raw = llvm::ConstantDataArray::getRaw(bytes, bytes.size(), byte);
+    auto *replacement = new llvm::GlobalVariable(
+        module, raw->getType(), /*isConstant=*/true, global.getLinkage(), raw,
+        "", &global, global.getThreadLocalMode(), global.getAddressSpace());
+    replacement->copyAttributesFrom(&global);
+    replacement->setAlignment(layout.getPreferredAlign(&global));
+    replacement->takeName(&global);
+    global.replaceAllUsesWith(replacement);
+    global.eraseFromParent();
+  }
+}
+
 FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module) {
   // The interface is read from the graphs, which the pipeline then drops.
   FailureOr<ModelInterface> interface = readModelInterface(module);
@@ -413,6 +470,7 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple().str());
   optimize(*llvmModule, *machine);
+  emitConstantsAsBytes(*llvmModule);
   return llvmModule;
 }
 
