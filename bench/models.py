@@ -71,8 +71,25 @@ def transformer():
     return keras.Model(x, y), (tokens, width)
 
 
+def application(constructor, size):
+    """A keras.applications model with random weights at its image size."""
+    return lambda: (constructor(weights=None), (size, size, 3))
+
+
 MODELS = {"mlp": mlp, "cnn": cnn, "resnet50": resnet50,
           "mobilenetv2": mobilenetv2, "transformer": transformer}
+
+# The other keras.applications families that tfc compiles, one model each
+# (bench/run.py --models applications).
+APPLICATIONS = {
+    "efficientnetb0": application(keras.applications.EfficientNetB0, 224),
+    "densenet121": application(keras.applications.DenseNet121, 224),
+    "inceptionv3": application(keras.applications.InceptionV3, 299),
+    "xception": application(keras.applications.Xception, 299),
+    "convnexttiny": application(keras.applications.ConvNeXtTiny, 224),
+    "mobilenetv3small": application(keras.applications.MobileNetV3Small, 224),
+}
+MODELS.update(APPLICATIONS)
 
 
 def build(name, batch):

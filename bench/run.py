@@ -2,6 +2,9 @@
 """tfc against TensorFlow 2.21 on the benchmark models, in one run.
 
     python bench/run.py [--models mlp,cnn,resnet50,mobilenetv2,transformer]
+                        (or --models applications: EfficientNetB0,
+                        DenseNet121, InceptionV3, Xception, ConvNeXtTiny
+                        and MobileNetV3Small; --models all: both)
                         [--batches 1,32] [--threads 2] [--rounds 3]
                         [--tfc build/bin/tfc] [--work DIR]
 
@@ -41,7 +44,11 @@ ROOT = os.path.dirname(HERE)
 # Timed steps at batch 1 (fewer at larger batches): enough for a stable
 # median in a few seconds per runner.
 STEPS = {"mlp": 2000, "cnn": 500, "transformer": 100, "mobilenetv2": 40,
-         "resnet50": 20}
+         "resnet50": 20, "efficientnetb0": 40, "densenet121": 20,
+         "inceptionv3": 20, "xception": 20, "convnexttiny": 10,
+         "mobilenetv3small": 100}
+DEFAULT_MODELS = "mlp,cnn,resnet50,mobilenetv2,transformer"
+APPLICATIONS = "efficientnetb0,densenet121,inceptionv3,xception,convnexttiny,mobilenetv3small"
 
 
 def steps_for(model, batch):
@@ -103,7 +110,7 @@ def worker(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="mlp,cnn,resnet50,mobilenetv2,transformer")
+    parser.add_argument("--models", default=DEFAULT_MODELS)
     parser.add_argument("--batches", default="1,32")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--rounds", type=int, default=3)
@@ -118,8 +125,10 @@ def main():
         return worker(args)
 
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
+    groups = {"applications": APPLICATIONS, "all": DEFAULT_MODELS + "," + APPLICATIONS}
+    models = groups.get(args.models, args.models)
     rows = []
-    for model in args.models.split(","):
+    for model in models.split(","):
         for batch in map(int, args.batches.split(",")):
             d = os.path.join(work, "%s_b%d" % (model, batch))
             subprocess.run([sys.executable, os.path.join(HERE, "models.py"), model,
