@@ -30,7 +30,6 @@ import ctypes
 import ctypes.util
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import machine  # noqa: E402
+from run import measure  # noqa: E402
 
 # (label, matrices, m, k, n): matrices > 1 is a BatchMatMulV2.
 SHAPES = [
@@ -107,6 +107,8 @@ def build(directory, matrices, m, k, n):
 
 def worker(args):
     """oneDNN's sgemm on the operands of --dir, in this process."""
+    # OpenMP reads its thread count when oneDNN loads it, below.
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import numpy as np
     path = ctypes.util.find_library("dnnl") or "libdnnl.so.2"
     sgemm = ctypes.CDLL(path).dnnl_sgemm
@@ -138,16 +140,6 @@ def worker(args):
     print(json.dumps({"median_s": statistics.median(times), "error": error}))
 
 
-def measure(cmd, env=None):
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if out.returncode:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr[-2000:]))
-    m = re.search(r"median ([0-9.]+) us", out.stdout)
-    if m:
-        return float(m.group(1)) * 1e-6
-    return json.loads(out.stdout.strip().splitlines()[-1])["median_s"]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
@@ -168,7 +160,6 @@ def main():
     shapes = [s for s in SHAPES if not only or s[0] in only]
     work = args.work or tempfile.mkdtemp(prefix="tfc-gemm-")
     info = machine.describe(args.threads)
-    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     rows = []
     for label, matrices, m, k, n in shapes:
         directory = os.path.join(work, label.replace(" ", "_"))
@@ -194,10 +185,11 @@ def main():
         for _ in range(args.rounds):
             times["tfc"].append(measure(
                 [program] + inputs + ["--threads", str(args.threads),
-                                      "--bench", str(steps)]))
+                                      "--bench", str(steps)])[0])
             times["onednn"].append(measure(
                 [sys.executable, os.path.abspath(__file__), "--worker", "--dir",
-                 directory, "--steps", str(steps)], env))
+                 directory, "--threads", str(args.threads),
+                 "--steps", str(steps)])[0])
         rate = {key: flops(matrices, m, k, n) / statistics.median(value) / 1e9
                 for key, value in times.items()}
         rows.append((label, matrices, m, k, n, rate["tfc"], rate["onednn"]))

@@ -9,10 +9,11 @@
 // or the file is one the compiler can name, the table is a constant too,
 // and its lookups a search of sorted keys in the program's data: no table
 // at run time, no initializer to run and no file to ship. The file is read
-// when compiling, as TensorFlow reads it when the table is initialized. This pass runs before tfc-prune, on the whole graph
-// (the initializers are not what a step fetches), and records each table's
-// keys and values on its node (tfc.table_keys, tfc.table_values), where
-// tfc-prune and tfc-inline carry it into the step.
+// when compiling, as TensorFlow reads it when the table is initialized.
+// This pass runs before tfc-prune, on the whole graph (the initializers
+// are not what a step fetches), and records each table's keys and values
+// on its node (tfc.table_keys, tfc.table_values), where tfc-prune and
+// tfc-inline carry it into the step.
 //
 // It finds initializers in the graph (TF1's tables_initializer) and in the
 // bodies of the functions that a call of the graph runs (a TF2
@@ -45,7 +46,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <cerrno>
 #include <cstdlib>
 #include <map>
 
@@ -183,7 +183,6 @@ bool parseReal(StringRef field, double &out) {
   if (text.empty())
     return false;
   char *end = nullptr;
-  errno = 0;
   out = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size();
 }
@@ -245,21 +244,20 @@ LogicalResult readTableFile(Operation *init, StringRef path, Type keyType,
   char delimiter = delimiterAttr && !delimiterAttr.getValue().empty()
                        ? delimiterAttr.getValue()[0]
                        : '\t';
-  auto typeText = [](Type type) { return tfg::elementTypeName(type); };
   if (keyIndex == -1 && !keyType.isInteger(64))
     error = "Key index for line number requires table key dtype of int64, "
-            "got " + typeText(keyType);
+            "got " + tfg::elementTypeName(keyType);
   else if (keyIndex == -2 && !keyType.isInteger() &&
            !isa<tfg::StringType>(keyType))
     error = "Key index for whole line requires string or integer table key, "
-            "got " + typeText(keyType);
+            "got " + tfg::elementTypeName(keyType);
   else if (valueIndex == -1 && !valueType.isInteger(64))
     error = "Value index for line number requires table value dtype of "
-            "int64, got " + typeText(valueType);
+            "int64, got " + tfg::elementTypeName(valueType);
   else if (valueIndex == -2 && !valueType.isInteger() &&
            !isa<tfg::StringType>(valueType))
     error = "Value index for whole line requires table value dtype of "
-            "integer or string, got " + typeText(valueType);
+            "integer or string, got " + tfg::elementTypeName(valueType);
   if (!error.empty())
     return failure();
 

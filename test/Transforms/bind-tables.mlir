@@ -96,3 +96,14 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{node 'init' (LookupTableImportV2) gives table node 't' (HashTableV2) 3 keys and 2 values}}
   %init = LookupTableImportV2(%t#0, %keys#0, %values#0) name("init") {Tin = i64, Tout = i64} : (tensor<!tfg.resource>, tensor<3xi64>, tensor<2xi64>) -> ()
 }
+
+// -----
+
+// Whole lines as the values of a table of float values: TensorFlow's
+// error, before any file is read.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %t:2 = HashTableV2 name("t") {key_dtype = i64, value_dtype = f32} : () -> tensor<!tfg.resource>
+  %file:2 = Const name("file") {dtype = !tfg.string, value = dense<"no-such-file.txt"> : tensor<!tfg.string>} : () -> tensor<!tfg.string>
+  // expected-error @+1 {{node 'init' (InitializeTableFromTextFileV2), which fills node 't' (HashTableV2): Value index for whole line requires table value dtype of integer or string, got float}}
+  %init = InitializeTableFromTextFileV2(%t#0, %file#0) name("init") {delimiter = "\09", key_index = -1 : i64, offset = 0 : i64, value_index = -2 : i64, vocab_size = -1 : i64} : (tensor<!tfg.resource>, tensor<!tfg.string>) -> ()
+}

@@ -22,7 +22,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -227,19 +226,16 @@ LogicalResult annotateSavedModel(ModuleOp module,
   }
   // Each asset's path as a loader feeds it: the SavedModel's assets/ folder
   // and the file's name, keyed by the node that takes it.
-  llvm::StringMap<std::string> assetPaths;
+  NamedAttrList assets;
   for (const proto::AssetFileDef &asset : meta.asset_file_def()) {
     SmallString<256> file(directory);
     llvm::sys::path::append(file, "assets", asset.filename());
-    assetPaths[StringRef(asset.tensor_info().name()).split(':').first] =
-        file.str().str();
+    assets.set(StringRef(asset.tensor_info().name()).split(':').first,
+               b.getStringAttr(file));
   }
-  SmallVector<NamedAttribute> assets;
-  for (const auto &entry : assetPaths)
-    assets.push_back(
-        b.getNamedAttr(entry.getKey(), b.getStringAttr(entry.getValue())));
   if (!assets.empty())
-    info.push_back(b.getNamedAttr("assets", b.getDictionaryAttr(assets)));
+    info.push_back(
+        b.getNamedAttr("assets", assets.getDictionary(module.getContext())));
   module->setAttr(kSavedModelAttr, b.getDictionaryAttr(info));
   return success();
 }

@@ -103,6 +103,20 @@ struct StridedProduct {
     }
   }
 };
+
+/// How sgemm can read a matrix of `rows` x `cols` with these element
+/// strides: (transposed, leading dimension) where its rows or its columns
+/// are contiguous, or none.
+std::optional<std::pair<bool, int64_t>> contiguousLayout(int64_t rows,
+                                                         int64_t cols,
+                                                         int64_t rowStride,
+                                                         int64_t colStride) {
+  if (colStride == 1 && rowStride >= std::max<int64_t>(cols, 1))
+    return std::make_pair(false, rowStride);
+  if (rowStride == 1 && colStride >= std::max<int64_t>(rows, 1))
+    return std::make_pair(true, colStride);
+  return std::nullopt;
+}
 } // namespace
 
 extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
@@ -127,10 +141,11 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
       auto dense = [](const float *x, int64_t rows, int64_t cols,
                       int64_t rowStride, int64_t colStride,
                       std::vector<float> &scratch) -> std::pair<const float *, bool> {
-        if (colStride == 1 && rowStride == cols)
-          return {x, false};
-        if (rowStride == 1 && colStride == rows)
-          return {x, true};
+        // tfc_cpu_matmul_f32 takes no leading dimension: only a dense
+        // matrix or a dense transpose.
+        auto layout = contiguousLayout(rows, cols, rowStride, colStride);
+        if (layout && layout->second == (layout->first ? rows : cols))
+          return {x, layout->first};
         scratch.resize(size_t(rows * cols));
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t q = 0; q < cols; ++q)
@@ -157,18 +172,9 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
   // Each matrix whose rows or columns are contiguous goes to oneDNN's
   // sgemm, on the thread that runs its batch (oneDNN runs on the calling
   // thread inside a parallel region): on AVX2 it runs attention's 128 x 32
-  // x 128 products at 1.7x the rate of Eigen's kernel. An operand is
-  // (transposed?, leading dimension), or none where neither is contiguous.
-  auto layout = [](int64_t rows, int64_t cols, int64_t rowStride,
-                   int64_t colStride) -> std::optional<std::pair<bool, int64_t>> {
-    if (colStride == 1 && rowStride >= std::max<int64_t>(cols, 1))
-      return std::make_pair(false, rowStride);
-    if (rowStride == 1 && colStride >= std::max<int64_t>(rows, 1))
-      return std::make_pair(true, colStride);
-    return std::nullopt;
-  };
-  auto layoutA = layout(p.m, p.k, p.aM, p.aK);
-  auto layoutB = layout(p.k, p.n, p.bK, p.bN);
+  // x 128 products at 1.7x the rate of Eigen's kernel.
+  auto layoutA = contiguousLayout(p.m, p.k, p.aM, p.aK);
+  auto layoutB = contiguousLayout(p.k, p.n, p.bK, p.bN);
   bool viaSgemm = layoutA && layoutB && p.cN == 1 &&
                   p.cM >= std::max<int64_t>(p.n, 1) && p.k > 0;
   auto product = [&](Eigen::Index first, Eigen::Index last) {
