@@ -68,7 +68,7 @@ module attributes {tfc.feeds = ["q:0", "k:0"], tfc.fetches = ["scores:0"]} {
 // CHECK: %[[NOT:.*]] = arith.xori %[[PRED]], %[[TRUE]] : i1
 // CHECK: scf.if %[[NOT]] {
 // CHECK: linalg.generic
-// CHECK: math.exp
+// CHECK: math.sqrt
 // CHECK: scf.if %[[PRED]] {
 // CHECK: linalg.generic
 // CHECK: arith.negf
@@ -81,7 +81,7 @@ module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["m:0"]} {
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
     %p:2 = _Arg name("p") {T = i1, index = 1} : () -> tensor<i1>
     %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
-    %f:2 = Exp(%s#0) name("f") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+    %f:2 = Sqrt(%s#0) name("f") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
     %t:2 = Neg(%s#1) name("t") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
     %m:3 = Merge(%f#0, %t#0) name("m") {N = 2, T = f32, tfc.offsets = array<i64: 128, 192>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
     %r = _Retval(%m#0) name("m/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
@@ -90,13 +90,13 @@ module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["m:0"]} {
 
 // -----
 
-// A ControlTrigger is alive even when what it waits for is dead: the Exp
+// A ControlTrigger is alive even when what it waits for is dead: the Sqrt
 // after it runs unconditionally, the Neg of the Switch's output does not.
 // CHECK-LABEL: func.func @tfc_step_impl(%arg0: !llvm.ptr, %arg1: memref<128xi8>, %arg2: memref<0xi8>, %arg3: memref<4xf32>, %arg4: memref<i1>
 // CHECK: scf.if
 // CHECK: arith.negf
 // CHECK-NOT: scf.if
-// CHECK: math.exp
+// CHECK: math.sqrt
 module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["e:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "step"} {
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
@@ -104,7 +104,32 @@ module attributes {tfc.feeds = ["x:0", "p:0"], tfc.fetches = ["e:0"]} {
     %s:3 = Switch(%x#0, %p#0) name("s") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
     %f:2 = Neg(%s#0) name("f") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
     %trigger = ControlTrigger [%f#1] name("trigger")
-    %e:2 = Exp(%x#0) [%trigger] name("e") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
+    %e:2 = Sqrt(%x#0) [%trigger] name("e") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
     %r = _Retval(%e#0) name("e/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
+  }
+}
+
+// -----
+
+// float32's exp is arithmetic that vectorizes (Cody-Waite reduction, a
+// polynomial, 2^k from the exponent bits); float64's stays math.exp, which
+// becomes the C library's exp.
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK: linalg.generic
+// CHECK-NOT: math.exp
+// CHECK: arith.fptosi {{.*}} : f32 to i32
+// CHECK: arith.shli
+// CHECK: arith.bitcast {{.*}} : i32 to f32
+// CHECK: linalg.yield
+// CHECK: linalg.generic
+// CHECK: math.exp {{.*}} : f64
+module attributes {tfc.feeds = ["x:0", "y:0"], tfc.fetches = ["ex:0", "ey:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
+    %y:2 = _Arg name("y") {T = f64, index = 1} : () -> tensor<4xf64>
+    %ex:2 = Exp(%x#0) name("ex") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+    %ey:2 = Exp(%y#0) name("ey") {T = f64, tfc.offsets = array<i64: 64>} : (tensor<4xf64>) -> tensor<4xf64>
+    %rx = _Retval(%ex#0) name("ex/_retval_0") {T = f32, index = 0} : (tensor<4xf32>) -> ()
+    %ry = _Retval(%ey#0) name("ey/_retval_0") {T = f64, index = 1} : (tensor<4xf64>) -> ()
   }
 }

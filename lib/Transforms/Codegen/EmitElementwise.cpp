@@ -9,11 +9,14 @@
 // offs, Elu's exp - 1, Round to even, FloorMod's sign rule), so that the
 // program agrees with TensorFlow on edge values too. Integer division by
 // zero stops the step, as in TensorFlow (checkDivisor), and INT_MIN / -1
-// wraps. Functions the math dialect lacks are calls: the C library's, or
-// the runtime's special functions (Eigen's, as TensorFlow's).
+// wraps. float32's exp, tanh, sigmoid, erf and erfc are arithmetic that
+// vectorizes (MathApproximations.h). Functions the math dialect lacks are
+// calls: the C library's, or the runtime's special functions (Eigen's, as
+// TensorFlow's).
 //
 //===----------------------------------------------------------------------===//
 
+#include "MathApproximations.h"
 #include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -163,7 +166,11 @@ public:
                                 compare("lt", y, zero)));
     return select(fix, add(r, y), r);
   }
-  Value exp(Value x) { return b.create<math::ExpOp>(loc, x); }
+  Value exp(Value x) {
+    if (element.isF32())
+      return buildExpF32(b, loc, x);
+    return b.create<math::ExpOp>(loc, x);
+  }
 
   OpBuilder &b;
   Location loc;
@@ -636,6 +643,22 @@ static FailureOr<Value> emitScalar(StepEmitter &step, Operation *node,
   Value y = in.size() > 1 ? in[1] : Value();
   Value z = in.size() > 2 ? in[2] : Value();
   (void)y, (void)z;
+  // float32's transcendental functions as arithmetic that vectorizes
+  // (MathApproximations.h); double keeps the C library's.
+  if (element.isF32()) {
+    switch (kind) {
+    case OpKind::Tanh:
+      return buildTanhF32(b, loc, x);
+    case OpKind::Sigmoid:
+      return buildSigmoidF32(b, loc, x);
+    case OpKind::Erf:
+      return buildErfF32(b, loc, x);
+    case OpKind::Erfc:
+      return buildErfcF32(b, loc, x);
+    default:
+      break;
+    }
+  }
   switch (kind) {
 #define GET_ELEMENTWISE_FLOAT_BODIES
 #include "tfc/Transforms/OpTable.inc"

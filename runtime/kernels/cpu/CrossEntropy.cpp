@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
+#include "VectorMath.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ float shiftAndSum(const float *logits, float *shifted, int64_t classes) {
   float sum = 0.f;
   for (int64_t c = 0; c < classes; ++c) {
     shifted[c] = logits[c] - max;
-    sum += std::exp(shifted[c]);
+    sum += tfc::vector_math::exp(shifted[c]);
   }
   return sum;
 }
@@ -46,7 +47,7 @@ void tfc_cpu_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
       float logSum = std::log(sum), total = 0.f;
       for (int64_t c = 0; c < classes; ++c) {
         total += p[c] * (logSum - g[c]);
-        g[c] = std::exp(g[c]) / sum - p[c];
+        g[c] = tfc::vector_math::exp(g[c]) / sum - p[c];
       }
       loss[r] = total;
     }
@@ -83,7 +84,7 @@ void tfc_cpu_sparse_softmax_xent_f32(tfc_runtime *runtime, const float *logits,
       float sum = shiftAndSum(x, g, classes);
       loss[r] = std::log(sum) - g[label];
       for (int64_t c = 0; c < classes; ++c)
-        g[c] = std::exp(g[c]) / sum - (c == label ? 1.f : 0.f);
+        g[c] = tfc::vector_math::exp(g[c]) / sum - (c == label ? 1.f : 0.f);
     }
   };
   tfc::parallelFor(runtime, 

@@ -3,15 +3,57 @@
 // Per row: subtract the maximum (for range), exponentiate, and scale by the
 // inverse of the sum, as TensorFlow's CPU kernel does; LogSoftmax
 // subtracts the log of that sum instead. Rows are split over the runtime's
-// threads.
+// threads. Each pass over a row is a loop the compiler vectorizes: exp is
+// VectorMath.h's, and the sum and maximum keep one partial per lane.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
 #include "Runtime.h"
+#include "VectorMath.h"
 
 #include <algorithm>
 #include <cmath>
+
+namespace {
+constexpr int64_t kLanes = 16;
+
+float maxOf(const float *x, int64_t n) {
+  float partial[kLanes];
+  std::fill(partial, partial + kLanes, -INFINITY);
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l)
+      partial[l] = std::max(partial[l], x[c + l]);
+  float max = *std::max_element(partial, partial + kLanes);
+  for (; c < n; ++c)
+    max = std::max(max, x[c]);
+  return max;
+}
+
+/// Writes exp(x - shift) to y (when y is not null) and returns its sum.
+float expShiftedSum(const float *x, float *y, int64_t n, float shift) {
+  float partial[kLanes] = {};
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) {
+      float e = tfc::vector_math::exp(x[c + l] - shift);
+      if (y)
+        y[c + l] = e;
+      partial[l] += e;
+    }
+  float sum = 0.f;
+  for (int64_t l = 0; l < kLanes; ++l)
+    sum += partial[l];
+  for (; c < n; ++c) {
+    float e = tfc::vector_math::exp(x[c] - shift);
+    if (y)
+      y[c] = e;
+    sum += e;
+  }
+  return sum;
+}
+} // namespace
 
 extern "C" void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in,
                                     float *out, int64_t rows, int64_t cols) {
@@ -19,15 +61,7 @@ extern "C" void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in,
     for (Eigen::Index r = first; r < last; ++r) {
       const float *x = in + r * cols;
       float *y = out + r * cols;
-      float max = -INFINITY;
-      for (int64_t c = 0; c < cols; ++c)
-        max = std::max(max, x[c]);
-      float sum = 0.f;
-      for (int64_t c = 0; c < cols; ++c) {
-        y[c] = std::exp(x[c] - max);
-        sum += y[c];
-      }
-      float inverse = 1.f / sum;
+      float inverse = 1.f / expShiftedSum(x, y, cols, maxOf(x, cols));
       for (int64_t c = 0; c < cols; ++c)
         y[c] *= inverse;
     }
@@ -44,13 +78,8 @@ extern "C" void tfc_cpu_log_softmax_f32(tfc_runtime *runtime, const float *in,
     for (Eigen::Index r = first; r < last; ++r) {
       const float *x = in + r * cols;
       float *y = out + r * cols;
-      float max = -INFINITY;
-      for (int64_t c = 0; c < cols; ++c)
-        max = std::max(max, x[c]);
-      float sum = 0.f;
-      for (int64_t c = 0; c < cols; ++c)
-        sum += std::exp(x[c] - max);
-      float shift = max + std::log(sum);
+      float max = maxOf(x, cols);
+      float shift = max + std::log(expShiftedSum(x, nullptr, cols, max));
       for (int64_t c = 0; c < cols; ++c)
         y[c] = x[c] - shift;
     }
