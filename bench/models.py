@@ -50,12 +50,15 @@ def cnn():
     ]), (28, 28, 1)
 
 
+# keras.applications models end in their logits (no softmax): with random
+# weights the logits of some are nearly equal, and their softmax is 0.001
+# everywhere, which would hide any difference from TensorFlow.
 def resnet50():
-    return keras.applications.ResNet50(weights=None), (224, 224, 3)
+    return keras.applications.ResNet50(weights=None, classifier_activation=None), (224, 224, 3)
 
 
 def mobilenetv2():
-    return keras.applications.MobileNetV2(weights=None), (224, 224, 3)
+    return keras.applications.MobileNetV2(weights=None, classifier_activation=None), (224, 224, 3)
 
 
 def transformer():
@@ -73,7 +76,7 @@ def transformer():
 
 def application(constructor, size):
     """A keras.applications model with random weights at its image size."""
-    return lambda: (constructor(weights=None), (size, size, 3))
+    return lambda: (constructor(weights=None, classifier_activation=None), (size, size, 3))
 
 
 MODELS = {"mlp": mlp, "cnn": cnn, "resnet50": resnet50,

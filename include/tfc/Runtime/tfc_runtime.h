@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 9
+#define TFC_RUNTIME_ABI_VERSION 10
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -387,6 +387,16 @@ void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes);
 
 /*===--- Kernels -------------------------------------------------------===*/
+
+/* A generated loop split over the runtime's threads (tfc-parallelize-loops):
+ * body(captures, begin, end) on consecutive ranges covering [0, n), in
+ * parallel on as many threads as the cost of one iteration (bytes read,
+ * bytes written, compute cycles: Eigen's TensorOpCost) makes worth waking,
+ * the same OpenMP team as the kernels'; a small loop runs inline. */
+void tfc_parallel_for(tfc_runtime *runtime,
+                      void (*body)(void *captures, int64_t begin, int64_t end),
+                      void *captures, int64_t n, double bytes_loaded,
+                      double bytes_stored, double cycles);
 
 /* C[m,n] = op(A) * op(B), op transposing when asked; A is [m,k] (or [k,m]
  * transposed), B [k,n] (or [n,k]). Row-major, dense. */

@@ -603,4 +603,23 @@ def StripGraphsPass : Pass<"tfc-strip-graphs", "mlir::ModuleOp"> {
   }];
 }
 
+def ParallelizeLoopsPass : Pass<"tfc-parallelize-loops", "mlir::ModuleOp"> {
+  let summary = "Splits large generated loops over the runtime's threads";
+  let description = [{
+    After tfc-strip-graphs, on the step functions' linalg.generic ops (the
+    elementwise groups and row reductions): each whose iterations times
+    body operations reach 2^15, whose first dimension longer than 1 is
+    parallel and indexes every output, and whose body calls nothing of the
+    runtime, becomes loops whose loop over that dimension is outlined into
+    `NAME_loopN(captures, begin, end)` and run by `tfc_parallel_for` on the
+    runtime's OpenMP team, which sizes the team by Eigen's cost model (the
+    op's bytes and operations per iteration are passed along). The values
+    the loop uses travel in a struct on the caller's stack: memrefs as
+    their LLVM descriptors, through unrealized casts that
+    reconcile-unrealized-casts folds.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect"];
+}
+
 #endif // TFC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,93 @@
+//===- VectorMathTest.cpp - the kernels' float32 exp, tanh, erf, erfc -----===//
+//
+// The kernels' VectorMath.h against the C library's double functions, in
+// ulps of float32 at the exact result, over a spread of float32 bit
+// patterns (every sign and exponent) and edge values, within the bounds
+// that generated code meets (test/e2e/math-accuracy.test: same method,
+// same polynomials).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../runtime/kernels/cpu/VectorMath.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace {
+
+double ulps(float got, double want) {
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got) ? 0 : INFINITY;
+  if (std::isinf(got) || std::fabs(want) > std::numeric_limits<float>::max())
+    return got == float(want) ? 0 : INFINITY;
+  int exponent;
+  std::frexp(std::fabs(want), &exponent);
+  return std::fabs(double(got) - want) /
+         std::ldexp(1.0, std::max(exponent - 24, -149));
+}
+
+template <typename Approximation, typename Reference>
+void expectWithin(const char *name, Approximation approximation,
+                  Reference reference, double bound) {
+  double worst = 0;
+  float worstAt = 0;
+  for (uint64_t pattern = 0; pattern < (uint64_t(1) << 32); pattern += 65537) {
+    uint32_t bits = uint32_t(pattern);
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    double error = ulps(approximation(x), reference(double(x)));
+    if (error > worst) {
+      worst = error;
+      worstAt = x;
+    }
+  }
+  EXPECT_LE(worst, bound) << name << " at " << worstAt;
+}
+
+double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+TEST(VectorMathTest, WithinStatedUlps) {
+  using namespace tfc::vector_math;
+  expectWithin("exp", [](float x) { return exp(x); },
+               [](double x) { return std::exp(x); }, 1.5);
+  expectWithin("tanh", [](float x) { return tanh(x); },
+               [](double x) { return std::tanh(x); }, 1.5);
+  expectWithin("sigmoid", [](float x) { return tfc::vector_math::sigmoid(x); },
+               sigmoid, 3.5);
+  expectWithin("erf", [](float x) { return erf(x); },
+               [](double x) { return std::erf(x); }, 3.5);
+  expectWithin("erfc", [](float x) { return erfc(x); },
+               [](double x) { return std::erfc(x); }, 7.0);
+}
+
+TEST(VectorMathTest, EdgeValues) {
+  using namespace tfc::vector_math;
+  const float inf = INFINITY;
+  EXPECT_EQ(exp(0.0f), 1.0f);
+  EXPECT_EQ(exp(-inf), 0.0f);
+  EXPECT_EQ(exp(inf), inf);
+  EXPECT_EQ(exp(88.72284f), inf); // Just above ln(FLT_MAX).
+  EXPECT_EQ(exp(-104.0f), 0.0f);
+  EXPECT_GT(exp(-103.0f), 0.0f); // Subnormal, not flushed.
+  EXPECT_TRUE(std::isnan(exp(NAN)));
+  EXPECT_TRUE(std::signbit(tanh(-0.0f)));
+  EXPECT_EQ(tanh(-inf), -1.0f);
+  EXPECT_EQ(tanh(20.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(tanh(NAN)));
+  EXPECT_EQ(sigmoid(inf), 1.0f);
+  EXPECT_EQ(sigmoid(-inf), 0.0f);
+  EXPECT_GT(sigmoid(-100.0f), 0.0f); // exp(-100) / (1 + exp(-100)).
+  EXPECT_TRUE(std::signbit(erf(-0.0f)));
+  EXPECT_EQ(erf(-inf), -1.0f);
+  EXPECT_EQ(erfc(inf), 0.0f);
+  EXPECT_EQ(erfc(-inf), 2.0f);
+  EXPECT_EQ(erfc(10.06f), 0.0f);
+  EXPECT_GT(erfc(10.0f), 0.0f);
+  EXPECT_TRUE(std::isnan(erfc(NAN)));
+}
+
+} // namespace
