@@ -3,7 +3,7 @@
 // The coefficients of the branch-free float32 exp, tanh, erf and erfc that
 // generated loops compute (lib/Transforms/Codegen/MathApproximations.cpp)
 // and the runtime's kernels use (runtime/kernels/cpu/VectorMath.h), so
-// that both agree bit for bit. A C library call per element keeps a loop
+// that both compute the same way. A C library call per element keeps a loop
 // scalar; these are plain arithmetic and selects, which the loop
 // vectorizer turns into SIMD code of the target's width.
 //

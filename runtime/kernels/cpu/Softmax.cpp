@@ -3,7 +3,7 @@
 // Per row: subtract the maximum (for range), exponentiate, and scale by the
 // inverse of the sum, as TensorFlow's CPU kernel does; LogSoftmax
 // subtracts the log of that sum instead. Rows are split over the runtime's
-// threads. Each pass over a row is a loop the compiler vectorizes: exp is
+// threads. Each pass over a row goes eight floats at a time: exp is
 // VectorMath.h's, and the sum and maximum keep one partial per lane.
 //
 //===----------------------------------------------------------------------===//
@@ -16,16 +16,21 @@
 #include <cmath>
 
 namespace {
-constexpr int64_t kLanes = 16;
+using tfc::vector_math::Floats8;
+using tfc::vector_math::kLanes8;
 
 float maxOf(const float *x, int64_t n) {
-  float partial[kLanes];
-  std::fill(partial, partial + kLanes, -INFINITY);
+  float max = -INFINITY;
   int64_t c = 0;
-  for (; c + kLanes <= n; c += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l)
-      partial[l] = std::max(partial[l], x[c + l]);
-  float max = *std::max_element(partial, partial + kLanes);
+  if (n >= kLanes8) {
+    Floats8 partial = tfc::vector_math::load8(x);
+    for (c = kLanes8; c + kLanes8 <= n; c += kLanes8) {
+      Floats8 v = tfc::vector_math::load8(x + c);
+      partial = partial < v ? v : partial;
+    }
+    for (int64_t l = 0; l < kLanes8; ++l)
+      max = std::max(max, partial[l]);
+  }
   for (; c < n; ++c)
     max = std::max(max, x[c]);
   return max;
@@ -33,17 +38,16 @@ float maxOf(const float *x, int64_t n) {
 
 /// Writes exp(x - shift) to y (when y is not null) and returns its sum.
 float expShiftedSum(const float *x, float *y, int64_t n, float shift) {
-  float partial[kLanes] = {};
+  Floats8 partial = tfc::vector_math::splat8(0.f);
   int64_t c = 0;
-  for (; c + kLanes <= n; c += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) {
-      float e = tfc::vector_math::exp(x[c + l] - shift);
-      if (y)
-        y[c + l] = e;
-      partial[l] += e;
-    }
+  for (; c + kLanes8 <= n; c += kLanes8) {
+    Floats8 e = tfc::vector_math::exp(tfc::vector_math::load8(x + c) - shift);
+    if (y)
+      tfc::vector_math::store8(y + c, e);
+    partial += e;
+  }
   float sum = 0.f;
-  for (int64_t l = 0; l < kLanes; ++l)
+  for (int64_t l = 0; l < kLanes8; ++l)
     sum += partial[l];
   for (; c < n; ++c) {
     float e = tfc::vector_math::exp(x[c] - shift);

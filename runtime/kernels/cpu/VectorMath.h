@@ -1,10 +1,14 @@
-//===- VectorMath.h - float32 exp, tanh, erf, erfc that vectorize -*- C++ -*-===//
+//===- VectorMath.h - float32 exp, tanh, erf, erfc without calls -*- C++ -*-===//
 //
-// The kernels' float32 exp, tanh, erf and erfc: the method and the
+// The kernels' float32 exp, tanh, sigmoid, erf and erfc: the method and
 // coefficients of the generated loops' (include/tfc/Support/
 // MathPolynomials.h, lib/Transforms/Codegen/MathApproximations.cpp), as
-// inline C++ without branches or calls, so that a loop over them
-// vectorizes where std::exp's per-element call would keep it scalar.
+// inline C++ without branches or calls, for one float or eight at once
+// (Floats8: one AVX2 register, two SSE ones). The auto-vectorizer does not
+// turn a loop over the scalar form into SIMD code reliably; a kernel's hot
+// loop calls the vector form. (Sixteen at once, Vector16.h's width, is
+// worse on AVX2: GCC splits its comparisons and selects element by
+// element.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,110 +21,139 @@
 #include <cstdint>
 #include <cstring>
 
+// Always inlined: a vector passed to a function that is not inlined goes
+// through memory.
+#define TFC_VECTOR_MATH inline __attribute__((always_inline))
+
 namespace tfc::vector_math {
+
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef int32_t Ints8 __attribute__((vector_size(32)));
+constexpr int64_t kLanes8 = 8;
+
+/// Eight floats from or to memory at any float's alignment.
+TFC_VECTOR_MATH Floats8 load8(const float *p) {
+  Floats8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+TFC_VECTOR_MATH void store8(float *p, Floats8 v) { std::memcpy(p, &v, sizeof v); }
+TFC_VECTOR_MATH Floats8 splat8(float x) {
+  return Floats8{x, x, x, x, x, x, x, x};
+}
 
 namespace detail {
 using namespace tfc::math_polynomials;
 
-template <size_t N> inline float horner(const float (&c)[N], float v) {
-  float acc = c[N - 1];
+// What differs between one float and sixteen.
+TFC_VECTOR_MATH float splat(float, float c) { return c; }
+TFC_VECTOR_MATH Floats8 splat(Floats8, float c) { return splat8(c); }
+TFC_VECTOR_MATH float select(bool c, float a, float b) { return c ? a : b; }
+TFC_VECTOR_MATH Floats8 select(Ints8 c, Floats8 a, Floats8 b) { return c ? a : b; }
+TFC_VECTOR_MATH int32_t truncate(float x) { return int32_t(x); }
+TFC_VECTOR_MATH Ints8 truncate(Floats8 x) { return __builtin_convertvector(x, Ints8); }
+TFC_VECTOR_MATH float fromBits(int32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+TFC_VECTOR_MATH Floats8 fromBits(Ints8 bits) { return reinterpret_cast<Floats8 &>(bits); }
+TFC_VECTOR_MATH float copySign(float magnitude, float sign) {
+  return std::copysign(magnitude, sign);
+}
+TFC_VECTOR_MATH Floats8 copySign(Floats8 magnitude, Floats8 sign) {
+  Ints8 m = reinterpret_cast<Ints8 &>(magnitude) & 0x7fffffff;
+  Ints8 s = reinterpret_cast<Ints8 &>(sign) & int32_t(0x80000000u);
+  Ints8 bits = m | s;
+  return reinterpret_cast<Floats8 &>(bits);
+}
+
+template <typename V, size_t N> TFC_VECTOR_MATH V horner(const float (&c)[N], V v) {
+  V acc = splat(v, c[N - 1]);
   for (size_t i = N - 1; i-- > 0;)
     acc = acc * v + c[i];
   return acc;
 }
 
-inline float bitsToFloat(int32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-inline float roundToEven(float x) {
-  // Adding and subtracting 1.5 * 2^23 rounds |x| < 2^22 to an integer, to
-  // even on ties, in the current (nearest) rounding mode.
+/// exp(x) for x within [kExpLow, kExpHigh] (or NaN: any value).
+template <typename V> TFC_VECTOR_MATH V expClamped(V x) {
+  // Adding and subtracting 1.5 * 2^23 rounds to an integer, ties to even.
   const float shifter = 12582912.0f;
-  return (x + shifter) - shifter;
-}
-
-/// exp(x) for x within [kExpLow, kExpHigh] (or NaN).
-inline float expClamped(float x) {
-  float k = roundToEven(x * kLog2E);
-  float r = x - k * kLn2High;
+  V k = (x * kLog2E + shifter) - shifter;
+  V r = x - k * kLn2High;
   r = r - k * kLn2Low;
-  float p = 1.0f + r + r * r * horner(kExpTail, r);
+  V p = 1.0f + r + r * r * horner(kExpTail, r);
   // 2^k as two normal factors: k in [-150, 129].
-  int32_t ki = int32_t(k);
-  int32_t half = ki >> 1;
-  float scale1 = bitsToFloat((half + 127) << 23);
-  float scale2 = bitsToFloat((ki - half + 127) << 23);
-  return p * scale1 * scale2;
+  auto ki = truncate(k);
+  auto half = ki >> 1;
+  return p * fromBits((half + 127) << 23) * fromBits((ki - half + 127) << 23);
 }
 
-/// erfc(a) for a >= 0 (or NaN).
-inline float erfcNonNegative(float a) {
-  a = a < kErfcZero ? a : kErfcZero; // NaN stays NaN: caller selects.
+/// erfc(a) for a >= 0 (or NaN: any value).
+template <typename V> TFC_VECTOR_MATH V erfcNonNegative(V a) {
+  a = select(a < kErfcZero, a, splat(a, kErfcZero));
   // a^2 = high + low exactly (Veltkamp's split, Dekker's product).
-  float split = a * 4097.0f;
-  float aHigh = split - (split - a);
-  float aLow = a - aHigh;
-  float high = a * a;
-  float low = ((aHigh * aHigh - high) + 2.0f * aHigh * aLow) + aLow * aLow;
-  float e = expClamped(-high) * (1.0f - low);
-  float t = 1.0f / (1.0f + 0.5f * a);
-  bool near = a < kErfcSplit;
-  float p = near ? horner(kErfcNear, t - kErfcNearCenter)
-                 : horner(kErfcFar, t - kErfcFarCenter);
+  V split = a * 4097.0f;
+  V aHigh = split - (split - a);
+  V aLow = a - aHigh;
+  V high = a * a;
+  V low = ((aHigh * aHigh - high) + 2.0f * aHigh * aLow) + aLow * aLow;
+  V e = expClamped(-high) * (1.0f - low);
+  V t = 1.0f / (1.0f + 0.5f * a);
+  V p = select(a < kErfcSplit, horner(kErfcNear, t - kErfcNearCenter),
+               horner(kErfcFar, t - kErfcFarCenter));
   return e * t * p;
 }
 } // namespace detail
 
-inline float exp(float x) {
+template <typename V> TFC_VECTOR_MATH V exp(V x) {
   using namespace detail;
-  float clamped = x < kExpLow ? kExpLow : (x > kExpHigh ? kExpHigh : x);
-  float y = expClamped(clamped);
-  return x != x ? x : y;
+  V clamped = select(x < kExpLow, splat(x, kExpLow),
+                     select(x > kExpHigh, splat(x, kExpHigh), x));
+  return select(x != x, x, expClamped(clamped));
 }
 
-inline float tanh(float x) {
+template <typename V> TFC_VECTOR_MATH V tanh(V x) {
   using namespace detail;
-  float a = x < 0 ? -x : x;
-  float x2 = x * x;
+  V a = select(x < 0.0f, -x, x);
+  V x2 = x * x;
   // x + x^3 p(x^2) is +0 at x = -0: the sign goes back on.
-  float small = std::copysign(x + x * x2 * horner(kTanhOdd, x2), x);
-  float e = exp(2.0f * a);
-  float large = 1.0f - 2.0f / (e + 1.0f);
-  large = x < 0 ? -large : large;
-  return a < kTanhSmall ? small : (x != x ? x : large);
+  V small = copySign(x + x * x2 * horner(kTanhOdd, x2), x);
+  V e = exp(2.0f * a);
+  V large = 1.0f - 2.0f / (e + 1.0f);
+  large = select(x < 0.0f, -large, large);
+  return select(a < kTanhSmall, small, select(x != x, x, large));
 }
 
 /// 1 / (1 + exp(-x)), as exp(x) / (1 + exp(x)) below 0 so that exp never
 /// overflows: sigmoid(-100) is a subnormal, not 0.
-inline float sigmoid(float x) {
-  float e = exp(x < 0 ? x : -x);
-  float s = 1.0f / (1.0f + e);
-  return x < 0 ? e * s : s;
+template <typename V> TFC_VECTOR_MATH V sigmoid(V x) {
+  using namespace detail;
+  V e = exp(select(x < 0.0f, x, -x));
+  V s = 1.0f / (1.0f + e);
+  return select(x < 0.0f, e * s, s);
 }
 
-inline float erfc(float x) {
+template <typename V> TFC_VECTOR_MATH V erfc(V x) {
   using namespace detail;
-  float a = x < 0 ? -x : x;
-  float x2 = x * x;
-  float fromErf = 1.0f - x * horner(kErfOdd, x2);
-  float tail = erfcNonNegative(a);
-  tail = x < 0 ? 2.0f - tail : tail;
-  return a < kErfSmall ? fromErf : (x != x ? x : tail);
+  V a = select(x < 0.0f, -x, x);
+  V fromErf = 1.0f - x * horner(kErfOdd, x * x);
+  V tail = erfcNonNegative(a);
+  tail = select(x < 0.0f, 2.0f - tail, tail);
+  return select(a < kErfSmall, fromErf, select(x != x, x, tail));
 }
 
-inline float erf(float x) {
+template <typename V> TFC_VECTOR_MATH V erf(V x) {
   using namespace detail;
-  float a = x < 0 ? -x : x;
-  float x2 = x * x;
-  float small = x * horner(kErfOdd, x2);
-  float large = 1.0f - erfcNonNegative(a);
-  large = x < 0 ? -large : large;
-  return a < kErfSmall ? small : (x != x ? x : large);
+  V a = select(x < 0.0f, -x, x);
+  V small = x * horner(kErfOdd, x * x);
+  V large = 1.0f - erfcNonNegative(a);
+  large = select(x < 0.0f, -large, large);
+  return select(a < kErfSmall, small, select(x != x, x, large));
 }
 
 } // namespace tfc::vector_math
+
+#undef TFC_VECTOR_MATH
 
 #endif // TFC_RUNTIME_KERNELS_CPU_VECTORMATH_H
