@@ -76,8 +76,9 @@ int64_t splitDimension(linalg::GenericOp op, ArrayRef<int64_t> ranges) {
   return -1;
 }
 
-/// Whether the body may run on any thread: no call into the runtime (one
-/// may stop the step) and nothing with side effects but the yield.
+/// Whether the body may run on any thread: it calls nothing of the
+/// runtime (tfc_fail stops the step; others may keep state). Its stores
+/// to the outputs are what the split dimension keeps apart.
 bool bodyIsThreadSafe(linalg::GenericOp op) {
   WalkResult result = op.getRegion().walk([](Operation *inner) {
     if (auto call = dyn_cast<func::CallOp>(inner))
