@@ -13,6 +13,7 @@
 #include "Parallel.h"
 #include "Runtime.h"
 #include "Vector16.h"
+#include "VectorMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -150,38 +151,22 @@ inline float identityOf(int32_t kind) {
                      : 0.f;
 }
 
-/// src[0] op ... op src[n - 1] for contiguous src: sixteen partial results
-/// (one chain of dependent operations each, not one chain of n), combined
-/// at the end, as Eigen's vectorized reductions do.
-template <typename Op> float reduceContiguous(const float *src, int64_t n,
-                                              float identity, Op op) {
-  tfc::Floats16 partial = tfc::splat16(identity);
-  int64_t i = 0;
-  for (; i + tfc::kLanes16 <= n; i += tfc::kLanes16)
-    partial = op(partial, tfc::load16(src + i));
-  float result = identity;
-  for (int64_t l = 0; l < tfc::kLanes16; ++l)
-    result = op(result, partial[l]);
-  for (; i < n; ++i)
-    result = op(result, src[i]);
-  return result;
-}
-
+/// src[0] op ... op src[n - 1] for contiguous src (VectorMath.h's
+/// reduceLanes).
 float reduceContiguous(int32_t kind, const float *src, int64_t n) {
+  using namespace tfc::vector_math;
   float identity = identityOf(kind);
-  auto max = [](auto a, auto b) { return a < b ? b : a; };
-  auto min = [](auto a, auto b) { return b < a ? b : a; };
   switch (kind) {
   case 2:
-    return reduceContiguous(src, n, identity, max);
+    return reduceLanes<Floats8>(src, n, identity, Max());
   case 3:
-    return reduceContiguous(src, n, identity, min);
+    return reduceLanes<Floats8>(src, n, identity, Min());
   case 4:
-    return reduceContiguous(src, n, identity,
-                            [](auto a, auto b) { return a * b; });
+    return reduceLanes<tfc::Floats16>(src, n, identity,
+                                      [](auto a, auto b) { return a * b; });
   default:
-    return reduceContiguous(src, n, identity,
-                            [](auto a, auto b) { return a + b; });
+    return reduceLanes<tfc::Floats16>(src, n, identity,
+                                      [](auto a, auto b) { return a + b; });
   }
 }
 

@@ -4,7 +4,8 @@
 // inverse of the sum, as TensorFlow's CPU kernel does; LogSoftmax
 // subtracts the log of that sum instead. Rows are split over the runtime's
 // threads. Each pass over a row goes eight floats at a time: exp is
-// VectorMath.h's, and the sum and maximum keep one partial per lane.
+// VectorMath.h's, and the sum and maximum keep one partial per lane (the
+// maximum through reduceLanes, as the reductions' kernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,20 +21,8 @@ using tfc::vector_math::Floats8;
 using tfc::vector_math::kLanes8;
 
 float maxOf(const float *x, int64_t n) {
-  float max = -INFINITY;
-  int64_t c = 0;
-  if (n >= kLanes8) {
-    Floats8 partial = tfc::vector_math::load8(x);
-    for (c = kLanes8; c + kLanes8 <= n; c += kLanes8) {
-      Floats8 v = tfc::vector_math::load8(x + c);
-      partial = partial < v ? v : partial;
-    }
-    for (int64_t l = 0; l < kLanes8; ++l)
-      max = std::max(max, partial[l]);
-  }
-  for (; c < n; ++c)
-    max = std::max(max, x[c]);
-  return max;
+  return tfc::vector_math::reduceLanes<Floats8>(x, n, -INFINITY,
+                                                tfc::vector_math::Max());
 }
 
 /// Writes exp(x - shift) to y (when y is not null) and returns its sum.

@@ -42,6 +42,41 @@ TFC_VECTOR_MATH Floats8 splat8(float x) {
   return Floats8{x, x, x, x, x, x, x, x};
 }
 
+/// The larger of two floats, or lane by lane of two vectors, by std::max's
+/// rule (the first unless the second is larger).
+struct Max {
+  template <typename T> T operator()(T a, T b) const { return a < b ? b : a; }
+};
+struct Min {
+  template <typename T> T operator()(T a, T b) const { return b < a ? b : a; }
+};
+
+/// src[0] op ... op src[n - 1] for contiguous src, with one partial result
+/// per lane of V (one chain of dependent operations each, not one chain of
+/// n), combined at the end, as Eigen's vectorized reductions do. Max and
+/// Min want Floats8: GCC splits a comparison of sixteen lanes element by
+/// element on AVX2 (additions it keeps in two registers).
+template <typename V, typename Op>
+TFC_VECTOR_MATH float reduceLanes(const float *src, int64_t n, float identity,
+                                  Op op) {
+  constexpr int64_t lanes = sizeof(V) / sizeof(float);
+  V partial;
+  for (int64_t l = 0; l < lanes; ++l)
+    partial[l] = identity;
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    V v;
+    std::memcpy(&v, src + i, sizeof v);
+    partial = op(partial, v);
+  }
+  float result = identity;
+  for (int64_t l = 0; l < lanes; ++l)
+    result = op(result, partial[l]);
+  for (; i < n; ++i)
+    result = op(result, src[i]);
+  return result;
+}
+
 namespace detail {
 using namespace tfc::math_polynomials;
 
