@@ -10,10 +10,8 @@
 //   void NAME_loopN(void *captures, int64_t begin, int64_t end)
 //
 // and calls tfc_parallel_for (tfc_runtime.h) with it. The values the loop
-// uses from outside travel in a struct on the caller's stack: memrefs as
-// their LLVM descriptors (an unrealized cast each way, which
-// reconcile-unrealized-casts folds once both sides are LLVM), indices as
-// i64, other scalars as they are; constants and views are cloned instead.
+// uses from outside travel in a struct on the caller's stack, or are
+// recomputed inside when they are constants and views (Outlining.h).
 //
 // The split dimension must index every output, so that the ranges write
 // disjoint elements. Loops whose body may stop the step (tfc_fail) stay
@@ -37,6 +35,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Outlining.h"
 
 using namespace mlir;
 
@@ -89,6 +88,19 @@ bool bodyIsThreadSafe(linalg::GenericOp op) {
   return !result.wasInterrupted();
 }
 
+/// Whether every value the op uses from outside can reach an outlined
+/// function (Outlining.h).
+bool canOutline(linalg::GenericOp op) {
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(op.getRegion(), used);
+  used.insert(op->operand_begin(), op->operand_end());
+  OutsideValues outside =
+      classifyOutsideValues(used.getArrayRef(), [](Value) { return false; });
+  return llvm::all_of(outside.passed, [](Value value) {
+    return ValueStruct::canCarry(value.getType());
+  });
+}
+
 int64_t bytesOf(Value memref) {
   Type element = cast<MemRefType>(memref.getType()).getElementType();
   return element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8
@@ -121,7 +133,7 @@ struct ParallelizeLoopsPass
                             const LLVMTypeConverter &converter,
                             unsigned &count) {
     if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
-        !bodyIsThreadSafe(op))
+        !bodyIsThreadSafe(op) || !canOutline(op))
       return success();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t dimension = splitDimension(op, ranges);
@@ -168,48 +180,14 @@ struct ParallelizeLoopsPass
     Type ptr = LLVM::LLVMPointerType::get(context);
     Type i64 = b.getI64Type();
 
-    // What the body uses from outside. Constants, and views computed from
-    // other values without side effects, are cloned into the function; the
-    // roots are captured (the arena, the step's parameters, values computed
-    // in the step), each as a field of the struct. Views of one arena keep
-    // one base pointer inside the function, so that LLVM still sees that an
-    // elementwise op writing over its input reads each element before it
-    // writes it and vectorizes the loop without run-time alias checks.
+    // What the body uses from outside (Outlining.h): the arena's views
+    // are recomputed inside, other values travel in a struct.
     llvm::SetVector<Value> used;
     getUsedValuesDefinedAbove(loop.getRegion(), used);
-    llvm::SetVector<Operation *> cloned;
-    llvm::SetVector<Value> captureSet;
-    std::function<void(Value)> collect = [&](Value value) {
-      Operation *producer = value.getDefiningOp();
-      bool clonable = producer && producer->getNumRegions() == 0 &&
-                      producer->getNumResults() == 1 &&
-                      (producer->hasTrait<OpTrait::ConstantLike>() ||
-                       isa<memref::GetGlobalOp, memref::ViewOp,
-                           memref::SubViewOp, memref::ReinterpretCastOp,
-                           memref::CollapseShapeOp, memref::ExpandShapeOp,
-                           memref::CastOp>(producer));
-      if (!clonable) {
-        captureSet.insert(value);
-        return;
-      }
-      for (Value operand : producer->getOperands())
-        collect(operand);
-      cloned.insert(producer);
-    };
-    for (Value value : used)
-      collect(value);
-    SmallVector<Value> captures = captureSet.takeVector();
-    SmallVector<Type> fields;
-    for (Value value : captures) {
-      Type type = value.getType();
-      if (isa<MemRefType>(type))
-        fields.push_back(converter.convertType(type));
-      else if (type.isIndex())
-        fields.push_back(i64);
-      else
-        fields.push_back(type);
-    }
-    auto structType = LLVM::LLVMStructType::getLiteral(context, fields);
+    OutsideValues outside =
+        classifyOutsideValues(used.getArrayRef(), [](Value) { return false; });
+    ArrayRef<Value> captures = outside.passed.getArrayRef();
+    ValueStruct captured(captures, converter);
 
     // The outlined function.
     auto module = function->getParentOfType<ModuleOp>();
@@ -220,23 +198,10 @@ struct ParallelizeLoopsPass
     Block *entry = outlined.addEntryBlock();
     b.setInsertionPointToStart(entry);
     IRMapping mapping;
-    Value capturesIn = entry->getArgument(0);
-    for (auto [i, value] : llvm::enumerate(captures)) {
-      Value field = b.create<LLVM::GEPOp>(
-          loc, ptr, structType, capturesIn,
-          ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
-      Value loaded = b.create<LLVM::LoadOp>(loc, fields[i], field);
-      Type type = value.getType();
-      if (isa<MemRefType>(type))
-        loaded = b.create<UnrealizedConversionCastOp>(loc, type, loaded)
-                     .getResult(0);
-      else if (type.isIndex())
-        loaded = b.create<arith::IndexCastOp>(loc, type, loaded);
-      mapping.map(value, loaded);
-    }
-    // Operands before users: `collect` inserted each producer after its
-    // operands' producers.
-    for (Operation *producer : cloned)
+    for (auto [i, value] : llvm::enumerate(captures))
+      mapping.map(value, captured.load(b, loc, entry->getArgument(0), i,
+                                       value.getType()));
+    for (Operation *producer : outside.recomputed)
       b.clone(*producer, mapping);
     Value begin = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
                                                entry->getArgument(1));
@@ -251,25 +216,11 @@ struct ParallelizeLoopsPass
     b.setInsertionPointAfter(range);
     b.create<func::ReturnOp>(loc);
 
-    // The call in place of the loop; the struct is one alloca at the
-    // function's entry, so that a loop around the call does not grow the
-    // stack.
-    b.setInsertionPointToStart(&function.getBody().front());
-    Value oneI64 = b.create<arith::ConstantIntOp>(loc, 1, 64);
-    Value capturesOut = b.create<LLVM::AllocaOp>(loc, ptr, structType, oneI64);
+    // The call in place of the loop.
+    Value capturesOut = captured.allocate(b, loc, function);
     b.setInsertionPoint(loop);
-    for (auto [i, value] : llvm::enumerate(captures)) {
-      Value stored = value;
-      if (isa<MemRefType>(value.getType()))
-        stored = b.create<UnrealizedConversionCastOp>(loc, fields[i], value)
-                     .getResult(0);
-      else if (value.getType().isIndex())
-        stored = b.create<arith::IndexCastOp>(loc, i64, value);
-      Value field = b.create<LLVM::GEPOp>(
-          loc, ptr, structType, capturesOut,
-          ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
-      b.create<LLVM::StoreOp>(loc, stored, field);
-    }
+    for (auto [i, value] : llvm::enumerate(captures))
+      captured.store(b, loc, capturesOut, i, value);
     Value body = b.create<func::ConstantOp>(loc, outlined.getFunctionType(),
                                             SymbolRefAttr::get(outlined));
     Value bodyPointer =

@@ -100,6 +100,7 @@ void buildTfcCodegenPipeline(mlir::OpPassManager &pm) {
 
 void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createStripGraphsPass());
+  pm.addPass(createSplitStepsPass());
   pm.addPass(createParallelizeLoopsPass());
   pm.addPass(mlir::createConvertLinalgToLoopsPass());
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());

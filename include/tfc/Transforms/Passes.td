@@ -603,6 +603,29 @@ def StripGraphsPass : Pass<"tfc-strip-graphs", "mlir::ModuleOp"> {
   }];
 }
 
+def SplitStepsPass : Pass<"tfc-split-steps", "mlir::ModuleOp"> {
+  let summary = "Cuts long step functions into calls of parts of bounded size";
+  let description = [{
+    After tfc-strip-graphs: each function with one block and no results
+    that holds more than `max-ops` operations (nested ones counted) becomes
+    a sequence of calls to `NAME_partN(runtime, the arguments it uses...,
+    frame)`, noinline functions each holding a run of consecutive top-level
+    operations, so that LLVM, whose time grows faster than a function's
+    size, optimizes functions of bounded size. A run ends at the first
+    top-level operation after it reached `max-ops` operations at which no
+    value derived from its own stack (memref.alloca) is still to be used.
+    Values a part computes and a later part reads travel in a struct on the
+    function's stack; constants, views and the pointers taken of them are
+    recomputed where they are used.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"1000",
+           "Operations (nested ones counted) after which a part ends">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def ParallelizeLoopsPass : Pass<"tfc-parallelize-loops", "mlir::ModuleOp"> {
   let summary = "Splits large generated loops over the runtime's threads";
   let description = [{

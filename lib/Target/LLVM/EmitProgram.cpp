@@ -76,6 +76,12 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
       auto *wrapper = llvm::Function::Create(
           stepType, llvm::Function::InternalLinkage,
           name + "_partition_" + std::to_string(k), m);
+      // The wrapper only loads pointers and calls: optimizing it gains
+      // nothing, and for a step of thousands of outputs (the constant
+      // evaluator's program of a large graph) its one block of loads took
+      // the instruction schedulers time quadratic in their number.
+      wrapper->addFnAttr(llvm::Attribute::OptimizeNone);
+      wrapper->addFnAttr(llvm::Attribute::NoInline);
       b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
       SmallVector<llvm::Value *> args = {
           wrapper->getArg(0),
