@@ -230,43 +230,61 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
 
 namespace {
 
-using tfc::Floats16;
-using tfc::Ints16;
-using tfc::load16;
-using tfc::store16;
+/// The vectors of the max pooling gradient: the widest whose comparisons
+/// and selects the build's instruction set has in one register (GCC
+/// splits a comparison of sixteen lanes element by element on AVX2, which
+/// made this kernel a fifth of the CNN's training step there).
+#ifdef __AVX512F__
+constexpr int64_t kPoolLanes = 16;
+#else
+constexpr int64_t kPoolLanes = 8;
+#endif
+typedef float PoolFloats __attribute__((vector_size(4 * kPoolLanes)));
+typedef int32_t PoolInts __attribute__((vector_size(4 * kPoolLanes)));
+/// At any float's alignment (see Vector16.h for why not memcpy).
+typedef float UnalignedPoolFloats
+    __attribute__((vector_size(4 * kPoolLanes), aligned(4)));
 
-/// A window's max pooling gradient for channels [c0, c0 + 16): the whole
-/// gradient goes to the window's maximum, the first one in row-major order
-/// on ties (as TensorFlow's kernel picks it). The maximum's position is
-/// found by vector selects; then every position of the window takes the
-/// gradient where it is that position (selects again, no scatter). With
-/// kStore, the window owns its positions and stores instead of adding.
-/// With kRelu, the gradient goes only where the maximum is positive: the
-/// ReluGrad of a ReLU's output that was pooled, applied on the way.
+inline PoolFloats loadPool(const float *p) {
+  return *reinterpret_cast<const UnalignedPoolFloats *>(p);
+}
+inline void storePool(float *p, PoolFloats v) {
+  *reinterpret_cast<UnalignedPoolFloats *>(p) = v;
+}
+
+/// A window's max pooling gradient for channels [c0, c0 + kPoolLanes):
+/// the whole gradient goes to the window's maximum, the first one in
+/// row-major order on ties (as TensorFlow's kernel picks it). The maximum's
+/// position is found by vector selects; then every position of the window
+/// takes the gradient where it is that position (selects again, no
+/// scatter). With kStore, the window owns its positions and stores instead
+/// of adding. With kRelu, the gradient goes only where the maximum is
+/// positive: the ReluGrad of a ReLU's output that was pooled, applied on
+/// the way.
 template <bool kStore, bool kRelu>
-inline void maxPoolWindowGrad16(const float *image, const float *g,
-                                float *grad, int64_t w, int64_t c, int64_t y0,
-                                int64_t y1, int64_t x0, int64_t x1,
-                                int64_t c0) {
-  Floats16 best = load16(image + (y0 * w + x0) * c + c0);
-  Ints16 argmax = {};
+inline void maxPoolWindowGradLanes(const float *image, const float *g,
+                                   float *grad, int64_t w, int64_t c,
+                                   int64_t y0, int64_t y1, int64_t x0,
+                                   int64_t x1, int64_t c0) {
+  PoolFloats best = loadPool(image + (y0 * w + x0) * c + c0);
+  PoolInts argmax = {};
   int32_t position = 0;
   for (int64_t iy = y0; iy < y1; ++iy)
     for (int64_t ix = x0; ix < x1; ++ix, ++position) {
-      Floats16 v = load16(image + (iy * w + ix) * c + c0);
-      Ints16 greater = v > best;
+      PoolFloats v = loadPool(image + (iy * w + ix) * c + c0);
+      PoolInts greater = v > best;
       best = greater ? v : best;
-      argmax = greater ? Ints16{} + position : argmax;
+      argmax = greater ? PoolInts{} + position : argmax;
     }
-  Floats16 gradient = load16(g + c0), zero = {};
+  PoolFloats gradient = loadPool(g + c0), zero = {};
   if (kRelu)
     gradient = best > 0.f ? gradient : zero;
   position = 0;
   for (int64_t iy = y0; iy < y1; ++iy)
     for (int64_t ix = x0; ix < x1; ++ix, ++position) {
       float *dst = grad + (iy * w + ix) * c + c0;
-      Floats16 share = argmax == position ? gradient : zero;
-      store16(dst, kStore ? share : load16(dst) + share);
+      PoolFloats share = argmax == position ? gradient : zero;
+      storePool(dst, kStore ? share : loadPool(dst) + share);
     }
 }
 
@@ -300,8 +318,9 @@ void maxPoolWindowGrad(const float *image, const float *g, float *grad,
                        int64_t x0, int64_t x1) {
   // Whole vectors of channels, then the rest one at a time.
   int64_t c0 = 0;
-  for (; c0 + 16 <= c; c0 += 16)
-    maxPoolWindowGrad16<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0, x1, c0);
+  for (; c0 + kPoolLanes <= c; c0 += kPoolLanes)
+    maxPoolWindowGradLanes<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0,
+                                          x1, c0);
   for (; c0 < c; ++c0)
     maxPoolWindowGrad1<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0, x1, c0);
 }
@@ -332,7 +351,7 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                                         int64_t strideW, int64_t padTop,
                                         int64_t padLeft) {
   // kind: 0 max, 1 average, 2 max followed by ReluGrad on the pooling's
-  // input (the ReLU's output): see maxPoolWindowGrad16.
+  // input (the ReLU's output): see maxPoolWindowGradLanes.
   bool max = kind != 1, relu = kind == 2;
   // Windows that tile the image exactly (2x2 windows at stride 2 on an
   // even image, say) each own their positions: their gradients are stored,
