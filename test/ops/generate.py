@@ -1837,9 +1837,9 @@ def _(c, rng):
 @case("PoolGradRelu")
 def _(c, rng):
     # ReLU then max pooling, differentiated: tfc's pooling gradient applies
-    # the ReluGrad. 19 channels: a vector of 16 (two of 8 on AVX2) and three
-    # single ones;
-    # windows that tile the image (2x2, stride 2) and overlapping ones.
+    # the ReluGrad. 19 channels: a vector of 16 (two of 8 on AVX2) and
+    # three single ones; windows that tile the image (2x2, stride 2) and
+    # overlapping ones.
     x = raw.Relu(features=c.feed(ordinary_floats((2, 6, 8, 19), rng)))
     for ksize, stride, padding in [(2, 2, "VALID"), (3, 2, "SAME")]:
         attrs = dict(ksize=[1, ksize, ksize, 1], strides=[1, stride, stride, 1],
