@@ -13,7 +13,8 @@
 //    Snapshot, Reshape, Squeeze and ExpandDims outputs alias their input.
 //    An elementwise group writes in place over an input buffer of the same
 //    shape that dies there, and so does a TensorScatterUpdate over its
-//    tensor.
+//    tensor. An outermost loop's variable lives in its initial value's
+//    buffer when nothing else reads that from the loop on.
 //  * Liveness: a buffer lives from its first definition to its last use.
 //  * Placement: greedy by size (largest first, at the lowest 64-byte-aligned
 //    offset not overlapping any placed buffer alive at the same time).
@@ -79,6 +80,37 @@ FailureOr<int64_t> Planner::run() {
     schedule.push_back(op);
   }
 
+  FailureOr<std::unique_ptr<FrameInfo>> frames = FrameInfo::analyze(body);
+  if (failed(frames))
+    return failure();
+  // The loop variables of outermost loops: each Merge's Enter, and where
+  // its loop's stretch of the schedule begins. (An inner loop's variable
+  // may start from a value made outside the enclosing loop, which must
+  // then stay as it was for the enclosing loop's next iteration.)
+  struct VariableStart {
+    Operation *enter;
+    int64_t loopBegins;
+  };
+  llvm::DenseMap<Operation *, VariableStart> variableStarts;
+  // Where the innermost loop of each node in one ends.
+  llvm::DenseMap<Operation *, int64_t> loopEnds;
+  for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
+    int64_t first = INT64_MAX, last = -1;
+    for (Operation *node : frame->allNodes) {
+      first = std::min(first, position.lookup(node));
+      last = std::max(last, position.lookup(node));
+    }
+    for (Operation *node : frame->allNodes) {
+      auto [it, inserted] = loopEnds.try_emplace(node, last);
+      if (!inserted)
+        it->second = std::min(it->second, last);
+    }
+    if (frame->parent)
+      continue;
+    for (const LoopVariable &variable : frame->variables)
+      variableStarts[variable.merge] = {variable.enter, first};
+  }
+
   // A buffer lives until its last reader; values join buffers in schedule
   // order, so the end is known for every buffer defined so far.
   auto lastUse = [&](Value value) {
@@ -87,6 +119,20 @@ FailureOr<int64_t> Planner::run() {
       if (isNodeOrGroup(user))
         last = std::max(last, position.lookup(user));
     return last;
+  };
+  // Whether a node or group other than `allowed` reads `buffer` at or
+  // after position `from`, as far as the values placed so far say (a
+  // value placed later in it is an alias or in-place result of one of
+  // those, whose reader is a reader of theirs).
+  auto readFrom = [&](unsigned buffer, int64_t from,
+                      ArrayRef<Operation *> allowed) {
+    for (auto &[value, placed] : bufferOf)
+      if (placed == buffer)
+        for (Operation *user : value.getUsers())
+          if (isNodeOrGroup(user) && position.lookup(user) >= from &&
+              !llvm::is_contained(allowed, user))
+            return true;
+    return false;
   };
   auto assign = [&](Value value, unsigned buffer) {
     bufferOf[value] = buffer;
@@ -113,6 +159,21 @@ FailureOr<int64_t> Planner::run() {
         if (it != bufferOf.end())
           assign(result, it->second);
         continue;
+      }
+      // A loop variable lives in its initial value's buffer when nothing
+      // but its Enter reads that buffer from the loop on: the loop then
+      // starts without copying it (a gradient loop's accumulators, which
+      // the forward loop filled, say).
+      if (auto start = variableStarts.find(node);
+          start != variableStarts.end() && result == node->getResult(0)) {
+        Value initial = tfg::getDataResults(start->second.enter)[0];
+        auto it = bufferOf.find(initial);
+        if (it != bufferOf.end() && initial.getType() == result.getType() &&
+            !readFrom(it->second, start->second.loopBegins,
+                      {start->second.enter, node})) {
+          assign(result, it->second);
+          continue;
+        }
       }
       // In place over a same-shape input of the group whose buffer nothing
       // reads after this position.
@@ -164,7 +225,8 @@ FailureOr<int64_t> Planner::run() {
   // node reads the tensor's buffer after it, but for Exits: a list pushed
   // to in a loop is its loop variable's buffer, updated instead of copied
   // each iteration; the Exit reads the last update, which is the
-  // variable's value when the loop ends.
+  // variable's value when the loop ends, and so does whatever comes after
+  // the loop (a later loop whose variable took over the buffer).
   for (Operation *node : schedule) {
     if (opKindOf(node) != OpKind::TensorScatterUpdate)
       continue;
@@ -188,9 +250,16 @@ FailureOr<int64_t> Planner::run() {
              afterLoop(aliasedInput(producer,
                                     cast<OpResult>(value).getResultNumber()));
     };
+    auto inLoop = loopEnds.find(node);
+    int64_t loopEnd = inLoop == loopEnds.end() ? INT64_MAX : inLoop->second;
+    auto madeAfterLoop = [&](Value value) {
+      Operation *producer = value.getDefiningOp();
+      return producer && isNodeOrGroup(producer) &&
+             position.lookup(producer) > loopEnd;
+    };
     bool readLater = false;
     for (auto &[value, buffer] : bufferOf)
-      if (buffer == from && !afterLoop(value))
+      if (buffer == from && !afterLoop(value) && !madeAfterLoop(value))
         for (Operation *user : value.getUsers())
           if (isNodeOrGroup(user) && user != node &&
               opKindOf(user) != OpKind::Exit && position.lookup(user) >= at)
@@ -207,9 +276,6 @@ FailureOr<int64_t> Planner::run() {
   // Loops (tfc-raise-frames laid each out as one stretch of the schedule)
   // run their stretch again and again: what the loop reads but did not
   // make, and its variables' buffers, live through all of it.
-  FailureOr<std::unique_ptr<FrameInfo>> frames = FrameInfo::analyze(body);
-  if (failed(frames))
-    return failure();
   for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
     int64_t first = INT64_MAX, last = -1;
     for (Operation *node : frame->allNodes) {

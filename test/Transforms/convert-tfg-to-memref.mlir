@@ -133,3 +133,37 @@ module attributes {tfc.feeds = ["x:0", "y:0"], tfc.fetches = ["ex:0", "ey:0"]} {
     %ry = _Retval(%ey#0) name("ey/_retval_0") {T = f64, index = 1} : (tensor<4xf64>) -> ()
   }
 }
+
+// -----
+
+// A loop variable starting from a constant of one repeated value (the
+// zeros of an accumulator) is filled; one starting from the fed x is
+// copied in.
+// CHECK-LABEL: func.func @tfc_step_impl(
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4xf32>)
+// CHECK-NEXT: memref.copy %arg4, %{{.*}} : memref<4xf32> to memref<4xf32>
+// CHECK-NEXT: scf.while
+module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["exit_a:0", "exit_b:0"]} {
+  tfg.graph <producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256 : i64, tfg.entry = "step"} {
+    %0:2 = _Arg name("p") {T = i1, index = 0 : i64, tfc.offsets = array<i64: -1>} : () -> tensor<i1>
+    %1:2 = _Arg name("x") {T = f32, index = 1 : i64, tfc.offsets = array<i64: -1>} : () -> tensor<4xf32>
+    %2:2 = Const name("zeros") {dtype = f32, tfc.offsets = array<i64: -1>, value = dense<0.000000e+00> : tensor<4xf32>} : () -> tensor<4xf32>
+    %3:2 = Enter(%2#0) name("enter_a") {T = f32, frame_name = "loop", is_constant = false, tfc.offsets = array<i64: -1>} : (tensor<4xf32>) -> tensor<4xf32>
+    %4:2 = Enter(%1#0) name("enter_b") {T = f32, frame_name = "loop", is_constant = false, tfc.offsets = array<i64: -1>} : (tensor<4xf32>) -> tensor<4xf32>
+    %5:2 = Enter(%0#0) name("enter_p") {T = i1, frame_name = "loop", is_constant = true, tfc.offsets = array<i64: -1>} : (tensor<i1>) -> tensor<i1>
+    %6:3 = Merge(%3#0, %13#0) name("merge_a") {N = 2 : i64, T = f32, tfc.offsets = array<i64: 0, 64>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+    %7:3 = Merge(%4#0, %14#0) name("merge_b") {N = 2 : i64, T = f32, tfc.offsets = array<i64: 128, 64>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+    %8:2 = LoopCond(%5#0) name("cond") {tfc.offsets = array<i64: -1>} : (tensor<i1>) -> tensor<i1>
+    %9:3 = Switch(%6#0, %8#0) name("switch_a") {T = f32, tfc.offsets = array<i64: 0, 0>} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
+    %10:3 = Switch(%7#0, %8#0) name("switch_b") {T = f32, tfc.offsets = array<i64: 128, 128>} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
+    %11:2 = AddV2(%9#1, %10#1) name("body_a") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %12:2 = Neg(%10#1) name("body_b") {T = f32, tfc.offsets = array<i64: 192>} : (tensor<4xf32>) -> tensor<4xf32>
+    %13:2 = NextIteration(%11#0) name("next_a") {T = f32, tfc.offsets = array<i64: 64>} : (tensor<4xf32>) -> tensor<4xf32>
+    %14:2 = NextIteration(%12#0) name("next_b") {T = f32, tfc.offsets = array<i64: 192>} : (tensor<4xf32>) -> tensor<4xf32>
+    %15:2 = Exit(%9#0) name("exit_a") {T = f32, tfc.offsets = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+    %16:2 = Exit(%10#0) name("exit_b") {T = f32, tfc.offsets = array<i64: 128>} : (tensor<4xf32>) -> tensor<4xf32>
+    %17 = _Retval(%15#0) name("exit_a/_retval_0") {T = f32, index = 0 : i64} : (tensor<4xf32>) -> ()
+    %18 = _Retval(%16#0) name("exit_b/_retval_1") {T = f32, index = 1 : i64} : (tensor<4xf32>) -> ()
+  }
+}
+

@@ -109,3 +109,81 @@ module attributes {tfc.feeds = ["p:0", "x:0", "t:0"], tfc.fetches = ["exit:0", "
     %r2 = _Retval(%neg#0) name("later/_retval_2") {T = f32, index = 2} : (tensor<4x2xf32>) -> ()
   }
 }
+
+// -----
+
+// A loop variable starting from the list another loop filled lives in
+// that list's buffer when nothing else reads the list from the second
+// loop on: the first loop's push stays in place (what comes after its
+// loop reads the final list), and the second loop starts without a copy.
+// CHECK-LABEL: tfg.graph
+// CHECK: Merge{{.*}}name("merge"){{.*}}tfc.offsets = array<i64: [[ACC:[0-9]+]], {{[0-9]+}}>
+// CHECK: TensorScatterUpdate{{.*}}name("push"){{.*}}tfc.offsets = array<i64: [[ACC]]>
+// CHECK: Merge{{.*}}name("merge2"){{.*}}tfc.offsets = array<i64: [[ACC]], {{[0-9]+}}>
+module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["exit2:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %p:2 = _Arg name("p") {T = i1, index = 0} : () -> tensor<i1>
+    %x:2 = _Arg name("x") {T = f32, index = 1} : () -> tensor<1x2xf32>
+    %zeros:2 = Const name("zeros") {dtype = f32, value = dense<0.0> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+    %index:2 = Const name("index") {dtype = i32, value = dense<1> : tensor<1x1xi32>} : () -> tensor<1x1xi32>
+    %enter:2 = Enter(%zeros#0) name("enter") {T = f32, frame_name = "loop", is_constant = false} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %ep:2 = Enter(%p#0) name("enter_p") {T = i1, frame_name = "loop", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %ex:2 = Enter(%x#0) name("enter_x") {T = f32, frame_name = "loop", is_constant = true} : (tensor<1x2xf32>) -> tensor<1x2xf32>
+    %ei:2 = Enter(%index#0) name("enter_index") {T = i32, frame_name = "loop", is_constant = true} : (tensor<1x1xi32>) -> tensor<1x1xi32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i32>)
+    %cond:2 = LoopCond(%ep#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = f32} : (tensor<4x2xf32>, tensor<i1>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    %body:2 = Identity(%switch#1) name("body") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %push:2 = TensorScatterUpdate(%body#0, %ei#0, %ex#0) name("push") {T = f32, Tindices = i32} : (tensor<4x2xf32>, tensor<1x1xi32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+    %next:2 = NextIteration(%push#0) name("next") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %enter2:2 = Enter(%exit#0) name("enter2") {T = f32, frame_name = "loop2", is_constant = false} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %ep2:2 = Enter(%p#0) name("enter_p2") {T = i1, frame_name = "loop2", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %merge2:3 = Merge(%enter2#0, %next2#0) name("merge2") {N = 2, T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i32>)
+    %cond2:2 = LoopCond(%ep2#0) name("cond2") : (tensor<i1>) -> tensor<i1>
+    %switch2:3 = Switch(%merge2#0, %cond2#0) name("switch2") {T = f32} : (tensor<4x2xf32>, tensor<i1>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    %body2:2 = Neg(%switch2#1) name("body2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %next2:2 = NextIteration(%body2#0) name("next2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %exit2:2 = Exit(%switch2#0) name("exit2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %r0 = _Retval(%exit2#0) name("exit2/_retval_0") {T = f32, index = 0} : (tensor<4x2xf32>) -> ()
+  }
+}
+
+// -----
+
+// The same, but the first loop's list is read again after the second
+// loop: the second loop's variable gets a buffer of its own.
+// CHECK-LABEL: tfg.graph
+// CHECK: Merge{{.*}}name("merge"){{.*}}tfc.offsets = array<i64: [[ACC:[0-9]+]], {{[0-9]+}}>
+// CHECK: TensorScatterUpdate{{.*}}name("push"){{.*}}tfc.offsets = array<i64: [[ACC]]>
+// CHECK-NOT: name("merge2"){{.*}}tfc.offsets = array<i64: [[ACC]],
+// CHECK: name("both")
+module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["both:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %p:2 = _Arg name("p") {T = i1, index = 0} : () -> tensor<i1>
+    %x:2 = _Arg name("x") {T = f32, index = 1} : () -> tensor<1x2xf32>
+    %zeros:2 = Const name("zeros") {dtype = f32, value = dense<0.0> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+    %index:2 = Const name("index") {dtype = i32, value = dense<1> : tensor<1x1xi32>} : () -> tensor<1x1xi32>
+    %enter:2 = Enter(%zeros#0) name("enter") {T = f32, frame_name = "loop", is_constant = false} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %ep:2 = Enter(%p#0) name("enter_p") {T = i1, frame_name = "loop", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %ex:2 = Enter(%x#0) name("enter_x") {T = f32, frame_name = "loop", is_constant = true} : (tensor<1x2xf32>) -> tensor<1x2xf32>
+    %ei:2 = Enter(%index#0) name("enter_index") {T = i32, frame_name = "loop", is_constant = true} : (tensor<1x1xi32>) -> tensor<1x1xi32>
+    %merge:3 = Merge(%enter#0, %next#0) name("merge") {N = 2, T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i32>)
+    %cond:2 = LoopCond(%ep#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %switch:3 = Switch(%merge#0, %cond#0) name("switch") {T = f32} : (tensor<4x2xf32>, tensor<i1>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    %body:2 = Identity(%switch#1) name("body") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %push:2 = TensorScatterUpdate(%body#0, %ei#0, %ex#0) name("push") {T = f32, Tindices = i32} : (tensor<4x2xf32>, tensor<1x1xi32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+    %next:2 = NextIteration(%push#0) name("next") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %exit:2 = Exit(%switch#0) name("exit") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %enter2:2 = Enter(%exit#0) name("enter2") {T = f32, frame_name = "loop2", is_constant = false} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %ep2:2 = Enter(%p#0) name("enter_p2") {T = i1, frame_name = "loop2", is_constant = true} : (tensor<i1>) -> tensor<i1>
+    %merge2:3 = Merge(%enter2#0, %next2#0) name("merge2") {N = 2, T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<i32>)
+    %cond2:2 = LoopCond(%ep2#0) name("cond2") : (tensor<i1>) -> tensor<i1>
+    %switch2:3 = Switch(%merge2#0, %cond2#0) name("switch2") {T = f32} : (tensor<4x2xf32>, tensor<i1>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+    %body2:2 = Neg(%switch2#1) name("body2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %next2:2 = NextIteration(%body2#0) name("next2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %exit2:2 = Exit(%switch2#0) name("exit2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %both:2 = AddV2(%exit#0, %exit2#0) name("both") {T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+    %r0 = _Retval(%both#0) name("both/_retval_0") {T = f32, index = 0} : (tensor<4x2xf32>) -> ()
+  }
+}

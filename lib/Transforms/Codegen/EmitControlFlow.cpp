@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -36,6 +37,19 @@ Value StepEmitter::aliveOf(Value value) {
   if (isa<tfg::ControlType>(value.getType()))
     return aliveNodes.lookup(producer);
   return aliveValues.lookup(value);
+}
+
+/// The element of a constant tensor whose elements are all that one, or
+/// null.
+static TypedAttr splatElementOf(Value tensor) {
+  Operation *producer = tensor.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const)
+    return {};
+  auto value = dyn_cast_or_null<DenseElementsAttr>(producer->getAttr("value"));
+  if (!value || !value.isSplat() || !value.getElementType().isIntOrFloat())
+    return {};
+  return value.getSplatValue<TypedAttr>();
 }
 
 Value StepEmitter::negate(Location loc, Value condition) {
@@ -214,10 +228,19 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
       continue;
     }
     Value buffer = memrefFor(value);
-    Value initial = memrefFor(tfg::getDataOperands(v.enter)[0]);
+    Value start = tfg::getDataOperands(v.enter)[0];
+    Value initial = memrefFor(start);
     if (!buffer || !initial)
       return error(v.merge) << "a loop variable has no buffer";
-    builder.create<memref::CopyOp>(loc, initial, buffer);
+    // A variable starting from a constant of one repeated element (the
+    // zeros of a gradient loop's accumulators, say) is filled: half the
+    // memory traffic of copying it from the program's data.
+    if (TypedAttr element = splatElementOf(start))
+      builder.create<linalg::FillOp>(
+          loc, builder.create<arith::ConstantOp>(loc, element).getResult(),
+          buffer);
+    else if (!sameMemory(initial, buffer))
+      builder.create<memref::CopyOp>(loc, initial, buffer);
     variables.push_back(buffer);
   }
   // A NextIteration value that is another variable's buffer is copied
