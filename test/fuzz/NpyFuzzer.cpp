@@ -29,8 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const std::string path =
       "/tmp/tfc-npy-fuzz-" + std::to_string(getpid()) + ".npy";
   NpyArray again;
-  if (!writeNpy(path, array, error) || !readNpy(path, again, error) ||
-      again.dtype != array.dtype || again.shape != array.shape ||
+  bool roundTrip = writeNpy(path, array, error) && readNpy(path, again, error);
+  std::remove(path.c_str()); // (one file per fuzzing process, none left)
+  if (!roundTrip || again.dtype != array.dtype || again.shape != array.shape ||
       again.data != array.data || again.strings != array.strings) {
     std::fprintf(stderr, "write/read changed the array: %s\n", error.c_str());
     std::abort();

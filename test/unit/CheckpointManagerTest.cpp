@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -52,12 +53,21 @@ std::vector<uint8_t> filledState() {
   return state;
 }
 
-std::string freshDir(const std::string &name) {
-  std::string dir = ::testing::TempDir() + "/tfc-manager-" + name +
-                    std::to_string(::getpid());
-  ::mkdir(dir.c_str(), 0755);
-  return dir;
-}
+/// A directory of its own for a test, removed with everything in it when
+/// the test ends, passed or not.
+struct ScratchDir {
+  explicit ScratchDir(const std::string &name)
+      : path(::testing::TempDir() + "/tfc-manager-" + name +
+             std::to_string(::getpid())) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::string path;
+};
 
 bool exists(const std::string &path) {
   return std::ifstream(path).good();
@@ -97,7 +107,8 @@ TEST(CheckpointManagerTest, StepsComeFromTheName) {
 
 TEST(CheckpointManagerTest, SavedVariablesRestore) {
   tfc_model model = makeModel();
-  std::string dir = freshDir("roundtrip");
+  ScratchDir scratch("roundtrip");
+  const std::string &dir = scratch.path;
   std::vector<uint8_t> state = filledState();
   std::string error;
   ASSERT_TRUE(saveCheckpoint(model, state.data(), dir, 7, 5, error)) << error;
@@ -128,7 +139,8 @@ TEST(CheckpointManagerTest, SavesTheObjectGraph) {
   const char graph[] = "\x0a\x00object\0graph";
   model.object_graph = graph;
   model.object_graph_bytes = sizeof graph - 1;
-  std::string dir = freshDir("object-graph");
+  ScratchDir scratch("object-graph");
+  const std::string &dir = scratch.path;
   std::vector<uint8_t> state = filledState();
   std::string error;
   ASSERT_TRUE(saveCheckpoint(model, state.data(), dir, 1, 5, error)) << error;
@@ -148,7 +160,8 @@ TEST(CheckpointManagerTest, SavesTheObjectGraph) {
 
 TEST(CheckpointManagerTest, KeepsTheNewest) {
   tfc_model model = makeModel();
-  std::string dir = freshDir("keep");
+  ScratchDir scratch("keep");
+  const std::string &dir = scratch.path;
   std::vector<uint8_t> state = filledState();
   std::string error;
   for (int step = 1; step <= 4; ++step)
@@ -166,7 +179,8 @@ TEST(CheckpointManagerTest, KeepsTheNewest) {
 // the shards and the merged index restore the whole model, and the part
 // directories go, with one a crashed save of an earlier step left.
 TEST(CheckpointManagerTest, MergesShardsAndClearsCrashedParts) {
-  std::string dir = freshDir("shards");
+  ScratchDir scratch("shards");
+  const std::string &dir = scratch.path;
   // What a save of step 3 left when it crashed before its merge.
   std::string stale = dir + "/model.ckpt-3_temp";
   ASSERT_EQ(::mkdir(stale.c_str(), 0755), 0);
@@ -201,7 +215,8 @@ TEST(CheckpointManagerTest, MergesShardsAndClearsCrashedParts) {
 
 TEST(CheckpointManagerTest, ErrorsNameTheVariable) {
   tfc_model model = makeModel();
-  std::string dir = freshDir("errors");
+  ScratchDir scratch("errors");
+  const std::string &dir = scratch.path;
   std::vector<uint8_t> state = filledState();
   std::string error;
   state[97] = 0;
