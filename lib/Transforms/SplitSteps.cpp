@@ -23,9 +23,10 @@
 //
 // A run never ends while a value derived from its own stack (memref.alloca,
 // as a kernel's table of addresses) is still to be used, since that stack
-// is gone when the part returns. Functions with results or several blocks,
-// and functions whose crossing values cannot travel in a struct, are left
-// whole.
+// is gone when the part returns. Functions other than steps (whose first
+// argument is the runtime's context), functions with results or several
+// blocks, and functions whose crossing values cannot travel in a struct,
+// are left whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,9 +72,13 @@ struct SplitStepsPass : public impl::SplitStepsPassBase<SplitStepsPass> {
   void runOnOperation() override {
     LLVMTypeConverter converter(&getContext());
     SmallVector<func::FuncOp> functions;
+    // Steps: their first argument is the runtime's context, which every
+    // part takes first too (tfc-parallelize-loops passes it on).
     for (auto function : getOperation().getOps<func::FuncOp>())
       if (!function.isExternal() && function.getNumResults() == 0 &&
-          function.getBody().hasOneBlock())
+          function.getBody().hasOneBlock() &&
+          function.getNumArguments() > 0 &&
+          isa<LLVM::LLVMPointerType>(function.getArgument(0).getType()))
         functions.push_back(function);
     for (func::FuncOp function : functions)
       split(function, converter);
@@ -164,8 +169,7 @@ struct SplitStepsPass : public impl::SplitStepsPassBase<SplitStepsPass> {
       // Passing every argument would make the calls' size grow with the
       // step's inputs and outputs, and their count with its length.
       llvm::SmallBitVector usesArgument(function.getNumArguments());
-      if (function.getNumArguments() > 0)
-        usesArgument.set(0);
+      usesArgument.set(0);
       auto noteArgument = [&](Value value) {
         if (isArgument(value))
           usesArgument.set(cast<BlockArgument>(value).getArgNumber());

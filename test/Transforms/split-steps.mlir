@@ -144,11 +144,17 @@ func.func @step(%runtime: !llvm.ptr, %x: memref<4xf32>, %y: memref<4xf32>, %z: m
 
 // -----
 
-// Left whole: a function within the bound, and one with results.
+// Left whole: a function within the bound, one with results, and one
+// that is not a step (no runtime context first).
 // CHECK-LABEL: func.func @small(
 // CHECK-NEXT: arith.constant
 // CHECK-NEXT: return
 // CHECK-LABEL: func.func @with_result(
+// CHECK-NEXT: arith.addi
+// CHECK-NOT: call
+// CHECK: return
+// CHECK-LABEL: func.func @not_a_step(
+// CHECK-NEXT: memref.load
 // CHECK-NEXT: arith.addi
 // CHECK-NOT: call
 // CHECK: return
@@ -163,4 +169,13 @@ func.func @with_result(%x: i64) -> i64 {
   %d = arith.addi %c, %x : i64
   %e = arith.addi %d, %x : i64
   return %e : i64
+}
+func.func @not_a_step(%x: memref<i64>) {
+  %v = memref.load %x[] : memref<i64>
+  %a = arith.addi %v, %v : i64
+  %b = arith.addi %a, %v : i64
+  %c = arith.addi %b, %v : i64
+  %d = arith.addi %c, %v : i64
+  memref.store %d, %x[] : memref<i64>
+  return
 }

@@ -606,8 +606,9 @@ def StripGraphsPass : Pass<"tfc-strip-graphs", "mlir::ModuleOp"> {
 def SplitStepsPass : Pass<"tfc-split-steps", "mlir::ModuleOp"> {
   let summary = "Cuts long step functions into calls of parts of bounded size";
   let description = [{
-    After tfc-strip-graphs: each function with one block and no results
-    that holds more than `max-ops` operations (nested ones counted) becomes
+    After tfc-strip-graphs: each step (a function whose first argument is
+    the runtime's context) with one block and no results that holds more
+    than `max-ops` operations (nested ones counted) becomes
     a sequence of calls to `NAME_partN(runtime, the arguments it uses...,
     frame)`, noinline functions each holding a run of consecutive top-level
     operations, so that LLVM, whose time grows faster than a function's
