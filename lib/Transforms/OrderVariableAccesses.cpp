@@ -102,9 +102,12 @@ struct OrderVariableAccessesPass
       if (!tfg::isNode(&node) || isVariableNode(&node))
         continue;
       bool writes = writesVariables(&node);
-      // Nodes that only pass a reference on neither read nor write.
-      if (!writes && plainOpKindOf(&node) == OpKind::Identity &&
-          !isVariableRead(&node))
+      // Nodes that only pass a reference on neither read nor write: an
+      // Identity of a handle, and the control flow nodes that carry one
+      // into, around and out of a loop or cond.
+      if (!writes && !isVariableRead(&node) &&
+          (plainOpKindOf(&node) == OpKind::Identity ||
+           isTf1ControlFlow(&node)))
         continue;
       llvm::SmallSetVector<StringRef, 4> variables;
       for (Value operand : tfg::getDataOperands(&node)) {
@@ -128,6 +131,13 @@ struct OrderVariableAccessesPass
     for (auto &[id, lists] : accesses) {
       auto &[reads, writes] = lists;
       for (Operation *read : reads) {
+        // A read nothing uses is seen by nothing: it needs no order (and
+        // one left in a loop, its users gone, would otherwise get an edge
+        // across the loop's boundary).
+        if (isVariableRead(read) &&
+            llvm::all_of(tfg::getDataResults(read),
+                         [](Value result) { return result.use_empty(); }))
+          continue;
         for (Operation *write : writes) {
           if (write == read || reaches(write, read))
             continue; // The read sees the written value: it depends on it.

@@ -64,6 +64,7 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createRemoveDeadNodesPass());
   // TensorLists of known length, now that their shapes are constants.
   pm.addPass(createLowerOptionalsPass());
+  pm.addPass(createForwardInvariantPushesPass());
   pm.addPass(createLowerTensorListsPass());
   pm.addPass(createInferShapesPass());
   pm.addPass(createFoldScalesPass());

@@ -61,3 +61,21 @@ module {
     %r = _Retval(%sum#0) name("r") {T = f32, index = 0} : (tensor<2xf32>) -> ()
   }
 }
+
+// -----
+
+// A read nothing uses orders nothing, and an Enter that carries the
+// handle into a loop neither reads nor writes: the assignment gets no
+// control edge from either (one from inside the loop would cross its
+// boundary).
+// CHECK-LABEL: tfg.graph
+// CHECK: AssignVariableOp(%{{[0-9]+}}#0, %{{[0-9]+}}#0) name("assign")
+module {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %v:2 = VarHandleOp name("v") {container = "", dtype = f32, shape = #tfg.shape<2>, shared_name = "v"} : () -> tensor<!tfg.resource>
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<2xf32>
+    %enter:2 = Enter(%v#0) name("loop/enter_v") {T = !tfg.resource, frame_name = "loop", is_constant = true, parallel_iterations = 10 : i64} : (tensor<!tfg.resource>) -> tensor<!tfg.resource>
+    %unused:2 = ReadVariableOp(%enter#0) name("loop/unused") {dtype = f32} : (tensor<!tfg.resource>) -> tensor<2xf32>
+    %assign = AssignVariableOp(%v#0, %x#0) name("assign") {dtype = f32} : (tensor<!tfg.resource>, tensor<2xf32>) -> ()
+  }
+}

@@ -514,6 +514,20 @@ def LowerOptionalsPass : Pass<"tfc-lower-optionals", "mlir::ModuleOp"> {
   }];
 }
 
+def ForwardInvariantPushesPass : Pass<"tfc-forward-invariant-pushes", "mlir::ModuleOp"> {
+  let summary = "Gradient loops read a variable instead of popping its pushed copies";
+  let description = [{
+    Before tfc-lower-tensor-lists: a TensorListPopBack in an outermost loop
+    whose list only it changes, entering from the Exit of another outermost
+    loop's list that starts empty and that one push of a ReadVariableOp of
+    a variable V changes, gets its element from a read of V in its own loop
+    (an Enter of V's handle and a ReadVariableOp) when every node writing V
+    is downstream of the gradient loop, outside it. TensorFlow's while_v2 gradient accumulates
+    the kernels a Keras RNN cell reads in its loop: every element is the
+    variable's unchanged value.
+  }];
+}
+
 def LowerTensorListsPass : Pass<"tfc-lower-tensor-lists", "mlir::ModuleOp"> {
   let summary = "Rewrites TensorLists of known capacity into dense tensors";
   let description = [{
