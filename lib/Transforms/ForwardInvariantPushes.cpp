@@ -46,20 +46,10 @@ namespace tfc {
 
 namespace {
 
-/// `value` seen through Identity nodes: the first value no Identity made.
-Value throughIdentities(Value value) {
-  while (Operation *producer = value.getDefiningOp()) {
-    if (!tfg::isNode(producer) || plainOpKindOf(producer) != OpKind::Identity)
-      break;
-    value = tfg::getDataOperands(producer)[0];
-  }
-  return value;
-}
-
 /// The node of kind `kind` that made `value` (through Identity nodes), or
 /// null if another node did.
 Operation *madeBy(Value value, OpKind kind) {
-  Operation *producer = throughIdentities(value).getDefiningOp();
+  Operation *producer = skipIdentities(value).getDefiningOp();
   return producer && tfg::isNode(producer) && plainOpKindOf(producer) == kind
              ? producer
              : nullptr;
@@ -68,7 +58,7 @@ Operation *madeBy(Value value, OpKind kind) {
 /// The Merge of the loop variable whose Switch's body output `list` is
 /// (through Identity nodes), or null.
 Operation *loopVariableOf(Value list) {
-  Value source = throughIdentities(list);
+  Value source = skipIdentities(list);
   Operation *switchNode = madeBy(source, OpKind::Switch);
   if (!switchNode || cast<OpResult>(source).getResultNumber() != 1)
     return nullptr;

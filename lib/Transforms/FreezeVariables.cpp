@@ -48,15 +48,6 @@ namespace tfc {
 
 namespace {
 
-Value skipIdentities(Value value) {
-  while (Operation *producer = value.getDefiningOp()) {
-    if (!tfg::isNode(producer) || opKindOf(producer) != OpKind::Identity)
-      break;
-    value = tfg::getDataOperands(producer)[0];
-  }
-  return value;
-}
-
 tfg::GraphOp entry(ModuleOp module, StringRef name) {
   for (auto graph : module.getOps<tfg::GraphOp>())
     if (auto attr = graph->getAttrOfType<StringAttr>(kEntryAttr))

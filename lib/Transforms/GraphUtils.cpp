@@ -123,6 +123,15 @@ bool needsShape(Value value) {
   return !isa<tfg::ResourceType, tfg::VariantType, tfg::OpaqueType>(element);
 }
 
+Value skipIdentities(Value value) {
+  while (Operation *producer = value.getDefiningOp()) {
+    if (!tfg::isNode(producer) || opKindOf(producer) != OpKind::Identity)
+      break;
+    value = tfg::getDataOperands(producer)[0];
+  }
+  return value;
+}
+
 bool isStateful(Operation *node) {
   const proto::OpDef *opDef = OpRegistry::get().lookup(tfg::getOpType(node));
   return !opDef || opDef->is_stateful();

@@ -81,6 +81,9 @@ std::optional<std::pair<int64_t, int64_t>> diagonalBand(mlir::Operation *node);
 /// registry, or of an op type the registry does not know.
 bool isStateful(mlir::Operation *node);
 
+/// `value` seen through Identity nodes: the first value no Identity made.
+mlir::Value skipIdentities(mlir::Value value);
+
 /// Names of the module's target and init nodes: nodes that must stay even
 /// though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
