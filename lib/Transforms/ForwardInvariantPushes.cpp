@@ -55,12 +55,12 @@ Operation *madeBy(Value value, OpKind kind) {
              : nullptr;
 }
 
-/// The Merge of the loop variable whose Switch's body output `list` is
-/// (through Identity nodes), or null.
-Operation *loopVariableOf(Value list) {
+/// The Merge of the loop variable whose Switch output `port` `list` is
+/// (through Identity nodes: 1 in the loop's body, 0 to its Exit), or null.
+Operation *loopVariableOf(Value list, unsigned port) {
   Value source = skipIdentities(list);
   Operation *switchNode = madeBy(source, OpKind::Switch);
-  if (!switchNode || cast<OpResult>(source).getResultNumber() != 1)
+  if (!switchNode || cast<OpResult>(source).getResultNumber() != port)
     return nullptr;
   return madeBy(tfg::getDataOperands(switchNode)[0], OpKind::Merge);
 }
@@ -120,7 +120,7 @@ struct ForwardInvariantPushesPass
       return frame && !frame->parent;
     };
     // The gradient loop: the pop alone changes its list.
-    Operation *merge = loopVariableOf(tfg::getDataOperands(pop)[0]);
+    Operation *merge = loopVariableOf(tfg::getDataOperands(pop)[0], 1);
     if (!merge || !outermost(merge))
       return nullptr;
     VariableEnds gradient = endsOf(merge);
@@ -132,14 +132,7 @@ struct ForwardInvariantPushesPass
         madeBy(tfg::getDataOperands(gradient.enter)[0], OpKind::Exit);
     if (!exit)
       return nullptr;
-    Value exited = tfg::getDataOperands(exit)[0];
-    Operation *exitSwitch = exited.getDefiningOp();
-    if (!exitSwitch || !tfg::isNode(exitSwitch) ||
-        plainOpKindOf(exitSwitch) != OpKind::Switch ||
-        cast<OpResult>(exited).getResultNumber() != 0)
-      return nullptr;
-    Operation *forwardMerge =
-        madeBy(tfg::getDataOperands(exitSwitch)[0], OpKind::Merge);
+    Operation *forwardMerge = loopVariableOf(tfg::getDataOperands(exit)[0], 0);
     if (!forwardMerge || !outermost(forwardMerge))
       return nullptr;
     VariableEnds forward = endsOf(forwardMerge);
@@ -151,7 +144,7 @@ struct ForwardInvariantPushesPass
     Operation *push =
         madeBy(tfg::getDataOperands(forward.next)[0], OpKind::TensorListPushBack);
     if (!push || tfg::getDataOperands(forward.next)[0] != push->getResult(0) ||
-        loopVariableOf(tfg::getDataOperands(push)[0]) != forwardMerge)
+        loopVariableOf(tfg::getDataOperands(push)[0], 1) != forwardMerge)
       return nullptr;
     Operation *read =
         madeBy(tfg::getDataOperands(push)[1], OpKind::ReadVariableOp);

@@ -71,6 +71,13 @@ Value ValueStruct::allocate(OpBuilder &b, Location loc,
                                   structType, one);
 }
 
+Value ValueStruct::field(OpBuilder &b, Location loc, Value pointer,
+                         unsigned index) const {
+  return b.create<LLVM::GEPOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                               structType, pointer,
+                               ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
+}
+
 void ValueStruct::store(OpBuilder &b, Location loc, Value pointer,
                         unsigned index, Value value) const {
   Type type = value.getType();
@@ -79,18 +86,13 @@ void ValueStruct::store(OpBuilder &b, Location loc, Value pointer,
                 .getResult(0);
   else if (type.isIndex())
     value = b.create<arith::IndexCastOp>(loc, fields[index], value);
-  Value field = b.create<LLVM::GEPOp>(
-      loc, LLVM::LLVMPointerType::get(b.getContext()), structType, pointer,
-      ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
-  b.create<LLVM::StoreOp>(loc, value, field);
+  b.create<LLVM::StoreOp>(loc, value, field(b, loc, pointer, index));
 }
 
 Value ValueStruct::load(OpBuilder &b, Location loc, Value pointer,
                         unsigned index, Type type) const {
-  Value field = b.create<LLVM::GEPOp>(
-      loc, LLVM::LLVMPointerType::get(b.getContext()), structType, pointer,
-      ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
-  Value value = b.create<LLVM::LoadOp>(loc, fields[index], field);
+  Value value = b.create<LLVM::LoadOp>(loc, fields[index],
+                                      field(b, loc, pointer, index));
   if (isa<MemRefType>(type))
     return b.create<UnrealizedConversionCastOp>(loc, type, value).getResult(0);
   if (type.isIndex())

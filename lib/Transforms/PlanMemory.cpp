@@ -94,12 +94,15 @@ FailureOr<int64_t> Planner::run() {
   llvm::DenseMap<Operation *, VariableStart> variableStarts;
   // Where the innermost loop of each node in one ends.
   llvm::DenseMap<Operation *, int64_t> loopEnds;
+  // Each loop's stretch of the schedule, first and last positions.
+  llvm::DenseMap<const Frame *, std::pair<int64_t, int64_t>> stretches;
   for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
     int64_t first = INT64_MAX, last = -1;
     for (Operation *node : frame->allNodes) {
       first = std::min(first, position.lookup(node));
       last = std::max(last, position.lookup(node));
     }
+    stretches[frame.get()] = {first, last};
     for (Operation *node : frame->allNodes) {
       auto [it, inserted] = loopEnds.try_emplace(node, last);
       if (!inserted)
@@ -120,17 +123,19 @@ FailureOr<int64_t> Planner::run() {
         last = std::max(last, position.lookup(user));
     return last;
   };
-  // Whether a node or group other than `allowed` reads `buffer` at or
-  // after position `from`, as far as the values placed so far say (a
-  // value placed later in it is an alias or in-place result of one of
-  // those, whose reader is a reader of theirs).
+  // Whether a node or group reads `buffer` at or after position `from`,
+  // as far as the values placed so far say (a value placed later in it is
+  // an alias or in-place result of one of those, whose reader is a reader
+  // of theirs); reads of values `ignoreValue` accepts, and by readers
+  // `ignoreReader` accepts, do not count.
   auto readFrom = [&](unsigned buffer, int64_t from,
-                      ArrayRef<Operation *> allowed) {
+                      function_ref<bool(Value)> ignoreValue,
+                      function_ref<bool(Operation *)> ignoreReader) {
     for (auto &[value, placed] : bufferOf)
-      if (placed == buffer)
+      if (placed == buffer && !ignoreValue(value))
         for (Operation *user : value.getUsers())
           if (isNodeOrGroup(user) && position.lookup(user) >= from &&
-              !llvm::is_contained(allowed, user))
+              !ignoreReader(user))
             return true;
     return false;
   };
@@ -168,9 +173,12 @@ FailureOr<int64_t> Planner::run() {
           start != variableStarts.end() && result == node->getResult(0)) {
         Value initial = tfg::getDataResults(start->second.enter)[0];
         auto it = bufferOf.find(initial);
+        auto ownEnterOrMerge = [&](Operation *reader) {
+          return reader == start->second.enter || reader == node;
+        };
         if (it != bufferOf.end() && initial.getType() == result.getType() &&
             !readFrom(it->second, start->second.loopBegins,
-                      {start->second.enter, node})) {
+                      [](Value) { return false; }, ownEnterOrMerge)) {
           assign(result, it->second);
           continue;
         }
@@ -257,14 +265,12 @@ FailureOr<int64_t> Planner::run() {
       return producer && isNodeOrGroup(producer) &&
              position.lookup(producer) > loopEnd;
     };
-    bool readLater = false;
-    for (auto &[value, buffer] : bufferOf)
-      if (buffer == from && !afterLoop(value) && !madeAfterLoop(value))
-        for (Operation *user : value.getUsers())
-          if (isNodeOrGroup(user) && user != node &&
-              opKindOf(user) != OpKind::Exit && position.lookup(user) >= at)
-            readLater = true;
-    if (readLater)
+    if (readFrom(
+            from, at,
+            [&](Value value) { return afterLoop(value) || madeAfterLoop(value); },
+            [&](Operation *reader) {
+              return reader == node || opKindOf(reader) == OpKind::Exit;
+            }))
       continue;
     for (auto &[value, buffer] : bufferOf)
       if (buffer == into)
@@ -277,11 +283,7 @@ FailureOr<int64_t> Planner::run() {
   // run their stretch again and again: what the loop reads but did not
   // make, and its variables' buffers, live through all of it.
   for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
-    int64_t first = INT64_MAX, last = -1;
-    for (Operation *node : frame->allNodes) {
-      first = std::min(first, position.lookup(node));
-      last = std::max(last, position.lookup(node));
-    }
+    auto [first, last] = stretches.lookup(frame.get());
     for (Operation *node : frame->allNodes)
       for (Value operand : tfg::getDataOperands(node)) {
         auto it = bufferOf.find(operand);

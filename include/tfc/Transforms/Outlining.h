@@ -77,6 +77,10 @@ public:
                    unsigned index, mlir::Type type) const;
 
 private:
+  /// The address of field `index` of the struct at `pointer`.
+  mlir::Value field(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value pointer, unsigned index) const;
+
   llvm::SmallVector<mlir::Type> fields;
   mlir::LLVM::LLVMStructType structType;
 };
