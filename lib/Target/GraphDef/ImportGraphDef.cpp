@@ -239,14 +239,27 @@ OwningOpRef<ModuleOp> Importer::importGraph(const proto::GraphDef &graph) {
   }
 
   // Gradient registrations of the library, kept for export.
+  // (Each keyed by a name, which may be given once: TensorFlow rejects a
+  // second gradient for a function too.)
   SmallVector<NamedAttribute> gradients, registered;
-  for (const proto::GradientDef &g : graph.library().gradient())
+  llvm::StringSet<> gradientOf, registeredAs;
+  for (const proto::GradientDef &g : graph.library().gradient()) {
+    if (!gradientOf.insert(g.function_name()).second) {
+      error() << "duplicate gradient of function '" << g.function_name() << "'";
+      return nullptr;
+    }
     gradients.push_back(builder.getNamedAttr(
         g.function_name(), builder.getStringAttr(g.gradient_func())));
+  }
   for (const proto::RegisteredGradient &g :
-       graph.library().registered_gradients())
+       graph.library().registered_gradients()) {
+    if (!registeredAs.insert(g.gradient_func()).second) {
+      error() << "duplicate registered gradient '" << g.gradient_func() << "'";
+      return nullptr;
+    }
     registered.push_back(builder.getNamedAttr(
         g.gradient_func(), builder.getStringAttr(g.registered_op_type())));
+  }
   if (!gradients.empty())
     (*module)->setAttr("tfg.gradients", builder.getDictionaryAttr(gradients));
   if (!registered.empty())
