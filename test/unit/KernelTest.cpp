@@ -463,7 +463,10 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   const Case cases[] = {{2, 16, 16, 32, 64, 1, 1, 1, 1},  // SAME, whole tiles.
                         {1, 9, 7, 16, 16, 1, 1, 1, 1},    // SAME, part tiles.
                         {2, 10, 11, 16, 32, 0, 0, 0, 0},  // VALID.
-                        {1, 6, 9, 48, 16, 2, 0, 1, 2}};   // Explicit.
+                        {1, 6, 9, 48, 16, 2, 0, 1, 2},    // Explicit.
+                        // One block of tiles, its 40 output channels split
+                        // between the threads (16 + 24: a part panel).
+                        {1, 8, 8, 24, 40, 1, 1, 1, 1}};
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 2, 2, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 2, 2, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 3, 32));
@@ -473,6 +476,11 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1}));
   EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  // Too few tiles (2x2) to repay reading the transformed filter.
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 512, 512, 7, 7, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 256, 256, 7, 7, 1, 1}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 14, 14, 256, 256, 14, 14, 1, 1}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({32, 7, 7, 512, 512, 7, 7, 1, 1}));
   // These tests link the kernels built for the baseline ISA, where
   // oneDNN's direct convolutions are always chosen.
   EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1}));
@@ -499,8 +507,11 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     for (int activation : {0, 1, 2}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
-      tfc::winograd::forward(runtime, g, x.data(), filter.data(), bias.data(),
-                             got.data(), activation, got.data());
+      std::vector<float> transformed(tfc::winograd::transformedFilterSize(t.c, t.k));
+      tfc::winograd::transformFilter(runtime, filter.data(), t.c, t.k,
+                                     transformed.data());
+      tfc::winograd::forward(runtime, g, x.data(), transformed.data(),
+                             bias.data(), got.data(), activation, got.data());
       for (size_t i = 0; i < got.size(); ++i) {
         float v = want[i] + bias[i % t.k] + residual[i];
         v = activation == 0 ? v : activation == 1 ? std::max(v, 0.f)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NativeVector.h"
 #include "Parallel.h"
 #include "Runtime.h"
 #include "Vector16.h"
@@ -230,29 +231,10 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
 
 namespace {
 
-/// The vectors of the max pooling gradient: the widest whose comparisons
-/// and selects the build's instruction set has in one register (GCC
-/// splits a comparison of sixteen lanes element by element on AVX2, which
-/// made this kernel a fifth of the CNN's training step there).
-#ifdef __AVX512F__
-constexpr int64_t kPoolLanes = 16;
-#else
-constexpr int64_t kPoolLanes = 8;
-#endif
-typedef float PoolFloats __attribute__((vector_size(4 * kPoolLanes)));
-typedef int32_t PoolInts __attribute__((vector_size(4 * kPoolLanes)));
-/// At any float's alignment (see Vector16.h for why not memcpy).
-typedef float UnalignedPoolFloats
-    __attribute__((vector_size(4 * kPoolLanes), aligned(4)));
-
-inline PoolFloats loadPool(const float *p) {
-  return *reinterpret_cast<const UnalignedPoolFloats *>(p);
-}
-inline void storePool(float *p, PoolFloats v) {
-  *reinterpret_cast<UnalignedPoolFloats *>(p) = v;
-}
-
-/// A window's max pooling gradient for channels [c0, c0 + kPoolLanes):
+/// A window's max pooling gradient for channels [c0, c0 + kNativeLanes), in
+/// native vectors (GCC splits a comparison of sixteen lanes element by
+/// element on AVX2, which made this kernel a fifth of the CNN's training
+/// step there):
 /// the whole gradient goes to the window's maximum, the first one in
 /// row-major order on ties (as TensorFlow's kernel picks it). The maximum's
 /// position is found by vector selects; then every position of the window
@@ -266,25 +248,25 @@ inline void maxPoolWindowGradLanes(const float *image, const float *g,
                                    float *grad, int64_t w, int64_t c,
                                    int64_t y0, int64_t y1, int64_t x0,
                                    int64_t x1, int64_t c0) {
-  PoolFloats best = loadPool(image + (y0 * w + x0) * c + c0);
-  PoolInts argmax = {};
+  tfc::NativeFloats best = tfc::loadNative(image + (y0 * w + x0) * c + c0);
+  tfc::NativeInts argmax = {};
   int32_t position = 0;
   for (int64_t iy = y0; iy < y1; ++iy)
     for (int64_t ix = x0; ix < x1; ++ix, ++position) {
-      PoolFloats v = loadPool(image + (iy * w + ix) * c + c0);
-      PoolInts greater = v > best;
+      tfc::NativeFloats v = tfc::loadNative(image + (iy * w + ix) * c + c0);
+      tfc::NativeInts greater = v > best;
       best = greater ? v : best;
-      argmax = greater ? PoolInts{} + position : argmax;
+      argmax = greater ? tfc::NativeInts{} + position : argmax;
     }
-  PoolFloats gradient = loadPool(g + c0), zero = {};
+  tfc::NativeFloats gradient = tfc::loadNative(g + c0), zero = {};
   if (kRelu)
     gradient = best > 0.f ? gradient : zero;
   position = 0;
   for (int64_t iy = y0; iy < y1; ++iy)
     for (int64_t ix = x0; ix < x1; ++ix, ++position) {
       float *dst = grad + (iy * w + ix) * c + c0;
-      PoolFloats share = argmax == position ? gradient : zero;
-      storePool(dst, kStore ? share : loadPool(dst) + share);
+      tfc::NativeFloats share = argmax == position ? gradient : zero;
+      tfc::storeNative(dst, kStore ? share : tfc::loadNative(dst) + share);
     }
 }
 
@@ -318,7 +300,7 @@ void maxPoolWindowGrad(const float *image, const float *g, float *grad,
                        int64_t x0, int64_t x1) {
   // Whole vectors of channels, then the rest one at a time.
   int64_t c0 = 0;
-  for (; c0 + kPoolLanes <= c; c0 += kPoolLanes)
+  for (; c0 + tfc::kNativeLanes <= c; c0 += tfc::kNativeLanes)
     maxPoolWindowGradLanes<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0,
                                           x1, c0);
   for (; c0 < c; ++c0)

@@ -25,9 +25,11 @@ inline dnnl::engine &engine() {
   return cpu;
 }
 
-/// The primitive of each call site, keyed by the address of its constant
-/// parameters (tfc_runtime.h): made at the call site's first call, null
-/// where oneDNN cannot make it (the caller then runs its own loops).
+/// What each call site keeps between calls (its oneDNN primitive, or a
+/// constant filter transformed for Winograd's algorithm), keyed by the
+/// address of its constant parameters (tfc_runtime.h): made at the call
+/// site's first call, null where oneDNN cannot make it (the caller then
+/// runs its own loops).
 template <typename Primitive> class PrimitiveCache {
 public:
   template <typename Make>

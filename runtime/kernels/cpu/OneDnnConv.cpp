@@ -130,6 +130,31 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
   }
 }
 
+/// The filter transformed for Winograd's algorithm: a constant filter's
+/// once per call site (the transform writes four times the filter's
+/// size, as much memory traffic as a small image's whole convolution),
+/// another one at each call into a buffer kept for the next.
+static const float *winogradFilter(tfc_runtime *runtime, const ConvParams &p,
+                                   const float *filter) {
+  int64_t size = tfc::winograd::transformedFilterSize(p.c, p.out_c);
+  if (p.filter_constant) {
+    static tfc::onednn::PrimitiveCache<std::vector<float>> cache;
+    return cache
+        .lookup(&p,
+                [&] {
+                  auto transformed = std::make_unique<std::vector<float>>(size);
+                  tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c,
+                                                 transformed->data());
+                  return transformed;
+                })
+        ->data();
+  }
+  thread_local std::vector<float> transformed;
+  transformed.resize(size);
+  tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c, transformed.data());
+  return transformed.data();
+}
+
 extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                         const float *filter, const float *bias,
                                         const float *residual, float *out,
@@ -141,7 +166,8 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
       tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
                              p.dilation_w, p.c, p.out_c) &&
       tfc::winograd::pays(geometry)) {
-    tfc::winograd::forward(runtime, geometry, in, filter,
+    tfc::winograd::forward(runtime, geometry, in,
+                           winogradFilter(runtime, p, filter),
                            p.has_bias ? bias : nullptr,
                            p.residual ? residual : nullptr,
                            int(p.activation), out);

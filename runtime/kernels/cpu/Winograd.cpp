@@ -11,23 +11,28 @@
 // [c, k] sums per group of tiles; the groups are fixed by the shape (not
 // by the thread count) and added in order, so the result is deterministic.
 //
-// Transforms and products work on vectors of 16 channels (Vector16.h).
+// Transforms and products work on vectors of channels one register wide
+// (NativeVector.h): 16 with AVX-512, 8 with AVX2. The products' panels
+// hold as many accumulators as the registers allow (4 tiles x 64 channels
+// in AVX-512's 32 registers, 6 tiles x 16 channels in AVX2's 16).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Winograd.h"
 #include "Parallel.h"
 #include "Runtime.h"
-#include "Vector16.h"
+#include "NativeVector.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <vector>
 
 namespace tfc::winograd {
 namespace {
 
-using Vec = Floats16;
-constexpr int64_t kLanes = kLanes16;
+using Vec = NativeFloats;
+constexpr int64_t kLanes = kNativeLanes;
 /// The output tile's side, the input tile's side and its points.
 constexpr int64_t kTile = 4, kSide = 6, kPoints = kSide * kSide;
 /// Output tiles per block: with 32 input and 64 output channels the
@@ -137,8 +142,8 @@ struct WindowAxis {
 };
 
 /// A load that is zero where `mask` is (without a branch: a bitwise and).
-inline Vec maskedLoad16(const float *p, int32_t mask) {
-  return Vec(Ints16(load16(p)) & mask);
+inline Vec maskedLoad(const float *p, int32_t mask) {
+  return Vec(NativeInts(loadNative(p)) & mask);
 }
 
 /// Where an output tile lies: its image and its top-left output position.
@@ -160,7 +165,7 @@ struct Tiling {
   }
 };
 
-/// The 6x6 input tile of output tile `at`, channels [c0, c0 + 16),
+/// The 6x6 input tile of output tile `at`, channels [c0, c0 + kLanes),
 /// transformed: point p goes to v + p * pointStride. Positions outside the
 /// image are the padding's zeros.
 void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
@@ -170,12 +175,12 @@ void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
   WindowAxis<kSide> columns(at.x - g.padLeft, g.w, g.c);
   transform2d<kSide, kSide>(
       [&](int i, int j) {
-        return maskedLoad16(image + rows.offset[i] + columns.offset[j],
+        return maskedLoad(image + rows.offset[i] + columns.offset[j],
                             rows.mask[i] & columns.mask[j]);
       },
       inputTransform,
       [&](int i, int j, Vec value) {
-        store16(v + (i * kSide + j) * pointStride, value);
+        storeNative(v + (i * kSide + j) * pointStride, value);
       });
 }
 
@@ -205,26 +210,6 @@ void prefetchInputTile(const Geometry &g, const float *in, TileOrigin at) {
                  at.y - g.padTop, at.x - g.padLeft, kSide);
 }
 
-/// U[p][c][k] of a [3, 3, c, k] filter into `u`, in parallel over input
-/// channels.
-void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
-                     int64_t k, float *u) {
-  auto channels = [&](Eigen::Index first, Eigen::Index last) {
-    for (Eigen::Index ci = first; ci < last; ++ci)
-      for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
-        transform2d<3, kSide>(
-            [&](int i, int j) {
-              return load16(filter + ((i * 3 + j) * c + ci) * k + k0);
-            },
-            filterTransform,
-            [&](int i, int j, Vec value) {
-              store16(u + ((i * kSide + j) * c + ci) * k + k0, value);
-            });
-      }
-  };
-  tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
-}
-
 /// out[r][j] (+)= sum over d of A(r, d) * b[d][j] for a panel of kRows rows
 /// and kVectors vectors of columns, A(r, d) = a[r * rowStride + d *
 /// depthStride]. The accumulators stay in registers across the depth.
@@ -235,79 +220,108 @@ void panel(const float *a, int64_t rowStride, int64_t depthStride,
   Vec sums[kRows][kVectors];
   for (int r = 0; r < kRows; ++r)
     for (int j = 0; j < kVectors; ++j)
-      sums[r][j] = accumulate ? load16(out + r * ldo + j * kLanes) : Vec{};
+      sums[r][j] = accumulate ? loadNative(out + r * ldo + j * kLanes) : Vec{};
   for (int64_t d = 0; d < depth; ++d) {
     Vec columns[kVectors];
     for (int j = 0; j < kVectors; ++j)
-      columns[j] = load16(b + d * ldb + j * kLanes);
+      columns[j] = loadNative(b + d * ldb + j * kLanes);
     for (int r = 0; r < kRows; ++r) {
-      Vec value = splat16(a[r * rowStride + d * depthStride]);
+      Vec value = splatNative(a[r * rowStride + d * depthStride]);
       for (int j = 0; j < kVectors; ++j)
         sums[r][j] += value * columns[j];
     }
   }
   for (int r = 0; r < kRows; ++r)
     for (int j = 0; j < kVectors; ++j)
-      store16(out + r * ldo + j * kLanes, sums[r][j]);
+      storeNative(out + r * ldo + j * kLanes, sums[r][j]);
 }
 
-template <int kRows>
-void panel(int vectors, const float *a, int64_t rowStride,
-           int64_t depthStride, const float *b, int64_t ldb, int64_t depth,
-           float *out, int64_t ldo, bool accumulate) {
-  switch (vectors) {
-  case 4:
-    return panel<kRows, 4>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
-  case 3:
-    return panel<kRows, 3>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
-  case 2:
-    return panel<kRows, 2>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
-  default:
-    return panel<kRows, 1>(a, rowStride, depthStride, b, ldb, depth, out, ldo, accumulate);
+/// The panel's shape: rows (tiles, or input channels in the filter
+/// gradient) by vectors of output channels, as many accumulators as fit
+/// the registers beside one row of B and a broadcast of A.
+#ifdef __AVX512F__
+constexpr int kPanelRows = 4, kPanelVectors = 4;
+#else
+constexpr int kPanelRows = 6, kPanelVectors = 2;
+#endif
+
+using Panel = void (*)(const float *, int64_t, int64_t, const float *, int64_t,
+                       int64_t, float *, int64_t, bool);
+
+/// panel<rows, vectors> for every shape up to the full one, at index
+/// (rows - 1) * kPanelVectors + vectors - 1, for the edges of a product.
+template <size_t... kIndex>
+constexpr std::array<Panel, sizeof...(kIndex)>
+makePanels(std::index_sequence<kIndex...>) {
+  return {&panel<int(kIndex / kPanelVectors) + 1,
+                 int(kIndex % kPanelVectors) + 1>...};
+}
+constexpr std::array<Panel, kPanelRows * kPanelVectors> kPanels =
+    makePanels(std::make_index_sequence<kPanelRows * kPanelVectors>());
+
+constexpr int64_t kPanelColumns = kPanelVectors * kLanes;
+
+/// Where B's panels of kPanelColumns columns are: the panel of columns
+/// [j0, j0 + kPanelColumns) at b + j0 / kPanelColumns * panelStride, its
+/// rows ldb apart.
+struct PanelLayout {
+  int64_t ldb, panelStride;
+  /// B as a plain row-major matrix of `ld` floats a row.
+  static PanelLayout rowMajor(int64_t ld) { return {ld, kPanelColumns}; }
+  /// B packed panel after panel, each of `depth` rows of kPanelColumns
+  /// (the last one padded): a panel's rows are one contiguous stream,
+  /// which the hardware prefetches, where a row-major B of many columns
+  /// has them a whole row apart.
+  static PanelLayout packed(int64_t depth) {
+    return {kPanelColumns, depth * kPanelColumns};
   }
-}
+};
 
-/// out[rows, columns] (+)= A[rows, depth] * b[depth, columns], columns a
-/// multiple of 16 (see `panel` for A's strides).
+/// out[rows, columns] (+)= A[rows, depth] * B[depth, columns], columns a
+/// multiple of kLanes (see `panel` for A's strides, PanelLayout for B's).
 void multiply(const float *a, int64_t rowStride, int64_t depthStride,
-              int64_t rows, const float *b, int64_t ldb, int64_t depth,
+              int64_t rows, const float *b, PanelLayout layout, int64_t depth,
               int64_t columns, float *out, int64_t ldo, bool accumulate) {
-  constexpr int64_t kPanelRows = 4, kPanelVectors = 4;
-  for (int64_t j0 = 0; j0 < columns; j0 += kPanelVectors * kLanes) {
-    int vectors = int(std::min(kPanelVectors, (columns - j0) / kLanes));
-    int64_t r0 = 0;
-    for (; r0 + kPanelRows <= rows; r0 += kPanelRows)
-      panel<kPanelRows>(vectors, a + r0 * rowStride, rowStride, depthStride,
-                        b + j0, ldb, depth, out + r0 * ldo + j0, ldo,
-                        accumulate);
-    for (; r0 < rows; ++r0)
-      panel<1>(vectors, a + r0 * rowStride, rowStride, depthStride, b + j0,
-               ldb, depth, out + r0 * ldo + j0, ldo, accumulate);
+  for (int64_t j0 = 0; j0 < columns; j0 += kPanelColumns) {
+    int64_t vectors = std::min<int64_t>(kPanelVectors, (columns - j0) / kLanes);
+    const float *panelB = b + j0 / kPanelColumns * layout.panelStride;
+    for (int64_t r0 = 0; r0 < rows; r0 += kPanelRows) {
+      int64_t panelRows = std::min<int64_t>(kPanelRows, rows - r0);
+      kPanels[(panelRows - 1) * kPanelVectors + vectors - 1](
+          a + r0 * rowStride, rowStride, depthStride, panelB, layout.ldb,
+          depth, out + r0 * ldo + j0, ldo, accumulate);
+    }
   }
 }
 
-/// Output tile `at`'s products for channels [k0, k0 + 16) (point p at m +
+/// Output channels rounded up to whole panels: the transformed filter's
+/// packed width.
+int64_t paddedColumns(int64_t k) {
+  return (k + kPanelColumns - 1) / kPanelColumns * kPanelColumns;
+}
+
+/// Output tile `at`'s products for channels [k0, k0 + kLanes) (point p at m +
 /// p * pointStride) transformed back, with the epilogue, into `out`.
 void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
                      TileOrigin at, int64_t k0, const float *bias,
                      const float *residual, int activation, float *out) {
   Vec o[kTile][kTile];
   transform2d<kSide, kTile>(
-      [&](int i, int j) { return load16(m + (i * kSide + j) * pointStride); },
+      [&](int i, int j) { return loadNative(m + (i * kSide + j) * pointStride); },
       outputTransform, [&](int i, int j, Vec value) { o[i][j] = value; });
-  Vec biasValues = bias ? load16(bias + k0) : Vec{};
+  Vec biasValues = bias ? loadNative(bias + k0) : Vec{};
   for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i)
     for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
       int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
       Vec v = o[i][j] + biasValues;
       if (residual)
-        v += load16(residual + offset);
+        v += loadNative(residual + offset);
       // (Written so that NaN passes through, as TensorFlow's ReLUs let it.)
       if (activation != 0)
         v = v < 0.f ? Vec{} : v;
       if (activation == 2)
-        v = v > 6.f ? splat16(6.f) : v;
-      store16(out + offset, v);
+        v = v > 6.f ? splatNative(6.f) : v;
+      storeNative(out + offset, v);
     }
 }
 
@@ -328,39 +342,80 @@ bool paysWithAvx512(const Geometry &g) {
   return Tiling(g).tiles >= 32 && g.c * g.k <= 256 * 256;
 }
 
+bool paysWithAvx2(const Geometry &g) {
+  // Measured on a 2-core AMD EPYC (16 MiB of L3, about 12 GB/s from
+  // memory) with two threads, the filter transformed once and packed:
+  // 16 tiles or more ran 1.5-3x as fast as oneDNN's direct AVX2 kernels
+  // on every shape tried, 512 x 512 channels included; with fewer, the
+  // transformed filter (four times the filter's bytes) is read from
+  // memory for too few products: 8 tiles of 512 x 512 tied, 4 lost.
+  // (A convolution of a model reads its transformed filter once a step,
+  // from memory: a benchmark that repeats one call reads it from the L3
+  // and shows 256 x 256 channels winning at 4 tiles, which a model's
+  // step does not.)
+  return Tiling(g).tiles >= 12;
+}
+
 bool pays(const Geometry &g) {
-#ifdef __AVX512F__
+#if defined(__AVX512F__)
   return paysWithAvx512(g);
+#elif defined(__AVX2__)
+  return paysWithAvx2(g);
 #else
-  // Without AVX-512 a vector of 16 channels is two registers (or four),
-  // and the products over the transformed tiles run well below oneDNN's
-  // direct AVX2 kernels: on a 2-core AMD EPYC (AVX2, two threads)
-  // ResNet-50's step took 59 ms at batch 1 and 2.14 s at batch 32 with
-  // these transforms, 45 ms and 1.49 s without them.
   (void)g;
   return false;
 #endif
 }
 
+int64_t transformedFilterSize(int64_t c, int64_t k) {
+  return kPoints * c * paddedColumns(k);
+}
+
+void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
+                     int64_t k, float *transformed) {
+  int64_t pointSize = c * paddedColumns(k);
+  auto channels = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index ci = first; ci < last; ++ci)
+      for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
+        transform2d<3, kSide>(
+            [&](int i, int j) {
+              return loadNative(filter + ((i * 3 + j) * c + ci) * k + k0);
+            },
+            filterTransform,
+            [&](int i, int j, Vec value) {
+              // Point (i, j)'s [c, k] matrix, packed for `multiply`.
+              storeNative(transformed + (i * kSide + j) * pointSize +
+                              k0 / kPanelColumns * c * kPanelColumns +
+                              ci * kPanelColumns + k0 % kPanelColumns,
+                          value);
+            });
+      }
+  };
+  tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
+}
+
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
-             const float *filter, const float *bias, const float *residual,
-             int activation, float *out) {
-  // The transformed filter, in a buffer kept for the next call (each
-  // step makes the same calls; a fresh one would fault its pages in each
-  // time). The lambdas below run on other threads: they use the pointer,
-  // not the calling thread's thread_local.
-  thread_local std::vector<float> uBuffer;
-  uBuffer.resize(kPoints * g.c * g.k);
-  float *u = uBuffer.data();
-  transformFilter(runtime, filter, g.c, g.k, u);
+             const float *transformedFilter, const float *bias,
+             const float *residual, int activation, float *out) {
+  const float *u = transformedFilter;
   Tiling tiling(g);
   int64_t blocks = tiling.blocks();
+  // With fewer blocks than threads (a small image at batch 1), each
+  // block's output channels are split in parts, whole panels each, so
+  // that every thread has products to make; each part transforms its
+  // block's input again, which is small beside its products (c values
+  // per tile, against c times its share of k).
+  int64_t panels = paddedColumns(g.k) / kPanelColumns;
+  int64_t parts = std::clamp<int64_t>((runtime->threads + blocks - 1) / blocks, 1, panels);
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, m;
     int64_t vStride = pointStride(g.c), mStride = pointStride(g.k);
     v.resize(kPoints * vStride);
     m.resize(kPoints * mStride);
-    for (Eigen::Index block = first; block < last; ++block) {
+    for (Eigen::Index item = first; item < last; ++item) {
+      int64_t block = item / parts, part = item % parts;
+      int64_t k0 = panels * part / parts * kPanelColumns;
+      int64_t k1 = std::min(g.k, panels * (part + 1) / parts * kPanelColumns);
       int64_t tile0 = block * kTilesPerBlock;
       int64_t count = std::min(kTilesPerBlock, tiling.tiles - tile0);
       for (int64_t t = 0; t < count; ++t) {
@@ -372,17 +427,21 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
       }
       for (int64_t p = 0; p < kPoints; ++p)
         multiply(v.data() + p * vStride, g.c, 1, count,
-                 u + p * g.c * g.k, g.k, g.c, g.k,
-                 m.data() + p * mStride, g.k, false);
+                 u + p * g.c * paddedColumns(g.k) + k0 * g.c,
+                 PanelLayout::packed(g.c), g.c, k1 - k0,
+                 m.data() + p * mStride + k0, g.k, false);
       for (int64_t t = 0; t < count; ++t)
-        for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
-          writeOutputTile(g, m.data() + t * g.k + k0, mStride,
-                          tiling.origin(tile0 + t), k0, bias, residual,
+        for (int64_t kv = k0; kv < k1; kv += kLanes)
+          writeOutputTile(g, m.data() + t * g.k + kv, mStride,
+                          tiling.origin(tile0 + t), kv, bias, residual,
                           activation, out);
     }
   };
-  double perBlock = double(kTilesPerBlock) * kPoints * g.c * g.k;
-  tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(4.0 * perBlock / g.k, 4.0 * perBlock / g.c, 2 * perBlock), run);
+  double perItem = double(kTilesPerBlock) * kPoints * g.c * g.k / parts;
+  tfc::parallelFor(runtime, blocks * parts,
+                   Eigen::TensorOpCost(4.0 * perItem * parts / g.k,
+                                       4.0 * perItem / g.c, 2 * perItem),
+                   run);
 }
 
 void backwardData(tfc_runtime *runtime, const Geometry &g,
@@ -396,7 +455,11 @@ void backwardData(tfc_runtime *runtime, const Geometry &g,
       for (int64_t ko = 0; ko < g.k; ++ko)
         turned[((8 - tap) * g.k + ko) * g.c + ci] = filter[(tap * g.c + ci) * g.k + ko];
   Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft};
-  forward(runtime, transposed, gradient, turned.data(), nullptr, nullptr, 0, out);
+  // Kept for the next call, as the training step makes the same calls.
+  thread_local std::vector<float> transformed;
+  transformed.resize(transformedFilterSize(g.k, g.c));
+  transformFilter(runtime, turned.data(), g.k, g.c, transformed.data());
+  forward(runtime, transposed, gradient, transformed.data(), nullptr, nullptr, 0, out);
 }
 
 void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
@@ -441,18 +504,18 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
           for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
             transform2d<kTile, kSide>(
                 [&](int i, int j) {
-                  return maskedLoad16(image + rows.offset[i] + columns.offset[j] + k0,
+                  return maskedLoad(image + rows.offset[i] + columns.offset[j] + k0,
                                       rows.mask[i] & columns.mask[j]);
                 },
                 gradientTransform,
                 [&](int i, int j, Vec value) {
-                  store16(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, value);
+                  storeNative(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, value);
                 });
         }
         // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
         for (int64_t p = 0; p < kPoints; ++p)
           multiply(v.data() + p * vStride, 1, g.c, g.c,
-                   dy.data() + p * dyStride, g.k, count, g.k,
+                   dy.data() + p * dyStride, PanelLayout::rowMajor(g.k), count, g.k,
                    groupSums + p * g.c * g.k, g.k, tile0 != begin);
       }
     }
@@ -467,14 +530,14 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
         transform2d<kSide, 3>(
             [&](int i, int j) {
               const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
-              Vec total = load16(sum);
+              Vec total = loadNative(sum);
               for (int64_t group = 1; group < groups; ++group)
-                total += load16(sum + group * sumsPerGroup);
+                total += loadNative(sum + group * sumsPerGroup);
               return total;
             },
             filterGradientTransform,
             [&](int i, int j, Vec value) {
-              store16(out + ((i * 3 + j) * g.c + ci) * g.k + k0, value);
+              storeNative(out + ((i * 3 + j) * g.c + ci) * g.k + k0, value);
             });
       }
   };

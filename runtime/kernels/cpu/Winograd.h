@@ -17,8 +17,8 @@
 // G^T [(A dy A^T) . (B^T d B)] G summed over the tiles, with dy a 4x4 tile
 // of the output gradient.
 //
-// Transforms work on 16 channels at a time, so both channel counts must
-// be multiples of 16. Each is exact algebra; in float the results differ
+// Transforms work on one register's vector of channels at a time (16 with
+// AVX-512, 8 otherwise), so both channel counts must be multiples of it. Each is exact algebra; in float the results differ
 // from a direct convolution by a few units in the last place times the
 // transforms' gain (about 1e-6 relative on unit-scale data).
 //
@@ -41,7 +41,7 @@ struct Geometry {
 };
 
 /// Whether the algorithm applies: 3x3, stride 1, no dilation, channel
-/// counts multiples of 16.
+/// counts multiples of the vector width.
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k);
 
@@ -51,17 +51,31 @@ bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
 /// the tiles go by; elsewhere oneDNN's direct convolution is faster.
 bool paysWithAvx512(const Geometry &g);
 
-/// Whether it pays here, as the kernels' dispatch asks: as above in the
-/// kernels built for AVX-512, never in those built for AVX2 or below,
-/// where oneDNN's direct convolutions are faster on every shape measured.
+/// Whether it pays with AVX2 (eight-channel vectors): enough tiles to
+/// repay reading the transformed filter, four times the filter's size.
+bool paysWithAvx2(const Geometry &g);
+
+/// Whether it pays here, as the kernels' dispatch asks: by the rule above
+/// of the kernels' ISA level; never in the baseline (SSE) kernels, whose
+/// products would spill the panel's accumulators.
 bool pays(const Geometry &g);
 
-/// out = activation(conv(in, filter) + bias + residual); bias ([k]) and
-/// residual (the output's shape, possibly `out` itself) may be null;
-/// activation 0 none, 1 ReLU, 2 ReLU6.
+/// The floats of a [3, 3, c, k] filter transformed for `forward` (36
+/// [c, k] matrices, G g G^T at each point of the tile).
+int64_t transformedFilterSize(int64_t c, int64_t k);
+
+/// Transforms a [3, 3, c, k] filter into `transformed`
+/// (transformedFilterSize floats). A constant filter is transformed once,
+/// by its call site, and the result kept.
+void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
+                     int64_t k, float *transformed);
+
+/// out = activation(conv(in, filter) + bias + residual), the filter given
+/// transformed; bias ([k]) and residual (the output's shape, possibly
+/// `out` itself) may be null; activation 0 none, 1 ReLU, 2 ReLU6.
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
-             const float *filter, const float *bias, const float *residual,
-             int activation, float *out);
+             const float *transformedFilter, const float *bias,
+             const float *residual, int activation, float *out);
 
 /// The input gradient ([n, h, w, c]) from the output gradient.
 void backwardData(tfc_runtime *runtime, const Geometry &g,
