@@ -102,13 +102,25 @@ Operation *makeConst(OpBuilder &builder, Value result,
 /// TensorFlow's limit on the size of a folded constant.
 constexpr int64_t kMaxFoldedBytes = 10 << 20;
 
-/// Whether a value may be computed at compile time and kept as a Const.
+/// Whether a value may be computed at compile time and kept as a Const:
+/// at most TensorFlow's limit, so that a large broadcast stays an op, or
+/// no larger than an operand of the node that makes it (a filter scaled
+/// by a batch norm's factors: the program holds as many bytes whether it
+/// keeps the filter or the product, and the product saves a pass over the
+/// filter at every step).
 bool isFoldableValue(Value value) {
   // String tensors hold handles to memory of the run that made them.
   if (isa<tfg::StringType>(cast<TensorType>(value.getType()).getElementType()))
     return false;
   int64_t bytes = tensorBytes(value.getType());
-  return bytes >= 0 && bytes <= kMaxFoldedBytes;
+  if (bytes < 0)
+    return false;
+  if (bytes <= kMaxFoldedBytes)
+    return true;
+  Operation *node = value.getDefiningOp();
+  return node && llvm::any_of(tfg::getDataOperands(node), [&](Value operand) {
+           return tensorBytes(operand.getType()) >= bytes;
+         });
 }
 
 /// The float32 values of a Const, or nothing.
