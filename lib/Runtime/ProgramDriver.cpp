@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Runtime.h"
 #include "Strings.h"
 #include "tfc/Runtime/Batch.h"
 #include "tfc/Runtime/Checkpoint.h"
@@ -193,6 +194,24 @@ void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
 
 /// The training progress line, drawn over itself on a terminal (stderr)
 /// a few times a second; nothing when stderr is not a terminal.
+/// A copy of `outputs` whose string tensors hold their text instead of
+/// handles (which the next step's tfc_strings_release invalidates).
+std::vector<NpyArray> withStringsRead(const std::vector<NpyArray> &outputs) {
+  std::vector<NpyArray> read = outputs;
+  for (NpyArray &output : read) {
+    if (output.dtype != DType::String || output.data.empty())
+      continue;
+    for (int64_t k = 0; k < output.numElements(); ++k) {
+      uint64_t handle;
+      std::memcpy(&handle, output.data.data() + k * sizeof handle, sizeof handle);
+      // (No handle: no step ran.)
+      output.strings.push_back(handle ? tfc::stringOf(handle) : std::string());
+    }
+    output.data.clear();
+  }
+  return read;
+}
+
 class Progress {
 public:
   Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
@@ -545,17 +564,46 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     return true;
   };
   BatchRunner batches(model);
+  // A dequeue that finds its queue closed ends the run of steps, as
+  // TensorFlow's OutOfRangeError ends a queue runner's loop: the step it
+  // was in is abandoned, and the outputs written are those of the last
+  // whole step, kept after each step once the program has made a queue.
+  struct StepCall {
+    BatchRunner *batches;
+    tfc_runtime *runtime;
+    void *arena, *state;
+    int64_t batch;
+    void *const *inputs;
+    void *const *outputs;
+  } call{&batches, runtime.get(), arena.get(), state.get(), batch,
+         inputPointers.data(), outputPointers.data()};
+  auto callStep = [](void *context) {
+    auto *c = static_cast<StepCall *>(context);
+    c->batches->run(c->runtime, c->arena, c->state, c->batch, c->inputs,
+                    c->outputs);
+  };
+  bool inputEnded = false;
+  std::vector<NpyArray> wholeOutputs = withStringsRead(outputs);
   auto runStep = [&] {
     tfc_strings_release(runtime.get());
     around(stepId++, [&] {
-      batches.run(runtime.get(), arena.get(), state.get(), batch,
-                  inputPointers.data(), outputPointers.data());
+      inputEnded = tfc_run_until_end_of_input(runtime.get(), callStep, &call);
     });
+    if (!inputEnded && runtime->queues.any())
+      wholeOutputs = withStringsRead(outputs);
+    return !inputEnded;
   };
   Progress progress(model, outputs, steps);
   int64_t lastSaved = -1;
   for (int64_t s = 0; s < steps; ++s) {
-    runStep();
+    if (!runStep()) {
+      progress.finish();
+      std::fprintf(stderr,
+                   "%s: the input ended after %" PRId64 " of %" PRId64
+                   " steps (%s)\n",
+                   program, s, steps, tfc_end_of_input_message(runtime.get()));
+      break;
+    }
     ++step;
     progress.update(s + 1, step);
     if (saveEvery > 0 && step % saveEvery == 0) {
@@ -568,7 +616,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   if (!checkpointDir.empty() && lastSaved != step && !save())
     return kExitFailure;
 
-  if (bench > 0) {
+  if (bench > 0 && !inputEnded) {
     // Warm-up, then N timed steps.
     for (int64_t s = 0; s < std::min<int64_t>(bench, 10); ++s)
       runStep();
@@ -590,6 +638,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                 model.arena_bytes);
   }
 
+  if (inputEnded)
+    outputs = std::move(wholeOutputs);
   // Outputs with data-dependent rows: the first `count` of their bound.
   for (int i = 0; model.rows_outputs && i < model.num_outputs; ++i) {
     int32_t k = model.rows_outputs[i];
@@ -601,17 +651,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                     count);
   }
   // String outputs: the text behind the last step's handles.
-  for (NpyArray &output : outputs) {
-    if (output.dtype != DType::String)
-      continue;
-    for (int64_t k = 0; k < output.numElements(); ++k) {
-      uint64_t handle;
-      std::memcpy(&handle, output.data.data() + k * sizeof handle, sizeof handle);
-      // (No handle: no step ran.)
-      output.strings.push_back(handle ? tfc::stringOf(handle) : std::string());
-    }
-    output.data.clear();
-  }
+  outputs = withStringsRead(outputs);
   for (int i = 0; i < model.num_outputs; ++i) {
     auto it = outputFiles.find(i);
     if (it == outputFiles.end()) {

@@ -8,15 +8,32 @@
 #ifndef TFC_LIB_RUNTIME_RUNTIME_H
 #define TFC_LIB_RUNTIME_RUNTIME_H
 
+#include "Queues.h"
 #include "Rendezvous.h"
 #include "Stacks.h"
 #include "TensorArrays.h"
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
+#include <csetjmp>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
+
+namespace tfc {
+
+/// Where a dequeue that finds its queue closed ends the run of steps, as
+/// TensorFlow's OutOfRangeError ends a queue runner's loop: armed by
+/// tfc_run_until_end_of_input on the thread that runs the steps.
+struct EndOfInput {
+  std::jmp_buf *jump = nullptr;
+  std::thread::id thread;
+  /// "NODE: what it found", for whoever ran the steps to report.
+  std::string message;
+};
+
+} // namespace tfc
 
 struct tfc_runtime {
   tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous)
@@ -33,6 +50,8 @@ struct tfc_runtime {
   tfc::StringPool strings;
   tfc::Stacks stacks;
   tfc::TensorArrays tensor_arrays;
+  tfc::Queues queues;
+  tfc::EndOfInput end_of_input;
 };
 
 namespace tfc::rt {

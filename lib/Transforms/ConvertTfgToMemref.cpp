@@ -29,6 +29,7 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Queues.h"
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
@@ -563,6 +564,15 @@ struct ConvertTfgToMemrefPass
         op->setAttr(kStackSlotAttr, IntegerAttr::get(i64, stacks++));
       if (opKindOf(op) == OpKind::TensorArrayV3)
         op->setAttr(kTensorArraySlotAttr, IntegerAttr::get(i64, arrays++));
+    });
+    // The queues, numbered over the program by name: the init entry's node
+    // of a queue and the step's make and use one queue.
+    std::map<std::string, int64_t> queues;
+    module.walk([&](Operation *op) {
+      if (!isQueueNode(op))
+        return;
+      auto [it, inserted] = queues.try_emplace(queueName(op), queues.size());
+      op->setAttr(kQueueSlotAttr, IntegerAttr::get(i64, it->second));
     });
     module.walk([&](Operation *op) {
       if (opKindOf(op) != OpKind::TensorArrayGradV3)

@@ -14,6 +14,7 @@
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/Queues.h"
 #include "tfc/Transforms/Stacks.h"
 #include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
@@ -1994,6 +1995,34 @@ LogicalResult stackPop(ShapeContext &c) {
   }
   if (pushed)
     c.setOutput(0, *pushed);
+  return success();
+}
+
+/// QueueDequeueV2: one element of the queue; QueueDequeueManyV2: `n` of
+/// them, stacked.
+LogicalResult queueDequeue(ShapeContext &c) {
+  Operation *queue = queueNodeOf(tfg::getDataOperands(c.getNode())[0]);
+  if (!queue)
+    return success();
+  std::optional<int64_t> count = 1;
+  if (opKindOf(c.getNode()) == OpKind::QueueDequeueManyV2) {
+    const SmallVector<int64_t> *n = c.inputValue(1);
+    count = n && n->size() == 1 ? std::optional<int64_t>((*n)[0]) : std::nullopt;
+    if (count && *count < 0)
+      return c.error("n = " + std::to_string(*count) + " is negative");
+  }
+  for (unsigned k = 0; k < c.numOutputs(); ++k) {
+    std::optional<Shape> element = queueComponentShape(queue, k);
+    if (!element || !element->ranked)
+      continue;
+    if (opKindOf(c.getNode()) == OpKind::QueueDequeueV2) {
+      c.setOutput(k, *element);
+      continue;
+    }
+    Shape out = Shape::of({count ? *count : ShapedType::kDynamic});
+    llvm::append_range(out.dims, element->dims);
+    c.setOutput(k, out);
+  }
   return success();
 }
 

@@ -616,6 +616,83 @@ def make_tf1_while_swap(root):
     md.finish()
 
 
+def make_queue_training(root):
+    """TF1 training fed from a queue: the init fills a FIFOQueue with 22
+    examples (features, a label, a string tag) and closes it; each step
+    dequeues 4 (QueueDequeueManyV2) and takes an SGD step on them, so the
+    sixth step finds 2 left and ends the input (OutOfRangeError). A
+    PaddingFIFOQueue gives 4 of its 24 ids a step beside them. The
+    manifest's outputs are those of the fifth step, the last whole one
+    (as `steps` 4 and a fetch run); `input_ends_after` says when the
+    sixth ends it."""
+    name = "queue_training"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 linear regression fed from a FIFOQueue that the init "
+                  "fills with 22 examples and closes; SGD on 4 per step")
+    with tf1_graph(name) as g:
+        features = rng.standard_normal((22, 3)).astype(np.float32)
+        labels = (features @ np.array([1.5, -2.0, 0.5], np.float32)
+                  + 0.25).astype(np.float32)
+        tags = np.array([b"example-%d" % i for i in range(22)])
+        queue = tf1.FIFOQueue(32, [tf.float32, tf.float32, tf.string],
+                              shapes=[[3], [], []], shared_name="examples",
+                              name="examples")
+        fill = queue.enqueue_many([features, labels, tags], name="fill")
+        with tf.control_dependencies([fill]):
+            close = queue.close(name="close")
+        # Ids from a padding queue (every shape known: a FIFO queue), 24 of
+        # them, so that the examples end the input first.
+        id_queue = tf1.PaddingFIFOQueue(24, [tf.int32], shapes=[[]],
+                                        shared_name="ids", name="id_queue")
+        fill_ids = id_queue.enqueue_many([np.arange(24, dtype=np.int32)],
+                                         name="fill_ids")
+        with tf.control_dependencies([fill_ids]):
+            close_ids = id_queue.close(name="close_ids")
+        ids = tf.identity(id_queue.dequeue_many(4, name="id_batch"), name="ids")
+        x, y, tag = queue.dequeue_many(4, name="batch")
+        w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
+        b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
+        prediction = tf.linalg.matvec(x, w) + b
+        loss = tf.reduce_mean(tf.square(prediction - y), name="loss")
+        sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
+        # (The ids are taken with each step, fetched or not.)
+        train_op = tf.group(sgd, ids, name="train_op")
+        with tf.control_dependencies([train_op]):
+            w_after = tf.identity(w.read_value(), name="w_after")
+        with tf.control_dependencies([x]):
+            left = queue.size(name="left")
+        closed = queue.is_closed(name="closed")
+        tags_out = tf.identity(tag, name="tags")
+        init = tf.group(tf1.variables_initializer([w, b], name="init_variables"),
+                        close, close_ids, name="init")
+        assert init.name == "init", init.name
+
+        fetches = [loss, w_after, tags_out, left, closed, ids]
+        md.manifest.update(targets=["train_op"], init=["init"], steps=4)
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            losses, last, whole = [], None, 0
+            while True:
+                try:
+                    last = sess.run(fetches + [train_op])[:-1]
+                except tf.errors.OutOfRangeError:
+                    break
+                losses.append(last[0])
+                whole += 1
+        assert whole == 5, whole
+        for t, v in zip(fetches, last):
+            # (Strings as fixed-width bytes: .npy holds no objects.)
+            md.add_fetch(t.name, v.astype(bytes) if v.dtype == object else v)
+        np.save(md.path("outputs", "step_losses.npy"),
+                np.array(losses, np.float32), allow_pickle=False)
+        md.manifest["step_losses"] = "outputs/step_losses.npy"
+        md.manifest["input_ends_after"] = whole
+        md.write_text(g.as_graph_def())
+    md.verify()
+    md.finish()
+
+
 def save_tf_function(md, f):
     """Saves tf.function `f` as the SavedModel's serving_default signature;
     returns the signature's description and the loaded signature."""
@@ -1528,6 +1605,7 @@ def all_models():
         ("tf2_loop_gradients", make_tf2_loop_gradients),
         ("tf2_cond_gradients", make_tf2_cond_gradients),
         ("tf2_tensor_arrays", make_tf2_tensor_arrays),
+        ("queue_training", make_queue_training),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -28,8 +28,11 @@ def session_config():
 
 
 def identical(a, b):
-    """Same dtype, same shape, same values (NaN equals NaN)."""
+    """Same dtype, same shape, same values (NaN equals NaN). TensorFlow's
+    string tensors (object arrays of bytes) compare as the fixed-width
+    bytes .npy files hold."""
     a, b = np.asarray(a), np.asarray(b)
+    a, b = (x.astype(bytes) if x.dtype == object else x for x in (a, b))
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
     if np.issubdtype(a.dtype, np.inexact):

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 10
+#define TFC_RUNTIME_ABI_VERSION 11
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -225,6 +225,47 @@ void tfc_stack_push(tfc_runtime *runtime, const void *data, int64_t slot,
                     int64_t bytes);
 void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
                    int64_t slot, int64_t bytes);
+
+/* TensorFlow's FIFO queues (FIFOQueueV2, PaddingFIFOQueueV2), numbered by
+ * code generation over the program (every node of one queue, in the init
+ * entry or the step, has its number). make makes queue `slot` the first
+ * time a queue node runs, holding elements of `num_components` components
+ * of component_bytes[k] bytes each (8 per string where
+ * component_is_string[k]), at most `capacity` of them (-1: no limit); it
+ * lives as long as the runtime. enqueue appends `count` elements, whose
+ * component k is `count` rows at components[k]; dequeue removes the first
+ * `count` into the rows at components[k]. A dequeue that finds the queue
+ * closed with fewer than `count` elements ends the run of steps (see
+ * tfc_run_until_end_of_input), or stops the step with TensorFlow's
+ * OutOfRange message naming `node` when nothing armed that; an enqueue
+ * into a closed queue stops the step. Nothing in a program enqueues or
+ * dequeues while a step waits, so an op that would wait (a dequeue from
+ * an open queue with too few elements, an enqueue into a full one) stops
+ * the step with an error naming `node` instead. */
+void tfc_queue_make(tfc_runtime *runtime, const char *name,
+                    const int64_t *component_bytes,
+                    const int64_t *component_is_string, int64_t slot,
+                    int64_t capacity, int64_t num_components);
+void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
+                       const char *node, int64_t slot, int64_t count);
+void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,
+                       const char *node, int64_t slot, int64_t count);
+void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot);
+void tfc_queue_size(tfc_runtime *runtime, int32_t *out, const char *node,
+                    int64_t slot);
+void tfc_queue_is_closed(tfc_runtime *runtime, uint8_t *out, const char *node,
+                         int64_t slot);
+
+/* Runs run(context), which runs steps, and returns 0; or returns 1 as soon
+ * as a dequeue in those steps finds its queue closed (TensorFlow's
+ * OutOfRangeError, which ends a queue runner's loop), abandoning the step
+ * it was in: tfc_end_of_input_message then says which node found what.
+ * Only dequeues on the calling thread end the run this way. The frames
+ * between this call and the steps must own nothing that needs destroying
+ * (they are left by a longjmp). */
+int tfc_run_until_end_of_input(tfc_runtime *runtime, void (*run)(void *),
+                               void *context);
+const char *tfc_end_of_input_message(tfc_runtime *runtime);
 
 /* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each

@@ -941,6 +941,48 @@ def : TfcOp<"LookupTableSizeV2", Tables, Pattern<"TableFind">> {
 }
 
 //===----------------------------------------------------------------------===//
+// Queues (tfc_runtime.h)
+//===----------------------------------------------------------------------===//
+
+// A queue lives in the runtime from the first time one of its nodes runs,
+// so the init entry can fill it and the steps drain it; its number comes
+// from code generation, by shared_name (or the node's name). container
+// only scopes sharing between TensorFlow sessions. A padding queue pads
+// components of unknown dimensions; with every shape known (which tfc
+// needs) it is a FIFO queue.
+def : TfcOp<"FIFOQueueV2", Queues, Pattern<"QueueOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["shapes", "capacity", "container:ignored", "shared_name"];
+}
+def : TfcOp<"PaddingFIFOQueueV2", Queues, Pattern<"QueueOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["shapes", "capacity", "container:ignored", "shared_name"];
+}
+// timeout_ms is not implemented by TensorFlow either ("not supported
+// yet"): its ops wait without a limit, and tfc's never wait (see
+// tfc_queue_enqueue).
+def : TfcOp<"QueueEnqueueV2", Queues, Pattern<"QueueOp">> {
+  let attrs = ["timeout_ms:ignored"];
+}
+def : TfcOp<"QueueEnqueueManyV2", Queues, Pattern<"QueueOp">> {
+  let attrs = ["timeout_ms:ignored"];
+}
+def : TfcOp<"QueueDequeueV2", Queues, Pattern<"QueueOp">> {
+  let shape = "queueDequeue";
+  let attrs = ["timeout_ms:ignored"];
+}
+def : TfcOp<"QueueDequeueManyV2", Queues, Pattern<"QueueOp">> {
+  let shape = "queueDequeue";
+  let attrs = ["timeout_ms:ignored"];
+}
+// No enqueue ever waits, so none is pending to cancel.
+def : TfcOp<"QueueCloseV2", Queues, Pattern<"QueueOp">> {
+  let attrs = ["cancel_pending_enqueues:ignored"];
+}
+def : TfcOp<"QueueSizeV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
+def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
+
+//===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)
 //===----------------------------------------------------------------------===//
 

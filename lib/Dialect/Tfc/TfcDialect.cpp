@@ -101,6 +101,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kFlagOffsetAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kStackSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTensorArraySlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kQueueSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTableKeysAttr, Holder::Node, ValueKind::Elements},
     {kTableValuesAttr, Holder::Node, ValueKind::Elements},
 };

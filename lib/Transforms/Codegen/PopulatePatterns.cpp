@@ -79,6 +79,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateSpectralPatterns(patterns);
+  populateQueuePatterns(patterns);
   populateStackPatterns(patterns);
   populateStatePatterns(patterns);
   populateStringPatterns(patterns);

@@ -122,6 +122,7 @@ void populateSpectralPatterns(CodegenPatterns &patterns);
 void populateNormalizationPatterns(CodegenPatterns &patterns);
 void populateQuantizationPatterns(CodegenPatterns &patterns);
 void populateReductionPatterns(CodegenPatterns &patterns);
+void populateQueuePatterns(CodegenPatterns &patterns);
 void populateStackPatterns(CodegenPatterns &patterns);
 void populateStatePatterns(CodegenPatterns &patterns);
 void populateStringPatterns(CodegenPatterns &patterns);

@@ -130,6 +130,11 @@ inline constexpr llvm::StringLiteral kStackSlotAttr = "tfc.stack_slot";
 /// forward array and source; given by convert-tfg-to-memref).
 inline constexpr llvm::StringLiteral kTensorArraySlotAttr =
     "tfc.tensor_array_slot";
+/// On each queue node (FIFOQueueV2, PaddingFIFOQueueV2): the number of its
+/// queue in the runtime, one per queue in the program (the init entry's
+/// node and the step's of one queue share it; given by
+/// convert-tfg-to-memref).
+inline constexpr llvm::StringLiteral kQueueSlotAttr = "tfc.queue_slot";
 
 } // namespace tfc
 

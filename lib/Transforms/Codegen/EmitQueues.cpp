@@ -1,0 +1,142 @@
+//===- EmitQueues.cpp - TensorFlow's FIFO queues --------------------------===//
+//
+// Calls of the runtime's queue ops (tfc_runtime.h) on the queue's number,
+// which the pass gives every queue node by the queue's name
+// (kQueueSlotAttr); an op finds its queue through the handle at compile
+// time. A queue node makes its queue the first time it runs, with its
+// components' sizes per element (their shapes must be known); enqueues
+// and dequeues pass a table of their components' addresses and the number
+// of elements they move.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PopulatePatterns.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/Queues.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+namespace {
+
+class QueueOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    Operation *queue =
+        isQueueNode(node) ? node : queueNodeOf(tfg::getDataOperands(node)[0]);
+    auto slot =
+        queue ? queue->getAttrOfType<IntegerAttr>(kQueueSlotAttr) : nullptr;
+    if (!slot)
+      return step.error(node)
+             << "cannot trace its handle to the queue node that made it";
+    Value name = step.stringPointer(loc, tfg::getNodeName(node));
+    switch (kind) {
+    case OpKind::FIFOQueueV2:
+    case OpKind::PaddingFIFOQueueV2:
+      return makeQueue(node, slot.getInt());
+    case OpKind::QueueEnqueueV2:
+    case OpKind::QueueEnqueueManyV2: {
+      OperandRange components = tfg::getDataOperands(node).drop_front();
+      SmallVector<Value> buffers;
+      for (Value component : components) {
+        Value buffer = step.memrefFor(component);
+        if (!buffer)
+          return step.error(node) << "a component has no buffer";
+        buffers.push_back(buffer);
+      }
+      int64_t count = 1;
+      if (kind == OpKind::QueueEnqueueManyV2) {
+        auto first = dyn_cast<RankedTensorType>(components[0].getType());
+        if (!first || first.getRank() == 0 || !first.hasStaticShape())
+          return step.error(node) << "its components need a known first "
+                                     "dimension (the elements they hold)";
+        count = first.getDimSize(0);
+      }
+      step.callKernel(loc, "tfc_queue_enqueue",
+                      {step.addressTable(loc, buffers), name},
+                      {slot.getInt(), count});
+      return success();
+    }
+    case OpKind::QueueDequeueV2:
+    case OpKind::QueueDequeueManyV2: {
+      SmallVector<Value> buffers;
+      for (unsigned k = 0; k < tfg::getDataResults(node).size(); ++k) {
+        FailureOr<Value> out = step.outputFor(node, k);
+        if (failed(out))
+          return failure();
+        buffers.push_back(*out);
+      }
+      int64_t count = 1;
+      if (kind == OpKind::QueueDequeueManyV2)
+        count = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType())
+                    .getDimSize(0);
+      step.callKernel(loc, "tfc_queue_dequeue",
+                      {step.addressTable(loc, buffers), name},
+                      {slot.getInt(), count});
+      return success();
+    }
+    case OpKind::QueueCloseV2:
+      step.callKernel(loc, "tfc_queue_close", {name}, {slot.getInt()});
+      return success();
+    default: {
+      // QueueSizeV2, QueueIsClosedV2: a scalar out.
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.callKernel(loc,
+                      kind == OpKind::QueueSizeV2 ? "tfc_queue_size"
+                                                  : "tfc_queue_is_closed",
+                      {step.pointerTo(*out), name}, {slot.getInt()});
+      return success();
+    }
+    }
+  }
+
+private:
+  /// tfc_queue_make with the bytes of each component of an element.
+  LogicalResult makeQueue(Operation *queue, int64_t slot) const {
+    Location loc = queue->getLoc();
+    auto types = queue->getAttrOfType<ArrayAttr>("component_types");
+    if (!types)
+      return step.error(queue) << "has no component_types";
+    SmallVector<int64_t> bytes, isString;
+    for (auto [k, attr] : llvm::enumerate(types)) {
+      Type element = cast<TypeAttr>(attr).getValue();
+      std::optional<Shape> shape = queueComponentShape(queue, k);
+      int64_t size = shape && shape->isStatic()
+                         ? tensorBytes(shape->toType(element))
+                         : -1;
+      if (size < 0)
+        return step.error(queue)
+               << "component " << k << " has shape "
+               << (shape ? shape->str() : std::string("<unknown>"))
+               << ": tfc needs every component's shape (give the queue its "
+                  "`shapes`)";
+      bytes.push_back(size);
+      isString.push_back(isa<tfg::StringType>(element));
+    }
+    auto capacity = queue->getAttrOfType<IntegerAttr>("capacity");
+    step.callKernel(loc, "tfc_queue_make",
+                    {step.stringPointer(loc, queueName(queue)),
+                     step.pointerTo(step.constantTable(loc, bytes)),
+                     step.pointerTo(step.constantTable(loc, isString))},
+                    {slot, capacity ? capacity.getInt() : -1,
+                     int64_t(bytes.size())});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateQueuePatterns(CodegenPatterns &patterns) {
+  patterns.add<QueueOpPattern>("QueueOp");
+}
+
+} // namespace tfc

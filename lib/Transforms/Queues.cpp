@@ -1,0 +1,51 @@
+//===- Queues.cpp - TensorFlow's FIFO queues in the graph -----------------===//
+
+#include "tfc/Transforms/Queues.h"
+#include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/Variables.h"
+
+using namespace mlir;
+
+namespace tfc {
+
+bool isQueueNode(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::FIFOQueueV2 || kind == OpKind::PaddingFIFOQueueV2;
+}
+
+Operation *queueNodeOf(Value handle) { return sourceNodeOf(handle, isQueueNode); }
+
+std::string queueName(Operation *queue) {
+  auto shared = queue->getAttrOfType<StringAttr>("shared_name");
+  return shared && !shared.getValue().empty() ? shared.str()
+                                              : tfg::getNodeName(queue).str();
+}
+
+std::optional<Shape> queueComponentShape(Operation *queue, unsigned k) {
+  auto shapes = queue->getAttrOfType<ArrayAttr>("shapes");
+  if (shapes && k < shapes.size())
+    if (auto shape = dyn_cast<tfg::ShapeAttr>(shapes[k]))
+      return shape.getUnranked() ? Shape::unknown() : Shape::of(shape.getDims());
+  std::optional<Shape> agreed;
+  for (Operation &op : *queue->getBlock()) {
+    OpKind kind = opKindOf(&op);
+    if (!tfg::isNode(&op) ||
+        (kind != OpKind::QueueEnqueueV2 && kind != OpKind::QueueEnqueueManyV2) ||
+        queueNodeOf(tfg::getDataOperands(&op)[0]) != queue ||
+        k + 1 >= tfg::getDataOperands(&op).size())
+      continue;
+    Shape each = Shape::fromType(tfg::getDataOperands(&op)[k + 1].getType());
+    if (kind == OpKind::QueueEnqueueManyV2 && each.ranked) {
+      if (each.dims.empty())
+        continue;
+      each.dims.erase(each.dims.begin());
+    }
+    agreed = agreed ? joinShapes(*agreed, each) : each;
+  }
+  return agreed;
+}
+
+} // namespace tfc
