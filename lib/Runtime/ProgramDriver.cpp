@@ -192,13 +192,11 @@ void printTensor(const tfc_tensor_info &info, const NpyArray &array) {
   std::printf("\n");
 }
 
-/// The training progress line, drawn over itself on a terminal (stderr)
-/// a few times a second; nothing when stderr is not a terminal.
-/// A copy of `outputs` whose string tensors hold their text instead of
-/// handles (which the next step's tfc_strings_release invalidates).
-std::vector<NpyArray> withStringsRead(const std::vector<NpyArray> &outputs) {
-  std::vector<NpyArray> read = outputs;
-  for (NpyArray &output : read) {
+/// Replaces the handles of string outputs by their text (the next step's
+/// tfc_strings_release invalidates the handles); outputs already read are
+/// left as they are.
+void readStrings(std::vector<NpyArray> &outputs) {
+  for (NpyArray &output : outputs) {
     if (output.dtype != DType::String || output.data.empty())
       continue;
     for (int64_t k = 0; k < output.numElements(); ++k) {
@@ -209,9 +207,10 @@ std::vector<NpyArray> withStringsRead(const std::vector<NpyArray> &outputs) {
     }
     output.data.clear();
   }
-  return read;
 }
 
+/// The training progress line, drawn over itself on a terminal (stderr)
+/// a few times a second; nothing when stderr is not a terminal.
 class Progress {
 public:
   Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
@@ -583,14 +582,16 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                     c->outputs);
   };
   bool inputEnded = false;
-  std::vector<NpyArray> wholeOutputs = withStringsRead(outputs);
+  std::vector<NpyArray> wholeOutputs = outputs;
   auto runStep = [&] {
     tfc_strings_release(runtime.get());
     around(stepId++, [&] {
       inputEnded = tfc_run_until_end_of_input(runtime.get(), callStep, &call);
     });
-    if (!inputEnded && runtime->queues.any())
-      wholeOutputs = withStringsRead(outputs);
+    if (!inputEnded && runtime->queues.any()) {
+      wholeOutputs = outputs;
+      readStrings(wholeOutputs);
+    }
     return !inputEnded;
   };
   Progress progress(model, outputs, steps);
@@ -651,7 +652,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                     count);
   }
   // String outputs: the text behind the last step's handles.
-  outputs = withStringsRead(outputs);
+  readStrings(outputs);
   for (int i = 0; i < model.num_outputs; ++i) {
     auto it = outputFiles.find(i);
     if (it == outputFiles.end()) {

@@ -36,11 +36,11 @@ protected:
     if (!slot)
       return step.error(node)
              << "cannot trace its handle to the queue node that made it";
+    if (isQueueNode(node))
+      return makeQueue(node, slot.getInt());
+    // The node's name, for the runtime's messages.
     Value name = step.stringPointer(loc, tfg::getNodeName(node));
     switch (kind) {
-    case OpKind::FIFOQueueV2:
-    case OpKind::PaddingFIFOQueueV2:
-      return makeQueue(node, slot.getInt());
     case OpKind::QueueEnqueueV2:
     case OpKind::QueueEnqueueManyV2: {
       OperandRange components = tfg::getDataOperands(node).drop_front();

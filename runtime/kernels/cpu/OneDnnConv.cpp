@@ -133,26 +133,22 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
 /// The filter transformed for Winograd's algorithm: a constant filter's
 /// once per call site (the transform writes four times the filter's
 /// size, as much memory traffic as a small image's whole convolution),
-/// another one at each call into a buffer kept for the next.
+/// another one at each call.
 static const float *winogradFilter(tfc_runtime *runtime, const ConvParams &p,
                                    const float *filter) {
-  int64_t size = tfc::winograd::transformedFilterSize(p.c, p.out_c);
-  if (p.filter_constant) {
-    static tfc::onednn::PrimitiveCache<std::vector<float>> cache;
-    return cache
-        .lookup(&p,
-                [&] {
-                  auto transformed = std::make_unique<std::vector<float>>(size);
-                  tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c,
-                                                 transformed->data());
-                  return transformed;
-                })
-        ->data();
-  }
-  thread_local std::vector<float> transformed;
-  transformed.resize(size);
-  tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c, transformed.data());
-  return transformed.data();
+  if (!p.filter_constant)
+    return tfc::winograd::transformFilterForCall(runtime, filter, p.c, p.out_c);
+  static tfc::onednn::PrimitiveCache<std::vector<float>> cache;
+  return cache
+      .lookup(&p,
+              [&] {
+                auto transformed = std::make_unique<std::vector<float>>(
+                    tfc::winograd::transformedFilterSize(p.c, p.out_c));
+                tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c,
+                                               transformed->data());
+                return transformed;
+              })
+      ->data();
 }
 
 extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,

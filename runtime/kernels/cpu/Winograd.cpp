@@ -394,6 +394,14 @@ void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
   tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
 }
 
+const float *transformFilterForCall(tfc_runtime *runtime, const float *filter,
+                                    int64_t c, int64_t k) {
+  thread_local std::vector<float> transformed;
+  transformed.resize(transformedFilterSize(c, k));
+  transformFilter(runtime, filter, c, k, transformed.data());
+  return transformed.data();
+}
+
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *transformedFilter, const float *bias,
              const float *residual, int activation, float *out) {
@@ -455,11 +463,9 @@ void backwardData(tfc_runtime *runtime, const Geometry &g,
       for (int64_t ko = 0; ko < g.k; ++ko)
         turned[((8 - tap) * g.k + ko) * g.c + ci] = filter[(tap * g.c + ci) * g.k + ko];
   Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft};
-  // Kept for the next call, as the training step makes the same calls.
-  thread_local std::vector<float> transformed;
-  transformed.resize(transformedFilterSize(g.k, g.c));
-  transformFilter(runtime, turned.data(), g.k, g.c, transformed.data());
-  forward(runtime, transposed, gradient, transformed.data(), nullptr, nullptr, 0, out);
+  forward(runtime, transposed, gradient,
+          transformFilterForCall(runtime, turned.data(), g.k, g.c), nullptr,
+          nullptr, 0, out);
 }
 
 void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,

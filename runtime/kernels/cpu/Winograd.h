@@ -70,6 +70,13 @@ int64_t transformedFilterSize(int64_t c, int64_t k);
 void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
                      int64_t k, float *transformed);
 
+/// transformFilter into a buffer of the calling thread, kept for its next
+/// call (a step makes the same calls; a fresh buffer would fault its pages
+/// in each time): for a filter that is not a constant. Valid until the
+/// thread's next call.
+const float *transformFilterForCall(tfc_runtime *runtime, const float *filter,
+                                    int64_t c, int64_t k);
+
 /// out = activation(conv(in, filter) + bias + residual), the filter given
 /// transformed; bias ([k]) and residual (the output's shape, possibly
 /// `out` itself) may be null; activation 0 none, 1 ReLU, 2 ReLU6.
