@@ -5,8 +5,9 @@
 // enqueue passes its components' addresses and its element count (the
 // first dimension for EnqueueMany), a dequeue its outputs' and the count,
 // and close, size and is_closed the queue's number. A component of
-// unknown shape, or a handle that does not come from a queue node, is an
-// error naming the node.
+// unknown shape, a handle that does not come from a queue node, or an
+// EnqueueMany of a scalar (no elements to count) is an error naming the
+// node.
 // RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref -verify-diagnostics | FileCheck %s
 
 // CHECK-DAG: memref.global "private" constant @{{.*}} : memref<2xi64> = dense<[12, 8]>
@@ -59,5 +60,16 @@ module attributes {tfc.feeds = ["h:0"], tfc.fetches = []} {
     %h:2 = _Arg name("h") {T = !tfg.resource, index = 0} : () -> tensor<!tfg.resource>
     // expected-error @+1 {{node 'close' (QueueCloseV2): cannot trace its handle to the queue node that made it}}
     %close = QueueCloseV2(%h#0) name("close") {cancel_pending_enqueues = false} : (tensor<!tfg.resource>) -> ()
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    %q:2 = FIFOQueueV2 name("q") {capacity = -1 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+    %x:2 = Const name("x") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+    // expected-error @+1 {{node 'fill' (QueueEnqueueManyV2): its components need a known first dimension (the elements they hold)}}
+    %fill = QueueEnqueueManyV2(%q#0, %x#0) name("fill") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
   }
 }

@@ -398,3 +398,32 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %head:2 = StridedSlice(%x#0, %b2#0, %e2#0, %s2#0) name("head") {Index = i32, T = f32, begin_mask = 2, shrink_axis_mask = 1} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<2xi32>) -> tensor<*xf32>
   %range:2 = StridedSlice(%x#0, %b1#0, %e1#0, %s1#0) name("range") {Index = i32, T = f32} : (tensor<*xf32>, tensor<*xi32>, tensor<*xi32>, tensor<1xi32>) -> tensor<*xf32>
 }
+
+// -----
+
+// A queue's dequeues: one element of the queue's `shapes`, or `n` of them
+// stacked; without `shapes`, the element its enqueues in the graph agree
+// on (an EnqueueMany's components without their first dimension).
+// CHECK-LABEL: tfg.graph
+// CHECK: QueueDequeueV2(%{{.*}}) name("one") {{.*}} -> (tensor<3xf32>, tensor<!tfg.string>)
+// CHECK: QueueDequeueManyV2(%{{.*}}, %{{.*}}) name("four") {{.*}} -> (tensor<4x3xf32>, tensor<4x!tfg.string>)
+// CHECK: QueueDequeueV2(%{{.*}}) name("from_enqueues") {{.*}} -> tensor<2x5xi32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %q:2 = FIFOQueueV2 name("q") {capacity = -1 : i64, component_types = [f32, !tfg.string], container = "", shapes = [#tfg.shape<3>, #tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+  %one:3 = QueueDequeueV2(%q#0) name("one") {component_types = [f32, !tfg.string], timeout_ms = -1 : i64} : (tensor<!tfg.resource>) -> (tensor<*xf32>, tensor<*x!tfg.string>)
+  %n:2 = Const name("n") {dtype = i32, value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %four:3 = QueueDequeueManyV2(%q#0, %n#0) name("four") {component_types = [f32, !tfg.string], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<i32>) -> (tensor<*xf32>, tensor<*x!tfg.string>)
+  %p:2 = FIFOQueueV2 name("p") {capacity = -1 : i64, component_types = [i32], container = "", shapes = [], shared_name = ""} : () -> tensor<!tfg.resource>
+  %rows:2 = Const name("rows") {dtype = i32, value = dense<1> : tensor<6x2x5xi32>} : () -> tensor<6x2x5xi32>
+  %fill = QueueEnqueueManyV2(%p#0, %rows#0) name("fill") {Tcomponents = [i32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<6x2x5xi32>) -> ()
+  %e:2 = QueueDequeueV2(%p#0) name("from_enqueues") {component_types = [i32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>) -> tensor<*xi32>
+}
+
+// -----
+
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %q:2 = FIFOQueueV2 name("q") {capacity = -1 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<3>], shared_name = ""} : () -> tensor<!tfg.resource>
+  %n:2 = Const name("n") {dtype = i32, value = dense<-2> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+1 {{node 'take' (QueueDequeueManyV2): n = -2 is negative}}
+  %take:2 = QueueDequeueManyV2(%q#0, %n#0) name("take") {component_types = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<i32>) -> tensor<*xf32>
+}
