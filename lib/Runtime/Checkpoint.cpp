@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Runtime/Checkpoint.h"
+#include "ProtoWriter.h"
 
 #include <array>
 #include <cerrno>
@@ -434,34 +435,7 @@ bool CheckpointReader::readStrings(const std::string &name,
   return true;
 }
 
-namespace {
-
-void putVarint(std::string &out, uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(char(value | 0x80));
-    value >>= 7;
-  }
-  out.push_back(char(value));
-}
-
-void putFixed32(std::string &out, uint32_t value) {
-  char bytes[4];
-  std::memcpy(bytes, &value, 4);
-  out.append(bytes, 4);
-}
-
-/// A protobuf field: key, then a varint or length-delimited bytes.
-void putVarintField(std::string &out, unsigned field, uint64_t value) {
-  putVarint(out, field << 3 | 0);
-  putVarint(out, value);
-}
-void putBytesField(std::string &out, unsigned field, const std::string &bytes) {
-  putVarint(out, field << 3 | 2);
-  putVarint(out, bytes.size());
-  out += bytes;
-}
-
-} // namespace
+using namespace tfc::proto_writer;
 
 std::string encodeStrings(const std::vector<std::string> &strings, uint32_t &crc) {
   std::string out;

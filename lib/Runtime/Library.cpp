@@ -60,6 +60,8 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
   if (model->init)
     model->init(context->runtime, context->arena, context->state, nullptr,
                 nullptr);
+  // The queue runners fill their queues from now until the runtime's end.
+  tfc_queue_runners_start(context->runtime, model, context->state);
   return context;
 }
 

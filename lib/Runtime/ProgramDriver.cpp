@@ -562,6 +562,9 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
     return true;
   };
+  // The queue runners fill their queues while the steps (and the bench's)
+  // run.
+  tfc_queue_runners_start(runtime.get(), &model, state.get());
   BatchRunner batches(model);
   // A dequeue that finds its queue closed ends the run of steps, as
   // TensorFlow's OutOfRangeError ends a queue runner's loop: the step it
@@ -618,16 +621,27 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     return kExitFailure;
 
   if (bench > 0 && !inputEnded) {
-    // Warm-up, then N timed steps.
-    for (int64_t s = 0; s < std::min<int64_t>(bench, 10); ++s)
+    // Warm-up, then N timed steps; a step that ends the input (a queue's)
+    // ends the bench, and is not timed.
+    for (int64_t s = 0; s < std::min<int64_t>(bench, 10) && !inputEnded; ++s)
       runStep();
     std::vector<double> micros;
-    for (int64_t s = 0; s < bench; ++s) {
+    for (int64_t s = 0; s < bench && !inputEnded; ++s) {
       auto start = std::chrono::steady_clock::now();
-      runStep();
+      if (!runStep())
+        break;
       auto end = std::chrono::steady_clock::now();
       micros.push_back(
           std::chrono::duration<double, std::micro>(end - start).count());
+    }
+    if (inputEnded) {
+      tfc_queue_runners_stop(runtime.get());
+      std::fprintf(stderr,
+                   "%s: error: the input ended after %zu of the %" PRId64
+                   " steps --bench times (%s)\n",
+                   program, micros.size(), bench,
+                   tfc_end_of_input_message(runtime.get()));
+      return kExitFailure;
     }
     std::sort(micros.begin(), micros.end());
     auto at = [&](double q) {
@@ -638,6 +652,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                 bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9),
                 model.arena_bytes);
   }
+  tfc_queue_runners_stop(runtime.get());
 
   if (inputEnded)
     outputs = std::move(wholeOutputs);

@@ -1,11 +1,9 @@
-//===- QueueOps.cpp - FIFOQueueV2 and the ops on its queues ----------------===//
+//===- QueueOps.cpp - the queue ops, and the end of input -----------------===//
 //
-// See Queues.h, and tfc_runtime.h for the C ABI. The queue ops of one
-// queue run on one device (placement keeps a resource's ops together),
-// so in a program without other threads that enqueue or dequeue, an op
-// that would wait for one (a dequeue from an empty open queue, an enqueue
-// into a full one) would wait forever: it stops the step with an error
-// naming it instead.
+// See Queues.h, and tfc_runtime.h for the C ABI. A closed queue ends the
+// run of steps (or of a queue runner's entry) that
+// tfc_run_until_end_of_input armed on the thread, by a longjmp from the
+// op's C function, whose frame owns nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,71 +16,118 @@
 
 namespace tfc {
 
-Queue::Result Queue::enqueue(const void *const *data, int64_t count) {
-  std::lock_guard<std::mutex> lock(mutex);
-  if (isClosed)
+Queue::Element Queue::elementAt(const void *const *data, int64_t row) const {
+  Element element;
+  for (size_t k = 0; k < components.size(); ++k) {
+    const char *bytes = static_cast<const char *>(data[k]) + row * components[k].bytes;
+    if (!components[k].isString) {
+      element.bytes.insert(element.bytes.end(), bytes, bytes + components[k].bytes);
+      continue;
+    }
+    for (int64_t s = 0; s < components[k].bytes / 8; ++s) {
+      uint64_t handle;
+      std::memcpy(&handle, bytes + s * 8, sizeof handle);
+      element.strings.push_back(stringOf(handle));
+    }
+  }
+  return element;
+}
+
+void Queue::store(tfc_runtime *runtime, const Element &element,
+                  void *const *data, int64_t row) const {
+  const char *bytes = element.bytes.data();
+  size_t string = 0;
+  for (size_t k = 0; k < components.size(); ++k) {
+    char *out = static_cast<char *>(data[k]) + row * components[k].bytes;
+    if (!components[k].isString) {
+      std::memcpy(out, bytes, components[k].bytes);
+      bytes += components[k].bytes;
+      continue;
+    }
+    for (int64_t s = 0; s < components[k].bytes / 8; ++s, ++string) {
+      const std::string &text = element.strings[string];
+      uint64_t handle = handleOf(tfc_string_new(runtime, text.data(), text.size()));
+      std::memcpy(out + s * 8, &handle, sizeof handle);
+    }
+  }
+}
+
+template <typename Ready>
+Queues::Result Queues::waitFor(std::unique_lock<std::mutex> &lock,
+                               Queue &queue, bool enqueue, Ready ready) {
+  // A thread counts itself stuck once per change: a waiter that a change
+  // woke, but that has not run yet, is not stuck, since it may proceed.
+  uint64_t countedAt = ~uint64_t(0);
+  while (!ready()) {
+    if (isStopping || (enqueue && queue.isCancelled))
+      return Result::Cancelled;
+    if (!enqueue && queue.isClosed)
+      return Result::Closed;
+    if (countedAt != generation) {
+      countedAt = generation;
+      ++stuck;
+    }
+    if (stuck >= participants)
+      return Result::WaitsForever;
+    changed.wait(lock);
+  }
+  return Result::Done;
+}
+
+void Queues::changedNow() {
+  ++generation;
+  stuck = 0;
+  changed.notify_all();
+}
+
+Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
+                               int64_t count) {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (queue.isClosed)
     return Result::Closed;
-  if (capacity >= 0 && int64_t(elements.size()) + count > capacity)
-    return Result::Full;
   for (int64_t i = 0; i < count; ++i) {
-    Element element;
-    for (size_t k = 0; k < components.size(); ++k) {
-      const char *row = static_cast<const char *>(data[k]) + i * components[k].bytes;
-      if (!components[k].isString) {
-        element.bytes.insert(element.bytes.end(), row, row + components[k].bytes);
-        continue;
-      }
-      for (int64_t s = 0; s < components[k].bytes / 8; ++s) {
-        uint64_t handle;
-        std::memcpy(&handle, row + s * 8, sizeof handle);
-        element.strings.push_back(stringOf(handle));
-      }
-    }
-    elements.push_back(std::move(element));
+    Result result = waitFor(lock, queue, true, [&] {
+      return queue.capacity < 0 || int64_t(queue.elements.size()) < queue.capacity;
+    });
+    if (result != Result::Done)
+      return result;
+    queue.elements.push_back(queue.elementAt(data, i));
+    changedNow();
   }
   return Result::Done;
 }
 
-Queue::Result Queue::dequeue(tfc_runtime *runtime, void *const *data,
-                             int64_t count) {
-  std::lock_guard<std::mutex> lock(mutex);
-  if (int64_t(elements.size()) < count)
-    return isClosed ? Result::Closed : Result::Empty;
+Queues::Result Queues::dequeue(Queue &queue, tfc_runtime *runtime,
+                               void *const *data, int64_t count) {
+  std::unique_lock<std::mutex> lock(mutex);
+  Result result = waitFor(lock, queue, false, [&] {
+    return int64_t(queue.elements.size()) >= count;
+  });
+  if (result != Result::Done)
+    return result;
   for (int64_t i = 0; i < count; ++i) {
-    Element &element = elements.front();
-    const char *bytes = element.bytes.data();
-    size_t string = 0;
-    for (size_t k = 0; k < components.size(); ++k) {
-      char *row = static_cast<char *>(data[k]) + i * components[k].bytes;
-      if (!components[k].isString) {
-        std::memcpy(row, bytes, components[k].bytes);
-        bytes += components[k].bytes;
-        continue;
-      }
-      for (int64_t s = 0; s < components[k].bytes / 8; ++s, ++string) {
-        const std::string &text = element.strings[string];
-        uint64_t handle = handleOf(tfc_string_new(runtime, text.data(), text.size()));
-        std::memcpy(row + s * 8, &handle, sizeof handle);
-      }
-    }
-    elements.pop_front();
+    queue.store(runtime, queue.elements.front(), data, i);
+    queue.elements.pop_front();
   }
+  changedNow();
   return Result::Done;
 }
 
-void Queue::close() {
+void Queues::close(Queue &queue, bool cancelPendingEnqueues) {
   std::lock_guard<std::mutex> lock(mutex);
-  isClosed = true;
+  queue.isClosed = true;
+  queue.isCancelled |= cancelPendingEnqueues;
+  changedNow();
 }
 
-int64_t Queue::size() {
+int64_t Queues::size(Queue &queue) {
   std::lock_guard<std::mutex> lock(mutex);
-  return elements.size();
+  return queue.elements.size();
 }
 
-bool Queue::closed() {
+bool Queues::closed(Queue &queue) {
   std::lock_guard<std::mutex> lock(mutex);
-  return isClosed;
+  return queue.isClosed;
 }
 
 Queue &Queues::make(int64_t slot, const std::string &name, int64_t capacity,
@@ -100,9 +145,44 @@ Queue *Queues::find(int64_t slot) {
   return it == queues.end() ? nullptr : it->second.get();
 }
 
+bool Queues::any() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return !queues.empty();
+}
+
+void Queues::addParticipants(int count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  participants += count;
+  changedNow();
+}
+
+void Queues::stop() {
+  std::lock_guard<std::mutex> lock(mutex);
+  isStopping = true;
+  changedNow();
+}
+
+void Queues::resume() {
+  std::lock_guard<std::mutex> lock(mutex);
+  isStopping = false;
+}
+
+bool Queues::stopping() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return isStopping;
+}
+
 } // namespace tfc
 
 namespace {
+
+/// Where a closed queue ends the run of steps on this thread (armed by
+/// tfc_run_until_end_of_input), and what ended it.
+struct EndOfInput {
+  std::jmp_buf *jump = nullptr;
+  std::string message;
+};
+thread_local EndOfInput endOfInput;
 
 tfc::Queue &queueAt(tfc_runtime *runtime, const char *node, int64_t slot) {
   tfc::Queue *queue = runtime->queues.find(slot);
@@ -112,36 +192,117 @@ tfc::Queue &queueAt(tfc_runtime *runtime, const char *node, int64_t slot) {
   return *queue;
 }
 
-/// Whether the end of input may end the run of steps on this thread
-/// (tfc_run_until_end_of_input armed it).
-bool endOfInputArmed(tfc_runtime *runtime) {
-  const tfc::EndOfInput &end = runtime->end_of_input;
-  return end.jump && end.thread == std::this_thread::get_id();
+/// Ends the run armed on this thread, `message` saying why, or returns
+/// false when nothing armed one.
+bool endRun(const std::string &message) {
+  if (!endOfInput.jump)
+    return false;
+  endOfInput.message = message;
+  return true;
 }
 
-/// Dequeues, or fails the step, or returns false when the queue is closed
-/// with too few elements and the end of input is armed (its message then
-/// set). Everything with a destructor lives here, not in the frame that
-/// jumps.
+/// What waits forever, for the error: `op` ("enqueue", "dequeue") is
+/// what no other thread can do.
+std::string waitsForever(const tfc::Queue &queue, const std::string &has,
+                         const char *op) {
+  return "the queue '" + queue.name + "' " + has +
+         ", and nothing in this program can " + op +
+         " while the step waits (every queue runner's thread, if any, waits "
+         "too): it would wait forever";
+}
+
+/// Enqueues, or fails the step, or returns false when the run armed on
+/// this thread ends (the queue runners stop). Everything with a
+/// destructor lives here, not in the frame that jumps.
+bool enqueueOrExplain(tfc_runtime *runtime, const void *const *components,
+                      const char *node, int64_t slot, int64_t count) {
+  tfc::Queue &queue = queueAt(runtime, node, slot);
+  switch (runtime->queues.enqueue(queue, components, count)) {
+  case tfc::Queues::Result::Done:
+    return true;
+  case tfc::Queues::Result::Closed:
+    tfc::rt::failAt(runtime, node,
+                    "Cancelled: the queue '" + queue.name + "' is closed");
+  case tfc::Queues::Result::Cancelled:
+    if (endRun(std::string(node) + ": the queue '" + queue.name +
+               "' was closed while it waited"))
+      return false;
+    tfc::rt::failAt(runtime, node,
+                    "Cancelled: the queue '" + queue.name +
+                        "' was closed while the enqueue waited");
+  case tfc::Queues::Result::WaitsForever:
+    tfc::rt::failAt(
+        runtime, node,
+        waitsForever(queue,
+                     "has " + std::to_string(runtime->queues.size(queue)) +
+                         " of its " + std::to_string(queue.capacity) +
+                         " elements and more do not fit",
+                     "dequeue"));
+  }
+  return true;
+}
+
+/// Dequeues, or fails the step, or returns false when the run armed on
+/// this thread ends: the queue is closed with too few elements, or the
+/// queue runners stop.
 bool dequeueOrExplain(tfc_runtime *runtime, void *const *components,
                       const char *node, int64_t slot, int64_t count) {
   tfc::Queue &queue = queueAt(runtime, node, slot);
-  tfc::Queue::Result result = queue.dequeue(runtime, components, count);
-  if (result == tfc::Queue::Result::Done)
+  tfc::Queues::Result result =
+      runtime->queues.dequeue(queue, runtime, components, count);
+  if (result == tfc::Queues::Result::Done)
     return true;
-  std::string has = "has " + std::to_string(queue.size()) +
+  std::string has = "has " + std::to_string(runtime->queues.size(queue)) +
                     " elements, fewer than the " + std::to_string(count) +
                     " the dequeue takes";
-  if (result == tfc::Queue::Result::Empty)
+  if (result == tfc::Queues::Result::WaitsForever)
     tfc::rt::failAt(runtime, node,
-                    "the queue '" + queue.name + "' " + has +
-                        ", and nothing in this program enqueues while the "
-                        "step waits: it would wait forever");
-  std::string what = "the queue '" + queue.name + "' is closed and " + has;
-  if (!endOfInputArmed(runtime))
-    tfc::rt::failAt(runtime, node, "OutOfRange: " + what);
-  runtime->end_of_input.message = std::string(node) + ": " + what;
-  return false;
+                    waitsForever(queue, has, "enqueue"));
+  std::string what = result == tfc::Queues::Result::Cancelled
+                         ? "the queue '" + queue.name +
+                               "' was closed while the dequeue waited"
+                         : "the queue '" + queue.name + "' is closed and " + has;
+  if (endRun(std::string(node) + ": " + what))
+    return false;
+  tfc::rt::failAt(runtime, node, "OutOfRange: " + what);
+}
+
+/// CountUpTo's count, under one lock for every counter (a queue runner's
+/// threads may count one together); false at the limit.
+bool countUpTo(void *variable, void *out, int64_t limit, int64_t bytes) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  int64_t value = 0;
+  if (bytes == 8) {
+    std::memcpy(&value, variable, 8);
+  } else {
+    int32_t narrow;
+    std::memcpy(&narrow, variable, 4);
+    value = narrow;
+  }
+  if (value >= limit)
+    return false;
+  std::memcpy(out, variable, size_t(bytes));
+  int64_t next = value + 1;
+  if (bytes == 8) {
+    std::memcpy(variable, &next, 8);
+  } else {
+    int32_t narrow = int32_t(next);
+    std::memcpy(variable, &narrow, 4);
+  }
+  return true;
+}
+
+/// Counts, or fails the step, or returns false when the run armed on
+/// this thread ends at the limit.
+bool countOrExplain(tfc_runtime *runtime, void *variable, void *out,
+                    const char *node, int64_t limit, int64_t bytes) {
+  if (countUpTo(variable, out, limit, bytes))
+    return true;
+  std::string what = "Reached limit of " + std::to_string(limit);
+  if (endRun(std::string(node) + ": " + what))
+    return false;
+  tfc::rt::failAt(runtime, node, "OutOfRange: " + what);
 }
 
 } // namespace
@@ -160,65 +321,54 @@ void tfc_queue_make(tfc_runtime *runtime, const char *name,
 
 void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
                        const char *node, int64_t slot, int64_t count) {
-  tfc::Queue &queue = queueAt(runtime, node, slot);
-  switch (queue.enqueue(components, count)) {
-  case tfc::Queue::Result::Closed:
-    tfc::rt::failAt(runtime, node,
-                    "Cancelled: the queue '" + queue.name + "' is closed");
-  case tfc::Queue::Result::Full:
-    tfc::rt::failAt(runtime, node,
-                    "the queue '" + queue.name + "' has " +
-                        std::to_string(queue.size()) + " of its " +
-                        std::to_string(queue.capacity) + " elements and " +
-                        std::to_string(count) +
-                        " more do not fit: nothing in this program dequeues "
-                        "while the step waits, so it would wait forever");
-  default:
-    return;
-  }
+  if (!enqueueOrExplain(runtime, components, node, slot, count))
+    std::longjmp(*endOfInput.jump, 1);
 }
 
 void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,
                        const char *node, int64_t slot, int64_t count) {
   if (!dequeueOrExplain(runtime, components, node, slot, count))
-    std::longjmp(*runtime->end_of_input.jump, 1);
+    std::longjmp(*endOfInput.jump, 1);
 }
 
-void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot) {
-  queueAt(runtime, node, slot).close();
+void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot,
+                     int64_t cancel_pending_enqueues) {
+  runtime->queues.close(queueAt(runtime, node, slot),
+                        cancel_pending_enqueues != 0);
 }
 
 void tfc_queue_size(tfc_runtime *runtime, int32_t *out, const char *node,
                     int64_t slot) {
-  *out = int32_t(queueAt(runtime, node, slot).size());
+  *out = int32_t(runtime->queues.size(queueAt(runtime, node, slot)));
 }
 
 void tfc_queue_is_closed(tfc_runtime *runtime, uint8_t *out, const char *node,
                          int64_t slot) {
-  *out = queueAt(runtime, node, slot).closed();
+  *out = runtime->queues.closed(queueAt(runtime, node, slot));
 }
 
-int tfc_run_until_end_of_input(tfc_runtime *runtime, void (*run)(void *),
+void tfc_count_up_to(tfc_runtime *runtime, void *variable, void *out,
+                     const char *node, int64_t limit, int64_t bytes) {
+  if (!countOrExplain(runtime, variable, out, node, limit, bytes))
+    std::longjmp(*endOfInput.jump, 1);
+}
+
+int tfc_run_until_end_of_input(tfc_runtime *, void (*run)(void *),
                                void *context) {
-  tfc::EndOfInput &end = runtime->end_of_input;
   std::jmp_buf here;
-  std::jmp_buf *outer = end.jump;
-  std::thread::id outerThread = end.thread;
-  end.jump = &here;
-  end.thread = std::this_thread::get_id();
+  std::jmp_buf *outer = endOfInput.jump;
+  endOfInput.jump = &here;
   if (setjmp(here)) {
-    end.jump = outer;
-    end.thread = outerThread;
+    endOfInput.jump = outer;
     return 1;
   }
   run(context);
-  end.jump = outer;
-  end.thread = outerThread;
+  endOfInput.jump = outer;
   return 0;
 }
 
-const char *tfc_end_of_input_message(tfc_runtime *runtime) {
-  return runtime->end_of_input.message.c_str();
+const char *tfc_end_of_input_message(tfc_runtime *) {
+  return endOfInput.message.c_str();
 }
 
 } // extern "C"

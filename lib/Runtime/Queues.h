@@ -1,4 +1,4 @@
-//===- Queues.h - TensorFlow's FIFO queues as runtime resources -*- C++ -*-===//
+//===- Queues.h - TensorFlow's queues as runtime resources ------*- C++ -*-===//
 //
 // A queue (FIFOQueueV2, PaddingFIFOQueueV2) holds elements of a fixed list
 // of components, each of a fixed shape; it lives in the runtime from the
@@ -11,20 +11,33 @@
 // the element is queued (a step's strings are released before the next
 // step), and made again when it is dequeued.
 //
+// Ops wait as TensorFlow's do: a dequeue until its elements are there or
+// the queue is closed, an enqueue for room (an enqueue of many puts each
+// element in as room appears, so it may hold more than the capacity). The
+// threads that may enqueue or dequeue are the step's (one, or its
+// partitions while a multi-device step runs) and the queue runners'
+// (below). When every one of them waits, and has looked at its queue since
+// the last change of any, nothing could end any wait: the op that finds
+// this fails instead of hanging, naming itself. One lock and one condition serve all of a runtime's queues, which
+// makes that count exact; the ops copy elements under it, which is cheap
+// beside the steps that fill and drain them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TFC_LIB_RUNTIME_QUEUES_H
 #define TFC_LIB_RUNTIME_QUEUES_H
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
-struct tfc_runtime;
+#include "tfc/Runtime/tfc_runtime.h"
 
 namespace tfc {
 
@@ -35,40 +48,50 @@ struct QueueComponent {
   bool isString;
 };
 
+class Queues;
+
 class Queue {
 public:
   Queue(std::string name, int64_t capacity, std::vector<QueueComponent> components)
       : name(std::move(name)), capacity(capacity),
         components(std::move(components)) {}
 
-  /// What an operation on the queue found, for its caller to report.
-  enum class Result { Done, Closed, Full, Empty };
-
-  /// Appends `count` elements, component k's rows from components[k].
-  Result enqueue(const void *const *data, int64_t count);
-  /// Removes the first `count` elements into components[k]'s rows, making
-  /// string handles in `runtime`'s pool.
-  Result dequeue(tfc_runtime *runtime, void *const *data, int64_t count);
-  void close();
-  int64_t size();
-  bool closed();
-
   const std::string name;
   const int64_t capacity; // -1: unbounded.
 
 private:
+  friend class Queues;
   struct Element {
     std::vector<char> bytes;
     std::vector<std::string> strings;
   };
+  Element elementAt(const void *const *data, int64_t row) const;
+  void store(tfc_runtime *runtime, const Element &element, void *const *data,
+             int64_t row) const;
+
   const std::vector<QueueComponent> components;
-  std::mutex mutex;
   std::deque<Element> elements;
   bool isClosed = false;
+  /// Closed with cancel_pending_enqueues: waiting enqueues give up.
+  bool isCancelled = false;
 };
 
 class Queues {
 public:
+  /// What an operation on a queue found, for its caller to report.
+  enum class Result {
+    Done,
+    /// An enqueue into a closed queue; a dequeue from a closed queue with
+    /// fewer elements than it takes.
+    Closed,
+    /// An enqueue that was waiting when the queue was closed with
+    /// cancel_pending_enqueues, or any op that was waiting when the queue
+    /// runners were stopped.
+    Cancelled,
+    /// Every thread that could end the wait is waiting too.
+    WaitsForever,
+  };
+
   /// Queue `slot`, made with these properties if it does not exist yet (a
   /// queue op makes its queue the first time it runs, as TensorFlow's).
   Queue &make(int64_t slot, const std::string &name, int64_t capacity,
@@ -76,14 +99,74 @@ public:
   /// Queue `slot`, or null if no queue op has made it yet.
   Queue *find(int64_t slot);
   /// Whether any queue has been made.
-  bool any() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return !queues.empty();
-  }
+  bool any();
+
+  /// Appends `count` elements, component k's rows from data[k], each as
+  /// soon as there is room.
+  Result enqueue(Queue &queue, const void *const *data, int64_t count);
+  /// Removes the first `count` elements into data[k]'s rows, once there are
+  /// that many, making string handles in `runtime`'s pool.
+  Result dequeue(Queue &queue, tfc_runtime *runtime, void *const *data,
+                 int64_t count);
+  void close(Queue &queue, bool cancelPendingEnqueues);
+  int64_t size(Queue &queue);
+  bool closed(Queue &queue);
+
+  /// Threads that may enqueue and dequeue beside the step's one: a queue
+  /// runner's, while it runs; a multi-device step's other partitions.
+  void addParticipants(int count);
+  /// Ends every wait with Result::Cancelled, now and from now on: the
+  /// queue runners are stopping.
+  void stop();
+  bool stopping();
+  /// Waits wait again (the runners have stopped).
+  void resume();
 
 private:
+  /// Waits until `ready()`; Done, or why it gave up.
+  template <typename Ready>
+  Result waitFor(std::unique_lock<std::mutex> &lock, Queue &queue,
+                 bool enqueue, Ready ready);
+
+  /// A queue changed (or who may change one): every waiter re-checks.
+  void changedNow();
+
   std::mutex mutex;
+  std::condition_variable changed;
   std::unordered_map<int64_t, std::unique_ptr<Queue>> queues;
+  int participants = 1;
+  /// Changes so far, and the waiters that found nothing to do since the
+  /// last one.
+  uint64_t generation = 0;
+  int stuck = 0;
+  bool isStopping = false;
+};
+
+/// A model's queue runners at work (tfc_queue_runners_start): each
+/// thread runs its entry again and again, with an arena and a string pool
+/// of its own, until its input ends (a dequeue from a closed queue) or the
+/// runners stop. When the last thread of a runner ends because its input
+/// ended, the runner closes its queue, so that the end of the input
+/// reaches whoever dequeues from it, as a TensorFlow QueueRunner does.
+class QueueRunners {
+public:
+  QueueRunners(tfc_runtime *runtime, const tfc_model *model, void *state);
+  /// Stops the runners: every wait in a queue ends (a runner's thread ends
+  /// quietly), and each runner's queue is closed with its pending
+  /// enqueues cancelled, as TensorFlow's Coordinator stopping them does.
+  ~QueueRunners();
+
+private:
+  void run(const tfc_queue_runner &runner, const tfc_runner_thread &thread,
+           size_t index);
+
+  tfc_runtime *const runtime;
+  const tfc_model *const model;
+  void *const state;
+  std::mutex mutex;
+  /// Per runner, its threads still running.
+  std::vector<int> running;
+  std::vector<std::thread> threads;
 };
 
 } // namespace tfc

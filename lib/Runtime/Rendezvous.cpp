@@ -154,7 +154,11 @@ void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
                         void *const *outputs) {
   // Each partition (a device) on a thread of its own, kept across steps;
   // the caller runs the first. Kernels inside share the intra-op pool.
+  // The partitions but the first are threads that may wait in queues
+  // beside the step's own (Queues.h counts who could end a wait).
+  runtime->queues.addParticipants(count - 1);
   runtime->partitions->run(runtime, count, partitions, arena, state, inputs,
                            outputs);
+  runtime->queues.addParticipants(1 - count);
   runtime->rendezvous->reset();
 }

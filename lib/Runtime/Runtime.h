@@ -15,25 +15,10 @@
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
-#include <csetjmp>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
-
-namespace tfc {
-
-/// Where a dequeue that finds its queue closed ends the run of steps, as
-/// TensorFlow's OutOfRangeError ends a queue runner's loop: armed by
-/// tfc_run_until_end_of_input on the thread that runs the steps.
-struct EndOfInput {
-  std::jmp_buf *jump = nullptr;
-  std::thread::id thread;
-  /// "NODE: what it found", for whoever ran the steps to report.
-  std::string message;
-};
-
-} // namespace tfc
 
 struct tfc_runtime {
   tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous)
@@ -51,7 +36,8 @@ struct tfc_runtime {
   tfc::Stacks stacks;
   tfc::TensorArrays tensor_arrays;
   tfc::Queues queues;
-  tfc::EndOfInput end_of_input;
+  /// The queue runners' threads, while they run (QueueRunners.cpp).
+  std::unique_ptr<tfc::QueueRunners> queue_runners;
 };
 
 namespace tfc::rt {

@@ -26,11 +26,24 @@
 using tfc::handleOf;
 using tfc::stringOf;
 
+namespace {
+thread_local tfc::StringPool *threadPool = nullptr;
+} // namespace
+
+tfc::ThreadStringPool::ThreadStringPool(StringPool &pool) : outer(threadPool) {
+  threadPool = &pool;
+}
+
+tfc::ThreadStringPool::~ThreadStringPool() { threadPool = outer; }
+
+tfc::StringPool *tfc::ThreadStringPool::current() { return threadPool; }
+
 extern "C" {
 
 const void *tfc_string_new(tfc_runtime *runtime, const char *data,
                            int64_t size) {
-  return runtime->strings.make(data, size);
+  tfc::StringPool &pool = threadPool ? *threadPool : runtime->strings;
+  return pool.make(data, size);
 }
 
 void tfc_strings_release(tfc_runtime *runtime) { runtime->strings.release(); }

@@ -71,6 +71,22 @@ private:
   std::vector<std::unique_ptr<char[]>> objects;
 };
 
+/// While one lives, tfc_string_new makes the strings of its thread in
+/// `pool` instead of the runtime's: a queue runner's thread runs beside
+/// the steps, whose strings are released between steps.
+class ThreadStringPool {
+public:
+  explicit ThreadStringPool(StringPool &pool);
+  ~ThreadStringPool();
+  ThreadStringPool(const ThreadStringPool &) = delete;
+  ThreadStringPool &operator=(const ThreadStringPool &) = delete;
+  /// The pool of the calling thread, or null: the runtime's.
+  static StringPool *current();
+
+private:
+  StringPool *outer;
+};
+
 } // namespace tfc
 
 #endif // TFC_LIB_RUNTIME_STRINGS_H

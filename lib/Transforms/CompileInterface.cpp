@@ -236,6 +236,17 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     module->setAttr(kFeedMaxDimsAttr, b.getArrayAttr(maxDims));
   }
   set(kInitAttr, init);
+  SmallVector<Attribute> runners;
+  for (const std::string &runner : flags.queueRunners) {
+    SmallVector<StringRef> names;
+    StringRef(runner).split(names, ',');
+    if (llvm::any_of(names, [](StringRef name) { return name.empty(); }))
+      return emitError(module.getLoc())
+             << "--queue-runner '" << runner
+             << "': expected ENQUEUE_NODE[,ENQUEUE_NODE...]";
+    runners.push_back(b.getStringAttr(runner));
+  }
+  set(kQueueRunnersAttr, runners);
 
   // Placement's inputs, checked here so that a bad flag is named as one.
   SmallVector<Attribute> devices;

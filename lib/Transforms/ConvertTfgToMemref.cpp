@@ -42,6 +42,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <map>
 
@@ -520,17 +521,35 @@ struct ConvertTfgToMemrefPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<tfg::GraphOp> steps, inits;
+    // Each queue runner's entry, by its enqueue node.
+    llvm::MapVector<StringRef, SmallVector<tfg::GraphOp>> runners;
     for (auto graph : module.getOps<tfg::GraphOp>()) {
       auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
       if (entry && entry.getValue() == "step")
         steps.push_back(graph);
       if (entry && entry.getValue() == "init")
         inits.push_back(graph);
+      if (StringRef node = runnerEntryNode(graph); !node.empty())
+        runners[node].push_back(graph);
     }
     // Each partition is written for the target of its device type (CPU
     // when it names none).
     llvm::DenseMap<Operation *, const DeviceTarget *> targets;
-    for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, inits)) {
+    // A runner's threads run their entry on their own: its partitions on
+    // several devices would need a rendezvous of their own per thread.
+    for (auto &[node, partitions] : runners)
+      if (partitions.size() > 1) {
+        partitions[1].emitError()
+            << "queue runner node '" << node << "': its entry spans "
+            << partitions.size()
+            << " devices; tfc runs a queue runner's entry on one device (place "
+               "the nodes it needs on one)";
+        return signalPassFailure();
+      }
+    SmallVector<tfg::GraphOp> others(inits);
+    for (auto &[node, partitions] : runners)
+      others.push_back(partitions.front());
+    for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, others)) {
       std::string type = partitionDeviceType(graph);
       targets[graph] = lookupDeviceTarget(type);
       if (!targets[graph]) {
@@ -545,13 +564,21 @@ struct ConvertTfgToMemrefPass
         return signalPassFailure();
       }
     }
-    // The init entry runs before any input exists.
-    for (tfg::GraphOp graph : inits)
+    // The init entry runs before any input exists, and a queue runner's
+    // apart from the steps.
+    for (tfg::GraphOp graph : others)
       for (Operation &op : graph.getBody())
         if (opKindOf(&op) == OpKind::InternalArg) {
-          op.emitError() << "the init entry needs a fed tensor ('"
-                         << tfg::getNodeName(&op)
-                         << "'): init nodes must not depend on feeds";
+          StringRef runner = runnerEntryNode(graph);
+          InFlightDiagnostic error = op.emitError();
+          if (runner.empty())
+            error << "the init entry needs a fed tensor ('"
+                  << tfg::getNodeName(&op)
+                  << "'): init nodes must not depend on feeds";
+          else
+            error << "queue runner node '" << runner
+                  << "' needs a fed tensor ('" << tfg::getNodeName(&op)
+                  << "'): a queue runner's enqueues must not depend on feeds";
           return signalPassFailure();
         }
     // The stacks of loop gradients and the TensorArrays, numbered over the
@@ -626,6 +653,11 @@ struct ConvertTfgToMemrefPass
     if (failed(emitEntries(steps, "tfc_step_impl", inputs, outputs)) ||
         failed(emitEntries(inits, "tfc_init_impl", {}, {})))
       return signalPassFailure();
+    for (auto [k, runner] : llvm::enumerate(runners))
+      if (failed(emitEntries(runner.second,
+                             "tfc_runner_" + std::to_string(k) + "_impl", {},
+                             {})))
+        return signalPassFailure();
   }
 };
 

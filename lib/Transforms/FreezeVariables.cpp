@@ -137,7 +137,9 @@ struct FreezeVariablesPass
     for (Operation &op : step.getBody())
       if (isVariableNode(&op))
         variables.push_back(&op);
-    bool readOnly = llvm::all_of(variables, [&](Operation *variable) {
+    // (A queue runner's entry may use the variables too: they stay.)
+    bool readOnly = queueRunnerNodes(module).empty() &&
+                    llvm::all_of(variables, [&](Operation *variable) {
       bool resource = opKindOf(variable) == OpKind::VarHandleOp;
       return keys.count(variableId(variable)) &&
              llvm::all_of(variable->getUsers(), [&](Operation *user) {

@@ -144,7 +144,22 @@ llvm::StringSet<> getRootNames(ModuleOp module) {
       for (Attribute name : names)
         if (auto str = dyn_cast<StringAttr>(name))
           roots.insert(str.getValue());
+  for (StringRef node : queueRunnerNodes(module))
+    roots.insert(node);
   return roots;
+}
+
+SmallVector<StringRef> queueRunnerNodes(ModuleOp module) {
+  SmallVector<StringRef> nodes;
+  if (auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr))
+    for (Attribute runner : runners) {
+      SmallVector<StringRef> names;
+      cast<StringAttr>(runner).getValue().split(names, ',');
+      for (StringRef name : names)
+        if (!llvm::is_contained(nodes, name))
+          nodes.push_back(name);
+    }
+  return nodes;
 }
 
 bool isRoot(Operation *node, const llvm::StringSet<> &roots) {

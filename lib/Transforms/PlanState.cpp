@@ -72,12 +72,14 @@ struct PlanStatePass : public impl::PlanStatePassBase<PlanStatePass> {
     numVariables = 0;
     stateBytes = 0;
     ModuleOp module = getOperation();
-    // Step partitions first, then the init entry's.
+    // Step partitions first, then the init entry's, then the queue
+    // runners'.
     SmallVector<tfg::GraphOp> entries;
-    for (StringRef kind : {"step", "init"})
+    for (StringRef kind : {"step", "init", "runner"})
       for (auto graph : module.getOps<tfg::GraphOp>())
         if (auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr))
-          if (entry.getValue() == kind)
+          if (kind == "runner" ? !runnerEntryNode(graph).empty()
+                               : entry.getValue() == kind)
             entries.push_back(graph);
 
     // Variables in order of first appearance, and their index by identity.

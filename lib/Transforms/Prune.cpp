@@ -12,7 +12,9 @@
 //
 // Feeding a tensor computed inside a TF1 while loop is an error, as in
 // TensorFlow. The init nodes (tfc.init) are pruned from a copy of the
-// original graph into a second graph, the "init" entry.
+// original graph into a second graph, the "init" entry, and each enqueue
+// node of a queue runner (tfc.queue_runners) into one of its own, the
+// entry "runner:NODE".
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Queues.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -271,6 +274,46 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
   return success();
 }
 
+/// Each queue runner's nodes are enqueues into one queue, as a
+/// TensorFlow QueueRunner's are.
+LogicalResult checkQueueRunners(ModuleOp module, tfg::GraphOp graph) {
+  auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr);
+  if (!runners)
+    return success();
+  llvm::StringMap<Operation *> byName;
+  for (Operation &op : graph.getBody())
+    if (tfg::isNode(&op))
+      byName[tfg::getNodeName(&op)] = &op;
+  for (Attribute runner : runners) {
+    StringRef flag = cast<StringAttr>(runner).getValue();
+    SmallVector<StringRef> names;
+    flag.split(names, ',');
+    Operation *queue = nullptr;
+    for (StringRef name : names) {
+      auto error = [&]() {
+        return emitError(module.getLoc())
+               << "--queue-runner '" << flag << "': '" << name << "' ";
+      };
+      Operation *node = byName.lookup(name);
+      if (!node)
+        return error() << "is no node of the graph";
+      OpKind kind = opKindOf(node);
+      if (kind != OpKind::QueueEnqueueV2 && kind != OpKind::QueueEnqueueManyV2)
+        return error() << "is a " << tfg::getOpType(node)
+                       << ", not a QueueEnqueueV2 or QueueEnqueueManyV2";
+      Operation *its = queueNodeOf(tfg::getDataOperands(node)[0]);
+      if (!its)
+        return error() << "enqueues into a queue tfc cannot trace to its node";
+      if (queue && queueName(its) != queueName(queue))
+        return error() << "enqueues into '" << queueName(its)
+                       << "', not '" << queueName(queue)
+                       << "': one runner feeds one queue";
+      queue = its;
+    }
+  }
+  return success();
+}
+
 struct PrunePass : public impl::PrunePassBase<PrunePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -291,14 +334,21 @@ struct PrunePass : public impl::PrunePassBase<PrunePass> {
     tfg::GraphOp step = graphs.front();
     OpBuilder builder(module.getContext());
 
-    // The init entry starts as a copy of the whole graph.
-    if (!init.empty()) {
-      builder.setInsertionPointAfter(step);
-      auto initGraph = cast<tfg::GraphOp>(builder.clone(*step));
-      initGraph->setAttr(kEntryAttr, builder.getStringAttr("init"));
-      if (failed(Pruner(module, initGraph).run({}, {}, {}, init)))
+    // The init entry and each queue runner's starts as a copy of the
+    // whole graph.
+    builder.setInsertionPointAfter(step);
+    auto entryOf = [&](StringRef name, ArrayRef<std::string> roots) {
+      auto graph = cast<tfg::GraphOp>(builder.clone(*step));
+      graph->setAttr(kEntryAttr, builder.getStringAttr(name));
+      return Pruner(module, graph).run({}, {}, {}, roots);
+    };
+    if (!init.empty() && failed(entryOf("init", init)))
+      return signalPassFailure();
+    if (failed(checkQueueRunners(module, step)))
+      return signalPassFailure();
+    for (StringRef node : queueRunnerNodes(module))
+      if (failed(entryOf((kRunnerEntryPrefix + node).str(), {node.str()})))
         return signalPassFailure();
-    }
     step->setAttr(kEntryAttr, builder.getStringAttr("step"));
     if (failed(Pruner(module, step).run(
             getStrings(module, kFeedsAttr),

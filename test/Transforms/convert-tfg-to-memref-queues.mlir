@@ -20,8 +20,12 @@
 // CHECK-LABEL: func.func @tfc_init_impl
 // CHECK: call @tfc_queue_make(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c32_i64{{.*}}, %c2_i64{{.*}})
 // CHECK: call @tfc_queue_enqueue(%arg0, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c5_i64{{.*}})
-// CHECK: call @tfc_queue_close(%arg0, %{{.*}}, %c0_i64{{.*}})
-module attributes {tfc.feeds = [], tfc.fetches = ["batch:0", "batch:1", "size:0", "closed:0"]} {
+// CHECK: call @tfc_queue_close(%arg0, %{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}})
+// CHECK-LABEL: func.func @tfc_runner_0_impl
+// CHECK: call @tfc_queue_make(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c32_i64{{.*}}, %c2_i64{{.*}})
+// CHECK: call @tfc_queue_enqueue(%arg0, %{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}})
+// CHECK: call @tfc_queue_close(%arg0, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}})
+module attributes {tfc.feeds = [], tfc.fetches = ["batch:0", "batch:1", "size:0", "closed:0"], tfc.queue_runners = ["again"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "init"} {
     %q:2 = FIFOQueueV2 name("examples") {capacity = 32 : i64, component_types = [f32, !tfg.string], container = "", shapes = [#tfg.shape<3>, #tfg.shape<>], shared_name = "examples"} : () -> tensor<!tfg.resource>
     %x:2 = Const name("x") {dtype = f32, value = dense<1.0> : tensor<5x3xf32>, tfc.offsets = array<i64: 0>} : () -> tensor<5x3xf32>
@@ -39,6 +43,37 @@ module attributes {tfc.feeds = [], tfc.fetches = ["batch:0", "batch:1", "size:0"
     %r1 = _Retval(%b#1) name("batch/_retval_1") {T = !tfg.string, index = 1} : (tensor<2x!tfg.string>) -> ()
     %r2 = _Retval(%s#0) name("size/_retval_0") {T = i32, index = 2} : (tensor<i32>) -> ()
     %r3 = _Retval(%c#0) name("closed/_retval_0") {T = i1, index = 3} : (tensor<i1>) -> ()
+  }
+  // A queue runner's entry (a cancelling close in it, for the test).
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "runner:again"} {
+    %q:2 = FIFOQueueV2 name("examples") {capacity = 32 : i64, component_types = [f32, !tfg.string], container = "", shapes = [#tfg.shape<3>, #tfg.shape<>], shared_name = "examples"} : () -> tensor<!tfg.resource>
+    %x:2 = Const name("x") {dtype = f32, value = dense<1.0> : tensor<3xf32>, tfc.offsets = array<i64: 0>} : () -> tensor<3xf32>
+    %t:2 = Const name("t") {dtype = !tfg.string, value = dense<"a"> : tensor<!tfg.string>, tfc.offsets = array<i64: 64>} : () -> tensor<!tfg.string>
+    %again = QueueEnqueueV2(%q#0, %x#0, %t#0) name("again") {Tcomponents = [f32, !tfg.string], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<3xf32>, tensor<!tfg.string>) -> ()
+    %cancel = QueueCloseV2(%q#0) [%again] name("cancel") {cancel_pending_enqueues = true} : (tensor<!tfg.resource>) -> ()
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = [], tfc.queue_runners = ["fill"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "runner:fill"} {
+    %q:2 = FIFOQueueV2 name("q") {capacity = -1 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+    // expected-error @+1 {{queue runner node 'fill' needs a fed tensor ('x/_arg_0'): a queue runner's enqueues must not depend on feeds}}
+    %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0} : () -> tensor<f32>
+    %fill = QueueEnqueueV2(%q#0, %x#0) name("fill") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = [], tfc.fetches = [], tfc.queue_runners = ["fill"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfc.device = "/job:localhost/replica:0/task:0/device:CPU:0", tfg.entry = "runner:fill"} {
+    %q:2 = FIFOQueueV2 name("q") {capacity = -1 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+  }
+  // expected-error @+1 {{queue runner node 'fill': its entry spans 2 devices; tfc runs a queue runner's entry on one device (place the nodes it needs on one)}}
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfc.device = "/job:localhost/replica:0/task:0/device:CPU:1", tfg.entry = "runner:fill"} {
+    %n = NoOp name("other")
   }
 }
 

@@ -143,3 +143,45 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["e"]} {
     %e:2 = Exp(%n#0) name("e") {T = f32, _class = ["loc:@x", "loc:@n"]} : (tensor<*xf32>) -> tensor<*xf32>
   }
 }
+
+// -----
+
+// Each enqueue node of a queue runner forms an entry of its own,
+// "runner:NODE", pruned from the original graph to what it needs; a node
+// two threads run is one entry. The step keeps only its dequeue.
+// CHECK-LABEL: module attributes {tfc.fetches = ["take"], tfc.queue_runners = ["fill,fill", "more"]}
+// CHECK: tfg.graph {{.*}} attributes {tfg.entry = "step"}
+// CHECK-NOT: QueueEnqueue
+// CHECK: QueueDequeueV2
+// CHECK: tfg.graph {{.*}} attributes {tfg.entry = "runner:fill"}
+// CHECK-NOT: name("more")
+// CHECK-NOT: QueueDequeueV2
+// CHECK: name("fill")
+// CHECK: tfg.graph {{.*}} attributes {tfg.entry = "runner:more"}
+// CHECK-NOT: name("fill")
+// CHECK: name("more")
+// CHECK-NOT: tfg.graph
+module attributes {tfc.fetches = ["take"], tfc.queue_runners = ["fill,fill", "more"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+    %q:2 = FIFOQueueV2 name("q") {capacity = 4 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+    %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+    %two:2 = Const name("two") {dtype = f32, value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+    %fill = QueueEnqueueV2(%q#0, %one#0) name("fill") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
+    %more = QueueEnqueueV2(%q#0, %two#0) name("more") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
+    %take:2 = QueueDequeueV2(%q#0) name("take") {component_types = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>) -> tensor<f32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{--queue-runner 'fill,other': 'other' enqueues into 'p', not 'q': one runner feeds one queue}}
+module attributes {tfc.fetches = ["take"], tfc.queue_runners = ["fill,other"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+    %q:2 = FIFOQueueV2 name("q") {capacity = 4 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+    %p:2 = FIFOQueueV2 name("p") {capacity = 4 : i64, component_types = [f32], container = "", shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+    %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+    %fill = QueueEnqueueV2(%q#0, %one#0) name("fill") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
+    %other = QueueEnqueueV2(%p#0, %one#0) name("other") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
+    %take:2 = QueueDequeueV2(%q#0) name("take") {component_types = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>) -> tensor<f32>
+  }
+}

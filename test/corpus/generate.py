@@ -693,6 +693,82 @@ def make_queue_training(root):
     md.finish()
 
 
+def run_with_queue_runners(g, init, fetches, train_op):
+    """Runs `init`, starts the graph's queue runners and runs steps (the
+    fetches and `train_op`) until the input ends; returns the outputs of
+    the last whole step and every step's first fetch."""
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        sess.run(init)
+        coord = tf1.train.Coordinator()
+        threads = tf1.train.start_queue_runners(sess, coord)
+        losses, last = [], None
+        try:
+            while True:
+                last = sess.run(fetches + [train_op])[:-1]
+                losses.append(last[0])
+        except tf.errors.OutOfRangeError:
+            pass
+        coord.request_stop()
+        coord.join(threads)
+    return last, losses
+
+
+def make_queue_runners(root):
+    """TF1 training fed by queue runners, as tf.compat.v1's input pipelines
+    build it: slice_input_producer (two epochs of 10 examples in order, a
+    ResourceCountUpTo ending them) feeds tf.train.batch, one thread each,
+    and each step takes a batch of 4 for an SGD step, so the sixth step
+    finds the input ended. The manifest lists the runners' enqueue nodes
+    (`queue_runners`, from the graph's collection) and the outputs of the
+    last whole step."""
+    name = "queue_runners"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 linear regression fed by queue runners: "
+                  "slice_input_producer (2 epochs of 10) into tf.train.batch "
+                  "of 4, SGD per step")
+    with tf1_graph(name) as g:
+        features = rng.standard_normal((10, 3)).astype(np.float32)
+        labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
+                  - 0.75).astype(np.float32)
+        tags = np.array([b"row-%d" % i for i in range(10)])
+        x, y, tag = tf1.train.slice_input_producer(
+            [features, labels, tags], num_epochs=2, shuffle=False, capacity=8)
+        xb, yb, tagb = tf1.train.batch([x, y, tag], batch_size=4, capacity=6,
+                                       num_threads=1)
+        w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
+        b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
+        loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
+                              name="loss")
+        sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
+        with tf.control_dependencies([sgd]):
+            w_after = tf.identity(w.read_value(), name="w_after")
+        tags_out = tf.identity(tagb, name="tags")
+        init = tf.group(
+            tf1.variables_initializer(tf1.global_variables(), name="globals"),
+            tf1.variables_initializer(tf1.local_variables(), name="locals"),
+            name="init")
+        assert init.name == "init", init.name
+        runners = [[op.name for op in qr.enqueue_ops]
+                   for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
+        fetches = [loss, w_after, tags_out]
+        last, losses = run_with_queue_runners(g, init, fetches, sgd)
+        assert len(losses) == 5, losses
+        # Queue runners on one thread each: the order is TensorFlow's.
+        again, _ = run_with_queue_runners(g, init, fetches, sgd)
+        assert all(identical(a, b) for a, b in zip(last, again))
+        for t, v in zip(fetches, last):
+            md.add_fetch(t.name, v.astype(bytes) if v.dtype == object else v)
+        np.save(md.path("outputs", "step_losses.npy"),
+                np.array(losses, np.float32), allow_pickle=False)
+        md.manifest.update(targets=["sgd"], init=["init"],
+                           queue_runners=runners,
+                           step_losses="outputs/step_losses.npy",
+                           input_ends_after=len(losses))
+        md.write_text(g.as_graph_def())
+    md.finish()
+
+
 def save_tf_function(md, f):
     """Saves tf.function `f` as the SavedModel's serving_default signature;
     returns the signature's description and the loaded signature."""
@@ -1606,6 +1682,7 @@ def all_models():
         ("tf2_cond_gradients", make_tf2_cond_gradients),
         ("tf2_tensor_arrays", make_tf2_tensor_arrays),
         ("queue_training", make_queue_training),
+        ("queue_runners", make_queue_runners),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

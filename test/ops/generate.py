@@ -1154,6 +1154,21 @@ def _(c, rng):
                                out_type=tf.int64))
 
 
+@case("ScalarSummary", EXACT)
+def _(c, rng):
+    # The serialized Summary, byte for byte: a value per tag, each value a
+    # float however it came.
+    tags = c.feed(np.array([b"loss", b"accuracy/top1", b""]))
+    c.fetch(raw.ScalarSummary(tags=tags, values=c.feed(
+        np.array([0.25, -3.5e-8, np.inf], np.float32))))
+    c.fetch(raw.ScalarSummary(tags=tf.constant(b"lr"), values=c.feed(
+        np.array(1 / 3, np.float64))))
+    c.fetch(raw.ScalarSummary(tags=c.feed(np.array([[b"a", b"b"]])), values=c.feed(
+        np.array([[7, -123456789]], np.int32))))
+    c.fetch(raw.ScalarSummary(tags=tf.constant(b"step"), values=c.feed(
+        np.array(1 << 40, np.int64))))
+
+
 @case("StringToHashBucketFast", EXACT)
 def _(c, rng):
     # Every length from 0 to 200 bytes (each of FarmHash's closed forms and

@@ -4,6 +4,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -76,7 +79,7 @@ TEST(QueueTest, ElementsLeaveInOrderWithTheirStrings) {
   uint8_t closed = 1;
   tfc_queue_is_closed(runtime.get(), &closed, "closed", 3);
   EXPECT_EQ(closed, 0);
-  tfc_queue_close(runtime.get(), "close", 3);
+  tfc_queue_close(runtime.get(), "close", 3, 0);
   tfc_queue_is_closed(runtime.get(), &closed, "closed", 3);
   EXPECT_EQ(closed, 1);
 }
@@ -109,7 +112,7 @@ TEST(QueueTest, ClosedQueueEndsTheRun) {
   uint64_t tags[3] = {empty, empty, empty};
   const void *components[] = {rows, tags};
   tfc_queue_enqueue(runtime.get(), components, "fill", 0, 3);
-  tfc_queue_close(runtime.get(), "close", 0);
+  tfc_queue_close(runtime.get(), "close", 0, 0);
 
   DequeueCall call{runtime.get(), 2};
   EXPECT_EQ(tfc_run_until_end_of_input(runtime.get(), dequeueTwice, &call), 1);
@@ -150,19 +153,26 @@ TEST(QueueDeathTest, OpsThatCannotCompleteStopTheStep) {
         tfc_queue_dequeue(runtime.get(), outputs, "take", 0, 1);
       },
       "take: the queue 'q' has 0 elements, fewer than the 1 the dequeue "
-      "takes, and nothing in this program enqueues while the step waits");
+      "takes, and nothing in this program can enqueue while the step waits");
   EXPECT_DEATH(
       {
         RuntimePtr runtime = makeRuntime();
         makeQueue(runtime.get(), 0, 2);
-        tfc_queue_enqueue(runtime.get(), components, "fill", 0, 3);
+        uint64_t empty = stringHandle(runtime.get(), "");
+        uint64_t texts[3];
+        std::fill(texts, texts + 3, empty);
+        const void *three[2];
+        three[0] = rows;
+        three[1] = texts;
+        tfc_queue_enqueue(runtime.get(), three, "fill", 0, 3);
       },
-      "fill: the queue 'q' has 0 of its 2 elements and 3 more do not fit");
+      "fill: the queue 'q' has 2 of its 2 elements and more do not fit, "
+      "and nothing in this program can dequeue while the step waits");
   EXPECT_DEATH(
       {
         RuntimePtr runtime = makeRuntime();
         makeQueue(runtime.get(), 0, -1);
-        tfc_queue_close(runtime.get(), "close", 0);
+        tfc_queue_close(runtime.get(), "close", 0, 0);
         tfc_queue_enqueue(runtime.get(), components, "fill", 0, 1);
       },
       "fill: Cancelled: the queue 'q' is closed");
@@ -170,16 +180,201 @@ TEST(QueueDeathTest, OpsThatCannotCompleteStopTheStep) {
       {
         RuntimePtr runtime = makeRuntime();
         makeQueue(runtime.get(), 0, -1);
-        tfc_queue_close(runtime.get(), "close", 0);
+        tfc_queue_close(runtime.get(), "close", 0, 0);
         tfc_queue_dequeue(runtime.get(), outputs, "take", 0, 1);
       },
       "take: OutOfRange: the queue 'q' is closed and has 0 elements");
   EXPECT_DEATH(
       {
         RuntimePtr runtime = makeRuntime();
-        tfc_queue_close(runtime.get(), "close", 5);
+        tfc_queue_close(runtime.get(), "close", 5, 0);
       },
       "close: its queue was never made");
+}
+
+// Queue runners, with entries written here in C++ where a compiled
+// model's are generated: each runs a tfc_step_fn on a thread of its own.
+
+/// A model of nothing but queue runners; `arena` is per thread.
+tfc_model runnerModel(const tfc_queue_runner *runners, int32_t count) {
+  tfc_model model = {};
+  model.abi_version = TFC_RUNTIME_ABI_VERSION;
+  model.arena_alignment = 64;
+  model.num_queue_runners = count;
+  model.queue_runners = runners;
+  return model;
+}
+
+/// A queue of int64 scalars.
+void makeCounterQueue(tfc_runtime *runtime, const char *name, int64_t slot,
+                      int64_t capacity) {
+  const int64_t bytes[] = {8}, isString[] = {0};
+  tfc_queue_make(runtime, name, bytes, isString, slot, capacity, 1);
+}
+
+/// Enqueues the next count of the state's counter into queue 0, without
+/// end (a producer whose input never ends).
+void countForever(tfc_runtime *runtime, void *, void *state, void *const *,
+                  void *const *) {
+  int64_t value;
+  tfc_count_up_to(runtime, state, &value, "count", INT64_MAX, 8);
+  const void *components[] = {&value};
+  tfc_queue_enqueue(runtime, components, "enqueue_count", 0, 1);
+}
+
+// Tests that a runner's thread fills its queue while the caller dequeues,
+// waiting for room in a queue of 3 and the caller waiting for elements,
+// that 50 values come in order, and that stopping the runners ends the
+// thread waiting for room.
+TEST(QueueRunnerTest, FillsItsQueueWhileTheCallerDequeues) {
+  RuntimePtr runtime = makeRuntime();
+  makeCounterQueue(runtime.get(), "counts", 0, 3);
+  tfc_runner_thread thread = {"enqueue_count", countForever, 0};
+  tfc_queue_runner runner = {"counts", 0, 1, &thread};
+  tfc_model model = runnerModel(&runner, 1);
+  alignas(64) int64_t state[8] = {};
+  tfc_queue_runners_start(runtime.get(), &model, state);
+  for (int64_t i = 0; i < 50; ++i) {
+    int64_t value = -1;
+    void *out[] = {&value};
+    tfc_queue_dequeue(runtime.get(), out, "take", 0, 1);
+    ASSERT_EQ(value, i);
+  }
+  tfc_queue_runners_stop(runtime.get());
+  // The runner's queue is closed, its pending enqueue cancelled.
+  uint8_t closed = 0;
+  tfc_queue_is_closed(runtime.get(), &closed, "closed", 0);
+  EXPECT_EQ(closed, 1);
+}
+
+/// Moves one element from queue 1 to queue 0, doubled.
+void doubleOne(tfc_runtime *runtime, void *, void *, void *const *,
+               void *const *) {
+  int64_t value;
+  void *out[] = {&value};
+  tfc_queue_dequeue(runtime, out, "take_upstream", 1, 1);
+  value *= 2;
+  const void *in[] = {&value};
+  tfc_queue_enqueue(runtime, in, "enqueue_doubled", 0, 1);
+}
+
+struct DrainCall {
+  tfc_runtime *runtime;
+  std::vector<int64_t> taken;
+};
+
+void drainPairs(void *context) {
+  auto *call = static_cast<DrainCall *>(context);
+  for (;;) {
+    int64_t pair[2];
+    void *out[] = {pair};
+    tfc_queue_dequeue(call->runtime, out, "take_pair", 0, 2);
+    call->taken.insert(call->taken.end(), pair, pair + 2);
+  }
+}
+
+// Tests the end of input through a runner, with two threads of it: when
+// the queue it dequeues from is closed and empty, each thread ends, the
+// last closes the runner's queue, and the caller's run of dequeues ends
+// with every element taken once, after an enqueue of many larger than
+// the queue's capacity went in as room appeared.
+TEST(QueueRunnerTest, TheEndOfInputPassesThroughARunner) {
+  RuntimePtr runtime = makeRuntime();
+  makeCounterQueue(runtime.get(), "doubled", 0, 16);
+  makeCounterQueue(runtime.get(), "upstream", 1, 3);
+  tfc_runner_thread threads[] = {{"enqueue_doubled", doubleOne, 0},
+                                 {"enqueue_doubled", doubleOne, 0}};
+  tfc_queue_runner runner = {"doubled", 0, 2, threads};
+  tfc_model model = runnerModel(&runner, 1);
+  alignas(64) int64_t state[8] = {};
+  tfc_queue_runners_start(runtime.get(), &model, state);
+  // Ten upstream elements into a queue of 3: the runner makes room (the
+  // caller drains only after, so the runner's queue holds all ten).
+  int64_t values[10];
+  for (int64_t i = 0; i < 10; ++i)
+    values[i] = i + 1;
+  const void *in[] = {values};
+  tfc_queue_enqueue(runtime.get(), in, "fill", 1, 10);
+  tfc_queue_close(runtime.get(), "close", 1, 0);
+
+  DrainCall call{runtime.get(), {}};
+  ASSERT_EQ(tfc_run_until_end_of_input(runtime.get(), drainPairs, &call), 1);
+  EXPECT_STREQ(tfc_end_of_input_message(runtime.get()),
+               "take_pair: the queue 'doubled' is closed and has 0 elements, "
+               "fewer than the 2 the dequeue takes");
+  std::sort(call.taken.begin(), call.taken.end());
+  std::vector<int64_t> expected;
+  for (int64_t i = 1; i <= 10; ++i)
+    expected.push_back(2 * i);
+  EXPECT_EQ(call.taken, expected);
+  tfc_queue_runners_stop(runtime.get());
+}
+
+/// Enqueues the state's counter while it is under 4 (CountUpTo's limit).
+void countToFour(tfc_runtime *runtime, void *, void *state, void *const *,
+                 void *const *) {
+  int32_t value;
+  tfc_count_up_to(runtime, state, &value, "epochs", 4, 4);
+  int64_t wide = value;
+  const void *components[] = {&wide};
+  tfc_queue_enqueue(runtime, components, "enqueue_epoch", 0, 1);
+}
+
+// Tests that CountUpTo's limit ends a runner's input as TensorFlow's
+// OutOfRangeError does (how limit_epochs ends an input pipeline), and
+// that outside an armed run it stops the step naming the node.
+TEST(QueueRunnerTest, CountUpToEndsTheInput) {
+  RuntimePtr runtime = makeRuntime();
+  makeCounterQueue(runtime.get(), "epochs", 0, -1);
+  tfc_runner_thread thread = {"enqueue_epoch", countToFour, 0};
+  tfc_queue_runner runner = {"epochs", 0, 1, &thread};
+  tfc_model model = runnerModel(&runner, 1);
+  alignas(64) int32_t state[16] = {};
+  tfc_queue_runners_start(runtime.get(), &model, state);
+  DrainCall call{runtime.get(), {}};
+  ASSERT_EQ(tfc_run_until_end_of_input(runtime.get(), drainPairs, &call), 1);
+  EXPECT_EQ(call.taken, (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(state[0], 4);
+  tfc_queue_runners_stop(runtime.get());
+
+  EXPECT_DEATH(
+      {
+        int32_t value;
+        tfc_count_up_to(runtime.get(), state, &value, "epochs", 4, 4);
+      },
+      "epochs: OutOfRange: Reached limit of 4");
+}
+
+/// Waits for an element of queue 1, which nothing fills.
+void waitUpstream(tfc_runtime *runtime, void *, void *, void *const *,
+                  void *const *) {
+  int64_t value;
+  void *out[] = {&value};
+  tfc_queue_dequeue(runtime, out, "take_upstream", 1, 1);
+}
+
+// Tests that a wait that every thread shares is an error naming the op
+// that found it rather than a hang: the runner waits for queue 1, which
+// nothing fills, while the caller waits for the runner's queue.
+void waitTogether() {
+  RuntimePtr runtime = makeRuntime();
+  makeCounterQueue(runtime.get(), "out", 0, -1);
+  makeCounterQueue(runtime.get(), "upstream", 1, -1);
+  tfc_runner_thread thread = {"enqueue", waitUpstream, 0};
+  tfc_queue_runner runner = {"out", 0, 1, &thread};
+  tfc_model model = runnerModel(&runner, 1);
+  alignas(64) int64_t state[8] = {};
+  tfc_queue_runners_start(runtime.get(), &model, state);
+  int64_t value;
+  void *out[] = {&value};
+  tfc_queue_dequeue(runtime.get(), out, "take", 0, 1);
+}
+
+TEST(QueueRunnerDeathTest, EveryThreadWaitingIsAnError) {
+  EXPECT_DEATH(waitTogether(),
+               "(take|take_upstream): the queue '(out|upstream)' has 0 "
+               "elements, fewer than the 1 the dequeue takes, and nothing in "
+               "this program can enqueue");
 }
 
 } // namespace

@@ -107,6 +107,11 @@ cl::list<std::string> targets("target",
 cl::list<std::string> initNodes(
     "init", cl::desc("Node run once before the first step"),
     cl::value_desc("node"), cl::cat(tfcOptions));
+cl::list<std::string> queueRunners(
+    "queue-runner",
+    cl::desc("A queue runner: enqueue nodes run on threads of their own "
+             "while the steps run, one thread per name: NODE[,NODE...]"),
+    cl::value_desc("nodes"), cl::cat(tfcOptions));
 
 cl::list<std::string> devices(
     "devices", cl::CommaSeparated,
@@ -424,6 +429,7 @@ int compile(MLIRContext &context) {
                           noRecvScheduling,
                           batchTile};
   flags.maxDims.assign(maxDims.begin(), maxDims.end());
+  flags.queueRunners.assign(queueRunners.begin(), queueRunners.end());
   // A cluster's tasks run each step once, for the whole batch.
   if (taskPrograms)
     flags.batchTile = 0;

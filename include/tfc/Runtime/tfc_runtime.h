@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 11
+#define TFC_RUNTIME_ABI_VERSION 12
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -92,6 +92,25 @@ typedef struct tfc_variable_info {
   int64_t flag_offset;
 } tfc_variable_info;
 
+/* A thread of a queue runner (tfc compile --queue-runner): the enqueue
+ * node it runs, and its entry, which runs that node and what it needs
+ * (no inputs or outputs) with an arena of `arena_bytes` of its own. */
+typedef struct tfc_runner_thread {
+  const char *node;
+  tfc_step_fn entry;
+  int64_t arena_bytes;
+} tfc_runner_thread;
+
+/* A queue runner: the queue its threads fill (its name and number, as the
+ * queue functions below take it) and the threads, each running its entry
+ * again and again while the steps run (tfc_queue_runners_start). */
+typedef struct tfc_queue_runner {
+  const char *queue;
+  int64_t queue_slot;
+  int32_t num_threads;
+  const tfc_runner_thread *threads;
+} tfc_queue_runner;
+
 typedef struct tfc_model {
   int32_t abi_version;
   const char *name;
@@ -133,6 +152,9 @@ typedef struct tfc_model {
    * buffer holds; the step ignores those past the count. */
   const int32_t *rows_inputs;
   const int32_t *rows_input_axes;
+  /* The graph's queue runners (none: 0). */
+  int32_t num_queue_runners;
+  const tfc_queue_runner *queue_runners;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/
@@ -228,20 +250,22 @@ void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
 
 /* TensorFlow's FIFO queues (FIFOQueueV2, PaddingFIFOQueueV2), numbered by
  * code generation over the program (every node of one queue, in the init
- * entry or the step, has its number). make makes queue `slot` the first
- * time a queue node runs, holding elements of `num_components` components
- * of component_bytes[k] bytes each (8 per string where
- * component_is_string[k]), at most `capacity` of them (-1: no limit); it
- * lives as long as the runtime. enqueue appends `count` elements, whose
- * component k is `count` rows at components[k]; dequeue removes the first
- * `count` into the rows at components[k]. A dequeue that finds the queue
- * closed with fewer than `count` elements ends the run of steps (see
- * tfc_run_until_end_of_input), or stops the step with TensorFlow's
- * OutOfRange message naming `node` when nothing armed that; an enqueue
- * into a closed queue stops the step. Nothing in a program enqueues or
- * dequeues while a step waits, so an op that would wait (a dequeue from
- * an open queue with too few elements, an enqueue into a full one) stops
- * the step with an error naming `node` instead. */
+ * entry, the step or a queue runner's entry, has its number). make makes
+ * queue `slot` the first time a queue node runs, holding elements of
+ * `num_components` components of component_bytes[k] bytes each (8 per
+ * string where component_is_string[k]), at most `capacity` of them (-1: no
+ * limit); it lives as long as the runtime. enqueue appends `count`
+ * elements, whose component k is `count` rows at components[k], each as
+ * soon as there is room; dequeue removes the first `count` into the rows
+ * at components[k] once there are that many. A dequeue that finds the
+ * queue closed with fewer than `count` elements ends the run armed on the
+ * thread (see tfc_run_until_end_of_input), or stops the step with
+ * TensorFlow's OutOfRange message naming `node` when nothing armed one; an
+ * enqueue into a closed queue stops the step, and one waiting when the
+ * queue is closed with `cancel_pending_enqueues` gives up as TensorFlow's
+ * does. An op that would wait while every other thread that could end the
+ * wait (the step's, the queue runners') waits too stops the step with an
+ * error naming `node` instead of hanging. */
 void tfc_queue_make(tfc_runtime *runtime, const char *name,
                     const int64_t *component_bytes,
                     const int64_t *component_is_string, int64_t slot,
@@ -250,7 +274,8 @@ void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
                        const char *node, int64_t slot, int64_t count);
 void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,
                        const char *node, int64_t slot, int64_t count);
-void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot);
+void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot,
+                     int64_t cancel_pending_enqueues);
 void tfc_queue_size(tfc_runtime *runtime, int32_t *out, const char *node,
                     int64_t slot);
 void tfc_queue_is_closed(tfc_runtime *runtime, uint8_t *out, const char *node,
@@ -260,12 +285,41 @@ void tfc_queue_is_closed(tfc_runtime *runtime, uint8_t *out, const char *node,
  * as a dequeue in those steps finds its queue closed (TensorFlow's
  * OutOfRangeError, which ends a queue runner's loop), abandoning the step
  * it was in: tfc_end_of_input_message then says which node found what.
- * Only dequeues on the calling thread end the run this way. The frames
+ * Only queue ops on the calling thread end the run this way. The frames
  * between this call and the steps must own nothing that needs destroying
- * (they are left by a longjmp). */
+ * (they are left by a longjmp). The message is the calling thread's. */
 int tfc_run_until_end_of_input(tfc_runtime *runtime, void (*run)(void *),
                                void *context);
 const char *tfc_end_of_input_message(tfc_runtime *runtime);
+
+/* ScalarSummary: stores at `out` the handle of a serialized Summary
+ * protocol buffer with a value per element, tag tags[i] (string handles)
+ * and simple_value values[i] (of TensorFlow's `dtype`: float, double,
+ * int32 or int64) as a float. */
+void tfc_scalar_summary(tfc_runtime *runtime, const uint64_t *tags,
+                        const void *values, uint64_t *out, int64_t count,
+                        int64_t dtype);
+
+/* CountUpTo: stores the integer scalar at `variable` (of `bytes` bytes, 4
+ * or 8) at `out` and increments it, atomically; at `limit` it is left as
+ * it is and, as TensorFlow's OutOfRangeError, the run armed on the thread
+ * ends (tfc_run_until_end_of_input), or the step stops naming `node`. */
+void tfc_count_up_to(tfc_runtime *runtime, void *variable, void *out,
+                     const char *node, int64_t limit, int64_t bytes);
+
+/* Starts `model`'s queue runners, if it has any, on threads of their own
+ * (after its init entry, or a restore): each runs its entry again and
+ * again, with `state` as the steps' state, until its input ends (a queue
+ * it dequeues from is closed and empty: the runner then closes its own
+ * queue once all its threads are done) or the runners stop. stop, which
+ * the runtime's end does too, ends every wait in a queue, closes each
+ * runner's queue cancelling its pending enqueues and returns when the
+ * threads have ended, as TensorFlow's Coordinator stopping its
+ * QueueRunners does. A failure on a runner's thread ends the process with
+ * its error, as any step's does. */
+void tfc_queue_runners_start(tfc_runtime *runtime, const tfc_model *model,
+                             void *state);
+void tfc_queue_runners_stop(tfc_runtime *runtime);
 
 /* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each

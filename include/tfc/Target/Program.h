@@ -56,6 +56,21 @@ struct ModelInterface {
   /// arena with the step's, as they never run at the same time.
   llvm::SmallVector<Partition> initPartitions;
   int64_t arenaBytes = 0;
+  /// The queue runners (tfc.queue_runners) whose entries the module holds:
+  /// the queue each fills and the enqueue node each of its threads runs,
+  /// with that node's entry and the arena it needs of its own (a runner's
+  /// threads run beside the step and each other).
+  struct RunnerThread {
+    std::string node;
+    Partition entry;
+    int64_t arenaBytes = 0;
+  };
+  struct QueueRunner {
+    std::string queue;
+    int64_t queueSlot = 0;
+    llvm::SmallVector<RunnerThread> threads;
+  };
+  llvm::SmallVector<QueueRunner> queueRunners;
   /// The state area (tfc-plan-state) and the variables in it.
   int64_t stateBytes = 0;
   struct Variable {

@@ -40,6 +40,10 @@ struct CompileFlags {
   /// NAME[:PORT]:DIM=BOUND: dimension DIM of a feed is at most BOUND, and
   /// the program takes any size up to it (tfc-bound-dynamic-rows).
   std::vector<std::string> maxDims;
+  /// Queue runners: ENQUEUE_NODE[,ENQUEUE_NODE...] each, one thread per
+  /// name (TensorFlow's QueueRunner runs each of its enqueue ops on a
+  /// thread of its own, for as long as the steps run).
+  std::vector<std::string> queueRunners;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

@@ -33,8 +33,20 @@
 
 namespace tfc {
 
-/// On tfg.graph: "step" or "init", once pruned to an entry.
+/// On tfg.graph: "step", "init" or "runner:NODE", once pruned to an entry.
+/// A runner entry runs enqueue node NODE of a queue runner (tfc.queue_runners)
+/// on threads of its own, again and again while the steps run.
 inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
+inline constexpr llvm::StringLiteral kRunnerEntryPrefix = "runner:";
+
+/// The enqueue node a graph's runner entry runs, or empty when the graph
+/// is no runner entry.
+inline llvm::StringRef runnerEntryNode(mlir::Operation *graph) {
+  auto entry = graph->getAttrOfType<mlir::StringAttr>(kEntryAttr);
+  if (!entry || !entry.getValue().starts_with(kRunnerEntryPrefix))
+    return {};
+  return entry.getValue().drop_front(kRunnerEntryPrefix.size());
+}
 
 /// A tensor name "node:port" (port 0 when omitted).
 struct TensorName {
@@ -84,9 +96,13 @@ bool isStateful(mlir::Operation *node);
 /// `value` seen through Identity nodes: the first value no Identity made.
 mlir::Value skipIdentities(mlir::Value value);
 
-/// Names of the module's target and init nodes: nodes that must stay even
-/// though nothing uses them.
+/// Names of the module's target, init and queue runner nodes: nodes that
+/// must stay even though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
+
+/// The enqueue nodes of the module's queue runners (tfc.queue_runners),
+/// each once, in order.
+llvm::SmallVector<llvm::StringRef> queueRunnerNodes(mlir::ModuleOp module);
 
 /// Whether `node` must be kept even when unused: `_Retval`, sends, and the
 /// nodes named in `roots`.

@@ -710,6 +710,14 @@ let writesVariable = 1 in {
   }
   foreach type = ["ResourceScatterMin", "ResourceScatterMax"] in
     def : TfcOp<type, State, Pattern<"StateOp">>;
+  // The value before the increment; at the limit, TensorFlow's
+  // OutOfRangeError, which ends the run as a closed queue does (how
+  // tf.train.limit_epochs ends an input).
+  foreach type = ["CountUpTo", "ResourceCountUpTo"] in
+    def : TfcOp<type, State, Pattern<"StateOp">> {
+      let shape = "scalarOutput";
+      let attrs = ["limit"];
+    }
 }
 foreach type = ["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                 "RandomUniformInt"] in
@@ -959,8 +967,7 @@ def : TfcOp<"PaddingFIFOQueueV2", Queues, Pattern<"QueueOp">> {
   let attrs = ["shapes", "capacity", "container:ignored", "shared_name"];
 }
 // timeout_ms is not implemented by TensorFlow either ("not supported
-// yet"): its ops wait without a limit, and tfc's never wait (see
-// tfc_queue_enqueue).
+// yet"): its ops wait without a limit, as tfc's do (see tfc_queue_enqueue).
 def : TfcOp<"QueueEnqueueV2", Queues, Pattern<"QueueOp">> {
   let attrs = ["timeout_ms:ignored"];
 }
@@ -975,12 +982,19 @@ def : TfcOp<"QueueDequeueManyV2", Queues, Pattern<"QueueOp">> {
   let shape = "queueDequeue";
   let attrs = ["timeout_ms:ignored"];
 }
-// No enqueue ever waits, so none is pending to cancel.
 def : TfcOp<"QueueCloseV2", Queues, Pattern<"QueueOp">> {
-  let attrs = ["cancel_pending_enqueues:ignored"];
+  let attrs = ["cancel_pending_enqueues"];
 }
 def : TfcOp<"QueueSizeV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
 def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
+
+//===----------------------------------------------------------------------===//
+// Summaries
+//===----------------------------------------------------------------------===//
+
+def : TfcOp<"ScalarSummary", Summaries, Pattern<"SummaryOp">> {
+  let shape = "scalarOutput";
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

@@ -59,6 +59,8 @@ def Checks : OpFamily<"run-time checks that stop the step: Assert, "
                         "CheckNumerics">;
 def Checkpoint : OpFamily<"saving and restoring variables">;
 def Strings : OpFamily<"string tensors">;
+def Summaries : OpFamily<"TensorBoard's summaries, serialized Summary "
+                          "protocol buffers">;
 def Tables : OpFamily<"lookup tables whose contents are constants of the "
                       "graph (tfc-bind-tables)">;
 def Stacks : OpFamily<"stacks of TF1 loop gradients">;

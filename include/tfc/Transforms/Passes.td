@@ -74,8 +74,12 @@ def PrunePass : Pass<"tfc-prune", "mlir::ModuleOp"> {
 
     If `tfc.init` names nodes, they are pruned from a copy of the original
     graph into a second `tfg.graph` whose `tfg.entry` is "init" (run once
-    before the first step); the main graph's `tfg.entry` becomes "step".
-    Without feeds, fetches, targets or init the pass does nothing.
+    before the first step); likewise each enqueue node of a queue runner
+    (`tfc.queue_runners`) into a graph whose `tfg.entry` is "runner:NODE",
+    which the runtime runs on threads of its own while the steps run. Each
+    runner's nodes must be enqueues into one queue. The main graph's
+    `tfg.entry` becomes "step". Without feeds, fetches, targets or init the
+    pass does nothing.
   }];
 }
 

@@ -68,6 +68,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kFetchesAttr, Holder::Module, ValueKind::StringArray},
     {kTargetsAttr, Holder::Module, ValueKind::StringArray},
     {kInitAttr, Holder::Module, ValueKind::StringArray},
+    {kQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
     {kDevicesAttr, Holder::Module, ValueKind::StringArray},
     {kPlacementAttr, Holder::Module, ValueKind::String},
     {kSoftPlacementAttr, Holder::Module, ValueKind::Unit},

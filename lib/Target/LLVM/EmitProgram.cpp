@@ -11,6 +11,7 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Transforms/Pipeline.h"
+#include "tfc/Transforms/Queues.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -206,10 +207,41 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   llvm::Constant *rowsInputAxes =
       int32s(interface.rowsInputAxes, "tfc_rows_input_axes");
 
+  // The queue runners: struct tfc_runner_thread { const char *node;
+  // tfc_step_fn entry; i64 arena_bytes; } and struct tfc_queue_runner {
+  // const char *queue; i64 queue_slot; i32 num_threads; const
+  // tfc_runner_thread *threads; }.
+  auto *threadType = llvm::StructType::get(ctx, {ptr, ptr, i64});
+  auto *runnerType = llvm::StructType::get(ctx, {ptr, i64, i32, ptr});
+  SmallVector<llvm::Constant *> runnerInfos;
+  for (const ModelInterface::QueueRunner &runner : interface.queueRunners) {
+    SmallVector<llvm::Constant *> threads;
+    for (const ModelInterface::RunnerThread &thread : runner.threads)
+      threads.push_back(llvm::ConstantStruct::get(
+          threadType,
+          {b.CreateGlobalStringPtr(thread.node, "tfc_runner_node", 0, &m),
+           entryPoint(thread.entry, "tfc_runner", 0, 0, 0),
+           llvm::ConstantInt::get(i64, thread.arenaBytes)}));
+    auto *threadsType = llvm::ArrayType::get(threadType, threads.size());
+    runnerInfos.push_back(llvm::ConstantStruct::get(
+        runnerType,
+        {b.CreateGlobalStringPtr(runner.queue, "tfc_runner_queue", 0, &m),
+         llvm::ConstantInt::get(i64, runner.queueSlot),
+         llvm::ConstantInt::get(i32, threads.size()),
+         new llvm::GlobalVariable(m, threadsType, true,
+                                  llvm::GlobalValue::PrivateLinkage,
+                                  llvm::ConstantArray::get(threadsType, threads),
+                                  "tfc_runner_threads")}));
+  }
+  auto *runnersType = llvm::ArrayType::get(runnerType, runnerInfos.size());
+  auto *runners = new llvm::GlobalVariable(
+      m, runnersType, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(runnersType, runnerInfos), "tfc_queue_runners");
+
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64, ptr, ptr, ptr, ptr});
+            i64, i64, ptr, ptr, ptr, ptr, i32, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -222,7 +254,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i32, interface.variables.size()), variables,
        objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size()),
        llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs,
-       rowsOutputAxes, rowsInputs, rowsInputAxes});
+       rowsOutputAxes, rowsInputs, rowsInputAxes,
+       llvm::ConstantInt::get(i32, interface.queueRunners.size()), runners});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -258,6 +291,54 @@ makeTargetMachine(const TargetOptions &options, std::string &error) {
   return machine;
 }
 
+
+/// The queue runners whose entries `module` holds, with the queue each
+/// fills (tfc.queue_runners; an entry's graph is named by its node).
+LogicalResult readQueueRunners(ModuleOp module, ModelInterface &result) {
+  auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr);
+  if (!runners)
+    return success();
+  llvm::StringMap<tfg::GraphOp> entries;
+  for (auto graph : module.getOps<tfg::GraphOp>())
+    if (StringRef node = runnerEntryNode(graph); !node.empty())
+      entries[node] = graph;
+  for (Attribute attr : runners) {
+    SmallVector<StringRef> nodes;
+    cast<StringAttr>(attr).getValue().split(nodes, ',');
+    ModelInterface::QueueRunner runner;
+    for (StringRef node : nodes) {
+      tfg::GraphOp graph = entries.lookup(node);
+      if (!graph)
+        continue;
+      Operation *enqueue = nullptr;
+      for (Operation &op : graph.getBody())
+        if (tfg::isNode(&op) && tfg::getNodeName(&op) == node)
+          enqueue = &op;
+      Operation *queue =
+          enqueue ? queueNodeOf(tfg::getDataOperands(enqueue)[0]) : nullptr;
+      auto slot = queue ? queue->getAttrOfType<IntegerAttr>(kQueueSlotAttr)
+                        : IntegerAttr();
+      if (!slot)
+        return graph.emitError()
+               << "queue runner node '" << node
+               << "': its queue has no number (convert-tfg-to-memref gives one)";
+      runner.queue = queueName(queue);
+      runner.queueSlot = slot.getInt();
+      ModelInterface::RunnerThread thread;
+      thread.node = node.str();
+      thread.entry.function =
+          graph->getAttrOfType<StringAttr>(kStepFunctionAttr).str();
+      if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr))
+        thread.entry.device = device.str();
+      thread.arenaBytes =
+          graph->getAttrOfType<IntegerAttr>(kArenaBytesAttr).getInt();
+      runner.threads.push_back(thread);
+    }
+    if (!runner.threads.empty())
+      result.queueRunners.push_back(runner);
+  }
+  return success();
+}
 
 FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   ModelInterface result;
@@ -303,6 +384,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     }
   }
   result.arenaBytes = std::max(stepBytes, initBytes);
+  if (failed(readQueueRunners(module, result)))
+    return failure();
 
   // A cluster task's module may hold none of the step's partitions (its
   // program then serves the others' transfers only); any other needs one.

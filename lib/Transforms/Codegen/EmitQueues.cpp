@@ -82,9 +82,12 @@ protected:
                       {slot.getInt(), count});
       return success();
     }
-    case OpKind::QueueCloseV2:
-      step.callKernel(loc, "tfc_queue_close", {name}, {slot.getInt()});
+    case OpKind::QueueCloseV2: {
+      auto cancel = node->getAttrOfType<BoolAttr>("cancel_pending_enqueues");
+      step.callKernel(loc, "tfc_queue_close", {name},
+                      {slot.getInt(), cancel && cancel.getValue()});
       return success();
+    }
     default: {
       // QueueSizeV2, QueueIsClosedV2: a scalar out.
       FailureOr<Value> out = step.outputFor(node);

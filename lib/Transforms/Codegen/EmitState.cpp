@@ -12,6 +12,7 @@
 //  * The optimizers' Apply ops call the runtime's update kernels with the
 //    buffers of the variable and its slots.
 //  * Random ops call tfc_cpu_random with their generator's state.
+//  * CountUpTo and ResourceCountUpTo call tfc_count_up_to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -398,6 +399,23 @@ protected:
 
     if (int scatter = scatterKind(kind); scatter >= 0)
       return emitScatter(step, node, scatter);
+
+    if (kind == OpKind::CountUpTo || kind == OpKind::ResourceCountUpTo) {
+      step.checkInitialized(loc, operands[0]);
+      Value variable = step.memrefFor(operands[0]);
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      auto type = cast<MemRefType>(variable.getType());
+      if (type.getRank() != 0 || !type.getElementType().isInteger())
+        return step.error(node) << "counts up a variable of type " << type
+                                << ", not an integer scalar";
+      step.callKernel(loc, "tfc_count_up_to",
+                      {step.pointerTo(variable), step.pointerTo(*out),
+                       step.stringPointer(loc, tfg::getNodeName(node))},
+                      {intAttr(node, "limit"), elementBytes(type)});
+      return success();
+    }
 
     if (kind == OpKind::DestroyResourceOp) {
       step.setInitialized(loc, operands[0], false);

@@ -83,6 +83,7 @@ void populateCodegenPatterns(CodegenPatterns &patterns) {
   populateStackPatterns(patterns);
   populateStatePatterns(patterns);
   populateStringPatterns(patterns);
+  populateSummaryPatterns(patterns);
   populateTablePatterns(patterns);
   populateTensorArrayPatterns(patterns);
   populateWindowPatterns(patterns);

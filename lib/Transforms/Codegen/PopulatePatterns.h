@@ -123,6 +123,7 @@ void populateNormalizationPatterns(CodegenPatterns &patterns);
 void populateQuantizationPatterns(CodegenPatterns &patterns);
 void populateReductionPatterns(CodegenPatterns &patterns);
 void populateQueuePatterns(CodegenPatterns &patterns);
+void populateSummaryPatterns(CodegenPatterns &patterns);
 void populateStackPatterns(CodegenPatterns &patterns);
 void populateStatePatterns(CodegenPatterns &patterns);
 void populateStringPatterns(CodegenPatterns &patterns);

@@ -23,6 +23,10 @@ inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
 inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
 inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
 inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
+/// The graph's queue runners, one string each: the enqueue nodes its
+/// threads run, comma-separated, one thread per name (a name given twice
+/// runs on two threads). tfc-prune makes an entry of each enqueue node.
+inline constexpr llvm::StringLiteral kQueueRunnersAttr = "tfc.queue_runners";
 inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
 inline constexpr llvm::StringLiteral kPlacementAttr = "tfc.placement";
 inline constexpr llvm::StringLiteral kSoftPlacementAttr = "tfc.soft_placement";

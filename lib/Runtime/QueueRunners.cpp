@@ -1,0 +1,104 @@
+//===- QueueRunners.cpp - threads that fill queues while the steps run ----===//
+//
+// TensorFlow's QueueRunner (white paper §4.6): each of its enqueue ops runs
+// on a thread of its own, again and again, until an OutOfRangeError (its
+// input ended) or the Coordinator stops it. Here each thread runs the
+// compiled entry of its enqueue node (tfc_runner_thread) the same way; see
+// Queues.h for the class and tfc_runtime.h for the C ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Queues.h"
+#include "Runtime.h"
+
+namespace tfc {
+
+QueueRunners::QueueRunners(tfc_runtime *runtime, const tfc_model *model,
+                           void *state)
+    : runtime(runtime), model(model), state(state) {
+  int total = 0;
+  for (int32_t r = 0; r < model->num_queue_runners; ++r) {
+    running.push_back(model->queue_runners[r].num_threads);
+    total += model->queue_runners[r].num_threads;
+  }
+  // Counted before any starts, so that no wait sees too few.
+  runtime->queues.addParticipants(total);
+  for (int32_t r = 0; r < model->num_queue_runners; ++r) {
+    const tfc_queue_runner &runner = model->queue_runners[r];
+    for (int32_t t = 0; t < runner.num_threads; ++t)
+      threads.emplace_back([this, &runner, t, r] {
+        run(runner, runner.threads[t], size_t(r));
+      });
+  }
+}
+
+QueueRunners::~QueueRunners() {
+  runtime->queues.stop();
+  for (int32_t r = 0; r < model->num_queue_runners; ++r)
+    if (Queue *queue = runtime->queues.find(model->queue_runners[r].queue_slot))
+      runtime->queues.close(*queue, /*cancelPendingEnqueues=*/true);
+  for (std::thread &thread : threads)
+    thread.join();
+  runtime->queues.resume();
+}
+
+namespace {
+
+struct EntryCall {
+  tfc_runtime *runtime;
+  tfc_step_fn entry;
+  void *arena, *state;
+};
+
+void callEntry(void *context) {
+  auto *call = static_cast<EntryCall *>(context);
+  call->entry(call->runtime, call->arena, call->state, nullptr, nullptr);
+}
+
+} // namespace
+
+void QueueRunners::run(const tfc_queue_runner &runner,
+                       const tfc_runner_thread &thread, size_t index) {
+  std::unique_ptr<void, void (*)(void *)> arena(
+      tfc_arena_alloc(thread.arena_bytes, model->arena_alignment),
+      tfc_arena_free);
+  if (!arena)
+    tfc_fail(runtime, (std::string(thread.node) +
+                       ": no memory for its queue runner's arena of " +
+                       std::to_string(thread.arena_bytes) + " bytes")
+                          .c_str());
+  // The strings a run makes are this thread's, released before the next.
+  StringPool strings;
+  ThreadStringPool scope(strings);
+  EntryCall call{runtime, thread.entry, arena.get(), state};
+  while (!runtime->queues.stopping()) {
+    strings.release();
+    if (tfc_run_until_end_of_input(runtime, callEntry, &call))
+      break;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (--running[index] == 0 && !runtime->queues.stopping())
+      if (Queue *queue = runtime->queues.find(runner.queue_slot))
+        runtime->queues.close(*queue, /*cancelPendingEnqueues=*/false);
+  }
+  runtime->queues.addParticipants(-1);
+}
+
+} // namespace tfc
+
+extern "C" {
+
+void tfc_queue_runners_start(tfc_runtime *runtime, const tfc_model *model,
+                             void *state) {
+  runtime->queue_runners.reset();
+  if (model->num_queue_runners > 0)
+    runtime->queue_runners =
+        std::make_unique<tfc::QueueRunners>(runtime, model, state);
+}
+
+void tfc_queue_runners_stop(tfc_runtime *runtime) {
+  runtime->queue_runners.reset();
+}
+
+} // extern "C"
