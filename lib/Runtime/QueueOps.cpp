@@ -11,10 +11,47 @@
 #include "Runtime.h"
 
 #include <csetjmp>
+#include <random>
 #include <cstring>
 #include <thread>
 
 namespace tfc {
+
+Queue::Queue(std::string name, int64_t capacity,
+             std::vector<QueueComponent> components, QueueOrder order)
+    : name(std::move(name)), capacity(capacity),
+      components(std::move(components)), order(order) {
+  if (!order.shuffle)
+    return;
+  uint64_t seed = order.seed, seed2 = order.seed2;
+  if (seed == 0 && seed2 == 0) {
+    std::random_device device;
+    seed = uint64_t(device()) << 32 | device();
+    seed2 = uint64_t(device()) << 32 | device();
+  }
+  words.key = seed;
+  words.counter = philox::u128(seed2) << 64;
+}
+
+int64_t Queue::available() const {
+  int64_t size = int64_t(elements.size());
+  if (order.shuffle && !isClosed)
+    size -= order.minAfterDequeue;
+  return size;
+}
+
+Queue::Element Queue::take() {
+  if (!order.shuffle) {
+    Element element = std::move(elements.front());
+    elements.pop_front();
+    return element;
+  }
+  size_t index = words.next() % elements.size();
+  Element element = std::move(elements[index]);
+  elements[index] = std::move(elements.back());
+  elements.pop_back();
+  return element;
+}
 
 Queue::Element Queue::elementAt(const void *const *data, int64_t row) const {
   Element element;
@@ -61,6 +98,7 @@ Queues::Result Queues::waitFor(std::unique_lock<std::mutex> &lock,
   while (!ready()) {
     if (isStopping || (enqueue && queue.isCancelled))
       return Result::Cancelled;
+    // (A closed queue's elements are all available: nothing more comes.)
     if (!enqueue && queue.isClosed)
       return Result::Closed;
     if (countedAt != generation) {
@@ -100,15 +138,12 @@ Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
 Queues::Result Queues::dequeue(Queue &queue, tfc_runtime *runtime,
                                void *const *data, int64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
-  Result result = waitFor(lock, queue, false, [&] {
-    return int64_t(queue.elements.size()) >= count;
-  });
+  Result result = waitFor(lock, queue, false,
+                          [&] { return queue.available() >= count; });
   if (result != Result::Done)
     return result;
-  for (int64_t i = 0; i < count; ++i) {
-    queue.store(runtime, queue.elements.front(), data, i);
-    queue.elements.pop_front();
-  }
+  for (int64_t i = 0; i < count; ++i)
+    queue.store(runtime, queue.take(), data, i);
   changedNow();
   return Result::Done;
 }
@@ -118,6 +153,16 @@ void Queues::close(Queue &queue, bool cancelPendingEnqueues) {
   queue.isClosed = true;
   queue.isCancelled |= cancelPendingEnqueues;
   changedNow();
+}
+
+std::string Queues::shortOf(Queue &queue, int64_t count) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string has = "has " + std::to_string(queue.elements.size()) + " elements";
+  std::string takes = " the " + std::to_string(count) + " the dequeue takes";
+  if (queue.order.shuffle && queue.order.minAfterDequeue > 0 && !queue.isClosed)
+    return has + " and keeps " + std::to_string(queue.order.minAfterDequeue) +
+           " while open (min_after_dequeue): too few for" + takes;
+  return has + ", fewer than" + takes;
 }
 
 int64_t Queues::size(Queue &queue) {
@@ -131,11 +176,11 @@ bool Queues::closed(Queue &queue) {
 }
 
 Queue &Queues::make(int64_t slot, const std::string &name, int64_t capacity,
-                    std::vector<QueueComponent> components) {
+                    std::vector<QueueComponent> components, QueueOrder order) {
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Queue> &queue = queues[slot];
   if (!queue)
-    queue = std::make_unique<Queue>(name, capacity, std::move(components));
+    queue = std::make_unique<Queue>(name, capacity, std::move(components), order);
   return *queue;
 }
 
@@ -252,9 +297,7 @@ bool dequeueOrExplain(tfc_runtime *runtime, void *const *components,
       runtime->queues.dequeue(queue, runtime, components, count);
   if (result == tfc::Queues::Result::Done)
     return true;
-  std::string has = "has " + std::to_string(runtime->queues.size(queue)) +
-                    " elements, fewer than the " + std::to_string(count) +
-                    " the dequeue takes";
+  std::string has = runtime->queues.shortOf(queue, count);
   if (result == tfc::Queues::Result::WaitsForever)
     tfc::rt::failAt(runtime, node,
                     waitsForever(queue, has, "enqueue"));
@@ -312,11 +355,17 @@ extern "C" {
 void tfc_queue_make(tfc_runtime *runtime, const char *name,
                     const int64_t *component_bytes,
                     const int64_t *component_is_string, int64_t slot,
-                    int64_t capacity, int64_t num_components) {
+                    int64_t capacity, int64_t num_components,
+                    int64_t min_after_dequeue, int64_t seed, int64_t seed2) {
   std::vector<tfc::QueueComponent> components;
   for (int64_t k = 0; k < num_components; ++k)
     components.push_back({component_bytes[k], component_is_string[k] != 0});
-  runtime->queues.make(slot, name, capacity, std::move(components));
+  tfc::QueueOrder order;
+  order.shuffle = min_after_dequeue >= 0;
+  order.minAfterDequeue = std::max<int64_t>(min_after_dequeue, 0);
+  order.seed = seed;
+  order.seed2 = seed2;
+  runtime->queues.make(slot, name, capacity, std::move(components), order);
 }
 
 void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,

@@ -1,6 +1,6 @@
 //===- Queues.h - TensorFlow's queues as runtime resources ------*- C++ -*-===//
 //
-// A queue (FIFOQueueV2, PaddingFIFOQueueV2) holds elements of a fixed list
+// A queue (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2) holds elements of a fixed list
 // of components, each of a fixed shape; it lives in the runtime from the
 // first time a step or the init entry makes it until the runtime ends, so
 // that the init can fill it and the steps drain it. Code generation numbers
@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "Philox.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
 namespace tfc {
@@ -50,11 +51,22 @@ struct QueueComponent {
 
 class Queues;
 
+/// How a queue orders its elements: FIFOQueueV2's first in, first out,
+/// or RandomShuffleQueueV2's random order, which keeps at least
+/// `minAfterDequeue` elements while the queue is open and draws each
+/// element as TensorFlow's does: index (next word of Philox under key
+/// `seed`, counter `seed2` << 64) modulo the size, the last element moving
+/// into its place. Seeds 0 and 0: random ones.
+struct QueueOrder {
+  bool shuffle = false;
+  int64_t minAfterDequeue = 0;
+  int64_t seed = 0, seed2 = 0;
+};
+
 class Queue {
 public:
-  Queue(std::string name, int64_t capacity, std::vector<QueueComponent> components)
-      : name(std::move(name)), capacity(capacity),
-        components(std::move(components)) {}
+  Queue(std::string name, int64_t capacity,
+        std::vector<QueueComponent> components, QueueOrder order);
 
   const std::string name;
   const int64_t capacity; // -1: unbounded.
@@ -68,8 +80,14 @@ private:
   Element elementAt(const void *const *data, int64_t row) const;
   void store(tfc_runtime *runtime, const Element &element, void *const *data,
              int64_t row) const;
+  /// The elements a dequeue may take now.
+  int64_t available() const;
+  /// Removes the next element in the queue's order.
+  Element take();
 
   const std::vector<QueueComponent> components;
+  const QueueOrder order;
+  philox::WordStream words{};
   std::deque<Element> elements;
   bool isClosed = false;
   /// Closed with cancel_pending_enqueues: waiting enqueues give up.
@@ -95,7 +113,7 @@ public:
   /// Queue `slot`, made with these properties if it does not exist yet (a
   /// queue op makes its queue the first time it runs, as TensorFlow's).
   Queue &make(int64_t slot, const std::string &name, int64_t capacity,
-              std::vector<QueueComponent> components);
+              std::vector<QueueComponent> components, QueueOrder order);
   /// Queue `slot`, or null if no queue op has made it yet.
   Queue *find(int64_t slot);
   /// Whether any queue has been made.
@@ -110,6 +128,10 @@ public:
                  int64_t count);
   void close(Queue &queue, bool cancelPendingEnqueues);
   int64_t size(Queue &queue);
+  /// Why the queue has too few elements for a dequeue of `count`: "has N
+  /// elements, fewer than the COUNT the dequeue takes", or what a shuffle
+  /// queue keeps.
+  std::string shortOf(Queue &queue, int64_t count);
   bool closed(Queue &queue);
 
   /// Threads that may enqueue and dequeue beside the step's one: a queue

@@ -1,4 +1,4 @@
-//===- Queues.cpp - TensorFlow's FIFO queues in the graph -----------------===//
+//===- Queues.cpp - TensorFlow's queues in the graph ----------------------===//
 
 #include "tfc/Transforms/Queues.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
@@ -13,7 +13,8 @@ bool isQueueNode(Operation *node) {
   if (!tfg::isNode(node))
     return false;
   OpKind kind = opKindOf(node);
-  return kind == OpKind::FIFOQueueV2 || kind == OpKind::PaddingFIFOQueueV2;
+  return kind == OpKind::FIFOQueueV2 || kind == OpKind::PaddingFIFOQueueV2 ||
+         kind == OpKind::RandomShuffleQueueV2;
 }
 
 Operation *queueNodeOf(Value handle) { return sourceNodeOf(handle, isQueueNode); }

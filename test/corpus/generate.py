@@ -693,6 +693,62 @@ def make_queue_training(root):
     md.finish()
 
 
+def make_queue_shuffle(root):
+    """Shuffle queues (RandomShuffleQueueV2) with the graph's seeds, whose
+    order tfc must draw as TensorFlow does: the init fills `pool` with 24
+    examples (features, an id, a tag) and leaves it open with
+    min_after_dequeue 8, and fills `closed_pool` with 14 ids and closes it
+    (its min_after_dequeue of 20 then no longer holds; shared_name
+    "pool_ids"). Each step takes 3
+    ids from `closed_pool` and then 4 examples from `pool`; the fifth step
+    finds 2 ids and ends the input before `pool` would have to wait. The
+    outputs are the fourth step's, whose elements depend on every draw
+    before them."""
+    name = "queue_shuffle"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "RandomShuffleQueues filled by the init, one open with "
+                  "min_after_dequeue 8 and one closed; 4 steps draw from both")
+    with tf1_graph(name) as g:
+        features = rng.standard_normal((24, 2)).astype(np.float32)
+        ids = np.arange(100, 124, dtype=np.int32)
+        tags = np.array([b"example-%d" % i for i in range(24)])
+        pool = tf1.RandomShuffleQueue(30, 8, [tf.float32, tf.int32, tf.string],
+                                      shapes=[[2], [], []], name="pool")
+        fill = pool.enqueue_many([features, ids, tags], name="fill")
+        closed_pool = tf1.RandomShuffleQueue(30, 20, [tf.int32], shapes=[[]],
+                                             shared_name="pool_ids",
+                                             name="closed_pool")
+        fill_closed = closed_pool.enqueue_many(
+            [np.arange(14, dtype=np.int32)], name="fill_closed")
+        with tf.control_dependencies([fill_closed]):
+            close = closed_pool.close(name="close")
+        init = tf.group(fill, close, name="init")
+        picked = closed_pool.dequeue_many(3, name="pick")
+        with tf.control_dependencies([picked]):
+            x, example_id, tag = pool.dequeue_many(4, name="draw")
+        with tf.control_dependencies([x]):
+            left = pool.size(name="left")
+        fetches = [tf.identity(picked, name="picked"), tf.identity(x, name="x"),
+                   tf.identity(example_id, name="ids"),
+                   tf.identity(tag, name="tags"), left]
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            last, whole = None, 0
+            while True:
+                try:
+                    last = sess.run(fetches)
+                except tf.errors.OutOfRangeError:
+                    break
+                whole += 1
+        assert whole == 4, whole
+        for t, v in zip(fetches, last):
+            md.add_fetch(t.name, v.astype(bytes) if v.dtype == object else v)
+        md.manifest.update(init=["init"], input_ends_after=whole)
+        md.write_text(g.as_graph_def())
+    md.finish()
+
+
 def run_with_queue_runners(g, init, fetches, train_op):
     """Runs `init`, starts the graph's queue runners and runs steps (the
     fetches and `train_op`) until the input ends; returns the outputs of
@@ -1683,6 +1739,7 @@ def all_models():
         ("tf2_tensor_arrays", make_tf2_tensor_arrays),
         ("queue_training", make_queue_training),
         ("queue_runners", make_queue_runners),
+        ("queue_shuffle", make_queue_shuffle),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -27,7 +27,7 @@ RuntimePtr makeRuntime() {
 /// A queue of elements (float[2], string).
 void makeQueue(tfc_runtime *runtime, int64_t slot, int64_t capacity) {
   const int64_t bytes[] = {8, 8}, isString[] = {0, 1};
-  tfc_queue_make(runtime, "q", bytes, isString, slot, capacity, 2);
+  tfc_queue_make(runtime, "q", bytes, isString, slot, capacity, 2, -1, 0, 0);
 }
 
 std::string textOf(uint64_t handle) {
@@ -82,6 +82,61 @@ TEST(QueueTest, ElementsLeaveInOrderWithTheirStrings) {
   tfc_queue_close(runtime.get(), "close", 3, 0);
   tfc_queue_is_closed(runtime.get(), &closed, "closed", 3);
   EXPECT_EQ(closed, 1);
+}
+
+/// A dequeue of 2 from an open shuffle queue of 4 that keeps 3.
+void takeWhatTheShuffleQueueKeeps() {
+  RuntimePtr runtime = makeRuntime();
+  const int64_t bytes[] = {8}, isString[] = {0};
+  tfc_queue_make(runtime.get(), "pool", bytes, isString, 0, 20, 1, 3, 7, 42);
+  int64_t values[4] = {};
+  const void *in[] = {values};
+  tfc_queue_enqueue(runtime.get(), in, "fill", 0, 4);
+  void *out[] = {values};
+  tfc_queue_dequeue(runtime.get(), out, "take", 0, 2);
+}
+
+// Tests a shuffle queue: it keeps min_after_dequeue elements while open
+// (a dequeue that would take them waits, here forever: an error), hands
+// them all out once closed, and every element leaves once; the same seeds
+// give the same order, and TensorFlow's order is the corpus model
+// queue_shuffle's to check.
+TEST(QueueTest, ShuffleQueueKeepsItsMinimumUntilClosed) {
+  auto shuffled = [](int64_t seed, int64_t seed2, bool close) {
+    RuntimePtr runtime = makeRuntime();
+    const int64_t bytes[] = {8}, isString[] = {0};
+    tfc_queue_make(runtime.get(), "pool", bytes, isString, 0, 20, 1, 3, seed,
+                   seed2);
+    int64_t values[10];
+    for (int64_t i = 0; i < 10; ++i)
+      values[i] = i;
+    const void *in[] = {values};
+    tfc_queue_enqueue(runtime.get(), in, "fill", 0, 10);
+    int64_t taken[10];
+    void *seven[] = {taken};
+    tfc_queue_dequeue(runtime.get(), seven, "take", 0, 7);
+    int32_t size = 0;
+    tfc_queue_size(runtime.get(), &size, "size", 0);
+    EXPECT_EQ(size, 3);
+    if (close) {
+      tfc_queue_close(runtime.get(), "close", 0, 0);
+      void *three[] = {taken + 7};
+      tfc_queue_dequeue(runtime.get(), three, "take", 0, 3);
+    }
+    return std::vector<int64_t>(taken, taken + (close ? 10 : 7));
+  };
+  std::vector<int64_t> order = shuffled(7, 42, true);
+  std::vector<int64_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < 10; ++i)
+    EXPECT_EQ(sorted[i], i);
+  EXPECT_EQ(shuffled(7, 42, true), order);
+  EXPECT_NE(shuffled(8, 42, true), order);
+  EXPECT_NE(order, sorted);
+  EXPECT_DEATH(takeWhatTheShuffleQueueKeeps(),
+               "take: the queue 'pool' has 4 elements and keeps 3 while open "
+               "\\(min_after_dequeue\\): too few for the 2 the dequeue "
+               "takes, and nothing in this program can enqueue");
 }
 
 struct DequeueCall {
@@ -209,7 +264,7 @@ tfc_model runnerModel(const tfc_queue_runner *runners, int32_t count) {
 void makeCounterQueue(tfc_runtime *runtime, const char *name, int64_t slot,
                       int64_t capacity) {
   const int64_t bytes[] = {8}, isString[] = {0};
-  tfc_queue_make(runtime, name, bytes, isString, slot, capacity, 1);
+  tfc_queue_make(runtime, name, bytes, isString, slot, capacity, 1, -1, 0, 0);
 }
 
 /// Enqueues the next count of the state's counter into queue 0, without

@@ -248,16 +248,22 @@ void tfc_stack_push(tfc_runtime *runtime, const void *data, int64_t slot,
 void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
                    int64_t slot, int64_t bytes);
 
-/* TensorFlow's FIFO queues (FIFOQueueV2, PaddingFIFOQueueV2), numbered by
+/* TensorFlow's queues (FIFOQueueV2, PaddingFIFOQueueV2,
+ * RandomShuffleQueueV2), numbered by
  * code generation over the program (every node of one queue, in the init
  * entry, the step or a queue runner's entry, has its number). make makes
  * queue `slot` the first time a queue node runs, holding elements of
  * `num_components` components of component_bytes[k] bytes each (8 per
  * string where component_is_string[k]), at most `capacity` of them (-1: no
- * limit); it lives as long as the runtime. enqueue appends `count`
+ * limit); it lives as long as the runtime. A `min_after_dequeue` of -1
+ * makes a FIFO queue; 0 or more a shuffle queue, which keeps that many
+ * elements while open and takes each at random from the Philox stream of
+ * `seed` and `seed2`, as TensorFlow's RandomShuffleQueue does (both 0:
+ * random seeds). enqueue appends `count`
  * elements, whose component k is `count` rows at components[k], each as
- * soon as there is room; dequeue removes the first `count` into the rows
- * at components[k] once there are that many. A dequeue that finds the
+ * soon as there is room; dequeue removes the next `count` (in the
+ * queue's order) into the rows at components[k] once there are that many
+ * (beyond min_after_dequeue while the queue is open). A dequeue that finds the
  * queue closed with fewer than `count` elements ends the run armed on the
  * thread (see tfc_run_until_end_of_input), or stops the step with
  * TensorFlow's OutOfRange message naming `node` when nothing armed one; an
@@ -269,7 +275,8 @@ void tfc_stack_pop(tfc_runtime *runtime, void *out, const char *node,
 void tfc_queue_make(tfc_runtime *runtime, const char *name,
                     const int64_t *component_bytes,
                     const int64_t *component_is_string, int64_t slot,
-                    int64_t capacity, int64_t num_components);
+                    int64_t capacity, int64_t num_components,
+                    int64_t min_after_dequeue, int64_t seed, int64_t seed2);
 void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
                        const char *node, int64_t slot, int64_t count);
 void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,

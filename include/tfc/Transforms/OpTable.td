@@ -966,6 +966,12 @@ def : TfcOp<"PaddingFIFOQueueV2", Queues, Pattern<"QueueOp">> {
   let shape = "scalarOutput";
   let attrs = ["shapes", "capacity", "container:ignored", "shared_name"];
 }
+// Elements in a random order: TensorFlow's draws from its Philox stream.
+def : TfcOp<"RandomShuffleQueueV2", Queues, Pattern<"QueueOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["shapes", "capacity", "min_after_dequeue", "seed", "seed2",
+               "container:ignored", "shared_name"];
+}
 // timeout_ms is not implemented by TensorFlow either ("not supported
 // yet"): its ops wait without a limit, as tfc's do (see tfc_queue_enqueue).
 def : TfcOp<"QueueEnqueueV2", Queues, Pattern<"QueueOp">> {

@@ -1,6 +1,7 @@
-//===- Queues.h - TensorFlow's FIFO queues in the graph ---------*- C++ -*-===//
+//===- Queues.h - TensorFlow's queues in the graph --------------*- C++ -*-===//
 //
-// A queue node (FIFOQueueV2, PaddingFIFOQueueV2) makes a queue that
+// A queue node (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2)
+// makes a queue that
 // outlives the step: the init entry may fill it and the steps drain it
 // (tfc_runtime.h). These functions find the queue behind a handle and
 // what its elements are.
@@ -19,7 +20,7 @@
 
 namespace tfc {
 
-/// FIFOQueueV2 or PaddingFIFOQueueV2.
+/// FIFOQueueV2, PaddingFIFOQueueV2 or RandomShuffleQueueV2.
 bool isQueueNode(mlir::Operation *node);
 
 /// The queue node that made `handle`, seen through Identity, Enter,

@@ -1,4 +1,4 @@
-//===- EmitQueues.cpp - TensorFlow's FIFO queues --------------------------===//
+//===- EmitQueues.cpp - TensorFlow's queues -------------------------------===//
 //
 // Calls of the runtime's queue ops (tfc_runtime.h) on the queue's number,
 // which the pass gives every queue node by the queue's name
@@ -126,12 +126,23 @@ private:
       isString.push_back(isa<tfg::StringType>(element));
     }
     auto capacity = queue->getAttrOfType<IntegerAttr>("capacity");
+    // A FIFO queue: -1; a shuffle queue: what it keeps, and its seeds.
+    int64_t minAfterDequeue = -1;
+    if (opKindOf(queue) == OpKind::RandomShuffleQueueV2) {
+      minAfterDequeue = std::max<int64_t>(intAttr(queue, "min_after_dequeue"), 0);
+      if (capacity && capacity.getInt() >= 0 &&
+          minAfterDequeue >= capacity.getInt())
+        return step.error(queue)
+               << "min_after_dequeue " << minAfterDequeue
+               << " must be < capacity " << capacity.getInt();
+    }
     step.callKernel(loc, "tfc_queue_make",
                     {step.stringPointer(loc, queueName(queue)),
                      step.pointerTo(step.constantTable(loc, bytes)),
                      step.pointerTo(step.constantTable(loc, isString))},
                     {slot, capacity ? capacity.getInt() : -1,
-                     int64_t(bytes.size())});
+                     int64_t(bytes.size()), minAfterDequeue,
+                     intAttr(queue, "seed"), intAttr(queue, "seed2")});
     return success();
   }
 };

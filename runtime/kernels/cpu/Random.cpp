@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
+#include "Philox.h"
 #include "Runtime.h"
 
 #include <cmath>
@@ -33,29 +34,7 @@
 
 namespace {
 
-using u32 = uint32_t;
-using u128 = unsigned __int128;
-
-struct Block {
-  u32 word[4];
-};
-
-/// Philox4x32-10 of the 128-bit counter under the 64-bit key.
-Block philox(u128 counter, uint64_t seed) {
-  u32 c[4] = {u32(counter), u32(counter >> 32), u32(counter >> 64),
-              u32(counter >> 96)};
-  u32 k[2] = {u32(seed), u32(seed >> 32)};
-  for (int round = 0; round < 10; ++round) {
-    uint64_t p0 = uint64_t(0xD2511F53u) * c[0];
-    uint64_t p1 = uint64_t(0xCD9E8D57u) * c[2];
-    u32 next[4] = {u32(p1 >> 32) ^ c[1] ^ k[0], u32(p1),
-                   u32(p0 >> 32) ^ c[3] ^ k[1], u32(p0)};
-    std::memcpy(c, next, sizeof(c));
-    k[0] += 0x9E3779B9u;
-    k[1] += 0xBB67AE85u;
-  }
-  return {{c[0], c[1], c[2], c[3]}};
-}
+using namespace tfc::philox;
 
 /// A float in [0, 1) from the low 23 bits: 1.mantissa - 1.
 float toFloat(u32 x) {
@@ -78,21 +57,6 @@ void boxMuller(u32 x0, u32 x1, float &f0, float &f1) {
   f0 *= u2;
   f1 *= u2;
 }
-
-/// Hands out the words of consecutive blocks one at a time.
-struct WordStream {
-  u128 counter;
-  uint64_t seed;
-  Block block{};
-  int used = 4;
-  u32 next() {
-    if (used == 4) {
-      block = philox(counter++, seed);
-      used = 0;
-    }
-    return block.word[used++];
-  }
-};
 
 enum Kind { Uniform = 0, Normal = 1, TruncatedNormal = 2, UniformInt = 3 };
 
