@@ -246,6 +246,10 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
              << "': expected ENQUEUE_NODE[,ENQUEUE_NODE...]";
     runners.push_back(b.getStringAttr(runner));
   }
+  // Without --queue-runner flags, a MetaGraph's own queue runners.
+  if (flags.queueRunners.empty())
+    if (auto own = module->getAttrOfType<ArrayAttr>(kMetaGraphQueueRunnersAttr))
+      runners.assign(own.begin(), own.end());
   set(kQueueRunnersAttr, runners);
 
   // Placement's inputs, checked here so that a bad flag is named as one.

@@ -822,6 +822,10 @@ def make_queue_runners(root):
                            step_losses="outputs/step_losses.npy",
                            input_ends_after=len(losses))
         md.write_text(g.as_graph_def())
+        # The MetaGraphDef a TF1 user keeps (Saver.save writes it beside
+        # the checkpoint), whose queue_runners collection names the runners.
+        tf1.train.export_meta_graph(filename=md.path("model.meta"), graph=g)
+        md.manifest["meta_graph"] = "model.meta"
     md.finish()
 
 

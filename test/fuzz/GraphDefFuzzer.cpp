@@ -1,6 +1,7 @@
 //===- GraphDefFuzzer.cpp - libFuzzer target for the importer -------------===//
 //
-// Feeds arbitrary bytes to the GraphDef importer. Any input may be rejected
+// Feeds arbitrary bytes to the GraphDef importer (and to the MetaGraphDef
+// importer, which must only not crash). Any input may be rejected
 // (with a diagnostic), but none may crash, leak or hang, and whatever is
 // accepted must survive export and import again unchanged: the IR printed
 // after the round trip must equal the IR printed after the first import.
@@ -37,6 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }();
 
   StringRef bytes(reinterpret_cast<const char *>(data), size);
+  // The same bytes as a MetaGraphDef: rejected or imported, never a crash.
+  tfc::importMetaGraphBytes(bytes, "fuzz.meta", context);
   OwningOpRef<ModuleOp> module =
       tfc::importGraphDefBytes(bytes, "fuzz", context);
   if (!module)

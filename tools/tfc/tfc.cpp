@@ -525,6 +525,11 @@ int info(MLIRContext &context) {
       os << "signature: " << key.getValue() << "\n";
   printMap("feeds", tfc::kSignatureFeedsAttr);
   printMap("fetches", tfc::kSignatureFetchesAttr);
+  // A MetaGraph's queue runners: what --queue-runner would say.
+  if (auto runners = (*module)->getAttrOfType<ArrayAttr>(
+          tfc::kMetaGraphQueueRunnersAttr))
+    for (Attribute runner : runners)
+      os << "queue runner: " << cast<StringAttr>(runner).getValue() << "\n";
   os << "op types (" << histogram.size() << "):\n";
   for (const auto &[type, count] : histogram)
     os << "  " << type << " " << count << "\n";

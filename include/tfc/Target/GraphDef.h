@@ -6,6 +6,8 @@
 //     -> module { tfg.graph {...}  tfg.func @f {...} ... }
 //   SavedModel directory (saved_model.pb, tag set, signatures)
 //     -> the same, with the signatures and feeds/fetches as module attributes
+//   MetaGraphDef (.meta, beside a TF1 checkpoint)
+//     -> the same, with its saver, queue runners and checkpoint
 //
 // Import, export and import again gives identical IR. Errors are emitted as
 // MLIR diagnostics, one per failure, naming the file and the node.
@@ -32,6 +34,10 @@ inline constexpr llvm::StringLiteral kSignatureFeedsAttr = "tfg.feeds";
 inline constexpr llvm::StringLiteral kSignatureFetchesAttr = "tfg.fetches";
 inline constexpr llvm::StringLiteral kSaverAttr = "tfg.saver";
 inline constexpr llvm::StringLiteral kSavedModelAttr = "tfg.saved_model";
+/// A MetaGraph's queue runners (its "queue_runners" collection), as
+/// --queue-runner takes them: one string of enqueue op names per runner.
+inline constexpr llvm::StringLiteral kMetaGraphQueueRunnersAttr =
+    "tfg.queue_runners";
 
 struct ModelImportOptions {
   /// SavedModel: the tag set of the MetaGraphDef to load.
@@ -63,7 +69,17 @@ mlir::OwningOpRef<mlir::ModuleOp>
 importGraphDefBytes(llvm::StringRef bytes, llvm::StringRef sourceName,
                     mlir::MLIRContext *context);
 
-/// Reads and imports a model file or SavedModel directory.
+/// Imports the bytes of a TF1 MetaGraphDef, binary or text (a `.meta`
+/// file: tf.compat.v1.train.Saver writes PREFIX.meta beside the checkpoint
+/// PREFIX): its graph, saver and queue runners, and the checkpoint
+/// PREFIX, if `path` has one beside it, as a SavedModel's variables (they
+/// then freeze or load as a SavedModel's do without --init).
+mlir::OwningOpRef<mlir::ModuleOp>
+importMetaGraphBytes(llvm::StringRef bytes, llvm::StringRef path,
+                     mlir::MLIRContext *context);
+
+/// Reads and imports a model file (a `.meta` file is a MetaGraphDef) or
+/// SavedModel directory.
 mlir::OwningOpRef<mlir::ModuleOp>
 importModel(llvm::StringRef path, mlir::MLIRContext *context,
             const ModelImportOptions &options = {});

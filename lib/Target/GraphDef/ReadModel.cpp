@@ -147,6 +147,49 @@ capturedVariableKeys(const proto::MetaGraphDef &meta, StringRef checkpoint) {
   return keys;
 }
 
+/// Adds a MetaGraph's saver and queue runners to the module.
+LogicalResult annotateSaverAndCollections(ModuleOp module,
+                                          const proto::MetaGraphDef &meta,
+                                          StringRef path) {
+  Builder b(module.getContext());
+  if (meta.has_saver_def()) {
+    const proto::SaverDef &saver = meta.saver_def();
+    module->setAttr(
+        kSaverAttr,
+        b.getDictionaryAttr({
+            b.getNamedAttr("filename_tensor_name",
+                           b.getStringAttr(saver.filename_tensor_name())),
+            b.getNamedAttr("save_tensor_name",
+                           b.getStringAttr(saver.save_tensor_name())),
+            b.getNamedAttr("restore_op_name",
+                           b.getStringAttr(saver.restore_op_name())),
+        }));
+  }
+  // Each QueueRunnerDef of the collection: its enqueue ops, one thread
+  // each, as --queue-runner takes them.
+  auto runners = meta.collection_def().find("queue_runners");
+  if (runners == meta.collection_def().end())
+    return success();
+  SmallVector<Attribute> flags;
+  for (const std::string &bytes : runners->second.bytes_list().value()) {
+    proto::QueueRunnerDef runner;
+    if (!runner.ParseFromString(bytes))
+      return fileError(module.getContext(), path)
+             << "the queue_runners collection holds something other than a "
+                "QueueRunnerDef";
+    SmallVector<StringRef> ops;
+    for (const std::string &op : runner.enqueue_op_name())
+      ops.push_back(StringRef(op).split(':').first);
+    if (ops.empty())
+      return fileError(module.getContext(), path)
+             << "queue runner of '" << runner.queue_name()
+             << "' has no enqueue op";
+    flags.push_back(b.getStringAttr(llvm::join(ops, ",")));
+  }
+  module->setAttr(kMetaGraphQueueRunnersAttr, b.getArrayAttr(flags));
+  return success();
+}
+
 /// Adds a SavedModel's signatures, feeds/fetches and saver to the module.
 LogicalResult annotateSavedModel(ModuleOp module,
                                  const proto::MetaGraphDef &meta,
@@ -193,19 +236,8 @@ LogicalResult annotateSavedModel(ModuleOp module,
     module->setAttr(kSignatureFetchesAttr, tensorMap(it->second.outputs()));
   }
 
-  if (meta.has_saver_def()) {
-    const proto::SaverDef &saver = meta.saver_def();
-    module->setAttr(
-        kSaverAttr,
-        b.getDictionaryAttr({
-            b.getNamedAttr("filename_tensor_name",
-                           b.getStringAttr(saver.filename_tensor_name())),
-            b.getNamedAttr("save_tensor_name",
-                           b.getStringAttr(saver.save_tensor_name())),
-            b.getNamedAttr("restore_op_name",
-                           b.getStringAttr(saver.restore_op_name())),
-        }));
-  }
+  if (failed(annotateSaverAndCollections(module, meta, directory)))
+    return failure();
 
   SmallVector<NamedAttribute> info;
   SmallVector<StringRef> tags(options.tags.begin(), options.tags.end());
@@ -301,7 +333,34 @@ OwningOpRef<ModuleOp> importModel(StringRef path, MLIRContext *context,
     fileError(context, path) << "cannot read: " << buffer.getError().message();
     return nullptr;
   }
+  if (path.ends_with(".meta"))
+    return importMetaGraphBytes((*buffer)->getBuffer(), path, context);
   return importGraphDefBytes((*buffer)->getBuffer(), path, context);
+}
+
+OwningOpRef<ModuleOp> importMetaGraphBytes(StringRef bytes, StringRef path,
+                                           MLIRContext *context) {
+  proto::MetaGraphDef meta;
+  std::string error;
+  if (!parseProto(bytes, meta, error)) {
+    fileError(context, path) << error;
+    return nullptr;
+  }
+  if (!meta.has_graph_def()) {
+    fileError(context, path) << "the MetaGraphDef has no graph";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = importGraphDef(meta.graph_def(), context, path);
+  if (!module || failed(annotateSaverAndCollections(*module, meta, path)))
+    return nullptr;
+  StringRef prefix = path.drop_back(StringRef(".meta").size());
+  if (llvm::sys::fs::exists(prefix + ".index")) {
+    Builder b(context);
+    (*module)->setAttr(
+        kSavedModelAttr,
+        b.getDictionaryAttr({b.getNamedAttr("variables", b.getStringAttr(prefix))}));
+  }
+  return module;
 }
 
 OwningOpRef<ModuleOp> importGraphDefBytes(StringRef bytes,
