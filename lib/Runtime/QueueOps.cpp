@@ -89,18 +89,17 @@ void Queue::store(tfc_runtime *runtime, const Element &element,
   }
 }
 
-template <typename Ready>
+template <typename Ready, typename GaveUp>
 Queues::Result Queues::waitFor(std::unique_lock<std::mutex> &lock,
-                               Queue &queue, bool enqueue, Ready ready) {
+                               Ready ready, GaveUp gaveUp) {
   // A thread counts itself stuck once per change: a waiter that a change
   // woke, but that has not run yet, is not stuck, since it may proceed.
   uint64_t countedAt = ~uint64_t(0);
   while (!ready()) {
-    if (isStopping || (enqueue && queue.isCancelled))
+    if (isStopping)
       return Result::Cancelled;
-    // (A closed queue's elements are all available: nothing more comes.)
-    if (!enqueue && queue.isClosed)
-      return Result::Closed;
+    if (Result result = gaveUp(); result != Result::Done)
+      return result;
     if (countedAt != generation) {
       countedAt = generation;
       ++stuck;
@@ -124,9 +123,13 @@ Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
   if (queue.isClosed)
     return Result::Closed;
   for (int64_t i = 0; i < count; ++i) {
-    Result result = waitFor(lock, queue, true, [&] {
-      return queue.capacity < 0 || int64_t(queue.elements.size()) < queue.capacity;
-    });
+    Result result = waitFor(
+        lock,
+        [&] {
+          return queue.capacity < 0 ||
+                 int64_t(queue.elements.size()) < queue.capacity;
+        },
+        [&] { return queue.isCancelled ? Result::Cancelled : Result::Done; });
     if (result != Result::Done)
       return result;
     queue.elements.push_back(queue.elementAt(data, i));
@@ -138,8 +141,10 @@ Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
 Queues::Result Queues::dequeue(Queue &queue, tfc_runtime *runtime,
                                void *const *data, int64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
-  Result result = waitFor(lock, queue, false,
-                          [&] { return queue.available() >= count; });
+  // (A closed queue's elements are all available: nothing more comes.)
+  Result result = waitFor(
+      lock, [&] { return queue.available() >= count; },
+      [&] { return queue.isClosed ? Result::Closed : Result::Done; });
   if (result != Result::Done)
     return result;
   for (int64_t i = 0; i < count; ++i)
@@ -159,7 +164,8 @@ std::string Queues::shortOf(Queue &queue, int64_t count) {
   std::lock_guard<std::mutex> lock(mutex);
   std::string has = "has " + std::to_string(queue.elements.size()) + " elements";
   std::string takes = " the " + std::to_string(count) + " the dequeue takes";
-  if (queue.order.shuffle && queue.order.minAfterDequeue > 0 && !queue.isClosed)
+  if (queue.order.shuffle && queue.order.minAfterDequeue > 0 &&
+      !queue.isClosed)
     return has + " and keeps " + std::to_string(queue.order.minAfterDequeue) +
            " while open (min_after_dequeue): too few for" + takes;
   return has + ", fewer than" + takes;
@@ -188,6 +194,65 @@ Queue *Queues::find(int64_t slot) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = queues.find(slot);
   return it == queues.end() ? nullptr : it->second.get();
+}
+
+Accumulator &Queues::makeAccumulator(int64_t slot, const std::string &name,
+                                     int64_t elements, bool mean) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Accumulator> &accumulator = accumulators[slot];
+  if (!accumulator)
+    accumulator = std::make_unique<Accumulator>(name, elements, mean);
+  return *accumulator;
+}
+
+Accumulator *Queues::findAccumulator(int64_t slot) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = accumulators.find(slot);
+  return it == accumulators.end() ? nullptr : it->second.get();
+}
+
+bool Queues::apply(Accumulator &accumulator, int64_t localStep,
+                   const float *gradient) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (localStep < accumulator.globalStep)
+    return false;
+  for (size_t i = 0; i < accumulator.sum.size(); ++i)
+    accumulator.sum[i] += gradient[i];
+  ++accumulator.count;
+  changedNow();
+  return true;
+}
+
+Queues::Result Queues::take(Accumulator &accumulator, int32_t required,
+                            float *out) {
+  std::unique_lock<std::mutex> lock(mutex);
+  Result result = waitFor(
+      lock, [&] { return accumulator.count >= required; },
+      [] { return Result::Done; });
+  if (result != Result::Done)
+    return result;
+  // (The mean divides, as TensorFlow's does.)
+  float count = float(accumulator.count);
+  for (size_t i = 0; i < accumulator.sum.size(); ++i) {
+    out[i] = accumulator.mean ? accumulator.sum[i] / count : accumulator.sum[i];
+    accumulator.sum[i] = 0.0f;
+  }
+  accumulator.count = 0;
+  ++accumulator.globalStep;
+  changedNow();
+  return Result::Done;
+}
+
+int32_t Queues::accumulated(Accumulator &accumulator) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return accumulator.count;
+}
+
+void Queues::setGlobalStep(Accumulator &accumulator, int64_t step) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // As TensorFlow's: set even when smaller (it only warns).
+  accumulator.globalStep = step;
+  changedNow();
 }
 
 bool Queues::any() {
@@ -310,6 +375,43 @@ bool dequeueOrExplain(tfc_runtime *runtime, void *const *components,
   tfc::rt::failAt(runtime, node, "OutOfRange: " + what);
 }
 
+tfc::Accumulator &accumulatorAt(tfc_runtime *runtime, const char *node,
+                                int64_t slot) {
+  tfc::Accumulator *accumulator = runtime->queues.findAccumulator(slot);
+  if (!accumulator)
+    tfc::rt::failAt(runtime, node,
+                    "its accumulator was never made (no accumulator op of it "
+                    "ran before)");
+  return *accumulator;
+}
+
+/// Takes the accumulated gradient, or fails the step, or returns false
+/// when the run armed on this thread ends (the queue runners stop).
+bool takeOrExplain(tfc_runtime *runtime, const int32_t *numRequired,
+                   float *out, const char *node, int64_t slot) {
+  tfc::Accumulator &accumulator = accumulatorAt(runtime, node, slot);
+  if (*numRequired < 1)
+    tfc::rt::failAt(runtime, node,
+                    "InvalidArgument: num_required is " +
+                        std::to_string(*numRequired) + ", not 1 or more");
+  switch (runtime->queues.take(accumulator, *numRequired, out)) {
+  case tfc::Queues::Result::Done:
+    return true;
+  case tfc::Queues::Result::WaitsForever:
+    tfc::rt::failAt(
+        runtime, node,
+        "the accumulator '" + accumulator.name + "' has " +
+            std::to_string(runtime->queues.accumulated(accumulator)) +
+            " gradients, fewer than the " + std::to_string(*numRequired) +
+            " the take needs, and nothing in this program can apply one "
+            "while the step waits: it would wait forever");
+  default:
+    if (endRun(std::string(node) + ": the runners stopped while it waited"))
+      return false;
+    tfc::rt::failAt(runtime, node, "Cancelled: the take was cancelled");
+  }
+}
+
 /// CountUpTo's count, under one lock for every counter (a queue runner's
 /// threads may count one together); false at the limit.
 bool countUpTo(void *variable, void *out, int64_t limit, int64_t bytes) {
@@ -400,6 +502,35 @@ void tfc_count_up_to(tfc_runtime *runtime, void *variable, void *out,
                      const char *node, int64_t limit, int64_t bytes) {
   if (!countOrExplain(runtime, variable, out, node, limit, bytes))
     std::longjmp(*endOfInput.jump, 1);
+}
+
+void tfc_accumulator_make(tfc_runtime *runtime, const char *name,
+                          int64_t slot, int64_t elements, int64_t mean) {
+  runtime->queues.makeAccumulator(slot, name, elements, mean != 0);
+}
+
+void tfc_accumulator_apply(tfc_runtime *runtime, const int64_t *local_step,
+                           const float *gradient, const char *node,
+                           int64_t slot) {
+  runtime->queues.apply(accumulatorAt(runtime, node, slot), *local_step,
+                        gradient);
+}
+
+void tfc_accumulator_take(tfc_runtime *runtime, const int32_t *num_required,
+                          float *out, const char *node, int64_t slot) {
+  if (!takeOrExplain(runtime, num_required, out, node, slot))
+    std::longjmp(*endOfInput.jump, 1);
+}
+
+void tfc_accumulator_num_accumulated(tfc_runtime *runtime, int32_t *out,
+                                     const char *node, int64_t slot) {
+  *out = runtime->queues.accumulated(accumulatorAt(runtime, node, slot));
+}
+
+void tfc_accumulator_set_global_step(tfc_runtime *runtime,
+                                     const int64_t *step, const char *node,
+                                     int64_t slot) {
+  runtime->queues.setGlobalStep(accumulatorAt(runtime, node, slot), *step);
 }
 
 int tfc_run_until_end_of_input(tfc_runtime *, void (*run)(void *),

@@ -1,4 +1,4 @@
-//===- Queues.h - TensorFlow's queues as runtime resources ------*- C++ -*-===//
+//===- Queues.h - TensorFlow's queues and accumulators ----------*- C++ -*-===//
 //
 // A queue (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2) holds elements of a fixed list
 // of components, each of a fixed shape; it lives in the runtime from the
@@ -10,6 +10,9 @@
 // string component's handles are replaced by the strings themselves while
 // the element is queued (a step's strings are released before the next
 // step), and made again when it is dequeued.
+//
+// Accumulators (ConditionalAccumulator) live beside the queues and wait
+// the same way: a take waits for its gradients.
 //
 // Ops wait as TensorFlow's do: a dequeue until its elements are there or
 // the queue is closed, an enqueue for room (an enqueue of many puts each
@@ -50,6 +53,24 @@ struct QueueComponent {
 };
 
 class Queues;
+
+/// A ConditionalAccumulator (white paper §4.4's synchronous replicas
+/// aggregate gradients in these): the sum of the gradients applied since
+/// the last take, how many, and its global step; a gradient whose local
+/// step is older than the global step is dropped as stale. float32 only.
+class Accumulator {
+public:
+  Accumulator(std::string name, int64_t elements, bool mean)
+      : name(std::move(name)), mean(mean), sum(size_t(elements), 0.0f) {}
+  const std::string name;
+
+private:
+  friend class Queues;
+  const bool mean;
+  std::vector<float> sum;
+  int32_t count = 0;
+  int64_t globalStep = 0;
+};
 
 /// How a queue orders its elements: FIFOQueueV2's first in, first out,
 /// or RandomShuffleQueueV2's random order, which keeps at least
@@ -134,6 +155,20 @@ public:
   std::string shortOf(Queue &queue, int64_t count);
   bool closed(Queue &queue);
 
+  /// Accumulator `slot`, made if it does not exist yet; or found (null:
+  /// none made yet).
+  Accumulator &makeAccumulator(int64_t slot, const std::string &name,
+                               int64_t elements, bool mean);
+  Accumulator *findAccumulator(int64_t slot);
+  /// Adds `gradient` unless `localStep` is older than the global step
+  /// (then returns false).
+  bool apply(Accumulator &accumulator, int64_t localStep, const float *gradient);
+  /// Once `required` gradients are there: their mean (or sum) into `out`,
+  /// and the accumulator starts again, its global step one more.
+  Result take(Accumulator &accumulator, int32_t required, float *out);
+  int32_t accumulated(Accumulator &accumulator);
+  void setGlobalStep(Accumulator &accumulator, int64_t step);
+
   /// Threads that may enqueue and dequeue beside the step's one: a queue
   /// runner's, while it runs; a multi-device step's other partitions.
   void addParticipants(int count);
@@ -145,10 +180,12 @@ public:
   void resume();
 
 private:
-  /// Waits until `ready()`; Done, or why it gave up.
-  template <typename Ready>
-  Result waitFor(std::unique_lock<std::mutex> &lock, Queue &queue,
-                 bool enqueue, Ready ready);
+  /// Waits until `ready()`; Done, or why it gave up: `gaveUp()` (Done
+  /// while it should wait on), the runners' stop, or a wait every thread
+  /// shares.
+  template <typename Ready, typename GaveUp>
+  Result waitFor(std::unique_lock<std::mutex> &lock, Ready ready,
+                 GaveUp gaveUp);
 
   /// A queue changed (or who may change one): every waiter re-checks.
   void changedNow();
@@ -156,6 +193,7 @@ private:
   std::mutex mutex;
   std::condition_variable changed;
   std::unordered_map<int64_t, std::unique_ptr<Queue>> queues;
+  std::unordered_map<int64_t, std::unique_ptr<Accumulator>> accumulators;
   int participants = 1;
   /// Changes so far, and the waiters that found nothing to do since the
   /// last one.

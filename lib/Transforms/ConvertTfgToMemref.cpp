@@ -594,12 +594,15 @@ struct ConvertTfgToMemrefPass
     });
     // The queues, numbered over the program by name: the init entry's node
     // of a queue and the step's make and use one queue.
-    std::map<std::string, int64_t> queues;
+    std::map<std::string, int64_t> queues, accumulators;
     module.walk([&](Operation *op) {
-      if (!isQueueNode(op))
+      bool queue = isQueueNode(op);
+      if (!queue && !isAccumulatorNode(op))
         return;
-      auto [it, inserted] = queues.try_emplace(queueName(op), queues.size());
-      op->setAttr(kQueueSlotAttr, IntegerAttr::get(i64, it->second));
+      auto &numbers = queue ? queues : accumulators;
+      auto [it, inserted] = numbers.try_emplace(queueName(op), numbers.size());
+      op->setAttr(queue ? kQueueSlotAttr : kAccumulatorSlotAttr,
+                  IntegerAttr::get(i64, it->second));
     });
     module.walk([&](Operation *op) {
       if (opKindOf(op) != OpKind::TensorArrayGradV3)

@@ -19,6 +19,18 @@ bool isQueueNode(Operation *node) {
 
 Operation *queueNodeOf(Value handle) { return sourceNodeOf(handle, isQueueNode); }
 
+bool isAccumulatorNode(Operation *node) {
+  if (!tfg::isNode(node))
+    return false;
+  OpKind kind = opKindOf(node);
+  return kind == OpKind::ConditionalAccumulator ||
+         kind == OpKind::ResourceConditionalAccumulator;
+}
+
+Operation *accumulatorNodeOf(Value handle) {
+  return sourceNodeOf(handle, isAccumulatorNode);
+}
+
 std::string queueName(Operation *queue) {
   auto shared = queue->getAttrOfType<StringAttr>("shared_name");
   return shared && !shared.getValue().empty() ? shared.str()

@@ -2026,6 +2026,18 @@ LogicalResult queueDequeue(ShapeContext &c) {
   return success();
 }
 
+/// An accumulator's take: the accumulator's shape.
+LogicalResult accumulatorTake(ShapeContext &c) {
+  Operation *accumulator =
+      accumulatorNodeOf(tfg::getDataOperands(c.getNode())[0]);
+  auto shape = accumulator
+                   ? accumulator->getAttrOfType<tfg::ShapeAttr>("shape")
+                   : tfg::ShapeAttr();
+  if (shape && !shape.getUnranked())
+    c.setOutput(0, Shape::of(shape.getDims()));
+  return success();
+}
+
 /// TensorArrayReadV3: an element; TensorArrayGatherV3: one per index.
 LogicalResult tensorArrayRead(ShapeContext &c) {
   Operation *forward =

@@ -62,6 +62,7 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
     convert_variables_to_constants_v2,
 )
 from tensorflow.python.ops import control_flow_util  # noqa: E402
+from tensorflow.python.ops import gen_data_flow_ops  # noqa: E402
 from tfsession import (identical, load_graph_def, run_saved_model_graph,  # noqa: E402
                        session_config)
 
@@ -688,6 +689,78 @@ def make_queue_training(root):
                 np.array(losses, np.float32), allow_pickle=False)
         md.manifest["step_losses"] = "outputs/step_losses.npy"
         md.manifest["input_ends_after"] = whole
+        md.write_text(g.as_graph_def())
+    md.verify()
+    md.finish()
+
+
+def make_accumulators(root):
+    """ConditionalAccumulators as synchronous replicas use them (white
+    paper 4.4): each step applies two gradients at the step's local step k
+    (a variable counting steps) and one at k - 1, which is stale and
+    dropped, counts them, and takes their mean from a
+    ResourceConditionalAccumulator (MEAN, shape [3]), whose global step the
+    take advances; a ConditionalAccumulator of the ref form (SUM, shape
+    [2, 2], shared_name "sums") has its global step set to k before one
+    gradient is applied and taken, and a resource one (SUM, shape [2])
+    takes the one gradient applied. The outputs are the fourth step's."""
+    name = "accumulators"
+    seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "Conditional accumulators (MEAN resource form, SUM ref "
+                  "form): applies, a stale gradient dropped, takes")
+    with tf1_graph(name) as g:
+        k = tf1.get_variable("k", initializer=tf.constant(0, tf.int64),
+                             use_resource=True)
+        step = k.read_value()
+        means = tf1.ConditionalAccumulator(tf.float32, shape=[3],
+                                           reduction_type="MEAN",
+                                           shared_name="means", name="means")
+        scale = tf.cast(step + 1, tf.float32)
+        a1 = means.apply_grad(tf.constant([1.0, 2.0, 3.0]) * scale,
+                              local_step=step, name="apply_1")
+        a2 = means.apply_grad(tf.constant([3.0, -2.0, 0.5]), local_step=step,
+                              name="apply_2")
+        stale = means.apply_grad(tf.constant([100.0, 100.0, 100.0]),
+                                 local_step=step - 1, name="apply_stale")
+        with tf.control_dependencies([a1, a2, stale]):
+            count = means.num_accumulated(name="count")
+        with tf.control_dependencies([count]):
+            mean = means.take_grad(2, name="take_mean")
+        sums = gen_data_flow_ops.conditional_accumulator(
+            dtype=tf.float32, shape=[2, 2], shared_name="sums",
+            reduction_type="SUM", name="sums")
+        set_step = gen_data_flow_ops.accumulator_set_global_step(
+            sums, step, name="set_step")
+        with tf.control_dependencies([set_step]):
+            s1 = gen_data_flow_ops.accumulator_apply_gradient(
+                sums, step, tf.constant([[1.0, 2.0], [3.0, 4.0]]) * scale,
+                name="apply_sum")
+        with tf.control_dependencies([s1]):
+            total = gen_data_flow_ops.accumulator_take_gradient(
+                sums, 1, dtype=tf.float32, name="take_sum")
+        totals = tf1.ConditionalAccumulator(tf.float32, shape=[2],
+                                            reduction_type="SUM",
+                                            shared_name="totals", name="totals")
+        t1 = totals.apply_grad(tf.constant([0.5, -1.0]) * scale,
+                               local_step=step, name="apply_total")
+        with tf.control_dependencies([t1]):
+            pair = totals.take_grad(1, name="take_pair")
+        with tf.control_dependencies([mean, total, pair]):
+            advance = k.assign_add(1, name="advance")
+        fetches = [tf.identity(mean, name="mean"), tf.identity(total, name="total"),
+                   tf.identity(count, name="counted"),
+                   tf.identity(pair, name="pair")]
+        train = tf.group(advance, name="train")
+        init = tf1.variables_initializer([k], name="init")
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            for _ in range(3):
+                sess.run(train)
+            last = sess.run(fetches + [train])[:-1]
+        for t, v in zip(fetches, last):
+            md.add_fetch(t.name, v)
+        md.manifest.update(targets=["train"], init=["init"], steps=3)
         md.write_text(g.as_graph_def())
     md.verify()
     md.finish()
@@ -1744,6 +1817,7 @@ def all_models():
         ("queue_training", make_queue_training),
         ("queue_runners", make_queue_runners),
         ("queue_shuffle", make_queue_shuffle),
+        ("accumulators", make_accumulators),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -288,6 +288,28 @@ void tfc_queue_size(tfc_runtime *runtime, int32_t *out, const char *node,
 void tfc_queue_is_closed(tfc_runtime *runtime, uint8_t *out, const char *node,
                          int64_t slot);
 
+/* TensorFlow's ConditionalAccumulators (and their Resource forms) of
+ * float32 gradients, numbered by code generation like the queues. make
+ * makes accumulator `slot` of `elements` floats the first time one of its
+ * nodes runs (`mean`: it averages, else it sums). apply adds `gradient`
+ * unless *local_step is older than the accumulator's global step (a stale
+ * gradient, dropped); take waits for *num_required gradients, stores
+ * their mean (or sum) at `out`, clears the accumulator and increments its
+ * global step; set_global_step sets it. A take that would wait forever
+ * (as a dequeue would) stops the step naming `node`. */
+void tfc_accumulator_make(tfc_runtime *runtime, const char *name,
+                          int64_t slot, int64_t elements, int64_t mean);
+void tfc_accumulator_apply(tfc_runtime *runtime, const int64_t *local_step,
+                           const float *gradient, const char *node,
+                           int64_t slot);
+void tfc_accumulator_take(tfc_runtime *runtime, const int32_t *num_required,
+                          float *out, const char *node, int64_t slot);
+void tfc_accumulator_num_accumulated(tfc_runtime *runtime, int32_t *out,
+                                     const char *node, int64_t slot);
+void tfc_accumulator_set_global_step(tfc_runtime *runtime,
+                                     const int64_t *step, const char *node,
+                                     int64_t slot);
+
 /* Runs run(context), which runs steps, and returns 0; or returns 1 as soon
  * as a dequeue in those steps finds its queue closed (TensorFlow's
  * OutOfRangeError, which ends a queue runner's loop), abandoning the step

@@ -992,6 +992,23 @@ def : TfcOp<"QueueCloseV2", Queues, Pattern<"QueueOp">> {
   let attrs = ["cancel_pending_enqueues"];
 }
 def : TfcOp<"QueueSizeV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
+// Accumulators of float32 gradients whose shape the node states.
+foreach type = ["ConditionalAccumulator", "ResourceConditionalAccumulator"] in
+  def : TfcOp<type, Queues, Pattern<"AccumulatorOp">> {
+    let shape = "scalarOutput";
+    let attrs = ["shape", "container:ignored", "shared_name",
+                 "reduction_type=MEAN|SUM"];
+  }
+foreach form = ["", "Resource"] in {
+  def : TfcOp<form # "AccumulatorApplyGradient", Queues, Pattern<"AccumulatorOp">>;
+  def : TfcOp<form # "AccumulatorTakeGradient", Queues, Pattern<"AccumulatorOp">> {
+    let shape = "accumulatorTake";
+  }
+  def : TfcOp<form # "AccumulatorNumAccumulated", Queues, Pattern<"AccumulatorOp">> {
+    let shape = "scalarOutput";
+  }
+  def : TfcOp<form # "AccumulatorSetGlobalStep", Queues, Pattern<"AccumulatorOp">>;
+}
 def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
 
 //===----------------------------------------------------------------------===//

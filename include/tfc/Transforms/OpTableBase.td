@@ -65,7 +65,8 @@ def Tables : OpFamily<"lookup tables whose contents are constants of the "
                       "graph (tfc-bind-tables)">;
 def Stacks : OpFamily<"stacks of TF1 loop gradients">;
 def TensorArrays : OpFamily<"TF1 TensorArrays">;
-def Queues : OpFamily<"TensorFlow's queues, which outlive a step">;
+def Queues : OpFamily<"TensorFlow's queues and accumulators, which outlive "
+                      "a step">;
 def TensorLists : OpFamily<"TF2 TensorLists and Optionals">;
 def Unclassified : OpFamily<"ops whose shape tfc knows but which nothing "
                             "lowers yet">;

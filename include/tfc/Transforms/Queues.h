@@ -27,8 +27,15 @@ bool isQueueNode(mlir::Operation *node);
 /// Switch, Exit and Merge; null if it cannot be traced.
 mlir::Operation *queueNodeOf(mlir::Value handle);
 
-/// What names a queue in the program: its shared_name, or its node's name
-/// when that is empty (one queue per name, as in a TensorFlow session).
+/// ConditionalAccumulator or ResourceConditionalAccumulator: a resource
+/// of the runtime like a queue, numbered the same way.
+bool isAccumulatorNode(mlir::Operation *node);
+/// The accumulator node that made `handle`; null if it cannot be traced.
+mlir::Operation *accumulatorNodeOf(mlir::Value handle);
+
+/// What names a queue (or an accumulator) in the program: its
+/// shared_name, or its node's name when that is empty (one per name, as
+/// in a TensorFlow session).
 std::string queueName(mlir::Operation *queue);
 
 /// The shape of one element's component `k`: the queue's `shapes` attr

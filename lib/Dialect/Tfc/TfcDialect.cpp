@@ -103,6 +103,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kStackSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTensorArraySlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kQueueSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kAccumulatorSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTableKeysAttr, Holder::Node, ValueKind::Elements},
     {kTableValuesAttr, Holder::Node, ValueKind::Elements},
 };

@@ -1,4 +1,4 @@
-//===- EmitQueues.cpp - TensorFlow's queues -------------------------------===//
+//===- EmitQueues.cpp - TensorFlow's queues and accumulators --------------===//
 //
 // Calls of the runtime's queue ops (tfc_runtime.h) on the queue's number,
 // which the pass gives every queue node by the queue's name
@@ -147,10 +147,81 @@ private:
   }
 };
 
+/// The accumulator ops: calls of tfc_accumulator_* on the accumulator's
+/// number, its node making it with its elements and reduction.
+class AccumulatorOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    bool made = isAccumulatorNode(node);
+    Operation *accumulator =
+        made ? node : accumulatorNodeOf(tfg::getDataOperands(node)[0]);
+    auto slot = accumulator ? accumulator->getAttrOfType<IntegerAttr>(
+                                  kAccumulatorSlotAttr)
+                            : nullptr;
+    if (!slot)
+      return step.error(node)
+             << "cannot trace its handle to the accumulator node that made it";
+    auto dtype = accumulator->getAttrOfType<TypeAttr>("dtype");
+    auto shape = accumulator->getAttrOfType<tfg::ShapeAttr>("shape");
+    if (!dtype || !dtype.getValue().isF32())
+      return step.error(node) << "accumulates float32 gradients only";
+    if (!shape || shape.getUnranked() ||
+        llvm::any_of(shape.getDims(), ShapedType::isDynamic))
+      return step.error(node)
+             << "its accumulator's shape must be known (give it `shape`)";
+    if (made) {
+      auto reduction = accumulator->getAttrOfType<StringAttr>("reduction_type");
+      bool mean = !reduction || reduction.getValue() == "MEAN";
+      step.callKernel(loc, "tfc_accumulator_make",
+                      {step.stringPointer(loc, queueName(accumulator))},
+                      {slot.getInt(), ShapedType::getNumElements(shape.getDims()),
+                       mean});
+      return success();
+    }
+    Value name = step.stringPointer(loc, tfg::getNodeName(node));
+    OperandRange operands = tfg::getDataOperands(node);
+    auto buffer = [&](unsigned i) { return step.pointerTo(step.memrefFor(operands[i])); };
+    switch (opKindOf(node)) {
+    case OpKind::AccumulatorApplyGradient:
+    case OpKind::ResourceAccumulatorApplyGradient:
+      step.callKernel(loc, "tfc_accumulator_apply", {buffer(1), buffer(2), name},
+                      {slot.getInt()});
+      return success();
+    case OpKind::AccumulatorTakeGradient:
+    case OpKind::ResourceAccumulatorTakeGradient: {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.callKernel(loc, "tfc_accumulator_take",
+                      {buffer(1), step.pointerTo(*out), name}, {slot.getInt()});
+      return success();
+    }
+    case OpKind::AccumulatorNumAccumulated:
+    case OpKind::ResourceAccumulatorNumAccumulated: {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.callKernel(loc, "tfc_accumulator_num_accumulated",
+                      {step.pointerTo(*out), name}, {slot.getInt()});
+      return success();
+    }
+    default: // AccumulatorSetGlobalStep and its Resource form.
+      step.callKernel(loc, "tfc_accumulator_set_global_step", {buffer(1), name},
+                      {slot.getInt()});
+      return success();
+    }
+  }
+};
+
 } // namespace
 
 void populateQueuePatterns(CodegenPatterns &patterns) {
   patterns.add<QueueOpPattern>("QueueOp");
+  patterns.add<AccumulatorOpPattern>("AccumulatorOp");
 }
 
 } // namespace tfc

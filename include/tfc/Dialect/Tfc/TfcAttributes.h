@@ -139,6 +139,10 @@ inline constexpr llvm::StringLiteral kTensorArraySlotAttr =
 /// node and the step's of one queue share it; given by
 /// convert-tfg-to-memref).
 inline constexpr llvm::StringLiteral kQueueSlotAttr = "tfc.queue_slot";
+/// On each accumulator node (ConditionalAccumulator and its Resource
+/// form): the number of its accumulator, likewise.
+inline constexpr llvm::StringLiteral kAccumulatorSlotAttr =
+    "tfc.accumulator_slot";
 
 } // namespace tfc
 
