@@ -120,8 +120,9 @@ void Queues::changedNow() {
 Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
                                int64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
+  // (Closed by the runners' stop: a runner's thread ends quietly.)
   if (queue.isClosed)
-    return Result::Closed;
+    return isStopping ? Result::Cancelled : Result::Closed;
   for (int64_t i = 0; i < count; ++i) {
     Result result = waitFor(
         lock,
