@@ -23,13 +23,9 @@ QueueRunners::QueueRunners(tfc_runtime *runtime, const tfc_model *model,
   }
   // Counted before any starts, so that no wait sees too few.
   runtime->queues.addParticipants(total);
-  for (int32_t r = 0; r < model->num_queue_runners; ++r) {
-    const tfc_queue_runner &runner = model->queue_runners[r];
-    for (int32_t t = 0; t < runner.num_threads; ++t)
-      threads.emplace_back([this, &runner, t, r] {
-        run(runner, runner.threads[t], size_t(r));
-      });
-  }
+  for (int32_t r = 0; r < model->num_queue_runners; ++r)
+    for (int32_t t = 0; t < model->queue_runners[r].num_threads; ++t)
+      threads.emplace_back([this, r, t] { run(r, t); });
 }
 
 QueueRunners::~QueueRunners() {
@@ -57,8 +53,9 @@ void callEntry(void *context) {
 
 } // namespace
 
-void QueueRunners::run(const tfc_queue_runner &runner,
-                       const tfc_runner_thread &thread, size_t index) {
+void QueueRunners::run(int32_t index, int32_t threadIndex) {
+  const tfc_queue_runner &runner = model->queue_runners[index];
+  const tfc_runner_thread &thread = runner.threads[threadIndex];
   std::unique_ptr<void, void (*)(void *)> arena(
       tfc_arena_alloc(thread.arena_bytes, model->arena_alignment),
       tfc_arena_free);

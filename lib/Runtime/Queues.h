@@ -217,8 +217,9 @@ public:
   ~QueueRunners();
 
 private:
-  void run(const tfc_queue_runner &runner, const tfc_runner_thread &thread,
-           size_t index);
+  /// Thread `threadIndex` of runner `index`, until its input ends or the
+  /// runners stop.
+  void run(int32_t index, int32_t threadIndex);
 
   tfc_runtime *const runtime;
   const tfc_model *const model;

@@ -108,3 +108,31 @@ module attributes {tfc.feeds = [], tfc.fetches = []} {
     %fill = QueueEnqueueManyV2(%q#0, %x#0) name("fill") {Tcomponents = [f32], timeout_ms = -1 : i64} : (tensor<!tfg.resource>, tensor<f32>) -> ()
   }
 }
+
+// -----
+
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    // expected-error @+1 {{node 'pool' (RandomShuffleQueueV2): min_after_dequeue 4 must be < capacity 4}}
+    %q:2 = RandomShuffleQueueV2 name("pool") {capacity = 4 : i64, component_types = [f32], container = "", min_after_dequeue = 4 : i64, seed = 1 : i64, seed2 = 2 : i64, shapes = [#tfg.shape<>], shared_name = ""} : () -> tensor<!tfg.resource>
+  }
+}
+
+// -----
+
+// Accumulators: float32 gradients of a known shape only.
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    // expected-error @+1 {{node 'acc' (ResourceConditionalAccumulator): accumulates float32 gradients only}}
+    %a:2 = ResourceConditionalAccumulator name("acc") {container = "", dtype = f64, reduction_type = "MEAN", shape = #tfg.shape<3>, shared_name = ""} : () -> tensor<!tfg.resource>
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    // expected-error @+1 {{node 'acc' (ResourceConditionalAccumulator): its accumulator's shape must be known (give it `shape`)}}
+    %a:2 = ResourceConditionalAccumulator name("acc") {container = "", dtype = f32, reduction_type = "MEAN", shape = #tfg.shape<?>, shared_name = ""} : () -> tensor<!tfg.resource>
+  }
+}

@@ -425,6 +425,22 @@ void waitTogether() {
   tfc_queue_dequeue(runtime.get(), out, "take", 0, 1);
 }
 
+/// A take of 0 gradients, which TensorFlow refuses.
+void takeNone() {
+  RuntimePtr runtime = makeRuntime();
+  tfc_accumulator_make(runtime.get(), "acc", 0, 2, 1);
+  const int32_t none = 0;
+  float out[2];
+  tfc_accumulator_take(runtime.get(), &none, out, "take", 0);
+}
+
+// Tests an accumulator's take of fewer than one gradient: an error naming
+// the node.
+TEST(QueueDeathTest, TakeOfNoGradientIsAnError) {
+  EXPECT_DEATH(takeNone(),
+               "take: InvalidArgument: num_required is 0, not 1 or more");
+}
+
 TEST(QueueRunnerDeathTest, EveryThreadWaitingIsAnError) {
   EXPECT_DEATH(waitTogether(),
                "(take|take_upstream): the queue '(out|upstream)' has 0 "

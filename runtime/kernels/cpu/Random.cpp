@@ -167,23 +167,13 @@ extern "C" void tfc_cpu_random_shuffle(tfc_runtime *, const void *in,
   startGenerator(generator, seed, seed2);
   // rows - 1 samples reserved, a block of four at a time, and used one
   // 32-bit word after the other.
-  const u128 base = (u128(generator[1]) << 64) + generator[2];
+  WordStream words{(u128(generator[1]) << 64) + generator[2], generator[0]};
   generator[2] += uint64_t(rows - 1 + 3) / 4;
-  u128 counter = base;
-  Block block = {};
-  int used = 4;
-  auto next = [&]() -> u32 {
-    if (used == 4) {
-      block = philox(counter++, generator[0]);
-      used = 0;
-    }
-    return block.word[used++];
-  };
   std::vector<int64_t> order(rows);
   for (int64_t i = 0; i < rows; ++i)
     order[i] = i;
   for (int64_t i = 0; i + 1 < rows; ++i)
-    std::swap(order[i], order[i + next() % u32(rows - i)]);
+    std::swap(order[i], order[i + words.next() % u32(rows - i)]);
   for (int64_t i = 0; i < rows; ++i)
     std::memcpy(to + i * rowBytes, from + order[i] * rowBytes, rowBytes);
 }
