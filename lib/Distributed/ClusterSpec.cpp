@@ -355,3 +355,22 @@ std::string ClusterSpec::toJson() const {
 }
 
 } // namespace tfc
+
+namespace tfc {
+
+bool isBetweenGraphJob(const std::string &outDir) {
+  std::ifstream file(outDir + "/" + kReplicationFile);
+  std::string mode;
+  return file >> mode && mode == "between-graph";
+}
+
+std::string flagForWorker(const std::string &flag, int index) {
+  std::string result = flag;
+  const std::string marker = "{index}";
+  for (size_t at = result.find(marker); at != std::string::npos;
+       at = result.find(marker, at))
+    result.replace(at, marker.size(), std::to_string(index));
+  return result;
+}
+
+} // namespace tfc

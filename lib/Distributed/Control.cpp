@@ -17,8 +17,10 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 namespace tfc::distributed {
@@ -67,14 +69,24 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   std::mutex mutex;
   std::condition_variable changed;
   bool connected = false, ended = false, stopping = false;
-  /// The chief's RunStep and Checkpoint calls, run in order by
-  /// `stepThread`.
+  /// Each client's RunStep calls (client 0's Checkpoint calls too), run in
+  /// order by a thread of the client's.
   struct Call {
     std::function<Status()> work;
     grpc::ServerUnaryReactor *reactor;
   };
-  std::deque<Call> calls;
-  std::thread stepThread;
+  struct Lane {
+    std::deque<Call> calls;
+    std::thread thread;
+  };
+  std::map<int, Lane> lanes;
+
+  /// The chief's: the between-graph workers (once the variables are
+  /// ready), those that joined, and what those done said.
+  bool open = false;
+  std::vector<TaskName> workers;
+  std::set<std::string> joined;
+  std::map<std::string, WorkerResult> done;
 
   /// Refuses a call of another run of the job.
   std::optional<grpc::Status> wrongRun(uint64_t incarnation) {
@@ -122,7 +134,8 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
       return finish(context, *refused);
     int64_t step = request->step_id();
-    return enqueue(context, [this, step] { return runStep(step); });
+    return enqueue(context, clientOfStep(step),
+                   [this, step] { return runStep(step); });
   }
 
   grpc::ServerUnaryReactor *Checkpoint(grpc::CallbackServerContext *context,
@@ -138,20 +151,72 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     action.step = request->step();
     action.shard = request->shard();
     action.prefix = request->prefix();
-    return enqueue(context, [this, action] { return checkpoint(action); });
+    return enqueue(context, 0, [this, action] { return checkpoint(action); });
   }
 
-  /// Runs `work` on the step thread, after the calls before it; the call
-  /// is answered with its status.
+  /// Runs `work` on the thread of `client`, after its calls before it;
+  /// the call is answered with its status.
   grpc::ServerUnaryReactor *enqueue(grpc::CallbackServerContext *context,
-                                    std::function<Status()> work) {
+                                    int client, std::function<Status()> work) {
     grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
     {
       std::lock_guard<std::mutex> lock(mutex);
-      calls.push_back({std::move(work), reactor});
+      if (stopping) {
+        reactor->Finish(
+            grpc::Status(grpc::StatusCode::ABORTED, "the task is stopping"));
+        return reactor;
+      }
+      Lane &lane = lanes[client];
+      lane.calls.push_back({std::move(work), reactor});
+      if (!lane.thread.joinable())
+        lane.thread = std::thread([this, client] { runCalls(client); });
     }
     changed.notify_all();
     return reactor;
+  }
+
+  grpc::ServerUnaryReactor *Join(grpc::CallbackServerContext *context,
+                                 const JoinRequest *request,
+                                 JoinResponse *response) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!open) {
+      response->set_ready(false);
+      return finish(context, grpc::Status::OK);
+    }
+    bool known = false;
+    for (const TaskName &worker : workers)
+      known |= worker.str() == request->from();
+    if (!known)
+      return finish(context,
+                    grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                 request->from() +
+                                     " is not a worker of this job's "
+                                     "between-graph replication"));
+    joined.insert(request->from());
+    response->set_ready(true);
+    response->set_incarnation(transport->incarnation());
+    changed.notify_all();
+    return finish(context, grpc::Status::OK);
+  }
+
+  grpc::ServerUnaryReactor *WorkerDone(grpc::CallbackServerContext *context,
+                                       const WorkerDoneRequest *request,
+                                       WorkerDoneResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!joined.count(request->from()))
+        return finish(context,
+                      grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   request->from() + " has not joined"));
+      WorkerResult &result = done[request->from()];
+      result.worker = *TaskName::ofDevice(request->from());
+      result.exitStatus = request->exit_status();
+      result.message = request->message();
+    }
+    changed.notify_all();
+    return finish(context, grpc::Status::OK);
   }
 
   grpc::ServerUnaryReactor *Health(grpc::CallbackServerContext *context,
@@ -176,8 +241,9 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     return finish(context, grpc::Status::OK);
   }
 
-  void runSteps() {
+  void runCalls(int client) {
     std::unique_lock<std::mutex> lock(mutex);
+    std::deque<Call> &calls = lanes[client].calls;
     while (true) {
       changed.wait(lock, [&] { return stopping || !calls.empty(); });
       if (stopping)
@@ -202,7 +268,6 @@ TaskControl::TaskControl(
     : impl(std::make_unique<Impl>()) {
   impl->runStep = std::move(runStep);
   impl->checkpoint = std::move(checkpoint);
-  impl->stepThread = std::thread([this] { impl->runSteps(); });
 }
 
 TaskControl::~TaskControl() {
@@ -211,7 +276,9 @@ TaskControl::~TaskControl() {
     impl->stopping = true;
   }
   impl->changed.notify_all();
-  impl->stepThread.join();
+  // No lane is added once stopping is set.
+  for (auto &[client, lane] : impl->lanes)
+    lane.thread.join();
 }
 
 grpc::Service *TaskControl::service() { return impl.get(); }
@@ -226,6 +293,53 @@ bool TaskControl::waitForChief(std::chrono::milliseconds timeout) {
 bool TaskControl::waitForEnd(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(impl->mutex);
   return impl->changed.wait_for(lock, timeout, [&] { return impl->ended; });
+}
+
+void TaskControl::openToWorkers(std::vector<TaskName> workers) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->workers = std::move(workers);
+  impl->open = true;
+}
+
+std::vector<TaskName> TaskControl::joinedWorkers() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  std::vector<TaskName> result;
+  for (const TaskName &worker : impl->workers)
+    if (impl->joined.count(worker.str()))
+      result.push_back(worker);
+  return result;
+}
+
+Status TaskControl::waitForWorkers(std::chrono::milliseconds joinTimeout,
+                                   std::vector<WorkerResult> &results) {
+  auto joinDeadline = std::chrono::steady_clock::now() + joinTimeout;
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  auto allDone = [&] {
+    for (const TaskName &worker : impl->workers)
+      if (!impl->done.count(worker.str()))
+        return false;
+    return true;
+  };
+  auto allJoined = [&] {
+    for (const TaskName &worker : impl->workers)
+      if (!impl->joined.count(worker.str()))
+        return false;
+    return true;
+  };
+  // Joined workers are waited for as long as they run (the health checks
+  // say when one is lost); one that never joins, until joinTimeout.
+  if (!impl->changed.wait_until(lock, joinDeadline, allJoined))
+    for (const TaskName &worker : impl->workers)
+      if (!impl->joined.count(worker.str()))
+        return Status::error(Code::Unavailable,
+                             worker.str() + " did not join the job within " +
+                                 secondsText(joinTimeout) +
+                                 " of the chief's last step");
+  impl->changed.wait(lock, allDone);
+  results.clear();
+  for (const TaskName &worker : impl->workers)
+    results.push_back(impl->done[worker.str()]);
+  return Status::ok();
 }
 
 //===----------------------------------------------------------------------===//
@@ -475,17 +589,91 @@ void ClusterControl::endJob(std::chrono::milliseconds timeout) {
                      impl->transport.incarnation(), timeout);
 }
 
-Status checkChief(Transport &transport, const TaskName &chief,
+Status checkTask(Transport &transport, const TaskName &task,
+                 std::chrono::milliseconds timeout) {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel = transport.channelTo(task, &address);
+  if (!channel)
+    return Status::error(Code::InvalidArgument,
+                         task.str() + " has no address in the cluster");
+  return statusOfCall(callWithin(&ControlService::Stub::Health,
+                                 ControlService::NewStub(channel).get(),
+                                 transport.incarnation(), timeout),
+                      task, address);
+}
+
+void endTask(Transport &transport, const TaskName &task,
+             std::chrono::milliseconds timeout) {
+  if (std::shared_ptr<grpc::Channel> channel = transport.channelTo(task))
+    (void)callWithin(&ControlService::Stub::EndJob,
+                     ControlService::NewStub(channel).get(),
+                     transport.incarnation(), timeout);
+}
+
+Status joinJob(Transport &transport, const TaskName &chief,
+               std::chrono::milliseconds timeout,
+               const std::function<void(const std::string &)> &say) {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel = transport.channelTo(chief, &address);
+  if (!channel)
+    return Status::error(Code::InvalidArgument,
+                         "the chief " + chief.str() + " has no address");
+  std::unique_ptr<ControlService::Stub> stub = ControlService::NewStub(channel);
+  auto deadline = std::chrono::system_clock::now() + timeout;
+  bool announced = false;
+  while (true) {
+    grpc::ClientContext context;
+    context.set_deadline(std::min(
+        deadline, std::chrono::system_clock::now() + std::chrono::seconds(1)));
+    JoinRequest request;
+    request.set_from(transport.task().str());
+    JoinResponse response;
+    grpc::Status status = stub->Join(&context, request, &response);
+    if (status.ok() && response.ready()) {
+      transport.setIncarnation(response.incarnation());
+      return Status::ok();
+    }
+    bool retry = status.ok() ||
+                 status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+                 status.error_code() == grpc::StatusCode::UNAVAILABLE;
+    if (!retry)
+      return statusOfCall(status, chief, address);
+    // A chief that answers is waited for as long as its init takes.
+    if (status.ok()) {
+      deadline = std::chrono::system_clock::now() + timeout;
+      if (!announced && say)
+        say("waiting for the chief " + chief.str() +
+            " to initialize the variables");
+      announced = true;
+    } else if (std::chrono::system_clock::now() >= deadline) {
+      return Status::error(Code::Unavailable,
+                           "the chief " + chief.str() + " at " + address +
+                               ": did not answer within " +
+                               secondsText(timeout));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+Status reportDone(Transport &transport, const TaskName &chief, int exitStatus,
+                  const std::string &message,
                   std::chrono::milliseconds timeout) {
   std::string address;
   std::shared_ptr<grpc::Channel> channel = transport.channelTo(chief, &address);
   if (!channel)
     return Status::error(Code::InvalidArgument,
                          "the chief " + chief.str() + " has no address");
-  return statusOfCall(callWithin(&ControlService::Stub::Health,
-                             ControlService::NewStub(channel).get(),
-                             transport.incarnation(), timeout),
-                  chief, address);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + timeout);
+  WorkerDoneRequest request;
+  request.set_incarnation(transport.incarnation());
+  request.set_from(transport.task().str());
+  request.set_exit_status(exitStatus);
+  request.set_message(message);
+  WorkerDoneResponse response;
+  return statusOfCall(
+      ControlService::NewStub(channel)->WorkerDone(&context, request, &response),
+      chief, address);
 }
 
 } // namespace tfc::distributed

@@ -253,7 +253,10 @@ int runCluster(int argc, char **argv) {
   int64_t maxRestarts = 0, graceSeconds = 10, steps = 1;
   std::string checkpointDir;
   bool restore = false;
-  std::vector<std::string> taskFlags, chiefFlags;
+  // With between-graph replication every worker gets the program flags
+  // (workerFlags), the chief the checkpoints' too (chiefFlags).
+  bool betweenGraph = isBetweenGraphJob(outDir);
+  std::vector<std::string> taskFlags, chiefFlags, workerFlags;
   for (int i = 2; i < argc; ++i) {
     std::string value;
     std::string arg = argv[i];
@@ -289,8 +292,20 @@ int runCluster(int argc, char **argv) {
           forEveryTask = true;
           break;
         }
-      if (!forEveryTask)
-        chiefFlags.push_back(arg);
+      if (forEveryTask)
+        continue;
+      // A program flag: the chief's, and (unless it is a checkpoint's) the
+      // other workers' of between-graph replication.
+      bool chiefOnly = false;
+      for (const char *flag : kChiefSwitches)
+        chiefOnly |= arg == flag;
+      int first = i;
+      for (const char *flag : kChiefFlags)
+        if (!chiefOnly && rt::takeFlag(argc, argv, i, flag, value))
+          chiefOnly = true;
+      chiefFlags.insert(chiefFlags.end(), argv + first, argv + i + 1);
+      if (!chiefOnly)
+        workerFlags.push_back(arg);
     }
   }
 
@@ -353,10 +368,18 @@ int runCluster(int argc, char **argv) {
       task.args = {"--cluster", clusterPath};
       task.args.insert(task.args.end(), taskFlags.begin(), taskFlags.end());
       if (task.name == *chief) {
-        task.args.insert(task.args.end(), chiefFlags.begin(), chiefFlags.end());
+        for (const std::string &flag : chiefFlags)
+          task.args.push_back(betweenGraph ? flagForWorker(flag, 0) : flag);
         task.args.insert(task.args.end(), {"--steps", std::to_string(stepsLeft)});
         if (restore)
           task.args.push_back("--restore");
+      } else if (betweenGraph && task.name.job == chief->job) {
+        // Another worker of between-graph replication: the program flags
+        // but the checkpoints', which are the chief's.
+        task.args.insert(task.args.end(), workerFlags.begin(), workerFlags.end());
+        for (std::string &flag : task.args)
+          flag = flagForWorker(flag, task.name.index);
+        task.args.insert(task.args.end(), {"--steps", std::to_string(stepsLeft)});
       }
       if (!spawn(task, error)) {
         stopAll(tasks);

@@ -10,6 +10,8 @@
 // reads TF_CONFIG again for the cluster's addresses). The task flags
 // (kTaskFlags, ClusterSpec.h) go to every task, the program flags only to
 // the chief: one command line, with the chief's flags, serves every pod.
+// Under between-graph replication every worker takes the program flags
+// but the checkpoints' ("{index}" in them becomes the worker's index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,19 +73,35 @@ int main(int argc, char **argv) {
                 std::strerror(errno) + ")");
   std::optional<tfc::TaskName> chief = config->cluster.chief();
   bool isChief = chief && *chief == *config->task;
-  std::vector<char *> args = {const_cast<char *>(executable.c_str())};
+  // Between-graph replication: every worker takes the program flags, with
+  // "{index}" its index; the checkpoints' are the chief's.
+  bool betweenGraph = tfc::isBetweenGraphJob(ownDirectory());
+  bool isWorker = betweenGraph && chief && config->task->job == chief->job;
+  std::vector<std::string> kept = {executable};
   for (int i = 1; i < argc; ++i) {
     int first = i;
     std::string value;
-    bool taskFlag = false;
+    bool taskFlag = false, chiefFlag = false;
     for (const char *flag : tfc::kTaskSwitches)
       taskFlag |= std::strcmp(argv[i], flag) == 0;
     for (const char *flag : tfc::kTaskFlags)
       if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
         taskFlag = true;
-    if (taskFlag || isChief)
-      args.insert(args.end(), argv + first, argv + i + 1);
+    for (const char *flag : tfc::kChiefSwitches)
+      chiefFlag |= !taskFlag && std::strcmp(argv[i], flag) == 0;
+    for (const char *flag : tfc::kChiefFlags)
+      if (!taskFlag && !chiefFlag &&
+          tfc::rt::takeFlag(argc, argv, i, flag, value))
+        chiefFlag = true;
+    if (taskFlag || isChief || (isWorker && !chiefFlag))
+      for (int k = first; k <= i; ++k)
+        kept.push_back(isWorker ? tfc::flagForWorker(argv[k],
+                                                     config->task->index)
+                                : std::string(argv[k]));
   }
+  std::vector<char *> args;
+  for (std::string &arg : kept)
+    args.push_back(arg.data());
   args.push_back(nullptr);
   execv(executable.c_str(), args.data());
   return fail("cannot run " + executable + ": " + std::strerror(errno));

@@ -26,6 +26,16 @@
 // shared memory unless --shared-memory is off; --transfer-stats prints, as
 // the task ends, what it sent and how.
 //
+// Between-graph replication (tfc_between_graph): each worker is a client
+// of its own, as in TensorFlow. The chief (worker 0) connects the other
+// tasks that are not workers (the ps tasks), runs the init entry or a
+// restore, and runs its own steps; every other worker joins it (waiting
+// until the variables are ready), runs its own steps with its own program
+// flags, says when they are done, and waits for the end of the job. A ps
+// runs the ps's part of each worker's steps as they come, on a thread and
+// with a runtime and arena of that worker's, at once. The chief ends the
+// job once every worker is done, and then writes its last checkpoint.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Distributed/ClusterSpec.h"
@@ -42,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -52,6 +63,10 @@ extern "C" const tfc_model tfc_compiled_model;
 extern "C" const char tfc_task_job[];
 extern "C" const int32_t tfc_task_index;
 extern "C" const char tfc_cluster_spec[];
+// Between-graph replication (Transport.h): nonzero when every worker runs
+// the template replica's (worker 0's) graph as its own client. Absent
+// (programs of the chief-driven model, and hand-written test models): 0.
+extern "C" __attribute__((weak)) const int32_t tfc_between_graph;
 
 namespace {
 
@@ -284,33 +299,84 @@ int main(int argc, char **argv) {
     return fail(kExitBadInput, "the cluster has no chief (no job 'chief' "
                                "or 'worker')");
   bool isChief = *chief == self;
-  if (!isChief && chiefFlag)
-    return fail(kExitBadInput, std::string("'") + chiefFlag +
-                                   "': program flags go to the chief, " +
+  // Between-graph replication: the workers run worker 0's graph.
+  bool betweenGraph = &tfc_between_graph && tfc_between_graph;
+  const TaskName templateReplica{"worker", 0};
+  bool isReplica = betweenGraph && self.job == templateReplica.job;
+  if (betweenGraph && !(*chief == templateReplica))
+    return fail(kExitBadInput, "between-graph replication: the chief must be " +
+                                   templateReplica.str() + ", not " +
                                    chief->str());
-  std::vector<TaskName> others;
+  if (!isChief && !isReplica && chiefFlag)
+    return fail(kExitBadInput, std::string("'") + chiefFlag +
+                                   "': program flags go to the " +
+                                   (betweenGraph ? "workers" : "chief, " +
+                                                                   chief->str()));
+  // The tasks the chief drives: every other one, or with between-graph
+  // replication those that are not workers (each worker drives itself).
+  std::vector<TaskName> others, workers;
   for (const ClusterSpec::Job &each : cluster->jobs)
-    for (size_t t = 0; t < each.tasks.size(); ++t)
-      if (!(TaskName{each.name, int(t)} == self))
-        others.push_back({each.name, int(t)});
+    for (size_t t = 0; t < each.tasks.size(); ++t) {
+      TaskName task{each.name, int(t)};
+      if (task == self)
+        continue;
+      if (betweenGraph && each.name == templateReplica.job)
+        workers.push_back(task);
+      else
+        others.push_back(task);
+    }
 
-  // The other tasks run the chief's steps with a runtime of their own.
+  // The tasks the chief drives run its steps (and with between-graph
+  // replication each worker's: a client each) with a runtime and an arena
+  // per client, over the task's variables.
   // (The transport's server goes first at exit: it calls the control.)
   Transport *server = nullptr;
-  std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
-      nullptr, tfc_runtime_destroy);
-  std::unique_ptr<void, void (*)(void *)> arena(nullptr, tfc_arena_free),
-      state(nullptr, tfc_arena_free);
+  struct Client {
+    RendezvousScope scope;
+    std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime{
+        nullptr, tfc_runtime_destroy};
+    std::unique_ptr<void, void (*)(void *)> arena{nullptr, tfc_arena_free};
+  };
+  std::mutex clientsMutex;
+  std::map<int, std::unique_ptr<Client>> clients;
+  std::unique_ptr<void, void (*)(void *)> state(nullptr, tfc_arena_free);
+  // The client of step `step`'s caller, made at its first step.
+  auto clientOf = [&](int64_t step) -> Client * {
+    int index = clientOfStep(step);
+    std::lock_guard<std::mutex> lock(clientsMutex);
+    std::unique_ptr<Client> &client = clients[index];
+    if (client)
+      return client.get();
+    client = std::make_unique<Client>();
+    client->scope.transport = server;
+    client->scope.client = index;
+    if (betweenGraph) {
+      client->scope.templateTask = templateReplica.str();
+      client->scope.replica = TaskName{templateReplica.job, index}.str();
+    }
+    tfc_runtime_options runtimeOptions = {};
+    runtimeOptions.threads = int32_t(threads);
+    runtimeOptions.create_rendezvous = Transport::createScopedRendezvous;
+    runtimeOptions.rendezvous_context = &client->scope;
+    client->runtime.reset(tfc_runtime_create(&runtimeOptions));
+    client->arena.reset(
+        tfc_arena_alloc(model.arena_bytes, model.arena_alignment));
+    if (!client->runtime || !client->arena)
+      endOn(RendezvousStatus::error(Code::InvalidArgument,
+                                    "cannot make a runtime and its memory"));
+    return client.get();
+  };
   // A task has no feeds or fetches: its steps get arrays of nulls.
   std::vector<void *> noInputs(size_t(model.num_inputs), nullptr),
       noOutputs(size_t(model.num_outputs), nullptr);
   TaskControl control(
       [&](int64_t step) {
+        Client *client = clientOf(step);
         server->beginStep(step);
         tfc_step_fn run = step < 0 ? model.init : model.step;
         if (run)
-          run(runtime.get(), arena.get(), state.get(), noInputs.data(),
-              noOutputs.data());
+          run(client->runtime.get(), client->arena.get(), state.get(),
+              noInputs.data(), noOutputs.data());
         return RendezvousStatus::ok();
       },
       [&](const CheckpointAction &action) {
@@ -336,15 +402,13 @@ int main(int argc, char **argv) {
   server = transport.get();
   control.attach(*transport);
 
-  if (!isChief) {
-    tfc_runtime_options runtimeOptions = {};
-    runtimeOptions.threads = int32_t(threads);
-    runtimeOptions.create_rendezvous = Transport::createRendezvous;
-    runtimeOptions.rendezvous_context = transport.get();
-    runtime.reset(tfc_runtime_create(&runtimeOptions));
-    arena.reset(tfc_arena_alloc(model.arena_bytes, model.arena_alignment));
+  auto say = [](const std::string &line) {
+    std::fprintf(stderr, "%s: %s\n", program, line.c_str());
+    std::fflush(stderr);
+  };
+  if (!isChief && !isReplica) {
     state.reset(tfc_arena_alloc(model.state_bytes, model.arena_alignment));
-    if (!runtime || !arena || !state)
+    if (!state)
       return fail(kExitFailure, "cannot make the runtime and its memory");
     std::memset(state.get(), 0, size_t(model.state_bytes));
     std::string chiefAddress = cluster->job(chief->job)->tasks[chief->index];
@@ -352,7 +416,7 @@ int main(int argc, char **argv) {
       return fail(kExitFailure, "the chief " + chief->str() + " at " +
                                     chiefAddress + " did not connect");
     Watch watch(healthInterval, [&] {
-      return checkChief(*transport, *chief, healthTimeout);
+      return checkTask(*transport, *chief, healthTimeout);
     });
     while (!control.waitForEnd(std::chrono::hours(1))) {
     }
@@ -361,23 +425,77 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // The steps' exchanges: the chief's (client 0), or a between-graph
+  // worker's as its own client, its keys those of its task.
+  RendezvousScope scope;
+  scope.transport = transport.get();
+  if (isReplica) {
+    scope.client = self.index;
+    scope.templateTask = templateReplica.str();
+    scope.replica = self.str();
+  }
   ClusterControl clusterControl(*transport, others);
+
+  if (!isChief) {
+    // A between-graph worker: joins the chief's job once the variables are
+    // ready, runs its own steps, each on the tasks the chief drives too,
+    // and waits for the end of the job.
+    RendezvousStatus joined = joinJob(*transport, *chief, connectTimeout, say);
+    if (!joined.isOk())
+      endOn(joined);
+    int exitStatus;
+    {
+      Watch watch(healthInterval, [&] {
+        return checkTask(*transport, *chief, healthTimeout);
+      });
+      rt::ProgramHooks hooks;
+      hooks.runsInit = false;
+      hooks.createRendezvous = Transport::createScopedRendezvous;
+      hooks.rendezvousContext = &scope;
+      hooks.beforeStep = [&](int64_t step) {
+        transport->beginStep(scopedStep(scope.client, step));
+        clusterControl.startStep(scopedStep(scope.client, step));
+      };
+      hooks.afterStep = [&](int64_t) {
+        RendezvousStatus done = clusterControl.finishStep();
+        if (!done.isOk())
+          endOn(done);
+      };
+      exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
+      RendezvousStatus reported =
+          reportDone(*transport, *chief, exitStatus,
+                     exitStatus ? "its program failed (exit status " +
+                                      std::to_string(exitStatus) + ")"
+                                : "",
+                     healthTimeout);
+      if (!reported.isOk())
+        endOn(reported);
+      while (!control.waitForEnd(std::chrono::hours(1))) {
+      }
+    }
+    if (transferStats)
+      printTransferStats(*transport);
+    return exitStatus;
+  }
+
   // The job's checkpoints: every task writes its variables as a shard (the
-  // chief shard 0, the others 1.. in cluster order) into the checkpoint
-  // directory, which they must share; the chief merges the index and only
-  // then moves the state file. A restore has every task read its own.
+  // chief shard 0, the tasks it drives 1.. in cluster order: with
+  // between-graph replication not the other workers, which hold none)
+  // into the checkpoint directory, which they must share; the chief merges
+  // the index and only then moves the state file. A restore has every task
+  // read its own.
   auto saveJob = [&](const void *chiefState, const std::string &dir,
                      int64_t step, int keep, std::string &error) {
     CheckpointAction own{CheckpointAction::Save, dir, step, 0, ""};
     RendezvousStatus status = checkpointTask(model, chiefState, own);
-    RendezvousStatus others = clusterControl.saveShards(dir, step, 1);
-    if (!others.isOk())
-      endOn(others);
+    RendezvousStatus shards = clusterControl.saveShards(dir, step, 1);
+    if (!shards.isOk())
+      endOn(shards);
     if (!status.isOk()) {
       error = status.getMessage();
       return false;
     }
-    return rt::mergeCheckpointShards(dir, step, int(cluster->numTasks()), keep,
+    return rt::mergeCheckpointShards(dir, step, int(others.size()) + 1, keep,
                                      error);
   };
   auto restoreJob = [&](void *chiefState, const std::string &prefix,
@@ -391,20 +509,33 @@ int main(int argc, char **argv) {
     }
     return rt::restoreCheckpoint(model, chiefState, prefix, error);
   };
-  RendezvousStatus status =
-      clusterControl.connect(connectTimeout, [](const std::string &line) {
-        std::fprintf(stderr, "%s: %s\n", program, line.c_str());
-      });
+  RendezvousStatus status = clusterControl.connect(connectTimeout, say);
   if (!status.isOk())
     return fail(kExitFailure, status.getMessage());
   int exitStatus;
+  std::vector<TaskControl::WorkerResult> results;
   {
-    Watch watch(healthInterval,
-                [&] { return clusterControl.checkHealth(healthTimeout); });
+    Watch watch(healthInterval, [&] {
+      RendezvousStatus health = clusterControl.checkHealth(healthTimeout);
+      for (const TaskName &worker : control.joinedWorkers())
+        if (health.isOk())
+          health = checkTask(*transport, worker, healthTimeout);
+      return health;
+    });
     rt::ProgramHooks hooks;
-    hooks.createRendezvous = Transport::createRendezvous;
-    hooks.rendezvousContext = transport.get();
+    hooks.createRendezvous = Transport::createScopedRendezvous;
+    hooks.rendezvousContext = &scope;
+    // The other workers join once the variables are ready: after the init
+    // entry (step -1) or the restore, before the first step.
+    bool opened = false;
+    auto openToWorkers = [&] {
+      if (betweenGraph && !opened)
+        control.openToWorkers(workers);
+      opened = true;
+    };
     hooks.beforeStep = [&](int64_t step) {
+      if (step >= 0)
+        openToWorkers();
       transport->beginStep(step);
       clusterControl.startStep(step);
     };
@@ -415,10 +546,27 @@ int main(int argc, char **argv) {
       if (!done.isOk())
         endOn(done);
     };
+    // The job's last checkpoint holds every worker's steps.
+    hooks.afterSteps = [&] {
+      openToWorkers();
+      if (workers.empty())
+        return;
+      say("its steps are done; waiting for the other workers");
+      RendezvousStatus waited = control.waitForWorkers(connectTimeout, results);
+      if (!waited.isOk())
+        endOn(waited);
+    };
     exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
   }
   clusterControl.endJob(healthTimeout);
+  for (const TaskName &worker : control.joinedWorkers())
+    endTask(*transport, worker, healthTimeout);
   if (transferStats)
     printTransferStats(*transport);
+  for (const TaskControl::WorkerResult &result : results)
+    if (result.exitStatus != 0 && exitStatus == 0) {
+      fail(kExitFailure, result.worker.str() + ": " + result.message);
+      exitStatus = kExitFailure;
+    }
   return exitStatus;
 }

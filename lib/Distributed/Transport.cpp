@@ -34,6 +34,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace tfc::distributed {
 
@@ -149,7 +150,14 @@ struct Transport::Impl {
 
   std::mutex mutex;
   std::condition_variable arrived;
-  int64_t currentStep = 0;
+  /// Each client's current step id (scopedStep): a client not seen yet
+  /// is at its first.
+  std::map<int, int64_t> currentSteps;
+  int64_t currentStepOf(int client) const {
+    auto found = currentSteps.find(client);
+    return found != currentSteps.end() ? found->second
+                                       : scopedStep(client, client ? 0 : -1);
+  }
   std::map<std::pair<int64_t, std::string>, Arrival> inbox;
   std::map<std::pair<int64_t, std::string>, Waiter *> waiters;
   std::optional<Status> aborted;
@@ -174,7 +182,7 @@ struct Transport::Impl {
                           const std::pair<int64_t, std::string> &id,
                           const std::string &sender, Arrival &arrival,
                           bool &landed);
-  Status send(const char *key, const void *data, int64_t bytes);
+  Status send(int client, const char *key, const void *data, int64_t bytes);
   Transport::TransferStats stats;
   /// Counts a tensor sent to another task.
   void sent(int64_t bytes, bool sharedMemory) {
@@ -197,7 +205,7 @@ struct Transport::Impl {
   /// receiver: the sender's step goes on at once.
   Status sendCopied(grpc::ByteBuffer request, const TaskName &receiver,
                     const std::string &address);
-  Status recv(const char *key, void *data, int64_t bytes);
+  Status recv(int client, const char *key, void *data, int64_t bytes);
   void abort(const Status &status);
   void reset();
 
@@ -283,7 +291,7 @@ grpc::Status Transport::Impl::deliver(const grpc::ByteBuffer &message,
                               "(incarnation " +
                               std::to_string(header.incarnation) + ", not " +
                               std::to_string(options.incarnation) + ")");
-    if (header.stepId < currentStep)
+    if (header.stepId < currentStepOf(clientOfStep(header.stepId)))
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                           "'" + header.key + "' from " + sender +
                               " is for step " + std::to_string(header.stepId) +
@@ -385,7 +393,7 @@ static bool isLocalAddress(const std::string &address) {
   return local;
 }
 
-Status Transport::Impl::send(const char *key, const void *data,
+Status Transport::Impl::send(int client, const char *key, const void *data,
                              int64_t bytes) {
   std::optional<TaskName> receiver = receiverOf(key);
   if (!receiver)
@@ -402,7 +410,7 @@ Status Transport::Impl::send(const char *key, const void *data,
     std::lock_guard<std::mutex> lock(mutex);
     if (aborted)
       return *aborted;
-    step = currentStep;
+    step = currentStepOf(client);
     incarnation = options.incarnation;
   }
   TensorHeader header{incarnation, step, key, self, std::nullopt};
@@ -592,9 +600,10 @@ Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
   return Status::ok();
 }
 
-Status Transport::Impl::recv(const char *key, void *data, int64_t bytes) {
+Status Transport::Impl::recv(int client, const char *key, void *data,
+                             int64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex);
-  auto id = std::make_pair(currentStep, std::string(key));
+  auto id = std::make_pair(currentStepOf(client), std::string(key));
   // Registered while this waits, for a shared tensor to land in.
   Waiter waiter{data, bytes};
   bool registered = false;
@@ -649,30 +658,88 @@ void Transport::Impl::reset() {
 
 void Transport::beginStep(int64_t step) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  // What earlier steps left (a tensor nobody received) goes; tensors that
-  // came early for this step or later stay.
-  impl->inbox.erase(impl->inbox.begin(), impl->inbox.lower_bound({step, ""}));
-  impl->currentStep = step;
+  // What earlier steps of the client left (a tensor nobody received) goes;
+  // tensors that came early for this step or later stay, and so do other
+  // clients'.
+  int client = clientOfStep(step);
+  int64_t first = client == 0 ? INT64_MIN : scopedStep(client, 0);
+  impl->inbox.erase(impl->inbox.lower_bound({first, ""}),
+                    impl->inbox.lower_bound({step, ""}));
+  impl->currentSteps[client] = step;
   impl->aborted.reset();
 }
 
 namespace {
 
-/// The runtime's view of a transport.
+/// The runtime's view of a transport, for one client's steps.
 class TransportRendezvous : public tfc_rendezvous {
 public:
-  explicit TransportRendezvous(Transport::Impl &impl) : impl(impl) {}
+  TransportRendezvous(Transport::Impl &impl, int client)
+      : impl(impl), client(client) {}
   Status send(const char *key, const void *data, int64_t bytes) override {
-    return impl.send(key, data, bytes);
+    return impl.send(client, key, data, bytes);
   }
   Status recv(const char *key, void *data, int64_t bytes) override {
-    return impl.recv(key, data, bytes);
+    return impl.recv(client, key, data, bytes);
   }
   void abort(const Status &status) override { impl.abort(status); }
   void reset() override { impl.reset(); }
 
-private:
+protected:
   Transport::Impl &impl;
+  int client;
+};
+
+/// A replica's rendezvous: the keys the template replica's code names
+/// (worker 0's devices) name the replica's instead. A key is a constant of
+/// the generated code, so each is rewritten once and kept by its address.
+class ReplicaRendezvous : public TransportRendezvous {
+public:
+  ReplicaRendezvous(Transport::Impl &impl, const RendezvousScope &scope)
+      : TransportRendezvous(impl, scope.client),
+        templateTask(*TaskName::ofDevice(scope.templateTask)),
+        replica(scope.replica) {}
+  Status send(const char *key, const void *data, int64_t bytes) override {
+    return impl.send(client, rewrite(key), data, bytes);
+  }
+  Status recv(const char *key, void *data, int64_t bytes) override {
+    return impl.recv(client, rewrite(key), data, bytes);
+  }
+
+private:
+  TaskName templateTask;
+  std::string replica;
+  std::mutex mutex;
+  std::unordered_map<const char *, std::string> rewritten;
+
+  const char *rewrite(const char *key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto [it, inserted] = rewritten.try_emplace(key);
+    if (inserted)
+      it->second = rewriteKey(key);
+    return it->second.c_str();
+  }
+
+  /// "SRC;INCARNATION;DST;NAME;FRAME": SRC and DST, when on the template's
+  /// task, move to the replica's, their device part kept.
+  std::string rewriteKey(const std::string &key) const {
+    std::string result;
+    size_t start = 0;
+    for (int part = 0; start <= key.size(); ++part) {
+      size_t end = key.find(';', start);
+      if (end == std::string::npos)
+        end = key.size();
+      std::string piece = key.substr(start, end - start);
+      std::optional<TaskName> task =
+          part == 0 || part == 2 ? TaskName::ofDevice(piece) : std::nullopt;
+      size_t device = piece.find("/device:");
+      if (task && *task == templateTask && device != std::string::npos)
+        piece = replica + piece.substr(device);
+      result += (part ? ";" : "") + piece;
+      start = end + 1;
+    }
+    return result;
+  }
 };
 
 } // namespace
@@ -770,7 +837,7 @@ void Transport::setAddress(const TaskName &task, const std::string &address) {
 
 int64_t Transport::step() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  return impl->currentStep;
+  return impl->currentStepOf(0);
 }
 
 uint64_t Transport::incarnation() const {
@@ -794,7 +861,19 @@ std::shared_ptr<grpc::Channel> Transport::channelTo(const TaskName &task,
 }
 
 std::unique_ptr<tfc_rendezvous> Transport::makeRendezvous() {
-  return std::make_unique<TransportRendezvous>(*impl);
+  return std::make_unique<TransportRendezvous>(*impl, 0);
+}
+
+std::unique_ptr<tfc_rendezvous>
+Transport::makeRendezvous(const RendezvousScope &scope) {
+  if (scope.templateTask.empty() || scope.templateTask == scope.replica)
+    return std::make_unique<TransportRendezvous>(*impl, scope.client);
+  return std::make_unique<ReplicaRendezvous>(*impl, scope);
+}
+
+tfc_rendezvous *Transport::createScopedRendezvous(void *scope) {
+  auto *given = static_cast<const RendezvousScope *>(scope);
+  return given->transport->makeRendezvous(*given).release();
 }
 
 tfc_rendezvous *Transport::createRendezvous(void *transport) {

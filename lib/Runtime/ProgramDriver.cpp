@@ -364,6 +364,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     return usage(program, needsDirectory + " needs --checkpoint-dir DIR");
   if (restore && resume)
     return usage(program, "--restore and --resume: give one");
+  if (!hooks.runsInit && !checkpointDir.empty())
+    return usage(program, "--checkpoint-dir: the chief (worker 0) saves and "
+                          "restores the variables of between-graph "
+                          "replication; give it there");
 
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
@@ -544,7 +548,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       }
       steps -= step;
     }
-  } else if (model.init) {
+  } else if (model.init && hooks.runsInit) {
     around(-1, [&] {
       model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);
     });
@@ -617,6 +621,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
   }
   progress.finish();
+  if (hooks.afterSteps)
+    hooks.afterSteps();
   if (!checkpointDir.empty() && lastSaved != step && !save())
     return kExitFailure;
 

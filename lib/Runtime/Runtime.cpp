@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -151,4 +152,31 @@ void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                        "' before it is initialized (run the init entry, "
                        "or restore a checkpoint)")
                           .c_str());
+}
+
+namespace {
+
+/// The variables' locks, striped by buffer address: a fixed table shared by
+/// every runtime of the process, so executions with runtimes of their own
+/// (a parameter server's, one per worker it serves) exclude each other. Two
+/// variables sharing a stripe only wait for each other; since an update
+/// holds one lock at a time, no order among stripes can deadlock.
+constexpr size_t kVariableLockStripes = 64;
+std::mutex variableLocks[kVariableLockStripes];
+
+std::mutex &variableLock(const void *variable) {
+  // Buffers are aligned: drop the low bits before spreading the rest.
+  uint64_t bits = reinterpret_cast<uintptr_t>(variable) >> 6;
+  bits *= 0x9e3779b97f4a7c15ull;
+  return variableLocks[bits >> 58];
+}
+
+} // namespace
+
+void tfc_variable_lock(tfc_runtime *, void *variable) {
+  variableLock(variable).lock();
+}
+
+void tfc_variable_unlock(tfc_runtime *, void *variable) {
+  variableLock(variable).unlock();
 }

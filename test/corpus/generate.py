@@ -902,6 +902,90 @@ def make_queue_runners(root):
     md.finish()
 
 
+def make_ps_async_mlp(root):
+    """Between-graph asynchronous training (white paper §4.4, OSDI §4.2): the
+    graph of worker 0 as TF1's replica_device_setter builds it, its
+    variables and their updates (and global_step) on /job:ps/task:0, the
+    rest on /job:worker/task:0, trained with SGD. Worker 0 feeds inputs
+    0-1, worker 1 inputs 2-3 (the manifest's `workers`). The step losses
+    are TensorFlow's for worker 0's 3 steps followed by worker 1's 3 (one
+    session, in that order): what a job gives when worker 1 starts after
+    worker 0's steps; the fetch is worker 1's last loss."""
+    name = "ps_async_mlp"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 MLP regression 8->6->1 for between-graph replication "
+                  "(replica_device_setter over 1 ps task), ref variables, "
+                  "SGD with global_step")
+    steps = 3
+    with tf1_graph(name) as g:
+        setter = tf1.train.replica_device_setter(
+            ps_tasks=1, worker_device="/job:worker/task:0")
+        with tf1.device(setter):
+            global_step = tf1.train.get_or_create_global_step()
+            x = tf1.placeholder(tf.float32, [4, 8], name="x")
+            y = tf1.placeholder(tf.float32, [4, 1], name="y")
+            with tf1.variable_scope("model"):
+                w1 = tf1.get_variable(
+                    "w1", [8, 6], use_resource=False,
+                    initializer=tf1.glorot_uniform_initializer())
+                b1 = tf1.get_variable("b1", [6], use_resource=False,
+                                      initializer=tf1.zeros_initializer())
+                w2 = tf1.get_variable(
+                    "w2", [6, 1], use_resource=False,
+                    initializer=tf1.truncated_normal_initializer(stddev=0.5))
+                b2 = tf1.get_variable("b2", [1], use_resource=False,
+                                      initializer=tf1.constant_initializer(0.1))
+            h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+            out = tf.nn.bias_add(tf.matmul(h, w2), b2)
+            loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+            train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(
+                loss, global_step=global_step, name="train_op")
+            init = tf1.variables_initializer(tf1.global_variables(),
+                                             name="init")
+        devices = {op.device for op in g.get_operations() if op.device}
+        assert devices == {"/job:ps/task:0", "/job:worker/task:0"}, devices
+        assert train_op.name == "train_op"
+        feeds = []
+        for _ in range(2):
+            feeds.append({"x:0": rng.standard_normal((4, 8)).astype(np.float32),
+                          "y:0": rng.standard_normal((4, 1)).astype(np.float32)})
+        # The manifest's feeds are worker 0's; worker 1's files follow.
+        for t, v in feeds[0].items():
+            md.add_feed(t, v)
+        for i, v in enumerate(feeds[1].values()):
+            np.save(md.path("inputs", "%d.npy" % (2 + i)), v,
+                    allow_pickle=False)
+        md.write_text(g.as_graph_def())
+    # TensorFlow runs it in one process, its device requests dropped.
+    local = g.as_graph_def()
+    for node in local.node:
+        node.device = ""
+    with tf.Graph().as_default() as run:
+        tf1.import_graph_def(local, name="")
+        with tf1.Session(graph=run, config=session_config()) as sess:
+            sess.run("init")
+            losses = []
+            for worker in feeds:
+                for _ in range(steps):
+                    losses.append(sess.run(["loss:0", "train_op"], worker)[0])
+            final = sess.run(["loss:0", "global_step/Read/ReadVariableOp:0"],
+                             feeds[1])
+        assert final[1] == 2 * steps, final
+        md.add_fetch("loss:0", final[0])
+        np.save(md.path("outputs", "step_losses.npy"),
+                np.array(losses, np.float32), allow_pickle=False)
+        md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
+                           step_losses="outputs/step_losses.npy",
+                           workers=[["inputs/0.npy", "inputs/1.npy"],
+                                    ["inputs/2.npy", "inputs/3.npy"]],
+                           # Compiled for one process, the ps and worker
+                           # requests give way (tf.ConfigProto's
+                           # allow_soft_placement).
+                           roundtrip_flags="--soft-placement")
+    md.finish()
+
+
 def save_tf_function(md, f):
     """Saves tf.function `f` as the SavedModel's serving_default signature;
     returns the signature's description and the loaded signature."""
@@ -1818,6 +1902,7 @@ def all_models():
         ("queue_runners", make_queue_runners),
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
+        ("ps_async_mlp", make_ps_async_mlp),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

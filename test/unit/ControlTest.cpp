@@ -100,7 +100,7 @@ TEST(ControlTest, ChiefDrivesTheSteps) {
   }
   EXPECT_EQ(stepsRun, 2);
   EXPECT_TRUE(cluster.checkHealth(5s).isOk());
-  EXPECT_TRUE(checkChief(*psTask->transport, kChief, 5s).isOk());
+  EXPECT_TRUE(checkTask(*psTask->transport, kChief, 5s).isOk());
   cluster.endJob(5s);
   EXPECT_TRUE(psTask->control->waitForEnd(1s));
 }

@@ -93,6 +93,71 @@ RendezvousStatus copiedSendStatus(Transport &transport, tfc_rendezvous &at,
   return failure;
 }
 
+// Tests between-graph replication's exchanges: two workers run the
+// template replica's code (keys naming worker 0), each as its own client
+// with its own step numbers; the ps serves both with a rendezvous per
+// client, which rewrites the template's keys to the client's task. Each
+// worker's tensors reach the ps's execution for that worker and back, and
+// one client's next step keeps the tensors that came early for another's.
+TEST(TransportTest, ReplicasExchangeAsClientsOfTheirOwn) {
+  const TaskName worker1{"worker", 1};
+  std::unique_ptr<Transport> workers[2] = {Pair::start(kWorker, 7),
+                                           Pair::start(worker1, 7)};
+  std::unique_ptr<Transport> ps = Pair::start(kPs, 7);
+  for (int k = 0; k < 2; ++k) {
+    workers[k]->setAddress(kPs, "127.0.0.1:" + std::to_string(ps->port()));
+    ps->setAddress(TaskName{"worker", k},
+                   "127.0.0.1:" + std::to_string(workers[k]->port()));
+  }
+  RendezvousScope scopes[2], psScopes[2];
+  std::unique_ptr<tfc_rendezvous> atWorker[2], atPs[2];
+  for (int k = 0; k < 2; ++k) {
+    scopes[k] = {workers[k].get(), k, kWorker.str(), TaskName{"worker", k}.str()};
+    psScopes[k] = {ps.get(), k, kWorker.str(), TaskName{"worker", k}.str()};
+    atWorker[k].reset(Transport::createScopedRendezvous(&scopes[k]));
+    atPs[k].reset(Transport::createScopedRendezvous(&psScopes[k]));
+  }
+  // The template's keys: worker 0's gradient to the ps, the ps's weights
+  // back.
+  std::string gradient = keyOf(kWorker, kPs, "grad");
+  std::string weights = keyOf(kPs, kWorker, "w/read");
+  // Worker 0 at its step 3, worker 1 at its first.
+  int64_t steps[2] = {scopedStep(0, 3), scopedStep(1, 0)};
+  EXPECT_EQ(clientOfStep(steps[1]), 1);
+  EXPECT_EQ(clientOfStep(-1), 0);
+  for (int k = 0; k < 2; ++k) {
+    workers[k]->beginStep(steps[k]);
+    ps->beginStep(steps[k]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    float value = 10.0f + k;
+    ASSERT_TRUE(atWorker[k]->send(gradient.c_str(), &value, 4).isOk());
+  }
+  for (int k : {1, 0}) {
+    float got = 0;
+    RendezvousStatus status = atPs[k]->recv(gradient.c_str(), &got, 4);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_EQ(got, 10.0f + k);
+    float reply = 100.0f + k;
+    ASSERT_TRUE(atPs[k]->send(weights.c_str(), &reply, 4).isOk());
+  }
+  for (int k = 0; k < 2; ++k) {
+    float got = 0;
+    RendezvousStatus status = atWorker[k]->recv(weights.c_str(), &got, 4);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_EQ(got, 100.0f + k);
+  }
+  // Worker 1's gradient of its next step comes before the ps begins that
+  // step; the ps's next step for worker 0 keeps it.
+  workers[1]->beginStep(steps[1] + 1);
+  float early = 21.0f, got = 0;
+  ASSERT_TRUE(atWorker[1]->send(gradient.c_str(), &early, 4).isOk());
+  ps->beginStep(steps[0] + 1);
+  ps->beginStep(steps[1] + 1);
+  ASSERT_TRUE(atPs[1]->recv(gradient.c_str(), &got, 4).isOk());
+  EXPECT_EQ(got, 21.0f);
+}
+
 // Tests that a tensor sent by one task is received by the other, step
 // after step, by a receive that waits for it too.
 TEST(TransportTest, SendsTensorsBetweenTasks) {

@@ -129,6 +129,14 @@ cl::opt<bool> singleProcess(
              "program (the default for a cluster of several tasks is one "
              "program per task in the -o directory)"),
     cl::cat(tfcOptions));
+cl::opt<std::string> replication(
+    "replication",
+    cl::desc("With --cluster: between-graph (every worker runs the graph "
+             "built for worker 0 as its own client, its variables on the ps "
+             "tasks; the default for a cluster with a ps job, several "
+             "workers and no chief job) or in-graph (the chief drives every "
+             "task's part of one graph)"),
+    cl::value_desc("between-graph|in-graph"), cl::cat(tfcOptions));
 cl::opt<bool> k8sManifests(
     "k8s-manifests",
     cl::desc("With --cluster: also write OUTDIR/k8s/, a Kubeflow TFJob and "
@@ -241,10 +249,12 @@ std::optional<LibraryOutput> libraryOutput() {
 
 /// From the optimized graph to LLVM IR, an object file, a program or a
 /// library (when `library` is given), or one program per task of
-/// `taskPrograms` (ClusterProgram.h).
+/// `taskPrograms` (ClusterProgram.h), with between-graph replication when
+/// `betweenGraph`.
 int generateCode(MLIRContext &context, ModuleOp module,
                  const std::optional<LibraryOutput> &library,
-                 const std::optional<tfc::ClusterSpec> &taskPrograms) {
+                 const std::optional<tfc::ClusterSpec> &taskPrograms,
+                 bool betweenGraph) {
   PassManager pm(&context, ModuleOp::getOperationName());
   // --print-ir-after=PASS and friends reach the code generation passes too.
   if (failed(applyPassManagerCLOptions(pm)))
@@ -268,7 +278,8 @@ int generateCode(MLIRContext &context, ModuleOp module,
       manifests->volumeClaim = k8sVolume;
     }
     return succeeded(tfc::writeClusterPrograms(module, *taskPrograms,
-                                               outputPath, target, manifests))
+                                               outputPath, target, manifests,
+                                               betweenGraph))
                ? tfc::kExitSuccess
                : tfc::kExitFailure;
   }
@@ -361,6 +372,7 @@ int compile(MLIRContext &context) {
   std::vector<std::string> deviceNames(devices.begin(), devices.end());
   // A cluster of several tasks compiles to a program per task.
   std::optional<tfc::ClusterSpec> taskPrograms;
+  bool betweenGraph = false;
   bool manifestFlags = k8sManifests || k8sImage.getNumOccurrences() ||
                        k8sVolume.getNumOccurrences();
   if (manifestFlags && !cluster.getNumOccurrences()) {
@@ -403,6 +415,33 @@ int compile(MLIRContext &context) {
                       "--single-process)\n";
       return tfc::kExitBadInput;
     }
+    if (replication.getNumOccurrences() && replication != "between-graph" &&
+        replication != "in-graph") {
+      llvm::errs() << "tfc: error: --replication '" << replication
+                   << "': expected between-graph or in-graph\n";
+      return tfc::kExitBadInput;
+    }
+    if (replication == "between-graph" && !taskPrograms) {
+      llvm::errs() << "tfc: error: --replication between-graph goes with the "
+                      "programs of a cluster of several tasks (--emit exe, "
+                      "without --single-process)\n";
+      return tfc::kExitBadInput;
+    }
+    // Between-graph replication: placement sees the template replica,
+    // worker 0, as the only worker.
+    std::optional<tfc::ClusterSpec> placed = spec;
+    if (taskPrograms && (replication == "between-graph" ||
+                         (!replication.getNumOccurrences() &&
+                          tfc::isBetweenGraphCluster(*spec)))) {
+      placed = tfc::templateCluster(*spec);
+      if (!placed || spec->job("chief")) {
+        llvm::errs() << "tfc: error: --replication between-graph needs a "
+                        "cluster of workers (worker 0 the chief) and no "
+                        "chief job\n";
+        return tfc::kExitBadInput;
+      }
+      betweenGraph = true;
+    }
     std::vector<tfc::DeviceName> perTask;
     for (const std::string &name : deviceNames) {
       std::string error;
@@ -414,7 +453,7 @@ int compile(MLIRContext &context) {
       perTask.push_back(*device);
     }
     deviceNames.clear();
-    for (const tfc::DeviceName &device : tfc::clusterDevices(*spec, perTask))
+    for (const tfc::DeviceName &device : tfc::clusterDevices(*placed, perTask))
       deviceNames.push_back(device.str());
   }
   tfc::CompileFlags flags{{feeds.begin(), feeds.end()},
@@ -457,7 +496,8 @@ int compile(MLIRContext &context) {
     return tfc::writeModuleFile(*module, outputPath);
   if (taskPrograms && failed(tfc::checkClusterProgram(*module, *taskPrograms)))
     return tfc::kExitBadInput;
-  return generateCode(context, *module, library, taskPrograms);
+  return generateCode(context, *module, library, taskPrograms,
+                      betweenGraph);
 }
 
 /// Prints the contents of a model: graph and functions, op types, and what

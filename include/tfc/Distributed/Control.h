@@ -43,10 +43,13 @@ struct CheckpointAction {
 /// started transport.
 class TaskControl {
 public:
-  /// `runStep` runs the task's partitions for a step (the chief's calls
-  /// come one at a time) and says how the step went.
-  /// `checkpoint` saves or restores the task's variables; both run on one
-  /// thread, in the order of the chief's calls.
+  /// `runStep` runs the task's partitions for a step (a step id,
+  /// scopedStep's) and says how the step went. `checkpoint` saves or
+  /// restores the task's variables. Each client's calls run one at a time
+  /// on a thread of the client's, in the order they came: the chief's
+  /// steps and checkpoints on one, each between-graph worker's steps on
+  /// another, at once.
+
   TaskControl(std::function<RendezvousStatus(int64_t step)> runStep,
               std::function<RendezvousStatus(const CheckpointAction &)>
                   checkpoint);
@@ -60,6 +63,24 @@ public:
   bool waitForChief(std::chrono::milliseconds timeout);
   /// Waits until the chief ends the job; false when `timeout` passes.
   bool waitForEnd(std::chrono::milliseconds timeout);
+
+  /// The chief's side of between-graph replication: from now on, a Join
+  /// of one of `workers` is answered with the job's incarnation (the
+  /// variables are ready).
+  void openToWorkers(std::vector<TaskName> workers);
+  /// The workers that have joined.
+  std::vector<TaskName> joinedWorkers();
+  /// What a worker said when its steps ended.
+  struct WorkerResult {
+    TaskName worker;
+    int exitStatus = 0;
+    std::string message;
+  };
+  /// Waits until every worker of openToWorkers has said that its steps
+  /// ended, and gives what each said; a worker that has not joined within
+  /// `joinTimeout` is Unavailable, naming it.
+  RendezvousStatus waitForWorkers(std::chrono::milliseconds joinTimeout,
+                                  std::vector<WorkerResult> &results);
 
   struct Impl;
 
@@ -109,8 +130,27 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// A task's check of the chief: Ok, or Unavailable naming the chief.
-RendezvousStatus checkChief(Transport &transport, const TaskName &chief,
+/// A task's check of another (a task's of the chief, the chief's of a
+/// worker): Ok, or Unavailable naming it.
+RendezvousStatus checkTask(Transport &transport, const TaskName &task,
+                           std::chrono::milliseconds timeout);
+/// Tells `task` that the job is over (a task that is gone already has
+/// nothing to end).
+void endTask(Transport &transport, const TaskName &task,
+             std::chrono::milliseconds timeout);
+
+/// A between-graph worker joins the chief's job: asks until the chief
+/// answers that the variables are ready, and takes the job's incarnation.
+/// Unavailable, naming the chief, when it does not answer within
+/// `timeout`; `say` gets one line when the worker waits for the chief's
+/// init.
+RendezvousStatus joinJob(Transport &transport, const TaskName &chief,
+                         std::chrono::milliseconds timeout,
+                         const std::function<void(const std::string &)> &say);
+/// A between-graph worker tells the chief that its steps ended, with its
+/// exit status and what failed.
+RendezvousStatus reportDone(Transport &transport, const TaskName &chief,
+                            int exitStatus, const std::string &message,
                             std::chrono::milliseconds timeout);
 
 } // namespace tfc::distributed

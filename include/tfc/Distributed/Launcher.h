@@ -9,7 +9,9 @@
 // task's name in front ("[worker-0] ..."). The task flags
 // (--connect-timeout, --health-interval, --health-timeout, --threads,
 // --tls-cert, --tls-key, --tls-ca) go to every task, the program flags to
-// the chief.
+// the chief; under between-graph replication (OUTDIR/replication) to every
+// worker, "{index}" in them the worker's index, but the checkpoint flags
+// only to the chief.
 //
 // The job ends when the chief does; the other tasks end with it (the chief
 // ends the job), or are stopped --grace seconds (default 10) later. A task

@@ -63,6 +63,33 @@ struct TransportOptions {
   bool sharedMemory = true;
 };
 
+class Transport;
+
+/// Between-graph replication (white paper §4.4 and OSDI §4.2, TensorFlow's
+/// replica_device_setter): the graph is worker 0's, the template replica,
+/// and each worker k runs it as its own client, its own step loop, while a
+/// parameter server runs the ps's part of every worker's steps, at once.
+/// The steps of client k have ids scopedStep(k, step), so that each
+/// client's steps follow their own sequence; client 0 is the chief, whose
+/// ids are the step numbers themselves (its init entry, -1, included).
+constexpr int kClientStepBits = 40;
+inline int64_t scopedStep(int client, int64_t step) {
+  return client == 0 ? step : (int64_t(client) << kClientStepBits) + step;
+}
+inline int clientOfStep(int64_t stepId) {
+  return stepId < 0 ? 0 : int(stepId >> kClientStepBits);
+}
+
+/// The exchanges of one client's steps: their step ids are client
+/// `client`'s, and keys naming the template replica's task (worker 0) are
+/// rewritten to name `replica` (worker k), as if the graph had been built
+/// for worker k; empty `templateTask`: keys as they are.
+struct RendezvousScope {
+  Transport *transport = nullptr;
+  int client = 0;
+  std::string templateTask, replica;
+};
+
 class Transport {
 public:
   /// Starts the task's server; null, with `error` saying why (naming the
@@ -86,11 +113,13 @@ public:
   /// Sets a peer's address (a test learns the ports its tasks picked).
   void setAddress(const TaskName &task, const std::string &address);
 
-  /// Starts step `step` (the chief numbers them): its tensors are those the
-  /// rendezvous exchanges from now on; what earlier steps left goes, and an
-  /// abort of an earlier step is forgotten. The rendezvous' reset() only
-  /// clears an abort: the step is the chief's to say.
+  /// Starts step `step` (a step id, scopedStep's): its tensors are those
+  /// the rendezvous of its client exchange from now on; what earlier steps
+  /// of that client left goes, and an abort of an earlier step is
+  /// forgotten. The rendezvous' reset() only clears an abort: the step is
+  /// the client's to say (the chief's, or a between-graph worker's).
   void beginStep(int64_t step);
+  /// Client 0's current step id.
   int64_t step() const;
 
   /// The job's incarnation, which a task takes from the chief when it
@@ -104,11 +133,19 @@ public:
   std::shared_ptr<grpc::Channel> channelTo(const TaskName &task,
                                            std::string *address = nullptr);
 
-  /// A rendezvous over this transport, which must outlive it.
+  /// A rendezvous over this transport, which must outlive it: client 0's
+  /// (the chief's steps).
   std::unique_ptr<tfc_rendezvous> makeRendezvous();
   /// The same as a tfc_runtime_options::create_rendezvous, given the
   /// Transport as its context.
   static tfc_rendezvous *createRendezvous(void *transport);
+
+  /// A rendezvous for the steps of one client (RendezvousScope), which
+  /// must outlive neither the transport nor the scope.
+  std::unique_ptr<tfc_rendezvous> makeRendezvous(const RendezvousScope &scope);
+  /// The same as a tfc_runtime_options::create_rendezvous, given a
+  /// RendezvousScope as its context.
+  static tfc_rendezvous *createScopedRendezvous(void *scope);
 
   struct Impl;
 

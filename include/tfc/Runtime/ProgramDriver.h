@@ -37,6 +37,13 @@ struct ProgramHooks {
   std::function<bool(void *state, const std::string &prefix,
                      std::string &error)>
       restoreCheckpoint;
+  /// False when the variables are another process's to initialize (a
+  /// between-graph worker other than the chief): neither the init entry
+  /// nor a restore runs, and the checkpoint flags are refused.
+  bool runsInit = true;
+  /// After the steps, before the last checkpoint and the outputs (the
+  /// chief of between-graph replication waits there for the workers).
+  std::function<void()> afterSteps;
 };
 
 /// Whether argv[i] is `flag` with a value, "--flag=V" or "--flag V" (then

@@ -226,6 +226,13 @@ void tfc_check_index_tuples(tfc_runtime *runtime, const void *indices,
 void tfc_check_initialized(tfc_runtime *runtime, const uint8_t *flag,
                            const char *name);
 
+/* An update of the variable whose buffer is at `variable` holds its lock
+ * (TensorFlow's use_locking): executions of one task that run at once, a
+ * parameter server serving several workers' steps, update it one at a
+ * time. Locks are striped by address and held one at a time. */
+void tfc_variable_lock(tfc_runtime *runtime, void *variable);
+void tfc_variable_unlock(tfc_runtime *runtime, void *variable);
+
 /*===--- Strings -------------------------------------------------------===*/
 
 /* A string tensor holds one 8-byte handle per element: the address of the

@@ -11,6 +11,8 @@
 //                   compiled for (the shorthand's tasks on loopback ports
 //                   from 2222, to be replaced at deploy time);
 //   run-task        runs the executable of the task TF_CONFIG names;
+//   replication     "between-graph", under between-graph replication
+//                   (below), for the launchers;
 //   k8s/            with --k8s-manifests, Kubernetes manifests (Manifests.h).
 //
 //===----------------------------------------------------------------------===//
@@ -51,15 +53,30 @@ void addTaskIdentity(llvm::Module &module, const TaskName &task,
 mlir::LogicalResult checkClusterProgram(mlir::ModuleOp module,
                                         const ClusterSpec &cluster);
 
+/// Between-graph replication (docs/Distributed.md): the graph is built
+/// for the template replica, worker 0 (TF1's replica_device_setter with
+/// its variables on ps tasks), and every worker runs it as a client of its
+/// own. The default for a cluster with a ps job, several workers and no
+/// chief job.
+inline const TaskName kTemplateReplica{"worker", 0};
+bool isBetweenGraphCluster(const ClusterSpec &cluster);
+/// The cluster that placement sees under between-graph replication: the
+/// worker job reduced to the template replica. None when the cluster has
+/// no worker job.
+std::optional<ClusterSpec> templateCluster(const ClusterSpec &cluster);
+
 /// Compiles `module` (after tfc-codegen) into OUTDIR as described above.
 /// Everything is written to a directory beside OUTDIR first and moved in
 /// when all of it is there, so a failure leaves nothing half-written.
 /// With `manifests`, OUTDIR/k8s/ gets the Kubernetes manifests
-/// (Manifests.h; their job name defaults to OUTDIR's).
+/// (Manifests.h; their job name defaults to OUTDIR's). With
+/// `betweenGraph`, `module` was placed over templateCluster(cluster) and
+/// each worker's program runs the template's partitions.
 mlir::LogicalResult
 writeClusterPrograms(mlir::ModuleOp module, const ClusterSpec &cluster,
                      llvm::StringRef outDir, const TargetOptions &options,
-                     std::optional<ManifestOptions> manifests = std::nullopt);
+                     std::optional<ManifestOptions> manifests = std::nullopt,
+                     bool betweenGraph = false);
 
 } // namespace tfc
 

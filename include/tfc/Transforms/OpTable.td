@@ -656,8 +656,9 @@ foreach type = ["VarIsInitializedOp", "IsVariableInitialized"] in
   def : TfcOp<type, State, Pattern<"StateOp">>;
 
 // use_locking: tfc orders every access to a variable in a step
-// (tfc-order-variable-accesses), so no update races another and a lock
-// changes nothing. The optimizers' flags (use_nesterov, update_slots,
+// (tfc-order-variable-accesses), and every update holds the variable's
+// lock whatever the attribute says (EmitState.cpp), for the steps of
+// several workers that a parameter server runs at once. The optimizers' flags (use_nesterov, update_slots,
 // multiply_linear_by_lr) are handled on the forms that test/ops checks
 // against TensorFlow with them set: the resource forms, and ApplyMomentum.
 // (DestroyResourceOp's ignore_lookup_error=false and Assign's

@@ -97,11 +97,15 @@ LogicalResult fail(Location loc, const Twine &message) {
   return emitError(loc) << message;
 }
 
-/// Compiles the task's part of `module` to an executable at `path`.
+/// Compiles the part of `module` that `runs` to an executable at `path`
+/// for task `task` (the template replica's part, for a worker of
+/// between-graph replication).
 LogicalResult writeTaskProgram(ModuleOp module, const TaskName &task,
+                               const TaskName &runs,
                                const ClusterSpec &cluster, StringRef path,
-                               const TargetOptions &options) {
-  OwningOpRef<ModuleOp> taskModule = extractTaskModule(module, task, cluster);
+                               const TargetOptions &options,
+                               bool betweenGraph) {
+  OwningOpRef<ModuleOp> taskModule = extractTaskModule(module, runs, cluster);
   if (!taskModule)
     return failure();
   // The partitions' device types, whose targets the link asks (lowering
@@ -114,6 +118,13 @@ LogicalResult writeTaskProgram(ModuleOp module, const TaskName &task,
   if (!llvmModule)
     return failure();
   addTaskIdentity(*llvmModule, task, cluster);
+  if (betweenGraph) {
+    llvm::Type *i32 = llvm::Type::getInt32Ty(llvmContext);
+    new llvm::GlobalVariable(*llvmModule, i32, /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage,
+                             llvm::ConstantInt::get(i32, 1),
+                             "tfc_between_graph");
+  }
   return linkProgram(*llvmModule, path, loc, options, deviceTypes,
                      ProgramMain::ClusterTask);
 }
@@ -155,10 +166,27 @@ LogicalResult checkClusterProgram(ModuleOp module, const ClusterSpec &cluster) {
   return success();
 }
 
+std::optional<ClusterSpec> templateCluster(const ClusterSpec &cluster) {
+  ClusterSpec result = cluster;
+  for (ClusterSpec::Job &job : result.jobs)
+    if (job.name == kTemplateReplica.job) {
+      job.tasks.resize(1);
+      return result;
+    }
+  return std::nullopt;
+}
+
+bool isBetweenGraphCluster(const ClusterSpec &cluster) {
+  const ClusterSpec::Job *workers = cluster.job(kTemplateReplica.job);
+  const ClusterSpec::Job *ps = cluster.job("ps");
+  return workers && workers->tasks.size() > 1 && ps && !cluster.job("chief");
+}
+
 LogicalResult writeClusterPrograms(ModuleOp module, const ClusterSpec &spec,
                                    StringRef outDir,
                                    const TargetOptions &options,
-                                   std::optional<ManifestOptions> manifests) {
+                                   std::optional<ManifestOptions> manifests,
+                                   bool betweenGraph) {
   Location loc = module.getLoc();
   // The shorthand gives no addresses: loopback ones, to be replaced at
   // deploy time (--cluster or TF_CONFIG at run time win over them).
@@ -197,9 +225,14 @@ LogicalResult writeClusterPrograms(ModuleOp module, const ClusterSpec &spec,
   for (const ClusterSpec::Job &job : cluster.jobs)
     for (size_t index = 0; index < job.tasks.size(); ++index) {
       TaskName task{job.name, int(index)};
+      // With between-graph replication every worker runs the template's
+      // partitions.
+      TaskName runs =
+          betweenGraph && job.name == kTemplateReplica.job ? kTemplateReplica
+                                                           : task;
       std::string name = job.name + "-" + std::to_string(index);
-      if (failed(writeTaskProgram(module, task, cluster, inStaging(name),
-                                  options)))
+      if (failed(writeTaskProgram(module, task, runs, cluster, inStaging(name),
+                                  options, betweenGraph)))
         return failure();
       files.push_back(name);
     }
@@ -211,6 +244,15 @@ LogicalResult writeClusterPrograms(ModuleOp module, const ClusterSpec &spec,
     json << cluster.toJson() << "\n";
   }
   files.push_back("cluster.json");
+  if (betweenGraph) {
+    std::error_code ec;
+    llvm::raw_fd_ostream marker(inStaging(kReplicationFile), ec);
+    if (ec)
+      return fail(loc, Twine("cannot write ") + kReplicationFile + ": " +
+                           ec.message());
+    marker << "between-graph\n";
+    files.push_back(kReplicationFile);
+  }
   std::string runTask = runtimeLibraryDir() + "/tfc-run-task";
   if (std::error_code ec = llvm::sys::fs::copy_file(runTask, inStaging("run-task")))
     return fail(loc, "cannot copy " + runTask + ": " + ec.message());

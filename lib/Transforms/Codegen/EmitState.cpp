@@ -13,6 +13,13 @@
 //    buffers of the variable and its slots.
 //  * Random ops call tfc_cpu_random with their generator's state.
 //  * CountUpTo and ResourceCountUpTo call tfc_count_up_to.
+//  * Every update (assignments, scatters, the optimizers' Apply ops) holds
+//    its variable's lock (tfc_variable_lock): within a step tfc orders the
+//    accesses to a variable (tfc-order-variable-accesses), but a parameter
+//    server runs the steps of several workers at once. TensorFlow takes
+//    the lock only where use_locking (or the resource form) says; tfc
+//    always does, which gives one of the results TensorFlow may give, and
+//    a shared global_step that misses no increment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -222,6 +229,14 @@ void StepEmitter::checkInitialized(Location loc, Value reference) {
              {});
 }
 
+void StepEmitter::lockVariable(Location loc, Value variable) {
+  callKernel(loc, "tfc_variable_lock", {pointerTo(variable)}, {});
+}
+
+void StepEmitter::unlockVariable(Location loc, Value variable) {
+  callKernel(loc, "tfc_variable_unlock", {pointerTo(variable)}, {});
+}
+
 void StepEmitter::setInitialized(Location loc, Value reference, bool value) {
   Operation *variable = variableNodeOf(reference);
   int64_t flag = variable->getAttrOfType<IntegerAttr>(kFlagOffsetAttr).getInt();
@@ -258,6 +273,7 @@ static LogicalResult emitScatter(StepEmitter &step, Operation *node, int kind) {
   // An update (kind 0) initializes nothing: the variable must be, as for
   // every other kind.
   step.checkInitialized(loc, operands[0]);
+  step.lockVariable(loc, variable);
   step.callKernel(loc, step.kernelName("scatter_f32"),
                   {step.pointerTo(variable), step.pointerTo(indices),
                    step.pointerTo(updates),
@@ -266,6 +282,7 @@ static LogicalResult emitScatter(StepEmitter &step, Operation *node, int kind) {
                    indicesType.getElementTypeBitWidth() / 8, scalar ? 1 : 0,
                    node->hasAttr(kSkipNegativeIndicesAttr) ? 1 : 0},
                   kind);
+  step.unlockVariable(loc, variable);
   return success();
 }
 
@@ -434,11 +451,14 @@ protected:
                                 << " (variables keep their shape)";
       if (isAssignment(kind)) {
         // The value's buffer may have another (equal) layout: copy elements.
+        step.lockVariable(loc, variable);
         step.builder.create<memref::CopyOp>(loc, value, variable);
         step.setInitialized(loc, operands[0], true);
+        step.unlockVariable(loc, variable);
         return success();
       }
       step.checkInitialized(loc, operands[0]);
+      step.lockVariable(loc, variable);
       int sign = accumulation(kind);
       bool isFloat = isa<FloatType>(varType.getElementType());
       AffineMap identity =
@@ -453,6 +473,7 @@ protected:
                         return b.create<arith::AddIOp>(l, args[0], args[1]);
                       return b.create<arith::SubIOp>(l, args[0], args[1]);
                     });
+      step.unlockVariable(loc, variable);
       return success();
     }
 
@@ -520,7 +541,9 @@ protected:
     // update_slots defaults to true; the others to false.
     for (StringRef flag : update->flags)
       sizes.push_back(boolAttr(node, flag, flag == "update_slots"));
+    step.lockVariable(loc, variable);
     step.callKernel(loc, step.kernelName(update->kernel), pointers, sizes);
+    step.unlockVariable(loc, variable);
     return success();
   }
 };

@@ -196,6 +196,10 @@ public:
   void checkInitialized(mlir::Location loc, mlir::Value reference);
   /// Sets (or, for DestroyResourceOp, clears) a variable's initialized flag.
   void setInitialized(mlir::Location loc, mlir::Value reference, bool value);
+  /// Takes and releases the lock of the variable whose buffer is
+  /// `variable`, around an update (tfc_variable_lock).
+  void lockVariable(mlir::Location loc, mlir::Value variable);
+  void unlockVariable(mlir::Location loc, mlir::Value variable);
   /// The symbol of the target's kernel `kernel` ("matmul_f32" is the CPU
   /// target's tfc_cpu_matmul_f32).
   std::string kernelName(llvm::StringRef kernel) const {

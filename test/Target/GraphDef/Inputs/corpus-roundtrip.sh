@@ -3,6 +3,8 @@
 # and compare the IR; then compile it with `tfc compile --emit mlir`.
 # SavedModel imports carry their signatures as module attributes, which a
 # GraphDef cannot hold, so the module line is left out of that comparison.
+# A model whose manifest has "roundtrip_flags" compiles with them (a graph
+# of between-graph replication asks for devices of a cluster's tasks).
 # Prints one FAIL line per problem and a count.
 corpus=$1
 work=$2
@@ -22,7 +24,9 @@ for model in "$corpus"/*/; do
     sed '/^module/d' "$work/a.mlir" > "$work/a.body"
     sed '/^module/d' "$work/c.mlir" > "$work/c.body"
     cmp -s "$work/a.body" "$work/c.body" || echo "FAIL roundtrip $path"
-    tfc compile "$path" --emit mlir -o "$work/compiled.mlir" ||
+    flags=$(sed -n 's/.*"roundtrip_flags": "\(.*\)".*/\1/p' "$model/manifest.json")
+    # shellcheck disable=SC2086
+    tfc compile "$path" --emit mlir $flags -o "$work/compiled.mlir" ||
       echo "FAIL compile $path"
   done
 done

@@ -1,0 +1,251 @@
+"""Between-graph replication of the corpus model ps_async_mlp (TF1's
+replica_device_setter over one ps task): compiled with --cluster
+worker=2,ps=1, every worker runs worker 0's graph as its own client with its
+own flags, and ps-0 serves the steps of both. Each task is a real process
+on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
+
+  sequential: worker 0 runs its 3 steps, then worker 1 starts and runs its
+  3: each worker's last loss must match TensorFlow's for that step of one
+  session running worker 0's steps then worker 1's (rtol 1e-5);
+
+  concurrent: both workers run 40 steps at once (asynchronous training);
+  the chief's last checkpoint, written when both are done, must hold
+  global_step 80 (every increment counted), read back by a program that
+  restores it;
+
+  run-cluster: the launcher gives each worker its own flags ("{index}"),
+  the checkpoint flags only to the chief;
+
+  failing: worker 1 refuses its input; the chief names it and fails.
+
+usage: between_graph.py CORPUS WORKDIR
+
+Every process is bounded in time and killed at the end, whatever happens.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
+from npyfiles import compare, read_float32_vector, write_float32_scalar  # noqa: E402
+from corpus_cluster import run  # noqa: E402
+
+TIMEOUT = 120  # seconds a job may take
+STEPS = 40
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def read_scalar(path, descr, code):
+    """The value of a 0-d .npy file of type `descr` (struct's `code`)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    (length,) = struct.unpack("<H", data[8:10])
+    header = data[10:10 + length].decode("latin1")
+    assert descr in header and "'shape': ()" in header, (path, header)
+    return struct.unpack(code, data[10 + length:10 + length + struct.calcsize(code)])[0]
+
+
+class Job:
+    """The tasks of one run, each a process with its stderr in a file."""
+
+    def __init__(self, programs, work, name):
+        self.programs = programs
+        self.work = os.path.join(work, name)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.cluster = os.path.join(self.work, "cluster.json")
+        with open(self.cluster, "w") as f:
+            json.dump({"worker": ["127.0.0.1:%d" % free_port() for _ in range(2)],
+                       "ps": ["127.0.0.1:%d" % free_port()]}, f)
+        self.processes = {}
+        self.deadline = time.time() + TIMEOUT
+        self.env = dict(os.environ)
+        self.env.pop("TF_CONFIG", None)
+
+    def start(self, task, flags=()):
+        log = open(os.path.join(self.work, task + ".log"), "wb")
+        self.processes[task] = subprocess.Popen(
+            [os.path.join(self.programs, task), "--cluster", self.cluster,
+             "--connect-timeout", "30", "--health-interval", "0.2",
+             "--health-timeout", "5"] + list(flags),
+            stdout=log, stderr=subprocess.STDOUT, env=self.env,
+            start_new_session=True)
+
+    def log(self, task):
+        with open(os.path.join(self.work, task + ".log"), "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def wait_for_line(self, task, text):
+        while time.time() < self.deadline:
+            if text in self.log(task):
+                return True
+            if self.processes[task].poll() is not None:
+                return False
+            time.sleep(0.05)
+        return False
+
+    def finish(self):
+        """Every task's exit status (None: killed when time ran out)."""
+        statuses = {}
+        for task, process in self.processes.items():
+            try:
+                statuses[task] = process.wait(max(0.1, self.deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                statuses[task] = None
+        self.kill()
+        return statuses
+
+    def kill(self):
+        for process in self.processes.values():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def worker_flags(model, manifest, worker, steps, output):
+    x, y = manifest["workers"][worker]
+    return ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
+            "--input", "y:0=" + os.path.join(model, y),
+            "--output", "loss:0=" + output]
+
+
+def report(job, statuses):
+    for task in sorted(statuses):
+        print("%s exit %s" % (task, statuses[task]))
+        if statuses[task] != 0:
+            print("  " + job.log(task).strip().replace("\n", "\n  "))
+
+
+def main():
+    corpus, work = sys.argv[1:3]
+    model = os.path.join(corpus, "ps_async_mlp")
+    manifest = json.load(open(os.path.join(model, "manifest.json")))
+    os.makedirs(work, exist_ok=True)
+    programs = os.path.join(work, "job")
+    shutil.rmtree(programs, ignore_errors=True)
+    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                      "--feed", "x", "--feed", "y", "--fetch", "loss",
+                      "--target", "train_op", "--init", "init",
+                      "--cluster", "worker=2,ps=1", "-o", programs], 300)
+    if code != 0:
+        sys.exit("compile failed (%d): %s" % (code, text))
+    print("programs: " + " ".join(sorted(os.listdir(programs))))
+    losses = read_float32_vector(os.path.join(model, manifest["step_losses"]))
+    steps = manifest["steps"]
+    status = 0
+    jobs = []
+    try:
+        # Worker 1 starts once worker 0's steps are done.
+        job = Job(programs, work, "sequential")
+        jobs.append(job)
+        outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
+        job.start("ps-0")
+        job.start("worker-0", worker_flags(model, manifest, 0, steps, outputs[0]))
+        print("sequential: worker 0 done first: %s" %
+              job.wait_for_line("worker-0", "its steps are done"))
+        job.start("worker-1", worker_flags(model, manifest, 1, steps, outputs[1]))
+        statuses = job.finish()
+        report(job, statuses)
+        for worker, step in ((0, steps - 1), (1, 2 * steps - 1)):
+            want = os.path.join(job.work, "want%d.npy" % worker)
+            write_float32_scalar(want, losses[step])
+            code, line = compare(outputs[worker], want, "1e-5", "1e-6")
+            status |= code
+            print("sequential: worker %d loss of step %d: %s" % (worker, step, line))
+
+        # Both workers at once; the chief's last checkpoint comes after both.
+        job = Job(programs, work, "concurrent")
+        jobs.append(job)
+        checkpoints = os.path.join(job.work, "checkpoints")
+        job.start("ps-0")
+        for worker in (1, 0):
+            flags = worker_flags(model, manifest, worker, STEPS,
+                                 os.path.join(job.work, "loss%d.npy" % worker))
+            if worker == 0:
+                flags += ["--checkpoint-dir", checkpoints]
+            job.start("worker-%d" % worker, flags)
+        statuses = job.finish()
+        report(job, statuses)
+        # Each worker's last loss is below the first TensorFlow's sequential
+        # run gives on its data (worker 1's: after worker 0's 3 steps).
+        for worker in range(2):
+            loss = read_scalar(os.path.join(job.work, "loss%d.npy" % worker), "<f4", "<f")
+            print("concurrent: worker %d trained: %s" %
+                  (worker, loss < losses[worker * steps]))
+        # A program of the same graph restores the checkpoint and fetches
+        # global_step.
+        probe = os.path.join(work, "probe")
+        shutil.rmtree(probe, ignore_errors=True)
+        code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                          "--fetch", "global_step/Read/ReadVariableOp",
+                          "--init", "init", "--cluster", "worker=1,ps=1",
+                          "-o", probe], 300)
+        if code != 0:
+            sys.exit("probe compile failed (%d): %s" % (code, text))
+        gs = os.path.join(job.work, "global_step.npy")
+        code, text = run(["tfc", "run-cluster", probe, "--connect-timeout", "30",
+                          "--checkpoint-dir", checkpoints, "--restore",
+                          "--steps", "1", "--output",
+                          "global_step/Read/ReadVariableOp:0=" + gs], TIMEOUT)
+        if code != 0:
+            sys.exit("probe failed (%d): %s" % (code, text))
+        print("concurrent: global_step %d" % read_scalar(gs, "<i8", "<q"))
+
+        # tfc run-cluster: the program flags go to every worker, "{index}"
+        # its index; the checkpoint flags to the chief.
+        launched = os.path.join(work, "launched")
+        shutil.rmtree(launched, ignore_errors=True)
+        os.makedirs(launched)
+        for worker, files in enumerate(manifest["workers"]):
+            for name, npy in zip("xy", files):
+                shutil.copy(os.path.join(model, npy),
+                            os.path.join(launched, "%s-%d.npy" % (name, worker)))
+        code, text = run(["tfc", "run-cluster", programs, "--connect-timeout", "30",
+                          "--steps", "5",
+                          "--input", "x:0=%s/x-{index}.npy" % launched,
+                          "--input", "y:0=%s/y-{index}.npy" % launched,
+                          "--output", "loss:0=%s/loss-{index}.npy" % launched,
+                          "--checkpoint-dir", os.path.join(launched, "checkpoints")],
+                         TIMEOUT)
+        print("run-cluster: exit %d" % code)
+        if code != 0:
+            print(text)
+        print("run-cluster: " + " ".join(sorted(
+            f for f in os.listdir(launched) if f.startswith("loss"))))
+        print("run-cluster: checkpoint " + " ".join(sorted(
+            f for f in os.listdir(os.path.join(launched, "checkpoints"))
+            if f.startswith("model.ckpt-5"))))
+
+        # Worker 1's input has the wrong shape.
+        job = Job(programs, work, "failing")
+        jobs.append(job)
+        job.start("ps-0")
+        job.start("worker-0", worker_flags(model, manifest, 0, steps,
+                                           os.path.join(job.work, "loss0.npy")))
+        job.start("worker-1", ["--steps", "1", "--input",
+                               "x:0=" + os.path.join(model, "inputs", "1.npy"),
+                               "--input", "y:0=" + os.path.join(model, "inputs", "1.npy")])
+        statuses = job.finish()
+        for task in sorted(statuses):
+            print("failing: %s exit %s" % (task, statuses[task]))
+        print("failing: chief says: " +
+              [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
+    finally:
+        for job in jobs:
+            job.kill()
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
