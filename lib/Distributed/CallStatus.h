@@ -19,7 +19,9 @@ namespace tfc::distributed {
 
 /// The outcome of a call to `task` at `address`, naming them: a refusal
 /// (another run, a malformed exchange) is InvalidArgument, an abort
-/// Aborted, anything else (the peer is lost or unreachable) Unavailable.
+/// Aborted, the end of the task's input (a step's closed queue)
+/// OutOfRange, anything else (the peer is lost or unreachable)
+/// Unavailable.
 inline RendezvousStatus statusOfCall(const grpc::Status &status,
                                      const TaskName &task,
                                      const std::string &address) {
@@ -38,6 +40,8 @@ inline RendezvousStatus statusOfCall(const grpc::Status &status,
     return RendezvousStatus::error(Code::InvalidArgument, message);
   case grpc::StatusCode::ABORTED:
     return RendezvousStatus::error(Code::Aborted, message);
+  case grpc::StatusCode::OUT_OF_RANGE:
+    return RendezvousStatus::error(Code::OutOfRange, message);
   default:
     return RendezvousStatus::error(Code::Unavailable, message);
   }

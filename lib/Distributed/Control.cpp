@@ -51,6 +51,8 @@ grpc::Status grpcStatusOf(const Status &status) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE, status.getMessage());
   case Code::InvalidArgument:
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, status.getMessage());
+  case Code::OutOfRange:
+    return grpc::Status(grpc::StatusCode::OUT_OF_RANGE, status.getMessage());
   }
   return grpc::Status(grpc::StatusCode::UNKNOWN, status.getMessage());
 }
@@ -64,6 +66,7 @@ grpc::Status grpcStatusOf(const Status &status) {
 struct TaskControl::Impl : public ControlService::CallbackService {
   std::function<Status(int64_t)> runStep;
   std::function<Status(const CheckpointAction &)> checkpoint;
+  std::function<Status()> startQueueRunners;
   Transport *transport = nullptr;
 
   std::mutex mutex;
@@ -175,6 +178,17 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     return reactor;
   }
 
+  grpc::ServerUnaryReactor *
+  StartQueueRunners(grpc::CallbackServerContext *context,
+                    const StartQueueRunnersRequest *request,
+                    StartQueueRunnersResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    return enqueue(context, 0, [this] {
+      return startQueueRunners ? startQueueRunners() : Status::ok();
+    });
+  }
+
   grpc::ServerUnaryReactor *Join(grpc::CallbackServerContext *context,
                                  const JoinRequest *request,
                                  JoinResponse *response) override {
@@ -264,10 +278,12 @@ struct TaskControl::Impl : public ControlService::CallbackService {
 
 TaskControl::TaskControl(
     std::function<Status(int64_t)> runStep,
-    std::function<Status(const CheckpointAction &)> checkpoint)
+    std::function<Status(const CheckpointAction &)> checkpoint,
+    std::function<Status()> startQueueRunners)
     : impl(std::make_unique<Impl>()) {
   impl->runStep = std::move(runStep);
   impl->checkpoint = std::move(checkpoint);
+  impl->startQueueRunners = std::move(startQueueRunners);
 }
 
 TaskControl::~TaskControl() {
@@ -460,6 +476,10 @@ void ClusterControl::startStep(int64_t step) {
     peer.stub->async()->RunStep(
         peer.context.get(), &peer.request, &peer.response,
         [this, at](grpc::Status status) {
+          // The task's input ended: so does this task's step, whose
+          // receives would wait for what that task will not send.
+          if (status.error_code() == grpc::StatusCode::OUT_OF_RANGE)
+            impl->transport.abort(statusOfCall(status, at->task, at->address));
           std::lock_guard<std::mutex> lock(impl->mutex);
           at->result = status;
           impl->answered.notify_all();
@@ -501,6 +521,18 @@ grpc::Status callWithin(grpc::Status (ControlService::Stub::*method)(
 }
 
 } // namespace
+
+Status ClusterControl::startQueueRunners(std::chrono::milliseconds timeout) {
+  for (Impl::Peer &peer : impl->peers) {
+    Status status = statusOfCall(
+        callWithin(&ControlService::Stub::StartQueueRunners, peer.stub.get(),
+                   impl->transport.incarnation(), timeout),
+        peer.task, peer.address);
+    if (!status.isOk())
+      return status;
+  }
+  return Status::ok();
+}
 
 Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
   for (Impl::Peer &peer : impl->peers) {

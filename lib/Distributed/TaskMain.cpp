@@ -340,9 +340,11 @@ int main(int argc, char **argv) {
   std::mutex clientsMutex;
   std::map<int, std::unique_ptr<Client>> clients;
   std::unique_ptr<void, void (*)(void *)> state(nullptr, tfc_arena_free);
-  // The client of step `step`'s caller, made at its first step.
-  auto clientOf = [&](int64_t step) -> Client * {
-    int index = clientOfStep(step);
+  // Client `index`, made at its first call: its runtime shares the queues
+  // and accumulators of client 0's (the chief's, made first), whose
+  // runtime runs the task's queue runners.
+  std::function<Client *(int)> clientOf = [&](int index) -> Client * {
+    tfc_runtime *shared = index ? clientOf(0)->runtime.get() : nullptr;
     std::lock_guard<std::mutex> lock(clientsMutex);
     std::unique_ptr<Client> &client = clients[index];
     if (client)
@@ -358,7 +360,7 @@ int main(int argc, char **argv) {
     runtimeOptions.threads = int32_t(threads);
     runtimeOptions.create_rendezvous = Transport::createScopedRendezvous;
     runtimeOptions.rendezvous_context = &client->scope;
-    client->runtime.reset(tfc_runtime_create(&runtimeOptions));
+    client->runtime.reset(tfc_runtime_create_shared(&runtimeOptions, shared));
     client->arena.reset(
         tfc_arena_alloc(model.arena_bytes, model.arena_alignment));
     if (!client->runtime || !client->arena)
@@ -369,18 +371,47 @@ int main(int argc, char **argv) {
   // A task has no feeds or fetches: its steps get arrays of nulls.
   std::vector<void *> noInputs(size_t(model.num_inputs), nullptr),
       noOutputs(size_t(model.num_outputs), nullptr);
+  // A step of this task's part that finds its input ended (a closed queue
+  // here) tells its client so, whose step ends with it.
+  struct StepCall {
+    tfc_step_fn run;
+    Client *client;
+    void *state;
+    void *const *inputs;
+    void *const *outputs;
+  };
+  bool runnersStarted = false;
   TaskControl control(
       [&](int64_t step) {
-        Client *client = clientOf(step);
+        Client *client = clientOf(clientOfStep(step));
         server->beginStep(step);
-        tfc_step_fn run = step < 0 ? model.init : model.step;
-        if (run)
-          run(client->runtime.get(), client->arena.get(), state.get(),
-              noInputs.data(), noOutputs.data());
-        return RendezvousStatus::ok();
+        StepCall call{step < 0 ? model.init : model.step, client, state.get(),
+                      noInputs.data(), noOutputs.data()};
+        if (!call.run)
+          return RendezvousStatus::ok();
+        tfc_runtime *runtime = client->runtime.get();
+        bool ended = tfc_run_until_end_of_input(
+            runtime,
+            [](void *context) {
+              auto *c = static_cast<StepCall *>(context);
+              c->run(c->client->runtime.get(), c->client->arena.get(),
+                     c->state, c->inputs, c->outputs);
+            },
+            &call);
+        return ended ? RendezvousStatus::error(
+                           Code::OutOfRange,
+                           tfc_end_of_input_message(runtime))
+                     : RendezvousStatus::ok();
       },
       [&](const CheckpointAction &action) {
         return checkpointTask(model, state.get(), action);
+      },
+      [&] {
+        if (!runnersStarted)
+          tfc_queue_runners_start(clientOf(0)->runtime.get(), &model,
+                                  state.get());
+        runnersStarted = true;
+        return RendezvousStatus::ok();
       });
 
   TransportOptions options;
@@ -420,6 +451,8 @@ int main(int argc, char **argv) {
     });
     while (!control.waitForEnd(std::chrono::hours(1))) {
     }
+    if (runnersStarted)
+      tfc_queue_runners_stop(clientOf(0)->runtime.get());
     if (transferStats)
       printTransferStats(*transport);
     return 0;
@@ -435,6 +468,23 @@ int main(int argc, char **argv) {
     scope.replica = self.str();
   }
   ClusterControl clusterControl(*transport, others);
+  // After each step, the other tasks' parts: one that found its input
+  // ended (OutOfRange) ends the run of steps, as a closed queue here would.
+  std::optional<std::string> endedInput;
+  auto finishStep = [&] {
+    RendezvousStatus done = clusterControl.finishStep();
+    if (done.getCode() == Code::OutOfRange)
+      endedInput = done.getMessage();
+    else if (!done.isOk())
+      endOn(done);
+  };
+  auto inputEnded = [&](std::string &why) {
+    if (!endedInput)
+      return false;
+    why = *endedInput;
+    endedInput.reset();
+    return true;
+  };
 
   if (!isChief) {
     // A between-graph worker: joins the chief's job once the variables are
@@ -456,11 +506,8 @@ int main(int argc, char **argv) {
         transport->beginStep(scopedStep(scope.client, step));
         clusterControl.startStep(scopedStep(scope.client, step));
       };
-      hooks.afterStep = [&](int64_t) {
-        RendezvousStatus done = clusterControl.finishStep();
-        if (!done.isOk())
-          endOn(done);
-      };
+      hooks.afterStep = [&](int64_t) { finishStep(); };
+      hooks.inputEnded = inputEnded;
       exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
       RendezvousStatus reported =
           reportDone(*transport, *chief, exitStatus,
@@ -529,9 +576,15 @@ int main(int argc, char **argv) {
     // entry (step -1) or the restore, before the first step.
     bool opened = false;
     auto openToWorkers = [&] {
-      if (betweenGraph && !opened)
-        control.openToWorkers(workers);
+      if (opened)
+        return;
       opened = true;
+      // The tasks' queue runners start once the variables are ready.
+      RendezvousStatus started = clusterControl.startQueueRunners(healthTimeout);
+      if (!started.isOk())
+        endOn(started);
+      if (betweenGraph)
+        control.openToWorkers(workers);
     };
     hooks.beforeStep = [&](int64_t step) {
       if (step >= 0)
@@ -541,11 +594,8 @@ int main(int argc, char **argv) {
     };
     hooks.saveCheckpoint = saveJob;
     hooks.restoreCheckpoint = restoreJob;
-    hooks.afterStep = [&](int64_t) {
-      RendezvousStatus done = clusterControl.finishStep();
-      if (!done.isOk())
-        endOn(done);
-    };
+    hooks.afterStep = [&](int64_t) { finishStep(); };
+    hooks.inputEnded = inputEnded;
     // The job's last checkpoint holds every worker's steps.
     hooks.afterSteps = [&] {
       openToWorkers();

@@ -835,6 +835,8 @@ void Transport::setAddress(const TaskName &task, const std::string &address) {
   impl->options.cluster.jobs.push_back(job);
 }
 
+void Transport::abort(const Status &status) { impl->abort(status); }
+
 int64_t Transport::step() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
   return impl->currentStepOf(0);

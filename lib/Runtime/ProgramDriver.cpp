@@ -589,13 +589,19 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                     c->outputs);
   };
   bool inputEnded = false;
+  // Why the input ended: a queue here, or another task's (hooks).
+  std::string endMessage;
   std::vector<NpyArray> wholeOutputs = outputs;
   auto runStep = [&] {
     tfc_strings_release(runtime.get());
     around(stepId++, [&] {
       inputEnded = tfc_run_until_end_of_input(runtime.get(), callStep, &call);
     });
-    if (!inputEnded && runtime->queues.any()) {
+    if (inputEnded)
+      endMessage = tfc_end_of_input_message(runtime.get());
+    else if (hooks.inputEnded)
+      inputEnded = hooks.inputEnded(endMessage);
+    if (!inputEnded && (runtime->queues.any() || hooks.inputEnded)) {
       wholeOutputs = outputs;
       readStrings(wholeOutputs);
     }
@@ -609,7 +615,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       std::fprintf(stderr,
                    "%s: the input ended after %" PRId64 " of %" PRId64
                    " steps (%s)\n",
-                   program, s, steps, tfc_end_of_input_message(runtime.get()));
+                   program, s, steps, endMessage.c_str());
       break;
     }
     ++step;
@@ -645,8 +651,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       std::fprintf(stderr,
                    "%s: error: the input ended after %zu of the %" PRId64
                    " steps --bench times (%s)\n",
-                   program, micros.size(), bench,
-                   tfc_end_of_input_message(runtime.get()));
+                   program, micros.size(), bench, endMessage.c_str());
       return kExitFailure;
     }
     std::sort(micros.begin(), micros.end());

@@ -104,11 +104,16 @@ Queues::Result Queues::waitFor(std::unique_lock<std::mutex> &lock,
       countedAt = generation;
       ++stuck;
     }
-    if (stuck >= participants)
+    if (stuck >= participants && !servesOtherTasks)
       return Result::WaitsForever;
     changed.wait(lock);
   }
   return Result::Done;
+}
+
+void Queues::serveOtherTasks() {
+  std::lock_guard<std::mutex> lock(mutex);
+  servesOtherTasks = true;
 }
 
 void Queues::changedNow() {
@@ -452,6 +457,14 @@ bool countOrExplain(tfc_runtime *runtime, void *variable, void *out,
 }
 
 } // namespace
+
+namespace tfc::rt {
+
+bool endInputRun(const std::string &message) { return endRun(message); }
+
+void jumpToEndOfInput() { std::longjmp(*endOfInput.jump, 1); }
+
+} // namespace tfc::rt
 
 extern "C" {
 

@@ -178,6 +178,10 @@ public:
   bool stopping();
   /// Waits wait again (the runners have stopped).
   void resume();
+  /// The queues are a task's that other tasks' steps use too (a ps's,
+  /// under several workers): a wait that every thread here shares may end
+  /// by another task's step, so none is taken for one that lasts forever.
+  void serveOtherTasks();
 
 private:
   /// Waits until `ready()`; Done, or why it gave up: `gaveUp()` (Done
@@ -200,6 +204,7 @@ private:
   uint64_t generation = 0;
   int stuck = 0;
   bool isStopping = false;
+  bool servesOtherTasks = false;
 };
 
 /// A model's queue runners at work (tfc_queue_runners_start): each

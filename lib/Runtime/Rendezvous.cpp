@@ -139,13 +139,28 @@ static void checkExchange(tfc_runtime *runtime,
   tfc_fail(runtime, status.getMessage().c_str());
 }
 
+/// Whether a failed exchange ends the run of steps armed on this thread: a
+/// peer's end of input (OutOfRange) does, as a closed queue of this
+/// process would; any other failure ends the step (checkExchange).
+static bool exchangeEndsInput(tfc_runtime *runtime,
+                              const tfc::RendezvousStatus &status) {
+  if (status.getCode() == tfc::RendezvousStatus::Code::OutOfRange &&
+      tfc::rt::endInputRun(status.getMessage()))
+    return true;
+  checkExchange(runtime, status);
+  return false;
+}
+
+// (The jumps come from frames that own nothing: the status is gone.)
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
               int64_t bytes) {
-  checkExchange(runtime, runtime->rendezvous->send(key, data, bytes));
+  if (exchangeEndsInput(runtime, runtime->rendezvous->send(key, data, bytes)))
+    tfc::rt::jumpToEndOfInput();
 }
 
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) {
-  checkExchange(runtime, runtime->rendezvous->recv(key, data, bytes));
+  if (exchangeEndsInput(runtime, runtime->rendezvous->recv(key, data, bytes)))
+    tfc::rt::jumpToEndOfInput();
 }
 
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,

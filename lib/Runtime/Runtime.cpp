@@ -14,7 +14,9 @@
 #include <string>
 #include <thread>
 
-tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options) {
+/// A runtime as `options` say, with `queues` (null: its own).
+static tfc_runtime *makeRuntime(const tfc_runtime_options *options,
+                                std::shared_ptr<tfc::Queues> queues) {
   tfc_runtime_options defaults = {};
   if (!options)
     options = &defaults;
@@ -27,7 +29,20 @@ tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options) {
           : tfc::makeLocalRendezvous().release());
   if (!rendezvous)
     return nullptr;
-  return new tfc_runtime(threads, std::move(rendezvous));
+  return new tfc_runtime(threads, std::move(rendezvous), std::move(queues));
+}
+
+tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options) {
+  return makeRuntime(options, nullptr);
+}
+
+tfc_runtime *tfc_runtime_create_shared(const tfc_runtime_options *options,
+                                       tfc_runtime *shared) {
+  tfc_runtime *runtime =
+      makeRuntime(options, shared ? shared->sharedQueues : nullptr);
+  if (runtime)
+    runtime->queues.serveOtherTasks();
+  return runtime;
 }
 
 void tfc_runtime_destroy(tfc_runtime *runtime) { delete runtime; }

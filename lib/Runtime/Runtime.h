@@ -21,9 +21,15 @@
 #include <thread>
 
 struct tfc_runtime {
-  tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous)
+  /// `sharedQueues`: another runtime's (tfc_runtime_create_shared), or
+  /// null for queues of its own.
+  tfc_runtime(int threads, std::unique_ptr<tfc::Rendezvous> rendezvous,
+              std::shared_ptr<tfc::Queues> sharedQueues = nullptr)
       : threads(threads), rendezvous(std::move(rendezvous)),
-        partitions(std::make_unique<tfc::PartitionRunner>()) {}
+        partitions(std::make_unique<tfc::PartitionRunner>()),
+        sharedQueues(sharedQueues ? std::move(sharedQueues)
+                                  : std::make_shared<tfc::Queues>()),
+        queues(*this->sharedQueues) {}
 
   /// How many threads a kernel's parallel loops and oneDNN's primitives
   /// may use (OpenMP's, see runtime/kernels/cpu/Parallel.h).
@@ -35,7 +41,10 @@ struct tfc_runtime {
   tfc::StringPool strings;
   tfc::Stacks stacks;
   tfc::TensorArrays tensor_arrays;
-  tfc::Queues queues;
+  /// The queues and accumulators, which the runtimes of one task that
+  /// serves several clients share.
+  std::shared_ptr<tfc::Queues> sharedQueues;
+  tfc::Queues &queues;
   /// The queue runners' threads, while they run (QueueRunners.cpp).
   std::unique_ptr<tfc::QueueRunners> queue_runners;
 };
@@ -53,6 +62,12 @@ inline int64_t indexAt(const void *indices, int64_t indexBytes, int64_t i) {
 /// every error of a kernel.
 [[noreturn]] void failAt(tfc_runtime *runtime, const std::string &who,
                          const std::string &what);
+
+/// Arms the end of the run of steps that tfc_run_until_end_of_input armed
+/// on this thread, `message` saying why; false when nothing armed one.
+/// After it, jumpToEndOfInput from a frame that owns nothing.
+bool endInputRun(const std::string &message);
+[[noreturn]] void jumpToEndOfInput();
 
 /// Stops the step as TensorFlow's kernels do for an index out of range:
 /// "WHO: indices[I] = INDEX is not in [0, LIMIT)".

@@ -986,6 +986,78 @@ def make_ps_async_mlp(root):
     md.finish()
 
 
+def ps_shared_queue_graph(name, placed):
+    """The graph of make_ps_shared_queue, with its device requests or, for
+    TensorFlow's run in one process, without."""
+    rng = seed_everything(name)
+    features = rng.standard_normal((16, 3)).astype(np.float32)
+    labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
+              - 0.75).astype(np.float32)
+
+    def on(device):
+        return tf1.device(device if placed else None)
+
+    g = tf.Graph()
+    with g.as_default():
+        tf1.set_random_seed(model_seed(name))
+        with on("/job:ps/task:0"):
+            x, y = tf1.train.slice_input_producer(
+                [features, labels], num_epochs=2, shuffle=False, capacity=8)
+            xb, yb = tf1.train.batch([x, y], batch_size=4, capacity=8,
+                                     num_threads=1)
+        with on(tf1.train.replica_device_setter(
+                ps_tasks=1, worker_device="/job:worker/task:0")):
+            global_step = tf1.train.get_or_create_global_step()
+            w = tf1.get_variable("w", initializer=tf.zeros([3]),
+                                 use_resource=True)
+            b = tf1.get_variable("b", initializer=tf.zeros([]),
+                                 use_resource=True)
+            loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
+                                  name="loss")
+            train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(
+                loss, global_step=global_step, name="train_op")
+        init = tf.group(
+            tf1.variables_initializer(tf1.global_variables(), name="globals"),
+            tf1.variables_initializer(tf1.local_variables(), name="locals"),
+            name="init")
+    return g, loss, train_op, init
+
+
+def make_ps_shared_queue(root):
+    """Between-graph replication whose input is on the ps: slice_input_producer
+    (2 epochs of 16 examples, in order) into tf.train.batch of 4, both queues
+    and their runners on /job:ps/task:0, shared by every worker's steps; the
+    model as replica_device_setter places it (variables on the ps, the rest
+    on worker 0). Each step dequeues the next batch, so the 9th finds the
+    input ended. The step losses are TensorFlow's in one session, in order:
+    what the job gives when its steps run one after another, whichever
+    worker runs them."""
+    name = "ps_shared_queue"
+    md = ModelDir(root, name, "training",
+                  "TF1 linear regression for between-graph replication, fed "
+                  "by queue runners on the ps task (slice_input_producer of "
+                  "2 epochs of 16 into tf.train.batch of 4), SGD with "
+                  "global_step")
+    g, loss, train_op, init = ps_shared_queue_graph(name, placed=True)
+    runners = [[op.name for op in qr.enqueue_ops]
+               for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
+    md.write_text(g.as_graph_def())
+    local, local_loss, local_train, local_init = ps_shared_queue_graph(
+        name, placed=False)
+    last, losses = run_with_queue_runners(local, local_init, [local_loss],
+                                          local_train)
+    assert len(losses) == 8, losses
+    md.add_fetch("loss:0", last[0])
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(targets=["train_op"], init=["init"],
+                       queue_runners=runners,
+                       step_losses="outputs/step_losses.npy",
+                       input_ends_after=len(losses),
+                       roundtrip_flags="--soft-placement")
+    md.finish()
+
+
 def save_tf_function(md, f):
     """Saves tf.function `f` as the SavedModel's serving_default signature;
     returns the signature's description and the loaded signature."""
@@ -1903,6 +1975,7 @@ def all_models():
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
         ("ps_async_mlp", make_ps_async_mlp),
+        ("ps_shared_queue", make_ps_shared_queue),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

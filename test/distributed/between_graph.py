@@ -18,6 +18,18 @@ on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
 
   failing: worker 1 refuses its input; the chief names it and fails.
 
+Then the corpus model ps_shared_queue, whose input queues and their queue
+runners are on the ps, shared by the workers' steps:
+
+  queue sequential: worker 0 runs 3 steps, then worker 1 runs until the
+  input ends (a dequeue on the ps from a closed queue ends its run of
+  steps): worker 1 runs the 5 steps left, and each worker's last loss
+  matches TensorFlow's for that step of the steps in order;
+
+  queue concurrent: both workers run until the input ends; the 8 steps
+  there are are shared between them (global_step 8 in the last
+  checkpoint).
+
 usage: between_graph.py CORPUS WORKDIR
 
 Every process is bounded in time and killed at the end, whatever happens.
@@ -183,24 +195,8 @@ def main():
             loss = read_scalar(os.path.join(job.work, "loss%d.npy" % worker), "<f4", "<f")
             print("concurrent: worker %d trained: %s" %
                   (worker, loss < losses[worker * steps]))
-        # A program of the same graph restores the checkpoint and fetches
-        # global_step.
-        probe = os.path.join(work, "probe")
-        shutil.rmtree(probe, ignore_errors=True)
-        code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                          "--fetch", "global_step/Read/ReadVariableOp",
-                          "--init", "init", "--cluster", "worker=1,ps=1",
-                          "-o", probe], 300)
-        if code != 0:
-            sys.exit("probe compile failed (%d): %s" % (code, text))
-        gs = os.path.join(job.work, "global_step.npy")
-        code, text = run(["tfc", "run-cluster", probe, "--connect-timeout", "30",
-                          "--checkpoint-dir", checkpoints, "--restore",
-                          "--steps", "1", "--output",
-                          "global_step/Read/ReadVariableOp:0=" + gs], TIMEOUT)
-        if code != 0:
-            sys.exit("probe failed (%d): %s" % (code, text))
-        print("concurrent: global_step %d" % read_scalar(gs, "<i8", "<q"))
+        print("concurrent: global_step %d" %
+              global_step_of(model, work, checkpoints, "probe"))
 
         # tfc run-cluster: the program flags go to every worker, "{index}"
         # its index; the checkpoint flags to the chief.
@@ -241,10 +237,84 @@ def main():
             print("failing: %s exit %s" % (task, statuses[task]))
         print("failing: chief says: " +
               [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
+        status |= shared_queue(corpus, work, jobs)
     finally:
         for job in jobs:
             job.kill()
     sys.exit(status)
+
+
+def global_step_of(model, work, checkpoints, name):
+    """global_step in the latest checkpoint of `checkpoints`, read back by
+    a program of the same graph that restores it."""
+    probe = os.path.join(work, name)
+    shutil.rmtree(probe, ignore_errors=True)
+    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                      "--fetch", "global_step/Read/ReadVariableOp",
+                      "--init", "init", "--cluster", "worker=1,ps=1",
+                      "-o", probe], 300)
+    if code != 0:
+        sys.exit("probe compile failed (%d): %s" % (code, text))
+    gs = os.path.join(probe, "global_step.npy")
+    code, text = run(["tfc", "run-cluster", probe, "--connect-timeout", "30",
+                      "--checkpoint-dir", checkpoints, "--restore",
+                      "--steps", "1", "--output",
+                      "global_step/Read/ReadVariableOp:0=" + gs], TIMEOUT)
+    if code != 0:
+        sys.exit("probe failed (%d): %s" % (code, text))
+    return read_scalar(gs, "<i8", "<q")
+
+
+def shared_queue(corpus, work, jobs):
+    model = os.path.join(corpus, "ps_shared_queue")
+    manifest = json.load(open(os.path.join(model, "manifest.json")))
+    programs = os.path.join(work, "queue-job")
+    shutil.rmtree(programs, ignore_errors=True)
+    runners = []
+    for nodes in manifest["queue_runners"]:
+        runners += ["--queue-runner", ",".join(nodes)]
+    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                      "--fetch", "loss", "--target", "train_op", "--init", "init",
+                      "--cluster", "worker=2,ps=1", "-o", programs] + runners, 300)
+    if code != 0:
+        sys.exit("compile failed (%d): %s" % (code, text))
+    losses = read_float32_vector(os.path.join(model, manifest["step_losses"]))
+    status = 0
+
+    job = Job(programs, work, "queue-sequential")
+    jobs.append(job)
+    outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
+    job.start("ps-0")
+    job.start("worker-0", ["--steps", "3", "--output", "loss:0=" + outputs[0]])
+    print("queue sequential: worker 0 done first: %s" %
+          job.wait_for_line("worker-0", "its steps are done"))
+    job.start("worker-1", ["--steps", "100", "--output", "loss:0=" + outputs[1]])
+    statuses = job.finish()
+    report(job, statuses)
+    print("queue sequential: worker 1 says: " +
+          [line for line in job.log("worker-1").splitlines()
+           if "input ended" in line][-1])
+    for worker, step in ((0, 2), (1, len(losses) - 1)):
+        want = os.path.join(job.work, "want%d.npy" % worker)
+        write_float32_scalar(want, losses[step])
+        code, line = compare(outputs[worker], want, "1e-5", "1e-6")
+        status |= code
+        print("queue sequential: worker %d loss of step %d: %s" % (worker, step, line))
+
+    job = Job(programs, work, "queue-concurrent")
+    jobs.append(job)
+    checkpoints = os.path.join(job.work, "checkpoints")
+    job.start("ps-0")
+    job.start("worker-1", ["--steps", "100"])
+    job.start("worker-0", ["--steps", "100", "--checkpoint-dir", checkpoints])
+    statuses = job.finish()
+    report(job, statuses)
+    for worker in range(2):
+        print("queue concurrent: worker %d input ended: %s" % (
+            worker, "input ended after" in job.log("worker-%d" % worker)))
+    print("queue concurrent: global_step %d" %
+          global_step_of(model, work, checkpoints, "queue-probe"))
+    return status
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -190,6 +192,33 @@ TEST(QueueTest, ClosedQueueEndsTheRun) {
   DequeueCall whole{other.get(), 1};
   EXPECT_EQ(tfc_run_until_end_of_input(other.get(), dequeueTwice, &whole), 0);
   EXPECT_EQ(whole.calls, 2);
+}
+
+// Tests the runtimes of a task that serves several clients (a ps under
+// between-graph replication): they share their queues, and a dequeue that
+// waits with no other thread of the process able to enqueue is not taken
+// for a deadlock, since another task's step may enqueue: here another
+// client's runtime does, a moment later, on a thread of its own.
+TEST(QueueTest, SharedRuntimesServeOtherTasks) {
+  tfc_runtime_options options = {};
+  options.threads = 1;
+  RuntimePtr first(tfc_runtime_create_shared(&options, nullptr));
+  RuntimePtr second(tfc_runtime_create_shared(&options, first.get()));
+  makeQueue(first.get(), 0, 4);
+  std::thread producer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    float rows[1][2] = {{1.5f, -2.0f}};
+    uint64_t tags[1] = {stringHandle(second.get(), "from the other client")};
+    const void *components[] = {rows, tags};
+    tfc_queue_enqueue(second.get(), components, "fill", 0, 1);
+  });
+  float rows[1][2] = {};
+  uint64_t tags[1] = {};
+  void *components[] = {rows, tags};
+  tfc_queue_dequeue(first.get(), components, "take", 0, 1);
+  producer.join();
+  EXPECT_EQ(rows[0][1], -2.0f);
+  EXPECT_EQ(textOf(tags[0]), "from the other client");
 }
 
 // Tests the errors that stop the step, each naming the node: an op that

@@ -50,9 +50,12 @@ public:
   /// steps and checkpoints on one, each between-graph worker's steps on
   /// another, at once.
 
+  /// `startQueueRunners` starts the task's queue runners (on the chief's
+  /// lane, after its calls before).
   TaskControl(std::function<RendezvousStatus(int64_t step)> runStep,
               std::function<RendezvousStatus(const CheckpointAction &)>
-                  checkpoint);
+                  checkpoint,
+              std::function<RendezvousStatus()> startQueueRunners = nullptr);
   ~TaskControl();
 
   grpc::Service *service();
@@ -106,8 +109,13 @@ public:
   /// Asks every task to run step `step`, and returns at once.
   void startStep(int64_t step);
   /// Waits for every task's step: Ok, or the first task's failure
-  /// (Unavailable when the task is lost), naming it.
+  /// (Unavailable when the task is lost), naming it. A task whose part
+  /// found its input ended answers OutOfRange, which also ends the waits
+  /// of this task's step (the transport is aborted with it).
   RendezvousStatus finishStep();
+
+  /// Every task starts the queue runners whose entries are its own.
+  RendezvousStatus startQueueRunners(std::chrono::milliseconds timeout);
 
   /// Asks every task whether it is alive, each within `timeout`:
   /// Unavailable naming the first that is not.

@@ -121,6 +121,9 @@ public:
   void beginStep(int64_t step);
   /// Client 0's current step id.
   int64_t step() const;
+  /// Fails every pending and later send and receive with `status` until
+  /// the next beginStep (a step another task ended).
+  void abort(const RendezvousStatus &status);
 
   /// The job's incarnation, which a task takes from the chief when it
   /// connects (0 until then: every tensor is refused).

@@ -44,6 +44,10 @@ struct ProgramHooks {
   /// After the steps, before the last checkpoint and the outputs (the
   /// chief of between-graph replication waits there for the workers).
   std::function<void()> afterSteps;
+  /// After a step that this process ran whole: whether another task's
+  /// part of it found the input ended (a closed queue there), with why.
+  /// The step is then abandoned, as when a queue of this process ends it.
+  std::function<bool(std::string &why)> inputEnded;
 };
 
 /// Whether argv[i] is `flag` with a value, "--flag=V" or "--flag V" (then

@@ -40,6 +40,10 @@ public:
     /// The exchange itself is wrong: a key sent twice in one step, a size
     /// that differs from the one expected.
     InvalidArgument,
+    /// Another task's part of the step found its input ended (a queue of
+    /// that task closed and empty): the run of steps ends, as when a queue
+    /// of this process is (TensorFlow's OutOfRangeError).
+    OutOfRange,
   };
 
   static RendezvousStatus ok() { return {}; }

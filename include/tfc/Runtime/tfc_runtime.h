@@ -174,6 +174,13 @@ typedef struct tfc_runtime_options {
 /* A runtime made as `options` say (NULL: the defaults); NULL if the
  * rendezvous factory returned NULL. */
 tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options);
+/* A runtime of a task whose steps other tasks' steps run with (a ps
+ * serving several workers' steps at once, a runtime per worker): its
+ * queues and accumulators are those of `shared`, another made so (NULL:
+ * new ones), and a wait in them that every thread of this process shares
+ * is not taken for a deadlock, since another task's step may end it. */
+tfc_runtime *tfc_runtime_create_shared(const tfc_runtime_options *options,
+                                       tfc_runtime *shared);
 void tfc_runtime_destroy(tfc_runtime *runtime);
 int32_t tfc_runtime_threads(const tfc_runtime *runtime);
 
