@@ -627,8 +627,16 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
   }
   progress.finish();
-  if (hooks.afterSteps)
-    hooks.afterSteps();
+  // (With --bench, after the bench's steps: those of the other workers of
+  // between-graph replication run beside them.)
+  bool afterStepsDone = false;
+  auto afterSteps = [&] {
+    if (hooks.afterSteps && !afterStepsDone)
+      hooks.afterSteps();
+    afterStepsDone = true;
+  };
+  if (bench <= 0)
+    afterSteps();
   if (!checkpointDir.empty() && lastSaved != step && !save())
     return kExitFailure;
 
@@ -654,6 +662,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                    program, micros.size(), bench, endMessage.c_str());
       return kExitFailure;
     }
+    afterSteps();
     std::sort(micros.begin(), micros.end());
     auto at = [&](double q) {
       return micros[std::min<size_t>(micros.size() - 1, size_t(q * micros.size()))];
@@ -663,6 +672,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                 bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9),
                 model.arena_bytes);
   }
+  afterSteps();
   tfc_queue_runners_stop(runtime.get());
 
   if (inputEnded)

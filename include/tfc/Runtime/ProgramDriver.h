@@ -42,7 +42,8 @@ struct ProgramHooks {
   /// nor a restore runs, and the checkpoint flags are refused.
   bool runsInit = true;
   /// After the steps, before the last checkpoint and the outputs (the
-  /// chief of between-graph replication waits there for the workers).
+  /// chief of between-graph replication waits there for the workers);
+  /// with --bench, after the bench's steps, the checkpoint before them.
   std::function<void()> afterSteps;
   /// After a step that this process ran whole: whether another task's
   /// part of it found the input ended (a closed queue there), with why.

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Asynchronous parameter-server training (between-graph replication), tfc
+against TensorFlow 2.21's own distributed runtime, in one run, on loopback.
+
+    python bench/ps_train.py [--tfc build/bin/tfc] [--workers 2] [--steps 200]
+                             [--rounds 3] [--batch 64] [--work DIR]
+
+The model: an MLP classifier 256-512-512-10 (about 400k parameters, 1.6 MB
+of float32) built by TF1's replica_device_setter for one ps task, trained
+with SGD and a global_step: every step each worker reads every variable
+from the ps and sends every gradient back. N workers and one ps, each its
+own process on 127.0.0.1, every worker feeding its own batch:
+  * tfc: `tfc compile --cluster worker=N,ps=1` (between-graph replication:
+    each worker its own client) and `tfc run-cluster`; every worker's
+    `--bench S` times S steps after warm-up, all workers at once.
+  * TensorFlow: a `tf.distribute.Server` per task and, per worker, a client
+    process with a `tf.compat.v1.Session("grpc://worker-k")` on the graph
+    built for worker k; the chief initializes, then every client times S
+    steps after warm-up, all at once.
+Each worker's median step time gives its rate; the job's rate is their
+sum. Prints a markdown table of the medians over --rounds rounds
+(alternating tfc and TensorFlow, fresh processes each round) and the
+ratio. All the processes share the machine's cores: on a 2-core machine
+the figures move by 30% from run to run.
+
+Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
+"""
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+HIDDEN = 512
+INPUTS = 256
+CLASSES = 10
+
+
+def free_ports(count):
+    sockets = []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        sockets.append(s)
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+# Builds worker k's graph (the same in the benchmark and in TensorFlow's
+# client processes): print(graph_def) of build(tf, k, batch).
+BUILD = """
+def build(tf, worker, batch):
+    tf1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        tf1.set_random_seed(7)
+        with tf1.device(tf1.train.replica_device_setter(
+                ps_tasks=1, worker_device="/job:worker/task:%d" % worker)):
+            step = tf1.train.get_or_create_global_step()
+            x = tf1.placeholder(tf.float32, [batch, INPUTS], name="x")
+            labels = tf1.placeholder(tf.int32, [batch], name="labels")
+            h = x
+            for i, width in enumerate([HIDDEN, HIDDEN, CLASSES]):
+                w = tf1.get_variable("w%d" % i, [h.shape[1], width],
+                                     use_resource=False)
+                b = tf1.get_variable("b%d" % i, [width], use_resource=False,
+                                     initializer=tf1.zeros_initializer())
+                h = tf.nn.bias_add(tf.matmul(h, w), b)
+                if width != CLASSES:
+                    h = tf.nn.relu(h)
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=labels, logits=h), name="loss")
+            tf1.train.GradientDescentOptimizer(0.01).minimize(
+                loss, global_step=step, name="train_op")
+            tf.group(tf1.global_variables_initializer(), name="init")
+    return graph
+""".replace("INPUTS", str(INPUTS)).replace("HIDDEN", str(HIDDEN)).replace(
+    "CLASSES", str(CLASSES))
+
+
+# A TensorFlow worker's client: initializes (the chief) or waits for the
+# chief's marker file, then times its steps; prints the median in seconds.
+CLIENT = BUILD + """
+import os, statistics, sys, time
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+import numpy as np
+import tensorflow as tf
+target, worker, batch, steps, ready = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+graph = build(tf, worker, batch)
+rng = np.random.default_rng(worker)
+feed = {"x:0": rng.standard_normal((batch, %d)).astype(np.float32),
+        "labels:0": rng.integers(0, %d, batch).astype(np.int32)}
+with tf.compat.v1.Session(target, graph=graph) as session:
+    if worker == 0:
+        session.run("init")
+        open(ready, "w").close()
+    else:
+        while not os.path.exists(ready):
+            time.sleep(0.01)
+    for _ in range(min(steps, 10)):
+        session.run(["loss:0", "train_op"], feed)
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        session.run(["loss:0", "train_op"], feed)
+        times.append(time.perf_counter() - start)
+print(statistics.median(times))
+""" % (INPUTS, CLASSES)
+
+SERVER = """
+import os, sys, json
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+import tensorflow as tf
+cluster = tf.train.ClusterSpec(json.loads(sys.argv[1]))
+tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3])).join()
+"""
+
+
+def time_tf(workers, batch, steps, work):
+    import json
+    ports = free_ports(workers + 1)
+    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
+               "ps": ["127.0.0.1:%d" % ports[workers]]}
+    spec = json.dumps(cluster)
+    ready = os.path.join(work, "tf-ready")
+    if os.path.exists(ready):
+        os.remove(ready)
+    servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, "ps", "0"])]
+    servers += [subprocess.Popen([sys.executable, "-c", SERVER, spec, "worker", str(k)])
+                for k in range(workers)]
+    try:
+        clients = [subprocess.Popen(
+            [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], str(k),
+             str(batch), str(steps), ready], stdout=subprocess.PIPE, text=True)
+            for k in range(workers)]
+        medians = []
+        for client in clients:
+            out, _ = client.communicate(timeout=900)
+            if client.returncode != 0:
+                sys.exit("TensorFlow client failed")
+            medians.append(float(out.strip().splitlines()[-1]))
+        return medians
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()
+
+
+def time_tfc(tfc, program, workers, steps, work):
+    flags = ["--input", "x:0=%s/x-{index}.npy" % work,
+             "--input", "labels:0=%s/labels-{index}.npy" % work]
+    result = subprocess.run([tfc, "run-cluster", program, "--connect-timeout", "60",
+                             "--steps", "1", "--bench", str(steps)] + flags,
+                            capture_output=True, text=True, timeout=900)
+    medians = [float(m) * 1e-6 for m in
+               re.findall(r"\[worker-\d+\] bench: .*median ([0-9.]+) us", result.stdout)]
+    if result.returncode != 0 or len(medians) != workers:
+        sys.exit("tfc run failed: " + result.stdout + result.stderr)
+    return medians
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tfc", default="build/bin/tfc")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--work")
+    args = parser.parse_args()
+    import numpy as np
+    import tensorflow as tf
+
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="tfc-bench-ps-"))
+    os.makedirs(work, exist_ok=True)
+    tfc = os.path.abspath(args.tfc)
+    scope = {}
+    exec(BUILD, scope)
+    graph = scope["build"](tf, 0, args.batch)
+    path = os.path.join(work, "worker0.pbtxt")
+    with open(path, "w") as f:
+        f.write(str(graph.as_graph_def()))
+    for k in range(args.workers):
+        rng = np.random.default_rng(k)
+        np.save(os.path.join(work, "x-%d.npy" % k),
+                rng.standard_normal((args.batch, INPUTS)).astype(np.float32))
+        np.save(os.path.join(work, "labels-%d.npy" % k),
+                rng.integers(0, CLASSES, args.batch).astype(np.int32))
+    program = os.path.join(work, "tfc-job")
+    subprocess.run([tfc, "compile", path, "--feed", "x", "--feed", "labels",
+                    "--fetch", "loss", "--target", "train_op", "--init", "init",
+                    "--cluster", "worker=%d,ps=1" % args.workers, "-o", program],
+                   check=True)
+    ours, theirs = [], []
+    for _ in range(args.rounds):
+        ours.append(time_tfc(tfc, program, args.workers, args.steps, work))
+        theirs.append(time_tf(args.workers, args.batch, args.steps, work))
+
+    def rate(rounds):
+        # Steps per second of the job: each round's sum over workers.
+        return statistics.median(sum(1 / m for m in medians) for medians in rounds)
+
+    def step(rounds):
+        return statistics.median(statistics.median(medians) for medians in rounds)
+
+    print("| workers | batch | tfc step | TensorFlow step | tfc steps/s | "
+          "TensorFlow steps/s | speedup |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    a, b = rate(ours), rate(theirs)
+    print("| %d | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
+        args.workers, args.batch, step(ours) * 1e3, step(theirs) * 1e3, a, b, a / b))
+
+
+if __name__ == "__main__":
+    main()
