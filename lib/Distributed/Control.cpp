@@ -88,6 +88,7 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   /// ready), those that joined, and what those done said.
   bool open = false;
   std::vector<TaskName> workers;
+  std::function<void(const TaskName &)> onJoin;
   std::set<std::string> joined;
   std::map<std::string, WorkerResult> done;
 
@@ -197,16 +198,18 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       response->set_ready(false);
       return finish(context, grpc::Status::OK);
     }
-    bool known = false;
+    const TaskName *known = nullptr;
     for (const TaskName &worker : workers)
-      known |= worker.str() == request->from();
+      if (worker.str() == request->from())
+        known = &worker;
     if (!known)
       return finish(context,
                     grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                  request->from() +
                                      " is not a worker of this job's "
                                      "between-graph replication"));
-    joined.insert(request->from());
+    if (joined.insert(request->from()).second && onJoin)
+      onJoin(*known);
     response->set_ready(true);
     response->set_incarnation(transport->incarnation());
     changed.notify_all();
@@ -311,9 +314,12 @@ bool TaskControl::waitForEnd(std::chrono::milliseconds timeout) {
   return impl->changed.wait_for(lock, timeout, [&] { return impl->ended; });
 }
 
-void TaskControl::openToWorkers(std::vector<TaskName> workers) {
+void TaskControl::openToWorkers(
+    std::vector<TaskName> workers,
+    std::function<void(const TaskName &)> joined) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   impl->workers = std::move(workers);
+  impl->onJoin = std::move(joined);
   impl->open = true;
 }
 

@@ -603,7 +603,9 @@ int main(int argc, char **argv) {
       if (!started.isOk())
         endOn(started);
       if (betweenGraph)
-        control.openToWorkers(workers);
+        control.openToWorkers(workers, [&](const TaskName &worker) {
+          say(worker.str() + " joined");
+        });
     };
     hooks.beforeStep = [&](int64_t step) {
       if (step >= 0)

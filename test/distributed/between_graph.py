@@ -16,6 +16,9 @@ on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
   run-cluster: the launcher gives each worker its own flags ("{index}"),
   the checkpoint flags only to the chief;
 
+  killed: worker 1 is killed (SIGKILL) while both train; the chief and the
+  ps name the lost task and end restartably (138);
+
   failing: worker 1 refuses its input; the chief names it and fails.
 
 Then the corpus model ps_shared_queue, whose input queues and their queue
@@ -222,6 +225,28 @@ def main():
         print("run-cluster: checkpoint " + " ".join(sorted(
             f for f in os.listdir(os.path.join(launched, "checkpoints"))
             if f.startswith("model.ckpt-5"))))
+
+        # Worker 1 is killed in the middle of its steps: the chief's health
+        # check finds it lost, and every task ends restartably (138).
+        job = Job(programs, work, "killed")
+        jobs.append(job)
+        job.start("ps-0")
+        job.start("worker-0", worker_flags(model, manifest, 0, 1000000,
+                                           os.path.join(job.work, "loss0.npy")))
+        job.start("worker-1", worker_flags(model, manifest, 1, 1000000,
+                                           os.path.join(job.work, "loss1.npy")))
+        # Both workers train before the kill (the wait is bounded).
+        job.wait_for_line("worker-0", "/job:worker/replica:0/task:1 joined")
+        time.sleep(0.5)
+        os.kill(job.processes["worker-1"].pid, signal.SIGKILL)
+        statuses = job.finish()
+        for task in sorted(statuses):
+            print("killed: %s exit %s" % (task, statuses[task]))
+        # Whoever notices first names worker 1 (the ps, whose exchange with
+        # it fails, or the chief's health check); the other then names it.
+        print("killed: worker 1 named: %s" % any(
+            "error: /job:worker/replica:0/task:1 at" in job.log(task)
+            for task in ("ps-0", "worker-0")))
 
         # Worker 1's input has the wrong shape.
         job = Job(programs, work, "failing")

@@ -69,8 +69,9 @@ public:
 
   /// The chief's side of between-graph replication: from now on, a Join
   /// of one of `workers` is answered with the job's incarnation (the
-  /// variables are ready).
-  void openToWorkers(std::vector<TaskName> workers);
+  /// variables are ready), and `joined` hears of it (on a gRPC thread).
+  void openToWorkers(std::vector<TaskName> workers,
+                     std::function<void(const TaskName &)> joined = nullptr);
   /// The workers that have joined.
   std::vector<TaskName> joinedWorkers();
   /// What a worker said when its steps ended.
