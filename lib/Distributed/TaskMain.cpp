@@ -404,8 +404,14 @@ int main(int argc, char **argv) {
       [&](int64_t step) {
         Client *client = clientOf(clientOfStep(step));
         server->beginStep(step);
-        StepCall call{step < 0 ? model.init : model.step, client, state.get(),
-                      noInputs.data(), noOutputs.data()};
+        // The step, or a once-run entry (ProgramDriver.h numbers them).
+        int64_t within = stepOfScoped(step);
+        tfc_step_fn entry = within >= 0    ? model.step
+                            : within == -3 ? model.init
+                            : within == -2 ? model.local_init
+                                           : model.chief_init;
+        StepCall call{entry, client, state.get(), noInputs.data(),
+                      noOutputs.data()};
         if (!call.run)
           return RendezvousStatus::ok();
         tfc_runtime *runtime = client->runtime.get();
@@ -591,8 +597,9 @@ int main(int argc, char **argv) {
     rt::ProgramHooks hooks;
     hooks.createRendezvous = Transport::createScopedRendezvous;
     hooks.rendezvousContext = &scope;
-    // The other workers join once the variables are ready: after the init
-    // entry (step -1) or the restore, before the first step.
+    // The other workers join once the variables are ready: after the
+    // once-run entries (the init or a restore, the local and chief inits),
+    // before the first step.
     bool opened = false;
     auto openToWorkers = [&] {
       if (opened)

@@ -155,8 +155,9 @@ struct Transport::Impl {
   std::map<int, int64_t> currentSteps;
   int64_t currentStepOf(int client) const {
     auto found = currentSteps.find(client);
-    return found != currentSteps.end() ? found->second
-                                       : scopedStep(client, client ? 0 : -1);
+    return found != currentSteps.end()
+               ? found->second
+               : scopedStep(client, client ? -kOnceSteps : -3);
   }
   std::map<std::pair<int64_t, std::string>, Arrival> inbox;
   std::map<std::pair<int64_t, std::string>, Waiter *> waiters;
@@ -662,7 +663,7 @@ void Transport::beginStep(int64_t step) {
   // tensors that came early for this step or later stay, and so do other
   // clients'.
   int client = clientOfStep(step);
-  int64_t first = client == 0 ? INT64_MIN : scopedStep(client, 0);
+  int64_t first = client == 0 ? INT64_MIN : scopedStep(client, -kOnceSteps);
   impl->inbox.erase(impl->inbox.lower_bound({first, ""}),
                     impl->inbox.lower_bound({step, ""}));
   impl->currentSteps[client] = step;

@@ -57,9 +57,9 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
     return nullptr;
   }
   std::memset(context->state, 0, size_t(model->state_bytes));
-  if (model->init)
-    model->init(context->runtime, context->arena, context->state, nullptr,
-                nullptr);
+  for (tfc_step_fn once : {model->init, model->local_init, model->chief_init})
+    if (once)
+      once(context->runtime, context->arena, context->state, nullptr, nullptr);
   // The queue runners fill their queues from now until the runtime's end.
   tfc_queue_runners_start(context->runtime, model, context->state);
   return context;

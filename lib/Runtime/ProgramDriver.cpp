@@ -549,10 +549,22 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       steps -= step;
     }
   } else if (model.init && hooks.runsInit) {
-    around(-1, [&] {
+    around(-3, [&] {
       model.init(runtime.get(), arena.get(), state.get(), nullptr, nullptr);
     });
   }
+  // The variables are ready: every worker's local init, then the chief's
+  // (steps -2 and -1 of a job).
+  if (model.local_init)
+    around(-2, [&] {
+      model.local_init(runtime.get(), arena.get(), state.get(), nullptr,
+                       nullptr);
+    });
+  if (model.chief_init && hooks.runsInit)
+    around(-1, [&] {
+      model.chief_init(runtime.get(), arena.get(), state.get(), nullptr,
+                       nullptr);
+    });
   auto save = [&]() -> bool {
     std::string error;
     if (!tfc::rt::makeDirectories(checkpointDir, error) ||

@@ -236,6 +236,14 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     module->setAttr(kFeedMaxDimsAttr, b.getArrayAttr(maxDims));
   }
   set(kInitAttr, init);
+  for (auto [attr, names] :
+       {std::make_pair(kLocalInitAttr, &flags.localInit),
+        std::make_pair(kChiefInitAttr, &flags.chiefInit)}) {
+    SmallVector<Attribute> nodes;
+    for (const std::string &name : *names)
+      nodes.push_back(b.getStringAttr(name));
+    set(attr, nodes);
+  }
   SmallVector<Attribute> runners;
   for (const std::string &runner : flags.queueRunners) {
     SmallVector<StringRef> names;

@@ -521,6 +521,8 @@ struct ConvertTfgToMemrefPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<tfg::GraphOp> steps, inits;
+    // The once-run entries after the init: every worker's, the chief's.
+    SmallVector<tfg::GraphOp> localInits, chiefInits;
     // Each queue runner's entry, by its enqueue node.
     llvm::MapVector<StringRef, SmallVector<tfg::GraphOp>> runners;
     for (auto graph : module.getOps<tfg::GraphOp>()) {
@@ -529,6 +531,10 @@ struct ConvertTfgToMemrefPass
         steps.push_back(graph);
       if (entry && entry.getValue() == "init")
         inits.push_back(graph);
+      if (entry && entry.getValue() == "local_init")
+        localInits.push_back(graph);
+      if (entry && entry.getValue() == "chief_init")
+        chiefInits.push_back(graph);
       if (StringRef node = runnerEntryNode(graph); !node.empty())
         runners[node].push_back(graph);
     }
@@ -547,6 +553,8 @@ struct ConvertTfgToMemrefPass
         return signalPassFailure();
       }
     SmallVector<tfg::GraphOp> others(inits);
+    others.append(localInits);
+    others.append(chiefInits);
     for (auto &[node, partitions] : runners)
       others.push_back(partitions.front());
     for (tfg::GraphOp graph : llvm::concat<tfg::GraphOp>(steps, others)) {
@@ -572,9 +580,10 @@ struct ConvertTfgToMemrefPass
           StringRef runner = runnerEntryNode(graph);
           InFlightDiagnostic error = op.emitError();
           if (runner.empty())
-            error << "the init entry needs a fed tensor ('"
-                  << tfg::getNodeName(&op)
-                  << "'): init nodes must not depend on feeds";
+            error << "the "
+                  << graph->getAttrOfType<StringAttr>(kEntryAttr).getValue()
+                  << " entry needs a fed tensor ('" << tfg::getNodeName(&op)
+                  << "'): its nodes must not depend on feeds";
           else
             error << "queue runner node '" << runner
                   << "' needs a fed tensor ('" << tfg::getNodeName(&op)
@@ -654,7 +663,9 @@ struct ConvertTfgToMemrefPass
       return success();
     };
     if (failed(emitEntries(steps, "tfc_step_impl", inputs, outputs)) ||
-        failed(emitEntries(inits, "tfc_init_impl", {}, {})))
+        failed(emitEntries(inits, "tfc_init_impl", {}, {})) ||
+        failed(emitEntries(localInits, "tfc_local_init_impl", {}, {})) ||
+        failed(emitEntries(chiefInits, "tfc_chief_init_impl", {}, {})))
       return signalPassFailure();
     for (auto [k, runner] : llvm::enumerate(runners))
       if (failed(emitEntries(runner.second,

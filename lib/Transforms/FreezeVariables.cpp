@@ -137,8 +137,10 @@ struct FreezeVariablesPass
     for (Operation &op : step.getBody())
       if (isVariableNode(&op))
         variables.push_back(&op);
-    // (A queue runner's entry may use the variables too: they stay.)
+    // (A queue runner's entry, or a local or chief init, may use the
+    // variables too: they stay.)
     bool readOnly = queueRunnerNodes(module).empty() &&
+                    !entry(module, "local_init") && !entry(module, "chief_init") &&
                     llvm::all_of(variables, [&](Operation *variable) {
       bool resource = opKindOf(variable) == OpKind::VarHandleOp;
       return keys.count(variableId(variable)) &&

@@ -139,7 +139,8 @@ bool isStateful(Operation *node) {
 
 llvm::StringSet<> getRootNames(ModuleOp module) {
   llvm::StringSet<> roots;
-  for (StringRef attr : {kTargetsAttr, kInitAttr})
+  for (StringRef attr : {StringRef(kTargetsAttr), StringRef(kInitAttr),
+                         StringRef(kLocalInitAttr), StringRef(kChiefInitAttr)})
     if (auto names = module->getAttrOfType<ArrayAttr>(attr))
       for (Attribute name : names)
         if (auto str = dyn_cast<StringAttr>(name))

@@ -72,10 +72,10 @@ struct PlanStatePass : public impl::PlanStatePassBase<PlanStatePass> {
     numVariables = 0;
     stateBytes = 0;
     ModuleOp module = getOperation();
-    // Step partitions first, then the init entry's, then the queue
+    // Step partitions first, then the once-run entries', then the queue
     // runners'.
     SmallVector<tfg::GraphOp> entries;
-    for (StringRef kind : {"step", "init", "runner"})
+    for (StringRef kind : {"step", "init", "local_init", "chief_init", "runner"})
       for (auto graph : module.getOps<tfg::GraphOp>())
         if (auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr))
           if (kind == "runner" ? !runnerEntryNode(graph).empty()

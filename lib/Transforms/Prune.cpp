@@ -321,7 +321,9 @@ struct PrunePass : public impl::PrunePassBase<PrunePass> {
     SmallVector<std::string> targets = getStrings(module, kTargetsAttr);
     SmallVector<std::string> init = getStrings(module, kInitAttr);
     // Without an interface there is nothing to prune to.
-    if (fetches.empty() && targets.empty() && init.empty())
+    if (fetches.empty() && targets.empty() && init.empty() &&
+        getStrings(module, kLocalInitAttr).empty() &&
+        getStrings(module, kChiefInitAttr).empty())
       return;
 
     SmallVector<tfg::GraphOp> graphs;
@@ -342,8 +344,11 @@ struct PrunePass : public impl::PrunePassBase<PrunePass> {
       graph->setAttr(kEntryAttr, builder.getStringAttr(name));
       return Pruner(module, graph).run({}, {}, {}, roots);
     };
-    if (!init.empty() && failed(entryOf("init", init)))
-      return signalPassFailure();
+    for (const OnceEntry &once : kOnceEntries) {
+      SmallVector<std::string> roots = getStrings(module, once.rootsAttr);
+      if (!roots.empty() && failed(entryOf(once.name, roots)))
+        return signalPassFailure();
+    }
     if (failed(checkQueueRunners(module, step)))
       return signalPassFailure();
     for (StringRef node : queueRunnerNodes(module))

@@ -43,7 +43,7 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = [], tfc.state_bytes = 64 :
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<f32>
   }
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 0, tfg.entry = "init"} {
-    // expected-error @+1 {{the init entry needs a fed tensor ('x'): init nodes must not depend on feeds}}
+    // expected-error @+1 {{the init entry needs a fed tensor ('x'): its nodes must not depend on feeds}}
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<f32>
   }
 }

@@ -907,10 +907,13 @@ def make_ps_async_mlp(root):
     graph of worker 0 as TF1's replica_device_setter builds it, its
     variables and their updates (and global_step) on /job:ps/task:0, the
     rest on /job:worker/task:0, trained with SGD. Worker 0 feeds inputs
-    0-1, worker 1 inputs 2-3 (the manifest's `workers`). The step losses
-    are TensorFlow's for worker 0's 3 steps followed by worker 1's 3 (one
-    session, in that order): what a job gives when worker 1 starts after
-    worker 0's steps; the fetch is worker 1's last loss."""
+    0-1, worker 1 inputs 2-3 (the manifest's `workers`). Each worker also
+    counts its own steps in a local variable (LOCAL_VARIABLES, on the
+    worker, set to 0 by the `local_init` entry each worker runs). The step
+    losses are TensorFlow's for worker 0's 3 steps followed by worker 1's 3
+    (one session, in that order, the local init run again where worker 1
+    starts): what a job gives when worker 1 starts after worker 0's steps;
+    the fetches are worker 1's last loss and its count."""
     name = "ps_async_mlp"
     rng = seed_everything(name)
     md = ModelDir(root, name, "training",
@@ -943,6 +946,14 @@ def make_ps_async_mlp(root):
                 loss, global_step=global_step, name="train_op")
             init = tf1.variables_initializer(tf1.global_variables(),
                                              name="init")
+        with tf1.device("/job:worker/task:0"):
+            local_steps = tf1.get_variable(
+                "local_steps", initializer=tf.constant(0, tf.int64),
+                use_resource=True, trainable=False,
+                collections=[tf1.GraphKeys.LOCAL_VARIABLES])
+            with tf.control_dependencies([train_op]):
+                tf.identity(local_steps.assign_add(1), name="local_count")
+            tf1.variables_initializer(tf1.local_variables(), name="local_init")
         devices = {op.device for op in g.get_operations() if op.device}
         assert devices == {"/job:ps/task:0", "/job:worker/task:0"}, devices
         assert train_op.name == "train_op"
@@ -965,17 +976,25 @@ def make_ps_async_mlp(root):
         tf1.import_graph_def(local, name="")
         with tf1.Session(graph=run, config=session_config()) as sess:
             sess.run("init")
-            losses = []
+            losses, counts = [], []
             for worker in feeds:
+                # Each worker's local variables are its own.
+                sess.run("local_init")
                 for _ in range(steps):
-                    losses.append(sess.run(["loss:0", "train_op"], worker)[0])
+                    loss_value, count = sess.run(["loss:0", "local_count:0"],
+                                                 worker)
+                    losses.append(loss_value)
+                counts.append(count)
             final = sess.run(["loss:0", "global_step/Read/ReadVariableOp:0"],
                              feeds[1])
         assert final[1] == 2 * steps, final
-        md.add_fetch("loss:0", final[0])
+        assert counts == [steps, steps], counts
+        md.add_fetch("loss:0", losses[-1])
+        md.add_fetch("local_count:0", counts[-1])
         np.save(md.path("outputs", "step_losses.npy"),
                 np.array(losses, np.float32), allow_pickle=False)
         md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
+                           local_init=["local_init"],
                            step_losses="outputs/step_losses.npy",
                            workers=[["inputs/0.npy", "inputs/1.npy"],
                                     ["inputs/2.npy", "inputs/3.npy"]],

@@ -6,12 +6,14 @@ on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
 
   sequential: worker 0 runs its 3 steps, then worker 1 starts and runs its
   3: each worker's last loss must match TensorFlow's for that step of one
-  session running worker 0's steps then worker 1's (rtol 1e-5);
+  session running worker 0's steps then worker 1's (rtol 1e-5), and each
+  worker's count of its steps, a local variable its --local-init entry
+  sets to 0, TensorFlow's (3);
 
   concurrent: both workers run 40 steps at once (asynchronous training);
-  the chief's last checkpoint, written when both are done, must hold
-  global_step 80 (every increment counted), read back by a program that
-  restores it;
+  each counts its own 40; the chief's last checkpoint, written when both
+  are done, must hold global_step 80 (every increment counted), read back
+  by a program that restores it;
 
   run-cluster: the launcher gives each worker its own flags ("{index}"),
   the checkpoint flags only to the chief;
@@ -129,10 +131,13 @@ class Job:
 
 
 def worker_flags(model, manifest, worker, steps, output):
+    """A worker's flags: its steps and inputs, its last loss to `output`
+    and the count of its steps (a local variable) beside it."""
     x, y = manifest["workers"][worker]
     return ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
             "--input", "y:0=" + os.path.join(model, y),
-            "--output", "loss:0=" + output]
+            "--output", "loss:0=" + output,
+            "--output", "local_count:0=" + output.replace(".npy", "-count.npy")]
 
 
 def report(job, statuses):
@@ -151,6 +156,7 @@ def main():
     shutil.rmtree(programs, ignore_errors=True)
     code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
                       "--feed", "x", "--feed", "y", "--fetch", "loss",
+                      "--fetch", "local_count", "--local-init", "local_init",
                       "--target", "train_op", "--init", "init",
                       "--cluster", "worker=2,ps=1", "-o", programs], 300)
     if code != 0:
@@ -178,6 +184,11 @@ def main():
             code, line = compare(outputs[worker], want, "1e-5", "1e-6")
             status |= code
             print("sequential: worker %d loss of step %d: %s" % (worker, step, line))
+            # Each worker counts its own steps, from its own local init.
+            code, line = compare(outputs[worker].replace(".npy", "-count.npy"),
+                                 os.path.join(model, "outputs", "1.npy"), "0", "0")
+            status |= code
+            print("sequential: worker %d local count: %s" % (worker, line))
 
         # Both workers at once; the chief's last checkpoint comes after both.
         job = Job(programs, work, "concurrent")
@@ -198,6 +209,8 @@ def main():
             loss = read_scalar(os.path.join(job.work, "loss%d.npy" % worker), "<f4", "<f")
             print("concurrent: worker %d trained: %s" %
                   (worker, loss < losses[worker * steps]))
+            print("concurrent: worker %d counted %d" % (worker, read_scalar(
+                os.path.join(job.work, "loss%d-count.npy" % worker), "<i8", "<q")))
         print("concurrent: global_step %d" %
               global_step_of(model, work, checkpoints, "probe"))
 

@@ -107,6 +107,16 @@ cl::list<std::string> targets("target",
 cl::list<std::string> initNodes(
     "init", cl::desc("Node run once before the first step"),
     cl::value_desc("node"), cl::cat(tfcOptions));
+cl::list<std::string> localInitNodes(
+    "local-init",
+    cl::desc("Node every worker runs once after the init or a restore "
+             "(TensorFlow's Scaffold.local_init_op)"),
+    cl::value_desc("node"), cl::cat(tfcOptions));
+cl::list<std::string> chiefInitNodes(
+    "chief-init",
+    cl::desc("Node the chief runs once after the local init "
+             "(SyncReplicasOptimizer's chief_init_op, init_tokens_op)"),
+    cl::value_desc("node"), cl::cat(tfcOptions));
 cl::list<std::string> queueRunners(
     "queue-runner",
     cl::desc("A queue runner: enqueue nodes run on threads of their own "
@@ -469,6 +479,8 @@ int compile(MLIRContext &context) {
                           batchTile};
   flags.maxDims.assign(maxDims.begin(), maxDims.end());
   flags.queueRunners.assign(queueRunners.begin(), queueRunners.end());
+  flags.localInit.assign(localInitNodes.begin(), localInitNodes.end());
+  flags.chiefInit.assign(chiefInitNodes.begin(), chiefInitNodes.end());
   // A cluster's tasks run each step once, for the whole batch.
   if (taskPrograms)
     flags.batchTile = 0;

@@ -71,13 +71,23 @@ class Transport;
 /// parameter server runs the ps's part of every worker's steps, at once.
 /// The steps of client k have ids scopedStep(k, step), so that each
 /// client's steps follow their own sequence; client 0 is the chief, whose
-/// ids are the step numbers themselves (its init entry, -1, included).
+/// ids are the step numbers themselves (its once-run entries' negative
+/// ones included: init -3, local init -2, chief init -1). Client k's start
+/// at k << 40, its once-run entries first (kOnceSteps numbers).
 constexpr int kClientStepBits = 40;
+constexpr int64_t kOnceSteps = 8;
 inline int64_t scopedStep(int client, int64_t step) {
-  return client == 0 ? step : (int64_t(client) << kClientStepBits) + step;
+  return client == 0 ? step
+                     : (int64_t(client) << kClientStepBits) + kOnceSteps + step;
 }
 inline int clientOfStep(int64_t stepId) {
   return stepId < 0 ? 0 : int(stepId >> kClientStepBits);
+}
+/// The step number a step id scopes (scopedStep's `step`).
+inline int64_t stepOfScoped(int64_t stepId) {
+  int client = clientOfStep(stepId);
+  return client == 0 ? stepId
+                     : stepId - (int64_t(client) << kClientStepBits) - kOnceSteps;
 }
 
 /// The exchanges of one client's steps: their step ids are client

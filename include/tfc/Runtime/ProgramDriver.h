@@ -26,7 +26,8 @@ struct ProgramHooks {
   tfc_rendezvous *(*createRendezvous)(void *context) = nullptr;
   void *rendezvousContext = nullptr;
   /// Around every run of the model's step (numbered from 0) and of its
-  /// init entry (-1). A hook that fails ends the process itself.
+  /// once-run entries (init -3, local init -2, chief init -1). A hook that
+  /// fails ends the process itself.
   std::function<void(int64_t step)> beforeStep, afterStep;
   /// Checkpoints of the job, when its variables are not all in this
   /// process (CheckpointManager.h's saveCheckpoint and restoreCheckpoint
@@ -38,8 +39,9 @@ struct ProgramHooks {
                      std::string &error)>
       restoreCheckpoint;
   /// False when the variables are another process's to initialize (a
-  /// between-graph worker other than the chief): neither the init entry
-  /// nor a restore runs, and the checkpoint flags are refused.
+  /// between-graph worker other than the chief): neither the init entry,
+  /// a restore nor the chief init runs (the local init does), and the
+  /// checkpoint flags are refused.
   bool runsInit = true;
   /// After the steps, before the last checkpoint and the outputs (the
   /// chief of between-graph replication waits there for the workers);

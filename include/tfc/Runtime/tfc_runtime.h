@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 12
+#define TFC_RUNTIME_ABI_VERSION 13
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -155,6 +155,13 @@ typedef struct tfc_model {
   /* The graph's queue runners (none: 0). */
   int32_t num_queue_runners;
   const tfc_queue_runner *queue_runners;
+  /* The --local-init entry (NULL if none): run once by every worker after
+   * the variables are ready (after the init, or a restore; by the other
+   * workers of between-graph replication once they join), TensorFlow's
+   * Scaffold.local_init_op. Then, by the chief only, the --chief-init
+   * entry (SyncReplicasOptimizer's chief_init_op and init_tokens_op). */
+  tfc_step_fn local_init;
+  tfc_step_fn chief_init;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/

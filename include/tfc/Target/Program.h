@@ -55,6 +55,9 @@ struct ModelInterface {
   /// The init entry's partitions (none without --init); they share the
   /// arena with the step's, as they never run at the same time.
   llvm::SmallVector<Partition> initPartitions;
+  /// The --local-init and --chief-init entries' partitions, sharing the
+  /// arena likewise.
+  llvm::SmallVector<Partition> localInitPartitions, chiefInitPartitions;
   int64_t arenaBytes = 0;
   /// The queue runners (tfc.queue_runners) whose entries the module holds:
   /// the queue each fills and the enqueue node each of its threads runs,

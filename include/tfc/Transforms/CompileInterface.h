@@ -44,6 +44,9 @@ struct CompileFlags {
   /// name (TensorFlow's QueueRunner runs each of its enqueue ops on a
   /// thread of its own, for as long as the steps run).
   std::vector<std::string> queueRunners;
+  /// Nodes every worker runs once after the init (--local-init), and the
+  /// chief after them (--chief-init).
+  std::vector<std::string> localInit, chiefInit;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

@@ -12,6 +12,8 @@
 //   tfc.fetches     ["y:0", ...]        tensors the step returns
 //   tfc.targets     ["train_op", ...]   nodes run for their side effects
 //   tfc.init        ["init", ...]       nodes of the one-time init entry
+//   tfc.local_init  [...]               nodes every worker runs once after it
+//   tfc.chief_init  [...]               nodes the chief runs once after those
 //
 // After `tfc-prune`, feed i is the `_Arg` node with index i and fetch i the
 // `_Retval` node with index i of the graph whose `tfg.entry` is "step".
@@ -33,11 +35,38 @@
 
 namespace tfc {
 
-/// On tfg.graph: "step", "init" or "runner:NODE", once pruned to an entry.
+/// On tfg.graph: "step", "init", "local_init", "chief_init" or
+/// "runner:NODE", once pruned to an entry.
 /// A runner entry runs enqueue node NODE of a queue runner (tfc.queue_runners)
 /// on threads of its own, again and again while the steps run.
 inline constexpr llvm::StringLiteral kEntryAttr = "tfg.entry";
 inline constexpr llvm::StringLiteral kRunnerEntryPrefix = "runner:";
+
+/// The entries run once before the steps, in this order, with their roots'
+/// module attribute and their number among a job's steps: the variables'
+/// init (--init; a restore replaces it), then each worker's local init
+/// (--local-init, TensorFlow's Scaffold.local_init_op: variables local to
+/// a worker, which between-graph replication's other workers run too), then
+/// the chief's (--chief-init: SyncReplicasOptimizer's chief_init_op and
+/// init_tokens_op). Every program runs them, whether it restored or not,
+/// but the init. Their step numbers grow in that order, below step 0, as a
+/// job's step ids must.
+struct OnceEntry {
+  llvm::StringLiteral name, rootsAttr;
+  int64_t step;
+};
+inline constexpr OnceEntry kOnceEntries[] = {
+    {"init", kInitAttr, -3},
+    {"local_init", kLocalInitAttr, -2},
+    {"chief_init", kChiefInitAttr, -1}};
+/// Whether `graph` is one of kOnceEntries.
+inline bool isOnceEntry(mlir::Operation *graph) {
+  auto entry = graph->getAttrOfType<mlir::StringAttr>(kEntryAttr);
+  for (const OnceEntry &once : kOnceEntries)
+    if (entry && entry.getValue() == once.name)
+      return true;
+  return false;
+}
 
 /// The enqueue node a graph's runner entry runs, or empty when the graph
 /// is no runner entry.

@@ -68,6 +68,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kFetchesAttr, Holder::Module, ValueKind::StringArray},
     {kTargetsAttr, Holder::Module, ValueKind::StringArray},
     {kInitAttr, Holder::Module, ValueKind::StringArray},
+    {kLocalInitAttr, Holder::Module, ValueKind::StringArray},
+    {kChiefInitAttr, Holder::Module, ValueKind::StringArray},
     {kQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
     {kDevicesAttr, Holder::Module, ValueKind::StringArray},
     {kPlacementAttr, Holder::Module, ValueKind::String},

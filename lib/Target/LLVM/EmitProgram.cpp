@@ -130,6 +130,10 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
       interface.outputs.size(), interface.stepFeeds);
   llvm::Constant *init =
       entryPoint(interface.initPartitions, "tfc_init", 0, 0, 0);
+  llvm::Constant *localInit =
+      entryPoint(interface.localInitPartitions, "tfc_local_init", 0, 0, 0);
+  llvm::Constant *chiefInit =
+      entryPoint(interface.chiefInitPartitions, "tfc_chief_init", 0, 0, 0);
 
   // struct tfc_tensor_info { const char *name; i32 dtype; i32 rank; const i64 *dims; }
   auto *infoType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
@@ -241,7 +245,7 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64, ptr, ptr, ptr, ptr, i32, ptr});
+            i64, i64, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -255,7 +259,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        objectGraph, llvm::ConstantInt::get(i64, interface.objectGraph.size()),
        llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs,
        rowsOutputAxes, rowsInputs, rowsInputAxes,
-       llvm::ConstantInt::get(i32, interface.queueRunners.size()), runners});
+       llvm::ConstantInt::get(i32, interface.queueRunners.size()), runners,
+       localInit, chiefInit});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -345,21 +350,26 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
   auto feeds = module->getAttrOfType<ArrayAttr>(kFeedsAttr);
   auto fetches = module->getAttrOfType<ArrayAttr>(kFetchesAttr);
   // Each entry's partitions lay out their arena parts one after another,
-  // aligned; the step and the init entry share the arena.
-  int64_t stepBytes = 0, initBytes = 0;
+  // aligned; the step and the once-run entries share the arena.
+  llvm::StringMap<int64_t> entryBytes;
   for (auto graph : module.getOps<tfg::GraphOp>()) {
     auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
-    if (!entry || (entry.getValue() != "step" && entry.getValue() != "init"))
+    if (!entry || (entry.getValue() != "step" && !isOnceEntry(graph)))
       continue;
     bool isStep = entry.getValue() == "step";
-    int64_t &bytes = isStep ? stepBytes : initBytes;
+    int64_t &bytes = entryBytes[entry.getValue()];
     ModelInterface::Partition partition;
     if (auto function = graph->getAttrOfType<StringAttr>(kStepFunctionAttr))
       partition.function = function.str();
     if (auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr))
       partition.device = device.str();
     partition.arenaOffset = bytes;
-    (isStep ? result.partitions : result.initPartitions).push_back(partition);
+    llvm::StringMap<SmallVector<ModelInterface::Partition> *> lists = {
+        {"step", &result.partitions},
+        {"init", &result.initPartitions},
+        {"local_init", &result.localInitPartitions},
+        {"chief_init", &result.chiefInitPartitions}};
+    lists.lookup(entry.getValue())->push_back(partition);
     bytes += llvm::alignTo(
         graph->getAttrOfType<IntegerAttr>(kArenaBytesAttr).getInt(),
         result.arenaAlignment);
@@ -383,7 +393,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
       }
     }
   }
-  result.arenaBytes = std::max(stepBytes, initBytes);
+  for (const auto &bytes : entryBytes)
+    result.arenaBytes = std::max(result.arenaBytes, bytes.getValue());
   if (failed(readQueueRunners(module, result)))
     return failure();
 

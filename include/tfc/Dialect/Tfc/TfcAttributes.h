@@ -23,6 +23,10 @@ inline constexpr llvm::StringLiteral kFeedShapesAttr = "tfc.feed_shapes";
 inline constexpr llvm::StringLiteral kFetchesAttr = "tfc.fetches";
 inline constexpr llvm::StringLiteral kTargetsAttr = "tfc.targets";
 inline constexpr llvm::StringLiteral kInitAttr = "tfc.init";
+/// The once-run entries after the variables are ready (GraphUtils.h's
+/// kOnceEntries): every worker's local init, and the chief's.
+inline constexpr llvm::StringLiteral kLocalInitAttr = "tfc.local_init";
+inline constexpr llvm::StringLiteral kChiefInitAttr = "tfc.chief_init";
 /// The graph's queue runners, one string each: the enqueue nodes its
 /// threads run, comma-separated, one thread per name (a name given twice
 /// runs on two threads). tfc-prune makes an entry of each enqueue node.
