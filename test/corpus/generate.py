@@ -1005,6 +1005,113 @@ def make_ps_async_mlp(root):
     md.finish()
 
 
+def make_ps_sync_mlp(root):
+    """Synchronous replicas (OSDI §4.4): the MLP of ps_async_mlp built for
+    worker 0 by replica_device_setter with SyncReplicasOptimizer(SGD,
+    replicas_to_aggregate=2, total_num_replicas=2), no initial tokens
+    (get_init_tokens_op(0)): every update is the mean of one gradient of
+    each worker at the same weights, and a worker's next step waits for it,
+    so the steps are TensorFlow's in lockstep whatever the timing. The
+    manifest names the optimizer's parts as TensorFlow's session hook runs
+    them: the local step's init (every worker), the chief's init, its
+    tokens, the chief queue runner. The step losses are TensorFlow's, each
+    worker a thread of one session with the chief queue runner on another,
+    worker 0's then worker 1's."""
+    name = "ps_sync_mlp"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 MLP regression 8->6->1 for synchronous replicas "
+                  "(SyncReplicasOptimizer over SGD, 2 of 2 replicas, "
+                  "replica_device_setter over 1 ps task), ref variables")
+    steps = 4
+    with tf1_graph(name) as g:
+        with tf1.device(tf1.train.replica_device_setter(
+                ps_tasks=1, worker_device="/job:worker/task:0")):
+            global_step = tf1.train.get_or_create_global_step()
+            x = tf1.placeholder(tf.float32, [4, 8], name="x")
+            y = tf1.placeholder(tf.float32, [4, 1], name="y")
+            with tf1.variable_scope("model"):
+                w1 = tf1.get_variable(
+                    "w1", [8, 6], use_resource=False,
+                    initializer=tf1.glorot_uniform_initializer())
+                b1 = tf1.get_variable("b1", [6], use_resource=False,
+                                      initializer=tf1.zeros_initializer())
+                w2 = tf1.get_variable(
+                    "w2", [6, 1], use_resource=False,
+                    initializer=tf1.truncated_normal_initializer(stddev=0.5))
+            h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+            out = tf.matmul(h, w2)
+            loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+            opt = tf1.train.SyncReplicasOptimizer(
+                tf1.train.GradientDescentOptimizer(0.1),
+                replicas_to_aggregate=2, total_num_replicas=2)
+            tf.group(opt.minimize(loss, global_step=global_step),
+                     name="train_op")
+            runner = opt.get_chief_queue_runner()
+            tokens = opt.get_init_tokens_op(0)
+            tf.group(tf1.global_variables_initializer(), name="init")
+        parts = {"local_init": opt.local_step_init_op.name,
+                 "chief_init": opt.chief_init_op.name,
+                 "init_tokens": tokens.name,
+                 "chief_queue_runner": runner.enqueue_ops[0].name}
+        md.write_text(g.as_graph_def())
+    feeds = [{"x:0": rng.standard_normal((4, 8)).astype(np.float32),
+              "y:0": rng.standard_normal((4, 1)).astype(np.float32)}
+             for _ in range(2)]
+    for t, v in feeds[0].items():
+        md.add_feed(t, v)
+    for i, v in enumerate(feeds[1].values()):
+        np.save(md.path("inputs", "%d.npy" % (2 + i)), v, allow_pickle=False)
+    # TensorFlow in one process, devices dropped: the chief's inits, the
+    # chief queue runner on a thread, each worker on a thread.
+    local = g.as_graph_def()
+    for node in local.node:
+        node.device = ""
+    import threading
+    with tf.Graph().as_default() as run:
+        tf1.import_graph_def(local, name="")
+        sess = tf1.Session(graph=run, config=session_config())
+        for op in ("init", parts["local_init"], parts["chief_init"],
+                   parts["init_tokens"]):
+            sess.run(op)
+
+        def chief_runner():
+            try:
+                while True:
+                    sess.run(parts["chief_queue_runner"])
+            except tf.errors.CancelledError:
+                pass
+
+        losses = [[], []]
+
+        def worker(k):
+            for _ in range(steps):
+                losses[k].append(sess.run(["loss:0", "train_op"], feeds[k])[0])
+
+        threads = [threading.Thread(target=chief_runner)]
+        threads += [threading.Thread(target=worker, args=(k,)) for k in range(2)]
+        for t in threads[1:] + threads[:1]:
+            t.start()
+        for t in threads[1:]:
+            t.join()
+        final = sess.run("global_step/Read/ReadVariableOp:0")
+        sess.close()
+        threads[0].join()
+    assert final == steps, final
+    md.add_fetch("loss:0", losses[1][-1])
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses[0] + losses[1], np.float32), allow_pickle=False)
+    md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
+                       local_init=[parts["local_init"]],
+                       chief_init=[parts["chief_init"], parts["init_tokens"]],
+                       queue_runners=[[parts["chief_queue_runner"]]],
+                       step_losses="outputs/step_losses.npy",
+                       workers=[["inputs/0.npy", "inputs/1.npy"],
+                                ["inputs/2.npy", "inputs/3.npy"]],
+                       roundtrip_flags="--soft-placement")
+    md.finish()
+
+
 def ps_shared_queue_graph(name, placed):
     """The graph of make_ps_shared_queue, with its device requests or, for
     TensorFlow's run in one process, without."""
@@ -1995,6 +2102,7 @@ def all_models():
         ("accumulators", make_accumulators),
         ("ps_async_mlp", make_ps_async_mlp),
         ("ps_shared_queue", make_ps_shared_queue),
+        ("ps_sync_mlp", make_ps_sync_mlp),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:
