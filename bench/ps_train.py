@@ -29,7 +29,6 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 import argparse
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,21 +36,11 @@ import tempfile
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+from cluster import free_ports  # noqa: E402  (this directory's)
+
 HIDDEN = 512
 INPUTS = 256
 CLASSES = 10
-
-
-def free_ports(count):
-    sockets = []
-    for _ in range(count):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        sockets.append(s)
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 # Builds worker k's graph (the same in the benchmark and in TensorFlow's

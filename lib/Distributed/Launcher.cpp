@@ -296,13 +296,8 @@ int runCluster(int argc, char **argv) {
         continue;
       // A program flag: the chief's, and (unless it is a checkpoint's) the
       // other workers' of between-graph replication.
-      bool chiefOnly = false;
-      for (const char *flag : kChiefSwitches)
-        chiefOnly |= arg == flag;
       int first = i;
-      for (const char *flag : kChiefFlags)
-        if (!chiefOnly && rt::takeFlag(argc, argv, i, flag, value))
-          chiefOnly = true;
+      bool chiefOnly = rt::takeCheckpointFlag(argc, argv, i);
       chiefFlags.insert(chiefFlags.end(), argv + first, argv + i + 1);
       if (!chiefOnly)
         workerFlags.push_back(arg);

@@ -87,12 +87,8 @@ int main(int argc, char **argv) {
     for (const char *flag : tfc::kTaskFlags)
       if (!taskFlag && tfc::rt::takeFlag(argc, argv, i, flag, value))
         taskFlag = true;
-    for (const char *flag : tfc::kChiefSwitches)
-      chiefFlag |= !taskFlag && std::strcmp(argv[i], flag) == 0;
-    for (const char *flag : tfc::kChiefFlags)
-      if (!taskFlag && !chiefFlag &&
-          tfc::rt::takeFlag(argc, argv, i, flag, value))
-        chiefFlag = true;
+    if (!taskFlag)
+      chiefFlag = tfc::rt::takeCheckpointFlag(argc, argv, i);
     if (taskFlag || isChief || (isWorker && !chiefFlag))
       for (int k = first; k <= i; ++k)
         kept.push_back(isWorker ? tfc::flagForWorker(argv[k],

@@ -274,6 +274,17 @@ bool tfc::rt::takeFlag(int argc, char **argv, int &i, const std::string &flag,
   return false;
 }
 
+bool tfc::rt::takeCheckpointFlag(int argc, char **argv, int &i) {
+  std::string value;
+  for (const char *flag : {"--restore", "--resume"})
+    if (std::strcmp(argv[i], flag) == 0)
+      return true;
+  for (const char *flag : {"--checkpoint-dir", "--save-every", "--keep"})
+    if (takeFlag(argc, argv, i, flag, value))
+      return true;
+  return false;
+}
+
 bool tfc::rt::parseCount(const std::string &text, int64_t &value) {
   if (text.empty() || text.size() > 12 ||
       !std::all_of(text.begin(), text.end(), ::isdigit))

@@ -902,6 +902,50 @@ def make_queue_runners(root):
     md.finish()
 
 
+def worker0_replica_setter():
+    """TF1's replica_device_setter for worker 0 of a job with one ps task:
+    the graph between-graph replication takes as its template."""
+    return tf1.train.replica_device_setter(
+        ps_tasks=1, worker_device="/job:worker/task:0")
+
+
+def replica_mlp(output_bias):
+    """The MLP regression 8->6->1 of the ps_* models, with ref variables
+    and a global_step, built under a replica device setter: its global step
+    and loss (feeds x and y)."""
+    global_step = tf1.train.get_or_create_global_step()
+    x = tf1.placeholder(tf.float32, [4, 8], name="x")
+    y = tf1.placeholder(tf.float32, [4, 1], name="y")
+    with tf1.variable_scope("model"):
+        w1 = tf1.get_variable(
+            "w1", [8, 6], use_resource=False,
+            initializer=tf1.glorot_uniform_initializer())
+        b1 = tf1.get_variable("b1", [6], use_resource=False,
+                              initializer=tf1.zeros_initializer())
+        w2 = tf1.get_variable(
+            "w2", [6, 1], use_resource=False,
+            initializer=tf1.truncated_normal_initializer(stddev=0.5))
+        b2 = tf1.get_variable("b2", [1], use_resource=False,
+                              initializer=tf1.constant_initializer(0.1)) \
+            if output_bias else None
+    h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+    out = tf.matmul(h, w2)
+    if output_bias:
+        out = tf.nn.bias_add(out, b2)
+    loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+    return global_step, loss
+
+
+def without_devices(graph_def):
+    """A copy of `graph_def` without device requests, for TensorFlow to run
+    in one process."""
+    local = type(graph_def)()
+    local.CopyFrom(graph_def)
+    for node in local.node:
+        node.device = ""
+    return local
+
+
 def make_ps_async_mlp(root):
     """Between-graph asynchronous training (white paper §4.4, OSDI §4.2): the
     graph of worker 0 as TF1's replica_device_setter builds it, its
@@ -922,26 +966,8 @@ def make_ps_async_mlp(root):
                   "SGD with global_step")
     steps = 3
     with tf1_graph(name) as g:
-        setter = tf1.train.replica_device_setter(
-            ps_tasks=1, worker_device="/job:worker/task:0")
-        with tf1.device(setter):
-            global_step = tf1.train.get_or_create_global_step()
-            x = tf1.placeholder(tf.float32, [4, 8], name="x")
-            y = tf1.placeholder(tf.float32, [4, 1], name="y")
-            with tf1.variable_scope("model"):
-                w1 = tf1.get_variable(
-                    "w1", [8, 6], use_resource=False,
-                    initializer=tf1.glorot_uniform_initializer())
-                b1 = tf1.get_variable("b1", [6], use_resource=False,
-                                      initializer=tf1.zeros_initializer())
-                w2 = tf1.get_variable(
-                    "w2", [6, 1], use_resource=False,
-                    initializer=tf1.truncated_normal_initializer(stddev=0.5))
-                b2 = tf1.get_variable("b2", [1], use_resource=False,
-                                      initializer=tf1.constant_initializer(0.1))
-            h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
-            out = tf.nn.bias_add(tf.matmul(h, w2), b2)
-            loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+        with tf1.device(worker0_replica_setter()):
+            global_step, loss = replica_mlp(output_bias=True)
             train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(
                 loss, global_step=global_step, name="train_op")
             init = tf1.variables_initializer(tf1.global_variables(),
@@ -969,11 +995,8 @@ def make_ps_async_mlp(root):
                     allow_pickle=False)
         md.write_text(g.as_graph_def())
     # TensorFlow runs it in one process, its device requests dropped.
-    local = g.as_graph_def()
-    for node in local.node:
-        node.device = ""
     with tf.Graph().as_default() as run:
-        tf1.import_graph_def(local, name="")
+        tf1.import_graph_def(without_devices(g.as_graph_def()), name="")
         with tf1.Session(graph=run, config=session_config()) as sess:
             sess.run("init")
             losses, counts = [], []
@@ -1025,23 +1048,8 @@ def make_ps_sync_mlp(root):
                   "replica_device_setter over 1 ps task), ref variables")
     steps = 4
     with tf1_graph(name) as g:
-        with tf1.device(tf1.train.replica_device_setter(
-                ps_tasks=1, worker_device="/job:worker/task:0")):
-            global_step = tf1.train.get_or_create_global_step()
-            x = tf1.placeholder(tf.float32, [4, 8], name="x")
-            y = tf1.placeholder(tf.float32, [4, 1], name="y")
-            with tf1.variable_scope("model"):
-                w1 = tf1.get_variable(
-                    "w1", [8, 6], use_resource=False,
-                    initializer=tf1.glorot_uniform_initializer())
-                b1 = tf1.get_variable("b1", [6], use_resource=False,
-                                      initializer=tf1.zeros_initializer())
-                w2 = tf1.get_variable(
-                    "w2", [6, 1], use_resource=False,
-                    initializer=tf1.truncated_normal_initializer(stddev=0.5))
-            h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
-            out = tf.matmul(h, w2)
-            loss = tf.identity(tf.reduce_mean(tf.square(out - y)), name="loss")
+        with tf1.device(worker0_replica_setter()):
+            global_step, loss = replica_mlp(output_bias=False)
             opt = tf1.train.SyncReplicasOptimizer(
                 tf1.train.GradientDescentOptimizer(0.1),
                 replicas_to_aggregate=2, total_num_replicas=2)
@@ -1064,12 +1072,9 @@ def make_ps_sync_mlp(root):
         np.save(md.path("inputs", "%d.npy" % (2 + i)), v, allow_pickle=False)
     # TensorFlow in one process, devices dropped: the chief's inits, the
     # chief queue runner on a thread, each worker on a thread.
-    local = g.as_graph_def()
-    for node in local.node:
-        node.device = ""
     import threading
     with tf.Graph().as_default() as run:
-        tf1.import_graph_def(local, name="")
+        tf1.import_graph_def(without_devices(g.as_graph_def()), name="")
         sess = tf1.Session(graph=run, config=session_config())
         for op in ("init", parts["local_init"], parts["chief_init"],
                    parts["init_tokens"]):
@@ -1131,8 +1136,7 @@ def ps_shared_queue_graph(name, placed):
                 [features, labels], num_epochs=2, shuffle=False, capacity=8)
             xb, yb = tf1.train.batch([x, y], batch_size=4, capacity=8,
                                      num_threads=1)
-        with on(tf1.train.replica_device_setter(
-                ps_tasks=1, worker_device="/job:worker/task:0")):
+        with on(worker0_replica_setter()):
             global_step = tf1.train.get_or_create_global_step()
             w = tf1.get_variable("w", initializer=tf.zeros([3]),
                                  use_resource=True)

@@ -138,14 +138,26 @@ class Job:
                 process.wait()
 
 
-def worker_flags(model, manifest, worker, steps, output):
+def worker_flags(model, manifest, worker, steps, output, count=True):
     """A worker's flags: its steps and inputs, its last loss to `output`
-    and the count of its steps (a local variable) beside it."""
+    and, with `count`, the count of its steps (a local variable) beside
+    it."""
     x, y = manifest["workers"][worker]
-    return ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
-            "--input", "y:0=" + os.path.join(model, y),
-            "--output", "loss:0=" + output,
-            "--output", "local_count:0=" + output.replace(".npy", "-count.npy")]
+    flags = ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
+             "--input", "y:0=" + os.path.join(model, y),
+             "--output", "loss:0=" + output]
+    if count:
+        flags += ["--output",
+                  "local_count:0=" + output.replace(".npy", "-count.npy")]
+    return flags
+
+
+def compare_loss(job, worker, output, value):
+    """npy-compare's verdict on a worker's loss at `output` against
+    TensorFlow's `value` (rtol 1e-5, atol 1e-6): (status, line)."""
+    want = os.path.join(job.work, "want%d.npy" % worker)
+    write_float32_scalar(want, value)
+    return compare(output, want, "1e-5", "1e-6")
 
 
 def report(job, statuses):
@@ -187,9 +199,7 @@ def main():
         statuses = job.finish()
         report(job, statuses)
         for worker, step in ((0, steps - 1), (1, 2 * steps - 1)):
-            want = os.path.join(job.work, "want%d.npy" % worker)
-            write_float32_scalar(want, losses[step])
-            code, line = compare(outputs[worker], want, "1e-5", "1e-6")
+            code, line = compare_loss(job, worker, outputs[worker], losses[step])
             status |= code
             print("sequential: worker %d loss of step %d: %s" % (worker, step, line))
             # Each worker counts its own steps, from its own local init.
@@ -338,10 +348,8 @@ def sync_replicas(corpus, work, jobs):
     outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
     job.start("ps-0")
     for worker in (1, 0):
-        x, y = manifest["workers"][worker]
-        flags = ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
-                 "--input", "y:0=" + os.path.join(model, y),
-                 "--output", "loss:0=" + outputs[worker]]
+        flags = worker_flags(model, manifest, worker, steps, outputs[worker],
+                             count=False)
         if worker == 0:
             flags += ["--checkpoint-dir", checkpoints]
         job.start("worker-%d" % worker, flags)
@@ -349,9 +357,7 @@ def sync_replicas(corpus, work, jobs):
     report(job, statuses)
     for worker in range(2):
         step = (worker + 1) * steps - 1
-        want = os.path.join(job.work, "want%d.npy" % worker)
-        write_float32_scalar(want, losses[step])
-        code, line = compare(outputs[worker], want, "1e-5", "1e-6")
+        code, line = compare_loss(job, worker, outputs[worker], losses[step])
         status |= code
         print("sync: worker %d loss of its step %d: %s" % (worker, steps - 1, line))
     print("sync: global_step %d" %
@@ -389,9 +395,7 @@ def shared_queue(corpus, work, jobs):
           [line for line in job.log("worker-1").splitlines()
            if "input ended" in line][-1])
     for worker, step in ((0, 2), (1, len(losses) - 1)):
-        want = os.path.join(job.work, "want%d.npy" % worker)
-        write_float32_scalar(want, losses[step])
-        code, line = compare(outputs[worker], want, "1e-5", "1e-6")
+        code, line = compare_loss(job, worker, outputs[worker], losses[step])
         status |= code
         print("queue sequential: worker %d loss of step %d: %s" % (worker, step, line))
 

@@ -91,15 +91,11 @@ inline constexpr const char *kTaskSwitches[] = {"--transfer-stats"};
 
 /// Between-graph replication (docs/Distributed.md): every worker takes
 /// the program flags, each its own, but the checkpoint flags are the
-/// chief's. The compiler marks such a job's directory with the file
-/// kReplicationFile holding "between-graph"; launchers read it.
+/// chief's (rt::takeCheckpointFlag). The compiler marks such a job's
+/// directory with the file kReplicationFile holding "between-graph";
+/// launchers read it.
 inline constexpr const char *kReplicationFile = "replication";
 bool isBetweenGraphJob(const std::string &outDir);
-/// The program flags only the chief takes under between-graph
-/// replication, with a value and without.
-inline constexpr const char *kChiefFlags[] = {"--checkpoint-dir",
-                                              "--save-every", "--keep"};
-inline constexpr const char *kChiefSwitches[] = {"--restore", "--resume"};
 /// A program flag as worker `index` gets it from a launcher: "{index}" in
 /// it becomes the index (--input x=shard-{index}.npy).
 std::string flagForWorker(const std::string &flag, int index);

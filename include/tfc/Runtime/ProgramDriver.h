@@ -59,6 +59,11 @@ struct ProgramHooks {
 bool takeFlag(int argc, char **argv, int &i, const std::string &flag,
               std::string &value);
 
+/// Whether argv[i] is a checkpoint flag (--checkpoint-dir, --save-every,
+/// --keep with a value, --restore, --resume; then `i` moves past its
+/// value): under between-graph replication only the chief takes them.
+bool takeCheckpointFlag(int argc, char **argv, int &i);
+
 /// A count: up to twelve decimal digits.
 bool parseCount(const std::string &text, int64_t &value);
 
