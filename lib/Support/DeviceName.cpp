@@ -117,6 +117,13 @@ bool DeviceName::matches(const DeviceName &device) const {
          (!id || id == device.id);
 }
 
+bool DeviceName::compatibleWith(const DeviceName &other) const {
+  auto agree = [](const auto &a, const auto &b) { return !a || !b || a == b; };
+  return agree(job, other.job) && agree(replica, other.replica) &&
+         agree(task, other.task) && agree(type, other.type) &&
+         agree(id, other.id);
+}
+
 std::string DeviceName::taskStr() const {
   std::string out;
   if (job)

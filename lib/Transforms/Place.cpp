@@ -6,7 +6,9 @@
 // narrow the set: "/job:worker" allows every device of that job). Nodes
 // that must share a device join one group by union-find: the `_class`
 // attribute's "loc:@name" entries, and every edge carrying a reference or a
-// resource handle (a stateful op sits with the variable it touches). A
+// resource handle (a stateful op sits with the variable it touches); across
+// such an edge a user's request that conflicts with the producer's gives
+// way to it, as TensorFlow's placer does without soft placement. A
 // group's feasible set is the intersection of its members'; when it is
 // empty the pass fails with one error that names the group and the
 // constraints that conflict, unless soft placement is on (then requests
@@ -171,8 +173,15 @@ void Placer::formGroups() {
     for (Value operand : tfg::getDataOperands(node))
       if (carriesState(operand.getType()))
         if (Operation *producer = operand.getDefiningOp())
-          if (producer->getBlock() == &body)
+          if (producer->getBlock() == &body) {
             groups.unionSets(node, producer);
+            // The state's request wins over its user's, as in
+            // TensorFlow's placer (SyncReplicasOptimizer assigns to a
+            // worker's local step under the ps's device scope). In
+            // topological order, so it carries down a chain of edges.
+            if (!requests[node].compatibleWith(requests[producer]))
+              requests[node] = requests[producer];
+          }
   }
   colocateControlFlow();
 }

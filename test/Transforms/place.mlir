@@ -50,12 +50,28 @@ module attributes {tfc.devices = ["/cpu:0", "/cpu:1", "/cpu:2"]} {
 
 // -----
 
-// A group whose members ask for different devices cannot be placed.
+// Across a resource edge the variable's request wins over its user's, as
+// in TensorFlow's placer (no soft placement needed): the read goes to the
+// variable's CPU:0, not the CPU:1 it asks for.
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("v") {{.*}}assigned_device("[[DEV:/job:localhost/replica:0/task:0/device:CPU:0]]")
+// CHECK: name("read") {{.*}}assigned_device("[[DEV]]")
 module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
-    // expected-error @+1 {{colocation group {'v', 'read'}: no available device satisfies 'v' requests /device:CPU:0; 'read' requests /device:CPU:1 (devices: /job:localhost/replica:0/task:0/device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:1); --soft-placement relaxes requests}}
     %v:2 = VarHandleOp name("v") device("/cpu:0") {dtype = f32, shape = #tfg.shape<4>, container = "", shared_name = "v"} : () -> tensor<!tfg.resource>
     %r:2 = ReadVariableOp(%v#0) name("read") device("/cpu:1") {dtype = f32} : (tensor<!tfg.resource>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// A group whose members ask for different devices cannot be placed: "loc:@"
+// colocation is a request of its own, not a state edge.
+module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    // expected-error @+1 {{colocation group {'a', 'n'}: no available device satisfies 'a' requests /device:CPU:0; 'n' requests /device:CPU:1 (devices: /job:localhost/replica:0/task:0/device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:1); --soft-placement relaxes requests}}
+    %a:2 = Const name("a") device("/cpu:0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %n:2 = Neg(%a#0) name("n") device("/cpu:1") {T = f32, _class = ["loc:@a"]} : (tensor<4xf32>) -> tensor<4xf32>
   }
 }
 

@@ -335,7 +335,7 @@ def sync_replicas(corpus, work, jobs):
     code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
                       "--feed", "x", "--feed", "y", "--fetch", "loss",
                       "--target", "train_op", "--init", "init",
-                      "--cluster", "worker=2,ps=1", "--soft-placement",
+                      "--cluster", "worker=2,ps=1",
                       "-o", programs] + flags, 300)
     if code != 0:
         sys.exit("compile failed (%d): %s" % (code, text))

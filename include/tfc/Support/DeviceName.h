@@ -49,6 +49,10 @@ struct DeviceName {
   /// True if every part set here equals that part of `device`.
   bool matches(const DeviceName &device) const;
 
+  /// True if no part is set in both with different values: some complete
+  /// name could match both specifications.
+  bool compatibleWith(const DeviceName &other) const;
+
   /// Same job, replica and task: one address space (one process).
   bool sameTask(const DeviceName &other) const {
     return job == other.job && replica == other.replica && task == other.task;
