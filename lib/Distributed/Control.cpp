@@ -14,6 +14,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -66,7 +67,7 @@ grpc::Status grpcStatusOf(const Status &status) {
 struct TaskControl::Impl : public ControlService::CallbackService {
   std::function<Status(int64_t)> runStep;
   std::function<Status(const CheckpointAction &)> checkpoint;
-  std::function<Status()> startQueueRunners;
+  std::function<Status()> startQueueRunners, stopChiefQueueRunners;
   Transport *transport = nullptr;
 
   std::mutex mutex;
@@ -190,6 +191,19 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     });
   }
 
+  grpc::ServerUnaryReactor *
+  StopChiefQueueRunners(grpc::CallbackServerContext *context,
+                        const StopChiefQueueRunnersRequest *request,
+                        StopChiefQueueRunnersResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    // Not on a lane: a step there may wait on a runner's queue until this
+    // stop closes it.
+    return finish(context, grpcStatusOf(stopChiefQueueRunners
+                                            ? stopChiefQueueRunners()
+                                            : Status::ok()));
+  }
+
   grpc::ServerUnaryReactor *Join(grpc::CallbackServerContext *context,
                                  const JoinRequest *request,
                                  JoinResponse *response) override {
@@ -282,11 +296,13 @@ struct TaskControl::Impl : public ControlService::CallbackService {
 TaskControl::TaskControl(
     std::function<Status(int64_t)> runStep,
     std::function<Status(const CheckpointAction &)> checkpoint,
-    std::function<Status()> startQueueRunners)
+    std::function<Status()> startQueueRunners,
+    std::function<Status()> stopChiefQueueRunners)
     : impl(std::make_unique<Impl>()) {
   impl->runStep = std::move(runStep);
   impl->checkpoint = std::move(checkpoint);
   impl->startQueueRunners = std::move(startQueueRunners);
+  impl->stopChiefQueueRunners = std::move(stopChiefQueueRunners);
 }
 
 TaskControl::~TaskControl() {
@@ -330,6 +346,15 @@ std::vector<TaskName> TaskControl::joinedWorkers() {
     if (impl->joined.count(worker.str()))
       result.push_back(worker);
   return result;
+}
+
+bool TaskControl::waitForWorkersDone(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(impl->mutex);
+  return impl->changed.wait_for(lock, timeout, [&] {
+    return impl->open &&
+           std::all_of(impl->workers.begin(), impl->workers.end(),
+                       [&](const TaskName &w) { return impl->done.count(w.str()) > 0; });
+  });
 }
 
 Status TaskControl::waitForWorkers(std::chrono::milliseconds joinTimeout,
@@ -533,6 +558,18 @@ Status ClusterControl::startQueueRunners(std::chrono::milliseconds timeout) {
     Status status = statusOfCall(
         callWithin(&ControlService::Stub::StartQueueRunners, peer.stub.get(),
                    impl->transport.incarnation(), timeout),
+        peer.task, peer.address);
+    if (!status.isOk())
+      return status;
+  }
+  return Status::ok();
+}
+
+Status ClusterControl::stopChiefQueueRunners(std::chrono::milliseconds timeout) {
+  for (Impl::Peer &peer : impl->peers) {
+    Status status = statusOfCall(
+        callWithin(&ControlService::Stub::StopChiefQueueRunners,
+                   peer.stub.get(), impl->transport.incarnation(), timeout),
         peer.task, peer.address);
     if (!status.isOk())
       return status;

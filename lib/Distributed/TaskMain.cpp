@@ -47,6 +47,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <mutex>
@@ -399,6 +400,9 @@ int main(int argc, char **argv) {
     void *const *inputs;
     void *const *outputs;
   };
+  // The queue runners of this task's entries: started by the chief's call
+  // on its lane; the chief runners stopped by its call beside the lanes.
+  std::mutex runnersMutex;
   bool runnersStarted = false;
   TaskControl control(
       [&](int64_t step) {
@@ -432,10 +436,17 @@ int main(int argc, char **argv) {
         return checkpointTask(model, state.get(), action);
       },
       [&] {
+        std::lock_guard<std::mutex> lock(runnersMutex);
         if (!runnersStarted)
           tfc_queue_runners_start(clientOf(0)->runtime.get(), &model,
-                                  state.get());
+                                  state.get(), /*with_chief=*/1);
         runnersStarted = true;
+        return RendezvousStatus::ok();
+      },
+      [&] {
+        std::lock_guard<std::mutex> lock(runnersMutex);
+        if (runnersStarted)
+          tfc_chief_queue_runners_stop(clientOf(0)->runtime.get());
         return RendezvousStatus::ok();
       });
 
@@ -476,8 +487,11 @@ int main(int argc, char **argv) {
     });
     while (!control.waitForEnd(std::chrono::hours(1))) {
     }
-    if (runnersStarted)
-      tfc_queue_runners_stop(clientOf(0)->runtime.get());
+    {
+      std::lock_guard<std::mutex> lock(runnersMutex);
+      if (runnersStarted)
+        tfc_queue_runners_stop(clientOf(0)->runtime.get());
+    }
     if (transferStats)
       printTransferStats(*transport);
     return 0;
@@ -601,6 +615,22 @@ int main(int argc, char **argv) {
     // once-run entries (the init or a restore, the local and chief inits),
     // before the first step.
     bool opened = false;
+    // The chief queue runners (SyncReplicasOptimizer's) stop when the
+    // chief's steps end, as TensorFlow's chief stops its coordinator; and
+    // when every other worker's have, since an update then waits for
+    // gradients that will not come: a step waiting on a token ends as at
+    // the end of input, not forever.
+    std::once_flag chiefRunnersStopped;
+    auto stopChiefRunners = [&] {
+      std::call_once(chiefRunnersStopped, [&] {
+        RendezvousStatus stopped =
+            clusterControl.stopChiefQueueRunners(healthTimeout);
+        if (!stopped.isOk())
+          endOn(stopped);
+      });
+    };
+    std::atomic<bool> chiefStepsDone{false};
+    std::thread lastWorkerWatch;
     auto openToWorkers = [&] {
       if (opened)
         return;
@@ -609,10 +639,18 @@ int main(int argc, char **argv) {
       RendezvousStatus started = clusterControl.startQueueRunners(healthTimeout);
       if (!started.isOk())
         endOn(started);
-      if (betweenGraph)
+      if (betweenGraph) {
         control.openToWorkers(workers, [&](const TaskName &worker) {
           say(worker.str() + " joined");
         });
+        lastWorkerWatch = std::thread([&] {
+          while (!chiefStepsDone)
+            if (control.waitForWorkersDone(std::chrono::milliseconds(100))) {
+              stopChiefRunners();
+              return;
+            }
+        });
+      }
     };
     hooks.beforeStep = [&](int64_t step) {
       if (step >= 0)
@@ -627,6 +665,10 @@ int main(int argc, char **argv) {
     // The job's last checkpoint holds every worker's steps.
     hooks.afterSteps = [&] {
       openToWorkers();
+      chiefStepsDone = true;
+      if (lastWorkerWatch.joinable())
+        lastWorkerWatch.join();
+      stopChiefRunners();
       if (workers.empty())
         return;
       say("its steps are done; waiting for the other workers");
@@ -635,6 +677,9 @@ int main(int argc, char **argv) {
         endOn(waited);
     };
     exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
+    chiefStepsDone = true;
+    if (lastWorkerWatch.joinable())
+      lastWorkerWatch.join();
   }
   clusterControl.endJob(healthTimeout);
   for (const TaskName &worker : control.joinedWorkers())

@@ -61,7 +61,8 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
     if (once)
       once(context->runtime, context->arena, context->state, nullptr, nullptr);
   // The queue runners fill their queues from now until the runtime's end.
-  tfc_queue_runners_start(context->runtime, model, context->state);
+  tfc_queue_runners_start(context->runtime, model, context->state,
+                          /*with_chief=*/1);
   return context;
 }
 

@@ -590,8 +590,9 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     return true;
   };
   // The queue runners fill their queues while the steps (and the bench's)
-  // run.
-  tfc_queue_runners_start(runtime.get(), &model, state.get());
+  // run; the chief runners only in the job's chief.
+  tfc_queue_runners_start(runtime.get(), &model, state.get(),
+                          hooks.runsInit);
   BatchRunner batches(model);
   // A dequeue that finds its queue closed ends the run of steps, as
   // TensorFlow's OutOfRangeError ends a queue runner's loop: the step it
@@ -654,6 +655,9 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   // between-graph replication run beside them.)
   bool afterStepsDone = false;
   auto afterSteps = [&] {
+    // The chief's steps are done: so are its runners (their queues
+    // closed, what waits on them ends as at the end of input).
+    tfc_chief_queue_runners_stop(runtime.get());
     if (hooks.afterSteps && !afterStepsDone)
       hooks.afterSteps();
     afterStepsDone = true;

@@ -96,7 +96,7 @@ Queues::Result Queues::waitFor(std::unique_lock<std::mutex> &lock,
   // woke, but that has not run yet, is not stuck, since it may proceed.
   uint64_t countedAt = ~uint64_t(0);
   while (!ready()) {
-    if (isStopping)
+    if (stopsThisThread())
       return Result::Cancelled;
     if (Result result = gaveUp(); result != Result::Done)
       return result;
@@ -127,7 +127,7 @@ Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
   std::unique_lock<std::mutex> lock(mutex);
   // (Closed by the runners' stop: a runner's thread ends quietly.)
   if (queue.isClosed)
-    return isStopping ? Result::Cancelled : Result::Closed;
+    return stopsThisThread() ? Result::Cancelled : Result::Closed;
   for (int64_t i = 0; i < count; ++i) {
     Result result = waitFor(
         lock,
@@ -285,7 +285,22 @@ void Queues::resume() {
 
 bool Queues::stopping() {
   std::lock_guard<std::mutex> lock(mutex);
-  return isStopping;
+  return stopsThisThread();
+}
+
+namespace {
+thread_local const std::atomic<bool> *threadStop = nullptr;
+} // namespace
+
+void Queues::setThreadStop(const std::atomic<bool> *flag) { threadStop = flag; }
+
+bool Queues::stopsThisThread() const {
+  return isStopping || (threadStop && threadStop->load());
+}
+
+void Queues::wake() {
+  std::lock_guard<std::mutex> lock(mutex);
+  changedNow();
 }
 
 } // namespace tfc

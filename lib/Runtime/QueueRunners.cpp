@@ -14,28 +14,39 @@
 namespace tfc {
 
 QueueRunners::QueueRunners(tfc_runtime *runtime, const tfc_model *model,
-                           void *state)
-    : runtime(runtime), model(model), state(state) {
+                           void *state, bool chief)
+    : runtime(runtime), model(model), state(state), chief(chief) {
+  auto ours = [&](int32_t r) {
+    return (model->queue_runners[r].chief != 0) == chief;
+  };
   int total = 0;
   for (int32_t r = 0; r < model->num_queue_runners; ++r) {
-    running.push_back(model->queue_runners[r].num_threads);
-    total += model->queue_runners[r].num_threads;
+    running.push_back(ours(r) ? model->queue_runners[r].num_threads : 0);
+    total += running.back();
   }
   // Counted before any starts, so that no wait sees too few.
   runtime->queues.addParticipants(total);
   for (int32_t r = 0; r < model->num_queue_runners; ++r)
-    for (int32_t t = 0; t < model->queue_runners[r].num_threads; ++t)
+    for (int32_t t = 0; t < running[r]; ++t)
       threads.emplace_back([this, r, t] { run(r, t); });
 }
 
 QueueRunners::~QueueRunners() {
-  runtime->queues.stop();
+  if (chief) {
+    // Before the close, so that an enqueue it finds closed ends quietly.
+    stopped = true;
+    runtime->queues.wake();
+  } else {
+    runtime->queues.stop();
+  }
   for (int32_t r = 0; r < model->num_queue_runners; ++r)
-    if (Queue *queue = runtime->queues.find(model->queue_runners[r].queue_slot))
-      runtime->queues.close(*queue, /*cancelPendingEnqueues=*/true);
+    if ((model->queue_runners[r].chief != 0) == chief)
+      if (Queue *queue = runtime->queues.find(model->queue_runners[r].queue_slot))
+        runtime->queues.close(*queue, /*cancelPendingEnqueues=*/true);
   for (std::thread &thread : threads)
     thread.join();
-  runtime->queues.resume();
+  if (!chief)
+    runtime->queues.resume();
 }
 
 namespace {
@@ -68,6 +79,7 @@ void QueueRunners::run(int32_t index, int32_t threadIndex) {
   StringPool strings;
   ThreadStringPool scope(strings);
   EntryCall call{runtime, thread.entry, arena.get(), state};
+  Queues::setThreadStop(chief ? &stopped : nullptr);
   while (!runtime->queues.stopping()) {
     strings.release();
     if (tfc_run_until_end_of_input(runtime, callEntry, &call))
@@ -87,14 +99,28 @@ void QueueRunners::run(int32_t index, int32_t threadIndex) {
 extern "C" {
 
 void tfc_queue_runners_start(tfc_runtime *runtime, const tfc_model *model,
-                             void *state) {
-  runtime->queue_runners.reset();
-  if (model->num_queue_runners > 0)
+                             void *state, int32_t with_chief) {
+  tfc_queue_runners_stop(runtime);
+  auto any = [&](bool chief) {
+    for (int32_t r = 0; r < model->num_queue_runners; ++r)
+      if ((model->queue_runners[r].chief != 0) == chief)
+        return true;
+    return false;
+  };
+  if (any(false))
     runtime->queue_runners =
-        std::make_unique<tfc::QueueRunners>(runtime, model, state);
+        std::make_unique<tfc::QueueRunners>(runtime, model, state, false);
+  if (with_chief && any(true))
+    runtime->chief_queue_runners =
+        std::make_unique<tfc::QueueRunners>(runtime, model, state, true);
+}
+
+void tfc_chief_queue_runners_stop(tfc_runtime *runtime) {
+  runtime->chief_queue_runners.reset();
 }
 
 void tfc_queue_runners_stop(tfc_runtime *runtime) {
+  runtime->chief_queue_runners.reset();
   runtime->queue_runners.reset();
 }
 

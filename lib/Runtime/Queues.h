@@ -30,6 +30,7 @@
 #ifndef TFC_LIB_RUNTIME_QUEUES_H
 #define TFC_LIB_RUNTIME_QUEUES_H
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -178,6 +179,12 @@ public:
   bool stopping();
   /// Waits wait again (the runners have stopped).
   void resume();
+  /// The calling thread's waits also end with Result::Cancelled once
+  /// `*flag` is set, and stopping() is then true for it (the threads of
+  /// runners that stop apart from the others: the chief's); null: only
+  /// stop() ends them. Whoever sets a flag calls wake() after.
+  static void setThreadStop(const std::atomic<bool> *flag);
+  void wake();
   /// The queues are a task's that other tasks' steps use too (a ps's,
   /// under several workers): a wait that every thread here shares may end
   /// by another task's step, so none is taken for one that lasts forever.
@@ -193,6 +200,8 @@ private:
 
   /// A queue changed (or who may change one): every waiter re-checks.
   void changedNow();
+  /// stop() was called, or the calling thread's own stop flag is set.
+  bool stopsThisThread() const;
 
   std::mutex mutex;
   std::condition_variable changed;
@@ -215,10 +224,15 @@ private:
 /// reaches whoever dequeues from it, as a TensorFlow QueueRunner does.
 class QueueRunners {
 public:
-  QueueRunners(tfc_runtime *runtime, const tfc_model *model, void *state);
-  /// Stops the runners: every wait in a queue ends (a runner's thread ends
-  /// quietly), and each runner's queue is closed with its pending
-  /// enqueues cancelled, as TensorFlow's Coordinator stopping them does.
+  /// The model's chief queue runners (`chief`), or its others.
+  QueueRunners(tfc_runtime *runtime, const tfc_model *model, void *state,
+               bool chief);
+  /// Stops the runners, as TensorFlow's Coordinator stopping them does:
+  /// their waits end (a runner's thread ends quietly), and each runner's
+  /// queue is closed with its pending enqueues cancelled. The others' stop
+  /// ends every wait in the queues (the runtime is ending); the chief's
+  /// only their own threads', so that the steps go on, and a dequeue
+  /// waiting on a chief runner's queue ends as at the end of input.
   ~QueueRunners();
 
 private:
@@ -229,8 +243,12 @@ private:
   tfc_runtime *const runtime;
   const tfc_model *const model;
   void *const state;
+  const bool chief;
+  /// Set when the chief's runners stop (Queues::setThreadStop).
+  std::atomic<bool> stopped{false};
   std::mutex mutex;
-  /// Per runner, its threads still running.
+  /// Per runner, its threads still running (none for a runner of the
+  /// other kind).
   std::vector<int> running;
   std::vector<std::thread> threads;
 };

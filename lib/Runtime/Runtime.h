@@ -47,6 +47,8 @@ struct tfc_runtime {
   tfc::Queues &queues;
   /// The queue runners' threads, while they run (QueueRunners.cpp).
   std::unique_ptr<tfc::QueueRunners> queue_runners;
+  /// The chief's, which stop first (tfc_chief_queue_runners_stop).
+  std::unique_ptr<tfc::QueueRunners> chief_queue_runners;
 };
 
 namespace tfc::rt {

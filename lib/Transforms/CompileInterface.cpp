@@ -7,6 +7,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Placement.h"
+#include "tfc/Transforms/SyncReplicas.h"
 #include "tfc/Support/DeviceName.h"
 
 #include "mlir/IR/Builders.h"
@@ -236,29 +237,55 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     module->setAttr(kFeedMaxDimsAttr, b.getArrayAttr(maxDims));
   }
   set(kInitAttr, init);
-  for (auto [attr, names] :
-       {std::make_pair(kLocalInitAttr, &flags.localInit),
-        std::make_pair(kChiefInitAttr, &flags.chiefInit)}) {
+  // The once-run entries and chief queue runners: the flags', or else a
+  // SyncReplicasOptimizer's as its session hook runs them.
+  std::vector<std::string> localInit = flags.localInit,
+                           chiefInit = flags.chiefInit,
+                           chiefRunners = flags.chiefQueueRunners;
+  if (localInit.empty() && chiefInit.empty() && chiefRunners.empty()) {
+    FailureOr<std::optional<SyncReplicasParts>> sync =
+        findSyncReplicas(module, /*addInitTokens=*/true);
+    if (failed(sync))
+      return failure();
+    if (*sync) {
+      localInit = {(*sync)->localInit};
+      chiefInit = {(*sync)->chiefInit};
+      if (!(*sync)->initTokens.empty())
+        chiefInit.push_back((*sync)->initTokens);
+      chiefRunners = {(*sync)->chiefQueueRunner};
+    }
+  }
+  for (auto [attr, names] : {std::make_pair(kLocalInitAttr, &localInit),
+                             std::make_pair(kChiefInitAttr, &chiefInit)}) {
     SmallVector<Attribute> nodes;
     for (const std::string &name : *names)
       nodes.push_back(b.getStringAttr(name));
     set(attr, nodes);
   }
-  SmallVector<Attribute> runners;
-  for (const std::string &runner : flags.queueRunners) {
-    SmallVector<StringRef> names;
-    StringRef(runner).split(names, ',');
-    if (llvm::any_of(names, [](StringRef name) { return name.empty(); }))
-      return emitError(module.getLoc())
-             << "--queue-runner '" << runner
-             << "': expected ENQUEUE_NODE[,ENQUEUE_NODE...]";
-    runners.push_back(b.getStringAttr(runner));
-  }
+  auto runnerList = [&](const std::vector<std::string> &flagValues,
+                        StringRef flag,
+                        SmallVectorImpl<Attribute> &runners) -> LogicalResult {
+    for (const std::string &runner : flagValues) {
+      SmallVector<StringRef> names;
+      StringRef(runner).split(names, ',');
+      if (llvm::any_of(names, [](StringRef name) { return name.empty(); }))
+        return emitError(module.getLoc())
+               << flag << " '" << runner
+               << "': expected ENQUEUE_NODE[,ENQUEUE_NODE...]";
+      runners.push_back(b.getStringAttr(runner));
+    }
+    return success();
+  };
+  SmallVector<Attribute> runners, chiefRunnerAttrs;
+  if (failed(runnerList(flags.queueRunners, "--queue-runner", runners)) ||
+      failed(runnerList(chiefRunners, "--chief-queue-runner", chiefRunnerAttrs)))
+    return failure();
   // Without --queue-runner flags, a MetaGraph's own queue runners.
   if (flags.queueRunners.empty())
     if (auto own = module->getAttrOfType<ArrayAttr>(kMetaGraphQueueRunnersAttr))
       runners.assign(own.begin(), own.end());
   set(kQueueRunnersAttr, runners);
+  set(kChiefQueueRunnersAttr, chiefRunnerAttrs);
 
   // Placement's inputs, checked here so that a bad flag is named as one.
   SmallVector<Attribute> devices;

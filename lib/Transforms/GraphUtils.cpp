@@ -150,16 +150,27 @@ llvm::StringSet<> getRootNames(ModuleOp module) {
   return roots;
 }
 
+SmallVector<QueueRunnerSpec> queueRunnersOf(ModuleOp module) {
+  SmallVector<QueueRunnerSpec> result;
+  for (bool chief : {false, true})
+    if (auto runners = module->getAttrOfType<ArrayAttr>(
+            chief ? kChiefQueueRunnersAttr : kQueueRunnersAttr))
+      for (Attribute runner : runners) {
+        QueueRunnerSpec spec;
+        spec.flag = cast<StringAttr>(runner).getValue();
+        spec.flag.split(spec.nodes, ',');
+        spec.chief = chief;
+        result.push_back(std::move(spec));
+      }
+  return result;
+}
+
 SmallVector<StringRef> queueRunnerNodes(ModuleOp module) {
   SmallVector<StringRef> nodes;
-  if (auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr))
-    for (Attribute runner : runners) {
-      SmallVector<StringRef> names;
-      cast<StringAttr>(runner).getValue().split(names, ',');
-      for (StringRef name : names)
-        if (!llvm::is_contained(nodes, name))
-          nodes.push_back(name);
-    }
+  for (const QueueRunnerSpec &runner : queueRunnersOf(module))
+    for (StringRef name : runner.nodes)
+      if (!llvm::is_contained(nodes, name))
+        nodes.push_back(name);
   return nodes;
 }
 

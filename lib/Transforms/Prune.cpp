@@ -277,22 +277,20 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
 /// Each queue runner's nodes are enqueues into one queue, as a
 /// TensorFlow QueueRunner's are.
 LogicalResult checkQueueRunners(ModuleOp module, tfg::GraphOp graph) {
-  auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr);
-  if (!runners)
+  SmallVector<QueueRunnerSpec> runners = queueRunnersOf(module);
+  if (runners.empty())
     return success();
   llvm::StringMap<Operation *> byName;
   for (Operation &op : graph.getBody())
     if (tfg::isNode(&op))
       byName[tfg::getNodeName(&op)] = &op;
-  for (Attribute runner : runners) {
-    StringRef flag = cast<StringAttr>(runner).getValue();
-    SmallVector<StringRef> names;
-    flag.split(names, ',');
+  for (const QueueRunnerSpec &runner : runners) {
     Operation *queue = nullptr;
-    for (StringRef name : names) {
+    for (StringRef name : runner.nodes) {
       auto error = [&]() {
-        return emitError(module.getLoc())
-               << "--queue-runner '" << flag << "': '" << name << "' ";
+        return emitError(module.getLoc()) << runner.flagName() << " '"
+                                          << runner.flag << "': '" << name
+                                          << "' ";
       };
       Operation *node = byName.lookup(name);
       if (!node)

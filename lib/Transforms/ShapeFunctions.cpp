@@ -2148,6 +2148,14 @@ LogicalResult scalarOutput(ShapeContext &c) {
   return success();
 }
 
+/// An accumulator's handle: a vector of 2, as TensorFlow's shape function
+/// says for both kinds (a MetaGraph's _output_shapes carry it), though
+/// the resource form's handle is one resource.
+LogicalResult accumulatorHandle(ShapeContext &c) {
+  c.setOutput(0, Shape::of({2}));
+  return success();
+}
+
 /// A Philox key [1] and counter [2] (and the algorithm, a scalar).
 LogicalResult randomKeyCounter(ShapeContext &c) {
   c.setOutput(0, Shape::of({1}));

@@ -1117,6 +1117,90 @@ def make_ps_sync_mlp(root):
     md.finish()
 
 
+def make_ps_sync_backup_linear(root):
+    """Synchronous replicas with a backup worker (OSDI §4.4): a linear
+    regression 8->1 (one weight matrix) under SyncReplicasOptimizer(SGD,
+    replicas_to_aggregate=2, total_num_replicas=3), replica_device_setter
+    over one ps task, kept as TF1 users keep it, a MetaGraphDef
+    (model.meta) exported before any session ran: without the initial
+    tokens op, which TensorFlow's session hook makes (replicas_to_aggregate
+    tokens) and tfc makes in its place.
+
+    Every worker feeds the same batch. With one variable, and so one
+    accumulator, a gradient the take counts was computed from exactly the
+    weights the update starts from: the take comes before the apply, and a
+    gradient of weights read after the take is stale and dropped. So
+    whichever workers' gradients make an update, and however many, the
+    weights after k updates are those of k steps of plain SGD on that
+    batch. (With several variables each applies as soon as its own take is
+    done, and a worker holding a spare token may read half-updated weights
+    whose gradient still counts for a variable not yet taken: then no order
+    is the right one, in TensorFlow either.) The step losses are
+    TensorFlow's for that SGD, loss(W_0) ... loss(W_K), from the same
+    graph's session."""
+    name = "ps_sync_backup_linear"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 linear regression 8->1 for synchronous replicas with "
+                  "a backup worker (SyncReplicasOptimizer over SGD, 2 of 3 "
+                  "replicas), as a MetaGraphDef without initial tokens")
+    trajectory, rate = 600, 0.01
+    with tf1_graph(name) as g:
+        with tf1.device(worker0_replica_setter()):
+            global_step = tf1.train.get_or_create_global_step()
+            x = tf1.placeholder(tf.float32, [4, 8], name="x")
+            y = tf1.placeholder(tf.float32, [4, 1], name="y")
+            with tf1.variable_scope("model"):
+                w = tf1.get_variable(
+                    "w", [8, 1], use_resource=False,
+                    initializer=tf1.glorot_uniform_initializer())
+            loss = tf.identity(tf.reduce_mean(tf.square(tf.matmul(x, w) - y)),
+                               name="loss")
+            opt = tf1.train.SyncReplicasOptimizer(
+                tf1.train.GradientDescentOptimizer(rate),
+                replicas_to_aggregate=2, total_num_replicas=3)
+            tf.group(opt.minimize(loss, global_step=global_step),
+                     name="train_op")
+            runner = opt.get_chief_queue_runner()
+            tf.group(tf1.global_variables_initializer(), name="init")
+        parts = {"local_init": opt.local_step_init_op.name,
+                 "chief_init": opt.chief_init_op.name,
+                 "chief_queue_runner": runner.enqueue_ops[0].name}
+        md.write_text(g.as_graph_def())
+        tf1.train.export_meta_graph(filename=md.path("model.meta"), graph=g)
+        md.manifest["meta_graph"] = "model.meta"
+    feeds = {"x:0": rng.standard_normal((4, 8)).astype(np.float32),
+             "y:0": rng.standard_normal((4, 1)).astype(np.float32)}
+    for t, v in feeds.items():
+        md.add_feed(t, v)
+    # TensorFlow, devices dropped: plain SGD on the batch from the graph's
+    # initial weights, the loss before each step.
+    with tf.Graph().as_default() as run:
+        tf1.import_graph_def(without_devices(g.as_graph_def()), name="")
+        weight = run.get_tensor_by_name("model/w:0")
+        loss_t = run.get_tensor_by_name("loss:0")
+        (grad,) = tf1.gradients(loss_t, [weight])
+        sgd = tf1.assign_sub(weight, rate * grad)
+        with tf1.Session(graph=run, config=session_config()) as sess:
+            sess.run("init")
+            losses = []
+            for _ in range(trajectory):
+                losses.append(sess.run(loss_t, feeds))
+                sess.run(sgd, feeds)
+            losses.append(sess.run(loss_t, feeds))
+    # Each step's loss tells its weights from the next's (rtol 1e-4).
+    assert all(a > b * (1 + 1e-3) for a, b in zip(losses, losses[1:]))
+    md.add_fetch("loss:0", losses[0])
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(targets=["train_op"], init=["init"],
+                       step_losses="outputs/step_losses.npy",
+                       replicas_to_aggregate=2, total_num_replicas=3,
+                       sync_parts=parts,
+                       roundtrip_flags="--soft-placement")
+    md.finish()
+
+
 def ps_shared_queue_graph(name, placed):
     """The graph of make_ps_shared_queue, with its device requests or, for
     TensorFlow's run in one process, without."""
@@ -2107,6 +2191,7 @@ def all_models():
         ("ps_async_mlp", make_ps_async_mlp),
         ("ps_shared_queue", make_ps_shared_queue),
         ("ps_sync_mlp", make_ps_sync_mlp),
+        ("ps_sync_backup_linear", make_ps_sync_backup_linear),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

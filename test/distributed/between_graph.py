@@ -35,13 +35,7 @@ runners are on the ps, shared by the workers' steps:
   there are are shared between them (global_step 8 in the last
   checkpoint).
 
-Then ps_sync_mlp, SyncReplicasOptimizer's graph (2 of 2 replicas, no
-initial tokens), its parts given as --local-init, --chief-init and
---queue-runner:
-
-  sync: both workers run 4 steps, each update the mean of one gradient of
-  each at the same weights: each worker's last loss matches TensorFlow's
-  (rtol 1e-5), and the 4 updates leave global_step at 4.
+(Synchronous replicas: sync_replicas.py.)
 
 usage: between_graph.py CORPUS WORKDIR
 
@@ -84,14 +78,15 @@ def read_scalar(path, descr, code):
 class Job:
     """The tasks of one run, each a process with its stderr in a file."""
 
-    def __init__(self, programs, work, name):
+    def __init__(self, programs, work, name, workers=2):
         self.programs = programs
         self.work = os.path.join(work, name)
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
         self.cluster = os.path.join(self.work, "cluster.json")
         with open(self.cluster, "w") as f:
-            json.dump({"worker": ["127.0.0.1:%d" % free_port() for _ in range(2)],
+            json.dump({"worker": ["127.0.0.1:%d" % free_port()
+                                  for _ in range(workers)],
                        "ps": ["127.0.0.1:%d" % free_port()]}, f)
         self.processes = {}
         self.deadline = time.time() + TIMEOUT
@@ -294,7 +289,6 @@ def main():
         print("failing: chief says: " +
               [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
         status |= shared_queue(corpus, work, jobs)
-        status |= sync_replicas(corpus, work, jobs)
     finally:
         for job in jobs:
             job.kill()
@@ -320,49 +314,6 @@ def global_step_of(model, work, checkpoints, name):
     if code != 0:
         sys.exit("probe failed (%d): %s" % (code, text))
     return read_scalar(gs, "<i8", "<q")
-
-
-def sync_replicas(corpus, work, jobs):
-    model = os.path.join(corpus, "ps_sync_mlp")
-    manifest = json.load(open(os.path.join(model, "manifest.json")))
-    programs = os.path.join(work, "sync-job")
-    shutil.rmtree(programs, ignore_errors=True)
-    flags = ["--local-init"] + manifest["local_init"]
-    for node in manifest["chief_init"]:
-        flags += ["--chief-init", node]
-    for nodes in manifest["queue_runners"]:
-        flags += ["--queue-runner", ",".join(nodes)]
-    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                      "--feed", "x", "--feed", "y", "--fetch", "loss",
-                      "--target", "train_op", "--init", "init",
-                      "--cluster", "worker=2,ps=1",
-                      "-o", programs] + flags, 300)
-    if code != 0:
-        sys.exit("compile failed (%d): %s" % (code, text))
-    losses = read_float32_vector(os.path.join(model, manifest["step_losses"]))
-    steps = manifest["steps"]
-    status = 0
-    job = Job(programs, work, "sync")
-    jobs.append(job)
-    checkpoints = os.path.join(job.work, "checkpoints")
-    outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
-    job.start("ps-0")
-    for worker in (1, 0):
-        flags = worker_flags(model, manifest, worker, steps, outputs[worker],
-                             count=False)
-        if worker == 0:
-            flags += ["--checkpoint-dir", checkpoints]
-        job.start("worker-%d" % worker, flags)
-    statuses = job.finish()
-    report(job, statuses)
-    for worker in range(2):
-        step = (worker + 1) * steps - 1
-        code, line = compare_loss(job, worker, outputs[worker], losses[step])
-        status |= code
-        print("sync: worker %d loss of its step %d: %s" % (worker, steps - 1, line))
-    print("sync: global_step %d" %
-          global_step_of(model, work, checkpoints, "sync-probe"))
-    return status
 
 
 def shared_queue(corpus, work, jobs):

@@ -317,7 +317,7 @@ TEST(QueueRunnerTest, FillsItsQueueWhileTheCallerDequeues) {
   tfc_queue_runner runner = {"counts", 0, 1, &thread};
   tfc_model model = runnerModel(&runner, 1);
   alignas(64) int64_t state[8] = {};
-  tfc_queue_runners_start(runtime.get(), &model, state);
+  tfc_queue_runners_start(runtime.get(), &model, state, 1);
   for (int64_t i = 0; i < 50; ++i) {
     int64_t value = -1;
     void *out[] = {&value};
@@ -371,7 +371,7 @@ TEST(QueueRunnerTest, TheEndOfInputPassesThroughARunner) {
   tfc_queue_runner runner = {"doubled", 0, 2, threads};
   tfc_model model = runnerModel(&runner, 1);
   alignas(64) int64_t state[8] = {};
-  tfc_queue_runners_start(runtime.get(), &model, state);
+  tfc_queue_runners_start(runtime.get(), &model, state, 1);
   // Ten upstream elements into a queue of 3: the runner makes room (the
   // caller drains only after, so the runner's queue holds all ten).
   int64_t values[10];
@@ -414,7 +414,7 @@ TEST(QueueRunnerTest, CountUpToEndsTheInput) {
   tfc_queue_runner runner = {"epochs", 0, 1, &thread};
   tfc_model model = runnerModel(&runner, 1);
   alignas(64) int32_t state[16] = {};
-  tfc_queue_runners_start(runtime.get(), &model, state);
+  tfc_queue_runners_start(runtime.get(), &model, state, 1);
   DrainCall call{runtime.get(), {}};
   ASSERT_EQ(tfc_run_until_end_of_input(runtime.get(), drainPairs, &call), 1);
   EXPECT_EQ(call.taken, (std::vector<int64_t>{0, 1, 2, 3}));
@@ -448,10 +448,106 @@ void waitTogether() {
   tfc_queue_runner runner = {"out", 0, 1, &thread};
   tfc_model model = runnerModel(&runner, 1);
   alignas(64) int64_t state[8] = {};
-  tfc_queue_runners_start(runtime.get(), &model, state);
+  tfc_queue_runners_start(runtime.get(), &model, state, 1);
   int64_t value;
   void *out[] = {&value};
   tfc_queue_dequeue(runtime.get(), out, "take", 0, 1);
+}
+
+/// Takes the mean of 2 gradients from accumulator 0, then puts a token
+/// into queue 2 (SyncReplicasOptimizer's chief queue runner, in small).
+void tokenPerUpdate(tfc_runtime *runtime, void *, void *, void *const *,
+                    void *const *) {
+  const int32_t required = 2;
+  float mean[1];
+  tfc_accumulator_take(runtime, &required, mean, "take", 0);
+  int64_t token = int64_t(mean[0]);
+  const void *in[] = {&token};
+  tfc_queue_enqueue(runtime, in, "enqueue_token", 2, 1);
+}
+
+struct TokenCall {
+  tfc_runtime *runtime;
+  int64_t slot;
+  int64_t token = -1;
+};
+
+void takeToken(void *context) {
+  auto *call = static_cast<TokenCall *>(context);
+  void *out[] = {&call->token};
+  tfc_queue_dequeue(call->runtime, out, "take_token", call->slot, 1);
+}
+
+// Tests the chief queue runners: started with with_chief, they stop apart
+// from the others. A caller that waits on a chief runner's queue (a
+// worker's token) when the runner stops (its take waiting for a gradient
+// that will not come) ends its run as at the end of input, and the other
+// runners go on filling theirs. Runtimes that serve other tasks, as a
+// ps's, where such waits are not deadlocks.
+TEST(QueueRunnerTest, StoppingTheChiefRunnersEndsTheWaitForTheirTokens) {
+  tfc_runner_thread countThread = {"enqueue_count", countForever, 0};
+  tfc_runner_thread chiefThread = {"enqueue_token", tokenPerUpdate, 0};
+  tfc_queue_runner runners[] = {{"counts", 0, 1, &countThread, 0},
+                                {"tokens", 2, 1, &chiefThread, 1}};
+  tfc_model model = runnerModel(runners, 2);
+  float gradient = 7;
+  auto makeServingRuntime = [&] {
+    tfc_runtime_options options = {};
+    options.threads = 1;
+    RuntimePtr runtime(tfc_runtime_create_shared(&options, nullptr));
+    makeCounterQueue(runtime.get(), "counts", 0, 3);
+    makeCounterQueue(runtime.get(), "tokens", 2, -1);
+    tfc_accumulator_make(runtime.get(), "gradients", 0, 1, 1);
+    for (int64_t step = 0; step < 2; ++step)
+      tfc_accumulator_apply(runtime.get(), &step, &gradient, "apply", 0);
+    return runtime;
+  };
+
+  // Without with_chief (a worker other than the chief), no token comes
+  // of two gradients: only the other runner runs.
+  {
+    RuntimePtr runtime = makeServingRuntime();
+    alignas(64) int64_t state[8] = {};
+    tfc_queue_runners_start(runtime.get(), &model, state, 0);
+    int64_t value = -1;
+    void *out[] = {&value};
+    tfc_queue_dequeue(runtime.get(), out, "take_count", 0, 1);
+    EXPECT_EQ(value, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    int32_t size = -1;
+    tfc_queue_size(runtime.get(), &size, "size", 2);
+    EXPECT_EQ(size, 0);
+    tfc_queue_runners_stop(runtime.get());
+  }
+
+  // With it, the chief runner makes a token of those two.
+  RuntimePtr runtime = makeServingRuntime();
+  alignas(64) int64_t state[8] = {};
+  tfc_queue_runners_start(runtime.get(), &model, state, 1);
+  TokenCall call{runtime.get(), 2};
+  ASSERT_EQ(tfc_run_until_end_of_input(runtime.get(), takeToken, &call), 0);
+  EXPECT_EQ(call.token, 7);
+  // One gradient more: the runner waits for a second, the caller for its
+  // token, until the chief runners stop.
+  int64_t step = 2;
+  tfc_accumulator_apply(runtime.get(), &step, &gradient, "apply", 0);
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    tfc_chief_queue_runners_stop(runtime.get());
+  });
+  ASSERT_EQ(tfc_run_until_end_of_input(runtime.get(), takeToken, &call), 1);
+  stopper.join();
+  EXPECT_STREQ(tfc_end_of_input_message(runtime.get()),
+               "take_token: the queue 'tokens' is closed and has 0 elements, "
+               "fewer than the 1 the dequeue takes");
+  // The other runner still fills its queue.
+  for (int64_t i = 0; i < 5; ++i) {
+    int64_t value = -1;
+    void *out[] = {&value};
+    tfc_queue_dequeue(runtime.get(), out, "take_count", 0, 1);
+    EXPECT_EQ(value, i);
+  }
+  tfc_queue_runners_stop(runtime.get());
 }
 
 /// A take of 0 gradients, which TensorFlow refuses.

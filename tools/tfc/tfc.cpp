@@ -32,6 +32,7 @@
 #include "tfc/Target/ClusterProgram.h"
 #include "tfc/Target/ClusterSpec.h"
 #include "tfc/Transforms/CompileInterface.h"
+#include "tfc/Transforms/SyncReplicas.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
@@ -121,6 +122,12 @@ cl::list<std::string> queueRunners(
     "queue-runner",
     cl::desc("A queue runner: enqueue nodes run on threads of their own "
              "while the steps run, one thread per name: NODE[,NODE...]"),
+    cl::value_desc("nodes"), cl::cat(tfcOptions));
+cl::list<std::string> chiefQueueRunners(
+    "chief-queue-runner",
+    cl::desc("A queue runner of the chief's job only, from the chief init "
+             "until the chief's steps end (SyncReplicasOptimizer's): "
+             "NODE[,NODE...]"),
     cl::value_desc("nodes"), cl::cat(tfcOptions));
 
 cl::list<std::string> devices(
@@ -479,6 +486,8 @@ int compile(MLIRContext &context) {
                           batchTile};
   flags.maxDims.assign(maxDims.begin(), maxDims.end());
   flags.queueRunners.assign(queueRunners.begin(), queueRunners.end());
+  flags.chiefQueueRunners.assign(chiefQueueRunners.begin(),
+                                 chiefQueueRunners.end());
   flags.localInit.assign(localInitNodes.begin(), localInitNodes.end());
   flags.chiefInit.assign(chiefInitNodes.begin(), chiefInitNodes.end());
   // A cluster's tasks run each step once, for the whole batch.
@@ -582,6 +591,32 @@ int info(MLIRContext &context) {
           tfc::kMetaGraphQueueRunnersAttr))
     for (Attribute runner : runners)
       os << "queue runner: " << cast<StringAttr>(runner).getValue() << "\n";
+  // A SyncReplicasOptimizer's parts: what a compile runs without flags.
+  {
+    std::string notUnderstood;
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diagnostic) {
+      notUnderstood = diagnostic.str();
+      return success();
+    });
+    FailureOr<std::optional<tfc::SyncReplicasParts>> sync =
+        tfc::findSyncReplicas(*module, /*addInitTokens=*/false);
+    if (failed(sync)) {
+      os << "sync replicas: not understood: " << notUnderstood << "\n";
+    } else if (*sync) {
+      const tfc::SyncReplicasParts &parts = **sync;
+      os << "sync replicas: " << parts.replicasToAggregate
+         << " gradients per update, " << parts.tokensPerStep
+         << " tokens back per update\n";
+      os << "  sync local init: " << parts.localInit << "\n";
+      os << "  sync chief init: " << parts.chiefInit << "\n";
+      if (parts.initTokens.empty())
+        os << "  sync initial tokens: none in the graph; a compile makes "
+           << parts.replicasToAggregate << " (the session hook's default)\n";
+      else
+        os << "  sync initial tokens: " << parts.initTokens << "\n";
+      os << "  sync chief queue runner: " << parts.chiefQueueRunner << "\n";
+    }
+  }
   os << "op types (" << histogram.size() << "):\n";
   for (const auto &[type, count] : histogram)
     os << "  " << type << " " << count << "\n";

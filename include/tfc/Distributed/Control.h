@@ -51,11 +51,13 @@ public:
   /// another, at once.
 
   /// `startQueueRunners` starts the task's queue runners (on the chief's
-  /// lane, after its calls before).
+  /// lane, after its calls before); `stopChiefQueueRunners` stops its
+  /// chief queue runners (at once, beside the lanes).
   TaskControl(std::function<RendezvousStatus(int64_t step)> runStep,
               std::function<RendezvousStatus(const CheckpointAction &)>
                   checkpoint,
-              std::function<RendezvousStatus()> startQueueRunners = nullptr);
+              std::function<RendezvousStatus()> startQueueRunners = nullptr,
+              std::function<RendezvousStatus()> stopChiefQueueRunners = nullptr);
   ~TaskControl();
 
   grpc::Service *service();
@@ -80,6 +82,9 @@ public:
     int exitStatus = 0;
     std::string message;
   };
+  /// Whether every worker of openToWorkers has said that its steps ended,
+  /// waiting for it up to `timeout`.
+  bool waitForWorkersDone(std::chrono::milliseconds timeout);
   /// Waits until every worker of openToWorkers has said that its steps
   /// ended, and gives what each said; a worker that has not joined within
   /// `joinTimeout` is Unavailable, naming it.
@@ -117,6 +122,8 @@ public:
 
   /// Every task starts the queue runners whose entries are its own.
   RendezvousStatus startQueueRunners(std::chrono::milliseconds timeout);
+  /// Every task stops its chief queue runners.
+  RendezvousStatus stopChiefQueueRunners(std::chrono::milliseconds timeout);
 
   /// Asks every task whether it is alive, each within `timeout`:
   /// Unavailable naming the first that is not.

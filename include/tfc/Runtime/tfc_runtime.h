@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 13
+#define TFC_RUNTIME_ABI_VERSION 14
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -103,12 +103,15 @@ typedef struct tfc_runner_thread {
 
 /* A queue runner: the queue its threads fill (its name and number, as the
  * queue functions below take it) and the threads, each running its entry
- * again and again while the steps run (tfc_queue_runners_start). */
+ * again and again while the steps run (tfc_queue_runners_start). A chief
+ * queue runner (--chief-queue-runner, SyncReplicasOptimizer's) runs only
+ * in the chief's job, and stops when the chief's steps end. */
 typedef struct tfc_queue_runner {
   const char *queue;
   int64_t queue_slot;
   int32_t num_threads;
   const tfc_runner_thread *threads;
+  int32_t chief;
 } tfc_queue_runner;
 
 typedef struct tfc_model {
@@ -368,8 +371,14 @@ void tfc_count_up_to(tfc_runtime *runtime, void *variable, void *out,
  * QueueRunners does. A failure on a runner's thread ends the process with
  * its error, as any step's does. */
 void tfc_queue_runners_start(tfc_runtime *runtime, const tfc_model *model,
-                             void *state);
+                             void *state, int32_t with_chief);
 void tfc_queue_runners_stop(tfc_runtime *runtime);
+/* The chief queue runners start with the others when `with_chief` is
+ * set (not in a between-graph worker other than the chief), and stop
+ * apart from them: their stop ends only their own threads' waits, so that
+ * a dequeue waiting on one of their queues ends as at the end of input
+ * (TensorFlow's chief closing SyncReplicasOptimizer's token queue). */
+void tfc_chief_queue_runners_stop(tfc_runtime *runtime);
 
 /* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each

@@ -71,6 +71,8 @@ struct ModelInterface {
   struct QueueRunner {
     std::string queue;
     int64_t queueSlot = 0;
+    /// A chief queue runner (tfc.chief_queue_runners).
+    bool chief = false;
     llvm::SmallVector<RunnerThread> threads;
   };
   llvm::SmallVector<QueueRunner> queueRunners;

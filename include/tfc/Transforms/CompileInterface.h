@@ -44,8 +44,12 @@ struct CompileFlags {
   /// name (TensorFlow's QueueRunner runs each of its enqueue ops on a
   /// thread of its own, for as long as the steps run).
   std::vector<std::string> queueRunners;
+  /// Chief queue runners, alike (--chief-queue-runner): in the chief's
+  /// job only, from its chief init until its steps end.
+  std::vector<std::string> chiefQueueRunners;
   /// Nodes every worker runs once after the init (--local-init), and the
-  /// chief after them (--chief-init).
+  /// chief after them (--chief-init). Without these and chief queue
+  /// runners, a SyncReplicasOptimizer's parts (SyncReplicas.h).
   std::vector<std::string> localInit, chiefInit;
 };
 

@@ -129,8 +129,21 @@ mlir::Value skipIdentities(mlir::Value value);
 /// must stay even though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
 
-/// The enqueue nodes of the module's queue runners (tfc.queue_runners),
-/// each once, in order.
+/// A queue runner of the module: its enqueue nodes, one thread each, and
+/// whether it is a chief's (tfc.chief_queue_runners) or not
+/// (tfc.queue_runners).
+struct QueueRunnerSpec {
+  llvm::StringRef flag;
+  llvm::SmallVector<llvm::StringRef> nodes;
+  bool chief = false;
+  /// The compile flag that gives one, for errors.
+  llvm::StringRef flagName() const {
+    return chief ? "--chief-queue-runner" : "--queue-runner";
+  }
+};
+llvm::SmallVector<QueueRunnerSpec> queueRunnersOf(mlir::ModuleOp module);
+
+/// The enqueue nodes of the module's queue runners, each once, in order.
 llvm::SmallVector<llvm::StringRef> queueRunnerNodes(mlir::ModuleOp module);
 
 /// Whether `node` must be kept even when unused: `_Retval`, sends, and the

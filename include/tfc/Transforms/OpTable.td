@@ -996,7 +996,7 @@ def : TfcOp<"QueueSizeV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutp
 // Accumulators of float32 gradients whose shape the node states.
 foreach type = ["ConditionalAccumulator", "ResourceConditionalAccumulator"] in
   def : TfcOp<type, Queues, Pattern<"AccumulatorOp">> {
-    let shape = "scalarOutput";
+    let shape = "accumulatorHandle";
     let attrs = ["shape", "container:ignored", "shared_name",
                  "reduction_type=MEAN|SUM"];
   }

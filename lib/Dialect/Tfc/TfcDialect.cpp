@@ -71,6 +71,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kLocalInitAttr, Holder::Module, ValueKind::StringArray},
     {kChiefInitAttr, Holder::Module, ValueKind::StringArray},
     {kQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
+    {kChiefQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
     {kDevicesAttr, Holder::Module, ValueKind::StringArray},
     {kPlacementAttr, Holder::Module, ValueKind::String},
     {kSoftPlacementAttr, Holder::Module, ValueKind::Unit},

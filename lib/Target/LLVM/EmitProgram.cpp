@@ -214,9 +214,9 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   // The queue runners: struct tfc_runner_thread { const char *node;
   // tfc_step_fn entry; i64 arena_bytes; } and struct tfc_queue_runner {
   // const char *queue; i64 queue_slot; i32 num_threads; const
-  // tfc_runner_thread *threads; }.
+  // tfc_runner_thread *threads; i32 chief; }.
   auto *threadType = llvm::StructType::get(ctx, {ptr, ptr, i64});
-  auto *runnerType = llvm::StructType::get(ctx, {ptr, i64, i32, ptr});
+  auto *runnerType = llvm::StructType::get(ctx, {ptr, i64, i32, ptr, i32});
   SmallVector<llvm::Constant *> runnerInfos;
   for (const ModelInterface::QueueRunner &runner : interface.queueRunners) {
     SmallVector<llvm::Constant *> threads;
@@ -235,7 +235,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
          new llvm::GlobalVariable(m, threadsType, true,
                                   llvm::GlobalValue::PrivateLinkage,
                                   llvm::ConstantArray::get(threadsType, threads),
-                                  "tfc_runner_threads")}));
+                                  "tfc_runner_threads"),
+         llvm::ConstantInt::get(i32, runner.chief)}));
   }
   auto *runnersType = llvm::ArrayType::get(runnerType, runnerInfos.size());
   auto *runners = new llvm::GlobalVariable(
@@ -298,20 +299,17 @@ makeTargetMachine(const TargetOptions &options, std::string &error) {
 
 
 /// The queue runners whose entries `module` holds, with the queue each
-/// fills (tfc.queue_runners; an entry's graph is named by its node).
+/// fills (tfc.queue_runners, tfc.chief_queue_runners; an entry's graph is
+/// named by its node).
 LogicalResult readQueueRunners(ModuleOp module, ModelInterface &result) {
-  auto runners = module->getAttrOfType<ArrayAttr>(kQueueRunnersAttr);
-  if (!runners)
-    return success();
   llvm::StringMap<tfg::GraphOp> entries;
   for (auto graph : module.getOps<tfg::GraphOp>())
     if (StringRef node = runnerEntryNode(graph); !node.empty())
       entries[node] = graph;
-  for (Attribute attr : runners) {
-    SmallVector<StringRef> nodes;
-    cast<StringAttr>(attr).getValue().split(nodes, ',');
+  for (const QueueRunnerSpec &spec : queueRunnersOf(module)) {
     ModelInterface::QueueRunner runner;
-    for (StringRef node : nodes) {
+    runner.chief = spec.chief;
+    for (StringRef node : spec.nodes) {
       tfg::GraphOp graph = entries.lookup(node);
       if (!graph)
         continue;

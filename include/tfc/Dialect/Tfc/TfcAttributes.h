@@ -31,6 +31,10 @@ inline constexpr llvm::StringLiteral kChiefInitAttr = "tfc.chief_init";
 /// threads run, comma-separated, one thread per name (a name given twice
 /// runs on two threads). tfc-prune makes an entry of each enqueue node.
 inline constexpr llvm::StringLiteral kQueueRunnersAttr = "tfc.queue_runners";
+/// The chief queue runners, alike: they run in the chief's job only, after
+/// its chief init, until its steps end (SyncReplicasOptimizer's).
+inline constexpr llvm::StringLiteral kChiefQueueRunnersAttr =
+    "tfc.chief_queue_runners";
 inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
 inline constexpr llvm::StringLiteral kPlacementAttr = "tfc.placement";
 inline constexpr llvm::StringLiteral kSoftPlacementAttr = "tfc.soft_placement";
