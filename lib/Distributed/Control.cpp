@@ -551,42 +551,38 @@ grpc::Status callWithin(grpc::Status (ControlService::Stub::*method)(
   return (stub->*method)(&context, request, &response);
 }
 
+/// Calls `method` on every peer in turn, each within `timeout`: the first
+/// failure, naming its task, or Ok.
+template <typename Peers, typename Request, typename Response>
+Status callEveryPeer(Peers &peers, uint64_t incarnation,
+                     grpc::Status (ControlService::Stub::*method)(
+                         grpc::ClientContext *, const Request &, Response *),
+                     std::chrono::milliseconds timeout) {
+  for (auto &peer : peers) {
+    Status status = statusOfCall(
+        callWithin(method, peer.stub.get(), incarnation, timeout), peer.task,
+        peer.address);
+    if (!status.isOk())
+      return status;
+  }
+  return Status::ok();
+}
+
 } // namespace
 
 Status ClusterControl::startQueueRunners(std::chrono::milliseconds timeout) {
-  for (Impl::Peer &peer : impl->peers) {
-    Status status = statusOfCall(
-        callWithin(&ControlService::Stub::StartQueueRunners, peer.stub.get(),
-                   impl->transport.incarnation(), timeout),
-        peer.task, peer.address);
-    if (!status.isOk())
-      return status;
-  }
-  return Status::ok();
+  return callEveryPeer(impl->peers, impl->transport.incarnation(),
+                       &ControlService::Stub::StartQueueRunners, timeout);
 }
 
 Status ClusterControl::stopChiefQueueRunners(std::chrono::milliseconds timeout) {
-  for (Impl::Peer &peer : impl->peers) {
-    Status status = statusOfCall(
-        callWithin(&ControlService::Stub::StopChiefQueueRunners,
-                   peer.stub.get(), impl->transport.incarnation(), timeout),
-        peer.task, peer.address);
-    if (!status.isOk())
-      return status;
-  }
-  return Status::ok();
+  return callEveryPeer(impl->peers, impl->transport.incarnation(),
+                       &ControlService::Stub::StopChiefQueueRunners, timeout);
 }
 
 Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {
-  for (Impl::Peer &peer : impl->peers) {
-    Status status = statusOfCall(callWithin(&ControlService::Stub::Health,
-                                        peer.stub.get(),
-                                        impl->transport.incarnation(), timeout),
-                             peer.task, peer.address);
-    if (!status.isOk())
-      return status;
-  }
-  return Status::ok();
+  return callEveryPeer(impl->peers, impl->transport.incarnation(),
+                       &ControlService::Stub::Health, timeout);
 }
 
 namespace {

@@ -295,25 +295,42 @@ def main():
     sys.exit(status)
 
 
-def global_step_of(model, work, checkpoints, name):
-    """global_step in the latest checkpoint of `checkpoints`, read back by
-    a program of the same graph that restores it."""
+def restored_values(model, work, checkpoints, name, fetches, inputs=()):
+    """The values of `fetches` (tensor name, .npy descr, struct code) after
+    one step of a program of the same graph that restores a copy of the
+    latest checkpoint of `checkpoints`, fed `inputs` (TENSOR=FILE)."""
     probe = os.path.join(work, name)
     shutil.rmtree(probe, ignore_errors=True)
+    compile_flags = []
+    for tensor, _, _ in fetches:
+        compile_flags += ["--fetch", tensor.split(":")[0]]
+    for flag in inputs:
+        compile_flags += ["--feed", flag.split(":")[0]]
     code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                      "--fetch", "global_step/Read/ReadVariableOp",
                       "--init", "init", "--cluster", "worker=1,ps=1",
-                      "-o", probe], 300)
+                      "-o", probe] + compile_flags, 300)
     if code != 0:
         sys.exit("probe compile failed (%d): %s" % (code, text))
-    gs = os.path.join(probe, "global_step.npy")
+    copy = os.path.join(probe, "checkpoints")
+    shutil.copytree(checkpoints, copy)
+    flags = []
+    for flag in inputs:
+        flags += ["--input", flag]
+    for i, (tensor, _, _) in enumerate(fetches):
+        flags += ["--output", "%s=%s/%d.npy" % (tensor, probe, i)]
     code, text = run(["tfc", "run-cluster", probe, "--connect-timeout", "30",
-                      "--checkpoint-dir", checkpoints, "--restore",
-                      "--steps", "1", "--output",
-                      "global_step/Read/ReadVariableOp:0=" + gs], TIMEOUT)
+                      "--checkpoint-dir", copy, "--restore", "--steps", "1"]
+                     + flags, TIMEOUT)
     if code != 0:
         sys.exit("probe failed (%d): %s" % (code, text))
-    return read_scalar(gs, "<i8", "<q")
+    return [read_scalar("%s/%d.npy" % (probe, i), descr, code)
+            for i, (_, descr, code) in enumerate(fetches)]
+
+
+def global_step_of(model, work, checkpoints, name):
+    """global_step in the latest checkpoint of `checkpoints`."""
+    return restored_values(model, work, checkpoints, name, [
+        ("global_step/Read/ReadVariableOp:0", "<i8", "<q")])[0]
 
 
 def shared_queue(corpus, work, jobs):

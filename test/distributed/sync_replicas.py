@@ -51,7 +51,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
 from between_graph import (Job, compare_loss, global_step_of, read_scalar,  # noqa: E402
-                           report, worker_flags)
+                           report, restored_values, worker_flags)
 from corpus_cluster import run  # noqa: E402
 from npyfiles import read_float32_vector  # noqa: E402
 
@@ -104,33 +104,14 @@ def steps_run(job, task, steps):
 
 
 def restored(model, work, checkpoints, name):
-    """(global_step, loss) of the chief's last checkpoint in `checkpoints`,
-    from a program of the same graph that restores a copy of it and runs
-    one step on the manifest's batch (the loss is of the weights it
-    restored)."""
-    probe = os.path.join(work, name)
-    shutil.rmtree(probe, ignore_errors=True)
-    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                      "--feed", "x", "--feed", "y", "--fetch", "loss",
-                      "--fetch", "global_step/Read/ReadVariableOp",
-                      "--init", "init", "--cluster", "worker=1,ps=1",
-                      "-o", probe], 300)
-    if code != 0:
-        sys.exit("probe compile failed (%d): %s" % (code, text))
-    copy = os.path.join(probe, "checkpoints")
-    shutil.copytree(checkpoints, copy)
-    loss = os.path.join(probe, "loss.npy")
-    step = os.path.join(probe, "global_step.npy")
-    code, text = run(["tfc", "run-cluster", probe, "--connect-timeout", "30",
-                      "--checkpoint-dir", copy, "--restore", "--steps", "1",
-                      "--input", "x:0=" + os.path.join(model, "inputs", "0.npy"),
-                      "--input", "y:0=" + os.path.join(model, "inputs", "1.npy"),
-                      "--output", "loss:0=" + loss,
-                      "--output", "global_step/Read/ReadVariableOp:0=" + step],
-                     120)
-    if code != 0:
-        sys.exit("probe failed (%d): %s" % (code, text))
-    return read_scalar(step, "<i8", "<q"), read_scalar(loss, "<f4", "<f")
+    """(global_step, loss) of the chief's last checkpoint in `checkpoints`:
+    the loss, of the weights restored, on the manifest's batch."""
+    return restored_values(
+        model, work, checkpoints, name,
+        [("global_step/Read/ReadVariableOp:0", "<i8", "<q"),
+         ("loss:0", "<f4", "<f")],
+        ["x:0=" + os.path.join(model, "inputs", "0.npy"),
+         "y:0=" + os.path.join(model, "inputs", "1.npy")])
 
 
 def check_backup_run(label, job, statuses, model, work, losses, checked, steps):
