@@ -30,7 +30,10 @@
 // concatenation and stacking of rows of one count; DynamicStitch, whose
 // inputs' rows may have counts of their own (DynamicPartition's outputs
 // stitched back by embedding lookups over sharded tables): each input's
-// padding indices become -1, which the stitch skips. Where the count
+// padding indices become -1, which the stitch skips; and so do the indices
+// of a scatter or sparse optimizer update whose indices and updates are
+// rows of one count (the sparse gradient of such a lookup, applied to each
+// shard). Where the count
 // itself is asked for, the pass computes it:
 //
 //   Shape(v), Size(v)     from the count (and v's other, static dims)
@@ -63,6 +66,7 @@
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Transforms/TensorArrays.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -283,6 +287,9 @@ private:
   LogicalResult visitCountUser(Operation *node);
   LogicalResult reduceRows(Operation *node, const Rows &rows);
   LogicalResult stitchRows(Operation *node);
+  /// A scatter or sparse optimizer update whose indices (operand `at`) are
+  /// rows, and its updates one row per index: the padding indices skipped.
+  LogicalResult scatterRows(Operation *node, unsigned at);
   LogicalResult contractRows(Operation *node, const Rows &rows);
   /// A GatherV2 with batch dimensions (take_along_axis), whose params and
   /// indices may have rows along several dimensions at once.
@@ -1070,6 +1077,8 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
   };
   if (kind == OpKind::DynamicStitch || kind == OpKind::ParallelDynamicStitch)
     return stitchRows(node);
+  if (int at = scatterIndicesOperand(node); at >= 0)
+    return scatterRows(node, at);
   // Every operand with rows has the same count. Two feeds' dimensions
   // that the model combines must be as long: a check at run time.
   for (Value operand : operands)
@@ -2343,6 +2352,27 @@ LogicalResult Bounder::stitchRows(Operation *node) {
     skipPadding(node, i, index->bound, countValue(node, *index),
                 (tfg::getNodeName(node) + "/indices_" + Twine(i)).str());
   }
+  return success();
+}
+
+LogicalResult Bounder::scatterRows(Operation *node, unsigned at) {
+  OperandRange operands = tfg::getDataOperands(node);
+  const Rows *index = rowsOf(operands[at]);
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    const Rows *rows = rowsOf(operand);
+    if (!rows)
+      continue;
+    bool oneRowPerIndex =
+        index && sameCount(*rows, *index) && rows->axis() == 0 &&
+        rows->simple() && index->axis() == 0 && index->simple() &&
+        shapeOf(operands[at]).rank() == 1;
+    if (!oneRowPerIndex)
+      return refuse(node, *rows,
+                    "updates a variable with data and indices that are not "
+                    "rows of one count, one index per row, as");
+  }
+  skipPadding(node, at, index->bound, countValue(node, *index),
+              (tfg::getNodeName(node) + "/indices").str());
   return success();
 }
 

@@ -25,13 +25,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
-
-#include "graph.pb.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -42,22 +39,6 @@ namespace tfc {
 #include "tfc/Transforms/Passes.h.inc"
 
 namespace {
-
-/// The operand position of the row indices of a scatter or sparse
-/// optimizer update (the ops that write a variable and take indices); -1
-/// for other nodes.
-int indicesPosition(Operation *node) {
-  const OpInfo *op = lookupOp(node);
-  if (!op || !op->writesVariable)
-    return -1;
-  const proto::OpDef *opDef = OpRegistry::get().lookup(op->type);
-  if (!opDef)
-    return -1;
-  for (int i = 0; i < opDef->input_arg_size(); ++i)
-    if (opDef->input_arg(i).name() == "indices")
-      return i;
-  return -1;
-}
 
 /// The users of `value`'s data, seen through Identity nodes.
 SmallVector<OpOperand *> dataUses(Value value) {
@@ -88,7 +69,7 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
     for (OpOperand *use : dataUses(tfg::getDataResults(unique)[0])) {
       Operation *user = use->getOwner();
       OpKind kind = opKindOf(user);
-      if (int(use->getOperandNumber()) == indicesPosition(user)) {
+      if (int(use->getOperandNumber()) == scatterIndicesOperand(user)) {
         updates.insert(user);
         continue;
       }
@@ -114,7 +95,7 @@ struct BoundUniquePass : public impl::BoundUniquePassBase<BoundUniquePass> {
           llvm::append_range(rows, tfg::getDataResults(user));
           continue;
         }
-        int indices = indicesPosition(user);
+        int indices = scatterIndicesOperand(user);
         if (!updates.contains(user) || use->getOperandNumber() == 0 ||
             int(use->getOperandNumber()) == indices)
           return;

@@ -172,6 +172,51 @@ const SmallVector<int64_t> *ShapeContext::inputValue(unsigned i) const {
   return lookupValue(tfg::getDataOperands(node)[i]);
 }
 
+std::optional<SmallVector<int64_t>> ShapeContext::inputAsShape(unsigned i) const {
+  // The elements of `value`, a vector or a scalar (one element), known or
+  // not; false when their number is unknown.
+  std::function<bool(Value, SmallVector<int64_t> &)> elements =
+      [&](Value value, SmallVector<int64_t> &out) {
+        if (const SmallVector<int64_t> *known = lookupValue(value)) {
+          out.append(known->begin(), known->end());
+          return true;
+        }
+        Operation *piece = value.getDefiningOp();
+        OpKind kind = piece && tfg::isNode(piece) ? opKindOf(piece) : OpKind::Unknown;
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (kind == OpKind::ConcatV2 || kind == OpKind::Pack) {
+          OperandRange parts = tfg::getDataOperands(piece);
+          if (kind == OpKind::ConcatV2) {
+            std::optional<SmallVector<int64_t>> axis =
+                constantInts(parts.back());
+            if (!axis || axis->size() != 1 || ((*axis)[0] != 0 && (*axis)[0] != -1))
+              return false;
+            parts = parts.drop_back();
+          }
+          for (Value part : parts)
+            if (!elements(part, out))
+              return false;
+          return true;
+        }
+        if (kind == OpKind::ExpandDims)
+          return elements(tfg::getDataOperands(piece)[0], out);
+        // An unknown scalar, or a vector of known length.
+        if (type && type.getRank() == 0) {
+          out.push_back(ShapedType::kDynamic);
+          return true;
+        }
+        if (type && type.getRank() == 1 && !type.isDynamicDim(0)) {
+          out.append(type.getDimSize(0), ShapedType::kDynamic);
+          return true;
+        }
+        return false;
+      };
+  SmallVector<int64_t> out;
+  if (!elements(tfg::getDataOperands(node)[i], out))
+    return std::nullopt;
+  return out;
+}
+
 Attribute ShapeContext::attr(StringRef name) const {
   if (Attribute a = node->getAttr(name))
     return a;
@@ -913,6 +958,15 @@ LogicalResult reshape(ShapeContext &c) {
   const SmallVector<int64_t> *target = c.inputValue(1);
   const Shape &shapeArg = c.input(1);
   if (!target) {
+    // Some of the target's dimensions may still be known (a gradient's
+    // Reshape to [Size(indices), 4]).
+    std::optional<SmallVector<int64_t>> partial = c.inputAsShape(1);
+    if (partial && llvm::all_of(*partial, [](int64_t d) {
+          return d >= 0 || d == kUnknown;
+        })) {
+      c.setOutput(0, Shape::of(*partial));
+      return success();
+    }
     if (shapeArg.isStatic() && shapeArg.rank() == 1)
       c.setOutput(0, Shape::ofRank(shapeArg.dims[0]));
     return success();

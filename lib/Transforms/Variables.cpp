@@ -3,7 +3,10 @@
 #include "tfc/Transforms/Variables.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
+#include "tfc/Dialect/Tfg/OpRegistry.h"
 #include "tfc/Transforms/OpTable.h"
+
+#include "graph.pb.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -30,6 +33,19 @@ bool isVariableReference(Type type) {
 bool writesVariables(Operation *node) {
   const OpInfo *op = lookupOp(node);
   return op && op->writesVariable;
+}
+
+int scatterIndicesOperand(Operation *node) {
+  const OpInfo *op = lookupOp(node);
+  if (!op || !op->writesVariable)
+    return -1;
+  const proto::OpDef *opDef = OpRegistry::get().lookup(op->type);
+  if (!opDef)
+    return -1;
+  for (int i = 0; i < opDef->input_arg_size(); ++i)
+    if (opDef->input_arg(i).name() == "indices")
+      return i;
+  return -1;
 }
 
 bool isVariableRead(Operation *node) {

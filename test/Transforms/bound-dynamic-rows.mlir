@@ -283,6 +283,47 @@ module attributes {tfc.feeds = ["data:0", "parts:0"], tfc.fetches = ["total:0", 
 
 // -----
 
+// The sparse update of a shard (embedding_lookup's gradient under SGD):
+// ScatterSub of rows of partitioned ids and their gradient rows, one per
+// id; the padding indices become -1 and the update skips them, so the
+// padding rows of the gradient touch no row of the variable.
+// CHECK-LABEL: module attributes
+// CHECK-DAG: %[[IDS:.*]]:3 = DynamicPartition(%{{.*}}, %{{.*}}) name("ids") {{.*}} -> (tensor<4xi32>, tensor<4xi32>)
+// CHECK-DAG: %[[COUNT:.*]]:2 = Sum(%{{.*}}, %{{.*}}) name("ids/count_0")
+// CHECK-DAG: %[[VALID:.*]]:2 = Less(%{{.*}}, %[[COUNT]]#0) name("update/indices/valid")
+// CHECK-DAG: %[[MASKED:.*]]:2 = SelectV2(%[[VALID]]#0, %[[IDS]]#0, %{{.*}}) name("update/indices")
+// CHECK-DAG: ScatterSub(%{{.*}}, %[[MASKED]]#0, %{{.*}}) name("update") {{.*}}tfc.skip_negative_indices
+module attributes {tfc.feeds = ["ids:0", "parts:0", "grad:0"], tfc.targets = ["update"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids_in") {T = i32, index = 0 : i64} : () -> tensor<4xi32>
+    %parts:2 = _Arg name("parts") {T = i32, index = 1 : i64} : () -> tensor<4xi32>
+    %grad:2 = _Arg name("grad") {T = f32, index = 2 : i64} : () -> tensor<4x2xf32>
+    %split:3 = DynamicPartition(%ids#0, %parts#0) name("ids") {T = i32, num_partitions = 2 : i64} : (tensor<4xi32>, tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+    %rows:3 = DynamicPartition(%grad#0, %parts#0) name("rows") {T = f32, num_partitions = 2 : i64} : (tensor<4x2xf32>, tensor<4xi32>) -> (tensor<?x2xf32>, tensor<?x2xf32>)
+    %table:2 = VariableV2 name("table") {container = "", dtype = f32, shape = #tfg.shape<5x2>, shared_name = ""} : () -> tensor<5x2x!tfg.ref<f32>>
+    %update:2 = ScatterSub(%table#0, %split#0, %rows#0) name("update") {T = f32, Tindices = i32, use_locking = false} : (tensor<5x2x!tfg.ref<f32>>, tensor<?xi32>, tensor<?x2xf32>) -> tensor<5x2x!tfg.ref<f32>>
+  }
+}
+
+// -----
+
+// A scatter whose updates are not one row per index of the rows is
+// refused.
+module attributes {tfc.feeds = ["ids:0", "parts:0", "grad:0"], tfc.targets = ["update"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %ids:2 = _Arg name("ids_in") {T = i32, index = 0 : i64} : () -> tensor<4xi32>
+    %parts:2 = _Arg name("parts") {T = i32, index = 1 : i64} : () -> tensor<4xi32>
+    %grad:2 = _Arg name("grad") {T = f32, index = 2 : i64} : () -> tensor<4x2xf32>
+    %split:3 = DynamicPartition(%ids#0, %parts#0) name("ids") {T = i32, num_partitions = 2 : i64} : (tensor<4xi32>, tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+    %rows:3 = DynamicPartition(%grad#0, %ids#0) name("rows") {T = f32, num_partitions = 2 : i64} : (tensor<4x2xf32>, tensor<4xi32>) -> (tensor<?x2xf32>, tensor<?x2xf32>)
+    %table:2 = VariableV2 name("table") {container = "", dtype = f32, shape = #tfg.shape<5x2>, shared_name = ""} : () -> tensor<5x2x!tfg.ref<f32>>
+    // expected-error @+1 {{node 'update' (ScatterSub) updates a variable with data and indices that are not rows of one count, one index per row, as}}
+    %update:2 = ScatterSub(%table#0, %split#0, %rows#0) name("update") {T = f32, Tindices = i32, use_locking = false} : (tensor<5x2x!tfg.ref<f32>>, tensor<?xi32>, tensor<?x2xf32>) -> tensor<5x2x!tfg.ref<f32>>
+  }
+}
+
+// -----
+
 // A DynamicStitch of rows into a size nothing bounds is refused.
 module attributes {tfc.feeds = ["ids:0", "parts:0"], tfc.fetches = ["stitch:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {

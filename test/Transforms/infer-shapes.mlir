@@ -105,6 +105,30 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A target put together from pieces some of which are unknown keeps the
+// known ones (TensorFlow's partial shape tensors): the gradient of a
+// Gather reshapes to ConcatV2([Size(indices)], Shape(params)[1:]), with
+// indices of a number only the data decides.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("values") {{.*}} -> tensor<?x4xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %indices:2 = Placeholder name("indices") {dtype = i32, shape = #tfg.shape<?>} : () -> tensor<*xi32>
+  %grad:2 = Placeholder name("grad") {dtype = f32, shape = #tfg.shape<?x4>} : () -> tensor<*xf32>
+  %params:2 = Placeholder name("params") {dtype = f32, shape = #tfg.shape<10x4>} : () -> tensor<*xf32>
+  %size:2 = Size(%indices#0) name("size") {T = i32, out_type = i32} : (tensor<*xi32>) -> tensor<*xi32>
+  %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %rows:2 = ExpandDims(%size#0, %zero#0) name("rows") {T = i32, Tdim = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %shape:2 = Shape(%params#0) name("shape") {T = f32, out_type = i32} : (tensor<*xf32>) -> tensor<*xi32>
+  %b:2 = Const name("b") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e:2 = Const name("e") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s:2 = Const name("s") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %inner:2 = StridedSlice(%shape#0, %b#0, %e#0, %s#0) name("inner") {Index = i32, T = i32, end_mask = 1} : (tensor<*xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<*xi32>
+  %target:2 = ConcatV2(%rows#0, %inner#0, %zero#0) name("target") {N = 2, T = i32, Tidx = i32} : (tensor<*xi32>, tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %values:2 = Reshape(%grad#0, %target#0) name("values") {T = f32, Tshape = i32} : (tensor<*xf32>, tensor<*xi32>) -> tensor<*xf32>
+}
+
+// -----
+
 // Einsum as Keras' attention emits it, and ConcatV2 on a known axis.
 // CHECK-LABEL: tfg.graph
 // CHECK: name("scores") {{.*}} -> tensor<2x4x3x3xf32>

@@ -1201,6 +1201,80 @@ def make_ps_sync_backup_linear(root):
     md.finish()
 
 
+def make_ps_embedding(root, strategy):
+    """Sharded embeddings (OSDI §4.2, Figure 3): a table of 1000 rows of 8
+    split over two ps tasks (fixed_size_partitioner(2), ref variables, as
+    replica_device_setter places them: part_0 on /job:ps/task:0, part_1 on
+    task 1), looked up with embedding_lookup's partition_strategy
+    `strategy` ("mod": id % 2 picks the shard; "div": contiguous halves):
+    DynamicPartition of the ids, a Gather on each shard's own task,
+    ParallelDynamicStitch of the rows. The sum of each example's rows times
+    w is regressed on y; SGD's sparse update applies each shard's rows of
+    the gradient there (ScatterSub), so that only the rows a step touches
+    cross the network. Ids repeat within a batch (their gradients add up).
+    Fetches after 3 steps: the loss and the rows the batch touches."""
+    name = "ps_embedding_" + strategy
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 embedding regression, a 1000x8 table partitioned over "
+                  "2 ps tasks, embedding_lookup partition_strategy=%s, SGD "
+                  "(sparse updates)" % strategy)
+    steps = 3
+    with tf1_graph(name) as g:
+        with tf1.device(tf1.train.replica_device_setter(
+                ps_tasks=2, worker_device="/job:worker/task:0")):
+            global_step = tf1.train.get_or_create_global_step()
+            ids = tf1.placeholder(tf.int64, [6], name="ids")
+            y = tf1.placeholder(tf.float32, [3, 1], name="y")
+            table = tf1.get_variable(
+                "emb", [1000, 8], use_resource=False,
+                partitioner=tf1.fixed_size_partitioner(2),
+                initializer=tf1.random_normal_initializer(stddev=0.5))
+            w = tf1.get_variable("w", [8, 1], use_resource=False,
+                                 initializer=tf1.glorot_uniform_initializer())
+            rows = tf1.nn.embedding_lookup(table, ids,
+                                           partition_strategy=strategy)
+            # Two ids per example, summed.
+            examples = tf.reduce_sum(tf.reshape(rows, [3, 2, 8]), axis=1)
+            loss = tf.identity(
+                tf.reduce_mean(tf.square(tf.matmul(examples, w) - y)),
+                name="loss")
+            tf1.train.GradientDescentOptimizer(0.2).minimize(
+                loss, global_step=global_step, name="train_op")
+            touched = tf.identity(
+                tf1.nn.embedding_lookup(table, ids, partition_strategy=strategy),
+                name="touched")
+            tf.group(tf1.global_variables_initializer(), name="init")
+        devices = sorted({op.device for op in g.get_operations() if op.device})
+        assert devices == ["/job:ps/task:0", "/job:ps/task:1",
+                           "/job:worker/task:0"], devices
+        md.write_text(g.as_graph_def())
+    # Ids in both shards, with repeats, under either strategy.
+    id_values = np.array([3, 998, 3, 500, 499, 7], np.int64)
+    md.add_feed("ids:0", id_values)
+    md.add_feed("y:0", rng.standard_normal((3, 1)).astype(np.float32))
+    # TensorFlow in one process, devices dropped: the loss before each
+    # step, and the fetches after the steps.
+    with tf.Graph().as_default() as run:
+        tf1.import_graph_def(without_devices(g.as_graph_def()), name="")
+        with tf1.Session(graph=run, config=session_config()) as sess:
+            sess.run("init")
+            losses = []
+            for _ in range(steps):
+                losses.append(sess.run("loss:0", md.feed_values))
+                sess.run("train_op", md.feed_values)
+            values = sess.run(["loss:0", "touched:0"], md.feed_values)
+    losses.append(values[0])
+    for tensor, value in zip(["loss:0", "touched:0"], values):
+        md.add_fetch(tensor, value)
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
+                       step_losses="outputs/step_losses.npy",
+                       roundtrip_flags="--soft-placement")
+    md.finish()
+
+
 def ps_shared_queue_graph(name, placed):
     """The graph of make_ps_shared_queue, with its device requests or, for
     TensorFlow's run in one process, without."""
@@ -2192,6 +2266,8 @@ def all_models():
         ("ps_shared_queue", make_ps_shared_queue),
         ("ps_sync_mlp", make_ps_sync_mlp),
         ("ps_sync_backup_linear", make_ps_sync_backup_linear),
+        ("ps_embedding_mod", lambda root: make_ps_embedding(root, "mod")),
+        ("ps_embedding_div", lambda root: make_ps_embedding(root, "div")),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:

@@ -87,6 +87,12 @@ public:
 
   /// The value of integer input `i`, flattened, if known.
   const llvm::SmallVector<int64_t> *inputValue(unsigned i) const;
+  /// Integer vector input `i` as a shape (TensorFlow's partial shape
+  /// tensors): its value where known; else, where it is put together
+  /// (ConcatV2 along 0, Pack, ExpandDims of a scalar), the pieces' values
+  /// where known and ShapedType::kDynamic for the others; nullopt when
+  /// not even its length is known.
+  std::optional<llvm::SmallVector<int64_t>> inputAsShape(unsigned i) const;
 
   /// The dense shape of TensorList input `i` (meetListShapes), or unknown.
   Shape inputList(unsigned i) const;

@@ -58,6 +58,11 @@ std::string checkpointKey(mlir::Operation *variableNode);
 /// (assignments, optimizer updates, scatters, DestroyResourceOp).
 bool writesVariables(mlir::Operation *node);
 
+/// The operand position of the row indices of a scatter or sparse
+/// optimizer update (the ops that write a variable and take indices); -1
+/// for other nodes.
+int scatterIndicesOperand(mlir::Operation *node);
+
 /// Whether output 0 of `node` is the variable's value itself, without a
 /// copy: Identity of a ref, ReadVariableOp.
 bool isVariableRead(mlir::Operation *node);
