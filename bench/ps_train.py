@@ -3,7 +3,7 @@
 against TensorFlow 2.21's own distributed runtime, in one run, on loopback.
 
     python bench/ps_train.py [--tfc build/bin/tfc] [--workers 2] [--steps 200]
-                             [--rounds 3] [--batch 64] [--work DIR]
+                             [--rounds 3] [--batch 64] [--sync R] [--work DIR]
 
 The model: an MLP classifier 256-512-512-10 (about 400k parameters, 1.6 MB
 of float32) built by TF1's replica_device_setter for one ps task, trained
@@ -17,6 +17,11 @@ own process on 127.0.0.1, every worker feeding its own batch:
     process with a `tf.compat.v1.Session("grpc://worker-k")` on the graph
     built for worker k; the chief initializes, then every client times S
     steps after warm-up, all at once.
+With --sync R, the optimizer is SyncReplicasOptimizer taking R gradients
+per update, without initial tokens (so that no worker runs ahead of an
+update: each step waits for it): tfc finds its parts by itself;
+TensorFlow's clients run what its session hook would (the chief's init
+and the chief queue runner on a thread of the chief's client).
 Each worker's median step time gives its rate; the job's rate is their
 sum. Prints a markdown table of the medians over --rounds rounds
 (alternating tfc and TensorFlow, fresh processes each round) and the
@@ -46,7 +51,7 @@ CLASSES = 10
 # Builds worker k's graph (the same in the benchmark and in TensorFlow's
 # client processes): print(graph_def) of build(tf, k, batch).
 BUILD = """
-def build(tf, worker, batch):
+def build(tf, worker, batch, sync=0, workers=1):
     tf1 = tf.compat.v1
     graph = tf.Graph()
     with graph.as_default():
@@ -68,9 +73,20 @@ def build(tf, worker, batch):
             loss = tf.reduce_mean(
                 tf.nn.sparse_softmax_cross_entropy_with_logits(
                     labels=labels, logits=h), name="loss")
-            tf1.train.GradientDescentOptimizer(0.01).minimize(
-                loss, global_step=step, name="train_op")
+            optimizer = tf1.train.GradientDescentOptimizer(0.01)
+            if sync:
+                optimizer = tf1.train.SyncReplicasOptimizer(
+                    optimizer, replicas_to_aggregate=sync,
+                    total_num_replicas=workers)
+            tf.group(optimizer.minimize(loss, global_step=step),
+                     name="train_op")
             tf.group(tf1.global_variables_initializer(), name="init")
+            if sync:
+                # What the optimizer's session hook runs.
+                graph.sync_parts = (optimizer.local_step_init_op,
+                                    optimizer.chief_init_op,
+                                    optimizer.get_init_tokens_op(0),
+                                    optimizer.get_chief_queue_runner())
     return graph
 """.replace("INPUTS", str(INPUTS)).replace("HIDDEN", str(HIDDEN)).replace(
     "CLASSES", str(CLASSES))
@@ -84,17 +100,28 @@ os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
 import numpy as np
 import tensorflow as tf
 target, worker, batch, steps, ready = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-graph = build(tf, worker, batch)
+sync, workers = int(sys.argv[6]), int(sys.argv[7])
+graph = build(tf, worker, batch, sync, workers)
+coordinator = tf.compat.v1.train.Coordinator()
 rng = np.random.default_rng(worker)
 feed = {"x:0": rng.standard_normal((batch, %d)).astype(np.float32),
         "labels:0": rng.integers(0, %d, batch).astype(np.int32)}
 with tf.compat.v1.Session(target, graph=graph) as session:
     if worker == 0:
         session.run("init")
+        if sync:
+            # The hook's chief: its init, the initial tokens, the runner.
+            local_init, chief_init, tokens, runner = graph.sync_parts
+            session.run(chief_init)
+            session.run(tokens)
+            threads = runner.create_threads(session, coord=coordinator,
+                                            daemon=True, start=True)
         open(ready, "w").close()
     else:
         while not os.path.exists(ready):
             time.sleep(0.01)
+        if sync:
+            session.run(graph.sync_parts[0])
     for _ in range(min(steps, 10)):
         session.run(["loss:0", "train_op"], feed)
     times = []
@@ -102,7 +129,12 @@ with tf.compat.v1.Session(target, graph=graph) as session:
         start = time.perf_counter()
         session.run(["loss:0", "train_op"], feed)
         times.append(time.perf_counter() - start)
-print(statistics.median(times))
+    if sync and worker == 0:
+        # The others' last steps need their tokens before the runner stops.
+        time.sleep(2)
+        coordinator.request_stop()
+print(statistics.median(times), flush=True)
+os._exit(0)
 """ % (INPUTS, CLASSES)
 
 SERVER = """
@@ -114,7 +146,7 @@ tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3]))
 """
 
 
-def time_tf(workers, batch, steps, work):
+def time_tf(workers, batch, steps, work, sync):
     import json
     ports = free_ports(workers + 1)
     cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
@@ -129,7 +161,8 @@ def time_tf(workers, batch, steps, work):
     try:
         clients = [subprocess.Popen(
             [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], str(k),
-             str(batch), str(steps), ready], stdout=subprocess.PIPE, text=True)
+             str(batch), str(steps), ready, str(sync), str(workers)],
+            stdout=subprocess.PIPE, text=True)
             for k in range(workers)]
         medians = []
         for client in clients:
@@ -164,6 +197,9 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--sync", type=int, default=0, metavar="R",
+                        help="synchronous replicas: SyncReplicasOptimizer "
+                             "taking R gradients per update")
     parser.add_argument("--work")
     args = parser.parse_args()
     import numpy as np
@@ -174,7 +210,7 @@ def main():
     tfc = os.path.abspath(args.tfc)
     scope = {}
     exec(BUILD, scope)
-    graph = scope["build"](tf, 0, args.batch)
+    graph = scope["build"](tf, 0, args.batch, args.sync, args.workers)
     path = os.path.join(work, "worker0.pbtxt")
     with open(path, "w") as f:
         f.write(str(graph.as_graph_def()))
@@ -192,7 +228,8 @@ def main():
     ours, theirs = [], []
     for _ in range(args.rounds):
         ours.append(time_tfc(tfc, program, args.workers, args.steps, work))
-        theirs.append(time_tf(args.workers, args.batch, args.steps, work))
+        theirs.append(time_tf(args.workers, args.batch, args.steps, work,
+                              args.sync))
 
     def rate(rounds):
         # Steps per second of the job: each round's sum over workers.
@@ -201,12 +238,15 @@ def main():
     def step(rounds):
         return statistics.median(statistics.median(medians) for medians in rounds)
 
-    print("| workers | batch | tfc step | TensorFlow step | tfc steps/s | "
-          "TensorFlow steps/s | speedup |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| workers | training | batch | tfc step | TensorFlow step | "
+          "tfc steps/s | TensorFlow steps/s | speedup |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     a, b = rate(ours), rate(theirs)
-    print("| %d | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
-        args.workers, args.batch, step(ours) * 1e3, step(theirs) * 1e3, a, b, a / b))
+    mode = ("sync, %d of %d" % (args.sync, args.workers) if args.sync
+            else "async")
+    print("| %d | %s | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
+        args.workers, mode, args.batch, step(ours) * 1e3, step(theirs) * 1e3,
+        a, b, a / b))
 
 
 if __name__ == "__main__":
