@@ -23,6 +23,12 @@ on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
 
   failing: worker 1 refuses its input; the chief names it and fails.
 
+  checkpoint flag: worker 1 given --checkpoint-dir refuses it, naming the
+  chief as the one to give it to; the chief names worker 1 and fails.
+
+  never joined: worker 1 never starts; once the chief's steps are done it
+  waits --connect-timeout for it, then names it and ends the job (138).
+
 Then the corpus model ps_shared_queue, whose input queues and their queue
 runners are on the ps, shared by the workers' steps:
 
@@ -287,6 +293,35 @@ def main():
         for task in sorted(statuses):
             print("failing: %s exit %s" % (task, statuses[task]))
         print("failing: chief says: " +
+              [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
+        # A worker other than the chief given a checkpoint flag refuses it
+        # (the chief saves and restores the job's variables).
+        job = Job(programs, work, "checkpoint-flag")
+        jobs.append(job)
+        job.start("ps-0")
+        job.start("worker-0", worker_flags(model, manifest, 0, steps,
+                                           os.path.join(job.work, "loss0.npy")))
+        job.start("worker-1", worker_flags(model, manifest, 1, steps,
+                                           os.path.join(job.work, "loss1.npy")) +
+                  ["--checkpoint-dir", os.path.join(job.work, "checkpoints")])
+        statuses = job.finish()
+        for task in sorted(statuses):
+            print("checkpoint flag: %s exit %s" % (task, statuses[task]))
+        print("checkpoint flag: worker 1 says: " +
+              [line for line in job.log("worker-1").splitlines() if "error" in line][-1])
+
+        # A worker that never joins: once its steps are done, the chief
+        # waits --connect-timeout for it, then names it and ends the job.
+        job = Job(programs, work, "never-joined")
+        jobs.append(job)
+        job.start("ps-0")
+        job.start("worker-0", worker_flags(model, manifest, 0, steps,
+                                           os.path.join(job.work, "loss0.npy")) +
+                  ["--connect-timeout", "1"])
+        statuses = job.finish()
+        for task in sorted(statuses):
+            print("never joined: %s exit %s" % (task, statuses[task]))
+        print("never joined: chief says: " +
               [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
         status |= shared_queue(corpus, work, jobs)
     finally:
