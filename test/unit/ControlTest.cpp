@@ -186,3 +186,45 @@ TEST(ControlTest, FailuresNameTheTask) {
 }
 
 } // namespace
+
+// Tests between-graph replication's calls to the chief: a worker's Join
+// waits until the chief opens the job to the workers, then takes the job's
+// incarnation; until each worker has said that its steps are done,
+// waitForWorkersDone says not yet. A task that is not one of the workers
+// is refused, named.
+TEST(ControlTest, WorkersJoinAndSayWhenTheyAreDone) {
+  const TaskName kWorker{"worker", 1};
+  Task chief({"worker", 0}, 0x5eed, [](int64_t) { return RendezvousStatus::ok(); });
+  Task worker(kWorker, 0, [](int64_t) { return RendezvousStatus::ok(); });
+  Task stranger(kPs, 0, [](int64_t) { return RendezvousStatus::ok(); });
+  const TaskName kChiefWorker{"worker", 0};
+  worker.transport->setAddress(kChiefWorker, chief.address());
+  stranger.transport->setAddress(kChiefWorker, chief.address());
+
+  std::atomic<bool> joined{false};
+  std::thread joining([&] {
+    RendezvousStatus status =
+        joinJob(*worker.transport, kChiefWorker, 10s, nullptr);
+    EXPECT_TRUE(status.isOk()) << status.getMessage();
+    joined = true;
+  });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(joined);
+  chief.control->openToWorkers({kWorker});
+  joining.join();
+  EXPECT_EQ(worker.transport->incarnation(), 0x5eedu);
+  EXPECT_EQ(chief.control->joinedWorkers().size(), 1u);
+  EXPECT_FALSE(chief.control->waitForWorkersDone(50ms));
+  RendezvousStatus status =
+      reportDone(*worker.transport, kChiefWorker, 0, "", 5s);
+  ASSERT_TRUE(status.isOk()) << status.getMessage();
+  EXPECT_TRUE(chief.control->waitForWorkersDone(1s));
+
+  status = joinJob(*stranger.transport, kChiefWorker, 5s, nullptr);
+  EXPECT_EQ(status.getCode(), Code::InvalidArgument);
+  EXPECT_NE(status.getMessage().find(
+                "/job:ps/replica:0/task:0 is not a worker of this job's "
+                "between-graph replication"),
+            std::string::npos)
+      << status.getMessage();
+}
