@@ -1201,24 +1201,30 @@ def make_ps_sync_backup_linear(root):
     md.finish()
 
 
-def make_ps_embedding(root, strategy):
+def make_ps_embedding(root, strategy, partitioner="fixed"):
     """Sharded embeddings (OSDI §4.2, Figure 3): a table of 1000 rows of 8
-    split over two ps tasks (fixed_size_partitioner(2), ref variables, as
-    replica_device_setter places them: part_0 on /job:ps/task:0, part_1 on
-    task 1), looked up with embedding_lookup's partition_strategy
-    `strategy` ("mod": id % 2 picks the shard; "div": contiguous halves):
+    split over two ps tasks (ref variables, as replica_device_setter places
+    them, round-robin: part_0 on /job:ps/task:0, part_1 on task 1, part_2
+    on task 0), by fixed_size_partitioner(2) or, with `partitioner`
+    "minmax", by min_max_variable_partitioner into 3 uneven parts (334,
+    333, 333 rows), looked up with embedding_lookup's partition_strategy
+    `strategy` ("mod": id % parts picks the shard; "div": contiguous
+    ranges):
     DynamicPartition of the ids, a Gather on each shard's own task,
     ParallelDynamicStitch of the rows. The sum of each example's rows times
     w is regressed on y; SGD's sparse update applies each shard's rows of
     the gradient there (ScatterSub), so that only the rows a step touches
     cross the network. Ids repeat within a batch (their gradients add up).
     Fetches after 3 steps: the loss and the rows the batch touches."""
-    name = "ps_embedding_" + strategy
+    name = "ps_embedding_" + (strategy if partitioner == "fixed"
+                              else partitioner)
     rng = seed_everything(name)
     md = ModelDir(root, name, "training",
                   "TF1 embedding regression, a 1000x8 table partitioned over "
-                  "2 ps tasks, embedding_lookup partition_strategy=%s, SGD "
-                  "(sparse updates)" % strategy)
+                  "2 ps tasks (%s), embedding_lookup partition_strategy=%s, "
+                  "SGD (sparse updates)" % (
+                      "fixed_size_partitioner(2)" if partitioner == "fixed"
+                      else "min_max_variable_partitioner, 3 parts", strategy))
     steps = 3
     with tf1_graph(name) as g:
         with tf1.device(tf1.train.replica_device_setter(
@@ -1228,7 +1234,10 @@ def make_ps_embedding(root, strategy):
             y = tf1.placeholder(tf.float32, [3, 1], name="y")
             table = tf1.get_variable(
                 "emb", [1000, 8], use_resource=False,
-                partitioner=tf1.fixed_size_partitioner(2),
+                partitioner=tf1.fixed_size_partitioner(2)
+                if partitioner == "fixed" else
+                tf1.min_max_variable_partitioner(max_partitions=3,
+                                                 min_slice_size=1 << 10),
                 initializer=tf1.random_normal_initializer(stddev=0.5))
             w = tf1.get_variable("w", [8, 1], use_resource=False,
                                  initializer=tf1.glorot_uniform_initializer())
@@ -2268,6 +2277,8 @@ def all_models():
         ("ps_sync_backup_linear", make_ps_sync_backup_linear),
         ("ps_embedding_mod", lambda root: make_ps_embedding(root, "mod")),
         ("ps_embedding_div", lambda root: make_ps_embedding(root, "div")),
+        ("ps_embedding_minmax",
+         lambda root: make_ps_embedding(root, "div", "minmax")),
     ]
     for name, make_opt, resource, task in OPTIMIZERS:
         models.append((name, lambda root, n=name, m=make_opt, r=resource, t=task:
