@@ -252,7 +252,14 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
       chiefInit = {(*sync)->chiefInit};
       if (!(*sync)->initTokens.empty())
         chiefInit.push_back((*sync)->initTokens);
-      chiefRunners = {(*sync)->chiefQueueRunner};
+      // Unless a --queue-runner runs its enqueue already.
+      bool given = llvm::any_of(flags.queueRunners, [&](const std::string &r) {
+        SmallVector<StringRef> nodes;
+        StringRef(r).split(nodes, ',');
+        return llvm::is_contained(nodes, (*sync)->chiefQueueRunner);
+      });
+      if (!given)
+        chiefRunners = {(*sync)->chiefQueueRunner};
     }
   }
   for (auto [attr, names] : {std::make_pair(kLocalInitAttr, &localInit),
