@@ -161,6 +161,15 @@ def compare_loss(job, worker, output, value):
     return compare(output, want, "1e-5", "1e-6")
 
 
+def finish_failing(label, job, task):
+    """Waits for the job, prints every task's exit status, and returns the
+    last error line of `task`."""
+    statuses = job.finish()
+    for name in sorted(statuses):
+        print("%s: %s exit %s" % (label, name, statuses[name]))
+    return [line for line in job.log(task).splitlines() if "error" in line][-1]
+
+
 def report(job, statuses):
     for task in sorted(statuses):
         print("%s exit %s" % (task, statuses[task]))
@@ -289,11 +298,7 @@ def main():
         job.start("worker-1", ["--steps", "1", "--input",
                                "x:0=" + os.path.join(model, "inputs", "1.npy"),
                                "--input", "y:0=" + os.path.join(model, "inputs", "1.npy")])
-        statuses = job.finish()
-        for task in sorted(statuses):
-            print("failing: %s exit %s" % (task, statuses[task]))
-        print("failing: chief says: " +
-              [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
+        print("failing: chief says: " + finish_failing("failing", job, "worker-0"))
         # A worker other than the chief given a checkpoint flag refuses it
         # (the chief saves and restores the job's variables).
         job = Job(programs, work, "checkpoint-flag")
@@ -304,11 +309,7 @@ def main():
         job.start("worker-1", worker_flags(model, manifest, 1, steps,
                                            os.path.join(job.work, "loss1.npy")) +
                   ["--checkpoint-dir", os.path.join(job.work, "checkpoints")])
-        statuses = job.finish()
-        for task in sorted(statuses):
-            print("checkpoint flag: %s exit %s" % (task, statuses[task]))
-        print("checkpoint flag: worker 1 says: " +
-              [line for line in job.log("worker-1").splitlines() if "error" in line][-1])
+        print("checkpoint flag: worker 1 says: " + finish_failing("checkpoint flag", job, "worker-1"))
 
         # A worker that never joins: once its steps are done, the chief
         # waits --connect-timeout for it, then names it and ends the job.
@@ -318,11 +319,7 @@ def main():
         job.start("worker-0", worker_flags(model, manifest, 0, steps,
                                            os.path.join(job.work, "loss0.npy")) +
                   ["--connect-timeout", "1"])
-        statuses = job.finish()
-        for task in sorted(statuses):
-            print("never joined: %s exit %s" % (task, statuses[task]))
-        print("never joined: chief says: " +
-              [line for line in job.log("worker-0").splitlines() if "error" in line][-1])
+        print("never joined: chief says: " + finish_failing("never joined", job, "worker-0"))
         status |= shared_queue(corpus, work, jobs)
     finally:
         for job in jobs:
