@@ -41,6 +41,11 @@ runners are on the ps, shared by the workers' steps:
   there are are shared between them (global_step 8 in the last
   checkpoint).
 
+Then ps_embedding_mod, a table sharded over two ps tasks:
+
+  embedding: worker 0 runs 2 steps, then worker 1 runs 2 on the same
+  batch: their last losses are TensorFlow's for steps 1 and 3 of 4.
+
 (Synchronous replicas: sync_replicas.py.)
 
 usage: between_graph.py CORPUS WORKDIR
@@ -84,7 +89,7 @@ def read_scalar(path, descr, code):
 class Job:
     """The tasks of one run, each a process with its stderr in a file."""
 
-    def __init__(self, programs, work, name, workers=2):
+    def __init__(self, programs, work, name, workers=2, ps=1):
         self.programs = programs
         self.work = os.path.join(work, name)
         shutil.rmtree(self.work, ignore_errors=True)
@@ -93,7 +98,8 @@ class Job:
         with open(self.cluster, "w") as f:
             json.dump({"worker": ["127.0.0.1:%d" % free_port()
                                   for _ in range(workers)],
-                       "ps": ["127.0.0.1:%d" % free_port()]}, f)
+                       "ps": ["127.0.0.1:%d" % free_port() for _ in range(ps)]},
+                      f)
         self.processes = {}
         self.deadline = time.time() + TIMEOUT
         self.env = dict(os.environ)
@@ -321,6 +327,7 @@ def main():
                   ["--connect-timeout", "1"])
         print("never joined: chief says: " + finish_failing("never joined", job, "worker-0"))
         status |= shared_queue(corpus, work, jobs)
+        status |= sharded_embedding(corpus, work, jobs)
     finally:
         for job in jobs:
             job.kill()
@@ -363,6 +370,44 @@ def global_step_of(model, work, checkpoints, name):
     """global_step in the latest checkpoint of `checkpoints`."""
     return restored_values(model, work, checkpoints, name, [
         ("global_step/Read/ReadVariableOp:0", "<i8", "<q")])[0]
+
+
+def sharded_embedding(corpus, work, jobs):
+    """ps_embedding_mod's table over two ps tasks, between-graph: worker 0
+    runs 2 steps, then worker 1 runs 2 on the same batch; their last losses
+    are TensorFlow's for steps 1 and 3 of one run of 4."""
+    model = os.path.join(corpus, "ps_embedding_mod")
+    manifest = json.load(open(os.path.join(model, "manifest.json")))
+    programs = os.path.join(work, "embedding-job")
+    shutil.rmtree(programs, ignore_errors=True)
+    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
+                      "--feed", "ids", "--feed", "y", "--fetch", "loss",
+                      "--target", "train_op", "--init", "init",
+                      "--cluster", "worker=2,ps=2", "-o", programs], 300)
+    if code != 0:
+        sys.exit("compile failed (%d): %s" % (code, text))
+    losses = read_float32_vector(os.path.join(model, manifest["step_losses"]))
+    job = Job(programs, work, "embedding", ps=2)
+    jobs.append(job)
+    outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
+    flags = ["--steps", "2"]
+    for feed in manifest["feeds"]:
+        flags += ["--input", "%s=%s" % (feed["tensor"],
+                                        os.path.join(model, feed["npy"]))]
+    job.start("ps-0")
+    job.start("ps-1")
+    job.start("worker-0", flags + ["--output", "loss:0=" + outputs[0]])
+    print("embedding: worker 0 done first: %s" %
+          job.wait_for_line("worker-0", "its steps are done"))
+    job.start("worker-1", flags + ["--output", "loss:0=" + outputs[1]])
+    statuses = job.finish()
+    report(job, statuses)
+    status = 0
+    for worker, step in ((0, 1), (1, 3)):
+        code, line = compare_loss(job, worker, outputs[worker], losses[step])
+        status |= code
+        print("embedding: worker %d loss of step %d: %s" % (worker, step, line))
+    return status
 
 
 def shared_queue(corpus, work, jobs):
