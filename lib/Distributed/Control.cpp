@@ -507,9 +507,10 @@ void ClusterControl::startStep(int64_t step) {
     peer.stub->async()->RunStep(
         peer.context.get(), &peer.request, &peer.response,
         [this, at](grpc::Status status) {
-          // The task's input ended: so does this task's step, whose
-          // receives would wait for what that task will not send.
-          if (status.error_code() == grpc::StatusCode::OUT_OF_RANGE)
+          // The task's part of the step ended without its sends (its input
+          // ended, it failed, or it was never reached): so does this
+          // task's step, whose receives would wait for them forever.
+          if (!status.ok())
             impl->transport.abort(statusOfCall(status, at->task, at->address));
           std::lock_guard<std::mutex> lock(impl->mutex);
           at->result = status;

@@ -226,9 +226,12 @@ struct Transport::Impl {
       arguments.SetMaxSendMessageSize(-1);
       arguments.SetMaxReceiveMessageSize(-1);
       // A peer that comes up late is reached within a second of it (gRPC
-      // would back off to two minutes between attempts).
+      // would back off to two minutes between attempts). The "minimum
+      // backoff" is gRPC's time a connection attempt has for its
+      // handshake: its default, 20 s, since a loaded host may take more
+      // than 100 ms to answer, and a refused connection fails at once.
       arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-      arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+      arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 20000);
       arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
       setStreamArguments([&](const char *name, int value) {
         arguments.SetInt(name, value);

@@ -18,13 +18,14 @@ same batch, so that the weights after k updates are those of k plain SGD
 steps whichever workers' gradients made them (a gradient of older weights
 is stale and dropped); the manifest's losses are TensorFlow's for that SGD,
 loss(W_0) ... loss(W_K). In each run, each checked worker's last loss must
-be one of them, and the weights of the chief's last checkpoint must be
-W_U for its global_step U: a program that restores them computes
+be one of them (if it ran a step: the chief may run alone until the
+others join, on the initial tokens), and the weights of the chief's last
+checkpoint must be W_U for its global_step U: a program that restores them computes
 TensorFlow's loss(W_U) (rtol 1e-4: U steps of rounding apart).
 
-  straggler: worker 2 is stopped (SIGSTOP) from its start; workers 0 and 1
-  (300 and 100 steps) train without it, the chief's steps all done while
-  it is stopped; then it resumes, joins, and its run ends at its first
+  straggler: worker 2 is stopped (SIGSTOP) from its start; the job (the
+  chief's 300 steps, worker 1's 100) trains without it, the chief's steps
+  all done while it is stopped; then it resumes, joins, and its run ends at its first
   token (the chief's end stopped the chief queue runner: a worker waiting
   for a token ends its run as at the end of input).
 
@@ -116,13 +117,16 @@ def restored(model, work, checkpoints, name):
 
 def check_backup_run(label, job, statuses, model, work, losses, checked, steps):
     report(job, statuses)
+    # (How many steps a worker other than the chief runs depends on when it
+    # joins: the chief may run alone meanwhile, on the initial tokens.)
     for worker in checked:
         task = "worker-%d" % worker
         ran = steps_run(job, task, steps[worker])
-        loss = read_scalar(os.path.join(job.work, "loss%d.npy" % worker), "<f4", "<f")
-        print("%s: worker %d ran steps: %s, its last loss in TensorFlow's "
-              "trajectory: %s" % (label, worker, ran > 0,
-                                  in_trajectory(loss, losses)))
+        good = ran == 0 or in_trajectory(
+            read_scalar(os.path.join(job.work, "loss%d.npy" % worker), "<f4", "<f"),
+            losses)
+        print("%s: worker %d's last loss, if it ran a step, in TensorFlow's "
+              "trajectory: %s" % (label, worker, good))
     step, loss = restored(model, work, os.path.join(job.work, "checkpoints"),
                           label + "-probe")
     print("%s: updates made: %s" % (label, 0 < step < len(losses)))
