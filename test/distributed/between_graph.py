@@ -167,6 +167,17 @@ def compare_loss(job, worker, output, value):
     return compare(output, want, "1e-5", "1e-6")
 
 
+def run_workers_at_once(job, flags, checkpoints):
+    """Starts the job's ps task, then every worker with its `flags[k]`
+    (the last first, so that the others wait for the chief), the chief
+    saving to `checkpoints`; waits for all and prints their exits."""
+    job.start("ps-0")
+    for worker in reversed(range(len(flags))):
+        extra = ["--checkpoint-dir", checkpoints] if worker == 0 else []
+        job.start("worker-%d" % worker, flags[worker] + extra)
+    report(job, job.finish())
+
+
 def finish_failing(label, job, task):
     """Waits for the job, prints every task's exit status, and returns the
     last error line of `task`."""
@@ -228,15 +239,10 @@ def main():
         job = Job(programs, work, "concurrent")
         jobs.append(job)
         checkpoints = os.path.join(job.work, "checkpoints")
-        job.start("ps-0")
-        for worker in (1, 0):
-            flags = worker_flags(model, manifest, worker, STEPS,
-                                 os.path.join(job.work, "loss%d.npy" % worker))
-            if worker == 0:
-                flags += ["--checkpoint-dir", checkpoints]
-            job.start("worker-%d" % worker, flags)
-        statuses = job.finish()
-        report(job, statuses)
+        run_workers_at_once(job, [
+            worker_flags(model, manifest, worker, STEPS,
+                         os.path.join(job.work, "loss%d.npy" % worker))
+            for worker in range(2)], checkpoints)
         # Each worker's last loss is below the first TensorFlow's sequential
         # run gives on its data (worker 1's: after worker 0's 3 steps).
         for worker in range(2):

@@ -52,7 +52,8 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
 from between_graph import (Job, compare_loss, global_step_of, read_scalar,  # noqa: E402
-                           report, restored_values, worker_flags)
+                           report, restored_values, run_workers_at_once,
+                           worker_flags)
 from corpus_cluster import run  # noqa: E402
 from npyfiles import read_float32_vector  # noqa: E402
 
@@ -186,15 +187,10 @@ def main():
         jobs.append(job)
         checkpoints = os.path.join(job.work, "checkpoints")
         outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
-        job.start("ps-0")
-        for worker in (1, 0):
-            flags = worker_flags(lockstep, manifest, worker, steps,
-                                 outputs[worker], count=False)
-            if worker == 0:
-                flags += ["--checkpoint-dir", checkpoints]
-            job.start("worker-%d" % worker, flags)
-        statuses = job.finish()
-        report(job, statuses)
+        run_workers_at_once(job, [
+            worker_flags(lockstep, manifest, worker, steps, outputs[worker],
+                         count=False)
+            for worker in range(2)], checkpoints)
         for worker in range(2):
             step = (worker + 1) * steps - 1
             code, line = compare_loss(job, worker, outputs[worker], losses[step])
