@@ -49,6 +49,7 @@ grpc::Status grpcStatusOf(const Status &status) {
   case Code::Aborted:
     return grpc::Status(grpc::StatusCode::ABORTED, status.getMessage());
   case Code::Unavailable:
+  case Code::Abandoned:
     return grpc::Status(grpc::StatusCode::UNAVAILABLE, status.getMessage());
   case Code::InvalidArgument:
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, status.getMessage());
@@ -65,9 +66,7 @@ grpc::Status grpcStatusOf(const Status &status) {
 //===----------------------------------------------------------------------===//
 
 struct TaskControl::Impl : public ControlService::CallbackService {
-  std::function<Status(int64_t)> runStep;
-  std::function<Status(const CheckpointAction &)> checkpoint;
-  std::function<Status()> startQueueRunners, stopChiefQueueRunners;
+  Handlers handlers;
   Transport *transport = nullptr;
 
   std::mutex mutex;
@@ -86,12 +85,18 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   std::map<int, Lane> lanes;
 
   /// The chief's: the between-graph workers (once the variables are
-  /// ready), those that joined, and what those done said.
+  /// ready), those that joined, what those done said or why they were
+  /// lost, and those that joined again unnoticed.
   bool open = false;
   std::vector<TaskName> workers;
   std::function<void(const TaskName &)> onJoin;
   std::set<std::string> joined;
   std::map<std::string, WorkerResult> done;
+  std::set<std::string> restarted;
+  bool lost(const std::string &worker) {
+    auto found = done.find(worker);
+    return found != done.end() && found->second.lost;
+  }
 
   /// Refuses a call of another run of the job.
   std::optional<grpc::Status> wrongRun(uint64_t incarnation) {
@@ -140,7 +145,7 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       return finish(context, *refused);
     int64_t step = request->step_id();
     return enqueue(context, clientOfStep(step),
-                   [this, step] { return runStep(step); });
+                   [this, step] { return handlers.runStep(step); });
   }
 
   grpc::ServerUnaryReactor *Checkpoint(grpc::CallbackServerContext *context,
@@ -156,7 +161,8 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     action.step = request->step();
     action.shard = request->shard();
     action.prefix = request->prefix();
-    return enqueue(context, 0, [this, action] { return checkpoint(action); });
+    return enqueue(context, 0,
+                   [this, action] { return handlers.checkpoint(action); });
   }
 
   /// Runs `work` on the thread of `client`, after its calls before it;
@@ -187,7 +193,8 @@ struct TaskControl::Impl : public ControlService::CallbackService {
     if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
       return finish(context, *refused);
     return enqueue(context, 0, [this] {
-      return startQueueRunners ? startQueueRunners() : Status::ok();
+      return handlers.startQueueRunners ? handlers.startQueueRunners()
+                                        : Status::ok();
     });
   }
 
@@ -199,9 +206,31 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       return finish(context, *refused);
     // Not on a lane: a step there may wait on a runner's queue until this
     // stop closes it.
-    return finish(context, grpcStatusOf(stopChiefQueueRunners
-                                            ? stopChiefQueueRunners()
+    return finish(context, grpcStatusOf(handlers.stopChiefQueueRunners
+                                            ? handlers.stopChiefQueueRunners()
                                             : Status::ok()));
+  }
+
+  grpc::ServerUnaryReactor *
+  AbandonClient(grpc::CallbackServerContext *context,
+                const AbandonClientRequest *request,
+                AbandonClientResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    int client = request->client();
+    if (client < 1 || !handlers.abandonClient || !handlers.forgetClient)
+      return finish(context,
+                    grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                 transport->task().str() +
+                                     " serves no between-graph worker " +
+                                     std::to_string(client)));
+    // The step in progress ends now; the answer comes from the worker's
+    // lane, after it (and any call of the lost worker queued behind it).
+    handlers.abandonClient(client, request->why());
+    return enqueue(context, client, [this, client] {
+      handlers.forgetClient(client);
+      return Status::ok();
+    });
   }
 
   grpc::ServerUnaryReactor *Join(grpc::CallbackServerContext *context,
@@ -222,7 +251,19 @@ struct TaskControl::Impl : public ControlService::CallbackService {
                                  request->from() +
                                      " is not a worker of this job's "
                                      "between-graph replication"));
-    if (joined.insert(request->from()).second && onJoin)
+    const std::string &from = request->from();
+    if (joined.count(from) && !done.count(from)) {
+      // A new process of a worker still counted as running: the old one's
+      // step on the other tasks is abandoned first (the chief's watch
+      // does it), then this Join, asked again, is answered.
+      restarted.insert(from);
+      response->set_ready(false);
+      return finish(context, grpc::Status::OK);
+    }
+    bool again = lost(from);
+    if (again)
+      done.erase(from);
+    if ((joined.insert(from).second || again) && onJoin)
       onJoin(*known);
     response->set_ready(true);
     response->set_incarnation(transport->incarnation());
@@ -237,7 +278,7 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       return finish(context, *refused);
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (!joined.count(request->from()))
+      if (!joined.count(request->from()) || lost(request->from()))
         return finish(context,
                       grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                    request->from() + " has not joined"));
@@ -293,16 +334,8 @@ struct TaskControl::Impl : public ControlService::CallbackService {
   }
 };
 
-TaskControl::TaskControl(
-    std::function<Status(int64_t)> runStep,
-    std::function<Status(const CheckpointAction &)> checkpoint,
-    std::function<Status()> startQueueRunners,
-    std::function<Status()> stopChiefQueueRunners)
-    : impl(std::make_unique<Impl>()) {
-  impl->runStep = std::move(runStep);
-  impl->checkpoint = std::move(checkpoint);
-  impl->startQueueRunners = std::move(startQueueRunners);
-  impl->stopChiefQueueRunners = std::move(stopChiefQueueRunners);
+TaskControl::TaskControl(Handlers handlers) : impl(std::make_unique<Impl>()) {
+  impl->handlers = std::move(handlers);
 }
 
 TaskControl::~TaskControl() {
@@ -343,7 +376,40 @@ std::vector<TaskName> TaskControl::joinedWorkers() {
   std::lock_guard<std::mutex> lock(impl->mutex);
   std::vector<TaskName> result;
   for (const TaskName &worker : impl->workers)
-    if (impl->joined.count(worker.str()))
+    if (impl->joined.count(worker.str()) && !impl->lost(worker.str()))
+      result.push_back(worker);
+  return result;
+}
+
+std::vector<TaskName> TaskControl::activeWorkers() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  std::vector<TaskName> result;
+  for (const TaskName &worker : impl->workers)
+    if (impl->joined.count(worker.str()) && !impl->done.count(worker.str()))
+      result.push_back(worker);
+  return result;
+}
+
+void TaskControl::markLost(const TaskName &worker, const std::string &why) {
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->restarted.erase(worker.str());
+    if (impl->done.count(worker.str()))
+      return;
+    WorkerResult &result = impl->done[worker.str()];
+    result.worker = worker;
+    result.exitStatus = TFC_EXIT_CLUSTER_FAILURE;
+    result.message = why;
+    result.lost = true;
+  }
+  impl->changed.notify_all();
+}
+
+std::vector<TaskName> TaskControl::takeRestarted() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  std::vector<TaskName> result;
+  for (const TaskName &worker : impl->workers)
+    if (impl->restarted.count(worker.str()))
       result.push_back(worker);
   return result;
 }
@@ -504,14 +570,16 @@ void ClusterControl::startStep(int64_t step) {
     peer.request.set_incarnation(impl->transport.incarnation());
     peer.request.set_step_id(step);
     Impl::Peer *at = &peer;
+    int client = clientOfStep(step);
     peer.stub->async()->RunStep(
         peer.context.get(), &peer.request, &peer.response,
-        [this, at](grpc::Status status) {
+        [this, at, client](grpc::Status status) {
           // The task's part of the step ended without its sends (its input
           // ended, it failed, or it was never reached): so does this
           // task's step, whose receives would wait for them forever.
           if (!status.ok())
-            impl->transport.abort(statusOfCall(status, at->task, at->address));
+            impl->transport.abort(client,
+                                  statusOfCall(status, at->task, at->address));
           std::lock_guard<std::mutex> lock(impl->mutex);
           at->result = status;
           impl->answered.notify_all();
@@ -579,6 +647,27 @@ Status ClusterControl::startQueueRunners(std::chrono::milliseconds timeout) {
 Status ClusterControl::stopChiefQueueRunners(std::chrono::milliseconds timeout) {
   return callEveryPeer(impl->peers, impl->transport.incarnation(),
                        &ControlService::Stub::StopChiefQueueRunners, timeout);
+}
+
+Status ClusterControl::abandonClient(int client, const std::string &why,
+                                     std::chrono::milliseconds timeout) {
+  for (Impl::Peer &peer : impl->peers) {
+    if (!peer.stub)
+      continue;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    AbandonClientRequest request;
+    request.set_incarnation(impl->transport.incarnation());
+    request.set_client(client);
+    request.set_why(why);
+    AbandonClientResponse response;
+    Status status = statusOfCall(
+        peer.stub->AbandonClient(&context, request, &response), peer.task,
+        peer.address);
+    if (!status.isOk())
+      return status;
+  }
+  return Status::ok();
 }
 
 Status ClusterControl::checkHealth(std::chrono::milliseconds timeout) {

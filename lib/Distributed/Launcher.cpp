@@ -385,7 +385,10 @@ int runCluster(int argc, char **argv) {
 
     // Until every task has ended: the chief's end ends the job (the others
     // get --grace seconds), a lost peer (138) fails it restartably, any
-    // other failure fails it.
+    // other failure fails it. But a between-graph worker other than the
+    // chief that is lost (138, or killed) is the job's to go on without:
+    // it starts again alone, up to --max-restarts times, and joins again
+    // (as a Kubernetes pod of it would, restartPolicy OnFailure).
     Task &chiefTask = *std::find_if(tasks.begin(), tasks.end(), [&](Task &t) {
       return t.name == *chief;
     });
@@ -398,6 +401,7 @@ int runCluster(int argc, char **argv) {
       return false;
     };
     std::vector<bool> reported(tasks.size(), false);
+    std::vector<int64_t> workerRestarts(tasks.size(), 0);
     while (anyRunning()) {
       pump(tasks, std::chrono::milliseconds(100));
       if (interrupted) {
@@ -412,8 +416,29 @@ int runCluster(int argc, char **argv) {
         reported[i] = true;
         if (task.status == 0)
           continue;
+        bool lost = task.status == TFC_EXIT_CLUSTER_FAILURE || task.status > 128;
+        bool otherWorker = betweenGraph && task.name.job == chief->job &&
+                           !(task.name == *chief);
+        if (lost && otherWorker && !chiefTask.exited && !deadline) {
+          if (workerRestarts[i] < maxRestarts) {
+            ++workerRestarts[i];
+            say(task.label + " " + exitText(task.status) +
+                "; starting it again (" + std::to_string(workerRestarts[i]) +
+                " of " + std::to_string(maxRestarts) + ")");
+            if (!spawn(task, error)) {
+              stopAll(tasks);
+              say(error);
+              return kExitFailure;
+            }
+            reported[i] = false;
+          } else {
+            say(task.label + " " + exitText(task.status) +
+                "; the job goes on without it");
+          }
+          continue;
+        }
         say(task.label + " " + exitText(task.status));
-        if (task.status == TFC_EXIT_CLUSTER_FAILURE || task.status > 128)
+        if (lost)
           restartable = true;
         else
           failed = true;

@@ -404,51 +404,74 @@ int main(int argc, char **argv) {
   // on its lane; the chief runners stopped by its call beside the lanes.
   std::mutex runnersMutex;
   bool runnersStarted = false;
-  TaskControl control(
-      [&](int64_t step) {
-        Client *client = clientOf(clientOfStep(step));
-        server->beginStep(step);
-        // The step, or a once-run entry (ProgramDriver.h numbers them).
-        int64_t within = stepOfScoped(step);
-        tfc_step_fn entry = within >= 0    ? model.step
-                            : within == -3 ? model.init
-                            : within == -2 ? model.local_init
-                                           : model.chief_init;
-        StepCall call{entry, client, state.get(), noInputs.data(),
-                      noOutputs.data()};
-        if (!call.run)
-          return RendezvousStatus::ok();
-        tfc_runtime *runtime = client->runtime.get();
-        bool ended = tfc_run_until_end_of_input(
-            runtime,
-            [](void *context) {
-              auto *c = static_cast<StepCall *>(context);
-              c->run(c->client->runtime.get(), c->client->arena.get(),
-                     c->state, c->inputs, c->outputs);
-            },
-            &call);
-        return ended ? RendezvousStatus::error(
-                           Code::OutOfRange,
-                           tfc_end_of_input_message(runtime))
-                     : RendezvousStatus::ok();
-      },
-      [&](const CheckpointAction &action) {
-        return checkpointTask(model, state.get(), action);
-      },
-      [&] {
-        std::lock_guard<std::mutex> lock(runnersMutex);
-        if (!runnersStarted)
-          tfc_queue_runners_start(clientOf(0)->runtime.get(), &model,
-                                  state.get(), /*with_chief=*/1);
-        runnersStarted = true;
-        return RendezvousStatus::ok();
-      },
-      [&] {
-        std::lock_guard<std::mutex> lock(runnersMutex);
-        if (runnersStarted)
-          tfc_chief_queue_runners_stop(clientOf(0)->runtime.get());
-        return RendezvousStatus::ok();
-      });
+  TaskControl::Handlers handlers;
+  handlers.runStep = [&](int64_t step) {
+    Client *client = clientOf(clientOfStep(step));
+    server->beginStep(step);
+    // The step, or a once-run entry (ProgramDriver.h numbers them).
+    int64_t within = stepOfScoped(step);
+    tfc_step_fn entry = within >= 0    ? model.step
+                        : within == -3 ? model.init
+                        : within == -2 ? model.local_init
+                                       : model.chief_init;
+    StepCall call{entry, client, state.get(), noInputs.data(),
+                  noOutputs.data()};
+    if (!call.run)
+      return RendezvousStatus::ok();
+    tfc_runtime *runtime = client->runtime.get();
+    bool ended = tfc_run_until_end_of_input(
+        runtime,
+        [](void *context) {
+          auto *c = static_cast<StepCall *>(context);
+          c->run(c->client->runtime.get(), c->client->arena.get(),
+                 c->state, c->inputs, c->outputs);
+        },
+        &call);
+    if (!ended)
+      return RendezvousStatus::ok();
+    // A step abandoned with its lost worker: that worker, if it still
+    // runs, has lost this task.
+    RendezvousStatus lost = server->clientAbandoned(client->scope.client);
+    if (!lost.isOk())
+      return RendezvousStatus::error(Code::Unavailable, lost.getMessage());
+    return RendezvousStatus::error(Code::OutOfRange,
+                                   tfc_end_of_input_message(runtime));
+  };
+  handlers.checkpoint = [&](const CheckpointAction &action) {
+    return checkpointTask(model, state.get(), action);
+  };
+  handlers.startQueueRunners = [&] {
+    std::lock_guard<std::mutex> lock(runnersMutex);
+    if (!runnersStarted)
+      tfc_queue_runners_start(clientOf(0)->runtime.get(), &model, state.get(),
+                              /*with_chief=*/1);
+    runnersStarted = true;
+    return RendezvousStatus::ok();
+  };
+  handlers.stopChiefQueueRunners = [&] {
+    std::lock_guard<std::mutex> lock(runnersMutex);
+    if (runnersStarted)
+      tfc_chief_queue_runners_stop(clientOf(0)->runtime.get());
+    return RendezvousStatus::ok();
+  };
+  // A lost between-graph worker's step here is abandoned: its exchanges
+  // and its waits in queues end, and the other workers' steps go on.
+  auto clientIfMade = [&](int index) -> Client * {
+    std::lock_guard<std::mutex> lock(clientsMutex);
+    auto found = clients.find(index);
+    return found != clients.end() ? found->second.get() : nullptr;
+  };
+  handlers.abandonClient = [&](int index, const std::string &why) {
+    server->abandonClient(index, why);
+    if (Client *client = clientIfMade(index))
+      tfc_runtime_abandon_waits(client->runtime.get(), 1);
+  };
+  handlers.forgetClient = [&](int index) {
+    server->forgetClient(index);
+    if (Client *client = clientIfMade(index))
+      tfc_runtime_abandon_waits(client->runtime.get(), 0);
+  };
+  TaskControl control(std::move(handlers));
 
   TransportOptions options;
   options.cluster = *cluster;
@@ -601,12 +624,29 @@ int main(int argc, char **argv) {
   int exitStatus;
   std::vector<TaskControl::WorkerResult> results;
   {
+    // A lost task ends the job, but for a between-graph worker other than
+    // the chief: the job goes on without it (the ps tasks abandon its step
+    // in progress), and a new process of it may join again.
+    auto loseWorker = [&](const TaskName &worker, const std::string &why) {
+      say(why + "; the job goes on without " + worker.str());
+      RendezvousStatus abandoned =
+          clusterControl.abandonClient(worker.index, why, connectTimeout);
+      if (!abandoned.isOk())
+        endOn(abandoned);
+      control.markLost(worker, why);
+    };
     Watch watch(healthInterval, [&] {
       RendezvousStatus health = clusterControl.checkHealth(healthTimeout);
-      for (const TaskName &worker : control.joinedWorkers())
-        if (health.isOk())
-          health = checkTask(*transport, worker, healthTimeout);
-      return health;
+      if (!health.isOk())
+        return health;
+      for (const TaskName &worker : control.activeWorkers()) {
+        RendezvousStatus status = checkTask(*transport, worker, healthTimeout);
+        if (!status.isOk())
+          loseWorker(worker, "lost " + status.getMessage());
+      }
+      for (const TaskName &worker : control.takeRestarted())
+        loseWorker(worker, worker.str() + " started again");
+      return RendezvousStatus::ok();
     });
     rt::ProgramHooks hooks;
     hooks.createRendezvous = Transport::createScopedRendezvous;
@@ -687,7 +727,10 @@ int main(int argc, char **argv) {
   if (transferStats)
     printTransferStats(*transport);
   for (const TaskControl::WorkerResult &result : results)
-    if (result.exitStatus != 0 && exitStatus == 0) {
+    if (result.lost)
+      say("the job went on without " + result.worker.str() + " (" +
+          result.message + ")");
+    else if (result.exitStatus != 0 && exitStatus == 0) {
       fail(kExitFailure, result.worker.str() + ": " + result.message);
       exitStatus = kExitFailure;
     }

@@ -150,20 +150,38 @@ struct Transport::Impl {
 
   std::mutex mutex;
   std::condition_variable arrived;
-  /// Each client's current step id (scopedStep): a client not seen yet
-  /// is at its first.
-  std::map<int, int64_t> currentSteps;
+  /// The exchanges of each client's steps (client 0: the chief's, or
+  /// this worker's own).
+  struct Client {
+    /// The current step id (scopedStep); none yet: the client's first.
+    std::optional<int64_t> step;
+    /// Fails the step's exchanges until the client's next step.
+    std::optional<Status> aborted;
+    /// A between-graph worker that a ps serves: the worker's task, and,
+    /// once it is lost, why (its exchanges fail until forgetClient).
+    std::optional<TaskName> replica;
+    std::optional<Status> abandoned;
+    /// The calls in flight, cancelled by an abort.
+    std::set<grpc::ClientContext *> calls;
+  };
+  std::map<int, Client> clients;
   int64_t currentStepOf(int client) const {
-    auto found = currentSteps.find(client);
-    return found != currentSteps.end()
-               ? found->second
+    auto found = clients.find(client);
+    return found != clients.end() && found->second.step
+               ? *found->second.step
                : scopedStep(client, client ? -kOnceSteps : -3);
   }
+  /// Why the client's exchanges fail now, if they do (the mutex held).
+  const std::optional<Status> &failureOf(int client) {
+    if (shutdown)
+      return shutdown;
+    Client &state = clients[client];
+    return state.abandoned ? state.abandoned : state.aborted;
+  }
+  /// Set as the transport stops: every exchange fails.
+  std::optional<Status> shutdown;
   std::map<std::pair<int64_t, std::string>, Arrival> inbox;
   std::map<std::pair<int64_t, std::string>, Waiter *> waiters;
-  std::optional<Status> aborted;
-  /// The calls in flight, cancelled by an abort.
-  std::set<grpc::ClientContext *> calls;
   /// Sends of copied tensors in flight (sendCopied), and the first that
   /// failed: it fails this task's next transfer and its health check.
   int copiedSends = 0;
@@ -184,6 +202,11 @@ struct Transport::Impl {
                           const std::string &sender, Arrival &arrival,
                           bool &landed);
   Status send(int client, const char *key, const void *data, int64_t bytes);
+  /// `status`, a failed exchange of `client` with `peer`: when the peer is
+  /// the client's own worker (this task a ps that serves it), the worker is
+  /// lost and its step abandoned here, the rest served on (the mutex held).
+  Status failedExchange(int client, const TaskName &peer, Status status);
+  void abandon(int client, const Status &why);
   Transport::TransferStats stats;
   /// Counts a tensor sent to another task.
   void sent(int64_t bytes, bool sharedMemory) {
@@ -195,20 +218,21 @@ struct Transport::Impl {
   /// Sends a large tensor through shared memory when `address` is this
   /// host's and its task can map the region; false when it cannot (the
   /// tensor must go over TCP), else true with `status` the send's.
-  bool sendShared(const TensorHeader &header, const void *data, int64_t bytes,
-                  const TaskName &receiver, const std::string &address,
-                  Status &status);
-  /// One SendTensor call to `receiver`, answered when it holds the
-  /// tensor; `code`, when given, is the call's gRPC status.
-  Status call(const grpc::ByteBuffer &request, const TaskName &receiver,
-              const std::string &address, grpc::StatusCode *code = nullptr);
+  bool sendShared(int client, const TensorHeader &header, const void *data,
+                  int64_t bytes, const TaskName &receiver,
+                  const std::string &address, Status &status);
+  /// One SendTensor call of `client`'s to `receiver`, answered when it
+  /// holds the tensor; `code`, when given, is the call's gRPC status.
+  Status call(int client, const grpc::ByteBuffer &request,
+              const TaskName &receiver, const std::string &address,
+              grpc::StatusCode *code = nullptr);
   /// Sends a small tensor's bytes, copied, without waiting for the
   /// receiver: the sender's step goes on at once.
-  Status sendCopied(grpc::ByteBuffer request, const TaskName &receiver,
-                    const std::string &address);
+  Status sendCopied(int client, grpc::ByteBuffer request,
+                    const TaskName &receiver, const std::string &address);
   Status recv(int client, const char *key, void *data, int64_t bytes);
-  void abort(const Status &status);
-  void reset();
+  void abort(int client, const Status &status);
+  void reset(int client);
 
   std::string addressOf(const TaskName &task) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -412,8 +436,8 @@ Status Transport::Impl::send(int client, const char *key, const void *data,
   uint64_t incarnation;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (aborted)
-      return *aborted;
+    if (const std::optional<Status> &failure = failureOf(client))
+      return *failure;
     step = currentStepOf(client);
     incarnation = options.incarnation;
   }
@@ -444,7 +468,8 @@ Status Transport::Impl::send(int client, const char *key, const void *data,
     std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
     grpc::Slice copied[2] = {grpc::Slice(prefix),
                              grpc::Slice(data, size_t(bytes))};
-    Status status = sendCopied(grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1),
+    Status status = sendCopied(client,
+                               grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1),
                                *receiver, address);
     if (status.isOk())
       sent(bytes, false);
@@ -452,7 +477,7 @@ Status Transport::Impl::send(int client, const char *key, const void *data,
   }
   Status shared = Status::ok();
   if (options.sharedMemory &&
-      sendShared(header, data, bytes, *receiver, address, shared)) {
+      sendShared(client, header, data, bytes, *receiver, address, shared)) {
     if (shared.isOk())
       sent(bytes, true);
     return shared;
@@ -466,14 +491,16 @@ Status Transport::Impl::send(int client, const char *key, const void *data,
   grpc::Slice slices[2] = {
       grpc::Slice(prefix),
       grpc::Slice(data, size_t(bytes), grpc::Slice::STATIC_SLICE)};
-  Status status = call(grpc::ByteBuffer(slices, 2), *receiver, address);
+  Status status =
+      call(client, grpc::ByteBuffer(slices, 2), *receiver, address);
   if (status.isOk())
     sent(bytes, false);
   return status;
 }
 
-bool Transport::Impl::sendShared(const TensorHeader &header, const void *data,
-                                 int64_t bytes, const TaskName &receiver,
+bool Transport::Impl::sendShared(int client, const TensorHeader &header,
+                                 const void *data, int64_t bytes,
+                                 const TaskName &receiver,
                                  const std::string &address, Status &status) {
   std::unique_ptr<SharedRegion> region;
   bool untried;
@@ -517,7 +544,8 @@ bool Transport::Impl::sendShared(const TensorHeader &header, const void *data,
   described.shared = region->describe(uint64_t(bytes));
   grpc::Slice message(encodeTensorPrefix(described, 0));
   grpc::StatusCode code;
-  status = call(grpc::ByteBuffer(&message, 1), receiver, address, &code);
+  status = call(client, grpc::ByteBuffer(&message, 1), receiver, address,
+                &code);
   if (code == grpc::StatusCode::UNIMPLEMENTED)
     return refuse();
   std::lock_guard<std::mutex> lock(mutex);
@@ -528,7 +556,7 @@ bool Transport::Impl::sendShared(const TensorHeader &header, const void *data,
   return true;
 }
 
-Status Transport::Impl::call(const grpc::ByteBuffer &request,
+Status Transport::Impl::call(int client, const grpc::ByteBuffer &request,
                              const TaskName &receiver,
                              const std::string &address,
                              grpc::StatusCode *code) {
@@ -538,11 +566,11 @@ Status Transport::Impl::call(const grpc::ByteBuffer &request,
   grpc::ClientContext context;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (aborted)
-      return *aborted;
+    if (const std::optional<Status> &failure = failureOf(client))
+      return *failure;
     if (sendFailure)
       return *sendFailure;
-    calls.insert(&context);
+    clients[client].calls.insert(&context);
   }
   grpc::ByteBuffer response;
   grpc::internal::RpcMethod method(kSendTensorMethod,
@@ -552,17 +580,36 @@ Status Transport::Impl::call(const grpc::ByteBuffer &request,
       grpc::internal::BlockingUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
           channel.get(), method, &context, request, &response);
   std::lock_guard<std::mutex> lock(mutex);
-  calls.erase(&context);
+  clients[client].calls.erase(&context);
   if (code)
     *code = status.error_code();
   if (status.ok())
     return Status::ok();
-  if (aborted)
-    return *aborted;
-  return statusOfCall(status, receiver, address);
+  if (const std::optional<Status> &failure = failureOf(client))
+    return *failure;
+  return failedExchange(client, receiver,
+                        statusOfCall(status, receiver, address));
 }
 
-Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
+Status Transport::Impl::failedExchange(int client, const TaskName &peer,
+                                       Status status) {
+  const std::optional<TaskName> &replica = clients[client].replica;
+  if (status.getCode() != Code::Unavailable || !replica || !(*replica == peer))
+    return status;
+  abandon(client, Status::error(Code::Abandoned, status.getMessage()));
+  return *clients[client].abandoned;
+}
+
+void Transport::Impl::abandon(int client, const Status &why) {
+  Client &state = clients[client];
+  if (!state.abandoned)
+    state.abandoned = why;
+  for (grpc::ClientContext *call : state.calls)
+    call->TryCancel();
+  arrived.notify_all();
+}
+
+Status Transport::Impl::sendCopied(int client, grpc::ByteBuffer request,
                                    const TaskName &receiver,
                                    const std::string &address) {
   struct Call {
@@ -574,15 +621,12 @@ Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
   std::shared_ptr<grpc::Channel> channel = channelTo(address);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (aborted) {
+    const std::optional<Status> &failure = failureOf(client);
+    if (failure || sendFailure) {
       delete call;
-      return *aborted;
+      return failure ? *failure : *sendFailure;
     }
-    if (sendFailure) {
-      delete call;
-      return *sendFailure;
-    }
-    calls.insert(&call->context);
+    clients[client].calls.insert(&call->context);
     ++copiedSends;
   }
   grpc::internal::RpcMethod method(kSendTensorMethod,
@@ -590,11 +634,17 @@ Status Transport::Impl::sendCopied(grpc::ByteBuffer request,
                                    channel);
   grpc::internal::CallbackUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
       channel.get(), method, &call->context, &call->request, &call->response,
-      [this, call, receiver, address](grpc::Status status) {
+      [this, client, call, receiver, address](grpc::Status status) {
         std::lock_guard<std::mutex> lock(mutex);
-        calls.erase(&call->context);
-        if (!status.ok() && !aborted && !sendFailure)
-          sendFailure = statusOfCall(status, receiver, address);
+        clients[client].calls.erase(&call->context);
+        // (A lost worker's step is abandoned; any other failure fails
+        // this task's next transfer.)
+        if (!status.ok() && !failureOf(client) && !sendFailure) {
+          Status failed = failedExchange(
+              client, receiver, statusOfCall(status, receiver, address));
+          if (failed.getCode() != Code::Abandoned)
+            sendFailure = failed;
+        }
         delete call;
         if (--copiedSends == 0)
           copiedSendsDone.notify_all();
@@ -619,8 +669,11 @@ Status Transport::Impl::recv(int client, const char *key, void *data,
   while (true) {
     if (waiter.filled)
       return done(Status::ok());
-    if (!waiter.filling && (aborted || sendFailure))
-      return done(aborted ? *aborted : *sendFailure);
+    if (!waiter.filling) {
+      const std::optional<Status> &failure = failureOf(client);
+      if (failure || sendFailure)
+        return done(failure ? *failure : *sendFailure);
+    }
     auto it = inbox.find(id);
     if (it != inbox.end()) {
       Arrival arrival = std::move(it->second);
@@ -646,18 +699,19 @@ Status Transport::Impl::recv(int client, const char *key, void *data,
   }
 }
 
-void Transport::Impl::abort(const Status &status) {
+void Transport::Impl::abort(int client, const Status &status) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!aborted)
-    aborted = status;
-  for (grpc::ClientContext *call : calls)
+  Client &state = clients[client];
+  if (!state.aborted)
+    state.aborted = status;
+  for (grpc::ClientContext *call : state.calls)
     call->TryCancel();
   arrived.notify_all();
 }
 
-void Transport::Impl::reset() {
+void Transport::Impl::reset(int client) {
   std::lock_guard<std::mutex> lock(mutex);
-  aborted.reset();
+  clients[client].aborted.reset();
 }
 
 void Transport::beginStep(int64_t step) {
@@ -669,8 +723,37 @@ void Transport::beginStep(int64_t step) {
   int64_t first = client == 0 ? INT64_MIN : scopedStep(client, -kOnceSteps);
   impl->inbox.erase(impl->inbox.lower_bound({first, ""}),
                     impl->inbox.lower_bound({step, ""}));
-  impl->currentSteps[client] = step;
-  impl->aborted.reset();
+  Impl::Client &state = impl->clients[client];
+  state.step = step;
+  state.aborted.reset();
+}
+
+void Transport::abandonClient(int client, const std::string &why) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->abandon(client, Status::error(Code::Abandoned, why));
+}
+
+RendezvousStatus Transport::clientAbandoned(int client) const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  auto found = impl->clients.find(client);
+  return found != impl->clients.end() && found->second.abandoned
+             ? *found->second.abandoned
+             : Status::ok();
+}
+
+void Transport::forgetClient(int client) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  auto found = impl->clients.find(client);
+  if (found == impl->clients.end())
+    return;
+  // What the lost worker's steps left goes, and its next incarnation's
+  // steps start again from its first.
+  impl->inbox.erase(
+      impl->inbox.lower_bound({scopedStep(client, -kOnceSteps), ""}),
+      impl->inbox.lower_bound({scopedStep(client + 1, -kOnceSteps), ""}));
+  std::optional<TaskName> replica = found->second.replica;
+  found->second = Impl::Client();
+  found->second.replica = replica;
 }
 
 namespace {
@@ -686,8 +769,8 @@ public:
   Status recv(const char *key, void *data, int64_t bytes) override {
     return impl.recv(client, key, data, bytes);
   }
-  void abort(const Status &status) override { impl.abort(status); }
-  void reset() override { impl.reset(); }
+  void abort(const Status &status) override { impl.abort(client, status); }
+  void reset() override { impl.reset(client); }
 
 protected:
   Transport::Impl &impl;
@@ -751,7 +834,15 @@ private:
 Transport::Transport(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
 
 Transport::~Transport() {
-  impl->abort(Status::error(Code::Aborted, impl->self + " is shutting down"));
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->shutdown =
+        Status::error(Code::Aborted, impl->self + " is shutting down");
+    for (auto &[client, state] : impl->clients)
+      for (grpc::ClientContext *call : state.calls)
+        call->TryCancel();
+    impl->arrived.notify_all();
+  }
   {
     // The copied sends still in flight end (cancelled) before the server.
     std::unique_lock<std::mutex> lock(impl->mutex);
@@ -839,7 +930,9 @@ void Transport::setAddress(const TaskName &task, const std::string &address) {
   impl->options.cluster.jobs.push_back(job);
 }
 
-void Transport::abort(const Status &status) { impl->abort(status); }
+void Transport::abort(int client, const Status &status) {
+  impl->abort(client, status);
+}
 
 int64_t Transport::step() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
@@ -874,6 +967,13 @@ std::unique_ptr<tfc_rendezvous>
 Transport::makeRendezvous(const RendezvousScope &scope) {
   if (scope.templateTask.empty() || scope.templateTask == scope.replica)
     return std::make_unique<TransportRendezvous>(*impl, scope.client);
+  // Served here for another task (a ps's client): a failed exchange with
+  // that worker loses the worker, not this task.
+  std::optional<TaskName> replica = TaskName::ofDevice(scope.replica);
+  if (replica && !(*replica == impl->options.task)) {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->clients[scope.client].replica = replica;
+  }
   return std::make_unique<ReplicaRendezvous>(*impl, scope);
 }
 

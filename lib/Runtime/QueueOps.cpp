@@ -290,12 +290,16 @@ bool Queues::stopping() {
 
 namespace {
 thread_local const std::atomic<bool> *threadStop = nullptr;
+/// The abandon flag of the runtime whose run is armed on this thread
+/// (tfc_run_until_end_of_input).
+thread_local const std::atomic<bool> *runAbandoned = nullptr;
 } // namespace
 
 void Queues::setThreadStop(const std::atomic<bool> *flag) { threadStop = flag; }
 
 bool Queues::stopsThisThread() const {
-  return isStopping || (threadStop && threadStop->load());
+  return isStopping || (threadStop && threadStop->load()) ||
+         (runAbandoned && runAbandoned->load());
 }
 
 void Queues::wake() {
@@ -387,10 +391,13 @@ bool dequeueOrExplain(tfc_runtime *runtime, void *const *components,
   if (result == tfc::Queues::Result::WaitsForever)
     tfc::rt::failAt(runtime, node,
                     waitsForever(queue, has, "enqueue"));
-  std::string what = result == tfc::Queues::Result::Cancelled
-                         ? "the queue '" + queue.name +
-                               "' was closed while the dequeue waited"
-                         : "the queue '" + queue.name + "' is closed and " + has;
+  std::string what =
+      result != tfc::Queues::Result::Cancelled
+          ? "the queue '" + queue.name + "' is closed and " + has
+      : runtime->abandoned
+          ? "the dequeue from the queue '" + queue.name +
+                "' was abandoned with the step (its client was lost)"
+          : "the queue '" + queue.name + "' was closed while the dequeue waited";
   if (endRun(std::string(node) + ": " + what))
     return false;
   tfc::rt::failAt(runtime, node, "OutOfRange: " + what);
@@ -562,18 +569,27 @@ void tfc_accumulator_set_global_step(tfc_runtime *runtime,
   runtime->queues.setGlobalStep(accumulatorAt(runtime, node, slot), *step);
 }
 
-int tfc_run_until_end_of_input(tfc_runtime *, void (*run)(void *),
+int tfc_run_until_end_of_input(tfc_runtime *runtime, void (*run)(void *),
                                void *context) {
   std::jmp_buf here;
   std::jmp_buf *outer = endOfInput.jump;
+  const std::atomic<bool> *outerAbandoned = tfc::runAbandoned;
   endOfInput.jump = &here;
+  tfc::runAbandoned = runtime ? &runtime->abandoned : nullptr;
   if (setjmp(here)) {
     endOfInput.jump = outer;
+    tfc::runAbandoned = outerAbandoned;
     return 1;
   }
   run(context);
   endOfInput.jump = outer;
+  tfc::runAbandoned = outerAbandoned;
   return 0;
+}
+
+void tfc_runtime_abandon_waits(tfc_runtime *runtime, int32_t abandon) {
+  runtime->abandoned = abandon != 0;
+  runtime->queues.wake();
 }
 
 const char *tfc_end_of_input_message(tfc_runtime *) {

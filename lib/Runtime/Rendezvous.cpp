@@ -141,10 +141,13 @@ static void checkExchange(tfc_runtime *runtime,
 
 /// Whether a failed exchange ends the run of steps armed on this thread: a
 /// peer's end of input (OutOfRange) does, as a closed queue of this
-/// process would; any other failure ends the step (checkExchange).
+/// process would, and so does a step abandoned with its lost client; any
+/// other failure ends the step (checkExchange).
 static bool exchangeEndsInput(tfc_runtime *runtime,
                               const tfc::RendezvousStatus &status) {
-  if (status.getCode() == tfc::RendezvousStatus::Code::OutOfRange &&
+  using Code = tfc::RendezvousStatus::Code;
+  if ((status.getCode() == Code::OutOfRange ||
+       status.getCode() == Code::Abandoned) &&
       tfc::rt::endInputRun(status.getMessage()))
     return true;
   checkExchange(runtime, status);

@@ -49,6 +49,9 @@ struct tfc_runtime {
   std::unique_ptr<tfc::QueueRunners> queue_runners;
   /// The chief's, which stop first (tfc_chief_queue_runners_stop).
   std::unique_ptr<tfc::QueueRunners> chief_queue_runners;
+  /// Set while the client whose steps this runtime runs is lost
+  /// (tfc_runtime_abandon_waits).
+  std::atomic<bool> abandoned{false};
 };
 
 namespace tfc::rt {

@@ -18,9 +18,6 @@ on 127.0.0.1, ports picked free at run time. Prints for FileCheck:
   run-cluster: the launcher gives each worker its own flags ("{index}"),
   the checkpoint flags only to the chief;
 
-  killed: worker 1 is killed (SIGKILL) while both train; the chief and the
-  ps name the lost task and end restartably (138);
-
   failing: worker 1 refuses its input; the chief names it and fails.
 
   checkpoint flag: worker 1 given --checkpoint-dir refuses it, naming the
@@ -46,7 +43,8 @@ Then ps_embedding_mod, a table sharded over two ps tasks:
   embedding: worker 0 runs 2 steps, then worker 1 runs 2 on the same
   batch: their last losses are TensorFlow's for steps 1 and 3 of 4.
 
-(Synchronous replicas: sync_replicas.py.)
+(Synchronous replicas: sync_replicas.py; a worker lost mid-training:
+lost_worker.py.)
 
 usage: between_graph.py CORPUS WORKDIR
 
@@ -105,9 +103,12 @@ class Job:
         self.env = dict(os.environ)
         self.env.pop("TF_CONFIG", None)
 
-    def start(self, task, flags=()):
-        log = open(os.path.join(self.work, task + ".log"), "wb")
-        self.processes[task] = subprocess.Popen(
+    def start(self, task, flags=(), label=None):
+        """Starts the executable of `task`; `label` (default: the task)
+        names its process and log (a second process of a task)."""
+        label = label or task
+        log = open(os.path.join(self.work, label + ".log"), "wb")
+        self.processes[label] = subprocess.Popen(
             [os.path.join(self.programs, task), "--cluster", self.cluster,
              "--connect-timeout", "30", "--health-interval", "0.2",
              "--health-timeout", "5"] + list(flags),
@@ -278,28 +279,6 @@ def main():
         print("run-cluster: checkpoint " + " ".join(sorted(
             f for f in os.listdir(os.path.join(launched, "checkpoints"))
             if f.startswith("model.ckpt-5"))))
-
-        # Worker 1 is killed in the middle of its steps: the chief's health
-        # check finds it lost, and every task ends restartably (138).
-        job = Job(programs, work, "killed")
-        jobs.append(job)
-        job.start("ps-0")
-        job.start("worker-0", worker_flags(model, manifest, 0, 1000000,
-                                           os.path.join(job.work, "loss0.npy")))
-        job.start("worker-1", worker_flags(model, manifest, 1, 1000000,
-                                           os.path.join(job.work, "loss1.npy")))
-        # Both workers train before the kill (the wait is bounded).
-        job.wait_for_line("worker-0", "/job:worker/replica:0/task:1 joined")
-        time.sleep(0.5)
-        os.kill(job.processes["worker-1"].pid, signal.SIGKILL)
-        statuses = job.finish()
-        for task in sorted(statuses):
-            print("killed: %s exit %s" % (task, statuses[task]))
-        # Whoever notices first names worker 1 (the ps, whose exchange with
-        # it fails, or the chief's health check); the other then names it.
-        print("killed: worker 1 named: %s" % any(
-            "error: /job:worker/replica:0/task:1 at" in job.log(task)
-            for task in ("ps-0", "worker-0")))
 
         # Worker 1's input has the wrong shape.
         job = Job(programs, work, "failing")

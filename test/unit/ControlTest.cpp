@@ -13,7 +13,10 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 using namespace tfc;
 using namespace tfc::distributed;
@@ -36,12 +39,14 @@ struct Task {
   std::unique_ptr<tfc_rendezvous> rendezvous;
 
   Task(const TaskName &name, uint64_t incarnation,
-       std::function<RendezvousStatus(int64_t)> runStep, int port = 0) {
-    control = std::make_unique<TaskControl>(
-        std::move(runStep), [](const CheckpointAction &) {
-          return RendezvousStatus::error(RendezvousStatus::Code::InvalidArgument,
-                                         "no checkpoints here");
-        });
+       std::function<RendezvousStatus(int64_t)> runStep, int port = 0,
+       TaskControl::Handlers handlers = {}) {
+    handlers.runStep = std::move(runStep);
+    handlers.checkpoint = [](const CheckpointAction &) {
+      return RendezvousStatus::error(RendezvousStatus::Code::InvalidArgument,
+                                     "no checkpoints here");
+    };
+    control = std::make_unique<TaskControl>(std::move(handlers));
     TransportOptions options;
     options.task = name;
     options.incarnation = incarnation;
@@ -228,3 +233,142 @@ TEST(ControlTest, WorkersJoinAndSayWhenTheyAreDone) {
             std::string::npos)
       << status.getMessage();
 }
+
+// Tests the chief's account of a lost between-graph worker: it counts as
+// done (lost, status 138, with the reason) so that the job's end does not
+// wait for it, and is no longer among the joined; a new process of it
+// joins again and is waited for. A Join of a worker still counted as
+// running (a restart the health checks have not seen) is not answered
+// until the chief has marked the old one lost.
+TEST(ControlTest, ALostWorkerCountsAsDoneAndMayJoinAgain) {
+  const TaskName kChiefWorker{"worker", 0}, kWorker{"worker", 1};
+  Task chief(kChiefWorker, 0x5eed, [](int64_t) { return RendezvousStatus::ok(); });
+  Task worker(kWorker, 0, [](int64_t) { return RendezvousStatus::ok(); });
+  worker.transport->setAddress(kChiefWorker, chief.address());
+  chief.control->openToWorkers({kWorker});
+  ASSERT_TRUE(joinJob(*worker.transport, kChiefWorker, 5s, nullptr).isOk());
+  EXPECT_EQ(chief.control->activeWorkers().size(), 1u);
+  EXPECT_FALSE(chief.control->waitForWorkersDone(50ms));
+
+  // A second process of worker 1 asks to join: it waits for the chief.
+  Task restarted(kWorker, 0, [](int64_t) { return RendezvousStatus::ok(); });
+  restarted.transport->setAddress(kChiefWorker, chief.address());
+  std::atomic<bool> joinedAgain{false};
+  std::thread joining([&] {
+    RendezvousStatus status =
+        joinJob(*restarted.transport, kChiefWorker, 10s, nullptr);
+    EXPECT_TRUE(status.isOk()) << status.getMessage();
+    joinedAgain = true;
+  });
+  std::vector<TaskName> seen;
+  for (int i = 0; i < 100 && seen.empty(); ++i) {
+    std::this_thread::sleep_for(20ms);
+    seen = chief.control->takeRestarted();
+  }
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], kWorker);
+  EXPECT_FALSE(joinedAgain);
+
+  chief.control->markLost(kWorker, "lost /job:worker/replica:0/task:1 (test)");
+  EXPECT_TRUE(chief.control->takeRestarted().empty());
+  std::vector<TaskControl::WorkerResult> results;
+  // Lost and not yet joined again: done, as far as the job's end goes.
+  bool doneWhileLost = chief.control->waitForWorkersDone(5s);
+  joining.join();
+  EXPECT_TRUE(joinedAgain);
+  EXPECT_TRUE(doneWhileLost || chief.control->activeWorkers().size() == 1u);
+  // Joined again: running, and waited for until it reports.
+  EXPECT_EQ(chief.control->activeWorkers().size(), 1u);
+  EXPECT_FALSE(chief.control->waitForWorkersDone(50ms));
+  RendezvousStatus status =
+      reportDone(*restarted.transport, kChiefWorker, 0, "", 5s);
+  ASSERT_TRUE(status.isOk()) << status.getMessage();
+  ASSERT_TRUE(chief.control->waitForWorkers(1s, results).isOk());
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].lost);
+  EXPECT_EQ(results[0].exitStatus, 0);
+
+  // Lost after its steps were done: what it said stands.
+  chief.control->markLost(kWorker, "lost after the end");
+  ASSERT_TRUE(chief.control->waitForWorkers(1s, results).isOk());
+  EXPECT_FALSE(results[0].lost);
+}
+
+// Tests that a worker lost before it reported is a lost result, with the
+// reason and status 138.
+TEST(ControlTest, ALostWorkersResultSaysWhy) {
+  const TaskName kChiefWorker{"worker", 0}, kWorker{"worker", 1};
+  Task chief(kChiefWorker, 0x5eed, [](int64_t) { return RendezvousStatus::ok(); });
+  Task worker(kWorker, 0, [](int64_t) { return RendezvousStatus::ok(); });
+  worker.transport->setAddress(kChiefWorker, chief.address());
+  chief.control->openToWorkers({kWorker});
+  ASSERT_TRUE(joinJob(*worker.transport, kChiefWorker, 5s, nullptr).isOk());
+  chief.control->markLost(kWorker, "lost /job:worker/replica:0/task:1 (test)");
+  EXPECT_TRUE(chief.control->activeWorkers().empty());
+  EXPECT_TRUE(chief.control->joinedWorkers().empty());
+  std::vector<TaskControl::WorkerResult> results;
+  ASSERT_TRUE(chief.control->waitForWorkers(1s, results).isOk());
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0].lost);
+  EXPECT_EQ(results[0].exitStatus, TFC_EXIT_CLUSTER_FAILURE);
+  EXPECT_EQ(results[0].message, "lost /job:worker/replica:0/task:1 (test)");
+  // A lost worker's late report is refused.
+  RendezvousStatus late = reportDone(*worker.transport, kChiefWorker, 0, "", 5s);
+  EXPECT_EQ(late.getCode(), Code::InvalidArgument);
+}
+
+// Tests AbandonClient: the ps abandons the lost worker's step at once (its
+// step, blocked until then, ends), and answers once that step has ended
+// and it has forgotten the worker, in that order; a client that is no
+// between-graph worker is refused, naming the task.
+TEST(ControlTest, AbandonClientEndsTheStepThenAnswers) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::string> events;
+  bool abandoned = false;
+  TaskControl::Handlers handlers;
+  handlers.abandonClient = [&](int client, const std::string &why) {
+    std::lock_guard<std::mutex> lock(mutex);
+    events.push_back("abandon " + std::to_string(client) + ": " + why);
+    abandoned = true;
+    changed.notify_all();
+  };
+  handlers.forgetClient = [&](int client) {
+    std::lock_guard<std::mutex> lock(mutex);
+    events.push_back("forget " + std::to_string(client));
+  };
+  Task ps(kPs, 0, [&](int64_t step) {
+    std::unique_lock<std::mutex> lock(mutex);
+    // Worker 1's step waits for a tensor of the worker, which is lost.
+    if (clientOfStep(step) == 1 && !changed.wait_for(lock, 10s, [&] {
+          return abandoned;
+        }))
+      return RendezvousStatus::error(Code::InvalidArgument, "never abandoned");
+    events.push_back("step " + std::to_string(clientOfStep(step)) + " ended");
+    return RendezvousStatus::ok();
+  }, 0, handlers);
+  Task chief({"worker", 0}, 0x5eed, [](int64_t) { return RendezvousStatus::ok(); });
+  chief.transport->setAddress(kPs, ps.address());
+  ClusterControl cluster(*chief.transport, {kPs});
+  ASSERT_TRUE(cluster.connect(10s, nullptr).isOk());
+  // Worker 1's step, as the worker's own ClusterControl starts it.
+  Task worker1({"worker", 1}, 0x5eed, [](int64_t) { return RendezvousStatus::ok(); });
+  worker1.transport->setAddress(kPs, ps.address());
+  ClusterControl fromWorker(*worker1.transport, {kPs});
+  fromWorker.startStep(scopedStep(1, 0));
+  std::this_thread::sleep_for(50ms);
+  RendezvousStatus status = cluster.abandonClient(1, "lost worker 1 (test)", 10s);
+  ASSERT_TRUE(status.isOk()) << status.getMessage();
+  EXPECT_TRUE(fromWorker.finishStep().isOk());
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<std::string> expected = {"abandon 1: lost worker 1 (test)",
+                                       "step 1 ended", "forget 1"};
+  EXPECT_EQ(events, expected);
+
+  status = cluster.abandonClient(0, "the chief", 5s);
+  EXPECT_EQ(status.getCode(), Code::InvalidArgument);
+  EXPECT_NE(status.getMessage().find("serves no between-graph worker 0"),
+            std::string::npos)
+      << status.getMessage();
+}
+

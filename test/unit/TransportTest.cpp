@@ -27,6 +27,7 @@
 #include <cstring>
 #include <numeric>
 #include <thread>
+#include <vector>
 
 using namespace tfc;
 using namespace tfc::distributed;
@@ -156,6 +157,143 @@ TEST(TransportTest, ReplicasExchangeAsClientsOfTheirOwn) {
   ps->beginStep(steps[1] + 1);
   ASSERT_TRUE(atPs[1]->recv(gradient.c_str(), &got, 4).isOk());
   EXPECT_EQ(got, 21.0f);
+}
+
+/// A ps serving between-graph workers 0 and 1 (clients 0 and 1, with the
+/// template replica's keys), on free loopback ports.
+struct ServedWorkers {
+  // The template's keys, as generated code has them: a replica's
+  // rendezvous rewrites each key once, kept by its address.
+  const std::string weights = keyOf(kPs, kWorker, "w/read"),
+                    gradient = keyOf(kWorker, kPs, "grad"),
+                    big = keyOf(kPs, kWorker, "big/read");
+  std::unique_ptr<Transport> workers[2], ps;
+  RendezvousScope scopes[2], psScopes[2];
+  std::unique_ptr<tfc_rendezvous> atWorker[2], atPs[2];
+
+  explicit ServedWorkers(bool sharedMemory) {
+    ps = Pair::start(kPs, 7, sharedMemory);
+    for (int k = 0; k < 2; ++k) {
+      psScopes[k] = {ps.get(), k, kWorker.str(), TaskName{"worker", k}.str()};
+      atPs[k].reset(Transport::createScopedRendezvous(&psScopes[k]));
+      startWorker(k, sharedMemory);
+    }
+  }
+  void startWorker(int k, bool sharedMemory) {
+    atWorker[k].reset();
+    workers[k] = Pair::start(TaskName{"worker", k}, 7, sharedMemory);
+    workers[k]->setAddress(kPs, "127.0.0.1:" + std::to_string(ps->port()));
+    ps->setAddress(TaskName{"worker", k},
+                   "127.0.0.1:" + std::to_string(workers[k]->port()));
+    scopes[k] = {workers[k].get(), k, kWorker.str(), TaskName{"worker", k}.str()};
+    atWorker[k].reset(Transport::createScopedRendezvous(&scopes[k]));
+  }
+  void lose(int k) {
+    atWorker[k].reset();
+    workers[k].reset();
+  }
+  /// The ps's weights to worker k and its gradient back, in a step of both.
+  void exchange(int k, int64_t step, float value) {
+    workers[k]->beginStep(scopedStep(k, step));
+    ps->beginStep(scopedStep(k, step));
+    float got = 0;
+    ASSERT_TRUE(atPs[k]->send(weights.c_str(), &value, 4).isOk());
+    RendezvousStatus status = atWorker[k]->recv(weights.c_str(), &got, 4);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_EQ(got, value);
+    ASSERT_TRUE(atWorker[k]->send(gradient.c_str(), &value, 4).isOk());
+    status = atPs[k]->recv(gradient.c_str(), &got, 4);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_EQ(got, value);
+  }
+};
+
+/// Waits (30 s at most) until the ps has abandoned `client`.
+RendezvousStatus abandonedWithin30s(Transport &ps, int client) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ps.clientAbandoned(client).isOk() &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return ps.clientAbandoned(client);
+}
+
+// Tests that a ps whose send to a lost between-graph worker fails, small
+// (copied, not waited for) or large (a call the receiver answers),
+// abandons that worker's step only: the worker's exchanges fail with
+// Abandoned, naming it, and the ps's own health (sendFailure) and the
+// other worker's steps are untouched; once the ps forgets the lost worker,
+// a new process of it exchanges from its first step.
+TEST(TransportTest, ALostWorkersStepIsAbandonedAtThePs) {
+  for (int64_t bytes : {int64_t(4), int64_t(1) << 20}) {
+    SCOPED_TRACE(bytes);
+    ServedWorkers served(/*sharedMemory=*/false);
+    served.exchange(0, 0, 1.0f);
+    served.exchange(1, 0, 2.0f);
+    served.lose(1);
+    served.ps->beginStep(scopedStep(1, 1));
+    std::vector<float> weights(size_t(bytes / 4), 3.0f);
+    RendezvousStatus sent =
+        served.atPs[1]->send(served.big.c_str(), weights.data(), bytes);
+    RendezvousStatus lost = abandonedWithin30s(*served.ps, 1);
+    ASSERT_EQ(lost.getCode(), Code::Abandoned) << lost.getMessage();
+    EXPECT_NE(lost.getMessage().find("/job:worker/replica:0/task:1"),
+              std::string::npos)
+        << lost.getMessage();
+    if (!sent.isOk())
+      EXPECT_EQ(sent.getCode(), Code::Abandoned) << sent.getMessage();
+    float got = 0;
+    RendezvousStatus status =
+        served.atPs[1]->recv(served.gradient.c_str(), &got, 4);
+    EXPECT_EQ(status.getCode(), Code::Abandoned);
+    EXPECT_TRUE(served.ps->sendFailure().isOk())
+        << served.ps->sendFailure().getMessage();
+    // The abandon outlives the lost worker's next step id.
+    served.ps->beginStep(scopedStep(1, 2));
+    EXPECT_EQ(served.ps->clientAbandoned(1).getCode(), Code::Abandoned);
+    served.exchange(0, 1, 4.0f);
+
+    served.ps->forgetClient(1);
+    EXPECT_TRUE(served.ps->clientAbandoned(1).isOk());
+    served.startWorker(1, false);
+    served.exchange(1, 0, 5.0f);
+  }
+}
+
+// Tests that abandoning a client, as the chief asks when a worker is lost,
+// releases the ps's receive that waits for that worker's tensor, with the
+// reason, while the other client's receive waits on and gets its tensor;
+// and that an abort (a step another task ended) is the aborted client's
+// alone.
+TEST(TransportTest, AbandonAndAbortAreOneClients) {
+  ServedWorkers served(/*sharedMemory=*/true);
+  const std::string &gradient = served.gradient;
+  for (int k = 0; k < 2; ++k)
+    served.ps->beginStep(scopedStep(k, 0));
+  served.workers[0]->beginStep(0);
+  float got[2] = {0, 0};
+  RendezvousStatus statuses[2] = {RendezvousStatus::ok(), RendezvousStatus::ok()};
+  std::thread receivers[2];
+  for (int k = 0; k < 2; ++k)
+    receivers[k] = std::thread([&, k] {
+      statuses[k] = served.atPs[k]->recv(gradient.c_str(), &got[k], 4);
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  served.ps->abandonClient(1, "lost /job:worker/replica:0/task:1 (test)");
+  receivers[1].join();
+  EXPECT_EQ(statuses[1].getCode(), Code::Abandoned);
+  EXPECT_EQ(statuses[1].getMessage(), "lost /job:worker/replica:0/task:1 (test)");
+  float value = 6.0f;
+  ASSERT_TRUE(served.atWorker[0]->send(gradient.c_str(), &value, 4).isOk());
+  receivers[0].join();
+  ASSERT_TRUE(statuses[0].isOk()) << statuses[0].getMessage();
+  EXPECT_EQ(got[0], 6.0f);
+
+  served.ps->forgetClient(1);
+  served.ps->beginStep(scopedStep(1, 0));
+  served.atPs[1]->abort(RendezvousStatus::error(Code::OutOfRange, "ended"));
+  EXPECT_EQ(served.atPs[1]->recv(gradient.c_str(), &got[1], 4).getCode(),
+            Code::OutOfRange);
+  served.exchange(0, 1, 7.0f);
 }
 
 // Tests that a tensor sent by one task is received by the other, step

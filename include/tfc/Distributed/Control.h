@@ -43,21 +43,30 @@ struct CheckpointAction {
 /// started transport.
 class TaskControl {
 public:
-  /// `runStep` runs the task's partitions for a step (a step id,
-  /// scopedStep's) and says how the step went. `checkpoint` saves or
-  /// restores the task's variables. Each client's calls run one at a time
-  /// on a thread of the client's, in the order they came: the chief's
-  /// steps and checkpoints on one, each between-graph worker's steps on
-  /// another, at once.
-
-  /// `startQueueRunners` starts the task's queue runners (on the chief's
-  /// lane, after its calls before); `stopChiefQueueRunners` stops its
-  /// chief queue runners (at once, beside the lanes).
-  TaskControl(std::function<RendezvousStatus(int64_t step)> runStep,
-              std::function<RendezvousStatus(const CheckpointAction &)>
-                  checkpoint,
-              std::function<RendezvousStatus()> startQueueRunners = nullptr,
-              std::function<RendezvousStatus()> stopChiefQueueRunners = nullptr);
+  /// What the task does for its clients' calls. Each client's calls run
+  /// one at a time on a thread of the client's, in the order they came:
+  /// the chief's steps and checkpoints on one, each between-graph
+  /// worker's steps on another, at once.
+  struct Handlers {
+    /// Runs the task's partitions for a step (a step id, scopedStep's)
+    /// and says how the step went.
+    std::function<RendezvousStatus(int64_t step)> runStep;
+    /// Saves or restores the task's variables.
+    std::function<RendezvousStatus(const CheckpointAction &)> checkpoint;
+    /// Starts the task's queue runners (on the chief's lane, after its
+    /// calls before).
+    std::function<RendezvousStatus()> startQueueRunners;
+    /// Stops the task's chief queue runners (at once, beside the lanes).
+    std::function<RendezvousStatus()> stopChiefQueueRunners;
+    /// Between-graph replication, on a task that serves the workers:
+    /// worker `client` is lost, `why`; `abandonClient` ends its step in
+    /// progress here (at once, beside the lanes), and `forgetClient`, on
+    /// the worker's lane once that step has ended, lets its next steps
+    /// start from its first.
+    std::function<void(int client, const std::string &why)> abandonClient;
+    std::function<void(int client)> forgetClient;
+  };
+  explicit TaskControl(Handlers handlers);
   ~TaskControl();
 
   grpc::Service *service();
@@ -74,14 +83,26 @@ public:
   /// variables are ready), and `joined` hears of it (on a gRPC thread).
   void openToWorkers(std::vector<TaskName> workers,
                      std::function<void(const TaskName &)> joined = nullptr);
-  /// The workers that have joined.
+  /// The workers that have joined, but those lost since.
   std::vector<TaskName> joinedWorkers();
-  /// What a worker said when its steps ended.
+  /// Those of them still running their steps.
+  std::vector<TaskName> activeWorkers();
+  /// What a worker said when its steps ended, or why it was lost.
   struct WorkerResult {
     TaskName worker;
     int exitStatus = 0;
     std::string message;
+    bool lost = false;
   };
+  /// Worker `worker` is lost (its health check failed), `why`: the job
+  /// goes on without it, which counts as done, unless it joins again (a
+  /// new process of it, which its Join is answered). A worker already done
+  /// keeps what it said.
+  void markLost(const TaskName &worker, const std::string &why);
+  /// The workers that joined again while the chief still counted them as
+  /// running (a restarted process, before its health check failed): each
+  /// is to be marked lost, after which its Join is answered.
+  std::vector<TaskName> takeRestarted();
   /// Whether every worker of openToWorkers has said that its steps ended,
   /// waiting for it up to `timeout`.
   bool waitForWorkersDone(std::chrono::milliseconds timeout);
@@ -124,6 +145,11 @@ public:
   RendezvousStatus startQueueRunners(std::chrono::milliseconds timeout);
   /// Every task stops its chief queue runners.
   RendezvousStatus stopChiefQueueRunners(std::chrono::milliseconds timeout);
+  /// Every task abandons the step in progress of between-graph worker
+  /// `client`, which is lost (`why`), and is ready for its next steps from
+  /// its first; each within `timeout`.
+  RendezvousStatus abandonClient(int client, const std::string &why,
+                                 std::chrono::milliseconds timeout);
 
   /// Asks every task whether it is alive, each within `timeout`:
   /// Unavailable naming the first that is not.

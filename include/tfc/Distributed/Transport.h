@@ -131,9 +131,21 @@ public:
   void beginStep(int64_t step);
   /// Client 0's current step id.
   int64_t step() const;
-  /// Fails every pending and later send and receive with `status` until
-  /// the next beginStep (a step another task ended).
-  void abort(const RendezvousStatus &status);
+  /// Fails every pending and later send and receive of `client`'s steps
+  /// with `status` until its next beginStep (a step another task ended).
+  void abort(int client, const RendezvousStatus &status);
+
+  /// Between-graph replication, on a task that serves the workers (a ps):
+  /// worker `client` is lost (the chief says so, or an exchange with it
+  /// failed here), `why`. Its step here is abandoned: its exchanges fail
+  /// with RendezvousStatus::Abandoned, which ends the step as at the end of
+  /// input, until forgetClient; the other clients' go on.
+  void abandonClient(int client, const std::string &why);
+  /// Ok, or the Abandoned status of a lost client.
+  RendezvousStatus clientAbandoned(int client) const;
+  /// The lost client's step is over: what it left goes, and its next
+  /// steps (a new process of that worker, rejoined) start from its first.
+  void forgetClient(int client);
 
   /// The job's incarnation, which a task takes from the chief when it
   /// connects (0 until then: every tensor is refused).

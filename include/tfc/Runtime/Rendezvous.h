@@ -44,6 +44,10 @@ public:
     /// that task closed and empty): the run of steps ends, as when a queue
     /// of this process is (TensorFlow's OutOfRangeError).
     OutOfRange,
+    /// The client whose step this is (a between-graph worker, served by a
+    /// ps) was lost: this task abandons the step, which ends here as at
+    /// the end of input, and goes on serving the other clients.
+    Abandoned,
   };
 
   static RendezvousStatus ok() { return {}; }

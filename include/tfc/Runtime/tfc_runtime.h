@@ -379,6 +379,11 @@ void tfc_queue_runners_stop(tfc_runtime *runtime);
  * a dequeue waiting on one of their queues ends as at the end of input
  * (TensorFlow's chief closing SyncReplicasOptimizer's token queue). */
 void tfc_chief_queue_runners_stop(tfc_runtime *runtime);
+/* While `abandon` is set, the waits in queues of the steps this runtime
+ * runs under tfc_run_until_end_of_input end, and so does the run, as at
+ * the end of input: a task abandons the step of a client that was lost (a
+ * between-graph worker a ps serves) while its other clients' go on. */
+void tfc_runtime_abandon_waits(tfc_runtime *runtime, int32_t abandon);
 
 /* TF1 TensorArrays (TensorArrayV3), numbered by code generation: init
  * makes array `slot` `size` zero elements of `row_bytes` bytes (each
