@@ -79,46 +79,46 @@ class Straggler(threading.Thread):
             pass
 
 
-def child_running(parent, executable, timeout=120):
-    """The pid of `parent`'s child process running `executable`."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open("/proc/%s/stat" % entry) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                exe = os.readlink("/proc/%s/exe" % entry)
-            except OSError:
-                continue
-            if ppid == parent and exe == executable:
-                return int(entry)
-        time.sleep(0.01)
-    sys.exit("%s did not start" % executable)
+def time_tfc(program, workers, steps, work, slow):
+    """The chief's median step time, in seconds: the tasks started here,
+    the chief timing its steps (--bench), the other workers training until
+    the chief's end ends their input."""
+    ports = free_ports(workers + 1)
+    cluster = os.path.join(work, "cluster-%d.json" % workers)
+    with open(cluster, "w") as f:
+        json.dump({"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
+                   "ps": ["127.0.0.1:%d" % ports[workers]]}, f)
 
+    def start(task, flags):
+        return subprocess.Popen(
+            [os.path.join(program, task), "--cluster", cluster,
+             "--connect-timeout", "60"] + flags,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
-def time_tfc(tfc, program, workers, steps, work, slow):
-    """The chief's median step time, in seconds."""
-    flags = ["--input", "x:0=%s/x-{index}.npy" % work,
-             "--input", "labels:0=%s/labels-{index}.npy" % work]
-    launcher = subprocess.Popen(
-        [tfc, "run-cluster", program, "--connect-timeout", "60", "--steps", "1",
-         "--bench", str(steps)] + flags,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    straggler = Straggler(child_running(
-        launcher.pid, os.path.join(program, "worker-%d" % (workers - 1))), slow)
+    def inputs(k):
+        return ["--input", "x:0=%s/x-%d.npy" % (work, k),
+                "--input", "labels:0=%s/labels-%d.npy" % (work, k)]
+    tasks = [start("ps-0", [])]
+    tasks += [start("worker-%d" % k, inputs(k) + ["--steps", "1000000"])
+              for k in range(workers - 1, 0, -1)]
+    straggler = Straggler(tasks[1].pid, slow)
     straggler.start()
     try:
-        out, _ = launcher.communicate(timeout=900)
+        chief = start("worker-0", inputs(0) + ["--steps", "1", "--bench", str(steps)])
+        tasks.append(chief)
+        out, _ = chief.communicate(timeout=900)
     finally:
         straggler.stop()
-        if launcher.poll() is None:
-            launcher.kill()
-            launcher.wait()
-    found = re.search(r"\[worker-0\] bench: .*median ([0-9.]+) us", out)
-    if launcher.returncode != 0 or not found:
-        sys.exit("tfc run failed: " + out)
+        for task in tasks:
+            if task.poll() is None:
+                try:
+                    task.wait(30)
+                except subprocess.TimeoutExpired:
+                    task.kill()
+                    task.wait()
+    found = re.search(r"bench: .*median ([0-9.]+) us", out)
+    if chief.returncode != 0 or not found:
+        sys.exit("tfc's chief failed: " + out)
     return float(found.group(1)) * 1e-6
 
 
@@ -255,7 +255,7 @@ def main():
     for _ in range(args.rounds):
         for b in backups:
             workers = args.aggregate + b
-            ours[b].append(time_tfc(tfc, programs[b], workers, args.steps, work,
+            ours[b].append(time_tfc(programs[b], workers, args.steps, work,
                                     args.slow))
             theirs[b].append(time_tf(workers, args.aggregate, args.batch,
                                      args.steps, work, args.slow))

@@ -143,6 +143,49 @@ bool parseShape(Bytes in, std::vector<int64_t> &shape) {
   return true;
 }
 
+/// TensorSliceProto: extent (1) { start (1), length (2, absent for the
+/// whole dimension) }.
+bool parseSlice(Bytes in, TensorSlice &slice) {
+  while (!in.empty()) {
+    uint64_t key, n;
+    if (!in.varint(key))
+      return false;
+    if (key != (1 << 3 | 2)) {
+      if (!in.skip(key & 7))
+        return false;
+      continue;
+    }
+    Bytes extentBytes(nullptr, nullptr);
+    if (!in.varint(n) || !in.take(n, extentBytes))
+      return false;
+    TensorSlice::Extent extent;
+    bool hasLength = false;
+    while (!extentBytes.empty()) {
+      uint64_t field, value;
+      if (!extentBytes.varint(field))
+        return false;
+      if ((field == (1 << 3 | 0) || field == (2 << 3 | 0))) {
+        if (!extentBytes.varint(value))
+          return false;
+        if (field >> 3 == 1) {
+          extent.start = int64_t(value);
+        } else {
+          extent.length = int64_t(value);
+          hasLength = true;
+        }
+      } else if (!extentBytes.skip(field & 7)) {
+        return false;
+      }
+    }
+    if (!hasLength)
+      extent = TensorSlice::Extent();
+    if (extent.start < 0 || (hasLength && extent.length < 0))
+      return false;
+    slice.extents.push_back(extent);
+  }
+  return true;
+}
+
 /// BundleEntryProto: dtype (1), shape (2), shard_id (3), offset (4),
 /// size (5), crc32c (6, fixed32), slices (7).
 bool parseEntry(Bytes in, CheckpointEntry &entry) {
@@ -170,11 +213,14 @@ bool parseEntry(Bytes in, CheckpointEntry &entry) {
       if (!in.fixed32(entry.maskedCrc32c))
         return false;
       entry.hasCrc32c = true;
-    } else {
-      if (field == 7)
-        entry.sliced = true;
-      if (!in.skip(type))
+    } else if (field == 7 && type == 2) {
+      Bytes slice(nullptr, nullptr);
+      entry.slices.emplace_back();
+      if (!in.varint(value) || !in.take(value, slice) ||
+          !parseSlice(slice, entry.slices.back()))
         return false;
+    } else if (!in.skip(type)) {
+      return false;
     }
   }
   return true;
@@ -354,11 +400,12 @@ const CheckpointEntry *CheckpointReader::find(const std::string &name, int dtype
     return nullptr;
   }
   bool isString = it->second.dtype == kStringDtype;
-  if (it->second.sliced || (dtype == kStringDtype) != isString ||
+  bool slicedStrings = isString && it->second.sliced();
+  if (slicedStrings || (dtype == kStringDtype) != isString ||
       (!isString && elementSize(it->second.dtype) == 0)) {
     error = prefix + ": tensor '" + name + "' is " +
-            (it->second.sliced ? "saved in slices"
-             : isString        ? "of strings"
+            (slicedStrings           ? "of strings saved in slices"
+             : isString              ? "of strings"
              : dtype == kStringDtype ? "not of strings"
                                      : "of a type read only as numbers here");
     return nullptr;
@@ -371,13 +418,23 @@ bool CheckpointReader::read(const std::string &name, std::vector<uint8_t> &bytes
   const CheckpointEntry *entry = find(name, 0, error);
   if (!entry)
     return false;
+  if (entry->sliced())
+    return readSlice(name, TensorSlice::whole(entry->shape.size()), bytes,
+                     error);
+  return readWhole(name, *entry, bytes, error);
+}
+
+bool CheckpointReader::readWhole(const std::string &name,
+                                 const CheckpointEntry &entry,
+                                 std::vector<uint8_t> &bytes,
+                                 std::string &error) const {
   int64_t count = 1;
-  for (int64_t d : entry->shape)
+  for (int64_t d : entry.shape)
     count *= d;
-  if (!readEntry(name, count * int64_t(elementSize(entry->dtype)), bytes, error))
+  if (!readEntry(name, count * int64_t(elementSize(entry.dtype)), bytes, error))
     return false;
-  if (entry->hasCrc32c &&
-      crc32c(bytes.data(), bytes.size()) != unmaskCrc32c(entry->maskedCrc32c)) {
+  if (entry.hasCrc32c &&
+      crc32c(bytes.data(), bytes.size()) != unmaskCrc32c(entry.maskedCrc32c)) {
     error = prefix + ": checksum mismatch for tensor '" + name + "'";
     return false;
   }
@@ -642,13 +699,29 @@ bool writeIndex(const std::string &prefix, int32_t numShards,
       putBytesField(shape, 2, dim);
     }
     putBytesField(entry, 2, shape);
-    if (tensor.shard)
+    if (tensor.shard && !tensor.sliced())
       putVarintField(entry, 3, uint64_t(tensor.shard));
-    putVarintField(entry, 4, uint64_t(tensor.offset));
-    putVarintField(entry, 5, uint64_t(tensor.size));
+    // (A sliced tensor's entry has no bytes of its own, only its slices.)
+    if (!tensor.sliced()) {
+      putVarintField(entry, 4, uint64_t(tensor.offset));
+      putVarintField(entry, 5, uint64_t(tensor.size));
+    }
     if (tensor.hasCrc32c) {
       putVarint(entry, 6 << 3 | 5);
       putFixed32(entry, tensor.maskedCrc32c);
+    }
+    for (const TensorSlice &slice : tensor.slices) {
+      std::string sliceBytes;
+      for (const TensorSlice::Extent &extent : slice.extents) {
+        std::string extentBytes;
+        if (extent.length >= 0) {
+          if (extent.start)
+            putVarintField(extentBytes, 1, uint64_t(extent.start));
+          putVarintField(extentBytes, 2, uint64_t(extent.length));
+        }
+        putBytesField(sliceBytes, 1, extentBytes);
+      }
+      putBytesField(entry, 7, sliceBytes);
     }
     items.push_back({name, entry});
   }
@@ -680,6 +753,8 @@ bool CheckpointWriter::write(const std::string &prefix, std::string &error) cons
     entry.hasCrc32c = true;
     data.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
   }
+  for (const auto &[name, entry] : slicedTensors)
+    entries[name] = entry;
   // Data first: an index never names a shard that is not on disk.
   return writeFileAtomically(shardPath(prefix, 0, 1), data, error) &&
          writeIndex(prefix, 1, entries, error);

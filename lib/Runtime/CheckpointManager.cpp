@@ -57,6 +57,28 @@ std::string quote(const std::string &text) {
   return out + "\"";
 }
 
+/// The full shape and the slice of `variable` (of `shape`): its slice spec's,
+/// or for a whole variable its own shape, whole.
+bool sliceOf(const tfc_variable_info &variable, const std::vector<int64_t> &shape,
+             std::vector<int64_t> &fullShape, TensorSlice &slice,
+             std::string &error) {
+  if (!variable.slice || !*variable.slice) {
+    fullShape = shape;
+    slice = TensorSlice::whole(shape.size());
+    return true;
+  }
+  if (!TensorSlice::parseSpec(variable.slice, fullShape, slice, error)) {
+    error = std::string("variable '") + variable.name + "': " + error;
+    return false;
+  }
+  if (slice.shapeIn(fullShape) != shape) {
+    error = std::string("variable '") + variable.name + "': its slice '" +
+            variable.slice + "' is not of its shape";
+    return false;
+  }
+  return true;
+}
+
 size_t bytesOf(const tfc_variable_info &variable) {
   size_t count = 1;
   for (int32_t d = 0; d < variable.rank; ++d)
@@ -238,8 +260,16 @@ bool writeVariables(const tfc_model &model, const void *state,
       return false;
     }
     std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
-    if (!writer.add(variable.key, variable.dtype, shape,
-                    bytes + variable.offset, bytesOf(variable), error))
+    std::vector<int64_t> fullShape;
+    TensorSlice slice;
+    if (!sliceOf(variable, shape, fullShape, slice, error))
+      return false;
+    if (!(variable.slice && *variable.slice
+              ? writer.addSlice(variable.key, variable.dtype, fullShape, slice,
+                                bytes + variable.offset, bytesOf(variable),
+                                error)
+              : writer.add(variable.key, variable.dtype, shape,
+                           bytes + variable.offset, bytesOf(variable), error)))
       return false;
   }
   if (model.object_graph_bytes > 0 &&
@@ -279,8 +309,11 @@ bool mergeCheckpointShards(const std::string &dir, int64_t step, int numShards,
       return false;
     for (auto [key, entry] : reader.entries()) {
       entry.shard = shard;
-      if (!entries.emplace(key, entry).second) {
-        error = prefix + ": tensor '" + key + "' is in two shards";
+      // A partitioned variable's parts on several tasks: one full entry
+      // listing every task's slices.
+      auto [at, added] = entries.emplace(key, entry);
+      if (!added && !mergeSlicedEntry(key, at->second, entry, error)) {
+        error = prefix + ": " + error;
         return false;
       }
     }
@@ -316,16 +349,23 @@ bool restoreCheckpoint(const tfc_model &model, void *state,
       return false;
     }
     std::vector<int64_t> shape(variable.dims, variable.dims + variable.rank);
-    if (it->second.dtype != variable.dtype || it->second.shape != shape) {
+    std::vector<int64_t> fullShape;
+    TensorSlice slice;
+    if (!sliceOf(variable, shape, fullShape, slice, error))
+      return false;
+    if (it->second.dtype != variable.dtype || it->second.shape != fullShape) {
       error = prefix + ": tensor '" + variable.key + "' has dtype " +
               std::to_string(it->second.dtype) + " and shape " +
               shapeString(it->second.shape) + ", variable '" + variable.name +
               "' has dtype " + std::to_string(variable.dtype) + " and shape " +
-              shapeString(shape);
+              shapeString(fullShape) +
+              (fullShape != shape ? " (of which it is a part)" : "");
       return false;
     }
+    // A partitioned variable's part takes its slice, whether the
+    // checkpoint has the tensor in slices (of any partitioning) or whole.
     std::vector<uint8_t> value;
-    if (!reader.read(variable.key, value, error))
+    if (!reader.readSlice(variable.key, slice, value, error))
       return false;
     std::memcpy(bytes + variable.offset, value.data(), value.size());
     bytes[variable.flag_offset] = 1;

@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,25 +57,43 @@ std::string describe(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
+/// A tensor saved or restored as a slice of a larger one (a part of a
+/// partitioned variable): the full tensor's shape and where the part is.
+struct SliceOf {
+  std::vector<int64_t> fullShape;
+  TensorSlice slice;
+};
+
 /// What a SaveV2 or RestoreV2 call is about: the checkpoint's prefix, and
-/// each tensor's key, dtype and shape. Slices are refused.
+/// each tensor's key, dtype and shape, and its slice when it is one.
 struct Operands {
   std::string prefix;
   std::vector<std::string> keys;
   std::vector<TensorSpec> specs;
+  std::vector<std::optional<SliceOf>> slices;
 };
 
 Operands operandsOf(tfc_runtime *runtime, const char *node,
                     const uint64_t *prefix, const uint64_t *names,
                     const uint64_t *slices, const int64_t *descriptor) {
-  Operands operands{stringOf(*prefix), {}, specsOf(descriptor)};
+  Operands operands{stringOf(*prefix), {}, specsOf(descriptor), {}};
   for (size_t i = 0; i < operands.specs.size(); ++i) {
     operands.keys.push_back(stringOf(names[i]));
-    if (!stringOf(slices[i]).empty())
+    std::string spec = stringOf(slices[i]), error;
+    operands.slices.emplace_back();
+    if (spec.empty())
+      continue;
+    SliceOf slice;
+    if (!TensorSlice::parseSpec(spec, slice.fullShape, slice.slice, error))
+      fail(runtime, node, "tensor '" + operands.keys.back() + "': " + error);
+    if (slice.slice.shapeIn(slice.fullShape) != operands.specs[i].shape)
       fail(runtime, node,
-           "tensor '" + operands.keys.back() + "' is saved as slice '" +
-               stringOf(slices[i]) +
-               "': partitioned variables are not supported");
+           "tensor '" + operands.keys.back() + "': slice '" + spec +
+               "' is of shape " +
+               describe(slice.slice.shapeIn(slice.fullShape)) +
+               "; the graph's tensor has shape " +
+               describe(operands.specs[i].shape));
+    operands.slices.back() = slice;
   }
   return operands;
 }
@@ -98,15 +117,20 @@ void tfc_save_v2(tfc_runtime *runtime, const uint64_t *prefix,
                  const uint64_t *names, const uint64_t *shape_and_slices,
                  const int64_t *tensors, const int64_t *descriptor,
                  const char *node) {
-  auto [path, keys, specs] =
+  auto [path, keys, specs, slices] =
       operandsOf(runtime, node, prefix, names, shape_and_slices, descriptor);
   std::string error;
   CheckpointWriter writer;
-  for (size_t i = 0; i < specs.size(); ++i)
-    if (!writer.add(keys[i], specs[i].dtype, specs[i].shape,
-                    reinterpret_cast<const void *>(tensors[i]),
-                    specs[i].count * elementSize(specs[i].dtype), error))
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const void *data = reinterpret_cast<const void *>(tensors[i]);
+    size_t bytes = specs[i].count * elementSize(specs[i].dtype);
+    if (!(slices[i] ? writer.addSlice(keys[i], specs[i].dtype,
+                                      slices[i]->fullShape, slices[i]->slice,
+                                      data, bytes, error)
+                    : writer.add(keys[i], specs[i].dtype, specs[i].shape, data,
+                                 bytes, error)))
       fail(runtime, node, error);
+  }
   std::string dir = directoryOf(path);
   if ((!dir.empty() && !makeDirectories(dir, error)) ||
       !writer.write(path, error))
@@ -117,7 +141,7 @@ void tfc_restore_v2(tfc_runtime *runtime, const uint64_t *prefix,
                     const uint64_t *names, const uint64_t *shape_and_slices,
                     const int64_t *tensors, const int64_t *descriptor,
                     const char *node) {
-  auto [path, keys, specs] =
+  auto [path, keys, specs, slices] =
       operandsOf(runtime, node, prefix, names, shape_and_slices, descriptor);
   std::string error;
   CheckpointReader reader;
@@ -128,15 +152,17 @@ void tfc_restore_v2(tfc_runtime *runtime, const uint64_t *prefix,
     auto entry = reader.entries().find(keys[i]);
     if (entry == reader.entries().end())
       fail(runtime, node, path + ": no tensor '" + keys[i] + "'");
-    if (entry->second.dtype != specs[i].dtype ||
-        entry->second.shape != specs[i].shape)
+    const std::vector<int64_t> &shape =
+        slices[i] ? slices[i]->fullShape : specs[i].shape;
+    if (entry->second.dtype != specs[i].dtype || entry->second.shape != shape)
       fail(runtime, node,
            path + ": tensor '" + keys[i] + "' has dtype " +
                std::to_string(entry->second.dtype) + " and shape " +
                describe(entry->second.shape) + "; the graph expects dtype " +
                std::to_string(specs[i].dtype) + " and shape " +
-               describe(specs[i].shape));
-    if (!reader.read(keys[i], bytes, error))
+               describe(shape));
+    if (!(slices[i] ? reader.readSlice(keys[i], slices[i]->slice, bytes, error)
+                    : reader.read(keys[i], bytes, error)))
       fail(runtime, node, error);
     std::memcpy(reinterpret_cast<void *>(tensors[i]), bytes.data(),
                 bytes.size());
@@ -160,13 +186,13 @@ void tfc_merge_v2_checkpoints(tfc_runtime *runtime, const uint64_t *prefixes,
     if (!reader.open(source, error))
       fail(runtime, node, error);
     for (const auto &[key, entry] : reader.entries()) {
-      if (entry.sliced)
-        fail(runtime, node, source + ": tensor '" + key +
-                                "' is saved as slices, which tfc does not merge");
       CheckpointEntry moved = entry;
       moved.shard += total;
-      if (!merged.emplace(key, moved).second)
-        fail(runtime, node, "tensor '" + key + "' is in two of the checkpoints");
+      auto [at, added] = merged.emplace(key, moved);
+      // A partitioned variable's parts saved by several savers: one full
+      // entry listing every slice.
+      if (!added && !mergeSlicedEntry(key, at->second, entry, error))
+        fail(runtime, node, error + " of the checkpoints");
     }
     sources.push_back({source, reader.shardCount()});
     total += reader.shardCount();

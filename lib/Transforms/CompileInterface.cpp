@@ -8,6 +8,7 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Placement.h"
 #include "tfc/Transforms/SyncReplicas.h"
+#include "tfc/Transforms/Variables.h"
 #include "tfc/Support/DeviceName.h"
 
 #include "mlir/IR/Builders.h"
@@ -327,6 +328,20 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
   module->setAttr(kBatchTileAttr, b.getI64IntegerAttr(flags.batchTile));
   if (flags.compressTransfers == "bf16")
     module->setAttr(kCompressTransfersAttr, b.getStringAttr("bf16"));
+
+  // A MetaGraph's partitioned variables: each part's node learns the full
+  // variable's key and its slice, which checkpoints save it as.
+  if (auto parts = module->getAttrOfType<DictionaryAttr>(kVariableSlicesAttr)) {
+    module.walk([&](Operation *op) {
+      if (!tfg::isNode(op) || !isVariableNode(op))
+        return;
+      if (auto part = parts.getAs<DictionaryAttr>(tfg::getNodeName(op))) {
+        op->setAttr(kSliceOfAttr, part.get("key"));
+        op->setAttr(kCheckpointSliceAttr, part.get("slice"));
+      }
+    });
+    module->removeAttr(kVariableSlicesAttr);
+  }
   return success();
 }
 

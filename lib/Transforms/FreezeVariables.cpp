@@ -69,11 +69,27 @@ FailureOr<DenseElementsAttr> readValue(const rt::CheckpointReader &reader,
     return variable->emitError()
            << "variable '" << tfg::getNodeName(variable) << "': checkpoint "
            << prefix << " has no tensor '" << key << "' of its dtype";
-  std::vector<uint8_t> bytes;
+  // A part of a partitioned variable: its slice of the full tensor.
+  std::vector<int64_t> shape = found->second.shape;
+  rt::TensorSlice slice = rt::TensorSlice::whole(shape.size());
   std::string error;
-  if (!reader.read(key, bytes, error))
+  if (auto spec = variable->getAttrOfType<StringAttr>(kCheckpointSliceAttr)) {
+    std::vector<int64_t> fullShape;
+    if (!rt::TensorSlice::parseSpec(spec.str(), fullShape, slice, error))
+      return variable->emitError()
+             << "variable '" << tfg::getNodeName(variable) << "': " << error;
+    if (fullShape != shape)
+      return variable->emitError()
+             << "variable '" << tfg::getNodeName(variable)
+             << "': its slice '" << spec.getValue()
+             << "' is of another full shape than checkpoint tensor '" << key
+             << "'";
+    shape = slice.shapeIn(fullShape);
+  }
+  std::vector<uint8_t> bytes;
+  if (!reader.readSlice(key, slice, bytes, error))
     return variable->emitError() << error;
-  auto type = RankedTensorType::get(found->second.shape, dtype.getValue());
+  auto type = RankedTensorType::get(shape, dtype.getValue());
   if (type.getElementType().isInteger(1))
     return DenseElementsAttr::get(type, SmallVector<bool>(bytes.begin(), bytes.end()));
   return DenseElementsAttr::getFromRawBuffer(
@@ -116,8 +132,8 @@ struct FreezeVariablesPass
     // for a TF2 SavedModel, its object's key (the restore op may assign
     // other copies of the variables than the functions capture, as for
     // Keras 3 models).
-    llvm::StringMap<std::string> keys;
-    addRestoredKeys(init, keys);
+    llvm::StringMap<std::string> keys, slices;
+    addRestoredKeys(init, keys, slices);
     auto savedModel = module->getAttrOfType<DictionaryAttr>("tfg.saved_model");
     if (auto captured = savedModel ? savedModel.getAs<DictionaryAttr>("variable_keys")
                                    : DictionaryAttr())
@@ -137,6 +153,14 @@ struct FreezeVariablesPass
     for (Operation &op : step.getBody())
       if (isVariableNode(&op))
         variables.push_back(&op);
+    // The parts of partitioned variables that the restore op restores as
+    // slices: each is its slice of the full tensor.
+    for (Operation *variable : variables) {
+      auto slice = slices.find(variableId(variable));
+      if (slice != slices.end() && !variable->hasAttr(kCheckpointSliceAttr))
+        variable->setAttr(kCheckpointSliceAttr,
+                          StringAttr::get(&getContext(), slice->second));
+    }
     // (A queue runner's entry, or a local or chief init, may use the
     // variables too: they stay.)
     bool readOnly = queueRunnerNodes(module).empty() &&
@@ -161,9 +185,10 @@ struct FreezeVariablesPass
   }
 
   /// The key of each variable the init entry assigns a RestoreV2 output,
-  /// by variable identity. (A partitioned variable restores slices: not
-  /// taken.)
-  static void addRestoredKeys(tfg::GraphOp init, llvm::StringMap<std::string> &keys) {
+  /// by variable identity, and for a part of a partitioned variable (a
+  /// sliced restore) its slice of that key's tensor.
+  static void addRestoredKeys(tfg::GraphOp init, llvm::StringMap<std::string> &keys,
+                              llvm::StringMap<std::string> &partSlices) {
     for (Operation &op : init.getBody()) {
       OpKind kind = opKindOf(&op);
       if (kind != OpKind::AssignVariableOp && kind != OpKind::Assign)
@@ -182,9 +207,13 @@ struct FreezeVariablesPass
                                 : DenseStringElementsAttr();
       unsigned index = cast<OpResult>(value).getResultNumber();
       if (!namesValue || !slicesValue ||
-          index >= namesValue.getRawStringData().size() ||
-          !slicesValue.getRawStringData()[slicesValue.isSplat() ? 0 : index].empty())
+          index >= namesValue.getRawStringData().size())
         continue;
+      // A sliced restore names the full tensor and the part's slice of it.
+      StringRef spec =
+          slicesValue.getRawStringData()[slicesValue.isSplat() ? 0 : index];
+      if (!spec.empty())
+        partSlices[variableId(target)] = spec.str();
       keys[variableId(target)] = namesValue.getRawStringData()[index].str();
     }
   }
@@ -234,7 +263,10 @@ struct FreezeVariablesPass
       auto key = keys.find(variableId(variable));
       if (key == keys.end())
         continue;
-      variable->setAttr(kCheckpointKeyAttr, b.getStringAttr(key->second));
+      // (A part of a partitioned variable keeps its own identity.)
+      variable->setAttr(variable->hasAttr(kCheckpointSliceAttr) ? kSliceOfAttr
+                                                                : kCheckpointKeyAttr,
+                        b.getStringAttr(key->second));
       FailureOr<DenseElementsAttr> value =
           readValue(reader, prefix.getValue(), variable, key->second);
       if (failed(value))

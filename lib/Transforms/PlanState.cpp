@@ -139,14 +139,23 @@ struct PlanStatePass : public impl::PlanStatePassBase<PlanStatePass> {
           node.setAttr(kFlagOffsetAttr, b.getI64IntegerAttr(variable.flag));
         }
     SmallVector<Attribute> table;
-    for (auto &[id, variable] : variables)
-      table.push_back(b.getDictionaryAttr({
+    for (auto &[id, variable] : variables) {
+      // A part of a partitioned variable saves as its slice of the full
+      // variable's key.
+      Operation *node = variable.first;
+      auto sliceOf = node->getAttrOfType<StringAttr>(kSliceOfAttr);
+      auto slice = node->getAttrOfType<StringAttr>(kCheckpointSliceAttr);
+      SmallVector<NamedAttribute> entry = {
           b.getNamedAttr("name", b.getStringAttr(id)),
-          b.getNamedAttr("key", b.getStringAttr(variable.key)),
+          b.getNamedAttr("key", sliceOf && slice ? sliceOf
+                                                 : b.getStringAttr(variable.key)),
           b.getNamedAttr("type", TypeAttr::get(variable.type)),
           b.getNamedAttr("offset", b.getI64IntegerAttr(variable.offset)),
-          b.getNamedAttr("flag", b.getI64IntegerAttr(variable.flag)),
-      }));
+          b.getNamedAttr("flag", b.getI64IntegerAttr(variable.flag))};
+      if (sliceOf && slice)
+        entry.push_back(b.getNamedAttr("slice", slice));
+      table.push_back(b.getDictionaryAttr(entry));
+    }
     module->setAttr(kVariablesAttr, b.getArrayAttr(table));
     module->setAttr(kStateBytesAttr, b.getI64IntegerAttr(size));
     numVariables = variables.size();

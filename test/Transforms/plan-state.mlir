@@ -44,3 +44,15 @@ module {
     %a:2 = VarHandleOp name("a") {container = "", dtype = f32, shape = #tfg.shape<?x3>, shared_name = "a"} : () -> tensor<!tfg.resource>
   }
 }
+
+// -----
+
+// The parts of a partitioned variable stay variables of their own, each
+// saved as its slice of the full variable's key.
+// CHECK: module attributes {tfc.state_bytes = 320 : i64, tfc.variables = [{flag = 256 : i64, key = "emb", name = "emb/part_0", offset = 0 : i64, slice = "10 4 0,5:0,4", type = tensor<5x4xf32>}, {flag = 257 : i64, key = "emb", name = "emb/part_1", offset = 128 : i64, slice = "10 4 5,5:0,4", type = tensor<5x4xf32>}]}
+module {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %p0:2 = VariableV2 name("emb/part_0") {container = "", dtype = f32, shape = #tfg.shape<5x4>, shared_name = "", tfc.slice_of = "emb", tfc.checkpoint_slice = "10 4 0,5:0,4"} : () -> tensor<5x4x!tfg.ref<f32>>
+    %p1:2 = VariableV2 name("emb/part_1") {container = "", dtype = f32, shape = #tfg.shape<5x4>, shared_name = "", tfc.slice_of = "emb", tfc.checkpoint_slice = "10 4 5,5:0,4"} : () -> tensor<5x4x!tfg.ref<f32>>
+  }
+}

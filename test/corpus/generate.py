@@ -1281,7 +1281,50 @@ def make_ps_embedding(root, strategy, partitioner="fixed"):
     md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
                        step_losses="outputs/step_losses.npy",
                        roundtrip_flags="--soft-placement")
+    if strategy == "mod" and partitioner == "fixed":
+        save_partitioned(md, g, steps, values[0])
     md.finish()
+
+
+def save_partitioned(md, g, steps, loss_after):
+    """A TF1 user's files of a partitioned model: the MetaGraph
+    (model.meta), whose variables collections say how the table is
+    partitioned (each part's save_slice_info_def), with a sharded Saver,
+    and that Saver's checkpoint after `steps` steps
+    (checkpoint/model.ckpt-STEPS: the table saved as two slices of one
+    [1000, 8] tensor). The manifest gives the checkpoint and the loss
+    after one more step from it (the loss before the step after that)."""
+    with g.as_default():
+        saver = tf1.train.Saver(sharded=True, save_relative_paths=True)
+        tf1.train.export_meta_graph(filename=md.path("model.meta"), graph=g,
+                                    saver_def=saver.as_saver_def())
+    # TensorFlow in one process: the MetaGraph imported without its
+    # devices keeps its collections, and so its saver saves the parts as
+    # slices (one shard, all on one device).
+    with tf.Graph().as_default() as run, \
+            tf1.Session(graph=run, config=session_config()) as sess:
+        saver = tf1.train.import_meta_graph(md.path("model.meta"),
+                                            clear_devices=True)
+        sess.run("init")
+        for _ in range(steps):
+            sess.run("train_op", md.feed_values)
+        loss = sess.run("loss:0", md.feed_values)
+        assert np.allclose(loss, loss_after, rtol=1e-6), (loss, loss_after)
+        os.makedirs(md.path("checkpoint"), exist_ok=True)
+        saver.save(sess, md.path("checkpoint", "model.ckpt"), global_step=steps,
+                   write_meta_graph=False)
+        # The state file as a relative Saver writes it (this one's are
+        # absolute paths of this machine).
+        with open(md.path("checkpoint", "checkpoint"), "w") as f:
+            f.write('model_checkpoint_path: "model.ckpt-%d"\n'
+                    'all_model_checkpoint_paths: "model.ckpt-%d"\n' % (steps, steps))
+        sess.run("train_op", md.feed_values)
+        next_loss = sess.run("loss:0", md.feed_values)
+    np.save(md.path("outputs", "loss_after_checkpoint_step.npy"),
+            np.float32(next_loss), allow_pickle=False)
+    md.manifest.update(meta_graph="model.meta",
+                       checkpoint="checkpoint/model.ckpt-%d" % steps,
+                       loss_after_checkpoint_step="outputs/loss_after_checkpoint_step.npy")
 
 
 def ps_shared_queue_graph(name, placed):

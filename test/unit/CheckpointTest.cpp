@@ -225,3 +225,149 @@ TEST(CheckpointTest, WriterRejectsBadTensors) {
   EXPECT_FALSE(writer.write("/nonexistent-dir/ckpt", error));
   EXPECT_NE(error.find("/nonexistent-dir/ckpt.data-00000-of-00001.tmp"), std::string::npos);
 }
+
+namespace {
+
+// The corpus's ps_embedding_mod: TensorFlow 2.21's sharded Saver wrote its
+// [1000, 8] table "emb", partitioned in two, as the slices 0,500:0,8 and
+// 500,500:0,8 of one tensor, each slice's bytes under its slice key.
+const std::string kPartitionedPrefix =
+    TFC_SOURCE_DIR "/test/corpus/ps_embedding_mod/checkpoint/model.ckpt-3";
+
+TensorSlice rows(int64_t start, int64_t length) {
+  return TensorSlice{{{start, length}, {0, 8}}};
+}
+
+// Tests the slice key against the one TensorFlow wrote (the number 0, the
+// name as an ordered string, the rank, each start and length as ordered
+// signed numbers), and the encodings of a whole dimension (-1) and of
+// numbers past one byte.
+TEST(CheckpointTest, SliceKeysAreTensorFlows) {
+  EXPECT_EQ(sliceKey("emb", rows(0, 500)),
+            std::string("\x00" "emb\x00\x01" "\x01\x02" "\x80\xc1\xf4" "\x80\x88", 13));
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(kPartitionedPrefix, error)) << error;
+  EXPECT_TRUE(reader.entries().count(sliceKey("emb", rows(0, 500))));
+  EXPECT_TRUE(reader.entries().count(sliceKey("emb", rows(500, 500))));
+  // Whole dimension: start 0, length -1.
+  EXPECT_EQ(sliceKey("v", TensorSlice::whole(1)),
+            std::string("\x00v\x00\x01\x01\x01\x80\x7f", 8));
+  // 64 needs two bytes, 8192 three; a name's 0x00 and 0xff are escaped.
+  EXPECT_EQ(sliceKey(std::string("a\x00\xff", 3), TensorSlice{{{64, 8192}}}),
+            std::string("\x00" "a\x00\xff\xff\x00\x00\x01" "\x01\x01"
+                        "\xc0\x40" "\xe0\x20\x00", 15));
+}
+
+// Tests reading TensorFlow's partitioned table: the full entry lists both
+// slices; the whole tensor is put together from them; a slice across the
+// two parts, and each part, read the same bytes as the whole's rows.
+TEST(CheckpointTest, ReadsTheSlicesTensorFlowWrote) {
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(kPartitionedPrefix, error)) << error;
+  const CheckpointEntry &entry = reader.entries().at("emb");
+  EXPECT_EQ(entry.shape, (std::vector<int64_t>{1000, 8}));
+  ASSERT_EQ(entry.slices.size(), 2u);
+  std::set<int64_t> starts;
+  for (const TensorSlice &slice : entry.slices)
+    starts.insert(slice.extents[0].start);
+  EXPECT_EQ(starts, (std::set<int64_t>{0, 500}));
+  std::vector<uint8_t> whole, part;
+  ASSERT_TRUE(reader.read("emb", whole, error)) << error;
+  ASSERT_EQ(whole.size(), 1000u * 8 * 4);
+  for (TensorSlice slice : {rows(0, 500), rows(500, 500), rows(498, 4),
+                            TensorSlice{{{10, 3}, {2, 5}}}}) {
+    ASSERT_TRUE(reader.readSlice("emb", slice, part, error)) << error;
+    int64_t row0 = slice.extents[0].start, col0 = slice.extents[1].start;
+    int64_t cols = slice.extents[1].length;
+    ASSERT_EQ(part.size(), size_t(slice.extents[0].length * cols * 4));
+    for (int64_t r = 0; r < slice.extents[0].length; ++r)
+      EXPECT_EQ(std::memcmp(part.data() + r * cols * 4,
+                            whole.data() + ((row0 + r) * 8 + col0) * 4,
+                            size_t(cols * 4)),
+                0)
+          << slice.spec({1000, 8}) << " row " << r;
+  }
+  // Slices that do not fit are errors naming the tensor.
+  EXPECT_FALSE(reader.readSlice("emb", rows(999, 2), part, error));
+  EXPECT_NE(error.find("tensor 'emb' of shape [1000,8] has no slice"),
+            std::string::npos)
+      << error;
+}
+
+// Tests writing a partitioned variable as TensorFlow does: the parts added
+// as slices give TensorFlow's index entries (the full entry's slices and
+// each slice's key), read back whole or by slice; a whole tensor read by
+// slice; and the writer's refusals (an overlap, a slice outside the
+// shape, a tensor both whole and sliced, another full shape).
+TEST(CheckpointTest, WrittenSlicesReadBack) {
+  CheckpointReader theirs;
+  std::string error;
+  ASSERT_TRUE(theirs.open(kPartitionedPrefix, error)) << error;
+  std::vector<uint8_t> top, bottom;
+  ASSERT_TRUE(theirs.readSlice("emb", rows(0, 500), top, error)) << error;
+  ASSERT_TRUE(theirs.readSlice("emb", rows(500, 500), bottom, error)) << error;
+
+  CheckpointWriter writer;
+  ASSERT_TRUE(writer.addSlice("emb", 1, {1000, 8}, rows(500, 500), bottom.data(),
+                              bottom.size(), error)) << error;
+  ASSERT_TRUE(writer.addSlice("emb", 1, {1000, 8}, rows(0, 500), top.data(),
+                              top.size(), error)) << error;
+  std::vector<float> w(8, 0.5f);
+  ASSERT_TRUE(writer.add("w", 1, {8, 1}, w.data(), w.size() * 4, error)) << error;
+  EXPECT_FALSE(writer.addSlice("emb", 1, {1000, 8}, rows(400, 200), top.data(),
+                               200 * 8 * 4, error));
+  EXPECT_NE(error.find("overlaps"), std::string::npos) << error;
+  EXPECT_FALSE(writer.addSlice("x", 1, {10, 8}, rows(5, 10), top.data(),
+                               10 * 8 * 4, error));
+  EXPECT_FALSE(writer.addSlice("w", 1, {16, 1}, TensorSlice{{{0, 8}, {0, 1}}},
+                               w.data(), 32, error));
+  EXPECT_NE(error.find("saved whole and in slices"), std::string::npos) << error;
+  EXPECT_FALSE(writer.addSlice("emb", 1, {2000, 8}, rows(1000, 10), top.data(),
+                               10 * 8 * 4, error));
+  std::string prefix = ::testing::TempDir() + "/sliced.ckpt";
+  ASSERT_TRUE(writer.write(prefix, error)) << error;
+
+  CheckpointReader ours;
+  ASSERT_TRUE(ours.open(prefix, error)) << error;
+  // TensorFlow's keys (the slice keys, "emb" and the plain tensors).
+  std::set<std::string> theirKeys, ourKeys;
+  for (const auto &[key, entry] : theirs.entries())
+    if (key.rfind("emb", 0) == 0 || key[0] == '\0')
+      theirKeys.insert(key);
+  for (const auto &[key, entry] : ours.entries())
+    if (key != "w")
+      ourKeys.insert(key);
+  EXPECT_EQ(ourKeys, theirKeys);
+  EXPECT_EQ(ours.entries().at("emb").slices.size(), 2u);
+  std::vector<uint8_t> a, b;
+  ASSERT_TRUE(theirs.read("emb", a, error)) << error;
+  ASSERT_TRUE(ours.read("emb", b, error)) << error;
+  EXPECT_EQ(a, b);
+  ASSERT_TRUE(ours.readSlice("w", TensorSlice{{{2, 3}, {0, 1}}}, b, error)) << error;
+  EXPECT_EQ(b.size(), 12u);
+}
+
+// Tests a saver's shape_and_slices spec: parsed into the full shape and the
+// slice, written back the same, and refused with the spec named when it is
+// malformed or does not fit.
+TEST(CheckpointTest, SliceSpecsParse) {
+  std::vector<int64_t> full;
+  TensorSlice slice;
+  std::string error;
+  ASSERT_TRUE(TensorSlice::parseSpec("1000 8 500,500:0,8", full, slice, error))
+      << error;
+  EXPECT_EQ(full, (std::vector<int64_t>{1000, 8}));
+  EXPECT_EQ(slice, rows(500, 500));
+  EXPECT_EQ(slice.spec(full), "1000 8 500,500:0,8");
+  ASSERT_TRUE(TensorSlice::parseSpec("4 6 -:2,3", full, slice, error)) << error;
+  EXPECT_EQ(slice.shapeIn(full), (std::vector<int64_t>{4, 3}));
+  EXPECT_EQ(slice.startIn(full), (std::vector<int64_t>{0, 2}));
+  for (const char *bad : {"4 6 0,5:0,6", "4 0,2:0,1", "x 0,2", "4 1;2", "4 -1,2"}) {
+    EXPECT_FALSE(TensorSlice::parseSpec(bad, full, slice, error)) << bad;
+    EXPECT_NE(error.find(std::string("'") + bad + "'"), std::string::npos) << error;
+  }
+}
+
+} // namespace

@@ -591,6 +591,15 @@ int info(MLIRContext &context) {
           tfc::kMetaGraphQueueRunnersAttr))
     for (Attribute runner : runners)
       os << "queue runner: " << cast<StringAttr>(runner).getValue() << "\n";
+  // A MetaGraph's partitioned variables: what checkpoints save them as.
+  if (auto parts = (*module)->getAttrOfType<DictionaryAttr>(
+          tfc::kVariableSlicesAttr))
+    for (NamedAttribute part : parts) {
+      auto info = cast<DictionaryAttr>(part.getValue());
+      os << "partitioned: " << part.getName().getValue() << " is slice "
+         << info.getAs<StringAttr>("slice").getValue() << " of '"
+         << info.getAs<StringAttr>("key").getValue() << "'\n";
+    }
   // A SyncReplicasOptimizer's parts: what a compile runs without flags.
   {
     std::string notUnderstood;

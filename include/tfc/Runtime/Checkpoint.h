@@ -31,6 +31,46 @@ inline constexpr int kStringDtype = 7;
 /// their variables.
 inline constexpr const char *kObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
 
+/// A slice of a tensor as TensorFlow's savers name the part of a
+/// partitioned variable (TensorSliceProto): per dimension, where it starts
+/// and how long it is, or the whole dimension.
+struct TensorSlice {
+  struct Extent {
+    int64_t start = 0;
+    /// -1: the whole dimension.
+    int64_t length = -1;
+    bool operator==(const Extent &other) const {
+      return start == other.start && length == other.length;
+    }
+  };
+  std::vector<Extent> extents;
+
+  bool operator==(const TensorSlice &other) const {
+    return extents == other.extents;
+  }
+  /// The whole of a tensor of rank `rank`.
+  static TensorSlice whole(size_t rank);
+  /// A save op's shape_and_slices entry, "FULL SHAPE SLICE": the full
+  /// shape's dimensions separated by spaces, then the slice, dimensions
+  /// separated by ':', each "START,LENGTH" or "-" (whole): "10 4 0,5:-".
+  /// An empty spec is the whole tensor (no full shape). False with `error`
+  /// saying what is wrong.
+  static bool parseSpec(const std::string &spec, std::vector<int64_t> &fullShape,
+                        TensorSlice &slice, std::string &error);
+  /// The spec of this slice of a tensor of `fullShape` (parseSpec's form).
+  std::string spec(const std::vector<int64_t> &fullShape) const;
+  /// Whether the slice lies in a tensor of `fullShape` (rank included).
+  bool fitsIn(const std::vector<int64_t> &fullShape) const;
+  /// Its start and shape in a tensor of `fullShape` (fitsIn).
+  std::vector<int64_t> startIn(const std::vector<int64_t> &fullShape) const;
+  std::vector<int64_t> shapeIn(const std::vector<int64_t> &fullShape) const;
+};
+
+/// The key a slice's bytes have in a bundle, TensorFlow's: the tensor's
+/// name and the slice in the ordered code (tensorflow::strings::OrderedCode)
+/// that sorts them before every plain name.
+std::string sliceKey(const std::string &name, const TensorSlice &slice);
+
 /// Where a tensor of the checkpoint lives, and what it is.
 struct CheckpointEntry {
   int dtype = 0; // TensorFlow's DataType number.
@@ -39,8 +79,11 @@ struct CheckpointEntry {
   int64_t offset = 0, size = 0;
   uint32_t maskedCrc32c = 0;
   bool hasCrc32c = false;
-  /// Saved as slices of a partitioned variable (not read here).
-  bool sliced = false;
+  /// A tensor saved in slices (a partitioned variable): the full tensor's
+  /// entry has no bytes but its slices, each of whose bytes are the entry
+  /// of sliceKey(name, slice).
+  std::vector<TensorSlice> slices;
+  bool sliced() const { return !slices.empty(); }
 };
 
 class CheckpointReader {
@@ -59,9 +102,17 @@ public:
   int32_t shardCount() const { return numShards; }
 
   /// The bytes of tensor `name` (little-endian, row-major), checked against
-  /// the entry's size and CRC32C. Numeric and bool dtypes only.
+  /// the entry's size and CRC32C. Numeric and bool dtypes only. A tensor
+  /// saved in slices is put together from them.
   bool read(const std::string &name, std::vector<uint8_t> &bytes,
             std::string &error) const;
+
+  /// The bytes of `slice` of tensor `name` (the part of a partitioned
+  /// variable), taken from the slices it was saved in, or from the whole
+  /// tensor; an error when the slice does not fit the tensor's shape, or a
+  /// part of it was never saved.
+  bool readSlice(const std::string &name, const TensorSlice &slice,
+                 std::vector<uint8_t> &bytes, std::string &error) const;
 
   /// The elements of string tensor `name`, row-major, checked against the
   /// entry's CRC32C.
@@ -69,10 +120,14 @@ public:
                    std::string &error) const;
 
 private:
-  /// The entry of an unsliced tensor `name` that is of strings exactly
-  /// when `dtype` is kStringDtype; null with `error` set otherwise.
+  /// The entry of tensor `name` that is of strings exactly when `dtype`
+  /// is kStringDtype (and not saved in slices, for strings); null with
+  /// `error` set otherwise.
   const CheckpointEntry *find(const std::string &name, int dtype,
                               std::string &error) const;
+  /// The bytes of an unsliced entry, checked against its CRC32C.
+  bool readWhole(const std::string &name, const CheckpointEntry &entry,
+                 std::vector<uint8_t> &bytes, std::string &error) const;
   bool readEntry(const std::string &name, int64_t expectedSize,
                  std::vector<uint8_t> &bytes, std::string &error) const;
 
@@ -98,6 +153,16 @@ public:
   bool addStrings(const std::string &name, const std::vector<int64_t> &shape,
                   const std::vector<std::string> &strings, std::string &error);
 
+  /// Adds `slice` of tensor `name` of `fullShape` (a part of a
+  /// partitioned variable), its bytes those of the slice's shape, as
+  /// TensorFlow's savers do: under sliceKey, and listed in the full
+  /// tensor's entry. False with `error` set when the slice does not fit,
+  /// overlaps one added before, or disagrees with them on the dtype or the
+  /// full shape, or when `name` was added whole.
+  bool addSlice(const std::string &name, int dtype,
+                const std::vector<int64_t> &fullShape, const TensorSlice &slice,
+                const void *data, size_t bytes, std::string &error);
+
   /// Writes the data shard, then the index, each to a temporary file that
   /// is flushed to disk and renamed into place, so a crash leaves either
   /// the old files or the new ones.
@@ -116,7 +181,16 @@ private:
     uint32_t crc; // CRC32C of the stored bytes (for strings, see addStrings).
   };
   std::map<std::string, Tensor> tensors;
+  /// The full entries of tensors saved in slices (no bytes of their own).
+  std::map<std::string, CheckpointEntry> slicedTensors;
 };
+
+/// Adds the slices of `from` to those of `into`, the full entry of the same
+/// tensor `name` in another shard of one checkpoint (a sharded save, every
+/// task writing the slices it holds); false with `error` set when the two
+/// disagree on the dtype or the full shape, or one is not sliced.
+bool mergeSlicedEntry(const std::string &name, CheckpointEntry &into,
+                      const CheckpointEntry &from, std::string &error);
 
 /// Writes PREFIX.index (atomically, as writeFileAtomically) for tensors
 /// that are already in `numShards` data shards: `entries` say where.

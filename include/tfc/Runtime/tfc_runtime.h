@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 14
+#define TFC_RUNTIME_ABI_VERSION 15
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -81,7 +81,10 @@ typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena, void *state,
 /* A variable in the state area: its identity (container/shared name),
  * the key checkpoints store it under, dtype and static shape, the byte
  * offset of its value, and the offset of the byte that is nonzero once it
- * is initialized (assigned or restored). */
+ * is initialized (assigned or restored). A part of a partitioned variable
+ * is saved as a slice of the full variable's tensor, `key`: `slice` is
+ * the part's, as a saver's shape_and_slices spec says it ("10 4 0,5:0,4");
+ * empty (or NULL) for a whole variable. */
 typedef struct tfc_variable_info {
   const char *name;
   const char *key;
@@ -90,6 +93,7 @@ typedef struct tfc_variable_info {
   const int64_t *dims;
   int64_t offset;
   int64_t flag_offset;
+  const char *slice;
 } tfc_variable_info;
 
 /* A thread of a queue runner (tfc compile --queue-runner): the enqueue

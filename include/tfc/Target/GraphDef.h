@@ -34,6 +34,11 @@ inline constexpr llvm::StringLiteral kSignatureFeedsAttr = "tfg.feeds";
 inline constexpr llvm::StringLiteral kSignatureFetchesAttr = "tfg.fetches";
 inline constexpr llvm::StringLiteral kSaverAttr = "tfg.saver";
 inline constexpr llvm::StringLiteral kSavedModelAttr = "tfg.saved_model";
+/// A MetaGraph's partitioned variables (the save_slice_info_def of its
+/// variables collections): each part's variable node name to a dictionary
+/// of the full variable's checkpoint key ("key") and the part's slice of
+/// it ("slice", a saver's shape_and_slices spec, "10 4 0,5:0,4").
+inline constexpr llvm::StringLiteral kVariableSlicesAttr = "tfg.variable_slices";
 /// A MetaGraph's queue runners (its "queue_runners" collection), as
 /// --queue-runner takes them: one string of enqueue op names per runner.
 inline constexpr llvm::StringLiteral kMetaGraphQueueRunnersAttr =

@@ -79,7 +79,10 @@ struct ModelInterface {
   /// The state area (tfc-plan-state) and the variables in it.
   int64_t stateBytes = 0;
   struct Variable {
-    std::string name, key;
+    /// The variable, the key checkpoints save it under, and for a part of
+    /// a partitioned variable its slice of that key's tensor (a saver's
+    /// spec; empty for a whole variable).
+    std::string name, key, slice;
     int dtype;
     llvm::SmallVector<int64_t> dims;
     int64_t offset, flag;

@@ -97,6 +97,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kFrameAttr, Holder::Node, ValueKind::String},
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
+    {kSliceOfAttr, Holder::Node, ValueKind::String},
+    {kCheckpointSliceAttr, Holder::Node, ValueKind::String},
     {kSkipNegativeIndicesAttr, Holder::Node, ValueKind::Unit},
     {kPadNegativeAttr, Holder::Node, ValueKind::Unit},
     {kListCapacityAttr, Holder::Node, ValueKind::NonNegativeInteger},

@@ -17,6 +17,7 @@
 #include "saved_model.pb.h"
 
 #include <google/protobuf/io/tokenizer.h>
+#include <map>
 #include <google/protobuf/text_format.h>
 
 #include "mlir/IR/Builders.h"
@@ -165,6 +166,49 @@ LogicalResult annotateSaverAndCollections(ModuleOp module,
                            b.getStringAttr(saver.restore_op_name())),
         }));
   }
+  // The parts of partitioned variables, from every collection of
+  // VariableDefs: the full variable's key and the part's slice.
+  // (A variable is in several collections: once each.)
+  std::map<std::string, std::pair<std::string, std::string>> parts;
+  for (const char *name : {"variables", "trainable_variables",
+                           "local_variables", "model_variables"}) {
+    auto collection = meta.collection_def().find(name);
+    if (collection == meta.collection_def().end())
+      continue;
+    for (const std::string &bytes : collection->second.bytes_list().value()) {
+      proto::VariableDef variable;
+      if (!variable.ParseFromString(bytes))
+        return fileError(module.getContext(), path)
+               << "the " << name << " collection holds something other than "
+               << "a VariableDef";
+      if (!variable.has_save_slice_info_def())
+        continue;
+      const proto::SaveSliceInfoDef &info = variable.save_slice_info_def();
+      size_t rank = size_t(info.full_shape_size());
+      if (info.full_name().empty() || size_t(info.var_offset_size()) != rank ||
+          size_t(info.var_shape_size()) != rank)
+        return fileError(module.getContext(), path)
+               << "variable '" << variable.variable_name()
+               << "': its save_slice_info_def is incomplete";
+      std::string spec;
+      for (int64_t d : info.full_shape())
+        spec += std::to_string(d) + " ";
+      for (size_t d = 0; d < rank; ++d)
+        spec += (d ? ":" : "") + std::to_string(info.var_offset(int(d))) + "," +
+                std::to_string(info.var_shape(int(d)));
+      parts[StringRef(variable.variable_name()).split(':').first.str()] = {
+          info.full_name(), spec};
+    }
+  }
+  SmallVector<NamedAttribute> slices;
+  for (const auto &[node, part] : parts)
+    slices.push_back(b.getNamedAttr(
+        node, b.getDictionaryAttr(
+                  {b.getNamedAttr("key", b.getStringAttr(part.first)),
+                   b.getNamedAttr("slice", b.getStringAttr(part.second))})));
+  if (!slices.empty())
+    module->setAttr(kVariableSlicesAttr, b.getDictionaryAttr(slices));
+
   // Each QueueRunnerDef of the collection: its enqueue ops, one thread
   // each, as --queue-runner takes them.
   auto runners = meta.collection_def().find("queue_runners");

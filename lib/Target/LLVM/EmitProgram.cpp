@@ -165,8 +165,10 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   llvm::Constant *inputs = tensorInfos(interface.inputs, "tfc_inputs");
   llvm::Constant *outputs = tensorInfos(interface.outputs, "tfc_outputs");
   // struct tfc_variable_info { const char *name, *key; i32 dtype, rank;
-  //                             const i64 *dims; i64 offset, flag_offset; }
-  auto *variableType = llvm::StructType::get(ctx, {ptr, ptr, i32, i32, ptr, i64, i64});
+  //                             const i64 *dims; i64 offset, flag_offset;
+  //                             const char *slice; }
+  auto *variableType =
+      llvm::StructType::get(ctx, {ptr, ptr, i32, i32, ptr, i64, i64, ptr});
   SmallVector<llvm::Constant *> variableInfos;
   for (const ModelInterface::Variable &v : interface.variables) {
     variableInfos.push_back(llvm::ConstantStruct::get(
@@ -177,7 +179,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
          llvm::ConstantInt::get(i32, v.dims.size()),
          dimsGlobal(v.dims, "tfc_variable_dims"),
          llvm::ConstantInt::get(i64, v.offset),
-         llvm::ConstantInt::get(i64, v.flag)}));
+         llvm::ConstantInt::get(i64, v.flag),
+         b.CreateGlobalStringPtr(v.slice, "tfc_variable_slice", 0, &m)}));
   }
   auto *variablesType = llvm::ArrayType::get(variableType, variableInfos.size());
   auto *variables = new llvm::GlobalVariable(
@@ -410,6 +413,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
       result.variables.push_back(
           {entry.getAs<StringAttr>("name").str(),
            entry.getAs<StringAttr>("key").str(),
+           entry.getAs<StringAttr>("slice") ? entry.getAs<StringAttr>("slice").str()
+                                            : std::string(),
            tfg::typeToDataType(type.getElementType()),
            SmallVector<int64_t>(type.getShape()),
            entry.getAs<IntegerAttr>("offset").getInt(),

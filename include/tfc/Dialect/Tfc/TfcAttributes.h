@@ -106,6 +106,13 @@ inline constexpr llvm::StringLiteral kFrameAttr = "tfc.frame";
 /// On variable nodes loaded from a SavedModel's checkpoint: the key of
 /// their tensor there (tfc-freeze-variables).
 inline constexpr llvm::StringLiteral kCheckpointKeyAttr = "tfc.checkpoint_key";
+/// On a variable node that is a part of a partitioned variable: the full
+/// variable's checkpoint key (kSliceOfAttr) and the part's slice of it
+/// (kCheckpointSliceAttr), a saver's shape_and_slices spec ("10 4
+/// 0,5:0,4"); checkpoints save and restore the part as that slice, as
+/// TensorFlow's savers do. The part stays a variable of its own.
+inline constexpr llvm::StringLiteral kSliceOfAttr = "tfc.slice_of";
+inline constexpr llvm::StringLiteral kCheckpointSliceAttr = "tfc.checkpoint_slice";
 /// On the scatters and sparse optimizer updates whose indices come from a
 /// bounded Unique: negative indices, its padding, select no row
 /// (tfc-bound-unique); on a DynamicStitch of rows of data-dependent
