@@ -95,4 +95,55 @@ TEST(CheckpointOpsTest, MergeJoinsShardsAndRemovesTheParts) {
   EXPECT_FALSE(exists(dir + "/ckpt_temp"));
 }
 
+// Tests a TF1 sharded Saver of a partitioned variable: each device's
+// SaveV2 writes its part as a slice of "emb" (shape_and_slices "4 2
+// 0,2:0,2" and "4 2 2,2:0,2") to a part prefix, MergeV2Checkpoints lists
+// both slices in one full entry, and RestoreV2 reads the whole "emb" back,
+// and a slice across the two parts. A slice whose shape is not the
+// tensor's is refused.
+TEST(CheckpointOpsTest, PartitionedVariablesSaveAsSlices) {
+  Runtime rt;
+  std::string dir = ::testing::TempDir() + "/ops-slices";
+  ::mkdir(dir.c_str(), 0755);
+  std::vector<float> top = {1, 2, 3, 4}, bottom = {5, 6, 7, 8};
+  int64_t descriptor[] = {1, TFC_FLOAT, 2, 2, 2};
+  uint64_t names[] = {rt.handle("emb")};
+  std::string parts[] = {dir + "/ckpt_temp/part-00000-of-00002",
+                         dir + "/ckpt_temp/part-00001-of-00002"};
+  const char *specs[] = {"4 2 0,2:0,2", "4 2 2,2:0,2"};
+  for (int k = 0; k < 2; ++k) {
+    uint64_t prefix = rt.handle(parts[k]);
+    uint64_t slices[] = {rt.handle(specs[k])};
+    int64_t tensors[] = {address(k ? bottom.data() : top.data())};
+    tfc_save_v2(rt.runtime, &prefix, names, slices, tensors, descriptor,
+                "save/SaveV2");
+  }
+  uint64_t partHandles[] = {rt.handle(parts[0]), rt.handle(parts[1])};
+  uint64_t target = rt.handle(dir + "/ckpt");
+  tfc_merge_v2_checkpoints(rt.runtime, partHandles, &target,
+                           "save/MergeV2Checkpoints", 2, 1, 0);
+  CheckpointReader reader;
+  std::string error;
+  ASSERT_TRUE(reader.open(dir + "/ckpt", error)) << error;
+  EXPECT_EQ(reader.entries().at("emb").slices.size(), 2u);
+
+  std::vector<float> whole(8, 0.0f), middle(4, 0.0f);
+  int64_t wholeDescriptor[] = {1, TFC_FLOAT, 2, 4, 2};
+  uint64_t none[] = {rt.handle("")}, across[] = {rt.handle("4 2 1,2:0,2")};
+  int64_t out[] = {address(whole.data())}, outMiddle[] = {address(middle.data())};
+  tfc_restore_v2(rt.runtime, &target, names, none, out, wholeDescriptor,
+                 "save/RestoreV2");
+  EXPECT_EQ(whole, (std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}));
+  tfc_restore_v2(rt.runtime, &target, names, across, outMiddle, descriptor,
+                 "save/RestoreV2_1");
+  EXPECT_EQ(middle, (std::vector<float>{3, 4, 5, 6}));
+
+  uint64_t wrong[] = {rt.handle("4 2 0,3:0,2")};
+  EXPECT_EXIT(tfc_restore_v2(rt.runtime, &target, names, wrong, outMiddle,
+                             descriptor, "save/RestoreV2_2"),
+              ::testing::ExitedWithCode(1),
+              "node 'save/RestoreV2_2': tensor 'emb': slice '4 2 0,3:0,2' is of "
+              "shape \\[3,2\\]; the graph's tensor has shape \\[2,2\\]");
+}
+
 } // namespace
