@@ -45,7 +45,7 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from cluster import free_ports  # noqa: E402  (this directory's)
+from cluster import free_ports, stop, tf_servers  # noqa: E402  (this directory's)
 import machine  # noqa: E402
 import ps_train  # noqa: E402
 
@@ -125,17 +125,10 @@ def time_tfc(program, workers, steps, work, slow):
 def time_tf(workers, aggregate, batch, steps, work, slow):
     """The chief's median step time, in seconds, with TensorFlow's servers
     and one client process per worker (ps_train.py's)."""
-    ports = free_ports(workers + 1)
-    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
-               "ps": ["127.0.0.1:%d" % ports[workers]]}
-    spec = json.dumps(cluster)
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
-    processes = [subprocess.Popen([sys.executable, "-c", ps_train.SERVER, spec,
-                                   "ps", "0"])]
-    processes += [subprocess.Popen([sys.executable, "-c", ps_train.SERVER, spec,
-                                    "worker", str(k)]) for k in range(workers)]
+    cluster, processes = tf_servers(workers, 1)
     straggler = Straggler(processes[-1].pid, slow)
     try:
         clients = [subprocess.Popen(
@@ -154,10 +147,7 @@ def time_tf(workers, aggregate, batch, steps, work, slow):
         return float(out.strip().splitlines()[-1])
     finally:
         straggler.stop()
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+        stop(processes)
 
 
 def write_plot(path, backups, series, title):

@@ -27,6 +27,7 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 """
 
 import argparse
+import json
 import os
 import re
 import socket
@@ -91,19 +92,53 @@ def time_tfc(tfc, program, steps, shared_memory):
     return float(match.group(1)) * 1e-6
 
 
+# A task's tf.distribute.Server: the cluster (JSON), its job and index.
 SERVER = """
-import os, sys
+import os, sys, json
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
 import tensorflow as tf
-cluster = tf.train.ClusterSpec({"worker": [sys.argv[1]], "ps": [sys.argv[2]]})
-tf.distribute.Server(cluster, job_name=sys.argv[3], task_index=0).join()
+cluster = tf.train.ClusterSpec(json.loads(sys.argv[1]))
+tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3])).join()
 """
 
 
+def tf_servers(workers, ps):
+    """TensorFlow's servers of a cluster of `workers` workers and `ps` ps
+    tasks on free loopback ports: the cluster ({"worker": [...], "ps":
+    [...]}) and the server processes, the ps tasks' first."""
+    ports = free_ports(workers + ps)
+    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
+               "ps": ["127.0.0.1:%d" % p for p in ports[workers:]]}
+    spec = json.dumps(cluster)
+    servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, job, str(k)])
+               for job, count in (("ps", ps), ("worker", workers))
+               for k in range(count)]
+    return cluster, servers
+
+
+def stop(processes):
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def tfc_bench_medians(tfc, program, workers, steps, flags):
+    """`tfc run-cluster PROGRAM --bench STEPS FLAGS`: each worker's median
+    step time, in seconds."""
+    result = subprocess.run([tfc, "run-cluster", program, "--connect-timeout", "120",
+                             "--steps", "1", "--bench", str(steps)] + flags,
+                            capture_output=True, text=True, timeout=900)
+    medians = [float(m) * 1e-6 for m in
+               re.findall(r"\[worker-\d+\] bench: .*median ([0-9.]+) us", result.stdout)]
+    if result.returncode != 0 or len(medians) != workers:
+        sys.exit("tfc run failed: " + result.stdout + result.stderr)
+    return medians
+
+
 def time_tf(tf, graph_def, steps):
-    worker, ps = ["127.0.0.1:%d" % p for p in free_ports(2)]
-    servers = [subprocess.Popen([sys.executable, "-c", SERVER, worker, ps, job])
-               for job in ("worker", "ps")]
+    cluster, servers = tf_servers(1, 1)
+    worker = cluster["worker"][0]
     try:
         graph = tf.Graph()
         with graph.as_default():
@@ -119,9 +154,7 @@ def time_tf(tf, graph_def, steps):
                 times.append(time.perf_counter() - start)
         return statistics.median(times)
     finally:
-        for server in servers:
-            server.kill()
-            server.wait()
+        stop(servers)
 
 
 def main():

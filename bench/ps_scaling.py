@@ -31,9 +31,7 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 """
 
 import argparse
-import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -41,7 +39,7 @@ import tempfile
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from cluster import free_ports  # noqa: E402  (this directory's)
+from cluster import stop, tf_servers, tfc_bench_medians  # noqa: E402  (this directory's)
 import machine  # noqa: E402
 
 ROWS_GATHERED = 32
@@ -108,28 +106,12 @@ print(statistics.median(times), flush=True)
 os._exit(0)
 """
 
-SERVER = """
-import os, sys, json
-os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
-import tensorflow as tf
-cluster = tf.train.ClusterSpec(json.loads(sys.argv[1]))
-tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3])).join()
-"""
-
-
 def time_tf(kind, ps, workers, dense_floats, rows, steps, work):
     """Each worker's median step time, in seconds."""
-    ports = free_ports(workers + ps)
-    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
-               "ps": ["127.0.0.1:%d" % p for p in ports[workers:]]}
-    spec = json.dumps(cluster)
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
-    processes = [subprocess.Popen([sys.executable, "-c", SERVER, spec, "ps", str(k)])
-                 for k in range(ps)]
-    processes += [subprocess.Popen([sys.executable, "-c", SERVER, spec, "worker",
-                                    str(k)]) for k in range(workers)]
+    cluster, processes = tf_servers(workers, ps)
     try:
         clients = [subprocess.Popen(
             [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], kind,
@@ -145,23 +127,14 @@ def time_tf(kind, ps, workers, dense_floats, rows, steps, work):
             medians.append(float(out.strip().splitlines()[-1]))
         return medians
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+        stop(processes)
 
 
 def time_tfc(tfc, program, kind, workers, steps, work):
     """Each worker's median step time, in seconds."""
-    flags = ["--input", "ids:0=%s/ids.npy" % work] if kind == "sparse" else []
-    result = subprocess.run([tfc, "run-cluster", program, "--connect-timeout", "120",
-                             "--steps", "1", "--bench", str(steps)] + flags,
-                            capture_output=True, text=True, timeout=900)
-    medians = [float(m) * 1e-6 for m in
-               re.findall(r"\[worker-\d+\] bench: .*median ([0-9.]+) us", result.stdout)]
-    if result.returncode != 0 or len(medians) != workers:
-        sys.exit("tfc run failed: " + result.stdout + result.stderr)
-    return medians
+    return tfc_bench_medians(
+        tfc, program, workers, steps,
+        ["--input", "ids:0=%s/ids.npy" % work] if kind == "sparse" else [])
 
 
 def main():

@@ -33,7 +33,6 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import tempfile
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from cluster import free_ports  # noqa: E402  (this directory's)
+from cluster import stop, tf_servers, tfc_bench_medians  # noqa: E402  (this directory's)
 
 HIDDEN = 512
 INPUTS = 256
@@ -137,27 +136,11 @@ print(statistics.median(times), flush=True)
 os._exit(0)
 """ % (INPUTS, CLASSES)
 
-SERVER = """
-import os, sys, json
-os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
-import tensorflow as tf
-cluster = tf.train.ClusterSpec(json.loads(sys.argv[1]))
-tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3])).join()
-"""
-
-
 def time_tf(workers, batch, steps, work, sync):
-    import json
-    ports = free_ports(workers + 1)
-    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
-               "ps": ["127.0.0.1:%d" % ports[workers]]}
-    spec = json.dumps(cluster)
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
-    servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, "ps", "0"])]
-    servers += [subprocess.Popen([sys.executable, "-c", SERVER, spec, "worker", str(k)])
-                for k in range(workers)]
+    cluster, servers = tf_servers(workers, 1)
     try:
         clients = [subprocess.Popen(
             [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], str(k),
@@ -172,22 +155,13 @@ def time_tf(workers, batch, steps, work, sync):
             medians.append(float(out.strip().splitlines()[-1]))
         return medians
     finally:
-        for server in servers:
-            server.kill()
-            server.wait()
+        stop(servers)
 
 
 def time_tfc(tfc, program, workers, steps, work):
-    flags = ["--input", "x:0=%s/x-{index}.npy" % work,
-             "--input", "labels:0=%s/labels-{index}.npy" % work]
-    result = subprocess.run([tfc, "run-cluster", program, "--connect-timeout", "60",
-                             "--steps", "1", "--bench", str(steps)] + flags,
-                            capture_output=True, text=True, timeout=900)
-    medians = [float(m) * 1e-6 for m in
-               re.findall(r"\[worker-\d+\] bench: .*median ([0-9.]+) us", result.stdout)]
-    if result.returncode != 0 or len(medians) != workers:
-        sys.exit("tfc run failed: " + result.stdout + result.stderr)
-    return medians
+    return tfc_bench_medians(tfc, program, workers, steps,
+                             ["--input", "x:0=%s/x-{index}.npy" % work,
+                              "--input", "labels:0=%s/labels-{index}.npy" % work])
 
 
 def main():
