@@ -159,6 +159,33 @@ Queues::Result Queues::dequeue(Queue &queue, tfc_runtime *runtime,
   return Result::Done;
 }
 
+Queues::Result Queues::dequeueUpTo(Queue &queue, tfc_runtime *runtime,
+                                   void *const *data, int64_t count,
+                                   int64_t &taken) {
+  std::unique_lock<std::mutex> lock(mutex);
+  Result result = waitFor(
+      lock,
+      [&] {
+        return queue.available() >= count ||
+               (queue.isClosed && queue.available() > 0);
+      },
+      [&] { return queue.isClosed ? Result::Closed : Result::Done; });
+  if (result != Result::Done)
+    return result;
+  taken = std::min(count, queue.available());
+  Queue::Element first;
+  for (int64_t i = 0; i < taken; ++i) {
+    Queue::Element element = queue.take();
+    queue.store(runtime, element, data, i);
+    if (i == 0)
+      first = std::move(element);
+  }
+  for (int64_t i = taken; i < count; ++i)
+    queue.store(runtime, first, data, i);
+  changedNow();
+  return Result::Done;
+}
+
 void Queues::close(Queue &queue, bool cancelPendingEnqueues) {
   std::lock_guard<std::mutex> lock(mutex);
   queue.isClosed = true;
@@ -381,10 +408,13 @@ bool enqueueOrExplain(tfc_runtime *runtime, const void *const *components,
 /// this thread ends: the queue is closed with too few elements, or the
 /// queue runners stop.
 bool dequeueOrExplain(tfc_runtime *runtime, void *const *components,
-                      const char *node, int64_t slot, int64_t count) {
+                      const char *node, int64_t slot, int64_t count,
+                      int64_t *taken = nullptr) {
   tfc::Queue &queue = queueAt(runtime, node, slot);
   tfc::Queues::Result result =
-      runtime->queues.dequeue(queue, runtime, components, count);
+      taken ? runtime->queues.dequeueUpTo(queue, runtime, components, count,
+                                          *taken)
+            : runtime->queues.dequeue(queue, runtime, components, count);
   if (result == tfc::Queues::Result::Done)
     return true;
   std::string has = runtime->queues.shortOf(queue, count);
@@ -515,6 +545,13 @@ void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
 void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,
                        const char *node, int64_t slot, int64_t count) {
   if (!dequeueOrExplain(runtime, components, node, slot, count))
+    std::longjmp(*endOfInput.jump, 1);
+}
+
+void tfc_queue_dequeue_up_to(tfc_runtime *runtime, void *const *components,
+                             int64_t *taken, const char *node, int64_t slot,
+                             int64_t count) {
+  if (!dequeueOrExplain(runtime, components, node, slot, count, taken))
     std::longjmp(*endOfInput.jump, 1);
 }
 

@@ -148,6 +148,11 @@ public:
   /// that many, making string handles in `runtime`'s pool.
   Result dequeue(Queue &queue, tfc_runtime *runtime, void *const *data,
                  int64_t count);
+  /// Up to `count` elements: `count`, or once the queue is closed all it
+  /// has (one at least), their number in `taken`; rows past them get
+  /// copies of the first.
+  Result dequeueUpTo(Queue &queue, tfc_runtime *runtime, void *const *data,
+                     int64_t count, int64_t &taken);
   void close(Queue &queue, bool cancelPendingEnqueues);
   int64_t size(Queue &queue);
   /// Why the queue has too few elements for a dequeue of `count`: "has N

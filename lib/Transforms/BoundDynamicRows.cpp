@@ -309,6 +309,9 @@ private:
   /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
   /// (the node itself for any other).
   Operation *asCountingSelection(Operation *node);
+  /// A QueueDequeueUpToV2 that also gives the count of its rows (a last
+  /// int64 scalar result, which the dequeue's kernel writes).
+  Operation *asCountingDequeue(Operation *node);
   /// A StridedSlice of a range whose ends the step computes, as rows.
   bool sliceRows(Operation *node);
   /// The stack of a TF1 TensorArray of dynamic size, as rows.
@@ -604,6 +607,31 @@ FailureOr<bool> Bounder::run() {
   return true;
 }
 
+Operation *Bounder::asCountingDequeue(Operation *node) {
+  auto types = node->getAttrOfType<ArrayAttr>("component_types");
+  ResultRange results = tfg::getDataResults(node);
+  if (!types || results.size() != types.size())
+    return node;
+  SmallVector<Type> resultTypes(results.getTypes());
+  Builder b(node->getContext());
+  resultTypes.push_back(RankedTensorType::get({}, b.getIntegerType(64)));
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : node->getAttrs())
+    if (attr.getName() != tfg::kNameAttr && attr.getName() != tfg::kDeviceAttr)
+      attrs.push_back(attr);
+  OpBuilder builder(node);
+  std::string name = tfg::getNodeName(node).str();
+  Operation *counted = createNodeLike(
+      builder, node, "QueueDequeueUpToV2", names.get(name), resultTypes,
+      tfg::getDataOperands(node), tfg::getControlOperands(node), attrs);
+  for (auto [k, result] : llvm::enumerate(results))
+    result.replaceAllUsesWith(counted->getResult(k));
+  tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(counted));
+  node->erase();
+  counted->setAttr(tfg::kNameAttr, b.getStringAttr(name));
+  return counted;
+}
+
 bool Bounder::feedRows(Operation *arg) {
   auto module = body.getParentOp()->getParentOfType<ModuleOp>();
   auto maxDims = module->getAttrOfType<ArrayAttr>(kFeedMaxDimsAttr);
@@ -734,6 +762,8 @@ Value Bounder::maskPadding(Operation *like, Value x, const Rows &rows,
 
 Operation *Bounder::asCountingSelection(Operation *node) {
   OpKind kind = opKindOf(node);
+  if (kind == OpKind::QueueDequeueUpToV2)
+    return asCountingDequeue(node);
   if (kind != OpKind::NonMaxSuppressionV2 &&
       kind != OpKind::NonMaxSuppressionV3)
     return node;
@@ -1011,6 +1041,24 @@ bool Bounder::producesRows(Operation *node) {
     return sliceRows(node);
   if (kind == OpKind::TensorArrayGatherV3)
     return stackRows(node);
+  if (kind == OpKind::QueueDequeueUpToV2) {
+    // Up to n elements, as many as the dequeue's count (its last result,
+    // asCountingDequeue's).
+    std::optional<SmallVector<int64_t>> n = intsOf(operands[1]);
+    auto types = node->getAttrOfType<ArrayAttr>("component_types");
+    if (!n || n->size() != 1 || (*n)[0] < 1 || !types ||
+        results.size() != types.size() + 1)
+      return false;
+    for (unsigned k = 0; k < types.size(); ++k)
+      if (!staticBut(shapeOf(results[k]), 0))
+        return false;
+    Value count = results.back();
+    for (unsigned k = 0; k < types.size(); ++k) {
+      rows[results[k]] = rowsAlong(0, (*n)[0], count, node);
+      bounded.push_back({results[k], (*n)[0]});
+    }
+    return true;
+  }
   if (kind == OpKind::NonMaxSuppressionV4 ||
       kind == OpKind::NonMaxSuppressionV5) {
     // Unpadded, the selection (and V5's scores) has the count V4 and V5
@@ -1232,6 +1280,21 @@ LogicalResult Bounder::visitRows(Operation *node, const Rows &from) {
     // Each dimension of rows stays whole, maybe folded with others: as
     // many elements before and after its slices on both sides.
     Shape in = shapeOf(operands[0]), out = shapeOf(results[0]);
+    // Into the shape of other rows (a gradient reshapes back to its
+    // input's shape): that shape as planned, the bound at its rows.
+    if (Operation *shape = operands[1].getDefiningOp();
+        shape && opKindOf(shape) == OpKind::Shape && !out.isStatic()) {
+      Value of = tfg::getDataOperands(shape)[0];
+      Shape planned = shapeOf(of);
+      const Rows *r = rowsOf(of);
+      if (planned.ranked && r && sameCount(*r, from)) {
+        for (const RowAxis &a : r->axes)
+          if (!a.folded())
+            planned.dims[a.axis] = r->bound;
+        if (planned.isStatic())
+          out = planned;
+      }
+    }
     if (axisOf(1) >= 0 || !in.ranked || !out.ranked)
       return refuse(node, from, "reshapes");
     SmallVector<RowAxis> axes;
@@ -1896,6 +1959,58 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
            << "; tfc plans them for their bound and cannot here";
   };
 
+  // The axes a broadcast's gradient sums over: the same with the bound
+  // in place of the count (a count of 1 against a 1 sums over one row, as
+  // not summing would), so a constant once the rows are planned.
+  if (kind == OpKind::BroadcastGradientArgs) {
+    // Each shape as planned: a Shape of rows with the bound at the rows'
+    // axes, or a constant.
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (Value operand : operands) {
+      Operation *producer = operand.getDefiningOp();
+      if (std::optional<SmallVector<int64_t>> known = intsOf(operand)) {
+        shapes.push_back(*known);
+        continue;
+      }
+      if (!producer || opKindOf(producer) != OpKind::Shape)
+        return refuseShape("broadcasts by");
+      Value of = tfg::getDataOperands(producer)[0];
+      Shape planned = shapeOf(of);
+      if (!planned.ranked)
+        return refuseShape("broadcasts by");
+      if (const Rows *r = rowsOf(of))
+        for (const RowAxis &a : r->axes) {
+          if (a.folded())
+            return refuseShape("broadcasts by");
+          planned.dims[a.axis] = r->bound;
+        }
+      if (!planned.isStatic())
+        return refuseShape("broadcasts by");
+      shapes.push_back(SmallVector<int64_t>(planned.dims.begin(), planned.dims.end()));
+    }
+    // TensorFlow's rule: each side sums over the axes it was broadcast
+    // along (its leading axes the other has, and its 1s against more).
+    size_t rank = std::max(shapes[0].size(), shapes[1].size());
+    SmallVector<int64_t> reduce[2];
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t dims[2];
+      for (int k = 0; k < 2; ++k) {
+        size_t pad = rank - shapes[k].size();
+        dims[k] = d < pad ? 1 : shapes[k][d - pad];
+      }
+      for (int k = 0; k < 2; ++k)
+        if (dims[k] == 1 && (dims[1 - k] != 1 || d < rank - shapes[k].size()))
+          reduce[k].push_back(int64_t(d));
+    }
+    Type element = cast<TensorType>(results[0].getType()).getElementType();
+    for (int k = 0; k < 2; ++k) {
+      Value axes = integers(
+          node, (tfg::getNodeName(node) + "/planned_" + Twine(k)).str(), element,
+          {int64_t(reduce[k].size())}, reduce[k]);
+      results[k].replaceAllUsesWith(axes);
+    }
+    return true;
+  }
   // Shape arithmetic: what it computes is a shape of rows too (a cast to
   // floats included: ops.arange(n) of floats counts to it as well).
   if ((isIdentityLike(kind) || kind == OpKind::Cast) && onlyFirst() &&
@@ -2050,17 +2165,21 @@ FailureOr<bool> Bounder::followShapeValue(Operation *node) {
     // Repeated count times along a dimension of 1 (tf.repeat by the
     // length: DeBERTa's relative positions): rows of the count there.
     // Rows of the input stay where they are repeated once.
+    // (The output's dimensions the count repeats along are unknown until
+    // the rows are planned: a Mean's gradient tiles by the rows' shape.)
     const ShapeValue *multiples = valueAt(1);
     const Rows *input = rowsOf(operands[0]);
     Shape in = shapeOf(operands[0]), out = shapeOf(results[0]);
     if (!multiples || valueAt(0) || !sameCount(0) || !in.isStatic() ||
-        !out.isStatic() || int64_t(multiples->elements.size()) != in.rank())
+        !out.ranked || out.rank() != in.rank() ||
+        int64_t(multiples->elements.size()) != in.rank())
       return refuseShape("tiles by");
     SmallVector<RowAxis> axes;
     for (auto [d, dep] : llvm::enumerate(multiples->elements)) {
       const RowAxis *a = input ? input->at(d) : nullptr;
       if (dep == Dependence::Other ||
           (dep == Dependence::Count && (a || in.dims[d] != 1)) ||
+          (dep != Dependence::Count && out.dims[d] == ShapedType::kDynamic) ||
           (a && (a->folded() || out.dims[d] != in.dims[d])))
         return refuseShape("tiles by");
       if (dep == Dependence::Count)

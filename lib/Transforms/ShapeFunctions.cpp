@@ -2053,19 +2053,33 @@ LogicalResult stackPop(ShapeContext &c) {
 }
 
 /// QueueDequeueV2: one element of the queue; QueueDequeueManyV2: `n` of
-/// them, stacked.
+/// them, stacked; QueueDequeueUpToV2: as many as the data decides, up to
+/// `n` (planned for `n` once tfc-bound-dynamic-rows has added their count,
+/// a last scalar result).
 LogicalResult queueDequeue(ShapeContext &c) {
   Operation *queue = queueNodeOf(tfg::getDataOperands(c.getNode())[0]);
   if (!queue)
     return success();
+  OpKind kind = opKindOf(c.getNode());
   std::optional<int64_t> count = 1;
-  if (opKindOf(c.getNode()) == OpKind::QueueDequeueManyV2) {
+  unsigned components = c.numOutputs();
+  if (kind == OpKind::QueueDequeueManyV2 || kind == OpKind::QueueDequeueUpToV2) {
     const SmallVector<int64_t> *n = c.inputValue(1);
     count = n && n->size() == 1 ? std::optional<int64_t>((*n)[0]) : std::nullopt;
     if (count && *count < 0)
       return c.error("n = " + std::to_string(*count) + " is negative");
   }
-  for (unsigned k = 0; k < c.numOutputs(); ++k) {
+  if (kind == OpKind::QueueDequeueUpToV2) {
+    auto types = c.getNode()->getAttrOfType<ArrayAttr>("component_types");
+    bool counted = types && c.numOutputs() == types.size() + 1;
+    if (counted) {
+      components = types.size();
+      c.setOutput(components, Shape::of({}));
+    } else {
+      count = std::nullopt;
+    }
+  }
+  for (unsigned k = 0; k < components; ++k) {
     std::optional<Shape> element = queueComponentShape(queue, k);
     if (!element || !element->ranked)
       continue;

@@ -902,6 +902,57 @@ def make_queue_runners(root):
     md.finish()
 
 
+def make_queue_smaller_batch(root):
+    """TF1 training whose last batch is smaller: slice_input_producer (one
+    epoch of 10 examples in order) feeds tf.train.batch of 4 with
+    allow_smaller_final_batch, whose QueueDequeueUpToV2 gives 4, 4, then
+    the 2 left once the input is closed; a fourth step finds it ended. The
+    loss is the mean over the batch's rows, and SGD's gradient sums over
+    them: the last step's are of 2 rows. The manifest lists the runners'
+    enqueue nodes and the outputs of the last (smaller) step."""
+    name = "queue_smaller_batch"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 linear regression fed by queue runners: "
+                  "slice_input_producer (1 epoch of 10) into tf.train.batch "
+                  "of 4 with allow_smaller_final_batch (4, 4, 2), SGD")
+    with tf1_graph(name) as g:
+        features = rng.standard_normal((10, 3)).astype(np.float32)
+        labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
+                  - 0.75).astype(np.float32)
+        x, y = tf1.train.slice_input_producer(
+            [features, labels], num_epochs=1, shuffle=False, capacity=8)
+        xb, yb = tf1.train.batch([x, y], batch_size=4, capacity=6,
+                                 num_threads=1, allow_smaller_final_batch=True)
+        assert any(op.type == "QueueDequeueUpToV2" for op in g.get_operations())
+        w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
+        b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
+        loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
+                              name="loss")
+        sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
+        with tf.control_dependencies([sgd]):
+            w_after = tf.identity(w.read_value(), name="w_after")
+        init = tf.group(
+            tf1.variables_initializer(tf1.global_variables(), name="globals"),
+            tf1.variables_initializer(tf1.local_variables(), name="locals"),
+            name="init")
+        runners = [[op.name for op in qr.enqueue_ops]
+                   for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
+        fetches = [loss, w_after]
+        last, losses = run_with_queue_runners(g, init, fetches, sgd)
+        assert len(losses) == 3, losses
+        for t, v in zip(fetches, last):
+            md.add_fetch(t.name, v)
+        np.save(md.path("outputs", "step_losses.npy"),
+                np.array(losses, np.float32), allow_pickle=False)
+        md.manifest.update(targets=["sgd"], init=["init"],
+                           queue_runners=runners,
+                           step_losses="outputs/step_losses.npy",
+                           input_ends_after=len(losses))
+        md.write_text(g.as_graph_def())
+    md.finish()
+
+
 def worker0_replica_setter():
     """TF1's replica_device_setter for worker 0 of a job with one ps task:
     the graph between-graph replication takes as its template."""
@@ -2312,6 +2363,7 @@ def all_models():
         ("tf2_tensor_arrays", make_tf2_tensor_arrays),
         ("queue_training", make_queue_training),
         ("queue_runners", make_queue_runners),
+        ("queue_smaller_batch", make_queue_smaller_batch),
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
         ("ps_async_mlp", make_ps_async_mlp),

@@ -309,6 +309,12 @@ void tfc_queue_enqueue(tfc_runtime *runtime, const void *const *components,
                        const char *node, int64_t slot, int64_t count);
 void tfc_queue_dequeue(tfc_runtime *runtime, void *const *components,
                        const char *node, int64_t slot, int64_t count);
+/* QueueDequeueUpToV2: `count` elements, or once the queue is closed
+ * fewer (one at least), their number in `*taken`; the rows past them are
+ * copies of the first (their buffers are planned for `count`). */
+void tfc_queue_dequeue_up_to(tfc_runtime *runtime, void *const *components,
+                             int64_t *taken, const char *node, int64_t slot,
+                             int64_t count);
 void tfc_queue_close(tfc_runtime *runtime, const char *node, int64_t slot,
                      int64_t cancel_pending_enqueues);
 void tfc_queue_size(tfc_runtime *runtime, int32_t *out, const char *node,

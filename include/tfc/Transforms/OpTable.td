@@ -989,6 +989,12 @@ def : TfcOp<"QueueDequeueManyV2", Queues, Pattern<"QueueOp">> {
   let shape = "queueDequeue";
   let attrs = ["timeout_ms:ignored"];
 }
+// Up to n elements: fewer (but one at least) once the queue is closed. Its
+// rows are planned for n, their count a result tfc-bound-dynamic-rows adds.
+def : TfcOp<"QueueDequeueUpToV2", Queues, Pattern<"QueueOp">> {
+  let shape = "queueDequeue";
+  let attrs = ["timeout_ms:ignored"];
+}
 def : TfcOp<"QueueCloseV2", Queues, Pattern<"QueueOp">> {
   let attrs = ["cancel_pending_enqueues"];
 }

@@ -82,6 +82,34 @@ protected:
                       {slot.getInt(), count});
       return success();
     }
+    case OpKind::QueueDequeueUpToV2: {
+      // Planned for n rows, their count in the last result
+      // (tfc-bound-dynamic-rows): the kernel fills the rows past the
+      // count with copies of the first.
+      auto types = node->getAttrOfType<ArrayAttr>("component_types");
+      ResultRange results = tfg::getDataResults(node);
+      if (!types || results.size() != types.size() + 1)
+        return step.error(node)
+               << "its rows were not planned for a bound (nothing counts "
+                  "them: tfc-bound-dynamic-rows did not run on its graph)";
+      SmallVector<Value> buffers;
+      for (unsigned k = 0; k < types.size(); ++k) {
+        FailureOr<Value> out = step.outputFor(node, k);
+        if (failed(out))
+          return failure();
+        buffers.push_back(*out);
+      }
+      FailureOr<Value> count = step.outputFor(node, types.size());
+      if (failed(count))
+        return failure();
+      int64_t bound =
+          cast<RankedTensorType>(results[0].getType()).getDimSize(0);
+      step.callKernel(loc, "tfc_queue_dequeue_up_to",
+                      {step.addressTable(loc, buffers), step.pointerTo(*count),
+                       name},
+                      {slot.getInt(), bound});
+      return success();
+    }
     case OpKind::QueueCloseV2: {
       auto cancel = node->getAttrOfType<BoolAttr>("cancel_pending_enqueues");
       step.callKernel(loc, "tfc_queue_close", {name},
