@@ -787,24 +787,37 @@ public:
         templateTask(*TaskName::ofDevice(scope.templateTask)),
         replica(scope.replica) {}
   Status send(const char *key, const void *data, int64_t bytes) override {
-    return impl.send(client, rewrite(key), data, bytes);
+    return impl.send(client, rewrite(key).c_str(), data, bytes);
   }
   Status recv(const char *key, void *data, int64_t bytes) override {
-    return impl.recv(client, rewrite(key), data, bytes);
+    return impl.recv(client, rewrite(key).c_str(), data, bytes);
   }
 
 private:
   TaskName templateTask;
   std::string replica;
   std::mutex mutex;
+  /// By the address of the generated code's constant, for a step's keys.
   std::unordered_map<const char *, std::string> rewritten;
+  /// By their text up to the iteration, for the keys of a loop's
+  /// iterations, which the runtime writes into buffers of its own.
+  std::unordered_map<std::string, std::string> rewrittenPrefixes;
 
-  const char *rewrite(const char *key) {
+  std::string rewrite(const char *key) {
     std::lock_guard<std::mutex> lock(mutex);
-    auto [it, inserted] = rewritten.try_emplace(key);
+    size_t length = std::strlen(key);
+    if (length >= 4 && std::strcmp(key + length - 4, ";0:0") == 0) {
+      auto [it, inserted] = rewritten.try_emplace(key);
+      if (inserted)
+        it->second = rewriteKey(key);
+      return it->second;
+    }
+    const char *iteration = std::strrchr(key, ':');
+    std::string prefix(key, iteration ? iteration - key : length);
+    auto [it, inserted] = rewrittenPrefixes.try_emplace(prefix);
     if (inserted)
-      it->second = rewriteKey(key);
-    return it->second.c_str();
+      it->second = rewriteKey(prefix);
+    return it->second + (iteration ? iteration : "");
   }
 
   /// "SRC;INCARNATION;DST;NAME;FRAME": SRC and DST, when on the template's

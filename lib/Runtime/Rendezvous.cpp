@@ -45,6 +45,12 @@ Status LocalRendezvous::recv(const char *key, void *data, int64_t bytes) {
                              std::to_string(bytes) + " expected");
   if (bytes > 0)
     std::memcpy(data, slot.data.data(), static_cast<size_t>(bytes));
+  // A key of a loop's iteration (not ending in the step's "0:0") comes
+  // once: its slot goes, so that a long loop does not keep every
+  // iteration's tensor.
+  size_t length = std::strlen(key);
+  if (length < 4 || std::strcmp(key + length - 4, ";0:0") != 0)
+    slots.erase(key);
   return Status::ok();
 }
 
@@ -163,6 +169,36 @@ void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
 
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) {
   if (exchangeEndsInput(runtime, runtime->rendezvous->recv(key, data, bytes)))
+    tfc::rt::jumpToEndOfInput();
+}
+
+namespace {
+std::string frameKey(const char *prefix, int64_t iteration) {
+  return prefix + std::to_string(iteration);
+}
+} // namespace
+
+void tfc_send_in_frame(tfc_runtime *runtime, const char *key_prefix,
+                       const void *data, int64_t iteration, int64_t bytes) {
+  bool ended;
+  {
+    std::string key = frameKey(key_prefix, iteration);
+    ended = exchangeEndsInput(
+        runtime, runtime->rendezvous->send(key.c_str(), data, bytes));
+  }
+  if (ended)
+    tfc::rt::jumpToEndOfInput();
+}
+
+void tfc_recv_in_frame(tfc_runtime *runtime, const char *key_prefix,
+                       void *data, int64_t iteration, int64_t bytes) {
+  bool ended;
+  {
+    std::string key = frameKey(key_prefix, iteration);
+    ended = exchangeEndsInput(
+        runtime, runtime->rendezvous->recv(key.c_str(), data, bytes));
+  }
+  if (ended)
     tfc::rt::jumpToEndOfInput();
 }
 

@@ -333,10 +333,27 @@ protected:
     int64_t bytes = tensorBytes(tensor.getType());
     if (bytes < 0)
       return step.error(node) << "the transferred tensor has no static size";
-    step.callKernel(loc, send ? "tfc_send" : "tfc_recv",
-                    {step.stringPointer(loc, rendezvousKey(node)),
-                     step.pointerTo(buffer)},
-                    {bytes});
+    auto frame = node->getAttrOfType<StringAttr>(kFrameAttr);
+    if (!frame) {
+      step.callKernel(loc, send ? "tfc_send" : "tfc_recv",
+                      {step.stringPointer(loc, rendezvousKey(node)),
+                       step.pointerTo(buffer)},
+                      {bytes});
+      return success();
+    }
+    // In a loop cut between devices (tfc-partition): once per iteration.
+    if (step.loopIterations.size() != 1)
+      return step.error(node) << "a transfer inside a loop nested in another "
+                                 "loop is not supported yet";
+    OpBuilder &builder = step.builder;
+    SmallVector<Value> args = {
+        step.runtime,
+        step.stringPointer(loc, rendezvousKeyPrefixInFrame(node, frame.getValue())),
+        step.pointerTo(buffer), step.loopIterations.front(),
+        builder.create<arith::ConstantIntOp>(loc, bytes, 64)};
+    StringRef name = send ? "tfc_send_in_frame" : "tfc_recv_in_frame";
+    builder.create<func::CallOp>(
+        loc, step.kernel(name, ValueRange(args).getTypes()), args);
     return success();
   }
 };

@@ -65,6 +65,7 @@ SmallVector<Operation *> FrameInfo::flatten() const {
         order.push_back(v.merge);
       walk(frame->condition);
       order.push_back(frame->loopCond);
+      llvm::append_range(order, frame->predicateSends);
       for (const LoopVariable &v : frame->variables)
         order.push_back(v.switchNode);
       walk(frame->body);
@@ -263,6 +264,13 @@ FailureOr<std::unique_ptr<FrameInfo>> FrameInfo::analyze(Block &body) {
       return frameError(frame->enters.front(), frame)
                  << "enters a frame without a LoopCond",
              failure();
+    for (Operation *node : direct)
+      if (opKindOf(node) == OpKind::InternalSend &&
+          tfg::getDataOperands(node)[0] ==
+              tfg::getDataResults(frame->loopCond)[0]) {
+        frame->predicateSends.push_back(node);
+        structural.insert(node);
+      }
     // Loop variables, from their Merge.
     for (Operation *node : direct) {
       if (!isType(node, OpKind::Merge))

@@ -18,11 +18,36 @@
 // deadlock: the earliest unfinished node of the step can always run, since
 // everything before it (a _Recv's _Send included) has run.
 //
+// A TF1 loop whose nodes are on several devices (model parallelism, white
+// paper §4.4) is cut too, and each device's part becomes a loop of its
+// own, as TensorFlow's partitioner builds "control loops":
+//  - the device of the LoopCond (the loop's home) sends the predicate to
+//    every other device of the loop each iteration, the last (false) one
+//    included; there a LoopCond of the received predicate drives the
+//    device's Switches;
+//  - a device holding none of the loop's variables gets a control loop: a
+//    variable of no data (Enter, Merge, Switch on its LoopCond, Identity,
+//    NextIteration) whose Merge anchors the device's part in the frame;
+//  - each _Recv of a value made in the loop waits on its device's anchor,
+//    which puts it in the frame: it runs every iteration, under a key that
+//    ends in the iteration's number (tfc_send_in_frame);
+//  - a constant Enter read on another device is entered there too, from
+//    its input, sent once before the loop instead of every iteration;
+//  - a control edge from another device's loop plumbing (which says only
+//    "in this frame") becomes one from the device's anchor;
+//  - the _Sends of what the home's LoopCond needs (the condition's values)
+//    run before each device's LoopCond, so that the last iteration's
+//    condition, which runs without a body, has what it needs.
+// Each device's loop then runs its part of every iteration in the global
+// order's order, so the argument above holds for the loop unrolled
+// (docs/Placement.md). A loop inside a loop must stay on one device.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/DeviceName.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
@@ -30,6 +55,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -69,6 +95,16 @@ std::string rendezvousKey(Operation *sendOrRecv) {
       .str();
 }
 
+std::string rendezvousKeyPrefixInFrame(Operation *sendOrRecv,
+                                       StringRef framePath) {
+  std::string key = rendezvousKey(sendOrRecv);
+  key.resize(key.size() - 3); // "0:0"
+  llvm::raw_string_ostream(key)
+      << llvm::format_hex_no_prefix(uint64_t(deviceIncarnation(framePath)), 16)
+      << ":";
+  return key;
+}
+
 namespace {
 
 class Partitioner {
@@ -90,6 +126,43 @@ private:
   NamedAttribute attr(StringRef name, Attribute value) {
     return builder.getNamedAttr(name, value);
   }
+  NamedAttribute named(const Twine &base) {
+    return attr(tfg::kNameAttr, builder.getStringAttr(names.get(base.str())));
+  }
+  NamedAttribute assigned(StringRef device) {
+    return attr(tfg::kAssignedDeviceAttr, builder.getStringAttr(device));
+  }
+
+  /// A loop whose nodes are on several devices (see the file comment).
+  struct SpanningLoop {
+    const Frame *frame;
+    StringRef home;
+    /// Each device's Merge in the loop: a variable's, or its control
+    /// loop's.
+    llvm::MapVector<StringRef, Operation *> anchors;
+    /// Each device's LoopCond: the home's own, elsewhere the predicate's.
+    llvm::DenseMap<StringRef, Operation *> loopConds;
+    /// What the home's LoopCond needs in the loop: the condition's nodes
+    /// and the variables' Merges.
+    llvm::DenseSet<Operation *> condition;
+  };
+  /// Before cutting: each spanning loop's LoopConds, control loops and
+  /// Enters on its other devices.
+  LogicalResult prepareLoops(Block &body);
+  /// A variable of no data on `device`, driven by `loopCond`: its Merge.
+  Operation *makeControlLoop(const Frame *frame, StringRef device,
+                             Operation *loopCond);
+  /// After cutting: puts each _Recv of a loop's value in the loop, and
+  /// the condition's _Sends before each device's LoopCond.
+  void finishLoops(ArrayRef<Operation *> order);
+  /// The spanning loop a value made by `producer` is in, if any.
+  SpanningLoop *loopOfValue(Operation *producer);
+
+  std::unique_ptr<FrameInfo> frames;
+  SmallVector<SpanningLoop> loops;
+  llvm::DenseMap<const Frame *, unsigned> loopIndex;
+  /// The loop plumbing that may cross devices: spanning loops'.
+  llvm::DenseSet<Operation *> loopPlumbing;
 
   tfg::GraphOp graph;
   NameUniquer &names;
@@ -129,12 +202,6 @@ Operation *Partitioner::recvFor(Value value, StringRef device) {
   StringRef producerName = tfg::getNodeName(producer);
   Location loc = producer->getLoc();
   builder.setInsertionPointAfter(producer);
-  auto assigned = [&](StringRef d) {
-    return attr(tfg::kAssignedDeviceAttr, builder.getStringAttr(d));
-  };
-  auto named = [&](const Twine &base) {
-    return attr(tfg::kNameAttr, builder.getStringAttr(names.get(base.str())));
-  };
   // A control token goes as an empty float tensor computed after it.
   Value tensor = value;
   if (tfg::isControl(value)) {
@@ -176,10 +243,14 @@ Operation *Partitioner::recvFor(Value value, StringRef device) {
 
 LogicalResult Partitioner::run(unsigned &edges) {
   Block &body = graph.getBody();
-  SmallVector<Operation *> order;
-  for (Operation *node : topologicalOrder(body))
-    if (tfg::isNode(node))
-      order.push_back(node);
+  auto nodesInOrder = [&] {
+    SmallVector<Operation *> order;
+    for (Operation *node : topologicalOrder(body))
+      if (tfg::isNode(node))
+        order.push_back(node);
+    return order;
+  };
+  SmallVector<Operation *> order = nodesInOrder();
   llvm::MapVector<StringRef, SmallVector<Operation *>> byDevice;
   for (Operation *node : order) {
     StringRef device = tfg::getAssignedDevice(node);
@@ -190,19 +261,28 @@ LogicalResult Partitioner::run(unsigned &edges) {
   }
   // One device: nothing crosses.
   if (byDevice.size() > 1) {
+    if (failed(prepareLoops(body)))
+      return failure();
+    if (!loops.empty())
+      order = nodesInOrder();
+    // Dead tensors do not cross: a conditional stays on one device, and so
+    // does a loop but for the plumbing of spanning loops.
+    auto crosses = [&](Operation *node) {
+      return !isTf1ControlFlow(node) || loopPlumbing.contains(node);
+    };
     for (Operation *node : order) {
       StringRef device = tfg::getAssignedDevice(node);
       for (OpOperand &operand : node->getOpOperands()) {
         Operation *producer = operand.get().getDefiningOp();
         if (!producer || tfg::getAssignedDevice(producer) == device)
           continue;
-        if (isTf1ControlFlow(node) || isTf1ControlFlow(producer))
+        if (!crosses(node) || !crosses(producer))
           return node->emitError()
                  << "node '" << tfg::getNodeName(node) << "' on " << device
                  << " takes an input from '" << tfg::getNodeName(producer)
                  << "' on " << tfg::getAssignedDevice(producer)
-                 << ": TF1 control flow across devices is not supported yet; "
-                    "place the loop or cond on one device";
+                 << ": a TF1 conditional across devices is not supported "
+                    "yet; place the cond on one device";
         if (Operation *copy = constantCopyFor(operand.get(), device)) {
           operand.set(copy->getResult(0));
           continue;
@@ -214,6 +294,7 @@ LogicalResult Partitioner::run(unsigned &edges) {
     }
   }
   edges = recvs.size();
+  finishLoops(order);
 
   // The global order: each node's sends and their receives right after it.
   for (Operation *node : order) {
@@ -240,6 +321,186 @@ LogicalResult Partitioner::run(unsigned &edges) {
       node->moveBefore(&target, target.end());
   }
   return success();
+}
+
+LogicalResult Partitioner::prepareLoops(Block &body) {
+  FailureOr<std::unique_ptr<FrameInfo>> analyzed = FrameInfo::analyze(body);
+  if (failed(analyzed))
+    return failure();
+  frames = std::move(*analyzed);
+  for (const std::unique_ptr<Frame> &owned : frames->getFrames()) {
+    const Frame *frame = owned.get();
+    llvm::SetVector<StringRef> devices;
+    for (Operation *node : frame->allNodes)
+      devices.insert(tfg::getAssignedDevice(node));
+    if (devices.size() < 2)
+      continue;
+    std::string deviceNames;
+    for (StringRef device : devices)
+      deviceNames += (deviceNames.empty() ? "" : ", ") + device.str();
+    if (frame->parent)
+      return frame->loopCond->emitError()
+             << "frame '" << frame->name << "': a loop inside another loop "
+             << "has nodes on several devices (" << deviceNames
+             << "), which is not supported yet; place the inner loop on one "
+                "device";
+    SpanningLoop loop{frame, tfg::getAssignedDevice(frame->loopCond), {}, {}, {}};
+    loopPlumbing.insert(frame->loopCond);
+    loopPlumbing.insert(frame->enters.begin(), frame->enters.end());
+    for (const LoopVariable &v : frame->variables) {
+      for (Operation *node : {v.merge, v.switchNode, v.nextIteration})
+        loopPlumbing.insert(node);
+      loopPlumbing.insert(v.exits.begin(), v.exits.end());
+      loop.condition.insert(v.merge);
+      loop.anchors.try_emplace(tfg::getAssignedDevice(v.merge), v.merge);
+    }
+    for (FrameItem item : frame->condition)
+      if (auto *node = dyn_cast<Operation *>(item))
+        loop.condition.insert(node);
+
+    Value predicate = tfg::getDataResults(frame->loopCond)[0];
+    builder.setInsertionPointAfter(frame->loopCond);
+    for (StringRef device : devices) {
+      Operation *loopCond = frame->loopCond;
+      if (device != loop.home) {
+        loopCond = tfg::createNode(
+            builder, frame->loopCond->getLoc(), "LoopCond",
+            predicate.getType(), {predicate}, {},
+            {named(tfg::getNodeName(frame->loopCond) + "/_predicate"),
+             assigned(device)});
+        loopPlumbing.insert(loopCond);
+      }
+      loop.loopConds[device] = loopCond;
+      if (!loop.anchors.count(device))
+        loop.anchors[device] = makeControlLoop(frame, device, loopCond);
+    }
+    for (const LoopVariable &v : frame->variables)
+      v.switchNode->setOperand(
+          1, tfg::getDataResults(
+                 loop.loopConds[tfg::getAssignedDevice(v.switchNode)])[0]);
+
+    for (Operation *enter : frame->enters) {
+      auto constant = enter->getAttrOfType<BoolAttr>("is_constant");
+      if (!constant || !constant.getValue())
+        continue;
+      StringRef from = tfg::getAssignedDevice(enter);
+      llvm::MapVector<StringRef, SmallVector<OpOperand *>> usesByDevice;
+      for (Value result : enter->getResults())
+        for (OpOperand &use : result.getUses())
+          if (tfg::isNode(use.getOwner()) &&
+              tfg::getAssignedDevice(use.getOwner()) != from)
+            usesByDevice[tfg::getAssignedDevice(use.getOwner())].push_back(&use);
+      for (auto &[device, uses] : usesByDevice) {
+        builder.setInsertionPointAfter(enter);
+        Operation *copy = builder.clone(*enter);
+        copy->setAttr(tfg::kNameAttr,
+                      builder.getStringAttr(names.get(
+                          (tfg::getNodeName(enter) + "/_on_device").str())));
+        copy->setAttr(tfg::kAssignedDeviceAttr, builder.getStringAttr(device));
+        loopPlumbing.insert(copy);
+        for (OpOperand *use : uses)
+          use->set(copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
+      }
+    }
+
+    // A control edge that only says "in this loop" comes from the
+    // device's own anchor: what another device's plumbing or a Switch's
+    // pivot (the Identity of its taken output) sends.
+    auto inLoopOnly = [&](Operation *producer) {
+      if (loopPlumbing.contains(producer))
+        return true;
+      if (plainOpKindOf(producer) != OpKind::Identity)
+        return false;
+      Operation *source = tfg::getDataOperands(producer)[0].getDefiningOp();
+      return source && plainOpKindOf(source) == OpKind::Switch &&
+             loopPlumbing.contains(source);
+    };
+    for (Operation *node : frame->allNodes) {
+      if (frames->frameOf(node) != frame)
+        continue;
+      StringRef device = tfg::getAssignedDevice(node);
+      for (OpOperand &operand : node->getOpOperands()) {
+        Operation *producer = operand.get().getDefiningOp();
+        if (!tfg::isControl(operand.get()) || !producer ||
+            tfg::getAssignedDevice(producer) == device ||
+            frames->frameOf(producer) != frame || !inLoopOnly(producer))
+          continue;
+        operand.set(tfg::getControlToken(loop.anchors[device]));
+      }
+    }
+    loopIndex[frame] = loops.size();
+    loops.push_back(std::move(loop));
+  }
+  return success();
+}
+
+Operation *Partitioner::makeControlLoop(const Frame *frame, StringRef device,
+                                        Operation *loopCond) {
+  Location loc = loopCond->getLoc();
+  auto type = RankedTensorType::get({0}, builder.getF32Type());
+  auto index = RankedTensorType::get({}, builder.getI32Type());
+  NamedAttribute t = attr("T", TypeAttr::get(builder.getF32Type()));
+  std::string base = (tfg::getNodeName(frame->loopCond) + "/_control").str();
+  Operation *start = tfg::createNode(
+      builder, loc, "Const", type, {}, {},
+      {named(base + "/start"), assigned(device),
+       attr("dtype", TypeAttr::get(builder.getF32Type())),
+       attr("value", DenseElementsAttr::get(type, ArrayRef<float>{}))});
+  auto iterations = frame->enters.front()->getAttrOfType<IntegerAttr>(
+      "parallel_iterations");
+  Operation *enter = tfg::createNode(
+      builder, loc, "Enter", type, {start->getResult(0)}, {},
+      {named(base + "/enter"), assigned(device), t,
+       attr("frame_name", builder.getStringAttr(frame->name)),
+       attr("is_constant", builder.getBoolAttr(false)),
+       attr("parallel_iterations",
+            iterations ? Attribute(iterations) : builder.getI64IntegerAttr(10))});
+  Value entered = enter->getResult(0);
+  Operation *merge = tfg::createNode(
+      builder, loc, "Merge", {type, index}, {entered, entered}, {},
+      {named(base + "/merge"), assigned(device), t,
+       attr("N", builder.getI64IntegerAttr(2))});
+  Operation *switchNode = tfg::createNode(
+      builder, loc, "Switch", {type, type},
+      {merge->getResult(0), tfg::getDataResults(loopCond)[0]}, {},
+      {named(base + "/switch"), assigned(device), t});
+  Operation *pivot = tfg::createNode(
+      builder, loc, "Identity", type, {switchNode->getResult(1)}, {},
+      {named(base + "/pivot"), assigned(device), t});
+  Operation *next = tfg::createNode(
+      builder, loc, "NextIteration", type, {pivot->getResult(0)}, {},
+      {named(base + "/next_iteration"), assigned(device), t});
+  merge->setOperand(1, next->getResult(0));
+  for (Operation *node : {enter, merge, switchNode, next})
+    loopPlumbing.insert(node);
+  return merge;
+}
+
+Partitioner::SpanningLoop *Partitioner::loopOfValue(Operation *producer) {
+  const Frame *frame = frames ? frames->frameOf(producer) : nullptr;
+  if (frame && plainOpKindOf(producer) == OpKind::Exit)
+    frame = frame->parent;
+  auto it = frame ? loopIndex.find(frame) : loopIndex.end();
+  return it == loopIndex.end() ? nullptr : &loops[it->second];
+}
+
+void Partitioner::finishLoops(ArrayRef<Operation *> order) {
+  if (loops.empty())
+    return;
+  for (auto &[key, recv] : recvs)
+    if (SpanningLoop *loop = loopOfValue(key.first.getDefiningOp()))
+      recv->insertOperands(recv->getNumOperands(),
+                           tfg::getControlToken(loop->anchors[key.second]));
+  for (Operation *producer : order)
+    for (Operation *node : after.lookup(producer)) {
+      SpanningLoop *loop = loopOfValue(producer);
+      if (opKindOf(node) != OpKind::InternalSend || !loop ||
+          !loop->condition.contains(producer))
+        continue;
+      Operation *loopCond = loop->loopConds[tfg::getAssignedDevice(node)];
+      loopCond->insertOperands(loopCond->getNumOperands(),
+                               tfg::getControlToken(node));
+    }
 }
 
 struct PartitionPass : public impl::PartitionPassBase<PartitionPass> {

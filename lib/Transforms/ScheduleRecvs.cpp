@@ -23,12 +23,15 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Partition.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Placement.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -164,11 +167,25 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
         alap[i] = std::min(alap[i], alap[s] - delay(i, s) - duration[i]);
     }
 
+    // A loop's nodes stay as they are: an edge from inside a loop would
+    // pull a _Recv into it, and a _Recv in a loop runs every iteration.
+    llvm::DenseSet<Operation *> inLoops;
+    for (tfg::GraphOp partition : partitions) {
+      ScopedDiagnosticHandler quiet(partition.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      FailureOr<std::unique_ptr<FrameInfo>> frames =
+          FrameInfo::analyze(partition.getBody());
+      if (failed(frames))
+        return success(); // tfc-raise-frames reports it.
+      for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames())
+        inLoops.insert(frame->allNodes.begin(), frame->allNodes.end());
+    }
+
     const double epsilon = 1e-12;
     bool changed = false;
     for (unsigned r = 0; r < n; ++r) {
       Operation *recv = graph.nodes[r];
-      if (opKindOf(recv) != OpKind::InternalRecv)
+      if (opKindOf(recv) != OpKind::InternalRecv || inLoops.contains(recv))
         continue;
       // What depends on r may not become its predecessor.
       llvm::BitVector below(n);
@@ -187,6 +204,7 @@ struct ScheduleRecvsPass : public impl::ScheduleRecvsPassBase<ScheduleRecvsPass>
         unsigned i = graph.index.lookup(&op);
         double finish = asap[i] + duration[i];
         if (i == r || below.test(i) || opKindOf(&op) == OpKind::InternalRecv ||
+            inLoops.contains(&op) ||
             finish > alap[r] + epsilon || finish < bestFinish)
           continue;
         best = i;

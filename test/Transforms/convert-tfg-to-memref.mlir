@@ -142,7 +142,10 @@ module attributes {tfc.feeds = ["x:0", "y:0"], tfc.fetches = ["ex:0", "ey:0"]} {
 // CHECK-LABEL: func.func @tfc_step_impl(
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4xf32>)
 // CHECK-NEXT: memref.copy %arg4, %{{.*}} : memref<4xf32> to memref<4xf32>
-// CHECK-NEXT: scf.while
+// The loop counts its iterations (for transfers in a loop cut between
+// devices).
+// CHECK-NEXT: %[[FIRST:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: scf.while (%{{.*}} = %[[FIRST]]) : (i64) -> i64
 module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["exit_a:0", "exit_b:0"]} {
   tfg.graph <producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256 : i64, tfg.entry = "step"} {
     %0:2 = _Arg name("p") {T = i1, index = 0 : i64, tfc.offsets = array<i64: -1>} : () -> tensor<i1>

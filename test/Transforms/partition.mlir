@@ -1,8 +1,9 @@
 // Tests tfc-partition: the paper's Figure 4 (b and c on device B share the
 // one _Recv of a's output), a control edge across devices as a dummy
 // tensor, the rendezvous key attrs, one graph per device in a global
-// topological order, constants copied rather than sent, and TF1 control
-// flow across devices rejected.
+// topological order, constants copied rather than sent, a TF1 loop cut
+// between devices (each device's part a loop of its own), and a TF1
+// conditional across devices rejected.
 // RUN: tfc-opt %s -split-input-file -tfc-partition -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: module
@@ -76,11 +77,67 @@ module {
 
 // -----
 
+// A loop cut between devices (model parallelism): the counter and x are
+// CPU:0's variables, the body's product CPU:1's. CPU:0 sends the
+// predicate every iteration, right after its LoopCond; CPU:1 drives its
+// own loop with a LoopCond of it, and a control loop (it holds no
+// variable) anchors its receives in the frame. The constant Enter CPU:1
+// reads is entered there, its input copied; the control edge from CPU:0's
+// pivot comes from CPU:1's anchor; x's Exit crosses after the loop.
+// CHECK-LABEL: module
+// CHECK: tfg.graph {{.*}} attributes {tfc.device = "/job:localhost/replica:0/task:0/device:CPU:0", tfg.entry = "step"}
+// CHECK: %[[MERGE_I:.*]]:3 = Merge({{.*}}) name("merge_i")
+// CHECK: %[[COND:.*]]:2 = LoopCond(%{{.*}}#0) name("cond")
+// CHECK-NEXT: _Send(%[[COND]]#0) name("cond/_send") {{.*}}recv_device = "/job:localhost/replica:0/task:0/device:CPU:1"
+// CHECK: _Send({{.*}}) name("x/_send")
+// CHECK: _Recv [%[[MERGE_I]]#2] name("y2/_recv")
+// CHECK: _Send({{.*}}) name("exit_x/_send")
+// CHECK: tfg.graph {{.*}} attributes {tfc.device = "/job:localhost/replica:0/task:0/device:CPU:1", tfg.entry = "step"}
+// CHECK-DAG: %[[PRED:.*]]:2 = _Recv [%[[ANCHOR:.*]]#2] name("cond/_recv")
+// CHECK-DAG: %[[MYCOND:.*]]:2 = LoopCond(%[[PRED]]#0) name("cond/_predicate")
+// CHECK-DAG: %[[ANCHOR]]:3 = Merge(%{{.*}}#0, %{{.*}}#0) name("cond/_control/merge")
+// CHECK-DAG: Switch(%[[ANCHOR]]#0, %[[MYCOND]]#0) name("cond/_control/switch")
+// CHECK-DAG: Enter(%{{.*}}#0) name("enter_k/_on_device") {{.*}}is_constant = true
+// CHECK-DAG: _Recv [%[[ANCHOR]]#2] name("x/_recv")
+// CHECK-DAG: Const [%[[ANCHOR]]#2] name("scale")
+// CHECK-DAG: _Recv name("exit_x/_recv")
+module {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %limit:2 = Const name("limit") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %x0:2 = Const name("x0") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %k:2 = Const name("k") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = f32, value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %ei:2 = Enter(%zero#0) name("enter_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %ex:2 = Enter(%x0#0) name("enter_x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32, frame_name = "loop", is_constant = false} : (tensor<4xf32>) -> tensor<4xf32>
+    %el:2 = Enter(%limit#0) name("enter_limit") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32, frame_name = "loop", is_constant = true} : (tensor<i32>) -> tensor<i32>
+    %ek:2 = Enter(%k#0) name("enter_k") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32, frame_name = "loop", is_constant = true} : (tensor<4xf32>) -> tensor<4xf32>
+    %mi:3 = Merge(%ei#0, %ni#0) name("merge_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {N = 2 : i64, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %mx:3 = Merge(%ex#0, %nx#0) name("merge_x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {N = 2 : i64, T = f32} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+    %less:2 = Less(%mi#0, %el#0) name("less") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") : (tensor<i1>) -> tensor<i1>
+    %si:3 = Switch(%mi#0, %cond#0) name("switch_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %sx:3 = Switch(%mx#0, %cond#0) name("switch_x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
+    %pivot:2 = Identity(%si#1) name("pivot") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %x:2 = Identity(%sx#1) name("x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %one:2 = Const [%pivot#1] name("one") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %inc:2 = AddV2(%pivot#0, %one#0) name("inc") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %scale:2 = Const [%pivot#1] name("scale") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {dtype = f32, value = dense<0.5> : tensor<4xf32>} : () -> tensor<4xf32>
+    %y:2 = Mul(%x#0, %ek#0) name("y") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {T = f32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %y2:2 = Mul(%y#0, %scale#0) name("y2") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {T = f32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %ni:2 = NextIteration(%inc#0) name("next_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %nx:2 = NextIteration(%y2#0) name("next_x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %xe:2 = Exit(%sx#0) name("exit_x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %r:2 = Neg(%xe#0) name("result") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
 module {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %p:2 = Const name("p") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i1, value = dense<true> : tensor<i1>} : () -> tensor<i1>
     %x:2 = Const name("x") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
-    // expected-error @+1 {{node 's' on /job:localhost/replica:0/task:0/device:CPU:1 takes an input from 'p' on /job:localhost/replica:0/task:0/device:CPU:0: TF1 control flow across devices is not supported yet}}
+    // expected-error @+1 {{node 's' on /job:localhost/replica:0/task:0/device:CPU:1 takes an input from 'p' on /job:localhost/replica:0/task:0/device:CPU:0: a TF1 conditional across devices is not supported yet}}
     %s:3 = Switch(%x#0, %p#0) name("s") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {T = f32} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>)
   }
 }

@@ -987,6 +987,78 @@ def replica_mlp(output_bias):
     return global_step, loss
 
 
+def make_model_parallel_lstm(root):
+    """The classic model-parallel RNN (white paper §4.4): a two-layer LSTM
+    unrolled by a TF1 while_loop (as dynamic_rnn builds it: TensorArrays
+    for the time steps), the first layer on /job:worker/task:0 and the
+    second on /job:worker/task:1, each iteration's hidden state crossing
+    from one task to the other. The loop's counter, condition and input
+    are the first task's. Weights are constants (an inference graph)."""
+    name = "model_parallel_lstm"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 while_loop over 6 time steps of a two-layer LSTM "
+                  "(8 units each), one layer per task (model parallelism)")
+    steps, batch, features, units = 6, 2, 4, 8
+    first, second = "/job:worker/task:0", "/job:worker/task:1"
+    with tf1_graph(name) as g:
+        with tf1.device(first):
+            x = tf1.placeholder(tf.float32, [steps, batch, features], name="x")
+            inputs = tf1.TensorArray(tf.float32, size=steps,
+                                     name="inputs").unstack(x)
+            outputs = tf1.TensorArray(tf.float32, size=steps, name="outputs")
+
+        def weights(layer, fan_in):
+            w = rng.standard_normal((fan_in + units, 4 * units)) * 0.4
+            b = rng.standard_normal(4 * units) * 0.1
+            return (tf.constant(w.astype(np.float32), name=layer + "/kernel"),
+                    tf.constant(b.astype(np.float32), name=layer + "/bias"))
+
+        with tf1.device(first):
+            layer1_weights = weights("layer1", features)
+        with tf1.device(second):
+            layer2_weights = weights("layer2", units)
+
+        def cell(params, inp, h, c):
+            kernel, bias = params
+            z = tf.matmul(tf.concat([inp, h], 1), kernel) + bias
+            i, j, f, o = tf.split(z, 4, axis=1)
+            c = tf.sigmoid(f + 1.0) * c + tf.sigmoid(i) * tf.tanh(j)
+            return tf.sigmoid(o) * tf.tanh(c), c
+
+        def body(t, h1, c1, h2, c2, out):
+            with tf1.device(first):
+                h1, c1 = cell(layer1_weights, inputs.read(t), h1, c1)
+            with tf1.device(second):
+                h2, c2 = cell(layer2_weights, h1, h2, c2)
+            with tf1.device(first):
+                out = out.write(t, h2)
+                t = t + 1
+            return t, h1, c1, h2, c2, out
+
+        zeros = tf.zeros([batch, units])
+        with tf1.device(first):
+            loop = tf1.while_loop(lambda t, *_: t < steps, body,
+                                  [tf.constant(0), zeros, zeros, zeros, zeros,
+                                   outputs], name="rnn")
+            y = tf.identity(loop[5].stack(), name="y")
+        with tf1.device(second):
+            state = tf.identity(loop[4], name="state")
+        devices = sorted({op.device for op in g.get_operations() if op.device})
+        assert devices == [first, second], devices
+        gd = g.as_graph_def()
+        md.write_text(gd)
+        md.write_frozen(gd)
+    md.add_feed("x:0", rng.standard_normal(
+        (steps, batch, features)).astype(np.float32))
+    values = run_graph_def(without_devices(gd), md.feed_values,
+                           ["y:0", "state:0"])
+    for tensor, value in zip(["y:0", "state:0"], values):
+        md.add_fetch(tensor, value)
+    md.manifest["roundtrip_flags"] = "--soft-placement"
+    md.finish()
+
+
 def without_devices(graph_def):
     """A copy of `graph_def` without device requests, for TensorFlow to run
     in one process."""
@@ -2372,6 +2444,7 @@ def all_models():
         ("ps_sync_backup_linear", make_ps_sync_backup_linear),
         ("ps_embedding_mod", lambda root: make_ps_embedding(root, "mod")),
         ("ps_embedding_div", lambda root: make_ps_embedding(root, "div")),
+        ("model_parallel_lstm", make_model_parallel_lstm),
         ("ps_embedding_minmax",
          lambda root: make_ps_embedding(root, "div", "minmax")),
     ]

@@ -36,6 +36,29 @@ TEST(RendezvousTest, LocalRecvWaitsForTheSend) {
   EXPECT_EQ(got[0], 7);
 }
 
+// Tests the keys of a loop's iterations (tfc_send_in_frame): a sender
+// ahead of its receiver leaves one tensor per iteration, each received
+// under its own key, and the next step sends them again.
+TEST(RendezvousTest, LocalKeysOfIterations) {
+  std::unique_ptr<tfc::Rendezvous> rendezvous = tfc::makeLocalRendezvous();
+  const std::string prefix = "a;1;b;t;00000000000000ab:";
+  for (int step = 0; step < 2; ++step) {
+    for (int iteration = 0; iteration < 3; ++iteration) {
+      float value = float(10 * step + iteration);
+      std::string key = prefix + std::to_string(iteration);
+      ASSERT_TRUE(rendezvous->send(key.c_str(), &value, sizeof(value)).isOk());
+    }
+    for (int iteration = 0; iteration < 3; ++iteration) {
+      float got = -1;
+      std::string key = prefix + std::to_string(iteration);
+      RendezvousStatus status = rendezvous->recv(key.c_str(), &got, sizeof(got));
+      ASSERT_TRUE(status.isOk()) << status.getMessage();
+      EXPECT_EQ(got, float(10 * step + iteration));
+    }
+    rendezvous->reset();
+  }
+}
+
 // Tests that abort wakes a recv that waits for a tensor that never comes,
 // fails every later exchange with its status, and that reset clears it.
 TEST(RendezvousTest, AbortEndsWaitingAndLaterExchanges) {

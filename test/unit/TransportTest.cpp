@@ -17,6 +17,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdio>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -157,6 +159,23 @@ TEST(TransportTest, ReplicasExchangeAsClientsOfTheirOwn) {
   ps->beginStep(steps[1] + 1);
   ASSERT_TRUE(atPs[1]->recv(gradient.c_str(), &got, 4).isOk());
   EXPECT_EQ(got, 21.0f);
+
+  // The keys of a loop's iterations, which the runtime writes into one
+  // buffer of its own iteration after iteration, are rewritten by their
+  // text: each iteration's tensor reaches the ps under its own key.
+  std::string prefix =
+      gradient.substr(0, gradient.size() - 3) + "00000000000000ab:";
+  char key[512];
+  for (int iteration = 0; iteration < 3; ++iteration) {
+    std::snprintf(key, sizeof key, "%s%d", prefix.c_str(), iteration);
+    float value = 30.0f + iteration;
+    ASSERT_TRUE(atWorker[1]->send(key, &value, 4).isOk());
+  }
+  for (int iteration = 0; iteration < 3; ++iteration) {
+    std::snprintf(key, sizeof key, "%s%d", prefix.c_str(), iteration);
+    ASSERT_TRUE(atPs[1]->recv(key, &got, 4).isOk());
+    EXPECT_EQ(got, 30.0f + iteration);
+  }
 }
 
 /// A ps serving between-graph workers 0 and 1 (clients 0 and 1, with the

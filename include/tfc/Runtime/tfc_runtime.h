@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 15
+#define TFC_RUNTIME_ABI_VERSION 16
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -554,6 +554,13 @@ void tfc_run_partitions(tfc_runtime *runtime, int32_t count,
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
               int64_t bytes);
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes);
+/* The same inside a loop whose body spans devices: a tensor crosses once
+ * per iteration, under `key_prefix` ("...;tensor;FRAME:") followed by the
+ * iteration's number, as TensorFlow's keys end in "frame_id:iter_id". */
+void tfc_send_in_frame(tfc_runtime *runtime, const char *key_prefix,
+                       const void *data, int64_t iteration, int64_t bytes);
+void tfc_recv_in_frame(tfc_runtime *runtime, const char *key_prefix,
+                       void *data, int64_t iteration, int64_t bytes);
 
 /*===--- Kernels -------------------------------------------------------===*/
 

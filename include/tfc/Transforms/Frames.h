@@ -53,6 +53,10 @@ struct Frame {
   /// In order: what computes the condition (before LoopCond), and the
   /// body (after it), each node or inner frame once.
   llvm::SmallVector<FrameItem> condition, body;
+  /// The _Sends of the predicate to the loop's other devices (a loop cut
+  /// by tfc-partition): right after the LoopCond, every iteration, the
+  /// last one included.
+  llvm::SmallVector<mlir::Operation *> predicateSends;
   /// Every node of the frame and of its inner frames.
   llvm::SmallVector<mlir::Operation *> allNodes;
   /// The path of frame names from the outermost, joined by ';'.

@@ -194,8 +194,9 @@ mlir::Operation *createConstLike(mlir::OpBuilder &builder, mlir::Operation *like
                                  mlir::ValueRange control = {});
 
 /// Whether `node` is TF1 control flow: Switch, Merge, Enter, Exit,
-/// NextIteration or LoopCond (and the Ref forms). Partitioning does not cut
-/// its edges, so placement keeps it with its neighbours.
+/// NextIteration or LoopCond (and the Ref forms). Partitioning cuts its
+/// edges only in a loop whose nodes are on several devices (Partition.cpp),
+/// so placement keeps the rest with its neighbours.
 bool isTf1ControlFlow(mlir::Operation *node);
 
 /// Whether values of `type` are variants (TensorLists, Optionals).

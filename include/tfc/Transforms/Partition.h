@@ -24,6 +24,12 @@ std::string partitionDeviceType(mlir::Operation *graph);
 /// "send_device;incarnation (16 hex digits);recv_device;tensor_name;0:0".
 std::string rendezvousKey(mlir::Operation *sendOrRecv);
 
+/// The key of a _Send or _Recv inside a loop that spans devices, but for
+/// the iteration's number, which the runtime appends: the frame part is
+/// "FRAME:" with FRAME a stable hash of the frame's path (16 hex digits).
+std::string rendezvousKeyPrefixInFrame(mlir::Operation *sendOrRecv,
+                                       llvm::StringRef framePath);
+
 } // namespace tfc
 
 #endif // TFC_TRANSFORMS_PARTITION_H

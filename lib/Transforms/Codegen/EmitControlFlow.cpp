@@ -258,17 +258,26 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
           loc, cast<MemRefType>(variables[i].getType()));
   }
 
-  auto loop = builder.create<scf::WhileOp>(loc, TypeRange{}, ValueRange{});
+  // The loop counts its iterations (from 0), for the keys of transfers in
+  // a loop that spans devices; unused, the count folds away.
+  Type i64 = builder.getI64Type();
+  Value first = builder.create<arith::ConstantIntOp>(loc, 0, 64);
+  auto loop = builder.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{first});
   {
     OpBuilder::InsertionGuard guard(builder);
-    builder.createBlock(&loop.getBefore());
+    Block *before = builder.createBlock(&loop.getBefore(), {}, {i64}, {loc});
+    loopIterations.push_back(before->getArgument(0));
     if (failed(emitItems(frame->condition)) || failed(emitNode(frame->loopCond)))
       return failure();
+    for (Operation *send : frame->predicateSends)
+      if (failed(emitNode(send)))
+        return failure();
     Value condition = builder.create<memref::LoadOp>(
         loc, memrefFor(tfg::getDataResults(frame->loopCond)[0]), ValueRange{});
-    builder.create<scf::ConditionOp>(loc, condition, ValueRange{});
+    builder.create<scf::ConditionOp>(loc, condition, before->getArgument(0));
 
-    builder.createBlock(&loop.getAfter());
+    Block *after = builder.createBlock(&loop.getAfter(), {}, {i64}, {loc});
+    loopIterations.back() = after->getArgument(0);
     for (const LoopVariable &v : frame->variables)
       if (failed(emitNode(v.switchNode)))
         return failure();
@@ -291,7 +300,10 @@ LogicalResult StepEmitter::emitLoop(Frame *frame) {
       if (!sameMemory(next, variables[i]))
         builder.create<memref::CopyOp>(loc, next, variables[i]);
     }
-    builder.create<scf::YieldOp>(loc);
+    Value one = builder.create<arith::ConstantIntOp>(loc, 1, 64);
+    builder.create<scf::YieldOp>(
+        loc, ValueRange{builder.create<arith::AddIOp>(loc, after->getArgument(0), one)});
+    loopIterations.pop_back();
   }
   for (Value buffer : scratch)
     if (buffer)

@@ -245,6 +245,9 @@ public:
   /// The memref of each tensor value memrefFor knows (public for the
   /// patterns whose result is their input's memory: StackPushV2).
   llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
+  /// The iteration (i64, from 0) of each loop the builder's point is in,
+  /// the outermost first.
+  llvm::SmallVector<mlir::Value> loopIterations;
 
 private:
   /// The base (arena or state) and byte offset of each view (pointerTo).
