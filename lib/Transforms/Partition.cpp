@@ -163,6 +163,9 @@ private:
   llvm::DenseMap<const Frame *, unsigned> loopIndex;
   /// The loop plumbing that may cross devices: spanning loops'.
   llvm::DenseSet<Operation *> loopPlumbing;
+  /// The nodes prepareLoops made, after the node they go after in the
+  /// global order.
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> addedAfter;
 
   tfg::GraphOp graph;
   NameUniquer &names;
@@ -263,8 +266,16 @@ LogicalResult Partitioner::run(unsigned &edges) {
   if (byDevice.size() > 1) {
     if (failed(prepareLoops(body)))
       return failure();
-    if (!loops.empty())
-      order = nodesInOrder();
+    // One global order in which each loop runs whole, as its structured
+    // loop will (Frames.h): the order every device's part of a loop keeps
+    // with the rest of the step.
+    if (!loops.empty()) {
+      order.clear();
+      for (Operation *node : frames->flatten()) {
+        order.push_back(node);
+        llvm::append_range(order, addedAfter.lookup(node));
+      }
+    }
     // Dead tensors do not cross: a conditional stays on one device, and so
     // does a loop but for the plumbing of spanning loops.
     auto crosses = [&](Operation *node) {
@@ -369,6 +380,7 @@ LogicalResult Partitioner::prepareLoops(Block &body) {
             {named(tfg::getNodeName(frame->loopCond) + "/_predicate"),
              assigned(device)});
         loopPlumbing.insert(loopCond);
+        addedAfter[frame->loopCond].push_back(loopCond);
       }
       loop.loopConds[device] = loopCond;
       if (!loop.anchors.count(device))
@@ -398,6 +410,7 @@ LogicalResult Partitioner::prepareLoops(Block &body) {
                           (tfg::getNodeName(enter) + "/_on_device").str())));
         copy->setAttr(tfg::kAssignedDeviceAttr, builder.getStringAttr(device));
         loopPlumbing.insert(copy);
+        addedAfter[enter].push_back(copy);
         for (OpOperand *use : uses)
           use->set(copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
       }
@@ -473,6 +486,9 @@ Operation *Partitioner::makeControlLoop(const Frame *frame, StringRef device,
   merge->setOperand(1, next->getResult(0));
   for (Operation *node : {enter, merge, switchNode, next})
     loopPlumbing.insert(node);
+  llvm::append_range(addedAfter[frame->loopCond],
+                     ArrayRef<Operation *>{start, enter, merge, switchNode,
+                                           pivot, next});
   return merge;
 }
 

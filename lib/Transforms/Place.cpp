@@ -23,11 +23,13 @@
 // joins its consumer's group (TensorFlow's placer does the same), so that
 // it is not moved on its own.
 //
-// TF1 control flow is placed whole: partitioning does not cut a loop or a
-// cond (TensorFlow's executor passes frames and dead tensors between
-// devices; tfc's transfers do not yet), so a loop's nodes form one group,
-// and so do a Switch, what its untaken branch leaves dead up to the
-// Merges, and every control-flow node's neighbours.
+// TF1 control flow is placed whole unless its nodes ask otherwise: a
+// loop's nodes form one group, and so do a Switch, what its untaken branch
+// leaves dead up to the Merges, and every control-flow node's neighbours
+// (dead tensors do not cross devices). A loop whose nodes request devices
+// that differ is model parallel: only each loop variable's Enter, Merge,
+// Switch, NextIteration and Exits stay together, and tfc-partition cuts
+// the loop (Partition.cpp).
 //
 // Over a cluster of several tasks, the step's inputs and outputs (_Arg,
 // _Retval) are the chief's, where the program's flags give and take them.
@@ -48,6 +50,7 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <queue>
@@ -90,6 +93,8 @@ private:
   /// values with, a loop with all its nodes, and a Switch with the nodes
   /// its untaken branch leaves dead: partitioning cuts none of it.
   void colocateControlFlow();
+  /// Whether two of `nodes` request devices no one device meets.
+  bool requestsDiffer(ArrayRef<Operation *> nodes);
   LogicalResult computeFeasibleSets();
   double simulate();
   void placeOnParameterServers();
@@ -163,27 +168,82 @@ void Placer::formGroups() {
     groups.insert(node);
     byName[tfg::getNodeName(node)] = node;
   }
-  for (Operation *node : order) {
-    if (auto classes = node->getAttrOfType<ArrayAttr>("_class"))
-      for (Attribute entry : classes)
-        if (auto text = dyn_cast<StringAttr>(entry))
-          if (text.getValue().starts_with("loc:@"))
-            if (Operation *other = byName.lookup(text.getValue().drop_front(5)))
-              groups.unionSets(node, other);
+  // Every edge carrying state: its ends share a device.
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> stateProducers;
+  for (Operation *node : order)
     for (Value operand : tfg::getDataOperands(node))
       if (carriesState(operand.getType()))
         if (Operation *producer = operand.getDefiningOp())
           if (producer->getBlock() == &body) {
             groups.unionSets(node, producer);
-            // The state's request wins over its user's, as in
-            // TensorFlow's placer (SyncReplicasOptimizer assigns to a
-            // worker's local step under the ps's device scope). In
-            // topological order, so it carries down a chain of edges.
-            if (!requests[node].compatibleWith(requests[producer]))
-              requests[node] = requests[producer];
+            stateProducers[node].push_back(producer);
           }
+  // The state's request wins over its user's, as in TensorFlow's placer
+  // (SyncReplicasOptimizer assigns to a worker's local step under the
+  // ps's device scope), where the state's is what its earlier users made
+  // it: state that asks for nothing (a TensorArray placed by its first
+  // write) takes the parts its users ask for. Until nothing changes, so
+  // that it carries down chains of edges.
+  auto give = [](DeviceName &to, const DeviceName &from) {
+    std::string before = to.str();
+    to = to.compatibleWith(from) ? to.completedWith(from) : from;
+    return to.str() != before;
+  };
+  auto settleState = [&] {
+    for (unsigned round = 0, changed = 1; changed && round < 8; ++round) {
+      changed = 0;
+      for (Operation *node : order)
+        for (Operation *producer : stateProducers.lookup(node)) {
+          DeviceName &state = requests[producer];
+          changed |= state.compatibleWith(requests[node])
+                         ? give(state, requests[node])
+                         : give(requests[node], state);
+        }
+    }
+  };
+  settleState();
+  // `_class` colocates a node with the nodes it names, whose request wins
+  // over the node's own, as TensorFlow's placer does. Unless the node's
+  // request is its state's, or the nodes it names disagree among
+  // themselves (a gradient's stack may name both the loop counter and the
+  // value it saves, which a model-parallel loop puts on different tasks):
+  // then it joins only those that agree with it, and TensorFlow too
+  // keeps it where its device says.
+  for (Operation *node : order) {
+    auto classes = node->getAttrOfType<ArrayAttr>("_class");
+    if (!classes)
+      continue;
+    SmallVector<Operation *> targets;
+    for (Attribute entry : classes)
+      if (auto text = dyn_cast<StringAttr>(entry))
+        if (text.getValue().starts_with("loc:@"))
+          if (Operation *other = byName.lookup(text.getValue().drop_front(5)))
+            targets.push_back(other);
+    bool agree = llvm::all_of(targets, [&](Operation *target) {
+      return requests[target].compatibleWith(requests[targets.front()]);
+    });
+    for (Operation *target : targets) {
+      if (agree && !stateProducers.count(node))
+        give(requests[node], requests[target]);
+      if (requests[node].compatibleWith(requests[target]))
+        groups.unionSets(node, target);
+    }
   }
+  settleState();
   colocateControlFlow();
+}
+
+bool Placer::requestsDiffer(ArrayRef<Operation *> nodes) {
+  SmallVector<DeviceName> distinct;
+  llvm::StringSet<> seen;
+  for (Operation *node : nodes)
+    if (seen.insert(requests[node].str()).second)
+      distinct.push_back(requests[node]);
+  for (size_t i = 0; i < distinct.size(); ++i)
+    for (size_t j = i + 1; j < distinct.size(); ++j)
+      if (!distinct[i].compatibleWith(distinct[j]))
+        return true;
+  return false;
 }
 
 void Placer::colocateControlFlow() {
@@ -198,12 +258,33 @@ void Placer::colocateControlFlow() {
                                   [](Diagnostic &) { return success(); });
     return FrameInfo::analyze(body);
   }();
+  // A loop whose nodes ask for devices that differ is model parallel
+  // (white paper §4.4): it is cut like any graph, and tfc-partition gives
+  // each device's part of it a loop of its own (Partition.cpp). Only each
+  // loop variable's plumbing stays together; its other nodes go where they
+  // ask.
+  llvm::DenseSet<Operation *> spanningPlumbing;
   if (succeeded(frames))
-    for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames())
-      for (Operation *node : frame->allNodes)
-        groups.unionSets(node, frame->allNodes.front());
+    for (const std::unique_ptr<Frame> &frame : (*frames)->getFrames()) {
+      if (!requestsDiffer(frame->allNodes)) {
+        for (Operation *node : frame->allNodes)
+          groups.unionSets(node, frame->allNodes.front());
+        continue;
+      }
+      spanningPlumbing.insert(frame->loopCond);
+      spanningPlumbing.insert(frame->enters.begin(), frame->enters.end());
+      for (const LoopVariable &v : frame->variables) {
+        SmallVector<Operation *> plumbing = {v.enter, v.merge, v.switchNode,
+                                             v.nextIteration};
+        llvm::append_range(plumbing, v.exits);
+        for (Operation *node : plumbing) {
+          groups.unionSets(node, v.merge);
+          spanningPlumbing.insert(node);
+        }
+      }
+    }
   for (Operation *node : order) {
-    if (!isTf1ControlFlow(node))
+    if (!isTf1ControlFlow(node) || spanningPlumbing.contains(node))
       continue;
     // Its neighbours, data and control.
     for (Value operand : node->getOperands())

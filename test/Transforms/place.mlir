@@ -65,13 +65,24 @@ module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
 
 // -----
 
-// A group whose members ask for different devices cannot be placed: "loc:@"
-// colocation is a request of its own, not a state edge.
+// "loc:@" colocation wins over the node's own request, as in TensorFlow's
+// placer: n goes to a's CPU:0. A node that names nodes which disagree (a
+// gradient's stack colocated with a loop counter and with the value it
+// saves, on two devices) joins those that agree with its own request: s
+// stays on CPU:1 with v, and u with it.
+// CHECK-LABEL: module attributes {tfc.devices
+// CHECK: name("a") {{.*}}assigned_device("[[CPU0:/job:localhost/replica:0/task:0/device:CPU:0]]")
+// CHECK: name("n") {{.*}}assigned_device("[[CPU0]]")
+// CHECK: name("v") {{.*}}assigned_device("[[CPU1:/job:localhost/replica:0/task:0/device:CPU:1]]")
+// CHECK: name("s") {{.*}}assigned_device("[[CPU1]]")
+// CHECK: name("u") {{.*}}assigned_device("[[CPU1]]")
 module attributes {tfc.devices = ["/cpu:0", "/cpu:1"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
-    // expected-error @+1 {{colocation group {'a', 'n'}: no available device satisfies 'a' requests /device:CPU:0; 'n' requests /device:CPU:1 (devices: /job:localhost/replica:0/task:0/device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:1); --soft-placement relaxes requests}}
     %a:2 = Const name("a") device("/cpu:0") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
     %n:2 = Neg(%a#0) name("n") device("/cpu:1") {T = f32, _class = ["loc:@a"]} : (tensor<4xf32>) -> tensor<4xf32>
+    %v:2 = Const name("v") device("/cpu:1") {dtype = f32, value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %s:2 = Neg(%v#0) name("s") device("/cpu:1") {T = f32, _class = ["loc:@a", "loc:@v"]} : (tensor<4xf32>) -> tensor<4xf32>
+    %u:2 = Neg(%s#0) name("u") {T = f32, _class = ["loc:@s"]} : (tensor<4xf32>) -> tensor<4xf32>
   }
 }
 

@@ -987,18 +987,13 @@ def replica_mlp(output_bias):
     return global_step, loss
 
 
-def make_model_parallel_lstm(root):
-    """The classic model-parallel RNN (white paper §4.4): a two-layer LSTM
-    unrolled by a TF1 while_loop (as dynamic_rnn builds it: TensorArrays
-    for the time steps), the first layer on /job:worker/task:0 and the
-    second on /job:worker/task:1, each iteration's hidden state crossing
-    from one task to the other. The loop's counter, condition and input
-    are the first task's. Weights are constants (an inference graph)."""
-    name = "model_parallel_lstm"
-    rng = seed_everything(name)
-    md = ModelDir(root, name, "control_flow",
-                  "TF1 while_loop over 6 time steps of a two-layer LSTM "
-                  "(8 units each), one layer per task (model parallelism)")
+def model_parallel_lstm_graph(name, rng, train):
+    """The graph of make_model_parallel_lstm: a two-layer LSTM over 6 time
+    steps, a layer per task. Inference: constant weights, fetches y (every
+    step's output) and state. Training (`train`): resource variables, a
+    target to regress on, loss and plain SGD whose gradients are colocated
+    with their forward ops (colocate_gradients_with_ops), so that the
+    gradient loop spans the tasks too."""
     steps, batch, features, units = 6, 2, 4, 8
     first, second = "/job:worker/task:0", "/job:worker/task:1"
     with tf1_graph(name) as g:
@@ -1009,10 +1004,16 @@ def make_model_parallel_lstm(root):
             outputs = tf1.TensorArray(tf.float32, size=steps, name="outputs")
 
         def weights(layer, fan_in):
-            w = rng.standard_normal((fan_in + units, 4 * units)) * 0.4
-            b = rng.standard_normal(4 * units) * 0.1
-            return (tf.constant(w.astype(np.float32), name=layer + "/kernel"),
-                    tf.constant(b.astype(np.float32), name=layer + "/bias"))
+            w = (rng.standard_normal((fan_in + units, 4 * units)) * 0.4
+                 ).astype(np.float32)
+            b = (rng.standard_normal(4 * units) * 0.1).astype(np.float32)
+            if train:
+                return (tf1.get_variable(layer + "/kernel", initializer=w,
+                                         use_resource=True),
+                        tf1.get_variable(layer + "/bias", initializer=b,
+                                         use_resource=True))
+            return (tf.constant(w, name=layer + "/kernel"),
+                    tf.constant(b, name=layer + "/bias"))
 
         with tf1.device(first):
             layer1_weights = weights("layer1", features)
@@ -1020,8 +1021,11 @@ def make_model_parallel_lstm(root):
             layer2_weights = weights("layer2", units)
 
         def cell(params, inp, h, c):
+            # Keras's form: the input's and the state's products added.
             kernel, bias = params
-            z = tf.matmul(tf.concat([inp, h], 1), kernel) + bias
+            fan_in = int(inp.shape[1])
+            z = (tf.matmul(inp, kernel[:fan_in]) +
+                 tf.matmul(h, kernel[fan_in:]) + bias)
             i, j, f, o = tf.split(z, 4, axis=1)
             c = tf.sigmoid(f + 1.0) * c + tf.sigmoid(i) * tf.tanh(j)
             return tf.sigmoid(o) * tf.tanh(c), c
@@ -1043,19 +1047,86 @@ def make_model_parallel_lstm(root):
                                    outputs], name="rnn")
             y = tf.identity(loop[5].stack(), name="y")
         with tf1.device(second):
-            state = tf.identity(loop[4], name="state")
+            tf.identity(loop[4], name="state")
+        if train:
+            with tf1.device(first):
+                target = tf1.placeholder(tf.float32, [steps, batch, units],
+                                         name="target")
+                loss = tf.reduce_mean(tf.square(y - target), name="loss")
+                tf1.train.GradientDescentOptimizer(0.5).minimize(
+                    loss, colocate_gradients_with_ops=True, name="train")
+            with tf1.device(second):
+                tf.identity(layer2_weights[0], name="layer2_kernel")
+            tf.group(tf1.global_variables_initializer(), name="init")
         devices = sorted({op.device for op in g.get_operations() if op.device})
         assert devices == [first, second], devices
-        gd = g.as_graph_def()
-        md.write_text(gd)
-        md.write_frozen(gd)
-    md.add_feed("x:0", rng.standard_normal(
-        (steps, batch, features)).astype(np.float32))
+    feeds = {"x:0": rng.standard_normal((steps, batch, features)).astype(np.float32)}
+    if train:
+        feeds["target:0"] = (rng.standard_normal((steps, batch, units)) *
+                             0.3).astype(np.float32)
+    return g.as_graph_def(), feeds
+
+
+def make_model_parallel_lstm(root):
+    """The classic model-parallel RNN (white paper §4.4): a two-layer LSTM
+    unrolled by a TF1 while_loop (as dynamic_rnn builds it: TensorArrays
+    for the time steps), the first layer on /job:worker/task:0 and the
+    second on /job:worker/task:1, each iteration's hidden state crossing
+    from one task to the other. The loop's counter, condition and input
+    are the first task's. Weights are constants (an inference graph)."""
+    name = "model_parallel_lstm"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "control_flow",
+                  "TF1 while_loop over 6 time steps of a two-layer LSTM "
+                  "(8 units each), one layer per task (model parallelism)")
+    gd, feeds = model_parallel_lstm_graph(name, rng, train=False)
+    md.write_text(gd)
+    md.write_frozen(gd)
+    for tensor, value in feeds.items():
+        md.add_feed(tensor, value)
     values = run_graph_def(without_devices(gd), md.feed_values,
                            ["y:0", "state:0"])
     for tensor, value in zip(["y:0", "state:0"], values):
         md.add_fetch(tensor, value)
     md.manifest["roundtrip_flags"] = "--soft-placement"
+    md.finish()
+
+
+def make_model_parallel_lstm_train(root):
+    """make_model_parallel_lstm's LSTM trained: 3 steps of SGD on one
+    batch, the gradient loop (TensorFlow's while-loop gradients, with
+    stacks of the forward values) also a layer per task. TensorFlow runs
+    it in one process (devices dropped; its own two-task run gives the
+    same losses). Fetches after the steps: the loss and layer 2's kernel;
+    the loss before each step in step_losses.npy."""
+    name = "model_parallel_lstm_train"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "the two-layer LSTM of model_parallel_lstm with variables, "
+                  "trained by SGD (3 steps), forward and gradient loops a "
+                  "layer per task")
+    gd, feeds = model_parallel_lstm_graph(name, rng, train=True)
+    md.write_text(gd)
+    for tensor, value in feeds.items():
+        md.add_feed(tensor, value)
+    steps = 3
+    with tf.Graph().as_default() as run:
+        tf1.import_graph_def(without_devices(gd), name="")
+        with tf1.Session(graph=run, config=session_config()) as sess:
+            sess.run("init")
+            losses = []
+            for _ in range(steps):
+                losses.append(sess.run("loss:0", md.feed_values))
+                sess.run("train", md.feed_values)
+            values = sess.run(["loss:0", "layer2_kernel:0"], md.feed_values)
+    losses.append(values[0])
+    for tensor, value in zip(["loss:0", "layer2_kernel:0"], values):
+        md.add_fetch(tensor, value)
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(targets=["train"], init=["init"], steps=steps,
+                       step_losses="outputs/step_losses.npy",
+                       roundtrip_flags="--soft-placement")
     md.finish()
 
 
@@ -2445,6 +2516,7 @@ def all_models():
         ("ps_embedding_mod", lambda root: make_ps_embedding(root, "mod")),
         ("ps_embedding_div", lambda root: make_ps_embedding(root, "div")),
         ("model_parallel_lstm", make_model_parallel_lstm),
+        ("model_parallel_lstm_train", make_model_parallel_lstm_train),
         ("ps_embedding_minmax",
          lambda root: make_ps_embedding(root, "div", "minmax")),
     ]

@@ -10,7 +10,10 @@ the init entry, so no checkpoint is involved. Prints for FileCheck:
   MODEL CLUSTER step N loss:0: <npy-compare's verdict>
   MODEL CLUSTER FETCH: <verdict>
 
-usage: cluster_training.py CORPUS WORKDIR CLUSTER RTOL ATOL MODEL...
+usage: cluster_training.py CORPUS WORKDIR CLUSTER RTOL ATOL [--placement=P] MODEL...
+
+(--placement=cost keeps the graph's own device requests, as a model-parallel
+graph needs; the default is parameter-server.)
 
 Every compile and run is bounded in time; run-cluster stops its tasks, and
 a run that overstays is killed with them.
@@ -28,16 +31,20 @@ from corpus_cluster import manifest_flags, run  # noqa: E402
 
 def main():
     corpus, work, cluster, rtol, atol = sys.argv[1:6]
+    models = sys.argv[6:]
+    placement = "parameter-server"
+    if models and models[0].startswith("--placement="):
+        placement = models.pop(0).split("=", 1)[1]
     os.makedirs(work, exist_ok=True)
     status = 0
-    for name in sys.argv[6:]:
+    for name in models:
         model = os.path.join(corpus, name)
         manifest = json.load(open(os.path.join(model, "manifest.json")))
         label = "%s %s" % (name, cluster)
         out = os.path.join(work, "%s-%s" % (name, re.sub("[=,]", "-", cluster)))
         shutil.rmtree(out, ignore_errors=True)
         command = ["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                   "--cluster", cluster, "--placement", "parameter-server",
+                   "--cluster", cluster, "--placement", placement,
                    "--mlir-pass-statistics", "-o", out] + manifest_flags(manifest)
         code, text = run(command, 300)
         if code != 0:
