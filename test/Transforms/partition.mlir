@@ -133,6 +133,37 @@ module {
 
 // -----
 
+// A loop inside a loop must stay on one device: here the inner loop's body
+// is CPU:1's, its plumbing CPU:0's.
+module {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %zero:2 = Const name("zero") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %ei:2 = Enter(%zero#0) name("enter_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32, frame_name = "outer", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %mi:3 = Merge(%ei#0, %ni#0) name("merge_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {N = 2 : i64, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %pi:2 = Const [%mi#2] name("outer_limit") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %li:2 = Less(%mi#0, %pi#0) name("outer_less") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %ci:2 = LoopCond(%li#0) name("outer_cond") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") : (tensor<i1>) -> tensor<i1>
+    %si:3 = Switch(%mi#0, %ci#0) name("switch_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %ii:2 = Identity(%si#1) name("i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %ej:2 = Enter(%ii#0) name("enter_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32, frame_name = "inner", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %mj:3 = Merge(%ej#0, %nj#0) name("merge_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {N = 2 : i64, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %pj:2 = Const [%mj#2] name("inner_limit") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %lj:2 = Less(%mj#0, %pj#0) name("inner_less") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    // expected-error @+1 {{frame 'inner': a loop inside another loop has nodes on several devices (/job:localhost/replica:0/task:0/device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:1), which is not supported yet; place the inner loop on one device}}
+    %cj:2 = LoopCond(%lj#0) name("inner_cond") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") : (tensor<i1>) -> tensor<i1>
+    %sj:3 = Switch(%mj#0, %cj#0) name("switch_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %jj:2 = Identity(%sj#1) name("j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %one:2 = Const [%jj#1] name("one") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %incj:2 = AddV2(%jj#0, %one#0) name("inc_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:1") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %nj:2 = NextIteration(%incj#0) name("next_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %xj:2 = Exit(%sj#0) name("exit_j") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %ni:2 = NextIteration(%xj#0) name("next_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %xi:2 = Exit(%si#0) name("exit_i") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {T = i32} : (tensor<i32>) -> tensor<i32>
+  }
+}
+
+// -----
+
 module {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %p:2 = Const name("p") assigned_device("/job:localhost/replica:0/task:0/device:CPU:0") {dtype = i1, value = dense<true> : tensor<i1>} : () -> tensor<i1>
