@@ -116,6 +116,81 @@ def tf_servers(workers, ps):
     return cluster, servers
 
 
+class TestHosts:
+    """A test host per task of a cluster: a network namespace each, joined
+    to one bridge (in a namespace of its own) by a veth pair whose host end
+    shapes what the host sends: `tc netem` with the rate and the delay, or,
+    on a kernel without netem, `tc tbf` with the rate alone (`shaping` says
+    which). Link-local addresses 169.254.78.N, which never leave the links.
+    Root only; every namespace goes on exit, whatever happened.
+
+        with TestHosts(["worker-0", "ps-0"], "1gbit", "1ms") as hosts:
+            hosts.address("ps-0"); hosts.popen("ps-0", [...])
+    """
+
+    def __init__(self, tasks, rate, delay):
+        self.tasks, self.rate, self.delay = list(tasks), rate, delay
+        tag = str(os.getpid())
+        self.switch = "tfc-switch-" + tag
+        self.namespaces = {task: "tfc-%s-%s" % (task, tag) for task in self.tasks}
+        self.shaping = None
+
+    @staticmethod
+    def ip(*args):
+        subprocess.run(["ip"] + list(args), check=True, timeout=30,
+                       capture_output=True)
+
+    def address(self, task):
+        return "169.254.78.%d" % (10 + self.tasks.index(task))
+
+    def __enter__(self):
+        try:
+            self.ip("netns", "add", self.switch)
+            self.ip("-n", self.switch, "link", "add", "bridge0", "type", "bridge")
+            self.ip("-n", self.switch, "link", "set", "bridge0", "up")
+            for i, task in enumerate(self.tasks):
+                namespace = self.namespaces[task]
+                # Interface names have at most 15 characters.
+                host, port = "tfch%d" % i, "tfcs%d" % i
+                self.ip("netns", "add", namespace)
+                self.ip("-n", namespace, "link", "set", "lo", "up")
+                self.ip("link", "add", host, "netns", namespace, "type", "veth",
+                        "peer", "name", port, "netns", self.switch)
+                self.ip("-n", namespace, "addr", "add", self.address(task) + "/24",
+                        "dev", host)
+                self.ip("-n", namespace, "link", "set", host, "up")
+                self.ip("-n", self.switch, "link", "set", port, "master", "bridge0")
+                self.ip("-n", self.switch, "link", "set", port, "up")
+                self.shape(namespace, host)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def shape(self, namespace, link):
+        tc = ["ip", "netns", "exec", namespace, "tc", "qdisc", "add", "dev", link, "root"]
+        netem = subprocess.run(tc + ["netem", "rate", self.rate, "delay", self.delay],
+                               capture_output=True, timeout=30)
+        if netem.returncode == 0:
+            self.shaping = "netem rate %s delay %s" % (self.rate, self.delay)
+            return
+        subprocess.run(tc + ["tbf", "rate", self.rate, "burst", "256kb",
+                             "latency", "50ms"], check=True, capture_output=True,
+                       timeout=30)
+        self.shaping = ("tbf rate %s (this kernel has no netem: no delay)"
+                        % self.rate)
+
+    def __exit__(self, *_):
+        # Deleting a namespace deletes its ends of the veths.
+        for namespace in list(self.namespaces.values()) + [self.switch]:
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True,
+                           timeout=30)
+
+    def popen(self, task, args, **kwargs):
+        return subprocess.Popen(["ip", "netns", "exec", self.namespaces[task]] + args,
+                                **kwargs)
+
+
 def stop(processes):
     for process in processes:
         if process.poll() is None:

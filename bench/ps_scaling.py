@@ -6,7 +6,7 @@ distributed runtime side by side, in one run, on loopback.
     python bench/ps_scaling.py [--tfc build/bin/tfc] [--kinds null,dense,sparse]
                                [--workers 1,2,4] [--ps 1,2] [--steps 50]
                                [--rounds 2] [--dense-mb 100] [--sparse-mb 256]
-                               [--work DIR]
+                               [--link RATE,DELAY] [--work DIR]
 
 The three steps of the paper's figure, each a graph built for worker 0 by
 TF1's replica_device_setter over P ps tasks and run by W workers at once
@@ -27,11 +27,21 @@ rate over --rounds rounds (alternating tfc and TensorFlow, fresh
 processes each round) and the ratio. On a 2-core machine every task
 shares the same cores: this shows the systems' overheads, not scaling.
 
+--link RATE,DELAY (root only; e.g. 1gbit,1ms) runs every task on a test
+host of its own instead of loopback: a network namespace per task on one
+bridge, each host's link shaped by `tc netem` to RATE and DELAY (or by
+`tc tbf` to RATE alone where the kernel has no netem; the output says
+which). Then the network, not the processes, bounds the steps: the
+paper's communication-bound regime. (tfc's tasks then talk TCP over the
+links, as between machines; none is local to another.)
+
 Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 """
 
 import argparse
+import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -39,7 +49,7 @@ import tempfile
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from cluster import stop, tf_servers, tfc_bench_medians  # noqa: E402  (this directory's)
+from cluster import SERVER, TestHosts, stop, tf_servers, tfc_bench_medians  # noqa: E402  (this directory's)
 import machine  # noqa: E402
 
 ROWS_GATHERED = 32
@@ -108,17 +118,28 @@ os._exit(0)
 
 def time_tf(kind, ps, workers, dense_floats, rows, steps, work):
     """Each worker's median step time, in seconds."""
+    cluster, servers = tf_servers(workers, ps)
+    try:
+        return tf_clients(
+            lambda k, args: subprocess.Popen(args, stdout=subprocess.PIPE, text=True),
+            kind, ps, workers, dense_floats, rows, steps, work, cluster["worker"])
+    finally:
+        stop(servers)
+
+
+def tf_clients(start, kind, ps, workers, dense_floats, rows, steps, work, targets):
+    """Runs a TensorFlow client per worker (start(k, args) starts worker
+    k's): each worker's median step time, in seconds."""
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
-    cluster, processes = tf_servers(workers, ps)
+    clients = []
     try:
-        clients = [subprocess.Popen(
-            [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], kind,
-             str(ps), str(k), str(dense_floats), str(rows), str(steps), ready,
-             os.path.join(work, "ids.npy")],
-            stdout=subprocess.PIPE, text=True) for k in range(workers)]
-        processes += clients
+        for k in range(workers):
+            clients.append(start(k, [
+                sys.executable, "-c", CLIENT, "grpc://" + targets[k], kind, str(ps),
+                str(k), str(dense_floats), str(rows), str(steps), ready,
+                os.path.join(work, "ids.npy")]))
         medians = []
         for client in clients:
             out, _ = client.communicate(timeout=900)
@@ -127,7 +148,56 @@ def time_tf(kind, ps, workers, dense_floats, rows, steps, work):
             medians.append(float(out.strip().splitlines()[-1]))
         return medians
     finally:
+        stop(clients)
+
+
+def cluster_on(hosts, workers, ps, port):
+    return {"worker": ["%s:%d" % (hosts.address("worker-%d" % k), port)
+                       for k in range(workers)],
+            "ps": ["%s:%d" % (hosts.address("ps-%d" % k), port) for k in range(ps)]}
+
+
+def time_tf_on_hosts(hosts, port, kind, ps, workers, dense_floats, rows, steps, work):
+    """time_tf with each task on its test host."""
+    cluster = cluster_on(hosts, workers, ps, port)
+    spec = json.dumps(cluster)
+    servers = [hosts.popen("%s-%d" % (job, k),
+                           [sys.executable, "-c", SERVER, spec, job, str(k)])
+               for job, count in (("ps", ps), ("worker", workers))
+               for k in range(count)]
+    try:
+        return tf_clients(
+            lambda k, args: hosts.popen("worker-%d" % k, args, stdout=subprocess.PIPE,
+                                        text=True),
+            kind, ps, workers, dense_floats, rows, steps, work, cluster["worker"])
+    finally:
+        stop(servers)
+
+
+def time_tfc_on_hosts(hosts, port, program, kind, ps, workers, steps, work):
+    """time_tfc with each task's program on its test host."""
+    path = os.path.join(work, "hosts-cluster.json")
+    with open(path, "w") as f:
+        json.dump(cluster_on(hosts, workers, ps, port), f)
+    common = ["--cluster", path, "--connect-timeout", "120"]
+    flags = ["--steps", "1", "--bench", str(steps)]
+    if kind == "sparse":
+        flags += ["--input", "ids:0=%s/ids.npy" % work]
+    tasks = [("ps-%d" % k, common) for k in range(ps)] + \
+            [("worker-%d" % k, common + flags) for k in range(workers)]
+    processes = [hosts.popen(task, [os.path.join(program, task)] + task_flags,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+                 for task, task_flags in tasks]
+    try:
+        outputs = [process.communicate(timeout=900)[0] for process in processes]
+    finally:
         stop(processes)
+    medians = [float(m) * 1e-6 for text in outputs[ps:]
+               for m in re.findall(r"bench: .*median ([0-9.]+) us", text)]
+    if any(p.returncode != 0 for p in processes) or len(medians) != workers:
+        sys.exit("tfc run failed: " + "".join(outputs))
+    return medians
 
 
 def time_tfc(tfc, program, kind, workers, steps, work):
@@ -147,6 +217,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dense-mb", type=float, default=100)
     parser.add_argument("--sparse-mb", type=float, default=256)
+    parser.add_argument("--link", help="RATE,DELAY: each task on a test host "
+                        "whose link tc shapes so (root only), e.g. 1gbit,1ms")
     parser.add_argument("--work")
     args = parser.parse_args()
     import numpy as np
@@ -179,15 +251,31 @@ def main():
                                 "init", "--cluster", "worker=%d,ps=%d" % (workers, ps),
                                 "-o", program] + feeds, check=True)
                 ours, theirs = [], []
-                for _ in range(args.rounds):
-                    ours.append(sum(1 / m for m in time_tfc(
-                        tfc, program, kind, workers, args.steps, work)))
-                    theirs.append(sum(1 / m for m in time_tf(
-                        kind, ps, workers, dense_floats, rows, args.steps, work)))
+                if args.link:
+                    tasks = (["worker-%d" % k for k in range(workers)] +
+                             ["ps-%d" % k for k in range(ps)])
+                    with TestHosts(tasks, *args.link.split(",")) as hosts:
+                        shaping = hosts.shaping
+                        for round in range(args.rounds):
+                            port = 23000 + 2 * round
+                            ours.append(sum(1 / m for m in time_tfc_on_hosts(
+                                hosts, port, program, kind, ps, workers,
+                                args.steps, work)))
+                            theirs.append(sum(1 / m for m in time_tf_on_hosts(
+                                hosts, port + 1, kind, ps, workers, dense_floats,
+                                rows, args.steps, work)))
+                else:
+                    for _ in range(args.rounds):
+                        ours.append(sum(1 / m for m in time_tfc(
+                            tfc, program, kind, workers, args.steps, work)))
+                        theirs.append(sum(1 / m for m in time_tf(
+                            kind, ps, workers, dense_floats, rows, args.steps, work)))
                 results[kind, ps, workers] = (statistics.median(ours),
                                               statistics.median(theirs))
 
     print(machine.line(os.cpu_count() or 1))
+    if args.link:
+        print("each task on a test host of its own, links shaped by tc %s" % shaping)
     sizes = {"null": "a scalar from each ps task",
              "dense": "%g MB of variables" % args.dense_mb,
              "sparse": "%d rows of a %g MB embedding" % (ROWS_GATHERED, args.sparse_mb)}

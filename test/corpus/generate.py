@@ -1109,25 +1109,34 @@ def make_model_parallel_lstm_train(root):
     md.write_text(gd)
     for tensor, value in feeds.items():
         md.add_feed(tensor, value)
-    steps = 3
+    train_in_one_process(md, gd, 3, "train", ["loss:0", "layer2_kernel:0"])
+    md.finish()
+
+
+def train_in_one_process(md, graph_def, steps, target, fetches):
+    """TensorFlow trains `graph_def` (which runs `init`, and whose fetches
+    begin with loss:0) in one process, devices dropped, on md's feeds:
+    the loss before each of `steps` runs of `target` and after them
+    (outputs/step_losses.npy), and `fetches` after them (the model's
+    fetches). Returns those fetched values."""
     with tf.Graph().as_default() as run:
-        tf1.import_graph_def(without_devices(gd), name="")
+        tf1.import_graph_def(without_devices(graph_def), name="")
         with tf1.Session(graph=run, config=session_config()) as sess:
             sess.run("init")
             losses = []
             for _ in range(steps):
                 losses.append(sess.run("loss:0", md.feed_values))
-                sess.run("train", md.feed_values)
-            values = sess.run(["loss:0", "layer2_kernel:0"], md.feed_values)
+                sess.run(target, md.feed_values)
+            values = sess.run(fetches, md.feed_values)
     losses.append(values[0])
-    for tensor, value in zip(["loss:0", "layer2_kernel:0"], values):
+    for tensor, value in zip(fetches, values):
         md.add_fetch(tensor, value)
     np.save(md.path("outputs", "step_losses.npy"),
             np.array(losses, np.float32), allow_pickle=False)
-    md.manifest.update(targets=["train"], init=["init"], steps=steps,
+    md.manifest.update(targets=[target], init=["init"], steps=steps,
                        step_losses="outputs/step_losses.npy",
                        roundtrip_flags="--soft-placement")
-    md.finish()
+    return values
 
 
 def without_devices(graph_def):
@@ -1456,25 +1465,8 @@ def make_ps_embedding(root, strategy, partitioner="fixed"):
     id_values = np.array([3, 998, 3, 500, 499, 7], np.int64)
     md.add_feed("ids:0", id_values)
     md.add_feed("y:0", rng.standard_normal((3, 1)).astype(np.float32))
-    # TensorFlow in one process, devices dropped: the loss before each
-    # step, and the fetches after the steps.
-    with tf.Graph().as_default() as run:
-        tf1.import_graph_def(without_devices(g.as_graph_def()), name="")
-        with tf1.Session(graph=run, config=session_config()) as sess:
-            sess.run("init")
-            losses = []
-            for _ in range(steps):
-                losses.append(sess.run("loss:0", md.feed_values))
-                sess.run("train_op", md.feed_values)
-            values = sess.run(["loss:0", "touched:0"], md.feed_values)
-    losses.append(values[0])
-    for tensor, value in zip(["loss:0", "touched:0"], values):
-        md.add_fetch(tensor, value)
-    np.save(md.path("outputs", "step_losses.npy"),
-            np.array(losses, np.float32), allow_pickle=False)
-    md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
-                       step_losses="outputs/step_losses.npy",
-                       roundtrip_flags="--soft-placement")
+    values = train_in_one_process(md, g.as_graph_def(), steps, "train_op",
+                                  ["loss:0", "touched:0"])
     if strategy == "mod" and partitioner == "fixed":
         save_partitioned(md, g, steps, values[0])
     md.finish()

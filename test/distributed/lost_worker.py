@@ -44,7 +44,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 from between_graph import (TIMEOUT, Job, global_step_of,  # noqa: E402
                            read_scalar, report, worker_flags)
 from cluster_faults import task_pids  # noqa: E402
-from corpus_cluster import run  # noqa: E402
 from sync_replicas import (backup_job, check_backup_run,  # noqa: E402
                            compile_job)
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
@@ -87,18 +86,25 @@ def chief_lines(job, task):
         if "the job went on without " + task in line]
 
 
-def async_job(corpus, work, jobs):
+def async_job(corpus, work):
+    """ps_async_mlp compiled for worker=2,ps=1: the model's directory, its
+    manifest, the programs' directory."""
     model = os.path.join(corpus, "ps_async_mlp")
     manifest = json.load(open(os.path.join(model, "manifest.json")))
     programs = os.path.join(work, "async-job")
-    shutil.rmtree(programs, ignore_errors=True)
-    code, text = run(["tfc", "compile", os.path.join(model, "graph.pbtxt"),
-                      "--feed", "x", "--feed", "y", "--fetch", "loss",
-                      "--target", "train_op", "--init", "init",
-                      "--cluster", "worker=2,ps=1", "-o", programs], 300)
-    if code != 0:
-        sys.exit("compile failed (%d): %s" % (code, text))
+    compile_job(model, "graph.pbtxt", 2, programs)
     return model, manifest, programs
+
+
+def start_backup_job(jobs, programs, work, label, backup, steps):
+    """backup_job's job, in `jobs` (which the end kills), its ps and its
+    workers started (the chief last)."""
+    job, flags = backup_job(programs, work, label, backup, steps)
+    jobs.append(job)
+    job.start("ps-0")
+    for worker in (2, 1, 0):
+        job.start("worker-%d" % worker, flags[worker])
+    return job, flags
 
 
 def main():
@@ -108,7 +114,7 @@ def main():
     jobs = []
     try:
         # Asynchronous: worker 1 lost.
-        model, manifest, programs = async_job(corpus, work, jobs)
+        model, manifest, programs = async_job(corpus, work)
         job = Job(programs, work, "async")
         jobs.append(job)
         checkpoints = os.path.join(job.work, "checkpoints")
@@ -138,11 +144,7 @@ def main():
         programs = os.path.join(work, "backup-job")
         compile_job(backup, "model.meta", 3, programs)
         steps = [500, 150, FOREVER]
-        job, flags = backup_job(programs, work, "sync", backup, steps)
-        jobs.append(job)
-        job.start("ps-0")
-        for worker in (2, 1, 0):
-            job.start("worker-%d" % worker, flags[worker])
+        job, flags = start_backup_job(jobs, programs, work, "sync", backup, steps)
         print("sync: worker 2 joined before the kill: %s" %
               lose_worker(job, rng, "worker-2"))
         check_backup_run("sync", job, job.finish(), backup, work, losses,
@@ -156,11 +158,8 @@ def main():
         # that the new process surely joins while it trains (more updates
         # than TensorFlow's trajectory has: the check is that it trains).
         steps = [3000, 1000, FOREVER]
-        job, flags = backup_job(programs, work, "rejoined", backup, steps)
-        jobs.append(job)
-        job.start("ps-0")
-        for worker in (2, 1, 0):
-            job.start("worker-%d" % worker, flags[worker])
+        job, flags = start_backup_job(jobs, programs, work, "rejoined", backup,
+                                      steps)
         again = [flag.replace("loss2.npy", "loss2-again.npy") for flag in flags[2]]
         again[again.index(str(FOREVER))] = "200"
         print("rejoined: worker 2 joined before the kill: %s" % lose_worker(
@@ -176,7 +175,7 @@ def main():
             print("rejoined: %s below TensorFlow's first: %s" % (name, trained))
 
         # run-cluster starts the lost worker again.
-        model, manifest, programs = async_job(corpus, work, jobs)
+        model, manifest, programs = async_job(corpus, work)
         launched = os.path.join(work, "launched")
         shutil.rmtree(launched, ignore_errors=True)
         os.makedirs(launched)
