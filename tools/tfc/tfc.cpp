@@ -36,6 +36,9 @@
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Pipeline.h"
+#include "tfc/Transforms/Placement.h"
+#include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Dialect/Tfg/DataType.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -46,6 +49,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 
@@ -521,6 +525,140 @@ int compile(MLIRContext &context) {
                       betweenGraph);
 }
 
+/// "float [2,?]": a tensor type as the programs print one.
+std::string describeTensor(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return "?";
+  std::string text = tfc::tfg::elementTypeName(tensor.getElementType());
+  if (!tensor.hasRank())
+    return text + " of unknown rank";
+  SmallVector<std::string> dims;
+  for (int64_t d : tensor.getShape())
+    dims.push_back(d < 0 ? "?" : std::to_string(d));
+  return text + " [" + llvm::join(dims, ",") + "]";
+}
+
+/// "1.23 M", "244 B", "3.63 KB": a count (of `unit`) with the decimal
+/// prefix a person reads at once.
+std::string readableCount(double count, StringRef unit = "") {
+  const char *prefixes[] = {"", "K", "M", "G", "T"};
+  int prefix = 0;
+  while (count >= 1000 && prefix < 4) {
+    count /= 1000;
+    ++prefix;
+  }
+  std::string text;
+  llvm::raw_string_ostream(text)
+      << llvm::format(prefix == 0 ? "%.0f" : "%.3g", count);
+  std::string suffix = (prefixes[prefix] + unit).str();
+  return suffix.empty() ? text : text + " " + suffix;
+}
+
+/// What a user wants to know before compiling (`tfc info`): the model's
+/// parameters, and, from `step` (the model's step as the import pipeline
+/// and shape inference leave it; null when they failed), its feeds and
+/// fetches with their types and an estimate of the FLOPs of one step.
+void printModelFacts(ModuleOp model, ModuleOp step, llvm::raw_ostream &os) {
+  // Parameters: the variables' elements; a frozen graph has none, and its
+  // floating-point constants of more than one element are its weights.
+  int64_t variables = 0;
+  double parameters = 0, parameterBytes = 0;
+  double constants = 0, constantBytes = 0;
+  model->walk([&](tfc::tfg::GraphOp graph) {
+    for (Operation &node : graph.getBody().getOperations()) {
+      if (!tfc::tfg::isNode(&node))
+        continue;
+      StringRef type = tfc::tfg::getOpType(&node);
+      if (type == "VarHandleOp" || type == "VariableV2" || type == "Variable") {
+        auto shape = node.getAttrOfType<tfc::tfg::ShapeAttr>("shape");
+        auto dtype = node.getAttrOfType<TypeAttr>("dtype");
+        if (!shape || shape.getUnranked() || !dtype)
+          continue;
+        double count = 1;
+        for (int64_t d : shape.getDims())
+          count *= std::max<int64_t>(d, 0);
+        ++variables;
+        parameters += count;
+        parameterBytes += count * tfc::elementBytes(dtype.getValue());
+      } else if (type == "Const") {
+        auto value = node.getAttrOfType<ElementsAttr>("value");
+        if (value && isa<FloatType>(value.getElementType()) &&
+            value.getNumElements() > 1) {
+          constants += value.getNumElements();
+          constantBytes += value.getNumElements() *
+                           tfc::elementBytes(value.getElementType());
+        }
+      }
+    }
+  });
+  if (variables > 0)
+    os << "parameters: " << readableCount(parameters) << " in "
+       << variables << " variable" << (variables == 1 ? "" : "s") << ", "
+       << readableCount(parameterBytes, "B") << "\n";
+  else
+    os << "parameters: none in variables; floating-point constants hold "
+       << readableCount(constants) << " values, "
+       << readableCount(constantBytes, "B") << " (a frozen graph's weights)\n";
+  if (!step)
+    return;
+  // The step entry's _Args and _Retvals, in their order; the FLOPs of its
+  // nodes by the placer's cost model.
+  SmallVector<std::string> feeds, fetches;
+  auto names = [](Attribute list) {
+    SmallVector<StringRef> out;
+    if (auto array = dyn_cast_or_null<ArrayAttr>(list))
+      for (Attribute name : array)
+        out.push_back(cast<StringAttr>(name).getValue());
+    return out;
+  };
+  SmallVector<StringRef> feedNames = names(step->getAttr(tfc::kFeedsAttr));
+  SmallVector<StringRef> fetchNames = names(step->getAttr(tfc::kFetchesAttr));
+  double flops = 0;
+  bool unknownDims = false, loops = false;
+  step->walk([&](tfc::tfg::GraphOp graph) {
+    auto entry = graph->getAttrOfType<StringAttr>(tfc::kEntryAttr);
+    if (!entry || entry.getValue() != "step")
+      return;
+    for (Operation &node : graph.getBody().getOperations()) {
+      if (!tfc::tfg::isNode(&node))
+        continue;
+      auto index = node.getAttrOfType<IntegerAttr>("index");
+      tfc::OpKind kind = tfc::opKindOf(&node);
+      if (kind == tfc::OpKind::InternalArg && index &&
+          index.getInt() < int64_t(feedNames.size()))
+        feeds.push_back("feed " + feedNames[index.getInt()].str() + ": " +
+                        describeTensor(tfc::tfg::getDataResults(&node)[0].getType()));
+      else if (kind == tfc::OpKind::InternalRetval && index &&
+               index.getInt() < int64_t(fetchNames.size()))
+        fetches.push_back("fetch " + fetchNames[index.getInt()].str() + ": " +
+                          describeTensor(tfc::tfg::getDataOperands(&node)[0].getType()));
+      else
+        flops += tfc::CostModel::flops(&node);
+      loops |= tfc::plainOpKindOf(&node) == tfc::OpKind::Enter;
+      for (Value result : tfc::tfg::getDataResults(&node))
+        if (auto tensor = dyn_cast<TensorType>(result.getType()))
+          unknownDims |= !tensor.hasStaticShape();
+    }
+  });
+  // (Without a signature or flags a compile fetches every unconsumed
+  // output, which in a training graph is many: the first few are shown.)
+  const size_t shown = 8;
+  for (const std::string &line : feeds)
+    os << line << "\n";
+  for (size_t i = 0; i < fetches.size() && i < shown; ++i)
+    os << fetches[i] << "\n";
+  if (fetches.size() > shown)
+    os << "fetch ... and " << fetches.size() - shown
+       << " more: every unconsumed output, as a compile without --fetch "
+          "(give --fetch)\n";
+  os << "FLOPs per step: about " << readableCount(flops)
+     << " (multiply-adds count 2; other ops an operation per element they "
+        "touch"
+     << (unknownDims ? "; each unknown dimension counts 1" : "")
+     << (loops ? "; a loop's body counts once" : "") << ")\n";
+}
+
 /// Prints the contents of a model: graph and functions, op types, and what
 /// tfc does not support.
 int info(MLIRContext &context) {
@@ -545,6 +683,7 @@ int info(MLIRContext &context) {
   llvm::MapVector<std::string, std::string, std::map<std::string, unsigned>>
       unsupported, unhandled;
   std::string refusal;
+  OwningOpRef<ModuleOp> shaped;
   {
     OwningOpRef<ModuleOp> step = module->clone();
     ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diagnostic) {
@@ -562,6 +701,11 @@ int info(MLIRContext &context) {
         unsupported.insert({group, tfc::tfg::getNodeName(nodes.front()).str()});
       for (auto &[group, nodes] : refused.unhandled)
         unhandled.insert({group, tfc::tfg::getNodeName(nodes.front()).str()});
+      // The step's shapes, for the facts below.
+      PassManager shapes(&context, ModuleOp::getOperationName());
+      shapes.addPass(tfc::createInferShapesPass());
+      if (succeeded(shapes.run(*step)))
+        shaped = std::move(step);
     }
   }
   os << "model: " << modelPath << "\n";
@@ -626,6 +770,7 @@ int info(MLIRContext &context) {
       os << "  sync chief queue runner: " << parts.chiefQueueRunner << "\n";
     }
   }
+  printModelFacts(*module, shaped ? *shaped : ModuleOp(), os);
   os << "op types (" << histogram.size() << "):\n";
   for (const auto &[type, count] : histogram)
     os << "  " << type << " " << count << "\n";
