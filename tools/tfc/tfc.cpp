@@ -21,6 +21,9 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Distributed/Launcher.h"
+#include "tfc/Runtime/EventFile.h"
+
+#include "graph.pb.h"
 #include "tfc/Dialect/Tfg/TfgDialect.h"
 #include "tfc/Support/Diagnostics.h"
 #include "tfc/Support/ModuleFile.h"
@@ -72,7 +75,9 @@ cl::opt<std::string> outputPath("o", cl::desc("Output file ('-' is stdout)"),
 cl::opt<std::string> emit(
     "emit",
     cl::desc("What to emit: exe (a program, the default), lib (a static "
-             "library and its C header), obj, llvm or mlir"),
+             "library and its C header), obj, llvm, mlir, or tensorboard "
+             "(the optimized step as a TensorBoard event file in the -o "
+             "directory)"),
     cl::init("exe"), cl::cat(tfcOptions));
 cl::opt<std::string> libName(
     "lib-name",
@@ -355,15 +360,51 @@ int generateCode(MLIRContext &context, ModuleOp module,
              : tfc::kExitFailure;
 }
 
+/// --emit tensorboard: the optimized step, every partition's nodes in one
+/// GraphDef (each with its device, which TensorBoard colours by, and the
+/// _Send/_Recv pairs between them), as the graph event of an event file
+/// in the -o directory.
+int writeTensorBoardGraph(ModuleOp module) {
+  tfc::proto::GraphDef merged;
+  for (auto graph : module.getOps<tfc::tfg::GraphOp>()) {
+    auto entry = graph->getAttrOfType<StringAttr>(tfc::kEntryAttr);
+    auto device = graph->getAttrOfType<StringAttr>(tfc::kPartitionDeviceAttr);
+    if (!entry || entry.getValue() != "step" || !device)
+      continue;
+    tfc::proto::GraphDef part;
+    if (failed(tfc::exportGraphDef(module, part, "step", device.getValue())))
+      return tfc::kExitBadInput;
+    if (!merged.has_versions())
+      *merged.mutable_versions() = part.versions();
+    for (tfc::proto::NodeDef &node : *part.mutable_node())
+      *merged.add_node() = std::move(node);
+    merged.mutable_library()->MergeFrom(part.library());
+  }
+  std::string path, error;
+  if (!tfc::writeGraphEventFile(outputPath, merged.SerializeAsString(), path,
+                                error)) {
+    llvm::errs() << "tfc: error: " << error << "\n";
+    return tfc::kExitFailure;
+  }
+  llvm::outs() << "wrote " << path << " (" << merged.node_size()
+               << " nodes): tensorboard --logdir " << outputPath << "\n";
+  return 0;
+}
+
 int compile(MLIRContext &context) {
   if (outputPath.empty()) {
     llvm::errs() << "tfc: error: compile needs -o OUT\n";
     return tfc::kExitBadInput;
   }
   if (emit != "mlir" && emit != "llvm" && emit != "obj" && emit != "exe" &&
-      emit != "lib") {
+      emit != "lib" && emit != "tensorboard") {
     llvm::errs() << "tfc: error: --emit=" << emit
-                 << ": expected exe, lib, obj, llvm or mlir\n";
+                 << ": expected exe, lib, obj, llvm, mlir or tensorboard\n";
+    return tfc::kExitBadInput;
+  }
+  if (emit == "tensorboard" && outputPath == "-") {
+    llvm::errs() << "tfc: error: --emit tensorboard writes an event file "
+                    "into the -o directory; -o - cannot hold it\n";
     return tfc::kExitBadInput;
   }
   const std::string &stopAfter = stopAfterOption();
@@ -519,6 +560,8 @@ int compile(MLIRContext &context) {
 
   if (emit == "mlir" && stopAfter == "graph")
     return tfc::writeModuleFile(*module, outputPath);
+  if (emit == "tensorboard")
+    return writeTensorBoardGraph(*module);
   if (taskPrograms && failed(tfc::checkClusterProgram(*module, *taskPrograms)))
     return tfc::kExitBadInput;
   return generateCode(context, *module, library, taskPrograms,

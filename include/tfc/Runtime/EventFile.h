@@ -1,0 +1,39 @@
+//===- EventFile.h - TensorBoard's event files ------------------*- C++ -*-===//
+//
+// What TensorBoard reads (`tensorboard --logdir DIR`): files named
+// events.out.tfevents.SECONDS.HOST of TFRecord records (the bytes' length
+// as a little-endian uint64, its masked CRC32C, the bytes, their masked
+// CRC32C), each an Event protocol buffer: first the file's version, then
+// a graph, summaries, ... Written by hand (the runtime links no protobuf
+// library), as TensorFlow's EventsWriter writes them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_RUNTIME_EVENTFILE_H
+#define TFC_RUNTIME_EVENTFILE_H
+
+#include <string>
+
+namespace tfc {
+
+/// One TFRecord: `data` framed with its length and their checksums.
+std::string tfRecord(const std::string &data);
+
+/// The Event that opens a file: its wall time (seconds since the epoch),
+/// file_version "brain.Event:2", and the writer's name in its
+/// source_metadata.
+std::string versionEvent(double wallTime, const std::string &writer);
+
+/// An Event holding a serialized GraphDef (TensorBoard's graph view).
+std::string graphEvent(double wallTime, const std::string &graphDef);
+
+/// Writes DIR/events.out.tfevents.SECONDS.tfc, made at once (DIR made if
+/// missing; nothing left behind on failure): the version event, then a
+/// graph event of `graphDef`. `path` is the file written; false and
+/// `error` (naming the file) when it could not be.
+bool writeGraphEventFile(const std::string &dir, const std::string &graphDef,
+                         std::string &path, std::string &error);
+
+} // namespace tfc
+
+#endif // TFC_RUNTIME_EVENTFILE_H
