@@ -5,7 +5,7 @@
 // task's, lib/Distributed/TaskMain.cpp, adds the steps' coordination):
 //
 //   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
-//           [--steps N] [--threads N] [--bench N]
+//           [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]
 //           [--checkpoint-dir DIR [--restore|--resume] [--save-every K]
 //                                 [--keep N]]
 //
@@ -22,9 +22,10 @@
 // N steps (with --resume, a restartable job's habit: restored when DIR
 // has a checkpoint, else from the init entry, and the run ends at step N),
 // saving a checkpoint every K steps and after the last one
-// (CheckpointManager.h), keeping the newest N (default 5). On a terminal,
-// a progress line shows the step, the steps per second and the first
-// fetched scalar (the loss, as a rule).
+// (CheckpointManager.h), keeping the newest N (default 5). A progress
+// line shows the step, the steps per second, the time left and the first
+// fetched scalar (the loss, as a rule): live on a terminal, else a line
+// every --progress-every seconds (10); --quiet silences it.
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +43,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -209,14 +211,18 @@ void readStrings(std::vector<NpyArray> &outputs) {
   }
 }
 
-/// The training progress line, drawn over itself on a terminal (stderr)
-/// a few times a second; nothing when stderr is not a terminal.
+/// The training progress line on stderr: on a terminal, drawn over itself
+/// a few times a second; elsewhere (a log), a plain line every
+/// `plainSeconds`; with --quiet, nothing. It says the step, the steps per
+/// second, the time left at that rate, and the first fetched float scalar
+/// (the loss, as a rule).
 class Progress {
 public:
   Progress(const tfc_model &model, const std::vector<NpyArray> &outputs,
-           int64_t steps)
+           int64_t steps, bool quiet, double plainSeconds)
       : outputs(outputs), steps(steps),
-        enabled(steps > 1 && ::isatty(STDERR_FILENO)),
+        live(!quiet && steps > 1 && ::isatty(STDERR_FILENO)),
+        plain(!quiet && steps > 1 && !live), plainSeconds(plainSeconds),
         start(std::chrono::steady_clock::now()), last(start) {
     for (int i = 0; i < model.num_outputs && scalar < 0; ++i)
       if (model.outputs[i].rank == 0 && model.outputs[i].dtype == TFC_FLOAT) {
@@ -226,22 +232,29 @@ public:
   }
 
   void update(int64_t done, int64_t step) {
-    if (!enabled)
+    if (!live && !plain)
       return;
     auto now = std::chrono::steady_clock::now();
-    if (done < steps && now - last < std::chrono::milliseconds(250))
+    std::chrono::duration<double> interval =
+        live ? std::chrono::duration<double>(0.25)
+             : std::chrono::duration<double>(plainSeconds);
+    // The last step's line always shows on a terminal, where it stays.
+    if (now - last < interval && !(live && done == steps))
       return;
     last = now;
     double seconds = std::chrono::duration<double>(now - start).count();
-    std::fprintf(stderr, "\rstep %" PRId64 " (%" PRId64 "/%" PRId64 ")  %.1f steps/s",
-                 step, done, steps, seconds > 0 ? done / seconds : 0.0);
+    double rate = seconds > 0 ? done / seconds : 0.0;
+    std::fprintf(stderr, "%sstep %" PRId64 " (%" PRId64 "/%" PRId64 ")  %.1f steps/s",
+                 live ? "\r" : "", step, done, steps, rate);
+    if (done < steps && rate > 0)
+      std::fprintf(stderr, "  %s left", duration((steps - done) / rate).c_str());
     if (scalar >= 0) {
       float value;
       std::memcpy(&value, outputs[scalar].data.data(), 4);
       std::fprintf(stderr, "  %s %.6g", scalarName.c_str(), value);
     }
-    std::fprintf(stderr, "\033[K");
-    drawn = true;
+    std::fprintf(stderr, live ? "\033[K" : "\n");
+    drawn = live;
   }
 
   void finish() {
@@ -250,9 +263,24 @@ public:
   }
 
 private:
+  /// "42s", "3m05s", "2h07m".
+  static std::string duration(double seconds) {
+    char text[32];
+    int64_t s = int64_t(seconds + 0.5);
+    if (s < 60)
+      std::snprintf(text, sizeof text, "%" PRId64 "s", s);
+    else if (s < 3600)
+      std::snprintf(text, sizeof text, "%" PRId64 "m%02" PRId64 "s", s / 60, s % 60);
+    else
+      std::snprintf(text, sizeof text, "%" PRId64 "h%02" PRId64 "m", s / 3600,
+                    s / 60 % 60);
+    return text;
+  }
+
   const std::vector<NpyArray> &outputs;
   int64_t steps;
-  bool enabled, drawn = false;
+  bool live, plain, drawn = false;
+  double plainSeconds;
   int scalar = -1;
   std::string scalarName;
   std::chrono::steady_clock::time_point start, last;
@@ -307,7 +335,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   std::string checkpointDir;
   // The last flag given that only makes sense with --checkpoint-dir.
   std::string needsDirectory;
-  bool restore = false, resume = false;
+  bool restore = false, resume = false, quiet = false;
+  double progressEvery = 10;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -316,7 +345,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     };
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
-                  "          [--steps N] [--threads N] [--bench N]\n"
+                  "          [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]\n"
                   "          [--checkpoint-dir DIR [--restore|--resume] [--save-every K] [--keep N]]\n"
                   "inputs: %s\noutputs: %s\n",
                   program, listNames(model.inputs, model.num_inputs).c_str(),
@@ -342,6 +371,14 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     } else if (takeValue("--steps")) {
       if (!parseCount(value, steps) || steps < 1)
         return usage(program, "--steps '" + value + "': expected a positive count");
+    } else if (arg == "--quiet") {
+      quiet = true;
+    } else if (takeValue("--progress-every")) {
+      char *end = nullptr;
+      progressEvery = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(progressEvery >= 0))
+        return usage(program, "--progress-every '" + value +
+                                  "': expected seconds (0 or more)");
     } else if (takeValue("--threads")) {
       if (!parseCount(value, threads))
         return usage(program, "--threads '" + value + "': expected a count");
@@ -631,7 +668,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     }
     return !inputEnded;
   };
-  Progress progress(model, outputs, steps);
+  Progress progress(model, outputs, steps, quiet, progressEvery);
   int64_t lastSaved = -1;
   for (int64_t s = 0; s < steps; ++s) {
     if (!runStep()) {
