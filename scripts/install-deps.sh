@@ -23,6 +23,8 @@ packages=(
   libgtest-dev libgmock-dev
   # ip, for the distributed tests' hosts in network namespaces (root only).
   iproute2
+  # dot, which lays out `tfc viz`'s pictures (run as a program).
+  graphviz
 )
 
 missing=()

@@ -30,6 +30,7 @@
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Target/EvaluateConstants.h"
 #include "tfc/Target/GraphDef.h"
+#include "tfc/Target/GraphViz.h"
 #include "tfc/Target/Library.h"
 #include "tfc/Target/Program.h"
 #include "tfc/Target/ClusterProgram.h"
@@ -55,6 +56,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <map>
 #include <set>
@@ -79,6 +81,14 @@ cl::opt<std::string> emit(
              "(the optimized step as a TensorBoard event file in the -o "
              "directory)"),
     cl::init("exe"), cl::cat(tfcOptions));
+cl::opt<std::string> vizAfter(
+    "after",
+    cl::desc("tfc viz: the stage whose graph to draw: prune (the step as "
+             "imported and pruned) or partition (optimized, placed and "
+             "partitioned, the default)"),
+    cl::init("partition"), cl::cat(tfcOptions));
+/// `tfc viz`: compile's flags, a picture for output.
+bool vizCommand = false;
 cl::opt<std::string> libName(
     "lib-name",
     cl::desc("--emit lib: prefix of the library's C functions (default: the "
@@ -224,6 +234,8 @@ cl::opt<std::string> &stopAfterOption() {
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
+                     "       tfc viz MODEL -o GRAPH.svg|GRAPH.dot [--after "
+                     "prune|partition] [compile's options]\n"
                      "       tfc run-cluster OUTDIR [flags]\n"
                      "       tfc <command> --help\n";
 
@@ -391,9 +403,79 @@ int writeTensorBoardGraph(ModuleOp module) {
   return 0;
 }
 
+/// `tfc viz`: the step's DOT graph (Target/GraphViz.h) to -o FILE.dot, or
+/// laid out by Graphviz's `dot` program to -o FILE.svg.
+int writePicture(ModuleOp module) {
+  std::string dot = tfc::stepToDot(module);
+  StringRef out = outputPath;
+  if (out.ends_with(".dot")) {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(out, ec);
+    if (ec) {
+      llvm::errs() << "tfc: error: " << out << ": " << ec.message() << "\n";
+      return tfc::kExitFailure;
+    }
+    file << dot;
+    return tfc::kExitSuccess;
+  }
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("dot");
+  if (!program) {
+    llvm::errs() << "tfc: error: Graphviz's dot, which draws " << out
+                 << ", is not installed (Debian: graphviz); -o FILE.dot "
+                    "writes the graph it would draw\n";
+    return tfc::kExitFailure;
+  }
+  SmallString<128> input;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tfc-viz", "dot", fd, input)) {
+    llvm::errs() << "tfc: error: cannot make a temporary file for dot\n";
+    return tfc::kExitFailure;
+  }
+  {
+    llvm::raw_fd_ostream file(fd, /*shouldClose=*/true);
+    file << dot;
+  }
+  // Into a temporary beside the output, renamed into place once whole.
+  std::string partial = (out + ".partial").str();
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(
+      *program, {*program, "-Tsvg", "-o", partial, input.str()}, std::nullopt,
+      {}, /*secondsToWait=*/600, 0, &error);
+  llvm::sys::fs::remove(input);
+  if (status != 0 || llvm::sys::fs::rename(partial, out)) {
+    llvm::sys::fs::remove(partial);
+    llvm::errs() << "tfc: error: dot could not draw " << out
+                 << (error.empty() ? "" : ": " + error) << "\n";
+    return tfc::kExitFailure;
+  }
+  return tfc::kExitSuccess;
+}
+
 int compile(MLIRContext &context) {
   if (outputPath.empty()) {
-    llvm::errs() << "tfc: error: compile needs -o OUT\n";
+    llvm::errs() << "tfc: error: " << (vizCommand ? "viz" : "compile")
+                 << " needs -o OUT\n";
+    return tfc::kExitBadInput;
+  }
+  if (vizCommand) {
+    if (!StringRef(outputPath).ends_with(".svg") &&
+        !StringRef(outputPath).ends_with(".dot")) {
+      llvm::errs() << "tfc: error: viz -o " << outputPath
+                   << ": expected a FILE.svg or a FILE.dot\n";
+      return tfc::kExitBadInput;
+    }
+    if (vizAfter != "prune" && vizAfter != "partition") {
+      llvm::errs() << "tfc: error: --after=" << vizAfter
+                   << ": expected prune or partition\n";
+      return tfc::kExitBadInput;
+    }
+    if (emit.getNumOccurrences()) {
+      llvm::errs() << "tfc: error: viz draws a picture; --emit goes with "
+                      "compile\n";
+      return tfc::kExitBadInput;
+    }
+  } else if (vizAfter.getNumOccurrences()) {
+    llvm::errs() << "tfc: error: --after goes with viz\n";
     return tfc::kExitBadInput;
   }
   if (emit != "mlir" && emit != "llvm" && emit != "obj" && emit != "exe" &&
@@ -551,13 +633,18 @@ int compile(MLIRContext &context) {
   pm.enableTiming(rootTiming);
   // The configuration is on the module (setCompileInterface), where dumps
   // keep it; the pipeline's options stay at their defaults.
-  tfc::buildTfcGraphPipeline(pm, tfc::TfcGraphPipelineOptions());
+  if (vizCommand && vizAfter == "prune")
+    tfc::buildTfcImportPipeline(pm);
+  else
+    tfc::buildTfcGraphPipeline(pm, tfc::TfcGraphPipelineOptions());
   LogicalResult result = pm.run(*module);
   if (statistics)
     tfc::printPassCounters(llvm::errs());
   if (failed(result))
     return tfc::kExitBadInput;
 
+  if (vizCommand)
+    return writePicture(*module);
   if (emit == "mlir" && stopAfter == "graph")
     return tfc::writeModuleFile(*module, outputPath);
   if (emit == "tensorboard")
@@ -929,7 +1016,7 @@ int main(int argc, char **argv) {
     argv[1] = name.data();
     return tfc::runCluster(argc - 1, argv + 1);
   }
-  if (command != "compile" && command != "info") {
+  if (command != "compile" && command != "info" && command != "viz") {
     llvm::errs() << "tfc: error: unknown command '" << command << "'\n"
                  << kUsage;
     return tfc::kExitBadInput;
@@ -973,5 +1060,6 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.getOrLoadDialect<tfc::tfg::TfgDialect>();
   tfc::OneLineDiagnostics diagnostics(&context, "tfc");
-  return command == "compile" ? compile(context) : info(context);
+  vizCommand = command == "viz";
+  return command == "info" ? info(context) : compile(context);
 }
