@@ -4,11 +4,12 @@
 // node's feasible devices are the available devices whose type has a
 // kernel for it and that match its requested device (partial requests
 // narrow the set: "/job:worker" allows every device of that job). Nodes
-// that must share a device join one group by union-find: the `_class`
-// attribute's "loc:@name" entries, and every edge carrying a reference or a
-// resource handle (a stateful op sits with the variable it touches); across
-// such an edge a user's request that conflicts with the producer's gives
-// way to it, as TensorFlow's placer does without soft placement. A
+// that must share a device join one group by union-find: every edge
+// carrying a reference or a resource handle (a stateful op sits with the
+// variable it touches), across which a user's request that conflicts with
+// the producer's gives way to it, and the `_class` attribute's "loc:@name"
+// entries, whose node's request wins too; formGroups says when each rule
+// gives way, as TensorFlow's placer does without soft placement. A
 // group's feasible set is the intersection of its members'; when it is
 // empty the pass fails with one error that names the group and the
 // constraints that conflict, unless soft placement is on (then requests
