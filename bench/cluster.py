@@ -105,10 +105,12 @@ tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3]))
 def tf_servers(workers, ps):
     """TensorFlow's servers of a cluster of `workers` workers and `ps` ps
     tasks on free loopback ports: the cluster ({"worker": [...], "ps":
-    [...]}) and the server processes, the ps tasks' first."""
+    [...]}, without "ps" when there is none) and the server processes, the
+    ps tasks' first."""
     ports = free_ports(workers + ps)
-    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]],
-               "ps": ["127.0.0.1:%d" % p for p in ports[workers:]]}
+    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]]}
+    if ps:
+        cluster["ps"] = ["127.0.0.1:%d" % p for p in ports[workers:]]
     spec = json.dumps(cluster)
     servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, job, str(k)])
                for job, count in (("ps", ps), ("worker", workers))
@@ -211,6 +213,18 @@ def tfc_bench_medians(tfc, program, workers, steps, flags):
     return medians
 
 
+def median_seconds(run, steps):
+    """The median time of `steps` calls of run() after up to 10 to warm up."""
+    for _ in range(min(steps, 10)):
+        run()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def time_tf(tf, graph_def, steps):
     cluster, servers = tf_servers(1, 1)
     worker = cluster["worker"][0]
@@ -220,14 +234,7 @@ def time_tf(tf, graph_def, steps):
             tf.compat.v1.import_graph_def(graph_def, name="")
         with tf.compat.v1.Session("grpc://" + worker, graph=graph) as session:
             session.run("init")
-            for _ in range(min(steps, 10)):
-                session.run("y:0")
-            times = []
-            for _ in range(steps):
-                start = time.perf_counter()
-                session.run("y:0")
-                times.append(time.perf_counter() - start)
-        return statistics.median(times)
+            return median_seconds(lambda: session.run("y:0"), steps)
     finally:
         stop(servers)
 

@@ -25,17 +25,14 @@ cores. Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 """
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from cluster import SERVER, free_ports, stop, tfc_bench_medians  # noqa: E402  (this directory's)
+from cluster import median_seconds, stop, tf_servers, tfc_bench_medians  # noqa: E402  (this directory's)
 import machine  # noqa: E402
 
 FIRST, SECOND = "/job:worker/task:0", "/job:worker/task:1"
@@ -97,22 +94,12 @@ def build(tf, np, units, batch, steps, features):
 
 
 def time_tf(tf, graph, feeds, bench):
-    ports = free_ports(2)
-    cluster = {"worker": ["127.0.0.1:%d" % p for p in ports]}
-    servers = [subprocess.Popen([sys.executable, "-c", SERVER, json.dumps(cluster),
-                                 "worker", str(k)]) for k in range(2)]
+    cluster, servers = tf_servers(2, 0)
     try:
         feed = {name + ":0": value for name, value in feeds.items()}
         with tf.compat.v1.Session("grpc://" + cluster["worker"][0], graph=graph) as session:
             session.run("init")
-            for _ in range(min(bench, 10)):
-                session.run("train", feed)
-            times = []
-            for _ in range(bench):
-                start = time.perf_counter()
-                session.run("train", feed)
-                times.append(time.perf_counter() - start)
-        return statistics.median(times)
+            return median_seconds(lambda: session.run("train", feed), bench)
     finally:
         stop(servers)
 

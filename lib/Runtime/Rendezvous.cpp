@@ -173,33 +173,34 @@ void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) 
 }
 
 namespace {
-std::string frameKey(const char *prefix, int64_t iteration) {
-  return prefix + std::to_string(iteration);
+/// A transfer in a loop cut between devices: `exchange` (the rendezvous's
+/// send or recv) under `prefix` followed by the iteration. The key is gone
+/// before a jump out of the step.
+template <typename Exchange>
+void exchangeInFrame(tfc_runtime *runtime, const char *prefix,
+                     int64_t iteration, Exchange exchange) {
+  bool ended;
+  {
+    std::string key = prefix + std::to_string(iteration);
+    ended = exchangeEndsInput(runtime, exchange(key.c_str()));
+  }
+  if (ended)
+    tfc::rt::jumpToEndOfInput();
 }
 } // namespace
 
 void tfc_send_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        const void *data, int64_t iteration, int64_t bytes) {
-  bool ended;
-  {
-    std::string key = frameKey(key_prefix, iteration);
-    ended = exchangeEndsInput(
-        runtime, runtime->rendezvous->send(key.c_str(), data, bytes));
-  }
-  if (ended)
-    tfc::rt::jumpToEndOfInput();
+  exchangeInFrame(runtime, key_prefix, iteration, [&](const char *key) {
+    return runtime->rendezvous->send(key, data, bytes);
+  });
 }
 
 void tfc_recv_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        void *data, int64_t iteration, int64_t bytes) {
-  bool ended;
-  {
-    std::string key = frameKey(key_prefix, iteration);
-    ended = exchangeEndsInput(
-        runtime, runtime->rendezvous->recv(key.c_str(), data, bytes));
-  }
-  if (ended)
-    tfc::rt::jumpToEndOfInput();
+  exchangeInFrame(runtime, key_prefix, iteration, [&](const char *key) {
+    return runtime->rendezvous->recv(key, data, bytes);
+  });
 }
 
 void tfc_run_partitions(tfc_runtime *runtime, int32_t count,

@@ -56,6 +56,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -135,11 +136,9 @@ private:
 
   /// A loop whose nodes are on several devices (see the file comment).
   struct SpanningLoop {
-    const Frame *frame;
-    StringRef home;
     /// Each device's Merge in the loop: a variable's, or its control
     /// loop's.
-    llvm::MapVector<StringRef, Operation *> anchors;
+    llvm::DenseMap<StringRef, Operation *> anchors;
     /// Each device's LoopCond: the home's own, elsewhere the predicate's.
     llvm::DenseMap<StringRef, Operation *> loopConds;
     /// What the home's LoopCond needs in the loop: the condition's nodes
@@ -159,8 +158,7 @@ private:
   SpanningLoop *loopOfValue(Operation *producer);
 
   std::unique_ptr<FrameInfo> frames;
-  SmallVector<SpanningLoop> loops;
-  llvm::DenseMap<const Frame *, unsigned> loopIndex;
+  llvm::MapVector<const Frame *, SpanningLoop> loops;
   /// The loop plumbing that may cross devices: spanning loops'.
   llvm::DenseSet<Operation *> loopPlumbing;
   /// The nodes prepareLoops made, after the node they go after in the
@@ -246,14 +244,10 @@ Operation *Partitioner::recvFor(Value value, StringRef device) {
 
 LogicalResult Partitioner::run(unsigned &edges) {
   Block &body = graph.getBody();
-  auto nodesInOrder = [&] {
-    SmallVector<Operation *> order;
-    for (Operation *node : topologicalOrder(body))
-      if (tfg::isNode(node))
-        order.push_back(node);
-    return order;
-  };
-  SmallVector<Operation *> order = nodesInOrder();
+  SmallVector<Operation *> order;
+  for (Operation *node : topologicalOrder(body))
+    if (tfg::isNode(node))
+      order.push_back(node);
   llvm::MapVector<StringRef, SmallVector<Operation *>> byDevice;
   for (Operation *node : order) {
     StringRef device = tfg::getAssignedDevice(node);
@@ -346,16 +340,14 @@ LogicalResult Partitioner::prepareLoops(Block &body) {
       devices.insert(tfg::getAssignedDevice(node));
     if (devices.size() < 2)
       continue;
-    std::string deviceNames;
-    for (StringRef device : devices)
-      deviceNames += (deviceNames.empty() ? "" : ", ") + device.str();
     if (frame->parent)
       return frame->loopCond->emitError()
              << "frame '" << frame->name << "': a loop inside another loop "
-             << "has nodes on several devices (" << deviceNames
+             << "has nodes on several devices ("
+             << llvm::join(devices.getArrayRef(), ", ")
              << "), which is not supported yet; place the inner loop on one "
                 "device";
-    SpanningLoop loop{frame, tfg::getAssignedDevice(frame->loopCond), {}, {}, {}};
+    SpanningLoop &loop = loops[frame];
     loopPlumbing.insert(frame->loopCond);
     loopPlumbing.insert(frame->enters.begin(), frame->enters.end());
     for (const LoopVariable &v : frame->variables) {
@@ -370,10 +362,11 @@ LogicalResult Partitioner::prepareLoops(Block &body) {
         loop.condition.insert(node);
 
     Value predicate = tfg::getDataResults(frame->loopCond)[0];
+    StringRef home = tfg::getAssignedDevice(frame->loopCond);
     builder.setInsertionPointAfter(frame->loopCond);
     for (StringRef device : devices) {
       Operation *loopCond = frame->loopCond;
-      if (device != loop.home) {
+      if (device != home) {
         loopCond = tfg::createNode(
             builder, frame->loopCond->getLoc(), "LoopCond",
             predicate.getType(), {predicate}, {},
@@ -441,8 +434,6 @@ LogicalResult Partitioner::prepareLoops(Block &body) {
         operand.set(tfg::getControlToken(loop.anchors[device]));
       }
     }
-    loopIndex[frame] = loops.size();
-    loops.push_back(std::move(loop));
   }
   return success();
 }
@@ -496,8 +487,8 @@ Partitioner::SpanningLoop *Partitioner::loopOfValue(Operation *producer) {
   const Frame *frame = frames ? frames->frameOf(producer) : nullptr;
   if (frame && plainOpKindOf(producer) == OpKind::Exit)
     frame = frame->parent;
-  auto it = frame ? loopIndex.find(frame) : loopIndex.end();
-  return it == loopIndex.end() ? nullptr : &loops[it->second];
+  auto it = frame ? loops.find(frame) : loops.end();
+  return it == loops.end() ? nullptr : &it->second;
 }
 
 void Partitioner::finishLoops(ArrayRef<Operation *> order) {
@@ -507,16 +498,18 @@ void Partitioner::finishLoops(ArrayRef<Operation *> order) {
     if (SpanningLoop *loop = loopOfValue(key.first.getDefiningOp()))
       recv->insertOperands(recv->getNumOperands(),
                            tfg::getControlToken(loop->anchors[key.second]));
-  for (Operation *producer : order)
+  for (Operation *producer : order) {
+    SpanningLoop *loop = loopOfValue(producer);
+    if (!loop || !loop->condition.contains(producer))
+      continue;
     for (Operation *node : after.lookup(producer)) {
-      SpanningLoop *loop = loopOfValue(producer);
-      if (opKindOf(node) != OpKind::InternalSend || !loop ||
-          !loop->condition.contains(producer))
+      if (opKindOf(node) != OpKind::InternalSend)
         continue;
       Operation *loopCond = loop->loopConds[tfg::getAssignedDevice(node)];
       loopCond->insertOperands(loopCond->getNumOperands(),
                                tfg::getControlToken(node));
     }
+  }
 }
 
 struct PartitionPass : public impl::PartitionPassBase<PartitionPass> {

@@ -842,6 +842,61 @@ def run_with_queue_runners(g, init, fetches, train_op):
     return last, losses
 
 
+def regression_rows(rng, count):
+    """`count` examples of 3 features and their labels, y = x . (0.5, 1,
+    -1.5) - 0.75: the linear regression of the queue-fed models."""
+    features = rng.standard_normal((count, 3)).astype(np.float32)
+    labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
+              - 0.75).astype(np.float32)
+    return features, labels
+
+
+def linear_regression_sgd(xb, yb):
+    """The queue-fed models' training on batches xb, yb: resource variables
+    w and b (zeros), their mean squared error "loss", an SGD step of 0.1
+    "sgd" and w after it ("w_after")."""
+    w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
+    b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
+    loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
+                          name="loss")
+    sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
+    with tf.control_dependencies([sgd]):
+        w_after = tf.identity(w.read_value(), name="w_after")
+    return loss, sgd, w_after
+
+
+def init_all_variables():
+    """"init": of the global and the local variables (those of the input's
+    epoch counter)."""
+    init = tf.group(
+        tf1.variables_initializer(tf1.global_variables(), name="globals"),
+        tf1.variables_initializer(tf1.local_variables(), name="locals"),
+        name="init")
+    assert init.name == "init", init.name
+    return init
+
+
+def record_queue_training(md, g, init, fetches, sgd, steps):
+    """Trains `g` with its queue runners until the input ends, which must
+    take `steps` whole steps, and records in `md` the fetches of the last
+    whole step, the loss before each step, the runners' enqueue nodes (the
+    graph's collection) and the graph. Returns the fetched values."""
+    runners = [[op.name for op in qr.enqueue_ops]
+               for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
+    last, losses = run_with_queue_runners(g, init, fetches, sgd)
+    assert len(losses) == steps, losses
+    for t, v in zip(fetches, last):
+        md.add_fetch(t.name, v.astype(bytes) if v.dtype == object else v)
+    np.save(md.path("outputs", "step_losses.npy"),
+            np.array(losses, np.float32), allow_pickle=False)
+    md.manifest.update(targets=["sgd"], init=["init"],
+                       queue_runners=runners,
+                       step_losses="outputs/step_losses.npy",
+                       input_ends_after=len(losses))
+    md.write_text(g.as_graph_def())
+    return last
+
+
 def make_queue_runners(root):
     """TF1 training fed by queue runners, as tf.compat.v1's input pipelines
     build it: slice_input_producer (two epochs of 10 examples in order, a
@@ -857,44 +912,20 @@ def make_queue_runners(root):
                   "slice_input_producer (2 epochs of 10) into tf.train.batch "
                   "of 4, SGD per step")
     with tf1_graph(name) as g:
-        features = rng.standard_normal((10, 3)).astype(np.float32)
-        labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
-                  - 0.75).astype(np.float32)
+        features, labels = regression_rows(rng, 10)
         tags = np.array([b"row-%d" % i for i in range(10)])
         x, y, tag = tf1.train.slice_input_producer(
             [features, labels, tags], num_epochs=2, shuffle=False, capacity=8)
         xb, yb, tagb = tf1.train.batch([x, y, tag], batch_size=4, capacity=6,
                                        num_threads=1)
-        w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
-        b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
-        loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
-                              name="loss")
-        sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
-        with tf.control_dependencies([sgd]):
-            w_after = tf.identity(w.read_value(), name="w_after")
+        loss, sgd, w_after = linear_regression_sgd(xb, yb)
         tags_out = tf.identity(tagb, name="tags")
-        init = tf.group(
-            tf1.variables_initializer(tf1.global_variables(), name="globals"),
-            tf1.variables_initializer(tf1.local_variables(), name="locals"),
-            name="init")
-        assert init.name == "init", init.name
-        runners = [[op.name for op in qr.enqueue_ops]
-                   for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
+        init = init_all_variables()
         fetches = [loss, w_after, tags_out]
-        last, losses = run_with_queue_runners(g, init, fetches, sgd)
-        assert len(losses) == 5, losses
+        last = record_queue_training(md, g, init, fetches, sgd, 5)
         # Queue runners on one thread each: the order is TensorFlow's.
         again, _ = run_with_queue_runners(g, init, fetches, sgd)
         assert all(identical(a, b) for a, b in zip(last, again))
-        for t, v in zip(fetches, last):
-            md.add_fetch(t.name, v.astype(bytes) if v.dtype == object else v)
-        np.save(md.path("outputs", "step_losses.npy"),
-                np.array(losses, np.float32), allow_pickle=False)
-        md.manifest.update(targets=["sgd"], init=["init"],
-                           queue_runners=runners,
-                           step_losses="outputs/step_losses.npy",
-                           input_ends_after=len(losses))
-        md.write_text(g.as_graph_def())
         # The MetaGraphDef a TF1 user keeps (Saver.save writes it beside
         # the checkpoint), whose queue_runners collection names the runners.
         tf1.train.export_meta_graph(filename=md.path("model.meta"), graph=g)
@@ -917,39 +948,15 @@ def make_queue_smaller_batch(root):
                   "slice_input_producer (1 epoch of 10) into tf.train.batch "
                   "of 4 with allow_smaller_final_batch (4, 4, 2), SGD")
     with tf1_graph(name) as g:
-        features = rng.standard_normal((10, 3)).astype(np.float32)
-        labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
-                  - 0.75).astype(np.float32)
+        features, labels = regression_rows(rng, 10)
         x, y = tf1.train.slice_input_producer(
             [features, labels], num_epochs=1, shuffle=False, capacity=8)
         xb, yb = tf1.train.batch([x, y], batch_size=4, capacity=6,
                                  num_threads=1, allow_smaller_final_batch=True)
         assert any(op.type == "QueueDequeueUpToV2" for op in g.get_operations())
-        w = tf1.get_variable("w", initializer=tf.zeros([3]), use_resource=True)
-        b = tf1.get_variable("b", initializer=tf.zeros([]), use_resource=True)
-        loss = tf.reduce_mean(tf.square(tf.linalg.matvec(xb, w) + b - yb),
-                              name="loss")
-        sgd = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
-        with tf.control_dependencies([sgd]):
-            w_after = tf.identity(w.read_value(), name="w_after")
-        init = tf.group(
-            tf1.variables_initializer(tf1.global_variables(), name="globals"),
-            tf1.variables_initializer(tf1.local_variables(), name="locals"),
-            name="init")
-        runners = [[op.name for op in qr.enqueue_ops]
-                   for qr in g.get_collection(tf1.GraphKeys.QUEUE_RUNNERS)]
-        fetches = [loss, w_after]
-        last, losses = run_with_queue_runners(g, init, fetches, sgd)
-        assert len(losses) == 3, losses
-        for t, v in zip(fetches, last):
-            md.add_fetch(t.name, v)
-        np.save(md.path("outputs", "step_losses.npy"),
-                np.array(losses, np.float32), allow_pickle=False)
-        md.manifest.update(targets=["sgd"], init=["init"],
-                           queue_runners=runners,
-                           step_losses="outputs/step_losses.npy",
-                           input_ends_after=len(losses))
-        md.write_text(g.as_graph_def())
+        loss, sgd, w_after = linear_regression_sgd(xb, yb)
+        init = init_all_variables()
+        record_queue_training(md, g, init, [loss, w_after], sgd, 3)
     md.finish()
 
 
@@ -1517,9 +1524,7 @@ def ps_shared_queue_graph(name, placed):
     """The graph of make_ps_shared_queue, with its device requests or, for
     TensorFlow's run in one process, without."""
     rng = seed_everything(name)
-    features = rng.standard_normal((16, 3)).astype(np.float32)
-    labels = (features @ np.array([0.5, 1.0, -1.5], np.float32)
-              - 0.75).astype(np.float32)
+    features, labels = regression_rows(rng, 16)
 
     def on(device):
         return tf1.device(device if placed else None)

@@ -21,6 +21,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Distributed/Launcher.h"
+#include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/EventFile.h"
 
 #include "graph.pb.h"
@@ -409,13 +410,11 @@ int writePicture(ModuleOp module) {
   std::string dot = tfc::stepToDot(module);
   StringRef out = outputPath;
   if (out.ends_with(".dot")) {
-    std::error_code ec;
-    llvm::raw_fd_ostream file(out, ec);
-    if (ec) {
-      llvm::errs() << "tfc: error: " << out << ": " << ec.message() << "\n";
+    std::string error;
+    if (!tfc::rt::writeFileAtomically(out.str(), dot, error)) {
+      llvm::errs() << "tfc: error: " << error << "\n";
       return tfc::kExitFailure;
     }
-    file << dot;
     return tfc::kExitSuccess;
   }
   llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("dot");
@@ -655,20 +654,6 @@ int compile(MLIRContext &context) {
                       betweenGraph);
 }
 
-/// "float [2,?]": a tensor type as the programs print one.
-std::string describeTensor(Type type) {
-  auto tensor = dyn_cast<TensorType>(type);
-  if (!tensor)
-    return "?";
-  std::string text = tfc::tfg::elementTypeName(tensor.getElementType());
-  if (!tensor.hasRank())
-    return text + " of unknown rank";
-  SmallVector<std::string> dims;
-  for (int64_t d : tensor.getShape())
-    dims.push_back(d < 0 ? "?" : std::to_string(d));
-  return text + " [" + llvm::join(dims, ",") + "]";
-}
-
 /// "1.23 M", "244 B", "3.63 KB": a count (of `unit`) with the decimal
 /// prefix a person reads at once.
 std::string readableCount(double count, StringRef unit = "") {
@@ -758,11 +743,11 @@ void printModelFacts(ModuleOp model, ModuleOp step, llvm::raw_ostream &os) {
       if (kind == tfc::OpKind::InternalArg && index &&
           index.getInt() < int64_t(feedNames.size()))
         feeds.push_back("feed " + feedNames[index.getInt()].str() + ": " +
-                        describeTensor(tfc::tfg::getDataResults(&node)[0].getType()));
+                        tfc::tfg::tensorTypeName(tfc::tfg::getDataResults(&node)[0].getType()));
       else if (kind == tfc::OpKind::InternalRetval && index &&
                index.getInt() < int64_t(fetchNames.size()))
         fetches.push_back("fetch " + fetchNames[index.getInt()].str() + ": " +
-                          describeTensor(tfc::tfg::getDataOperands(&node)[0].getType()));
+                          tfc::tfg::tensorTypeName(tfc::tfg::getDataOperands(&node)[0].getType()));
       else
         flops += tfc::CostModel::flops(&node);
       loops |= tfc::plainOpKindOf(&node) == tfc::OpKind::Enter;

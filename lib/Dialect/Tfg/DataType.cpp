@@ -98,4 +98,17 @@ std::string elementTypeName(Type type) {
   return text;
 }
 
+std::string tensorTypeName(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return "?";
+  std::string text = elementTypeName(tensor.getElementType());
+  if (!tensor.hasRank())
+    return text + " of unknown rank";
+  text += " [";
+  for (auto [i, d] : llvm::enumerate(tensor.getShape()))
+    text += (i ? "," : "") + (d < 0 ? std::string("?") : std::to_string(d));
+  return text + "]";
+}
+
 } // namespace tfc::tfg

@@ -40,19 +40,6 @@ std::string quote(StringRef text) {
   return out + "\"";
 }
 
-std::string describe(Type type) {
-  auto tensor = dyn_cast<TensorType>(type);
-  if (!tensor)
-    return "";
-  std::string text = tfg::elementTypeName(tensor.getElementType());
-  if (!tensor.hasRank())
-    return text + " [*]";
-  text += " [";
-  for (auto [i, d] : llvm::enumerate(tensor.getShape()))
-    text += (i ? "," : "") + (d < 0 ? std::string("?") : std::to_string(d));
-  return text + "]";
-}
-
 /// Name scopes as nested boxes: the nodes directly in a scope, and its
 /// inner scopes by name.
 struct Scope {
@@ -118,7 +105,7 @@ private:
       if (StringRef device = tfg::getAssignedDevice(node); !device.empty())
         tooltip += "\non " + device.str();
       for (Value result : tfg::getDataResults(node))
-        tooltip += "\n" + describe(result.getType());
+        tooltip += "\n" + tfg::tensorTypeName(result.getType());
       bool transfer = opKindOf(node) == OpKind::InternalSend ||
                       opKindOf(node) == OpKind::InternalRecv;
       StringRef last = name.rsplit('/').second.empty() ? name

@@ -29,6 +29,10 @@ std::string dataTypeName(int dtype);
 /// it has one, otherwise the MLIR spelling.
 std::string elementTypeName(mlir::Type elementType);
 
+/// A tensor type as the programs print one: "float [2,?]", "int32 []",
+/// "float of unknown rank".
+std::string tensorTypeName(mlir::Type type);
+
 } // namespace tfc::tfg
 
 #endif // TFC_DIALECT_TFG_DATATYPE_H
