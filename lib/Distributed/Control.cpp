@@ -11,6 +11,7 @@
 
 #include "CallStatus.h"
 #include "task_service.grpc.pb.h"
+#include "tfc/Runtime/Trace.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -267,6 +268,7 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       onJoin(*known);
     response->set_ready(true);
     response->set_incarnation(transport->incarnation());
+    response->set_trace(trace::enabled());
     changed.notify_all();
     return finish(context, grpc::Status::OK);
   }
@@ -288,6 +290,45 @@ struct TaskControl::Impl : public ControlService::CallbackService {
       result.message = request->message();
     }
     changed.notify_all();
+    return finish(context, grpc::Status::OK);
+  }
+
+  grpc::ServerUnaryReactor *StartTrace(grpc::CallbackServerContext *context,
+                                       const StartTraceRequest *request,
+                                       StartTraceResponse *) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    trace::enable();
+    return finish(context, grpc::Status::OK);
+  }
+
+  grpc::ServerUnaryReactor *CollectTrace(grpc::CallbackServerContext *context,
+                                         const CollectTraceRequest *request,
+                                         CollectTraceResponse *response) override {
+    if (std::optional<grpc::Status> refused = wrongRun(request->incarnation()))
+      return finish(context, *refused);
+    response->set_clock_ns(trace::nowNs());
+    if (request->events()) {
+      trace::ProcessTrace own = trace::collect(transport->task().str());
+      for (const std::string &thread : own.threads)
+        response->add_threads(thread);
+      response->set_dropped(own.dropped);
+      for (const trace::Event &event : own.events) {
+        TraceEvent *out = response->add_events();
+        out->set_kind(event.kind == trace::Event::Kind::Slice
+                          ? TraceEvent::SLICE
+                      : event.kind == trace::Event::Kind::FlowStart
+                          ? TraceEvent::FLOW_START
+                          : TraceEvent::FLOW_END);
+        out->set_thread(event.thread);
+        out->set_start_ns(event.startNs);
+        out->set_duration_ns(event.durationNs);
+        out->set_name(event.name);
+        out->set_op(event.op);
+        out->set_members(event.members);
+        out->set_flow(event.flow);
+      }
+    }
     return finish(context, grpc::Status::OK);
   }
 
@@ -743,6 +784,90 @@ Status ClusterControl::restore(const std::string &prefix) {
                              });
 }
 
+Status ClusterControl::startTrace(std::chrono::milliseconds timeout) {
+  return callEveryPeer(impl->peers, impl->transport.incarnation(),
+                       &ControlService::Stub::StartTrace, timeout);
+}
+
+namespace {
+
+/// Fetches `task`'s trace through `stub`: first its clock, read a few
+/// times, the offset taken from the quickest round trip (the task read its
+/// clock about halfway through it, within half the trip); then its events.
+Status fetchTrace(ControlService::Stub *stub, uint64_t incarnation,
+                  const TaskName &task, const std::string &address,
+                  std::chrono::milliseconds timeout,
+                  trace::ProcessTrace &out) {
+  if (!stub)
+    return Status::error(Code::InvalidArgument,
+                         task.str() + " has no address in the cluster");
+  auto call = [&](bool events, CollectTraceResponse &response) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    CollectTraceRequest request;
+    request.set_incarnation(incarnation);
+    request.set_events(events);
+    return statusOfCall(stub->CollectTrace(&context, request, &response), task,
+                        address);
+  };
+  constexpr int kProbes = 8;
+  int64_t bestTrip = -1;
+  for (int probe = 0; probe < kProbes; ++probe) {
+    CollectTraceResponse response;
+    int64_t sent = trace::nowNs();
+    Status status = call(false, response);
+    int64_t answered = trace::nowNs();
+    if (!status.isOk())
+      return status;
+    if (bestTrip < 0 || answered - sent < bestTrip) {
+      bestTrip = answered - sent;
+      out.offsetNs = sent + bestTrip / 2 - response.clock_ns();
+    }
+  }
+  CollectTraceResponse response;
+  if (Status status = call(true, response); !status.isOk())
+    return status;
+  out.name = task.str();
+  out.threads.assign(response.threads().begin(), response.threads().end());
+  out.dropped = response.dropped();
+  for (const TraceEvent &in : response.events()) {
+    trace::Event event;
+    event.kind = in.kind() == TraceEvent::FLOW_START ? trace::Event::Kind::FlowStart
+                 : in.kind() == TraceEvent::FLOW_END ? trace::Event::Kind::FlowEnd
+                                                     : trace::Event::Kind::Slice;
+    if (in.thread() >= out.threads.size())
+      return Status::error(Code::InvalidArgument,
+                           task.str() + " sent a trace event of thread " +
+                               std::to_string(in.thread()) + " of " +
+                               std::to_string(out.threads.size()));
+    event.thread = in.thread();
+    event.startNs = in.start_ns();
+    event.durationNs = in.duration_ns();
+    event.name = in.name();
+    event.op = in.op();
+    event.members = in.members();
+    event.flow = in.flow();
+    out.events.push_back(std::move(event));
+  }
+  out.offsetWithinNs = bestTrip / 2;
+  return Status::ok();
+}
+
+} // namespace
+
+Status ClusterControl::collectTraces(std::chrono::milliseconds timeout,
+                                     std::vector<trace::ProcessTrace> &out) {
+  for (Impl::Peer &peer : impl->peers) {
+    trace::ProcessTrace process;
+    Status status = fetchTrace(peer.stub.get(), impl->transport.incarnation(),
+                               peer.task, peer.address, timeout, process);
+    if (!status.isOk())
+      return status;
+    out.push_back(std::move(process));
+  }
+  return Status::ok();
+}
+
 void ClusterControl::endJob(std::chrono::milliseconds timeout) {
   // A task that is gone already has nothing to end.
   for (Impl::Peer &peer : impl->peers)
@@ -771,6 +896,17 @@ void endTask(Transport &transport, const TaskName &task,
                      transport.incarnation(), timeout);
 }
 
+Status collectTrace(Transport &transport, const TaskName &task,
+                    std::chrono::milliseconds timeout,
+                    trace::ProcessTrace &out) {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel = transport.channelTo(task, &address);
+  std::unique_ptr<ControlService::Stub> stub =
+      channel ? ControlService::NewStub(channel) : nullptr;
+  return fetchTrace(stub.get(), transport.incarnation(), task, address, timeout,
+                    out);
+}
+
 Status joinJob(Transport &transport, const TaskName &chief,
                std::chrono::milliseconds timeout,
                const std::function<void(const std::string &)> &say) {
@@ -792,6 +928,8 @@ Status joinJob(Transport &transport, const TaskName &chief,
     grpc::Status status = stub->Join(&context, request, &response);
     if (status.ok() && response.ready()) {
       transport.setIncarnation(response.incarnation());
+      if (response.trace())
+        trace::enable();
       return Status::ok();
     }
     bool retry = status.ok() ||

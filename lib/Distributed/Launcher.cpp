@@ -294,10 +294,12 @@ int runCluster(int argc, char **argv) {
         }
       if (forEveryTask)
         continue;
-      // A program flag: the chief's, and (unless it is a checkpoint's) the
-      // other workers' of between-graph replication.
+      // A program flag: the chief's, and (unless it is a checkpoint's or
+      // --trace, whose file holds every task's events) the other workers'
+      // of between-graph replication.
       int first = i;
-      bool chiefOnly = rt::takeCheckpointFlag(argc, argv, i);
+      bool chiefOnly = rt::takeCheckpointFlag(argc, argv, i) ||
+                       rt::takeFlag(argc, argv, i, "--trace", value);
       chiefFlags.insert(chiefFlags.end(), argv + first, argv + i + 1);
       if (!chiefOnly)
         workerFlags.push_back(arg);

@@ -528,6 +528,7 @@ int main(int argc, char **argv) {
     scope.client = self.index;
     scope.templateTask = templateReplica.str();
     scope.replica = self.str();
+    trace::renameTask(scope.templateTask, scope.replica);
   }
   ClusterControl clusterControl(*transport, others);
   // After each step, the other tasks' parts: one that found its input
@@ -570,6 +571,7 @@ int main(int argc, char **argv) {
       };
       hooks.afterStep = [&](int64_t) { finishStep(); };
       hooks.inputEnded = inputEnded;
+      hooks.traceName = self.str();
       exitStatus = rt::runProgram(int(rest.size()), rest.data(), model, hooks);
       RendezvousStatus reported =
           reportDone(*transport, *chief, exitStatus,
@@ -702,6 +704,32 @@ int main(int argc, char **argv) {
     hooks.restoreCheckpoint = restoreJob;
     hooks.afterStep = [&](int64_t) { finishStep(); };
     hooks.inputEnded = inputEnded;
+    // --trace: every task records, and the chief writes their events with
+    // its own (the between-graph workers record from their Join on).
+    hooks.traceName = self.str();
+    hooks.startTrace = [&] {
+      RendezvousStatus started = clusterControl.startTrace(healthTimeout);
+      if (!started.isOk())
+        endOn(started);
+    };
+    hooks.collectTraces = [&] {
+      std::vector<trace::ProcessTrace> traces;
+      RendezvousStatus collected =
+          clusterControl.collectTraces(connectTimeout, traces);
+      if (!collected.isOk())
+        endOn(collected);
+      for (const TaskName &worker : control.joinedWorkers()) {
+        trace::ProcessTrace workerTrace;
+        RendezvousStatus status =
+            collectTrace(*transport, worker, connectTimeout, workerTrace);
+        if (status.isOk())
+          traces.push_back(std::move(workerTrace));
+        else
+          say("the trace leaves out " + worker.str() + ": " +
+              status.getMessage());
+      }
+      return traces;
+    };
     // The job's last checkpoint holds every worker's steps.
     hooks.afterSteps = [&] {
       openToWorkers();

@@ -792,6 +792,7 @@ public:
   Status recv(const char *key, void *data, int64_t bytes) override {
     return impl.recv(client, rewrite(key).c_str(), data, bytes);
   }
+  std::string traceKey(const char *key) override { return rewrite(key); }
 
 private:
   TaskName templateTask;

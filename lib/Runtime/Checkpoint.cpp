@@ -583,6 +583,18 @@ bool makeDirectories(const std::string &dir, std::string &error) {
   return true;
 }
 
+bool checkWritable(const std::string &path, std::string &error) {
+  std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  ::close(fd);
+  ::unlink(temporary.c_str());
+  return true;
+}
+
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error) {
   std::string temporary = path + ".tmp" + std::to_string(::getpid());

@@ -6,6 +6,7 @@
 //
 //   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
 //           [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]
+//           [--trace FILE.json]
 //           [--checkpoint-dir DIR [--restore|--resume] [--save-every K]
 //                                 [--keep N]]
 //
@@ -25,7 +26,9 @@
 // (CheckpointManager.h), keeping the newest N (default 5). A progress
 // line shows the step, the steps per second, the time left and the first
 // fetched scalar (the loss, as a rule): live on a terminal, else a line
-// every --progress-every seconds (10); --quiet silences it.
+// every --progress-every seconds (10); --quiet silences it. --trace
+// writes a Chrome trace of every step's nodes after the run (Trace.h; a
+// cluster's chief collects every task's).
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -332,7 +335,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
 
   std::map<int, std::string> inputFiles, outputFiles;
   int64_t steps = 1, threads = 0, bench = 0, saveEvery = 0, keep = 5;
-  std::string checkpointDir;
+  std::string checkpointDir, traceFile;
   // The last flag given that only makes sense with --checkpoint-dir.
   std::string needsDirectory;
   bool restore = false, resume = false, quiet = false;
@@ -346,6 +349,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
                   "          [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]\n"
+                  "          [--trace FILE.json]\n"
                   "          [--checkpoint-dir DIR [--restore|--resume] [--save-every K] [--keep N]]\n"
                   "inputs: %s\noutputs: %s\n",
                   program, listNames(model.inputs, model.num_inputs).c_str(),
@@ -379,6 +383,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       if (value.empty() || *end || !(progressEvery >= 0))
         return usage(program, "--progress-every '" + value +
                                   "': expected seconds (0 or more)");
+    } else if (takeValue("--trace")) {
+      if (value.empty())
+        return usage(program, "--trace: expected a file (FILE.json)");
+      traceFile = value;
     } else if (takeValue("--threads")) {
       if (!parseCount(value, threads))
         return usage(program, "--threads '" + value + "': expected a count");
@@ -416,6 +424,16 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     return usage(program, "--checkpoint-dir: the chief (worker 0) saves and "
                           "restores the variables of between-graph "
                           "replication; give it there");
+
+  // The trace is written after the last step: a file that cannot be made
+  // is said now, not after the run.
+  if (!traceFile.empty()) {
+    std::string error;
+    if (!checkWritable(traceFile, error)) {
+      std::fprintf(stderr, "%s: error: --trace: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+  }
 
   // Inputs: every one given, each matching the model.
   std::vector<NpyArray> inputs(model.num_inputs);
@@ -558,12 +576,19 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   // from 0 (the init entry is step -1): a cluster's chief runs each on
   // every task too (hooks).
   int64_t stepId = 0;
+  if (!traceFile.empty()) {
+    tfc::trace::enable();
+    if (hooks.startTrace)
+      hooks.startTrace();
+  }
   auto around = [&](int64_t id, auto &&run) {
+    int64_t start = tfc::trace::nowNs();
     if (hooks.beforeStep)
       hooks.beforeStep(id);
     run();
     if (hooks.afterStep)
       hooks.afterStep(id);
+    tfc::trace::recordStep(id, start);
   };
 
   // The variables: restored, or from the init entry. --resume restores
@@ -731,13 +756,31 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     auto at = [&](double q) {
       return micros[std::min<size_t>(micros.size() - 1, size_t(q * micros.size()))];
     };
-    std::printf("bench: %" PRId64 " steps, %d threads, median %.1f us, p90 %.1f us, "
+    std::printf("bench: %" PRId64 " steps, %d threads, median %.2f us, p90 %.2f us, "
                 "arena %" PRId64 " bytes\n",
                 bench, tfc_runtime_threads(runtime.get()), at(0.5), at(0.9),
                 model.arena_bytes);
   }
   afterSteps();
   tfc_queue_runners_stop(runtime.get());
+  if (!traceFile.empty()) {
+    std::vector<tfc::trace::ProcessTrace> processes = {
+        tfc::trace::collect(hooks.traceName)};
+    if (hooks.collectTraces)
+      for (tfc::trace::ProcessTrace &other : hooks.collectTraces())
+        processes.push_back(std::move(other));
+    std::string error;
+    if (!tfc::trace::writeChromeTrace(traceFile, processes, error)) {
+      std::fprintf(stderr, "%s: error: --trace: %s\n", program, error.c_str());
+      return kExitFailure;
+    }
+    size_t events = 0;
+    for (const tfc::trace::ProcessTrace &process : processes)
+      events += process.events.size();
+    if (!quiet)
+      std::fprintf(stderr, "%s: trace of %zu events in %s\n", program, events,
+                   traceFile.c_str());
+  }
 
   if (inputEnded)
     outputs = std::move(wholeOutputs);

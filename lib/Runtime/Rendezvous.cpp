@@ -2,6 +2,7 @@
 
 #include "Rendezvous.h"
 #include "Runtime.h"
+#include "tfc/Runtime/Trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -160,9 +161,16 @@ static bool exchangeEndsInput(tfc_runtime *runtime,
   return false;
 }
 
+/// A trace's record of a transfer, under the key as it crosses.
+static void traceTransfer(tfc_runtime *runtime, const char *key, bool send) {
+  if (tfc::trace::enabled())
+    tfc::trace::recordTransfer(runtime->rendezvous->traceKey(key).c_str(), send);
+}
+
 // (The jumps come from frames that own nothing: the status is gone.)
 void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
               int64_t bytes) {
+  traceTransfer(runtime, key, /*send=*/true);
   if (exchangeEndsInput(runtime, runtime->rendezvous->send(key, data, bytes)))
     tfc::rt::jumpToEndOfInput();
 }
@@ -170,6 +178,7 @@ void tfc_send(tfc_runtime *runtime, const char *key, const void *data,
 void tfc_recv(tfc_runtime *runtime, const char *key, void *data, int64_t bytes) {
   if (exchangeEndsInput(runtime, runtime->rendezvous->recv(key, data, bytes)))
     tfc::rt::jumpToEndOfInput();
+  traceTransfer(runtime, key, /*send=*/false);
 }
 
 namespace {
@@ -178,11 +187,15 @@ namespace {
 /// before a jump out of the step.
 template <typename Exchange>
 void exchangeInFrame(tfc_runtime *runtime, const char *prefix,
-                     int64_t iteration, Exchange exchange) {
+                     int64_t iteration, bool send, Exchange exchange) {
   bool ended;
   {
     std::string key = prefix + std::to_string(iteration);
+    if (send)
+      traceTransfer(runtime, key.c_str(), send);
     ended = exchangeEndsInput(runtime, exchange(key.c_str()));
+    if (!send && !ended)
+      traceTransfer(runtime, key.c_str(), send);
   }
   if (ended)
     tfc::rt::jumpToEndOfInput();
@@ -191,14 +204,16 @@ void exchangeInFrame(tfc_runtime *runtime, const char *prefix,
 
 void tfc_send_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        const void *data, int64_t iteration, int64_t bytes) {
-  exchangeInFrame(runtime, key_prefix, iteration, [&](const char *key) {
+  exchangeInFrame(runtime, key_prefix, iteration, /*send=*/true,
+                  [&](const char *key) {
     return runtime->rendezvous->send(key, data, bytes);
   });
 }
 
 void tfc_recv_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        void *data, int64_t iteration, int64_t bytes) {
-  exchangeInFrame(runtime, key_prefix, iteration, [&](const char *key) {
+  exchangeInFrame(runtime, key_prefix, iteration, /*send=*/false,
+                  [&](const char *key) {
     return runtime->rendezvous->recv(key, data, bytes);
   });
 }

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -161,13 +162,14 @@ Value StepEmitter::stringPointer(Location loc, StringRef text) {
   return pointerTo(builder.create<memref::GetGlobalOp>(loc, type, it->second));
 }
 
-func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs) {
+func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs,
+                                 TypeRange results) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
   auto func = builder.create<func::FuncOp>(
-      module.getLoc(), name, builder.getFunctionType(inputs, {}));
+      module.getLoc(), name, builder.getFunctionType(inputs, results));
   func.setPrivate();
   return func;
 }
@@ -425,7 +427,9 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
   if (isa<FusionGroupOp>(node))
     return llvm::all_of(tfg::getDataResults(node), isEmpty)
                ? success()
-               : applyNodePatterns(*applicator, matcher, node);
+               : traced(node, [&] {
+                   return applyNodePatterns(*applicator, matcher, node);
+                 });
   const OpInfo *op = lookupOp(node);
   if (!op || !op->isLowered())
     return error(node) << "no code generation for this op yet";
@@ -445,7 +449,56 @@ LogicalResult StepEmitter::emitNode(Operation *node) {
                  llvm::all_of(tfg::getDataResults(node), isEmpty)))
     return success();
   // Every op the table lowers with a pattern has one (verifyCoverTable).
-  return applyNodePatterns(*applicator, matcher, node);
+  return traced(node, [&] { return applyNodePatterns(*applicator, matcher, node); });
+}
+
+/// How a trace names `node` (tfc_runtime.h): "NAME\tOP", and for a fused
+/// group its root's name, its members' ops joined by '+' and their names.
+static std::string traceLabel(Operation *node) {
+  auto group = dyn_cast<FusionGroupOp>(node);
+  if (!group)
+    return (tfg::getNodeName(node) + "\t" + tfg::getOpType(node)).str();
+  std::string ops, names;
+  for (Operation &member : group.getMembers().without_terminator()) {
+    ops += (ops.empty() ? "" : "+") + tfg::getOpType(&member).str();
+    names += (names.empty() ? "" : ",") + tfg::getNodeName(&member).str();
+  }
+  return tfg::getNodeName(node).str() + "\t" + ops + "\t" + names;
+}
+
+LogicalResult StepEmitter::traced(Operation *node,
+                                  function_ref<LogicalResult()> emitCode) {
+  // if (tracing) start = tfc_trace_now(); CODE;
+  // if (tracing) tfc_trace_node("NAME\tOP", start);
+  if (!tracing)
+    return emitCode();
+  Location loc = node->getLoc();
+  Type i64 = builder.getI64Type();
+  auto readClock = builder.create<scf::IfOp>(loc, TypeRange{i64}, tracing,
+                                             /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(readClock.thenBlock());
+    Value now =
+        builder.create<func::CallOp>(loc, kernel("tfc_trace_now", {}, {i64}),
+                                     ValueRange{})
+            .getResult(0);
+    builder.create<scf::YieldOp>(loc, now);
+    builder.setInsertionPointToStart(readClock.elseBlock());
+    builder.create<scf::YieldOp>(
+        loc, ValueRange{builder.create<arith::ConstantIntOp>(loc, 0, 64)});
+  }
+  if (failed(emitCode()))
+    return failure();
+  auto record = builder.create<scf::IfOp>(loc, tracing);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(record.thenBlock());
+  Value label = stringPointer(loc, traceLabel(node));
+  Value start = readClock.getResult(0);
+  builder.create<func::CallOp>(
+      loc, kernel("tfc_trace_node", {label.getType(), i64}),
+      ValueRange{label, start});
+  return success();
 }
 
 LogicalResult StepEmitter::emit(StringRef functionName,
@@ -493,6 +546,29 @@ LogicalResult StepEmitter::emit(StringRef functionName,
   runtime = entry->getArgument(0);
   arena = entry->getArgument(1);
   state = entry->getArgument(2);
+  // Tracing (Trace.h): asked once per call; the thread is named after the
+  // partition's device.
+  if (tracePoints) {
+    Location loc = graph.getLoc();
+    Value enabled = builder
+                        .create<func::CallOp>(
+                            loc,
+                            kernel("tfc_trace_enabled", {},
+                                   {builder.getI32Type()}),
+                            ValueRange{})
+                        .getResult(0);
+    tracing = builder.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, enabled,
+        builder.create<arith::ConstantIntOp>(loc, 0, 32));
+    auto nameThread = builder.create<scf::IfOp>(loc, tracing);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(nameThread.thenBlock());
+    auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
+    Value name = stringPointer(loc, device ? device.getValue()
+                                           : StringRef("/device:CPU:0"));
+    builder.create<func::CallOp>(
+        loc, kernel("tfc_trace_thread", {name.getType()}), ValueRange{name});
+  }
   for (Operation *arg : schedule) {
     if (opKindOf(arg) != OpKind::InternalArg)
       continue;
@@ -535,6 +611,7 @@ namespace {
 
 struct ConvertTfgToMemrefPass
     : public impl::ConvertTfgToMemrefPassBase<ConvertTfgToMemrefPass> {
+  using ConvertTfgToMemrefPassBase::ConvertTfgToMemrefPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<tfg::GraphOp> steps, inits;
@@ -673,7 +750,8 @@ struct ConvertTfgToMemrefPass
                                : prefix.str() + "_" + std::to_string(k);
         graph->setAttr(kStepFunctionAttr,
                        StringAttr::get(module.getContext(), name));
-        if (failed(StepEmitter(module, graph, *targets[graph], globals)
+        if (failed(StepEmitter(module, graph, *targets[graph], globals,
+                               tracePoints)
                        .emit(name, in, out)))
           return failure();
       }

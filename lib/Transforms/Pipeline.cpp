@@ -90,13 +90,13 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
     pm.addPass(createScheduleRecvsPass());
 }
 
-void buildTfcCodegenPipeline(mlir::OpPassManager &pm) {
+void buildTfcCodegenPipeline(mlir::OpPassManager &pm, bool tracePoints) {
   pm.addPass(createVerifyStaticShapesPass());
   pm.addPass(createRaiseFramesPass());
   pm.addPass(createFuseElementwisePass());
   pm.addPass(createPlanStatePass());
   pm.addPass(createPlanMemoryPass());
-  pm.addPass(createConvertTfgToMemrefPass());
+  pm.addPass(createConvertTfgToMemrefPass({tracePoints}));
 }
 
 void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
@@ -131,7 +131,7 @@ void registerTfcPipelines() {
   mlir::PassPipelineRegistration<>(
       "tfc-codegen",
       "From the optimized graph to the step functions on memrefs",
-      buildTfcCodegenPipeline);
+      [](mlir::OpPassManager &pm) { buildTfcCodegenPipeline(pm); });
   mlir::PassPipelineRegistration<>(
       "tfc-lower-to-llvm", "From the step functions to the LLVM dialect",
       buildTfcLowerToLLVMPipeline);

@@ -4,7 +4,7 @@
 // checks) and is that view; an optimizer update calls its kernel with the
 // view; the init entry becomes tfc_init_impl, copying the value in and
 // setting the flag. An init entry that needs a feed is an error.
-// RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref -verify-diagnostics | FileCheck %s
+// RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref="trace-points=false" -verify-diagnostics | FileCheck %s
 
 // CHECK: memref.global "private" constant @tfc_string_{{[0-9]+}} : memref<2xi8> = dense<[119, 0]>
 // CHECK-NOT: dense<[119, 0]>

@@ -7,6 +7,7 @@
 //               [pass-manager options]
 //   tfc info MODEL
 //   tfc run-cluster OUTDIR [flags]
+//   tfc costs-from-trace TRACE.json -o COSTS.json
 //
 // `compile` imports the model, runs the named pipelines (tfc-graph,
 // tfc-codegen, tfc-lower-to-llvm: Pipeline.h; `tfc-opt` replays each) and
@@ -16,6 +17,8 @@
 // --mlir-timing, ...) apply to the pipeline.
 // `info` prints what a model contains. `run-cluster` runs the programs a
 // compile for a cluster wrote, every task on this machine (Launcher.h).
+// `costs-from-trace` turns a program's --trace into per-node times for
+// --cost-file (CostsFromTrace.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,7 @@
 #include "tfc/Target/ClusterProgram.h"
 #include "tfc/Target/ClusterSpec.h"
 #include "tfc/Transforms/CompileInterface.h"
+#include "tfc/Transforms/CostsFromTrace.h"
 #include "tfc/Transforms/SyncReplicas.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
@@ -56,6 +60,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -210,6 +215,11 @@ cl::opt<bool> noRecvScheduling(
     "no-recv-scheduling",
     cl::desc("Do not delay each _Recv to just before its consumers need it"),
     cl::cat(tfcOptions));
+cl::opt<bool> noTracePoints(
+    "no-trace-points",
+    cl::desc("Programs without trace points: --trace records only the "
+             "steps (to measure what the points cost when not tracing)"),
+    cl::cat(tfcOptions));
 cl::opt<unsigned> batchTile(
     "batch-tile",
     cl::desc("For a feed of unknown batch size: rows the step computes per "
@@ -238,6 +248,7 @@ const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc viz MODEL -o GRAPH.svg|GRAPH.dot [--after "
                      "prune|partition] [compile's options]\n"
                      "       tfc run-cluster OUTDIR [flags]\n"
+                     "       tfc costs-from-trace TRACE.json -o COSTS.json\n"
                      "       tfc <command> --help\n";
 
 OwningOpRef<ModuleOp> load(MLIRContext &context) {
@@ -298,7 +309,7 @@ int generateCode(MLIRContext &context, ModuleOp module,
   // --print-ir-after=PASS and friends reach the code generation passes too.
   if (failed(applyPassManagerCLOptions(pm)))
     return tfc::kExitBadInput;
-  tfc::buildTfcCodegenPipeline(pm);
+  tfc::buildTfcCodegenPipeline(pm, /*tracePoints=*/!noTracePoints);
   if (failed(pm.run(module)))
     return tfc::kExitBadInput;
   const std::string &stopAfter = stopAfterOption();
@@ -986,6 +997,50 @@ void addPrintIrAliases() {
 
 } // namespace
 
+/// `tfc costs-from-trace TRACE.json -o COSTS.json` (CostsFromTrace.h).
+static int costsFromTraceCommand(int argc, char **argv) {
+  const char *usage =
+      "usage: tfc costs-from-trace TRACE.json -o COSTS.json (- for stdout)";
+  auto fail = [](const Twine &message, int status) {
+    llvm::errs() << "tfc costs-from-trace: error: " << message << "\n";
+    return status;
+  };
+  std::string input, output;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      llvm::outs() << usage << "\n";
+      return tfc::kExitSuccess;
+    }
+    if (arg == "-o" && i + 1 < argc)
+      output = argv[++i];
+    else if (arg.starts_with("-o") && arg.size() > 2)
+      output = arg.drop_front(2).str();
+    else if (!arg.starts_with("-") && input.empty())
+      input = arg.str();
+    else
+      return fail("unexpected argument '" + arg + "'; " + usage,
+                  tfc::kExitBadInput);
+  }
+  if (input.empty() || output.empty())
+    return fail(usage, tfc::kExitBadInput);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFileOrSTDIN(input);
+  if (!text)
+    return fail(input + ": " + text.getError().message(), tfc::kExitBadInput);
+  std::string costs, error;
+  size_t nodes = 0;
+  if (!tfc::costsFromTrace((*text)->getBuffer(), costs, nodes, error))
+    return fail(input + ": " + error, tfc::kExitBadInput);
+  if (output == "-") {
+    llvm::outs() << costs;
+  } else if (!tfc::rt::writeFileAtomically(output, costs, error)) {
+    return fail(error, tfc::kExitFailure);
+  }
+  llvm::errs() << "tfc costs-from-trace: " << nodes << " nodes timed\n";
+  return tfc::kExitSuccess;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (argc < 2 || StringRef(argv[1]).starts_with("-")) {
@@ -1001,6 +1056,8 @@ int main(int argc, char **argv) {
     argv[1] = name.data();
     return tfc::runCluster(argc - 1, argv + 1);
   }
+  if (command == "costs-from-trace")
+    return costsFromTraceCommand(argc - 2, argv + 2);
   if (command != "compile" && command != "info" && command != "viz") {
     llvm::errs() << "tfc: error: unknown command '" << command << "'\n"
                  << kUsage;

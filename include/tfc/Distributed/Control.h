@@ -17,6 +17,7 @@
 #define TFC_DISTRIBUTED_CONTROL_H
 
 #include "tfc/Distributed/Transport.h"
+#include "tfc/Runtime/Trace.h"
 
 #include <chrono>
 #include <functional>
@@ -163,6 +164,13 @@ public:
                               int firstShard);
   RendezvousStatus restore(const std::string &prefix);
 
+  /// --trace: every task starts recording; at the end of the job each
+  /// sends its events, each task's offset from this process's clock
+  /// estimated (Trace.h). The first failure, naming its task, or Ok.
+  RendezvousStatus startTrace(std::chrono::milliseconds timeout);
+  RendezvousStatus collectTraces(std::chrono::milliseconds timeout,
+                                 std::vector<trace::ProcessTrace> &out);
+
   /// Tells every task that the job is over (each then exits).
   void endJob(std::chrono::milliseconds timeout);
 
@@ -181,8 +189,15 @@ RendezvousStatus checkTask(Transport &transport, const TaskName &task,
 void endTask(Transport &transport, const TaskName &task,
              std::chrono::milliseconds timeout);
 
+/// The trace of `task` (a between-graph worker, which records one when the
+/// chief does), as ClusterControl::collectTraces fetches each of its own.
+RendezvousStatus collectTrace(Transport &transport, const TaskName &task,
+                              std::chrono::milliseconds timeout,
+                              trace::ProcessTrace &out);
+
 /// A between-graph worker joins the chief's job: asks until the chief
-/// answers that the variables are ready, and takes the job's incarnation.
+/// answers that the variables are ready, and takes the job's incarnation
+/// (and records a trace when the chief does).
 /// Unavailable, naming the chief, when it does not answer within
 /// `timeout`; `say` gets one line when the worker waits for the chief's
 /// init.

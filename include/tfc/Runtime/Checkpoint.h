@@ -225,6 +225,10 @@ size_t elementSize(int dtype);
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error);
 
+/// Whether writeFileAtomically could write `path` (its temporary file can
+/// be made; nothing is left behind); false with `error` naming it.
+bool checkWritable(const std::string &path, std::string &error);
+
 /// Creates `dir` and its missing parents (mkdir -p); false with `error`
 /// naming the part that could not be made.
 bool makeDirectories(const std::string &dir, std::string &error);

@@ -13,11 +13,13 @@
 #ifndef TFC_RUNTIME_PROGRAMDRIVER_H
 #define TFC_RUNTIME_PROGRAMDRIVER_H
 
+#include "tfc/Runtime/Trace.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tfc::rt {
 
@@ -51,6 +53,13 @@ struct ProgramHooks {
   /// part of it found the input ended (a closed queue there), with why.
   /// The step is then abandoned, as when a queue of this process ends it.
   std::function<bool(std::string &why)> inputEnded;
+  /// --trace FILE (Trace.h): this process's name in the trace, the hook
+  /// that starts tracing in the job's other tasks before the first step,
+  /// and the one that fetches their events after the last (each with its
+  /// clock offset to this process's). Null hooks: this process alone.
+  std::string traceName = "program";
+  std::function<void()> startTrace;
+  std::function<std::vector<tfc::trace::ProcessTrace>()> collectTraces;
 };
 
 /// Whether argv[i] is `flag` with a value, "--flag=V" or "--flag V" (then

@@ -89,6 +89,9 @@ struct tfc_rendezvous {
   virtual void abort(const Status &status) = 0;
   /// Forgets this step's tensors and any abort: the next step begins.
   virtual void reset() = 0;
+  /// The key as it crosses (a between-graph replica's names its own task),
+  /// which names the transfer in a trace (Trace.h).
+  virtual std::string traceKey(const char *key) { return key; }
 };
 
 namespace tfc {

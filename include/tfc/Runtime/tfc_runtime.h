@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 16
+#define TFC_RUNTIME_ABI_VERSION 17
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -561,6 +561,16 @@ void tfc_send_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        const void *data, int64_t iteration, int64_t bytes);
 void tfc_recv_in_frame(tfc_runtime *runtime, const char *key_prefix,
                        void *data, int64_t iteration, int64_t bytes);
+
+/* Execution traces (tfc/Runtime/Trace.h; a program's --trace). Each step
+ * asks tfc_trace_enabled once; when it is nonzero the step names its
+ * thread after its partition's device and reads tfc_trace_now before each
+ * node, then passes that start to tfc_trace_node with the node's label,
+ * "NAME\tOP" or, for a fused group, "NAME\tOP\tMEMBER,MEMBER,...". */
+int32_t tfc_trace_enabled(void);
+int64_t tfc_trace_now(void);
+void tfc_trace_node(const char *label, int64_t start_ns);
+void tfc_trace_thread(const char *device);
 
 /*===--- Kernels -------------------------------------------------------===*/
 

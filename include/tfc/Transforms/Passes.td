@@ -602,7 +602,17 @@ def ConvertTfgToMemrefPass : Pass<"convert-tfg-to-memref", "mlir::ModuleOp"> {
     is one linalg.generic with broadcasting indexing maps; MatMul and
     Softmax call the runtime's C ABI kernels; `_Retval` copies into its
     output parameter. An op without code generation is an error naming it.
+
+    Each node's code is bracketed by trace points (tfc_runtime.h): the step
+    asks once whether the program records a trace (--trace), and under
+    that one predictable branch reads the clock before the node and
+    records it after. `trace-points=false` leaves them out (to measure
+    what they cost).
   }];
+  let options = [
+    Option<"tracePoints", "trace-points", "bool", /*default=*/"true",
+           "Bracket each node's code by the trace's clock reads">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::complex::ComplexDialect",
                            "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect", "mlir::LLVM::LLVMDialect",

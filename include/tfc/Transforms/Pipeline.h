@@ -64,8 +64,9 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
 /// Adds the passes from an optimized module to `tfc_step_impl` (and
 /// `tfc_init_impl`) on memrefs: shapes checked static, frames raised,
 /// elementwise groups, state and memory plans, loops and kernel calls.
-/// `tfc compile` and the constant evaluator run it.
-void buildTfcCodegenPipeline(mlir::OpPassManager &pm);
+/// `tfc compile` and the constant evaluator run it; `tracePoints`: each
+/// node's code bracketed by trace points (a program's --trace).
+void buildTfcCodegenPipeline(mlir::OpPassManager &pm, bool tracePoints = true);
 
 /// Adds the passes that lower the step functions to the LLVM dialect
 /// (loops, memrefs with the bare-pointer calling convention, math through

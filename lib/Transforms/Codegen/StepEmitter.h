@@ -69,10 +69,14 @@ struct ConvEpilogue {
 class StepEmitter {
 public:
   /// Writes the step of `graph`, a partition for `target`'s devices.
+  /// `tracePoints`: each node's code bracketed by the trace's (see
+  /// `traced`).
   StepEmitter(mlir::ModuleOp module, tfg::GraphOp graph,
-              const DeviceTarget &target, unsigned &globals)
+              const DeviceTarget &target, unsigned &globals,
+              bool tracePoints = true)
       : module(module), graph(graph), context(module.getContext()),
-        builder(context), target(target), globals(globals) {}
+        builder(context), target(target), tracePoints(tracePoints),
+        globals(globals) {}
   ~StepEmitter();
 
   /// Writes `functionName`, whose parameters after the runtime and the
@@ -96,6 +100,12 @@ public:
 private:
   /// Lowers a node with the pattern of its op.
   mlir::LogicalResult emitNode(mlir::Operation *node);
+  /// Writes `node`'s code by `emitCode`, between the trace's clock read
+  /// and record (tfc_trace_now, tfc_trace_node), each under `tracing`
+  /// (Trace.h: one predictable branch each when the program is not
+  /// tracing).
+  mlir::LogicalResult traced(mlir::Operation *node,
+                             llvm::function_ref<mlir::LogicalResult()> emitCode);
   /// emitNode under an scf.if when the node may be dead (TF1 Switch/Merge).
   mlir::LogicalResult emitPredicated(mlir::Operation *node);
   /// Nodes and whole loops, in order (see Frames.h).
@@ -206,7 +216,8 @@ public:
     return target.kernelSymbol(kernel);
   }
   /// The declaration of an external function (a runtime kernel).
-  mlir::func::FuncOp kernel(llvm::StringRef name, mlir::TypeRange inputs);
+  mlir::func::FuncOp kernel(llvm::StringRef name, mlir::TypeRange inputs,
+                            mlir::TypeRange results = {});
   /// A call of kernel `name` with the runtime first; integer arguments
   /// become i64 constants (i32 for the `kind` selectors given as int32_t).
   void callKernel(mlir::Location loc, llvm::StringRef name,
@@ -242,6 +253,10 @@ public:
   const DeviceTarget &target;
   mlir::func::FuncOp step;
   mlir::Value runtime, arena, state;
+  /// Whether this call of the step records a trace (an i1 of the entry;
+  /// null without trace points).
+  bool tracePoints;
+  mlir::Value tracing;
   /// The memref of each tensor value memrefFor knows (public for the
   /// patterns whose result is their input's memory: StackPushV2).
   llvm::DenseMap<mlir::Value, mlir::Value> memrefs;
