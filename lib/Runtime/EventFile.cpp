@@ -5,8 +5,11 @@
 
 #include "ProtoWriter.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include <unistd.h>
 
 namespace tfc {
 
@@ -62,11 +65,56 @@ std::string graphEvent(double wallTime, const std::string &graphDef) {
   return event;
 }
 
+std::string summaryEvent(double wallTime, int64_t step,
+                         const std::string &summary) {
+  std::string event;
+  putWallTime(event, wallTime);
+  if (step != 0)
+    putVarintField(event, 2, uint64_t(step)); // step (proto3: 0 left out)
+  putBytesField(event, 5, summary);         // summary
+  return event;
+}
+
+double wallTimeNow() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+EventFileWriter::~EventFileWriter() {
+  if (stream)
+    std::fclose(stream);
+}
+
+bool EventFileWriter::open(const std::string &dir, std::string &error) {
+  if (!rt::makeDirectories(dir, error))
+    return false;
+  double now = wallTimeNow();
+  char host[256] = "localhost";
+  ::gethostname(host, sizeof host - 1);
+  file = dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + "." +
+         host + "." + std::to_string(::getpid()) + ".tfc";
+  stream = std::fopen(file.c_str(), "wb");
+  if (!stream) {
+    error = file + ": " + std::strerror(errno);
+    return false;
+  }
+  return append(versionEvent(now, "tfc"), error);
+}
+
+bool EventFileWriter::append(const std::string &event, std::string &error) {
+  std::string record = tfRecord(event);
+  if (std::fwrite(record.data(), 1, record.size(), stream) != record.size() ||
+      std::fflush(stream) != 0) {
+    error = file + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
 bool writeGraphEventFile(const std::string &dir, const std::string &graphDef,
                          std::string &path, std::string &error) {
-  double now = std::chrono::duration<double>(
-                   std::chrono::system_clock::now().time_since_epoch())
-                   .count();
+  double now = wallTimeNow();
   if (!rt::makeDirectories(dir, error))
     return false;
   path = dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + ".tfc";

@@ -6,7 +6,7 @@
 //
 //   PROGRAM [--input NAME[:PORT]=FILE.npy]... [--output NAME[:PORT]=FILE.npy]...
 //           [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]
-//           [--trace FILE.json]
+//           [--trace FILE.json] [--logdir DIR]
 //           [--checkpoint-dir DIR [--restore|--resume] [--save-every K]
 //                                 [--keep N]]
 //
@@ -28,7 +28,9 @@
 // fetched scalar (the loss, as a rule): live on a terminal, else a line
 // every --progress-every seconds (10); --quiet silences it. --trace
 // writes a Chrome trace of every step's nodes after the run (Trace.h; a
-// cluster's chief collects every task's).
+// cluster's chief collects every task's). --logdir DIR appends the
+// summaries each step fetched to a TensorBoard event file in DIR, as
+// events of the step's number (EventFile.h).
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +40,7 @@
 #include "tfc/Runtime/Batch.h"
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
+#include "tfc/Runtime/EventFile.h"
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Runtime/ProgramDriver.h"
 #include "tfc/Runtime/tfc_runtime.h"
@@ -289,6 +292,31 @@ private:
   std::chrono::steady_clock::time_point start, last;
 };
 
+/// Appends the summaries the step fetched to `file` as events of `step`;
+/// false after saying why it could not.
+bool writeSummaries(const tfc_model &model,
+                    const std::vector<NpyArray> &outputs, int64_t step,
+                    tfc::EventFileWriter &file) {
+  double now = tfc::wallTimeNow();
+  for (int i = 0; i < model.num_outputs; ++i) {
+    if (!model.summary_outputs[i] || outputs[i].data.empty())
+      continue;
+    for (int64_t k = 0; k < outputs[i].numElements(); ++k) {
+      uint64_t handle;
+      std::memcpy(&handle, outputs[i].data.data() + k * sizeof handle,
+                  sizeof handle);
+      std::string error;
+      if (handle &&
+          !file.append(tfc::summaryEvent(now, step, tfc::stringOf(handle)),
+                       error)) {
+        std::fprintf(stderr, "error: --logdir: %s\n", error.c_str());
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool tfc::rt::takeFlag(int argc, char **argv, int &i, const std::string &flag,
@@ -335,7 +363,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
 
   std::map<int, std::string> inputFiles, outputFiles;
   int64_t steps = 1, threads = 0, bench = 0, saveEvery = 0, keep = 5;
-  std::string checkpointDir, traceFile;
+  std::string checkpointDir, traceFile, logDir;
   // The last flag given that only makes sense with --checkpoint-dir.
   std::string needsDirectory;
   bool restore = false, resume = false, quiet = false;
@@ -349,7 +377,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     if (arg == "--help" || arg == "-h") {
       std::printf("usage: %s [--input NAME=FILE.npy]... [--output NAME=FILE.npy]...\n"
                   "          [--steps N] [--threads N] [--bench N] [--quiet] [--progress-every S]\n"
-                  "          [--trace FILE.json]\n"
+                  "          [--trace FILE.json] [--logdir DIR]\n"
                   "          [--checkpoint-dir DIR [--restore|--resume] [--save-every K] [--keep N]]\n"
                   "inputs: %s\noutputs: %s\n",
                   program, listNames(model.inputs, model.num_inputs).c_str(),
@@ -383,6 +411,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       if (value.empty() || *end || !(progressEvery >= 0))
         return usage(program, "--progress-every '" + value +
                                   "': expected seconds (0 or more)");
+    } else if (takeValue("--logdir")) {
+      if (value.empty())
+        return usage(program, "--logdir: expected a directory");
+      logDir = value;
     } else if (takeValue("--trace")) {
       if (value.empty())
         return usage(program, "--trace: expected a file (FILE.json)");
@@ -425,6 +457,19 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                           "restores the variables of between-graph "
                           "replication; give it there");
 
+  // The summaries a step fetched go to an event file in --logdir.
+  tfc::EventFileWriter summaries;
+  if (!logDir.empty()) {
+    if (!model.summary_outputs)
+      return usage(program, "--logdir: the program fetches no summary (a "
+                            "summary op's output, given to tfc compile's "
+                            "--fetch)");
+    std::string error;
+    if (!summaries.open(logDir, error)) {
+      std::fprintf(stderr, "%s: error: --logdir: %s\n", program, error.c_str());
+      return kExitBadInput;
+    }
+  }
   // The trace is written after the last step: a file that cannot be made
   // is said now, not after the run.
   if (!traceFile.empty()) {
@@ -705,6 +750,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       break;
     }
     ++step;
+    if (!logDir.empty() && !writeSummaries(model, outputs, step, summaries))
+      return kExitFailure;
     progress.update(s + 1, step);
     if (saveEvery > 0 && step % saveEvery == 0) {
       if (!save())

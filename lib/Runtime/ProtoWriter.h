@@ -47,6 +47,37 @@ inline void putFloatField(std::string &out, unsigned field, float value) {
   putFixed32(out, bits);
 }
 
+inline void putFixed64(std::string &out, uint64_t value) {
+  char bytes[8];
+  std::memcpy(bytes, &value, 8);
+  out.append(bytes, 8);
+}
+
+/// A double field, left out when its bits are zero, as proto3 leaves out
+/// a default (0.0, not -0.0).
+inline void putDoubleField(std::string &out, unsigned field, double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  if (bits == 0)
+    return;
+  putVarint(out, field << 3 | 1);
+  putFixed64(out, bits);
+}
+
+/// A packed repeated double field (proto3's form), left out when empty.
+inline void putPackedDoubles(std::string &out, unsigned field,
+                             const double *values, size_t count) {
+  if (count == 0)
+    return;
+  putVarint(out, field << 3 | 2);
+  putVarint(out, count * 8);
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t bits;
+    std::memcpy(&bits, &values[i], 8);
+    putFixed64(out, bits);
+  }
+}
+
 } // namespace tfc::proto_writer
 
 #endif // TFC_LIB_RUNTIME_PROTOWRITER_H

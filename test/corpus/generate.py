@@ -766,6 +766,65 @@ def make_accumulators(root):
     md.finish()
 
 
+def make_summaries(root):
+    """TensorBoard summaries of a small regression's training: a scalar (the
+    loss), histograms of a fed float tensor with zeros and a tiny value, of
+    fed int32s and of the weights the step reads, merged (merge_all). TF1
+    graph, resource variables, SGD with global_step. TensorFlow's FileWriter
+    records the merged summary of each of 3 steps (as global steps 1 to 3)
+    in outputs/events.out.tfevents.tensorflow; the loss is the fourth step's.
+    """
+    name = "summaries"
+    seed_everything(name)
+    rng = np.random.default_rng(model_seed(name))
+    md = ModelDir(root, name, "training",
+                  "ScalarSummary, HistogramSummary (float and int32), "
+                  "MergeSummary over 3 SGD steps, TensorFlow's event file")
+    with tf1_graph(name) as g:
+        x = tf1.placeholder(tf.float32, [4, 6], name="x")
+        n = tf1.placeholder(tf.int32, [5], name="n")
+        y = tf.constant(rng.standard_normal((4, 1)).astype(np.float32), name="y")
+        w = tf1.get_variable("w", initializer=tf.constant(
+            rng.standard_normal((6, 1)).astype(np.float32)), use_resource=True)
+        step = tf1.train.get_or_create_global_step()
+        weights = w.read_value()
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, weights) - y), name="loss")
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(
+            loss, global_step=step, name="train")
+        tf1.summary.scalar("loss", loss)
+        tf1.summary.histogram("x", x)
+        tf1.summary.histogram("ints", n)
+        tf1.summary.histogram("w", weights)
+        merged = tf1.summary.merge_all(name="merged")
+        init = tf1.global_variables_initializer()
+        x_value = rng.standard_normal((4, 6)).astype(np.float32)
+        x_value[0, :2] = 0.0
+        x_value[1, 3] = 1e-13
+        n_value = np.array([0, -3, 7, 7, 120000], np.int32)
+        md.add_feed("x:0", x_value)
+        md.add_feed("n:0", n_value)
+        feeds = {x: x_value, n: n_value}
+        events = md.path("outputs", "events")
+        with tf1.Session(graph=g, config=session_config()) as sess:
+            sess.run(init)
+            writer = tf1.summary.FileWriter(events)
+            for k in range(3):
+                summary, _ = sess.run([merged, train], feeds)
+                writer.add_summary(summary, k + 1)
+            writer.close()
+            md.add_fetch("loss:0", sess.run(loss, feeds))
+        (written,) = os.listdir(events)
+        os.rename(os.path.join(events, written),
+                  md.path("outputs", "events.out.tfevents.tensorflow"))
+        os.rmdir(events)
+        md.manifest.update(targets=[train.name], init=[init.name], steps=3,
+                           summary_fetch=merged.name,
+                           summary_events="outputs/events.out.tfevents.tensorflow")
+        md.write_text(g.as_graph_def())
+    md.verify()
+    md.finish()
+
+
 def make_queue_shuffle(root):
     """Shuffle queues (RandomShuffleQueueV2) with the graph's seeds, whose
     order tfc must draw as TensorFlow does: the init fills `pool` with 24
@@ -2506,6 +2565,7 @@ def all_models():
         ("queue_smaller_batch", make_queue_smaller_batch),
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
+        ("summaries", make_summaries),
         ("ps_async_mlp", make_ps_async_mlp),
         ("ps_shared_queue", make_ps_shared_queue),
         ("ps_sync_mlp", make_ps_sync_mlp),

@@ -12,6 +12,8 @@
 #ifndef TFC_RUNTIME_EVENTFILE_H
 #define TFC_RUNTIME_EVENTFILE_H
 
+#include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace tfc {
@@ -26,6 +28,36 @@ std::string versionEvent(double wallTime, const std::string &writer);
 
 /// An Event holding a serialized GraphDef (TensorBoard's graph view).
 std::string graphEvent(double wallTime, const std::string &graphDef);
+
+/// An Event holding a serialized Summary at `step` (the summaries a
+/// program fetched in that step).
+std::string summaryEvent(double wallTime, int64_t step,
+                         const std::string &summary);
+
+/// An event file that grows as a program runs (--logdir): made with its
+/// version event, each event appended and flushed at once, so that
+/// TensorBoard shows a run while it goes (a record cut short by a crash
+/// ends the file, as TensorFlow's readers take it).
+class EventFileWriter {
+public:
+  ~EventFileWriter();
+  /// Makes DIR (and its parents) and DIR/events.out.tfevents.SECONDS.HOST,
+  /// which names this process's host and id so that the programs of a job
+  /// writing into one directory keep files of their own; false and
+  /// `error` naming what could not be made.
+  bool open(const std::string &dir, std::string &error);
+  /// Appends the record of `event`; false and `error` naming the file
+  /// when it could not.
+  bool append(const std::string &event, std::string &error);
+  const std::string &path() const { return file; }
+
+private:
+  std::string file;
+  std::FILE *stream = nullptr;
+};
+
+/// Seconds since the epoch, as Event.wall_time has them.
+double wallTimeNow();
 
 /// Writes DIR/events.out.tfevents.SECONDS.tfc, made at once (DIR made if
 /// missing; nothing left behind on failure): the version event, then a

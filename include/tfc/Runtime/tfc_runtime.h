@@ -169,6 +169,10 @@ typedef struct tfc_model {
    * entry (SyncReplicasOptimizer's chief_init_op and init_tokens_op). */
   tfc_step_fn local_init;
   tfc_step_fn chief_init;
+  /* NULL when no output is a summary; else, per output, 1 when it is a
+   * serialized Summary (a summary op's output, which a program run with
+   * --logdir writes to an event file after each step), else 0. */
+  const int32_t *summary_outputs;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/
@@ -355,6 +359,19 @@ int tfc_run_until_end_of_input(tfc_runtime *runtime, void (*run)(void *),
                                void *context);
 const char *tfc_end_of_input_message(tfc_runtime *runtime);
 
+/* HistogramSummary: the handle of a serialized Summary with one value,
+ * tag *tag, whose HistogramProto counts the `count` values (of `dtype` as
+ * for tfc_scalar_summary) in TensorFlow's default buckets, each run of
+ * empty buckets as one. A NaN or infinity ends the step naming `node`. */
+void tfc_histogram_summary(tfc_runtime *runtime, const char *node,
+                           const uint64_t *tag, const void *values,
+                           uint64_t *out, int64_t count, int64_t dtype);
+/* MergeSummary: the values of the `count` serialized Summaries at
+ * *inputs[i] (string handles), in order, as one; a tag seen twice, or an
+ * input that is no Summary, ends the step naming `node`. */
+void tfc_merge_summary(tfc_runtime *runtime, const char *node,
+                       const uint64_t *const *inputs, uint64_t *out,
+                       int64_t count);
 /* ScalarSummary: stores at `out` the handle of a serialized Summary
  * protocol buffer with a value per element, tag tags[i] (string handles)
  * and simple_value values[i] (of TensorFlow's `dtype`: float, double,

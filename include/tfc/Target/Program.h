@@ -118,6 +118,9 @@ struct ModelInterface {
   /// dimension rowsInputAxes[i] are given (tfc.feed_row_counts, from
   /// --max-dim); empty when no input has one.
   llvm::SmallVector<int32_t> rowsInputs, rowsInputAxes;
+  /// Per output, 1 when it is a serialized Summary (a summary op's output),
+  /// else 0; empty when none is.
+  llvm::SmallVector<int32_t> summaryOutputs;
 };
 
 /// Reads the interface from the module's step entry graph (after

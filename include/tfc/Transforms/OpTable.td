@@ -1025,6 +1025,12 @@ def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalar
 def : TfcOp<"ScalarSummary", Summaries, Pattern<"SummaryOp">> {
   let shape = "scalarOutput";
 }
+def : TfcOp<"HistogramSummary", Summaries, Pattern<"HistogramOp">> {
+  let shape = "scalarOutput";
+}
+def : TfcOp<"MergeSummary", Summaries, Pattern<"MergeOp">> {
+  let shape = "scalarOutput";
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

@@ -213,6 +213,10 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   llvm::Constant *rowsInputs = int32s(interface.rowsInputs, "tfc_rows_inputs");
   llvm::Constant *rowsInputAxes =
       int32s(interface.rowsInputAxes, "tfc_rows_input_axes");
+  SmallVector<int32_t> summaryOutputs(interface.summaryOutputs);
+  if (!summaryOutputs.empty())
+    summaryOutputs.resize(interface.outputs.size());
+  llvm::Constant *summaries = int32s(summaryOutputs, "tfc_summary_outputs");
 
   // The queue runners: struct tfc_runner_thread { const char *node;
   // tfc_step_fn entry; i64 arena_bytes; } and struct tfc_queue_runner {
@@ -249,7 +253,7 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr});
+            i64, i64, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr, ptr});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -264,7 +268,7 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs,
        rowsOutputAxes, rowsInputs, rowsInputAxes,
        llvm::ConstantInt::get(i32, interface.queueRunners.size()), runners,
-       localInit, chiefInit});
+       localInit, chiefInit, summaries});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -391,6 +395,15 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
         result.outputs[index.getInt()] = infoOf(
             cast<StringAttr>(fetches[index.getInt()]).getValue(),
             op.getOperand(0).getType());
+        // A fetched summary: a summary op's output, through Identities.
+        Operation *producer = op.getOperand(0).getDefiningOp();
+        while (producer && opKindOf(producer) == OpKind::Identity)
+          producer = producer->getOperand(0).getDefiningOp();
+        const OpInfo *info = producer ? lookupOp(producer) : nullptr;
+        if (info && info->family == OpFamily::Summaries) {
+          result.summaryOutputs.resize(result.outputs.size());
+          result.summaryOutputs[index.getInt()] = 1;
+        }
       }
     }
   }

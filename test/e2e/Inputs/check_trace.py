@@ -17,8 +17,8 @@ events ("X") with numeric microsecond `ts` and `dur`, integer `pid` and
   once per step of every driver; in a loop, once per iteration);
 - every thread is named after a device of the IR's partitions;
 - slices on one thread nest (none overlaps another partly);
-- every flow starts inside a _Send slice and ends inside a _Recv slice
-  of another thread, no earlier than it started (beyond the clock
+- every flow starts inside a _Send slice and ends inside the _Recv slice
+  of that transfer (X/_send_K to X/_recv_K) on another thread, no earlier than it started (beyond the clock
   offsets' stated bounds when they are in different processes);
 - each other process's clock offset (otherData.clock_offsets) is within
   its stated bound of zero: the processes of a test share one host's
@@ -203,6 +203,9 @@ def main():
             within.get(start["pid"], 0) + within.get(finish["pid"], 0))
         if finish["ts"] + slack < start["ts"]:
             fail("flow %s from %s ends before it starts" % (id_, send["name"]))
+        # The partitioner names a transfer's ends alike: X/_send_K, X/_recv_K.
+        if send["name"].replace("/_send", "/_recv") != recv["name"]:
+            fail("flow %s goes from %s to %s" % (id_, send["name"], recv["name"]))
     sends = sum(count for (pid, name), count in ran.items()
                 if pid is not None and nodes.get(name) == "_Send")
     if len(flows) != sends:

@@ -59,8 +59,8 @@ def fields(message):
             raise SystemExit("wire type %d" % wire)
 
 
-def main():
-    (path,) = glob.glob(os.path.join(sys.argv[1], "events.out.tfevents.*"))
+def records(path):
+    """(checksums right, record) of each TFRecord of the file."""
     data = open(path, "rb").read()
     at = 0
     while at < len(data):
@@ -70,8 +70,13 @@ def main():
         record = data[at + 12:at + 12 + length]
         (record_crc,) = struct.unpack("<I", data[at + 12 + length:at + 16 + length])
         at += 16 + length
-        checks = "ok" if masked(header) == length_crc and masked(record) == record_crc \
-            else "BAD CHECKSUM"
+        yield masked(header) == length_crc and masked(record) == record_crc, record
+
+
+def main():
+    (path,) = glob.glob(os.path.join(sys.argv[1], "events.out.tfevents.*"))
+    for ok, record in records(path):
+        checks = "ok" if ok else "BAD CHECKSUM"
         parts = []
         for number, _, value in fields(record):
             if number == 1:

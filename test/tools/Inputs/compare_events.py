@@ -1,0 +1,94 @@
+"""Compares the summaries of a TensorBoard event file tfc wrote with those
+TensorFlow wrote for the same steps and values.
+
+usage: compare_events.py EXPECTED_FILE DIR (the one events.out.tfevents.*
+file in DIR is tfc's)
+
+Every record's framing and checksums are checked (read_events.py). The
+summary events must be as many, at the same steps, with the same tags in
+the same order. A value whose bytes are TensorFlow's is "exact"; else a
+simple_value within rtol 1e-5, or a histogram with the same bucket limits
+and counts and min, max, num, sum and sum of squares within rtol 1e-5, is
+"close"; anything else is a MISMATCH. Prints a line per tag for FileCheck.
+"""
+import collections
+import glob
+import math
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from read_events import fields, records  # noqa: E402
+
+
+def summaries(path):
+    """[(step, [(tag, value bytes)])] of the file's summary events."""
+    result = []
+    for ok, record in records(path):
+        if not ok:
+            sys.exit("%s: a record's checksum is wrong" % path)
+        event = {n: v for n, _, v in fields(record)}
+        if 5 not in event:
+            continue
+        values = []
+        for n, _, value in fields(event[5]):
+            if n == 1:
+                tag = [v for m, _, v in fields(value) if m == 1]
+                values.append((tag[0].decode() if tag else "", value))
+        result.append((event.get(2, 0), values))
+    return result
+
+
+def doubles(data):
+    return list(struct.unpack("<%dd" % (len(data) // 8), data))
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-12)
+
+
+def same_within_tolerance(want, have):
+    w = {n: v for n, _, v in fields(want)}
+    h = {n: v for n, _, v in fields(have)}
+    if 2 in w or 2 in h:  # simple_value, a float
+        return 2 in w and 2 in h and close(struct.unpack("<f", w[2])[0],
+                                           struct.unpack("<f", h[2])[0])
+    if 5 in w and 5 in h:  # histo
+        wh = {n: v for n, _, v in fields(w[5])}
+        hh = {n: v for n, _, v in fields(h[5])}
+        for field in (6, 7):  # bucket_limit, bucket
+            if doubles(wh.get(field, b"")) != doubles(hh.get(field, b"")):
+                return False
+        return all(close(doubles(wh.get(f, bytes(8)))[0], doubles(hh.get(f, bytes(8)))[0])
+                   for f in (1, 2, 3, 4, 5))
+    return False
+
+
+def main():
+    expected = summaries(sys.argv[1])
+    (path,) = glob.glob(os.path.join(sys.argv[2], "events.out.tfevents.*"))
+    actual = summaries(path)
+    print("summary events: %d expected, %d written" % (len(expected), len(actual)))
+    if len(expected) != len(actual):
+        sys.exit(1)
+    verdicts = collections.OrderedDict()
+    for (want_step, want), (have_step, have) in zip(expected, actual):
+        if want_step != have_step:
+            sys.exit("step %d written as %d" % (want_step, have_step))
+        if [t for t, _ in want] != [t for t, _ in have]:
+            sys.exit("step %d: tags %s, expected %s"
+                     % (want_step, [t for t, _ in have], [t for t, _ in want]))
+        for (tag, w), (_, h) in zip(want, have):
+            verdict = "exact" if w == h else (
+                "close" if same_within_tolerance(w, h) else "MISMATCH")
+            verdicts.setdefault(tag, set()).add(verdict)
+    print("steps: %s" % " ".join(str(step) for step, _ in actual))
+    for tag, kinds in verdicts.items():
+        worst = "MISMATCH" if "MISMATCH" in kinds else (
+            "close" if "close" in kinds else "exact")
+        print("%s: %s" % (tag, worst))
+
+
+if __name__ == "__main__":
+    main()
