@@ -16,8 +16,9 @@ For each model of the test corpus (its committed frozen graph and input):
      over N steps after warm-up;
   3. print a markdown table: the median over rounds of each, and the
      ratios that matter: points not tracing over no points (what a program
-     pays for being traceable), tracing over not tracing, TensorFlow's
-     FULL_TRACE over its NO_TRACE.
+     pays for being traceable; also from the best round of each, which a
+     shared machine's noise disturbs least), tracing over not tracing,
+     TensorFlow's FULL_TRACE over its NO_TRACE.
 
 Programs report their median to the hundredth of a microsecond (their
 --bench line); TensorFlow's is timed around session.run. Needs
@@ -135,17 +136,23 @@ def main():
         nodes = sum(1 for e in json.load(open(trace))["traceEvents"]
                     if e.get("ph") == "X" and e.get("cat") != "Step")
         m = {k: statistics.median(v) for k, v in samples.items()}
-        rows.append((model, nodes / (steps + min(steps, 10) + 1), m))
+        best = {k: min(v) for k, v in samples.items()}
+        rows.append((model, nodes / (steps + min(steps, 10) + 1), m, best))
         print("%s: %s" % (model, json.dumps(samples)), file=sys.stderr)
 
-    print("\n%d rounds, %d threads; medians of each runner's median step (us)\n"
-          % (args.rounds, args.threads))
+    print("\n%d rounds, %d threads; the median over rounds of each runner's "
+          "median step (us), and for tfc's programs without and with trace "
+          "points (not tracing) also the best round's, which shared machines "
+          "disturb least\n" % (args.rounds, args.threads))
     print("| model | nodes/step | tfc, no points | tfc, points | points/none "
-          "| tfc --trace | trace/points | TF NO_TRACE | TF FULL_TRACE | full/none |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for model, per_step, m in rows:
-        print("| %s | %.0f | %.2f | %.2f | %.3fx | %.2f | %.2fx | %.1f | %.1f | %.2fx |"
+          "| best: none, points | tfc --trace | trace/points | TF NO_TRACE "
+          "| TF FULL_TRACE | full/none |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for model, per_step, m, best in rows:
+        print("| %s | %.0f | %.2f | %.2f | %.3fx | %.2f, %.2f (%.3fx) | %.2f | %.2fx "
+              "| %.1f | %.1f | %.2fx |"
               % (model, per_step, m["none"], m["off"], m["off"] / m["none"],
+                 best["none"], best["off"], best["off"] / best["none"],
                  m["on"], m["on"] / m["off"], m["tf"], m["tf_full"],
                  m["tf_full"] / m["tf"]))
 
