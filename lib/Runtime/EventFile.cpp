@@ -3,6 +3,7 @@
 #include "tfc/Runtime/EventFile.h"
 #include "tfc/Runtime/Checkpoint.h"
 
+#include "ProtoReader.h"
 #include "ProtoWriter.h"
 
 #include <cerrno>
@@ -110,6 +111,31 @@ bool EventFileWriter::append(const std::string &event, std::string &error) {
     return false;
   }
   return true;
+}
+
+bool EventFileWriter::appendSummary(int64_t step, const std::string &summary,
+                                    std::string &error) {
+  // Summary.value is field 1; a Value's tag field 1, its metadata 9.
+  std::string kept;
+  proto_reader::forEachField(summary, [&](const proto_reader::Field &value) {
+    std::string tag;
+    if (value.number == 1)
+      proto_reader::forEachField(value.value, [&](const proto_reader::Field &f) {
+        if (f.number == 1)
+          tag = std::string(f.value);
+      });
+    if (value.number != 1 || seenTags.insert(tag).second) {
+      kept += value.raw;
+      return;
+    }
+    std::string stripped;
+    proto_reader::forEachField(value.value, [&](const proto_reader::Field &f) {
+      if (f.number != 9)
+        stripped += f.raw;
+    });
+    putBytesField(kept, 1, stripped);
+  });
+  return append(summaryEvent(wallTimeNow(), step, kept), error);
 }
 
 bool writeGraphEventFile(const std::string &dir, const std::string &graphDef,

@@ -297,7 +297,6 @@ private:
 bool writeSummaries(const tfc_model &model,
                     const std::vector<NpyArray> &outputs, int64_t step,
                     tfc::EventFileWriter &file) {
-  double now = tfc::wallTimeNow();
   for (int i = 0; i < model.num_outputs; ++i) {
     if (!model.summary_outputs[i] || outputs[i].data.empty())
       continue;
@@ -306,9 +305,7 @@ bool writeSummaries(const tfc_model &model,
       std::memcpy(&handle, outputs[i].data.data() + k * sizeof handle,
                   sizeof handle);
       std::string error;
-      if (handle &&
-          !file.append(tfc::summaryEvent(now, step, tfc::stringOf(handle)),
-                       error)) {
+      if (handle && !file.appendSummary(step, tfc::stringOf(handle), error)) {
         std::fprintf(stderr, "error: --logdir: %s\n", error.c_str());
         return false;
       }

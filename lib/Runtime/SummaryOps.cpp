@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Png.h"
+#include "ProtoReader.h"
 #include "ProtoWriter.h"
 #include "Runtime.h"
 
@@ -21,13 +23,16 @@
 #include <vector>
 
 using namespace tfc::proto_writer;
+namespace proto_reader = tfc::proto_reader;
 
 namespace {
 
-/// values[i] of TensorFlow's `dtype` (float, double, int32, int64) as a
-/// double.
+/// values[i] of TensorFlow's `dtype` (float, double, int32, int64, uint8)
+/// as a double.
 double doubleAt(const void *values, int64_t dtype, int64_t i) {
   switch (dtype) {
+  case 4: // DT_UINT8
+    return double(static_cast<const uint8_t *>(values)[i]);
   case 2: // DT_DOUBLE
     return static_cast<const double *>(values)[i];
   case 3: // DT_INT32
@@ -59,71 +64,28 @@ const std::vector<double> &defaultBucketLimits() {
   return limits;
 }
 
-/// Reads a varint at `at`; false past `end` or when malformed.
-bool readVarint(const uint8_t *&at, const uint8_t *end, uint64_t &value) {
-  value = 0;
-  for (int shift = 0; shift < 64 && at < end; shift += 7) {
-    uint8_t byte = *at++;
-    value |= uint64_t(byte & 0x7f) << shift;
-    if (!(byte & 0x80))
-      return true;
-  }
-  return false;
-}
-
-/// Moves past the value of a field whose key is `key`; a length-delimited
-/// one's bytes in `bytes`. False when they run past `end`.
-bool skipField(const uint8_t *&at, const uint8_t *end, uint64_t key,
-               std::string_view &bytes) {
-  uint64_t length;
-  switch (key & 7) {
-  case 0:
-    return readVarint(at, end, length);
-  case 1:
-  case 5:
-    length = (key & 7) == 1 ? 8 : 4;
-    break;
-  case 2:
-    if (!readVarint(at, end, length))
-      return false;
-    break;
-  default:
-    return false;
-  }
-  if (length > uint64_t(end - at))
-    return false;
-  bytes = std::string_view(reinterpret_cast<const char *>(at), length);
-  at += length;
-  return true;
+/// Whether `bytes` read as a protocol buffer message's fields.
+bool isMessage(std::string_view bytes) {
+  return proto_reader::forEachField(bytes, [](const proto_reader::Field &) {});
 }
 
 /// The tag of each value of a serialized Summary (field 1, a Value whose
 /// field 1 is the tag); false when the bytes are no Summary.
 bool summaryTags(std::string_view summary, std::vector<std::string> &tags) {
-  auto *at = reinterpret_cast<const uint8_t *>(summary.data());
-  const uint8_t *end = at + summary.size();
-  while (at < end) {
-    uint64_t key;
-    std::string_view value;
-    if (!readVarint(at, end, key) || !skipField(at, end, key, value))
-      return false;
-    if (key != (1 << 3 | 2))
-      continue;
-    std::string tag;
-    auto *in = reinterpret_cast<const uint8_t *>(value.data());
-    const uint8_t *valueEnd = in + value.size();
-    while (in < valueEnd) {
-      uint64_t field;
-      std::string_view bytes;
-      if (!readVarint(in, valueEnd, field) ||
-          !skipField(in, valueEnd, field, bytes))
-        return false;
-      if (field == (1 << 3 | 2))
-        tag = std::string(bytes);
-    }
-    tags.push_back(tag);
-  }
-  return true;
+  bool valuesRead = true;
+  bool read = proto_reader::forEachField(
+      summary, [&](const proto_reader::Field &field) {
+        if (field.number != 1)
+          return;
+        std::string tag;
+        valuesRead &= proto_reader::forEachField(
+            field.value, [&](const proto_reader::Field &inner) {
+              if (inner.number == 1)
+                tag = std::string(inner.value);
+            });
+        tags.push_back(tag);
+      });
+  return read && valuesRead;
 }
 
 } // namespace
@@ -218,6 +180,120 @@ void tfc_merge_summary(tfc_runtime *runtime, const char *node,
     merged += summary;
   }
   *out = tfc::handleOf(tfc_string_new(runtime, merged.data(), merged.size()));
+}
+
+void tfc_image_summary(tfc_runtime *runtime, const uint64_t *tag,
+                       const void *values, const uint8_t *bad_color,
+                       uint64_t *out, int64_t batch, int64_t height,
+                       int64_t width, int64_t channels, int64_t dtype,
+                       int64_t max_images) {
+  std::string name = tfc::stringOf(*tag), summary;
+  int64_t images = std::min(batch, max_images);
+  int64_t pixels = height * width, samples = pixels * channels;
+  std::vector<uint8_t> image(static_cast<size_t>(samples));
+  for (int64_t i = 0; i < images; ++i) {
+    int64_t first = i * samples;
+    if (dtype == 4) { // DT_UINT8: as they are
+      std::memcpy(image.data(),
+                  static_cast<const uint8_t *>(values) + first, size_t(samples));
+    } else {
+      // One image at a time, an affine map into uint8 of its finite
+      // values: nonnegative ones scaled so the largest is 255; with
+      // negative ones, scaled by the largest magnitude to [-127, 127] and
+      // shifted by 128. A pixel with a value not finite is bad_color.
+      double low = 0, high = 0;
+      bool any = false;
+      for (int64_t k = 0; k < samples; ++k) {
+        double v = doubleAt(values, dtype, first + k);
+        if (!std::isfinite(v))
+          continue;
+        low = any ? std::min(low, v) : v;
+        high = any ? std::max(high, v) : v;
+        any = true;
+      }
+      const double threshold = 1e-6;
+      double scale, offset;
+      if (low < 0) {
+        double largest = std::max(std::abs(low), std::abs(high));
+        scale = largest < threshold ? 0.0 : 127.0 / largest;
+        offset = 128.0;
+      } else {
+        scale = high < threshold ? 0.0 : 255.0 / high;
+        offset = 0.0;
+      }
+      for (int64_t p = 0; p < pixels; ++p) {
+        bool finite = true;
+        for (int64_t c = 0; c < channels; ++c)
+          finite &= std::isfinite(doubleAt(values, dtype, first + p * channels + c));
+        for (int64_t c = 0; c < channels; ++c)
+          image[size_t(p * channels + c)] =
+              finite ? uint8_t(float(
+                           float(doubleAt(values, dtype, first + p * channels + c)) *
+                               float(scale) +
+                           float(offset)))
+                     : bad_color[c];
+      }
+    }
+    // Image: height 1, width 2, colorspace 3 (the channels), encoded 4.
+    std::string encoded;
+    putVarintField(encoded, 1, uint64_t(height));
+    putVarintField(encoded, 2, uint64_t(width));
+    putVarintField(encoded, 3, uint64_t(channels));
+    putBytesField(encoded, 4, tfc::encodePng(image.data(), height, width, channels));
+    // Summary.Value: tag 1 ("TAG/image", or "TAG/image/I" when several
+    // may be), image 4.
+    std::string value;
+    putBytesField(value, 1,
+                  name + (max_images == 1 ? "/image"
+                                          : "/image/" + std::to_string(i)));
+    putBytesField(value, 4, encoded);
+    putBytesField(summary, 1, value);
+  }
+  *out = tfc::handleOf(tfc_string_new(runtime, summary.data(), summary.size()));
+}
+
+void tfc_tensor_summary(tfc_runtime *runtime, const char *node,
+                        const uint64_t *tag, const void *values,
+                        const uint64_t *metadata, uint64_t *out,
+                        const int64_t *dims, int64_t rank, int64_t dtype,
+                        int64_t element_bytes) {
+  // TensorProto: dtype 1, tensor_shape 2 (TensorShapeProto: a dim 2 per
+  // dimension, its size 1), and the values: strings as string_val 8, any
+  // other type's bytes as tensor_content 4 (TensorFlow's kernel writes
+  // them so). The shape is there even for a scalar.
+  int64_t count = 1;
+  std::string shape, tensor;
+  for (int64_t d = 0; d < rank; ++d) {
+    std::string dim;
+    if (dims[d] != 0)
+      putVarintField(dim, 1, uint64_t(dims[d]));
+    putBytesField(shape, 2, dim);
+    count *= dims[d];
+  }
+  putVarintField(tensor, 1, uint64_t(dtype));
+  putBytesField(tensor, 2, shape);
+  if (dtype == 7) { // DT_STRING: handles
+    for (int64_t i = 0; i < count; ++i)
+      putBytesField(tensor, 8,
+                    tfc::stringOf(static_cast<const uint64_t *>(values)[i]));
+  } else if (count > 0) {
+    putBytesField(tensor, 4,
+                  std::string(static_cast<const char *>(values),
+                              size_t(count * element_bytes)));
+  }
+  // Summary.Value: tag 1, tensor 8, metadata 9 (a SummaryMetadata, as
+  // given: the plugin that shows it).
+  std::string name = tfc::stringOf(*tag), meta = tfc::stringOf(*metadata);
+  if (!isMessage(meta))
+    tfc::rt::failAt(runtime, node,
+                    "its serialized_summary_metadata is no SummaryMetadata");
+  std::string value, summary;
+  if (!name.empty())
+    putBytesField(value, 1, name);
+  putBytesField(value, 8, tensor);
+  putBytesField(value, 9, meta);
+  putBytesField(summary, 1, value);
+  *out = tfc::handleOf(tfc_string_new(runtime, summary.data(), summary.size()));
 }
 
 } // extern "C"

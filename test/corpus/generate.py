@@ -63,6 +63,7 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
 )
 from tensorflow.python.ops import control_flow_util  # noqa: E402
 from tensorflow.python.ops import gen_data_flow_ops  # noqa: E402
+from tensorflow.python.ops import gen_logging_ops  # noqa: E402
 from tfsession import (identical, load_graph_def, run_saved_model_graph,  # noqa: E402
                        session_config)
 
@@ -769,7 +770,9 @@ def make_accumulators(root):
 def make_summaries(root):
     """TensorBoard summaries of a small regression's training: a scalar (the
     loss), histograms of a fed float tensor with zeros and a tiny value, of
-    fed int32s and of the weights the step reads, merged (merge_all). TF1
+    fed int32s and of the weights the step reads, images (fed RGB floats
+    with negative values and a NaN; the gray magnitudes of x), a text and
+    the weights as a tensor (TensorSummaryV2), merged (merge_all). TF1
     graph, resource variables, SGD with global_step. TensorFlow's FileWriter
     records the merged summary of each of 3 steps (as global steps 1 to 3)
     in outputs/events.out.tfevents.tensorflow; the loss is the fourth step's.
@@ -779,7 +782,8 @@ def make_summaries(root):
     rng = np.random.default_rng(model_seed(name))
     md = ModelDir(root, name, "training",
                   "ScalarSummary, HistogramSummary (float and int32), "
-                  "MergeSummary over 3 SGD steps, TensorFlow's event file")
+                  "ImageSummary, TensorSummaryV2 (text, weights), MergeSummary "
+                  "over 3 SGD steps, TensorFlow's event file")
     with tf1_graph(name) as g:
         x = tf1.placeholder(tf.float32, [4, 6], name="x")
         n = tf1.placeholder(tf.int32, [5], name="n")
@@ -795,15 +799,32 @@ def make_summaries(root):
         tf1.summary.histogram("x", x)
         tf1.summary.histogram("ints", n)
         tf1.summary.histogram("w", weights)
+        # Two float RGB images with negative values and a NaN pixel (blue,
+        # not the default red), and one gray image of the magnitudes of x
+        # (nonnegative).
+        images = tf1.placeholder(tf.float32, [2, 3, 4, 3], name="images")
+        tf1.add_to_collection(tf1.GraphKeys.SUMMARIES, gen_logging_ops.image_summary(
+            "pictures", images, max_images=2,
+            bad_color=tf.make_tensor_proto([0, 0, 255, 255], tf.uint8),
+            name="pictures"))
+        tf1.summary.image("magnitudes", tf.reshape(tf.abs(x), [1, 4, 6, 1]),
+                          max_outputs=1)
+        # A text summary (TensorSummaryV2 of strings, the text plugin's
+        # metadata) and the weights as a tensor summary.
+        tf1.summary.text("notes", tf.constant(["first", "second line"]))
+        tf1.summary.tensor_summary("weights", weights)
         merged = tf1.summary.merge_all(name="merged")
         init = tf1.global_variables_initializer()
         x_value = rng.standard_normal((4, 6)).astype(np.float32)
         x_value[0, :2] = 0.0
         x_value[1, 3] = 1e-13
         n_value = np.array([0, -3, 7, 7, 120000], np.int32)
+        images_value = rng.standard_normal((2, 3, 4, 3)).astype(np.float32)
+        images_value[1, 2, 3, 1] = np.nan
         md.add_feed("x:0", x_value)
         md.add_feed("n:0", n_value)
-        feeds = {x: x_value, n: n_value}
+        md.add_feed("images:0", images_value)
+        feeds = {x: x_value, n: n_value, images: images_value}
         events = md.path("outputs", "events")
         with tf1.Session(graph=g, config=session_config()) as sess:
             sess.run(init)

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
 
 namespace tfc {
@@ -49,11 +50,17 @@ public:
   /// Appends the record of `event`; false and `error` naming the file
   /// when it could not.
   bool append(const std::string &event, std::string &error);
+  /// Appends an event of the serialized Summary `summary` at `step`, each
+  /// value's metadata (the plugin that shows it) kept only the first time
+  /// its tag comes, as TensorFlow's FileWriter keeps it.
+  bool appendSummary(int64_t step, const std::string &summary,
+                     std::string &error);
   const std::string &path() const { return file; }
 
 private:
   std::string file;
   std::FILE *stream = nullptr;
+  std::set<std::string> seenTags;
 };
 
 /// Seconds since the epoch, as Event.wall_time has them.

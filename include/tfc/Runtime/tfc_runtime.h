@@ -366,6 +366,27 @@ const char *tfc_end_of_input_message(tfc_runtime *runtime);
 void tfc_histogram_summary(tfc_runtime *runtime, const char *node,
                            const uint64_t *tag, const void *values,
                            uint64_t *out, int64_t count, int64_t dtype);
+/* ImageSummary: the handle of a serialized Summary with a value per image
+ * of the first `max_images` of `batch` (tag "TAG/image", or "TAG/image/I"
+ * when max_images > 1), each a PNG of `height` x `width` pixels of
+ * `channels` (1, 3, 4) samples: uint8 values (dtype 4) as they are, float
+ * or double ones mapped into uint8 per image as TensorFlow maps them (see
+ * SummaryOps.cpp), a pixel with a sample not finite as `bad_color`. */
+void tfc_image_summary(tfc_runtime *runtime, const uint64_t *tag,
+                       const void *values, const uint8_t *bad_color,
+                       uint64_t *out, int64_t batch, int64_t height,
+                       int64_t width, int64_t channels, int64_t dtype,
+                       int64_t max_images);
+/* TensorSummaryV2: the handle of a serialized Summary with one value, tag
+ * *tag, the tensor at `values` (shape dims[0..rank), TensorFlow's `dtype`,
+ * `element_bytes` each; strings as handles) as a TensorProto, and the
+ * SummaryMetadata *metadata (a serialized one; not one ends the step
+ * naming `node`). */
+void tfc_tensor_summary(tfc_runtime *runtime, const char *node,
+                        const uint64_t *tag, const void *values,
+                        const uint64_t *metadata, uint64_t *out,
+                        const int64_t *dims, int64_t rank, int64_t dtype,
+                        int64_t element_bytes);
 /* MergeSummary: the values of the `count` serialized Summaries at
  * *inputs[i] (string handles), in order, as one; a tag seen twice, or an
  * input that is no Summary, ends the step naming `node`. */

@@ -1031,6 +1031,13 @@ def : TfcOp<"HistogramSummary", Summaries, Pattern<"HistogramOp">> {
 def : TfcOp<"MergeSummary", Summaries, Pattern<"MergeOp">> {
   let shape = "scalarOutput";
 }
+def : TfcOp<"ImageSummary", Summaries, Pattern<"ImageOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["max_images", "bad_color"];
+}
+def : TfcOp<"TensorSummaryV2", Summaries, Pattern<"TensorOp">> {
+  let shape = "scalarOutput";
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

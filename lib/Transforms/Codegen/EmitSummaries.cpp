@@ -1,7 +1,9 @@
 //===- EmitSummaries.cpp - TensorBoard's summary ops ----------------------===//
 //
-// ScalarSummary, HistogramSummary and MergeSummary: calls of the runtime's
-// tfc_scalar_summary, tfc_histogram_summary and tfc_merge_summary, which
+// ScalarSummary, HistogramSummary, ImageSummary, TensorSummaryV2 and
+// MergeSummary: calls of the runtime's tfc_scalar_summary,
+// tfc_histogram_summary, tfc_image_summary, tfc_tensor_summary and
+// tfc_merge_summary, which
 // write a serialized Summary protocol buffer into a string scalar, as
 // TensorFlow's kernels do; a program run with --logdir writes the fetched
 // ones to an event file (ProgramDriver.cpp).
@@ -13,6 +15,8 @@
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 
@@ -94,6 +98,105 @@ protected:
   }
 };
 
+/// ImageSummary: tfc_image_summary over a [batch, height, width, channels]
+/// tensor, its bad_color a constant of the program.
+class ImageOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    Value tag = step.memrefFor(operands[0]), images = step.memrefFor(operands[1]);
+    if (!tag || !images)
+      return step.error(node) << "its tag or images have no buffer";
+    auto type = cast<MemRefType>(images.getType());
+    // (The tensor's element type: its memref's integers are signless.)
+    Type element =
+        cast<RankedTensorType>(operands[1].getType()).getElementType();
+    if (type.getRank() != 4 || (type.getDimSize(3) != 1 &&
+                                type.getDimSize(3) != 3 && type.getDimSize(3) != 4))
+      return step.error(node) << "images of shape " << type
+                              << ": expected [batch, height, width, 1, 3 or 4]";
+    if (!element.isF32() && !element.isF64() && !element.isUnsignedInteger(8))
+      return step.error(node) << "images of type " << element
+                              << ": uint8, float32 and float64 only";
+    // TensorFlow's default: opaque red.
+    SmallVector<int8_t> badColor = {-1, 0, 0, -1};
+    if (auto given = node->getAttrOfType<DenseElementsAttr>("bad_color")) {
+      badColor.clear();
+      for (APInt sample : given.getValues<APInt>())
+        badColor.push_back(int8_t(sample.getZExtValue()));
+    }
+    int64_t channels = type.getDimSize(3);
+    if (int64_t(badColor.size()) < channels)
+      return step.error(node) << "bad_color has " << badColor.size()
+                              << " samples for images of " << channels
+                              << " channels";
+    badColor.resize(channels);
+    auto colorType = MemRefType::get({channels}, step.builder.getI8Type());
+    std::string color = step.addGlobal(
+        loc, "tfc_bad_color_", colorType,
+        DenseElementsAttr::get(
+            RankedTensorType::get({channels}, step.builder.getI8Type()),
+            ArrayRef<int8_t>(badColor)),
+        IntegerAttr());
+    auto maxImages = node->getAttrOfType<IntegerAttr>("max_images");
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    step.callKernel(
+        loc, "tfc_image_summary",
+        {step.pointerTo(tag), step.pointerTo(images),
+         step.pointerTo(step.builder.create<memref::GetGlobalOp>(loc, colorType,
+                                                                 color)),
+         step.pointerTo(*out)},
+        {type.getDimSize(0), type.getDimSize(1), type.getDimSize(2), channels,
+         int64_t(tfg::typeToDataType(element)),
+         maxImages ? maxImages.getInt() : 3});
+    return success();
+  }
+};
+
+/// TensorSummaryV2: tfc_tensor_summary of a numeric or string tensor.
+class TensorOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OperandRange operands = tfg::getDataOperands(node);
+    Value tag = step.memrefFor(operands[0]), tensor = step.memrefFor(operands[1]),
+          metadata = step.memrefFor(operands[2]);
+    if (!tag || !tensor || !metadata)
+      return step.error(node) << "an input has no buffer";
+    auto tensorType = cast<RankedTensorType>(operands[1].getType());
+    Type element = tensorType.getElementType();
+    int64_t bytes = isa<tfg::StringType>(element) ? 8
+                    : element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0
+                        ? element.getIntOrFloatBitWidth() / 8
+                        : 0;
+    if (bytes == 0)
+      return step.error(node) << "summarizes a tensor of type " << element
+                              << ": numbers of whole bytes and strings only";
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    Value dims = tensorType.getRank()
+                     ? step.pointerTo(step.constantTable(loc, tensorType.getShape()))
+                     : step.nullPointer(loc);
+    step.callKernel(loc, "tfc_tensor_summary",
+                    {step.stringPointer(loc, tfg::nodeLabel(node)),
+                     step.pointerTo(tag), step.pointerTo(tensor),
+                     step.pointerTo(metadata), step.pointerTo(*out), dims},
+                    {tensorType.getRank(), int64_t(tfg::typeToDataType(element)),
+                     bytes});
+    return success();
+  }
+};
+
 /// MergeSummary: tfc_merge_summary over a table of its inputs' handles.
 class MergeOpPattern : public NodePattern {
 public:
@@ -126,6 +229,8 @@ void populateSummaryPatterns(CodegenPatterns &patterns) {
   patterns.add<SummaryOpPattern>("SummaryOp");
   patterns.add<HistogramOpPattern>("HistogramOp");
   patterns.add<MergeOpPattern>("MergeOp");
+  patterns.add<ImageOpPattern>("ImageOp");
+  patterns.add<TensorOpPattern>("TensorOp");
 }
 
 } // namespace tfc

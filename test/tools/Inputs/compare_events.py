@@ -7,9 +7,12 @@ file in DIR is tfc's)
 Every record's framing and checksums are checked (read_events.py). The
 summary events must be as many, at the same steps, with the same tags in
 the same order. A value whose bytes are TensorFlow's is "exact"; else a
-simple_value within rtol 1e-5, or a histogram with the same bucket limits
-and counts and min, max, num, sum and sum of squares within rtol 1e-5, is
-"close"; anything else is a MISMATCH. Prints a line per tag for FileCheck.
+simple_value within rtol 1e-5, a histogram with the same bucket limits and
+counts and min, max, num, sum and sum of squares within rtol 1e-5, a
+float32 tensor of the same shape and metadata within rtol 1e-5, or an
+image of the same size and pixels (decoded from PNGs that may be
+compressed differently) is "close"; anything else is a MISMATCH. Prints a
+line per tag for FileCheck.
 """
 import collections
 import glob
@@ -17,6 +20,7 @@ import math
 import os
 import struct
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from read_events import fields, records  # noqa: E402
@@ -40,6 +44,55 @@ def summaries(path):
     return result
 
 
+def png_pixels(png):
+    """(width, height, colour type, rows of samples) of an 8-bit PNG,
+    decoded with the standard library (any filters, one or more IDATs)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    at, idat = 8, b""
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        kind, data = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", data[:10])
+            assert depth == 8
+        elif kind == b"IDAT":
+            idat += data
+        at += 12 + length
+    channels = {0: 1, 2: 3, 6: 4}[colour]
+    raw, stride = zlib.decompress(idat), width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = row[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                row[i] = (row[i] + left) & 0xFF
+            elif kind == 2:
+                row[i] = (row[i] + up) & 0xFF
+            elif kind == 3:
+                row[i] = (row[i] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                row[i] = (row[i] + (left if pa <= pb and pa <= pc else
+                                    up if pb <= pc else corner)) & 0xFF
+        rows.append(bytes(row))
+        previous = row
+    return width, height, colour, rows
+
+
+def same_image(want, have):
+    """Image messages with the same height, width, colourspace and pixels
+    (their PNGs may be compressed differently)."""
+    w = {n: v for n, _, v in fields(want)}
+    h = {n: v for n, _, v in fields(have)}
+    return all(w.get(f) == h.get(f) for f in (1, 2, 3)) and \
+        png_pixels(w[4]) == png_pixels(h[4])
+
+
 def doubles(data):
     return list(struct.unpack("<%dd" % (len(data) // 8), data))
 
@@ -54,6 +107,18 @@ def same_within_tolerance(want, have):
     if 2 in w or 2 in h:  # simple_value, a float
         return 2 in w and 2 in h and close(struct.unpack("<f", w[2])[0],
                                            struct.unpack("<f", h[2])[0])
+    if 8 in w and 8 in h:  # tensor: float32 contents within tolerance
+        wt = {n: v for n, _, v in fields(w[8])}
+        ht = {n: v for n, _, v in fields(h[8])}
+        if wt.get(1) != 1 or ht.get(1) != 1 or wt.get(2) != ht.get(2) or \
+                w.get(9) != h.get(9):
+            return False
+        a, b = wt.get(4, b""), ht.get(4, b"")
+        return len(a) == len(b) and all(
+            close(x, y) for x, y in zip(struct.unpack("<%df" % (len(a) // 4), a),
+                                        struct.unpack("<%df" % (len(b) // 4), b)))
+    if 4 in w and 4 in h:  # image
+        return same_image(w[4], h[4])
     if 5 in w and 5 in h:  # histo
         wh = {n: v for n, _, v in fields(w[5])}
         hh = {n: v for n, _, v in fields(h[5])}
