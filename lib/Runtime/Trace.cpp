@@ -31,8 +31,11 @@ struct RawEvent {
   Event::Kind kind;
 };
 
-/// One thread's events, appended by that thread only.
+/// One thread's events, appended by that thread only. Its lock is only
+/// ever contended by collect(), which a task's CollectTrace may call while
+/// its threads still record (a ps's queue runners run until the job ends).
 struct ThreadBuffer {
+  std::mutex mutex;
   std::string name;
   std::vector<RawEvent> events;
 };
@@ -73,7 +76,9 @@ void append(const RawEvent &event) {
     r.dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  threadBuffer().events.push_back(event);
+  ThreadBuffer &buffer = threadBuffer();
+  std::lock_guard<std::mutex> lock(buffer.mutex);
+  buffer.events.push_back(event);
 }
 
 /// FNV-1a, 64 bits.
@@ -133,6 +138,7 @@ void recordStep(int64_t step, int64_t startNs) {
 
 void nameThread(const char *name) {
   ThreadBuffer &buffer = threadBuffer();
+  std::lock_guard<std::mutex> lock(buffer.mutex);
   if (buffer.name != name)
     buffer.name = name;
 }
@@ -168,7 +174,8 @@ ProcessTrace collect(const std::string &name) {
   trace.dropped = r.dropped.load();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (size_t t = 0; t < r.threads.size(); ++t) {
-    const ThreadBuffer &buffer = *r.threads[t];
+    ThreadBuffer &buffer = *r.threads[t];
+    std::lock_guard<std::mutex> bufferLock(buffer.mutex);
     std::string thread = buffer.name.empty() ? "driver" : buffer.name;
     if (!r.renamedFrom.empty() && thread.rfind(r.renamedFrom + "/", 0) == 0)
       thread = r.renamedTo + thread.substr(r.renamedFrom.size());

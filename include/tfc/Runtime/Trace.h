@@ -11,8 +11,9 @@
 // Recording is off until enable(): the generated step asks
 // tfc_trace_enabled() once per call and branches around each node's two
 // clock reads, so a program run without --trace pays one predictable
-// branch per node. Each thread appends to a buffer of its own (no lock
-// on the hot path); the process keeps at most kMaxEvents.
+// branch per node. Each thread appends to a buffer of its own (its lock
+// uncontended but while the events are collected); the process keeps at
+// most kMaxEvents.
 //
 // A distributed job's chief collects every task's events (collect(), sent
 // over the transport) and writes them on its own timeline, each task's
