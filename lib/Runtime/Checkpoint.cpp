@@ -583,8 +583,13 @@ bool makeDirectories(const std::string &dir, std::string &error) {
   return true;
 }
 
+/// Where writeFileAtomically writes `path` before renaming it.
+static std::string temporaryPathOf(const std::string &path) {
+  return path + ".tmp" + std::to_string(::getpid());
+}
+
 bool checkWritable(const std::string &path, std::string &error) {
-  std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  std::string temporary = temporaryPathOf(path);
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) {
     error = path + ": " + std::strerror(errno);
@@ -597,7 +602,7 @@ bool checkWritable(const std::string &path, std::string &error) {
 
 bool writeFileAtomically(const std::string &path, const std::string &bytes,
                          std::string &error) {
-  std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  std::string temporary = temporaryPathOf(path);
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
     error = temporary + ": " + std::strerror(errno);

@@ -18,30 +18,16 @@ using namespace proto_writer;
 
 namespace {
 
-std::string littleEndian64(uint64_t value) {
-  std::string bytes(8, '\0');
-  for (int i = 0; i < 8; ++i)
-    bytes[i] = char(value >> (8 * i));
-  return bytes;
-}
-
 uint32_t maskedCrcOf(const std::string &bytes) {
   return rt::maskCrc32c(
       rt::crc32c(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
 }
 
-/// Event.wall_time (field 1, a double).
-void putWallTime(std::string &event, double wallTime) {
-  putVarint(event, 1 << 3 | 1);
-  uint64_t bits;
-  std::memcpy(&bits, &wallTime, 8);
-  event += littleEndian64(bits);
-}
-
 } // namespace
 
 std::string tfRecord(const std::string &data) {
-  std::string length = littleEndian64(data.size());
+  std::string length;
+  putFixed64(length, data.size());
   std::string record = length;
   putFixed32(record, maskedCrcOf(length));
   record += data;
@@ -51,7 +37,7 @@ std::string tfRecord(const std::string &data) {
 
 std::string versionEvent(double wallTime, const std::string &writer) {
   std::string event;
-  putWallTime(event, wallTime);
+  putDoubleField(event, 1, wallTime); // wall_time
   putBytesField(event, 3, "brain.Event:2"); // file_version
   std::string metadata;
   putBytesField(metadata, 1, writer); // SourceMetadata.writer
@@ -61,7 +47,7 @@ std::string versionEvent(double wallTime, const std::string &writer) {
 
 std::string graphEvent(double wallTime, const std::string &graphDef) {
   std::string event;
-  putWallTime(event, wallTime);
+  putDoubleField(event, 1, wallTime); // wall_time
   putBytesField(event, 4, graphDef); // graph_def
   return event;
 }
@@ -69,7 +55,7 @@ std::string graphEvent(double wallTime, const std::string &graphDef) {
 std::string summaryEvent(double wallTime, int64_t step,
                          const std::string &summary) {
   std::string event;
-  putWallTime(event, wallTime);
+  putDoubleField(event, 1, wallTime); // wall_time
   if (step != 0)
     putVarintField(event, 2, uint64_t(step)); // step (proto3: 0 left out)
   putBytesField(event, 5, summary);         // summary
