@@ -294,7 +294,7 @@ private:
 
 /// Appends the summaries the step fetched to `file` as events of `step`;
 /// false after saying why it could not.
-bool writeSummaries(const tfc_model &model,
+bool writeSummaries(const char *program, const tfc_model &model,
                     const std::vector<NpyArray> &outputs, int64_t step,
                     tfc::EventFileWriter &file) {
   for (int i = 0; i < model.num_outputs; ++i) {
@@ -306,7 +306,7 @@ bool writeSummaries(const tfc_model &model,
                   sizeof handle);
       std::string error;
       if (handle && !file.appendSummary(step, tfc::stringOf(handle), error)) {
-        std::fprintf(stderr, "error: --logdir: %s\n", error.c_str());
+        std::fprintf(stderr, "%s: error: --logdir: %s\n", program, error.c_str());
         return false;
       }
     }
@@ -747,7 +747,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       break;
     }
     ++step;
-    if (!logDir.empty() && !writeSummaries(model, outputs, step, summaries))
+    if (!logDir.empty() && !writeSummaries(program, model, outputs, step, summaries))
       return kExitFailure;
     progress.update(s + 1, step);
     if (saveEvery > 0 && step % saveEvery == 0) {
