@@ -25,6 +25,8 @@ packages=(
   iproute2
   # dot, which lays out `tfc viz`'s pictures (run as a program).
   graphviz
+  # node, which runs the layout script of `tfc viz`'s page in its test.
+  nodejs
 )
 
 missing=()

@@ -84,16 +84,22 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   place.softPlacement = options.softPlacement;
   place.costFile = options.costFile;
   pm.addPass(createPlacePass(place));
+  if (!options.partition)
+    return;
   pm.addPass(createPartitionPass());
   pm.addPass(createCompressTransfersPass({options.compressTransfers}));
   if (options.recvScheduling)
     pm.addPass(createScheduleRecvsPass());
 }
 
-void buildTfcCodegenPipeline(mlir::OpPassManager &pm, bool tracePoints) {
+void buildTfcFusionPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createVerifyStaticShapesPass());
   pm.addPass(createRaiseFramesPass());
   pm.addPass(createFuseElementwisePass());
+}
+
+void buildTfcCodegenPipeline(mlir::OpPassManager &pm, bool tracePoints) {
+  buildTfcFusionPipeline(pm);
   pm.addPass(createPlanStatePass());
   pm.addPass(createPlanMemoryPass());
   pm.addPass(createConvertTfgToMemrefPass({tracePoints}));

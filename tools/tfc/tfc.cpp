@@ -90,8 +90,9 @@ cl::opt<std::string> emit(
 cl::opt<std::string> vizAfter(
     "after",
     cl::desc("tfc viz: the stage whose graph to draw: prune (the step as "
-             "imported and pruned) or partition (optimized, placed and "
-             "partitioned, the default)"),
+             "imported and pruned), place (optimized and placed), partition "
+             "(placed and cut per device, the default) or fuse (with the "
+             "code generator's fusion groups)"),
     cl::init("partition"), cl::cat(tfcOptions));
 /// `tfc viz`: compile's flags, a picture for output.
 bool vizCommand = false;
@@ -245,8 +246,9 @@ cl::opt<std::string> &stopAfterOption() {
 
 const char *kUsage = "usage: tfc compile MODEL -o OUT [options]\n"
                      "       tfc info MODEL\n"
-                     "       tfc viz MODEL -o GRAPH.svg|GRAPH.dot [--after "
-                     "prune|partition] [compile's options]\n"
+                     "       tfc viz MODEL -o GRAPH.svg|GRAPH.html|GRAPH.dot "
+                     "[--after prune|place|partition|fuse] [compile's "
+                     "options]\n"
                      "       tfc run-cluster OUTDIR [flags]\n"
                      "       tfc costs-from-trace TRACE.json -o COSTS.json\n"
                      "       tfc <command> --help\n";
@@ -415,47 +417,30 @@ int writeTensorBoardGraph(ModuleOp module) {
   return 0;
 }
 
-/// `tfc viz`: the step's DOT graph (Target/GraphViz.h) to -o FILE.dot, or
-/// laid out by Graphviz's `dot` program to -o FILE.svg.
+/// `tfc viz`: the step's DOT graph (Target/GraphViz.h) to -o FILE.dot, laid
+/// out by Graphviz's `dot` program to -o FILE.svg, or the page whose scopes
+/// open to -o FILE.html.
 int writePicture(ModuleOp module) {
-  std::string dot = tfc::stepToDot(module);
   StringRef out = outputPath;
+  std::string text, error;
   if (out.ends_with(".dot")) {
-    std::string error;
-    if (!tfc::rt::writeFileAtomically(out.str(), dot, error)) {
-      llvm::errs() << "tfc: error: " << error << "\n";
+    text = tfc::stepToDot(module);
+  } else if (out.ends_with(".svg")) {
+    if (!tfc::runDot("svg", tfc::stepToDot(module), text, error)) {
+      llvm::errs() << "tfc: error: viz -o " << out << ": " << error << "\n";
       return tfc::kExitFailure;
     }
-    return tfc::kExitSuccess;
+  } else {
+    std::string title = (llvm::sys::path::filename(modelPath) + ", after " +
+                         vizAfter)
+                            .str();
+    if (!tfc::stepToHtml(module, title, text, error)) {
+      llvm::errs() << "tfc: error: viz -o " << out << ": " << error << "\n";
+      return tfc::kExitFailure;
+    }
   }
-  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("dot");
-  if (!program) {
-    llvm::errs() << "tfc: error: Graphviz's dot, which draws " << out
-                 << ", is not installed (Debian: graphviz); -o FILE.dot "
-                    "writes the graph it would draw\n";
-    return tfc::kExitFailure;
-  }
-  SmallString<128> input;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("tfc-viz", "dot", fd, input)) {
-    llvm::errs() << "tfc: error: cannot make a temporary file for dot\n";
-    return tfc::kExitFailure;
-  }
-  {
-    llvm::raw_fd_ostream file(fd, /*shouldClose=*/true);
-    file << dot;
-  }
-  // Into a temporary beside the output, renamed into place once whole.
-  std::string partial = (out + ".partial").str();
-  std::string error;
-  int status = llvm::sys::ExecuteAndWait(
-      *program, {*program, "-Tsvg", "-o", partial, input.str()}, std::nullopt,
-      {}, /*secondsToWait=*/600, 0, &error);
-  llvm::sys::fs::remove(input);
-  if (status != 0 || llvm::sys::fs::rename(partial, out)) {
-    llvm::sys::fs::remove(partial);
-    llvm::errs() << "tfc: error: dot could not draw " << out
-                 << (error.empty() ? "" : ": " + error) << "\n";
+  if (!tfc::rt::writeFileAtomically(out.str(), text, error)) {
+    llvm::errs() << "tfc: error: " << error << "\n";
     return tfc::kExitFailure;
   }
   return tfc::kExitSuccess;
@@ -469,14 +454,16 @@ int compile(MLIRContext &context) {
   }
   if (vizCommand) {
     if (!StringRef(outputPath).ends_with(".svg") &&
+        !StringRef(outputPath).ends_with(".html") &&
         !StringRef(outputPath).ends_with(".dot")) {
       llvm::errs() << "tfc: error: viz -o " << outputPath
-                   << ": expected a FILE.svg or a FILE.dot\n";
+                   << ": expected a FILE.svg, FILE.html or FILE.dot\n";
       return tfc::kExitBadInput;
     }
-    if (vizAfter != "prune" && vizAfter != "partition") {
+    if (vizAfter != "prune" && vizAfter != "place" &&
+        vizAfter != "partition" && vizAfter != "fuse") {
       llvm::errs() << "tfc: error: --after=" << vizAfter
-                   << ": expected prune or partition\n";
+                   << ": expected prune, place, partition or fuse\n";
       return tfc::kExitBadInput;
     }
     if (emit.getNumOccurrences()) {
@@ -643,10 +630,16 @@ int compile(MLIRContext &context) {
   pm.enableTiming(rootTiming);
   // The configuration is on the module (setCompileInterface), where dumps
   // keep it; the pipeline's options stay at their defaults.
-  if (vizCommand && vizAfter == "prune")
+  if (vizCommand && vizAfter == "prune") {
     tfc::buildTfcImportPipeline(pm);
-  else
-    tfc::buildTfcGraphPipeline(pm, tfc::TfcGraphPipelineOptions());
+  } else {
+    tfc::TfcGraphPipelineOptions graphOptions;
+    graphOptions.partition = !(vizCommand && vizAfter == "place");
+    tfc::buildTfcGraphPipeline(pm, graphOptions);
+    // The code generator's first passes, up to its fusion groups.
+    if (vizCommand && vizAfter == "fuse")
+      tfc::buildTfcFusionPipeline(pm);
+  }
   LogicalResult result = pm.run(*module);
   if (statistics)
     tfc::printPassCounters(llvm::errs());

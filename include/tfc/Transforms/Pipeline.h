@@ -49,6 +49,11 @@ struct TfcGraphPipelineOptions
       *this, "recv-scheduling",
       llvm::cl::desc("Delay each _Recv to just before its consumers"),
       llvm::cl::init(true)};
+  Option<bool> partition{
+      *this, "partition",
+      llvm::cl::desc("Cut the placed graph into a graph per device (false: "
+                     "stop after placement, as `tfc viz --after place` does)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the passes before tfc-verify-supported to `pm` (on builtin.module):
@@ -60,6 +65,11 @@ void buildTfcImportPipeline(mlir::OpPassManager &pm);
 /// Adds the graph-level passes of `tfc compile` to `pm` (on builtin.module).
 void buildTfcGraphPipeline(mlir::OpPassManager &pm,
                            const TfcGraphPipelineOptions &options);
+
+/// Adds the code generator's first passes (the start of tfc-codegen): shapes
+/// checked static, frames raised, elementwise groups formed. `tfc viz
+/// --after fuse` draws the graph they leave.
+void buildTfcFusionPipeline(mlir::OpPassManager &pm);
 
 /// Adds the passes from an optimized module to `tfc_step_impl` (and
 /// `tfc_init_impl`) on memrefs: shapes checked static, frames raised,

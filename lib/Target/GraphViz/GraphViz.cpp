@@ -1,32 +1,28 @@
 //===- GraphViz.cpp - a step's graph as a Graphviz picture ----------------===//
 
 #include "tfc/Target/GraphViz.h"
-#include "tfc/Dialect/Tfc/TfcAttributes.h"
-#include "tfc/Dialect/Tfg/DataType.h"
+#include "StepPicture.h"
+
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Dialect/Tfg/TfgDialect.h"
-#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
-#include "tfc/Transforms/Partition.h"
 
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <map>
-#include <memory>
 
 using namespace mlir;
 
 namespace tfc {
-namespace {
 
-/// Fill colours of the device boxes, in turn (light, so labels read).
 const char *const kDeviceColours[] = {"#e8f0fe", "#fce8e6", "#e6f4ea",
                                       "#fef7e0", "#f3e8fd", "#e0f7fa"};
+const unsigned kNumDeviceColours = std::size(kDeviceColours);
+
+namespace {
 
 /// A DOT string literal.
-std::string quote(StringRef text) {
+std::string quoteDot(StringRef text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '\n') {
@@ -40,101 +36,77 @@ std::string quote(StringRef text) {
   return out + "\"";
 }
 
-/// Name scopes as nested boxes: the nodes directly in a scope, and its
-/// inner scopes by name.
-struct Scope {
-  SmallVector<Operation *> nodes;
-  std::map<std::string, std::unique_ptr<Scope>> inner;
-};
+} // namespace
+
+bool isTransfer(Operation *node) {
+  return opKindOf(node) == OpKind::InternalSend ||
+         opKindOf(node) == OpKind::InternalRecv;
+}
+
+namespace {
 
 class DotWriter {
 public:
   explicit DotWriter(llvm::raw_string_ostream &os) : os(os) {}
 
-  void graph(tfg::GraphOp graph, StringRef device, unsigned index) {
-    Scope root;
-    for (Operation &node : graph.getBody().getOperations()) {
-      if (!tfg::isNode(&node))
-        continue;
-      ids[&node] = "n" + std::to_string(ids.size());
-      Scope *scope = &root;
-      SmallVector<StringRef> parts;
-      tfg::getNodeName(&node).split(parts, '/');
-      for (StringRef part : ArrayRef<StringRef>(parts).drop_back()) {
-        std::unique_ptr<Scope> &inner = scope->inner[part.str()];
-        if (!inner)
-          inner = std::make_unique<Scope>();
-        scope = inner.get();
-      }
-      scope->nodes.push_back(&node);
-      if (opKindOf(&node) == OpKind::InternalSend)
-        sends[rendezvousKey(&node)] = &node;
-      else if (opKindOf(&node) == OpKind::InternalRecv)
-        recvs.push_back(&node);
+  void item(const PictureItem &item, const std::string &indent) {
+    using Kind = PictureItem::Kind;
+    if (item.kind == Kind::Node) {
+      ids[&item] = "n" + std::to_string(ids.size());
+      os << indent << ids[&item] << " [label="
+         << quoteDot(item.label + "\n" + tfg::getOpType(item.op).str())
+         << ", tooltip=" << quoteDot(nodeTooltip(item.op))
+         << (isTransfer(item.op) ? ", shape=cds, color=\"#d93025\"" : "")
+         << "];\n";
+      return;
     }
-    os << "  subgraph cluster_device_" << index << " {\n"
-       << "    label=" << quote(device.empty() ? "graph" : device)
-       << "; style=filled; fillcolor=" << quote(kDeviceColours[index % 6])
-       << "; fontsize=16;\n";
-    writeScope(root, "    ", std::to_string(index));
-    os << "  }\n";
-    for (Operation &node : graph.getBody().getOperations())
-      if (tfg::isNode(&node))
-        for (Value operand : node.getOperands())
-          if (Operation *producer = operand.getDefiningOp())
-            if (ids.count(producer))
-              os << "  " << ids[producer] << " -> " << ids[&node]
-                 << (tfg::isControl(operand) ? " [style=dashed]" : "")
-                 << ";\n";
+    std::string inner = indent;
+    if (item.kind != Kind::Root) {
+      inner += "  ";
+      os << indent << "subgraph ";
+      if (item.kind == Kind::Device)
+        os << "cluster_device_" << item.device << " {\n"
+           << inner << "label=" << quoteDot(item.label)
+           << "; style=filled; fillcolor="
+           << quoteDot(kDeviceColours[item.device % kNumDeviceColours])
+           << "; fontsize=16;\n";
+      else if (item.kind == Kind::Scope)
+        os << "cluster_scope_" << boxes++ << " {\n"
+           << inner << "label=" << quoteDot(item.label)
+           << "; style=\"rounded,filled\"; fillcolor=white;\n";
+      else
+        os << "cluster_fused_" << boxes++ << " {\n"
+           << inner << "label=" << quoteDot("fused: " + item.label)
+           << "; tooltip="
+           << quoteDot("one loop or kernel computes these nodes")
+           << "; style=\"dashed,bold,filled\"; color=\"#1a73e8\"; "
+              "fillcolor=\"#f1f6fe\"; fontcolor=\"#1a73e8\";\n";
+    }
+    for (const auto &child : item.children)
+      this->item(*child, inner);
+    if (item.kind != Kind::Root)
+      os << indent << "}\n";
   }
 
-  /// The _Send -> _Recv pairs, once every partition is written.
-  void transfers() {
-    for (Operation *recv : recvs)
-      if (Operation *send = sends.lookup(rendezvousKey(recv)))
-        os << "  " << ids[send] << " -> " << ids[recv]
-           << " [style=dotted, color=\"#d93025\", constraint=false];\n";
+  void edge(const PictureEdge &edge) {
+    os << "  " << ids[edge.from] << " -> " << ids[edge.to];
+    if (edge.kind == PictureEdge::Kind::Control)
+      os << " [style=dashed]";
+    else if (edge.kind == PictureEdge::Kind::Transfer)
+      os << " [style=dotted, color=\"#d93025\", constraint=false]";
+    os << ";\n";
   }
 
 private:
-  void writeScope(const Scope &scope, const std::string &indent,
-                  const std::string &path) {
-    for (Operation *node : scope.nodes) {
-      StringRef name = tfg::getNodeName(node);
-      std::string tooltip = name.str() + " (" + tfg::getOpType(node).str() + ")";
-      if (StringRef device = tfg::getAssignedDevice(node); !device.empty())
-        tooltip += "\non " + device.str();
-      for (Value result : tfg::getDataResults(node))
-        tooltip += "\n" + tfg::tensorTypeName(result.getType());
-      bool transfer = opKindOf(node) == OpKind::InternalSend ||
-                      opKindOf(node) == OpKind::InternalRecv;
-      StringRef last = name.rsplit('/').second.empty() ? name
-                                                       : name.rsplit('/').second;
-      os << indent << ids[node] << " [label="
-         << quote((last + "\n" + tfg::getOpType(node)).str())
-         << ", tooltip=" << quote(tooltip)
-         << (transfer ? ", shape=cds, color=\"#d93025\"" : "") << "];\n";
-    }
-    unsigned k = 0;
-    for (const auto &[name, inner] : scope.inner) {
-      std::string innerPath = path + "_" + std::to_string(k++);
-      os << indent << "subgraph cluster_scope_" << innerPath << " {\n"
-         << indent << "  label=" << quote(name)
-         << "; style=\"rounded,filled\"; fillcolor=white;\n";
-      writeScope(*inner, indent + "  ", innerPath);
-      os << indent << "}\n";
-    }
-  }
-
   llvm::raw_string_ostream &os;
-  llvm::DenseMap<Operation *, std::string> ids;
-  llvm::StringMap<Operation *> sends;
-  SmallVector<Operation *> recvs;
+  llvm::DenseMap<const PictureItem *, std::string> ids;
+  unsigned boxes = 0;
 };
 
 } // namespace
 
 std::string stepToDot(ModuleOp module) {
+  StepPicture picture = pictureStep(module);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "digraph step {\n"
@@ -143,17 +115,52 @@ std::string stepToDot(ModuleOp module) {
         "fontname=\"Helvetica\", fontsize=10];\n"
      << "  edge [arrowsize=0.6];\n";
   DotWriter writer(os);
-  unsigned index = 0;
-  for (auto graph : module.getOps<tfg::GraphOp>()) {
-    auto entry = graph->getAttrOfType<StringAttr>(kEntryAttr);
-    if (entry && entry.getValue() != "step")
-      continue;
-    auto device = graph->getAttrOfType<StringAttr>(kPartitionDeviceAttr);
-    writer.graph(graph, device ? device.getValue() : StringRef(), index++);
-  }
-  writer.transfers();
+  writer.item(picture.root, "  ");
+  for (const PictureEdge &edge : picture.edges)
+    writer.edge(edge);
   os << "}\n";
   return text;
+}
+
+bool runDot(StringRef format, StringRef input, std::string &output,
+            std::string &error) {
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName("dot");
+  if (!program) {
+    error = "Graphviz's dot is not installed (Debian: graphviz)";
+    return false;
+  }
+  SmallString<128> inputPath, outputPath;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tfc-viz", "dot", fd, inputPath)) {
+    error = "cannot make a temporary file for dot";
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream file(fd, /*shouldClose=*/true);
+    file << input;
+  }
+  if (llvm::sys::fs::createTemporaryFile("tfc-viz", "out", outputPath)) {
+    llvm::sys::fs::remove(inputPath);
+    error = "cannot make a temporary file for dot";
+    return false;
+  }
+  // To its standard output: with -o, dot writes only the first of several
+  // graphs there.
+  std::string flag = ("-T" + format).str();
+  std::optional<StringRef> redirects[] = {std::nullopt, outputPath.str(),
+                                          std::nullopt};
+  int status = llvm::sys::ExecuteAndWait(
+      *program, {*program, flag, inputPath.str()}, std::nullopt, redirects,
+      /*secondsToWait=*/600, 0, &error);
+  llvm::sys::fs::remove(inputPath);
+  auto buffer = llvm::MemoryBuffer::getFile(outputPath);
+  llvm::sys::fs::remove(outputPath);
+  if (status != 0 || !buffer) {
+    error = "dot failed" + (error.empty() ? "" : ": " + error);
+    return false;
+  }
+  output = (*buffer)->getBuffer().str();
+  return true;
 }
 
 } // namespace tfc
