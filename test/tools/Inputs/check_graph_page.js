@@ -76,6 +76,43 @@ for (const [name, open] of Object.entries(views)) {
   }
 }
 
+// The page's drawing code, on a stand-in for the browser's document: it
+// draws a <title> per box shown and a path per edge, and a click on a
+// closed box opens it.
+{
+  class Element {
+    constructor(name) { this.name = name; this.children = []; this.attrs = {};
+                        this.listeners = {}; this.style = {}; this.text = ""; }
+    setAttribute(k, v) { this.attrs[k] = String(v); }
+    appendChild(child) { this.children.push(child); return child; }
+    addEventListener(kind, f) { this.listeners[kind] = f; }
+    set textContent(v) { this.text = v; if (v === "") this.children = []; }
+    get textContent() { return this.text; }
+    all(name) { return this.children.flatMap(c => (c.name === name ? [c] : []).concat(c.all(name))); }
+  }
+  const byId = {};
+  const document = {
+    title: "",
+    getElementById(id) {
+      if (!byId[id]) byId[id] = new Element("div");
+      if (id === "tfc-graph-data") byId[id].text = dataText;
+      return byId[id];
+    },
+    createElementNS(ns, name) { return new Element(name); },
+  };
+  new Function("module", "document", code)(undefined, document);
+  const view = byId["view"];
+  const drawn = () => [view.all("title").length, view.all("path").length - 1];
+  const [boxes, edges] = drawn();
+  const closed = view.all("g").find(g => (g.attrs.class || "").startsWith("closed"));
+  let opened = "no closed box";
+  if (closed) {
+    closed.listeners.click();
+    opened = `a click on a closed box opened it: ${drawn()[0]} boxes`;
+  }
+  console.log(`page script: drew ${boxes} boxes, ${edges} edges; ${opened}`);
+}
+
 if (args[1]) {
   // The IR's step graphs: every tfg.graph but the once-run entries'.
   const ir = fs.readFileSync(args[1], "utf8");
