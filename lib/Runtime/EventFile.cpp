@@ -6,6 +6,7 @@
 #include "ProtoReader.h"
 #include "ProtoWriter.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -73,14 +74,18 @@ EventFileWriter::~EventFileWriter() {
     std::fclose(stream);
 }
 
-bool EventFileWriter::open(const std::string &dir, std::string &error) {
+bool EventFileWriter::open(const std::string &dir, std::string &error,
+                           const std::string &suffix) {
   if (!rt::makeDirectories(dir, error))
     return false;
   double now = wallTimeNow();
   char host[256] = "localhost";
   ::gethostname(host, sizeof host - 1);
+  static std::atomic<int64_t> opened{0};
+  int64_t number = opened++;
   file = dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + "." +
-         host + "." + std::to_string(::getpid()) + ".tfc";
+         host + "." + std::to_string(::getpid()) + ".tfc" +
+         (number ? "." + std::to_string(number) : "") + suffix;
   stream = std::fopen(file.c_str(), "wb");
   if (!stream) {
     error = file + ": " + std::strerror(errno);
@@ -122,6 +127,20 @@ bool EventFileWriter::appendSummary(int64_t step, const std::string &summary,
     putBytesField(kept, 1, stripped);
   });
   return append(summaryEvent(wallTimeNow(), step, kept), error);
+}
+
+bool EventFileWriter::appendWholeSummary(int64_t step,
+                                         const std::string &summary,
+                                         std::string &error) {
+  return append(summaryEvent(wallTimeNow(), step, summary), error);
+}
+
+bool EventFileWriter::flush(std::string &error) {
+  if (std::fflush(stream) != 0) {
+    error = file + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 bool writeGraphEventFile(const std::string &dir, const std::string &graphDef,

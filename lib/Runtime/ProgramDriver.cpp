@@ -30,7 +30,8 @@
 // writes a Chrome trace of every step's nodes after the run (Trace.h; a
 // cluster's chief collects every task's). --logdir DIR appends the
 // summaries each step fetched to a TensorBoard event file in DIR, as
-// events of the step's number (EventFile.h).
+// events of the step's number (EventFile.h), and TF2's summary writers
+// write under DIR (SummaryWriters.h).
 // Bad usage or input: one line on stderr and exit status 2.
 //
 //===----------------------------------------------------------------------===//
@@ -454,15 +455,18 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                           "restores the variables of between-graph "
                           "replication; give it there");
 
-  // The summaries a step fetched go to an event file in --logdir.
+  // The summaries a step fetched go to an event file in --logdir; TF2's
+  // summary writers write under it (tfc_runtime_options::summary_logdir).
   tfc::EventFileWriter summaries;
   if (!logDir.empty()) {
-    if (!model.summary_outputs)
+    if (!model.summary_outputs && model.num_summary_writers == 0)
       return usage(program, "--logdir: the program fetches no summary (a "
                             "summary op's output, given to tfc compile's "
-                            "--fetch)");
+                            "--fetch) and writes none (TF2's summary "
+                            "writers)");
     std::string error;
-    if (!summaries.open(logDir, error)) {
+    if (!model.summary_outputs ? !rt::makeDirectories(logDir, error)
+                               : !summaries.open(logDir, error)) {
       std::fprintf(stderr, "%s: error: --logdir: %s\n", program, error.c_str());
       return kExitBadInput;
     }
@@ -608,6 +612,7 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
   options.threads = static_cast<int32_t>(threads);
   options.create_rendezvous = hooks.createRendezvous;
   options.rendezvous_context = hooks.rendezvousContext;
+  options.summary_logdir = logDir.empty() ? nullptr : logDir.c_str();
   std::unique_ptr<tfc_runtime, void (*)(tfc_runtime *)> runtime(
       tfc_runtime_create(&options), tfc_runtime_destroy);
   if (!runtime) {
@@ -747,7 +752,8 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
       break;
     }
     ++step;
-    if (!logDir.empty() && !writeSummaries(program, model, outputs, step, summaries))
+    if (!logDir.empty() && model.summary_outputs &&
+        !writeSummaries(program, model, outputs, step, summaries))
       return kExitFailure;
     progress.update(s + 1, step);
     if (saveEvery > 0 && step % saveEvery == 0) {

@@ -29,7 +29,10 @@ static tfc_runtime *makeRuntime(const tfc_runtime_options *options,
           : tfc::makeLocalRendezvous().release());
   if (!rendezvous)
     return nullptr;
-  return new tfc_runtime(threads, std::move(rendezvous), std::move(queues));
+  auto *runtime = new tfc_runtime(threads, std::move(rendezvous), std::move(queues));
+  if (options->summary_logdir)
+    runtime->summary_logdir = options->summary_logdir;
+  return runtime;
 }
 
 tfc_runtime *tfc_runtime_create(const tfc_runtime_options *options) {

@@ -11,6 +11,7 @@
 #include "Queues.h"
 #include "Rendezvous.h"
 #include "Stacks.h"
+#include "SummaryWriters.h"
 #include "TensorArrays.h"
 #include "Strings.h"
 #include "tfc/Runtime/tfc_runtime.h"
@@ -49,6 +50,10 @@ struct tfc_runtime {
   std::unique_ptr<tfc::QueueRunners> queue_runners;
   /// The chief's, which stop first (tfc_chief_queue_runners_stop).
   std::unique_ptr<tfc::QueueRunners> chief_queue_runners;
+  /// TF2's summary writers, and the directory they write under (a
+  /// program's --logdir; empty: where their graph says).
+  tfc::SummaryWriters summary_writers;
+  std::string summary_logdir;
   /// Set while the client whose steps this runtime runs is lost
   /// (tfc_runtime_abandon_waits).
   std::atomic<bool> abandoned{false};

@@ -696,9 +696,15 @@ struct ConvertTfgToMemrefPass
         op->setAttr(kTensorArraySlotAttr, IntegerAttr::get(i64, arrays++));
     });
     // The queues, numbered over the program by name: the init entry's node
-    // of a queue and the step's make and use one queue.
-    std::map<std::string, int64_t> queues, accumulators;
+    // of a queue and the step's make and use one queue. Summary writers
+    // likewise.
+    std::map<std::string, int64_t> queues, accumulators, writers;
     module.walk([&](Operation *op) {
+      if (tfg::isNode(op) && opKindOf(op) == OpKind::SummaryWriter) {
+        auto [it, inserted] = writers.try_emplace(queueName(op), writers.size());
+        op->setAttr(kSummaryWriterSlotAttr, IntegerAttr::get(i64, it->second));
+        return;
+      }
       bool queue = isQueueNode(op);
       if (!queue && !isAccumulatorNode(op))
         return;

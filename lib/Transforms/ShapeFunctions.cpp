@@ -24,6 +24,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
+
 using namespace mlir;
 
 namespace tfc {
@@ -380,6 +382,17 @@ LogicalResult identity(ShapeContext &c) {
   return success();
 }
 
+/// Switch: both outputs are its data input, shape and value (the one alive
+/// carries it), so that a cond's branches see what the graph passed in.
+LogicalResult switchOp(ShapeContext &c) {
+  for (unsigned i = 0; i < c.numOutputs(); ++i) {
+    c.setOutput(i, c.input(0));
+    if (const SmallVector<int64_t> *value = c.inputValue(0))
+      c.setOutputValue(i, *value);
+  }
+  return success();
+}
+
 /// IdentityN: output i is input i, shape and value (Keras 3 wraps its
 /// custom gradients, swish's among them, in one).
 LogicalResult identityN(ShapeContext &c) {
@@ -414,6 +427,21 @@ LogicalResult broadcastBinary(ShapeContext &c) {
     return binaryValue(c, checked([](int64_t x, int64_t y) { return std::max(x, y); }));
   if (kind == OpKind::Minimum)
     return binaryValue(c, checked([](int64_t x, int64_t y) { return std::min(x, y); }));
+  // Comparisons of known integers: 1 or 0 (a SelectV2 may pick a size by
+  // one, as TensorFlow's linspace does).
+  using Compare = std::function<bool(int64_t, int64_t)>;
+  static const std::pair<OpKind, Compare> comparisons[] = {
+      {OpKind::Equal, std::equal_to<int64_t>()},
+      {OpKind::NotEqual, std::not_equal_to<int64_t>()},
+      {OpKind::Less, std::less<int64_t>()},
+      {OpKind::LessEqual, std::less_equal<int64_t>()},
+      {OpKind::Greater, std::greater<int64_t>()},
+      {OpKind::GreaterEqual, std::greater_equal<int64_t>()}};
+  for (const auto &[comparison, compare] : comparisons)
+    if (kind == comparison)
+      return binaryValue(c, [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+        return compare(x, y) ? 1 : 0;
+      });
   if (kind == OpKind::FloorDiv)
     return binaryValue(c, [](int64_t x, int64_t y) -> std::optional<int64_t> {
       if (y == 0)
@@ -434,6 +462,42 @@ LogicalResult broadcastAll(ShapeContext &c) {
     out = *next;
   }
   c.setOutput(0, out);
+  return success();
+}
+
+/// SelectV2: the inputs broadcast; its value where the condition is a
+/// constant and the chosen values are known (TensorFlow's linspace picks
+/// its slices' sizes so, with a constant condition).
+LogicalResult selectV2(ShapeContext &c) {
+  if (failed(broadcastAll(c)))
+    return failure();
+  // The condition: a known comparison's 1s and 0s, or a bool Const.
+  SmallVector<bool> chosen;
+  if (const auto *known = c.inputValue(0)) {
+    for (int64_t v : *known)
+      chosen.push_back(v != 0);
+  } else {
+    Operation *producer = tfg::getDataOperands(c.getNode())[0].getDefiningOp();
+    auto condition =
+        producer && tfg::isNode(producer) && opKindOf(producer) == OpKind::Const
+            ? dyn_cast_or_null<DenseElementsAttr>(producer->getAttr("value"))
+            : nullptr;
+    if (condition && condition.getElementType().isInteger(1))
+      chosen.assign(condition.getValues<bool>().begin(),
+                    condition.getValues<bool>().end());
+  }
+  const auto *a = c.inputValue(1), *b = c.inputValue(2);
+  if (chosen.empty() || !a || !b)
+    return success();
+  size_t n = std::max({chosen.size(), a->size(), b->size()});
+  auto at = [&](auto &values, size_t i) { return values[values.size() == 1 ? 0 : i]; };
+  for (size_t size : {chosen.size(), a->size(), b->size()})
+    if (size != 1 && size != n)
+      return success();
+  SmallVector<int64_t> out;
+  for (size_t i = 0; i < n; ++i)
+    out.push_back(at(chosen, i) ? at(*a, i) : at(*b, i));
+  c.setOutputValue(0, out);
   return success();
 }
 

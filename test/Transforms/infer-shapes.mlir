@@ -105,6 +105,37 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// TensorFlow's linspace, as TF2's histogram summary builds it inside a
+// cond: its range's end is SelectV2(n >= 0, max(n - 1, 1), -1) of a count
+// that reaches the branch through a Switch. Switch outputs, comparisons and
+// SelectV2 carry known values, so the range is static.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("branch") {{.*}} -> (tensor<i32>, tensor<i32>)
+// CHECK: name("nonnegative") {{.*}} -> tensor<i1>
+// CHECK: name("end") {{.*}} -> tensor<i32>
+// CHECK: name("range") {{.*}} -> tensor<29xi32>
+// CHECK: name("picked") {{.*}} -> tensor<2x31xi32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %n:2 = Const name("n") {dtype = i32, value = dense<31> : tensor<i32>} : () -> tensor<i32>
+  %p:2 = Placeholder name("p") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<*xi1>
+  %sw:3 = Switch(%n#0, %p#0) name("branch") {T = i32} : (tensor<i32>, tensor<*xi1>) -> (tensor<*xi32>, tensor<*xi32>)
+  %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %m1:2 = Const name("m1") {dtype = i32, value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %ge:2 = GreaterEqual(%sw#1, %zero#0) name("nonnegative") {T = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi1>
+  %nm1:2 = Sub(%sw#1, %one#0) name("steps") {T = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %steps:2 = Maximum(%nm1#0, %one#0) name("at_least_one") {T = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %end:2 = SelectV2(%ge#0, %steps#0, %m1#0) name("end") {T = i32} : (tensor<*xi1>, tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %r:2 = Range(%one#0, %end#0, %one#0) name("range") {Tidx = i32} : (tensor<i32>, tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  // A bool Const picks elementwise too.
+  %c:2 = Const name("c") {dtype = i1, value = dense<[true, false]> : tensor<2xi1>} : () -> tensor<2xi1>
+  %ab:2 = Const name("ab") {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %pick:2 = SelectV2(%c#0, %ab#0, %n#0) name("pick") {T = i32} : (tensor<2xi1>, tensor<2xi32>, tensor<i32>) -> tensor<*xi32>
+  %z:2 = Fill(%pick#0, %one#0) name("picked") {T = i32, index_type = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+}
+
+// -----
+
 // A target put together from pieces some of which are unknown keeps the
 // known ones (TensorFlow's partial shape tensors): the gradient of a
 // Gather reshapes to ConcatV2([Size(indices)], Shape(params)[1:]), with

@@ -45,6 +45,7 @@ import os
 import random
 import shutil
 import sys
+import tempfile
 import zlib
 
 # Must be set before TensorFlow is imported.
@@ -64,6 +65,7 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
 from tensorflow.python.ops import control_flow_util  # noqa: E402
 from tensorflow.python.ops import gen_data_flow_ops  # noqa: E402
 from tensorflow.python.ops import gen_logging_ops  # noqa: E402
+from tensorflow.python.ops import gen_summary_ops  # noqa: E402
 from tfsession import (identical, load_graph_def, run_saved_model_graph,  # noqa: E402
                        session_config)
 
@@ -843,6 +845,80 @@ def make_summaries(root):
                            summary_events="outputs/events.out.tfevents.tensorflow")
         md.write_text(g.as_graph_def())
     md.verify()
+    md.finish()
+
+
+def make_summaries_v2(root):
+    """TF2's summary writer ops in a TF1 training graph: a writer made by
+    tf.summary.create_file_writer (SummaryWriter, CreateSummaryFileWriter in
+    the init, logdir "logs_v2" relative to the working directory), and at
+    each step, before the step's update, at the global step it reads:
+    tf.summary.scalar of the loss, tf.summary.histogram of the weights (its
+    buckets computed in the graph, a StatelessIf), tf.summary.text (all
+    WriteSummary), WriteScalarSummary of a constant and WriteHistogramSummary
+    of the fed x (the legacy ops), then FlushSummaryWriter. TensorFlow's
+    writer's events of 3 steps (global steps 0 to 2) are
+    outputs/events.out.tfevents.tensorflow; the loss is the fourth step's."""
+    name = "summaries_v2"
+    seed_everything(name)
+    rng = np.random.default_rng(model_seed(name))
+    md = ModelDir(root, name, "training",
+                  "WriteSummary (scalar, histogram, text), WriteScalarSummary, "
+                  "WriteHistogramSummary, CreateSummaryFileWriter, "
+                  "FlushSummaryWriter over 3 SGD steps, TensorFlow's event file")
+    # The writer's logdir is relative: TensorFlow runs in a scratch
+    # directory, which also takes the verification run's events.
+    scratch = tempfile.mkdtemp()
+    cwd = os.getcwd()
+    os.chdir(scratch)
+    try:
+        with tf1_graph(name) as g:
+            x = tf1.placeholder(tf.float32, [4, 6], name="x")
+            y = tf.constant(rng.standard_normal((4, 1)).astype(np.float32), name="y")
+            w = tf1.get_variable("w", initializer=tf.constant(
+                rng.standard_normal((6, 1)).astype(np.float32)), use_resource=True)
+            global_step = tf1.train.get_or_create_global_step()
+            weights = w.read_value()
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, weights) - y), name="loss")
+            writer = tf.summary.create_file_writer("logs_v2", name="writer")
+            step = global_step.read_value()
+            with writer.as_default(step=step):
+                written = [
+                    tf.summary.scalar("loss", loss),
+                    tf.summary.histogram("weights", weights),
+                    tf.summary.text("note", tf.constant("a step of SGD")),
+                    gen_summary_ops.write_scalar_summary(
+                        writer._resource, step, "learning_rate",
+                        tf.constant(0.1), name="learning_rate"),
+                    gen_summary_ops.write_histogram_summary(
+                        writer._resource, step, "x", x, name="x_histogram"),
+                ]
+            with tf.control_dependencies(written):
+                update = tf1.train.GradientDescentOptimizer(0.1).minimize(
+                    loss, global_step=global_step)
+            with tf.control_dependencies([update]):
+                flush = writer.flush()
+            train = tf.group(update, flush, name="train")
+            init = tf.group(tf1.variables_initializer(tf1.global_variables(),
+                                                      name="variables"),
+                            writer.init(), name="init")
+            x_value = rng.standard_normal((4, 6)).astype(np.float32)
+            md.add_feed("x:0", x_value)
+            with tf1.Session(graph=g, config=session_config()) as sess:
+                sess.run(init)
+                for _ in range(3):
+                    sess.run(train, {x: x_value})
+                md.add_fetch("loss:0", sess.run(loss, {x: x_value}))
+            (events,) = os.listdir("logs_v2")
+            shutil.move(os.path.join("logs_v2", events),
+                        md.path("outputs", "events.out.tfevents.tensorflow"))
+            md.manifest.update(targets=["train"], init=["init"], steps=3,
+                               summary_events="outputs/events.out.tfevents.tensorflow")
+            md.write_text(g.as_graph_def())
+        md.verify()
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(scratch)
     md.finish()
 
 
@@ -2587,6 +2663,7 @@ def all_models():
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
         ("summaries", make_summaries),
+        ("summaries_v2", make_summaries_v2),
         ("ps_async_mlp", make_ps_async_mlp),
         ("ps_shared_queue", make_ps_shared_queue),
         ("ps_sync_mlp", make_ps_sync_mlp),

@@ -42,11 +42,14 @@ std::string summaryEvent(double wallTime, int64_t step,
 class EventFileWriter {
 public:
   ~EventFileWriter();
-  /// Makes DIR (and its parents) and DIR/events.out.tfevents.SECONDS.HOST,
-  /// which names this process's host and id so that the programs of a job
-  /// writing into one directory keep files of their own; false and
-  /// `error` naming what could not be made.
-  bool open(const std::string &dir, std::string &error);
+  /// Makes DIR (and its parents) and
+  /// DIR/events.out.tfevents.SECONDS.HOST.PID.tfc[.N]SUFFIX, which names
+  /// this process's host and id so that the programs of a job writing into
+  /// one directory keep files of their own (N counts the files a process
+  /// made after its first, as TensorFlow's writers count theirs); false
+  /// and `error` naming what could not be made.
+  bool open(const std::string &dir, std::string &error,
+            const std::string &suffix = "");
   /// Appends the record of `event`; false and `error` naming the file
   /// when it could not.
   bool append(const std::string &event, std::string &error);
@@ -55,6 +58,12 @@ public:
   /// its tag comes, as TensorFlow's FileWriter keeps it.
   bool appendSummary(int64_t step, const std::string &summary,
                      std::string &error);
+  /// Appends an event of `summary` at `step` as it is: TF2's summary
+  /// writers keep every value's metadata.
+  bool appendWholeSummary(int64_t step, const std::string &summary,
+                          std::string &error);
+  /// Flushes the file; false and `error` when it could not.
+  bool flush(std::string &error);
   const std::string &path() const { return file; }
 
 private:

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 17
+#define TFC_RUNTIME_ABI_VERSION 18
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -173,6 +173,10 @@ typedef struct tfc_model {
    * serialized Summary (a summary op's output, which a program run with
    * --logdir writes to an event file after each step), else 0. */
   const int32_t *summary_outputs;
+  /* How many summary writers (TF2's SummaryWriter resources) the entries
+   * write to: a program with one takes --logdir even without a summary
+   * output. */
+  int32_t num_summary_writers;
 } tfc_model;
 
 /*===--- The runtime ---------------------------------------------------===*/
@@ -187,6 +191,10 @@ typedef struct tfc_runtime_options {
    * transport between processes plugs in here. */
   tfc_rendezvous *(*create_rendezvous)(void *rendezvous_context);
   void *rendezvous_context;
+  /* Where summary writers write (a program's --logdir): each in the
+   * subdirectory named after the last component of the logdir its
+   * CreateSummaryFileWriter gives. NULL: in that logdir itself. */
+  const char *summary_logdir;
 } tfc_runtime_options;
 
 /* A runtime made as `options` say (NULL: the defaults); NULL if the
@@ -387,6 +395,30 @@ void tfc_tensor_summary(tfc_runtime *runtime, const char *node,
                         const uint64_t *metadata, uint64_t *out,
                         const int64_t *dims, int64_t rank, int64_t dtype,
                         int64_t element_bytes);
+/* TF2's summary writers, numbered over the program (kSummaryWriterSlotAttr).
+ * CreateSummaryFileWriter: makes writer `slot` an event file writer in the
+ * directory *logdir (a string handle; made as needed) or, for a runtime
+ * given summary_logdir, in that directory's subdirectory named after
+ * *logdir's last component, its file's name ending in *suffix. A writer
+ * already made stays as it is, as TensorFlow's does. A directory or file
+ * that cannot be made ends the step naming `node`. */
+void tfc_summary_writer_create(tfc_runtime *runtime, const char *node,
+                               const uint64_t *logdir, const uint64_t *suffix,
+                               int64_t slot);
+/* WriteSummary, WriteScalarSummary, WriteHistogramSummary: appends to the
+ * file of writer `slot` an Event of step *step holding the serialized
+ * Summary *summary (a string handle, as the summary functions make), every
+ * value's metadata kept; a writer not made (or closed) ends the step naming
+ * `node`, as TensorFlow's NotFound does. Each event is written to the file
+ * as it comes. */
+void tfc_summary_writer_write(tfc_runtime *runtime, const char *node,
+                              const int64_t *step, const uint64_t *summary,
+                              int64_t slot);
+/* FlushSummaryWriter (close 0) and CloseSummaryWriter (close 1): flushes
+ * writer `slot`'s file; closing it too, after which a write needs a new
+ * CreateSummaryFileWriter. A writer not made ends the step naming `node`. */
+void tfc_summary_writer_flush(tfc_runtime *runtime, const char *node,
+                              int64_t slot, int64_t close);
 /* MergeSummary: the values of the `count` serialized Summaries at
  * *inputs[i] (string handles), in order, as one; a tag seen twice, or an
  * input that is no Summary, ends the step naming `node`. */

@@ -121,6 +121,8 @@ struct ModelInterface {
   /// Per output, 1 when it is a serialized Summary (a summary op's output),
   /// else 0; empty when none is.
   llvm::SmallVector<int32_t> summaryOutputs;
+  /// How many summary writers the entries write to (kSummaryWriterSlotAttr).
+  int32_t numSummaryWriters = 0;
 };
 
 /// Reads the interface from the module's step entry graph (after

@@ -123,7 +123,7 @@ let devices = [CPU, GPU] in {
   def : ElementwiseOp<"Cast", "castOp"> { let attrs = ["Truncate"]; }
   def : ElementwiseOp<"AddN", "sameAsAllInputs">;
   def : ElementwiseOp<"Select", "select">;
-  def : ElementwiseOp<"SelectV2", "broadcastAll">;
+  def : ElementwiseOp<"SelectV2", "selectV2">;
   // Gradients of the activations, elementwise in (gradient, value).
   def : ElementwiseOp<"ReluGrad">;
   def : ElementwiseOp<"Relu6Grad">;
@@ -776,7 +776,7 @@ foreach type = ["MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3"] in
 // Both outputs of a Switch are its data input; which one is alive is
 // decided at run time.
 foreach type = ["Switch", "RefSwitch"] in
-  def : AliasOp<type, "sameAsInput0", ControlFlow> {
+  def : AliasOp<type, "switchOp", ControlFlow> {
     let aliasOperand = 0;
     let refFormOf = !if(!eq(type, "RefSwitch"), "Switch", "");
   }
@@ -1038,6 +1038,18 @@ def : TfcOp<"ImageSummary", Summaries, Pattern<"ImageOp">> {
 def : TfcOp<"TensorSummaryV2", Summaries, Pattern<"TensorOp">> {
   let shape = "scalarOutput";
 }
+// TF2's summary writers: a runtime resource per SummaryWriter node (by
+// shared_name), made by CreateSummaryFileWriter, written to by the Write*
+// ops as the summary ops above would serialize their values. Events are
+// written as they come, so max_queue and flush_millis change nothing.
+def : TfcOp<"SummaryWriter", Summaries, Pattern<"WriterOp">> {
+  let shape = "scalarOutput";
+  let attrs = ["shared_name", "container:ignored"];
+}
+foreach type = ["CreateSummaryFileWriter", "WriteSummary", "WriteScalarSummary",
+                "WriteHistogramSummary", "FlushSummaryWriter",
+                "CloseSummaryWriter"] in
+  def : TfcOp<type, Summaries, Pattern<"WriterOp">>;
 
 //===----------------------------------------------------------------------===//
 // Stacks and TensorArrays (TF1 loop gradients), TensorLists (TF2)

@@ -109,6 +109,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kTensorArraySlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kQueueSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kAccumulatorSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
+    {kSummaryWriterSlotAttr, Holder::Node, ValueKind::NonNegativeInteger},
     {kTableKeysAttr, Holder::Node, ValueKind::Elements},
     {kTableValuesAttr, Holder::Node, ValueKind::Elements},
 };

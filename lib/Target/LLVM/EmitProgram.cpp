@@ -253,7 +253,7 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
   // struct tfc_model, laid out as the C compiler lays it out.
   auto *modelType = llvm::StructType::get(
       ctx, {i32, ptr, i32, ptr, i32, ptr, i64, i64, ptr, ptr, i64, i32, ptr, ptr,
-            i64, i64, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr, ptr});
+            i64, i64, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr, ptr, i32});
   llvm::Constant *model = llvm::ConstantStruct::get(
       modelType,
       {llvm::ConstantInt::get(i32, TFC_RUNTIME_ABI_VERSION),
@@ -268,7 +268,8 @@ void addAbi(llvm::Module &m, const ModelInterface &interface) {
        llvm::ConstantInt::get(i64, interface.batchTile), rowsOutputs,
        rowsOutputAxes, rowsInputs, rowsInputAxes,
        llvm::ConstantInt::get(i32, interface.queueRunners.size()), runners,
-       localInit, chiefInit, summaries});
+       localInit, chiefInit, summaries,
+       llvm::ConstantInt::get(i32, interface.numSummaryWriters)});
   new llvm::GlobalVariable(m, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            "tfc_compiled_model");
@@ -411,6 +412,11 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
     result.arenaBytes = std::max(result.arenaBytes, bytes.getValue());
   if (failed(readQueueRunners(module, result)))
     return failure();
+  module.walk([&](Operation *op) {
+    if (auto slot = op->getAttrOfType<IntegerAttr>(kSummaryWriterSlotAttr))
+      result.numSummaryWriters =
+          std::max<int32_t>(result.numSummaryWriters, slot.getInt() + 1);
+  });
 
   // A cluster task's module may hold none of the step's partitions (its
   // program then serves the others' transfers only); any other needs one.

@@ -3,10 +3,11 @@
 // ScalarSummary, HistogramSummary, ImageSummary, TensorSummaryV2 and
 // MergeSummary: calls of the runtime's tfc_scalar_summary,
 // tfc_histogram_summary, tfc_image_summary, tfc_tensor_summary and
-// tfc_merge_summary, which
-// write a serialized Summary protocol buffer into a string scalar, as
-// TensorFlow's kernels do; a program run with --logdir writes the fetched
-// ones to an event file (ProgramDriver.cpp).
+// tfc_merge_summary, which write a serialized Summary protocol buffer into
+// a string scalar, as TensorFlow's kernels do; a program run with --logdir
+// writes the fetched ones to an event file (ProgramDriver.cpp). TF2's
+// summary writer ops serialize theirs the same way and append them to the
+// event file of their writer (tfc_summary_writer_*).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,9 @@
 
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/Variables.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -25,17 +28,17 @@ namespace tfc {
 namespace {
 
 /// The buffers of a ScalarSummary's or HistogramSummary's tags (a tag) and
-/// values and of its output, the values of a type the kernels read.
+/// values, the values of a type the kernels read.
 struct SummaryBuffers {
-  Value tags, values, out;
+  Value tags, values;
   MemRefType valuesType;
 };
 
-FailureOr<SummaryBuffers> summaryBuffers(StepEmitter &step, Operation *node) {
-  OperandRange operands = tfg::getDataOperands(node);
+FailureOr<SummaryBuffers> summaryBuffers(StepEmitter &step, Operation *node,
+                                         Value tags, Value values) {
   SummaryBuffers buffers;
-  buffers.tags = step.memrefFor(operands[0]);
-  buffers.values = step.memrefFor(operands[1]);
+  buffers.tags = step.memrefFor(tags);
+  buffers.values = step.memrefFor(values);
   if (!buffers.tags || !buffers.values)
     return step.error(node) << "its tags or values have no buffer";
   buffers.valuesType = cast<MemRefType>(buffers.values.getType());
@@ -44,11 +47,73 @@ FailureOr<SummaryBuffers> summaryBuffers(StepEmitter &step, Operation *node) {
       !element.isInteger(64))
     return step.error(node) << "summarizes values of type " << element
                             << ": float32, float64, int32 and int64 only";
-  FailureOr<Value> out = step.outputFor(node);
-  if (failed(out))
-    return failure();
-  buffers.out = *out;
   return buffers;
+}
+
+/// tfc_scalar_summary of `values` (a value per tag) into `out`.
+LogicalResult scalarSummary(StepEmitter &step, Operation *node, Value tags,
+                            Value values, Value out) {
+  FailureOr<SummaryBuffers> buffers = summaryBuffers(step, node, tags, values);
+  if (failed(buffers))
+    return failure();
+  auto tagsType = cast<MemRefType>(buffers->tags.getType());
+  if (tagsType.getShape() != buffers->valuesType.getShape())
+    return step.error(node)
+           << "tags and values are not the same shape: " << tagsType
+           << " and " << buffers->valuesType;
+  step.callKernel(
+      node->getLoc(), "tfc_scalar_summary",
+      {step.pointerTo(buffers->tags), step.pointerTo(buffers->values),
+       step.pointerTo(out)},
+      {buffers->valuesType.getNumElements(),
+       int64_t(tfg::typeToDataType(buffers->valuesType.getElementType()))});
+  return success();
+}
+
+/// tfc_histogram_summary of every element of `values` into `out`.
+LogicalResult histogramSummary(StepEmitter &step, Operation *node, Value tag,
+                               Value values, Value out) {
+  FailureOr<SummaryBuffers> buffers = summaryBuffers(step, node, tag, values);
+  if (failed(buffers))
+    return failure();
+  Location loc = node->getLoc();
+  step.callKernel(
+      loc, "tfc_histogram_summary",
+      {step.stringPointer(loc, tfg::nodeLabel(node)),
+       step.pointerTo(buffers->tags), step.pointerTo(buffers->values),
+       step.pointerTo(out)},
+      {buffers->valuesType.getNumElements(),
+       int64_t(tfg::typeToDataType(buffers->valuesType.getElementType()))});
+  return success();
+}
+
+/// tfc_tensor_summary of a numeric or string `tensor` into `out`.
+LogicalResult tensorSummary(StepEmitter &step, Operation *node, Value tagValue,
+                            Value tensorValue, Value metadataValue, Value out) {
+  Location loc = node->getLoc();
+  Value tag = step.memrefFor(tagValue), tensor = step.memrefFor(tensorValue),
+        metadata = step.memrefFor(metadataValue);
+  if (!tag || !tensor || !metadata)
+    return step.error(node) << "an input has no buffer";
+  auto tensorType = cast<RankedTensorType>(tensorValue.getType());
+  Type element = tensorType.getElementType();
+  int64_t bytes = isa<tfg::StringType>(element) ? 8
+                  : element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0
+                      ? element.getIntOrFloatBitWidth() / 8
+                      : 0;
+  if (bytes == 0)
+    return step.error(node) << "summarizes a tensor of type " << element
+                            << ": numbers of whole bytes and strings only";
+  Value dims = tensorType.getRank()
+                   ? step.pointerTo(step.constantTable(loc, tensorType.getShape()))
+                   : step.nullPointer(loc);
+  step.callKernel(loc, "tfc_tensor_summary",
+                  {step.stringPointer(loc, tfg::nodeLabel(node)),
+                   step.pointerTo(tag), step.pointerTo(tensor),
+                   step.pointerTo(metadata), step.pointerTo(out), dims},
+                  {tensorType.getRank(), int64_t(tfg::typeToDataType(element)),
+                   bytes});
+  return success();
 }
 
 /// ScalarSummary: tfc_scalar_summary, a value per tag.
@@ -58,21 +123,10 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
-    FailureOr<SummaryBuffers> buffers = summaryBuffers(step, node);
-    if (failed(buffers))
-      return failure();
-    auto tagsType = cast<MemRefType>(buffers->tags.getType());
-    if (tagsType.getShape() != buffers->valuesType.getShape())
-      return step.error(node)
-             << "tags and values are not the same shape: " << tagsType
-             << " and " << buffers->valuesType;
-    step.callKernel(
-        node->getLoc(), "tfc_scalar_summary",
-        {step.pointerTo(buffers->tags), step.pointerTo(buffers->values),
-         step.pointerTo(buffers->out)},
-        {buffers->valuesType.getNumElements(),
-         int64_t(tfg::typeToDataType(buffers->valuesType.getElementType()))});
-    return success();
+    OperandRange operands = tfg::getDataOperands(node);
+    FailureOr<Value> out = step.outputFor(node);
+    return failed(out) ? failure()
+                       : scalarSummary(step, node, operands[0], operands[1], *out);
   }
 };
 
@@ -83,18 +137,11 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
-    FailureOr<SummaryBuffers> buffers = summaryBuffers(step, node);
-    if (failed(buffers))
-      return failure();
-    Location loc = node->getLoc();
-    step.callKernel(
-        loc, "tfc_histogram_summary",
-        {step.stringPointer(loc, tfg::nodeLabel(node)),
-         step.pointerTo(buffers->tags), step.pointerTo(buffers->values),
-         step.pointerTo(buffers->out)},
-        {buffers->valuesType.getNumElements(),
-         int64_t(tfg::typeToDataType(buffers->valuesType.getElementType()))});
-    return success();
+    OperandRange operands = tfg::getDataOperands(node);
+    FailureOr<Value> out = step.outputFor(node);
+    return failed(out)
+               ? failure()
+               : histogramSummary(step, node, operands[0], operands[1], *out);
   }
 };
 
@@ -166,34 +213,11 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
-    Location loc = node->getLoc();
     OperandRange operands = tfg::getDataOperands(node);
-    Value tag = step.memrefFor(operands[0]), tensor = step.memrefFor(operands[1]),
-          metadata = step.memrefFor(operands[2]);
-    if (!tag || !tensor || !metadata)
-      return step.error(node) << "an input has no buffer";
-    auto tensorType = cast<RankedTensorType>(operands[1].getType());
-    Type element = tensorType.getElementType();
-    int64_t bytes = isa<tfg::StringType>(element) ? 8
-                    : element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0
-                        ? element.getIntOrFloatBitWidth() / 8
-                        : 0;
-    if (bytes == 0)
-      return step.error(node) << "summarizes a tensor of type " << element
-                              << ": numbers of whole bytes and strings only";
     FailureOr<Value> out = step.outputFor(node);
-    if (failed(out))
-      return failure();
-    Value dims = tensorType.getRank()
-                     ? step.pointerTo(step.constantTable(loc, tensorType.getShape()))
-                     : step.nullPointer(loc);
-    step.callKernel(loc, "tfc_tensor_summary",
-                    {step.stringPointer(loc, tfg::nodeLabel(node)),
-                     step.pointerTo(tag), step.pointerTo(tensor),
-                     step.pointerTo(metadata), step.pointerTo(*out), dims},
-                    {tensorType.getRank(), int64_t(tfg::typeToDataType(element)),
-                     bytes});
-    return success();
+    return failed(out) ? failure()
+                       : tensorSummary(step, node, operands[0], operands[1],
+                                       operands[2], *out);
   }
 };
 
@@ -223,9 +247,80 @@ protected:
   }
 };
 
+bool isSummaryWriterNode(Operation *node) {
+  return tfg::isNode(node) && opKindOf(node) == OpKind::SummaryWriter;
+}
+
+/// TF2's summary writers: calls of tfc_summary_writer_* on the writer's
+/// number, which convert-tfg-to-memref gives each SummaryWriter node by its
+/// shared_name (an op finds it through its handle at compile time). A
+/// write serializes its Summary as the summary op of its kind would
+/// (WriteSummary as TensorSummaryV2, WriteScalarSummary as ScalarSummary,
+/// WriteHistogramSummary as HistogramSummary) into a buffer of its own,
+/// then appends it at its step.
+class WriterOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Location loc = node->getLoc();
+    OpKind kind = opKindOf(node);
+    // The handle itself: the writer is made by CreateSummaryFileWriter.
+    if (kind == OpKind::SummaryWriter)
+      return success();
+    OperandRange operands = tfg::getDataOperands(node);
+    Operation *writer = sourceNodeOf(operands[0], isSummaryWriterNode);
+    auto slot = writer ? writer->getAttrOfType<IntegerAttr>(kSummaryWriterSlotAttr)
+                       : nullptr;
+    if (!slot)
+      return step.error(node)
+             << "cannot trace its handle to the SummaryWriter node that made it";
+    Value name = step.stringPointer(loc, tfg::nodeLabel(node));
+    auto pointer = [&](unsigned i) { return step.pointerTo(step.memrefFor(operands[i])); };
+    for (Value operand : operands.drop_front())
+      if (!step.memrefFor(operand))
+        return step.error(node) << "an input has no buffer";
+    switch (kind) {
+    case OpKind::CreateSummaryFileWriter:
+      // (logdir, max_queue, flush_millis, filename_suffix)
+      step.callKernel(loc, "tfc_summary_writer_create",
+                      {name, pointer(1), pointer(4)}, {slot.getInt()});
+      return success();
+    case OpKind::FlushSummaryWriter:
+    case OpKind::CloseSummaryWriter:
+      step.callKernel(loc, "tfc_summary_writer_flush", {name},
+                      {slot.getInt(), kind == OpKind::CloseSummaryWriter});
+      return success();
+    default:
+      break;
+    }
+    // A write: (writer, step, ...) as its summary op's inputs.
+    auto handleType = MemRefType::get({}, step.builder.getI64Type());
+    Value summary = step.builder.create<memref::AllocOp>(loc, handleType);
+    LogicalResult made =
+        kind == OpKind::WriteSummary
+            // (tensor, tag, summary_metadata)
+            ? tensorSummary(step, node, operands[3], operands[2], operands[4],
+                            summary)
+        : kind == OpKind::WriteScalarSummary
+            // (tag, value)
+            ? scalarSummary(step, node, operands[2], operands[3], summary)
+            // WriteHistogramSummary: (tag, values)
+            : histogramSummary(step, node, operands[2], operands[3], summary);
+    if (failed(made))
+      return failure();
+    step.callKernel(loc, "tfc_summary_writer_write",
+                    {name, pointer(1), step.pointerTo(summary)}, {slot.getInt()});
+    step.builder.create<memref::DeallocOp>(loc, summary);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateSummaryPatterns(CodegenPatterns &patterns) {
+  patterns.add<WriterOpPattern>("WriterOp");
   patterns.add<SummaryOpPattern>("SummaryOp");
   patterns.add<HistogramOpPattern>("HistogramOp");
   patterns.add<MergeOpPattern>("MergeOp");

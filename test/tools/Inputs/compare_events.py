@@ -6,10 +6,13 @@ file in DIR is tfc's)
 
 Every record's framing and checksums are checked (read_events.py). The
 summary events must be as many, at the same steps, with the same tags in
-the same order. A value whose bytes are TensorFlow's is "exact"; else a
-simple_value within rtol 1e-5, a histogram with the same bucket limits and
-counts and min, max, num, sum and sum of squares within rtol 1e-5, a
-float32 tensor of the same shape and metadata within rtol 1e-5, or an
+the same order (a step's events, of TF2's writers, in any order). A value
+whose bytes are TensorFlow's is "exact"; else a simple_value within rtol
+1e-5, a histogram with the same bucket limits and counts and min, max,
+num, sum and sum of squares within rtol 1e-5, a float32 or float64 tensor
+of the same shape and metadata whose elements are within rtol 1e-5 of
+each other or of the tensor's largest magnitude (TF2's histogram edges near
+zero are differences of computed values), or an
 image of the same size and pixels (decoded from PNGs that may be
 compressed differently) is "close"; anything else is a MISMATCH. Prints a
 line per tag for FileCheck.
@@ -41,6 +44,9 @@ def summaries(path):
                 tag = [v for m, _, v in fields(value) if m == 1]
                 values.append((tag[0].decode() if tag else "", value))
         result.append((event.get(2, 0), values))
+    # The events of one step in the order of their tags: TF2's writes of a
+    # step run concurrently in TensorFlow, in any order.
+    result.sort(key=lambda e: (e[0], [tag for tag, _ in e[1]]))
     return result
 
 
@@ -107,16 +113,23 @@ def same_within_tolerance(want, have):
     if 2 in w or 2 in h:  # simple_value, a float
         return 2 in w and 2 in h and close(struct.unpack("<f", w[2])[0],
                                            struct.unpack("<f", h[2])[0])
-    if 8 in w and 8 in h:  # tensor: float32 contents within tolerance
+    if 8 in w and 8 in h:  # tensor: float32 or float64 contents within tolerance
         wt = {n: v for n, _, v in fields(w[8])}
         ht = {n: v for n, _, v in fields(h[8])}
-        if wt.get(1) != 1 or ht.get(1) != 1 or wt.get(2) != ht.get(2) or \
+        kind = {1: "f", 2: "d"}.get(wt.get(1))
+        if not kind or wt.get(1) != ht.get(1) or wt.get(2) != ht.get(2) or \
                 w.get(9) != h.get(9):
             return False
         a, b = wt.get(4, b""), ht.get(4, b"")
-        return len(a) == len(b) and all(
-            close(x, y) for x, y in zip(struct.unpack("<%df" % (len(a) // 4), a),
-                                        struct.unpack("<%df" % (len(b) // 4), b)))
+        size = struct.calcsize(kind)
+        if len(a) != len(b):
+            return False
+        xs = struct.unpack("<%d%s" % (len(a) // size, kind), a)
+        ys = struct.unpack("<%d%s" % (len(b) // size, kind), b)
+        # Within rtol of the element or of the tensor's largest magnitude:
+        # histogram edges near zero are differences of computed values.
+        scale = max([abs(x) for x in xs] + [0.0])
+        return all(close(x, y) or abs(x - y) <= 1e-5 * scale for x, y in zip(xs, ys))
     if 4 in w and 4 in h:  # image
         return same_image(w[4], h[4])
     if 5 in w and 5 in h:  # histo

@@ -158,6 +158,11 @@ inline constexpr llvm::StringLiteral kQueueSlotAttr = "tfc.queue_slot";
 /// form): the number of its accumulator, likewise.
 inline constexpr llvm::StringLiteral kAccumulatorSlotAttr =
     "tfc.accumulator_slot";
+/// On each SummaryWriter node: the number of its writer in the runtime,
+/// likewise (by shared_name, so that the init's CreateSummaryFileWriter and
+/// the step's writes reach one writer).
+inline constexpr llvm::StringLiteral kSummaryWriterSlotAttr =
+    "tfc.summary_writer_slot";
 
 } // namespace tfc
 

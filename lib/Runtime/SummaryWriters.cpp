@@ -1,0 +1,100 @@
+//===- SummaryWriters.cpp - TF2's summary writer resources ----------------===//
+
+#include "SummaryWriters.h"
+#include "Runtime.h"
+#include "Strings.h"
+
+namespace tfc {
+
+bool SummaryWriters::create(int64_t slot, const std::string &dir,
+                            const std::string &suffix, std::string &error) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<EventFileWriter> &writer = writers[slot];
+  if (writer)
+    return true;
+  auto made = std::make_unique<EventFileWriter>();
+  if (!made->open(dir, error, suffix)) {
+    writers.erase(slot);
+    return false;
+  }
+  writer = std::move(made);
+  return true;
+}
+
+bool SummaryWriters::write(int64_t slot, int64_t step,
+                           const std::string &summary, std::string &error) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = writers.find(slot);
+  if (it == writers.end()) {
+    error = "its summary writer is not made (run its CreateSummaryFileWriter, "
+            "as the init does)";
+    return false;
+  }
+  return it->second->appendWholeSummary(step, summary, error);
+}
+
+bool SummaryWriters::flush(int64_t slot, bool close, std::string &error) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = writers.find(slot);
+  if (it == writers.end()) {
+    error = "its summary writer is not made (run its CreateSummaryFileWriter, "
+            "as the init does)";
+    return false;
+  }
+  if (!it->second->flush(error))
+    return false;
+  if (close)
+    writers.erase(it);
+  return true;
+}
+
+} // namespace tfc
+
+namespace {
+
+/// Where a writer given `logdir` writes: there, or, for a runtime given a
+/// directory of its own (--logdir), that directory's subdirectory named
+/// after logdir's last component.
+std::string writerDirectory(const tfc_runtime *runtime, std::string logdir) {
+  if (runtime->summary_logdir.empty())
+    return logdir;
+  while (logdir.size() > 1 && logdir.back() == '/')
+    logdir.pop_back();
+  size_t slash = logdir.rfind('/');
+  std::string last = slash == std::string::npos ? logdir : logdir.substr(slash + 1);
+  if (last.empty() || last == "." || last == "..")
+    return runtime->summary_logdir;
+  return runtime->summary_logdir + "/" + last;
+}
+
+} // namespace
+
+extern "C" {
+
+void tfc_summary_writer_create(tfc_runtime *runtime, const char *node,
+                               const uint64_t *logdir, const uint64_t *suffix,
+                               int64_t slot) {
+  std::string error;
+  if (!runtime->summary_writers.create(
+          slot, writerDirectory(runtime, tfc::stringOf(*logdir)),
+          tfc::stringOf(*suffix), error))
+    tfc::rt::failAt(runtime, node, error);
+}
+
+void tfc_summary_writer_write(tfc_runtime *runtime, const char *node,
+                              const int64_t *step, const uint64_t *summary,
+                              int64_t slot) {
+  std::string error;
+  if (!runtime->summary_writers.write(slot, *step, tfc::stringOf(*summary),
+                                      error))
+    tfc::rt::failAt(runtime, node, error);
+}
+
+void tfc_summary_writer_flush(tfc_runtime *runtime, const char *node,
+                              int64_t slot, int64_t close) {
+  std::string error;
+  if (!runtime->summary_writers.flush(slot, close != 0, error))
+    tfc::rt::failAt(runtime, node, error);
+}
+
+} // extern "C"
