@@ -86,13 +86,13 @@ std::string encodePng(const uint8_t *pixels, int64_t height, int64_t width,
   } while (at < rows.size());
   putBigEndian32(zlib, adler32(rows));
 
-  // IHDR: width, height, bit depth 8, colour type (0 gray, 2 RGB, 6 RGBA),
-  // compression 0, filter 0, interlace 0.
+  // IHDR: width, height, bit depth 8, colour type (0 gray, 4 gray and
+  // alpha, 2 RGB, 6 RGBA), compression 0, filter 0, interlace 0.
   std::string header;
   putBigEndian32(header, uint32_t(width));
   putBigEndian32(header, uint32_t(height));
   header.push_back(8);
-  header.push_back(char(channels == 1 ? 0 : channels == 3 ? 2 : 6));
+  header.push_back(char(channels == 1 ? 0 : channels == 2 ? 4 : channels == 3 ? 2 : 6));
   header.append(3, '\0');
   std::string png = "\x89PNG\r\n\x1a\n";
   putChunk(png, "IHDR", header);

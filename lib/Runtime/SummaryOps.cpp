@@ -158,6 +158,16 @@ void tfc_histogram_summary(tfc_runtime *runtime, const char *node,
   *out = tfc::handleOf(tfc_string_new(runtime, summary.data(), summary.size()));
 }
 
+void tfc_encode_png(tfc_runtime *runtime, const uint8_t *images, uint64_t *out,
+                    int64_t count, int64_t height, int64_t width,
+                    int64_t channels) {
+  int64_t bytes = height * width * channels;
+  for (int64_t i = 0; i < count; ++i) {
+    std::string png = tfc::encodePng(images + i * bytes, height, width, channels);
+    out[i] = tfc::handleOf(tfc_string_new(runtime, png.data(), png.size()));
+  }
+}
+
 void tfc_merge_summary(tfc_runtime *runtime, const char *node,
                        const uint64_t *const *inputs, uint64_t *out,
                        int64_t count) {

@@ -501,6 +501,18 @@ LogicalResult selectV2(ShapeContext &c) {
   return success();
 }
 
+/// EncodePng: a string per image of [..., height, width, channels].
+LogicalResult encodePng(ShapeContext &c) {
+  const Shape &in = c.input(0);
+  if (!in.ranked)
+    return success();
+  if (in.rank() < 3)
+    return c.error("images of rank " + std::to_string(in.rank()) +
+                   ": expected [..., height, width, channels]");
+  c.setOutput(0, Shape::of(ArrayRef<int64_t>(in.dims).drop_back(3)));
+  return success();
+}
+
 LogicalResult select(ShapeContext &c) {
   Shape out = c.input(1);
   if (out.ranked && c.input(2).ranked) {

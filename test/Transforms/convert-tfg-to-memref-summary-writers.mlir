@@ -7,7 +7,7 @@
 // tfc_summary_writer_write at its step, FlushSummaryWriter and
 // CloseSummaryWriter tfc_summary_writer_flush (close 0 and 1), each on
 // its writer's number.
-// RUN: tfc-opt %s -convert-tfg-to-memref | FileCheck %s
+// RUN: tfc-opt %s -split-input-file -convert-tfg-to-memref -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @tfc_step_impl
 // CHECK: call @tfc_summary_writer_create(%arg0, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64{{.*}})
@@ -32,5 +32,29 @@ module attributes {tfc.feeds = [], tfc.fetches = []} {
     %s = WriteScalarSummary(%w2#0, %step#0, %tag#0, %v#0) name("write") {T = f32} : (tensor<!tfg.resource>, tensor<i64>, tensor<!tfg.string>, tensor<f32>) -> ()
     %f = FlushSummaryWriter(%w#0) name("flush") : (tensor<!tfg.resource>) -> ()
     %x = CloseSummaryWriter(%e#0) name("close") : (tensor<!tfg.resource>) -> ()
+  }
+}
+
+// -----
+
+// EncodePng (TF2's image summaries): tfc_encode_png of each uint8 image of
+// [..., height, width, channels], its count, height, width and channels;
+// other element types or channel counts are errors naming the node.
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK: call @tfc_encode_png(%arg0, %{{.*}}, %{{.*}}, %c2_i64{{.*}}, %c3_i64{{.*}}, %c4_i64{{.*}}, %c1_i64{{.*}})
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 128, tfg.entry = "step"} {
+    %i:2 = Const name("i") {dtype = ui8, value = dense<7> : tensor<2x3x4x1xui8>, tfc.offsets = array<i64: 0>} : () -> tensor<2x3x4x1xui8>
+    %p:2 = EncodePng(%i#0) name("png") {T = ui8, compression = -1 : i64, tfc.offsets = array<i64: 32>} : (tensor<2x3x4x1xui8>) -> tensor<2x!tfg.string>
+  }
+}
+
+// -----
+
+module attributes {tfc.feeds = [], tfc.fetches = []} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 256, tfg.entry = "step"} {
+    %i:2 = Const name("i") {dtype = ui16, value = dense<7> : tensor<3x4x1xui16>, tfc.offsets = array<i64: 0>} : () -> tensor<3x4x1xui16>
+    // expected-error @+1 {{node 'png' (EncodePng): encodes images of 'ui16': uint8 only}}
+    %p:2 = EncodePng(%i#0) name("png") {T = ui16, compression = -1 : i64, tfc.offsets = array<i64: 32>} : (tensor<3x4x1xui16>) -> tensor<!tfg.string>
   }
 }

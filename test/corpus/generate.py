@@ -854,16 +854,18 @@ def make_summaries_v2(root):
     the init, logdir "logs_v2" relative to the working directory), and at
     each step, before the step's update, at the global step it reads:
     tf.summary.scalar of the loss, tf.summary.histogram of the weights (its
-    buckets computed in the graph, a StatelessIf), tf.summary.text (all
-    WriteSummary), WriteScalarSummary of a constant and WriteHistogramSummary
-    of the fed x (the legacy ops), then FlushSummaryWriter. TensorFlow's
+    buckets computed in the graph, in a cond), tf.summary.text,
+    tf.summary.image of the first 2 of 3 fed float images (EncodePng; all
+    WriteSummary), WriteScalarSummary of a constant and
+    WriteHistogramSummary of the fed x (the legacy ops), then
+    FlushSummaryWriter. TensorFlow's
     writer's events of 3 steps (global steps 0 to 2) are
     outputs/events.out.tfevents.tensorflow; the loss is the fourth step's."""
     name = "summaries_v2"
     seed_everything(name)
     rng = np.random.default_rng(model_seed(name))
     md = ModelDir(root, name, "training",
-                  "WriteSummary (scalar, histogram, text), WriteScalarSummary, "
+                  "WriteSummary (scalar, histogram, text, image), WriteScalarSummary, "
                   "WriteHistogramSummary, CreateSummaryFileWriter, "
                   "FlushSummaryWriter over 3 SGD steps, TensorFlow's event file")
     # The writer's logdir is relative: TensorFlow runs in a scratch
@@ -874,6 +876,7 @@ def make_summaries_v2(root):
     try:
         with tf1_graph(name) as g:
             x = tf1.placeholder(tf.float32, [4, 6], name="x")
+            images = tf1.placeholder(tf.float32, [3, 3, 4, 3], name="images")
             y = tf.constant(rng.standard_normal((4, 1)).astype(np.float32), name="y")
             w = tf1.get_variable("w", initializer=tf.constant(
                 rng.standard_normal((6, 1)).astype(np.float32)), use_resource=True)
@@ -887,6 +890,7 @@ def make_summaries_v2(root):
                     tf.summary.scalar("loss", loss),
                     tf.summary.histogram("weights", weights),
                     tf.summary.text("note", tf.constant("a step of SGD")),
+                    tf.summary.image("pictures", images, max_outputs=2),
                     gen_summary_ops.write_scalar_summary(
                         writer._resource, step, "learning_rate",
                         tf.constant(0.1), name="learning_rate"),
@@ -903,12 +907,15 @@ def make_summaries_v2(root):
                                                       name="variables"),
                             writer.init(), name="init")
             x_value = rng.standard_normal((4, 6)).astype(np.float32)
+            images_value = rng.random((3, 3, 4, 3)).astype(np.float32)
             md.add_feed("x:0", x_value)
+            md.add_feed("images:0", images_value)
+            feeds = {x: x_value, images: images_value}
             with tf1.Session(graph=g, config=session_config()) as sess:
                 sess.run(init)
                 for _ in range(3):
-                    sess.run(train, {x: x_value})
-                md.add_fetch("loss:0", sess.run(loss, {x: x_value}))
+                    sess.run(train, feeds)
+                md.add_fetch("loss:0", sess.run(loss, feeds))
             (events,) = os.listdir("logs_v2")
             shutil.move(os.path.join("logs_v2", events),
                         md.path("outputs", "events.out.tfevents.tensorflow"))

@@ -395,6 +395,14 @@ void tfc_tensor_summary(tfc_runtime *runtime, const char *node,
                         const uint64_t *metadata, uint64_t *out,
                         const int64_t *dims, int64_t rank, int64_t dtype,
                         int64_t element_bytes);
+/* EncodePng: out[i] the handle of the PNG of image i of `count`, each
+ * `height` x `width` pixels of `channels` (1 to 4) uint8 samples, row-major
+ * one after another at `images`. Its image data are stored deflate blocks
+ * (so TensorFlow's `compression` level changes nothing); the pixels are
+ * the image's. */
+void tfc_encode_png(tfc_runtime *runtime, const uint8_t *images, uint64_t *out,
+                    int64_t count, int64_t height, int64_t width,
+                    int64_t channels);
 /* TF2's summary writers, numbered over the program (kSummaryWriterSlotAttr).
  * CreateSummaryFileWriter: makes writer `slot` an event file writer in the
  * directory *logdir (a string handle; made as needed) or, for a runtime

@@ -1038,6 +1038,13 @@ def : TfcOp<"ImageSummary", Summaries, Pattern<"ImageOp">> {
 def : TfcOp<"TensorSummaryV2", Summaries, Pattern<"TensorOp">> {
   let shape = "scalarOutput";
 }
+// PNGs of uint8 images [..., height, width, channels], as TF2's image
+// summaries encode theirs; the image data are stored deflate blocks, so the
+// compression level changes the bytes TensorFlow writes, not the pixels.
+def : TfcOp<"EncodePng", Summaries, Pattern<"EncodePngOp">> {
+  let shape = "encodePng";
+  let attrs = ["compression:ignored"];
+}
 // TF2's summary writers: a runtime resource per SummaryWriter node (by
 // shared_name), made by CreateSummaryFileWriter, written to by the Write*
 // ops as the summary ops above would serialize their values. Events are

@@ -247,6 +247,37 @@ protected:
   }
 };
 
+/// EncodePng: tfc_encode_png of each image of uint8 [..., h, w, c].
+class EncodePngOpPattern : public NodePattern {
+public:
+  using NodePattern::NodePattern;
+
+protected:
+  LogicalResult lower(Operation *node) const override {
+    Value input = tfg::getDataOperands(node)[0];
+    Value images = step.memrefFor(input);
+    if (!images)
+      return step.error(node) << "its images have no buffer";
+    auto type = cast<RankedTensorType>(input.getType());
+    if (!type.getElementType().isUnsignedInteger(8))
+      return step.error(node) << "encodes images of " << type.getElementType()
+                              << ": uint8 only";
+    ArrayRef<int64_t> dims = type.getShape();
+    if (dims.size() < 3 || dims.back() < 1 || dims.back() > 4)
+      return step.error(node) << "images of shape " << type
+                              << ": expected [..., height, width, 1 to 4]";
+    FailureOr<Value> out = step.outputFor(node);
+    if (failed(out))
+      return failure();
+    int64_t count = ShapedType::getNumElements(dims.drop_back(3));
+    step.callKernel(node->getLoc(), "tfc_encode_png",
+                    {step.pointerTo(images), step.pointerTo(*out)},
+                    {count, dims[dims.size() - 3], dims[dims.size() - 2],
+                     dims.back()});
+    return success();
+  }
+};
+
 bool isSummaryWriterNode(Operation *node) {
   return tfg::isNode(node) && opKindOf(node) == OpKind::SummaryWriter;
 }
@@ -321,6 +352,7 @@ protected:
 
 void populateSummaryPatterns(CodegenPatterns &patterns) {
   patterns.add<WriterOpPattern>("WriterOp");
+  patterns.add<EncodePngOpPattern>("EncodePngOp");
   patterns.add<SummaryOpPattern>("SummaryOp");
   patterns.add<HistogramOpPattern>("HistogramOp");
   patterns.add<MergeOpPattern>("MergeOp");

@@ -12,10 +12,10 @@ whose bytes are TensorFlow's is "exact"; else a simple_value within rtol
 num, sum and sum of squares within rtol 1e-5, a float32 or float64 tensor
 of the same shape and metadata whose elements are within rtol 1e-5 of
 each other or of the tensor's largest magnitude (TF2's histogram edges near
-zero are differences of computed values), or an
-image of the same size and pixels (decoded from PNGs that may be
-compressed differently) is "close"; anything else is a MISMATCH. Prints a
-line per tag for FileCheck.
+zero are differences of computed values), or an image (an Image, or
+TF2's image tensor of width, height and PNGs) of the same size and pixels
+(decoded from PNGs that may be compressed differently) is "close";
+anything else is a MISMATCH. Prints a line per tag for FileCheck.
 """
 import collections
 import glob
@@ -113,6 +113,12 @@ def same_within_tolerance(want, have):
     if 2 in w or 2 in h:  # simple_value, a float
         return 2 in w and 2 in h and close(struct.unpack("<f", w[2])[0],
                                            struct.unpack("<f", h[2])[0])
+    if 8 in w and 8 in h and b"images" in w.get(9, b""):
+        # TF2's image summary: strings width, height, then a PNG per image.
+        ws = [v for n, _, v in fields(w[8]) if n == 8]
+        hs = [v for n, _, v in fields(h[8]) if n == 8]
+        return w.get(9) == h.get(9) and len(ws) == len(hs) and ws[:2] == hs[:2] \
+            and all(png_pixels(a) == png_pixels(b) for a, b in zip(ws[2:], hs[2:]))
     if 8 in w and 8 in h:  # tensor: float32 or float64 contents within tolerance
         wt = {n: v for n, _, v in fields(w[8])}
         ht = {n: v for n, _, v in fields(h[8])}
