@@ -21,30 +21,29 @@ bool SummaryWriters::create(int64_t slot, const std::string &dir,
   return true;
 }
 
+EventFileWriter *SummaryWriters::find(int64_t slot, std::string &error) {
+  auto it = writers.find(slot);
+  if (it != writers.end())
+    return it->second.get();
+  error = "its summary writer is not made (run its CreateSummaryFileWriter, "
+          "as the init does)";
+  return nullptr;
+}
+
 bool SummaryWriters::write(int64_t slot, int64_t step,
                            const std::string &summary, std::string &error) {
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = writers.find(slot);
-  if (it == writers.end()) {
-    error = "its summary writer is not made (run its CreateSummaryFileWriter, "
-            "as the init does)";
-    return false;
-  }
-  return it->second->appendWholeSummary(step, summary, error);
+  EventFileWriter *writer = find(slot, error);
+  return writer && writer->appendWholeSummary(step, summary, error);
 }
 
 bool SummaryWriters::flush(int64_t slot, bool close, std::string &error) {
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = writers.find(slot);
-  if (it == writers.end()) {
-    error = "its summary writer is not made (run its CreateSummaryFileWriter, "
-            "as the init does)";
-    return false;
-  }
-  if (!it->second->flush(error))
+  EventFileWriter *writer = find(slot, error);
+  if (!writer || !writer->flush(error))
     return false;
   if (close)
-    writers.erase(it);
+    writers.erase(slot);
   return true;
 }
 

@@ -36,6 +36,10 @@ public:
   bool flush(int64_t slot, bool close, std::string &error);
 
 private:
+  /// Writer `slot`, or null and `error` saying it is not made (under the
+  /// lock).
+  EventFileWriter *find(int64_t slot, std::string &error);
+
   std::mutex mutex;
   std::map<int64_t, std::unique_ptr<EventFileWriter>> writers;
 };
