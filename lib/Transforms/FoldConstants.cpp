@@ -99,6 +99,44 @@ Operation *makeConst(OpBuilder &builder, Value result,
                          type, {}, control, attrs);
 }
 
+/// A control token that is dead exactly when `value` is, for a Const that
+/// takes the place of a node in a branch: the token of `value`'s producer,
+/// but for an output of a Switch (whose own token lives whichever output
+/// does) the token of an Identity of that output: one the graph has with no
+/// control inputs of its own (a TF1 cond's pivot), other than `folded`, the
+/// node the Const replaces, else one made here. Null for a ref output,
+/// which no Identity takes.
+Value deadnessOf(OpBuilder &builder, NameUniquer &names, Value value,
+                 Operation *folded) {
+  Operation *producer = value.getDefiningOp();
+  if (plainOpKindOf(producer) != OpKind::Switch)
+    return tfg::getControlToken(producer);
+  Type element = cast<TensorType>(value.getType()).getElementType();
+  if (isa<tfg::RefType>(element))
+    return nullptr;
+  for (Operation *user : value.getUsers())
+    if (user != folded && tfg::isNode(user) &&
+        opKindOf(user) == OpKind::Identity &&
+        tfg::getControlOperands(user).empty())
+      return tfg::getControlToken(user);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointAfter(producer);
+  unsigned port = cast<OpResult>(value).getResultNumber();
+  SmallVector<NamedAttribute> attrs = {
+      builder.getNamedAttr(
+          tfg::kNameAttr,
+          builder.getStringAttr(names.get(
+              (tfg::getNodeName(producer) + "/_alive_" + Twine(port)).str()))),
+      builder.getNamedAttr("T", TypeAttr::get(element))};
+  if (StringRef device = tfg::getRequestedDevice(producer); !device.empty())
+    attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
+                                         builder.getStringAttr(device)));
+  Operation *identity =
+      tfg::createNode(builder, producer->getLoc(), "Identity", value.getType(),
+                      {value}, {}, attrs);
+  return tfg::getControlToken(identity);
+}
+
 /// TensorFlow's limit on the size of a folded constant.
 constexpr int64_t kMaxFoldedBytes = 10 << 20;
 
@@ -386,10 +424,12 @@ struct FoldConstantsPass
       OpBuilder builder(&getContext());
 
       // (VariableShape is stateful in TensorFlow, where a variable may be
-      // assigned a new shape; a tfc variable's shape is fixed.)
+      // assigned a new shape; a tfc variable's shape is fixed.) Control
+      // flow nodes stay: a Const cannot be dead as a Switch's output is.
       SmallVector<Operation *> nodes;
       for (Operation &op : *body)
         if (tfg::isNode(&op) && opKindOf(&op) != OpKind::Const &&
+            !isControlFlow(&op) &&
             (!isStateful(&op) || opKindOf(&op) == OpKind::VariableShape))
           nodes.push_back(&op);
       for (Operation *node : nodes) {
@@ -405,14 +445,21 @@ struct FoldConstantsPass
         }
         if (folded.empty())
           continue;
+        // In a branch or loop, the Const is dead when an input was.
         llvm::SetVector<Value> control;
+        bool deadnessKept = true;
         if (inControlFlow.contains(node)) {
           for (Value input : tfg::getDataOperands(node))
-            if (Operation *producer = input.getDefiningOp())
-              control.insert(tfg::getControlToken(producer));
+            if (input.getDefiningOp()) {
+              Value token = deadnessOf(builder, names, input, node);
+              deadnessKept = deadnessKept && token;
+              control.insert(token);
+            }
           for (Value token : tfg::getControlOperands(node))
             control.insert(token);
         }
+        if (!deadnessKept)
+          continue;
         builder.setInsertionPoint(node);
         bool whole = tfg::getDataResults(node).size() == 1;
         for (Value result : folded) {

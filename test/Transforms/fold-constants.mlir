@@ -50,6 +50,33 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A cond over a constant (TF1: cond(p, lambda: n, lambda: n * 2)): the
+// Switch carries n's value but is not folded (a Const cannot be dead as
+// its untaken output is), and each branch's folded Const is dead with its
+// side of the Switch: it waits for an Identity of that output (the
+// graph's own, or one made, never the node the Const replaces; here the
+// pivot switch_f is folded too, so both are made).
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: %[[SW:.*]]:3 = Switch(%{{.*}}, %{{.*}}) name("switch")
+// CHECK-DAG: %[[ALIVE0:.*]]:2 = Identity(%[[SW]]#0) name("switch/_alive_0")
+// CHECK-DAG: %[[ALIVE1:.*]]:2 = Identity(%[[SW]]#1) name("switch/_alive_1")
+// CHECK-DAG: %[[F:.*]]:2 = Const [%[[ALIVE0]]#1] name("switch_f") {dtype = i32, value = dense<5> : tensor<i32>}
+// CHECK-DAG: %[[TWICE:.*]]:2 = Const [%[[F]]#1, %{{.*}}] name("twice") {dtype = i32, value = dense<10> : tensor<i32>}
+// CHECK-DAG: %[[SAME:.*]]:2 = Const [%[[ALIVE1]]#1] name("same") {dtype = i32, value = dense<5> : tensor<i32>}
+// CHECK-DAG: Merge(%[[TWICE]]#0, %[[SAME]]#0)
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %n:2 = Const name("n") {dtype = i32, value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %two:2 = Const name("two") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %p:2 = Placeholder name("p") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<*xi1>
+  %sw:3 = Switch(%n#0, %p#0) name("switch") {T = i32} : (tensor<i32>, tensor<*xi1>) -> (tensor<*xi32>, tensor<*xi32>)
+  %f:2 = Identity(%sw#0) name("switch_f") {T = i32} : (tensor<*xi32>) -> tensor<*xi32>
+  %twice:2 = Mul(%f#0, %two#0) name("twice") {T = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  %same:2 = Identity(%sw#1) name("same") {T = i32} : (tensor<*xi32>) -> tensor<*xi32>
+  %m:3 = Merge(%twice#0, %same#0) name("merge") {N = 2 : i64, T = i32} : (tensor<*xi32>, tensor<*xi32>) -> (tensor<*xi32>, tensor<i32>)
+}
+
+// -----
+
 // Numeric subgraphs of constants are compiled and run: the Consts read by
 // non-constant nodes (the scale, the shifted bias) hold the computed
 // values, and the subgraph is gone; rsqrt(4 + 0) * 3 = 1.5 and 1 - 2 * 1.5
