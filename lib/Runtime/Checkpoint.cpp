@@ -570,6 +570,11 @@ void faultPoint() {
     ::raise(SIGKILL);
 }
 
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 bool makeDirectories(const std::string &dir, std::string &error) {
   for (size_t at = 1; at <= dir.size(); ++at) {
     if (at < dir.size() && dir[at] != '/')

@@ -21,12 +21,6 @@ std::string join(const std::string &dir, const std::string &name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-/// The file name part of a path.
-std::string baseName(const std::string &path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 /// Parses the quoted string of a text-format field (C escapes \" \\ \n).
 bool parseQuoted(const std::string &text, std::string &value) {
   size_t open = text.find('"');

@@ -465,8 +465,9 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
                             "--fetch) and writes none (TF2's summary "
                             "writers)");
     std::string error;
-    if (!model.summary_outputs ? !rt::makeDirectories(logDir, error)
-                               : !summaries.open(logDir, error)) {
+    bool made = model.summary_outputs ? summaries.open(logDir, error)
+                                      : rt::makeDirectories(logDir, error);
+    if (!made) {
       std::fprintf(stderr, "%s: error: --logdir: %s\n", program, error.c_str());
       return kExitBadInput;
     }

@@ -3,6 +3,7 @@
 #include "SummaryWriters.h"
 #include "Runtime.h"
 #include "Strings.h"
+#include "tfc/Runtime/Checkpoint.h"
 
 namespace tfc {
 
@@ -59,8 +60,7 @@ std::string writerDirectory(const tfc_runtime *runtime, std::string logdir) {
     return logdir;
   while (logdir.size() > 1 && logdir.back() == '/')
     logdir.pop_back();
-  size_t slash = logdir.rfind('/');
-  std::string last = slash == std::string::npos ? logdir : logdir.substr(slash + 1);
+  std::string last = tfc::rt::baseName(logdir);
   if (last.empty() || last == "." || last == "..")
     return runtime->summary_logdir;
   return runtime->summary_logdir + "/" + last;

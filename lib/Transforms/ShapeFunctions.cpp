@@ -471,21 +471,11 @@ LogicalResult broadcastAll(ShapeContext &c) {
 LogicalResult selectV2(ShapeContext &c) {
   if (failed(broadcastAll(c)))
     return failure();
-  // The condition: a known comparison's 1s and 0s, or a bool Const.
+  // The condition: a bool Const's or a known comparison's 1s and 0s.
   SmallVector<bool> chosen;
-  if (const auto *known = c.inputValue(0)) {
+  if (const auto *known = c.inputValue(0))
     for (int64_t v : *known)
       chosen.push_back(v != 0);
-  } else {
-    Operation *producer = tfg::getDataOperands(c.getNode())[0].getDefiningOp();
-    auto condition =
-        producer && tfg::isNode(producer) && opKindOf(producer) == OpKind::Const
-            ? dyn_cast_or_null<DenseElementsAttr>(producer->getAttr("value"))
-            : nullptr;
-    if (condition && condition.getElementType().isInteger(1))
-      chosen.assign(condition.getValues<bool>().begin(),
-                    condition.getValues<bool>().end());
-  }
   const auto *a = c.inputValue(1), *b = c.inputValue(2);
   if (chosen.empty() || !a || !b)
     return success();
@@ -2054,12 +2044,13 @@ LogicalResult constOp(ShapeContext &c) {
   if (!value)
     return success();
   c.setOutput(0, Shape::of(value.getType().getShape()));
+  // (Booleans as 1 and 0, as comparisons give them.)
   if (isa<IntegerType>(value.getElementType()) &&
-      !value.getElementType().isInteger(1) &&
       value.getNumElements() <= static_cast<int64_t>(kMaxTrackedValue)) {
+    bool isBool = value.getElementType().isInteger(1);
     SmallVector<int64_t> values;
     for (const APInt &v : value.getValues<APInt>())
-      values.push_back(v.getSExtValue());
+      values.push_back(isBool ? int64_t(v.getZExtValue()) : v.getSExtValue());
     c.setOutputValue(0, values);
   }
   return success();
@@ -2312,8 +2303,14 @@ LogicalResult randomKeyCounter(ShapeContext &c) {
 LogicalResult castOp(ShapeContext &c) {
   c.setOutput(0, c.input(0));
   if (c.inputValue(0) && isIntegerElement(c.inputElementType(0)) &&
-      isIntegerElement(c.outputElementType(0)))
-    c.setOutputValue(0, *c.inputValue(0));
+      isIntegerElement(c.outputElementType(0))) {
+    SmallVector<int64_t> value = *c.inputValue(0);
+    // To bool: 1 for every value but 0.
+    if (c.outputElementType(0).isInteger(1))
+      for (int64_t &v : value)
+        v = v != 0;
+    c.setOutputValue(0, value);
+  }
   return success();
 }
 

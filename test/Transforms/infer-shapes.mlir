@@ -115,6 +115,7 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // CHECK: name("end") {{.*}} -> tensor<i32>
 // CHECK: name("range") {{.*}} -> tensor<29xi32>
 // CHECK: name("picked") {{.*}} -> tensor<2x31xi32>
+// CHECK: name("picked_by_cast") {{.*}} -> tensor<2x3xi32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %n:2 = Const name("n") {dtype = i32, value = dense<31> : tensor<i32>} : () -> tensor<i32>
   %p:2 = Placeholder name("p") {dtype = i1, shape = #tfg.shape<>} : () -> tensor<*xi1>
@@ -132,6 +133,12 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %ab:2 = Const name("ab") {dtype = i32, value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
   %pick:2 = SelectV2(%c#0, %ab#0, %n#0) name("pick") {T = i32} : (tensor<2xi1>, tensor<2xi32>, tensor<i32>) -> tensor<*xi32>
   %z:2 = Fill(%pick#0, %one#0) name("picked") {T = i32, index_type = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
+  // A cast to bool is 1 for any value but 0: n (31) as a bool equals true.
+  %nb:2 = Cast(%n#0) name("n_bool") {SrcT = i32, DstT = i1, Truncate = false} : (tensor<i32>) -> tensor<*xi1>
+  %t:2 = Const name("t") {dtype = i1, value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %eq:2 = Equal(%nb#0, %t#0) name("is_true") {T = i1} : (tensor<*xi1>, tensor<i1>) -> tensor<*xi1>
+  %pick2:2 = SelectV2(%eq#0, %ab#0, %one#0) name("pick2") {T = i32} : (tensor<*xi1>, tensor<2xi32>, tensor<i32>) -> tensor<*xi32>
+  %z2:2 = Fill(%pick2#0, %one#0) name("picked_by_cast") {T = i32, index_type = i32} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
 }
 
 // -----

@@ -233,6 +233,9 @@ bool checkWritable(const std::string &path, std::string &error);
 /// naming the part that could not be made.
 bool makeDirectories(const std::string &dir, std::string &error);
 
+/// The file name part of a path (all of it when it has no '/').
+std::string baseName(const std::string &path);
+
 /// A point where a crash could damage a checkpoint being written: with
 /// TFC_FAULT_AT=N in the environment, the N-th such point reached kills the
 /// process (SIGKILL), for the fault-injection tests.
