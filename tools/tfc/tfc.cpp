@@ -423,21 +423,19 @@ int writeTensorBoardGraph(ModuleOp module) {
 int writePicture(ModuleOp module) {
   StringRef out = outputPath;
   std::string text, error;
-  if (out.ends_with(".dot")) {
+  bool drawn = true;
+  if (out.ends_with(".dot"))
     text = tfc::stepToDot(module);
-  } else if (out.ends_with(".svg")) {
-    if (!tfc::runDot("svg", tfc::stepToDot(module), text, error)) {
-      llvm::errs() << "tfc: error: viz -o " << out << ": " << error << "\n";
-      return tfc::kExitFailure;
-    }
-  } else {
-    std::string title = (llvm::sys::path::filename(modelPath) + ", after " +
-                         vizAfter)
-                            .str();
-    if (!tfc::stepToHtml(module, title, text, error)) {
-      llvm::errs() << "tfc: error: viz -o " << out << ": " << error << "\n";
-      return tfc::kExitFailure;
-    }
+  else if (out.ends_with(".svg"))
+    drawn = tfc::runDot("svg", tfc::stepToDot(module), text, error);
+  else
+    drawn = tfc::stepToHtml(
+        module,
+        (llvm::sys::path::filename(modelPath) + ", after " + vizAfter).str(),
+        text, error);
+  if (!drawn) {
+    llvm::errs() << "tfc: error: viz -o " << out << ": " << error << "\n";
+    return tfc::kExitFailure;
   }
   if (!tfc::rt::writeFileAtomically(out.str(), text, error)) {
     llvm::errs() << "tfc: error: " << error << "\n";
