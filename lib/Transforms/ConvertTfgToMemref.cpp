@@ -127,11 +127,27 @@ Value StepEmitter::reshapeOf(Location loc, Value memref, MemRefType type) {
 
 Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
                           MemRefType type) {
-  Value index = builder.create<arith::ConstantIndexOp>(loc, offset);
-  Value view = builder.create<memref::ViewOp>(loc, type, base, index,
-                                              ValueRange{});
+  // The arena and the state are bytes; an output parameter has its
+  // output's elements, seen whole in another shape.
+  auto baseType = cast<MemRefType>(base.getType());
+  Value view;
+  if (baseType.getRank() == 1 && baseType.getElementType().isInteger(8)) {
+    Value index = builder.create<arith::ConstantIndexOp>(loc, offset);
+    view = builder.create<memref::ViewOp>(loc, type, base, index, ValueRange{});
+  } else {
+    assert(offset == 0 && "a typed base is only seen whole");
+    view = baseType == type ? base
+                            : builder.create<memref::ReinterpretCastOp>(
+                                  loc, type, base, 0, type.getShape(),
+                                  stridesOf(type.getShape()));
+  }
   views[view] = {base, offset};
   return view;
+}
+
+Value StepEmitter::outputParameter(int64_t index) {
+  return step.getArgument(
+      3 + graph->getAttrOfType<IntegerAttr>(kNumInputsAttr).getInt() + index);
 }
 
 std::string StepEmitter::addGlobal(Location loc, StringRef prefix,
@@ -213,9 +229,19 @@ Value StepEmitter::memrefFor(Value value) {
     memrefs[value] = global;
     return global;
   }
+  unsigned port = cast<OpResult>(value).getResultNumber();
+  // A fetched tensor the plan made in its output parameter: the parameter,
+  // seen as the value's shape (an alias's or a writer's before it).
+  if (auto outputs = node->getAttrOfType<DenseI64ArrayAttr>(kInOutputsAttr);
+      outputs && port < outputs.size() && outputs[port] >= 0) {
+    Value parameter = outputParameter(outputs[port]);
+    views[parameter] = {parameter, 0};
+    Value view = viewOf(loc, parameter, 0, memrefOf(value));
+    memrefs[value] = view;
+    return view;
+  }
   // Everything else lives in the arena at its planned offset.
   auto offsets = node->getAttrOfType<DenseI64ArrayAttr>(kOffsetsAttr);
-  unsigned port = cast<OpResult>(value).getResultNumber();
   if (!offsets || port >= offsets.size() || offsets[port] < 0)
     return {};
   Value view = viewOf(loc, arena, offsets[port], memrefOf(value));
@@ -388,7 +414,8 @@ protected:
   }
 };
 
-/// _Retval: a copy into the step's output parameter.
+/// _Retval: a copy into the step's output parameter, unless the plan made
+/// the tensor there.
 class RetvalPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -397,10 +424,9 @@ protected:
   LogicalResult lower(Operation *node) const override {
     int64_t index = node->getAttrOfType<IntegerAttr>("index").getInt();
     Value source = step.memrefFor(tfg::getDataOperands(node)[0]);
-    Value target = step.step.getArgument(
-        3 + step.graph->getAttrOfType<IntegerAttr>(kNumInputsAttr).getInt() +
-        index);
-    step.builder.create<memref::CopyOp>(node->getLoc(), source, target);
+    Value target = step.outputParameter(index);
+    if (!step.sameMemory(source, target))
+      step.builder.create<memref::CopyOp>(node->getLoc(), source, target);
     return success();
   }
 };

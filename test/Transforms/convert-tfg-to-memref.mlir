@@ -40,6 +40,40 @@ module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["relu:0"]} {
 
 // -----
 
+// A fetch the plan made in its output parameter (tfc.in_outputs): the
+// product and the group write the parameter itself, seen in their shape
+// (the fetch is their Reshape), and the _Retval copies nothing.
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK-SAME: (%[[RT:.*]]: !llvm.ptr, %[[ARENA:.*]]: memref<64xi8>, %{{.*}}: memref<2x3xf32>, %{{.*}}: memref<3x4xf32>, %[[OUT:.*]]: memref<8xf32>)
+// CHECK: %[[SHAPED:[0-9a-z_]+]] = memref.reinterpret_cast %[[OUT]] to offset: [0], sizes: [2, 4], strides: [4, 1] : memref<8xf32> to memref<2x4xf32>
+// CHECK: %[[OIDX:[0-9a-z_]+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: %[[OI64:.*]] = arith.index_cast %[[OIDX]]
+// CHECK: %[[DST:.*]] = llvm.inttoptr %[[OI64]]
+// CHECK: call @tfc_cpu_matmul_f32(%[[RT]], %{{.*}}, %{{.*}}, %[[DST]], %{{.*}})
+// CHECK: %[[GROUP_OUT:[0-9a-z_]+]] = memref.reinterpret_cast %[[OUT]] to offset: [0], sizes: [2, 4]
+// CHECK: linalg.generic {{.*}} ins(%[[SHAPED]], %{{.*}} : memref<2x4xf32>, memref<4xf32>) outs(%[[GROUP_OUT]] : memref<2x4xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: return
+module attributes {tfc.feeds = ["x:0", "w:0"], tfc.fetches = ["flat:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<2x3xf32>
+    %w:2 = _Arg name("w") {T = f32, index = 1} : () -> tensor<3x4xf32>
+    %mm:2 = MatMul(%x#0, %w#0) name("mm") {T = f32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %relu:2 = tfc.fusion_group(%mm#0, %b#0) {tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>} : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2x4xf32>, %bias_in: tensor<4xf32>):
+      %bias:2 = BiasAdd(%in, %bias_in) name("bias") {T = f32} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+      %r:2 = Relu(%bias#0) name("relu") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+      tfc.yield %r#0 : tensor<2x4xf32>
+    }
+    %shape:2 = Const name("shape") {dtype = i32, value = dense<8> : tensor<1xi32>} : () -> tensor<1xi32>
+    %flat:2 = Reshape(%relu#0, %shape#0) name("flat") {T = f32, Tshape = i32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>} : (tensor<2x4xf32>, tensor<1xi32>) -> tensor<8xf32>
+    %r = _Retval(%flat#0) name("flat/_retval_0") {T = f32, index = 0} : (tensor<8xf32>) -> ()
+  }
+}
+
+// -----
+
 // Keras attention scores: Einsum "BTNH,BSNH->BNTS" as a strided batched
 // product. Descriptor, worked out by hand: batch rank 2 (B, N) of sizes
 // [2, 2]; A strides [64, 8], B strides [64, 8], C strides [32, 16];

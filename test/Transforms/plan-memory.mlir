@@ -3,8 +3,9 @@
 // worked out by hand: MatMul1 [2,16] 128 B at 0; its fused BiasAdd+Relu
 // (a fusion group: its offsets are the group's, its members have none) in
 // place; MatMul2 [2,8] at 128 (0 is being read); Relu2 in place; MatMul3
-// at 0 (dead by then); BiasAdd3 in place at 0; Softmax at 64 (it reads 0);
-// the Reshape aliases the Softmax buffer. Arena: 192 bytes.
+// at 0 (dead by then); BiasAdd3 in place at 0; the Softmax and the
+// Reshape aliasing it are fetched: they are made in output 0, not in the
+// arena. Arena: 192 bytes.
 // RUN: tfc-opt %s -split-input-file -tfc-plan-memory | FileCheck %s
 
 // CHECK-LABEL: tfg.graph
@@ -17,8 +18,8 @@
 // CHECK-DAG: tfc.fusion_group(%{{.*}}) {tfc.offsets = array<i64: 128>} : (tensor<2x8xf32>
 // CHECK-DAG: name("mm3") {T = f32, tfc.offsets = array<i64: 0>}
 // CHECK-DAG: name("bias3") {T = f32, data_format = "NHWC", tfc.offsets = array<i64: 0>}
-// CHECK-DAG: name("softmax") {T = f32, tfc.offsets = array<i64: 64>}
-// CHECK-DAG: name("flat") {T = f32, Tshape = i32, tfc.offsets = array<i64: 64>}
+// CHECK-DAG: name("softmax") {T = f32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: name("flat") {T = f32, Tshape = i32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
 // CHECK-DAG: name("x") {T = f32, index = 0 : i64, tfc.offsets = array<i64: -1>}
 module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["flat:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
@@ -54,11 +55,13 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["flat:0"]} {
 
 // -----
 
-// An input still read later is not overwritten in place.
+// An input still read later is not overwritten in place: `b` gets a
+// buffer of its own, and `c` is written over `a` (both in output 0, the
+// fetch's).
 // CHECK-LABEL: tfg.graph
-// CHECK-DAG: name("a") {T = f32, tfc.offsets = array<i64: 0>}
-// CHECK-DAG: name("b") {T = f32, tfc.offsets = array<i64: 64>}
-// CHECK-DAG: name("c") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("a") {T = f32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: name("b") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("c") {T = f32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
 module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["c:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<4xf32>
@@ -75,14 +78,15 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["c:0"]} {
 // is updated in place: nothing but the Exit reads the variable after the
 // push, so the push's output is the Merge's buffer (and the NextIteration
 // copies nothing back). Outside a loop, a later reader of the tensor keeps
-// the update out of place.
+// the update out of place: `set` in its own output (1), apart from `made`,
+// which `later` overwrites in output 2.
 // CHECK-LABEL: tfg.graph
 // CHECK: Merge{{.*}}name("merge"){{.*}}tfc.offsets = array<i64: [[ACC:[0-9]+]], {{[0-9]+}}>
 // CHECK: TensorScatterUpdate{{.*}}name("push"){{.*}}tfc.offsets = array<i64: [[ACC]]>
 // CHECK: Exit{{.*}}name("exit"){{.*}}tfc.offsets = array<i64: [[ACC]]>
-// CHECK: Exp{{.*}}name("made"){{.*}}tfc.offsets = array<i64: [[MADE:[0-9]+]]>
-// CHECK-NOT: name("set"){{.*}}array<i64: [[MADE]]>
-// CHECK: Neg{{.*}}name("later")
+// CHECK: Exp{{.*}}name("made"){{.*}}tfc.in_outputs = array<i64: 2>
+// CHECK: TensorScatterUpdate{{.*}}name("set"){{.*}}tfc.in_outputs = array<i64: 1>
+// CHECK: Neg{{.*}}name("later"){{.*}}tfc.in_outputs = array<i64: 2>
 module attributes {tfc.feeds = ["p:0", "x:0", "t:0"], tfc.fetches = ["exit:0", "set:0", "later:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %p:2 = _Arg name("p") {T = i1, index = 0} : () -> tensor<i1>
@@ -185,5 +189,42 @@ module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["both:0"]} {
     %exit2:2 = Exit(%switch2#0) name("exit2") {T = f32} : (tensor<4x2xf32>) -> tensor<4x2xf32>
     %both:2 = AddV2(%exit#0, %exit2#0) name("both") {T = f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
     %r0 = _Retval(%both#0) name("both/_retval_0") {T = f32, index = 0} : (tensor<4x2xf32>) -> ()
+  }
+}
+
+// -----
+
+// Fetches are made in their output parameters: the product `mm` and the
+// group writing in place over it (`out`, fetched as output 1) live in
+// output 1, not in the arena; `early` is fetched (output 0) before `late`
+// (read by nothing here) writes in place over its buffer, so it stays in
+// the arena and its _Retval copies it; `twice` is fetched twice and lives in the first
+// output that fetches it (2). The arena holds `early`'s buffer alone.
+// CHECK-LABEL: tfg.graph
+// CHECK-SAME: tfc.arena_bytes = 64
+// CHECK-DAG: name("mm") {T = f32, tfc.in_outputs = array<i64: 1>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}) {tfc.in_outputs = array<i64: 1>, tfc.offsets = array<i64: -1>} : (tensor<2x4xf32>
+// CHECK-DAG: name("early") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("late") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("twice") {T = f32, tfc.in_outputs = array<i64: 2>, tfc.offsets = array<i64: -1>}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["early:0", "out:0", "twice:0", "twice:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<2x3xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<1.0> : tensor<3x4xf32>} : () -> tensor<3x4xf32>
+    %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+    %mm:2 = MatMul(%x#0, %w#0) name("mm") {T = f32} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %out:2 = tfc.fusion_group(%mm#0, %b#0) : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, !tfg.control) {
+    ^bb0(%in: tensor<2x4xf32>, %bias: tensor<4xf32>):
+      %add:2 = BiasAdd(%in, %bias) name("bias") {T = f32} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+      %relu:2 = Relu(%add#0) name("relu") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+      tfc.yield %relu#0 : tensor<2x4xf32>
+    }
+    %early:2 = Exp(%x#0) name("early") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %r0 = _Retval(%early#0) name("early/_retval_0") {T = f32, index = 0} : (tensor<2x3xf32>) -> ()
+    %late:2 = Neg(%early#0) name("late") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %twice:2 = Sqrt(%x#0) name("twice") {T = f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %r1 = _Retval(%out#0) name("out/_retval_1") {T = f32, index = 1} : (tensor<2x4xf32>) -> ()
+    %r2 = _Retval(%twice#0) name("twice/_retval_2") {T = f32, index = 2} : (tensor<2x3xf32>) -> ()
+    %r3 = _Retval(%twice#0) name("twice/_retval_3") {T = f32, index = 3} : (tensor<2x3xf32>) -> ()
   }
 }

@@ -51,7 +51,9 @@ void tfc_library_destroy(tfc_library_context *context);
 /* Runs one step of `model` in `context`; returns a tfc_library_status.
  * For a model compiled for any batch size (model->batch_tile > 0),
  * `batch` is the number of rows of the inputs and outputs whose first
- * dimension is the batch; the others ignore it. */
+ * dimension is the batch; the others ignore it. No output may overlap
+ * another output or an input: the step may compute into an output and
+ * read it back. */
 int32_t tfc_library_run(const tfc_model *model, tfc_library_context *context,
                         int64_t batch, void *const *inputs,
                         void *const *outputs);

@@ -72,7 +72,9 @@ typedef struct tfc_rendezvous tfc_rendezvous;
 
 /* The step: `inputs[i]` and `outputs[i]` point to dense, C-ordered buffers
  * of the declared dtypes and shapes (a batch of `batch_tile` rows where
- * dims[0] is -1); `arena` to `arena_bytes` bytes aligned
+ * dims[0] is -1), no output overlapping another output or an input (a
+ * step may compute a fetched tensor in its output, reading it back while
+ * the step runs); `arena` to `arena_bytes` bytes aligned
  * to `arena_alignment`; `state` to `state_bytes` bytes with the same
  * alignment, zeroed before the first call and kept across calls. */
 typedef void (*tfc_step_fn)(tfc_runtime *runtime, void *arena, void *state,

@@ -40,6 +40,8 @@ enum class ValueKind {
   DictionaryArray,
   /// One i64 per data result of the node (offsets: -1 or >= 0).
   OffsetArray,
+  /// One i64 per data result of the node (output indices: -1 or >= 0).
+  OutputIndexArray,
   /// "Relu" or "Relu6".
   Activation,
   /// {tile = T > 0, feeds = [i, ...], fetches = [j, ...]}.
@@ -95,6 +97,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kStepFunctionAttr, Holder::Graph, ValueKind::String},
     {kActivationAttr, Holder::Node, ValueKind::Activation},
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
+    {kInOutputsAttr, Holder::NodeOrGroup, ValueKind::OutputIndexArray},
     {kFrameAttr, Holder::Node, ValueKind::String},
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
     {kSliceOfAttr, Holder::Node, ValueKind::String},
@@ -185,16 +188,20 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
   case ValueKind::DictionaryArray:
     return allOf<DictionaryAttr>(attr) ? ""
                                        : "expected an array of dictionaries";
-  case ValueKind::OffsetArray: {
-    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr);
-    if (!offsets)
+  case ValueKind::OffsetArray:
+  case ValueKind::OutputIndexArray: {
+    bool isOffsets = kind == ValueKind::OffsetArray;
+    std::string what = isOffsets ? "offset" : "output index";
+    auto entries = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!entries)
       return "expected an i64 array";
-    if (offsets.size() != int64_t(dataResults(op)))
-      return "expected one offset per data result (" +
+    if (entries.size() != int64_t(dataResults(op)))
+      return "expected one " + what + " per data result (" +
              std::to_string(dataResults(op)) + "), got " +
-             std::to_string(offsets.size());
-    if (llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < -1; }))
-      return "expected offsets >= 0, or -1 for no buffer";
+             std::to_string(entries.size());
+    if (llvm::any_of(entries.asArrayRef(), [](int64_t e) { return e < -1; }))
+      return "expected " + what + "s >= 0, or -1 for " +
+             (isOffsets ? "no buffer" : "none");
     return "";
   }
   case ValueKind::Activation: {

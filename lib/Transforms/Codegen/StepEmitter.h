@@ -180,9 +180,12 @@ public:
   /// aligned pointer folds to the base's and the offset would be lost.)
   mlir::Value reshapeOf(mlir::Location loc, mlir::Value memref,
                         mlir::MemRefType type);
-  /// A view of `type` at byte `offset` of `base` (the arena or the state).
+  /// A view of `type` at byte `offset` of `base` (the arena or the state),
+  /// or all of an output parameter `base` seen as `type`.
   mlir::Value viewOf(mlir::Location loc, mlir::Value base, int64_t offset,
                      mlir::MemRefType type);
+  /// The step's output parameter `index` (a _Retval's index).
+  mlir::Value outputParameter(int64_t index);
   /// A private constant global `prefix`N holding `value`; its name.
   std::string addGlobal(mlir::Location loc, llvm::StringRef prefix,
                         mlir::MemRefType type, mlir::DenseElementsAttr value,

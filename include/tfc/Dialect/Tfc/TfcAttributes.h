@@ -101,6 +101,9 @@ inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
 /// The arena offset of each data result, -1 for none (tfc-plan-memory; on
 /// nodes and fusion groups).
 inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";
+/// The step output parameter that holds each data result instead of the
+/// arena, -1 for none (tfc-plan-memory; only where one is held so).
+inline constexpr llvm::StringLiteral kInOutputsAttr = "tfc.in_outputs";
 /// The path of the TF1 loop frame the node runs in (tfc-raise-frames).
 inline constexpr llvm::StringLiteral kFrameAttr = "tfc.frame";
 /// On variable nodes loaded from a SavedModel's checkpoint: the key of
