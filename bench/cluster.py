@@ -249,7 +249,8 @@ def main():
     args = parser.parse_args()
     import tensorflow as tf
 
-    work = args.work or tempfile.mkdtemp(prefix="tfc-bench-cluster-")
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="tfc-bench-cluster-"))
+    os.makedirs(work, exist_ok=True)
     tfc = os.path.abspath(args.tfc)
     cases = [("null step", 0)] + [(s, parse_size(s)) for s in args.sizes.split(",")]
     print("| graph | tfc median | tfc over TCP | TensorFlow median | "

@@ -69,6 +69,14 @@ double wallTimeNow() {
       .count();
 }
 
+/// DIR/events.out.tfevents.SECONDS.TAIL: TensorBoard finds a run's event
+/// files by this prefix and orders them by the seconds.
+static std::string eventFilePath(const std::string &dir, double now,
+                                 const std::string &tail) {
+  return dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + "." +
+         tail;
+}
+
 EventFileWriter::~EventFileWriter() {
   if (stream)
     std::fclose(stream);
@@ -83,9 +91,11 @@ bool EventFileWriter::open(const std::string &dir, std::string &error,
   ::gethostname(host, sizeof host - 1);
   static std::atomic<int64_t> opened{0};
   int64_t number = opened++;
-  file = dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + "." +
-         host + "." + std::to_string(::getpid()) + ".tfc" +
-         (number ? "." + std::to_string(number) : "") + suffix;
+  file = eventFilePath(dir, now,
+                       std::string(host) + "." + std::to_string(::getpid()) +
+                           ".tfc" +
+                           (number ? "." + std::to_string(number) : "") +
+                           suffix);
   stream = std::fopen(file.c_str(), "wb");
   if (!stream) {
     error = file + ": " + std::strerror(errno);
@@ -148,7 +158,7 @@ bool writeGraphEventFile(const std::string &dir, const std::string &graphDef,
   double now = wallTimeNow();
   if (!rt::makeDirectories(dir, error))
     return false;
-  path = dir + "/events.out.tfevents." + std::to_string(int64_t(now)) + ".tfc";
+  path = eventFilePath(dir, now, "tfc");
   return rt::writeFileAtomically(
       path, tfRecord(versionEvent(now, "tfc")) + tfRecord(graphEvent(now, graphDef)),
       error);
