@@ -245,6 +245,30 @@ TEST_P(KernelTest, StridedMatMulCoversBatchBroadcastAndTranspose) {
   }
 }
 
+TEST_P(KernelTest, StridedMatMulOfBatchesThatAreRowsIsOneProduct) {
+  // C[2,3][m=5,n=7] = A[2,3][5,9] x B broadcast, A and C dense: the batches
+  // are more rows of one product (batchesAreRows). B row-major, then
+  // stored transposed ([n, k]).
+  const int64_t m = 5, n = 7, k = 9;
+  std::vector<float> a = randomVector(6 * m * k, 15), b = randomVector(k * n, 16);
+  for (bool transposeB : {false, true}) {
+    std::vector<float> got(6 * m * n, -7.f), want(6 * m * n);
+    const int64_t descriptor[] = {2, 2, 3,
+                                  3 * m * k, m * k, // A batch strides
+                                  0, 0,             // B broadcast
+                                  3 * m * n, m * n, // C batch strides
+                                  m, n, k,
+                                  k, 1,                                  // A
+                                  transposeB ? 1 : n, transposeB ? k : 1, // B
+                                  n, 1};                                 // C
+    tfc_cpu_strided_matmul_f32(runtime, a.data(), b.data(), got.data(), descriptor);
+    tfc::reference::matmul(a.data(), b.data(), want.data(), 6 * m, k, n, false,
+                           transposeB);
+    for (int64_t i = 0; i < 6 * m * n; ++i)
+      ASSERT_NEAR(got[i], want[i], 1e-4f) << transposeB << " " << i;
+  }
+}
+
 TEST_P(KernelTest, StridedMatMulOfOneLargeProductWithGappedOperands) {
   // One product large enough to be split across threads: A is the left
   // half of a [m, 2k] matrix, B is stored transposed ([n, k]), C is the left
