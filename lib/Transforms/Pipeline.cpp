@@ -68,6 +68,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createLowerTensorListsPass());
   pm.addPass(createInferShapesPass());
   pm.addPass(createFoldScalesPass());
+  // Zero padding into the convolution that reads it.
+  pm.addPass(createFoldPadsPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
   // Simplify, then merge what became identical; clean up after each.

@@ -1806,6 +1806,27 @@ def _(c, rng):
                        strides=[1, 1, 1, 1], padding="VALID", dilations=[1, 2, 2, 1]))
 
 
+@case("PadIntoConvolution", REDUCTION)
+def _(c, rng):
+    # Keras' ZeroPadding2D before a VALID convolution, which tfc-fold-pads
+    # makes the convolution's own padding: MobileNetV2's ((0, 1), (0, 1))
+    # before a stride-2 depthwise convolution, ResNet-50's 3 on every side
+    # before its 7x7 stride-2 one; then a Pad that is also fetched, which
+    # stays.
+    x = c.feed(ordinary_floats((2, 8, 8, 3), rng))
+    padded = raw.Pad(input=x, paddings=const([[0, 0], [0, 1], [0, 1], [0, 0]]))
+    c.fetch(raw.DepthwiseConv2dNative(
+        input=padded, filter=c.feed(ordinary_floats((3, 3, 3, 2), rng)),
+        strides=[1, 2, 2, 1], padding="VALID"))
+    padded = raw.Pad(input=x, paddings=const([[0, 0], [3, 3], [3, 3], [0, 0]]))
+    c.fetch(raw.Conv2D(input=padded, filter=c.feed(ordinary_floats((7, 7, 3, 4), rng)),
+                       strides=[1, 2, 2, 1], padding="VALID"))
+    padded = raw.Pad(input=x, paddings=const([[0, 0], [1, 1], [1, 1], [0, 0]]))
+    c.fetch(padded)
+    c.fetch(raw.Conv2D(input=padded, filter=c.feed(ordinary_floats((3, 3, 3, 4), rng)),
+                       strides=[1, 1, 1, 1], padding="VALID"))
+
+
 # Winograd's transforms lose a few bits: its error is about 1e-6 of the sum
 # of the magnitudes of an output's terms (here a few hundred: 144 to 576
 # products of values in [-3, 3]), so outputs that cancel to near zero

@@ -478,6 +478,18 @@ def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
   }];
 }
 
+def FoldPadsPass : Pass<"tfc-fold-pads", "mlir::ModuleOp"> {
+  let summary = "Makes a zero Pad the padding of the convolution reading it";
+  let description = [{
+    Conv2D or DepthwiseConv2dNative (NHWC, VALID or EXPLICIT padding)
+    reading a Pad of constant paddings on the spatial dimensions only, at
+    most the dilated filter's extent minus one on a side, that nothing else
+    reads: the convolution reads the Pad's input with EXPLICIT padding, its
+    own plus the Pad's (Keras' ZeroPadding2D before a strided VALID
+    convolution). The Pad is left for tfc-remove-dead-nodes.
+  }];
+}
+
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let summary = "Groups convolution epilogues and elementwise chains";
   let description = [{

@@ -1,0 +1,52 @@
+// Tests tfc-fold-pads: Keras' ZeroPadding2D ((0, 1), (0, 1)) before a
+// VALID stride-2 depthwise convolution becomes the convolution's EXPLICIT
+// padding [0, 0, 0, 1, 0, 1, 0, 0], reading the image itself; a Pad into a
+// convolution with explicit padding of its own adds to it. Not when the
+// Pad has another reader, pads the batch or channel dimension, pads more
+// than the filter's extent minus one, or the convolution pads SAME.
+// RUN: tfc-opt %s -split-input-file -tfc-fold-pads | FileCheck %s
+
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[X:.*]]:2 = Placeholder name("x")
+// CHECK: DepthwiseConv2dNative(%[[X]]#0, %{{.*}}#0) name("depthwise") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 0, 1, 0, 1, 0, 0], padding = "EXPLICIT", strides = [1, 2, 2, 1]} : (tensor<1x6x6x3xf32>, tensor<3x3x3x1xf32>) -> tensor<1x3x3x3xf32>
+// CHECK: Conv2D(%[[X]]#0, %{{.*}}#0) name("conv") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 2, 1, 1, 2, 0, 0], padding = "EXPLICIT", strides = [1, 1, 1, 1]} : (tensor<1x6x6x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x7x7x2xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x6x6x3>} : () -> tensor<1x6x6x3xf32>
+  %p:2 = Const name("p") {dtype = i32, value = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %pad:2 = Pad(%x#0, %p#0) name("pad") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x7x7x3xf32>
+  %dw:2 = Const name("dw") {dtype = f32, value = dense<0.5> : tensor<3x3x3x1xf32>} : () -> tensor<3x3x3x1xf32>
+  %d:2 = DepthwiseConv2dNative(%pad#0, %dw#0) name("depthwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x7x7x3xf32>, tensor<3x3x3x1xf32>) -> tensor<1x3x3x3xf32>
+  %q:2 = Const name("q") {dtype = i64, value = dense<[[0, 0], [1, 0], [0, 1], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
+  %pad2:2 = Pad(%x#0, %q#0) name("pad2") {T = f32, Tpaddings = i64} : (tensor<1x6x6x3xf32>, tensor<4x2xi64>) -> tensor<1x7x7x3xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x3x3x2xf32>} : () -> tensor<3x3x3x2xf32>
+  %c:2 = Conv2D(%pad2#0, %w#0) name("conv") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0], padding = "EXPLICIT", strides = [1, 1, 1, 1]} : (tensor<1x7x7x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x7x7x2xf32>
+}
+
+// -----
+
+// Left as they are: a Pad also read elsewhere, a Pad of the channels, a
+// Pad wider than the filter's extent minus one (3 > 2), a SAME convolution.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("shared") {T = f32, data_format = "NHWC", padding = "VALID"
+// CHECK: name("channels") {T = f32, data_format = "NHWC", padding = "VALID"
+// CHECK: name("wide") {T = f32, data_format = "NHWC", padding = "VALID"
+// CHECK: name("same") {T = f32, data_format = "NHWC", padding = "SAME"
+// CHECK-NOT: EXPLICIT
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x6x6x3>} : () -> tensor<1x6x6x3xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<3x3x3x2xf32>} : () -> tensor<3x3x3x2xf32>
+  %w4:2 = Const name("w4") {dtype = f32, value = dense<0.5> : tensor<3x3x4x2xf32>} : () -> tensor<3x3x4x2xf32>
+  %p:2 = Const name("p") {dtype = i32, value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %pad:2 = Pad(%x#0, %p#0) name("pad") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x8x8x3xf32>
+  %s:2 = Conv2D(%pad#0, %w#0) name("shared") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x6x6x2xf32>
+  %n:2 = Neg(%pad#0) name("other_reader") {T = f32} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %pc:2 = Const name("pc") {dtype = i32, value = dense<[[0, 0], [0, 0], [0, 0], [0, 1]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %padc:2 = Pad(%x#0, %pc#0) name("padc") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x6x6x4xf32>
+  %c:2 = Conv2D(%padc#0, %w4#0) name("channels") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x6x6x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pw:2 = Const name("pw") {dtype = i32, value = dense<[[0, 0], [3, 0], [0, 0], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %padw:2 = Pad(%x#0, %pw#0) name("padw") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x9x6x3xf32>
+  %v:2 = Conv2D(%padw#0, %w#0) name("wide") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x9x6x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x7x4x2xf32>
+  %p2:2 = Const name("p2") {dtype = i32, value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %pads:2 = Pad(%x#0, %p2#0) name("pads") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x8x8x3xf32>
+  %m:2 = Conv2D(%pads#0, %w#0) name("same") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x3x2xf32>) -> tensor<1x8x8x2xf32>
+}
