@@ -76,9 +76,10 @@ bool foldPad(Operation *conv) {
       dyn_cast<RankedTensorType>(tfg::getDataOperands(conv)[1].getType());
   if (!added || added->size() != 8 || !own || !filter || !filter.hasStaticShape())
     return false;
-  // Only the spatial dimensions (1 and 2 of NHWC) may be padded.
-  for (int index : {0, 1, 6, 7})
-    if ((*added)[index] != 0)
+  // Only the spatial dimensions (1 and 2 of NHWC) may be padded, and only
+  // outwards (a negative padding crops).
+  for (auto [index, value] : llvm::enumerate(*added))
+    if (value < 0 || (value != 0 && (index < 2 || index > 5)))
       return false;
   SmallVector<int64_t> dilations(4, 1);
   if (auto list = conv->getAttrOfType<ArrayAttr>("dilations"))
@@ -86,11 +87,8 @@ bool foldPad(Operation *conv) {
       if (auto value = dyn_cast<IntegerAttr>(entry); value && d < 4)
         dilations[d] = value.getInt();
   SmallVector<int64_t> total(8);
-  for (int index = 0; index < 8; ++index) {
+  for (int index = 0; index < 8; ++index)
     total[index] = (*own)[index] + (*added)[index];
-    if ((*added)[index] < 0)
-      return false;
-  }
   for (int spatial : {1, 2}) {
     int64_t extent = (filter.getDimSize(spatial - 1) - 1) * dilations[spatial];
     if (total[2 * spatial] > extent || total[2 * spatial + 1] > extent)

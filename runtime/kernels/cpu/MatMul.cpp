@@ -118,6 +118,17 @@ std::optional<std::pair<bool, int64_t>> contiguousLayout(int64_t rows,
   return std::nullopt;
 }
 
+/// Whether tfc_cpu_matmul_f32, which takes no leading dimension, can read
+/// the matrix as it is: as (transposed) when it is dense or densely
+/// transposed, none otherwise.
+std::optional<bool> denseLayout(int64_t rows, int64_t cols, int64_t rowStride,
+                                int64_t colStride) {
+  auto layout = contiguousLayout(rows, cols, rowStride, colStride);
+  if (!layout || layout->second != (layout->first ? rows : cols))
+    return std::nullopt;
+  return layout->first;
+}
+
 /// Whether every batch shares B and the batches of A and C are only more
 /// rows of dense row-major matrices (a projection of [batch, m, k] by one
 /// [k, n], as Keras' BatchMatMulV2 and EinsumDense make them): then the
@@ -150,11 +161,10 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
   // threads at its own GEMM's rate (a batch of 32 projections of 128 x 256
   // by 256 x 256 ran at about 157 GFLOP/s as 32 sgemm calls, where one
   // 4096 x 256 x 256 product runs at about 215 on AVX-512).
-  auto layoutOfB = contiguousLayout(p.k, p.n, p.bK, p.bN);
-  if (batches > 1 && p.k > 0 && batchesAreRows(p) && layoutOfB &&
-      layoutOfB->second == (layoutOfB->first ? p.k : p.n)) {
+  std::optional<bool> transposedB = denseLayout(p.k, p.n, p.bK, p.bN);
+  if (batches > 1 && p.k > 0 && batchesAreRows(p) && transposedB) {
     tfc_cpu_matmul_f32(runtime, a, b, c, batches * p.m, p.k, p.n, false,
-                       layoutOfB->first);
+                       *transposedB);
     return;
   }
   // Fewer large products than threads (an Einsum projection at batch 1,
@@ -171,11 +181,9 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
       auto dense = [](const float *x, int64_t rows, int64_t cols,
                       int64_t rowStride, int64_t colStride,
                       std::vector<float> &scratch) -> std::pair<const float *, bool> {
-        // tfc_cpu_matmul_f32 takes no leading dimension: only a dense
-        // matrix or a dense transpose.
-        auto layout = contiguousLayout(rows, cols, rowStride, colStride);
-        if (layout && layout->second == (layout->first ? rows : cols))
-          return {x, layout->first};
+        if (std::optional<bool> transposed =
+                denseLayout(rows, cols, rowStride, colStride))
+          return {x, *transposed};
         scratch.resize(size_t(rows * cols));
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t q = 0; q < cols; ++q)
