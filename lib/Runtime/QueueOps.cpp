@@ -10,6 +10,7 @@
 #include "Queues.h"
 #include "Runtime.h"
 
+#include <algorithm>
 #include <csetjmp>
 #include <random>
 #include <cstring>
@@ -238,6 +239,19 @@ Accumulator &Queues::makeAccumulator(int64_t slot, const std::string &name,
   return *accumulator;
 }
 
+Accumulator &Queues::makeSparseAccumulator(int64_t slot,
+                                           const std::string &name,
+                                           std::vector<int64_t> shape,
+                                           bool ranked, int64_t rowElements,
+                                           bool mean) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Accumulator> &accumulator = accumulators[slot];
+  if (!accumulator)
+    accumulator = std::make_unique<Accumulator>(name, std::move(shape), ranked,
+                                                rowElements, mean);
+  return *accumulator;
+}
+
 Accumulator *Queues::findAccumulator(int64_t slot) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = accumulators.find(slot);
@@ -272,6 +286,117 @@ Queues::Result Queues::take(Accumulator &accumulator, int32_t required,
   }
   accumulator.count = 0;
   ++accumulator.globalStep;
+  changedNow();
+  return Result::Done;
+}
+
+std::string Queues::applyRows(Accumulator &accumulator, int64_t localStep,
+                              const int64_t *indices, int64_t nnz,
+                              const float *rows, const int64_t *gradientShape,
+                              int64_t shapeElements) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Accumulator &a = accumulator;
+  if (localStep < a.globalStep)
+    return {};
+  // TensorFlow's checks, made only on gradients it keeps: the stated
+  // shape against the accumulator's, and each index below its rows.
+  int64_t rank = a.ranked ? int64_t(a.shape.size()) : 0;
+  if (gradientShape) {
+    if (rank > shapeElements)
+      return "InvalidArgument: the gradient's shape has " +
+             std::to_string(shapeElements) + " dimensions, fewer than the " +
+             std::to_string(rank) + " of the accumulator '" + a.name + "'";
+    for (int64_t d = 0; d < rank; ++d)
+      if (a.shape[d] != -1 && a.shape[d] != gradientShape[d])
+        return "InvalidArgument: the gradient's shape has " +
+               std::to_string(gradientShape[d]) + " at dimension " +
+               std::to_string(d) + " where the accumulator '" + a.name +
+               "' has " + std::to_string(a.shape[d]);
+  }
+  if (rank > 0 && a.shape[0] != -1)
+    for (int64_t j = 0; j < nnz; ++j)
+      if (indices[j] >= a.shape[0])
+        return "InvalidArgument: index " + std::to_string(indices[j]) +
+               " of row " + std::to_string(j) + " is not below the " +
+               std::to_string(a.shape[0]) + " rows of the accumulator '" +
+               a.name + "'";
+  const size_t width = size_t(a.rowElements);
+  if (a.count == 0) {
+    a.indices.assign(indices, indices + nnz);
+    a.rowCounts.assign(size_t(nnz), 1);
+    a.sum.assign(rows, rows + nnz * a.rowElements);
+  } else {
+    // One pass over both as if each were sorted by index.
+    std::vector<int64_t> mergedIndices;
+    std::vector<int32_t> mergedCounts;
+    std::vector<float> merged;
+    size_t total = a.indices.size() + size_t(nnz);
+    mergedIndices.reserve(total);
+    mergedCounts.reserve(total);
+    merged.reserve(total * width);
+    auto keep = [&](int64_t index, int32_t count, const float *row) {
+      mergedIndices.push_back(index);
+      mergedCounts.push_back(count);
+      merged.insert(merged.end(), row, row + width);
+    };
+    size_t i = 0, j = 0;
+    while (i < a.indices.size() || j < size_t(nnz)) {
+      bool fromSum = j == size_t(nnz) ||
+                     (i < a.indices.size() && a.indices[i] < indices[j]);
+      bool fromGradient = i == a.indices.size() ||
+                          (j < size_t(nnz) && indices[j] < a.indices[i]);
+      if (fromSum) {
+        keep(a.indices[i], a.rowCounts[i], &a.sum[i * width]);
+        ++i;
+      } else if (fromGradient) {
+        keep(indices[j], 1, rows + j * width);
+        ++j;
+      } else {
+        keep(a.indices[i], a.rowCounts[i] + 1, &a.sum[i * width]);
+        float *last = &merged[merged.size() - width];
+        for (size_t e = 0; e < width; ++e)
+          last[e] += rows[j * width + e];
+        ++i;
+        ++j;
+      }
+    }
+    a.indices = std::move(mergedIndices);
+    a.rowCounts = std::move(mergedCounts);
+    a.sum = std::move(merged);
+  }
+  ++a.count;
+  changedNow();
+  return {};
+}
+
+Queues::Result Queues::takeRows(Accumulator &accumulator, int32_t required,
+                                int64_t bound, int64_t *indices, float *rows,
+                                int64_t &taken) {
+  std::unique_lock<std::mutex> lock(mutex);
+  Accumulator &a = accumulator;
+  Result result = waitFor(
+      lock, [&] { return a.count >= required; }, [] { return Result::Done; });
+  if (result != Result::Done)
+    return result;
+  taken = int64_t(a.indices.size());
+  if (taken > bound)
+    return Result::Done;
+  const size_t width = size_t(a.rowElements);
+  std::copy(a.indices.begin(), a.indices.end(), indices);
+  for (size_t i = 0; i < a.indices.size(); ++i)
+    for (size_t e = 0; e < width; ++e) {
+      float value = a.sum[i * width + e];
+      // (MEAN divides each row by its own count, as TensorFlow's does.)
+      rows[i * width + e] = a.mean ? value / float(a.rowCounts[i]) : value;
+    }
+  // The rows planned past them: index -1, zeros.
+  std::fill(indices + taken, indices + bound, int64_t(-1));
+  std::fill(rows + taken * width, rows + bound * width, 0.0f);
+  a.indices.clear();
+  a.rowCounts.clear();
+  a.sum.clear();
+  a.count = 0;
+  ++a.globalStep;
   changedNow();
   return Result::Done;
 }
@@ -445,14 +570,15 @@ tfc::Accumulator &accumulatorAt(tfc_runtime *runtime, const char *node,
 
 /// Takes the accumulated gradient, or fails the step, or returns false
 /// when the run armed on this thread ends (the queue runners stop).
+template <typename Take>
 bool takeOrExplain(tfc_runtime *runtime, const int32_t *numRequired,
-                   float *out, const char *node, int64_t slot) {
+                   const char *node, int64_t slot, Take take) {
   tfc::Accumulator &accumulator = accumulatorAt(runtime, node, slot);
   if (*numRequired < 1)
     tfc::rt::failAt(runtime, node,
                     "InvalidArgument: num_required is " +
                         std::to_string(*numRequired) + ", not 1 or more");
-  switch (runtime->queues.take(accumulator, *numRequired, out)) {
+  switch (take(accumulator, *numRequired)) {
   case tfc::Queues::Result::Done:
     return true;
   case tfc::Queues::Result::WaitsForever:
@@ -591,8 +717,56 @@ void tfc_accumulator_apply(tfc_runtime *runtime, const int64_t *local_step,
 
 void tfc_accumulator_take(tfc_runtime *runtime, const int32_t *num_required,
                           float *out, const char *node, int64_t slot) {
-  if (!takeOrExplain(runtime, num_required, out, node, slot))
+  auto take = [&](tfc::Accumulator &accumulator, int32_t required) {
+    return runtime->queues.take(accumulator, required, out);
+  };
+  if (!takeOrExplain(runtime, num_required, node, slot, take))
     std::longjmp(*endOfInput.jump, 1);
+}
+
+void tfc_sparse_accumulator_make(tfc_runtime *runtime, const char *name,
+                                 const int64_t *shape, int64_t slot,
+                                 int64_t rank, int64_t row_elements,
+                                 int64_t mean) {
+  std::vector<int64_t> dims(shape, shape + std::max<int64_t>(rank, 0));
+  runtime->queues.makeSparseAccumulator(slot, name, std::move(dims), rank >= 0,
+                                        row_elements, mean != 0);
+}
+
+void tfc_sparse_accumulator_apply(tfc_runtime *runtime,
+                                  const int64_t *local_step,
+                                  const int64_t *indices, const float *values,
+                                  const int64_t *gradient_shape,
+                                  const char *node, int64_t slot, int64_t rows,
+                                  int64_t shape_elements) {
+  std::string refused = runtime->queues.applyRows(
+      accumulatorAt(runtime, node, slot), *local_step, indices, rows, values,
+      shape_elements >= 0 ? gradient_shape : nullptr, shape_elements);
+  if (!refused.empty())
+    tfc::rt::failAt(runtime, node, refused);
+}
+
+void tfc_sparse_accumulator_take(tfc_runtime *runtime,
+                                 const int32_t *num_required, int64_t *indices,
+                                 float *values, int64_t *shape, int64_t *count,
+                                 const int64_t *dense_shape, const char *node,
+                                 int64_t slot, int64_t bound, int64_t rank) {
+  int64_t taken = 0;
+  auto take = [&](tfc::Accumulator &accumulator, int32_t required) {
+    return runtime->queues.takeRows(accumulator, required, bound, indices,
+                                    values, taken);
+  };
+  if (!takeOrExplain(runtime, num_required, node, slot, take))
+    std::longjmp(*endOfInput.jump, 1);
+  if (taken > bound)
+    tfc::rt::failAt(runtime, node,
+                    "the accumulator '" + accumulatorAt(runtime, node, slot).name +
+                        "' holds " + std::to_string(taken) +
+                        " rows, more than the " + std::to_string(bound) +
+                        " its take was compiled for (docs/Training.md, "
+                        "Accumulators)");
+  *count = taken;
+  std::copy(dense_shape, dense_shape + rank, shape);
 }
 
 void tfc_accumulator_num_accumulated(tfc_runtime *runtime, int32_t *out,

@@ -59,16 +59,38 @@ class Queues;
 /// aggregate gradients in these): the sum of the gradients applied since
 /// the last take, how many, and its global step; a gradient whose local
 /// step is older than the global step is dropped as stale. float32 only.
+///
+/// A SparseConditionalAccumulator (the same for the sparse gradients of
+/// embeddings) sums rows instead: each with its index and the number of
+/// gradients summed into it, which its MEAN divides by. TensorFlow keeps
+/// the first gradient's rows as they come (unsorted, indices repeated)
+/// and merges each later one into them as if both were sorted by index,
+/// equal indices summed; tfc does exactly that, so that a take gives
+/// TensorFlow's rows in TensorFlow's order.
 class Accumulator {
 public:
+  /// Dense: `elements` floats.
   Accumulator(std::string name, int64_t elements, bool mean)
       : name(std::move(name)), mean(mean), sum(size_t(elements), 0.0f) {}
+  /// Sparse: rows of `rowElements` floats, of a dense tensor of `shape`
+  /// (-1: a dimension it does not know; no shape at all when `!ranked`).
+  Accumulator(std::string name, std::vector<int64_t> shape, bool ranked,
+              int64_t rowElements, bool mean)
+      : name(std::move(name)), mean(mean), sparse(true),
+        shape(std::move(shape)), ranked(ranked), rowElements(rowElements) {}
   const std::string name;
 
 private:
   friend class Queues;
   const bool mean;
+  /// The dense sum, or the sparse rows one after another.
   std::vector<float> sum;
+  const bool sparse = false;
+  const std::vector<int64_t> shape;
+  const bool ranked = false;
+  const int64_t rowElements = 0;
+  std::vector<int64_t> indices;
+  std::vector<int32_t> rowCounts;
   int32_t count = 0;
   int64_t globalStep = 0;
 };
@@ -165,6 +187,10 @@ public:
   /// none made yet).
   Accumulator &makeAccumulator(int64_t slot, const std::string &name,
                                int64_t elements, bool mean);
+  /// Sparse accumulator `slot`, likewise (Accumulator's sparse form).
+  Accumulator &makeSparseAccumulator(int64_t slot, const std::string &name,
+                                     std::vector<int64_t> shape, bool ranked,
+                                     int64_t rowElements, bool mean);
   Accumulator *findAccumulator(int64_t slot);
   /// Adds `gradient` unless `localStep` is older than the global step
   /// (then returns false).
@@ -172,6 +198,19 @@ public:
   /// Once `required` gradients are there: their mean (or sum) into `out`,
   /// and the accumulator starts again, its global step one more.
   Result take(Accumulator &accumulator, int32_t required, float *out);
+  /// A sparse accumulator's apply of `nnz` rows (their `indices`), unless
+  /// stale. `gradientShape`, `shapeElements` long, is the dense shape the
+  /// gradient states (null: none). Returns why the gradient is refused,
+  /// as TensorFlow's checks say; empty when it was added or dropped.
+  std::string applyRows(Accumulator &accumulator, int64_t localStep,
+                        const int64_t *indices, int64_t nnz, const float *rows,
+                        const int64_t *gradientShape, int64_t shapeElements);
+  /// A sparse accumulator's take: once `required` gradients are there,
+  /// their rows (each the mean of its gradients, or their sum) and
+  /// indices, their number in `taken`. More rows than `bound`: nothing
+  /// is written or cleared, and `taken` says how many there are.
+  Result takeRows(Accumulator &accumulator, int32_t required, int64_t bound,
+                  int64_t *indices, float *rows, int64_t &taken);
   int32_t accumulated(Accumulator &accumulator);
   void setGlobalStep(Accumulator &accumulator, int64_t step);
 

@@ -64,6 +64,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/Queues.h"
 #include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Transforms/TensorArrays.h"
 #include "tfc/Transforms/Variables.h"
@@ -309,9 +310,12 @@ private:
   /// NonMaxSuppressionV2 and V3 as the V4 that also counts the selection
   /// (the node itself for any other).
   Operation *asCountingSelection(Operation *node);
-  /// A QueueDequeueUpToV2 that also gives the count of its rows (a last
-  /// int64 scalar result, which the dequeue's kernel writes).
-  Operation *asCountingDequeue(Operation *node);
+  /// A QueueDequeueUpToV2 or SparseAccumulatorTakeGradient that also
+  /// gives the count of its rows (a last int64 scalar result, which its
+  /// kernel writes), if it has `results` data results.
+  Operation *asCounting(Operation *node, unsigned results);
+  /// The rows a SparseAccumulatorTakeGradient is planned for.
+  std::optional<int64_t> takeBound(Operation *accumulator);
   /// A StridedSlice of a range whose ends the step computes, as rows.
   bool sliceRows(Operation *node);
   /// The stack of a TF1 TensorArray of dynamic size, as rows.
@@ -607,10 +611,9 @@ FailureOr<bool> Bounder::run() {
   return true;
 }
 
-Operation *Bounder::asCountingDequeue(Operation *node) {
-  auto types = node->getAttrOfType<ArrayAttr>("component_types");
+Operation *Bounder::asCounting(Operation *node, unsigned resultCount) {
   ResultRange results = tfg::getDataResults(node);
-  if (!types || results.size() != types.size())
+  if (results.size() != resultCount)
     return node;
   SmallVector<Type> resultTypes(results.getTypes());
   Builder b(node->getContext());
@@ -622,7 +625,8 @@ Operation *Bounder::asCountingDequeue(Operation *node) {
   OpBuilder builder(node);
   std::string name = tfg::getNodeName(node).str();
   Operation *counted = createNodeLike(
-      builder, node, "QueueDequeueUpToV2", names.get(name), resultTypes,
+      builder, node, tfg::getOpType(node), names.get(name),
+      resultTypes,
       tfg::getDataOperands(node), tfg::getControlOperands(node), attrs);
   for (auto [k, result] : llvm::enumerate(results))
     result.replaceAllUsesWith(counted->getResult(k));
@@ -630,6 +634,28 @@ Operation *Bounder::asCountingDequeue(Operation *node) {
   node->erase();
   counted->setAttr(tfg::kNameAttr, b.getStringAttr(name));
   return counted;
+}
+
+std::optional<int64_t> Bounder::takeBound(Operation *accumulator) {
+  // Each apply brings its rows; between two takes every replica's applies
+  // may come twice (a sync replicas optimizer's first step takes the
+  // workers' gradients and those of its initial tokens), so twice the
+  // applies of the graph, for each replica, of the largest gradient.
+  SmallVector<Operation *> applies = sparseApplies(accumulator);
+  int64_t largest = 0;
+  for (Operation *apply : applies) {
+    Shape indices = shapeOf(tfg::getDataOperands(apply)[2]);
+    if (!indices.isStatic() || indices.rank() != 1)
+      return std::nullopt;
+    largest = std::max(largest, indices.dims[0]);
+  }
+  auto module = body.getParentOp()->getParentOfType<ModuleOp>();
+  auto replicas = module->getAttrOfType<IntegerAttr>(kReplicasAttr);
+  int64_t bound = 2 * int64_t(applies.size()) *
+                  (replicas ? replicas.getInt() : 1) * largest;
+  if (bound < 1)
+    return std::nullopt;
+  return bound;
 }
 
 bool Bounder::feedRows(Operation *arg) {
@@ -762,8 +788,12 @@ Value Bounder::maskPadding(Operation *like, Value x, const Rows &rows,
 
 Operation *Bounder::asCountingSelection(Operation *node) {
   OpKind kind = opKindOf(node);
-  if (kind == OpKind::QueueDequeueUpToV2)
-    return asCountingDequeue(node);
+  if (kind == OpKind::QueueDequeueUpToV2) {
+    auto types = node->getAttrOfType<ArrayAttr>("component_types");
+    return types ? asCounting(node, types.size()) : node;
+  }
+  if (kind == OpKind::SparseAccumulatorTakeGradient)
+    return asCounting(node, 3);
   if (kind != OpKind::NonMaxSuppressionV2 &&
       kind != OpKind::NonMaxSuppressionV3)
     return node;
@@ -1056,6 +1086,20 @@ bool Bounder::producesRows(Operation *node) {
     for (unsigned k = 0; k < types.size(); ++k) {
       rows[results[k]] = rowsAlong(0, (*n)[0], count, node);
       bounded.push_back({results[k], (*n)[0]});
+    }
+    return true;
+  }
+  if (kind == OpKind::SparseAccumulatorTakeGradient) {
+    // The rows of the gradients applied since the last take, as many as
+    // its count (its last result, asCounting's), indices and values.
+    Operation *accumulator = accumulatorNodeOf(operands[0]);
+    std::optional<int64_t> bound =
+        accumulator ? takeBound(accumulator) : std::nullopt;
+    if (!bound || results.size() != 4 || !staticBut(shapeOf(results[1]), 0))
+      return false;
+    for (unsigned k = 0; k < 2; ++k) {
+      rows[results[k]] = rowsAlong(0, *bound, results.back(), node);
+      bounded.push_back({results[k], *bound});
     }
     return true;
   }

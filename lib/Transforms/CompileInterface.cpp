@@ -304,6 +304,10 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
     devices.push_back(b.getStringAttr(name));
   }
   set(kDevicesAttr, devices);
+  if (flags.replicas > 1)
+    module->setAttr(kReplicasAttr, b.getI64IntegerAttr(flags.replicas));
+  else
+    module->removeAttr(kReplicasAttr);
   if (!flags.placement.empty() && !parsePlacementStrategy(flags.placement))
     return emitError(module.getLoc()) << "--placement: '" << flags.placement
                                       << "' is not " << kPlacementStrategies;

@@ -24,11 +24,51 @@ bool isAccumulatorNode(Operation *node) {
     return false;
   OpKind kind = opKindOf(node);
   return kind == OpKind::ConditionalAccumulator ||
-         kind == OpKind::ResourceConditionalAccumulator;
+         kind == OpKind::ResourceConditionalAccumulator ||
+         kind == OpKind::SparseConditionalAccumulator;
 }
 
 Operation *accumulatorNodeOf(Value handle) {
   return sourceNodeOf(handle, isAccumulatorNode);
+}
+
+SmallVector<Operation *> sparseApplies(Operation *accumulator) {
+  // The program's entries are graphs of their own (the chief queue
+  // runner's takes what the step applies): the accumulator is its name.
+  std::string name = queueName(accumulator);
+  Operation *top = accumulator;
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  SmallVector<Operation *> applies;
+  top->walk([&](Operation *op) {
+    if (!tfg::isNode(op) ||
+        opKindOf(op) != OpKind::SparseAccumulatorApplyGradient)
+      return;
+    Operation *made = accumulatorNodeOf(tfg::getDataOperands(op)[0]);
+    if (made && queueName(made) == name)
+      applies.push_back(op);
+  });
+  return applies;
+}
+
+std::optional<SmallVector<int64_t>> sparseRowShape(Operation *accumulator) {
+  auto shape = accumulator->getAttrOfType<tfg::ShapeAttr>("shape");
+  if (shape && !shape.getUnranked() && !shape.getDims().empty() &&
+      llvm::none_of(shape.getDims().drop_front(), ShapedType::isDynamic))
+    return SmallVector<int64_t>(shape.getDims().drop_front());
+  // Gradient values are [rows, row...]: the applies' row dimensions.
+  std::optional<Shape> agreed;
+  for (Operation *apply : sparseApplies(accumulator)) {
+    Shape values =
+        Shape::fromType(tfg::getDataOperands(apply)[3].getType());
+    if (!values.ranked || values.dims.empty())
+      continue;
+    values.dims.erase(values.dims.begin());
+    agreed = agreed ? joinShapes(*agreed, values) : values;
+  }
+  if (!agreed || !agreed->isStatic())
+    return std::nullopt;
+  return SmallVector<int64_t>(agreed->dims.begin(), agreed->dims.end());
 }
 
 std::string queueName(Operation *queue) {

@@ -2173,6 +2173,24 @@ LogicalResult accumulatorTake(ShapeContext &c) {
   return success();
 }
 
+/// A sparse accumulator's take: rows of a number the data decides (their
+/// indices, their values) and the dense shape, one element per dimension
+/// of the values.
+LogicalResult sparseAccumulatorTake(ShapeContext &c) {
+  Operation *accumulator =
+      accumulatorNodeOf(tfg::getDataOperands(c.getNode())[0]);
+  c.setOutput(0, Shape::of({ShapedType::kDynamic}));
+  std::optional<SmallVector<int64_t>> row =
+      accumulator ? sparseRowShape(accumulator) : std::nullopt;
+  if (!row)
+    return success();
+  Shape values = Shape::of({ShapedType::kDynamic});
+  llvm::append_range(values.dims, *row);
+  c.setOutput(1, values);
+  c.setOutput(2, Shape::vector(values.rank()));
+  return success();
+}
+
 /// TensorArrayReadV3: an element; TensorArrayGatherV3: one per index.
 LogicalResult tensorArrayRead(ShapeContext &c) {
   Operation *forward =

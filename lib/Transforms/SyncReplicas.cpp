@@ -36,7 +36,8 @@ namespace {
 bool isTake(Operation *node) {
   OpKind kind = opKindOf(node);
   return kind == OpKind::AccumulatorTakeGradient ||
-         kind == OpKind::ResourceAccumulatorTakeGradient;
+         kind == OpKind::ResourceAccumulatorTakeGradient ||
+         kind == OpKind::SparseAccumulatorTakeGradient;
 }
 
 bool isSetGlobalStep(Operation *node) {

@@ -92,7 +92,8 @@ struct VerifyStaticShapesPass
           if (feeds.empty()) {
             diag << "; no feed shape decides it: the data does, and tfc plans "
                     "for a bound only where it finds one (Where, Unique, "
-                    "DynamicPartition, NonMaxSuppression)";
+                    "DynamicPartition, NonMaxSuppression, a sparse accumulator's "
+                    "take)";
             return signalPassFailure();
           }
           SmallVector<std::string> given;

@@ -32,7 +32,7 @@ module attributes {tfc.feeds = ["data:0", "ids:0"]} {
   tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
     %data:2 = _Arg name("data/_arg_0") {T = f32, index = 0} : () -> tensor<4x3xf32>
     %ids:2 = _Arg name("ids/_arg_1") {T = i32, index = 1} : () -> tensor<4xi32>
-    // expected-error @+1 {{node 's' (SegmentSum) has output shape [?,3], unknown at compile time; no feed shape decides it: the data does, and tfc plans for a bound only where it finds one (Where, Unique, DynamicPartition, NonMaxSuppression)}}
+    // expected-error @+1 {{node 's' (SegmentSum) has output shape [?,3], unknown at compile time; no feed shape decides it: the data does, and tfc plans for a bound only where it finds one (Where, Unique, DynamicPartition, NonMaxSuppression, a sparse accumulator's take)}}
     %s:2 = SegmentSum(%data#0, %ids#0) name("s") {T = f32, Tindices = i32} : (tensor<4x3xf32>, tensor<4xi32>) -> tensor<?x3xf32>
     %r = _Retval(%s#0) name("s/_retval_0") {T = f32, index = 0} : (tensor<?x3xf32>) -> ()
   }

@@ -697,6 +697,21 @@ def make_queue_training(root):
     md.finish()
 
 
+def record_fourth_step(md, g, init, train, fetches):
+    """Runs `init` and 3 steps of `train` in TensorFlow, then records in
+    `md` the fetches of a fourth step, the graph, and the manifest's target
+    "train", init "init" and 3 steps before the fetch run."""
+    with tf1.Session(graph=g, config=session_config()) as sess:
+        sess.run(init)
+        for _ in range(3):
+            sess.run(train)
+        last = sess.run(fetches + [train])[:-1]
+    for t, v in zip(fetches, last):
+        md.add_fetch(t.name, v)
+    md.manifest.update(targets=["train"], init=["init"], steps=3)
+    md.write_text(g.as_graph_def())
+
+
 def make_accumulators(root):
     """ConditionalAccumulators as synchronous replicas use them (white
     paper 4.4): each step applies two gradients at the step's local step k
@@ -756,15 +771,84 @@ def make_accumulators(root):
                    tf.identity(pair, name="pair")]
         train = tf.group(advance, name="train")
         init = tf1.variables_initializer([k], name="init")
-        with tf1.Session(graph=g, config=session_config()) as sess:
-            sess.run(init)
-            for _ in range(3):
-                sess.run(train)
-            last = sess.run(fetches + [train])[:-1]
-        for t, v in zip(fetches, last):
-            md.add_fetch(t.name, v)
-        md.manifest.update(targets=["train"], init=["init"], steps=3)
-        md.write_text(g.as_graph_def())
+        record_fourth_step(md, g, init, train, fetches)
+    md.verify()
+    md.finish()
+
+
+def make_sparse_accumulators(root):
+    """SparseConditionalAccumulators as synchronous replicas use them for
+    the sparse gradients of embeddings: each step applies, in this order,
+    a gradient of unsorted rows with a repeated index (the first apply
+    keeps them as they come), one of sorted rows (merged into them as
+    TensorFlow merges, as if both were sorted: equal indices summed, each
+    row counting its gradients) and one a step older (stale, dropped), at
+    the step's local step k (a variable counting steps); counts them, takes
+    their mean (MEAN divides each row by its own count) and subtracts half
+    of it from a table's rows (ScatterSub, a ref variable). A second
+    accumulator (SUM, rows of unknown number, has_known_shape false) takes
+    the one gradient applied. The outputs are the fourth step's."""
+    name = "sparse_accumulators"
+    seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "Sparse conditional accumulators (MEAN with a known shape, "
+                  "SUM with an unknown first dimension): unsorted and repeated "
+                  "indices, a stale gradient dropped, takes, a ScatterSub of "
+                  "the mean")
+    with tf1_graph(name) as g:
+        k = tf1.get_variable("k", initializer=tf.constant(0, tf.int64),
+                             use_resource=True)
+        step = k.read_value()
+        scale = tf.cast(step + 1, tf.float32)
+        rows = tf1.SparseConditionalAccumulator(
+            tf.float32, shape=[10, 3], reduction_type="MEAN",
+            shared_name="rows", name="rows")
+        i64 = lambda v: tf.constant(v, tf.int64)
+        a1 = rows.apply_grad(
+            i64([4, 1, 4]),
+            tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [-1.0, 0.5, 2.0]]) * scale,
+            grad_shape=i64([10, 3]), local_step=step, name="apply_1")
+        with tf.control_dependencies([a1]):
+            a2 = rows.apply_grad(
+                i64([1, 2, 4, 7]),
+                tf.constant([[0.5, 0.5, 0.5], [1.0, -1.0, 2.0],
+                             [3.0, 3.0, 3.0], [-2.0, 4.0, 1.0]]),
+                grad_shape=i64([10, 3]), local_step=step, name="apply_2")
+        with tf.control_dependencies([a2]):
+            stale = rows.apply_grad(
+                i64([0]), tf.constant([[100.0, 100.0, 100.0]]),
+                grad_shape=i64([10, 3]), local_step=step - 1,
+                name="apply_stale")
+        with tf.control_dependencies([stale]):
+            count = rows.num_accumulated(name="count")
+        with tf.control_dependencies([count]):
+            mean = rows.take_grad(1, name="take_mean")
+        table = tf1.get_variable(
+            "table", initializer=tf.reshape(tf.range(30, dtype=tf.float32),
+                                            [10, 3]), use_resource=False)
+        update = tf1.scatter_sub(table, mean.indices, mean.values * 0.5,
+                                 name="update")
+        sums = tf1.SparseConditionalAccumulator(
+            tf.float32, shape=[None, 2], reduction_type="SUM",
+            shared_name="sums", name="sums")
+        s1 = sums.apply_grad(i64([5, 3]),
+                             tf.constant([[1.0, 2.0], [3.0, 4.0]]) * scale,
+                             local_step=step, name="apply_sum")
+        with tf.control_dependencies([s1]):
+            total = sums.take_grad(1, name="take_sum")
+        with tf.control_dependencies([update, total.indices]):
+            advance = k.assign_add(1, name="advance")
+        fetches = [tf.identity(mean.indices, name="indices"),
+                   tf.identity(mean.values, name="values"),
+                   tf.identity(mean.shape, name="shape"),
+                   tf.identity(count, name="counted"),
+                   tf.identity(update, name="updated"),
+                   tf.identity(total.indices, name="sum_indices"),
+                   tf.identity(total.values, name="sum_values"),
+                   tf.identity(total.shape, name="sum_shape")]
+        train = tf.group(advance, name="train")
+        init = tf.group(tf1.variables_initializer([k, table]), name="init")
+        record_fourth_step(md, g, init, train, fetches)
     md.verify()
     md.finish()
 
@@ -1419,30 +1503,87 @@ def make_ps_sync_mlp(root):
                   "TF1 MLP regression 8->6->1 for synchronous replicas "
                   "(SyncReplicasOptimizer over SGD, 2 of 2 replicas, "
                   "replica_device_setter over 1 ps task), ref variables")
-    steps = 4
     with tf1_graph(name) as g:
         with tf1.device(worker0_replica_setter()):
             global_step, loss = replica_mlp(output_bias=False)
-            opt = tf1.train.SyncReplicasOptimizer(
-                tf1.train.GradientDescentOptimizer(0.1),
-                replicas_to_aggregate=2, total_num_replicas=2)
-            tf.group(opt.minimize(loss, global_step=global_step),
-                     name="train_op")
-            runner = opt.get_chief_queue_runner()
-            tokens = opt.get_init_tokens_op(0)
-            tf.group(tf1.global_variables_initializer(), name="init")
-        parts = {"local_init": opt.local_step_init_op.name,
-                 "chief_init": opt.chief_init_op.name,
-                 "init_tokens": tokens.name,
-                 "chief_queue_runner": runner.enqueue_ops[0].name}
+            parts = sync_replicas_train_op(loss, global_step, 0.1)
         md.write_text(g.as_graph_def())
     feeds = [{"x:0": rng.standard_normal((4, 8)).astype(np.float32),
               "y:0": rng.standard_normal((4, 1)).astype(np.float32)}
              for _ in range(2)]
+    record_sync_lockstep(md, g, parts, feeds, steps=4)
+
+
+def make_ps_sync_embedding(root):
+    """Synchronous replicas of an embedding model (OSDI §4.2 and §4.4): a
+    20x4 table and a 4x1 weight (ref variables, replica_device_setter over
+    one ps task) regress y on the sum of each example's two rows; under
+    SyncReplicasOptimizer(SGD, 2 of 2 replicas, no initial tokens) the
+    table's gradient is rows (IndexedSlices) and goes through a
+    SparseConditionalAccumulator, whose take the chief's update subtracts
+    from the table's rows (ScatterSub), the weight's through a dense one.
+    Each worker's ids repeat within its batch and share ids with the
+    other's, so the take merges rows of both. In lockstep, as ps_sync_mlp;
+    the step losses are TensorFlow's, worker 0's then worker 1's."""
+    name = "ps_sync_embedding"
+    rng = seed_everything(name)
+    md = ModelDir(root, name, "training",
+                  "TF1 embedding regression (20x4 table) for synchronous "
+                  "replicas: SyncReplicasOptimizer over SGD, 2 of 2 replicas, "
+                  "sparse and dense accumulators on 1 ps task, ref variables")
+    with tf1_graph(name) as g:
+        with tf1.device(worker0_replica_setter()):
+            global_step = tf1.train.get_or_create_global_step()
+            ids = tf1.placeholder(tf.int64, [6], name="ids")
+            y = tf1.placeholder(tf.float32, [3, 1], name="y")
+            table = tf1.get_variable(
+                "emb", [20, 4], use_resource=False,
+                initializer=tf1.random_normal_initializer(stddev=0.5))
+            w = tf1.get_variable("w", [4, 1], use_resource=False,
+                                 initializer=tf1.glorot_uniform_initializer())
+            rows = tf1.nn.embedding_lookup(table, ids)
+            examples = tf.reduce_sum(tf.reshape(rows, [3, 2, 4]), axis=1)
+            loss = tf.identity(
+                tf.reduce_mean(tf.square(tf.matmul(examples, w) - y)),
+                name="loss")
+            parts = sync_replicas_train_op(loss, global_step, 0.2)
+        md.write_text(g.as_graph_def())
+    assert any(op.type == "SparseConditionalAccumulator"
+               for op in g.get_operations())
+    feeds = [{"ids:0": np.array(i, np.int64),
+              "y:0": rng.standard_normal((3, 1)).astype(np.float32)}
+             for i in ([5, 2, 5, 11, 0, 5], [11, 3, 2, 2, 19, 7])]
+    record_sync_lockstep(md, g, parts, feeds, steps=4)
+
+
+def sync_replicas_train_op(loss, global_step, rate):
+    """train_op: SyncReplicasOptimizer over SGD at `rate`, 2 of 2 replicas,
+    and init; returns the optimizer's parts by the names TensorFlow gives
+    them."""
+    opt = tf1.train.SyncReplicasOptimizer(
+        tf1.train.GradientDescentOptimizer(rate),
+        replicas_to_aggregate=2, total_num_replicas=2)
+    tf.group(opt.minimize(loss, global_step=global_step), name="train_op")
+    runner = opt.get_chief_queue_runner()
+    tokens = opt.get_init_tokens_op(0)
+    tf.group(tf1.global_variables_initializer(), name="init")
+    return {"local_init": opt.local_step_init_op.name,
+            "chief_init": opt.chief_init_op.name,
+            "init_tokens": tokens.name,
+            "chief_queue_runner": runner.enqueue_ops[0].name}
+
+
+def record_sync_lockstep(md, g, parts, feeds, steps):
+    """Runs the sync replicas graph `g` in TensorFlow, each of two workers
+    `steps` steps on its batch (`feeds`, by tensor name), and records worker
+    0's batch as the feeds, worker 1's as inputs 2 and on, the losses of
+    every step (worker 0's then worker 1's), the last one as the fetch, and
+    the optimizer's `parts` as the session hook runs them."""
     for t, v in feeds[0].items():
         md.add_feed(t, v)
     for i, v in enumerate(feeds[1].values()):
-        np.save(md.path("inputs", "%d.npy" % (2 + i)), v, allow_pickle=False)
+        np.save(md.path("inputs", "%d.npy" % (len(feeds[0]) + i)), v,
+                allow_pickle=False)
     # TensorFlow in one process, devices dropped: the chief's inits, the
     # chief queue runner on a thread, each worker on a thread.
     import threading
@@ -1479,13 +1620,14 @@ def make_ps_sync_mlp(root):
     md.add_fetch("loss:0", losses[1][-1])
     np.save(md.path("outputs", "step_losses.npy"),
             np.array(losses[0] + losses[1], np.float32), allow_pickle=False)
+    inputs = lambda first: ["inputs/%d.npy" % (first + i)
+                            for i in range(len(feeds[0]))]
     md.manifest.update(targets=["train_op"], init=["init"], steps=steps,
                        local_init=[parts["local_init"]],
                        chief_init=[parts["chief_init"], parts["init_tokens"]],
                        queue_runners=[[parts["chief_queue_runner"]]],
                        step_losses="outputs/step_losses.npy",
-                       workers=[["inputs/0.npy", "inputs/1.npy"],
-                                ["inputs/2.npy", "inputs/3.npy"]],
+                       workers=[inputs(0), inputs(len(feeds[0]))],
                        roundtrip_flags="--soft-placement")
     md.finish()
 
@@ -2669,11 +2811,13 @@ def all_models():
         ("queue_smaller_batch", make_queue_smaller_batch),
         ("queue_shuffle", make_queue_shuffle),
         ("accumulators", make_accumulators),
+        ("sparse_accumulators", make_sparse_accumulators),
         ("summaries", make_summaries),
         ("summaries_v2", make_summaries_v2),
         ("ps_async_mlp", make_ps_async_mlp),
         ("ps_shared_queue", make_ps_shared_queue),
         ("ps_sync_mlp", make_ps_sync_mlp),
+        ("ps_sync_embedding", make_ps_sync_embedding),
         ("ps_sync_backup_linear", make_ps_sync_backup_linear),
         ("ps_embedding_mod", lambda root: make_ps_embedding(root, "mod")),
         ("ps_embedding_div", lambda root: make_ps_embedding(root, "div")),

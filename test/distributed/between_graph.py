@@ -147,13 +147,14 @@ class Job:
 
 
 def worker_flags(model, manifest, worker, steps, output, count=True):
-    """A worker's flags: its steps and inputs, its last loss to `output`
+    """A worker's flags: its steps and inputs (the manifest's feeds, from
+    the worker's files), its last loss to `output`
     and, with `count`, the count of its steps (a local variable) beside
     it."""
-    x, y = manifest["workers"][worker]
-    flags = ["--steps", str(steps), "--input", "x:0=" + os.path.join(model, x),
-             "--input", "y:0=" + os.path.join(model, y),
-             "--output", "loss:0=" + output]
+    flags = ["--steps", str(steps)]
+    for feed, npy in zip(manifest["feeds"], manifest["workers"][worker]):
+        flags += ["--input", feed["tensor"] + "=" + os.path.join(model, npy)]
+    flags += ["--output", "loss:0=" + output]
     if count:
         flags += ["--output",
                   "local_count:0=" + output.replace(".npy", "-count.npy")]

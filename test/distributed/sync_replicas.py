@@ -12,6 +12,10 @@ at run time. Prints for FileCheck:
   weights; each worker's last loss must match TensorFlow's (rtol 1e-5), and
   the 4 updates leave global_step at 4.
 
+  sparse lockstep: ps_sync_embedding likewise, whose table's gradients are
+  rows that a SparseConditionalAccumulator on the ps merges (the two
+  workers' ids overlap) before the chief's update subtracts them.
+
 Then ps_sync_backup_linear from its model.meta: 2 of 3 replicas (a backup
 worker), the session hook's default initial tokens. Every worker feeds the
 same batch, so that the weights after k updates are those of k plain SGD
@@ -60,10 +64,11 @@ from npyfiles import read_float32_vector  # noqa: E402
 RTOL, ATOL = 1e-4, 1e-7
 
 
-def compile_job(model, source, workers, programs):
+def compile_job(model, source, workers, programs, feeds=("x", "y")):
     shutil.rmtree(programs, ignore_errors=True)
-    code, text = run(["tfc", "compile", os.path.join(model, source),
-                      "--feed", "x", "--feed", "y", "--fetch", "loss",
+    flags = [flag for feed in feeds for flag in ("--feed", feed)]
+    code, text = run(["tfc", "compile", os.path.join(model, source)] + flags +
+                     ["--fetch", "loss",
                       "--target", "train_op", "--init", "init",
                       "--cluster", "worker=%d,ps=1" % workers,
                       "-o", programs], 300)
@@ -198,6 +203,27 @@ def main():
             print("lockstep: worker %d loss of its step %d: %s" % (worker, steps - 1, line))
         print("lockstep: global_step %d" %
               global_step_of(lockstep, work, checkpoints, "lockstep-probe"))
+
+        # The same with sparse gradients.
+        sparse = os.path.join(corpus, "ps_sync_embedding")
+        programs = os.path.join(work, "sparse-job")
+        compile_job(sparse, "graph.pbtxt", 2, programs, feeds=("ids", "y"))
+        manifest = json.load(open(os.path.join(sparse, "manifest.json")))
+        losses = read_float32_vector(os.path.join(sparse, manifest["step_losses"]))
+        steps = manifest["steps"]
+        job = Job(programs, work, "sparse")
+        jobs.append(job)
+        outputs = [os.path.join(job.work, "loss%d.npy" % w) for w in range(2)]
+        run_workers_at_once(job, [
+            worker_flags(sparse, manifest, worker, steps, outputs[worker],
+                         count=False)
+            for worker in range(2)], os.path.join(job.work, "checkpoints"))
+        for worker in range(2):
+            step = (worker + 1) * steps - 1
+            code, line = compare_loss(job, worker, outputs[worker], losses[step])
+            status |= code
+            print("sparse lockstep: worker %d loss of its step %d: %s" %
+                  (worker, steps - 1, line))
 
         # 2 of 3 from the MetaGraph.
         programs = os.path.join(work, "backup-job")

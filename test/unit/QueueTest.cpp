@@ -550,6 +550,129 @@ TEST(QueueRunnerTest, StoppingTheChiefRunnersEndsTheWaitForTheirTokens) {
   tfc_queue_runners_stop(runtime.get());
 }
 
+// Tests a sparse accumulator's sums as TensorFlow makes them: the first
+// gradient's rows kept as they come (unsorted, index 4 twice), the second
+// merged into them in one pass as if both were sorted (its 1 before the
+// first 4, its 4 added to that 4, which then counts two gradients), a
+// stale one dropped; the take's MEAN divides each row by its own count,
+// pads to the bound with index -1 and zeros, and starts a new global step.
+TEST(SparseAccumulatorTest, MergesRowsAsTensorFlowDoes) {
+  RuntimePtr runtime = makeRuntime();
+  const int64_t shape[] = {10, 2};
+  tfc_sparse_accumulator_make(runtime.get(), "rows", shape, 0, 2, 2, 1);
+  const int64_t given[] = {10, 2};
+  int64_t step = 0;
+  const int64_t first[] = {4, 1, 4};
+  const float firstRows[] = {1, 2, 3, 4, 5, 6};
+  tfc_sparse_accumulator_apply(runtime.get(), &step, first, firstRows, given,
+                               "apply_1", 0, 3, 2);
+  const int64_t second[] = {1, 4, 7};
+  const float secondRows[] = {10, 10, 20, 20, 30, 30};
+  tfc_sparse_accumulator_apply(runtime.get(), &step, second, secondRows, given,
+                               "apply_2", 0, 3, -1);
+  int64_t stale = -1;
+  const int64_t third[] = {0};
+  const float thirdRows[] = {100, 100};
+  tfc_sparse_accumulator_apply(runtime.get(), &stale, third, thirdRows, given,
+                               "apply_stale", 0, 1, 2);
+  int32_t count = -1;
+  tfc_accumulator_num_accumulated(runtime.get(), &count, "count", 0);
+  EXPECT_EQ(count, 2);
+
+  const int32_t required = 2;
+  int64_t indices[8], dense[2] = {0, 0}, taken = -1;
+  float rows[16];
+  const int64_t stated[] = {10, 2};
+  tfc_sparse_accumulator_take(runtime.get(), &required, indices, rows, dense,
+                              &taken, stated, "take", 0, 8, 2);
+  ASSERT_EQ(taken, 5);
+  const int64_t wantIndices[] = {1, 4, 1, 4, 7, -1, -1, -1};
+  const float wantRows[] = {10, 10,   10.5, 11, 3, 4, 5, 6,
+                            30, 30,   0,    0,  0, 0, 0, 0};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(indices[i], wantIndices[i]) << i;
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(rows[i], wantRows[i]) << i;
+  EXPECT_EQ(dense[0], 10);
+  EXPECT_EQ(dense[1], 2);
+
+  // The take advanced the global step: a gradient of step 0 is stale.
+  tfc_sparse_accumulator_apply(runtime.get(), &step, first, firstRows, given,
+                               "apply_1", 0, 3, 2);
+  tfc_accumulator_num_accumulated(runtime.get(), &count, "count", 0);
+  EXPECT_EQ(count, 0);
+}
+
+// Tests SUM: rows of the same index in different gradients add up, and
+// the sum is not divided.
+TEST(SparseAccumulatorTest, SumAddsRowsOfOneIndex) {
+  RuntimePtr runtime = makeRuntime();
+  const int64_t shape[] = {-1, 1};
+  tfc_sparse_accumulator_make(runtime.get(), "sums", shape, 0, 2, 1, 0);
+  int64_t step = 3;
+  tfc_accumulator_set_global_step(runtime.get(), &step, "set", 0);
+  const int64_t index[] = {2};
+  const float one[] = {1.5f}, two[] = {2.0f};
+  const int64_t none[] = {0};
+  tfc_sparse_accumulator_apply(runtime.get(), &step, index, one, none, "a", 0,
+                               1, -1);
+  tfc_sparse_accumulator_apply(runtime.get(), &step, index, two, none, "b", 0,
+                               1, -1);
+  const int32_t required = 2;
+  int64_t indices[2], dense[2], taken = -1;
+  float rows[2];
+  const int64_t stated[] = {-1, 1};
+  tfc_sparse_accumulator_take(runtime.get(), &required, indices, rows, dense,
+                              &taken, stated, "take", 0, 2, 2);
+  ASSERT_EQ(taken, 1);
+  EXPECT_EQ(indices[0], 2);
+  EXPECT_EQ(rows[0], 3.5f);
+  EXPECT_EQ(dense[0], -1);
+}
+
+/// An apply of one row at `index`, of a gradient that states `stated`
+/// as its shape, to an accumulator of 10 rows of 2: an index past its
+/// rows, or a shape that is not its, is an error.
+void applyOneRow(int64_t index, const int64_t *stated) {
+  RuntimePtr runtime = makeRuntime();
+  const int64_t shape[] = {10, 2};
+  tfc_sparse_accumulator_make(runtime.get(), "rows", shape, 0, 2, 2, 1);
+  int64_t step = 0;
+  const float row[] = {1, 2};
+  tfc_sparse_accumulator_apply(runtime.get(), &step, &index, row, stated,
+                               "apply", 0, 1, 2);
+}
+
+/// A take of more rows than it was compiled for.
+void takePastTheBound() {
+  RuntimePtr runtime = makeRuntime();
+  const int64_t shape[] = {10, 1};
+  tfc_sparse_accumulator_make(runtime.get(), "rows", shape, 0, 2, 1, 1);
+  int64_t step = 0;
+  const int64_t indices[] = {1, 2, 3};
+  const float rows[] = {1, 2, 3};
+  tfc_sparse_accumulator_apply(runtime.get(), &step, indices, rows, shape,
+                               "apply", 0, 3, 2);
+  const int32_t required = 1;
+  int64_t out[2], dense[2], taken;
+  float values[2];
+  tfc_sparse_accumulator_take(runtime.get(), &required, out, values, dense,
+                              &taken, shape, "take", 0, 2, 2);
+}
+
+TEST(SparseAccumulatorDeathTest, BadGradientsAndTooManyRowsAreErrors) {
+  const int64_t right[] = {10, 2}, wrong[] = {12, 2};
+  EXPECT_DEATH(applyOneRow(10, right),
+               "apply: InvalidArgument: index 10 of row 0 is not below the 10 "
+               "rows of the accumulator 'rows'");
+  EXPECT_DEATH(applyOneRow(1, wrong),
+               "apply: InvalidArgument: the gradient's shape has 12 at "
+               "dimension 0 where the accumulator 'rows' has 10");
+  EXPECT_DEATH(takePastTheBound(),
+               "take: the accumulator 'rows' holds 3 rows, more than the 2 its "
+               "take was compiled for");
+}
+
 /// A take of 0 gradients, which TensorFlow refuses.
 void takeNone() {
   RuntimePtr runtime = makeRuntime();

@@ -512,6 +512,8 @@ int compile(MLIRContext &context) {
   // A cluster of several tasks compiles to a program per task.
   std::optional<tfc::ClusterSpec> taskPrograms;
   bool betweenGraph = false;
+  // Under between-graph replication: the workers, each the template's.
+  int64_t replicas = 1;
   bool manifestFlags = k8sManifests || k8sImage.getNumOccurrences() ||
                        k8sVolume.getNumOccurrences();
   if (manifestFlags && !cluster.getNumOccurrences()) {
@@ -580,6 +582,8 @@ int compile(MLIRContext &context) {
         return tfc::kExitBadInput;
       }
       betweenGraph = true;
+      if (const tfc::ClusterSpec::Job *workers = spec->job("worker"))
+        replicas = int64_t(workers->tasks.size());
     }
     std::vector<tfc::DeviceName> perTask;
     for (const std::string &name : deviceNames) {
@@ -615,6 +619,7 @@ int compile(MLIRContext &context) {
   // A cluster's tasks run each step once, for the whole batch.
   if (taskPrograms)
     flags.batchTile = 0;
+  flags.replicas = replicas;
   if (failed(tfc::setCompileInterface(*module, flags)))
     return tfc::kExitBadInput;
 

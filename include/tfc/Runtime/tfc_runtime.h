@@ -352,6 +352,32 @@ void tfc_accumulator_apply(tfc_runtime *runtime, const int64_t *local_step,
                            int64_t slot);
 void tfc_accumulator_take(tfc_runtime *runtime, const int32_t *num_required,
                           float *out, const char *node, int64_t slot);
+/* SparseConditionalAccumulators of float32 rows, numbered with the
+ * others. make makes accumulator `slot`, of rows of `row_elements` floats
+ * of a dense tensor of `shape` (`rank` dimensions, -1 where unknown; rank
+ * -1: unknown). apply adds `rows` rows of `values` at `indices` unless
+ * stale, checking `gradient_shape` (`shape_elements` long; -1: the
+ * gradient states none) and the indices as TensorFlow does. take waits as
+ * the dense one does, then writes the rows (TensorFlow's order; each the
+ * mean of its gradients or their sum) and their indices, pads them to
+ * `bound` rows (index -1, zeros), their number at `count` and
+ * `dense_shape` (`rank` long) at `shape`; more than `bound` rows stop the
+ * step naming `node`. */
+void tfc_sparse_accumulator_make(tfc_runtime *runtime, const char *name,
+                                 const int64_t *shape, int64_t slot,
+                                 int64_t rank, int64_t row_elements,
+                                 int64_t mean);
+void tfc_sparse_accumulator_apply(tfc_runtime *runtime,
+                                  const int64_t *local_step,
+                                  const int64_t *indices, const float *values,
+                                  const int64_t *gradient_shape,
+                                  const char *node, int64_t slot, int64_t rows,
+                                  int64_t shape_elements);
+void tfc_sparse_accumulator_take(tfc_runtime *runtime,
+                                 const int32_t *num_required, int64_t *indices,
+                                 float *values, int64_t *shape, int64_t *count,
+                                 const int64_t *dense_shape, const char *node,
+                                 int64_t slot, int64_t bound, int64_t rank);
 void tfc_accumulator_num_accumulated(tfc_runtime *runtime, int32_t *out,
                                      const char *node, int64_t slot);
 void tfc_accumulator_set_global_step(tfc_runtime *runtime,

@@ -51,6 +51,9 @@ struct CompileFlags {
   /// chief after them (--chief-init). Without these and chief queue
   /// runners, a SyncReplicasOptimizer's parts (SyncReplicas.h).
   std::vector<std::string> localInit, chiefInit;
+  /// Under between-graph replication, the workers that each run the
+  /// template replica's step against the ps tasks' state (1 otherwise).
+  int64_t replicas = 1;
 };
 
 /// Records the interface on `module`. With no --fetch and no --target, a

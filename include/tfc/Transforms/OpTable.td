@@ -1016,6 +1016,21 @@ foreach form = ["", "Resource"] in {
   }
   def : TfcOp<form # "AccumulatorSetGlobalStep", Queues, Pattern<"AccumulatorOp">>;
 }
+// Accumulators of float32 rows (sparse gradients, IndexedSlices), whose
+// take gives a number of rows only the data decides: tfc-bound-dynamic-rows
+// plans it for a bound and counts it (docs/Training.md, Accumulators).
+// AccumulatorNumAccumulated and AccumulatorSetGlobalStep serve them too.
+def : TfcOp<"SparseConditionalAccumulator", Queues, Pattern<"AccumulatorOp">> {
+  let shape = "accumulatorHandle";
+  let attrs = ["shape", "container:ignored", "shared_name",
+               "reduction_type=MEAN|SUM"];
+}
+def : TfcOp<"SparseAccumulatorApplyGradient", Queues, Pattern<"AccumulatorOp">> {
+  let attrs = ["has_known_shape"];
+}
+def : TfcOp<"SparseAccumulatorTakeGradient", Queues, Pattern<"AccumulatorOp">> {
+  let shape = "sparseAccumulatorTake";
+}
 def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalarOutput"; }
 
 //===----------------------------------------------------------------------===//

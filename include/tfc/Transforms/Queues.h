@@ -14,6 +14,7 @@
 #include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -32,6 +33,16 @@ mlir::Operation *queueNodeOf(mlir::Value handle);
 bool isAccumulatorNode(mlir::Operation *node);
 /// The accumulator node that made `handle`; null if it cannot be traced.
 mlir::Operation *accumulatorNodeOf(mlir::Value handle);
+
+/// The SparseAccumulatorApplyGradients of a SparseConditionalAccumulator
+/// in the program: of any of its graphs, to an accumulator of its name.
+llvm::SmallVector<mlir::Operation *> sparseApplies(mlir::Operation *accumulator);
+
+/// The dimensions of one row of a SparseConditionalAccumulator: its
+/// `shape` past the first dimension when that knows them, else those its
+/// applies' values agree on; nullopt when neither says.
+std::optional<llvm::SmallVector<int64_t>>
+sparseRowShape(mlir::Operation *accumulator);
 
 /// What names a queue (or an accumulator) in the program: its
 /// shared_name, or its node's name when that is empty (one per name, as

@@ -75,6 +75,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
     {kChiefQueueRunnersAttr, Holder::Module, ValueKind::StringArray},
     {kDevicesAttr, Holder::Module, ValueKind::StringArray},
+    {kReplicasAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kPlacementAttr, Holder::Module, ValueKind::String},
     {kSoftPlacementAttr, Holder::Module, ValueKind::Unit},
     {kCostFileAttr, Holder::Module, ValueKind::String},

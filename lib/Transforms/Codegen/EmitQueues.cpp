@@ -197,6 +197,12 @@ protected:
     auto shape = accumulator->getAttrOfType<tfg::ShapeAttr>("shape");
     if (!dtype || !dtype.getValue().isF32())
       return step.error(node) << "accumulates float32 gradients only";
+    bool sparse = opKindOf(accumulator) == OpKind::SparseConditionalAccumulator;
+    if (sparse != isSparseOp(node))
+      return step.error(node) << "takes a " << (sparse ? "sparse" : "dense")
+                              << " accumulator's handle, which it cannot use";
+    if (sparse)
+      return lowerSparse(node, accumulator, slot.getInt());
     if (!shape || shape.getUnranked() ||
         llvm::any_of(shape.getDims(), ShapedType::isDynamic))
       return step.error(node)
@@ -240,6 +246,122 @@ protected:
     default: // AccumulatorSetGlobalStep and its Resource form.
       step.callKernel(loc, "tfc_accumulator_set_global_step", {buffer(1), name},
                       {slot.getInt()});
+      return success();
+    }
+  }
+
+private:
+  static bool isSparseOp(Operation *node) {
+    OpKind kind = opKindOf(node);
+    return kind == OpKind::SparseConditionalAccumulator ||
+           kind == OpKind::SparseAccumulatorApplyGradient ||
+           kind == OpKind::SparseAccumulatorTakeGradient ||
+           // (These two serve both kinds.)
+           ((kind == OpKind::AccumulatorNumAccumulated ||
+             kind == OpKind::AccumulatorSetGlobalStep) &&
+            opKindOf(accumulatorNodeOf(tfg::getDataOperands(node)[0])) ==
+                OpKind::SparseConditionalAccumulator);
+  }
+
+  /// A SparseConditionalAccumulator's ops: its make, applies and takes
+  /// (its count and global step are the dense ones').
+  LogicalResult lowerSparse(Operation *node, Operation *accumulator,
+                            int64_t slot) const {
+    Location loc = node->getLoc();
+    std::optional<SmallVector<int64_t>> row = sparseRowShape(accumulator);
+    if (!row)
+      return step.error(node)
+             << "the rows of its accumulator '" << queueName(accumulator)
+             << "' have no known shape (give it `shape`, or apply gradients "
+                "of a static shape)";
+    int64_t rowElements = ShapedType::getNumElements(*row);
+    // The dense shape TensorFlow states: the accumulator's, -1 unknown.
+    auto shape = accumulator->getAttrOfType<tfg::ShapeAttr>("shape");
+    bool ranked = shape && !shape.getUnranked();
+    SmallVector<int64_t> dense;
+    if (ranked)
+      for (int64_t d : shape.getDims())
+        dense.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    Value name = step.stringPointer(loc, tfg::getNodeName(node));
+    OperandRange operands = tfg::getDataOperands(node);
+    auto buffer = [&](unsigned i) {
+      return step.pointerTo(step.memrefFor(operands[i]));
+    };
+    auto table = [&](ArrayRef<int64_t> values) {
+      SmallVector<int64_t> padded(values);
+      if (padded.empty())
+        padded.push_back(0); // (Never read: an empty table.)
+      return step.pointerTo(step.constantTable(loc, padded));
+    };
+    switch (opKindOf(node)) {
+    case OpKind::SparseConditionalAccumulator: {
+      auto reduction = accumulator->getAttrOfType<StringAttr>("reduction_type");
+      bool mean = !reduction || reduction.getValue() == "MEAN";
+      step.callKernel(loc, "tfc_sparse_accumulator_make",
+                      {step.stringPointer(loc, queueName(accumulator)),
+                       table(dense)},
+                      {slot, ranked ? int64_t(dense.size()) : -1, rowElements,
+                       mean});
+      return success();
+    }
+    case OpKind::SparseAccumulatorApplyGradient: {
+      Shape values = Shape::fromType(operands[3].getType());
+      Shape indices = Shape::fromType(operands[2].getType());
+      SmallVector<int64_t> want{indices.ranked ? indices.dims[0] : -1};
+      llvm::append_range(want, *row);
+      if (!indices.isStatic() || indices.rank() != 1 || !values.isStatic() ||
+          ArrayRef<int64_t>(values.dims) != ArrayRef<int64_t>(want))
+        return step.error(node)
+               << "applies values of shape " << values.str() << " at indices "
+               << indices.str() << ": the accumulator '"
+               << queueName(accumulator) << "' takes rows of shape "
+               << Shape::of(*row).str() << ", one per index";
+      auto known = node->getAttrOfType<BoolAttr>("has_known_shape");
+      Shape stated = Shape::fromType(operands[4].getType());
+      int64_t shapeElements = known && known.getValue() && stated.isStatic()
+                                  ? stated.numElements()
+                                  : -1;
+      step.callKernel(loc, "tfc_sparse_accumulator_apply",
+                      {buffer(1), buffer(2), buffer(3),
+                       shapeElements >= 0 ? buffer(4) : table({}), name},
+                      {slot, indices.dims[0], shapeElements});
+      return success();
+    }
+    case OpKind::SparseAccumulatorTakeGradient: {
+      ResultRange results = tfg::getDataResults(node);
+      if (results.size() != 4)
+        return step.error(node)
+               << "its rows were not planned for a bound (nothing counts "
+                  "them: tfc-bound-dynamic-rows did not run on its graph)";
+      SmallVector<Value> out;
+      for (unsigned k = 0; k < 4; ++k) {
+        FailureOr<Value> buffer = step.outputFor(node, k);
+        if (failed(buffer))
+          return failure();
+        out.push_back(step.pointerTo(*buffer));
+      }
+      // TensorFlow's dense shape: the accumulator's rows (-1 when it
+      // does not know them), then a row's dimensions.
+      SmallVector<int64_t> stated{ranked && !dense.empty() ? dense[0] : -1};
+      llvm::append_range(stated, *row);
+      int64_t bound = cast<RankedTensorType>(results[0].getType()).getDimSize(0);
+      step.callKernel(loc, "tfc_sparse_accumulator_take",
+                      {buffer(1), out[0], out[1], out[2], out[3], table(stated),
+                       name},
+                      {slot, bound, int64_t(stated.size())});
+      return success();
+    }
+    case OpKind::AccumulatorNumAccumulated: {
+      FailureOr<Value> out = step.outputFor(node);
+      if (failed(out))
+        return failure();
+      step.callKernel(loc, "tfc_accumulator_num_accumulated",
+                      {step.pointerTo(*out), name}, {slot});
+      return success();
+    }
+    default: // AccumulatorSetGlobalStep.
+      step.callKernel(loc, "tfc_accumulator_set_global_step", {buffer(1), name},
+                      {slot});
       return success();
     }
   }

@@ -35,6 +35,10 @@ inline constexpr llvm::StringLiteral kQueueRunnersAttr = "tfc.queue_runners";
 /// its chief init, until its steps end (SyncReplicasOptimizer's).
 inline constexpr llvm::StringLiteral kChiefQueueRunnersAttr =
     "tfc.chief_queue_runners";
+/// Under between-graph replication, the number of workers, each running
+/// the template replica's step against the same ps state (an integer > 1;
+/// absent: one). Bounds what the state may gather from all of them.
+inline constexpr llvm::StringLiteral kReplicasAttr = "tfc.replicas";
 inline constexpr llvm::StringLiteral kDevicesAttr = "tfc.devices";
 inline constexpr llvm::StringLiteral kPlacementAttr = "tfc.placement";
 inline constexpr llvm::StringLiteral kSoftPlacementAttr = "tfc.soft_placement";
