@@ -2,13 +2,18 @@
 """Asynchronous parameter-server training (between-graph replication), tfc
 against TensorFlow 2.21's own distributed runtime, in one run, on loopback.
 
-    python bench/ps_train.py [--tfc build/bin/tfc] [--workers 2] [--steps 200]
-                             [--rounds 3] [--batch 64] [--sync R] [--work DIR]
+    python bench/ps_train.py [--tfc build/bin/tfc] [--model mlp|cnn]
+                             [--workers 2] [--steps 200] [--rounds 3]
+                             [--batch 64] [--sync R] [--work DIR]
 
-The model: an MLP classifier 256-512-512-10 (about 400k parameters, 1.6 MB
-of float32) built by TF1's replica_device_setter for one ps task, trained
+The models, built by TF1's replica_device_setter for one ps task, trained
 with SGD and a global_step: every step each worker reads every variable
-from the ps and sends every gradient back. N workers and one ps, each its
+from the ps and sends every gradient back.
+  mlp  a classifier 256-512-512-10 (about 400k parameters, 1.6 MB of
+       float32);
+  cnn  bench/train.py's CNN: 32x32x3 images, Conv2D 3x3x32 + bias,
+       FusedBatchNormV3 in training mode + ReLU, MaxPool 2x2, Conv2D
+       3x3x64 + bias + ReLU, MaxPool 2x2, dense 10 (about 60k parameters). N workers and one ps, each its
 own process on 127.0.0.1, every worker feeding its own batch:
   * tfc: `tfc compile --cluster worker=N,ps=1` (between-graph replication:
     each worker its own client) and `tfc run-cluster`; every worker's
@@ -50,7 +55,45 @@ CLASSES = 10
 # Builds worker k's graph (the same in the benchmark and in TensorFlow's
 # client processes): print(graph_def) of build(tf, k, batch).
 BUILD = """
-def build(tf, worker, batch, sync=0, workers=1):
+def input_shape(model, batch):
+    return [batch, INPUTS] if model == "mlp" else [batch, 32, 32, 3]
+
+
+def mlp(tf, tf1, x):
+    h = x
+    for i, width in enumerate([HIDDEN, HIDDEN, CLASSES]):
+        w = tf1.get_variable("w%d" % i, [h.shape[1], width],
+                             use_resource=False)
+        b = tf1.get_variable("b%d" % i, [width], use_resource=False,
+                             initializer=tf1.zeros_initializer())
+        h = tf.nn.bias_add(tf.matmul(h, w), b)
+        if width != CLASSES:
+            h = tf.nn.relu(h)
+    return h
+
+
+def cnn(tf, tf1, x):
+    def variable(name, shape, init=None):
+        return tf1.get_variable(name, shape, use_resource=False,
+                                initializer=init)
+
+    def conv(h, name, channels):
+        k = variable(name + "/kernel", [3, 3, h.shape[3], channels])
+        b = variable(name + "/bias", [channels], tf1.zeros_initializer())
+        return tf.nn.bias_add(tf.nn.conv2d(h, k, 1, "SAME"), b)
+    h = conv(x, "conv1", 32)
+    gamma = variable("bn/gamma", [32], tf1.ones_initializer())
+    beta = variable("bn/beta", [32], tf1.zeros_initializer())
+    h, _, _ = tf1.nn.fused_batch_norm(h, gamma, beta, is_training=True)
+    h = tf.nn.max_pool2d(tf.nn.relu(h), 2, 2, "VALID")
+    h = tf.nn.max_pool2d(tf.nn.relu(conv(h, "conv2", 64)), 2, 2, "VALID")
+    h = tf.reshape(h, [-1, 8 * 8 * 64])
+    w = variable("dense/kernel", [8 * 8 * 64, CLASSES])
+    b = variable("dense/bias", [CLASSES], tf1.zeros_initializer())
+    return tf.nn.bias_add(tf.matmul(h, w), b)
+
+
+def build(tf, worker, batch, sync=0, workers=1, model="mlp"):
     tf1 = tf.compat.v1
     graph = tf.Graph()
     with graph.as_default():
@@ -58,17 +101,9 @@ def build(tf, worker, batch, sync=0, workers=1):
         with tf1.device(tf1.train.replica_device_setter(
                 ps_tasks=1, worker_device="/job:worker/task:%d" % worker)):
             step = tf1.train.get_or_create_global_step()
-            x = tf1.placeholder(tf.float32, [batch, INPUTS], name="x")
+            x = tf1.placeholder(tf.float32, input_shape(model, batch), name="x")
             labels = tf1.placeholder(tf.int32, [batch], name="labels")
-            h = x
-            for i, width in enumerate([HIDDEN, HIDDEN, CLASSES]):
-                w = tf1.get_variable("w%d" % i, [h.shape[1], width],
-                                     use_resource=False)
-                b = tf1.get_variable("b%d" % i, [width], use_resource=False,
-                                     initializer=tf1.zeros_initializer())
-                h = tf.nn.bias_add(tf.matmul(h, w), b)
-                if width != CLASSES:
-                    h = tf.nn.relu(h)
+            h = {"mlp": mlp, "cnn": cnn}[model](tf, tf1, x)
             loss = tf.reduce_mean(
                 tf.nn.sparse_softmax_cross_entropy_with_logits(
                     labels=labels, logits=h), name="loss")
@@ -99,11 +134,11 @@ os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
 import numpy as np
 import tensorflow as tf
 target, worker, batch, steps, ready = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-sync, workers = int(sys.argv[6]), int(sys.argv[7])
-graph = build(tf, worker, batch, sync, workers)
+sync, workers, model = int(sys.argv[6]), int(sys.argv[7]), sys.argv[8]
+graph = build(tf, worker, batch, sync, workers, model)
 coordinator = tf.compat.v1.train.Coordinator()
 rng = np.random.default_rng(worker)
-feed = {"x:0": rng.standard_normal((batch, %d)).astype(np.float32),
+feed = {"x:0": rng.standard_normal(input_shape(model, batch)).astype(np.float32),
         "labels:0": rng.integers(0, %d, batch).astype(np.int32)}
 with tf.compat.v1.Session(target, graph=graph) as session:
     if worker == 0:
@@ -134,9 +169,9 @@ with tf.compat.v1.Session(target, graph=graph) as session:
         coordinator.request_stop()
 print(statistics.median(times), flush=True)
 os._exit(0)
-""" % (INPUTS, CLASSES)
+""" % CLASSES
 
-def time_tf(workers, batch, steps, work, sync):
+def time_tf(workers, batch, steps, work, sync, model):
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
@@ -144,7 +179,7 @@ def time_tf(workers, batch, steps, work, sync):
     try:
         clients = [subprocess.Popen(
             [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], str(k),
-             str(batch), str(steps), ready, str(sync), str(workers)],
+             str(batch), str(steps), ready, str(sync), str(workers), model],
             stdout=subprocess.PIPE, text=True)
             for k in range(workers)]
         medians = []
@@ -167,6 +202,7 @@ def time_tfc(tfc, program, workers, steps, work):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tfc", default="build/bin/tfc")
+    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
@@ -184,14 +220,16 @@ def main():
     tfc = os.path.abspath(args.tfc)
     scope = {}
     exec(BUILD, scope)
-    graph = scope["build"](tf, 0, args.batch, args.sync, args.workers)
+    graph = scope["build"](tf, 0, args.batch, args.sync, args.workers,
+                           args.model)
     path = os.path.join(work, "worker0.pbtxt")
     with open(path, "w") as f:
         f.write(str(graph.as_graph_def()))
     for k in range(args.workers):
         rng = np.random.default_rng(k)
         np.save(os.path.join(work, "x-%d.npy" % k),
-                rng.standard_normal((args.batch, INPUTS)).astype(np.float32))
+                rng.standard_normal(scope["input_shape"](args.model, args.batch))
+                .astype(np.float32))
         np.save(os.path.join(work, "labels-%d.npy" % k),
                 rng.integers(0, CLASSES, args.batch).astype(np.int32))
     program = os.path.join(work, "tfc-job")
@@ -203,7 +241,7 @@ def main():
     for _ in range(args.rounds):
         ours.append(time_tfc(tfc, program, args.workers, args.steps, work))
         theirs.append(time_tf(args.workers, args.batch, args.steps, work,
-                              args.sync))
+                              args.sync, args.model))
 
     def rate(rounds):
         # Steps per second of the job: each round's sum over workers.
@@ -212,14 +250,14 @@ def main():
     def step(rounds):
         return statistics.median(statistics.median(medians) for medians in rounds)
 
-    print("| workers | training | batch | tfc step | TensorFlow step | "
+    print("| model | workers | training | batch | tfc step | TensorFlow step | "
           "tfc steps/s | TensorFlow steps/s | speedup |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     a, b = rate(ours), rate(theirs)
     mode = ("sync, %d of %d" % (args.sync, args.workers) if args.sync
             else "async")
-    print("| %d | %s | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
-        args.workers, mode, args.batch, step(ours) * 1e3, step(theirs) * 1e3,
+    print("| %s | %d | %s | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
+        args.model, args.workers, mode, args.batch, step(ours) * 1e3, step(theirs) * 1e3,
         a, b, a / b))
 
 
