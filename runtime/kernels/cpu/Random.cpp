@@ -12,7 +12,10 @@
 //
 // The generator state of each op lives in the program's state area:
 // {seed, seed2, samples used, started}. Seeds 0 and 0 mean "random": the
-// first call draws them from the system.
+// first call draws them from the system. Threads may run one op at once
+// (a queue runner's, the partitions of a step): each call reserves its
+// samples under a lock, as TensorFlow's GuardedPhiloxRandom does, so that
+// no two calls draw the same ones.
 //
 // The stateless ops draw from the same streams, keyed by tensors: the
 // first versions by a seed pair, scrambled into a key and counter as
@@ -27,6 +30,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <string>
 #include <utility>
@@ -129,6 +133,10 @@ void fill(tfc_runtime *runtime, int32_t kind, void *out, uint64_t key,
 
 /// Starts an op's generator on its first call: {seed, seed2, 128-bit
 /// samples used, started}; seeds 0 and 0 draw both from the system.
+/// Guards every op's generator state: a reservation is a few words.
+static std::mutex generatorMutex;
+
+/// Starts the op's stream on its first call (under generatorMutex).
 static void startGenerator(uint64_t *generator, int64_t seed, int64_t seed2) {
   if (generator[3])
     return;
@@ -143,14 +151,23 @@ static void startGenerator(uint64_t *generator, int64_t seed, int64_t seed2) {
   generator[3] = 1;
 }
 
+/// Reserves `samples` of the op's stream: its key and the counter of the
+/// first.
+static std::pair<uint64_t, u128> reserve(uint64_t *generator, int64_t seed,
+                                         int64_t seed2, uint64_t samples) {
+  std::lock_guard<std::mutex> lock(generatorMutex);
+  startGenerator(generator, seed, seed2);
+  const u128 base = (u128(generator[1]) << 64) + generator[2];
+  generator[2] += samples;
+  return {generator[0], base};
+}
+
 extern "C" void tfc_cpu_random(tfc_runtime *runtime, int32_t kind, void *out,
                                uint64_t *generator, const void *low,
                                const void *high, int64_t n, int64_t dtype,
                                int64_t seed, int64_t seed2) {
-  startGenerator(generator, seed, seed2);
-  const u128 base = (u128(generator[1]) << 64) + generator[2];
-  generator[2] += uint64_t(n) * 256;
-  fill(runtime, kind, out, generator[0], base, low, high, n, dtype);
+  auto [key, base] = reserve(generator, seed, seed2, uint64_t(n) * 256);
+  fill(runtime, kind, out, key, base, low, high, n, dtype);
 }
 
 extern "C" void tfc_cpu_random_shuffle(tfc_runtime *, const void *in,
@@ -164,11 +181,10 @@ extern "C" void tfc_cpu_random_shuffle(tfc_runtime *, const void *in,
     std::memmove(to, from, rows * rowBytes);
     return;
   }
-  startGenerator(generator, seed, seed2);
   // rows - 1 samples reserved, a block of four at a time, and used one
   // 32-bit word after the other.
-  WordStream words{(u128(generator[1]) << 64) + generator[2], generator[0]};
-  generator[2] += uint64_t(rows - 1 + 3) / 4;
+  auto [key, base] = reserve(generator, seed, seed2, uint64_t(rows - 1 + 3) / 4);
+  WordStream words{base, key};
   std::vector<int64_t> order(rows);
   for (int64_t i = 0; i < rows; ++i)
     order[i] = i;
