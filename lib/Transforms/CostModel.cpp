@@ -111,13 +111,12 @@ double convolution(Operation *node) {
 }
 
 double pooling(Operation *node) {
-  auto ksize = node->getAttrOfType<ArrayAttr>("ksize");
-  if (!ksize)
+  SmallVector<int64_t> ksize = intListAttr(node, "ksize");
+  if (ksize.empty())
     return memoryBound(node);
   double window = 1;
-  for (Attribute k : ksize)
-    if (auto i = dyn_cast<IntegerAttr>(k))
-      window *= i.getInt();
+  for (int64_t k : ksize)
+    window *= double(k);
   return outputElements(node) * window;
 }
 

@@ -43,11 +43,7 @@ std::optional<SmallVector<int64_t>> ownPaddings(Operation *conv) {
     return SmallVector<int64_t>(8, 0);
   if (padding.getValue() != "EXPLICIT")
     return std::nullopt;
-  SmallVector<int64_t> pads;
-  if (auto list = conv->getAttrOfType<ArrayAttr>("explicit_paddings"))
-    for (Attribute entry : list)
-      if (auto value = dyn_cast<IntegerAttr>(entry))
-        pads.push_back(value.getInt());
+  SmallVector<int64_t> pads = intListAttr(conv, "explicit_paddings");
   if (pads.size() != 8)
     return std::nullopt;
   return pads;
@@ -81,11 +77,9 @@ bool foldPad(Operation *conv) {
   for (auto [index, value] : llvm::enumerate(*added))
     if (value < 0 || (value != 0 && (index < 2 || index > 5)))
       return false;
-  SmallVector<int64_t> dilations(4, 1);
-  if (auto list = conv->getAttrOfType<ArrayAttr>("dilations"))
-    for (auto [d, entry] : llvm::enumerate(list))
-      if (auto value = dyn_cast<IntegerAttr>(entry); value && d < 4)
-        dilations[d] = value.getInt();
+  SmallVector<int64_t> dilations = intListAttr(conv, "dilations");
+  if (dilations.size() != 4)
+    dilations.assign(4, 1);
   SmallVector<int64_t> total(8);
   for (int index = 0; index < 8; ++index)
     total[index] = (*own)[index] + (*added)[index];

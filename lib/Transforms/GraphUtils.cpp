@@ -342,6 +342,15 @@ int64_t intAttr(Operation *node, StringRef name, int64_t otherwise) {
   return attr ? attr.getInt() : otherwise;
 }
 
+SmallVector<int64_t> intListAttr(Operation *node, StringRef name) {
+  SmallVector<int64_t> values;
+  if (auto list = node->getAttrOfType<ArrayAttr>(name))
+    for (Attribute entry : list)
+      if (auto value = dyn_cast<IntegerAttr>(entry))
+        values.push_back(value.getInt());
+  return values;
+}
+
 double floatAttr(Operation *node, StringRef name, double otherwise) {
   auto attr = node->getAttrOfType<FloatAttr>(name);
   return attr ? attr.getValueAsDouble() : otherwise;

@@ -40,12 +40,10 @@ namespace {
 /// computes too: SAME or VALID padding, no dilation.
 bool isDepthwise(Operation *node) {
   auto padding = node->getAttrOfType<StringAttr>("padding");
-  auto dilations = node->getAttrOfType<ArrayAttr>("dilations");
   return padding &&
          (padding.getValue() == "SAME" || padding.getValue() == "VALID") &&
-         (!dilations || llvm::all_of(dilations, [](Attribute d) {
-           return cast<IntegerAttr>(d).getInt() == 1;
-         }));
+         llvm::all_of(intListAttr(node, "dilations"),
+                      [](int64_t d) { return d == 1; });
 }
 
 struct SplitGroupedConvolutionsPass

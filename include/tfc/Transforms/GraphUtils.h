@@ -230,6 +230,10 @@ int64_t intAttr(mlir::Operation *node, llvm::StringRef name,
                 int64_t otherwise = 0);
 double floatAttr(mlir::Operation *node, llvm::StringRef name,
                  double otherwise);
+/// A node's int list attr (strides, dilations, explicit_paddings, ...):
+/// its integers in order, none when it has no such attr.
+llvm::SmallVector<int64_t> intListAttr(mlir::Operation *node,
+                                       llvm::StringRef name);
 
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);

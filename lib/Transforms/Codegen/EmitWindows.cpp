@@ -38,10 +38,7 @@ struct WindowGeometry {
 /// The int list attribute `name` of `size` values, or `fallback` in each.
 SmallVector<int64_t> intsAttr(Operation *node, StringRef name,
                               int64_t fallback, size_t size = 4) {
-  SmallVector<int64_t> values;
-  if (auto list = node->getAttrOfType<ArrayAttr>(name))
-    for (Attribute a : list)
-      values.push_back(cast<IntegerAttr>(a).getInt());
+  SmallVector<int64_t> values = intListAttr(node, name);
   if (values.size() != size)
     values.assign(size, fallback);
   return values;
@@ -82,10 +79,7 @@ FailureOr<WindowGeometry> windowGeometry(Operation *node,
     g.padTop = samePaddingBefore(g.h, g.oh, g.kh, g.strideH, g.dilationH);
     g.padLeft = samePaddingBefore(g.w, g.ow, g.kw, g.strideW, g.dilationW);
   } else if (padding == "EXPLICIT") {
-    SmallVector<int64_t> pads;
-    if (auto list = node->getAttrOfType<ArrayAttr>("explicit_paddings"))
-      for (Attribute a : list)
-        pads.push_back(cast<IntegerAttr>(a).getInt());
+    SmallVector<int64_t> pads = intListAttr(node, "explicit_paddings");
     if (pads.size() != 8)
       return failure();
     g.padTop = pads[2];
