@@ -1040,7 +1040,7 @@ def : TfcOp<"QueueIsClosedV2", Queues, Pattern<"QueueOp">> { let shape = "scalar
 def : TfcOp<"ScalarSummary", Summaries, Pattern<"SummaryOp">> {
   let shape = "scalarOutput";
 }
-def : TfcOp<"HistogramSummary", Summaries, Pattern<"HistogramOp">> {
+def : TfcOp<"HistogramSummary", Summaries, Pattern<"SummaryOp">> {
   let shape = "scalarOutput";
 }
 def : TfcOp<"MergeSummary", Summaries, Pattern<"MergeOp">> {
@@ -1050,7 +1050,7 @@ def : TfcOp<"ImageSummary", Summaries, Pattern<"ImageOp">> {
   let shape = "scalarOutput";
   let attrs = ["max_images", "bad_color"];
 }
-def : TfcOp<"TensorSummaryV2", Summaries, Pattern<"TensorOp">> {
+def : TfcOp<"TensorSummaryV2", Summaries, Pattern<"SummaryOp">> {
   let shape = "scalarOutput";
 }
 // PNGs of uint8 images [..., height, width, channels], as TF2's image

@@ -116,7 +116,10 @@ LogicalResult tensorSummary(StepEmitter &step, Operation *node, Value tagValue,
   return success();
 }
 
-/// ScalarSummary: tfc_scalar_summary, a value per tag.
+/// ScalarSummary (tfc_scalar_summary, a value per tag), HistogramSummary
+/// (tfc_histogram_summary over every element) and TensorSummaryV2
+/// (tfc_tensor_summary of a numeric or string tensor): the same
+/// serialization the TF2 writer ops use (WriterOpPattern).
 class SummaryOpPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
@@ -125,23 +128,17 @@ protected:
   LogicalResult lower(Operation *node) const override {
     OperandRange operands = tfg::getDataOperands(node);
     FailureOr<Value> out = step.outputFor(node);
-    return failed(out) ? failure()
-                       : scalarSummary(step, node, operands[0], operands[1], *out);
-  }
-};
-
-/// HistogramSummary: tfc_histogram_summary over every element.
-class HistogramOpPattern : public NodePattern {
-public:
-  using NodePattern::NodePattern;
-
-protected:
-  LogicalResult lower(Operation *node) const override {
-    OperandRange operands = tfg::getDataOperands(node);
-    FailureOr<Value> out = step.outputFor(node);
-    return failed(out)
-               ? failure()
-               : histogramSummary(step, node, operands[0], operands[1], *out);
+    if (failed(out))
+      return failure();
+    switch (opKindOf(node)) {
+    case OpKind::ScalarSummary:
+      return scalarSummary(step, node, operands[0], operands[1], *out);
+    case OpKind::HistogramSummary:
+      return histogramSummary(step, node, operands[0], operands[1], *out);
+    default: // TensorSummaryV2.
+      return tensorSummary(step, node, operands[0], operands[1], operands[2],
+                           *out);
+    }
   }
 };
 
@@ -203,21 +200,6 @@ protected:
          int64_t(tfg::typeToDataType(element)),
          maxImages ? maxImages.getInt() : 3});
     return success();
-  }
-};
-
-/// TensorSummaryV2: tfc_tensor_summary of a numeric or string tensor.
-class TensorOpPattern : public NodePattern {
-public:
-  using NodePattern::NodePattern;
-
-protected:
-  LogicalResult lower(Operation *node) const override {
-    OperandRange operands = tfg::getDataOperands(node);
-    FailureOr<Value> out = step.outputFor(node);
-    return failed(out) ? failure()
-                       : tensorSummary(step, node, operands[0], operands[1],
-                                       operands[2], *out);
   }
 };
 
@@ -354,10 +336,8 @@ void populateSummaryPatterns(CodegenPatterns &patterns) {
   patterns.add<WriterOpPattern>("WriterOp");
   patterns.add<EncodePngOpPattern>("EncodePngOp");
   patterns.add<SummaryOpPattern>("SummaryOp");
-  patterns.add<HistogramOpPattern>("HistogramOp");
   patterns.add<MergeOpPattern>("MergeOp");
   patterns.add<ImageOpPattern>("ImageOp");
-  patterns.add<TensorOpPattern>("TensorOp");
 }
 
 } // namespace tfc
