@@ -313,13 +313,17 @@ std::string Queues::applyRows(Accumulator &accumulator, int64_t localStep,
                std::to_string(d) + " where the accumulator '" + a.name +
                "' has " + std::to_string(a.shape[d]);
   }
-  if (rank > 0 && a.shape[0] != -1)
-    for (int64_t j = 0; j < nnz; ++j)
-      if (indices[j] >= a.shape[0])
-        return "InvalidArgument: index " + std::to_string(indices[j]) +
-               " of row " + std::to_string(j) + " is not below the " +
-               std::to_string(a.shape[0]) + " rows of the accumulator '" +
-               a.name + "'";
+  // (TensorFlow's accumulator takes a negative index, which the update
+  // after the take refuses; tfc refuses it here, since the take's padding
+  // rows are the negative ones that update skips.)
+  for (int64_t j = 0; j < nnz; ++j)
+    if (indices[j] < 0 || (rank > 0 && a.shape[0] != -1 && indices[j] >= a.shape[0]))
+      return "InvalidArgument: index " + std::to_string(indices[j]) +
+             " of row " + std::to_string(j) +
+             (indices[j] < 0 ? std::string(" is negative")
+                             : " is not below the " + std::to_string(a.shape[0]) +
+                                   " rows") +
+             " (the accumulator '" + a.name + "')";
   const size_t width = size_t(a.rowElements);
   if (a.count == 0) {
     a.indices.assign(indices, indices + nnz);

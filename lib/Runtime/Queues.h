@@ -200,8 +200,9 @@ public:
   Result take(Accumulator &accumulator, int32_t required, float *out);
   /// A sparse accumulator's apply of `nnz` rows (their `indices`), unless
   /// stale. `gradientShape`, `shapeElements` long, is the dense shape the
-  /// gradient states (null: none). Returns why the gradient is refused,
-  /// as TensorFlow's checks say; empty when it was added or dropped.
+  /// gradient states (null: none). Returns why the gradient is refused
+  /// (TensorFlow's checks, and a negative index); empty when it was added
+  /// or dropped.
   std::string applyRows(Accumulator &accumulator, int64_t localStep,
                         const int64_t *indices, int64_t nnz, const float *rows,
                         const int64_t *gradientShape, int64_t shapeElements);

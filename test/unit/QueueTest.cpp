@@ -664,7 +664,10 @@ TEST(SparseAccumulatorDeathTest, BadGradientsAndTooManyRowsAreErrors) {
   const int64_t right[] = {10, 2}, wrong[] = {12, 2};
   EXPECT_DEATH(applyOneRow(10, right),
                "apply: InvalidArgument: index 10 of row 0 is not below the 10 "
-               "rows of the accumulator 'rows'");
+               "rows \\(the accumulator 'rows'\\)");
+  EXPECT_DEATH(applyOneRow(-1, right),
+               "apply: InvalidArgument: index -1 of row 0 is negative \\(the "
+               "accumulator 'rows'\\)");
   EXPECT_DEATH(applyOneRow(1, wrong),
                "apply: InvalidArgument: the gradient's shape has 12 at "
                "dimension 0 where the accumulator 'rows' has 10");

@@ -357,7 +357,8 @@ void tfc_accumulator_take(tfc_runtime *runtime, const int32_t *num_required,
  * of a dense tensor of `shape` (`rank` dimensions, -1 where unknown; rank
  * -1: unknown). apply adds `rows` rows of `values` at `indices` unless
  * stale, checking `gradient_shape` (`shape_elements` long; -1: the
- * gradient states none) and the indices as TensorFlow does. take waits as
+ * gradient states none) and the indices as TensorFlow does (and refusing
+ * negative ones, which its update after the take would). take waits as
  * the dense one does, then writes the rows (TensorFlow's order; each the
  * mean of its gradients or their sum) and their indices, pads them to
  * `bound` rows (index -1, zeros), their number at `count` and
