@@ -309,7 +309,10 @@ def BoundDynamicRowsPass : Pass<"tfc-bound-dynamic-rows", "mlir::ModuleOp"> {
     box) as its bound and V4's count (V2 and V3 become V4); an unclaimed
     Unique's values and each output of DynamicPartition are bounded by the
     input's rows, counted by idx's largest position + 1 and by the
-    partitions equal to the output's number. It carries the
+    partitions equal to the output's number; a QueueDequeueUpToV2 by its n
+    and a SparseAccumulatorTakeGradient by twice its accumulator's applies
+    times `tfc.replicas` times the largest gradient's rows, both counted
+    by their kernels (a last result the pass adds). It carries the
     fact "rows along axis a, of which the first count are TensorFlow's"
     through the ops that keep such rows apart (elementwise ops, identities,
     reshapes that keep the axis whole, transposes, gathers, MatMul,

@@ -37,6 +37,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.feeds`, `tfc.fetches`, `tfc.targets`, `tfc.init` | module | array of strings | `tfc compile`'s interface; tfc-prune |
     | `tfc.feed_shapes` | module | array of shapes (or unit) | `--feed x=D0,D1`; tfc-prune |
     | `tfc.devices` | module | array of strings | `--devices`; tfc-place |
+    | `tfc.replicas` | module | integer >= 0 | `--cluster` under between-graph replication: its workers; tfc-bound-dynamic-rows (a sparse accumulator's take) |
     | `tfc.placement`, `tfc.cost_file` | module | string | `--placement`, `--cost-file`; tfc-place |
     | `tfc.soft_placement` | module | unit | `--soft-placement`; tfc-place |
     | `tfc.compress_transfers` | module | string | `--compress-transfers`; tfc-compress-transfers |
