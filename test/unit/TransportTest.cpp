@@ -366,6 +366,30 @@ TEST(TransportTest, SendsLargeTensors) {
   }
 }
 
+// Tests shared tensors that arrive before their receive, step after step:
+// each waits in a staging buffer of the receiver's transport, which the
+// next step's reuses, and each receive gets its own step's bytes.
+TEST(TransportTest, EarlySharedTensorsAreStagedStepAfterStep) {
+  Pair pair;
+  std::string key = keyOf(kPs, kWorker, "w/read");
+  const size_t bytes = 8 << 20;
+  for (int step = 0; step < 3; ++step) {
+    std::vector<uint8_t> sent(bytes), got(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+      sent[i] = uint8_t(i * 2654435761u >> 11) ^ uint8_t(step * 37);
+    // The send returns once the receiver holds the tensor: staged, since
+    // no receive waits.
+    RendezvousStatus status = pair.atPs->send(key.c_str(), sent.data(), bytes);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    status = pair.atWorker->recv(key.c_str(), got.data(), bytes);
+    ASSERT_TRUE(status.isOk()) << status.getMessage();
+    EXPECT_TRUE(got == sent) << "step " << step;
+    pair.ps->beginStep(pair.ps->step() + 1);
+    pair.worker->beginStep(pair.worker->step() + 1);
+  }
+  EXPECT_EQ(pair.ps->transferStats().sharedMemory, 3);
+}
+
 // Tests shared memory between the tasks' transports: a tensor lands in the
 // buffer of a receive that waits for it, a smaller one reuses the region,
 // a larger one gets a new one, and a receive of another size is told.
