@@ -198,13 +198,17 @@ protected:
     if (!dtype || !dtype.getValue().isF32())
       return step.error(node) << "accumulates float32 gradients only";
     bool sparse = opKindOf(accumulator) == OpKind::SparseConditionalAccumulator;
-    if (sparse != isSparseOp(node))
+    // (The ref forms of the count and the global step serve both kinds.)
+    OpKind kind = opKindOf(node);
+    bool eitherKind = kind == OpKind::AccumulatorNumAccumulated ||
+                      kind == OpKind::AccumulatorSetGlobalStep;
+    if (!eitherKind && sparse != isSparseOp(node))
       return step.error(node) << "takes a " << (sparse ? "sparse" : "dense")
                               << " accumulator's handle, which it cannot use";
-    if (sparse)
+    if (!eitherKind && sparse)
       return lowerSparse(node, accumulator, slot.getInt());
-    if (!shape || shape.getUnranked() ||
-        llvm::any_of(shape.getDims(), ShapedType::isDynamic))
+    if (!sparse && (!shape || shape.getUnranked() ||
+                    llvm::any_of(shape.getDims(), ShapedType::isDynamic)))
       return step.error(node)
              << "its accumulator's shape must be known (give it `shape`)";
     if (made) {
@@ -255,16 +259,11 @@ private:
     OpKind kind = opKindOf(node);
     return kind == OpKind::SparseConditionalAccumulator ||
            kind == OpKind::SparseAccumulatorApplyGradient ||
-           kind == OpKind::SparseAccumulatorTakeGradient ||
-           // (These two serve both kinds.)
-           ((kind == OpKind::AccumulatorNumAccumulated ||
-             kind == OpKind::AccumulatorSetGlobalStep) &&
-            opKindOf(accumulatorNodeOf(tfg::getDataOperands(node)[0])) ==
-                OpKind::SparseConditionalAccumulator);
+           kind == OpKind::SparseAccumulatorTakeGradient;
   }
 
-  /// A SparseConditionalAccumulator's ops: its make, applies and takes
-  /// (its count and global step are the dense ones').
+  /// A SparseConditionalAccumulator's own ops: its make, applies and takes
+  /// (its count and global step lower as the dense ones').
   LogicalResult lowerSparse(Operation *node, Operation *accumulator,
                             int64_t slot) const {
     Location loc = node->getLoc();
@@ -327,7 +326,7 @@ private:
                       {slot, indices.dims[0], shapeElements});
       return success();
     }
-    case OpKind::SparseAccumulatorTakeGradient: {
+    default: { // SparseAccumulatorTakeGradient.
       ResultRange results = tfg::getDataResults(node);
       if (results.size() != 4)
         return step.error(node)
@@ -351,18 +350,6 @@ private:
                       {slot, bound, int64_t(stated.size())});
       return success();
     }
-    case OpKind::AccumulatorNumAccumulated: {
-      FailureOr<Value> out = step.outputFor(node);
-      if (failed(out))
-        return failure();
-      step.callKernel(loc, "tfc_accumulator_num_accumulated",
-                      {step.pointerTo(*out), name}, {slot});
-      return success();
-    }
-    default: // AccumulatorSetGlobalStep.
-      step.callKernel(loc, "tfc_accumulator_set_global_step", {buffer(1), name},
-                      {slot});
-      return success();
     }
   }
 };
