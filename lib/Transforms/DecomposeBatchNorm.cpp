@@ -10,8 +10,15 @@
 // vectors are a handful of small nodes (constants when the statistics
 // are), and x * s + b joins the elementwise group of what follows (the
 // ReLU), so that a convolution's output is read once for normalization
-// and activation together. NCHW reshapes s and b to [C, 1, 1]. Nodes whose
-// statistics outputs are used, or that train, are left alone.
+// and activation together. NCHW reshapes s and b to [C, 1, 1]. Nodes that
+// train are left alone.
+//
+// An inference batch norm's statistics outputs are its own mean and
+// variance inputs, as TensorFlow's kernel outputs them (batch_mean and
+// reserve_space_1 the mean, batch_variance and reserve_space_2 the
+// variance, reserve_space_3 empty): a model fine-tuned with its batch
+// norms frozen passes them to FusedBatchNormGrad (is_training = false),
+// whose users read them from there instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,9 +61,6 @@ struct DecomposeBatchNormPass
     if (!training || training.getValue())
       return false;
     ValueRange results = tfg::getDataResults(node);
-    for (Value statistic : results.drop_front())
-      if (!statistic.use_empty())
-        return false;
     OperandRange inputs = tfg::getDataOperands(node);
     Value x = inputs[0], scale = inputs[1], offset = inputs[2],
           mean = inputs[3], variance = inputs[4];
@@ -129,6 +133,21 @@ struct DecomposeBatchNormPass
                                    {scaled, shift}, tfg::getControlOperands(node),
                                    attrs);
     results[0].replaceAllUsesWith(y->getResult(0));
+    // The statistics outputs: mean, variance, mean, variance, empty.
+    for (auto [k, statistic] : llvm::enumerate(results.drop_front())) {
+      if (statistic.use_empty())
+        continue;
+      if (k < 4) {
+        statistic.replaceAllUsesWith(k % 2 == 0 ? mean : variance);
+        continue;
+      }
+      auto empty = RankedTensorType::get({0}, element);
+      statistic.replaceAllUsesWith(
+          make("Const", "reserve_space_3", empty, {},
+               {b.getNamedAttr("dtype", t),
+                b.getNamedAttr("value", DenseElementsAttr::get(
+                                            empty, ArrayRef<Attribute>{}))}));
+    }
     tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(y));
     node->erase();
     return true;

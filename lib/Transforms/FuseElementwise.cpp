@@ -26,6 +26,14 @@
 // read the batch norm's y, and the batch norm carries `tfc.activation`
 // (y now means the activation of the normalized value).
 //
+// A training batch norm also takes in a MaxPool of its y, and a batch
+// norm gradient the BiasAddGrad of its x gradient (the bias added just
+// before the batch norm): each kernel computes the other op's result as
+// it writes its own, saving a pass over a large tensor. These rewrite the
+// graph too: the node gets one more data result, the other op's, and an
+// attribute saying so (tfc.max_pool with the window, tfc.input_gradient_sum);
+// the other op goes.
+//
 // A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
 // are the pooling's input (ReLU then max pooling, differentiated): the
 // pooling gradient's kernel masks each window's gradient by the sign of
@@ -56,11 +64,13 @@ namespace tfc {
 namespace {
 
 /// The only user of `node`'s single data result, when that is its one use.
+/// Nodes that wait on `node` by a control edge do not count: a group
+/// rewires them (see rewireControlUsers).
 Operation *soleUser(Operation *node) {
-  if (!node->hasOneUse() || tfg::getDataResults(node).size() != 1 ||
+  if (tfg::getDataResults(node).size() != 1 ||
       !tfg::getDataResults(node)[0].hasOneUse())
     return nullptr;
-  Operation *user = *node->getUsers().begin();
+  Operation *user = *tfg::getDataResults(node)[0].getUsers().begin();
   return tfg::isNode(user) ? user : nullptr;
 }
 
@@ -132,6 +142,125 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
   return true;
 }
 
+/// Whether `node` is a FusedBatchNorm (V1-V3) or, if `gradient`, a
+/// FusedBatchNormGrad (V1-V3), NHWC, with a static float32 4-D first
+/// result.
+bool isNhwcBatchNorm(Operation *node, bool gradient) {
+  OpKind kind = opKindOf(node);
+  bool matches =
+      gradient ? llvm::is_contained({OpKind::FusedBatchNormGrad,
+                                     OpKind::FusedBatchNormGradV2,
+                                     OpKind::FusedBatchNormGradV3},
+                                    kind)
+               : llvm::is_contained({OpKind::FusedBatchNorm,
+                                     OpKind::FusedBatchNormV2,
+                                     OpKind::FusedBatchNormV3},
+                                    kind);
+  return matches && isNhwc(node) &&
+         staticFloat32(tfg::getDataResults(node)[0], 4);
+}
+
+/// `node` rebuilt with one more data result, `absorbed`'s only one, which
+/// it now computes: `absorbed`'s users read it, and wait on the new node.
+/// `attr` on the new node says so.
+void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr) {
+  ResultRange results = tfg::getDataResults(node);
+  SmallVector<Type> types(results.getTypes());
+  types.push_back(tfg::getDataResults(absorbed)[0].getType());
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute existing : node->getAttrs())
+    if (existing.getName() != tfg::kNameAttr &&
+        existing.getName() != tfg::kDeviceAttr)
+      attrs.push_back(existing);
+  attrs.push_back(attr);
+  OpBuilder builder(node);
+  Operation *replacement = createNodeLike(
+      builder, node, tfg::getOpType(node), tfg::getNodeName(node), types,
+      tfg::getDataOperands(node), tfg::getControlOperands(node), attrs);
+  for (auto [k, result] : llvm::enumerate(results))
+    result.replaceAllUsesWith(replacement->getResult(k));
+  tfg::getDataResults(absorbed)[0].replaceAllUsesWith(
+      replacement->getResult(results.size()));
+  tfg::getControlToken(node).replaceAllUsesWith(
+      tfg::getControlToken(replacement));
+  tfg::getControlToken(absorbed).replaceAllUsesWith(
+      tfg::getControlToken(replacement));
+  absorbed->erase();
+  node->erase();
+}
+
+/// Folds a MaxPool of a training batch norm's y into it (see the file
+/// comment). Returns whether it did.
+bool foldMaxPoolIntoBatchNorm(Operation *norm) {
+  auto training = norm->getAttrOfType<BoolAttr>("is_training");
+  if (!isNhwcBatchNorm(norm, /*gradient=*/false) ||
+      (training && !training.getValue()) || norm->hasAttr(kMaxPoolAttr))
+    return false;
+  Value y = tfg::getDataResults(norm)[0];
+  auto yType = cast<RankedTensorType>(y.getType());
+  for (Operation *user : y.getUsers()) {
+    if (opKindOf(user) != OpKind::MaxPool || !isNhwc(user) ||
+        !sameDevice(user, norm) || !tfg::getControlOperands(user).empty())
+      continue;
+    RankedTensorType pooledType = staticFloat32(tfg::getDataResults(user)[0], 4);
+    SmallVector<int64_t> ksize = intListAttr(user, "ksize");
+    SmallVector<int64_t> strides = intListAttr(user, "strides");
+    auto padding = user->getAttrOfType<StringAttr>("padding");
+    if (!pooledType || ksize.size() != 4 || strides.size() != 4 || !padding ||
+        ksize[0] != 1 || ksize[3] != 1 || strides[0] != 1 || strides[3] != 1 ||
+        (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
+      continue;
+    bool same = padding.getValue() == "SAME";
+    int64_t padTop = same ? samePaddingBefore(yType.getDimSize(1),
+                                              pooledType.getDimSize(1),
+                                              ksize[1], strides[1])
+                          : 0;
+    int64_t padLeft = same ? samePaddingBefore(yType.getDimSize(2),
+                                               pooledType.getDimSize(2),
+                                               ksize[2], strides[2])
+                           : 0;
+    Builder b(norm->getContext());
+    absorbResult(norm, user,
+                 b.getNamedAttr(kMaxPoolAttr,
+                                b.getDenseI64ArrayAttr({ksize[1], ksize[2],
+                                                        strides[1], strides[2],
+                                                        padTop, padLeft})));
+    return true;
+  }
+  return false;
+}
+
+/// Folds the BiasAddGrad of a batch norm gradient's x gradient into it (see
+/// the file comment). Returns whether it did.
+bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
+  if (!isNhwcBatchNorm(grad, /*gradient=*/true) ||
+      grad->hasAttr(kInputGradientSumAttr))
+    return false;
+  // The BiasAddGrad may read x's gradient through Identity nodes (the
+  // gradient tuples of TF1's optimizers, whose control inputs only delay
+  // the value).
+  SmallVector<Operation *> readers;
+  SmallVector<Value> values{tfg::getDataResults(grad)[0]};
+  while (!values.empty())
+    for (Operation *user : values.pop_back_val().getUsers()) {
+      if (opKindOf(user) == OpKind::Identity)
+        values.push_back(tfg::getDataResults(user)[0]);
+      else
+        readers.push_back(user);
+    }
+  for (Operation *user : readers) {
+    if (opKindOf(user) != OpKind::BiasAddGrad || !isNhwc(user) ||
+        !sameDevice(user, grad) || !tfg::getControlOperands(user).empty() ||
+        !staticFloat32(tfg::getDataResults(user)[0], 1))
+      continue;
+    Builder b(grad->getContext());
+    absorbResult(grad, user,
+                 b.getNamedAttr(kInputGradientSumAttr, b.getUnitAttr()));
+    return true;
+  }
+  return false;
+}
+
 /// The epilogue a convolution's (or a max pooling gradient's) kernel
 /// applies (see the file comment), in order; empty if none.
 SmallVector<Operation *> epilogueOf(Operation *conv) {
@@ -196,11 +325,59 @@ bool sameShape(Value a, Value b) {
   return ta && tb && ta.hasStaticShape() && ta.getShape() == tb.getShape();
 }
 
+/// Nodes outside a group that wait on one of its members other than the
+/// root, by a control edge, wait instead on what that member waited on:
+/// the producers of its inputs from outside the group, through members,
+/// and their control inputs. Waiting on the group itself could close a
+/// cycle: tfc-schedule-recvs makes a _Recv wait on a convolution whose
+/// epilogue adds the received bias. The member computes nothing else
+/// (the group is elementwise or an epilogue), so every stateful node it
+/// came after still comes first. The group moves the members to its
+/// root's place, so no such edge can be honoured as it was.
+void rewireControlUsers(ArrayRef<Operation *> members,
+                        const llvm::DenseSet<Operation *> &inGroup) {
+  for (Operation *member : members.drop_back()) {
+    Value token = tfg::getControlToken(member);
+    if (token.use_empty())
+      continue;
+    // The member's frontier outside the group.
+    llvm::SetVector<Value> waits;
+    SmallVector<Operation *> stack{member};
+    llvm::DenseSet<Operation *> seen{member};
+    while (!stack.empty()) {
+      Operation *node = stack.pop_back_val();
+      for (Value control : tfg::getControlOperands(node))
+        waits.insert(control);
+      for (Value operand : tfg::getDataOperands(node)) {
+        Operation *producer = operand.getDefiningOp();
+        if (!producer)
+          continue;
+        if (!inGroup.contains(producer))
+          waits.insert(tfg::getControlToken(producer));
+        else if (seen.insert(producer).second)
+          stack.push_back(producer);
+      }
+    }
+    for (OpOperand &use : llvm::make_early_inc_range(token.getUses())) {
+      Operation *user = use.getOwner();
+      user->eraseOperand(use.getOperandNumber());
+      if (inGroup.contains(user))
+        continue; // Members run in order inside the group.
+      llvm::SmallDenseSet<Value> present(tfg::getControlOperands(user).begin(),
+                                         tfg::getControlOperands(user).end());
+      for (Value wait : waits)
+        if (present.insert(wait).second)
+          user->insertOperands(user->getNumOperands(), wait);
+    }
+  }
+}
+
 /// Replaces a group's members (in dependency order, its root last) by one
 /// tfc.fusion_group where the root was (see the file comment).
 void formGroup(ArrayRef<Operation *> members) {
   Operation *root = members.back();
   llvm::DenseSet<Operation *> inGroup(members.begin(), members.end());
+  rewireControlUsers(members, inGroup);
   llvm::SetVector<Value> inputs, controls;
   for (Operation *member : members) {
     for (Value operand : tfg::getDataOperands(member))
@@ -249,6 +426,16 @@ struct FuseElementwisePass
       for (Operation *norm : norms)
         if (foldActivationIntoBatchNorm(norm))
           ++numFused;
+      // Then their MaxPools and BiasAddGrads (which rebuild the node).
+      norms.clear();
+      for (Operation &op : *body)
+        if (tfg::isNode(&op) && (isNhwcBatchNorm(&op, /*gradient=*/false) ||
+                                 isNhwcBatchNorm(&op, /*gradient=*/true)))
+          norms.push_back(&op);
+      for (Operation *norm : norms)
+        if (foldMaxPoolIntoBatchNorm(norm) ||
+            foldBiasGradientIntoBatchNormGrad(norm))
+          ++numFused;
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);
@@ -276,19 +463,14 @@ struct FuseElementwisePass
       for (Operation *node : llvm::reverse(order)) {
         if (!tfg::isNode(node) || !isElementwise(node) || claimed.contains(node))
           continue;
-        Operation *consumer = nullptr;
-        if (node->hasOneUse())
-          consumer = *node->getUsers().begin();
-        Value result = tfg::getDataResults(node).empty()
-                           ? Value()
-                           : tfg::getDataResults(node)[0];
-        if (!consumer || !result || !result.hasOneUse() ||
-            !tfg::isNode(consumer) || !isElementwise(consumer) ||
+        Operation *consumer = soleUser(node);
+        if (!consumer || !isElementwise(consumer) ||
             claimed.contains(consumer) ||
             consumer->getBlock() != body ||
             tfg::getRequestedDevice(consumer) != tfg::getRequestedDevice(node) ||
             tfg::getAssignedDevice(consumer) != tfg::getAssignedDevice(node) ||
-            !sameShape(tfg::getDataResults(consumer)[0], result))
+            !sameShape(tfg::getDataResults(consumer)[0],
+                       tfg::getDataResults(node)[0]))
           continue;
         Operation *groupRoot = root.lookup(consumer);
         if (!groupRoot)

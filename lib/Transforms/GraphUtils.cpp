@@ -351,6 +351,12 @@ SmallVector<int64_t> intListAttr(Operation *node, StringRef name) {
   return values;
 }
 
+int64_t samePaddingBefore(int64_t in, int64_t out, int64_t window,
+                          int64_t stride, int64_t dilation) {
+  int64_t total = (out - 1) * stride + (window - 1) * dilation + 1 - in;
+  return std::max<int64_t>(total, 0) / 2;
+}
+
 double floatAttr(Operation *node, StringRef name, double otherwise) {
   auto attr = node->getAttrOfType<FloatAttr>(name);
   return attr ? attr.getValueAsDouble() : otherwise;

@@ -1,7 +1,8 @@
 // Tests tfc-decompose-batch-norm: an inference FusedBatchNormV3 becomes
 // x * s + b with s = scale * rsqrt(variance + epsilon), b = offset - mean *
-// s, keeping its name and users; NCHW reshapes s and b to [C, 1, 1]; a
-// training node, or one whose statistics are used, stays.
+// s, keeping its name and users; NCHW reshapes s and b to [C, 1, 1]; its
+// statistics outputs' users read its mean and variance inputs (an empty
+// constant for reserve_space_3); a training node stays.
 // RUN: tfc-opt %s -split-input-file -tfc-decompose-batch-norm | FileCheck %s
 
 // CHECK-LABEL: tfg.graph
@@ -39,12 +40,24 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // -----
 
 // CHECK-LABEL: tfg.graph
-// CHECK: FusedBatchNormV3({{.*}}) name("training")
-// CHECK: FusedBatchNormV3({{.*}}) name("statistics_used")
+// CHECK-DAG: %[[M:.*]]:2 = Placeholder name("m")
+// CHECK-DAG: %[[V:.*]]:2 = Placeholder name("v")
+// CHECK-DAG: %[[E:.*]]:2 = Const name("statistics_used/reserve_space_3") {dtype = f32, value = dense<> : tensor<0xf32>}
+// CHECK-DAG: FusedBatchNormV3({{.*}}) name("training")
+// CHECK-DAG: Identity(%[[M]]#0) name("batch_mean_used")
+// CHECK-DAG: Identity(%[[V]]#0) name("batch_variance_used")
+// CHECK-DAG: FusedBatchNormGradV3(%{{.*}}#0, %{{.*}}#0, %{{.*}}#0, %[[M]]#0, %[[V]]#0, %[[E]]#0) name("frozen_grad")
+// CHECK-NOT: name("statistics_used") {{.*}}FusedBatchNormV3
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3x3x4>} : () -> tensor<2x3x3x4xf32>
   %c:2 = Placeholder name("c") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<4xf32>
+  %m:2 = Placeholder name("m") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<4xf32>
+  %v:2 = Placeholder name("v") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<4xf32>
   %t:7 = FusedBatchNormV3(%x#0, %c#0, %c#0, %c#0, %c#0) name("training") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.000000e-03 : f32, is_training = true} : (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<*xf32>)
-  %s:7 = FusedBatchNormV3(%x#0, %c#0, %c#0, %c#0, %c#0) name("statistics_used") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.000000e-03 : f32, is_training = false} : (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<*xf32>)
-  %m:2 = Identity(%s#1) name("mean_used") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  // A frozen batch norm of a fine-tuned model: its gradient reads its
+  // statistics outputs.
+  %s:7 = FusedBatchNormV3(%x#0, %c#0, %c#0, %m#0, %v#0) name("statistics_used") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.000000e-03 : f32, is_training = false} : (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<*xf32>)
+  %bm:2 = Identity(%s#1) name("batch_mean_used") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  %bv:2 = Identity(%s#2) name("batch_variance_used") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
+  %g:6 = FusedBatchNormGradV3(%s#0, %x#0, %c#0, %s#3, %s#4, %s#5) name("frozen_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.000000e-03 : f32, is_training = false} : (tensor<2x3x3x4xf32>, tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<*xf32>) -> (tensor<2x3x3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<0xf32>, tensor<0xf32>)
 }

@@ -60,23 +60,56 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // -----
 
 // A member's control inputs become the group's; the root's users (data
-// and control) read the group's results.
+// and control) read the group's results. A consumer that also waits on
+// its producer by a control edge still fuses: inside the group it comes
+// after it anyway.
 // CHECK-LABEL: tfg.graph
 // CHECK: %[[C:[0-9]+]]:2 = Placeholder name("c")
 // CHECK: %[[G:[0-9]+]]:2 = tfc.fusion_group(%{{[0-9]+}}#0, %[[C]]#1) : (tensor<2xf32>, !tfg.control) -> (tensor<2xf32>, !tfg.control) {
 // CHECK-NEXT: ^bb0(%[[GX:.*]]: tensor<2xf32>):
 // CHECK-NEXT: %[[NEG:[0-9]+]]:2 = Neg(%[[GX]]) name("controlled")
-// CHECK-NEXT: %[[EXP:[0-9]+]]:2 = Exp(%[[NEG]]#0) name("root")
-// CHECK-NEXT: tfc.yield %[[EXP]]#0
+// CHECK-NEXT: %[[EXP:[0-9]+]]:2 = Exp(%[[NEG]]#0) name("waited_on")
+// CHECK-NEXT: %[[ABS:[0-9]+]]:2 = Abs(%[[EXP]]#0) name("root")
+// CHECK-NEXT: tfc.yield %[[ABS]]#0
 // CHECK-NEXT: }
-// CHECK-NEXT: Abs(%[[G]]#0) [%[[G]]#1] name("after")
+// CHECK-NEXT: Sqrt(%[[G]]#0) [%[[G]]#1] name("after")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
   %c:2 = Placeholder name("c") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
   %n:2 = Neg(%x#0) [%c#1] name("controlled") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
-  %e:2 = Exp(%n#0) name("root") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
-  // Reads the root's value and waits for it: the root stays a group's.
-  %a:2 = Abs(%e#0) [%e#1] name("after") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %e:2 = Exp(%n#0) name("waited_on") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %a:2 = Abs(%e#0) [%e#1] name("root") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  // Reads the root's value and waits for it, on another device: the root
+  // stays a group's.
+  %q:2 = Sqrt(%a#0) [%a#1] name("after") device("/cpu:1") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+}
+
+// -----
+
+// A node outside a group that waits on a member other than the root
+// waits instead on what that member waited on. Here (as
+// tfc-schedule-recvs leaves a worker's graph) the bias is received after
+// the convolution, and the convolution's epilogue adds it: waiting on the
+// group would be a cycle, so the receive waits on the convolution's input
+// and on the filter's receive.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[X:[0-9]+]]:2 = Placeholder name("x")
+// CHECK: %[[W:[0-9]+]]:2 = Placeholder name("w")
+// CHECK: %[[C:[0-9]+]]:2 = Placeholder name("c")
+// CHECK: Placeholder [%[[C]]#1, %[[X]]#1, %[[W]]#1] name("b")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("conv")
+// CHECK-NEXT: BiasAdd({{.*}}) name("bias")
+// CHECK-NEXT: tfc.yield
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %w:2 = Placeholder name("w") {dtype = f32, shape = #tfg.shape<3x3x2x2>} : () -> tensor<3x3x2x2xf32>
+  %c:2 = Placeholder name("c") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %conv:2 = Conv2D(%x#0, %w#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x4x4x2xf32>
+  // Already waits on %c; its wait on the convolution is replaced.
+  %b:2 = Placeholder [%c#1, %conv#1] name("b") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %bias:2 = BiasAdd(%conv#0, %b#0) name("bias") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
 }
 
 // -----
@@ -166,4 +199,37 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %irelu:2 = Relu(%ibn#0) name("inference_relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   %cbn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("controlled_norm") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
   %crelu:2 = Relu(%cbn#0) [%x#1] name("controlled_relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// A training batch norm takes in its ReLU, then a MaxPool of its y as one
+// more result (the window with SAME's padding resolved); a batch norm
+// gradient takes in the BiasAddGrad of its x gradient (read through an
+// Identity). The users of the
+// MaxPool and of the BiasAddGrad (data and control) read the new results.
+// A MaxPool on another device stays.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[BN:[0-9]+]]:8 = FusedBatchNormV3({{.*}}) name("bn") {{.*}}tfc.activation = "Relu", tfc.max_pool = array<i64: 3, 3, 2, 2, 1, 1>} : {{.*}} -> (tensor<1x5x5x2xf32>, {{.*}}, tensor<1x3x3x2xf32>)
+// CHECK-NOT: name("pool")
+// CHECK: MaxPool(%[[BN]]#0) name("pool_elsewhere")
+// CHECK: %[[PG:[0-9]+]]:2 = MaxPoolGrad(%[[BN]]#0, %[[BN]]#6, %{{[0-9]+}}#0) [%[[BN]]#7] name("pool_grad")
+// CHECK: %[[G:[0-9]+]]:7 = FusedBatchNormGradV3(%[[PG]]#0, {{.*}}) name("bn_grad") {{.*}}tfc.input_gradient_sum} : {{.*}} -> ({{.*}}, tensor<2xf32>)
+// CHECK-NOT: BiasAddGrad
+// CHECK: Neg(%[[G]]#5) [%[[G]]#6] name("bias_grad_user")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x5x5x2>} : () -> tensor<1x5x5x2xf32>
+  %s:2 = Placeholder name("s") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %e:2 = Placeholder name("empty") {dtype = f32, shape = #tfg.shape<0>} : () -> tensor<0xf32>
+  %dy:2 = Placeholder name("dy") {dtype = f32, shape = #tfg.shape<1x3x3x2>} : () -> tensor<1x3x3x2xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("bn") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %relu:2 = Relu(%bn#0) name("relu") {T = f32} : (tensor<1x5x5x2xf32>) -> tensor<1x5x5x2xf32>
+  %pool:2 = MaxPool(%relu#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32>
+  %other:2 = MaxPool(%relu#0) name("pool_elsewhere") device("/cpu:1") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>) -> tensor<1x3x3x2xf32>
+  %pg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) [%pool#1] name("pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>, tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) -> tensor<1x5x5x2xf32>
+  %g:6 = FusedBatchNormGradV3(%pg#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x5x5x2xf32>, tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  // Through a gradient tuple's Identity, which waits on something.
+  %id:2 = Identity(%g#0) [%s#1] name("tuple") {T = f32} : (tensor<1x5x5x2xf32>) -> tensor<1x5x5x2xf32>
+  %bg:2 = BiasAddGrad(%id#0) name("bias_grad") {T = f32, data_format = "NHWC"} : (tensor<1x5x5x2xf32>) -> tensor<2xf32>
+  %use:2 = Neg(%bg#0) [%bg#1] name("bias_grad_user") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
 }

@@ -2500,6 +2500,54 @@ def winograd_cnn_graph(name, resource, task, rng):
                   tf.identity(k2, name="conv2_value")], feeds
 
 
+def bias_bn_cnn_graph(name, resource, task, rng):
+    """A CNN whose convolutions add a bias before a batch norm (tfc folds
+    each batch norm gradient's BiasAddGrad into its kernel): Conv2D +
+    BiasAdd, FusedBatchNormV3 in training mode, ReLU, MaxPool 3x3 stride 2
+    SAME (overlapping windows, folded into the batch norm's kernel); then
+    Conv2D + BiasAdd, FusedBatchNormV3 in inference mode (moving
+    statistics, so the bias gradient is not zero), ReLU6, MaxPool 2x2
+    VALID; a dense layer."""
+    x = tf1.placeholder(tf.float32, [4, 8, 8, 3], name="x")
+    labels = tf1.placeholder(tf.int32, [4], name="labels")
+
+    def variable(name, shape, init, trainable=True):
+        return tf1.get_variable(name, shape, use_resource=resource,
+                                initializer=init, trainable=trainable)
+    glorot = tf1.glorot_uniform_initializer
+    with tf1.variable_scope("model"):
+        k1 = variable("conv1/kernel", [3, 3, 3, 8], glorot())
+        b1 = variable("conv1/bias", [8], tf1.constant_initializer(0.05))
+        gamma1 = variable("bn1/gamma", [8], tf1.ones_initializer())
+        beta1 = variable("bn1/beta", [8], tf1.constant_initializer(0.1))
+        k2 = variable("conv2/kernel", [3, 3, 8, 8], glorot())
+        b2 = variable("conv2/bias", [8], tf1.constant_initializer(-0.05))
+        gamma2 = variable("bn2/gamma", [8], tf1.constant_initializer(1.2))
+        beta2 = variable("bn2/beta", [8], tf1.zeros_initializer())
+        mean2 = variable("bn2/moving_mean", [8], tf1.constant_initializer(0.1),
+                         trainable=False)
+        variance2 = variable("bn2/moving_variance", [8],
+                             tf1.constant_initializer(1.5), trainable=False)
+        w = variable("dense/kernel", [32, 3],
+                     tf1.truncated_normal_initializer(stddev=0.3))
+    h = tf.nn.bias_add(tf.nn.conv2d(x, k1, 1, "SAME"), b1)
+    h, _, _ = tf1.nn.fused_batch_norm(h, gamma1, beta1, epsilon=1e-3,
+                                      is_training=True)
+    h = tf.nn.max_pool2d(tf.nn.relu(h), 3, 2, "SAME")      # 4x4
+    h = tf.nn.bias_add(tf.nn.conv2d(h, k2, 1, "SAME"), b2)
+    h, _, _ = tf1.nn.fused_batch_norm(h, gamma2, beta2, mean2, variance2,
+                                      epsilon=1e-3, is_training=False)
+    h = tf.nn.max_pool2d(tf.nn.relu6(h), 2, 2, "VALID")    # 2x2
+    logits = tf.matmul(tf.reshape(h, [4, 32]), w)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    feeds = {"x:0": rng.standard_normal((4, 8, 8, 3)).astype(np.float32),
+             "labels:0": rng.integers(0, 3, 4).astype(np.int32)}
+    return loss, [tf.identity(b1, name="conv1_bias_value"),
+                  tf.identity(b2, name="conv2_bias_value"),
+                  tf.identity(gamma1, name="bn1_gamma_value")], feeds
+
+
 def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
     rng = seed_everything(name)
     opt_name = make_opt().get_name()
@@ -2507,6 +2555,9 @@ def make_train(root, name, make_opt, resource, task, graph=mlp_graph):
             if graph is cnn_graph else
             "CNN with 16-channel 3x3 convolutions (Winograd in tfc)"
             if graph is winograd_cnn_graph else
+            "CNN whose biases precede batch norms (training and inference"
+            " mode) and whose max poolings follow them"
+            if graph is bias_bn_cnn_graph else
             "recurrence in a while_loop (fed trip count, a cond and a "
             "nested loop in the body)" if graph is while_graph else
             "RNN over TensorArrays (TensorArrayV3) in a while_loop, as "
@@ -2836,6 +2887,9 @@ def all_models():
     models.append(("train_cnn_winograd", lambda root: make_train(
         root, "train_cnn_winograd", lambda: tf1.train.MomentumOptimizer(0.05, 0.9),
         True, "classifier", winograd_cnn_graph)))
+    models.append(("train_cnn_bias_bn", lambda root: make_train(
+        root, "train_cnn_bias_bn", lambda: tf1.train.MomentumOptimizer(0.05, 0.9),
+        True, "classifier", bias_bn_cnn_graph)))
     models.append(("train_cond", lambda root: make_train(
         root, "train_cond", lambda: tf1.train.GradientDescentOptimizer(0.1),
         True, "regression", cond_graph)))

@@ -612,6 +612,63 @@ TEST_P(KernelTest, ReductionsMatchReference) {
   tfc_runtime_destroy(serial);
 }
 
+/// The batch norm kernels' folded-in work equals the ops they replace: a
+/// max pooling computed as y is written (overlapping SAME windows; 1 and
+/// 3 images, below and above the thread count, which take the kernel's
+/// two paths) is the pooling kernel's on y, bit for bit; the gradient's
+/// row sum of x's gradient is the sum of what it wrote.
+TEST_P(KernelTest, BatchNormsComputeTheOpsFoldedIntoThem) {
+  const int64_t h = 7, w = 6, c = 5, kh = 3, kw = 3, stride = 2;
+  const int64_t oh = 4, ow = 3, padTop = 1, padLeft = 0;
+  for (int64_t images : {1, 3}) {
+    int64_t rows = images * h * w;
+    std::vector<float> x = randomVector(rows * c, 11),
+                       scale = randomVector(c, 12), offset = randomVector(c, 13);
+    std::vector<float> y(rows * c), mean(c), variance(c), savedMean(c),
+        savedVariance(c), pooled(images * oh * ow * c, 42.f),
+        want(pooled.size());
+    for (int64_t activation : {0, 1}) {
+      tfc_cpu_batch_norm_training_f32(
+          runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
+          y.data(), mean.data(), variance.data(), savedMean.data(),
+          savedVariance.data(), pooled.data(), 1e-3f, 1.f, rows, c, activation,
+          images, h, w, kh, kw, oh, ow, stride, stride, padTop, padLeft);
+      std::vector<float> alone(y.size());
+      tfc_cpu_batch_norm_training_f32(
+          runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
+          alone.data(), mean.data(), variance.data(), savedMean.data(),
+          savedVariance.data(), nullptr, 1e-3f, 1.f, rows, c, activation, 0, 0,
+          0, 0, 0, 0, 0, 0, 0, 0, 0);
+      ASSERT_EQ(y, alone) << "images " << images;
+      tfc_cpu_pool2d_f32(runtime, 0, y.data(), want.data(), images, h, w, c, kh,
+                         kw, oh, ow, stride, stride, padTop, padLeft);
+      ASSERT_EQ(pooled, want) << "images " << images << " activation " << activation;
+    }
+    std::vector<float> gradient = randomVector(rows * c, 14);
+    std::vector<float> dx(rows * c), dscale(c), doffset(c), sum(c, 42.f);
+    for (int64_t training : {0, 1}) {
+      tfc_cpu_batch_norm_grad_f32(runtime, gradient.data(), x.data(),
+                                  scale.data(), savedMean.data(),
+                                  savedVariance.data(), dx.data(), dscale.data(),
+                                  doffset.data(), nullptr, nullptr, sum.data(),
+                                  1e-3f, rows, c, training);
+      for (int64_t ch = 0; ch < c; ++ch) {
+        double total = 0, magnitude = 0;
+        for (int64_t r = 0; r < rows; ++r) {
+          total += dx[r * c + ch];
+          magnitude += std::abs(dx[r * c + ch]);
+        }
+        ASSERT_NEAR(sum[ch], total, 1e-6 * magnitude + 1e-7)
+            << "images " << images << " training " << training << " channel " << ch;
+      }
+      // In training the batch statistics' share makes the sum vanish: what
+      // is left is rounding, far below the gradients' size.
+      if (!training)
+        ASSERT_GT(std::abs(sum[0]), 1e-3f);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));
 
 // Tests that threads running one random op at once (a queue runner's

@@ -833,24 +833,33 @@ void tfc_cpu_conv2d_backprop_direct_f32(
  * averaged with running_mean/running_variance when average_factor != 1;
  * those may be NULL otherwise); saved_mean/saved_variance (may be NULL)
  * are the batch's, for the gradient. y goes through an activation:
- * 0 none, 1 ReLU, 2 ReLU6 (a ReLU the compiler folded in). */
+ * 0 none, 1 ReLU, 2 ReLU6 (a ReLU the compiler folded in). Unless
+ * `pooled` is NULL, y ([images, height, width, channels]) is also max-
+ * pooled into it ([images, pooled_h, pooled_w, channels]; windows as
+ * tfc_cpu_pool2d_f32's: a MaxPool the compiler folded in). */
 void tfc_cpu_batch_norm_training_f32(
     tfc_runtime *runtime, const float *x, const float *scale,
     const float *offset, const float *running_mean,
     const float *running_variance, float *y, float *batch_mean,
     float *batch_variance, float *saved_mean, float *saved_variance,
-    float epsilon, float average_factor, int64_t rows, int64_t channels,
-    int64_t activation);
+    float *pooled, float epsilon, float average_factor, int64_t rows,
+    int64_t channels, int64_t activation, int64_t images, int64_t height,
+    int64_t width, int64_t pool_h, int64_t pool_w, int64_t pooled_h,
+    int64_t pooled_w, int64_t stride_h, int64_t stride_w, int64_t pad_top,
+    int64_t pad_left);
 /* FusedBatchNormGrad: the gradients of x, scale and offset from the output
  * gradient, with `mean`/`variance` the saved batch statistics (training)
  * or the constant ones (inference). reserved1/reserved2 (may be NULL) are
- * the op's two opaque scalar outputs, set to 0. */
+ * the op's two opaque scalar outputs, set to 0. Unless NULL,
+ * x_gradient_sum gets x_gradient summed over the rows (a BiasAddGrad the
+ * compiler folded in). */
 void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
                                  const float *x, const float *scale,
                                  const float *mean, const float *variance,
                                  float *x_gradient, float *scale_gradient,
                                  float *offset_gradient, float *reserved1,
-                                 float *reserved2, float epsilon, int64_t rows,
+                                 float *reserved2, float *x_gradient_sum,
+                                 float epsilon, int64_t rows,
                                  int64_t channels, int64_t training);
 
 /* Local response normalization (TensorFlow's LRN) over the channels of

@@ -235,6 +235,12 @@ double floatAttr(mlir::Operation *node, llvm::StringRef name,
 llvm::SmallVector<int64_t> intListAttr(mlir::Operation *node,
                                        llvm::StringRef name);
 
+/// SAME padding's share before a window op's spatial dimension of `in`
+/// elements giving `out`: half the total, the smaller half (TensorFlow's
+/// rule).
+int64_t samePaddingBefore(int64_t in, int64_t out, int64_t window,
+                          int64_t stride, int64_t dilation = 1);
+
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 

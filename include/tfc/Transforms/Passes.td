@@ -426,12 +426,14 @@ def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
 def DecomposeBatchNormPass : Pass<"tfc-decompose-batch-norm", "mlir::ModuleOp"> {
   let summary = "Writes inference batch norms as per-channel arithmetic";
   let description = [{
-    FusedBatchNorm/V2/V3 with is_training = false, whose statistics outputs
-    are unused, becomes y = x * s + b with s = scale * rsqrt(variance +
-    epsilon) and b = offset - mean * s (AddV2, Rsqrt, Mul, Sub nodes; s and
-    b reshaped to [C, 1, 1] for NCHW). The result keeps the node's name.
-    The per-channel vectors are small, and x * s + b fuses with the
-    elementwise ops that follow.
+    FusedBatchNorm/V2/V3 with is_training = false becomes y = x * s + b
+    with s = scale * rsqrt(variance + epsilon) and b = offset - mean * s
+    (AddV2, Rsqrt, Mul, Sub nodes; s and b reshaped to [C, 1, 1] for NCHW).
+    The result keeps the node's name. The per-channel vectors are small,
+    and x * s + b fuses with the elementwise ops that follow. The
+    statistics outputs are the mean and variance inputs, as TensorFlow's
+    kernel gives them (reserve_space_3 an empty constant): their users (a
+    frozen batch norm's gradient, in fine-tuning) read those instead.
   }];
 }
 
@@ -498,7 +500,12 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let description = [{
     First, a training FusedBatchNorm (NHWC, float32) takes in the ReLU or
     ReLU6 that alone reads its y: the ReLU is removed, its users read y,
-    and the batch norm gets `tfc.activation`. Then a Conv2D or
+    and the batch norm gets `tfc.activation`. It also takes in a MaxPool
+    (VALID or SAME) of its y, and a FusedBatchNormGrad the BiasAddGrad of
+    its x gradient, on the same device: the node is rebuilt with one more
+    data result, last, that op's (the MaxPool's users read it, and so on),
+    marked `tfc.max_pool` (the window, padding resolved) or
+    `tfc.input_gradient_sum`, and the op goes. Then a Conv2D or
     DepthwiseConv2dNative (NHWC, float32) claims the
     elementwise ops its kernel applies as it writes: a per-channel bias,
     then a residual of the output's shape, then ReLU or ReLU6, each the
@@ -512,7 +519,12 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     group's region (in dependency order, the root last, yielded), their
     inputs from outside become the group's operands and block arguments,
     their control inputs the group's; the root's users read the group.
-    Values inside a group are never materialized.
+    Values inside a group are never materialized. Control edges do not
+    keep a node out of a group: a node outside that waited on a member
+    other than the root waits instead on what the member waited on (the
+    producers of its inputs from outside the group), since waiting on the
+    group could close a cycle (tfc-schedule-recvs makes a bias's _Recv
+    wait on the convolution whose epilogue adds the bias).
   }];
 }
 

@@ -56,6 +56,9 @@ enum class ValueKind {
   FeedMaxDims,
   /// A tensor's elements, of one dimension.
   Elements,
+  /// A pooling window: [kh, kw, stride_h, stride_w, pad_top, pad_left],
+  /// sizes and strides > 0, pads >= 0.
+  PoolWindow,
 };
 
 struct AttributeSpec {
@@ -97,6 +100,8 @@ constexpr AttributeSpec kAttributes[] = {
     {kNumInputsAttr, Holder::Graph, ValueKind::NonNegativeInteger},
     {kStepFunctionAttr, Holder::Graph, ValueKind::String},
     {kActivationAttr, Holder::Node, ValueKind::Activation},
+    {kMaxPoolAttr, Holder::Node, ValueKind::PoolWindow},
+    {kInputGradientSumAttr, Holder::Node, ValueKind::Unit},
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kInOutputsAttr, Holder::NodeOrGroup, ValueKind::OutputIndexArray},
     {kFrameAttr, Holder::Node, ValueKind::String},
@@ -252,6 +257,16 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
         }))
       return "expected one [dimension, bound] or [] per feed";
     return "";
+  }
+  case ValueKind::PoolWindow: {
+    auto window = dyn_cast<DenseI64ArrayAttr>(attr);
+    return window && window.size() == 6 &&
+                   llvm::all_of(window.asArrayRef().take_front(4),
+                                [](int64_t v) { return v > 0; }) &&
+                   window[4] >= 0 && window[5] >= 0
+               ? ""
+               : "expected [kh, kw, stride_h, stride_w, pad_top, pad_left], "
+                 "sizes and strides > 0, pads >= 0";
   }
   case ValueKind::Elements: {
     auto elements = dyn_cast<ElementsAttr>(attr);

@@ -217,6 +217,12 @@ LogicalResult verifyNode(Operation *node) {
       results = results.drop_back();
   if (getOpType(node) == "SparseAccumulatorTakeGradient" && results.size() == 4)
     results = results.drop_back();
+  // A batch norm (or its gradient) that computes a MaxPool of its y (or
+  // the BiasAddGrad of its x gradient) tfc-fuse-elementwise folded into it
+  // has that op's result last.
+  if (getOpType(node).starts_with("FusedBatchNorm") &&
+      int64_t(results.size()) == opDef->output_arg_size() + 1)
+    results = results.drop_back();
   if (failed(verifyAttrs(node, *opDef)) ||
       failed(verifyArgs(node, *opDef, /*outputs=*/false,
                         getDataOperands(node).getTypes())) ||

@@ -2,7 +2,9 @@
 //
 // FusedBatchNorm (V1-V3) in training mode and FusedBatchNormGrad (V1-V3),
 // NHWC float32, as calls of the runtime's batch norm kernels on the input
-// seen as [rows, channels]. Inference-mode FusedBatchNorm never gets here:
+// seen as [rows, channels]; with the MaxPool of y (or the BiasAddGrad of
+// x's gradient) tfc-fuse-elementwise folded in, the kernel computes that
+// too, into the node's last result. Inference-mode FusedBatchNorm never gets here:
 // tfc-decompose-batch-norm turns it into an affine map.
 //
 // Softmax and LogSoftmax over the last axis, (Sparse)SoftmaxCrossEntropy-
@@ -47,8 +49,8 @@ protected:
     bool isTraining = boolAttr(node, "is_training", true);
     if (!gradient && !isTraining)
       return step.error(node)
-             << "an inference batch norm whose statistics are used "
-                "has no code generation yet";
+             << "an inference batch norm reached code generation "
+                "(tfc-decompose-batch-norm rewrites each)";
     int64_t channels = xType.getDimSize(3);
     int64_t rows = channels ? xType.getNumElements() / channels : 0;
     Location loc = node->getLoc();
@@ -83,11 +85,44 @@ protected:
         pointers.push_back(pointerOrNull(result));
       }
     }
+    // The result of the op tfc-fuse-elementwise folded in, last: a MaxPool
+    // of y, or the BiasAddGrad of x's gradient.
+    auto folded = [&]() -> FailureOr<Value> {
+      FailureOr<Value> out =
+          step.outputFor(node, tfg::getDataResults(node).size() - 1);
+      if (failed(out))
+        return failure();
+      return step.pointerTo(*out);
+    };
     if (gradient) {
+      if (!node->hasAttr(kInputGradientSumAttr)) {
+        pointers.push_back(null);
+      } else {
+        FailureOr<Value> sum = folded();
+        if (failed(sum))
+          return failure();
+        pointers.push_back(*sum);
+      }
       pointers.push_back(epsilon);
       step.callKernel(loc, step.kernelName("batch_norm_grad_f32"), pointers,
                       {rows, channels, isTraining ? 1 : 0});
       return success();
+    }
+    // [kh, kw, stride_h, stride_w, pad_top, pad_left] of the folded MaxPool.
+    SmallVector<int64_t> pool(6, 0);
+    int64_t pooledH = 0, pooledW = 0;
+    if (auto window = node->getAttrOfType<DenseI64ArrayAttr>(kMaxPoolAttr)) {
+      FailureOr<Value> pooled = folded();
+      if (failed(pooled) || window.size() != 6)
+        return failure();
+      pointers.push_back(*pooled);
+      pool.assign(window.asArrayRef().begin(), window.asArrayRef().end());
+      auto pooledType = cast<RankedTensorType>(
+          tfg::getDataResults(node).back().getType());
+      pooledH = pooledType.getDimSize(1);
+      pooledW = pooledType.getDimSize(2);
+    } else {
+      pointers.push_back(null);
     }
     float factor = float(floatAttr(node, "exponential_avg_factor", 1.f));
     if (factor != 1.f && (pointers[3] == null || pointers[4] == null))
@@ -101,7 +136,9 @@ protected:
                              : activation.getValue() == "Relu" ? 1
                                                                : 2;
     step.callKernel(loc, step.kernelName("batch_norm_training_f32"), pointers,
-                    {rows, channels, activationKind});
+                    {rows, channels, activationKind, xType.getDimSize(0),
+                     xType.getDimSize(1), xType.getDimSize(2), pool[0], pool[1],
+                     pooledH, pooledW, pool[2], pool[3], pool[4], pool[5]});
     return success();
   }
 };

@@ -44,14 +44,6 @@ SmallVector<int64_t> intsAttr(Operation *node, StringRef name,
   return values;
 }
 
-/// SAME padding's share before a dimension: half the total, the smaller
-/// half (TensorFlow's rule).
-int64_t samePaddingBefore(int64_t in, int64_t out, int64_t window,
-                          int64_t stride, int64_t dilation) {
-  int64_t total = (out - 1) * stride + (window - 1) * dilation + 1 - in;
-  return std::max<int64_t>(total, 0) / 2;
-}
-
 /// The geometry of `node` whose windowed input has type `in` and output
 /// `out`; kh/kw from the filter type, or from ksize when it is null.
 FailureOr<WindowGeometry> windowGeometry(Operation *node,

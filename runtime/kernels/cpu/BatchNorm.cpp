@@ -13,9 +13,17 @@
 // row with per-channel coefficients computed beforehand, which the
 // compiler vectorizes.
 //
+// Two of the compiler's fusions save a pass over such a tensor each: the
+// training kernel may also max-pool y as it writes it (a MaxPool of y
+// folded in), image by image while the image is in cache; the gradient
+// kernel may also sum x's gradient over the rows as it writes it (the
+// BiasAddGrad of a bias added just before the batch norm), in the same
+// fixed blocks as the statistics.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
+#include "Pooling.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -69,14 +77,42 @@ void forEachRow(tfc_runtime *runtime, int64_t rows, int64_t channels,
   tfc::parallelFor(runtime, rows, Eigen::TensorOpCost(8.0 * channels, 4.0 * channels, 3.0 * channels), range);
 }
 
+/// Calls body(row, sums) for every row, in parallel, where body adds the
+/// row's terms into sums[0..channels); returns the per-channel totals
+/// (blocks of kRowsPerBlock rows summed in float, then combined in order
+/// in double, as channelSums combines its blocks).
+template <typename Body>
+std::vector<double> forEachRowSummed(tfc_runtime *runtime, int64_t rows,
+                                     int64_t channels, Body body) {
+  int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  std::vector<float> partial(blocks * channels, 0.f);
+  auto range = [&](Eigen::Index firstBlock, Eigen::Index lastBlock) {
+    for (Eigen::Index block = firstBlock; block < lastBlock; ++block) {
+      int64_t end = std::min(rows, (block + 1) * kRowsPerBlock);
+      for (int64_t r = block * kRowsPerBlock; r < end; ++r)
+        body(r, partial.data() + block * channels);
+    }
+  };
+  double perBlock = double(kRowsPerBlock * channels);
+  tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(8 * perBlock, 4 * perBlock, 5 * perBlock), range);
+  std::vector<double> totals(channels, 0.0);
+  for (int64_t block = 0; block < blocks; ++block)
+    for (int64_t ch = 0; ch < channels; ++ch)
+      totals[ch] += partial[block * channels + ch];
+  return totals;
+}
+
 } // namespace
 
 extern "C" void tfc_cpu_batch_norm_training_f32(
     tfc_runtime *runtime, const float *x, const float *scale,
     const float *offset, const float *runningMean, const float *runningVariance,
     float *y, float *batchMean, float *batchVariance, float *savedMean,
-    float *savedVariance, float epsilon, float averageFactor, int64_t rows,
-    int64_t channels, int64_t activation) {
+    float *savedVariance, float *pooled, float epsilon, float averageFactor,
+    int64_t rows, int64_t channels, int64_t activation, int64_t images,
+    int64_t height, int64_t width, int64_t poolH, int64_t poolW,
+    int64_t pooledH, int64_t pooledW, int64_t strideH, int64_t strideW,
+    int64_t padTop, int64_t padLeft) {
   // One pass for both moments, shifted by the first row's values: with a
   // shift near the mean, sum(d)^2/n stays small beside sum(d^2) and the
   // difference keeps its precision in double.
@@ -107,14 +143,34 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
   }
   // y, through the activation folded in (0 none, 1 ReLU, 2 ReLU6); one
   // loop for each, so that each vectorizes.
+  auto normalizeRow = [&](auto activate, int64_t r) {
+    const float *__restrict in = x + r * channels;
+    float *__restrict out = y + r * channels;
+    const float *__restrict m = mean.data(), *__restrict f = factor.data();
+    for (int64_t ch = 0; ch < channels; ++ch)
+      out[ch] = activate((in[ch] - m[ch]) * f[ch] + offset[ch]);
+  };
+  tfc::PoolGeometry pool{height, width,   channels, poolH,  poolW,  pooledH,
+                         pooledW, strideH, strideW,  padTop, padLeft};
+  int64_t imageRows = height * width;
   auto normalize = [&](auto activate) {
-    forEachRow(runtime, rows, channels, [&](int64_t r) {
-      const float *__restrict in = x + r * channels;
-      float *__restrict out = y + r * channels;
-      const float *__restrict m = mean.data(), *__restrict f = factor.data();
-      for (int64_t ch = 0; ch < channels; ++ch)
-        out[ch] = activate((in[ch] - m[ch]) * f[ch] + offset[ch]);
-    });
+    if (!pooled || images < runtime->threads) {
+      forEachRow(runtime, rows, channels,
+                 [&](int64_t r) { normalizeRow(activate, r); });
+      return;
+    }
+    // Each image normalized, then pooled from the cache.
+    auto eachImage = [&](Eigen::Index first, Eigen::Index last) {
+      for (Eigen::Index b = first; b < last; ++b) {
+        for (int64_t r = b * imageRows; r < (b + 1) * imageRows; ++r)
+          normalizeRow(activate, r);
+        for (int64_t py = 0; py < pooledH; ++py)
+          tfc::poolRow(true, pool, y + b * imageRows * channels, py,
+                       pooled + (b * pooledH + py) * pooledW * channels);
+      }
+    };
+    double perImage = double(imageRows * channels);
+    tfc::parallelFor(runtime, images, Eigen::TensorOpCost(4 * perImage, 5 * perImage, 4 * perImage), eachImage);
   };
   if (activation == 1)
     normalize([](float v) { return std::max(v, 0.f); });
@@ -122,6 +178,10 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     normalize([](float v) { return std::min(std::max(v, 0.f), 6.f); });
   else
     normalize([](float v) { return v; });
+  if (pooled && images < runtime->threads)
+    tfc_cpu_pool2d_f32(runtime, 0, y, pooled, images, height, width, channels,
+                       poolH, poolW, pooledH, pooledW, strideH, strideW,
+                       padTop, padLeft);
   // The running statistics: the batch's (with the unbiased variance), or
   // an exponential average with the previous ones.
   float besselCorrection = rows > 1 ? float(rows) / float(rows - 1) : 1.f;
@@ -147,8 +207,8 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
     tfc_runtime *runtime, const float *gradient, const float *x,
     const float *scale, const float *mean, const float *variance,
     float *xGradient, float *scaleGradient, float *offsetGradient,
-    float *reserved1, float *reserved2, float epsilon, int64_t rows,
-    int64_t channels, int64_t training) {
+    float *reserved1, float *reserved2, float *xGradientSum, float epsilon,
+    int64_t rows, int64_t channels, int64_t training) {
   std::vector<float> inverse(channels);
   for (int64_t ch = 0; ch < channels; ++ch)
     inverse[ch] = 1.f / std::sqrt(variance[ch] + epsilon);
@@ -187,7 +247,7 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
       r[ch] = 0.f;
     }
   }
-  forEachRow(runtime, rows, channels, [&](int64_t row) {
+  auto gradientRow = [&](int64_t row) {
     const float *__restrict g = gradient + row * channels;
     const float *__restrict in = x + row * channels;
     float *__restrict out = xGradient + row * channels;
@@ -195,7 +255,20 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
                             *__restrict qq = q.data(), *__restrict rr = r.data();
     for (int64_t ch = 0; ch < channels; ++ch)
       out[ch] = g[ch] * pp[ch] + (in[ch] - m[ch]) * qq[ch] + rr[ch];
-  });
+  };
+  if (!xGradientSum) {
+    forEachRow(runtime, rows, channels, gradientRow);
+  } else {
+    std::vector<double> sums = forEachRowSummed(
+        runtime, rows, channels, [&](int64_t row, float *__restrict sum) {
+          gradientRow(row);
+          const float *__restrict out = xGradient + row * channels;
+          for (int64_t ch = 0; ch < channels; ++ch)
+            sum[ch] += out[ch];
+        });
+    for (int64_t ch = 0; ch < channels; ++ch)
+      xGradientSum[ch] = float(sums[ch]);
+  }
   // TensorFlow leaves these unspecified; write something definite.
   if (reserved1)
     *reserved1 = 0.f;

@@ -12,6 +12,7 @@
 
 #include "NativeVector.h"
 #include "Parallel.h"
+#include "Pooling.h"
 #include "Runtime.h"
 #include "Vector16.h"
 #include "VectorMath.h"
@@ -100,36 +101,13 @@ extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
                                    int64_t kw, int64_t oh, int64_t ow,
                                    int64_t strideH, int64_t strideW,
                                    int64_t padTop, int64_t padLeft) {
-  bool max = kind == 0;
+  tfc::PoolGeometry geometry{h,  w,  c,       kh,      kw,     oh,
+                             ow, strideH, strideW, padTop, padLeft};
   auto rows = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index r = first; r < last; ++r) {
       int64_t b = r / oh, y = r % oh;
-      int64_t y0 = std::max<int64_t>(y * strideH - padTop, 0);
-      int64_t y1 = std::min<int64_t>(y * strideH - padTop + kh, h);
-      for (int64_t x = 0; x < ow; ++x) {
-        float *__restrict dst = out + ((b * oh + y) * ow + x) * c;
-        int64_t x0 = std::max<int64_t>(x * strideW - padLeft, 0);
-        int64_t x1 = std::min<int64_t>(x * strideW - padLeft + kw, w);
-        std::fill(dst, dst + c,
-                  max ? -std::numeric_limits<float>::infinity() : 0.f);
-        // The two kinds as separate loops over channels, which vectorize.
-        for (int64_t iy = y0; iy < y1; ++iy)
-          for (int64_t ix = x0; ix < x1; ++ix) {
-            const float *__restrict src = in + ((b * h + iy) * w + ix) * c;
-            if (max)
-              for (int64_t ch = 0; ch < c; ++ch)
-                dst[ch] = std::max(dst[ch], src[ch]);
-            else
-              for (int64_t ch = 0; ch < c; ++ch)
-                dst[ch] += src[ch];
-          }
-        int64_t count = std::max<int64_t>(y1 - y0, 0) * std::max<int64_t>(x1 - x0, 0);
-        if (!max && count > 0) {
-          float scale = 1.f / float(count);
-          for (int64_t ch = 0; ch < c; ++ch)
-            dst[ch] *= scale;
-        }
-      }
+      tfc::poolRow(kind == 0, geometry, in + b * h * w * c, y,
+                   out + (b * oh + y) * ow * c);
     }
   };
   tfc::parallelFor(runtime, n * oh, Eigen::TensorOpCost(4.0 * ow * c * kh * kw, 4.0 * ow * c, ow * c * kh * kw), rows);

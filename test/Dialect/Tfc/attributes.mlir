@@ -80,6 +80,15 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Tests that a folded max pooling's window has its six entries, sizes and
+// strides positive.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  // expected-error @+1 {{'tfc.max_pool': expected [kh, kw, stride_h, stride_w, pad_top, pad_left], sizes and strides > 0, pads >= 0}}
+  %c:2 = Const name("c") {dtype = f32, value = dense<1.0> : tensor<2xf32>, tfc.max_pool = array<i64: 2, 2, 0, 2, 0, 0>} : () -> tensor<2xf32>
+}
+
+// -----
+
 // Tests that a node's attribute is refused on a fusion group (only the
 // memory plan's offsets go on both).
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {

@@ -102,6 +102,14 @@ inline constexpr llvm::StringLiteral kStepFunctionAttr = "tfc.step_function";
 /// The activation a training batch norm applies as it writes y, "Relu" or
 /// "Relu6" (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
+/// On a training batch norm that also max-pools y into one more data
+/// result (its last): the window as [kh, kw, stride_h, stride_w, pad_top,
+/// pad_left] (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kMaxPoolAttr = "tfc.max_pool";
+/// On a batch norm gradient that also sums x's gradient over the rows into
+/// one more data result, its last (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kInputGradientSumAttr =
+    "tfc.input_gradient_sum";
 /// The arena offset of each data result, -1 for none (tfc-plan-memory; on
 /// nodes and fusion groups).
 inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";

@@ -1,0 +1,72 @@
+//===- Pooling.h - one output row of 2-D max or average pooling -*- C++ -*-===//
+//
+// The pooling kernel and the batch norm kernel that pools its own output
+// (a max pooling the compiler folded into it) compute output rows the same
+// way: here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_RUNTIME_KERNELS_CPU_POOLING_H
+#define TFC_RUNTIME_KERNELS_CPU_POOLING_H
+
+#include "NativeVector.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace tfc {
+
+/// The geometry of a 2-D pooling over NHWC tensors; padding explicit
+/// (top/left), padded positions skipped by max pooling and not counted by
+/// average pooling.
+struct PoolGeometry {
+  int64_t h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft;
+};
+
+/// Output row `y` of image `image` ([h, w, c]) into `row` ([ow, c]): the
+/// maximum of each window, or its average. A window's positions are
+/// combined a vector of channels at a time, in registers: the channel
+/// counts of CNNs are small, and a loop over them per window position
+/// costs more in overhead than in arithmetic.
+inline void poolRow(bool max, const PoolGeometry &g, const float *image,
+                    int64_t y, float *row) {
+  int64_t y0 = std::max<int64_t>(y * g.strideH - g.padTop, 0);
+  int64_t y1 = std::min<int64_t>(y * g.strideH - g.padTop + g.kh, g.h);
+  int64_t c = g.c;
+  auto combine = [max](auto a, auto b) {
+    if (max)
+      return a < b ? b : a;
+    return a + b;
+  };
+  for (int64_t x = 0; x < g.ow; ++x) {
+    float *__restrict dst = row + x * c;
+    int64_t x0 = std::max<int64_t>(x * g.strideW - g.padLeft, 0);
+    int64_t x1 = std::min<int64_t>(x * g.strideW - g.padLeft + g.kw, g.w);
+    int64_t count = std::max<int64_t>(y1 - y0, 0) * std::max<int64_t>(x1 - x0, 0);
+    float identity = max ? -std::numeric_limits<float>::infinity() : 0.f;
+    float scale = max || count == 0 ? 1.f : 1.f / float(count);
+    const float *corner = image + (y0 * g.w + x0) * c;
+    int64_t ch = 0;
+    for (; ch + kNativeLanes <= c; ch += kNativeLanes) {
+      NativeFloats acc = splatNative(identity);
+      for (int64_t iy = 0; iy < y1 - y0; ++iy)
+        for (int64_t ix = 0; ix < x1 - x0; ++ix)
+          acc = combine(acc, loadNative(corner + (iy * g.w + ix) * c + ch));
+      if (!max)
+        acc *= scale;
+      storeNative(dst + ch, acc);
+    }
+    for (; ch < c; ++ch) {
+      float acc = identity;
+      for (int64_t iy = 0; iy < y1 - y0; ++iy)
+        for (int64_t ix = 0; ix < x1 - x0; ++ix)
+          acc = combine(acc, corner[(iy * g.w + ix) * c + ch]);
+      dst[ch] = max ? acc : acc * scale;
+    }
+  }
+}
+
+} // namespace tfc
+
+#endif // TFC_RUNTIME_KERNELS_CPU_POOLING_H
