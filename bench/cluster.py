@@ -98,21 +98,27 @@ import os, sys, json
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
 import tensorflow as tf
 cluster = tf.train.ClusterSpec(json.loads(sys.argv[1]))
-tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3])).join()
+threads = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
+                                  inter_op_parallelism_threads=threads)
+tf.distribute.Server(cluster, job_name=sys.argv[2], task_index=int(sys.argv[3]),
+                     config=config).join()
 """
 
 
-def tf_servers(workers, ps):
+def tf_servers(workers, ps, threads=0):
     """TensorFlow's servers of a cluster of `workers` workers and `ps` ps
     tasks on free loopback ports: the cluster ({"worker": [...], "ps":
     [...]}, without "ps" when there is none) and the server processes, the
-    ps tasks' first."""
+    ps tasks' first. `threads`, unless 0 (TensorFlow's choice), sizes each
+    server's intra- and inter-op thread pools."""
     ports = free_ports(workers + ps)
     cluster = {"worker": ["127.0.0.1:%d" % p for p in ports[:workers]]}
     if ps:
         cluster["ps"] = ["127.0.0.1:%d" % p for p in ports[workers:]]
     spec = json.dumps(cluster)
-    servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, job, str(k)])
+    servers = [subprocess.Popen([sys.executable, "-c", SERVER, spec, job, str(k),
+                                 str(threads)])
                for job, count in (("ps", ps), ("worker", workers))
                for k in range(count)]
     return cluster, servers

@@ -4,7 +4,8 @@ against TensorFlow 2.21's own distributed runtime, in one run, on loopback.
 
     python bench/ps_train.py [--tfc build/bin/tfc] [--model mlp|cnn]
                              [--workers 2] [--steps 200] [--rounds 3]
-                             [--batch 64] [--sync R] [--work DIR]
+                             [--batch 64] [--sync R] [--threads N]
+                             [--work DIR]
 
 The models, built by TF1's replica_device_setter for one ps task, trained
 with SGD and a global_step: every step each worker reads every variable
@@ -27,7 +28,10 @@ per update, without initial tokens (so that no worker runs ahead of an
 update: each step waits for it): tfc finds its parts by itself;
 TensorFlow's clients run what its session hook would (the chief's init
 and the chief queue runner on a thread of the chief's client).
-Each worker's median step time gives its rate; the job's rate is their
+With --threads N, every task of both systems runs N threads (tfc's
+`--threads`; each TensorFlow server's intra- and inter-op pools): with
+all the tasks on one machine, one thread each keeps the workers from
+taking each other's cores. Each worker's median step time gives its rate; the job's rate is their
 sum. Prints a markdown table of the medians over --rounds rounds
 (alternating tfc and TensorFlow, fresh processes each round) and the
 ratio. All the processes share the machine's cores: on a 2-core machine
@@ -171,11 +175,11 @@ print(statistics.median(times), flush=True)
 os._exit(0)
 """ % CLASSES
 
-def time_tf(workers, batch, steps, work, sync, model):
+def time_tf(workers, batch, steps, work, sync, model, threads):
     ready = os.path.join(work, "tf-ready")
     if os.path.exists(ready):
         os.remove(ready)
-    cluster, servers = tf_servers(workers, 1)
+    cluster, servers = tf_servers(workers, 1, threads)
     try:
         clients = [subprocess.Popen(
             [sys.executable, "-c", CLIENT, "grpc://" + cluster["worker"][k], str(k),
@@ -193,10 +197,11 @@ def time_tf(workers, batch, steps, work, sync, model):
         stop(servers)
 
 
-def time_tfc(tfc, program, workers, steps, work):
+def time_tfc(tfc, program, workers, steps, work, threads):
     return tfc_bench_medians(tfc, program, workers, steps,
                              ["--input", "x:0=%s/x-{index}.npy" % work,
-                              "--input", "labels:0=%s/labels-{index}.npy" % work])
+                              "--input", "labels:0=%s/labels-{index}.npy" % work] +
+                             (["--threads", str(threads)] if threads else []))
 
 
 def main():
@@ -210,6 +215,10 @@ def main():
     parser.add_argument("--sync", type=int, default=0, metavar="R",
                         help="synchronous replicas: SyncReplicasOptimizer "
                              "taking R gradients per update")
+    parser.add_argument("--threads", type=int, default=0, metavar="N",
+                        help="threads of every task, tfc's and TensorFlow's "
+                             "(intra- and inter-op pools); 0 leaves each its "
+                             "default (all the cores)")
     parser.add_argument("--work")
     args = parser.parse_args()
     import numpy as np
@@ -239,9 +248,10 @@ def main():
                    check=True)
     ours, theirs = [], []
     for _ in range(args.rounds):
-        ours.append(time_tfc(tfc, program, args.workers, args.steps, work))
+        ours.append(time_tfc(tfc, program, args.workers, args.steps, work,
+                             args.threads))
         theirs.append(time_tf(args.workers, args.batch, args.steps, work,
-                              args.sync, args.model))
+                              args.sync, args.model, args.threads))
 
     def rate(rounds):
         # Steps per second of the job: each round's sum over workers.
@@ -250,14 +260,15 @@ def main():
     def step(rounds):
         return statistics.median(statistics.median(medians) for medians in rounds)
 
-    print("| model | workers | training | batch | tfc step | TensorFlow step | "
-          "tfc steps/s | TensorFlow steps/s | speedup |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| model | workers | training | batch | threads | tfc step | "
+          "TensorFlow step | tfc steps/s | TensorFlow steps/s | speedup |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     a, b = rate(ours), rate(theirs)
     mode = ("sync, %d of %d" % (args.sync, args.workers) if args.sync
             else "async")
-    print("| %s | %d | %s | %d | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
-        args.model, args.workers, mode, args.batch, step(ours) * 1e3, step(theirs) * 1e3,
+    print("| %s | %d | %s | %d | %s | %.2f ms | %.2f ms | %.0f | %.0f | %.2fx |" % (
+        args.model, args.workers, mode, args.batch,
+        args.threads or "default", step(ours) * 1e3, step(theirs) * 1e3,
         a, b, a / b))
 
 

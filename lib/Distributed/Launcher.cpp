@@ -6,6 +6,7 @@
 #include "tfc/Runtime/ProgramDriver.h"
 #include "tfc/Runtime/tfc_runtime.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
@@ -304,6 +305,22 @@ int runCluster(int argc, char **argv) {
       if (!chiefOnly)
         workerFlags.push_back(arg);
     }
+  }
+
+  // The tasks share this machine's cores: unless --threads says otherwise,
+  // each gets an equal share of them (at least one) for every task that
+  // computes (those of jobs other than ps), so that the workers' thread
+  // teams do not take turns on the same cores (docs/Distributed.md).
+  bool threadsGiven = std::find(taskFlags.begin(), taskFlags.end(),
+                                std::string("--threads")) != taskFlags.end();
+  if (!threadsGiven) {
+    int64_t computing = 0;
+    for (const ClusterSpec::Job &job : cluster->jobs)
+      if (job.name != "ps")
+        computing += int64_t(job.tasks.size());
+    int64_t cores = std::max<int64_t>(1, sysconf(_SC_NPROCESSORS_ONLN));
+    int64_t share = std::max<int64_t>(1, cores / std::max<int64_t>(1, computing));
+    taskFlags.insert(taskFlags.end(), {"--threads", std::to_string(share)});
   }
 
   // Every task on a loopback port of its own, in a cluster file of the

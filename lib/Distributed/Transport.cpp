@@ -30,6 +30,7 @@
 #include <climits>
 #include <cstring>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -113,9 +114,11 @@ template <typename Set> static void setStreamArguments(Set set) {
 }
 
 /// Tensors up to this size are copied into their message and sent without
-/// waiting for the receiver (sendCopied); larger ones go from the sender's
-/// buffer, zero-copy, or through shared memory to a task on the same host,
-/// and the send waits.
+/// waiting for the receiver (sendWithoutWaiting); larger ones go through
+/// shared memory to a task on the same host, copied into a region and sent
+/// without waiting too (but for the first, which learns whether the peer
+/// maps regions), or else from the sender's buffer, zero-copy, and the
+/// send waits.
 constexpr int64_t kCopiedSendBytes = 64 << 10;
 
 /// The error of a tensor delivered twice in one step.
@@ -238,8 +241,9 @@ struct Transport::Impl {
   std::optional<Status> shutdown;
   std::map<std::pair<int64_t, std::string>, Arrival> inbox;
   std::map<std::pair<int64_t, std::string>, Waiter *> waiters;
-  /// Sends of copied tensors in flight (sendCopied), and the first that
-  /// failed: it fails this task's next transfer and its health check.
+  /// Sends in flight that the sender did not wait for
+  /// (sendWithoutWaiting), and the first that failed: it fails this task's
+  /// next transfer and its health check.
   int copiedSends = 0;
   std::condition_variable copiedSendsDone;
   std::optional<Status> sendFailure;
@@ -283,10 +287,14 @@ struct Transport::Impl {
   Status call(int client, const grpc::ByteBuffer &request,
               const TaskName &receiver, const std::string &address,
               grpc::StatusCode *code = nullptr);
-  /// Sends a small tensor's bytes, copied, without waiting for the
-  /// receiver: the sender's step goes on at once.
-  Status sendCopied(int client, grpc::ByteBuffer request,
-                    const TaskName &receiver, const std::string &address);
+  /// Sends `request`, which holds its own copy of the tensor (its bytes,
+  /// or a shared region's description), without waiting for the receiver:
+  /// the sender's step goes on at once. `done` runs (the mutex held) when
+  /// the call is over, or at once if the send fails before it starts.
+  Status sendWithoutWaiting(int client, grpc::ByteBuffer request,
+                            const TaskName &receiver,
+                            const std::string &address,
+                            std::function<void()> done = {});
   Status recv(int client, const char *key, void *data, int64_t bytes);
   void abort(int client, const Status &status);
   void reset(int client);
@@ -525,9 +533,9 @@ Status Transport::Impl::send(int client, const char *key, const void *data,
     std::string prefix = encodeTensorPrefix(header, uint64_t(bytes));
     grpc::Slice copied[2] = {grpc::Slice(prefix),
                              grpc::Slice(data, size_t(bytes))};
-    Status status = sendCopied(client,
-                               grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1),
-                               *receiver, address);
+    Status status = sendWithoutWaiting(
+        client, grpc::ByteBuffer(copied, bytes > 0 ? 2 : 1), *receiver,
+        address);
     if (status.isOk())
       sent(bytes, false);
     return status;
@@ -600,6 +608,17 @@ bool Transport::Impl::sendShared(int client, const TensorHeader &header,
   TensorHeader described = header;
   described.shared = region->describe(uint64_t(bytes));
   grpc::Slice message(encodeTensorPrefix(described, 0));
+  if (!untried) {
+    // The region holds the bytes: the step need not wait for the receiver
+    // to copy them out. The region returns to the pool when it has.
+    SharedRegion *held = region.release();
+    status = sendWithoutWaiting(
+        client, grpc::ByteBuffer(&message, 1), receiver, address,
+        [this, address, held] {
+          sharedPeers[address].free.push_back(std::unique_ptr<SharedRegion>(held));
+        });
+    return true;
+  }
   grpc::StatusCode code;
   status = call(client, grpc::ByteBuffer(&message, 1), receiver, address,
                 &code);
@@ -666,9 +685,10 @@ void Transport::Impl::abandon(int client, const Status &why) {
   arrived.notify_all();
 }
 
-Status Transport::Impl::sendCopied(int client, grpc::ByteBuffer request,
-                                   const TaskName &receiver,
-                                   const std::string &address) {
+Status Transport::Impl::sendWithoutWaiting(int client, grpc::ByteBuffer request,
+                                           const TaskName &receiver,
+                                           const std::string &address,
+                                           std::function<void()> done) {
   struct Call {
     grpc::ClientContext context;
     grpc::ByteBuffer request, response;
@@ -681,6 +701,8 @@ Status Transport::Impl::sendCopied(int client, grpc::ByteBuffer request,
     const std::optional<Status> &failure = failureOf(client);
     if (failure || sendFailure) {
       delete call;
+      if (done)
+        done();
       return failure ? *failure : *sendFailure;
     }
     clients[client].calls.insert(&call->context);
@@ -691,9 +713,11 @@ Status Transport::Impl::sendCopied(int client, grpc::ByteBuffer request,
                                    channel);
   grpc::internal::CallbackUnaryCall<grpc::ByteBuffer, grpc::ByteBuffer>(
       channel.get(), method, &call->context, &call->request, &call->response,
-      [this, client, call, receiver, address](grpc::Status status) {
+      [this, client, call, receiver, address, done](grpc::Status status) {
         std::lock_guard<std::mutex> lock(mutex);
         clients[client].calls.erase(&call->context);
+        if (done)
+          done();
         // (A lost worker's step is abandoned; any other failure fails
         // this task's next transfer.)
         if (!status.ok() && !failureOf(client) && !sendFailure) {

@@ -377,8 +377,8 @@ TEST(TransportTest, EarlySharedTensorsAreStagedStepAfterStep) {
     std::vector<uint8_t> sent(bytes), got(bytes);
     for (size_t i = 0; i < bytes; ++i)
       sent[i] = uint8_t(i * 2654435761u >> 11) ^ uint8_t(step * 37);
-    // The send returns once the receiver holds the tensor: staged, since
-    // no receive waits.
+    // The first send returns once the receiver holds the tensor (staged,
+    // since no receive waits), the later ones at once.
     RendezvousStatus status = pair.atPs->send(key.c_str(), sent.data(), bytes);
     ASSERT_TRUE(status.isOk()) << status.getMessage();
     status = pair.atWorker->recv(key.c_str(), got.data(), bytes);
@@ -388,6 +388,44 @@ TEST(TransportTest, EarlySharedTensorsAreStagedStepAfterStep) {
     pair.worker->beginStep(pair.worker->step() + 1);
   }
   EXPECT_EQ(pair.ps->transferStats().sharedMemory, 3);
+}
+
+// Tests that shared tensors are sent without waiting for the receiver
+// (but for the first, which learns that the peer maps regions): the
+// sender's buffer is free as the send returns, several sends are in
+// flight at once, each in a region of its own until the receiver has
+// copied it out, and every receive gets its own tensor's bytes, step
+// after step.
+TEST(TransportTest, SharedSendsDoNotWaitForTheReceiver) {
+  Pair pair;
+  const size_t bytes = 1 << 20;
+  auto pattern = [&](int step, int k) {
+    std::vector<uint8_t> v(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+      v[i] = uint8_t(i * 2654435761u >> 9) ^ uint8_t(step * 31 + k * 7);
+    return v;
+  };
+  for (int step = 0; step < 3; ++step) {
+    // One buffer for every send, overwritten as each send returns.
+    std::vector<uint8_t> buffer;
+    for (int k = 0; k < 4; ++k) {
+      buffer = pattern(step, k);
+      std::string key = keyOf(kPs, kWorker, "v" + std::to_string(k));
+      RendezvousStatus status = pair.atPs->send(key.c_str(), buffer.data(), bytes);
+      ASSERT_TRUE(status.isOk()) << status.getMessage();
+      std::fill(buffer.begin(), buffer.end(), 0);
+    }
+    for (int k = 3; k >= 0; --k) {
+      std::vector<uint8_t> got(bytes);
+      std::string key = keyOf(kPs, kWorker, "v" + std::to_string(k));
+      RendezvousStatus status = pair.atWorker->recv(key.c_str(), got.data(), bytes);
+      ASSERT_TRUE(status.isOk()) << status.getMessage();
+      EXPECT_TRUE(got == pattern(step, k)) << "step " << step << " tensor " << k;
+    }
+    pair.ps->beginStep(pair.ps->step() + 1);
+    pair.worker->beginStep(pair.worker->step() + 1);
+  }
+  EXPECT_EQ(pair.ps->transferStats().sharedMemory, 12);
 }
 
 // Tests shared memory between the tasks' transports: a tensor lands in the
