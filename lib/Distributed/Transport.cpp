@@ -244,8 +244,8 @@ struct Transport::Impl {
   /// Sends in flight that the sender did not wait for
   /// (sendWithoutWaiting), and the first that failed: it fails this task's
   /// next transfer and its health check.
-  int copiedSends = 0;
-  std::condition_variable copiedSendsDone;
+  int unwaitedSends = 0;
+  std::condition_variable unwaitedSendsDone;
   std::optional<Status> sendFailure;
   std::map<std::string, std::shared_ptr<grpc::Channel>> channels;
   /// By receiving address.
@@ -706,7 +706,7 @@ Status Transport::Impl::sendWithoutWaiting(int client, grpc::ByteBuffer request,
       return failure ? *failure : *sendFailure;
     }
     clients[client].calls.insert(&call->context);
-    ++copiedSends;
+    ++unwaitedSends;
   }
   grpc::internal::RpcMethod method(kSendTensorMethod,
                                    grpc::internal::RpcMethod::NORMAL_RPC,
@@ -727,8 +727,8 @@ Status Transport::Impl::sendWithoutWaiting(int client, grpc::ByteBuffer request,
             sendFailure = failed;
         }
         delete call;
-        if (--copiedSends == 0)
-          copiedSendsDone.notify_all();
+        if (--unwaitedSends == 0)
+          unwaitedSendsDone.notify_all();
         // A receive waiting here learns of the failure.
         arrived.notify_all();
       });
@@ -941,7 +941,7 @@ Transport::~Transport() {
   {
     // The copied sends still in flight end (cancelled) before the server.
     std::unique_lock<std::mutex> lock(impl->mutex);
-    impl->copiedSendsDone.wait(lock, [&] { return impl->copiedSends == 0; });
+    impl->unwaitedSendsDone.wait(lock, [&] { return impl->unwaitedSends == 0; });
   }
   impl->server->Shutdown();
   impl->server->Wait();

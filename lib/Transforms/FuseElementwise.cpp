@@ -115,18 +115,28 @@ SmallVector<Operation *> poolingGradientEpilogueOf(Operation *pool) {
   return {user};
 }
 
+/// Whether `node` is a FusedBatchNorm (V1-V3) or, if `gradient`, a
+/// FusedBatchNormGrad (V1-V3), NHWC, with a static float32 4-D first
+/// result.
+bool isNhwcBatchNorm(Operation *node, bool gradient) {
+  bool isGradient = llvm::is_contained({OpKind::FusedBatchNormGrad,
+                                        OpKind::FusedBatchNormGradV2,
+                                        OpKind::FusedBatchNormGradV3},
+                                       opKindOf(node));
+  return isBatchNorm(node) && isGradient == gradient && isNhwc(node) &&
+         staticFloat32(tfg::getDataResults(node)[0], 4);
+}
+
 /// Folds the ReLU or ReLU6 that alone reads a training batch norm's y
 /// into it (see the file comment). Returns whether it did.
 bool foldActivationIntoBatchNorm(Operation *norm) {
-  OpKind kind = opKindOf(norm);
-  if (kind != OpKind::FusedBatchNorm && kind != OpKind::FusedBatchNormV2 &&
-      kind != OpKind::FusedBatchNormV3)
+  if (!isNhwcBatchNorm(norm, /*gradient=*/false))
     return false;
   auto training = norm->getAttrOfType<BoolAttr>("is_training");
   Value y = tfg::getDataResults(norm)[0];
-  RankedTensorType yType = staticFloat32(y, 4);
-  if (!isNhwc(norm) || (training && !training.getValue()) || !yType ||
-      !y.hasOneUse() || norm->hasAttr(kActivationAttr))
+  auto yType = cast<RankedTensorType>(y.getType());
+  if ((training && !training.getValue()) || !y.hasOneUse() ||
+      norm->hasAttr(kActivationAttr))
     return false;
   Operation *user = *y.getUsers().begin();
   OpKind activation = opKindOf(user);
@@ -140,24 +150,6 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
                 StringAttr::get(norm->getContext(), tfg::getOpType(user)));
   user->erase();
   return true;
-}
-
-/// Whether `node` is a FusedBatchNorm (V1-V3) or, if `gradient`, a
-/// FusedBatchNormGrad (V1-V3), NHWC, with a static float32 4-D first
-/// result.
-bool isNhwcBatchNorm(Operation *node, bool gradient) {
-  OpKind kind = opKindOf(node);
-  bool matches =
-      gradient ? llvm::is_contained({OpKind::FusedBatchNormGrad,
-                                     OpKind::FusedBatchNormGradV2,
-                                     OpKind::FusedBatchNormGradV3},
-                                    kind)
-               : llvm::is_contained({OpKind::FusedBatchNorm,
-                                     OpKind::FusedBatchNormV2,
-                                     OpKind::FusedBatchNormV3},
-                                    kind);
-  return matches && isNhwc(node) &&
-         staticFloat32(tfg::getDataResults(node)[0], 4);
 }
 
 /// `node` rebuilt with one more data result, `absorbed`'s only one, which
@@ -417,25 +409,19 @@ struct FuseElementwisePass
   void runOnOperation() override {
     numFused = 0; // Reported even when nothing happens.
     for (Block *body : getBodies(getOperation())) {
-      // Batch norms take in their ReLUs (which go: the nodes are listed
-      // first).
+      // Batch norms take in their ReLUs, then their MaxPools, and their
+      // gradients the BiasAddGrads (the nodes are listed first: the ReLUs,
+      // MaxPools and BiasAddGrads go, and the last two folds rebuild the
+      // node, which is not visited again).
       SmallVector<Operation *> norms;
       for (Operation &op : *body)
         if (tfg::isNode(&op) && isBatchNorm(&op))
           norms.push_back(&op);
-      for (Operation *norm : norms)
-        if (foldActivationIntoBatchNorm(norm))
-          ++numFused;
-      // Then their MaxPools and BiasAddGrads (which rebuild the node).
-      norms.clear();
-      for (Operation &op : *body)
-        if (tfg::isNode(&op) && (isNhwcBatchNorm(&op, /*gradient=*/false) ||
-                                 isNhwcBatchNorm(&op, /*gradient=*/true)))
-          norms.push_back(&op);
-      for (Operation *norm : norms)
-        if (foldMaxPoolIntoBatchNorm(norm) ||
-            foldBiasGradientIntoBatchNormGrad(norm))
-          ++numFused;
+      for (Operation *norm : norms) {
+        numFused += foldActivationIntoBatchNorm(norm);
+        numFused += foldMaxPoolIntoBatchNorm(norm) ||
+                    foldBiasGradientIntoBatchNormGrad(norm);
+      }
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);
@@ -466,9 +452,7 @@ struct FuseElementwisePass
         Operation *consumer = soleUser(node);
         if (!consumer || !isElementwise(consumer) ||
             claimed.contains(consumer) ||
-            consumer->getBlock() != body ||
-            tfg::getRequestedDevice(consumer) != tfg::getRequestedDevice(node) ||
-            tfg::getAssignedDevice(consumer) != tfg::getAssignedDevice(node) ||
+            consumer->getBlock() != body || !sameDevice(consumer, node) ||
             !sameShape(tfg::getDataResults(consumer)[0],
                        tfg::getDataResults(node)[0]))
           continue;

@@ -153,8 +153,11 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
   tfc::PoolGeometry pool{height, width,   channels, poolH,  poolW,  pooledH,
                          pooledW, strideH, strideW,  padTop, padLeft};
   int64_t imageRows = height * width;
+  // Image by image when there are images for every thread; else all of y,
+  // then the pooling kernel over it.
+  bool poolEachImage = pooled && images >= runtime->threads;
   auto normalize = [&](auto activate) {
-    if (!pooled || images < runtime->threads) {
+    if (!poolEachImage) {
       forEachRow(runtime, rows, channels,
                  [&](int64_t r) { normalizeRow(activate, r); });
       return;
@@ -178,7 +181,7 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     normalize([](float v) { return std::min(std::max(v, 0.f), 6.f); });
   else
     normalize([](float v) { return v; });
-  if (pooled && images < runtime->threads)
+  if (pooled && !poolEachImage)
     tfc_cpu_pool2d_f32(runtime, 0, y, pooled, images, height, width, channels,
                        poolH, poolW, pooledH, pooledW, strideH, strideW,
                        padTop, padLeft);
