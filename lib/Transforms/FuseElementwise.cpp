@@ -34,6 +34,17 @@
 // attribute saying so (tfc.max_pool with the window, tfc.input_gradient_sum);
 // the other op goes.
 //
+// Attention: a batched product (BatchMatMul or Einsum) whose only user is
+// a Mul by a one-element float (optional), then a Softmax, then a second
+// batched product that reads the softmax as its first operand, form a
+// group whose kernel never writes the scores (Q Kᵀ, the scaled scores and
+// the weights): each thread computes a block of rows of one batch's
+// scores in its cache, applies the softmax, and multiplies by V. The two
+// products' layouts (StridedProducts.h) must agree: the softmax runs along
+// the scores' last dim, which is the first product's columns, and the
+// second product reads the weights with the first's batch dims, its rows
+// as rows and its columns as the sum.
+//
 // A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
 // are the pooling's input (ReLU then max pooling, differentiated): the
 // pooling gradient's kernel masks each window's gradient by the sign of
@@ -48,6 +59,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/StridedProducts.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -253,12 +265,77 @@ bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
   return false;
 }
 
+/// Whether `value` is a float32 tensor of one element (a scale).
+bool isOneFloat(Value value) {
+  RankedTensorType type = staticFloat32(value);
+  return type && type.getNumElements() == 1;
+}
+
+/// The nodes after a batched product that the attention kernel computes
+/// with it (see the file comment): [Mul,] Softmax, product; empty if none.
+SmallVector<Operation *> attentionOf(Operation *scoresNode) {
+  std::string why;
+  FailureOr<StridedProduct> scores = stridedProductOf(scoresNode, why);
+  if (failed(scores) || tfg::getDataResults(scoresNode).size() != 1)
+    return {};
+  // The next node in the chain: the sole user, on the same device, that
+  // waits on nothing else.
+  auto next = [&](Operation *node) -> Operation * {
+    Operation *user = soleUser(node);
+    if (!user || !sameDevice(user, scoresNode) ||
+        !tfg::getControlOperands(user).empty())
+      return nullptr;
+    return user;
+  };
+  SmallVector<Operation *> chain;
+  Operation *user = next(scoresNode);
+  Value logits = tfg::getDataResults(scoresNode)[0];
+  if (user && (opKindOf(user) == OpKind::Mul)) {
+    OperandRange in = tfg::getDataOperands(user);
+    Value factor = in[0] == logits ? in[1] : in[0];
+    if (in.size() != 2 || in[0] == in[1] || !isOneFloat(factor) ||
+        tfg::getDataResults(user)[0].getType() != logits.getType())
+      return {};
+    chain.push_back(user);
+    logits = tfg::getDataResults(user)[0];
+    user = next(user);
+  }
+  if (!user || opKindOf(user) != OpKind::Softmax ||
+      tfg::getDataResults(user)[0].getType() != logits.getType())
+    return {};
+  chain.push_back(user);
+  Value weights = tfg::getDataResults(user)[0];
+  Operation *contextNode = next(user);
+  if (!contextNode || tfg::getDataOperands(contextNode).size() != 2 ||
+      tfg::getDataOperands(contextNode)[0] != weights ||
+      tfg::getDataOperands(contextNode)[1] == weights)
+    return {};
+  FailureOr<StridedProduct> context = stridedProductOf(contextNode, why);
+  if (failed(context))
+    return {};
+  // The softmax runs along the scores' columns: the last dim, contiguous.
+  // The context's product reads the weights as the scores' product wrote
+  // them: the same batch dims with the same strides, the scores' rows as
+  // its rows and their columns as its sum.
+  auto logitsType = cast<RankedTensorType>(logits.getType());
+  if (scores->cN != 1 || logitsType.getShape().back() != scores->n ||
+      context->batch != scores->batch || context->batchA != scores->batchC ||
+      context->m != scores->m || context->k != scores->n ||
+      context->aM != scores->cM || context->aK != scores->cN)
+    return {};
+  chain.push_back(contextNode);
+  return chain;
+}
+
 /// The epilogue a convolution's (or a max pooling gradient's) kernel
-/// applies (see the file comment), in order; empty if none.
+/// applies (see the file comment), in order, or what attention's kernel
+/// computes after its first product; empty if none.
 SmallVector<Operation *> epilogueOf(Operation *conv) {
   OpKind kind = opKindOf(conv);
   if (kind == OpKind::MaxPoolGrad)
     return poolingGradientEpilogueOf(conv);
+  if (isBatchedProduct(conv))
+    return attentionOf(conv);
   if (kind != OpKind::Conv2D && kind != OpKind::DepthwiseConv2dNative)
     return {};
   RankedTensorType outType = staticFloat32(tfg::getDataResults(conv)[0], 4);

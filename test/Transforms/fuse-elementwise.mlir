@@ -233,3 +233,56 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %bg:2 = BiasAddGrad(%id#0) name("bias_grad") {T = f32, data_format = "NHWC"} : (tensor<1x5x5x2xf32>) -> tensor<2xf32>
   %use:2 = Neg(%bg#0) [%bg#1] name("bias_grad_user") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
 }
+
+// -----
+
+// Attention in Keras' layout (q, k, v [batch 2, tokens 4, heads 3, width 5]):
+// the scores' Einsum, the Mul by a scalar, the Softmax and the context's
+// Einsum form one group rooted at the context; the scale is one of its
+// inputs. A chain whose second product reads the weights transposed (its
+// rows would be the scores' columns) stays as it is, as does one whose
+// scale is a tensor of several elements.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[Q:[0-9]+]]:2 = Placeholder name("q")
+// CHECK: %[[K:[0-9]+]]:2 = Placeholder name("k")
+// CHECK: %[[V:[0-9]+]]:2 = Placeholder name("v")
+// CHECK: %[[S:[0-9]+]]:2 = Const name("scale")
+// CHECK: tfc.fusion_group(%[[Q]]#0, %[[K]]#0, %[[S]]#0, %[[V]]#0)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Einsum({{.*}}) name("scores")
+// CHECK-NEXT: Mul({{.*}}) name("scaled")
+// CHECK-NEXT: Softmax({{.*}}) name("weights")
+// CHECK-NEXT: %[[C:[0-9]+]]:2 = Einsum({{.*}}) name("context")
+// CHECK-NEXT: tfc.yield %[[C]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: Placeholder name("a")
+// CHECK-NEXT: BatchMatMulV2({{.*}}) name("scores_t")
+// CHECK-NEXT: Softmax({{.*}}) name("weights_t")
+// CHECK-NEXT: BatchMatMulV2({{.*}}) name("context_t")
+// CHECK-NEXT: Const name("per_key")
+// CHECK-NEXT: Einsum({{.*}}) name("scores_w")
+// CHECK-NEXT: Mul({{.*}}) name("scaled_w")
+// CHECK-NEXT: Softmax({{.*}}) name("weights_w")
+// CHECK-NEXT: Einsum({{.*}}) name("context_w")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %q:2 = Placeholder name("q") {dtype = f32, shape = #tfg.shape<2x4x3x5>} : () -> tensor<2x4x3x5xf32>
+  %k:2 = Placeholder name("k") {dtype = f32, shape = #tfg.shape<2x4x3x5>} : () -> tensor<2x4x3x5xf32>
+  %v:2 = Placeholder name("v") {dtype = f32, shape = #tfg.shape<2x4x3x5>} : () -> tensor<2x4x3x5xf32>
+  %scale:2 = Const name("scale") {dtype = f32, value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %scores:2 = Einsum(%q#0, %k#0) name("scores") {N = 2 : i64, T = f32, equation = "BTNH,BSNH->BNTS"} : (tensor<2x4x3x5xf32>, tensor<2x4x3x5xf32>) -> tensor<2x3x4x4xf32>
+  %scaled:2 = Mul(%scores#0, %scale#0) name("scaled") {T = f32} : (tensor<2x3x4x4xf32>, tensor<f32>) -> tensor<2x3x4x4xf32>
+  %weights:2 = Softmax(%scaled#0) name("weights") {T = f32} : (tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
+  %context:2 = Einsum(%weights#0, %v#0) name("context") {N = 2 : i64, T = f32, equation = "BNTS,BSNH->BTNH"} : (tensor<2x3x4x4xf32>, tensor<2x4x3x5xf32>) -> tensor<2x4x3x5xf32>
+  // The second product reads the weights transposed (adj_x): its rows
+  // are the softmax's axis.
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<6x4x5>} : () -> tensor<6x4x5xf32>
+  %st:2 = BatchMatMulV2(%a#0, %a#0) name("scores_t") {T = f32, adj_x = false, adj_y = true} : (tensor<6x4x5xf32>, tensor<6x4x5xf32>) -> tensor<6x4x4xf32>
+  %wt:2 = Softmax(%st#0) name("weights_t") {T = f32} : (tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %ct:2 = BatchMatMulV2(%wt#0, %a#0) name("context_t") {T = f32, adj_x = true, adj_y = false} : (tensor<6x4x4xf32>, tensor<6x4x5xf32>) -> tensor<6x4x5xf32>
+  // The scale has an element per key: not a scale.
+  %per_key:2 = Const name("per_key") {dtype = f32, value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %sw:2 = Einsum(%q#0, %k#0) name("scores_w") {N = 2 : i64, T = f32, equation = "BTNH,BSNH->BNTS"} : (tensor<2x4x3x5xf32>, tensor<2x4x3x5xf32>) -> tensor<2x3x4x4xf32>
+  %mw:2 = Mul(%sw#0, %per_key#0) name("scaled_w") {T = f32} : (tensor<2x3x4x4xf32>, tensor<4xf32>) -> tensor<2x3x4x4xf32>
+  %ww:2 = Softmax(%mw#0) name("weights_w") {T = f32} : (tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
+  %cw:2 = Einsum(%ww#0, %v#0) name("context_w") {N = 2 : i64, T = f32, equation = "BNTS,BSNH->BTNH"} : (tensor<2x3x4x4xf32>, tensor<2x4x3x5xf32>) -> tensor<2x4x3x5xf32>
+}

@@ -293,6 +293,47 @@ TEST_P(KernelTest, StridedMatMulOfOneLargeProductWithGappedOperands) {
     }
 }
 
+TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
+  // Keras' multi-head attention layout: Q [b, t, heads, h], K and V
+  // [b, s, heads, h], scores [b, heads, t, s], context [b, t, heads, h].
+  // 70 rows (two blocks of the kernel, a last one of 6), 37 keys and 20
+  // wide heads (neither a multiple of a vector), with a scale and without.
+  const int64_t b = 2, t = 70, s = 37, heads = 3, h = 20;
+  std::vector<float> q = randomVector(b * t * heads * h, 21),
+                     k = randomVector(b * s * heads * h, 22),
+                     v = randomVector(b * s * heads * h, 23);
+  const int64_t scores[] = {2, b, heads,
+                            t * heads * h, h,     // Q's batch strides
+                            s * heads * h, h,     // K's
+                            heads * t * s, t * s, // the scores'
+                            t, s, h,
+                            heads * h, 1,         // Q: rows, depth
+                            1, heads * h,         // K: depth, keys
+                            s, 1};                // scores: rows, keys
+  const int64_t context[] = {2, b, heads,
+                             heads * t * s, t * s, // the scores'
+                             s * heads * h, h,     // V's
+                             t * heads * h, h,     // the context's
+                             t, h, s,
+                             s, 1,                 // scores: rows, keys
+                             heads * h, 1,         // V: keys, width
+                             heads * h, 1};        // context: rows, width
+  for (float scale : {0.25f, 1.f}) {
+    std::vector<float> logits(b * heads * t * s), weights(b * heads * t * s);
+    std::vector<float> want(b * t * heads * h), got(want.size(), 42.f);
+    tfc_cpu_strided_matmul_f32(runtime, q.data(), k.data(), logits.data(), scores);
+    for (float &x : logits)
+      x *= scale;
+    tfc_cpu_softmax_f32(runtime, logits.data(), weights.data(), b * heads * t, s);
+    tfc_cpu_strided_matmul_f32(runtime, weights.data(), v.data(), want.data(), context);
+    tfc_cpu_attention_f32(runtime, q.data(), k.data(), v.data(),
+                          scale == 1.f ? nullptr : &scale, got.data(), scores,
+                          context);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_NEAR(got[i], want[i], 1e-5f) << "scale " << scale << " at " << i;
+  }
+}
+
 /// Output size of a window, and the top/left padding, as TensorFlow
 /// computes them for SAME and VALID.
 std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,

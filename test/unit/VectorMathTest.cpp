@@ -1,6 +1,7 @@
 //===- VectorMathTest.cpp - the kernels' float32 exp, tanh, erf, erfc -----===//
 //
-// The kernels' VectorMath.h, in both its forms (one float, eight),
+// The kernels' VectorMath.h, in its forms (one float, eight, and sixteen
+// for exp, the AVX-512 kernels' softmax in attention),
 // against the C library's double functions, in ulps of float32 at the
 // exact result, over a spread of float32 bit patterns (every sign and
 // exponent) and edge values, within the bounds that generated code meets
@@ -31,14 +32,16 @@ double ulps(float got, double want) {
 }
 
 /// The largest error of `approximation` over every 65537th bit pattern,
-/// computed one float at a time and eight at a time (both forms).
-template <typename Approximation, typename Reference>
+/// computed one float at a time and eight at a time (both forms), and
+/// sixteen at a time when `Sixteen`.
+template <bool Sixteen = false, typename Approximation, typename Reference>
 void expectWithin(const char *name, Approximation approximation,
                   Reference reference, double bound) {
   double worst = 0;
   float worstAt = 0;
   tfc::vector_math::Floats8 batch;
-  int lanes = 0;
+  tfc::Floats16 wide;
+  int lanes = 0, wideLanes = 0;
   auto check = [&](float x, float got) {
     double error = ulps(got, reference(double(x)));
     if (error > worst) {
@@ -58,6 +61,15 @@ void expectWithin(const char *name, Approximation approximation,
         check(batch[l], got[l]);
       lanes = 0;
     }
+    if constexpr (Sixteen) {
+      wide[wideLanes++] = x;
+      if (wideLanes == tfc::kLanes16) {
+        tfc::Floats16 got = approximation(wide);
+        for (int l = 0; l < wideLanes; ++l)
+          check(wide[l], got[l]);
+        wideLanes = 0;
+      }
+    }
   }
   EXPECT_LE(worst, bound) << name << " at " << worstAt;
 }
@@ -66,8 +78,8 @@ double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
 TEST(VectorMathTest, WithinStatedUlps) {
   using namespace tfc::vector_math;
-  expectWithin("exp", [](auto x) { return exp(x); },
-               [](double x) { return std::exp(x); }, 1.5);
+  expectWithin</*Sixteen=*/true>("exp", [](auto x) { return exp(x); },
+                                 [](double x) { return std::exp(x); }, 1.5);
   expectWithin("tanh", [](auto x) { return tanh(x); },
                [](double x) { return std::tanh(x); }, 1.5);
   expectWithin("sigmoid", [](auto x) { return tfc::vector_math::sigmoid(x); },

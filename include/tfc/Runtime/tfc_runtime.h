@@ -737,6 +737,18 @@ void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime, const float *a,
                                 const float *b, float *c,
                                 const int64_t *descriptor);
 
+/* Attention in one pass: out = softmax(scale * (Q Kᵀ)) V, the softmax over
+ * each row of scores, which are never written. `scores` is the strided
+ * descriptor (as above) of the first product, Q as A and K as B; its C
+ * is not read (the scores' rows are [n] contiguous in scratch).
+ * `context` is the second's, whose A is those scores, B is V and C is
+ * `out`; its batch dims are the first's, its m the first's m and its k the
+ * first's n. `scale` points to one float, or is NULL for 1. */
+void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
+                           const float *k, const float *v, const float *scale,
+                           float *out, const int64_t *scores,
+                           const int64_t *context);
+
 /* Convolutions, NHWC. The input is [n,h,w,c], the filter [kh,kw,c,oc]
  * (depthwise: [kh,kw,c,multiplier], output channels c*multiplier), the
  * output [n,oh,ow,oc]. Padding is explicit: pad_top and pad_left rows and

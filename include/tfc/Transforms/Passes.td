@@ -510,7 +510,14 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     elementwise ops its kernel applies as it writes: a per-channel bias,
     then a residual of the output's shape, then ReLU or ReLU6, each the
     only user of the value before it; a MaxPoolGrad claims the ReluGrad
-    after it whose features are the pooling's input. Then an elementwise
+    after it whose features are the pooling's input; a batched product
+    (BatchMatMul, Einsum) claims attention's chain after it, each node the
+    only user of the one before: an optional Mul by a one-element float,
+    a Softmax, and a second batched product that reads the softmax as its
+    first operand with the first product's batch dims and strides, its
+    rows as rows and its columns as the sum (the softmax's axis, the
+    first's contiguous columns): one kernel computes the chain without
+    writing the scores. Then an elementwise
     node (arithmetic, comparison, activation, Cast, BiasAdd, Select) is
     fused into its consumer when that consumer is elementwise, is its only
     user, has the same output shape and the same device. Each group is a

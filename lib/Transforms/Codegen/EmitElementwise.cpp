@@ -21,6 +21,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/StridedProducts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -836,6 +837,9 @@ protected:
     // A max pooling gradient and its ReluGrad: one kernel call.
     if (opKindOf(members.front()) == OpKind::MaxPoolGrad)
       return step.emitWindowGradient(members.front(), root);
+    // Attention: one kernel call.
+    if (isBatchedProduct(members.front()))
+      return step.emitAttention(members);
     // A convolution and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {
       Operation *conv = members.front();

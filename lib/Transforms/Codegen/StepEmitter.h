@@ -91,6 +91,10 @@ public:
   // patterns of their family's file only).
   mlir::LogicalResult emitWindow(mlir::Operation *node,
                                  const ConvEpilogue *epilogue = nullptr);
+  /// A fusion group of attention (tfc-fuse-elementwise: the scores'
+  /// product, an optional scaling Mul, Softmax, the context's product; the
+  /// last is the root): one call of the attention kernel.
+  mlir::LogicalResult emitAttention(llvm::ArrayRef<mlir::Operation *> members);
   /// Conv2DBackpropInput/Filter (and depthwise), MaxPoolGrad, AvgPoolGrad;
   /// with `reluGrad`, the ReluGrad a MaxPoolGrad's kernel applies as it
   /// writes (the group's root, whose buffer it writes).

@@ -10,6 +10,7 @@
 
 #include "Parallel.h"
 #include "Runtime.h"
+#include "StridedProduct.h"
 
 #include <algorithm>
 #include <optional>
@@ -74,35 +75,8 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
              transpose_a ? m : k, b, ldb, 0.f, c, n);
 }
 
-/// The descriptor of tfc_cpu_strided_matmul_f32 (tfc_runtime.h), by field.
 namespace {
-struct StridedProduct {
-  int64_t batchRank;
-  const int64_t *batchDims, *aBatch, *bBatch, *cBatch;
-  int64_t m, n, k, aM, aK, bK, bN, cM, cN;
-
-  explicit StridedProduct(const int64_t *d)
-      : batchRank(d[0]), batchDims(d + 1), aBatch(d + 1 + batchRank),
-        bBatch(d + 1 + 2 * batchRank), cBatch(d + 1 + 3 * batchRank) {
-    const int64_t *rest = d + 1 + 4 * batchRank;
-    m = rest[0]; n = rest[1]; k = rest[2];
-    aM = rest[3]; aK = rest[4]; bK = rest[5]; bN = rest[6];
-    cM = rest[7]; cN = rest[8];
-  }
-
-  /// The batch index, digit by digit, to each operand's offset.
-  void offsets(int64_t batch, int64_t &offA, int64_t &offB, int64_t &offC) const {
-    int64_t rest = batch;
-    offA = offB = offC = 0;
-    for (int64_t d = batchRank - 1; d >= 0; --d) {
-      int64_t i = rest % batchDims[d];
-      rest /= batchDims[d];
-      offA += i * aBatch[d];
-      offB += i * bBatch[d];
-      offC += i * cBatch[d];
-    }
-  }
-};
+using tfc::StridedProduct;
 
 /// How sgemm can read a matrix of `rows` x `cols` with these element
 /// strides: (transposed, leading dimension) where its rows or its columns
@@ -154,9 +128,7 @@ extern "C" void tfc_cpu_strided_matmul_f32(tfc_runtime *runtime,
                                            float *c,
                                            const int64_t *descriptor) {
   StridedProduct p(descriptor);
-  int64_t batches = 1;
-  for (int64_t d = 0; d < p.batchRank; ++d)
-    batches *= p.batchDims[d];
+  int64_t batches = p.batches();
   // One product of all the rows: tfc_cpu_matmul_f32 splits it across the
   // threads at its own GEMM's rate (a batch of 32 projections of 128 x 256
   // by 256 x 256 ran at about 157 GFLOP/s as 32 sgemm calls, where one

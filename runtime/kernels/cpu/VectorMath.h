@@ -15,6 +15,7 @@
 #ifndef TFC_RUNTIME_KERNELS_CPU_VECTORMATH_H
 #define TFC_RUNTIME_KERNELS_CPU_VECTORMATH_H
 
+#include "Vector16.h"
 #include "tfc/Support/MathPolynomials.h"
 
 #include <cmath>
@@ -93,6 +94,12 @@ TFC_VECTOR_MATH float fromBits(int32_t bits) {
   return f;
 }
 TFC_VECTOR_MATH Floats8 fromBits(Ints8 bits) { return reinterpret_cast<Floats8 &>(bits); }
+// Sixteen at once (Vector16.h's Floats16), for the AVX-512 build of the
+// kernels, where it is one register.
+TFC_VECTOR_MATH Floats16 splat(Floats16, float c) { return splat16(c); }
+TFC_VECTOR_MATH Floats16 select(Ints16 c, Floats16 a, Floats16 b) { return c ? a : b; }
+TFC_VECTOR_MATH Ints16 truncate(Floats16 x) { return __builtin_convertvector(x, Ints16); }
+TFC_VECTOR_MATH Floats16 fromBits(Ints16 bits) { return reinterpret_cast<Floats16 &>(bits); }
 TFC_VECTOR_MATH float copySign(float magnitude, float sign) {
   return std::copysign(magnitude, sign);
 }

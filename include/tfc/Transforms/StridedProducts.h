@@ -1,0 +1,48 @@
+//===- StridedProducts.h - batched products as strided layouts --*- C++ -*-===//
+//
+// BatchMatMul and two-operand Einsum compute C[b..., m, n] = sum_k
+// A[b..., m, k] B[b..., k, n] over their operands' row-major buffers read
+// through element strides. This is that layout, as code generation passes
+// it to the runtime's strided kernels (the descriptor of
+// tfc_cpu_strided_matmul_f32 in tfc_runtime.h), and as
+// tfc-fuse-elementwise checks that two products can run as one attention
+// kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TFC_TRANSFORMS_STRIDEDPRODUCTS_H
+#define TFC_TRANSFORMS_STRIDEDPRODUCTS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace tfc {
+
+struct StridedProduct {
+  /// The batch dims (the output's, in its order) and each operand's
+  /// element stride along them (0: broadcast).
+  llvm::SmallVector<int64_t> batch, batchA, batchB, batchC;
+  int64_t m = 1, n = 1, k = 1;
+  /// Element strides of A along m and k, B along k and n, C along m and n.
+  int64_t aM = 0, aK = 0, bK = 0, bN = 0, cM = 0, cN = 0;
+
+  /// The runtime's descriptor: the batch rank, the batch dims, the three
+  /// operands' batch strides, then m, n, k and the six strides.
+  llvm::SmallVector<int64_t> descriptor() const;
+};
+
+/// The layout of a float32 BatchMatMul (V1-V3; batch dims broadcast,
+/// adjoints as swapped strides) or two-operand Einsum of static shapes;
+/// failure with `why` set to what is not supported.
+mlir::FailureOr<StridedProduct> stridedProductOf(mlir::Operation *node,
+                                                 std::string &why);
+
+/// Whether `node` is a BatchMatMul (V1-V3) or an Einsum.
+bool isBatchedProduct(mlir::Operation *node);
+
+} // namespace tfc
+
+#endif // TFC_TRANSFORMS_STRIDEDPRODUCTS_H

@@ -1,0 +1,283 @@
+//===- Attention.cpp - scores, softmax and context in one pass -----------===//
+//
+// Attention as a transformer computes it: scores = Q Kᵀ (one strided
+// batched product), scaled, a softmax over each row of scores, and
+// context = softmax V (a second product). Unfused, the score matrix of
+// every head (batch 32 x 8 heads x 128 x 128 floats: 16 MB) is written by
+// the first product, read and written by the scaling and the softmax, and
+// read by the second. Here each thread takes a few heads (the batches of
+// the products) at a time: it packs their K (transposed), V and Q rows in
+// memory order, then for each block of rows of one head computes the
+// scores with a register-blocked kernel into a buffer that stays in its
+// cache, applies the scale and the softmax to each row in place, and
+// multiplies the block by V; the heads' context rows go out together.
+//
+// The softmax is TensorFlow's CPU kernel's: subtract the row's maximum,
+// exponentiate (VectorMath.h's exp, as tfc_cpu_softmax_f32), and scale by
+// the inverse of the sum; that last scaling is applied to the row's
+// context instead of to its weights (width values instead of n).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parallel.h"
+#include "Runtime.h"
+#include "StridedProduct.h"
+#include "VectorMath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using tfc::StridedProduct;
+
+// One register of floats: sixteen with AVX-512, else eight (two SSE
+// registers in the baseline build).
+#if defined(__AVX512F__)
+using Vec = tfc::Floats16;
+constexpr int kMaxVectors = 4; // 4 x 4 accumulators of 32 registers.
+inline Vec loadVec(const float *p) { return tfc::load16(p); }
+inline void storeVec(float *p, Vec v) { tfc::store16(p, v); }
+inline Vec splatVec(float x) { return tfc::splat16(x); }
+#else
+using Vec = tfc::vector_math::Floats8;
+constexpr int kMaxVectors = 2; // 4 x 2 accumulators of 16 registers.
+inline Vec loadVec(const float *p) { return tfc::vector_math::load8(p); }
+inline void storeVec(float *p, Vec v) { tfc::vector_math::store8(p, v); }
+inline Vec splatVec(float x) { return tfc::vector_math::splat8(x); }
+#endif
+constexpr int64_t kLanes = sizeof(Vec) / sizeof(float);
+constexpr int kMaxRows = 4;
+/// Rows of scores a thread computes at a time: 64 x 128 scores are 32 KiB.
+constexpr int64_t kBlockRows = 64;
+
+int64_t roundUp(int64_t n, int64_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+/// out[i][c + j * kLanes ...] = sum_t left[i][t] * right[t][c + j * kLanes ...]
+/// for R rows and J vectors of columns: left is [R][depth] with rows
+/// `leftStride` apart, right [depth][...] with rows `rightStride` apart,
+/// out rows `outStride` apart. The accumulators stay in registers.
+template <int R, int J>
+void productBlock(const float *left, int64_t leftStride, const float *right,
+                  int64_t rightStride, int64_t depth, float *out,
+                  int64_t outStride) {
+  Vec acc[R][J];
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < J; ++j)
+      acc[i][j] = splatVec(0.f);
+  for (int64_t t = 0; t < depth; ++t) {
+    Vec b[J];
+    for (int j = 0; j < J; ++j)
+      b[j] = loadVec(right + t * rightStride + j * kLanes);
+    for (int i = 0; i < R; ++i) {
+      Vec a = splatVec(left[i * leftStride + t]);
+      for (int j = 0; j < J; ++j)
+        acc[i][j] += a * b[j];
+    }
+  }
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < J; ++j)
+      storeVec(out + i * outStride + j * kLanes, acc[i][j]);
+}
+
+template <int R>
+void productRows(const float *left, int64_t leftStride, const float *right,
+                 int64_t rightStride, int64_t depth, float *out,
+                 int64_t outStride, int64_t vectors) {
+  for (int64_t v = 0; v < vectors; v += kMaxVectors) {
+    const float *r = right + v * kLanes;
+    float *o = out + v * kLanes;
+    switch (std::min<int64_t>(kMaxVectors, vectors - v)) {
+    case 1: productBlock<R, 1>(left, leftStride, r, rightStride, depth, o, outStride); break;
+    case 2: productBlock<R, 2>(left, leftStride, r, rightStride, depth, o, outStride); break;
+#if defined(__AVX512F__)
+    case 3: productBlock<R, 3>(left, leftStride, r, rightStride, depth, o, outStride); break;
+    case 4: productBlock<R, 4>(left, leftStride, r, rightStride, depth, o, outStride); break;
+#endif
+    }
+  }
+}
+
+/// out = left x right for `rows` rows: left [rows][depth] (rows
+/// `leftStride` apart), right [depth][vectors * kLanes] (rows
+/// `rightStride` apart), out [rows][vectors * kLanes] (`outStride`).
+void product(const float *left, int64_t leftStride, const float *right,
+             int64_t rightStride, int64_t depth, float *out, int64_t outStride,
+             int64_t rows, int64_t vectors) {
+  for (int64_t r = 0; r < rows; r += kMaxRows) {
+    const float *l = left + r * leftStride;
+    float *o = out + r * outStride;
+    switch (std::min<int64_t>(kMaxRows, rows - r)) {
+    case 1: productRows<1>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
+    case 2: productRows<2>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
+    case 3: productRows<3>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
+    case 4: productRows<4>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
+    }
+  }
+}
+
+/// The softmax of x * scale over a row of n values, but for its last
+/// step: writes exp(x * scale - max) in place and returns the inverse of
+/// their sum, by which the row's context is scaled (the same product, in
+/// another order, as scaling each weight first).
+float scaledExponentials(float *x, int64_t n, float scale) {
+  using tfc::vector_math::exp;
+  const int64_t whole = n / kLanes * kLanes;
+  tfc::vector_math::Max largest;
+  Vec partialMax = splatVec(-INFINITY);
+  for (int64_t c = 0; c < whole; c += kLanes)
+    partialMax = largest(partialMax, loadVec(x + c) * scale);
+  float max = -INFINITY;
+  for (int64_t l = 0; l < kLanes; ++l)
+    max = largest(max, partialMax[l]);
+  for (int64_t c = whole; c < n; ++c)
+    max = largest(max, x[c] * scale);
+  Vec partialSum = splatVec(0.f);
+  for (int64_t c = 0; c < whole; c += kLanes) {
+    Vec e = exp(loadVec(x + c) * scale - max);
+    storeVec(x + c, e);
+    partialSum += e;
+  }
+  float sum = 0.f;
+  for (int64_t l = 0; l < kLanes; ++l)
+    sum += partialSum[l];
+  for (int64_t c = whole; c < n; ++c) {
+    x[c] = exp(x[c] * scale - max);
+    sum += x[c];
+  }
+  return 1.f / sum;
+}
+
+/// One thread's buffers, reused from call to call.
+struct Scratch {
+  std::vector<float> keys, values, queries, context, scores, inverses;
+};
+
+/// Bytes of packed operands a thread keeps for the batches it works on
+/// together: about half of a core's L2 cache.
+constexpr int64_t kGroupBytes = 512 * 1024;
+constexpr int64_t kMaxGroup = 8;
+
+} // namespace
+
+extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
+                                      const float *k, const float *v,
+                                      const float *scale, float *out,
+                                      const int64_t *scores_descriptor,
+                                      const int64_t *context_descriptor) {
+  StridedProduct s(scores_descriptor), c(context_descriptor);
+  // Scores [m, n] = Q [m, depth] x Kᵀ [depth, n]; context [m, width] =
+  // softmax(scores) [m, n] x V [n, width].
+  const int64_t m = s.m, n = s.n, depth = s.k, width = c.n;
+  const int64_t keyColumns = roundUp(n, kLanes), valueColumns = roundUp(width, kLanes);
+  const float factor = scale ? *scale : 1.f;
+  const int64_t batches = s.batches();
+  const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
+  // Per batch: Kᵀ [depth][keyColumns], V [n][valueColumns], Q [m][depth]
+  // and the context [m][valueColumns].
+  const int64_t keysSize = depth * keyColumns, valuesSize = n * valueColumns,
+                queriesSize = m * depth, contextSize = m * valueColumns;
+  const int64_t perBatch =
+      4 * (keysSize + valuesSize + queriesSize + contextSize);
+  const int64_t group =
+      std::clamp<int64_t>(kGroupBytes / std::max<int64_t>(perBatch, 1), 1, kMaxGroup);
+  auto work = [&](int64_t first, int64_t last) {
+    thread_local Scratch scratch;
+    scratch.keys.resize(size_t(group * keysSize));
+    scratch.values.resize(size_t(group * valuesSize));
+    scratch.queries.resize(size_t(group * queriesSize));
+    scratch.context.resize(size_t(group * contextSize));
+    scratch.scores.resize(size_t(kBlockRows * keyColumns));
+    scratch.inverses.resize(size_t(kBlockRows));
+    float *scores = scratch.scores.data(), *inverses = scratch.inverses.data();
+    // The batches of this thread's items, `group` at a time. In Keras'
+    // layout the batches are heads whose rows interleave in memory (Q, K,
+    // V and the context are [tokens, heads, depth]): the rows of a group
+    // of heads are read and written together, in memory order, where one
+    // head's alone would be 128 bytes every kilobyte, which the hardware's
+    // prefetchers do not follow.
+    const int64_t firstBatch = first / blocks, lastBatch = (last - 1) / blocks;
+    for (int64_t batch0 = firstBatch; batch0 <= lastBatch; batch0 += group) {
+      const int64_t count = std::min(group, lastBatch + 1 - batch0);
+      int64_t offQ[kMaxGroup], offK[kMaxGroup], offV[kMaxGroup],
+          offOut[kMaxGroup], rowBegin[kMaxGroup], rowEnd[kMaxGroup];
+      int64_t rowsBegin = m, rowsEnd = 0;
+      for (int64_t g = 0; g < count; ++g) {
+        int64_t batch = batch0 + g, unused;
+        s.offsets(batch, offQ[g], offK[g], unused);
+        c.offsets(batch, unused, offV[g], offOut[g]);
+        // The rows of this batch among the thread's items.
+        rowBegin[g] = (std::max(first, batch * blocks) - batch * blocks) * kBlockRows;
+        rowEnd[g] = std::min(m, (std::min(last, (batch + 1) * blocks) - batch * blocks) * kBlockRows);
+        rowsBegin = std::min(rowsBegin, rowBegin[g]);
+        rowsEnd = std::max(rowsEnd, rowEnd[g]);
+      }
+      float *keys = scratch.keys.data(), *values = scratch.values.data();
+      float *queries = scratch.queries.data(), *context = scratch.context.data();
+      // Kᵀ and V, the columns past n and width zero; then Q's rows.
+      for (int64_t g = 0; g < count; ++g) {
+        for (int64_t t = 0; t < depth; ++t)
+          std::fill(keys + g * keysSize + t * keyColumns + n,
+                    keys + g * keysSize + (t + 1) * keyColumns, 0.f);
+        for (int64_t j = 0; j < n; ++j)
+          std::fill(values + g * valuesSize + j * valueColumns + width,
+                    values + g * valuesSize + (j + 1) * valueColumns, 0.f);
+      }
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t g = 0; g < count; ++g) {
+          float *keysOf = keys + g * keysSize;
+          const float *key = k + offK[g] + j * s.bN;
+          for (int64_t t = 0; t < depth; ++t)
+            keysOf[t * keyColumns + j] = key[t * s.bK];
+          float *to = values + g * valuesSize + j * valueColumns;
+          const float *value = v + offV[g] + j * c.bK;
+          for (int64_t w = 0; w < width; ++w)
+            to[w] = value[w * c.bN];
+        }
+      for (int64_t r = rowsBegin; r < rowsEnd; ++r)
+        for (int64_t g = 0; g < count; ++g) {
+          if (r < rowBegin[g] || r >= rowEnd[g])
+            continue;
+          const float *query = q + offQ[g] + r * s.aM;
+          float *to = queries + g * queriesSize + r * depth;
+          for (int64_t t = 0; t < depth; ++t)
+            to[t] = query[t * s.aK];
+        }
+      // Each block of rows: its scores, their softmax, the context.
+      for (int64_t g = 0; g < count; ++g)
+        for (int64_t row0 = rowBegin[g]; row0 < rowEnd[g]; row0 += kBlockRows) {
+          int64_t rows = std::min(kBlockRows, rowEnd[g] - row0);
+          product(queries + g * queriesSize + row0 * depth, depth,
+                  keys + g * keysSize, keyColumns, depth, scores, keyColumns,
+                  rows, keyColumns / kLanes);
+          for (int64_t r = 0; r < rows; ++r)
+            inverses[r] = scaledExponentials(scores + r * keyColumns, n, factor);
+          float *contextRows = context + g * contextSize + row0 * valueColumns;
+          product(scores, keyColumns, values + g * valuesSize, valueColumns, n,
+                  contextRows, valueColumns, rows, valueColumns / kLanes);
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t w = 0; w < width; ++w)
+              contextRows[r * valueColumns + w] *= inverses[r];
+        }
+      for (int64_t r = rowsBegin; r < rowsEnd; ++r)
+        for (int64_t g = 0; g < count; ++g) {
+          if (r < rowBegin[g] || r >= rowEnd[g])
+            continue;
+          const float *from = context + g * contextSize + r * valueColumns;
+          float *to = out + offOut[g] + r * c.cM;
+          for (int64_t w = 0; w < width; ++w)
+            to[w * c.cN] = from[w];
+        }
+    }
+  };
+  double perItem = double(std::min(kBlockRows, m));
+  Eigen::TensorOpCost cost(
+      4.0 * (perItem * depth + double(depth + width) * double(n)),
+      4.0 * perItem * double(width),
+      perItem * double(n) * double(depth + width + 20) * 2.0 / kLanes);
+  tfc::parallelFor(runtime, batches * blocks, cost, work);
+}
