@@ -2,9 +2,12 @@
 //
 // Groups the elementwise nodes code generation computes together in one
 // loop nest. An elementwise node is fused into its consumer when that
-// consumer is elementwise too, is its only user (data and control), has the
-// same output shape, and is on the same device. Each group is then a tree
-// whose root is the only node whose value leaves the group, and becomes one
+// consumer is elementwise too, has the same output shape, and is on the
+// same device, and is its only user, or its users (GELU's x * 0.5 *
+// erfc(-x / sqrt(2)) reads x twice) are already members of one group.
+// Each group's root is then the only node whose value leaves the group
+// (the group is a tree, or a DAG whose shared values the loop body
+// computes once per element), and the group becomes one
 // `tfc.fusion_group` where the root was: the members move into its region,
 // their outside inputs become its operands (their control inputs too), and
 // its results are the root's. The members' values never exist in memory:
@@ -523,19 +526,38 @@ struct FuseElementwisePass
         numFused += chain.size();
       }
       llvm::DenseMap<Operation *, Operation *> root;
+      // The root of the group `node` joins, or null: its consumers (one,
+      // or several already in one group) are elementwise, of its shape,
+      // on its device.
+      auto groupToJoin = [&](Operation *node) -> Operation * {
+        ResultRange results = tfg::getDataResults(node);
+        if (results.size() != 1 || results[0].use_empty())
+          return nullptr;
+        llvm::SmallSetVector<Operation *, 4> consumers;
+        for (Operation *user : results[0].getUsers())
+          consumers.insert(user);
+        Operation *common = nullptr;
+        for (Operation *consumer : consumers) {
+          if (!tfg::isNode(consumer) || !isElementwise(consumer) ||
+              claimed.contains(consumer) || consumer->getBlock() != body ||
+              !sameDevice(consumer, node) ||
+              !sameShape(tfg::getDataResults(consumer)[0], results[0]))
+            return nullptr;
+          Operation *consumerRoot = root.lookup(consumer);
+          if (!consumerRoot)
+            consumerRoot = consumer;
+          if (common && consumerRoot != common)
+            return nullptr;
+          common = consumerRoot;
+        }
+        return common;
+      };
       for (Operation *node : llvm::reverse(order)) {
         if (!tfg::isNode(node) || !isElementwise(node) || claimed.contains(node))
           continue;
-        Operation *consumer = soleUser(node);
-        if (!consumer || !isElementwise(consumer) ||
-            claimed.contains(consumer) ||
-            consumer->getBlock() != body || !sameDevice(consumer, node) ||
-            !sameShape(tfg::getDataResults(consumer)[0],
-                       tfg::getDataResults(node)[0]))
-          continue;
-        Operation *groupRoot = root.lookup(consumer);
+        Operation *groupRoot = groupToJoin(node);
         if (!groupRoot)
-          groupRoot = consumer;
+          continue;
         root[node] = groupRoot;
         SmallVector<Operation *> &members = groups[groupRoot];
         if (members.empty())

@@ -286,3 +286,49 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %ww:2 = Softmax(%mw#0) name("weights_w") {T = f32} : (tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
   %cw:2 = Einsum(%ww#0, %v#0) name("context_w") {N = 2 : i64, T = f32, equation = "BNTS,BSNH->BTNH"} : (tensor<2x3x4x4xf32>, tensor<2x4x3x5xf32>) -> tensor<2x4x3x5xf32>
 }
+
+// -----
+
+// A value read by two members of one group joins it (GELU after a bias:
+// the BiasAdd is read by the Mul by 0.5 and by the Neg); one read by
+// members of two groups does not.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[B:[0-9]+]]:2 = BiasAdd({{.*}}) name("bias")
+// CHECK-NEXT: Mul({{.*}}%[[B]]#0) name("half")
+// CHECK-NEXT: Neg(%[[B]]#0) name("neg")
+// CHECK-NEXT: Mul({{.*}}) name("scaled")
+// CHECK-NEXT: Erfc({{.*}}) name("erfc")
+// CHECK-NEXT: %[[G:[0-9]+]]:2 = Mul({{.*}}) name("gelu")
+// CHECK-NEXT: tfc.yield %[[G]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: Exp({{.*}}) name("shared")
+// CHECK-NEXT: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Neg({{.*}}) name("first")
+// CHECK-NEXT: Abs({{.*}}) name("first_root")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Sqrt({{.*}}) name("second")
+// CHECK-NEXT: Abs({{.*}}) name("second_root")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x4>} : () -> tensor<2x4xf32>
+  %b:2 = Placeholder name("b") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<4xf32>
+  %half_c:2 = Const name("half_c") {dtype = f32, value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %root2:2 = Const name("root2") {dtype = f32, value = dense<0.707106769> : tensor<f32>} : () -> tensor<f32>
+  %bias:2 = BiasAdd(%x#0, %b#0) name("bias") {T = f32, data_format = "NHWC"} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %half:2 = Mul(%half_c#0, %bias#0) name("half") {T = f32} : (tensor<f32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %neg:2 = Neg(%bias#0) name("neg") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %scaled:2 = Mul(%neg#0, %root2#0) name("scaled") {T = f32} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %erfc:2 = Erfc(%scaled#0) name("erfc") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %gelu:2 = Mul(%half#0, %erfc#0) name("gelu") {T = f32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  // Read by two groups: written once.
+  %shared:2 = Exp(%x#0) name("shared") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %first:2 = Neg(%shared#0) name("first") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %first_root:2 = Abs(%first#0) name("first_root") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %second:2 = Sqrt(%shared#0) name("second") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %second_root:2 = Abs(%second#0) name("second_root") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %use1:2 = Identity(%first_root#0) name("use1") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %use2:2 = Identity(%second_root#0) name("use2") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+}

@@ -519,9 +519,10 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     first's contiguous columns): one kernel computes the chain without
     writing the scores. Then an elementwise
     node (arithmetic, comparison, activation, Cast, BiasAdd, Select) is
-    fused into its consumer when that consumer is elementwise, is its only
-    user, has the same output shape and the same device. Each group is a
-    tree whose root alone is used outside, and becomes one
+    fused into its consumer when that consumer is elementwise, has the same
+    output shape and the same device, and is its only user, or its users
+    are all members of one group already (GELU reads its input twice).
+    Each group's root alone is used outside, and the group becomes one
     `tfc.fusion_group` where its root was: the members move into the
     group's region (in dependency order, the root last, yielded), their
     inputs from outside become the group's operands and block arguments,
