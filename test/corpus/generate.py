@@ -449,6 +449,27 @@ def make_mobilenet_block(root):
                  "expand, DepthwiseConv2D, BN, ReLU6, 1x1 project, add", model, x)
 
 
+def make_efficientnet_block(root):
+    rng = seed_everything("efficientnet_block")
+    L = keras.layers
+    inp = keras.Input((8, 8, 8), batch_size=BATCH, name="x")
+    h = L.Conv2D(16, 1, use_bias=False)(inp)             # expand
+    h = L.BatchNormalization()(h)
+    h = L.Activation("swish")(h)
+    h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    h = L.Activation("swish")(h)
+    h = L.Conv2D(8, 1, use_bias=False)(h)                # project
+    h = L.BatchNormalization()(h)
+    out = L.Add()([inp, h])
+    model = keras.Model(inp, out, name="efficientnet_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 8, 8, 8)).astype(np.float32)
+    export_keras(root, "efficientnet_block", "EfficientNet MBConv without "
+                 "squeeze-excitation: 1x1 expand, BN, swish, DepthwiseConv2D, "
+                 "BN, swish, 1x1 project, BN, add", model, x)
+
+
 def make_transformer_block(root):
     rng = seed_everything("transformer_block")
     L = keras.layers
@@ -2843,6 +2864,7 @@ def all_models():
         ("cnn", make_cnn),
         ("resnet_block", make_resnet_block),
         ("mobilenet_block", make_mobilenet_block),
+        ("efficientnet_block", make_efficientnet_block),
         ("transformer_block", make_transformer_block),
         ("lstm", make_lstm),
         ("gru", make_gru),
