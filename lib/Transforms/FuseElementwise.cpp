@@ -295,8 +295,10 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
   Value logits = tfg::getDataResults(scoresNode)[0];
   if (user && (opKindOf(user) == OpKind::Mul)) {
     OperandRange in = tfg::getDataOperands(user);
+    if (in.size() != 2 || in[0] == in[1])
+      return {};
     Value factor = in[0] == logits ? in[1] : in[0];
-    if (in.size() != 2 || in[0] == in[1] || !isOneFloat(factor) ||
+    if (!isOneFloat(factor) ||
         tfg::getDataResults(user)[0].getType() != logits.getType())
       return {};
     chain.push_back(user);

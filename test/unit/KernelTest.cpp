@@ -332,6 +332,14 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
     for (size_t i = 0; i < want.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "scale " << scale << " at " << i;
   }
+  // No keys: each row's context is an empty sum.
+  const int64_t noKeys[] = {0, 3, 0, 2, 2, 1, 1, 2, 0, 1};
+  const int64_t emptyContext[] = {0, 3, 2, 0, 0, 1, 2, 1, 2, 1};
+  std::vector<float> zeros(3 * 2, 42.f);
+  tfc_cpu_attention_f32(runtime, q.data(), k.data(), v.data(), nullptr,
+                        zeros.data(), noKeys, emptyContext);
+  for (float x : zeros)
+    ASSERT_EQ(x, 0.f);
 }
 
 /// Output size of a window, and the top/left padding, as TensorFlow

@@ -126,6 +126,8 @@ void product(const float *left, int64_t leftStride, const float *right,
 /// another order, as scaling each weight first).
 float scaledExponentials(float *x, int64_t n, float scale) {
   using tfc::vector_math::exp;
+  if (n == 0)
+    return 0.f; // No keys: the context is an empty sum, zeros.
   const int64_t whole = n / kLanes * kLanes;
   tfc::vector_math::Max largest;
   Vec partialMax = splatVec(-INFINITY);
