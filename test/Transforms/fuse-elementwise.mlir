@@ -239,7 +239,8 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // Attention in Keras' layout (q, k, v [batch 2, tokens 4, heads 3, width 5]):
 // the scores' Einsum, the Mul by a scalar, the Softmax and the context's
 // Einsum form one group rooted at the context; the scale is one of its
-// inputs. A chain whose second product reads the weights transposed (its
+// inputs. So do two BatchMatMuls (scores by adj_y) and a Softmax between
+// them. A chain whose second product reads the weights transposed (its
 // rows would be the scores' columns) stays as it is, as does one whose
 // scale is a tensor of several elements.
 // CHECK-LABEL: tfg.graph
@@ -256,6 +257,13 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // CHECK-NEXT: tfc.yield %[[C]]#0
 // CHECK-NEXT: }
 // CHECK-NEXT: Placeholder name("a")
+// CHECK-NEXT: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: BatchMatMulV2({{.*}}) name("scores_b")
+// CHECK-NEXT: Softmax({{.*}}) name("weights_b")
+// CHECK-NEXT: %[[CB:[0-9]+]]:2 = BatchMatMulV2({{.*}}) name("context_b")
+// CHECK-NEXT: tfc.yield %[[CB]]#0
+// CHECK-NEXT: }
 // CHECK-NEXT: BatchMatMulV2({{.*}}) name("scores_t")
 // CHECK-NEXT: Softmax({{.*}}) name("weights_t")
 // CHECK-NEXT: BatchMatMulV2({{.*}}) name("context_t")
@@ -276,6 +284,10 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // The second product reads the weights transposed (adj_x): its rows
   // are the softmax's axis.
   %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<6x4x5>} : () -> tensor<6x4x5xf32>
+  // BatchMatMul's form: scores by adj_y, no scale; it fuses.
+  %sb:2 = BatchMatMulV2(%a#0, %a#0) name("scores_b") {T = f32, adj_x = false, adj_y = true} : (tensor<6x4x5xf32>, tensor<6x4x5xf32>) -> tensor<6x4x4xf32>
+  %wb:2 = Softmax(%sb#0) name("weights_b") {T = f32} : (tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %cb:2 = BatchMatMulV2(%wb#0, %a#0) name("context_b") {T = f32, adj_x = false, adj_y = false} : (tensor<6x4x4xf32>, tensor<6x4x5xf32>) -> tensor<6x4x5xf32>
   %st:2 = BatchMatMulV2(%a#0, %a#0) name("scores_t") {T = f32, adj_x = false, adj_y = true} : (tensor<6x4x5xf32>, tensor<6x4x5xf32>) -> tensor<6x4x4xf32>
   %wt:2 = Softmax(%st#0) name("weights_t") {T = f32} : (tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
   %ct:2 = BatchMatMulV2(%wt#0, %a#0) name("context_t") {T = f32, adj_x = true, adj_y = false} : (tensor<6x4x4xf32>, tensor<6x4x5xf32>) -> tensor<6x4x5xf32>

@@ -332,6 +332,22 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
     for (size_t i = 0; i < want.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "scale " << scale << " at " << i;
   }
+  // BatchMatMul's layout (scores = Q Kᵀ by adj_y, [b, t, s]; V [b, s, w]):
+  // each batch's operands dense.
+  const int64_t w = 24;
+  std::vector<float> q2 = randomVector(b * t * h, 24), k2 = randomVector(b * s * h, 25),
+                     v2 = randomVector(b * s * w, 26);
+  const int64_t bmmScores[] = {1, b, t * h, s * h, t * s, t, s, h, h, 1, 1, h, s, 1};
+  const int64_t bmmContext[] = {1, b, t * s, s * w, t * w, t, w, s, s, 1, w, 1, w, 1};
+  std::vector<float> logits2(b * t * s), weights2(b * t * s), want2(b * t * w),
+      got2(want2.size(), 42.f);
+  tfc_cpu_strided_matmul_f32(runtime, q2.data(), k2.data(), logits2.data(), bmmScores);
+  tfc_cpu_softmax_f32(runtime, logits2.data(), weights2.data(), b * t, s);
+  tfc_cpu_strided_matmul_f32(runtime, weights2.data(), v2.data(), want2.data(), bmmContext);
+  tfc_cpu_attention_f32(runtime, q2.data(), k2.data(), v2.data(), nullptr,
+                        got2.data(), bmmScores, bmmContext);
+  for (size_t i = 0; i < want2.size(); ++i)
+    ASSERT_NEAR(got2[i], want2[i], 1e-5f) << "BatchMatMul layout at " << i;
   // No keys: each row's context is an empty sum.
   const int64_t noKeys[] = {0, 3, 0, 2, 2, 1, 1, 2, 0, 1};
   const int64_t emptyContext[] = {0, 3, 2, 0, 0, 1, 2, 1, 2, 1};
