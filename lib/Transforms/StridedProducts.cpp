@@ -3,6 +3,7 @@
 #include "tfc/Transforms/StridedProducts.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -24,14 +25,9 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-bool flag(Operation *node, StringRef name) {
-  auto attr = node->getAttrOfType<BoolAttr>(name);
-  return attr && attr.getValue();
-}
-
 FailureOr<StridedProduct> batchMatMul(Operation *node, RankedTensorType a,
                                       RankedTensorType b, RankedTensorType c) {
-  bool adjX = flag(node, "adj_x"), adjY = flag(node, "adj_y");
+  bool adjX = boolAttr(node, "adj_x"), adjY = boolAttr(node, "adj_y");
   SmallVector<int64_t> sa = rowMajorStrides(a.getShape()),
                        sb = rowMajorStrides(b.getShape()),
                        sc = rowMajorStrides(c.getShape());
