@@ -72,13 +72,6 @@ MemRefType memrefOf(Type tensorType) {
   return MemRefType::get(type.getShape(), element);
 }
 
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
 std::pair<int64_t, int64_t> rowsOf(MemRefType type) {
   // A scalar is one row of one element.
   int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
@@ -122,7 +115,7 @@ Value StepEmitter::reshapeOf(Location loc, Value memref, MemRefType type) {
   if (auto known = views.find(memref); known != views.end())
     return viewOf(loc, known->second.first, known->second.second, type);
   return builder.create<memref::ReinterpretCastOp>(
-      loc, type, memref, 0, type.getShape(), stridesOf(type.getShape()));
+      loc, type, memref, 0, type.getShape(), rowMajorStrides(type.getShape()));
 }
 
 Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
@@ -139,7 +132,7 @@ Value StepEmitter::viewOf(Location loc, Value base, int64_t offset,
     view = baseType == type ? base
                             : builder.create<memref::ReinterpretCastOp>(
                                   loc, type, base, 0, type.getShape(),
-                                  stridesOf(type.getShape()));
+                                  rowMajorStrides(type.getShape()));
   }
   views[view] = {base, offset};
   return view;
@@ -298,7 +291,7 @@ Value StepEmitter::stringConstant(Location loc, DenseStringElementsAttr value,
   if (flat == type)
     return handles;
   return builder.create<memref::ReinterpretCastOp>(
-      loc, type, handles, 0, type.getShape(), stridesOf(type.getShape()));
+      loc, type, handles, 0, type.getShape(), rowMajorStrides(type.getShape()));
 }
 
 Value StepEmitter::addressTable(Location loc, ArrayRef<Value> memrefs) {
@@ -604,7 +597,7 @@ LogicalResult StepEmitter::emit(StringRef functionName,
     if (param.getType() != type)
       param = builder.create<memref::ReinterpretCastOp>(
           arg->getLoc(), type, param, 0, type.getShape(),
-          stridesOf(type.getShape()));
+          rowMajorStrides(type.getShape()));
     memrefs[arg->getResult(0)] = param;
   }
 

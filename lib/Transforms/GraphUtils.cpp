@@ -332,6 +332,13 @@ Operation *reserveOf(Value list) {
   return nullptr;
 }
 
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
 bool boolAttr(Operation *node, StringRef name, bool otherwise) {
   auto attr = node->getAttrOfType<BoolAttr>(name);
   return attr ? attr.getValue() : otherwise;

@@ -18,13 +18,6 @@ namespace tfc {
 
 namespace {
 
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
 FailureOr<StridedProduct> batchMatMul(Operation *node, RankedTensorType a,
                                       RankedTensorType b, RankedTensorType c) {
   bool adjX = boolAttr(node, "adj_x"), adjY = boolAttr(node, "adj_y");

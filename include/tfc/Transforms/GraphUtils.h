@@ -222,6 +222,9 @@ bool growsList(mlir::Operation *node);
 /// first variant input (the nodes that carry or write a list), or null.
 mlir::Operation *reserveOf(mlir::Value list);
 
+/// Row-major element strides of a shape (the innermost dimension's is 1).
+llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
 /// A node's bool, int or float attr, or `otherwise` when it has none (the
 /// OpDef default).
 bool boolAttr(mlir::Operation *node, llvm::StringRef name,

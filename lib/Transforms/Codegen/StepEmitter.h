@@ -49,9 +49,6 @@ std::pair<int64_t, int64_t> rowsOf(mlir::MemRefType type);
 void appendStringObject(llvm::SmallVectorImpl<int8_t> &bytes,
                         llvm::StringRef text);
 
-/// Row-major element strides of a shape.
-llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
-
 /// The tensor type a variable node declares (its dtype and shape attrs,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
