@@ -29,7 +29,12 @@
 // contracts nothing into FMAs), so the bits are the same, without a
 // compile, a link and a process. These are the large folds (a convolution's
 // weights times a batch norm's scale, tfc-fold-scales' W * s), for which
-// the evaluator's program carried every weight as a constant.
+// the evaluator's program carried every weight as a constant. So are the
+// nodes whose output is their input's memory (Identity, Reshape, Squeeze,
+// ExpandDims, ...) of a Const: their Const holds the same bytes with the
+// output's type. In a frozen graph every weight reaches its user through
+// one (a ReadVariableOp become an Identity), and the evaluator's program
+// would otherwise carry each weight, write it out and read it back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,25 +183,71 @@ std::optional<ArrayRef<float>> floatsOf(Operation *node, SmallVector<float> &spl
                          raw.size() / sizeof(float));
 }
 
-/// Folds the float32 arithmetic of two Consts (see the file comment);
-/// counts the nodes folded.
-void foldArithmeticHere(Block &body,
-                        const llvm::DenseSet<Operation *> &inControlFlow,
-                        unsigned &folded) {
+/// Replaces the single-output `node` by a Const of its name holding
+/// `value`.
+void replaceByConst(OpBuilder &builder, Operation *node, DenseElementsAttr value) {
+  Value result = tfg::getDataResults(node)[0];
+  builder.setInsertionPoint(node);
+  SmallVector<NamedAttribute> attrs = {
+      builder.getNamedAttr(tfg::kNameAttr,
+                           builder.getStringAttr(tfg::getNodeName(node))),
+      builder.getNamedAttr("dtype", TypeAttr::get(value.getElementType())),
+      builder.getNamedAttr("value", value)};
+  if (StringRef device = tfg::getRequestedDevice(node); !device.empty())
+    attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
+                                         builder.getStringAttr(device)));
+  Operation *constant = tfg::createNode(builder, node->getLoc(), "Const",
+                                        result.getType(), {}, {}, attrs);
+  result.replaceAllUsesWith(constant->getResult(0));
+  tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(constant));
+  node->erase();
+}
+
+/// The value of a node whose output is its input's memory, when that
+/// input is a Const: the Const's elements with the output's type.
+std::optional<DenseElementsAttr> forwardedValue(Operation *node,
+                                                RankedTensorType type) {
+  const OpInfo *op = lookupOp(node);
+  OperandRange operands = tfg::getDataOperands(node);
+  if (!op || !op->alias || isControlFlow(node) || operands.empty())
+    return std::nullopt;
+  Value input = operands[op->aliasOperand >= 0 ? op->aliasOperand : 0];
+  Operation *producer = input.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const)
+    return std::nullopt;
+  auto value = producer->getAttrOfType<DenseElementsAttr>("value");
+  if (!value || value.getElementType() != type.getElementType() ||
+      value.getNumElements() != type.getNumElements())
+    return std::nullopt;
+  return value.getType() == type ? value : value.reshape(type);
+}
+
+/// Folds the float32 arithmetic of two Consts and the forwarding of one
+/// (see the file comment); counts the nodes folded.
+void foldHere(Block &body, const llvm::DenseSet<Operation *> &inControlFlow,
+              unsigned &folded) {
   OpBuilder builder(body.getParentOp()->getContext());
   for (Operation *node : topologicalOrder(body)) {
+    if (inControlFlow.contains(node) || !tfg::getControlOperands(node).empty() ||
+        tfg::getDataResults(node).size() != 1)
+      continue;
+    Value result = tfg::getDataResults(node)[0];
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || !isFoldableValue(result))
+      continue;
+    if (std::optional<DenseElementsAttr> value = forwardedValue(node, type)) {
+      replaceByConst(builder, node, *value);
+      ++folded;
+      continue;
+    }
     OpKind kind = opKindOf(node);
     if (!llvm::is_contained({OpKind::Mul, OpKind::Add, OpKind::AddV2,
                              OpKind::Sub, OpKind::RealDiv},
                             kind) ||
-        inControlFlow.contains(node) || !tfg::getControlOperands(node).empty())
+        !type.getElementType().isF32())
       continue;
     OperandRange operands = tfg::getDataOperands(node);
-    Value result = tfg::getDataResults(node)[0];
-    auto type = dyn_cast<RankedTensorType>(result.getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
-        !isFoldableValue(result))
-      continue;
     SmallVector<float> splatA, splatB;
     std::optional<ArrayRef<float>> a =
         floatsOf(operands[0].getDefiningOp(), splatA);
@@ -256,22 +307,8 @@ void foldArithmeticHere(Block &body,
         index[d] = 0;
       }
     }
-    builder.setInsertionPoint(node);
-    SmallVector<NamedAttribute> attrs = {
-        builder.getNamedAttr(tfg::kNameAttr,
-                             builder.getStringAttr(tfg::getNodeName(node))),
-        builder.getNamedAttr("dtype", TypeAttr::get(type.getElementType())),
-        builder.getNamedAttr(
-            "value", DenseElementsAttr::get(type, ArrayRef<float>(out)))};
-    if (StringRef device = tfg::getRequestedDevice(node); !device.empty())
-      attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
-                                           builder.getStringAttr(device)));
-    Operation *constant =
-        tfg::createNode(builder, node->getLoc(), "Const", type, {}, {}, attrs);
-    result.replaceAllUsesWith(constant->getResult(0));
-    tfg::getControlToken(node).replaceAllUsesWith(
-        tfg::getControlToken(constant));
-    node->erase();
+    replaceByConst(builder, node,
+                   DenseElementsAttr::get(type, ArrayRef<float>(out)));
     ++folded;
   }
 }
@@ -412,8 +449,11 @@ LogicalResult foldNumericSubgraphs(Block &body,
 struct FoldConstantsPass
     : public impl::FoldConstantsPassBase<FoldConstantsPass> {
   PassCounter numFolded{this, "folded", "outputs replaced by constants"};
+  PassCounter numEvaluated{this, "evaluated",
+                           "of them, outputs the evaluator's program computed"};
   void runOnOperation() override {
     numFolded = 0; // Reported even when nothing happens.
+    numEvaluated = 0;
     for (Block *body : getBodies(getOperation())) {
       KnownValues values;
       unsigned refined = 0;
@@ -487,12 +527,13 @@ struct FoldConstantsPass
     for (Block *body : getBodies(getOperation())) {
       if (!isa<tfg::GraphOp>(body->getParentOp()))
         continue;
-      unsigned folded = 0;
+      unsigned here = 0, evaluated = 0;
       llvm::DenseSet<Operation *> inControlFlow = nodesInControlFlow(*body);
-      foldArithmeticHere(*body, inControlFlow, folded);
-      if (failed(foldNumericSubgraphs(*body, inControlFlow, folded)))
+      foldHere(*body, inControlFlow, here);
+      if (failed(foldNumericSubgraphs(*body, inControlFlow, evaluated)))
         return signalPassFailure();
-      numFolded += folded;
+      numFolded += here + evaluated;
+      numEvaluated += evaluated;
     }
   }
 };

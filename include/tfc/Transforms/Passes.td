@@ -420,6 +420,16 @@ def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
     control edges from the node's inputs and control inputs, as in
     TensorFlow, so that it is dead or per-iteration exactly when the node
     was. Only stateless nodes are folded.
+
+    Then numeric subgraphs of constants, outside conds and loops. The pass
+    computes two kinds itself: float32 Mul, Add, Sub and RealDiv of two
+    Consts (one correctly rounded operation per element, as the generated
+    code does), and nodes whose output is their input's memory (Identity,
+    Reshape, Squeeze, ExpandDims, ...) of a Const, which become a Const of
+    the same elements. The rest (outputs up to 10 MiB, or up to an
+    operand's size) go to the constant evaluator, which compiles them with
+    the code generator, runs the program once and reads its outputs back.
+    The statistic `evaluated` counts those outputs.
   }];
 }
 
