@@ -43,11 +43,14 @@ protected:
 
 TEST_P(KernelTest, MatMulMatchesReference) {
   // Shapes around the tile sizes, degenerate ones, and each transpose;
-  // few rows times a B whose rows are 4 KiB apart (copied with longer
-  // rows for oneDNN's sgemm, with two threads).
-  const int64_t shapes[][3] = {{1, 1, 1}, {1, 784, 10}, {7, 13, 5},
-                               {64, 64, 64}, {33, 129, 65}, {0, 4, 3},
-                               {3, 0, 4}, {20, 1024, 1024}, {24, 48, 2048}};
+  // few rows times a B whose rows are a multiple of 2 KiB apart (copied
+  // with longer rows for oneDNN's sgemm, with two threads; transposed, its
+  // rows are k long).
+  const int64_t shapes[][3] = {{1, 1, 1},       {1, 784, 10},  {7, 13, 5},
+                               {64, 64, 64},    {33, 129, 65}, {0, 4, 3},
+                               {3, 0, 4},       {20, 1024, 1024},
+                               {24, 48, 2048},  {40, 96, 512},
+                               {36, 512, 64}};
   for (auto [m, k, n] : shapes)
     for (int ta = 0; ta < 2; ++ta)
       for (int tb = 0; tb < 2; ++tb) {

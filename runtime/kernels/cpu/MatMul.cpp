@@ -53,11 +53,13 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
   // Row-major, as tfc's buffers: leading dimensions are row lengths.
   int64_t ldb = transpose_b ? k : n;
   // With few rows of A to repay packing B, oneDNN's sgemm (2.6) reads B
-  // in place; rows of B a multiple of 4 KiB apart then share the cache's
-  // sets, and it runs at 40% of its rate (on AVX2: 73 GFLOP/s for 128 x
-  // 256 x 1024, a transformer's MLP at batch 1; 191 with rows 64 bytes
-  // longer). A copy with longer rows costs O(kn), 1/m of the product.
-  if (ldb % 1024 == 0 && m < 1024) {
+  // in place; rows of B a multiple of 2 KiB apart then share the cache's
+  // sets, and it runs at 40-65% of its rate (on AVX2: 73 GFLOP/s for 128
+  // x 256 x 1024, a transformer's MLP at batch 1, 191 with rows 64 bytes
+  // longer; 100-130 GFLOP/s for 512 x 512 x 512 and 128 x 512 x 512, 160-
+  // 192 with them longer). A copy with longer rows costs O(kn), 1/m of
+  // the product.
+  if (ldb % 512 == 0 && m < 1024) {
     int64_t rows = transpose_b ? n : k, padded = ldb + 16;
     thread_local std::vector<float> copy;
     copy.resize(size_t(rows * padded));
