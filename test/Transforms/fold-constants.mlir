@@ -182,4 +182,3 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3>} : () -> tensor<2x3xf32>
   %y:2 = AddV2(%x#0, %halved#0) name("y") {T = f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
 }
-
