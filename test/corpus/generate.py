@@ -429,45 +429,40 @@ def make_resnet_block(root):
                  "1x1 strided projection shortcut, add, relu", model, x)
 
 
-def make_mobilenet_block(root):
-    rng = seed_everything("mobilenet_block")
+def export_inverted_residual(root, name, activation, description):
+    """1x1 expand, BN, activation, DepthwiseConv2D, BN, activation, 1x1
+    project, BN, add: MobileNetV2's block and EfficientNet's MBConv (without
+    squeeze-excitation) differ only in the activation."""
+    rng = seed_everything(name)
     L = keras.layers
     inp = keras.Input((8, 8, 8), batch_size=BATCH, name="x")
     h = L.Conv2D(16, 1, use_bias=False)(inp)             # expand
     h = L.BatchNormalization()(h)
-    h = L.ReLU(6.0)(h)
+    h = activation()(h)
     h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
     h = L.BatchNormalization()(h)
-    h = L.ReLU(6.0)(h)
+    h = activation()(h)
     h = L.Conv2D(8, 1, use_bias=False)(h)                # project
     h = L.BatchNormalization()(h)
     out = L.Add()([inp, h])                              # inverted residual
-    model = keras.Model(inp, out, name="mobilenet_block")
+    model = keras.Model(inp, out, name=name)
     randomize_batch_norm(model, rng)
     x = rng.standard_normal((BATCH, 8, 8, 8)).astype(np.float32)
-    export_keras(root, "mobilenet_block", "MobileNetV2 inverted residual: 1x1 "
-                 "expand, DepthwiseConv2D, BN, ReLU6, 1x1 project, add", model, x)
+    export_keras(root, name, description, model, x)
+
+
+def make_mobilenet_block(root):
+    export_inverted_residual(
+        root, "mobilenet_block", lambda: keras.layers.ReLU(6.0),
+        "MobileNetV2 inverted residual: 1x1 expand, DepthwiseConv2D, BN, "
+        "ReLU6, 1x1 project, add")
 
 
 def make_efficientnet_block(root):
-    rng = seed_everything("efficientnet_block")
-    L = keras.layers
-    inp = keras.Input((8, 8, 8), batch_size=BATCH, name="x")
-    h = L.Conv2D(16, 1, use_bias=False)(inp)             # expand
-    h = L.BatchNormalization()(h)
-    h = L.Activation("swish")(h)
-    h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
-    h = L.BatchNormalization()(h)
-    h = L.Activation("swish")(h)
-    h = L.Conv2D(8, 1, use_bias=False)(h)                # project
-    h = L.BatchNormalization()(h)
-    out = L.Add()([inp, h])
-    model = keras.Model(inp, out, name="efficientnet_block")
-    randomize_batch_norm(model, rng)
-    x = rng.standard_normal((BATCH, 8, 8, 8)).astype(np.float32)
-    export_keras(root, "efficientnet_block", "EfficientNet MBConv without "
-                 "squeeze-excitation: 1x1 expand, BN, swish, DepthwiseConv2D, "
-                 "BN, swish, 1x1 project, BN, add", model, x)
+    export_inverted_residual(
+        root, "efficientnet_block", lambda: keras.layers.Activation("swish"),
+        "EfficientNet MBConv without squeeze-excitation: 1x1 expand, BN, "
+        "swish, DepthwiseConv2D, BN, swish, 1x1 project, BN, add")
 
 
 def make_transformer_block(root):
