@@ -186,19 +186,10 @@ std::optional<ArrayRef<float>> floatsOf(Operation *node, SmallVector<float> &spl
 /// Replaces the single-output `node` by a Const of its name holding
 /// `value`.
 void replaceByConst(OpBuilder &builder, Operation *node, DenseElementsAttr value) {
-  Value result = tfg::getDataResults(node)[0];
   builder.setInsertionPoint(node);
-  SmallVector<NamedAttribute> attrs = {
-      builder.getNamedAttr(tfg::kNameAttr,
-                           builder.getStringAttr(tfg::getNodeName(node))),
-      builder.getNamedAttr("dtype", TypeAttr::get(value.getElementType())),
-      builder.getNamedAttr("value", value)};
-  if (StringRef device = tfg::getRequestedDevice(node); !device.empty())
-    attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr,
-                                         builder.getStringAttr(device)));
-  Operation *constant = tfg::createNode(builder, node->getLoc(), "Const",
-                                        result.getType(), {}, {}, attrs);
-  result.replaceAllUsesWith(constant->getResult(0));
+  Operation *constant =
+      createConstLike(builder, node, tfg::getNodeName(node), value);
+  tfg::getDataResults(node)[0].replaceAllUsesWith(constant->getResult(0));
   tfg::getControlToken(node).replaceAllUsesWith(tfg::getControlToken(constant));
   node->erase();
 }
@@ -418,16 +409,8 @@ LogicalResult foldNumericSubgraphs(Block &body,
     Operation *node = output.getDefiningOp();
     builder.setInsertionPoint(node);
     StringRef name = tfg::getNodeName(node);
-    SmallVector<NamedAttribute> attrs = {
-        builder.getNamedAttr(tfg::kNameAttr,
-                             builder.getStringAttr(names.get((name + "/_folded").str()))),
-        builder.getNamedAttr("dtype", TypeAttr::get(value.getElementType())),
-        builder.getNamedAttr("value", value)};
-    StringRef device = tfg::getRequestedDevice(node);
-    if (!device.empty())
-      attrs.push_back(builder.getNamedAttr(tfg::kDeviceAttr, builder.getStringAttr(device)));
-    Operation *constant = tfg::createNode(builder, node->getLoc(), "Const",
-                                          output.getType(), {}, {}, attrs);
+    Operation *constant = createConstLike(
+        builder, node, names.get((name + "/_folded").str()), value);
     output.replaceAllUsesWith(constant->getResult(0));
     if (tfg::getDataResults(node).size() == 1)
       renames.push_back({constant, name.str()});
