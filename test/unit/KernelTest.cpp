@@ -385,9 +385,11 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                         {1, 4, 4, 3, 5, 5, 2, 1, 1, true},   // Kernel > input.
                         {1, 7, 5, 2, 2, 3, 3, 3, 1, false},
                         // 1x1 convolutions (oneDNN's 1x1 kernels):
-                        // strided, output channels no multiple of 16, few
-                        // pixels and many channels.
+                        // strided (its pixels gathered first), output
+                        // channels no multiple of 16, few pixels and many
+                        // channels.
                         {2, 7, 7, 8, 1, 1, 40, 2, 1, true},
+                        {1, 10, 11, 8, 1, 1, 12, 3, 1, false},
                         {3, 12, 12, 5, 1, 1, 37, 1, 1, false},
                         {1, 3, 3, 16, 1, 1, 100, 1, 1, false}};
   // Parameters outlive the calls: the kernel caches by address, as each
