@@ -48,6 +48,15 @@
 // second product reads the weights with the first's batch dims, its rows
 // as rows and its columns as the sum.
 //
+// A Mean over contiguous axes, keeping them, takes in the variance that
+// reads it: the Mean, over the same axes, of the SquaredDifference of the
+// Mean's input and its result (tf.nn.moments, as Keras' LayerNormalization
+// computes it), when that SquaredDifference is read by nothing else. The
+// Mean gets one more data result, the variance, and `tfc.variance`; its
+// kernel sums each row's squared deviations while the row is in the cache
+// (a layer norm's row of 256 floats), so the squared differences are never
+// written and the input is read once instead of three times.
+//
 // A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
 // are the pooling's input (ReLU then max pooling, differentiated): the
 // pooling gradient's kernel masks each window's gradient by the sign of
@@ -266,6 +275,65 @@ bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
     return true;
   }
   return false;
+}
+
+/// The axes a Mean reduces, from its constant second operand: in range,
+/// sorted, without repeats; none unless they are constant.
+std::optional<SmallVector<int64_t>> meanAxes(Operation *mean, int64_t rank) {
+  std::optional<SmallVector<int64_t>> axes =
+      constantInts(tfg::getDataOperands(mean)[1]);
+  if (!axes)
+    return std::nullopt;
+  for (int64_t &axis : *axes) {
+    if (axis < -rank || axis >= rank)
+      return std::nullopt;
+    axis = axis < 0 ? axis + rank : axis;
+  }
+  llvm::sort(*axes);
+  axes->erase(std::unique(axes->begin(), axes->end()), axes->end());
+  return axes;
+}
+
+/// Folds the variance of a Mean's input around its result into the Mean
+/// (see the file comment). Returns the variance's Mean, now erased, or
+/// null if it did not.
+Operation *foldVarianceIntoMean(Operation *mean) {
+  if (opKindOf(mean) != OpKind::Mean || mean->hasAttr(kVarianceAttr) ||
+      tfg::getDataOperands(mean).size() != 2 ||
+      tfg::getDataResults(mean).size() != 1 || !boolAttr(mean, "keep_dims"))
+    return nullptr;
+  Value x = tfg::getDataOperands(mean)[0];
+  Value average = tfg::getDataResults(mean)[0];
+  RankedTensorType xType = staticFloat32(x);
+  if (!xType || xType.getNumElements() == 0 || !staticFloat32(average))
+    return nullptr;
+  std::optional<SmallVector<int64_t>> axes = meanAxes(mean, xType.getRank());
+  if (!axes || axes->empty() ||
+      axes->back() - axes->front() + 1 != int64_t(axes->size()))
+    return nullptr; // The kernel reduces the middle of [outer, reduced, inner].
+  for (Operation *user : average.getUsers()) {
+    OperandRange in = tfg::getDataOperands(user);
+    if (opKindOf(user) != OpKind::SquaredDifference || in.size() != 2 ||
+        !((in[0] == x && in[1] == average) || (in[0] == average && in[1] == x)) ||
+        tfg::getDataResults(user)[0].getType() != xType ||
+        !sameDevice(user, mean) || !tfg::getControlOperands(user).empty())
+      continue;
+    Operation *variance = soleUser(user);
+    if (!variance || opKindOf(variance) != OpKind::Mean ||
+        tfg::getDataOperands(variance)[0] != tfg::getDataResults(user)[0] ||
+        meanAxes(variance, xType.getRank()) != axes ||
+        !staticFloat32(tfg::getDataResults(variance)[0]) ||
+        !sameDevice(variance, mean) ||
+        !tfg::getControlOperands(variance).empty())
+      continue;
+    // What waited on the squared differences waits on the moments.
+    tfg::getControlToken(user).replaceAllUsesWith(tfg::getControlToken(mean));
+    Builder b(mean->getContext());
+    absorbResult(mean, variance, b.getNamedAttr(kVarianceAttr, b.getUnitAttr()));
+    user->erase();
+    return variance;
+  }
+  return nullptr;
 }
 
 /// Whether `value` is a float32 tensor of one element (a scale).
@@ -504,6 +572,19 @@ struct FuseElementwisePass
         numFused += foldMaxPoolIntoBatchNorm(norm) ||
                     foldBiasGradientIntoBatchNormGrad(norm);
       }
+      // Means take in the variances around them (each fold rebuilds the
+      // Mean; the SquaredDifference and the variance's Mean go).
+      SmallVector<Operation *> means;
+      for (Operation &op : *body)
+        if (tfg::isNode(&op) && opKindOf(&op) == OpKind::Mean)
+          means.push_back(&op);
+      llvm::DenseSet<Operation *> erased;
+      for (Operation *mean : means)
+        if (!erased.contains(mean))
+          if (Operation *variance = foldVarianceIntoMean(mean)) {
+            erased.insert(variance);
+            numFused += 2;
+          }
       // Visit consumers after producers, so that a producer joins the group
       // its consumer ends up in.
       SmallVector<Operation *> order = topologicalOrder(*body);

@@ -344,3 +344,59 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %use1:2 = Identity(%first_root#0) name("use1") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %use2:2 = Identity(%second_root#0) name("use2") {T = f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
 }
+
+// -----
+
+// Layer norm's moments: the Mean over the last axis (-1) takes in the
+// variance around it (SquaredDifference in either operand order, axes
+// written as [2] or [-1]) as a second result; what read the variance and
+// waited on it or on the squared differences reads and waits on the
+// Mean. Not folded: a variance over other axes, squared differences read
+// twice, a Mean without keep_dims, and axes that are not contiguous.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[M:[0-9]+]]:3 = Mean(%[[X:[0-9]+]]#0, %{{[0-9]+}}#0) name("mean") {{.*}}tfc.variance} : (tensor<2x3x8xf32>, tensor<1xi32>) -> (tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+// CHECK-NOT: name("sqdiff")
+// CHECK-NOT: name("variance")
+// CHECK: Rsqrt(%[[M]]#1) [%[[M]]#2] name("rsqrt")
+// CHECK: Neg(%[[M]]#0) [%[[M]]#2] name("neg")
+// CHECK: %[[M2:[0-9]+]]:2 = Mean({{.*}}) name("mean2") {{{[^}]*}}keep_dims = true} :
+// CHECK: SquaredDifference({{.*}}) name("sqdiff2")
+// CHECK: Mean({{.*}}) name("variance2")
+// CHECK: Mean({{.*}}) name("mean3")
+// CHECK: SquaredDifference({{.*}}) name("sqdiff3")
+// CHECK: Mean({{.*}}) name("variance3")
+// CHECK: Mean({{.*}}) name("mean4") {{{[^}]*}}keep_dims = false} :
+// CHECK: Mean({{.*}}) name("variance4")
+// CHECK: Mean({{.*}}) name("mean5") {{{[^}]*}}keep_dims = true} :
+// CHECK: Mean({{.*}}) name("variance5")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2x3x8>} : () -> tensor<2x3x8xf32>
+  %last:2 = Const name("last") {dtype = i32, value = dense<-1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %two:2 = Const name("two") {dtype = i32, value = dense<2> : tensor<1xi32>} : () -> tensor<1xi32>
+  %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %ends:2 = Const name("ends") {dtype = i32, value = dense<[0, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %mean:2 = Mean(%x#0, %last#0) name("mean") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x3x1xf32>
+  %sd:2 = SquaredDifference(%mean#0, %x#0) name("sqdiff") {T = f32} : (tensor<2x3x1xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %var:2 = Mean(%sd#0, %two#0) name("variance") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x3x1xf32>
+  %rs:2 = Rsqrt(%var#0) [%sd#1] name("rsqrt") {T = f32} : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  %neg:2 = Neg(%mean#0) [%var#1] name("neg") {T = f32} : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  // The variance over the middle axis, around the mean of the last.
+  %mean2:2 = Mean(%x#0, %last#0) name("mean2") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x3x1xf32>
+  %sd2:2 = SquaredDifference(%x#0, %mean2#0) name("sqdiff2") {T = f32} : (tensor<2x3x8xf32>, tensor<2x3x1xf32>) -> tensor<2x3x8xf32>
+  %var2:2 = Mean(%sd2#0, %one#0) name("variance2") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x1x8xf32>
+  // Squared differences read by something else too.
+  %mean3:2 = Mean(%x#0, %last#0) name("mean3") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x3x1xf32>
+  %sd3:2 = SquaredDifference(%x#0, %mean3#0) name("sqdiff3") {T = f32} : (tensor<2x3x8xf32>, tensor<2x3x1xf32>) -> tensor<2x3x8xf32>
+  %var3:2 = Mean(%sd3#0, %last#0) name("variance3") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<2x3x1xf32>
+  %use3:2 = Exp(%sd3#0) name("exp3") {T = f32} : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  // A Mean without keep_dims is left alone (its result broadcasts against
+  // x only where the axes lead, as here).
+  %first:2 = Const name("first") {dtype = i32, value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %mean4:2 = Mean(%x#0, %first#0) name("mean4") {T = f32, Tidx = i32, keep_dims = false} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<3x8xf32>
+  %sd4:2 = SquaredDifference(%x#0, %mean4#0) name("sqdiff4") {T = f32} : (tensor<2x3x8xf32>, tensor<3x8xf32>) -> tensor<2x3x8xf32>
+  %var4:2 = Mean(%sd4#0, %first#0) name("variance4") {T = f32, Tidx = i32, keep_dims = false} : (tensor<2x3x8xf32>, tensor<1xi32>) -> tensor<3x8xf32>
+  // Axes 0 and 2: not contiguous.
+  %mean5:2 = Mean(%x#0, %ends#0) name("mean5") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<2xi32>) -> tensor<1x3x1xf32>
+  %sd5:2 = SquaredDifference(%x#0, %mean5#0) name("sqdiff5") {T = f32} : (tensor<2x3x8xf32>, tensor<1x3x1xf32>) -> tensor<2x3x8xf32>
+  %var5:2 = Mean(%sd5#0, %ends#0) name("variance5") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<2xi32>) -> tensor<1x3x1xf32>
+}

@@ -682,6 +682,48 @@ TEST_P(KernelTest, ReductionsMatchReference) {
   tfc_runtime_destroy(serial);
 }
 
+/// The moments kernel's mean is the Mean kernel's, bit for bit, and its
+/// variance the mean of the squared deviations from it (computed here in
+/// double), whole or in chunks, at any thread count.
+TEST_P(KernelTest, MomentsMatchReference) {
+  // A layer norm's rows (with a tail past the vector width), rows of
+  // channels, and long reductions in chunks as ReductionsMatchReference's.
+  const int64_t shapes[][3] = {
+      {6, 37, 1}, {3, 5, 7}, {2, 5000, 32}, {1, 70000, 1}};
+  tfc_runtime *serial = runtimeWithThreads(1);
+  for (auto [outer, reduced, inner] : shapes) {
+    // An offset far from zero: a one-pass sum of squares would lose it.
+    std::vector<float> in = randomVector(outer * reduced * inner, 9);
+    for (float &v : in)
+      v = 100.f + v;
+    std::vector<float> mean(outer * inner), variance(outer * inner);
+    std::vector<float> wantMean(outer * inner), onceMean(outer * inner),
+        onceVariance(outer * inner);
+    tfc_cpu_moments_f32(runtime, in.data(), mean.data(), variance.data(),
+                        outer, reduced, inner);
+    tfc_cpu_moments_f32(serial, in.data(), onceMean.data(),
+                        onceVariance.data(), outer, reduced, inner);
+    tfc_cpu_reduce_f32(runtime, 1, in.data(), wantMean.data(), outer, reduced,
+                       inner);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t at = o * inner + i;
+        ASSERT_EQ(mean[at], wantMean[at]) << "reduced " << reduced;
+        double sum = 0;
+        for (int64_t r = 0; r < reduced; ++r) {
+          double deviation = double(in[(o * reduced + r) * inner + i]) - mean[at];
+          sum += deviation * deviation;
+        }
+        double want = sum / reduced;
+        // Float sums of thousands of positive terms (16 lanes a chunk).
+        ASSERT_NEAR(variance[at], want, 2e-5 * want + 1e-7)
+            << "reduced " << reduced << " inner " << inner;
+        ASSERT_EQ(variance[at], onceVariance[at]) << "reduced " << reduced;
+      }
+  }
+  tfc_runtime_destroy(serial);
+}
+
 /// The batch norm kernels' folded-in work equals the ops they replace: a
 /// max pooling computed as y is written (overlapping SAME windows; 1 and
 /// 3 images, below and above the thread count, which take the kernel's

@@ -1315,6 +1315,13 @@ void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         float *out, int64_t outer, int64_t reduced,
                         int64_t inner);
 
+/* The mean and the variance (the mean of the squared deviations from the
+ * mean) of the middle axis of an [outer, reduced, inner] view: a Mean and
+ * the Mean of its SquaredDifference, computed together. */
+void tfc_cpu_moments_f32(tfc_runtime *runtime, const float *in, float *mean,
+                         float *variance, int64_t outer, int64_t reduced,
+                         int64_t inner);
+
 #ifdef __cplusplus
 }
 #endif

@@ -515,7 +515,12 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     its x gradient, on the same device: the node is rebuilt with one more
     data result, last, that op's (the MaxPool's users read it, and so on),
     marked `tfc.max_pool` (the window, padding resolved) or
-    `tfc.input_gradient_sum`, and the op goes. Then a Conv2D or
+    `tfc.input_gradient_sum`, and the op goes. A Mean over contiguous
+    axes with keep_dims takes in the variance around it (tf.nn.moments,
+    Keras' LayerNormalization): the Mean over the same axes of the
+    SquaredDifference of its input and its result, that SquaredDifference
+    read by nothing else; the Mean gets the variance as a second data
+    result and `tfc.variance`, and both ops go. Then a Conv2D or
     DepthwiseConv2dNative (NHWC, float32) claims the
     elementwise ops its kernel applies as it writes: a per-channel bias,
     then a residual of the output's shape, then ReLU or ReLU6, each the

@@ -102,6 +102,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kActivationAttr, Holder::Node, ValueKind::Activation},
     {kMaxPoolAttr, Holder::Node, ValueKind::PoolWindow},
     {kInputGradientSumAttr, Holder::Node, ValueKind::Unit},
+    {kVarianceAttr, Holder::Node, ValueKind::Unit},
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kInOutputsAttr, Holder::NodeOrGroup, ValueKind::OutputIndexArray},
     {kFrameAttr, Holder::Node, ValueKind::String},

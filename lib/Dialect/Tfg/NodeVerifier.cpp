@@ -220,7 +220,9 @@ LogicalResult verifyNode(Operation *node) {
   // A batch norm (or its gradient) that computes a MaxPool of its y (or
   // the BiasAddGrad of its x gradient) tfc-fuse-elementwise folded into it
   // has that op's result last.
-  if (getOpType(node).starts_with("FusedBatchNorm") &&
+  // So has a Mean that computes its variance too.
+  if ((getOpType(node).starts_with("FusedBatchNorm") ||
+       getOpType(node) == "Mean") &&
       int64_t(results.size()) == opDef->output_arg_size() + 1)
     results = results.drop_back();
   if (failed(verifyAttrs(node, *opDef)) ||

@@ -140,11 +140,26 @@ protected:
         else
           inner *= size;
       }
+      // A Mean that computes the variance too (tfc-fuse-elementwise).
+      if (node->hasAttr(kVarianceAttr)) {
+        FailureOr<Value> variance = step.outputFor(node, 1);
+        if (failed(variance))
+          return failure();
+        step.callKernel(loc, step.kernelName("moments_f32"),
+                        {step.pointerTo(source), step.pointerTo(*out),
+                         step.pointerTo(*variance)},
+                        {outer, reduced, inner});
+        return success();
+      }
       step.callKernel(loc, step.kernelName("reduce_f32"),
                       {step.pointerTo(source), step.pointerTo(*out)},
                       {outer, reduced, inner}, reduceKind(kind));
       return success();
     }
+
+    if (node->hasAttr(kVarianceAttr))
+      return step.error(node) << "a Mean with its variance must reduce "
+                                 "contiguous axes of a float32 tensor";
 
     // The identity and the combination of the reduction.
     bool isFloat = isa<FloatType>(element);

@@ -209,6 +209,97 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
 
 namespace {
 
+/// The sum of (src[i] - mean)² over contiguous src[0, n), in two native
+/// vectors of partial sums.
+float sumSquaredDeviations(const float *src, int64_t n, float mean) {
+  constexpr int64_t width = tfc::kNativeLanes;
+  tfc::NativeFloats center = tfc::splatNative(mean), low = {}, high = {};
+  int64_t i = 0;
+  for (; i + 2 * width <= n; i += 2 * width) {
+    tfc::NativeFloats first = tfc::loadNative(src + i) - center;
+    tfc::NativeFloats second = tfc::loadNative(src + i + width) - center;
+    low += first * first;
+    high += second * second;
+  }
+  low += high;
+  float sum = 0.f;
+  for (int64_t l = 0; l < width; ++l)
+    sum += low[l];
+  for (; i < n; ++i)
+    sum += (src[i] - mean) * (src[i] - mean);
+  return sum;
+}
+
+/// dst[i] = the sum of (src[r][i] - mean[i])² over r in [0, rows), for i
+/// in [0, inner).
+void sumSquaredDeviationRows(const float *src, int64_t rows, int64_t inner,
+                             const float *mean, float *dst) {
+  if (inner == 1) {
+    dst[0] = sumSquaredDeviations(src, rows, mean[0]);
+    return;
+  }
+  std::fill(dst, dst + inner, 0.f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < inner; ++i) {
+      float deviation = src[r * inner + i] - mean[i];
+      dst[i] += deviation * deviation;
+    }
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_moments_f32(tfc_runtime *runtime, const float *in,
+                                    float *mean, float *variance, int64_t outer,
+                                    int64_t reduced, int64_t inner) {
+  // The mean is tfc_cpu_reduce_f32's, to the bit: the same rows in the
+  // same order. Where a reduction is short enough to go whole (a layer
+  // norm's row), each thread's rows are read from memory once: the
+  // squared deviations of a row are summed while it is in the cache.
+  constexpr int64_t kChunkElements = int64_t(1) << 16;
+  int64_t chunkRows = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(inner, 1));
+  int64_t chunks = (reduced + chunkRows - 1) / chunkRows;
+  float count = float(std::max<int64_t>(reduced, 1));
+  if (chunks <= 1) {
+    auto rows = [&](Eigen::Index first, Eigen::Index last) {
+      for (Eigen::Index o = first; o < last; ++o) {
+        const float *src = in + o * reduced * inner;
+        float *m = mean + o * inner, *v = variance + o * inner;
+        reduceRows(1, src, reduced, inner, m);
+        for (int64_t i = 0; i < inner; ++i)
+          m[i] /= count;
+        sumSquaredDeviationRows(src, reduced, inner, m, v);
+        for (int64_t i = 0; i < inner; ++i)
+          v[i] /= count;
+      }
+    };
+    tfc::parallelFor(runtime, outer, Eigen::TensorOpCost(4.0 * reduced * inner, 8.0 * inner, 4.0 * reduced * inner), rows);
+    return;
+  }
+  // A long reduction (moments over a batch's pixels) takes two passes:
+  // the mean, then the squared deviations in chunks summed in order, as
+  // the mean's.
+  tfc_cpu_reduce_f32(runtime, 1, in, mean, outer, reduced, inner);
+  std::vector<float> partial(outer * chunks * inner);
+  auto parts = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index part = first; part < last; ++part) {
+      int64_t o = part / chunks, r0 = part % chunks * chunkRows;
+      sumSquaredDeviationRows(in + (o * reduced + r0) * inner,
+                              std::min(chunkRows, reduced - r0), inner,
+                              mean + o * inner, partial.data() + part * inner);
+    }
+  };
+  double perPart = double(chunkRows * inner);
+  tfc::parallelFor(runtime, outer * chunks, Eigen::TensorOpCost(4.0 * perPart, 4.0 * inner, 3 * perPart), parts);
+  for (int64_t o = 0; o < outer; ++o) {
+    float *v = variance + o * inner;
+    reduceRows(0, partial.data() + o * chunks * inner, chunks, inner, v);
+    for (int64_t i = 0; i < inner; ++i)
+      v[i] /= count;
+  }
+}
+
+namespace {
+
 /// A window's max pooling gradient for channels [c0, c0 + kNativeLanes), in
 /// native vectors (GCC splits a comparison of sixteen lanes element by
 /// element on AVX2, which made this kernel a fifth of the CNN's training

@@ -110,6 +110,10 @@ inline constexpr llvm::StringLiteral kMaxPoolAttr = "tfc.max_pool";
 /// one more data result, its last (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kInputGradientSumAttr =
     "tfc.input_gradient_sum";
+/// On a Mean over contiguous axes that also computes the variance (the
+/// Mean of the SquaredDifference of its input and its result) into one more
+/// data result, its second (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kVarianceAttr = "tfc.variance";
 /// The arena offset of each data result, -1 for none (tfc-plan-memory; on
 /// nodes and fusion groups).
 inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";

@@ -60,6 +60,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.activation` | node | `"Relu"` or `"Relu6"` | tfc-fuse-elementwise: a batch norm's fused activation |
     | `tfc.max_pool` | node | i64 array: kh, kw, stride_h, stride_w, pad_top, pad_left | tfc-fuse-elementwise: a training batch norm whose last data result is the max pooling of its y |
     | `tfc.input_gradient_sum` | node | unit | tfc-fuse-elementwise: a batch norm gradient whose last data result is its x gradient summed over N, H and W (a folded BiasAddGrad) |
+    | `tfc.variance` | node | unit | tfc-fuse-elementwise: a Mean whose second data result is the variance around it (a folded SquaredDifference and Mean) |
     | `tfc.offsets` | node or fusion group | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
     | `tfc.frame` | node | string | tfc-raise-frames: the node's loop frame |
     | `tfc.state_offset`, `tfc.flag_offset` | node | integer >= 0 | tfc-plan-state: a variable's place in the state area |
