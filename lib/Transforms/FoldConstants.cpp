@@ -24,10 +24,12 @@
 // them, and a Const of a node that went takes its name.
 //
 // First, though, float32 Mul, Add/AddV2, Sub and RealDiv of two Consts are
-// computed here, element by element with broadcasting: each is one IEEE
-// operation, correctly rounded, which the generated code does too (it
-// contracts nothing into FMAs), so the bits are the same, without a
-// compile, a link and a process. These are the large folds (a convolution's
+// computed here, element by element with broadcasting, and Neg, Sqrt and
+// Rsqrt (1 / sqrt(x)) of one: each is one or two IEEE operations,
+// correctly rounded, which the generated code does too (it contracts
+// nothing into FMAs, and MathToLLVM lowers rsqrt to a square root and a
+// division), so the bits are the same, without a compile, a link and a
+// process. These are the large folds (a convolution's
 // weights times a batch norm's scale, tfc-fold-scales' W * s), for which
 // the evaluator's program carried every weight as a constant. So are the
 // nodes whose output is their input's memory (Identity, Reshape, Squeeze,
@@ -52,6 +54,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -233,12 +237,31 @@ void foldHere(Block &body, const llvm::DenseSet<Operation *> &inControlFlow,
       continue;
     }
     OpKind kind = opKindOf(node);
+    OperandRange operands = tfg::getDataOperands(node);
+    if (llvm::is_contained({OpKind::Rsqrt, OpKind::Sqrt, OpKind::Neg}, kind) &&
+        type.getElementType().isF32() && operands.size() == 1) {
+      SmallVector<float> splat;
+      std::optional<ArrayRef<float>> x =
+          floatsOf(operands[0].getDefiningOp(), splat);
+      if (!x || int64_t(x->size()) != type.getNumElements())
+        continue;
+      // As the generated code computes them: MathToLLVM lowers rsqrt to
+      // 1 / sqrt(x), two correctly rounded operations.
+      SmallVector<float> out;
+      for (float v : *x)
+        out.push_back(kind == OpKind::Neg    ? -v
+                      : kind == OpKind::Sqrt ? std::sqrt(v)
+                                             : 1.0f / std::sqrt(v));
+      replaceByConst(builder, node,
+                     DenseElementsAttr::get(type, ArrayRef<float>(out)));
+      ++folded;
+      continue;
+    }
     if (!llvm::is_contained({OpKind::Mul, OpKind::Add, OpKind::AddV2,
                              OpKind::Sub, OpKind::RealDiv},
                             kind) ||
         !type.getElementType().isF32())
       continue;
-    OperandRange operands = tfg::getDataOperands(node);
     SmallVector<float> splatA, splatB;
     std::optional<ArrayRef<float>> a =
         floatsOf(operands[0].getDefiningOp(), splatA);

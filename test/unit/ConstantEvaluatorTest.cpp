@@ -15,11 +15,12 @@ using namespace mlir;
 
 namespace {
 
-// A numeric subgraph of constants (Neg of a Const) that a Relu reads.
+// A numeric subgraph of constants (Square of a Const, which the pass does
+// not compute itself) that an AddV2 reads.
 constexpr const char *kGraph = R"mlir(
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %c:2 = Const name("c") {dtype = f32, value = dense<2.0> : tensor<2xf32>} : () -> tensor<2xf32>
-  %n:2 = Neg(%c#0) name("n") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %n:2 = Square(%c#0) name("n") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
   %y:2 = AddV2(%x#0, %n#0) name("y") {T = f32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
 }
@@ -63,8 +64,8 @@ TEST(ConstantEvaluatorTest, MissingEvaluatorFailsNamingTheNode) {
       << diagnostics;
 }
 
-// Tests that the evaluator a registry states is the one the pass uses: Neg
-// of 2 becomes a Const -2 computed by a compiled program.
+// Tests that the evaluator a registry states is the one the pass uses: the
+// Square of 2 becomes a Const 4 computed by a compiled program.
 TEST(ConstantEvaluatorTest, RegisteredEvaluatorFolds) {
   DialectRegistry registry;
   registry.insert<tfc::tfg::TfgDialect>();
@@ -74,17 +75,17 @@ TEST(ConstantEvaluatorTest, RegisteredEvaluatorFolds) {
   auto [result, diagnostics] = fold(registry, module, context);
   ASSERT_TRUE(succeeded(result)) << diagnostics;
   ASSERT_NE(tfc::getConstantEvaluator(&context), nullptr);
-  Operation *negated = nullptr;
+  Operation *squared = nullptr;
   module->walk([&](Operation *op) {
     if (tfc::tfg::isNode(op) && tfc::tfg::getNodeName(op) == "n")
-      negated = op;
+      squared = op;
   });
-  ASSERT_NE(negated, nullptr);
-  EXPECT_EQ(tfc::tfg::getOpType(negated), "Const");
-  auto value = negated->getAttrOfType<DenseElementsAttr>("value");
+  ASSERT_NE(squared, nullptr);
+  EXPECT_EQ(tfc::tfg::getOpType(squared), "Const");
+  auto value = squared->getAttrOfType<DenseElementsAttr>("value");
   ASSERT_TRUE(value);
   for (float element : value.getValues<float>())
-    EXPECT_EQ(element, -2.0f);
+    EXPECT_EQ(element, 4.0f);
 }
 
 } // namespace

@@ -423,8 +423,8 @@ def FoldConstantsPass : Pass<"tfc-fold-constants", "mlir::ModuleOp"> {
 
     Then numeric subgraphs of constants, outside conds and loops. The pass
     computes two kinds itself: float32 Mul, Add, Sub and RealDiv of two
-    Consts (one correctly rounded operation per element, as the generated
-    code does), and nodes whose output is their input's memory (Identity,
+    Consts and Neg, Sqrt and Rsqrt (1 / sqrt) of one (correctly rounded
+    operations per element, as the generated code does), and nodes whose output is their input's memory (Identity,
     Reshape, Squeeze, ExpandDims, ...) of a Const, which become a Const of
     the same elements. The rest (outputs up to 10 MiB, or up to an
     operand's size) go to the constant evaluator, which compiles them with
