@@ -373,6 +373,25 @@ std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,
   return {out, total / 2};
 }
 
+/// A strided 1x1 convolution with explicit padding after the image: its
+/// last output row and column read only padding (bias alone), so it is
+/// not one whose pixels can be gathered (OneDnnConv.cpp).
+TEST_P(KernelTest, StridedPointwiseConvolutionWithPaddingAfter) {
+  const int64_t n = 1, h = 5, w = 5, c = 3, oc = 4, oh = 4, ow = 4;
+  std::vector<float> in = randomVector(n * h * w * c, 13);
+  std::vector<float> filter = randomVector(c * oc, 14);
+  std::vector<float> bias = randomVector(oc, 15);
+  std::vector<float> got(n * oh * ow * oc), want(got.size());
+  static tfc_conv2d_params params = {n, h, w, c, 1, 1, oc, oh, ow, 2, 2,
+                                     1, 1, 0, 0, 0, 1, 0, 1, 0};
+  tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), filter.data(), bias.data(),
+                          nullptr, got.data(), &params);
+  tfc::reference::conv2d(in.data(), filter.data(), want.data(), n, h, w, c, 1,
+                         1, oc, oh, ow, 2, 2, 1, 1, 0, 0);
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i] + bias[i % oc], 1e-5f) << "at " << i;
+}
+
 TEST_P(KernelTest, ConvolutionsMatchReference) {
   struct Case {
     int64_t n, h, w, c, kh, kw, oc, stride, dilation;

@@ -13,10 +13,11 @@
 //
 // A strided 1x1 convolution reads only every stride-th pixel: those are
 // gathered first and the primitive is a stride-1 one. oneDNN 2.6's 1x1
-// kernels take a stride only on some shapes (on AVX2, where the input's
-// height or width is even); elsewhere it chose its general direct kernel,
-// at a third of the speed (Xception's shortcut convolutions, 19 x 19 to
-// 10 x 10: 54 GFLOP/s against 175 for the 1x1 kernel).
+// kernels take a stride only on some shapes (on AVX2 they took ResNet-50's,
+// whose sides are even, and not Xception's, whose sides are odd); it chose
+// its general direct kernel for the others, at a third of the speed
+// (Xception's shortcut convolutions, 19 x 19 to 10 x 10: 54 GFLOP/s
+// against 175 for the 1x1 kernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,11 +54,13 @@ struct ConvPrimitive {
 };
 
 /// Whether the convolution reads every stride-th pixel of its input and
-/// nothing between (a strided 1x1 filter without padding).
+/// nothing between (a strided 1x1 filter without padding: explicit
+/// padding after the image would add outputs that read only zeros).
 bool subsamples(const ConvParams &p) {
   return !p.depthwise && p.kh == 1 && p.kw == 1 &&
          (p.stride_h > 1 || p.stride_w > 1) && p.pad_top == 0 &&
-         p.pad_left == 0;
+         p.pad_left == 0 && (p.oh - 1) * p.stride_h < p.h &&
+         (p.ow - 1) * p.stride_w < p.w;
 }
 
 /// The convolution of the pixels a subsampling one reads, gathered into
