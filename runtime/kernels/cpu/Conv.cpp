@@ -162,6 +162,21 @@ void reduceRows(int32_t kind, const float *src, int64_t rows, int64_t inner,
       dst[i] = combine(kind, dst[i], src[r * inner + i]);
 }
 
+/// The rows of one chunk of a long reduction: about 64K elements, fixed by
+/// the shape alone, so that results do not depend on the thread count.
+int64_t chunkRowsFor(int64_t inner) {
+  constexpr int64_t kChunkElements = int64_t(1) << 16;
+  return std::max<int64_t>(1, kChunkElements / std::max<int64_t>(inner, 1));
+}
+
+/// dst[0, inner) divided by the count of a reduction of `reduced` rows
+/// (a mean; none for no rows, as the sum is then the identity).
+void divideByCount(float *dst, int64_t inner, int64_t reduced) {
+  if (reduced > 0)
+    for (int64_t i = 0; i < inner; ++i)
+      dst[i] /= float(reduced);
+}
+
 } // namespace
 
 extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
@@ -172,13 +187,11 @@ extern "C" void tfc_cpu_reduce_f32(tfc_runtime *runtime, int32_t kind,
   // vector) go in chunks of about 64K elements, reduced in parallel and
   // then combined in order; the chunks depend on the shape only, so the
   // result does not depend on the thread count.
-  constexpr int64_t kChunkElements = int64_t(1) << 16;
-  int64_t chunkRows = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(inner, 1));
+  int64_t chunkRows = chunkRowsFor(inner);
   int64_t chunks = (reduced + chunkRows - 1) / chunkRows;
   auto finish = [&](float *dst) {
-    if (kind == 1 && reduced > 0)
-      for (int64_t i = 0; i < inner; ++i)
-        dst[i] /= float(reduced);
+    if (kind == 1)
+      divideByCount(dst, inner, reduced);
   };
   if (chunks <= 1) {
     auto rows = [&](Eigen::Index first, Eigen::Index last) {
@@ -255,21 +268,17 @@ extern "C" void tfc_cpu_moments_f32(tfc_runtime *runtime, const float *in,
   // same order. Where a reduction is short enough to go whole (a layer
   // norm's row), each thread's rows are read from memory once: the
   // squared deviations of a row are summed while it is in the cache.
-  constexpr int64_t kChunkElements = int64_t(1) << 16;
-  int64_t chunkRows = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(inner, 1));
+  int64_t chunkRows = chunkRowsFor(inner);
   int64_t chunks = (reduced + chunkRows - 1) / chunkRows;
-  float count = float(std::max<int64_t>(reduced, 1));
   if (chunks <= 1) {
     auto rows = [&](Eigen::Index first, Eigen::Index last) {
       for (Eigen::Index o = first; o < last; ++o) {
         const float *src = in + o * reduced * inner;
         float *m = mean + o * inner, *v = variance + o * inner;
         reduceRows(1, src, reduced, inner, m);
-        for (int64_t i = 0; i < inner; ++i)
-          m[i] /= count;
+        divideByCount(m, inner, reduced);
         sumSquaredDeviationRows(src, reduced, inner, m, v);
-        for (int64_t i = 0; i < inner; ++i)
-          v[i] /= count;
+        divideByCount(v, inner, reduced);
       }
     };
     tfc::parallelFor(runtime, outer, Eigen::TensorOpCost(4.0 * reduced * inner, 8.0 * inner, 4.0 * reduced * inner), rows);
@@ -293,8 +302,7 @@ extern "C" void tfc_cpu_moments_f32(tfc_runtime *runtime, const float *in,
   for (int64_t o = 0; o < outer; ++o) {
     float *v = variance + o * inner;
     reduceRows(0, partial.data() + o * chunks * inner, chunks, inner, v);
-    for (int64_t i = 0; i < inner; ++i)
-      v[i] /= count;
+    divideByCount(v, inner, reduced);
   }
 }
 
