@@ -71,6 +71,7 @@
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
+#include "tfc/Transforms/ShapeInference.h"
 #include "tfc/Transforms/StridedProducts.h"
 
 #include "mlir/IR/Builders.h"
@@ -284,14 +285,7 @@ std::optional<SmallVector<int64_t>> meanAxes(Operation *mean, int64_t rank) {
       constantInts(tfg::getDataOperands(mean)[1]);
   if (!axes)
     return std::nullopt;
-  for (int64_t &axis : *axes) {
-    if (axis < -rank || axis >= rank)
-      return std::nullopt;
-    axis = axis < 0 ? axis + rank : axis;
-  }
-  llvm::sort(*axes);
-  axes->erase(std::unique(axes->begin(), axes->end()), axes->end());
-  return axes;
+  return normalizeAxes(*axes, rank);
 }
 
 /// Folds the variance of a Mean's input around its result into the Mean

@@ -286,6 +286,21 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+std::optional<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
+                                                  int64_t rank) {
+  SmallVector<int64_t> normalized;
+  for (int64_t axis : axes) {
+    std::optional<int64_t> dim = normalizeAxis(axis, rank);
+    if (!dim)
+      return std::nullopt;
+    normalized.push_back(*dim);
+  }
+  llvm::sort(normalized);
+  normalized.erase(std::unique(normalized.begin(), normalized.end()),
+                   normalized.end());
+  return normalized;
+}
+
 // The shape functions the op table names (OpTable.td), and their helpers.
 namespace shapes {
 

@@ -191,6 +191,10 @@ using ListShapes = llvm::DenseMap<mlir::Value, Shape>;
 /// `axis` (negative: from the end) as a dimension of a rank-`rank` tensor;
 /// nullopt if out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+/// A reduction's axes as dimensions of a rank-`rank` tensor: each
+/// normalized, sorted, without repeats; nullopt if one is out of range.
+std::optional<llvm::SmallVector<int64_t>> normalizeAxes(llvm::ArrayRef<int64_t> axes,
+                                                        int64_t rank);
 
 /// Refines the result types of the nodes of `body` (what tfc-infer-shapes
 /// does to each body). Counts refined results in `refined`; if `values` is

@@ -12,6 +12,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
+#include "tfc/Transforms/ShapeInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -38,16 +39,11 @@ FailureOr<SmallVector<int64_t>> axesOf(Operation *node, unsigned index,
       constantInts(tfg::getDataOperands(node)[index]);
   if (!axes)
     return error() << "the axes must be constant";
-  SmallVector<int64_t> normalized;
-  for (int64_t a : *axes) {
-    if (a < -rank || a >= rank)
-      return error() << "axis " << a << " out of range for rank " << rank;
-    normalized.push_back(a < 0 ? a + rank : a);
-  }
-  llvm::sort(normalized);
-  normalized.erase(std::unique(normalized.begin(), normalized.end()),
-                   normalized.end());
-  return normalized;
+  if (std::optional<SmallVector<int64_t>> normalized = normalizeAxes(*axes, rank))
+    return *normalized;
+  int64_t outside = *llvm::find_if(
+      *axes, [&](int64_t a) { return !normalizeAxis(a, rank); });
+  return error() << "axis " << outside << " out of range for rank " << rank;
 }
 
 /// The sizes before, along and after `axis`.
