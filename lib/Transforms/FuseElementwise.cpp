@@ -7,7 +7,9 @@
 // erfc(-x / sqrt(2)) reads x twice) are already members of one group.
 // Each group's root is then the only node whose value leaves the group
 // (the group is a tree, or a DAG whose shared values the loop body
-// computes once per element), and the group becomes one
+// computes once per element). A group stops growing at `max-members`
+// nodes: its loop body is one basic block, and LLVM's time on a block
+// grows faster than its length. The group becomes one
 // `tfc.fusion_group` where the root was: the members move into its region,
 // their outside inputs become its operands (their control inputs too), and
 // its results are the root's. The members' values never exist in memory:
@@ -548,6 +550,7 @@ void formGroup(ArrayRef<Operation *> members) {
 
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
+  using FuseElementwisePassBase::FuseElementwisePassBase;
   PassCounter numFused{this, "fused", "nodes fused into a consumer"};
 
   void runOnOperation() override {
@@ -634,6 +637,9 @@ struct FuseElementwisePass
           continue;
         Operation *groupRoot = groupToJoin(node);
         if (!groupRoot)
+          continue;
+        auto existing = groups.find(groupRoot);
+        if (existing != groups.end() && existing->second.size() >= maxMembers)
           continue;
         root[node] = groupRoot;
         SmallVector<Operation *> &members = groups[groupRoot];

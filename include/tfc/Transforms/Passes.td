@@ -547,8 +547,17 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     other than the root waits instead on what the member waited on (the
     producers of its inputs from outside the group), since waiting on the
     group could close a cycle (tfc-schedule-recvs makes a bias's _Recv
-    wait on the convolution whose epilogue adds the bias).
+    wait on the convolution whose epilogue adds the bias). A group takes
+    at most `max-members` nodes: its loop body is one basic block, and
+    LLVM's vectorizer and register allocator take time superlinear in a
+    block's length, so a graph of thousands of elementwise nodes sharing
+    values would otherwise become one loop that takes minutes to compile.
+    A node that would join a full group starts a group of its own.
   }];
+  let options = [
+    Option<"maxMembers", "max-members", "unsigned", /*default=*/"128",
+           "The most nodes one elementwise group takes">,
+  ];
 }
 
 def LowerOptionalsPass : Pass<"tfc-lower-optionals", "mlir::ModuleOp"> {
