@@ -173,14 +173,18 @@ Value StepEmitter::stringPointer(Location loc, StringRef text) {
 
 func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs,
                                  TypeRange results) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
+  func::FuncOp &known = kernels[name];
+  if (known)
+    return known;
+  // Another step of the module may have declared it.
+  if ((known = module.lookupSymbol<func::FuncOp>(name)))
+    return known;
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
-  auto func = builder.create<func::FuncOp>(
+  known = builder.create<func::FuncOp>(
       module.getLoc(), name, builder.getFunctionType(inputs, results));
-  func.setPrivate();
-  return func;
+  known.setPrivate();
+  return known;
 }
 
 Value StepEmitter::memrefFor(Value value) {

@@ -111,6 +111,7 @@ struct ParallelizeLoopsPass
     : public impl::ParallelizeLoopsPassBase<ParallelizeLoopsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    parallelFor = nullptr;
     LLVMTypeConverter converter(&getContext());
     SmallVector<func::FuncOp> functions;
     for (auto function : module.getOps<func::FuncOp>())
@@ -239,18 +240,25 @@ struct ParallelizeLoopsPass
     loop.erase();
   }
 
+  /// Looked up once per run: a lookup walks the module's ops, and a large
+  /// graph has thousands of them and hundreds of loops.
   func::FuncOp runtimeParallelFor(ModuleOp module, OpBuilder &b,
                                   ValueRange args) {
     const char *name = "tfc_parallel_for";
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
+    if (parallelFor)
+      return parallelFor;
+    if ((parallelFor = module.lookupSymbol<func::FuncOp>(name)))
+      return parallelFor;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    auto declaration = b.create<func::FuncOp>(
+    parallelFor = b.create<func::FuncOp>(
         module.getLoc(), name, b.getFunctionType(args.getTypes(), {}));
-    declaration.setPrivate();
-    return declaration;
+    parallelFor.setPrivate();
+    return parallelFor;
   }
+
+  /// tfc_parallel_for's declaration, once this run has needed it.
+  func::FuncOp parallelFor;
 
   PassCounter splitLoops{this, "split-loops",
                          "Loops split over the runtime's threads"};

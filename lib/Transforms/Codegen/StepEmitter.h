@@ -278,6 +278,10 @@ private:
   llvm::StringMap<std::string> strings;
   /// The global holding each string object stringObject was asked for.
   llvm::StringMap<std::string> stringObjects;
+  /// The kernels `kernel` declared or found: looking a symbol up in the
+  /// module walks all of its ops (thousands of globals in a large graph),
+  /// once per node otherwise.
+  llvm::StringMap<mlir::func::FuncOp> kernels;
   /// Numbers the private globals; shared by the partitions of a module.
   unsigned &globals;
   /// The applicator's rewriter (see `applicator`).
