@@ -638,8 +638,10 @@ struct FuseElementwisePass
         Operation *groupRoot = groupToJoin(node);
         if (!groupRoot)
           continue;
+        // The root counts, before its group exists.
         auto existing = groups.find(groupRoot);
-        if (existing != groups.end() && existing->second.size() >= maxMembers)
+        size_t size = existing == groups.end() ? 1 : existing->second.size();
+        if (size >= maxMembers)
           continue;
         root[node] = groupRoot;
         SmallVector<Operation *> &members = groups[groupRoot];

@@ -2,6 +2,8 @@
 // elementwise nodes under max-members=3 becomes two groups, the root's
 // of three and one of the other two, which the first reads as its input.
 // RUN: tfc-opt %s -tfc-fuse-elementwise=max-members=3 | FileCheck %s
+// A bound of one node leaves every node alone (the root counts).
+// RUN: tfc-opt %s -tfc-fuse-elementwise=max-members=1 | FileCheck %s --check-prefix=ALONE
 // The default bound keeps the chain in one group.
 // RUN: tfc-opt %s -tfc-fuse-elementwise | FileCheck %s --check-prefix=WHOLE
 
@@ -29,6 +31,8 @@
 // WHOLE-NEXT: name("d")
 // WHOLE-NEXT: name("e")
 // WHOLE-NOT: tfc.fusion_group
+
+// ALONE-NOT: tfc.fusion_group
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<4>} : () -> tensor<4xf32>
   %a:2 = Neg(%x#0) name("a") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
