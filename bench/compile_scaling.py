@@ -54,9 +54,13 @@ def main():
     parser.add_argument("--tfc", default=os.path.join(ROOT, "build", "bin", "tfc"))
     parser.add_argument("--work", default=None)
     args = parser.parse_args()
-    sizes = [int(n) for n in args.nodes.split(",")]
+    try:
+        sizes = [int(n) for n in args.nodes.split(",")]
+    except ValueError:
+        sizes = []
     if not sizes or min(sizes) <= 0 or args.rounds < 1:
-        sys.exit("--nodes takes positive sizes and --rounds at least 1")
+        sys.exit("--nodes takes positive sizes separated by commas, "
+                 "--rounds at least 1")
     work = args.work or tempfile.mkdtemp(prefix="tfc-compile-scaling-")
     os.makedirs(work, exist_ok=True)
 
