@@ -11,23 +11,25 @@ projections, MLP and attention at batch 1 and 32) and square ones from 256
 to 2048. For each:
   1. a TF1 graph of one product, made with TensorFlow: MatMul of a fed
      [m, k] by a constant [k, n] (weights, as in the models), or
-     BatchMatMulV2 of two fed operands (attention); `tfc compile` makes it
-     a program, whose result is checked against NumPy's;
-  2. `--rounds` times, alternating, each in its own process with the same
-     thread count: the program (`--bench N`, timed inside it), and oneDNN's
-     `dnnl_sgemm` from the library tfc links, called through ctypes on the
-     same operands (a BatchMatMulV2 as one call per matrix), timed per call
-     with the ctypes call in the time (about a microsecond);
-  3. a markdown table: GFLOP/s of each (2mnk per matrix over the median
-     time, the median over rounds), tfc's rate over oneDNN's, and each as
-     a fraction of the machine's peak, printed above the table.
+     BatchMatMulV2 of two fed operands (attention); `tfc compile --emit
+     lib` makes it a C library;
+  2. gemm_pair.c, linked with that library and the oneDNN tfc links,
+     checks tfc's product and `dnnl_sgemm`'s (a BatchMatMulV2 as one call
+     per matrix) against NumPy's, then measures them in turns in that one
+     process: `--rounds` rounds, each a block of calls of one and a block
+     of the other, the order swapped every round, every call timed;
+  3. a markdown table: GFLOP/s of each (2mnk per matrix over the median of
+     its blocks' median times), tfc's over oneDNN's (the median over
+     rounds of the two blocks' ratio), and each as a fraction of the
+     machine's peak, printed above the table.
+Turns within one process see the same noise: separate processes, as
+bench/run.py's, moved one shape's ratio by 10-20% between runs here.
 
-Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
+Needs tensorflow-cpu==2.21.0 and numpy, and a C compiler (CC, default cc);
+tfc itself never needs TensorFlow.
 """
 
 import argparse
-import ctypes
-import ctypes.util
 import json
 import os
 import statistics
@@ -40,7 +42,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import machine  # noqa: E402
-from run import measure  # noqa: E402
 
 # (label, matrices, m, k, n): matrices > 1 is a BatchMatMulV2.
 SHAPES = [
@@ -70,9 +71,10 @@ def flops(matrices, m, k, n):
     return 2.0 * matrices * m * k * n
 
 
-def steps_for(matrices, m, k, n):
-    """About a second of products at 50 GFLOP/s, within [10, 5000]."""
-    return int(max(10, min(5000, 50e9 / flops(matrices, m, k, n))))
+def calls_for(matrices, m, k, n):
+    """Half a second of products at 50 GFLOP/s, within [10, 5000]: a
+    block."""
+    return int(max(10, min(5000, 25e9 / flops(matrices, m, k, n))))
 
 
 def build(directory, matrices, m, k, n):
@@ -105,56 +107,16 @@ def build(directory, matrices, m, k, n):
     return list(feeds)
 
 
-def worker(args):
-    """oneDNN's sgemm on the operands of --dir, in this process."""
-    # OpenMP reads its thread count when oneDNN loads it, below.
-    os.environ["OMP_NUM_THREADS"] = str(args.threads)
-    import numpy as np
-    path = ctypes.util.find_library("dnnl") or "libdnnl.so.2"
-    sgemm = ctypes.CDLL(path).dnnl_sgemm
-    i64, f32, ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
-    sgemm.argtypes = [ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, ptr,
-                      i64, ptr, i64, f32, ptr, i64]
-    a = np.load(os.path.join(args.dir, "a.npy"))
-    b = np.load(os.path.join(args.dir, "b.npy"))
-    a3, b3 = a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:])
-    m, k = a3.shape[1:]
-    n = b3.shape[2]
-    c3 = np.zeros((a3.shape[0], m, n), np.float32)
-    calls = [(a3[i].ctypes.data, b3[i].ctypes.data, c3[i].ctypes.data)
-             for i in range(a3.shape[0])]
-
-    def step():
-        for pa, pb, pc in calls:
-            sgemm(b"N", b"N", m, n, k, 1.0, pa, k, pb, n, 0.0, pc, n)
-
-    for _ in range(3):
-        step()
-    times = []
-    for _ in range(args.steps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    want = np.load(os.path.join(args.dir, "want.npy")).reshape(c3.shape)
-    error = float(np.max(np.abs(c3 - want))) if c3.size else 0.0
-    print(json.dumps({"median_s": statistics.median(times), "error": error}))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default="")
     parser.add_argument("--tfc", default=os.path.join(ROOT, "build", "bin", "tfc"))
-    parser.add_argument("--npy-compare",
-                        default=os.path.join(ROOT, "build", "bin", "npy-compare"))
     parser.add_argument("--work")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--dir", help=argparse.SUPPRESS)
-    parser.add_argument("--steps", type=int, default=100, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
-        return worker(args)
+    if args.rounds < 1 or args.threads < 1:
+        sys.exit("gemm.py: --rounds and --threads must be at least 1")
 
     only = set(filter(None, args.only.split(",")))
     shapes = [s for s in SHAPES if not only or s[0] in only]
@@ -165,46 +127,46 @@ def main():
         directory = os.path.join(work, label.replace(" ", "_"))
         os.makedirs(directory, exist_ok=True)
         feeds = build(directory, matrices, m, k, n)
-        program = os.path.join(directory, "program")
+        library = os.path.join(directory, "libgemm.a")
         subprocess.run([args.tfc, "compile", os.path.join(directory, "graph.pb"),
-                        "--fetch", "c", "-o", program]
-                       + sum((["--feed", f] for f in feeds), []), check=True)
-        inputs = sum((["--input", "%s=%s" % (f, os.path.join(directory, f + ".npy"))]
-                      for f in feeds), [])
-        got = os.path.join(directory, "got.npy")
-        subprocess.run([program] + inputs + ["--output", "c=" + got], check=True,
-                       capture_output=True)
-        check = subprocess.run([args.npy_compare, got, os.path.join(directory, "want.npy"),
-                                "--rtol", "1e-4", "--atol", "1e-3"],
-                               capture_output=True, text=True)
-        if not check.stdout.startswith("MATCH"):
-            sys.exit("%s: the program's product differs from NumPy's: %s"
-                     % (label, check.stdout.strip()))
-        steps = steps_for(matrices, m, k, n)
-        times = {"tfc": [], "onednn": []}
-        for _ in range(args.rounds):
-            times["tfc"].append(measure(
-                [program] + inputs + ["--threads", str(args.threads),
-                                      "--bench", str(steps)])[0])
-            times["onednn"].append(measure(
-                [sys.executable, os.path.abspath(__file__), "--worker", "--dir",
-                 directory, "--threads", str(args.threads),
-                 "--steps", str(steps)])[0])
+                        "--fetch", "c", "--emit", "lib", "--lib-name", "gemm",
+                        "-o", library] + sum((["--feed", f] for f in feeds), []),
+                       check=True)
+        pair = os.path.join(directory, "gemm_pair")
+        subprocess.run([os.environ.get("CC", "cc"), "-O2", "-std=c11", "-I", directory,
+                        "-I", os.path.join(ROOT, "examples", "library"),
+                        os.path.join(HERE, "gemm_pair.c"), library,
+                        "-ldnnl", "-lgomp", "-lstdc++", "-lpthread", "-lm", "-o", pair],
+                       check=True)
+        env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+        out = subprocess.run([pair, directory] + [str(v) for v in (matrices, m, k, n)]
+                             + [str(args.threads), str(args.rounds),
+                                str(calls_for(matrices, m, k, n))],
+                             env=env, check=True, capture_output=True, text=True).stdout
+        result = json.loads(out)
+        for key in ("tfc", "onednn"):
+            if result[key + "_error"] != 0:
+                sys.exit("%s: %s's product differs from NumPy's by %g past the "
+                         "tolerance (1e-4 relative, 1e-3 absolute)"
+                         % (label, key, result[key + "_error"]))
+        times = {key: result[key + "_s"] for key in ("tfc", "onednn")}
+        ratio = statistics.median(o / t for t, o in zip(times["tfc"], times["onednn"]))
         rate = {key: flops(matrices, m, k, n) / statistics.median(value) / 1e9
                 for key, value in times.items()}
-        rows.append((label, matrices, m, k, n, rate["tfc"], rate["onednn"]))
+        rows.append((label, matrices, m, k, n, rate["tfc"], rate["onednn"], ratio))
         print("done: %s" % label, file=sys.stderr)
 
     print(machine.line(args.threads, info))
-    print("%d thread(s), %d rounds, median of per-round medians\n"
-          % (args.threads, args.rounds))
+    print("%d thread(s), %d rounds in one process per shape; rates from the "
+          "median of the blocks' medians, tfc / oneDNN the median of the rounds' "
+          "ratios\n" % (args.threads, args.rounds))
     print("| shape | matrices x m x k x n | tfc GFLOP/s | oneDNN sgemm GFLOP/s "
           "| tfc / oneDNN | tfc % of peak | oneDNN % of peak |")
     print("|---|---|---:|---:|---:|---:|---:|")
     peak = info["peak_gflops"] or float("nan")
-    for label, matrices, m, k, n, mine, theirs in rows:
+    for label, matrices, m, k, n, mine, theirs, ratio in rows:
         print("| %s | %d x %d x %d x %d | %.1f | %.1f | %.2f | %.0f%% | %.0f%% |"
-              % (label, matrices, m, k, n, mine, theirs, mine / theirs,
+              % (label, matrices, m, k, n, mine, theirs, ratio,
                  100 * mine / peak, 100 * theirs / peak))
 
 

@@ -1,0 +1,156 @@
+/* gemm_pair.c - tfc's compiled product and oneDNN's sgemm, measured in
+ * turns inside one process (bench/gemm.py builds and runs it).
+ *
+ *   gemm_pair DIR MATRICES M K N THREADS ROUNDS CALLS
+ *
+ * Links the library `tfc compile --emit lib --lib-name gemm` made of one
+ * MatMul (feed a, weights constant) or BatchMatMulV2 (feeds a and b), and
+ * reads DIR/a.npy, DIR/b.npy and DIR/want.npy (NumPy's product). Both
+ * products are checked against NumPy's first. Then ROUNDS rounds, each a
+ * block of CALLS calls of tfc's step and one of CALLS calls of oneDNN's
+ * sgemm on the same operands (one call per matrix of a batch; sgemm's
+ * threads are OpenMP's, OMP_NUM_THREADS, the team tfc's kernels use too,
+ * so set it to THREADS), the order
+ * swapped every round; every call is timed and a block's median kept.
+ * Both see the same process, caches and neighbours within a fraction of a
+ * second, which separate processes an hour apart do not.
+ *
+ * Prints one JSON line: the blocks' medians in seconds per system, and
+ * each product's worst error over the tolerance (0 when within it).
+ */
+
+/* clock_gettime and CLOCK_MONOTONIC are POSIX, beside C11. */
+#define _POSIX_C_SOURCE 200112L
+
+#include "gemm.h"
+#include "npy.h"
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef GEMM_B_ELEMENTS
+#define RUN_TFC(ctx, a, b, c) gemm_run(ctx, a, b, c)
+#else
+#define RUN_TFC(ctx, a, b, c) gemm_run(ctx, a, c)
+#endif
+
+static long long matrices, m, k, n;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int run_onednn(const float *a, const float *b, float *c) {
+  for (long long i = 0; i < matrices; ++i)
+    if (dnnl_sgemm('N', 'N', m, n, k, 1.0f, a + i * m * k, k, b + i * k * n, n,
+                   0.0f, c + i * m * n, n) != dnnl_success)
+      return 1;
+  return 0;
+}
+
+static int compare_doubles(const void *x, const void *y) {
+  double p = *(const double *)x, q = *(const double *)y;
+  return (p > q) - (p < q);
+}
+
+/* How far the worst element of `got` is past |want| * 1e-4 + 1e-3. */
+static double excess_error(const float *got, const float *want, size_t count) {
+  double worst = 0;
+  for (size_t i = 0; i < count; ++i) {
+    double over = fabs((double)got[i] - want[i]) - (1e-3 + 1e-4 * fabs(want[i]));
+    if (!(over <= worst))
+      worst = isnan(over) ? INFINITY : over;
+  }
+  return worst;
+}
+
+static void *aligned(size_t count) {
+  /* 64 bytes, a cache line: what an application that aligns its buffers
+   * gives sgemm. Rounded up, as aligned_alloc requires. */
+  return aligned_alloc(64, (count * sizeof(float) + 63) / 64 * 64);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 9) {
+    fprintf(stderr, "usage: %s DIR MATRICES M K N THREADS ROUNDS CALLS\n", argv[0]);
+    return 2;
+  }
+  const char *dir = argv[1];
+  matrices = atoll(argv[2]);
+  m = atoll(argv[3]);
+  k = atoll(argv[4]);
+  n = atoll(argv[5]);
+  int threads = atoi(argv[6]), rounds = atoi(argv[7]), calls = atoi(argv[8]);
+  size_t a_count = (size_t)(matrices * m * k), b_count = (size_t)(matrices * k * n),
+         c_count = (size_t)(matrices * m * n);
+  if (matrices < 1 || m < 1 || k < 1 || n < 1 || threads < 1 || rounds < 1 || calls < 1 ||
+      a_count != GEMM_A_ELEMENTS || c_count != GEMM_C_ELEMENTS) {
+    fprintf(stderr, "gemm_pair: the sizes do not match the library's (a %d, c %d elements)\n",
+            GEMM_A_ELEMENTS, GEMM_C_ELEMENTS);
+    return 2;
+  }
+
+  /* A MatMul's b is a constant inside the library; sgemm reads this copy. */
+  float *a = aligned(a_count), *b = aligned(b_count), *want = aligned(c_count),
+        *c_tfc = aligned(c_count), *c_onednn = aligned(c_count);
+  double *times = malloc(sizeof(double) * (size_t)calls);
+  char path[4096];
+  const char *names[] = {"a", "b", "want"};
+  float *arrays[] = {a, b, want};
+  size_t counts[] = {a_count, b_count, c_count};
+  for (int i = 0; i < 3; ++i) {
+    snprintf(path, sizeof path, "%s/%s.npy", dir, names[i]);
+    if (npy_read(path, "<f4", arrays[i], sizeof(float), counts[i]) != 0) {
+      fprintf(stderr, "gemm_pair: %s: expected %zu float32 values\n", path, counts[i]);
+      return 2;
+    }
+  }
+
+  gemm_ctx *ctx = gemm_create(threads, NULL);
+  if (!ctx || !times) {
+    fprintf(stderr, "gemm_pair: cannot make the model's context\n");
+    return 1;
+  }
+  if (RUN_TFC(ctx, a, b, c_tfc) != 0 || run_onednn(a, b, c_onednn) != 0) {
+    fprintf(stderr, "gemm_pair: a product failed\n");
+    return 1;
+  }
+  double tfc_error = excess_error(c_tfc, want, c_count);
+  double onednn_error = excess_error(c_onednn, want, c_count);
+
+  printf("{\"tfc_error\": %g, \"onednn_error\": %g, \"tfc_s\": [", tfc_error, onednn_error);
+  double *medians[2] = {malloc(sizeof(double) * (size_t)rounds),
+                        malloc(sizeof(double) * (size_t)rounds)};
+  for (int round = 0; round < rounds; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      int system = (round + turn) % 2; /* 0: tfc, 1: oneDNN */
+      /* One call unmeasured: the other system's data leaves the caches. */
+      int status = system ? run_onednn(a, b, c_onednn) : RUN_TFC(ctx, a, b, c_tfc);
+      for (int call = 0; call < calls && status == 0; ++call) {
+        double start = now();
+        status = system ? run_onednn(a, b, c_onednn) : RUN_TFC(ctx, a, b, c_tfc);
+        times[call] = now() - start;
+      }
+      if (status != 0) {
+        fprintf(stderr, "gemm_pair: a product failed\n");
+        return 1;
+      }
+      qsort(times, (size_t)calls, sizeof(double), compare_doubles);
+      medians[system][round] = times[calls / 2];
+    }
+  }
+  for (int system = 0; system < 2; ++system) {
+    for (int round = 0; round < rounds; ++round)
+      printf("%s%.9f", round ? ", " : "", medians[system][round]);
+    printf(system ? "]}\n" : "], \"onednn_s\": [");
+  }
+  gemm_destroy(ctx);
+  return 0;
+}
