@@ -8,9 +8,8 @@
  * reads DIR/a.npy, DIR/b.npy and DIR/want.npy (NumPy's product). Both
  * products are checked against NumPy's first. Then ROUNDS rounds, each a
  * block of CALLS calls of tfc's step and one of CALLS calls of oneDNN's
- * sgemm on the same operands (one call per matrix of a batch; sgemm's
- * threads are OpenMP's, OMP_NUM_THREADS, the team tfc's kernels use too,
- * so set it to THREADS), the order
+ * sgemm on the same operands (one call per matrix of a batch, on THREADS
+ * of OpenMP's threads, the team tfc's kernels use too), the order
  * swapped every round; every call is timed and a block's median kept.
  * Both see the same process, caches and neighbours within a fraction of a
  * second, which separate processes an hour apart do not.
@@ -26,6 +25,7 @@
 #include "npy.h"
 
 #include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +40,7 @@
 #endif
 
 static long long matrices, m, k, n;
+static int threads;
 
 static double now(void) {
   struct timespec t;
@@ -48,6 +49,10 @@ static double now(void) {
 }
 
 static int run_onednn(const float *a, const float *b, float *c) {
+  /* tfc's kernel sets this thread's OpenMP team size before each of its
+   * sgemm calls (one thread for a small product): sgemm called directly
+   * gets all THREADS every time. */
+  omp_set_num_threads(threads);
   for (long long i = 0; i < matrices; ++i)
     if (dnnl_sgemm('N', 'N', m, n, k, 1.0f, a + i * m * k, k, b + i * k * n, n,
                    0.0f, c + i * m * n, n) != dnnl_success)
@@ -87,7 +92,8 @@ int main(int argc, char **argv) {
   m = atoll(argv[3]);
   k = atoll(argv[4]);
   n = atoll(argv[5]);
-  int threads = atoi(argv[6]), rounds = atoi(argv[7]), calls = atoi(argv[8]);
+  threads = atoi(argv[6]);
+  int rounds = atoi(argv[7]), calls = atoi(argv[8]);
   size_t a_count = (size_t)(matrices * m * k), b_count = (size_t)(matrices * k * n),
          c_count = (size_t)(matrices * m * n);
   if (matrices < 1 || m < 1 || k < 1 || n < 1 || threads < 1 || rounds < 1 || calls < 1 ||

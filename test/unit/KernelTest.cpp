@@ -43,10 +43,15 @@ protected:
 
 TEST_P(KernelTest, MatMulMatchesReference) {
   // Shapes around the tile sizes, degenerate ones, and each transpose;
-  // few rows times a B whose rows are a multiple of 2 KiB apart (copied
-  // with longer rows for oneDNN's sgemm, with two threads; transposed, its
+  // each of the kernel's routes: tiny products and matrix-vector products
+  // of a small matrix (Eigen), matrix-vector products of a larger one
+  // (sgemm with two threads, one row or one column), two rows and more
+  // (sgemm); B's rows a multiple of 2 KiB apart under 32 rows of A
+  // (read in place) and from 32 (copied with longer rows; transposed, its
   // rows are k long).
   const int64_t shapes[][3] = {{1, 1, 1},       {1, 784, 10},  {7, 13, 5},
+                               {16, 32, 16},    {2, 64, 200},  {1, 784, 256},
+                               {300, 300, 1},   {1, 512, 512}, {4, 512, 512},
                                {64, 64, 64},    {33, 129, 65}, {0, 4, 3},
                                {3, 0, 4},       {20, 1024, 1024},
                                {24, 48, 2048},  {40, 96, 512},

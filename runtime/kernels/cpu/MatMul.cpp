@@ -30,10 +30,28 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
     std::fill(c, c + m * n, 0.f);
     return;
   }
-  // Small products (batch-1 inference: a matrix-vector product) go to
-  // Eigen's dense kernels, whose GEMV path has no setup to amortize; large
-  // ones to the tensor contraction, which tiles and uses the thread pool.
-  if (m * n * k < (int64_t(1) << 20) || runtime->threads == 1) {
+  // Eigen's dense kernels or oneDNN's sgemm, on this thread or all, by
+  // what each measured on AVX2 (in turns with sgemm in one process, and
+  // inside the models; docs/benchmarks.md). What decides is whether the
+  // operands fit a core's cache (256 KiB) and how much work there is.
+  //  - A product of one row or one column is a matrix-vector product:
+  //    memory-bound, and Eigen's GEMV streams the matrix with no setup. It
+  //    wins while the operands fit (1 x 256 x 256 in 3.7 us, sgemm 4.9),
+  //    and on one thread; past that, sgemm's threads read them faster
+  //    (1 x 784 x 256 in 9.6 us, Eigen 12.6).
+  //  - Other products go to sgemm but the tiniest, whose setup would
+  //    dominate: Eigen's matrix kernel took 1.4-2.5x sgemm's time from two
+  //    rows up (2 x 784 x 256 in 48 us against 20, 4 x 128 x 128 in 3.7
+  //    against 1.7), on one thread as on two.
+  //  - Under a million multiply-adds on operands that fit, sgemm runs on
+  //    this thread alone: waking the others between a step's other kernels
+  //    costs more than they save (an LSTM's training step, 16 x 64 x 256
+  //    products, took 1.5x as long with them on two threads).
+  int64_t operandBytes = int64_t(sizeof(float)) * k * (m + n);
+  bool operandsFit = operandBytes <= 256 * 1024;
+  bool matrixVector = m == 1 || n == 1;
+  if (m * n * k < 16384 ||
+      (matrixVector && (operandsFit || runtime->threads == 1))) {
     using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic,
                                    Eigen::RowMajor>;
     Eigen::Map<const RowMajor> A(a, transpose_a ? k : m, transpose_a ? m : k);
@@ -49,7 +67,9 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
       C.noalias() = A * B;
     return;
   }
-  omp_set_num_threads(runtime->threads);
+  omp_set_num_threads(operandsFit && m * n * k < (int64_t(1) << 20)
+                          ? 1
+                          : runtime->threads);
   // Row-major, as tfc's buffers: leading dimensions are row lengths.
   int64_t ldb = transpose_b ? k : n;
   // With few rows of A to repay packing B, oneDNN's sgemm (2.6) reads B
@@ -58,8 +78,10 @@ extern "C" void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a,
   // x 256 x 1024, a transformer's MLP at batch 1, 191 with rows 64 bytes
   // longer; 100-130 GFLOP/s for 512 x 512 x 512 and 128 x 512 x 512, 160-
   // 192 with them longer). A copy with longer rows costs O(kn), 1/m of
-  // the product.
-  if (ldb % 512 == 0 && m < 1024) {
+  // the product, about 0.1 ms a MiB: it repays itself from about 32 rows
+  // (512 x 512 weights: 32 rows at 1.12x the uncopied call, 64 at 1.26x;
+  // 8 rows at 0.33x, 16 at 0.93x).
+  if (ldb % 512 == 0 && m >= 32 && m < 1024) {
     int64_t rows = transpose_b ? n : k, padded = ldb + 16;
     thread_local std::vector<float> copy;
     copy.resize(size_t(rows * padded));
