@@ -2,7 +2,7 @@
 """Dense products: tfc's MatMul and BatchMatMulV2 against oneDNN's sgemm
 called directly, in one run.
 
-    python bench/gemm.py [--threads 2] [--rounds 3] [--only LABEL,...]
+    python bench/gemm.py [--threads 2] [--rounds 15] [--only LABEL,...]
                          [--tfc build/bin/tfc] [--work DIR]
 
 The shapes are the products of the benchmark models (bench/models.py: the
@@ -71,9 +71,10 @@ def flops(matrices, m, k, n):
 
 
 def calls_for(matrices, m, k, n):
-    """Half a second of products at 50 GFLOP/s, within [10, 5000]: a
-    block."""
-    return int(max(10, min(5000, 25e9 / flops(matrices, m, k, n))))
+    """A tenth of a second of products at 50 GFLOP/s, within [10, 2000]:
+    a block. Short blocks keep each round's two within one state of the
+    machine, whose speed here changes by a third every few seconds."""
+    return int(max(10, min(2000, 5e9 / flops(matrices, m, k, n))))
 
 
 def build(directory, matrices, m, k, n):
@@ -109,7 +110,7 @@ def build(directory, matrices, m, k, n):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--only", default="")
     parser.add_argument("--tfc", default=os.path.join(ROOT, "build", "bin", "tfc"))
     parser.add_argument("--work")
