@@ -96,8 +96,11 @@ int main(int argc, char **argv) {
   int rounds = atoi(argv[7]), calls = atoi(argv[8]);
   size_t a_count = (size_t)(matrices * m * k), b_count = (size_t)(matrices * k * n),
          c_count = (size_t)(matrices * m * n);
-  if (matrices < 1 || m < 1 || k < 1 || n < 1 || threads < 1 || rounds < 1 || calls < 1 ||
-      a_count != GEMM_A_ELEMENTS || c_count != GEMM_C_ELEMENTS) {
+  if (matrices < 1 || m < 1 || k < 1 || n < 1 || threads < 1 || rounds < 1 || calls < 1) {
+    fprintf(stderr, "gemm_pair: every number must be at least 1\n");
+    return 2;
+  }
+  if (a_count != GEMM_A_ELEMENTS || c_count != GEMM_C_ELEMENTS) {
     fprintf(stderr, "gemm_pair: the sizes do not match the library's (a %d, c %d elements)\n",
             GEMM_A_ELEMENTS, GEMM_C_ELEMENTS);
     return 2;
@@ -107,6 +110,12 @@ int main(int argc, char **argv) {
   float *a = aligned(a_count), *b = aligned(b_count), *want = aligned(c_count),
         *c_tfc = aligned(c_count), *c_onednn = aligned(c_count);
   double *times = malloc(sizeof(double) * (size_t)calls);
+  double *medians[2] = {malloc(sizeof(double) * (size_t)rounds),
+                        malloc(sizeof(double) * (size_t)rounds)};
+  if (!a || !b || !want || !c_tfc || !c_onednn || !times || !medians[0] || !medians[1]) {
+    fprintf(stderr, "gemm_pair: out of memory\n");
+    return 1;
+  }
   char path[4096];
   const char *names[] = {"a", "b", "want"};
   float *arrays[] = {a, b, want};
@@ -120,7 +129,7 @@ int main(int argc, char **argv) {
   }
 
   gemm_ctx *ctx = gemm_create(threads, NULL);
-  if (!ctx || !times) {
+  if (!ctx) {
     fprintf(stderr, "gemm_pair: cannot make the model's context\n");
     return 1;
   }
@@ -132,8 +141,6 @@ int main(int argc, char **argv) {
   double onednn_error = excess_error(c_onednn, want, c_count);
 
   printf("{\"tfc_error\": %g, \"onednn_error\": %g, \"tfc_s\": [", tfc_error, onednn_error);
-  double *medians[2] = {malloc(sizeof(double) * (size_t)rounds),
-                        malloc(sizeof(double) * (size_t)rounds)};
   for (int round = 0; round < rounds; ++round) {
     for (int turn = 0; turn < 2; ++turn) {
       int system = (round + turn) % 2; /* 0: tfc, 1: oneDNN */
