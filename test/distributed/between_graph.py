@@ -54,7 +54,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -63,15 +62,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e", "Inputs"))
 from npyfiles import compare, read_float32_vector, write_float32_scalar  # noqa: E402
 from corpus_cluster import run  # noqa: E402
+from ports import free_port  # noqa: E402  (this directory's)
 
 TIMEOUT = 120  # seconds a job may take
 STEPS = 40
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def read_scalar(path, descr, code):

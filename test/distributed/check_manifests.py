@@ -18,11 +18,11 @@ process started is killed at the end.
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 
 import yaml
+from ports import free_port
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 REPLICA_TYPES = {"Chief": "chief", "Worker": "worker", "PS": "ps",
@@ -166,12 +166,6 @@ def check_pods(path, tasks):
     need(seen == {(j, i) for j, n in tasks.items() for i in range(n)}, "pods: one per task")
     print("pods: %d services, %d pods" % (len(services), len(pods)))
     return pods
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def simulate(out_dir, pods, work, flags):

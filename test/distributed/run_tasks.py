@@ -8,19 +8,13 @@ usage: run_tasks.py SCENARIO CHIEF_EXE PS_EXE WORKDIR
 """
 import os
 import signal
-import socket
 import struct
 import subprocess
 import sys
 import time
+from ports import free_port
 
 TIMEOUT = 60  # seconds any one scenario may take
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_npy(path, values):

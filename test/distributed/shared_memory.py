@@ -13,11 +13,11 @@ usage: shared_memory.py PROGRAM_DIR WORKDIR
 import json
 import os
 import shutil
-import socket
 import struct
 import subprocess
 import sys
 import tempfile
+from ports import free_ports
 
 N = 262144
 STEPS = 3
@@ -43,16 +43,6 @@ def print_run(label, status, text, out, work):
                              capture_output=True, text=True, timeout=30)
     print("%s: %s" % (label, verdict.stdout.strip()))
     sys.stdout.flush()
-
-
-def free_ports(count):
-    sockets = [socket.socket() for _ in range(count)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 def run_other_user(program, work):

@@ -8,18 +8,12 @@ usage: two_tasks.py OUTDIR "PS FLAGS" "CHIEF FLAGS"
 """
 import os
 import shlex
-import socket
 import subprocess
 import sys
 import tempfile
+from ports import free_port
 
 TIMEOUT = 60
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main():
