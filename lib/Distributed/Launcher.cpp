@@ -18,6 +18,7 @@
 #include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
+#include <random>
 #include <sstream>
 #include <string>
 #include <sys/socket.h>
@@ -47,27 +48,50 @@ void say(const std::string &message) {
 volatile std::sig_atomic_t interrupted = 0;
 void onSignal(int signal) { interrupted = signal; }
 
-/// `count` ports on 127.0.0.1 that are free now: all bound at once (so no
-/// two are the same), then released for the tasks to bind.
+/// The first port of the kernel's ephemeral range, from which it gives
+/// outgoing connections their local ports (and bind() to port 0 its
+/// ports): 32768 unless /proc says otherwise.
+int ephemeralLow() {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 0;
+  return range >> low && low > 0 ? low : 32768;
+}
+
+/// `count` ports on 127.0.0.1 that are free now, drawn at random among the
+/// 12,000 below the ephemeral range: a port from that range may be taken by
+/// any outgoing connection on the machine before its task listens on it.
+/// All are held bound at once (so no two are the same), then released for
+/// the tasks to bind.
 bool freePorts(size_t count, std::vector<int> &ports, std::string &error) {
+  int high = ephemeralLow() - 1, low = std::max(1024, high - 12000);
+  std::mt19937 draw(std::random_device{}());
+  std::uniform_int_distribution<int> port(low, std::max(low, high));
   std::vector<int> sockets;
   bool ok = true;
-  for (size_t i = 0; i < count && ok; ++i) {
+  for (int tries = 0; ports.size() < count && ok; ++tries) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+      error = std::string("cannot open a socket: ") + std::strerror(errno);
+      ok = false;
+      break;
+    }
     sockaddr_in address = {};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    ok = fd >= 0 &&
-         bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0 &&
-         getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0;
-    if (!ok)
-      error = std::string("cannot pick a free port on 127.0.0.1: ") +
-              std::strerror(errno);
-    else
-      ports.push_back(ntohs(address.sin_port));
-    if (fd >= 0)
+    int candidate = port(draw);
+    address.sin_port = htons(uint16_t(candidate));
+    if (bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0) {
       sockets.push_back(fd);
+      ports.push_back(candidate);
+      continue;
+    }
+    close(fd);
+    if (tries >= 1000) {
+      error = "cannot find " + std::to_string(count) +
+              " free ports on 127.0.0.1 between " + std::to_string(low) +
+              " and " + std::to_string(high);
+      ok = false;
+    }
   }
   for (int fd : sockets)
     close(fd);
