@@ -60,6 +60,11 @@ def lose_worker(job, rng, victim, restart=None):
     task = "/job:worker/replica:0/task:%s" % victim.split("-")[1]
     joined = job.wait_for_line("worker-0", task + " joined")
     time.sleep(rng.uniform(0.02, 0.2))
+    if job.processes["worker-0"].poll() is not None:
+        # The chief has nothing left to stop: say why, in one line.
+        last = (job.log(victim).strip().splitlines() or ["nothing"])[-1]
+        sys.exit("lost_worker.py: the chief ended before %s could be killed "
+                 "(%s joined: %s; %s's last line: %s)" % (victim, task, joined, victim, last))
     chief = job.processes["worker-0"].pid
     os.kill(chief, signal.SIGSTOP)
     try:
