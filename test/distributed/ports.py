@@ -25,24 +25,27 @@ def _ephemeral_low():
         return 32768
 
 
-def free_port(host="127.0.0.1"):
-    """A port of `host` that nothing is bound to now, among the 12,000
-    below the ephemeral range (from 1024 when it starts lower)."""
-    high = _ephemeral_low() - 1
-    low = max(1024, high - 12000)
+# The 12,000 ports below the ephemeral range (from 1024 when it starts
+# lower).
+_HIGH = _ephemeral_low() - 1
+_LOW = max(1024, _HIGH - 12000)
+
+
+def free_port():
+    """A port of 127.0.0.1 that nothing is bound to now, in [_LOW, _HIGH]."""
     for _ in range(1000):
-        port = _random.randint(low, high)
+        port = _random.randint(_LOW, _HIGH)
         if port in _given:
             continue
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        with socket.socket() as s:
             try:
-                s.bind((host, port))
+                s.bind(("127.0.0.1", port))
             except OSError:
                 continue
         _given.add(port)
         return port
-    raise RuntimeError("no free port on %s between %d and %d" % (host, low, high))
+    raise RuntimeError("no free port on 127.0.0.1 between %d and %d" % (_LOW, _HIGH))
 
 
-def free_ports(count, host="127.0.0.1"):
-    return [free_port(host) for _ in range(count)]
+def free_ports(count):
+    return [free_port() for _ in range(count)]
