@@ -15,6 +15,7 @@
 #include <memory>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -571,66 +572,90 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
   }
 }
 
-/// Winograd's F(4x4, 3x3) against the reference convolution, on shapes
-/// whose output is not a whole number of tiles, SAME, VALID and uneven
-/// explicit padding, with each epilogue; its gradients against the direct
-/// loops. Tolerances are relative to the sum of the magnitudes of each
-/// result's terms (the transforms lose a few bits on top of the direct
-/// sums' rounding).
+/// Winograd's algorithms against the reference convolution: F(4x4, 3x3)
+/// and F(4, 3) and F(4, 7) along either axis (1x3, 3x1, 1x7 and 7x1
+/// filters), on shapes whose output is not a whole number of tiles, SAME,
+/// VALID and uneven explicit padding, with each epilogue; the 3x3
+/// gradients against the direct loops. Tolerances are relative to the sum
+/// of the magnitudes of each result's terms (the transforms lose a few bits
+/// on top of the direct sums' rounding).
 TEST_P(KernelTest, WinogradMatchesReference) {
   struct Case {
-    int64_t n, h, w, c, k, padTop, padLeft, padBottom, padRight;
+    int64_t n, h, w, c, k, kh, kw, padTop, padLeft, padBottom, padRight;
   };
-  const Case cases[] = {{2, 16, 16, 32, 64, 1, 1, 1, 1},  // SAME, whole tiles.
-                        {1, 9, 7, 16, 16, 1, 1, 1, 1},    // SAME, part tiles.
-                        {2, 10, 11, 16, 32, 0, 0, 0, 0},  // VALID.
-                        {1, 6, 9, 48, 16, 2, 0, 1, 2},    // Explicit.
+  const Case cases[] = {{2, 16, 16, 32, 64, 3, 3, 1, 1, 1, 1}, // SAME, whole tiles.
+                        {1, 9, 7, 16, 16, 3, 3, 1, 1, 1, 1},   // SAME, part tiles.
+                        {2, 10, 11, 16, 32, 3, 3, 0, 0, 0, 0}, // VALID.
+                        {1, 6, 9, 48, 16, 3, 3, 2, 0, 1, 2},   // Explicit.
                         // One block of tiles, its 40 output channels split
                         // between the threads (16 + 24: a part panel).
-                        {1, 8, 8, 24, 40, 1, 1, 1, 1}};
+                        {1, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},
+                        // InceptionV3's factorized convolutions (SAME),
+                        // at 17 x 17: rows of 4 outputs and a part tile.
+                        {1, 17, 17, 32, 48, 1, 7, 0, 3, 0, 3},
+                        {2, 17, 17, 16, 32, 7, 1, 3, 0, 3, 0},
+                        {1, 8, 8, 48, 32, 1, 3, 0, 1, 0, 1},
+                        {1, 8, 8, 32, 16, 3, 1, 1, 0, 1, 0},
+                        // VALID and uneven padding along the filter's axis;
+                        // many blocks (uneven in number) of tiles.
+                        {3, 30, 21, 16, 16, 1, 7, 0, 0, 0, 0},
+                        {1, 13, 5, 16, 24, 7, 1, 4, 0, 1, 0},
+                        {4, 40, 9, 16, 16, 3, 1, 0, 0, 2, 0}};
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 2, 2, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 2, 2, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 3, 32));
   EXPECT_FALSE(tfc::winograd::applies(5, 5, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(1, 5, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(1, 7, 1, 2, 1, 1, 16, 16));
+  EXPECT_TRUE(tfc::winograd::applies(7, 1, 1, 1, 1, 1, 16, 16));
+  // The one-axis algorithms compute no gradients.
+  EXPECT_TRUE(tfc::winograd::appliesToGradients(3, 3, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::appliesToGradients(1, 3, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::appliesToGradients(7, 1, 1, 1, 1, 1, 16, 16));
   // Too few tiles (3x2) to repay the filter's transform; too many
   // channels for the transformed filter to stay in the cache.
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1}));
-  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1, 3, 3}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1, 3, 3}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}));
   // Too few tiles (2x2) to repay reading the transformed filter.
-  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 512, 512, 7, 7, 1, 1}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 256, 256, 7, 7, 1, 1}));
-  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 14, 14, 256, 256, 14, 14, 1, 1}));
-  EXPECT_TRUE(tfc::winograd::paysWithAvx2({32, 7, 7, 512, 512, 7, 7, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 256, 256, 7, 7, 1, 1, 3, 3}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({32, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
   // These tests link the kernels built for the baseline ISA, where
   // oneDNN's direct convolutions are always chosen.
-  EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1}));
+  EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}));
   for (const Case &t : cases) {
-    int64_t oh = t.h + t.padTop + t.padBottom - 2;
-    int64_t ow = t.w + t.padLeft + t.padRight - 2;
-    ASSERT_TRUE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, t.c, t.k));
-    tfc::winograd::Geometry g{t.n, t.h, t.w, t.c, t.k, oh, ow, t.padTop, t.padLeft};
+    int64_t oh = t.h + t.padTop + t.padBottom - t.kh + 1;
+    int64_t ow = t.w + t.padLeft + t.padRight - t.kw + 1;
+    std::string shape = std::to_string(t.kh) + "x" + std::to_string(t.kw) +
+                        " h=" + std::to_string(t.h);
+    ASSERT_TRUE(tfc::winograd::applies(t.kh, t.kw, 1, 1, 1, 1, t.c, t.k)) << shape;
+    tfc::winograd::Geometry g{t.n,  t.h,       t.w,  t.c,  t.k, oh,
+                              ow,   t.padTop,  t.padLeft, t.kh, t.kw};
     std::vector<float> x = randomVector(t.n * t.h * t.w * t.c, 31);
-    std::vector<float> filter = randomVector(9 * t.c * t.k, 32);
+    std::vector<float> filter = randomVector(t.kh * t.kw * t.c * t.k, 32);
     std::vector<float> bias = randomVector(t.k, 33);
     std::vector<float> dy = randomVector(t.n * oh * ow * t.k, 34);
     std::vector<float> want(dy.size()), magnitude(dy.size());
     tfc::reference::conv2d(x.data(), filter.data(), want.data(), t.n, t.h, t.w,
-                           t.c, 3, 3, t.k, oh, ow, 1, 1, 1, 1, t.padTop, t.padLeft);
+                           t.c, t.kh, t.kw, t.k, oh, ow, 1, 1, 1, 1, t.padTop,
+                           t.padLeft);
     std::vector<float> absX(x.size()), absFilter(filter.size());
     for (size_t i = 0; i < x.size(); ++i)
       absX[i] = std::abs(x[i]);
     for (size_t i = 0; i < filter.size(); ++i)
       absFilter[i] = std::abs(filter[i]);
     tfc::reference::conv2d(absX.data(), absFilter.data(), magnitude.data(), t.n,
-                           t.h, t.w, t.c, 3, 3, t.k, oh, ow, 1, 1, 1, 1,
+                           t.h, t.w, t.c, t.kh, t.kw, t.k, oh, ow, 1, 1, 1, 1,
                            t.padTop, t.padLeft);
     for (int activation : {0, 1, 2}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
-      std::vector<float> transformed(tfc::winograd::transformedFilterSize(t.c, t.k));
-      tfc::winograd::transformFilter(runtime, filter.data(), t.c, t.k,
-                                     transformed.data());
+      std::vector<float> transformed(
+          tfc::winograd::transformedFilterSize(t.kh, t.kw, t.c, t.k));
+      tfc::winograd::transformFilter(runtime, t.kh, t.kw, filter.data(), t.c,
+                                     t.k, transformed.data());
       tfc::winograd::forward(runtime, g, x.data(), transformed.data(),
                              bias.data(), got.data(), activation, got.data());
       for (size_t i = 0; i < got.size(); ++i) {
@@ -638,9 +663,11 @@ TEST_P(KernelTest, WinogradMatchesReference) {
         v = activation == 0 ? v : activation == 1 ? std::max(v, 0.f)
                                                   : std::min(std::max(v, 0.f), 6.f);
         ASSERT_NEAR(got[i], v, 1e-5f * (1 + magnitude[i]))
-            << "forward h=" << t.h << " activation " << activation << " at " << i;
+            << "forward " << shape << " activation " << activation << " at " << i;
       }
     }
+    if (!tfc::winograd::appliesToGradients(t.kh, t.kw, 1, 1, 1, 1, t.c, t.k))
+      continue;
     // The gradients, against the direct loops of the backprop kernels.
     for (int filterGradient : {0, 1}) {
       tfc_conv2d_backprop_params table{t.n, t.h, t.w, t.c, 3, 3, t.k, oh, ow,
@@ -659,7 +686,7 @@ TEST_P(KernelTest, WinogradMatchesReference) {
       float terms = filterGradient ? float(t.n * oh * ow) : float(9 * t.k);
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_NEAR(got[i], direct[i], 2e-6f * terms)
-            << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
+            << shape << " filter gradient=" << filterGradient << " at " << i;
     }
   }
 }

@@ -166,11 +166,13 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
                                             const float *gradient, float *out,
                                             const tfc_conv2d_backprop_params *params) {
   const Params &p = *params;
-  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.out_c,
-                                   p.oh, p.ow, p.pad_top, p.pad_left};
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,       p.c,
+                                   p.out_c, p.oh, p.ow,    p.pad_top,
+                                   p.pad_left, p.kh, p.kw};
   if (!p.depthwise &&
-      tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
-                             p.dilation_w, p.c, p.out_c) &&
+      tfc::winograd::appliesToGradients(p.kh, p.kw, p.stride_h, p.stride_w,
+                                        p.dilation_h, p.dilation_w, p.c,
+                                        p.out_c) &&
       tfc::winograd::pays(geometry)) {
     if (p.filter_gradient)
       tfc::winograd::backwardFilter(runtime, geometry, operand, gradient, out);

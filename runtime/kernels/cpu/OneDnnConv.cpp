@@ -181,20 +181,23 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
 }
 
 /// The filter transformed for Winograd's algorithm: a constant filter's
-/// once per call site (the transform writes four times the filter's
+/// once per call site (the transform writes up to four times the filter's
 /// size, as much memory traffic as a small image's whole convolution),
 /// another one at each call.
 static const float *winogradFilter(tfc_runtime *runtime, const ConvParams &p,
                                    const float *filter) {
   if (!p.filter_constant)
-    return tfc::winograd::transformFilterForCall(runtime, filter, p.c, p.out_c);
+    return tfc::winograd::transformFilterForCall(runtime, p.kh, p.kw, filter,
+                                                 p.c, p.out_c);
   static tfc::onednn::PrimitiveCache<std::vector<float>> cache;
   return cache
       .lookup(&p,
               [&] {
                 auto transformed = std::make_unique<std::vector<float>>(
-                    tfc::winograd::transformedFilterSize(p.c, p.out_c));
-                tfc::winograd::transformFilter(runtime, filter, p.c, p.out_c,
+                    tfc::winograd::transformedFilterSize(p.kh, p.kw, p.c,
+                                                         p.out_c));
+                tfc::winograd::transformFilter(runtime, p.kh, p.kw, filter,
+                                               p.c, p.out_c,
                                                transformed->data());
                 return transformed;
               })
@@ -206,8 +209,9 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                                         const float *residual, float *out,
                                         const tfc_conv2d_params *params) {
   const ConvParams &p = *params;
-  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,      p.c,      p.out_c,
-                                   p.oh, p.ow, p.pad_top, p.pad_left};
+  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,       p.c,
+                                   p.out_c, p.oh, p.ow,    p.pad_top,
+                                   p.pad_left, p.kh, p.kw};
   if (!p.depthwise &&
       tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
                              p.dilation_w, p.c, p.out_c) &&

@@ -1,11 +1,13 @@
-//===- Winograd.cpp - 3x3 convolutions by Winograd's F(4x4, 3x3) ----------===//
+//===- Winograd.cpp - convolutions by Winograd's minimal filtering --------===//
 //
-// See Winograd.h for the algorithm. The work goes in blocks of output
+// See Winograd.h for the algorithms. An algorithm is a transform along
+// each axis of the tile (F(4, 3), F(4, 7), or the identity along an axis
+// the filter does not span); the work is the same for all: blocks of output
 // tiles, each block's transformed input and products small enough to stay
-// in the core's cache: transform the block's input tiles (V, 36 points x
-// tiles x channels), multiply each point's [tiles, c] by the transformed
-// filter's [c, k] (U, computed once per call), transform back and apply
-// the epilogue as the output is written. Blocks run in parallel.
+// in the core's cache. Transform the block's input tiles (V, points x tiles
+// x channels), multiply each point's [tiles, c] by the transformed
+// filter's [c, k] (U, computed once per call), transform back and apply the
+// epilogue as the output is written. Blocks run in parallel.
 //
 // The filter gradient's products reduce over tiles instead, into 36
 // [c, k] sums per group of tiles; the groups are fixed by the shape (not
@@ -33,92 +35,297 @@ namespace {
 
 using Vec = NativeFloats;
 constexpr int64_t kLanes = kNativeLanes;
-/// The output tile's side, the input tile's side and its points.
-constexpr int64_t kTile = 4, kSide = 6, kPoints = kSide * kSide;
-/// Output tiles per block: with 32 input and 64 output channels the
-/// block's V and products take 440 KiB.
-constexpr int64_t kTilesPerBlock = 32;
+
+//===----------------------------------------------------------------------===//
+// Transforms along one axis
+//===----------------------------------------------------------------------===//
+
+/// F(4, 3) on the points 0, 1, -1, 2, -2 and infinity, with the common
+/// terms of Lavin and Gray's matrices computed once.
+struct F4x3 {
+  static constexpr int kTaps = 3, kOutputs = 4, kPoints = 6;
+
+  /// B^T: six input values to six transformed ones.
+  static void input(const Vec d[6], Vec r[6]) {
+    r[0] = 4.f * d[0] - 5.f * d[2] + d[4];
+    r[1] = -4.f * (d[1] + d[2]) + d[3] + d[4];
+    r[2] = 4.f * (d[1] - d[2]) - d[3] + d[4];
+    r[3] = 2.f * (d[3] - d[1]) - d[2] + d[4];
+    r[4] = 2.f * (d[1] - d[3]) - d[2] + d[4];
+    r[5] = 4.f * d[1] - 5.f * d[3] + d[5];
+  }
+
+  /// G: three filter taps to six transformed ones.
+  static void filter(const Vec g[3], Vec u[6]) {
+    u[0] = 0.25f * g[0];
+    u[1] = (-1.f / 6.f) * (g[0] + g[1] + g[2]);
+    u[2] = (-1.f / 6.f) * (g[0] - g[1] + g[2]);
+    u[3] = (1.f / 24.f) * g[0] + (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
+    u[4] = (1.f / 24.f) * g[0] - (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
+    u[5] = g[2];
+  }
+
+  /// A^T: six products to four outputs.
+  static void output(const Vec m[6], Vec o[4]) {
+    Vec sum12 = m[1] + m[2], difference12 = m[1] - m[2];
+    Vec sum34 = m[3] + m[4], difference34 = m[3] - m[4];
+    o[0] = m[0] + sum12 + sum34;
+    o[1] = difference12 + 2.f * difference34;
+    o[2] = sum12 + 4.f * sum34;
+    o[3] = difference12 + 8.f * difference34 + m[5];
+  }
+
+  /// A (the filter gradient's): four output-gradient values to six
+  /// transformed ones.
+  static void gradient(const Vec y[4], Vec r[6]) {
+    Vec even = y[0] + y[2], odd = y[1] + y[3];
+    Vec even4 = y[0] + 4.f * y[2], odd8 = 2.f * y[1] + 8.f * y[3];
+    r[0] = y[0];
+    r[1] = even + odd;
+    r[2] = even - odd;
+    r[3] = even4 + odd8;
+    r[4] = even4 - odd8;
+    r[5] = y[3];
+  }
+
+  /// G^T (the filter gradient's): six sums to three taps.
+  static void filterGradient(const Vec m[6], Vec r[3]) {
+    Vec sum12 = m[1] + m[2], sum34 = m[3] + m[4];
+    r[0] = 0.25f * m[0] - (1.f / 6.f) * sum12 + (1.f / 24.f) * sum34;
+    r[1] = (1.f / 6.f) * (m[2] - m[1]) + (1.f / 12.f) * (m[3] - m[4]);
+    r[2] = (1.f / 6.f) * (sum34 - sum12) + m[5];
+  }
+};
+
+/// The matrices of F(m, r) on m + r - 2 finite points and infinity, in
+/// Lavin and Gray's convention: A^T evaluates a polynomial at the points
+/// (row i holds each point to the power i; infinity's column picks the
+/// leading coefficient), G evaluates the filter's polynomial there divided
+/// by the point's Lagrange denominator (the product of its differences to
+/// the other finite points), and B^T is what makes A^T [(G g) . (B^T d)]
+/// the correlation, y[i] = sum over k of g[k] d[i + k].
+template <int kM, int kR> struct Interpolation {
+  static constexpr int kOutputs = kM, kTaps = kR, kPoints = kM + kR - 1;
+  double input[kPoints][kPoints] = {};  // B^T
+  double filter[kPoints][kR] = {};      // G
+  double output[kM][kPoints] = {};      // A^T
+};
+
+constexpr double power(double x, int n) {
+  double result = 1;
+  for (int i = 0; i < n; ++i)
+    result *= x;
+  return result;
+}
+
+constexpr double magnitude(double x) { return x < 0 ? -x : x; }
+
+/// F(m, r)'s matrices from its finite points, computed when the kernels
+/// are compiled. Correlation needs sum over points j of A^T[i][j] G[j][k]
+/// B^T[j][l] = [l == i + k]. With A^T and G as above, A^T[i][j] G[j][k] is
+/// p_j^(i + k) / denominator_j (infinity's: [i + k == m + r - 2]), a
+/// function C[s][j] of s = i + k alone, so the identity is C B^T = I over
+/// s and l in [0, m + r - 1): B^T is C's inverse (C is a Vandermonde
+/// matrix, scaled, with infinity's column: invertible for distinct
+/// points), here by Gauss-Jordan elimination.
+template <int kM, int kR>
+constexpr Interpolation<kM, kR>
+interpolate(const double (&points)[kM + kR - 2]) {
+  constexpr int n = kM + kR - 1, finite = n - 1;
+  Interpolation<kM, kR> t;
+  double denominator[finite] = {};
+  for (int j = 0; j < finite; ++j) {
+    denominator[j] = 1;
+    for (int l = 0; l < finite; ++l)
+      if (l != j)
+        denominator[j] *= points[j] - points[l];
+  }
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < finite; ++j)
+      t.output[i][j] = power(points[j], i);
+    t.output[i][finite] = i == kM - 1;
+  }
+  for (int j = 0; j < finite; ++j)
+    for (int k = 0; k < kR; ++k)
+      t.filter[j][k] = power(points[j], k) / denominator[j];
+  t.filter[finite][kR - 1] = 1;
+  // [C | I], reduced to [I | C^-1].
+  double c[n][2 * n] = {};
+  for (int s = 0; s < n; ++s) {
+    for (int j = 0; j < finite; ++j)
+      c[s][j] = power(points[j], s) / denominator[j];
+    c[s][finite] = s == n - 1;
+    c[s][n + s] = 1;
+  }
+  for (int column = 0; column < n; ++column) {
+    int pivot = column;
+    for (int row = column + 1; row < n; ++row)
+      if (magnitude(c[row][column]) > magnitude(c[pivot][column]))
+        pivot = row;
+    for (int q = 0; q < 2 * n; ++q) {
+      double swapped = c[column][q];
+      c[column][q] = c[pivot][q];
+      c[pivot][q] = swapped;
+    }
+    double scale = c[column][column];
+    for (int q = 0; q < 2 * n; ++q)
+      c[column][q] /= scale;
+    for (int row = 0; row < n; ++row) {
+      double factor = c[row][column];
+      if (row != column && factor != 0)
+        for (int q = 0; q < 2 * n; ++q)
+          c[row][q] -= factor * c[column][q];
+    }
+  }
+  // B^T's entries are small rationals; rounding in the elimination must not
+  // turn a zero into a term the transform computes.
+  for (int j = 0; j < n; ++j)
+    for (int l = 0; l < n; ++l)
+      t.input[j][l] = magnitude(c[j][n + l]) < 1e-9 ? 0 : c[j][n + l];
+  return t;
+}
+
+constexpr double kF4x7Points[] = {0, 1, -1, 2, -2, 0.5, -0.5, 1.5, -1.5};
+constexpr Interpolation<4, 7> kF4x7 = interpolate<4, 7>(kF4x7Points);
+
+enum class Stage { Input, Filter, Output };
+
+template <const auto &kT, Stage kStage>
+constexpr double coefficient(int row, int column) {
+  if constexpr (kStage == Stage::Input)
+    return kT.input[row][column];
+  else if constexpr (kStage == Stage::Filter)
+    return kT.filter[row][column];
+  else
+    return kT.output[row][column];
+}
+
+/// sum += M[row][column] x[column] for a coefficient known when compiling:
+/// nothing where it is zero.
+template <const auto &kT, Stage kStage, int kRow, int kColumn>
+inline void accumulate(Vec &sum, const Vec *x) {
+  constexpr double c = coefficient<kT, kStage>(kRow, kColumn);
+  if constexpr (c != 0)
+    sum += float(c) * x[kColumn];
+}
+
+template <const auto &kT, Stage kStage, int kRow, int... kColumn>
+inline Vec rowTimes(const Vec *x, std::integer_sequence<int, kColumn...>) {
+  Vec sum{};
+  (accumulate<kT, kStage, kRow, kColumn>(sum, x), ...);
+  return sum;
+}
+
+/// y = M x, M one of an Interpolation's matrices.
+template <const auto &kT, Stage kStage, int kColumns, int... kRow>
+inline void matrixTimes(const Vec *x, Vec *y,
+                        std::integer_sequence<int, kRow...>) {
+  ((y[kRow] = rowTimes<kT, kStage, kRow>(
+        x, std::make_integer_sequence<int, kColumns>())),
+   ...);
+}
+
+/// F(m, r) by the matrices of an Interpolation, each product unrolled and
+/// its zero terms left out.
+template <const auto &kT> struct Interpolated {
+  using Matrices = std::decay_t<decltype(kT)>;
+  static constexpr int kTaps = Matrices::kTaps, kOutputs = Matrices::kOutputs,
+                       kPoints = Matrices::kPoints;
+  static void input(const Vec *d, Vec *r) {
+    matrixTimes<kT, Stage::Input, kPoints>(
+        d, r, std::make_integer_sequence<int, kPoints>());
+  }
+  static void filter(const Vec *g, Vec *u) {
+    matrixTimes<kT, Stage::Filter, kTaps>(
+        g, u, std::make_integer_sequence<int, kPoints>());
+  }
+  static void output(const Vec *m, Vec *o) {
+    matrixTimes<kT, Stage::Output, kPoints>(
+        m, o, std::make_integer_sequence<int, kOutputs>());
+  }
+};
+
+using F4x7 = Interpolated<kF4x7>;
+
+/// An axis the filter does not span (one tap): each transform is the
+/// identity.
+struct Unit {
+  static constexpr int kTaps = 1, kOutputs = 1, kPoints = 1;
+  static void input(const Vec *d, Vec *r) { r[0] = d[0]; }
+  static void filter(const Vec *g, Vec *u) { u[0] = g[0]; }
+  static void output(const Vec *m, Vec *o) { o[0] = m[0]; }
+};
+
+/// An algorithm: `Down`'s transforms down the tile's columns (along the
+/// height), `Across`'s along its rows (the width).
+template <class Down, class Across> struct Algorithm {
+  using Rows = Down;
+  using Columns = Across;
+  /// The output tile, the input window around it, the filter.
+  static constexpr int kTileH = Down::kOutputs, kTileW = Across::kOutputs;
+  static constexpr int kWindowH = Down::kPoints, kWindowW = Across::kPoints;
+  static constexpr int kFilterH = Down::kTaps, kFilterW = Across::kTaps;
+  static constexpr int kPoints = kWindowH * kWindowW;
+  /// Output tiles per block: F(4x4, 3x3)'s 32 (with 32 input and 64
+  /// output channels the block's V and products take 440 KiB), and as
+  /// many tile points in the others.
+  static constexpr int64_t kTilesPerBlock = 32 * 36 / kPoints;
+};
+
+using Square3x3 = Algorithm<F4x3, F4x3>;
+using Row3 = Algorithm<Unit, F4x3>;    // 1 x 3
+using Column3 = Algorithm<F4x3, Unit>; // 3 x 1
+using Row7 = Algorithm<Unit, F4x7>;    // 1 x 7
+using Column7 = Algorithm<F4x7, Unit>; // 7 x 1
+
+/// Calls f with the algorithm of a kh x kw filter (one `applies` accepts).
+template <typename F> void withAlgorithm(int64_t kh, int64_t kw, F f) {
+  if (kh == 1 && kw == 3)
+    f(Row3{});
+  else if (kh == 3 && kw == 1)
+    f(Column3{});
+  else if (kh == 1 && kw == 7)
+    f(Row7{});
+  else if (kh == 7 && kw == 1)
+    f(Column7{});
+  else
+    f(Square3x3{});
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles
+//===----------------------------------------------------------------------===//
 
 /// The distance between two points' [tiles, channels] matrices in a block:
-/// one vector more than the matrix, so that the 36 points of a tile are
-/// not all a power of two apart (they would share one set of the L1 cache
-/// and evict each other).
-inline int64_t pointStride(int64_t channels) {
-  return kTilesPerBlock * channels + kLanes;
+/// one vector more than the matrix, so that the points of a tile are not
+/// all a power of two apart (they would share one set of the L1 cache and
+/// evict each other).
+template <class A> inline int64_t pointStride(int64_t channels) {
+  return A::kTilesPerBlock * channels + kLanes;
 }
 
-/// B^T along one axis: six input values to six transformed ones.
-inline void inputTransform(const Vec d[kSide], Vec r[kSide]) {
-  r[0] = 4.f * d[0] - 5.f * d[2] + d[4];
-  r[1] = -4.f * (d[1] + d[2]) + d[3] + d[4];
-  r[2] = 4.f * (d[1] - d[2]) - d[3] + d[4];
-  r[3] = 2.f * (d[3] - d[1]) - d[2] + d[4];
-  r[4] = 2.f * (d[1] - d[3]) - d[2] + d[4];
-  r[5] = 4.f * d[1] - 5.f * d[3] + d[5];
-}
-
-/// G along one axis: three filter taps to six transformed ones.
-inline void filterTransform(const Vec g[3], Vec u[kSide]) {
-  u[0] = 0.25f * g[0];
-  u[1] = (-1.f / 6.f) * (g[0] + g[1] + g[2]);
-  u[2] = (-1.f / 6.f) * (g[0] - g[1] + g[2]);
-  u[3] = (1.f / 24.f) * g[0] + (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
-  u[4] = (1.f / 24.f) * g[0] - (1.f / 12.f) * g[1] + (1.f / 6.f) * g[2];
-  u[5] = g[2];
-}
-
-/// A^T along one axis: six products to four outputs.
-inline void outputTransform(const Vec m[kSide], Vec o[kTile]) {
-  Vec sum12 = m[1] + m[2], difference12 = m[1] - m[2];
-  Vec sum34 = m[3] + m[4], difference34 = m[3] - m[4];
-  o[0] = m[0] + sum12 + sum34;
-  o[1] = difference12 + 2.f * difference34;
-  o[2] = sum12 + 4.f * sum34;
-  o[3] = difference12 + 8.f * difference34 + m[5];
-}
-
-/// A along one axis (the filter gradient's): four output-gradient values
-/// to six transformed ones.
-inline void gradientTransform(const Vec y[kTile], Vec r[kSide]) {
-  Vec even = y[0] + y[2], odd = y[1] + y[3];
-  Vec even4 = y[0] + 4.f * y[2], odd8 = 2.f * y[1] + 8.f * y[3];
-  r[0] = y[0];
-  r[1] = even + odd;
-  r[2] = even - odd;
-  r[3] = even4 + odd8;
-  r[4] = even4 - odd8;
-  r[5] = y[3];
-}
-
-/// G^T along one axis (the filter gradient's): six sums to three taps.
-inline void filterGradientTransform(const Vec m[kSide], Vec r[3]) {
-  Vec sum12 = m[1] + m[2], sum34 = m[3] + m[4];
-  r[0] = 0.25f * m[0] - (1.f / 6.f) * sum12 + (1.f / 24.f) * sum34;
-  r[1] = (1.f / 6.f) * (m[2] - m[1]) + (1.f / 12.f) * (m[3] - m[4]);
-  r[2] = (1.f / 6.f) * (sum34 - sum12) + m[5];
-}
-
-/// A separable 2D transform: `transform` (kIn values to kOut along one
-/// axis) down the columns of a kIn x kIn tile, then along the rows. The
-/// tile comes from load(i, j) and goes to store(i, j, value) as it is
-/// made, so that only the intermediate tile lives in memory (the two
+/// A separable 2D transform: `down` (kInH values to kOutH) down the columns
+/// of a kInH x kInW tile, then `across` (kInW values to kOutW) along the
+/// rows. The tile comes from load(i, j) and goes to store(i, j, value) as
+/// it is made, so that only the intermediate tile lives in memory (the two
 /// whole tiles with it would not fit the registers, and every step would
 /// spill).
-template <int kIn, int kOut, typename Load, typename Transform, typename Store>
-inline void transform2d(Load load, Transform transform, Store store) {
-  Vec t[kOut][kIn];
-  for (int j = 0; j < kIn; ++j) {
-    Vec column[kIn], r[kOut];
-    for (int i = 0; i < kIn; ++i)
+template <int kInH, int kInW, int kOutH, int kOutW, typename Load,
+          typename Down, typename Across, typename Store>
+inline void transform2d(Load load, Down down, Across across, Store store) {
+  Vec t[kOutH][kInW];
+  for (int j = 0; j < kInW; ++j) {
+    Vec column[kInH], r[kOutH];
+    for (int i = 0; i < kInH; ++i)
       column[i] = load(i, j);
-    transform(column, r);
-    for (int i = 0; i < kOut; ++i)
+    down(column, r);
+    for (int i = 0; i < kOutH; ++i)
       t[i][j] = r[i];
   }
-  for (int i = 0; i < kOut; ++i) {
-    Vec r[kOut];
-    transform(t[i], r);
-    for (int j = 0; j < kOut; ++j)
+  for (int i = 0; i < kOutH; ++i) {
+    Vec r[kOutW];
+    across(t[i], r);
+    for (int j = 0; j < kOutW; ++j)
       store(i, j, r[j]);
   }
 }
@@ -151,64 +358,85 @@ struct TileOrigin {
   int64_t image, y, x;
 };
 
-struct Tiling {
+/// The output's tiles, and the blocks they go in.
+template <class A> struct Tiling {
   int64_t rows, columns, tiles;
   explicit Tiling(const Geometry &g)
-      : rows((g.oh + kTile - 1) / kTile), columns((g.ow + kTile - 1) / kTile),
+      : rows((g.oh + A::kTileH - 1) / A::kTileH),
+        columns((g.ow + A::kTileW - 1) / A::kTileW),
         tiles(g.n * rows * columns) {}
-  /// Blocks of kTilesPerBlock tiles, the last one possibly partial.
-  int64_t blocks() const { return (tiles + kTilesPerBlock - 1) / kTilesPerBlock; }
+  /// Blocks of up to kTilesPerBlock tiles. Past one block a thread, their
+  /// number is rounded up to a multiple of the threads and their tiles
+  /// shared evenly, so that no thread ends alone on a last block (three
+  /// full blocks on two threads took as long as four).
+  int64_t blocks(int64_t threads) const {
+    int64_t blocks = (tiles + A::kTilesPerBlock - 1) / A::kTilesPerBlock;
+    if (blocks > threads)
+      blocks = std::min(tiles, (blocks + threads - 1) / threads * threads);
+    return blocks;
+  }
+  /// The first tile of block `block` of `blocks`.
+  int64_t firstTile(int64_t block, int64_t blocks) const {
+    return tiles * block / blocks;
+  }
   TileOrigin origin(int64_t tile) const {
     int64_t perImage = rows * columns, inImage = tile % perImage;
-    return {tile / perImage, inImage / columns * kTile,
-            inImage % columns * kTile};
+    return {tile / perImage, inImage / columns * A::kTileH,
+            inImage % columns * A::kTileW};
   }
 };
 
-/// The 6x6 input tile of output tile `at`, channels [c0, c0 + kLanes),
+/// The input window of output tile `at`, channels [c0, c0 + kLanes),
 /// transformed: point p goes to v + p * pointStride. Positions outside the
 /// image are the padding's zeros.
+template <class A>
 void transformInputTile(const Geometry &g, const float *in, TileOrigin at,
                         int64_t c0, float *v, int64_t pointStride) {
   const float *image = in + at.image * g.h * g.w * g.c + c0;
-  WindowAxis<kSide> rows(at.y - g.padTop, g.h, g.w * g.c);
-  WindowAxis<kSide> columns(at.x - g.padLeft, g.w, g.c);
-  transform2d<kSide, kSide>(
+  WindowAxis<A::kWindowH> rows(at.y - g.padTop, g.h, g.w * g.c);
+  WindowAxis<A::kWindowW> columns(at.x - g.padLeft, g.w, g.c);
+  transform2d<A::kWindowH, A::kWindowW, A::kWindowH, A::kWindowW>(
       [&](int i, int j) {
         return maskedLoad(image + rows.offset[i] + columns.offset[j],
-                            rows.mask[i] & columns.mask[j]);
+                          rows.mask[i] & columns.mask[j]);
       },
-      inputTransform,
+      A::Rows::input, A::Columns::input,
       [&](int i, int j, Vec value) {
-        storeNative(v + (i * kSide + j) * pointStride, value);
+        storeNative(v + (i * A::kWindowW + j) * pointStride, value);
       });
 }
 
-/// Asks for the window of a tile of `size` x `size` positions at `first`
+/// Asks for the window of `height` x `width` positions at (firstY, firstX)
 /// (all channels) to be brought into the cache: the tiles' loads jump
 /// between rows of the image, which the hardware's prefetchers do not
 /// follow, and the transforms otherwise wait on them.
-void prefetchWindow(const float *image, int64_t height, int64_t width,
-                    int64_t channels, int64_t firstY, int64_t firstX,
-                    int64_t size) {
+void prefetchWindow(const float *image, int64_t imageHeight,
+                    int64_t imageWidth, int64_t channels, int64_t firstY,
+                    int64_t firstX, int64_t height, int64_t width) {
   int64_t x0 = std::max<int64_t>(firstX, 0);
-  int64_t x1 = std::min<int64_t>(firstX + size, width);
+  int64_t x1 = std::min<int64_t>(firstX + width, imageWidth);
   if (x0 >= x1)
     return;
   for (int64_t y = std::max<int64_t>(firstY, 0);
-       y < std::min<int64_t>(firstY + size, height); ++y) {
-    const char *begin = reinterpret_cast<const char *>(image + (y * width + x0) * channels);
-    const char *end = reinterpret_cast<const char *>(image + (y * width + x1) * channels);
+       y < std::min<int64_t>(firstY + height, imageHeight); ++y) {
+    const char *begin = reinterpret_cast<const char *>(image + (y * imageWidth + x0) * channels);
+    const char *end = reinterpret_cast<const char *>(image + (y * imageWidth + x1) * channels);
     for (const char *line = begin; line < end; line += 64)
       __builtin_prefetch(line);
   }
 }
 
-/// prefetchWindow for the 6x6 input window of output tile `at`.
+/// prefetchWindow for the input window of output tile `at`.
+template <class A>
 void prefetchInputTile(const Geometry &g, const float *in, TileOrigin at) {
   prefetchWindow(in + at.image * g.h * g.w * g.c, g.h, g.w, g.c,
-                 at.y - g.padTop, at.x - g.padLeft, kSide);
+                 at.y - g.padTop, at.x - g.padLeft, A::kWindowH,
+                 A::kWindowW);
 }
+
+//===----------------------------------------------------------------------===//
+// Products
+//===----------------------------------------------------------------------===//
 
 /// out[r][j] (+)= sum over d of A(r, d) * b[d][j] for a panel of kRows rows
 /// and kVectors vectors of columns, A(r, d) = a[r * rowStride + d *
@@ -300,18 +528,22 @@ int64_t paddedColumns(int64_t k) {
   return (k + kPanelColumns - 1) / kPanelColumns * kPanelColumns;
 }
 
-/// Output tile `at`'s products for channels [k0, k0 + kLanes) (point p at m +
-/// p * pointStride) transformed back, with the epilogue, into `out`.
+/// Output tile `at`'s products for channels [k0, k0 + kLanes) (point p at
+/// m + p * pointStride) transformed back, with the epilogue, into `out`.
+template <class A>
 void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
                      TileOrigin at, int64_t k0, const float *bias,
                      const float *residual, int activation, float *out) {
-  Vec o[kTile][kTile];
-  transform2d<kSide, kTile>(
-      [&](int i, int j) { return loadNative(m + (i * kSide + j) * pointStride); },
-      outputTransform, [&](int i, int j, Vec value) { o[i][j] = value; });
+  Vec o[A::kTileH][A::kTileW];
+  transform2d<A::kWindowH, A::kWindowW, A::kTileH, A::kTileW>(
+      [&](int i, int j) {
+        return loadNative(m + (i * A::kWindowW + j) * pointStride);
+      },
+      A::Rows::output, A::Columns::output,
+      [&](int i, int j, Vec value) { o[i][j] = value; });
   Vec biasValues = bias ? loadNative(bias + k0) : Vec{};
-  for (int64_t i = 0; i < kTile && at.y + i < g.oh; ++i)
-    for (int64_t j = 0; j < kTile && at.x + j < g.ow; ++j) {
+  for (int64_t i = 0; i < A::kTileH && at.y + i < g.oh; ++i)
+    for (int64_t j = 0; j < A::kTileW && at.x + j < g.ow; ++j) {
       int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
       Vec v = o[i][j] + biasValues;
       if (residual)
@@ -325,13 +557,100 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
     }
 }
 
+template <class A>
+void transformFilterWith(tfc_runtime *runtime, const float *filter, int64_t c,
+                         int64_t k, float *transformed) {
+  int64_t pointSize = c * paddedColumns(k);
+  auto channels = [&](Eigen::Index first, Eigen::Index last) {
+    for (Eigen::Index ci = first; ci < last; ++ci)
+      for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
+        transform2d<A::kFilterH, A::kFilterW, A::kWindowH, A::kWindowW>(
+            [&](int i, int j) {
+              return loadNative(filter + ((i * A::kFilterW + j) * c + ci) * k + k0);
+            },
+            A::Rows::filter, A::Columns::filter,
+            [&](int i, int j, Vec value) {
+              // Point (i, j)'s [c, k] matrix, packed for `multiply`.
+              storeNative(transformed + (i * A::kWindowW + j) * pointSize +
+                              k0 / kPanelColumns * c * kPanelColumns +
+                              ci * kPanelColumns + k0 % kPanelColumns,
+                          value);
+            });
+      }
+  };
+  double perChannel = double(A::kPoints) * k;
+  tfc::parallelFor(runtime, c,
+                   Eigen::TensorOpCost(A::kFilterH * A::kFilterW * 4.0 * k,
+                                       4.0 * perChannel, 2.0 * perChannel),
+                   channels);
+}
+
+template <class A>
+void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
+                 const float *u, const float *bias, const float *residual,
+                 int activation, float *out) {
+  Tiling<A> tiling(g);
+  int64_t blocks = tiling.blocks(runtime->threads);
+  // With fewer blocks than threads (a small image at batch 1), each
+  // block's output channels are split in parts, whole panels each, so
+  // that every thread has products to make; each part transforms its
+  // block's input again, which is small beside its products (c values
+  // per tile, against c times its share of k).
+  int64_t panels = paddedColumns(g.k) / kPanelColumns;
+  int64_t parts = std::clamp<int64_t>((runtime->threads + blocks - 1) / blocks, 1, panels);
+  auto run = [&](Eigen::Index first, Eigen::Index last) {
+    thread_local std::vector<float> v, m;
+    int64_t vStride = pointStride<A>(g.c), mStride = pointStride<A>(g.k);
+    v.resize(A::kPoints * vStride);
+    m.resize(A::kPoints * mStride);
+    for (Eigen::Index item = first; item < last; ++item) {
+      int64_t block = item / parts, part = item % parts;
+      int64_t k0 = panels * part / parts * kPanelColumns;
+      int64_t k1 = std::min(g.k, panels * (part + 1) / parts * kPanelColumns);
+      int64_t tile0 = tiling.firstTile(block, blocks);
+      int64_t count = tiling.firstTile(block + 1, blocks) - tile0;
+      for (int64_t t = 0; t < count; ++t) {
+        if (tile0 + t + 1 < tiling.tiles)
+          prefetchInputTile<A>(g, in, tiling.origin(tile0 + t + 1));
+        for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
+          transformInputTile<A>(g, in, tiling.origin(tile0 + t), c0,
+                                v.data() + t * g.c + c0, vStride);
+      }
+      for (int64_t p = 0; p < A::kPoints; ++p)
+        multiply(v.data() + p * vStride, g.c, 1, count,
+                 u + p * g.c * paddedColumns(g.k) + k0 * g.c,
+                 PanelLayout::packed(g.c), g.c, k1 - k0,
+                 m.data() + p * mStride + k0, g.k, false);
+      for (int64_t t = 0; t < count; ++t)
+        for (int64_t kv = k0; kv < k1; kv += kLanes)
+          writeOutputTile<A>(g, m.data() + t * g.k + kv, mStride,
+                             tiling.origin(tile0 + t), kv, bias, residual,
+                             activation, out);
+    }
+  };
+  double perItem = double(tiling.tiles) / blocks * A::kPoints * g.c * g.k / parts;
+  tfc::parallelFor(runtime, blocks * parts,
+                   Eigen::TensorOpCost(4.0 * perItem * parts / g.k,
+                                       4.0 * perItem / g.c, 2 * perItem),
+                   run);
+}
+
 } // namespace
 
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k) {
-  return kh == 3 && kw == 3 && strideH == 1 && strideW == 1 &&
-         dilationH == 1 && dilationW == 1 && c > 0 && k > 0 &&
-         c % kLanes == 0 && k % kLanes == 0;
+  bool shape = (kh == 3 && kw == 3) || (kh == 1 && (kw == 3 || kw == 7)) ||
+               (kw == 1 && (kh == 3 || kh == 7));
+  return shape && strideH == 1 && strideW == 1 && dilationH == 1 &&
+         dilationW == 1 && c > 0 && k > 0 && c % kLanes == 0 &&
+         k % kLanes == 0;
+}
+
+bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
+                        int64_t strideW, int64_t dilationH, int64_t dilationW,
+                        int64_t c, int64_t k) {
+  return kh == 3 && kw == 3 &&
+         applies(kh, kw, strideH, strideW, dilationH, dilationW, c, k);
 }
 
 bool paysWithAvx512(const Geometry &g) {
@@ -339,7 +658,12 @@ bool paysWithAvx512(const Geometry &g) {
   // up to 256 x 256 channels; 16 tiles of 256 x 256 (a 14x14 image) about
   // tie; with 512 x 512 channels the transformed filter (36 MiB) streams
   // from memory for every block of tiles, and direct convolution wins.
-  return Tiling(g).tiles >= 32 && g.c * g.k <= 256 * 256;
+  // The one-axis algorithms have not been measured against oneDNN's
+  // AVX-512 kernels, which run InceptionV3's 1x7 and 7x1 convolutions at
+  // 87% of that machine's peak: oneDNN keeps them there.
+  if (g.kh != 3 || g.kw != 3)
+    return false;
+  return Tiling<Square3x3>(g).tiles >= 32 && g.c * g.k <= 256 * 256;
 }
 
 bool paysWithAvx2(const Geometry &g) {
@@ -353,7 +677,11 @@ bool paysWithAvx2(const Geometry &g) {
   // from memory: a benchmark that repeats one call reads it from the L3
   // and shows 256 x 256 channels winning at 4 tiles, which a model's
   // step does not.)
-  return Tiling(g).tiles >= 12;
+  int64_t tiles = 0;
+  withAlgorithm(g.kh, g.kw, [&](auto algorithm) {
+    tiles = Tiling<decltype(algorithm)>(g).tiles;
+  });
+  return tiles >= 12;
 }
 
 bool pays(const Geometry &g) {
@@ -367,89 +695,39 @@ bool pays(const Geometry &g) {
 #endif
 }
 
-int64_t transformedFilterSize(int64_t c, int64_t k) {
-  return kPoints * c * paddedColumns(k);
+int64_t transformedFilterSize(int64_t kh, int64_t kw, int64_t c, int64_t k) {
+  int64_t points = 0;
+  withAlgorithm(kh, kw, [&](auto algorithm) {
+    points = decltype(algorithm)::kPoints;
+  });
+  return points * c * paddedColumns(k);
 }
 
-void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
-                     int64_t k, float *transformed) {
-  int64_t pointSize = c * paddedColumns(k);
-  auto channels = [&](Eigen::Index first, Eigen::Index last) {
-    for (Eigen::Index ci = first; ci < last; ++ci)
-      for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
-        transform2d<3, kSide>(
-            [&](int i, int j) {
-              return loadNative(filter + ((i * 3 + j) * c + ci) * k + k0);
-            },
-            filterTransform,
-            [&](int i, int j, Vec value) {
-              // Point (i, j)'s [c, k] matrix, packed for `multiply`.
-              storeNative(transformed + (i * kSide + j) * pointSize +
-                              k0 / kPanelColumns * c * kPanelColumns +
-                              ci * kPanelColumns + k0 % kPanelColumns,
-                          value);
-            });
-      }
-  };
-  tfc::parallelFor(runtime, c, Eigen::TensorOpCost(36.0 * k, 36.0 * k, 60.0 * k), channels);
+void transformFilter(tfc_runtime *runtime, int64_t kh, int64_t kw,
+                     const float *filter, int64_t c, int64_t k,
+                     float *transformed) {
+  withAlgorithm(kh, kw, [&](auto algorithm) {
+    transformFilterWith<decltype(algorithm)>(runtime, filter, c, k,
+                                             transformed);
+  });
 }
 
-const float *transformFilterForCall(tfc_runtime *runtime, const float *filter,
+const float *transformFilterForCall(tfc_runtime *runtime, int64_t kh,
+                                    int64_t kw, const float *filter,
                                     int64_t c, int64_t k) {
   thread_local std::vector<float> transformed;
-  transformed.resize(transformedFilterSize(c, k));
-  transformFilter(runtime, filter, c, k, transformed.data());
+  transformed.resize(transformedFilterSize(kh, kw, c, k));
+  transformFilter(runtime, kh, kw, filter, c, k, transformed.data());
   return transformed.data();
 }
 
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *transformedFilter, const float *bias,
              const float *residual, int activation, float *out) {
-  const float *u = transformedFilter;
-  Tiling tiling(g);
-  int64_t blocks = tiling.blocks();
-  // With fewer blocks than threads (a small image at batch 1), each
-  // block's output channels are split in parts, whole panels each, so
-  // that every thread has products to make; each part transforms its
-  // block's input again, which is small beside its products (c values
-  // per tile, against c times its share of k).
-  int64_t panels = paddedColumns(g.k) / kPanelColumns;
-  int64_t parts = std::clamp<int64_t>((runtime->threads + blocks - 1) / blocks, 1, panels);
-  auto run = [&](Eigen::Index first, Eigen::Index last) {
-    thread_local std::vector<float> v, m;
-    int64_t vStride = pointStride(g.c), mStride = pointStride(g.k);
-    v.resize(kPoints * vStride);
-    m.resize(kPoints * mStride);
-    for (Eigen::Index item = first; item < last; ++item) {
-      int64_t block = item / parts, part = item % parts;
-      int64_t k0 = panels * part / parts * kPanelColumns;
-      int64_t k1 = std::min(g.k, panels * (part + 1) / parts * kPanelColumns);
-      int64_t tile0 = block * kTilesPerBlock;
-      int64_t count = std::min(kTilesPerBlock, tiling.tiles - tile0);
-      for (int64_t t = 0; t < count; ++t) {
-        if (tile0 + t + 1 < tiling.tiles)
-          prefetchInputTile(g, in, tiling.origin(tile0 + t + 1));
-        for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
-          transformInputTile(g, in, tiling.origin(tile0 + t), c0,
-                             v.data() + t * g.c + c0, vStride);
-      }
-      for (int64_t p = 0; p < kPoints; ++p)
-        multiply(v.data() + p * vStride, g.c, 1, count,
-                 u + p * g.c * paddedColumns(g.k) + k0 * g.c,
-                 PanelLayout::packed(g.c), g.c, k1 - k0,
-                 m.data() + p * mStride + k0, g.k, false);
-      for (int64_t t = 0; t < count; ++t)
-        for (int64_t kv = k0; kv < k1; kv += kLanes)
-          writeOutputTile(g, m.data() + t * g.k + kv, mStride,
-                          tiling.origin(tile0 + t), kv, bias, residual,
-                          activation, out);
-    }
-  };
-  double perItem = double(kTilesPerBlock) * kPoints * g.c * g.k / parts;
-  tfc::parallelFor(runtime, blocks * parts,
-                   Eigen::TensorOpCost(4.0 * perItem * parts / g.k,
-                                       4.0 * perItem / g.c, 2 * perItem),
-                   run);
+  withAlgorithm(g.kh, g.kw, [&](auto algorithm) {
+    forwardWith<decltype(algorithm)>(runtime, g, in, transformedFilter, bias,
+                                     residual, activation, out);
+  });
 }
 
 void backwardData(tfc_runtime *runtime, const Geometry &g,
@@ -462,19 +740,23 @@ void backwardData(tfc_runtime *runtime, const Geometry &g,
     for (int64_t ci = 0; ci < g.c; ++ci)
       for (int64_t ko = 0; ko < g.k; ++ko)
         turned[((8 - tap) * g.k + ko) * g.c + ci] = filter[(tap * g.c + ci) * g.k + ko];
-  Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft};
+  Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft, 3, 3};
   forward(runtime, transposed, gradient,
-          transformFilterForCall(runtime, turned.data(), g.k, g.c), nullptr,
-          nullptr, 0, out);
+          transformFilterForCall(runtime, 3, 3, turned.data(), g.k, g.c),
+          nullptr, nullptr, 0, out);
 }
 
 void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
                     const float *gradient, float *out) {
-  Tiling tiling(g);
+  using A = Square3x3;
+  constexpr int kTile = A::kTileH, kSide = A::kWindowH;
+  constexpr int64_t kPoints = A::kPoints, kTilesPerBlock = A::kTilesPerBlock;
+  Tiling<A> tiling(g);
   int64_t sumsPerGroup = kPoints * g.c * g.k;
   // Up to 16 groups of tiles, fewer where their sums would pass 64 MiB.
   int64_t byMemory = std::max<int64_t>(1, (int64_t(16) << 20) / sumsPerGroup);
-  int64_t groups = std::max<int64_t>(1, std::min({tiling.blocks(), int64_t(16), byMemory}));
+  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
+  int64_t groups = std::max<int64_t>(1, std::min({blocks, int64_t(16), byMemory}));
   // Every group's first block stores its sums, so the buffer needs no
   // clearing; it is kept for the next call (a training step makes the
   // same call every step). (The lambdas below run on other threads: they
@@ -484,7 +766,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   float *sums = sumsBuffer.data();
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, dy;
-    int64_t vStride = pointStride(g.c), dyStride = pointStride(g.k);
+    int64_t vStride = pointStride<A>(g.c), dyStride = pointStride<A>(g.k);
     v.resize(kPoints * vStride);
     dy.resize(kPoints * dyStride);
     for (Eigen::Index group = first; group < last; ++group) {
@@ -497,23 +779,24 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
           TileOrigin at = tiling.origin(tile0 + t);
           if (tile0 + t + 1 < end) {
             TileOrigin next = tiling.origin(tile0 + t + 1);
-            prefetchInputTile(g, in, next);
+            prefetchInputTile<A>(g, in, next);
             prefetchWindow(gradient + next.image * g.oh * g.ow * g.k, g.oh,
-                           g.ow, g.k, next.y, next.x, kTile);
+                           g.ow, g.k, next.y, next.x, kTile, kTile);
           }
           for (int64_t c0 = 0; c0 < g.c; c0 += kLanes)
-            transformInputTile(g, in, at, c0, v.data() + t * g.c + c0, vStride);
+            transformInputTile<A>(g, in, at, c0, v.data() + t * g.c + c0,
+                                     vStride);
           // The tile of dy, zeros past the output's edge, transformed.
           const float *image = gradient + at.image * g.oh * g.ow * g.k;
           WindowAxis<kTile> rows(at.y, g.oh, g.ow * g.k);
           WindowAxis<kTile> columns(at.x, g.ow, g.k);
           for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
-            transform2d<kTile, kSide>(
+            transform2d<kTile, kTile, kSide, kSide>(
                 [&](int i, int j) {
                   return maskedLoad(image + rows.offset[i] + columns.offset[j] + k0,
-                                      rows.mask[i] & columns.mask[j]);
+                                    rows.mask[i] & columns.mask[j]);
                 },
-                gradientTransform,
+                F4x3::gradient, F4x3::gradient,
                 [&](int i, int j, Vec value) {
                   storeNative(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, value);
                 });
@@ -533,7 +816,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
-        transform2d<kSide, 3>(
+        transform2d<kSide, kSide, 3, 3>(
             [&](int i, int j) {
               const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
               Vec total = loadNative(sum);
@@ -541,7 +824,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
                 total += loadNative(sum + group * sumsPerGroup);
               return total;
             },
-            filterGradientTransform,
+            F4x3::filterGradient, F4x3::filterGradient,
             [&](int i, int j, Vec value) {
               storeNative(out + ((i * 3 + j) * g.c + ci) * g.k + k0, value);
             });

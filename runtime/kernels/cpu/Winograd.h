@@ -1,26 +1,42 @@
-//===- Winograd.h - 3x3 convolutions by Winograd's F(4x4, 3x3) ---*- C++ -*-===//
+//===- Winograd.h - convolutions by Winograd's minimal filtering -*- C++ -*-===//
 //
-// Stride-1, undilated 3x3 convolutions (NHWC, TensorFlow's [3, 3, c, k]
-// filters) and their two gradients in Winograd's minimal filtering
-// algorithm F(4x4, 3x3) (Lavin and Gray, "Fast Algorithms for
-// Convolutional Neural Networks", 2016): each 4x4 tile of the output is
-// A^T [(G g G^T) . (B^T d B)] A of the 6x6 input tile d around it, so
-// that per tile the products are 36 per (input, output) channel pair
-// instead of 144; those products are 36 matrix products over the
-// channels, one per point of the transformed tile.
+// Stride-1, undilated convolutions (NHWC, TensorFlow's [kh, kw, c, k]
+// filters) by Winograd's minimal filtering algorithms (Lavin and Gray,
+// "Fast Algorithms for Convolutional Neural Networks", 2016). F(m, r)
+// computes m outputs of an r-tap filter from the m + r - 1 inputs around
+// them with m + r - 1 products instead of m * r: transform the inputs (B^T
+// d) and the filter (G g), multiply point by point, transform back (A^T).
+// Over many channels the point-by-point products become one matrix product
+// over the channels per point of the transformed tile.
 //
-// The input gradient is the forward convolution of the output gradient
-// with the filter turned 180 degrees and its channels swapped. The filter
-// gradient is F(3x3, 4x4) with the same matrices in other roles: the
-// identity behind F(4, 3), sum over x of A[x][i] G[x][j] B^T[x][l] =
-// [l == i + j], is symmetric in A and G, so each 3x3 filter gradient is
-// G^T [(A dy A^T) . (B^T d B)] G summed over the tiles, with dy a 4x4 tile
-// of the output gradient.
+//  - 3x3 filters: F(4x4, 3x3), F(4, 3) along both axes. Each 4x4 output
+//    tile is A^T [(G g G^T) . (B^T d B)] A of the 6x6 input tile d around
+//    it: 36 products per (input, output) channel pair instead of 144.
+//  - 1 x r and r x 1 filters (r = 3 or 7: InceptionV3's factorized
+//    convolutions): F(4, r) along the filter's axis, 4 outputs of a row (or
+//    a column) from r + 3 inputs, 6 products instead of 12 (r = 3) and 10
+//    instead of 28 (r = 7).
+//
+// F(4, 3) uses the points 0, 1, -1, 2, -2 and infinity, with Lavin and
+// Gray's matrices. F(4, 7) needs ten: 0, +-1, +-2, +-1/2, +-3/2 and
+// infinity; its matrices are derived from them when the kernels are
+// compiled. The further the points are from 0 and +-1, the more bits the
+// transforms lose: measured in float against double sums over 160
+// channels, F(4, 3) is off by up to 2.6e-7 of the output's scale, F(4, 7)
+// by 1.6e-6 with +-3/2 (3.3e-6 with +-3, 4.0e-6 with +-4), about what
+// F(4x4, 3x3) loses (1e-6).
+//
+// The input gradient of a 3x3 convolution is the forward convolution of
+// the output gradient with the filter turned 180 degrees and its channels
+// swapped. The filter gradient is F(3x3, 4x4) with the same matrices in
+// other roles: the identity behind F(4, 3), sum over x of A[x][i] G[x][j]
+// B^T[x][l] = [l == i + j], is symmetric in A and G, so each 3x3 filter
+// gradient is G^T [(A dy A^T) . (B^T d B)] G summed over the tiles, with dy
+// a 4x4 tile of the output gradient. The one-axis filters have no
+// gradients here (oneDNN's kernels compute them).
 //
 // Transforms work on one register's vector of channels at a time (16 with
-// AVX-512, 8 otherwise), so both channel counts must be multiples of it. Each is exact algebra; in float the results differ
-// from a direct convolution by a few units in the last place times the
-// transforms' gain (about 1e-6 relative on unit-scale data).
+// AVX-512, 8 otherwise), so both channel counts must be multiples of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,17 +49,24 @@
 
 namespace tfc::winograd {
 
-/// A convolution's geometry: input [n, h, w, c], filter [3, 3, c, k],
+/// A convolution's geometry: input [n, h, w, c], filter [kh, kw, c, k],
 /// output [n, oh, ow, k], stride 1, with `padTop`/`padLeft` implicit zeros
 /// before the input (the output size says how many after).
 struct Geometry {
-  int64_t n, h, w, c, k, oh, ow, padTop, padLeft;
+  int64_t n, h, w, c, k, oh, ow, padTop, padLeft, kh, kw;
 };
 
-/// Whether the algorithm applies: 3x3, stride 1, no dilation, channel
-/// counts multiples of the vector width.
+/// Whether an algorithm computes this convolution: a 3x3, 1x3, 3x1, 1x7 or
+/// 7x1 filter, stride 1, no dilation, channel counts multiples of the
+/// vector width.
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k);
+
+/// Whether it computes this convolution's gradients: `applies`, for a 3x3
+/// filter.
+bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
+                        int64_t strideW, int64_t dilationH, int64_t dilationW,
+                        int64_t c, int64_t k);
 
 /// Whether it pays, with AVX-512, for a convolution of this geometry:
 /// enough tiles to repay transforming the filter at each call, and a
@@ -60,21 +83,23 @@ bool paysWithAvx2(const Geometry &g);
 /// products would spill the panel's accumulators.
 bool pays(const Geometry &g);
 
-/// The floats of a [3, 3, c, k] filter transformed for `forward` (36
-/// [c, k] matrices, G g G^T at each point of the tile).
-int64_t transformedFilterSize(int64_t c, int64_t k);
+/// The floats of a [kh, kw, c, k] filter transformed for `forward` (a
+/// [c, k] matrix per point of the transformed tile).
+int64_t transformedFilterSize(int64_t kh, int64_t kw, int64_t c, int64_t k);
 
-/// Transforms a [3, 3, c, k] filter into `transformed`
+/// Transforms a [kh, kw, c, k] filter into `transformed`
 /// (transformedFilterSize floats). A constant filter is transformed once,
 /// by its call site, and the result kept.
-void transformFilter(tfc_runtime *runtime, const float *filter, int64_t c,
-                     int64_t k, float *transformed);
+void transformFilter(tfc_runtime *runtime, int64_t kh, int64_t kw,
+                     const float *filter, int64_t c, int64_t k,
+                     float *transformed);
 
 /// transformFilter into a buffer of the calling thread, kept for its next
 /// call (a step makes the same calls; a fresh buffer would fault its pages
 /// in each time): for a filter that is not a constant. Valid until the
 /// thread's next call.
-const float *transformFilterForCall(tfc_runtime *runtime, const float *filter,
+const float *transformFilterForCall(tfc_runtime *runtime, int64_t kh,
+                                    int64_t kw, const float *filter,
                                     int64_t c, int64_t k);
 
 /// out = activation(conv(in, filter) + bias + residual), the filter given
@@ -84,12 +109,14 @@ void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *transformedFilter, const float *bias,
              const float *residual, int activation, float *out);
 
-/// The input gradient ([n, h, w, c]) from the output gradient.
+/// The input gradient ([n, h, w, c]) of a 3x3 convolution from the output
+/// gradient.
 void backwardData(tfc_runtime *runtime, const Geometry &g,
                   const float *filter, const float *gradient, float *out);
 
-/// The filter gradient ([3, 3, c, k]) from the input and the output
-/// gradient, summed in a fixed order (the same for any thread count).
+/// The filter gradient ([3, 3, c, k]) of a 3x3 convolution from the input
+/// and the output gradient, summed in a fixed order (the same for any
+/// thread count).
 void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
                     const float *gradient, float *out);
 
