@@ -1855,19 +1855,22 @@ def _(c, rng):
                                          out_backprop=dy, **attrs))
 
 
-@case("ConvWinogradRows", WINOGRAD)
+@case("ConvWinogradFilters", WINOGRAD)
 def _(c, rng):
-    # 1x7, 7x1, 1x3 and 3x1 filters, stride 1, channels multiples of 16: the
-    # factorized convolutions of InceptionV3, which tfc computes on AVX2 by
-    # Winograd's F(4, 7) and F(4, 3) along the filter's axis (17 x 17 and 8
-    # x 8 images: 85 and 16 tiles of 4 outputs), with a bias and ReLU fused
-    # into them; SAME (outputs not whole tiles) and VALID; the filter fed,
-    # and constant (transformed once by its call site).
+    # 1x7, 7x1, 1x3, 3x1 and 5x5 filters, stride 1, channels multiples of
+    # 16: InceptionV3's factorized and 5x5 convolutions, which tfc computes
+    # on AVX2 by Winograd's F(4, 7) and F(4, 3) along the filter's axis (17
+    # x 17 and 8 x 8 images: 85 and 16 tiles of 4 outputs) and F(4x4, 5x5),
+    # with a bias and ReLU fused into them; SAME (outputs not whole tiles)
+    # and VALID; the filter fed, and constant (transformed once by its call
+    # site).
     for shape, fshape, padding, constant in [
             ((1, 17, 17, 16), (1, 7, 16, 32), "SAME", False),
             ((1, 17, 17, 16), (7, 1, 16, 16), "SAME", True),
             ((2, 8, 8, 32), (1, 3, 32, 16), "SAME", False),
-            ((1, 14, 9, 16), (3, 1, 16, 16), "VALID", False)]:
+            ((1, 14, 9, 16), (3, 1, 16, 16), "VALID", False),
+            ((1, 18, 15, 16), (5, 5, 16, 16), "SAME", False),
+            ((1, 14, 17, 16), (5, 5, 16, 32), "VALID", True)]:
         x = c.feed(ordinary_floats(shape, rng))
         values = ordinary_floats(fshape, rng)
         w = const(values, np.float32) if constant else c.feed(values)

@@ -572,9 +572,9 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
   }
 }
 
-/// Winograd's algorithms against the reference convolution: F(4x4, 3x3)
-/// and F(4, 3) and F(4, 7) along either axis (1x3, 3x1, 1x7 and 7x1
-/// filters), on shapes whose output is not a whole number of tiles, SAME,
+/// Winograd's algorithms against the reference convolution: F(4x4, 3x3),
+/// F(4x4, 5x5), and F(4, 3) and F(4, 7) along either axis (1x3, 3x1, 1x7
+/// and 7x1 filters), on shapes whose output is not a whole number of tiles, SAME,
 /// VALID and uneven explicit padding, with each epilogue; the 3x3
 /// gradients against the direct loops. Tolerances are relative to the sum
 /// of the magnitudes of each result's terms (the transforms lose a few bits
@@ -600,16 +600,23 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                         // many blocks (uneven in number) of tiles.
                         {3, 30, 21, 16, 16, 1, 7, 0, 0, 0, 0},
                         {1, 13, 5, 16, 24, 7, 1, 4, 0, 1, 0},
-                        {4, 40, 9, 16, 16, 3, 1, 0, 0, 2, 0}};
+                        {4, 40, 9, 16, 16, 3, 1, 0, 0, 2, 0},
+                        // F(4x4, 5x5): InceptionV3's (SAME at 35 x 35),
+                        // VALID, uneven padding.
+                        {1, 35, 35, 48, 64, 5, 5, 2, 2, 2, 2},
+                        {2, 12, 13, 16, 24, 5, 5, 0, 0, 0, 0},
+                        {1, 9, 10, 32, 16, 5, 5, 3, 1, 0, 4}};
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 2, 2, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 2, 2, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 3, 32));
-  EXPECT_FALSE(tfc::winograd::applies(5, 5, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(1, 5, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(5, 5, 2, 2, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::applies(7, 7, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(1, 7, 1, 2, 1, 1, 16, 16));
   EXPECT_TRUE(tfc::winograd::applies(7, 1, 1, 1, 1, 1, 16, 16));
-  // The one-axis algorithms compute no gradients.
+  // Only F(4x4, 3x3) computes gradients.
   EXPECT_TRUE(tfc::winograd::appliesToGradients(3, 3, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::appliesToGradients(5, 5, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(1, 3, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(7, 1, 1, 1, 1, 1, 16, 16));
   // Too few tiles (3x2) to repay the filter's transform; too many

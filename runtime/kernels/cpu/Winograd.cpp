@@ -1,8 +1,9 @@
 //===- Winograd.cpp - convolutions by Winograd's minimal filtering --------===//
 //
 // See Winograd.h for the algorithms. An algorithm is a transform along
-// each axis of the tile (F(4, 3), F(4, 7), or the identity along an axis
-// the filter does not span); the work is the same for all: blocks of output
+// each axis of the tile (F(4, 3), F(4, 5), F(4, 7), or the identity along
+// an axis the filter does not span); the work is the same for all: blocks
+// of output
 // tiles, each block's transformed input and products small enough to stay
 // in the core's cache. Transform the block's input tiles (V, points x tiles
 // x channels), multiply each point's [tiles, c] by the transformed
@@ -185,6 +186,8 @@ interpolate(const double (&points)[kM + kR - 2]) {
   return t;
 }
 
+constexpr double kF4x5Points[] = {0, 1, -1, 2, -2, 0.5, -0.5};
+constexpr Interpolation<4, 5> kF4x5 = interpolate<4, 5>(kF4x5Points);
 constexpr double kF4x7Points[] = {0, 1, -1, 2, -2, 0.5, -0.5, 1.5, -1.5};
 constexpr Interpolation<4, 7> kF4x7 = interpolate<4, 7>(kF4x7Points);
 
@@ -245,6 +248,7 @@ template <const auto &kT> struct Interpolated {
   }
 };
 
+using F4x5 = Interpolated<kF4x5>;
 using F4x7 = Interpolated<kF4x7>;
 
 /// An axis the filter does not span (one tap): each transform is the
@@ -273,6 +277,7 @@ template <class Down, class Across> struct Algorithm {
 };
 
 using Square3x3 = Algorithm<F4x3, F4x3>;
+using Square5x5 = Algorithm<F4x5, F4x5>;
 using Row3 = Algorithm<Unit, F4x3>;    // 1 x 3
 using Column3 = Algorithm<F4x3, Unit>; // 3 x 1
 using Row7 = Algorithm<Unit, F4x7>;    // 1 x 7
@@ -288,6 +293,8 @@ template <typename F> void withAlgorithm(int64_t kh, int64_t kw, F f) {
     f(Row7{});
   else if (kh == 7 && kw == 1)
     f(Column7{});
+  else if (kh == 5 && kw == 5)
+    f(Square5x5{});
   else
     f(Square3x3{});
 }
@@ -639,7 +646,8 @@ void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
 
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k) {
-  bool shape = (kh == 3 && kw == 3) || (kh == 1 && (kw == 3 || kw == 7)) ||
+  bool shape = (kh == kw && (kh == 3 || kh == 5)) ||
+               (kh == 1 && (kw == 3 || kw == 7)) ||
                (kw == 1 && (kh == 3 || kh == 7));
   return shape && strideH == 1 && strideW == 1 && dilationH == 1 &&
          dilationW == 1 && c > 0 && k > 0 && c % kLanes == 0 &&
@@ -658,9 +666,9 @@ bool paysWithAvx512(const Geometry &g) {
   // up to 256 x 256 channels; 16 tiles of 256 x 256 (a 14x14 image) about
   // tie; with 512 x 512 channels the transformed filter (36 MiB) streams
   // from memory for every block of tiles, and direct convolution wins.
-  // The one-axis algorithms have not been measured against oneDNN's
-  // AVX-512 kernels, which run InceptionV3's 1x7 and 7x1 convolutions at
-  // 87% of that machine's peak: oneDNN keeps them there.
+  // The other algorithms have not been measured against oneDNN's AVX-512
+  // kernels, which run InceptionV3's 1x7, 7x1 and 5x5 convolutions at 87%
+  // of that machine's peak: oneDNN keeps them there.
   if (g.kh != 3 || g.kw != 3)
     return false;
   return Tiling<Square3x3>(g).tiles >= 32 && g.c * g.k <= 256 * 256;

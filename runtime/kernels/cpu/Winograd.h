@@ -12,19 +12,22 @@
 //  - 3x3 filters: F(4x4, 3x3), F(4, 3) along both axes. Each 4x4 output
 //    tile is A^T [(G g G^T) . (B^T d B)] A of the 6x6 input tile d around
 //    it: 36 products per (input, output) channel pair instead of 144.
+//  - 5x5 filters: F(4x4, 5x5), 64 products from an 8x8 input tile instead
+//    of 400.
 //  - 1 x r and r x 1 filters (r = 3 or 7: InceptionV3's factorized
 //    convolutions): F(4, r) along the filter's axis, 4 outputs of a row (or
 //    a column) from r + 3 inputs, 6 products instead of 12 (r = 3) and 10
 //    instead of 28 (r = 7).
 //
 // F(4, 3) uses the points 0, 1, -1, 2, -2 and infinity, with Lavin and
-// Gray's matrices. F(4, 7) needs ten: 0, +-1, +-2, +-1/2, +-3/2 and
-// infinity; its matrices are derived from them when the kernels are
-// compiled. The further the points are from 0 and +-1, the more bits the
-// transforms lose: measured in float against double sums over 160
-// channels, F(4, 3) is off by up to 2.6e-7 of the output's scale, F(4, 7)
-// by 1.6e-6 with +-3/2 (3.3e-6 with +-3, 4.0e-6 with +-4), about what
-// F(4x4, 3x3) loses (1e-6).
+// Gray's matrices. F(4, 5) adds +-1/2, and F(4, 7) +-1/2 and +-3/2; their
+// matrices are derived from the points when the kernels are compiled. The
+// further the points are from 0 and +-1, the more bits the transforms
+// lose: measured in float against double sums over 160 channels (a
+// NumPy model of the transforms), along one axis F(4, 3) and F(4, 5) are
+// off by up to 2.8e-7 of the output's scale, F(4, 7) by 1.6e-6 with
+// +-3/2 (3.3e-6 with +-3, 4.0e-6 with +-4); over 64 channels, F(4x4, 3x3)
+// by 5.5e-6 and F(4x4, 5x5) by 7.3e-6.
 //
 // The input gradient of a 3x3 convolution is the forward convolution of
 // the output gradient with the filter turned 180 degrees and its channels
@@ -32,8 +35,8 @@
 // other roles: the identity behind F(4, 3), sum over x of A[x][i] G[x][j]
 // B^T[x][l] = [l == i + j], is symmetric in A and G, so each 3x3 filter
 // gradient is G^T [(A dy A^T) . (B^T d B)] G summed over the tiles, with dy
-// a 4x4 tile of the output gradient. The one-axis filters have no
-// gradients here (oneDNN's kernels compute them).
+// a 4x4 tile of the output gradient. The other filters have no gradients
+// here (oneDNN's kernels compute them).
 //
 // Transforms work on one register's vector of channels at a time (16 with
 // AVX-512, 8 otherwise), so both channel counts must be multiples of it.
@@ -56,9 +59,9 @@ struct Geometry {
   int64_t n, h, w, c, k, oh, ow, padTop, padLeft, kh, kw;
 };
 
-/// Whether an algorithm computes this convolution: a 3x3, 1x3, 3x1, 1x7 or
-/// 7x1 filter, stride 1, no dilation, channel counts multiples of the
-/// vector width.
+/// Whether an algorithm computes this convolution: a 3x3, 5x5, 1x3, 3x1,
+/// 1x7 or 7x1 filter, stride 1, no dilation, channel counts multiples of
+/// the vector width.
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k);
 
