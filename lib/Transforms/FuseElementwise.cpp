@@ -18,11 +18,14 @@
 // First, though, a convolution claims the elementwise ops after it that
 // its kernel can apply as it writes its output (its epilogue): a bias
 // (Add/AddV2/BiasAdd of a per-channel vector), then a residual (Add/AddV2
-// of a tensor of the output's shape), then ReLU or ReLU6, in that order,
-// each optional, each the only user of the value before it. The
-// convolution and those ops form a group of their own whose root is the
-// last op: the convolution writes the root's value, and its intermediate
-// values never exist. Epilogue groups take precedence over loop fusion.
+// of a tensor of the output's shape), then ReLU, ReLU6 or swish, in that
+// order, each optional, each the only user of the value before it. Swish
+// is x * sigmoid(x), or Keras' x * sigmoid(beta * x) with beta a constant
+// 1 (EfficientNet's activation): the Sigmoid (and the Mul by beta) and
+// the Mul are x's only users. The convolution and those ops form a group
+// of their own whose root is the last op: the convolution writes the
+// root's value, and its intermediate values never exist. Epilogue groups
+// take precedence over loop fusion.
 //
 // A batch norm in training mode takes in the ReLU (or ReLU6) that is the
 // only user of its output: its kernel applies it as it writes y. Unlike
@@ -396,6 +399,55 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
   return chain;
 }
 
+/// Whether `value` is a float32 constant of one element equal to 1.
+bool isConstantOne(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const || !isOneFloat(value))
+    return false;
+  auto elements = producer->getAttrOfType<DenseElementsAttr>("value");
+  return elements && elements.getElementType().isF32() &&
+         elements.getValues<float>()[0] == 1.f;
+}
+
+/// Swish of x, `node`'s value, when x's users compute exactly that (see
+/// the file comment): [the Mul by beta,] the Sigmoid and the Mul by x, in
+/// order; empty if not.
+SmallVector<Operation *> swishOf(Operation *node) {
+  Value x = tfg::getDataResults(node)[0];
+  llvm::SmallSetVector<Operation *, 2> users;
+  for (Operation *user : x.getUsers())
+    users.insert(user);
+  if (users.size() != 2 || llvm::range_size(x.getUses()) != 2)
+    return {};
+  // The other operand of a Mul of x, or null.
+  auto timesX = [&](Operation *mul) -> Value {
+    OperandRange in = tfg::getDataOperands(mul);
+    if (opKindOf(mul) != OpKind::Mul || in.size() != 2 || in[0] == in[1])
+      return {};
+    return in[0] == x ? in[1] : in[1] == x ? in[0] : Value();
+  };
+  for (Operation *first : users) {
+    SmallVector<Operation *> chain;
+    Operation *sigmoid = first;
+    if (Value other = timesX(first); other && isConstantOne(other)) {
+      chain.push_back(first);
+      sigmoid = soleUser(first);
+    }
+    if (!sigmoid || opKindOf(sigmoid) != OpKind::Sigmoid)
+      continue;
+    chain.push_back(sigmoid);
+    Operation *product = soleUser(sigmoid);
+    Operation *second = users[0] == first ? users[1] : users[0];
+    if (product != second ||
+        timesX(product) != tfg::getDataResults(sigmoid)[0])
+      continue;
+    chain.push_back(product);
+    return chain;
+  }
+  return {};
+}
+
 /// The epilogue a convolution's (or a max pooling gradient's) kernel
 /// applies (see the file comment), in order, or what attention's kernel
 /// computes after its first product; empty if none.
@@ -428,14 +480,24 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
            t.getRank() >= 1 && t.getShape().back() == channels &&
            t.getNumElements() == channels;
   };
+  // Every node the epilogue takes in computes a value of the output's
+  // type, alone on the convolution's device, waiting on nothing else.
+  auto fits = [&](Operation *node) {
+    return tfg::getDataResults(node).size() == 1 && sameDevice(node, conv) &&
+           tfg::getDataResults(node)[0].getType() == outType &&
+           tfg::getControlOperands(node).empty();
+  };
   SmallVector<Operation *> chain;
   Operation *last = conv;
   int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
   while (stage < 3) {
+    if (SmallVector<Operation *> swish = swishOf(last);
+        !swish.empty() && llvm::all_of(swish, fits)) {
+      llvm::append_range(chain, swish);
+      break;
+    }
     Operation *user = soleUser(last);
-    if (!user || tfg::getDataResults(user).size() != 1 || !sameDevice(user, conv) ||
-        tfg::getDataResults(user)[0].getType() != outType ||
-        !tfg::getControlOperands(user).empty())
+    if (!user || !fits(user))
       break;
     Value value = tfg::getDataResults(last)[0];
     OpKind userKind = opKindOf(user);

@@ -145,6 +145,58 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Swish after a convolution's bias joins its epilogue: Keras' x *
+// sigmoid(beta * x) with beta a constant 1, and x * sigmoid(x). With beta
+// 2 the kernel cannot apply it: the bias alone joins, and the swish is a
+// loop's group.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("conv")
+// CHECK-NEXT: AddV2({{.*}}) name("bias")
+// CHECK-NEXT: Mul({{.*}}) name("times_beta")
+// CHECK-NEXT: Sigmoid({{.*}}) name("sigmoid")
+// CHECK-NEXT: %[[SWISH:[0-9]+]]:2 = Mul({{.*}}) name("swish")
+// CHECK-NEXT: tfc.yield %[[SWISH]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("plain_conv")
+// CHECK-NEXT: Sigmoid({{.*}}) name("plain_sigmoid")
+// CHECK-NEXT: %[[PLAIN:[0-9]+]]:2 = Mul({{.*}}) name("plain_swish")
+// CHECK-NEXT: tfc.yield %[[PLAIN]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("beta2_conv")
+// CHECK-NEXT: %[[B2:[0-9]+]]:2 = AddV2({{.*}}) name("beta2_bias")
+// CHECK-NEXT: tfc.yield %[[B2]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Mul({{.*}}) name("beta2_times")
+// CHECK-NEXT: Sigmoid({{.*}}) name("beta2_sigmoid")
+// CHECK-NEXT: Mul({{.*}}) name("beta2_swish")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x2x2xf32>} : () -> tensor<1x1x2x2xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %one:2 = Const name("one") {dtype = f32, value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %two:2 = Const name("two") {dtype = f32, value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %conv:2 = Conv2D(%x#0, %w#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %bias:2 = AddV2(%conv#0, %b#0) name("bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %tb:2 = Mul(%one#0, %bias#0) name("times_beta") {T = f32} : (tensor<f32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %sg:2 = Sigmoid(%tb#0) name("sigmoid") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %sw:2 = Mul(%bias#0, %sg#0) name("swish") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pc:2 = Conv2D(%sw#0, %w#0) name("plain_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %ps:2 = Sigmoid(%pc#0) name("plain_sigmoid") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pw:2 = Mul(%ps#0, %pc#0) name("plain_swish") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %c2:2 = Conv2D(%pw#0, %w#0) name("beta2_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %b2:2 = AddV2(%c2#0, %b#0) name("beta2_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %t2:2 = Mul(%two#0, %b2#0) name("beta2_times") {T = f32} : (tensor<f32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %s2:2 = Sigmoid(%t2#0) name("beta2_sigmoid") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %w2:2 = Mul(%b2#0, %s2#0) name("beta2_swish") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
 // A MaxPoolGrad claims the ReluGrad after it when the ReluGrad's features
 // are the pooling's input; not when they are another tensor, nor when
 // the pooling gradient is used elsewhere too.

@@ -1879,6 +1879,26 @@ def _(c, rng):
         c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
 
 
+@case("ConvSwish", REDUCTION)
+def _(c, rng):
+    # Swish after convolutions, which tfc applies in the convolution's
+    # kernel: Keras' x * sigmoid(beta * x) with beta a constant 1 after a
+    # convolution and its bias (a batch of two images), and x * sigmoid(x)
+    # after a depthwise convolution; values around 0 and large enough that
+    # the sigmoid saturates both ways.
+    x = c.feed(ordinary_floats((2, 9, 9, 8), rng, low=-6.0, high=6.0))
+    w = c.feed(ordinary_floats((1, 1, 8, 16), rng))
+    b = c.feed(ordinary_floats((16,), rng))
+    y = raw.AddV2(x=raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1],
+                               padding="SAME"), y=b)
+    beta = tf.constant(1.0, tf.float32)
+    c.fetch(raw.Mul(x=y, y=raw.Sigmoid(x=raw.Mul(x=beta, y=y))))
+    dw = c.feed(ordinary_floats((3, 3, 8, 1), rng))
+    z = raw.DepthwiseConv2dNative(input=x, filter=dw, strides=[1, 1, 1, 1],
+                                  padding="SAME")
+    c.fetch(raw.Mul(x=raw.Sigmoid(x=z), y=z))
+
+
 @case("PoolGrads")
 def _(c, rng):
     # ReLU'd values: windows of zeros, where the first maximum takes the

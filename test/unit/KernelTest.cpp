@@ -440,16 +440,17 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "conv case h=" << t.h << " at " << i;
 
     // The same through oneDNN, with the filter constant and not, and with
-    // each epilogue: bias, residual, ReLU / ReLU6.
+    // each epilogue: bias, residual, ReLU / ReLU6 / swish.
     std::vector<float> bias = randomVector(t.oc, 11);
     std::vector<float> residual = randomVector(got.size(), 12);
     for (int64_t constant : {0, 1})
-      for (int64_t epilogue : {0, 1, 2, 3}) {
+      for (int64_t epilogue : {0, 1, 2, 3, 4}) {
         // None; bias and ReLU; bias, residual and ReLU6; the residual
-        // already in the output (accumulated in place) and ReLU.
+        // already in the output (accumulated in place) and ReLU; bias,
+        // residual and swish.
         bool hasBias = epilogue >= 1, hasResidual = epilogue >= 2;
         bool inPlace = epilogue == 3;
-        int64_t activation = epilogue == 3 ? 1 : epilogue;
+        int64_t activation = epilogue == 3 ? 1 : epilogue == 4 ? 3 : epilogue;
         std::vector<float> dnnl(got.size());
         if (inPlace)
           dnnl = residual;
@@ -463,8 +464,9 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
         for (size_t i = 0; i < dnnl.size(); ++i) {
           float v = want[i] + (hasBias ? bias[i % t.oc] : 0.f) +
                     (hasResidual ? residual[i] : 0.f);
-          v = activation == 1 ? std::max(v, 0.f)
+          v = activation == 1   ? std::max(v, 0.f)
               : activation == 2 ? std::min(std::max(v, 0.f), 6.f)
+              : activation == 3 ? v / (1.f + std::exp(-v))
                                 : v;
           ASSERT_NEAR(dnnl[i], v, 1e-4f)
               << "oneDNN conv h=" << t.h << " epilogue " << epilogue << " at " << i;
@@ -483,14 +485,20 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                            t.stride, t.dilation, t.dilation, pt, pl, mult);
     for (size_t i = 0; i < dgot.size(); ++i)
       ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
-    std::vector<float> ddnnl(dgot.size());
-    tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), nullptr, nullptr,
-                            ddnnl.data(),
-                            convTable({t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh,
-                                       ow, t.stride, t.stride, t.dilation,
-                                       t.dilation, pt, pl, 1, 1, 0, 0, 0}));
-    for (size_t i = 0; i < ddnnl.size(); ++i)
-      ASSERT_NEAR(ddnnl[i], dwant[i], 1e-4f) << "oneDNN depthwise h=" << t.h << " at " << i;
+    // Through oneDNN, without an epilogue and with swish.
+    for (int64_t activation : {0, 3}) {
+      std::vector<float> ddnnl(dgot.size());
+      tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), nullptr, nullptr,
+                              ddnnl.data(),
+                              convTable({t.n, t.h, t.w, t.c, t.kh, t.kw, mult, oh,
+                                         ow, t.stride, t.stride, t.dilation,
+                                         t.dilation, pt, pl, 1, 1, activation, 0, 0}));
+      for (size_t i = 0; i < ddnnl.size(); ++i) {
+        float v = activation == 3 ? dwant[i] / (1.f + std::exp(-dwant[i])) : dwant[i];
+        ASSERT_NEAR(ddnnl[i], v, 1e-4f)
+            << "oneDNN depthwise h=" << t.h << " activation " << activation << " at " << i;
+      }
+    }
 
     // Pooling with the same window (no dilation).
     if (t.dilation == 1)
@@ -569,6 +577,29 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
         ASSERT_NEAR(results[0][filterGradient][i], results[1][filterGradient][i],
                     1e-4f)
             << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
+  }
+}
+
+/// Swish after a convolution whose images' outputs pass the kernel's 8 MiB
+/// group (OneDnnConv.cpp): the primitive runs on two images at a time
+/// (3 MiB each), swish after each pair; with a residual read at each
+/// pair's offset.
+TEST_P(KernelTest, SwishConvolutionInGroupsOfImages) {
+  const int64_t n = 4, h = 64, w = 64, c = 8, oc = 192;
+  std::vector<float> in = randomVector(n * h * w * c, 16);
+  std::vector<float> filter = randomVector(c * oc, 17);
+  std::vector<float> bias = randomVector(oc, 18);
+  std::vector<float> residual = randomVector(n * h * w * oc, 19);
+  std::vector<float> got(residual.size()), want(got.size());
+  static tfc_conv2d_params params = {n, h, w, c, 1, 1, oc, h, w, 1, 1,
+                                     1, 1, 0, 0, 0, 1, 3, 1, 1};
+  tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), filter.data(), bias.data(),
+                          residual.data(), got.data(), &params);
+  tfc::reference::conv2d(in.data(), filter.data(), want.data(), n, h, w, c, 1,
+                         1, oc, h, w, 1, 1, 1, 1, 0, 0);
+  for (size_t i = 0; i < got.size(); ++i) {
+    float v = want[i] + bias[i % oc] + residual[i];
+    ASSERT_NEAR(got[i], v / (1.f + std::exp(-v)), 1e-4f) << "at " << i;
   }
 }
 
@@ -656,7 +687,7 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     tfc::reference::conv2d(absX.data(), absFilter.data(), magnitude.data(), t.n,
                            t.h, t.w, t.c, t.kh, t.kw, t.k, oh, ow, 1, 1, 1, 1,
                            t.padTop, t.padLeft);
-    for (int activation : {0, 1, 2}) {
+    for (int activation : {0, 1, 2, 3}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
       std::vector<float> transformed(
@@ -667,8 +698,10 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                              bias.data(), got.data(), activation, got.data());
       for (size_t i = 0; i < got.size(); ++i) {
         float v = want[i] + bias[i % t.k] + residual[i];
-        v = activation == 0 ? v : activation == 1 ? std::max(v, 0.f)
-                                                  : std::min(std::max(v, 0.f), 6.f);
+        v = activation == 0   ? v
+            : activation == 1 ? std::max(v, 0.f)
+            : activation == 2 ? std::min(std::max(v, 0.f), 6.f)
+                              : v / (1.f + std::exp(-v));
         ASSERT_NEAR(got[i], v, 1e-5f * (1 + magnitude[i]))
             << "forward " << shape << " activation " << activation << " at " << i;
       }

@@ -768,7 +768,7 @@ typedef struct tfc_conv2d_params {
   int64_t depthwise;       /* 0 or 1 */
   int64_t filter_constant; /* 1: the filter is a constant of the program,
                               reordered for the primitive once */
-  int64_t activation;      /* 0 none, 1 ReLU, 2 ReLU6 */
+  int64_t activation;      /* 0 none, 1 ReLU, 2 ReLU6, 3 swish: x * sigmoid(x) */
   int64_t has_bias;        /* 0 or 1 */
   int64_t residual;        /* 0 none, 1 read from `residual`, 2 already in
                               `out` (which `residual` then equals) */

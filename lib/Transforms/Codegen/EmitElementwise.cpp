@@ -850,6 +850,9 @@ protected:
         OpKind kind = opKindOf(member);
         if (kind == OpKind::Relu || kind == OpKind::Relu6) {
           epilogue.activation = kind == OpKind::Relu ? 1 : 2;
+        } else if (kind == OpKind::Sigmoid || kind == OpKind::Mul) {
+          // Swish's members: its Mul by beta (1), Sigmoid and Mul by x.
+          epilogue.activation = 3;
         } else {
           OperandRange in = tfg::getDataOperands(member);
           Value other = in[0] == value ? in[1] : in[0];

@@ -55,8 +55,8 @@ mlir::MemRefType variableType(mlir::Operation *variableNode);
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
-/// an activation (0 none, 1 ReLU, 2 ReLU6); `root` is the node whose value
-/// it writes.
+/// an activation (0 none, 1 ReLU, 2 ReLU6, 3 swish); `root` is the node
+/// whose value it writes.
 struct ConvEpilogue {
   mlir::Value bias, residual;
   int64_t activation = 0;

@@ -25,6 +25,7 @@
 #include "Parallel.h"
 #include "Runtime.h"
 #include "NativeVector.h"
+#include "VectorMath.h"
 
 #include <algorithm>
 #include <array>
@@ -556,10 +557,12 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
       if (residual)
         v += loadNative(residual + offset);
       // (Written so that NaN passes through, as TensorFlow's ReLUs let it.)
-      if (activation != 0)
+      if (activation == 1 || activation == 2)
         v = v < 0.f ? Vec{} : v;
       if (activation == 2)
         v = v > 6.f ? splatNative(6.f) : v;
+      if (activation == 3)
+        v *= vector_math::sigmoid(v);
       storeNative(out + offset, v);
     }
 }
