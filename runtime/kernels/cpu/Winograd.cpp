@@ -376,7 +376,8 @@ template <class A> struct Tiling {
   /// Blocks of up to kTilesPerBlock tiles. Past one block a thread, their
   /// number is rounded up to a multiple of the threads and their tiles
   /// shared evenly, so that no thread ends alone on a last block (three
-  /// full blocks on two threads took as long as four).
+  /// full blocks on two threads take as long as four: one thread makes
+  /// two).
   int64_t blocks(int64_t threads) const {
     int64_t blocks = (tiles + A::kTilesPerBlock - 1) / A::kTilesPerBlock;
     if (blocks > threads)
