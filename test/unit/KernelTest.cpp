@@ -660,6 +660,14 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 256, 256, 7, 7, 1, 1, 3, 3}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({32, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
+  // The other algorithms: on AVX2 from 12 tiles (InceptionV3's 1x7 at 17
+  // x 17 has 85 tiles of 1 x 4, at 4 x 4 it would have 4); on AVX-512,
+  // where they have not been measured, never.
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 4, 4, 192, 192, 4, 4, 0, 3, 1, 7}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 35, 35, 48, 64, 35, 35, 2, 2, 5, 5}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 35, 35, 48, 64, 35, 35, 2, 2, 5, 5}));
   // These tests link the kernels built for the baseline ISA, where
   // oneDNN's direct convolutions are always chosen.
   EXPECT_FALSE(tfc::winograd::pays({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}));
