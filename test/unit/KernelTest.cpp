@@ -603,9 +603,9 @@ TEST_P(KernelTest, SwishConvolutionInGroupsOfImages) {
   }
 }
 
-/// Winograd's algorithms against the reference convolution: F(4x4, 3x3),
-/// F(4x4, 5x5), and F(4, 3) and F(4, 7) along either axis (1x3, 3x1, 1x7
-/// and 7x1 filters), on shapes whose output is not a whole number of tiles, SAME,
+/// Winograd's algorithms against the reference convolution: F(4x4, 3x3)
+/// and F(2x2, 3x3), F(4x4, 5x5), and F(4, 3) and F(4, 7) along either axis
+/// (1x3, 3x1, 1x7 and 7x1 filters), on shapes whose output is not a whole number of tiles, SAME,
 /// VALID and uneven explicit padding, with each epilogue; the 3x3
 /// gradients against the direct loops. Tolerances are relative to the sum
 /// of the magnitudes of each result's terms (the transforms lose a few bits
@@ -621,6 +621,10 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                         // One block of tiles, its 40 output channels split
                         // between the threads (16 + 24: a part panel).
                         {1, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},
+                        // Too few 4x4 tiles (4, 2): F(2x2, 3x3), SAME and
+                        // VALID.
+                        {1, 7, 7, 32, 48, 3, 3, 1, 1, 1, 1},
+                        {2, 6, 5, 16, 16, 3, 3, 0, 0, 0, 0},
                         // InceptionV3's factorized convolutions (SAME),
                         // at 17 x 17: rows of 4 outputs and a part tile.
                         {1, 17, 17, 32, 48, 1, 7, 0, 3, 0, 3},
@@ -655,11 +659,17 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1, 3, 3}));
   EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1, 3, 3}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}));
-  // Too few tiles (2x2) to repay reading the transformed filter.
-  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 256, 256, 7, 7, 1, 1, 3, 3}));
+  // Too few tiles (1) to repay reading the transformed filter, even of
+  // F(2x2, 3x3) (4); at 7 x 7 F(2x2, 3x3)'s 16 tiles pay with many
+  // channels (F(4x4, 3x3) would have 4, and the gradients' are not
+  // chosen), not with few.
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 4, 4, 512, 512, 4, 4, 1, 1, 3, 3}));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 7, 7, 128, 32, 7, 7, 1, 1, 3, 3}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({32, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
+  // (The tests' kernels are the baseline ISA's: neither pays there.)
+  EXPECT_FALSE(tfc::winograd::gradientsPay({1, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
   // The other algorithms: on AVX2 from 12 tiles (InceptionV3's 1x7 at 17
   // x 17 has 85 tiles of 1 x 4, at 4 x 4 it would have 4); on AVX-512,
   // where they have not been measured, never.
@@ -698,10 +708,9 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     for (int activation : {0, 1, 2, 3}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
-      std::vector<float> transformed(
-          tfc::winograd::transformedFilterSize(t.kh, t.kw, t.c, t.k));
-      tfc::winograd::transformFilter(runtime, t.kh, t.kw, filter.data(), t.c,
-                                     t.k, transformed.data());
+      std::vector<float> transformed(tfc::winograd::transformedFilterSize(g));
+      tfc::winograd::transformFilter(runtime, g, filter.data(),
+                                     transformed.data());
       tfc::winograd::forward(runtime, g, x.data(), transformed.data(),
                              bias.data(), got.data(), activation, got.data());
       for (size_t i = 0; i < got.size(); ++i) {

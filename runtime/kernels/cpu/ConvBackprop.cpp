@@ -173,7 +173,7 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
       tfc::winograd::appliesToGradients(p.kh, p.kw, p.stride_h, p.stride_w,
                                         p.dilation_h, p.dilation_w, p.c,
                                         p.out_c) &&
-      tfc::winograd::pays(geometry)) {
+      tfc::winograd::gradientsPay(geometry)) {
     if (p.filter_gradient)
       tfc::winograd::backwardFilter(runtime, geometry, operand, gradient, out);
     else

@@ -240,19 +240,17 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
 /// size, as much memory traffic as a small image's whole convolution),
 /// another one at each call.
 static const float *winogradFilter(tfc_runtime *runtime, const ConvParams &p,
+                                   const tfc::winograd::Geometry &geometry,
                                    const float *filter) {
   if (!p.filter_constant)
-    return tfc::winograd::transformFilterForCall(runtime, p.kh, p.kw, filter,
-                                                 p.c, p.out_c);
+    return tfc::winograd::transformFilterForCall(runtime, geometry, filter);
   static tfc::onednn::PrimitiveCache<std::vector<float>> cache;
   return cache
       .lookup(&p,
               [&] {
                 auto transformed = std::make_unique<std::vector<float>>(
-                    tfc::winograd::transformedFilterSize(p.kh, p.kw, p.c,
-                                                         p.out_c));
-                tfc::winograd::transformFilter(runtime, p.kh, p.kw, filter,
-                                               p.c, p.out_c,
+                    tfc::winograd::transformedFilterSize(geometry));
+                tfc::winograd::transformFilter(runtime, geometry, filter,
                                                transformed->data());
                 return transformed;
               })
@@ -272,7 +270,7 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                              p.dilation_w, p.c, p.out_c) &&
       tfc::winograd::pays(geometry)) {
     tfc::winograd::forward(runtime, geometry, in,
-                           winogradFilter(runtime, p, filter),
+                           winogradFilter(runtime, p, geometry, filter),
                            p.has_bias ? bias : nullptr,
                            p.residual ? residual : nullptr,
                            int(p.activation), out);

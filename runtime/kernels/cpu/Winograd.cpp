@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -187,6 +188,8 @@ interpolate(const double (&points)[kM + kR - 2]) {
   return t;
 }
 
+constexpr double kF2x3Points[] = {0, 1, -1};
+constexpr Interpolation<2, 3> kF2x3 = interpolate<2, 3>(kF2x3Points);
 constexpr double kF4x5Points[] = {0, 1, -1, 2, -2, 0.5, -0.5};
 constexpr Interpolation<4, 5> kF4x5 = interpolate<4, 5>(kF4x5Points);
 constexpr double kF4x7Points[] = {0, 1, -1, 2, -2, 0.5, -0.5, 1.5, -1.5};
@@ -249,6 +252,7 @@ template <const auto &kT> struct Interpolated {
   }
 };
 
+using F2x3 = Interpolated<kF2x3>;
 using F4x5 = Interpolated<kF4x5>;
 using F4x7 = Interpolated<kF4x7>;
 
@@ -278,27 +282,13 @@ template <class Down, class Across> struct Algorithm {
 };
 
 using Square3x3 = Algorithm<F4x3, F4x3>;
+using SmallSquare3x3 = Algorithm<F2x3, F2x3>;
 using Square5x5 = Algorithm<F4x5, F4x5>;
 using Row3 = Algorithm<Unit, F4x3>;    // 1 x 3
 using Column3 = Algorithm<F4x3, Unit>; // 3 x 1
 using Row7 = Algorithm<Unit, F4x7>;    // 1 x 7
 using Column7 = Algorithm<F4x7, Unit>; // 7 x 1
 
-/// Calls f with the algorithm of a kh x kw filter (one `applies` accepts).
-template <typename F> void withAlgorithm(int64_t kh, int64_t kw, F f) {
-  if (kh == 1 && kw == 3)
-    f(Row3{});
-  else if (kh == 3 && kw == 1)
-    f(Column3{});
-  else if (kh == 1 && kw == 7)
-    f(Row7{});
-  else if (kh == 7 && kw == 1)
-    f(Column7{});
-  else if (kh == 5 && kw == 5)
-    f(Square5x5{});
-  else
-    f(Square3x3{});
-}
 
 //===----------------------------------------------------------------------===//
 // Tiles
@@ -394,6 +384,31 @@ template <class A> struct Tiling {
             inImage % columns * A::kTileW};
   }
 };
+
+/// The fewest tiles for which an algorithm pays with AVX2 (see
+/// paysWithAvx2).
+constexpr int64_t kFewestTilesAvx2 = 12;
+
+/// Calls f with the algorithm that computes convolution g (one `applies`
+/// accepts). A 3x3 filter is F(4x4, 3x3)'s, or F(2x2, 3x3)'s on images too
+/// small for kFewestTilesAvx2 of F(4x4, 3x3)'s tiles (7 x 7 and 8 x 8 at
+/// batch 1: 4 tiles, 16 of F(2x2, 3x3)'s).
+template <typename F> void withAlgorithm(const Geometry &g, F f) {
+  if (g.kh == 1 && g.kw == 3)
+    f(Row3{});
+  else if (g.kh == 3 && g.kw == 1)
+    f(Column3{});
+  else if (g.kh == 1 && g.kw == 7)
+    f(Row7{});
+  else if (g.kh == 7 && g.kw == 1)
+    f(Column7{});
+  else if (g.kh == 5 && g.kw == 5)
+    f(Square5x5{});
+  else if (Tiling<Square3x3>(g).tiles < kFewestTilesAvx2)
+    f(SmallSquare3x3{});
+  else
+    f(Square3x3{});
+}
 
 /// The input window of output tile `at`, channels [c0, c0 + kLanes),
 /// transformed: point p goes to v + p * pointStride. Positions outside the
@@ -688,12 +703,23 @@ bool paysWithAvx2(const Geometry &g) {
   // (A convolution of a model reads its transformed filter once a step,
   // from memory: a benchmark that repeats one call reads it from the L3
   // and shows 256 x 256 channels winning at 4 tiles, which a model's
-  // step does not.)
+  // step does not.) A 3x3 filter on a 7 x 7 or 8 x 8 image goes to
+  // F(2x2, 3x3) instead (16 tiles at batch 1; 16 products for 4 outputs
+  // instead of 36, a transformed filter 16/9 of the filter's size), with
+  // many channels, where oneDNN's direct kernels are slow on so few
+  // pixels: inside the step, ResNet-50's three 7 x 7 x 512 convolutions at
+  // batch 1 took 5.66 and 4.95 ms against 7.61 and 5.70 (the step's
+  // noise moved the whole step more), InceptionV3's two 8 x 8 x 448 ones
+  // 1.73 and 1.26 ms against 2.22 and 1.67. DenseNet121's 7 x 7
+  // convolutions (128 to 32 channels) gained nothing.
   int64_t tiles = 0;
-  withAlgorithm(g.kh, g.kw, [&](auto algorithm) {
-    tiles = Tiling<decltype(algorithm)>(g).tiles;
+  bool smallTiles = false;
+  withAlgorithm(g, [&](auto algorithm) {
+    using A = decltype(algorithm);
+    tiles = Tiling<A>(g).tiles;
+    smallTiles = std::is_same_v<A, SmallSquare3x3>;
   });
-  return tiles >= 12;
+  return tiles >= kFewestTilesAvx2 && (!smallTiles || g.c * g.k >= 256 * 256);
 }
 
 bool pays(const Geometry &g) {
@@ -707,36 +733,45 @@ bool pays(const Geometry &g) {
 #endif
 }
 
-int64_t transformedFilterSize(int64_t kh, int64_t kw, int64_t c, int64_t k) {
-  int64_t points = 0;
-  withAlgorithm(kh, kw, [&](auto algorithm) {
-    points = decltype(algorithm)::kPoints;
-  });
-  return points * c * paddedColumns(k);
+bool gradientsPay(const Geometry &g) {
+#if defined(__AVX512F__)
+  return paysWithAvx512(g);
+#elif defined(__AVX2__)
+  return Tiling<Square3x3>(g).tiles >= kFewestTilesAvx2;
+#else
+  (void)g;
+  return false;
+#endif
 }
 
-void transformFilter(tfc_runtime *runtime, int64_t kh, int64_t kw,
-                     const float *filter, int64_t c, int64_t k,
-                     float *transformed) {
-  withAlgorithm(kh, kw, [&](auto algorithm) {
-    transformFilterWith<decltype(algorithm)>(runtime, filter, c, k,
+int64_t transformedFilterSize(const Geometry &g) {
+  int64_t points = 0;
+  withAlgorithm(g, [&](auto algorithm) {
+    points = decltype(algorithm)::kPoints;
+  });
+  return points * g.c * paddedColumns(g.k);
+}
+
+void transformFilter(tfc_runtime *runtime, const Geometry &g,
+                     const float *filter, float *transformed) {
+  withAlgorithm(g, [&](auto algorithm) {
+    transformFilterWith<decltype(algorithm)>(runtime, filter, g.c, g.k,
                                              transformed);
   });
 }
 
-const float *transformFilterForCall(tfc_runtime *runtime, int64_t kh,
-                                    int64_t kw, const float *filter,
-                                    int64_t c, int64_t k) {
+const float *transformFilterForCall(tfc_runtime *runtime, const Geometry &g,
+                                    const float *filter) {
   thread_local std::vector<float> transformed;
-  transformed.resize(transformedFilterSize(kh, kw, c, k));
-  transformFilter(runtime, kh, kw, filter, c, k, transformed.data());
+  transformed.resize(transformedFilterSize(g));
+  transformFilter(runtime, g, filter, transformed.data());
   return transformed.data();
 }
 
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *transformedFilter, const float *bias,
              const float *residual, int activation, float *out) {
-  withAlgorithm(g.kh, g.kw, [&](auto algorithm) {
+  withAlgorithm(g, [&](auto algorithm) {
     forwardWith<decltype(algorithm)>(runtime, g, in, transformedFilter, bias,
                                      residual, activation, out);
   });
@@ -754,8 +789,8 @@ void backwardData(tfc_runtime *runtime, const Geometry &g,
         turned[((8 - tap) * g.k + ko) * g.c + ci] = filter[(tap * g.c + ci) * g.k + ko];
   Geometry transposed{g.n, g.oh, g.ow, g.k, g.c, g.h, g.w, 2 - g.padTop, 2 - g.padLeft, 3, 3};
   forward(runtime, transposed, gradient,
-          transformFilterForCall(runtime, 3, 3, turned.data(), g.k, g.c),
-          nullptr, nullptr, 0, out);
+          transformFilterForCall(runtime, transposed, turned.data()), nullptr,
+          nullptr, 0, out);
 }
 
 void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,

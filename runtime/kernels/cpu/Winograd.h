@@ -11,7 +11,9 @@
 //
 //  - 3x3 filters: F(4x4, 3x3), F(4, 3) along both axes. Each 4x4 output
 //    tile is A^T [(G g G^T) . (B^T d B)] A of the 6x6 input tile d around
-//    it: 36 products per (input, output) channel pair instead of 144.
+//    it: 36 products per (input, output) channel pair instead of 144. On
+//    images too small for enough of its tiles (7 x 7 at batch 1),
+//    F(2x2, 3x3): 16 products from a 4x4 input tile instead of 36.
 //  - 5x5 filters: F(4x4, 5x5), 64 products from an 8x8 input tile instead
 //    of 400.
 //  - 1 x r and r x 1 filters (r = 3 or 7: InceptionV3's factorized
@@ -20,7 +22,8 @@
 //    instead of 28 (r = 7).
 //
 // F(4, 3) uses the points 0, 1, -1, 2, -2 and infinity, with Lavin and
-// Gray's matrices. F(4, 5) adds +-1/2, and F(4, 7) +-1/2 and +-3/2; their
+// Gray's matrices; F(2, 3) 0, 1, -1 and infinity. F(4, 5) adds +-1/2 to
+// F(4, 3)'s, and F(4, 7) +-1/2 and +-3/2; their
 // matrices are derived from the points when the kernels are compiled. The
 // further the points are from 0 and +-1, the more bits the transforms
 // lose: measured in float against double sums over 160 channels (a
@@ -86,24 +89,27 @@ bool paysWithAvx2(const Geometry &g);
 /// products would spill the panel's accumulators.
 bool pays(const Geometry &g);
 
-/// The floats of a [kh, kw, c, k] filter transformed for `forward` (a
-/// [c, k] matrix per point of the transformed tile).
-int64_t transformedFilterSize(int64_t kh, int64_t kw, int64_t c, int64_t k);
+/// Whether backwardData and backwardFilter pay here: as `pays`, counting
+/// F(4x4, 3x3)'s tiles (the gradients have no F(2x2, 3x3)).
+bool gradientsPay(const Geometry &g);
 
-/// Transforms a [kh, kw, c, k] filter into `transformed`
+/// The floats of convolution g's [kh, kw, c, k] filter transformed for
+/// `forward` (a [c, k] matrix per point of the transformed tile of g's
+/// algorithm).
+int64_t transformedFilterSize(const Geometry &g);
+
+/// Transforms convolution g's filter into `transformed`
 /// (transformedFilterSize floats). A constant filter is transformed once,
 /// by its call site, and the result kept.
-void transformFilter(tfc_runtime *runtime, int64_t kh, int64_t kw,
-                     const float *filter, int64_t c, int64_t k,
-                     float *transformed);
+void transformFilter(tfc_runtime *runtime, const Geometry &g,
+                     const float *filter, float *transformed);
 
 /// transformFilter into a buffer of the calling thread, kept for its next
 /// call (a step makes the same calls; a fresh buffer would fault its pages
 /// in each time): for a filter that is not a constant. Valid until the
 /// thread's next call.
-const float *transformFilterForCall(tfc_runtime *runtime, int64_t kh,
-                                    int64_t kw, const float *filter,
-                                    int64_t c, int64_t k);
+const float *transformFilterForCall(tfc_runtime *runtime, const Geometry &g,
+                                    const float *filter);
 
 /// out = activation(conv(in, filter) + bias + residual), the filter given
 /// transformed; bias ([k]) and residual (the output's shape, possibly
