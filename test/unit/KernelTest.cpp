@@ -614,13 +614,15 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   struct Case {
     int64_t n, h, w, c, k, kh, kw, padTop, padLeft, padBottom, padRight;
   };
+  // (F(4x4, 3x3) takes a 3x3 filter from 12 of its tiles, F(2x2, 3x3)
+  // below: the first five cases have 12 or more.)
   const Case cases[] = {{2, 16, 16, 32, 64, 3, 3, 1, 1, 1, 1}, // SAME, whole tiles.
-                        {1, 9, 7, 16, 16, 3, 3, 1, 1, 1, 1},   // SAME, part tiles.
+                        {2, 9, 7, 16, 16, 3, 3, 1, 1, 1, 1},   // SAME, part tiles.
                         {2, 10, 11, 16, 32, 3, 3, 0, 0, 0, 0}, // VALID.
-                        {1, 6, 9, 48, 16, 3, 3, 2, 0, 1, 2},   // Explicit.
+                        {2, 6, 9, 48, 16, 3, 3, 2, 0, 1, 2},   // Explicit.
                         // One block of tiles, its 40 output channels split
                         // between the threads (16 + 24: a part panel).
-                        {1, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},
+                        {3, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},
                         // Too few 4x4 tiles (4, 2): F(2x2, 3x3), SAME and
                         // VALID.
                         {1, 7, 7, 32, 48, 3, 3, 1, 1, 1, 1},
