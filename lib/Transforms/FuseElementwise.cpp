@@ -401,13 +401,7 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
 
 /// Whether `value` is a float32 constant of one element equal to 1.
 bool isConstantOne(Value value) {
-  Operation *producer = value.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) ||
-      opKindOf(producer) != OpKind::Const || !isOneFloat(value))
-    return false;
-  auto elements = producer->getAttrOfType<DenseElementsAttr>("value");
-  return elements && elements.getElementType().isF32() &&
-         elements.getValues<float>()[0] == 1.f;
+  return isOneFloat(value) && scalarFloatConstant(value) == 1.0;
 }
 
 /// Swish of x, `node`'s value, when x's users compute exactly that (see

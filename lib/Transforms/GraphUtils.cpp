@@ -132,6 +132,17 @@ Value skipIdentities(Value value) {
   return value;
 }
 
+std::optional<double> scalarFloatConstant(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      opKindOf(producer) != OpKind::Const)
+    return std::nullopt;
+  auto dense = producer->getAttrOfType<DenseFPElementsAttr>("value");
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  return (*dense.getValues<APFloat>().begin()).convertToDouble();
+}
+
 bool isStateful(Operation *node) {
   const proto::OpDef *opDef = OpRegistry::get().lookup(tfg::getOpType(node));
   return !opDef || opDef->is_stateful();

@@ -1966,15 +1966,7 @@ LogicalResult oneHot(ShapeContext &c) {
 
 /// The value of a float scalar Const feeding input `i` of the node.
 std::optional<double> constantFloat(ShapeContext &c, unsigned i) {
-  Value input = tfg::getDataOperands(c.getNode())[i];
-  Operation *producer = input.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) ||
-      opKindOf(producer) != OpKind::Const)
-    return std::nullopt;
-  auto dense = producer->getAttrOfType<DenseFPElementsAttr>("value");
-  if (!dense || dense.getNumElements() != 1)
-    return std::nullopt;
-  return (*dense.getValues<APFloat>().begin()).convertToDouble();
+  return scalarFloatConstant(tfg::getDataOperands(c.getNode())[i]);
 }
 
 LogicalResult range(ShapeContext &c) {

@@ -125,6 +125,10 @@ bool isStateful(mlir::Operation *node);
 /// `value` seen through Identity nodes: the first value no Identity made.
 mlir::Value skipIdentities(mlir::Value value);
 
+/// The value of a floating-point Const of one element that `value` is the
+/// output of, or none.
+std::optional<double> scalarFloatConstant(mlir::Value value);
+
 /// Names of the module's target, init and queue runner nodes: nodes that
 /// must stay even though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
