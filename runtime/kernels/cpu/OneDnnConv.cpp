@@ -82,11 +82,10 @@ void swishInPlace(tfc_runtime *runtime, float *data, int64_t count) {
   auto range = [&](int64_t first, int64_t last) {
     int64_t i = first;
     for (; i + kLanes <= last; i += kLanes) {
-      tfc::NativeFloats x = tfc::loadNative(data + i);
-      tfc::storeNative(data + i, x * tfc::vector_math::sigmoid(x));
+      tfc::storeNative(data + i, tfc::vector_math::activation(tfc::loadNative(data + i), 3));
     }
     for (; i < last; ++i)
-      data[i] *= tfc::vector_math::sigmoid(data[i]);
+      data[i] = tfc::vector_math::activation(data[i], 3);
   };
   // Whole vectors per part, so that only the last part has a tail.
   int64_t vectors = (count + kLanes - 1) / kLanes;
@@ -225,13 +224,7 @@ static void applyEpilogue(const ConvParams &p, const float *bias,
       v += bias[i % channels];
     if (residual)
       v += residual[i];
-    if (p.activation == 1)
-      v = std::max(v, 0.f);
-    else if (p.activation == 2)
-      v = std::min(std::max(v, 0.f), 6.f);
-    else if (p.activation == 3)
-      v *= tfc::vector_math::sigmoid(v);
-    out[i] = v;
+    out[i] = tfc::vector_math::activation(v, p.activation);
   }
 }
 

@@ -193,6 +193,20 @@ template <typename V> TFC_VECTOR_MATH V sigmoid(V x) {
   return select(x < 0.0f, e * s, s);
 }
 
+/// A convolution epilogue's activation (tfc_conv2d_params' `activation`:
+/// 0 none, 1 ReLU, 2 ReLU6, 3 swish, x * sigmoid(x)) of one float or of a
+/// vector. NaN passes through ReLU and ReLU6, as TensorFlow's let it.
+template <typename V> TFC_VECTOR_MATH V activation(V x, int64_t kind) {
+  using namespace detail;
+  if (kind == 1 || kind == 2)
+    x = select(x < 0.0f, splat(x, 0.0f), x);
+  if (kind == 2)
+    x = select(x > 6.0f, splat(x, 6.0f), x);
+  if (kind == 3)
+    x = x * sigmoid(x);
+  return x;
+}
+
 template <typename V> TFC_VECTOR_MATH V erfc(V x) {
   using namespace detail;
   V a = select(x < 0.0f, -x, x);

@@ -571,14 +571,7 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
       Vec v = o[i][j] + biasValues;
       if (residual)
         v += loadNative(residual + offset);
-      // (Written so that NaN passes through, as TensorFlow's ReLUs let it.)
-      if (activation == 1 || activation == 2)
-        v = v < 0.f ? Vec{} : v;
-      if (activation == 2)
-        v = v > 6.f ? splatNative(6.f) : v;
-      if (activation == 3)
-        v *= vector_math::sigmoid(v);
-      storeNative(out + offset, v);
+      storeNative(out + offset, vector_math::activation(v, activation));
     }
 }
 
