@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The benchmark models, built with Keras (fixed seeds) and frozen.
 
-    python bench/models.py NAME --batch B --out DIR
+    python bench/models.py NAME --batch B --out DIR [--float64]
 
 writes DIR/frozen.pb (variables folded into constants), DIR/x.npy (an input
 drawn with a fixed seed), DIR/want.npy (TensorFlow's output for it) and
 DIR/model.json (feed and fetch names). NAME is one of: mlp, cnn, resnet50,
-mobilenetv2, transformer. ResNet-50 and MobileNetV2 are the Keras
-applications with random weights (weights=None); they are made here on
-demand, never committed (ResNet-50's frozen graph is about 100 MB).
+mobilenetv2, transformer, or one of the keras.applications models below
+(APPLICATIONS, OTHER_APPLICATIONS). These are made with random weights
+(weights=None) here on demand, never committed (ResNet-50's frozen graph is
+about 100 MB, VGG16's about 530 MB). With --float64, only DIR/exact.npy
+is written: the output for DIR/x.npy computed in float64 with the same
+weights.
 
 Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 """
@@ -92,7 +95,30 @@ APPLICATIONS = {
     "convnexttiny": application(keras.applications.ConvNeXtTiny, 224),
     "mobilenetv3small": application(keras.applications.MobileNetV3Small, 224),
 }
+# The rest of the keras.applications models that the broad corpus
+# (test/corpus/broad.py) compiles, at their own image sizes (bench/run.py
+# --models other-applications). The larger members of these families
+# (EfficientNetB2-B7, ConvNeXt Small to XLarge, DenseNet201, NASNetLarge,
+# ResNet152V2, EfficientNetV2 B1-B3, M and L) are the same ops at larger
+# sizes and are left out to keep a run within an hour or two.
+OTHER_APPLICATIONS = {
+    "resnet50v2": application(keras.applications.ResNet50V2, 224),
+    "resnet101": application(keras.applications.ResNet101, 224),
+    "resnet152": application(keras.applications.ResNet152, 224),
+    "resnet101v2": application(keras.applications.ResNet101V2, 224),
+    "vgg16": application(keras.applications.VGG16, 224),
+    "vgg19": application(keras.applications.VGG19, 224),
+    "mobilenet": application(keras.applications.MobileNet, 224),
+    "mobilenetv3large": application(keras.applications.MobileNetV3Large, 224),
+    "densenet169": application(keras.applications.DenseNet169, 224),
+    "inceptionresnetv2": application(keras.applications.InceptionResNetV2, 299),
+    "efficientnetb1": application(keras.applications.EfficientNetB1, 240),
+    "efficientnetv2b0": application(keras.applications.EfficientNetV2B0, 224),
+    "efficientnetv2s": application(keras.applications.EfficientNetV2S, 384),
+    "nasnetmobile": application(keras.applications.NASNetMobile, 224),
+}
 MODELS.update(APPLICATIONS)
+MODELS.update(OTHER_APPLICATIONS)
 
 
 def build(name, batch):
@@ -107,12 +133,37 @@ def build(name, batch):
     return graph_def, frozen.inputs[0].name, frozen.outputs[0].name, fn, shape
 
 
+def float64_output(name, x):
+    """Model `name`'s output for x computed in float64 with the float32
+    model's weights: the answer that TensorFlow's and tfc's float32
+    programs both round towards."""
+    keras.utils.set_random_seed(SEED)
+    model32, _ = MODELS[name]()
+    # The policy, not floatx alone: once a model is built, the global
+    # policy is fixed and floatx no longer changes the layers' dtype.
+    keras.config.set_dtype_policy("float64")
+    try:
+        model64, _ = MODELS[name]()
+    finally:
+        keras.config.set_dtype_policy("float32")
+    model64.set_weights([w.astype(np.float64) for w in model32.get_weights()])
+    if any(w.dtype != "float64" for w in model64.weights):
+        raise SystemExit("%s: some weights did not become float64" % name)
+    return model64(tf.constant(x, tf.float64), training=False).numpy()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name", choices=sorted(MODELS))
     parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--float64", action="store_true",
+                        help="only write DIR/exact.npy: the output for DIR/x.npy in float64")
     args = parser.parse_args()
+    if args.float64:
+        x = np.load(os.path.join(args.out, "x.npy"))
+        np.save(os.path.join(args.out, "exact.npy"), float64_output(args.name, x))
+        return
     graph_def, feed, fetch, fn, shape = build(args.name, args.batch)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "frozen.pb"), "wb") as f:
