@@ -200,9 +200,14 @@ def main():
             check = subprocess.run([args.npy_compare, got, want,
                                     "--rtol", "1e-3", "--atol", "%.3g" % atol],
                                    capture_output=True, text=True)
-            diff = check.stdout.split(",")[1].strip()
-            if check.returncode:
+            if check.returncode == 0:
+                diff = check.stdout.split(",")[1].strip()
+            elif check.stdout.startswith("MISMATCH") and "elements" in check.stdout:
+                # Values differ; their shapes and types agree.
                 diff = against_float64(model, batch, d, got, want, check.stdout.strip())
+            else:
+                sys.exit("%s batch %d: output differs from TensorFlow's: %s"
+                         % (model, batch, (check.stdout + check.stderr).strip()))
             steps = steps_for(model, batch)
             results = {"tfc": [], "session": [], "function": []}
             for _ in range(args.rounds):
