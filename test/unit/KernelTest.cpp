@@ -29,6 +29,21 @@ std::vector<float> randomVector(size_t n, unsigned seed) {
   return v;
 }
 
+/// An epilogue's activation (enum tfc_activation) of one value, written
+/// out here rather than taken from the kernels' vector math under test.
+float activate(float v, int64_t kind) {
+  switch (kind) {
+  case TFC_ACTIVATION_RELU:
+    return std::max(v, 0.f);
+  case TFC_ACTIVATION_RELU6:
+    return std::min(std::max(v, 0.f), 6.f);
+  case TFC_ACTIVATION_SWISH:
+    return v / (1.f + std::exp(-v));
+  default:
+    return v;
+  }
+}
+
 tfc_runtime *runtimeWithThreads(int32_t threads) {
   tfc_runtime_options options = {};
   options.threads = threads;
@@ -450,7 +465,9 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
         // residual and swish.
         bool hasBias = epilogue >= 1, hasResidual = epilogue >= 2;
         bool inPlace = epilogue == 3;
-        int64_t activation = epilogue == 3 ? 1 : epilogue == 4 ? 3 : epilogue;
+        int64_t activation = epilogue == 3   ? TFC_ACTIVATION_RELU
+                             : epilogue == 4 ? TFC_ACTIVATION_SWISH
+                                             : epilogue; // NONE, RELU, RELU6
         std::vector<float> dnnl(got.size());
         if (inPlace)
           dnnl = residual;
@@ -464,11 +481,7 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
         for (size_t i = 0; i < dnnl.size(); ++i) {
           float v = want[i] + (hasBias ? bias[i % t.oc] : 0.f) +
                     (hasResidual ? residual[i] : 0.f);
-          v = activation == 1   ? std::max(v, 0.f)
-              : activation == 2 ? std::min(std::max(v, 0.f), 6.f)
-              : activation == 3 ? v / (1.f + std::exp(-v))
-                                : v;
-          ASSERT_NEAR(dnnl[i], v, 1e-4f)
+          ASSERT_NEAR(dnnl[i], activate(v, activation), 1e-4f)
               << "oneDNN conv h=" << t.h << " epilogue " << epilogue << " at " << i;
         }
       }
@@ -486,7 +499,7 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
     for (size_t i = 0; i < dgot.size(); ++i)
       ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
     // Through oneDNN, without an epilogue and with swish.
-    for (int64_t activation : {0, 3}) {
+    for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_SWISH}) {
       std::vector<float> ddnnl(dgot.size());
       tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), nullptr, nullptr,
                               ddnnl.data(),
@@ -494,8 +507,7 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                                          ow, t.stride, t.stride, t.dilation,
                                          t.dilation, pt, pl, 1, 1, activation, 0, 0}));
       for (size_t i = 0; i < ddnnl.size(); ++i) {
-        float v = activation == 3 ? dwant[i] / (1.f + std::exp(-dwant[i])) : dwant[i];
-        ASSERT_NEAR(ddnnl[i], v, 1e-4f)
+        ASSERT_NEAR(ddnnl[i], activate(dwant[i], activation), 1e-4f)
             << "oneDNN depthwise h=" << t.h << " activation " << activation << " at " << i;
       }
     }
@@ -707,7 +719,8 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     tfc::reference::conv2d(absX.data(), absFilter.data(), magnitude.data(), t.n,
                            t.h, t.w, t.c, t.kh, t.kw, t.k, oh, ow, 1, 1, 1, 1,
                            t.padTop, t.padLeft);
-    for (int activation : {0, 1, 2, 3}) {
+    for (int activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU,
+                           TFC_ACTIVATION_RELU6, TFC_ACTIVATION_SWISH}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
       std::vector<float> transformed(tfc::winograd::transformedFilterSize(g));
@@ -716,11 +729,7 @@ TEST_P(KernelTest, WinogradMatchesReference) {
       tfc::winograd::forward(runtime, g, x.data(), transformed.data(),
                              bias.data(), got.data(), activation, got.data());
       for (size_t i = 0; i < got.size(); ++i) {
-        float v = want[i] + bias[i % t.k] + residual[i];
-        v = activation == 0   ? v
-            : activation == 1 ? std::max(v, 0.f)
-            : activation == 2 ? std::min(std::max(v, 0.f), 6.f)
-                              : v / (1.f + std::exp(-v));
+        float v = activate(want[i] + bias[i % t.k] + residual[i], activation);
         ASSERT_NEAR(got[i], v, 1e-5f * (1 + magnitude[i]))
             << "forward " << shape << " activation " << activation << " at " << i;
       }
@@ -849,7 +858,7 @@ TEST_P(KernelTest, BatchNormsComputeTheOpsFoldedIntoThem) {
     std::vector<float> y(rows * c), mean(c), variance(c), savedMean(c),
         savedVariance(c), pooled(images * oh * ow * c, 42.f),
         want(pooled.size());
-    for (int64_t activation : {0, 1}) {
+    for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
       tfc_cpu_batch_norm_training_f32(
           runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
           y.data(), mean.data(), variance.data(), savedMean.data(),

@@ -54,6 +54,16 @@ enum tfc_dtype {
   TFC_UINT64 = 23,
 };
 
+/* The activation a kernel applies to each value as it writes it: a
+ * convolution's epilogue (tfc_conv2d_params' `activation`) and a training
+ * batch norm's y. NaN passes through ReLU and ReLU6, as in TensorFlow. */
+enum tfc_activation {
+  TFC_ACTIVATION_NONE = 0,
+  TFC_ACTIVATION_RELU = 1,
+  TFC_ACTIVATION_RELU6 = 2, /* min(max(x, 0), 6) */
+  TFC_ACTIVATION_SWISH = 3, /* x * sigmoid(x); convolutions only */
+};
+
 /* One input or output of a model: "node:port", dtype, shape. The shape is
  * static but for the batch: dims[0] is -1 in a model compiled for any
  * batch size (tfc_model.batch_tile > 0) when the tensor's first dimension
@@ -768,7 +778,7 @@ typedef struct tfc_conv2d_params {
   int64_t depthwise;       /* 0 or 1 */
   int64_t filter_constant; /* 1: the filter is a constant of the program,
                               reordered for the primitive once */
-  int64_t activation;      /* 0 none, 1 ReLU, 2 ReLU6, 3 swish: x * sigmoid(x) */
+  int64_t activation;      /* enum tfc_activation */
   int64_t has_bias;        /* 0 or 1 */
   int64_t residual;        /* 0 none, 1 read from `residual`, 2 already in
                               `out` (which `residual` then equals) */
@@ -844,8 +854,8 @@ void tfc_cpu_conv2d_backprop_direct_f32(
  * are the running statistics (the batch's, variance Bessel-corrected,
  * averaged with running_mean/running_variance when average_factor != 1;
  * those may be NULL otherwise); saved_mean/saved_variance (may be NULL)
- * are the batch's, for the gradient. y goes through an activation:
- * 0 none, 1 ReLU, 2 ReLU6 (a ReLU the compiler folded in). Unless
+ * are the batch's, for the gradient. y goes through `activation` (enum
+ * tfc_activation, not swish: a ReLU the compiler folded in). Unless
  * `pooled` is NULL, y ([images, height, width, channels]) is also max-
  * pooled into it ([images, pooled_h, pooled_w, channels]; windows as
  * tfc_cpu_pool2d_f32's: a MaxPool the compiler folded in). */

@@ -849,10 +849,11 @@ protected:
       for (Operation *member : ArrayRef(members).drop_front()) {
         OpKind kind = opKindOf(member);
         if (kind == OpKind::Relu || kind == OpKind::Relu6) {
-          epilogue.activation = kind == OpKind::Relu ? 1 : 2;
+          epilogue.activation = kind == OpKind::Relu ? TFC_ACTIVATION_RELU
+                                                      : TFC_ACTIVATION_RELU6;
         } else if (kind == OpKind::Sigmoid || kind == OpKind::Mul) {
           // Swish's members: its Mul by beta (1), Sigmoid and Mul by x.
-          epilogue.activation = 3;
+          epilogue.activation = TFC_ACTIVATION_SWISH;
         } else {
           OperandRange in = tfg::getDataOperands(member);
           Value other = in[0] == value ? in[1] : in[0];

@@ -132,9 +132,10 @@ protected:
     pointers.push_back(f32(factor));
     // The ReLU or ReLU6 tfc-fuse-elementwise folded in, applied to y.
     auto activation = node->getAttrOfType<StringAttr>(kActivationAttr);
-    int64_t activationKind = !activation                   ? 0
-                             : activation.getValue() == "Relu" ? 1
-                                                               : 2;
+    int64_t activationKind = !activation ? TFC_ACTIVATION_NONE
+                             : activation.getValue() == "Relu"
+                                 ? TFC_ACTIVATION_RELU
+                                 : TFC_ACTIVATION_RELU6;
     step.callKernel(loc, step.kernelName("batch_norm_training_f32"), pointers,
                     {rows, channels, activationKind, xType.getDimSize(0),
                      xType.getDimSize(1), xType.getDimSize(2), pool[0], pool[1],

@@ -181,7 +181,7 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
         *geometry, filterType.getDimSize(3));
     params.depthwise = isDepthwise;
     params.filter_constant = constantFilter;
-    params.activation = epilogue ? epilogue->activation : 0;
+    params.activation = epilogue ? epilogue->activation : TFC_ACTIVATION_NONE;
     params.has_bias = epilogue && epilogue->bias;
     params.residual = residualMode;
     Value paramsPointer = constantParams(loc, params);

@@ -55,11 +55,11 @@ mlir::MemRefType variableType(mlir::Operation *variableNode);
 
 /// What a convolution's kernel applies to its output (see
 /// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
-/// an activation (0 none, 1 ReLU, 2 ReLU6, 3 swish); `root` is the node
+/// an activation (an enum tfc_activation); `root` is the node
 /// whose value it writes.
 struct ConvEpilogue {
   mlir::Value bias, residual;
-  int64_t activation = 0;
+  int64_t activation = TFC_ACTIVATION_NONE;
   mlir::Operation *root = nullptr;
 };
 

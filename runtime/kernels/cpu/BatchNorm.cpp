@@ -141,8 +141,8 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     variance[ch] = float(std::max(var, 0.0));
     factor[ch] = scale[ch] / std::sqrt(variance[ch] + epsilon);
   }
-  // y, through the activation folded in (0 none, 1 ReLU, 2 ReLU6); one
-  // loop for each, so that each vectorizes.
+  // y, through the activation folded in (none, ReLU or ReLU6); one loop
+  // for each, so that each vectorizes.
   auto normalizeRow = [&](auto activate, int64_t r) {
     const float *__restrict in = x + r * channels;
     float *__restrict out = y + r * channels;
@@ -175,9 +175,9 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     double perImage = double(imageRows * channels);
     tfc::parallelFor(runtime, images, Eigen::TensorOpCost(4 * perImage, 5 * perImage, 4 * perImage), eachImage);
   };
-  if (activation == 1)
+  if (activation == TFC_ACTIVATION_RELU)
     normalize([](float v) { return std::max(v, 0.f); });
-  else if (activation == 2)
+  else if (activation == TFC_ACTIVATION_RELU6)
     normalize([](float v) { return std::min(std::max(v, 0.f), 6.f); });
   else
     normalize([](float v) { return v; });

@@ -67,7 +67,7 @@ constexpr int64_t kSwishGroupBytes = int64_t(8) << 20;
 /// most that divide the batch and whose output fits kSwishGroupBytes (one
 /// at least).
 int64_t imagesPerCall(const ConvParams &p) {
-  if (p.activation != 3)
+  if (p.activation != TFC_ACTIVATION_SWISH)
     return p.n;
   int64_t imageBytes = p.oh * p.ow * outputChannels(p) * int64_t(sizeof(float));
   int64_t images = p.n;
@@ -82,10 +82,10 @@ void swishInPlace(tfc_runtime *runtime, float *data, int64_t count) {
   auto range = [&](int64_t first, int64_t last) {
     int64_t i = first;
     for (; i + kLanes <= last; i += kLanes) {
-      tfc::storeNative(data + i, tfc::vector_math::activation(tfc::loadNative(data + i), 3));
+      tfc::storeNative(data + i, tfc::vector_math::activation(tfc::loadNative(data + i), TFC_ACTIVATION_SWISH));
     }
     for (; i < last; ++i)
-      data[i] = tfc::vector_math::activation(data[i], 3);
+      data[i] = tfc::vector_math::activation(data[i], TFC_ACTIVATION_SWISH);
   };
   // Whole vectors per part, so that only the last part has a tail.
   int64_t vectors = (count + kLanes - 1) / kLanes;
@@ -190,9 +190,9 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
   else if (p.residual)
     epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
   // (Swish follows each call; see the file comment.)
-  if (p.activation == 1)
+  if (p.activation == TFC_ACTIVATION_RELU)
     epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-  else if (p.activation == 2)
+  else if (p.activation == TFC_ACTIVATION_RELU6)
     epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
   attr.set_post_ops(epilogue);
   dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
@@ -335,7 +335,7 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
                           const_cast<float *>(residual + first * outImage))});
     prim->conv.execute(stream, args);
     stream.wait();
-    if (p.activation == 3)
+    if (p.activation == TFC_ACTIVATION_SWISH)
       swishInPlace(runtime, groupOut, images * outImage);
   }
 }

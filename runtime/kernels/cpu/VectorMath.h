@@ -17,6 +17,7 @@
 
 #include "NativeVector.h"
 #include "Vector16.h"
+#include "tfc/Runtime/tfc_runtime.h"
 #include "tfc/Support/MathPolynomials.h"
 
 #include <cmath>
@@ -193,16 +194,15 @@ template <typename V> TFC_VECTOR_MATH V sigmoid(V x) {
   return select(x < 0.0f, e * s, s);
 }
 
-/// A convolution epilogue's activation (tfc_conv2d_params' `activation`:
-/// 0 none, 1 ReLU, 2 ReLU6, 3 swish, x * sigmoid(x)) of one float or of a
-/// vector. NaN passes through ReLU and ReLU6, as TensorFlow's let it.
+/// An epilogue's activation (`kind`, an enum tfc_activation) of one float
+/// or of a vector. NaN passes through ReLU and ReLU6, as TensorFlow's let it.
 template <typename V> TFC_VECTOR_MATH V activation(V x, int64_t kind) {
   using namespace detail;
-  if (kind == 1 || kind == 2)
+  if (kind == TFC_ACTIVATION_RELU || kind == TFC_ACTIVATION_RELU6)
     x = select(x < 0.0f, splat(x, 0.0f), x);
-  if (kind == 2)
+  if (kind == TFC_ACTIVATION_RELU6)
     x = select(x > 6.0f, splat(x, 6.0f), x);
-  if (kind == 3)
+  if (kind == TFC_ACTIVATION_SWISH)
     x = x * sigmoid(x);
   return x;
 }

@@ -113,8 +113,7 @@ const float *transformFilterForCall(tfc_runtime *runtime, const Geometry &g,
 
 /// out = activation(conv(in, filter) + bias + residual), the filter given
 /// transformed; bias ([k]) and residual (the output's shape, possibly
-/// `out` itself) may be null; activation 0 none, 1 ReLU, 2 ReLU6, 3 swish
-/// (x * sigmoid(x)).
+/// `out` itself) may be null; `activation` is an enum tfc_activation.
 void forward(tfc_runtime *runtime, const Geometry &g, const float *in,
              const float *transformedFilter, const float *bias,
              const float *residual, int activation, float *out);
