@@ -56,7 +56,7 @@ enum tfc_dtype {
 
 /* The activation a kernel applies to each value as it writes it: a
  * convolution's epilogue (tfc_conv2d_params' `activation`) and a training
- * batch norm's y. NaN passes through ReLU and ReLU6, as in TensorFlow. */
+ * batch norm's y. */
 enum tfc_activation {
   TFC_ACTIVATION_NONE = 0,
   TFC_ACTIVATION_RELU = 1,
