@@ -6,9 +6,9 @@
 writes DIR/frozen.pb (variables folded into constants), DIR/x.npy (an input
 drawn with a fixed seed), DIR/want.npy (TensorFlow's output for it) and
 DIR/model.json (feed and fetch names). NAME is one of: mlp, cnn, resnet50,
-mobilenetv2, transformer, or one of the keras.applications models below
-(APPLICATIONS, OTHER_APPLICATIONS). These are made with random weights
-(weights=None) here on demand, never committed (ResNet-50's frozen graph is
+mobilenetv2, transformer, or one of the keras.applications models of
+catalog.py (its groups applications and other-applications). These are
+made with random weights (weights=None) here on demand, never committed (ResNet-50's frozen graph is
 about 100 MB, VGG16's about 530 MB). With --float64, only DIR/exact.npy
 is written: the output for DIR/x.npy computed in float64 with the same
 weights.
@@ -19,6 +19,7 @@ Needs tensorflow-cpu==2.21.0 and numpy; tfc itself never does.
 import argparse
 import json
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -27,6 +28,9 @@ import tensorflow as tf  # noqa: E402
 import keras  # noqa: E402
 from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
     convert_variables_to_constants_v2)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog  # noqa: E402
 
 SEED = 7
 
@@ -84,41 +88,9 @@ def application(constructor, size):
 
 MODELS = {"mlp": mlp, "cnn": cnn, "resnet50": resnet50,
           "mobilenetv2": mobilenetv2, "transformer": transformer}
-
-# The other keras.applications families that tfc compiles, one model each
-# (bench/run.py --models applications).
-APPLICATIONS = {
-    "efficientnetb0": application(keras.applications.EfficientNetB0, 224),
-    "densenet121": application(keras.applications.DenseNet121, 224),
-    "inceptionv3": application(keras.applications.InceptionV3, 299),
-    "xception": application(keras.applications.Xception, 299),
-    "convnexttiny": application(keras.applications.ConvNeXtTiny, 224),
-    "mobilenetv3small": application(keras.applications.MobileNetV3Small, 224),
-}
-# The rest of the keras.applications models that the broad corpus
-# (test/corpus/broad.py) compiles, at their own image sizes (bench/run.py
-# --models other-applications). The larger members of these families
-# (EfficientNetB2-B7, ConvNeXt Small to XLarge, DenseNet201, NASNetLarge,
-# ResNet152V2, EfficientNetV2 B1-B3, M and L) are the same ops at larger
-# sizes and are left out to keep a run of them under about two hours.
-OTHER_APPLICATIONS = {
-    "resnet50v2": application(keras.applications.ResNet50V2, 224),
-    "resnet101": application(keras.applications.ResNet101, 224),
-    "resnet152": application(keras.applications.ResNet152, 224),
-    "resnet101v2": application(keras.applications.ResNet101V2, 224),
-    "vgg16": application(keras.applications.VGG16, 224),
-    "vgg19": application(keras.applications.VGG19, 224),
-    "mobilenet": application(keras.applications.MobileNet, 224),
-    "mobilenetv3large": application(keras.applications.MobileNetV3Large, 224),
-    "densenet169": application(keras.applications.DenseNet169, 224),
-    "inceptionresnetv2": application(keras.applications.InceptionResNetV2, 299),
-    "efficientnetb1": application(keras.applications.EfficientNetB1, 240),
-    "efficientnetv2b0": application(keras.applications.EfficientNetV2B0, 224),
-    "efficientnetv2s": application(keras.applications.EfficientNetV2S, 384),
-    "nasnetmobile": application(keras.applications.NASNetMobile, 224),
-}
-MODELS.update(APPLICATIONS)
-MODELS.update(OTHER_APPLICATIONS)
+# The keras.applications models, as the catalog names them.
+MODELS.update({m.name: application(getattr(keras.applications, m.application), m.side)
+               for m in catalog.MODELS if m.application})
 
 
 def build(name, batch):

@@ -43,29 +43,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import catalog  # noqa: E402
 import machine  # noqa: E402
 ROOT = os.path.dirname(HERE)
 
 
-# Timed steps at batch 1 (fewer at larger batches): enough for a stable
-# median in a few seconds per runner.
-STEPS = {"mlp": 2000, "cnn": 500, "transformer": 100, "mobilenetv2": 40,
-         "resnet50": 20, "efficientnetb0": 40, "densenet121": 20,
-         "inceptionv3": 20, "xception": 20, "convnexttiny": 10,
-         "mobilenetv3small": 100, "resnet50v2": 20, "resnet101": 10,
-         "resnet152": 10, "resnet101v2": 10, "vgg16": 10, "vgg19": 10,
-         "mobilenet": 40, "mobilenetv3large": 40, "densenet169": 20,
-         "inceptionresnetv2": 10, "efficientnetb1": 30, "efficientnetv2b0": 40,
-         "efficientnetv2s": 10, "nasnetmobile": 30}
-DEFAULT_MODELS = "mlp,cnn,resnet50,mobilenetv2,transformer"
-APPLICATIONS = "efficientnetb0,densenet121,inceptionv3,xception,convnexttiny,mobilenetv3small"
-OTHER_APPLICATIONS = ("resnet50v2,resnet101,resnet152,resnet101v2,vgg16,vgg19,mobilenet,"
-                      "mobilenetv3large,densenet169,inceptionresnetv2,efficientnetb1,"
-                      "efficientnetv2b0,efficientnetv2s,nasnetmobile")
-
-
 def steps_for(model, batch):
-    return max(5, STEPS[model] // max(1, batch // 4))
+    """The catalog's timed steps at batch 1, fewer at larger batches."""
+    return max(5, catalog.BY_NAME[model].steps // max(1, batch // 4))
 
 
 def measure(cmd):
@@ -158,7 +143,7 @@ def against_float64(model, batch, d, got, want, mismatch):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=DEFAULT_MODELS)
+    parser.add_argument("--models", default=catalog.names("default"))
     parser.add_argument("--batches", default="1,32")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--rounds", type=int, default=3)
@@ -173,9 +158,11 @@ def main():
         return worker(args)
 
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
-    groups = {"applications": APPLICATIONS, "other-applications": OTHER_APPLICATIONS,
-              "all": ",".join((DEFAULT_MODELS, APPLICATIONS, OTHER_APPLICATIONS))}
-    models = groups.get(args.models, args.models)
+    models = (catalog.names(args.models)
+              if args.models in catalog.GROUPS + ("all",) else args.models)
+    unknown = [m for m in models.split(",") if m not in catalog.BY_NAME]
+    if unknown:
+        sys.exit("run.py: --models: unknown model %s (see bench/catalog.py)" % unknown[0])
     rows = []
     for model in models.split(","):
         for batch in map(int, args.batches.split(",")):
