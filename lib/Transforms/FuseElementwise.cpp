@@ -25,7 +25,9 @@
 // the Mul are x's only users. The convolution and those ops form a group
 // of their own whose root is the last op: the convolution writes the
 // root's value, and its intermediate values never exist. Epilogue groups
-// take precedence over loop fusion.
+// take precedence over loop fusion. Where two convolutions' outputs are
+// added, the first to reach the add takes it as its residual; the other's
+// epilogue stops before it (its bias, say).
 //
 // A batch norm in training mode takes in the ReLU (or ReLU6) that is the
 // only user of its output: its kernel applies it as it writes y. Unlike
@@ -652,8 +654,19 @@ struct FuseElementwisePass
         if (!tfg::isNode(node) || claimed.contains(node))
           continue;
         SmallVector<Operation *> chain = epilogueOf(node);
-        if (chain.empty() ||
-            llvm::any_of(chain, [&](Operation *op) { return claimed.contains(op); }))
+        auto firstClaimed = llvm::find_if(
+            chain, [&](Operation *op) { return claimed.contains(op); });
+        // Two convolutions whose outputs are added (a block whose shortcut
+        // is a convolution too) both reach that add; the first claims it
+        // as its residual, and the second keeps the bias before it. A
+        // convolution's epilogue ends anywhere its stages do (the add
+        // another one claimed ends this one's chain), attention's does not.
+        OpKind kind = opKindOf(node);
+        if (kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative)
+          chain.erase(firstClaimed, chain.end());
+        else if (firstClaimed != chain.end())
+          continue;
+        if (chain.empty())
           continue;
         SmallVector<Operation *> &members = groups[chain.back()];
         members.push_back(node);

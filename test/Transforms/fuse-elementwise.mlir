@@ -145,6 +145,39 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Two convolutions whose biased outputs are added (ResNetV2's first block
+// of a stage, whose shortcut is a convolution): the first claims the add
+// and the ReLU as its residual and activation, the second keeps its bias
+// (each group stands where its root was: the second's bias comes first).
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("second_conv")
+// CHECK-NEXT: %[[SECOND:[0-9]+]]:2 = BiasAdd({{.*}}) name("second_bias")
+// CHECK-NEXT: tfc.yield %[[SECOND]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("first_conv")
+// CHECK-NEXT: AddV2({{.*}}) name("first_bias")
+// CHECK-NEXT: AddV2({{.*}}) name("sum")
+// CHECK-NEXT: %[[SUM_RELU:[0-9]+]]:2 = Relu({{.*}}) name("relu")
+// CHECK-NEXT: tfc.yield %[[SUM_RELU]]#0
+// CHECK-NEXT: }
+// CHECK-NOT: name(
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x2x2xf32>} : () -> tensor<1x1x2x2xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %c1:2 = Conv2D(%x#0, %w#0) name("first_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %b1:2 = AddV2(%c1#0, %b#0) name("first_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %c2:2 = Conv2D(%x#0, %w#0) name("second_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %b2:2 = BiasAdd(%c2#0, %b#0) name("second_bias") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %sum:2 = AddV2(%b2#0, %b1#0) name("sum") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %relu:2 = Relu(%sum#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
 // Swish after a convolution's bias joins its epilogue: Keras' x *
 // sigmoid(beta * x) with beta a constant 1, and x * sigmoid(x). With beta
 // 2 the kernel cannot apply it: the bias alone joins, and the swish is a
