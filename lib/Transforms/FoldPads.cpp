@@ -1,18 +1,25 @@
-//===- FoldPads.cpp - zero padding into the convolution that reads it -----===//
+//===- FoldPads.cpp - zero padding into the window op that reads it -------===//
 //
 // Keras pads an image with ZeroPadding2D before a VALID strided
-// convolution (MobileNetV2's and EfficientNet's stride-2 depthwise blocks):
-// a Pad node that fills a copy of the whole tensor with zeros, then copies
-// the image into it, for a convolution that could have read the image with
-// those zeros as its own padding. This pass makes that padding the
-// convolution's: Conv2D or DepthwiseConv2dNative (NHWC) with VALID or
-// EXPLICIT padding, reading a Pad of constant paddings that pad only the
-// spatial dimensions, and no more on a side than the (dilated) filter's
-// extent minus one (so that every output still reads one input element),
-// becomes the same convolution with EXPLICIT padding (its own plus the
-// Pad's) reading the Pad's input. The Pad must have no other reader, no
-// control edges and the convolution's device; tfc-remove-dead-nodes then
-// erases it. The convolution's output shape is unchanged.
+// convolution (MobileNetV2's and EfficientNet's stride-2 depthwise blocks)
+// or max pooling (ResNet's first pooling): a Pad node that fills a copy of
+// the whole tensor with zeros, then copies the image into it, for a window
+// op that could have read the image with those zeros as its own padding.
+// This pass makes that padding the window op's: Conv2D,
+// DepthwiseConv2dNative or MaxPool (NHWC) with VALID or EXPLICIT padding,
+// reading a Pad of constant paddings that pad only the spatial dimensions,
+// and no more on a side than the (dilated) window's extent minus one (so
+// that every output still reads one input element), becomes the same op
+// with EXPLICIT padding (its own plus the Pad's) reading the Pad's input.
+// The Pad must have no other reader, no control edges and the op's
+// device; tfc-remove-dead-nodes then erases it. The output shape is
+// unchanged.
+//
+// A convolution's padding counts as zeros, as the Pad's did. Max pooling
+// skips its padding instead, which is the same only where the maximum of
+// each window's elements is at least zero: the Pad's input must be a
+// ReLU's or ReLU6's output (ResNet's is: convolution, batch norm, ReLU,
+// then the Pad), and every window holds an element of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,74 +39,104 @@ namespace tfc {
 
 namespace {
 
-/// The convolution's explicit paddings as 8 values (NHWC: before and
+/// The window op's explicit paddings as 8 values (NHWC: before and
 /// after each dimension): zeros for VALID, none for SAME or a malformed
 /// list.
-std::optional<SmallVector<int64_t>> ownPaddings(Operation *conv) {
-  auto padding = conv->getAttrOfType<StringAttr>("padding");
+std::optional<SmallVector<int64_t>> ownPaddings(Operation *window) {
+  auto padding = window->getAttrOfType<StringAttr>("padding");
   if (!padding)
     return std::nullopt;
   if (padding.getValue() == "VALID")
     return SmallVector<int64_t>(8, 0);
   if (padding.getValue() != "EXPLICIT")
     return std::nullopt;
-  SmallVector<int64_t> pads = intListAttr(conv, "explicit_paddings");
+  SmallVector<int64_t> pads = intListAttr(window, "explicit_paddings");
   if (pads.size() != 8)
     return std::nullopt;
   return pads;
 }
 
-/// Folds the Pad `conv` reads into it; whether it did.
-bool foldPad(Operation *conv) {
-  OpKind kind = opKindOf(conv);
-  if (kind != OpKind::Conv2D && kind != OpKind::DepthwiseConv2dNative)
+/// Whether `value` is never negative: a ReLU's or ReLU6's output.
+bool nonNegative(Value value) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      value != tfg::getDataResults(producer)[0])
     return false;
-  auto format = conv->getAttrOfType<StringAttr>("data_format");
+  OpKind kind = opKindOf(producer);
+  return kind == OpKind::Relu || kind == OpKind::Relu6;
+}
+
+/// The window's extent minus one along NHWC dimension `spatial` (1 or 2):
+/// a convolution's dilated filter's, or a pooling's ksize's; none if
+/// unknown.
+std::optional<int64_t> windowReach(Operation *window, int spatial) {
+  if (opKindOf(window) == OpKind::MaxPool) {
+    SmallVector<int64_t> ksize = intListAttr(window, "ksize");
+    if (ksize.size() != 4)
+      return std::nullopt;
+    return ksize[spatial] - 1;
+  }
+  auto filter =
+      dyn_cast<RankedTensorType>(tfg::getDataOperands(window)[1].getType());
+  if (!filter || !filter.hasStaticShape())
+    return std::nullopt;
+  SmallVector<int64_t> dilations = intListAttr(window, "dilations");
+  if (dilations.size() != 4)
+    dilations.assign(4, 1);
+  return (filter.getDimSize(spatial - 1) - 1) * dilations[spatial];
+}
+
+/// Folds the Pad `window` (a convolution or max pooling) reads into it;
+/// whether it did.
+bool foldPad(Operation *window) {
+  OpKind kind = opKindOf(window);
+  if (kind != OpKind::Conv2D && kind != OpKind::DepthwiseConv2dNative &&
+      kind != OpKind::MaxPool)
+    return false;
+  auto format = window->getAttrOfType<StringAttr>("data_format");
   if (format && format.getValue() != "NHWC")
     return false;
-  Value padded = tfg::getDataOperands(conv)[0];
+  Value padded = tfg::getDataOperands(window)[0];
   Operation *pad = padded.getDefiningOp();
   if (!pad || !tfg::isNode(pad) || opKindOf(pad) != OpKind::Pad ||
       !padded.hasOneUse() || !tfg::getControlOperands(pad).empty() ||
       !tfg::getControlToken(pad).use_empty() ||
-      tfg::getRequestedDevice(pad) != tfg::getRequestedDevice(conv) ||
-      tfg::getAssignedDevice(pad) != tfg::getAssignedDevice(conv))
+      tfg::getRequestedDevice(pad) != tfg::getRequestedDevice(window) ||
+      tfg::getAssignedDevice(pad) != tfg::getAssignedDevice(window))
+    return false;
+  if (kind == OpKind::MaxPool && !nonNegative(tfg::getDataOperands(pad)[0]))
     return false;
   std::optional<SmallVector<int64_t>> added =
       constantInts(tfg::getDataOperands(pad)[1]);
-  std::optional<SmallVector<int64_t>> own = ownPaddings(conv);
-  auto filter =
-      dyn_cast<RankedTensorType>(tfg::getDataOperands(conv)[1].getType());
-  if (!added || added->size() != 8 || !own || !filter || !filter.hasStaticShape())
+  std::optional<SmallVector<int64_t>> own = ownPaddings(window);
+  if (!added || added->size() != 8 || !own)
     return false;
   // Only the spatial dimensions (1 and 2 of NHWC) may be padded, and only
   // outwards (a negative padding crops).
   for (auto [index, value] : llvm::enumerate(*added))
     if (value < 0 || (value != 0 && (index < 2 || index > 5)))
       return false;
-  SmallVector<int64_t> dilations = intListAttr(conv, "dilations");
-  if (dilations.size() != 4)
-    dilations.assign(4, 1);
   SmallVector<int64_t> total(8);
   for (int index = 0; index < 8; ++index)
     total[index] = (*own)[index] + (*added)[index];
   for (int spatial : {1, 2}) {
-    int64_t extent = (filter.getDimSize(spatial - 1) - 1) * dilations[spatial];
-    if (total[2 * spatial] > extent || total[2 * spatial + 1] > extent)
+    std::optional<int64_t> reach = windowReach(window, spatial);
+    if (!reach || total[2 * spatial] > *reach || total[2 * spatial + 1] > *reach)
       return false;
   }
-  Builder builder(conv->getContext());
+  Builder builder(window->getContext());
   SmallVector<Attribute> list;
   for (int64_t value : total)
     list.push_back(builder.getI64IntegerAttr(value));
-  conv->setAttr("padding", builder.getStringAttr("EXPLICIT"));
-  conv->setAttr("explicit_paddings", builder.getArrayAttr(list));
-  conv->setOperand(0, tfg::getDataOperands(pad)[0]);
+  window->setAttr("padding", builder.getStringAttr("EXPLICIT"));
+  window->setAttr("explicit_paddings", builder.getArrayAttr(list));
+  window->setOperand(0, tfg::getDataOperands(pad)[0]);
   return true;
 }
 
 struct FoldPadsPass : public impl::FoldPadsPassBase<FoldPadsPass> {
-  PassCounter numFolded{this, "folded", "Pads folded into convolutions"};
+  PassCounter numFolded{this, "folded",
+                        "Pads folded into convolutions and max poolings"};
 
   void runOnOperation() override {
     numFolded = 0;

@@ -1827,6 +1827,27 @@ def _(c, rng):
                        strides=[1, 1, 1, 1], padding="VALID"))
 
 
+
+@case("PadIntoMaxPool", EXACT)
+def _(c, rng):
+    # ResNet's ZeroPadding2D(1) before its 3x3 stride-2 max pooling, after a
+    # ReLU (and a ReLU6): tfc-fold-pads makes the zeros the pooling's own
+    # padding, which it skips, the same maximum for a value never below
+    # zero. Odd and even sides, so that windows overhang the bottom and
+    # right; inputs mostly negative, so that some border windows hold only
+    # zeros. A Pad of a signed value stays a Pad (its zeros can be a
+    # window's maximum).
+    for shape in [(2, 7, 7, 3), (1, 8, 6, 2)]:
+        x = c.feed(ordinary_floats(shape, rng, low=-3.0, high=1.0))
+        for activation in (raw.Relu, raw.Relu6):
+            padded = raw.Pad(input=activation(features=x),
+                             paddings=const([[0, 0], [1, 1], [1, 1], [0, 0]]))
+            c.fetch(raw.MaxPool(input=padded, ksize=[1, 3, 3, 1],
+                                strides=[1, 2, 2, 1], padding="VALID"))
+        padded = raw.Pad(input=x, paddings=const([[0, 0], [1, 1], [1, 1], [0, 0]]))
+        c.fetch(raw.MaxPool(input=padded, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
+                            padding="VALID"))
+
 # Winograd's transforms lose a few bits: its error is about 1e-6 of the sum
 # of the magnitudes of an output's terms (here a few hundred: 144 to 576
 # products of values in [-3, 3]), so outputs that cancel to near zero

@@ -494,14 +494,17 @@ def FoldScalesPass : Pass<"tfc-fold-scales", "mlir::ModuleOp"> {
 }
 
 def FoldPadsPass : Pass<"tfc-fold-pads", "mlir::ModuleOp"> {
-  let summary = "Makes a zero Pad the padding of the convolution reading it";
+  let summary = "Makes a zero Pad the padding of the window op reading it";
   let description = [{
-    Conv2D or DepthwiseConv2dNative (NHWC, VALID or EXPLICIT padding)
-    reading a Pad of constant paddings on the spatial dimensions only, at
-    most the dilated filter's extent minus one on a side, that nothing else
-    reads: the convolution reads the Pad's input with EXPLICIT padding, its
-    own plus the Pad's (Keras' ZeroPadding2D before a strided VALID
-    convolution). The Pad is left for tfc-remove-dead-nodes.
+    Conv2D, DepthwiseConv2dNative or MaxPool (NHWC, VALID or EXPLICIT
+    padding) reading a Pad of constant paddings on the spatial dimensions
+    only, at most the dilated window's extent minus one on a side, that
+    nothing else reads: the op reads the Pad's input with EXPLICIT padding,
+    its own plus the Pad's (Keras' ZeroPadding2D before a strided VALID
+    convolution, or before ResNet's first max pooling). A MaxPool skips its
+    padding where the Pad wrote zeros, so it takes the Pad only when the
+    Pad's input is a Relu's or Relu6's output (never below zero). The Pad is
+    left for tfc-remove-dead-nodes.
   }];
 }
 
