@@ -615,6 +615,65 @@ TEST_P(KernelTest, SwishConvolutionInGroupsOfImages) {
   }
 }
 
+/// A oneDNN call site keeps its arguments' memory objects between calls
+/// (one set per thread) and points them at each call's buffers: calls
+/// after the first, with other inputs, filters (computed at run time, so
+/// reordered at each call), biases, residuals (read by a binary add) and
+/// outputs, get their own results, also from two threads calling the site
+/// at once.
+TEST_P(KernelTest, ConvolutionCallSiteTakesEachCallsBuffers) {
+  // 3x3, stride 2, SAME (top and left padding 1): oneDNN's direct kernel,
+  // whose preferred filter layout is blocked, so a run-time filter is
+  // reordered.
+  const int64_t n = 2, h = 9, w = 9, c = 8, oc = 24, oh = 5, ow = 5;
+  static tfc_conv2d_params params = {n, h, w, c, 3, 3, oc, oh, ow, 2, 2, 1, 1, 1, 1,
+                                     0, 0, TFC_ACTIVATION_RELU6, 1, 1};
+  struct Call {
+    std::vector<float> in, filter, bias, residual, want;
+  };
+  auto makeCall = [&](unsigned seed) {
+    Call call{randomVector(n * h * w * c, seed), randomVector(9 * c * oc, seed + 1),
+              randomVector(oc, seed + 2), randomVector(n * oh * ow * oc, seed + 3),
+              std::vector<float>(n * oh * ow * oc)};
+    tfc::reference::conv2d(call.in.data(), call.filter.data(), call.want.data(), n, h,
+                           w, c, 3, 3, oc, oh, ow, 2, 2, 1, 1, 1, 1);
+    for (size_t i = 0; i < call.want.size(); ++i)
+      call.want[i] = activate(call.want[i] + call.bias[i % oc] + call.residual[i],
+                              TFC_ACTIVATION_RELU6);
+    return call;
+  };
+  // Whether a call of the site computes `call`'s result.
+  auto matches = [&](const Call &call) {
+    std::vector<float> got(call.want.size());
+    tfc_cpu_conv2d_dnnl_f32(runtime, call.in.data(), call.filter.data(),
+                            call.bias.data(), call.residual.data(), got.data(),
+                            &params);
+    for (size_t i = 0; i < got.size(); ++i)
+      if (std::abs(got[i] - call.want[i]) > 1e-4f)
+        return false;
+    return true;
+  };
+  // All alive at once, so that no call's buffers reuse another's addresses.
+  const Call sequential[3] = {makeCall(20), makeCall(30), makeCall(40)};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(matches(sequential[i])) << "call " << i;
+  // Two threads, each its own data, 20 calls each at once.
+  const Call perThread[2] = {makeCall(50), makeCall(60)};
+  std::atomic<int> ready{0}, wrong{0};
+  auto calls = [&](int thread) {
+    ready.fetch_add(1);
+    while (ready.load() < 2) {
+    }
+    for (int i = 0; i < 20; ++i)
+      if (!matches(perThread[thread]))
+        wrong.fetch_add(1);
+  };
+  std::thread other(calls, 1);
+  calls(0);
+  other.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
 /// Winograd's algorithms against the reference convolution: F(4x4, 3x3)
 /// and F(2x2, 3x3), F(4x4, 5x5), and F(4, 3) and F(4, 7) along either axis
 /// (1x3, 3x1, 1x7 and 7x1 filters), on shapes whose output is not a whole number of tiles, SAME,

@@ -189,7 +189,7 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
   dnnl::engine &engine = tfc::onednn::engine();
-  dnnl::stream stream(engine);
+  dnnl::stream &stream = tfc::onednn::stream();
   memory diffDst(prim->gradient, engine, const_cast<float *>(gradient));
   memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
   bool reorder = prim->weights != prim->userWeights;

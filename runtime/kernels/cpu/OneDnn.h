@@ -1,8 +1,9 @@
 //===- OneDnn.h - what the oneDNN kernels share -----------------*- C++ -*-===//
 //
-// The engine, the per-call-site primitive cache, the per-thread scratchpad
-// and a convolution's geometry as oneDNN's descriptors take it, for the
-// forward (OneDnnConv.cpp) and backward (ConvBackprop.cpp) convolutions.
+// The engine, the per-thread stream, the per-call-site primitive cache,
+// the per-thread scratchpad and a convolution's geometry as oneDNN's
+// descriptors take it, for the forward (OneDnnConv.cpp) and backward
+// (ConvBackprop.cpp) convolutions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,14 +53,26 @@ private:
   std::unordered_map<const void *, std::unique_ptr<Primitive>> entries;
 };
 
-/// The scratchpad memory `desc` asks for, in a buffer of the calling
-/// thread grown as needed. Primitives are made with a user scratchpad so
+/// The calling thread's stream on the engine, made once: a kernel called
+/// thousands of times a second need not make one per call.
+inline dnnl::stream &stream() {
+  thread_local dnnl::stream threadStream(engine());
+  return threadStream;
+}
+
+/// The calling thread's scratchpad buffer, grown to `bytes` at least (it
+/// may move when it grows). Primitives are made with a user scratchpad so
 /// that contexts of one model may run them concurrently.
-inline dnnl::memory scratchpad(const dnnl::memory::desc &desc) {
+inline void *scratchpadBuffer(size_t bytes) {
   thread_local std::vector<uint8_t> buffer;
-  if (buffer.size() < desc.get_size())
-    buffer.resize(desc.get_size());
-  return dnnl::memory(desc, engine(), buffer.data());
+  if (buffer.size() < bytes)
+    buffer.resize(bytes);
+  return buffer.data();
+}
+
+/// The scratchpad memory `desc` asks for, in scratchpadBuffer.
+inline dnnl::memory scratchpad(const dnnl::memory::desc &desc) {
+  return dnnl::memory(desc, engine(), scratchpadBuffer(desc.get_size()));
 }
 
 struct ConvGeometry {

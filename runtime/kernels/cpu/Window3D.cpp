@@ -201,7 +201,7 @@ extern "C" void tfc_cpu_conv3d_f32(tfc_runtime *runtime, const float *in,
     tfc_fail(runtime, "Conv3D: oneDNN has no kernel for this convolution");
   omp_set_num_threads(runtime->threads);
   dnnl::engine &engine = tfc::onednn::engine();
-  dnnl::stream stream(engine);
+  dnnl::stream &stream = tfc::onednn::stream();
   memory user(prim->userWeights, engine, const_cast<float *>(filter));
   memory weights = user;
   if (prim->weights != prim->userWeights) {
@@ -225,7 +225,7 @@ extern "C" void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind,
     tfc_fail(runtime, "Pool3D: oneDNN has no kernel for this pooling");
   omp_set_num_threads(runtime->threads);
   dnnl::engine &engine = tfc::onednn::engine();
-  dnnl::stream stream(engine);
+  dnnl::stream &stream = tfc::onednn::stream();
   prim->pool.execute(
       stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
                {DNNL_ARG_DST, memory(prim->dst, engine, out)},
@@ -246,7 +246,7 @@ extern "C" void tfc_cpu_conv3d_backprop_f32(tfc_runtime *runtime,
     tfc_fail(runtime, "Conv3D gradient: oneDNN has no kernel for this convolution");
   omp_set_num_threads(runtime->threads);
   dnnl::engine &engine = tfc::onednn::engine();
-  dnnl::stream stream(engine);
+  dnnl::stream &stream = tfc::onednn::stream();
   memory dst(prim->dst, engine, const_cast<float *>(gradient));
   memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
   if (filter_gradient) {
@@ -289,7 +289,7 @@ extern "C" void tfc_cpu_pool3d_backprop_f32(tfc_runtime *runtime, int32_t kind,
     tfc_fail(runtime, "Pool3D gradient: oneDNN has no kernel for this pooling");
   omp_set_num_threads(runtime->threads);
   dnnl::engine &engine = tfc::onednn::engine();
-  dnnl::stream stream(engine);
+  dnnl::stream &stream = tfc::onednn::stream();
   std::unordered_map<int, memory> args = {
       {DNNL_ARG_DIFF_DST, memory(prim->dst, engine, const_cast<float *>(gradient))},
       {DNNL_ARG_DIFF_SRC, memory(prim->src, engine, out)}};
