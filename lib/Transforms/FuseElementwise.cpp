@@ -18,11 +18,11 @@
 // First, though, a convolution claims the elementwise ops after it that
 // its kernel can apply as it writes its output (its epilogue): a bias
 // (Add/AddV2/BiasAdd of a per-channel vector), then a residual (Add/AddV2
-// of a tensor of the output's shape), then ReLU, ReLU6 or swish, in that
-// order, each optional, each the only user of the value before it. Swish
-// is x * sigmoid(x), or Keras' x * sigmoid(beta * x) with beta a constant
-// 1 (EfficientNet's activation): the Sigmoid (and the Mul by beta) and
-// the Mul are x's only users. The convolution and those ops form a group
+// of a tensor of the output's shape), then ReLU, ReLU6, swish or hard
+// swish, in that order, each optional, each the only user of the value
+// before it. Swish (EfficientNet's) and hard swish (MobileNetV3's) take
+// several nodes, which only read x and each other (Activations.h has
+// their forms). The convolution and those ops form a group
 // of their own whose root is the last op: the convolution writes the
 // root's value, and its intermediate values never exist. Epilogue groups
 // take precedence over loop fusion. Where two convolutions' outputs are
@@ -75,6 +75,7 @@
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Activations.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
@@ -401,49 +402,6 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
   return chain;
 }
 
-/// Whether `value` is a float32 constant of one element equal to 1.
-bool isConstantOne(Value value) {
-  return isOneFloat(value) && scalarFloatConstant(value) == 1.0;
-}
-
-/// Swish of x, `node`'s value, when x's users compute exactly that (see
-/// the file comment): [the Mul by beta,] the Sigmoid and the Mul by x, in
-/// order; empty if not.
-SmallVector<Operation *> swishOf(Operation *node) {
-  Value x = tfg::getDataResults(node)[0];
-  llvm::SmallSetVector<Operation *, 2> users;
-  for (Operation *user : x.getUsers())
-    users.insert(user);
-  if (users.size() != 2 || llvm::range_size(x.getUses()) != 2)
-    return {};
-  // The other operand of a Mul of x, or null.
-  auto timesX = [&](Operation *mul) -> Value {
-    OperandRange in = tfg::getDataOperands(mul);
-    if (opKindOf(mul) != OpKind::Mul || in.size() != 2 || in[0] == in[1])
-      return {};
-    return in[0] == x ? in[1] : in[1] == x ? in[0] : Value();
-  };
-  for (Operation *first : users) {
-    SmallVector<Operation *> chain;
-    Operation *sigmoid = first;
-    if (Value other = timesX(first); other && isConstantOne(other)) {
-      chain.push_back(first);
-      sigmoid = soleUser(first);
-    }
-    if (!sigmoid || opKindOf(sigmoid) != OpKind::Sigmoid)
-      continue;
-    chain.push_back(sigmoid);
-    Operation *product = soleUser(sigmoid);
-    Operation *second = users[0] == first ? users[1] : users[0];
-    if (product != second ||
-        timesX(product) != tfg::getDataResults(sigmoid)[0])
-      continue;
-    chain.push_back(product);
-    return chain;
-  }
-  return {};
-}
-
 /// The epilogue a convolution's (or a max pooling gradient's) kernel
 /// applies (see the file comment), in order, or what attention's kernel
 /// computes after its first product; empty if none.
@@ -487,9 +445,9 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
   Operation *last = conv;
   int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
   while (stage < 3) {
-    if (SmallVector<Operation *> swish = swishOf(last);
-        !swish.empty() && llvm::all_of(swish, fits)) {
-      llvm::append_range(chain, swish);
+    if (std::optional<ActivationNodes> activation = activationOf(last);
+        activation && llvm::all_of(activation->nodes, fits)) {
+      llvm::append_range(chain, activation->nodes);
       break;
     }
     Operation *user = soleUser(last);

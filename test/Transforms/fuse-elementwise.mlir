@@ -230,6 +230,68 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Hard swish (MobileNetV3's x * relu6(x + 3) / 6) after a convolution's
+// bias joins its epilogue: as Keras writes it, x times relu6(x + 3) / 6,
+// and with the product first and a Mul by 1/6 after. With 2 in place of
+// 3 the kernel cannot apply it: the bias alone joins, and the rest is a
+// loop's group.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("conv")
+// CHECK-NEXT: AddV2({{.*}}) name("bias")
+// CHECK-NEXT: AddV2({{.*}}) name("plus3")
+// CHECK-NEXT: Relu6({{.*}}) name("relu6")
+// CHECK-NEXT: RealDiv({{.*}}) name("over6")
+// CHECK-NEXT: %[[HARD:[0-9]+]]:2 = Mul({{.*}}) name("hard_swish")
+// CHECK-NEXT: tfc.yield %[[HARD]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("after_conv")
+// CHECK-NEXT: AddV2({{.*}}) name("after_bias")
+// CHECK-NEXT: AddV2({{.*}}) name("after_plus3")
+// CHECK-NEXT: Relu6({{.*}}) name("after_relu6")
+// CHECK-NEXT: Mul({{.*}}) name("after_product")
+// CHECK-NEXT: %[[AFTER:[0-9]+]]:2 = Mul({{.*}}) name("after_sixth")
+// CHECK-NEXT: tfc.yield %[[AFTER]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("two_conv")
+// CHECK-NEXT: %[[TWO:[0-9]+]]:2 = AddV2({{.*}}) name("two_bias")
+// CHECK-NEXT: tfc.yield %[[TWO]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: AddV2({{.*}}) name("two_plus2")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x2x2xf32>} : () -> tensor<1x1x2x2xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %two:2 = Const name("two") {dtype = f32, value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %three:2 = Const name("three") {dtype = f32, value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %six:2 = Const name("six") {dtype = f32, value = dense<6.0> : tensor<f32>} : () -> tensor<f32>
+  %sixth:2 = Const name("sixth") {dtype = f32, value = dense<0.166666672> : tensor<f32>} : () -> tensor<f32>
+  %c:2 = Conv2D(%x#0, %w#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %cb:2 = AddV2(%c#0, %b#0) name("bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %p3:2 = AddV2(%cb#0, %three#0) name("plus3") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %r6:2 = Relu6(%p3#0) name("relu6") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %o6:2 = RealDiv(%r6#0, %six#0) name("over6") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %hs:2 = Mul(%cb#0, %o6#0) name("hard_swish") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %ac:2 = Conv2D(%hs#0, %w#0) name("after_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %ab:2 = AddV2(%ac#0, %b#0) name("after_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %ap:2 = AddV2(%three#0, %ab#0) name("after_plus3") {T = f32} : (tensor<f32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %ar:2 = Relu6(%ap#0) name("after_relu6") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %am:2 = Mul(%ar#0, %ab#0) name("after_product") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %as:2 = Mul(%am#0, %sixth#0) name("after_sixth") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %tc:2 = Conv2D(%as#0, %w#0) name("two_conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %tb:2 = AddV2(%tc#0, %b#0) name("two_bias") {T = f32} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %tp:2 = AddV2(%tb#0, %two#0) name("two_plus2") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %tr:2 = Relu6(%tp#0) name("two_relu6") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %td:2 = RealDiv(%tr#0, %six#0) name("two_over6") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %ts:2 = Mul(%tb#0, %td#0) name("two_swish") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
 // A MaxPoolGrad claims the ReluGrad after it when the ReluGrad's features
 // are the pooling's input; not when they are another tensor, nor when
 // the pooling gradient is used elsewhere too.

@@ -1876,6 +1876,34 @@ def _(c, rng):
                                          out_backprop=dy, **attrs))
 
 
+@case("ConvHardSwish", WINOGRAD)
+def _(c, rng):
+    # Hard swish, x * relu6(x + 3) / 6 (MobileNetV3's), after a convolution
+    # and its bias, which tfc applies in the convolution's kernel: as Keras
+    # writes it, x * (relu6(x + 3) / 6), after a 1x1 convolution (oneDNN's
+    # post-op) and a 3x3 one of 16 channels (Winograd's); then (x *
+    # relu6(x + 3)) * (1 / 6) after a depthwise one. Outputs span the
+    # activation's knees at -3 and 3.
+    def keras_form(v):
+        return raw.Mul(x=v, y=raw.RealDiv(
+            x=raw.Relu6(features=raw.AddV2(x=v, y=tf.constant(3.0))), y=tf.constant(6.0)))
+
+    x = c.feed(ordinary_floats((2, 6, 6, 4), rng))
+    pointwise = raw.Conv2D(input=x, filter=c.feed(ordinary_floats((1, 1, 4, 8), rng)),
+                           strides=[1, 1, 1, 1], padding="VALID")
+    c.fetch(keras_form(raw.BiasAdd(value=pointwise, bias=c.feed(ordinary_floats((8,), rng)))))
+    wide = c.feed(ordinary_floats((1, 12, 12, 16), rng, low=-1.0, high=1.0))
+    winograd = raw.Conv2D(input=wide, filter=c.feed(ordinary_floats((3, 3, 16, 16), rng,
+                                                                    low=-0.5, high=0.5)),
+                          strides=[1, 1, 1, 1], padding="SAME")
+    c.fetch(keras_form(raw.BiasAdd(value=winograd, bias=c.feed(ordinary_floats((16,), rng)))))
+    depthwise = raw.DepthwiseConv2dNative(
+        input=x, filter=c.feed(ordinary_floats((3, 3, 4, 1), rng)), strides=[1, 1, 1, 1],
+        padding="SAME")
+    v = raw.BiasAdd(value=depthwise, bias=c.feed(ordinary_floats((4,), rng)))
+    product = raw.Mul(x=v, y=raw.Relu6(features=raw.AddV2(x=v, y=tf.constant(3.0))))
+    c.fetch(raw.Mul(x=product, y=tf.constant(1.0 / 6.0)))
+
 @case("ConvWinogradFilters", WINOGRAD)
 def _(c, rng):
     # 1x7, 7x1, 1x3, 3x1 and 5x5 filters, stride 1, channels multiples of

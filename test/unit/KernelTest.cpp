@@ -39,6 +39,8 @@ float activate(float v, int64_t kind) {
     return std::min(std::max(v, 0.f), 6.f);
   case TFC_ACTIVATION_SWISH:
     return v / (1.f + std::exp(-v));
+  case TFC_ACTIVATION_HARD_SWISH:
+    return v * (std::min(std::max(v + 3.f, 0.f), 6.f) / 6.f);
   default:
     return v;
   }
@@ -455,18 +457,19 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "conv case h=" << t.h << " at " << i;
 
     // The same through oneDNN, with the filter constant and not, and with
-    // each epilogue: bias, residual, ReLU / ReLU6 / swish.
+    // each epilogue: bias, residual, ReLU / ReLU6 / swish / hard swish.
     std::vector<float> bias = randomVector(t.oc, 11);
     std::vector<float> residual = randomVector(got.size(), 12);
     for (int64_t constant : {0, 1})
-      for (int64_t epilogue : {0, 1, 2, 3, 4}) {
+      for (int64_t epilogue : {0, 1, 2, 3, 4, 5}) {
         // None; bias and ReLU; bias, residual and ReLU6; the residual
         // already in the output (accumulated in place) and ReLU; bias,
-        // residual and swish.
+        // residual and swish; bias, residual and hard swish.
         bool hasBias = epilogue >= 1, hasResidual = epilogue >= 2;
         bool inPlace = epilogue == 3;
         int64_t activation = epilogue == 3   ? TFC_ACTIVATION_RELU
                              : epilogue == 4 ? TFC_ACTIVATION_SWISH
+                             : epilogue == 5 ? TFC_ACTIVATION_HARD_SWISH
                                              : epilogue; // NONE, RELU, RELU6
         std::vector<float> dnnl(got.size());
         if (inPlace)
@@ -498,8 +501,9 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
                            t.stride, t.dilation, t.dilation, pt, pl, mult);
     for (size_t i = 0; i < dgot.size(); ++i)
       ASSERT_NEAR(dgot[i], dwant[i], 1e-5f) << "depthwise h=" << t.h << " at " << i;
-    // Through oneDNN, without an epilogue and with swish.
-    for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_SWISH}) {
+    // Through oneDNN, without an epilogue, with swish and hard swish.
+    for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_SWISH,
+                               TFC_ACTIVATION_HARD_SWISH}) {
       std::vector<float> ddnnl(dgot.size());
       tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), dfilter.data(), nullptr, nullptr,
                               ddnnl.data(),
@@ -778,8 +782,8 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     tfc::reference::conv2d(absX.data(), absFilter.data(), magnitude.data(), t.n,
                            t.h, t.w, t.c, t.kh, t.kw, t.k, oh, ow, 1, 1, 1, 1,
                            t.padTop, t.padLeft);
-    for (int activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU,
-                           TFC_ACTIVATION_RELU6, TFC_ACTIVATION_SWISH}) {
+    for (int activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU, TFC_ACTIVATION_RELU6,
+                           TFC_ACTIVATION_SWISH, TFC_ACTIVATION_HARD_SWISH}) {
       // The residual planned in place: the output holds it beforehand.
       std::vector<float> residual = dy, got = dy;
       std::vector<float> transformed(tfc::winograd::transformedFilterSize(g));

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 18
+#define TFC_RUNTIME_ABI_VERSION 19
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -62,6 +62,8 @@ enum tfc_activation {
   TFC_ACTIVATION_RELU = 1,
   TFC_ACTIVATION_RELU6 = 2, /* min(max(x, 0), 6) */
   TFC_ACTIVATION_SWISH = 3, /* x * sigmoid(x); convolutions only */
+  TFC_ACTIVATION_HARD_SWISH = 4, /* x * min(max(x + 3, 0), 6) / 6;
+                                    convolutions only */
 };
 
 /* One input or output of a model: "node:port", dtype, shape. The shape is

@@ -526,10 +526,13 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     result and `tfc.variance`, and both ops go. Then a Conv2D or
     DepthwiseConv2dNative (NHWC, float32) claims the
     elementwise ops its kernel applies as it writes: a per-channel bias,
-    then a residual of the output's shape, then ReLU, ReLU6 or swish
+    then a residual of the output's shape, then ReLU, ReLU6, swish
     (x * sigmoid(x), or Keras' x * sigmoid(beta * x) with beta a constant
-    1: the Sigmoid, the Mul by beta and the Mul by x are x's only users),
-    each the only user of the value before it; a MaxPoolGrad claims the ReluGrad
+    1: the Sigmoid, the Mul by beta and the Mul by x are x's only users)
+    or hard swish (x * relu6(x + 3) / 6: the AddV2, Relu6, RealDiv and Mul,
+    or the division after the product, or a Mul by 1/6 for it), each the
+    only user of the value before it (where two convolutions reach one
+    add, the second's epilogue stops before it); a MaxPoolGrad claims the ReluGrad
     after it whose features are the pooling's input; a batched product
     (BatchMatMul, Einsum) claims attention's chain after it, each node the
     only user of the one before: an optional Mul by a one-element float,

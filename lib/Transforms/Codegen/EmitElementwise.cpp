@@ -20,6 +20,7 @@
 #include "PopulatePatterns.h"
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
+#include "tfc/Transforms/Activations.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/StridedProducts.h"
 
@@ -846,23 +847,31 @@ protected:
       ConvEpilogue epilogue;
       epilogue.root = root;
       Value value = tfg::getDataResults(conv)[0];
+      Operation *previous = conv;
       for (Operation *member : ArrayRef(members).drop_front()) {
         OpKind kind = opKindOf(member);
+        // Swish or hard swish: the members left are its nodes.
+        if (std::optional<ActivationNodes> activation = activationOf(previous)) {
+          epilogue.activation = activation->kind;
+          break;
+        }
         if (kind == OpKind::Relu || kind == OpKind::Relu6) {
           epilogue.activation = kind == OpKind::Relu ? TFC_ACTIVATION_RELU
                                                       : TFC_ACTIVATION_RELU6;
-        } else if (kind == OpKind::Sigmoid || kind == OpKind::Mul) {
-          // Swish's members: its Mul by beta (1), Sigmoid and Mul by x.
-          epilogue.activation = TFC_ACTIVATION_SWISH;
-        } else {
+        } else if (kind == OpKind::Add || kind == OpKind::AddV2 ||
+                   kind == OpKind::BiasAdd) {
           OperandRange in = tfg::getDataOperands(member);
           Value other = in[0] == value ? in[1] : in[0];
           if (other.getType() == value.getType())
             epilogue.residual = other;
           else
             epilogue.bias = other;
+        } else {
+          // tfc-fuse-elementwise put nothing else in an epilogue.
+          return step.error(member) << "not part of a convolution's epilogue";
         }
         value = tfg::getDataResults(member)[0];
+        previous = member;
       }
       return step.emitWindow(conv, &epilogue);
     }

@@ -2,8 +2,9 @@
 //
 // Conv2D and depthwise Conv2D (a grouped convolution, one group per input
 // channel) run as oneDNN primitives on the NHWC tensors as they are, with
-// their epilogue (bias, residual add, ReLU/ReLU6) applied by the primitive
-// as it writes (a bias argument, a binary and an eltwise post-op). Each
+// their epilogue (bias, residual add, ReLU, ReLU6 or hard swish) applied
+// by the primitive as it writes (a bias argument, a binary and an eltwise
+// post-op). Each
 // call site passes its constant tfc_conv2d_params, whose address keys a
 // cache holding the primitive and, for a constant filter, the filter
 // reordered once into the layout the primitive prefers (blocked for the
@@ -194,6 +195,8 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
     epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
   else if (p.activation == TFC_ACTIVATION_RELU6)
     epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
+  else if (p.activation == TFC_ACTIVATION_HARD_SWISH)
+    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_hardswish, 0.f, 0.f);
   attr.set_post_ops(epilogue);
   dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
   result->conv = dnnl::convolution_forward(pd);
