@@ -2,7 +2,8 @@
 """tfc against TensorFlow 2.21 on the benchmark models, in one run.
 
     python bench/run.py [--models mlp,cnn,resnet50,mobilenetv2,transformer]
-                        (or --models applications: EfficientNetB0,
+                        (those are --models default; the groups are
+                        bench/catalog.py's; --models applications: EfficientNetB0,
                         DenseNet121, InceptionV3, Xception, ConvNeXtTiny
                         and MobileNetV3Small; --models other-applications:
                         the other 14 that the broad corpus compiles, from
