@@ -27,14 +27,6 @@ bool isConstant(Value value, double want) {
 
 Value resultOf(Operation *node) { return tfg::getDataResults(node)[0]; }
 
-/// The node that alone reads `value`, if any.
-Operation *soleReader(Value value) {
-  if (!value.hasOneUse())
-    return nullptr;
-  Operation *user = *value.getUsers().begin();
-  return tfg::isNode(user) ? user : nullptr;
-}
-
 /// The operand of `node` other than `value` if `node` is a binary op of
 /// `kind` reading `value` once; null otherwise.
 Value otherOperand(Operation *node, OpKind kind, Value value) {

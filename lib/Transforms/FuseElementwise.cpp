@@ -100,11 +100,8 @@ namespace {
 /// Nodes that wait on `node` by a control edge do not count: a group
 /// rewires them (see rewireControlUsers).
 Operation *soleUser(Operation *node) {
-  if (tfg::getDataResults(node).size() != 1 ||
-      !tfg::getDataResults(node)[0].hasOneUse())
-    return nullptr;
-  Operation *user = *tfg::getDataResults(node)[0].getUsers().begin();
-  return tfg::isNode(user) ? user : nullptr;
+  ResultRange results = tfg::getDataResults(node);
+  return results.size() == 1 ? soleReader(results[0]) : nullptr;
 }
 
 /// Whether `a` and `b` may be computed together: the same device.

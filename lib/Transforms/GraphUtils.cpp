@@ -132,6 +132,13 @@ Value skipIdentities(Value value) {
   return value;
 }
 
+Operation *soleReader(Value value) {
+  if (!value.hasOneUse())
+    return nullptr;
+  Operation *user = *value.getUsers().begin();
+  return tfg::isNode(user) ? user : nullptr;
+}
+
 std::optional<double> scalarFloatConstant(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) ||

@@ -129,6 +129,9 @@ mlir::Value skipIdentities(mlir::Value value);
 /// output of, or none.
 std::optional<double> scalarFloatConstant(mlir::Value value);
 
+/// The node that alone reads `value`, if one node does and nothing else.
+mlir::Operation *soleReader(mlir::Value value);
+
 /// Names of the module's target, init and queue runner nodes: nodes that
 /// must stay even though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);

@@ -204,13 +204,9 @@ template <typename V> TFC_VECTOR_MATH V activation(V x, int64_t kind) {
     x = select(x > 6.0f, splat(x, 6.0f), x);
   if (kind == TFC_ACTIVATION_SWISH)
     x = x * sigmoid(x);
-  if (kind == TFC_ACTIVATION_HARD_SWISH) {
-    // x * (relu6(x + 3) / 6), as Keras' TensorFlow graph computes it.
-    V gate = x + 3.0f;
-    gate = select(gate < 0.0f, splat(x, 0.0f), gate);
-    gate = select(gate > 6.0f, splat(x, 6.0f), gate);
-    x = x * (gate / 6.0f);
-  }
+  // x * (relu6(x + 3) / 6), as Keras' TensorFlow graph computes it.
+  if (kind == TFC_ACTIVATION_HARD_SWISH)
+    x = x * (activation(x + 3.0f, TFC_ACTIVATION_RELU6) / 6.0f);
   return x;
 }
 
