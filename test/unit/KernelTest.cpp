@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <complex>
+#include <functional>
 #include <memory>
 #include <cmath>
 #include <random>
@@ -676,6 +677,129 @@ TEST_P(KernelTest, ConvolutionCallSiteTakesEachCallsBuffers) {
   calls(0);
   other.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+/// The other oneDNN call sites (the convolution gradients, the 3-D
+/// convolution and pooling and their gradients) keep their arguments too
+/// (OneDnn.h's CallArguments): a site's calls after the first, with other
+/// buffers, give what a new site's first call gives on the same data
+/// (the path the op cases check against TensorFlow), also from two
+/// threads calling the site at once. The 3x3 stride-2 filters are
+/// oneDNN's (not Winograd's), in its blocked layouts: the filter is
+/// reordered before each call, and the filter gradient after.
+TEST_P(KernelTest, OneDnnCallSitesTakeEachCallsBuffers) {
+  struct Site {
+    const char *name;
+    size_t aSize, bSize, outSize;
+    /// A new call site: its params, alive until the process ends (the
+    /// caches key on their address).
+    std::function<const void *()> make;
+    std::function<void(const void *params, const float *a, const float *b,
+                       float *out)>
+        call;
+  };
+  static std::vector<std::unique_ptr<tfc_conv2d_backprop_params>> tables2d;
+  static std::vector<std::unique_ptr<tfc_window3d_params>> tables3d;
+  // 2-D: 2 x 9 x 9 x 8 to 16 channels at 5 x 5.
+  auto conv2d = [](int64_t filterGradient) {
+    return [filterGradient]() -> const void * {
+      tables2d.push_back(std::make_unique<tfc_conv2d_backprop_params>(
+          tfc_conv2d_backprop_params{2, 9, 9, 8, 3, 3, 16, 5, 5, 2, 2, 1, 1,
+                                     1, 1, 0, filterGradient}));
+      return tables2d.back().get();
+    };
+  };
+  // 3-D: 2 x 5 x 6 x 6 x 4 to 8 channels (or pooled) at 3 x 3 x 3.
+  auto window3d = [](int64_t outChannels) {
+    return [outChannels]() -> const void * {
+      tables3d.push_back(std::make_unique<tfc_window3d_params>(
+          tfc_window3d_params{2, 5, 6, 6, 4, 3, 3, 3, outChannels, 3, 3, 3,
+                              2, 2, 2, 1, 1, 1}));
+      return tables3d.back().get();
+    };
+  };
+  auto as2d = [](const void *p) {
+    return static_cast<const tfc_conv2d_backprop_params *>(p);
+  };
+  auto as3d = [](const void *p) {
+    return static_cast<const tfc_window3d_params *>(p);
+  };
+  const size_t x2 = 2 * 9 * 9 * 8, w2 = 3 * 3 * 8 * 16, y2 = 2 * 5 * 5 * 16;
+  const size_t x3 = 2 * 5 * 6 * 6 * 4, w3 = 27 * 4 * 8, y3 = 2 * 27 * 8,
+               pooled = 2 * 27 * 4;
+  const Site sites[] = {
+      {"Conv2DBackpropInput", w2, y2, x2, conv2d(0),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_conv2d_backprop_f32(runtime, a, b, out, as2d(p));
+       }},
+      {"Conv2DBackpropFilter", x2, y2, w2, conv2d(1),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_conv2d_backprop_f32(runtime, a, b, out, as2d(p));
+       }},
+      {"Conv3D", x3, w3, y3, window3d(8),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_conv3d_f32(runtime, a, b, out, as3d(p));
+       }},
+      {"Conv3DBackpropInput", w3, y3, x3, window3d(8),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_conv3d_backprop_f32(runtime, 0, a, b, out, as3d(p));
+       }},
+      {"Conv3DBackpropFilter", x3, y3, w3, window3d(8),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_conv3d_backprop_f32(runtime, 1, a, b, out, as3d(p));
+       }},
+      {"MaxPool3D", x3, 0, pooled, window3d(4),
+       [&](const void *p, const float *a, const float *, float *out) {
+         tfc_cpu_pool3d_f32(runtime, 0, a, out, as3d(p));
+       }},
+      {"MaxPool3DGrad", x3, pooled, x3, window3d(4),
+       [&](const void *p, const float *a, const float *b, float *out) {
+         tfc_cpu_pool3d_backprop_f32(runtime, 0, a, b, out, as3d(p));
+       }},
+      {"AvgPool3DGrad", 0, pooled, x3, window3d(4),
+       [&](const void *p, const float *, const float *b, float *out) {
+         tfc_cpu_pool3d_backprop_f32(runtime, 1, nullptr, b, out, as3d(p));
+       }},
+  };
+  struct Data {
+    std::vector<float> a, b, want;
+  };
+  for (const Site &site : sites) {
+    // Each data set's result from a new call site; all alive at once, so
+    // that no call's buffers reuse another's addresses.
+    std::vector<Data> data;
+    for (unsigned seed : {70u, 80u, 90u, 100u, 110u}) {
+      Data d{randomVector(site.aSize, seed), randomVector(site.bSize, seed + 1),
+             std::vector<float>(site.outSize)};
+      site.call(site.make(), d.a.data(), d.b.data(), d.want.data());
+      data.push_back(std::move(d));
+    }
+    const void *shared = site.make();
+    auto matches = [&](const Data &d) {
+      std::vector<float> got(site.outSize, 42.f);
+      site.call(shared, d.a.data(), d.b.data(), got.data());
+      for (size_t i = 0; i < got.size(); ++i)
+        if (std::abs(got[i] - d.want[i]) > 1e-5f * (1.f + std::abs(d.want[i])))
+          return false;
+      return true;
+    };
+    for (int i = 0; i < 3; ++i)
+      EXPECT_TRUE(matches(data[i])) << site.name << ", call " << i;
+    // Two threads, each its own data, 10 calls each at once.
+    std::atomic<int> ready{0}, wrong{0};
+    auto calls = [&](int thread) {
+      ready.fetch_add(1);
+      while (ready.load() < 2) {
+      }
+      for (int i = 0; i < 10; ++i)
+        if (!matches(data[3 + thread]))
+          wrong.fetch_add(1);
+    };
+    std::thread other(calls, 1);
+    calls(0);
+    other.join();
+    EXPECT_EQ(wrong.load(), 0) << site.name;
+  }
 }
 
 /// Winograd's algorithms against the reference convolution: F(4x4, 3x3)

@@ -3,12 +3,13 @@
 // Conv2DBackpropInput/Filter and their depthwise forms: oneDNN's backward
 // data and backward weights primitives on the NHWC tensors as they are,
 // cached per call site like the forward ones (the address of the call
-// site's constant tfc_conv2d_backprop_params keys the cache). The filter (backward data) is reordered
-// into the primitive's preferred layout at each call, and the filter
-// gradient (backward weights) is computed in the primitive's layout and
-// reordered into TensorFlow's [kh, kw, c, oc] after: both change every
-// step. Where oneDNN cannot make a primitive, direct loops compute the
-// result.
+// site's constant tfc_conv2d_backprop_params keys the cache), with their
+// arguments bound once per thread (OneDnn.h's CallArguments). The filter
+// (backward data) is reordered into the primitive's preferred layout at
+// each call, and the filter gradient (backward weights) is computed in the
+// primitive's layout and reordered into TensorFlow's [kh, kw, c, oc]
+// after: both change every step. Where oneDNN cannot make a primitive,
+// direct loops compute the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,34 +189,30 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
-  dnnl::engine &engine = tfc::onednn::engine();
   dnnl::stream &stream = tfc::onednn::stream();
-  memory diffDst(prim->gradient, engine, const_cast<float *>(gradient));
-  memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
-  bool reorder = prim->weights != prim->userWeights;
+  // The filter gradient is written in the primitive's layout and reordered
+  // into TensorFlow's after; the filter, the other way before.
+  int weights = p.filter_gradient ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
+  int image = p.filter_gradient ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
+  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
+      prim, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_DIFF_DST, prim->gradient);
+        made.addUnbound(image, prim->image);
+        made.addScratchpad(prim->scratchpad);
+        made.addWeights(weights, prim->userWeights, prim->weights,
+                        /*written=*/p.filter_gradient != 0);
+      });
+  bound.bind(DNNL_ARG_DIFF_DST, gradient);
+  bound.bindScratchpad();
   if (p.filter_gradient) {
-    memory src(prim->image, engine, const_cast<float *>(operand));
-    memory user(prim->userWeights, engine, out);
-    memory diffWeights = reorder ? memory(prim->weights, engine) : user;
-    prim->primitive.execute(stream, {{DNNL_ARG_SRC, src},
-                                     {DNNL_ARG_DIFF_DST, diffDst},
-                                     {DNNL_ARG_DIFF_WEIGHTS, diffWeights},
-                                     {DNNL_ARG_SCRATCHPAD, scratchpad}});
-    if (reorder)
-      dnnl::reorder(diffWeights, user).execute(stream, diffWeights, user);
+    bound.bind(image, operand);
+    bound.bindWeights(stream, out);
   } else {
-    memory user(prim->userWeights, engine, const_cast<float *>(operand));
-    memory weights = user;
-    if (reorder) {
-      weights = memory(prim->weights, engine);
-      dnnl::reorder(user, weights).execute(stream, user, weights);
-    }
-    memory diffSrc(prim->image, engine, out);
-    prim->primitive.execute(stream, {{DNNL_ARG_DIFF_DST, diffDst},
-                                     {DNNL_ARG_WEIGHTS, weights},
-                                     {DNNL_ARG_DIFF_SRC, diffSrc},
-                                     {DNNL_ARG_SCRATCHPAD, scratchpad}});
+    bound.bindWeights(stream, operand);
+    bound.bind(image, out);
   }
+  prim->primitive.execute(stream, bound.all());
+  bound.weightsAfter(stream);
   stream.wait();
 }
 

@@ -1,9 +1,10 @@
 //===- OneDnn.h - what the oneDNN kernels share -----------------*- C++ -*-===//
 //
 // The engine, the per-thread stream, the per-call-site primitive cache,
-// the per-thread scratchpad and a convolution's geometry as oneDNN's
-// descriptors take it, for the forward (OneDnnConv.cpp) and backward
-// (ConvBackprop.cpp) convolutions.
+// each call site's arguments per thread, the per-thread scratchpad and a
+// convolution's geometry as oneDNN's descriptors take it, for the forward
+// (OneDnnConv.cpp), backward (ConvBackprop.cpp) and 3-D (Window3D.cpp)
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,9 +71,104 @@ inline void *scratchpadBuffer(size_t bytes) {
   return buffer.data();
 }
 
-/// The scratchpad memory `desc` asks for, in scratchpadBuffer.
-inline dnnl::memory scratchpad(const dnnl::memory::desc &desc) {
-  return dnnl::memory(desc, engine(), scratchpadBuffer(desc.get_size()));
+/// A memory object of `desc` without a buffer yet (each call sets one).
+inline dnnl::memory unbound(const dnnl::memory::desc &desc) {
+  return dnnl::memory(desc, engine(), DNNL_MEMORY_NONE);
+}
+
+/// A call site's arguments on one thread: memory objects made at its
+/// first call there and pointed at each call's buffers (bind). Making
+/// them at every call took 3-7 us a call, which a model of small
+/// convolutions pays tens of times a step (MobileNetV3Large at batch 1: 67
+/// calls in a 5 ms step); a filter the primitive wants in another layout
+/// also had a buffer allocated, and a reorder made, at every call. One set
+/// per thread (argumentsOf), as contexts of one model may run one call
+/// site concurrently.
+class CallArguments {
+public:
+  /// The primitive's arguments, as execute takes them.
+  const std::unordered_map<int, dnnl::memory> &all() const { return args; }
+  dnnl::memory &at(int argument) { return args.at(argument); }
+
+  /// An argument whose buffer each call binds.
+  void addUnbound(int argument, const dnnl::memory::desc &desc) {
+    args.insert({argument, unbound(desc)});
+  }
+  /// An argument with a buffer of this thread's, allocated once (a
+  /// workspace between two primitives).
+  void addOwned(int argument, const dnnl::memory::desc &desc) {
+    args.insert({argument, dnnl::memory(desc, engine())});
+  }
+  void add(int argument, const dnnl::memory &memory) {
+    args.insert({argument, memory});
+  }
+  /// The scratchpad, which each call points at the thread's buffer.
+  void addScratchpad(const dnnl::memory::desc &desc) {
+    scratchpadBytes = desc.get_size();
+    addUnbound(DNNL_ARG_SCRATCHPAD, desc);
+  }
+  /// The filter argument (DNNL_ARG_WEIGHTS) or the filter gradient's
+  /// (DNNL_ARG_DIFF_WEIGHTS), whose buffer is TensorFlow's layout (`user`)
+  /// and the primitive's `layout`: where they differ, the argument is a
+  /// buffer of this thread's and a reorder copies the caller's filter into
+  /// it before the primitive (`written` false) or the gradient out of it
+  /// after (`written` true).
+  void addWeights(int argument, const dnnl::memory::desc &user,
+                  const dnnl::memory::desc &layout, bool written) {
+    userWeights = unbound(user);
+    if (user == layout) {
+      add(argument, userWeights);
+      return;
+    }
+    dnnl::memory own(layout, engine());
+    add(argument, own);
+    reorderFrom = written ? own : userWeights;
+    reorderTo = written ? userWeights : own;
+    weightsReorder = dnnl::reorder(reorderFrom, reorderTo);
+    (written ? reorderAfter : reorderBefore) = true;
+  }
+
+  void bind(int argument, const void *buffer) {
+    args.at(argument).set_data_handle(const_cast<void *>(buffer));
+  }
+  /// Points the scratchpad at the thread's buffer (which moves when it
+  /// grows, so at every call).
+  void bindScratchpad() {
+    bind(DNNL_ARG_SCRATCHPAD, scratchpadBuffer(scratchpadBytes));
+  }
+  /// Points addWeights' argument at the caller's buffer (the filter, or
+  /// where its gradient goes), and reorders a filter the primitive reads
+  /// in its own layout.
+  void bindWeights(dnnl::stream &stream, const void *filter) {
+    userWeights.set_data_handle(const_cast<void *>(filter));
+    if (reorderBefore)
+      weightsReorder.execute(stream, reorderFrom, reorderTo);
+  }
+  /// After the primitive: reorders a gradient it wrote in its own layout
+  /// into the caller's buffer.
+  void weightsAfter(dnnl::stream &stream) {
+    if (reorderAfter)
+      weightsReorder.execute(stream, reorderFrom, reorderTo);
+  }
+
+private:
+  std::unordered_map<int, dnnl::memory> args;
+  size_t scratchpadBytes = 0;
+  dnnl::memory userWeights, reorderFrom, reorderTo;
+  dnnl::reorder weightsReorder;
+  bool reorderBefore = false, reorderAfter = false;
+};
+
+/// The calling thread's arguments of the call site whose primitive is at
+/// `primitive` (cached, so never freed): made by make(CallArguments &) at
+/// the thread's first call there.
+template <typename Make>
+CallArguments &argumentsOf(const void *primitive, Make make) {
+  thread_local std::unordered_map<const void *, CallArguments> sites;
+  auto [it, made] = sites.try_emplace(primitive);
+  if (made)
+    make(it->second);
+  return it->second;
 }
 
 struct ConvGeometry {

@@ -101,7 +101,6 @@ struct ConvPrimitive {
   memory::desc src, weights, dst, userWeights, scratchpad, bias;
   /// The filter in the primitive's layout (constant filters only).
   std::unique_ptr<memory> constantWeights;
-  bool reorderWeights = false;
 };
 
 /// Whether the convolution reads every stride-th pixel of its input and
@@ -202,8 +201,7 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
   result->conv = dnnl::convolution_forward(pd);
   result->scratchpad = pd.scratchpad_desc();
   result->weights = pd.weights_desc();
-  result->reorderWeights = result->weights != result->userWeights;
-  if (p.filter_constant && result->reorderWeights) {
+  if (p.filter_constant && result->weights != result->userWeights) {
     memory user(result->userWeights, engine, const_cast<float *>(filter));
     result->constantWeights = std::make_unique<memory>(result->weights, engine);
     dnnl::stream &stream = tfc::onednn::stream();
@@ -218,48 +216,23 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
 constexpr int kResidualArgument =
     DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 
-/// A call site's arguments on one thread: memory objects made at its
-/// first call there and pointed at each call's buffers (set_data_handle).
-/// Making them at every call, with a stream, took 3-7 us a call, which a
-/// model of small convolutions pays tens of times a step (MobileNetV3Large
-/// at batch 1: 67 calls in a 5 ms step). One set per thread, as contexts
-/// of one model may run the same call site concurrently.
-struct ConvArguments {
-  std::unordered_map<int, memory> args;
-  /// The filter as the caller passes it (unless constant): the weights
-  /// argument itself, or the source of its reorder.
-  memory userWeights;
-};
-
-ConvArguments &argumentsOf(const ConvPrimitive &prim, const ConvParams &p) {
-  thread_local std::unordered_map<const ConvPrimitive *, ConvArguments> sites;
-  auto [it, made] = sites.try_emplace(&prim);
-  ConvArguments &bound = it->second;
-  if (!made)
-    return bound;
-  dnnl::engine &engine = tfc::onednn::engine();
-  // No buffers yet (DNNL_MEMORY_NONE): each call sets them.
-  auto unbound = [&](const memory::desc &desc) {
-    return memory(desc, engine, DNNL_MEMORY_NONE);
-  };
-  bound.args = {{DNNL_ARG_SRC, unbound(prim.src)},
-                {DNNL_ARG_DST, unbound(prim.dst)},
-                {DNNL_ARG_SCRATCHPAD, unbound(prim.scratchpad)}};
-  if (prim.constantWeights) {
-    bound.args.insert({DNNL_ARG_WEIGHTS, *prim.constantWeights});
-  } else {
-    bound.userWeights = unbound(prim.userWeights);
-    // A filter computed at run time is reordered into a buffer of this
-    // thread's, allocated here once.
-    bound.args.insert({DNNL_ARG_WEIGHTS, prim.reorderWeights
-                                             ? memory(prim.weights, engine)
-                                             : bound.userWeights});
-  }
-  if (p.has_bias)
-    bound.args.insert({DNNL_ARG_BIAS, unbound(prim.bias)});
-  if (p.residual == 1)
-    bound.args.insert({kResidualArgument, unbound(prim.dst)});
-  return bound;
+/// The calling thread's arguments of a call site (OneDnn.h).
+tfc::onednn::CallArguments &argumentsOf(const ConvPrimitive &prim,
+                                        const ConvParams &p) {
+  return tfc::onednn::argumentsOf(&prim, [&](tfc::onednn::CallArguments &bound) {
+    bound.addUnbound(DNNL_ARG_SRC, prim.src);
+    bound.addUnbound(DNNL_ARG_DST, prim.dst);
+    bound.addScratchpad(prim.scratchpad);
+    if (prim.constantWeights)
+      bound.add(DNNL_ARG_WEIGHTS, *prim.constantWeights);
+    else
+      bound.addWeights(DNNL_ARG_WEIGHTS, prim.userWeights, prim.weights,
+                       /*written=*/false);
+    if (p.has_bias)
+      bound.addUnbound(DNNL_ARG_BIAS, prim.bias);
+    if (p.residual == 1)
+      bound.addUnbound(kResidualArgument, prim.dst);
+  });
 }
 
 } // namespace
@@ -345,13 +318,9 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
   dnnl::stream &stream = tfc::onednn::stream();
-  ConvArguments &bound = argumentsOf(*prim, p);
-  if (!prim->constantWeights) {
-    bound.userWeights.set_data_handle(const_cast<float *>(filter));
-    if (prim->reorderWeights)
-      dnnl::reorder(bound.userWeights, bound.args.at(DNNL_ARG_WEIGHTS))
-          .execute(stream, bound.userWeights, bound.args.at(DNNL_ARG_WEIGHTS));
-  }
+  tfc::onednn::CallArguments &bound = argumentsOf(*prim, p);
+  if (!prim->constantWeights)
+    bound.bindWeights(stream, filter);
   const float *source = in;
   int64_t sourceImage = p.h * p.w * p.c;
   if (subsamples(p)) {
@@ -361,22 +330,19 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
     source = gathered.data();
     sourceImage = p.oh * p.ow * p.c;
   }
-  bound.args.at(DNNL_ARG_SCRATCHPAD)
-      .set_data_handle(tfc::onednn::scratchpadBuffer(prim->scratchpad.get_size()));
+  bound.bindScratchpad();
   if (p.has_bias)
-    bound.args.at(DNNL_ARG_BIAS).set_data_handle(const_cast<float *>(bias));
+    bound.bind(DNNL_ARG_BIAS, bias);
   // The primitive takes imagesPerCall images a call (all but with swish).
   int64_t images = imagesPerCall(p);
   int64_t outImage = p.oh * p.ow * outputChannels(p);
   for (int64_t first = 0; first < p.n; first += images) {
     float *groupOut = out + first * outImage;
-    bound.args.at(DNNL_ARG_SRC)
-        .set_data_handle(const_cast<float *>(source + first * sourceImage));
-    bound.args.at(DNNL_ARG_DST).set_data_handle(groupOut);
+    bound.bind(DNNL_ARG_SRC, source + first * sourceImage);
+    bound.bind(DNNL_ARG_DST, groupOut);
     if (p.residual == 1)
-      bound.args.at(kResidualArgument)
-          .set_data_handle(const_cast<float *>(residual + first * outImage));
-    prim->conv.execute(stream, bound.args);
+      bound.bind(kResidualArgument, residual + first * outImage);
+    prim->conv.execute(stream, bound.all());
     stream.wait();
     if (p.activation == TFC_ACTIVATION_SWISH)
       swishInPlace(runtime, groupOut, images * outImage);

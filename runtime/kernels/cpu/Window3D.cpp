@@ -2,7 +2,8 @@
 //
 // Conv3D, MaxPool3D and AvgPool3D on NDHWC tensors as oneDNN primitives,
 // made at a call site's first call and cached by the address of its
-// constant tfc_window3d_params; the filter, [kd, kh, kw, c, out_c] as
+// constant tfc_window3d_params, their arguments bound once per thread
+// (OneDnn.h's CallArguments); the filter, [kd, kh, kw, c, out_c] as
 // TensorFlow lays it out, is oneDNN's dhwio and is reordered into the
 // primitive's preferred layout at each call (3-D models are rare, and
 // their filters may be computed). The padding after each dimension follows
@@ -200,19 +201,20 @@ extern "C" void tfc_cpu_conv3d_f32(tfc_runtime *runtime, const float *in,
   if (!prim)
     tfc_fail(runtime, "Conv3D: oneDNN has no kernel for this convolution");
   omp_set_num_threads(runtime->threads);
-  dnnl::engine &engine = tfc::onednn::engine();
   dnnl::stream &stream = tfc::onednn::stream();
-  memory user(prim->userWeights, engine, const_cast<float *>(filter));
-  memory weights = user;
-  if (prim->weights != prim->userWeights) {
-    weights = memory(prim->weights, engine);
-    dnnl::reorder(user, weights).execute(stream, user, weights);
-  }
-  prim->conv.execute(
-      stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
-               {DNNL_ARG_WEIGHTS, weights},
-               {DNNL_ARG_DST, memory(prim->dst, engine, out)},
-               {DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->scratchpad)}});
+  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
+      prim, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_SRC, prim->src);
+        made.addUnbound(DNNL_ARG_DST, prim->dst);
+        made.addScratchpad(prim->scratchpad);
+        made.addWeights(DNNL_ARG_WEIGHTS, prim->userWeights, prim->weights,
+                        /*written=*/false);
+      });
+  bound.bindWeights(stream, filter);
+  bound.bind(DNNL_ARG_SRC, in);
+  bound.bind(DNNL_ARG_DST, out);
+  bound.bindScratchpad();
+  prim->conv.execute(stream, bound.all());
   stream.wait();
 }
 
@@ -224,12 +226,17 @@ extern "C" void tfc_cpu_pool3d_f32(tfc_runtime *runtime, int32_t kind,
   if (!prim)
     tfc_fail(runtime, "Pool3D: oneDNN has no kernel for this pooling");
   omp_set_num_threads(runtime->threads);
-  dnnl::engine &engine = tfc::onednn::engine();
   dnnl::stream &stream = tfc::onednn::stream();
-  prim->pool.execute(
-      stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
-               {DNNL_ARG_DST, memory(prim->dst, engine, out)},
-               {DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->scratchpad)}});
+  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
+      prim, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_SRC, prim->src);
+        made.addUnbound(DNNL_ARG_DST, prim->dst);
+        made.addScratchpad(prim->scratchpad);
+      });
+  bound.bind(DNNL_ARG_SRC, in);
+  bound.bind(DNNL_ARG_DST, out);
+  bound.bindScratchpad();
+  prim->pool.execute(stream, bound.all());
   stream.wait();
 }
 
@@ -245,36 +252,30 @@ extern "C" void tfc_cpu_conv3d_backprop_f32(tfc_runtime *runtime,
   if (!prim)
     tfc_fail(runtime, "Conv3D gradient: oneDNN has no kernel for this convolution");
   omp_set_num_threads(runtime->threads);
-  dnnl::engine &engine = tfc::onednn::engine();
   dnnl::stream &stream = tfc::onednn::stream();
-  memory dst(prim->dst, engine, const_cast<float *>(gradient));
-  memory scratchpad = tfc::onednn::scratchpad(prim->scratchpad);
+  // The filter gradient is written in the primitive's layout and reordered
+  // into TensorFlow's after; the filter, the other way before.
+  int weights = filter_gradient ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
+  int image = filter_gradient ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
+  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
+      prim, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_DIFF_DST, prim->dst);
+        made.addUnbound(image, prim->src);
+        made.addScratchpad(prim->scratchpad);
+        made.addWeights(weights, prim->userWeights, prim->weights,
+                        /*written=*/filter_gradient != 0);
+      });
+  bound.bind(DNNL_ARG_DIFF_DST, gradient);
+  bound.bindScratchpad();
   if (filter_gradient) {
-    // The gradient in the primitive's layout, then TensorFlow's.
-    memory user(prim->userWeights, engine, out);
-    memory weights = prim->weights == prim->userWeights
-                         ? user
-                         : memory(prim->weights, engine);
-    prim->primitive.execute(
-        stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(operand))},
-                 {DNNL_ARG_DIFF_DST, dst},
-                 {DNNL_ARG_DIFF_WEIGHTS, weights},
-                 {DNNL_ARG_SCRATCHPAD, scratchpad}});
-    if (prim->weights != prim->userWeights)
-      dnnl::reorder(weights, user).execute(stream, weights, user);
+    bound.bind(image, operand);
+    bound.bindWeights(stream, out);
   } else {
-    memory user(prim->userWeights, engine, const_cast<float *>(operand));
-    memory weights = user;
-    if (prim->weights != prim->userWeights) {
-      weights = memory(prim->weights, engine);
-      dnnl::reorder(user, weights).execute(stream, user, weights);
-    }
-    prim->primitive.execute(
-        stream, {{DNNL_ARG_DIFF_SRC, memory(prim->src, engine, out)},
-                 {DNNL_ARG_WEIGHTS, weights},
-                 {DNNL_ARG_DIFF_DST, dst},
-                 {DNNL_ARG_SCRATCHPAD, scratchpad}});
+    bound.bindWeights(stream, operand);
+    bound.bind(image, out);
   }
+  prim->primitive.execute(stream, bound.all());
+  bound.weightsAfter(stream);
   stream.wait();
 }
 
@@ -288,23 +289,34 @@ extern "C" void tfc_cpu_pool3d_backprop_f32(tfc_runtime *runtime, int32_t kind,
   if (!prim)
     tfc_fail(runtime, "Pool3D gradient: oneDNN has no kernel for this pooling");
   omp_set_num_threads(runtime->threads);
-  dnnl::engine &engine = tfc::onednn::engine();
   dnnl::stream &stream = tfc::onednn::stream();
-  std::unordered_map<int, memory> args = {
-      {DNNL_ARG_DIFF_DST, memory(prim->dst, engine, const_cast<float *>(gradient))},
-      {DNNL_ARG_DIFF_SRC, memory(prim->src, engine, out)}};
+  // Max pooling's gradient goes where each window's maximum is: the
+  // forward pooling's workspace, a buffer of this thread's that the two
+  // primitives' arguments share.
+  tfc::onednn::CallArguments *forward = nullptr;
   if (kind == 0) {
-    // Where each window's maximum is: the forward pooling's workspace.
-    memory workspace(prim->workspace, engine);
-    memory pooled(prim->dst, engine);
-    prim->forward.execute(
-        stream, {{DNNL_ARG_SRC, memory(prim->src, engine, const_cast<float *>(in))},
-                 {DNNL_ARG_DST, pooled},
-                 {DNNL_ARG_WORKSPACE, workspace},
-                 {DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->forwardScratchpad)}});
-    args.insert({DNNL_ARG_WORKSPACE, workspace});
+    forward = &tfc::onednn::argumentsOf(
+        &prim->forward, [&](tfc::onednn::CallArguments &made) {
+          made.addUnbound(DNNL_ARG_SRC, prim->src);
+          made.addOwned(DNNL_ARG_DST, prim->dst);
+          made.addOwned(DNNL_ARG_WORKSPACE, prim->workspace);
+          made.addScratchpad(prim->forwardScratchpad);
+        });
+    forward->bind(DNNL_ARG_SRC, in);
+    forward->bindScratchpad();
+    prim->forward.execute(stream, forward->all());
   }
-  args.insert({DNNL_ARG_SCRATCHPAD, tfc::onednn::scratchpad(prim->scratchpad)});
-  prim->backward.execute(stream, args);
+  tfc::onednn::CallArguments &backward = tfc::onednn::argumentsOf(
+      &prim->backward, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_DIFF_DST, prim->dst);
+        made.addUnbound(DNNL_ARG_DIFF_SRC, prim->src);
+        if (forward)
+          made.add(DNNL_ARG_WORKSPACE, forward->at(DNNL_ARG_WORKSPACE));
+        made.addScratchpad(prim->scratchpad);
+      });
+  backward.bind(DNNL_ARG_DIFF_DST, gradient);
+  backward.bind(DNNL_ARG_DIFF_SRC, out);
+  backward.bindScratchpad();
+  prim->backward.execute(stream, backward.all());
   stream.wait();
 }
