@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <memory>
 #include <omp.h>
-#include <unordered_map>
 #include <vector>
 
 namespace {

@@ -45,7 +45,6 @@
 
 #include <memory>
 #include <omp.h>
-#include <unordered_map>
 #include <vector>
 
 namespace {

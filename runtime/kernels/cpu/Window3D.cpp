@@ -25,7 +25,6 @@
 
 #include <memory>
 #include <omp.h>
-#include <unordered_map>
 
 namespace {
 
