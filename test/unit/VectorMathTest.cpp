@@ -90,6 +90,8 @@ TEST(VectorMathTest, WithinStatedUlps) {
                [](double x) { return std::erfc(x); }, 7.0);
 }
 
+// (tfc::vector_math::sigmoid by its full name: the reference above,
+// sigmoid(double), hides the using-directive's.)
 TEST(VectorMathTest, EdgeValues) {
   using namespace tfc::vector_math;
   const float inf = INFINITY;
@@ -104,9 +106,15 @@ TEST(VectorMathTest, EdgeValues) {
   EXPECT_EQ(tanh(-inf), -1.0f);
   EXPECT_EQ(tanh(20.0f), 1.0f);
   EXPECT_TRUE(std::isnan(tanh(NAN)));
-  EXPECT_EQ(sigmoid(inf), 1.0f);
-  EXPECT_EQ(sigmoid(-inf), 0.0f);
-  EXPECT_GT(sigmoid(-100.0f), 0.0f); // exp(-100) / (1 + exp(-100)).
+  EXPECT_EQ(tfc::vector_math::sigmoid(inf), 1.0f);
+  EXPECT_EQ(tfc::vector_math::sigmoid(-inf), 0.0f);
+  EXPECT_GT(tfc::vector_math::sigmoid(-100.0f), 0.0f); // exp(-100) / (1 + exp(-100)).
+  EXPECT_TRUE(std::isnan(tfc::vector_math::sigmoid(NAN)));
+  EXPECT_TRUE(std::isnan(tfc::vector_math::sigmoid(-NAN)));
+  Floats8 nans = tfc::vector_math::sigmoid(splat8(NAN));
+  for (int64_t l = 0; l < kLanes8; ++l)
+    EXPECT_TRUE(std::isnan(nans[l])) << "lane " << l;
+  EXPECT_TRUE(std::isnan(activation(NAN, TFC_ACTIVATION_SWISH)));
   EXPECT_TRUE(std::signbit(erf(-0.0f)));
   EXPECT_EQ(erf(-inf), -1.0f);
   EXPECT_EQ(erfc(inf), 0.0f);

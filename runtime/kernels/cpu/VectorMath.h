@@ -149,6 +149,14 @@ template <typename V> TFC_VECTOR_MATH V expClamped(V x) {
   return p * fromBits((half + 127) << 23) * fromBits((ki - half + 127) << 23);
 }
 
+/// exp(x) for x <= 0, or NaN for NaN (every step of expClamped is NaN
+/// then): sigmoid's argument, which needs neither exp's upper clamp nor
+/// its test for NaN. Swish's loops are sigmoid's arithmetic: those two
+/// compares and selects were 4 of the 45 instructions of its AVX2 loop.
+template <typename V> TFC_VECTOR_MATH V expNonPositive(V x) {
+  return expClamped(select(x < kExpLow, splat(x, kExpLow), x));
+}
+
 /// erfc(a) for a >= 0 (or NaN: any value).
 template <typename V> TFC_VECTOR_MATH V erfcNonNegative(V a) {
   a = select(a < kErfcZero, a, splat(a, kErfcZero));
@@ -189,7 +197,7 @@ template <typename V> TFC_VECTOR_MATH V tanh(V x) {
 /// overflows: sigmoid(-100) is a subnormal, not 0.
 template <typename V> TFC_VECTOR_MATH V sigmoid(V x) {
   using namespace detail;
-  V e = exp(select(x < 0.0f, x, -x));
+  V e = expNonPositive(select(x < 0.0f, x, -x));
   V s = 1.0f / (1.0f + e);
   return select(x < 0.0f, e * s, s);
 }
