@@ -29,11 +29,7 @@ MODELS = [
     Model("mobilenetv3small", "applications", 100, "MobileNetV3Small", 224),
     # The rest of the keras.applications models that the broad corpus
     # (test/corpus/broad.py) compiles, at their own image sizes
-    # (bench/run.py --models other-applications). The larger members of
-    # these families (EfficientNetB2-B7, ConvNeXt Small to XLarge,
-    # DenseNet201, NASNetLarge, ResNet152V2, EfficientNetV2 B1-B3, M and L)
-    # are the same ops at larger sizes and are left out to keep a run of
-    # them under about two hours.
+    # (bench/run.py --models other-applications).
     Model("resnet50v2", "other-applications", 20, "ResNet50V2", 224),
     Model("resnet101", "other-applications", 10, "ResNet101", 224),
     Model("resnet152", "other-applications", 10, "ResNet152", 224),
@@ -48,10 +44,32 @@ MODELS = [
     Model("efficientnetv2b0", "other-applications", 40, "EfficientNetV2B0", 224),
     Model("efficientnetv2s", "other-applications", 10, "EfficientNetV2S", 384),
     Model("nasnetmobile", "other-applications", 30, "NASNetMobile", 224),
+    # The larger members of those families: the same ops on more channels
+    # and larger images (bench/run.py --models large-applications). A step
+    # of the largest at batch 32 takes TensorFlow tens of seconds, so
+    # their runs are long: hours for the group at both batches.
+    Model("efficientnetb2", "large-applications", 30, "EfficientNetB2", 260),
+    Model("efficientnetb3", "large-applications", 20, "EfficientNetB3", 300),
+    Model("efficientnetb4", "large-applications", 10, "EfficientNetB4", 380),
+    Model("efficientnetb5", "large-applications", 5, "EfficientNetB5", 456),
+    Model("efficientnetb6", "large-applications", 5, "EfficientNetB6", 528),
+    Model("efficientnetb7", "large-applications", 5, "EfficientNetB7", 600),
+    Model("efficientnetv2b1", "large-applications", 30, "EfficientNetV2B1", 240),
+    Model("efficientnetv2b2", "large-applications", 30, "EfficientNetV2B2", 260),
+    Model("efficientnetv2b3", "large-applications", 20, "EfficientNetV2B3", 300),
+    Model("efficientnetv2m", "large-applications", 5, "EfficientNetV2M", 480),
+    Model("efficientnetv2l", "large-applications", 5, "EfficientNetV2L", 480),
+    Model("convnextsmall", "large-applications", 10, "ConvNeXtSmall", 224),
+    Model("convnextbase", "large-applications", 5, "ConvNeXtBase", 224),
+    Model("convnextlarge", "large-applications", 5, "ConvNeXtLarge", 224),
+    Model("convnextxlarge", "large-applications", 5, "ConvNeXtXLarge", 224),
+    Model("densenet201", "large-applications", 10, "DenseNet201", 224),
+    Model("resnet152v2", "large-applications", 10, "ResNet152V2", 224),
+    Model("nasnetlarge", "large-applications", 5, "NASNetLarge", 331),
 ]
 
 BY_NAME = {model.name: model for model in MODELS}
-GROUPS = ("default", "applications", "other-applications")
+GROUPS = ("default", "applications", "other-applications", "large-applications")
 
 
 def names(group):

@@ -7,9 +7,10 @@ writes DIR/frozen.pb (variables folded into constants), DIR/x.npy (an input
 drawn with a fixed seed), DIR/want.npy (TensorFlow's output for it) and
 DIR/model.json (feed and fetch names). NAME is one of: mlp, cnn, resnet50,
 mobilenetv2, transformer, or one of the keras.applications models of
-catalog.py (its groups applications and other-applications). These are
-made with random weights (weights=None) here on demand, never committed (ResNet-50's frozen graph is
-about 100 MB, VGG16's about 530 MB). With --float64, only DIR/exact.npy
+catalog.py (its groups applications, other-applications and
+large-applications). These are made with random weights (weights=None)
+here on demand, never committed (ResNet-50's frozen graph is about 100
+MB, VGG16's about 530 MB, ConvNeXtXLarge's about 1.4 GB). With --float64, only DIR/exact.npy
 is written: the output for DIR/x.npy computed in float64 with the same
 weights.
 

@@ -7,7 +7,10 @@
                         DenseNet121, InceptionV3, Xception, ConvNeXtTiny
                         and MobileNetV3Small; --models other-applications:
                         the other 14 that the broad corpus compiles, from
-                        ResNet50V2 to NASNetMobile; --models all: every one)
+                        ResNet50V2 to NASNetMobile; --models
+                        large-applications: the 18 larger members of those
+                        families, EfficientNetB2 to NASNetLarge, hours at
+                        batch 32; --models all: every one)
                         [--batches 1,32] [--threads 2] [--rounds 3]
                         [--tfc build/bin/tfc] [--work DIR]
 

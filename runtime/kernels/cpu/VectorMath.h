@@ -152,7 +152,7 @@ template <typename V> TFC_VECTOR_MATH V expClamped(V x) {
 /// exp(x) for x <= 0, or NaN for NaN (every step of expClamped is NaN
 /// then): sigmoid's argument, which needs neither exp's upper clamp nor
 /// its test for NaN. Swish's loops are sigmoid's arithmetic: those two
-/// compares and selects were 4 of the 45 instructions of its AVX2 loop.
+/// compares and selects were 4 of the 42 instructions of its AVX2 loop.
 template <typename V> TFC_VECTOR_MATH V expNonPositive(V x) {
   return expClamped(select(x < kExpLow, splat(x, kExpLow), x));
 }
