@@ -39,15 +39,11 @@ int64_t outputChannels(const Params &p) {
 
 int64_t filterElements(const Params &p) { return p.kh * p.kw * p.c * p.out_c; }
 
-struct Primitive {
-  dnnl::primitive primitive;
-  memory::desc image, gradient, userWeights, weights, scratchpad;
-};
-
 /// The backward primitive of a call site (null if oneDNN cannot make one).
-std::unique_ptr<Primitive> makeBackprop(const Params &p) {
+std::unique_ptr<tfc::onednn::ConvGradient> makeBackprop(const Params &p) {
   dnnl::engine &engine = tfc::onednn::engine();
-  auto result = std::make_unique<Primitive>();
+  auto result = std::make_unique<tfc::onednn::ConvGradient>();
+  result->filterGradient = p.filter_gradient != 0;
   memory::dims weights =
       p.depthwise ? memory::dims{p.c, p.out_c, 1, p.kh, p.kw}
                   : memory::dims{p.out_c, p.c, p.kh, p.kw};
@@ -180,39 +176,16 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
       tfc::winograd::backwardData(runtime, geometry, operand, gradient, out);
     return;
   }
-  static tfc::onednn::PrimitiveCache<Primitive> cache;
-  Primitive *prim = cache.lookup(params, [&] { return makeBackprop(p); });
+  static tfc::onednn::PrimitiveCache<tfc::onednn::ConvGradient> cache;
+  tfc::onednn::ConvGradient *prim =
+      cache.lookup(params, [&] { return makeBackprop(p); });
   if (!prim) {
     tfc_cpu_conv2d_backprop_direct_f32(runtime, operand, gradient, out, params);
     return;
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.
   omp_set_num_threads(runtime->threads);
-  dnnl::stream &stream = tfc::onednn::stream();
-  // The filter gradient is written in the primitive's layout and reordered
-  // into TensorFlow's after; the filter, the other way before.
-  int weights = p.filter_gradient ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
-  int image = p.filter_gradient ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
-  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
-      prim, [&](tfc::onednn::CallArguments &made) {
-        made.addUnbound(DNNL_ARG_DIFF_DST, prim->gradient);
-        made.addUnbound(image, prim->image);
-        made.addScratchpad(prim->scratchpad);
-        made.addWeights(weights, prim->userWeights, prim->weights,
-                        /*written=*/p.filter_gradient != 0);
-      });
-  bound.bind(DNNL_ARG_DIFF_DST, gradient);
-  bound.bindScratchpad();
-  if (p.filter_gradient) {
-    bound.bind(image, operand);
-    bound.bindWeights(stream, out);
-  } else {
-    bound.bindWeights(stream, operand);
-    bound.bind(image, out);
-  }
-  prim->primitive.execute(stream, bound.all());
-  bound.weightsAfter(stream);
-  stream.wait();
+  prim->run(operand, gradient, out);
 }
 
 extern "C" void tfc_cpu_conv2d_backprop_direct_f32(tfc_runtime *runtime,

@@ -1,8 +1,9 @@
 //===- OneDnn.h - what the oneDNN kernels share -----------------*- C++ -*-===//
 //
 // The engine, the per-thread stream, the per-call-site primitive cache,
-// each call site's arguments per thread, the per-thread scratchpad and a
-// convolution's geometry as oneDNN's descriptors take it, for the forward
+// each call site's arguments per thread, the per-thread scratchpad, a
+// convolution gradient's primitive and how it runs, and a convolution's
+// geometry as oneDNN's descriptors take it, for the forward
 // (OneDnnConv.cpp), backward (ConvBackprop.cpp) and 3-D (Window3D.cpp)
 // kernels.
 //
@@ -170,6 +171,45 @@ CallArguments &argumentsOf(const void *primitive, Make make) {
     make(it->second);
   return it->second;
 }
+
+/// A convolution gradient's primitive (oneDNN's backward data or backward
+/// weights, made from the forward convolution it inverts), 2-D or 3-D,
+/// and its tensors: the image (the input, or the input's gradient), the
+/// output's gradient, and the filter (or the filter's gradient) in
+/// TensorFlow's layout and in the primitive's.
+struct ConvGradient {
+  dnnl::primitive primitive;
+  dnnl::memory::desc image, gradient, userWeights, weights, scratchpad;
+  bool filterGradient = false;
+
+  /// One call: `operand` is the filter (for the input's gradient) or the
+  /// input (for the filter's), `gradient` the output's gradient. The
+  /// filter gradient is written in the primitive's layout and reordered
+  /// into TensorFlow's after; the filter, the other way before.
+  void run(const void *operand, const void *gradientData, void *out) const {
+    dnnl::stream &onStream = stream();
+    int weightsArgument = filterGradient ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
+    int imageArgument = filterGradient ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
+    CallArguments &bound = argumentsOf(this, [&](CallArguments &made) {
+      made.addUnbound(DNNL_ARG_DIFF_DST, gradient);
+      made.addUnbound(imageArgument, image);
+      made.addScratchpad(scratchpad);
+      made.addWeights(weightsArgument, userWeights, weights, filterGradient);
+    });
+    bound.bind(DNNL_ARG_DIFF_DST, gradientData);
+    bound.bindScratchpad();
+    if (filterGradient) {
+      bound.bind(imageArgument, operand);
+      bound.bindWeights(onStream, out);
+    } else {
+      bound.bindWeights(onStream, operand);
+      bound.bind(imageArgument, out);
+    }
+    primitive.execute(onStream, bound.all());
+    bound.weightsAfter(onStream);
+    onStream.wait();
+  }
+};
 
 struct ConvGeometry {
   dnnl::memory::dims strides, dilations, padBefore, padAfter;

@@ -92,27 +92,24 @@ std::unique_ptr<Conv3D> makeConv(const Params &p) {
   return result;
 }
 
-struct Conv3DBackprop {
-  dnnl::primitive primitive;
-  memory::desc src, dst, weights, userWeights, scratchpad;
-};
-
 /// The input gradient's (filterGradient false) or the filter gradient's
 /// primitive.
-std::unique_ptr<Conv3DBackprop> makeBackprop(const Params &p, bool filterGradient) {
+std::unique_ptr<tfc::onednn::ConvGradient> makeBackprop(const Params &p,
+                                                        bool filterGradient) {
   Geometry g = geometryOf(p, p.out_c);
   ConvTensors t = convTensors(p, g);
-  auto result = std::make_unique<Conv3DBackprop>();
-  result->src = t.src;
-  result->dst = t.dst;
+  auto result = std::make_unique<tfc::onednn::ConvGradient>();
+  result->filterGradient = filterGradient;
+  result->image = t.src;
+  result->gradient = t.dst;
   result->userWeights = t.userWeights;
   const memory::desc &anyWeights = t.anyWeights;
   auto algorithm = dnnl::algorithm::convolution_direct;
   dnnl::engine &engine = tfc::onednn::engine();
   dnnl::convolution_forward::primitive_desc forward(
       dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                      algorithm, result->src, anyWeights,
-                                      result->dst, g.strides, g.padBefore,
+                                      algorithm, result->image, anyWeights,
+                                      result->gradient, g.strides, g.padBefore,
                                       g.padAfter),
       engine);
   dnnl::primitive_attr attr;
@@ -120,7 +117,7 @@ std::unique_ptr<Conv3DBackprop> makeBackprop(const Params &p, bool filterGradien
   if (filterGradient) {
     dnnl::convolution_backward_weights::primitive_desc pd(
         dnnl::convolution_backward_weights::desc(
-            algorithm, result->src, anyWeights, result->dst, g.strides,
+            algorithm, result->image, anyWeights, result->gradient, g.strides,
             g.padBefore, g.padAfter),
         attr, engine, forward);
     result->primitive = dnnl::convolution_backward_weights(pd);
@@ -129,7 +126,7 @@ std::unique_ptr<Conv3DBackprop> makeBackprop(const Params &p, bool filterGradien
   } else {
     dnnl::convolution_backward_data::primitive_desc pd(
         dnnl::convolution_backward_data::desc(
-            algorithm, result->src, anyWeights, result->dst, g.strides,
+            algorithm, result->image, anyWeights, result->gradient, g.strides,
             g.padBefore, g.padAfter),
         attr, engine, forward);
     result->primitive = dnnl::convolution_backward_data(pd);
@@ -245,37 +242,13 @@ extern "C" void tfc_cpu_conv3d_backprop_f32(tfc_runtime *runtime,
                                             const float *gradient, float *out,
                                             const tfc_window3d_params *params) {
   // Keyed by the call site's params; the two kinds never share a site.
-  static tfc::onednn::PrimitiveCache<Conv3DBackprop> cache;
-  Conv3DBackprop *prim = cache.lookup(
+  static tfc::onednn::PrimitiveCache<tfc::onednn::ConvGradient> cache;
+  tfc::onednn::ConvGradient *prim = cache.lookup(
       params, [&] { return makeBackprop(*params, filter_gradient != 0); });
   if (!prim)
     tfc_fail(runtime, "Conv3D gradient: oneDNN has no kernel for this convolution");
   omp_set_num_threads(runtime->threads);
-  dnnl::stream &stream = tfc::onednn::stream();
-  // The filter gradient is written in the primitive's layout and reordered
-  // into TensorFlow's after; the filter, the other way before.
-  int weights = filter_gradient ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
-  int image = filter_gradient ? DNNL_ARG_SRC : DNNL_ARG_DIFF_SRC;
-  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
-      prim, [&](tfc::onednn::CallArguments &made) {
-        made.addUnbound(DNNL_ARG_DIFF_DST, prim->dst);
-        made.addUnbound(image, prim->src);
-        made.addScratchpad(prim->scratchpad);
-        made.addWeights(weights, prim->userWeights, prim->weights,
-                        /*written=*/filter_gradient != 0);
-      });
-  bound.bind(DNNL_ARG_DIFF_DST, gradient);
-  bound.bindScratchpad();
-  if (filter_gradient) {
-    bound.bind(image, operand);
-    bound.bindWeights(stream, out);
-  } else {
-    bound.bindWeights(stream, operand);
-    bound.bind(image, out);
-  }
-  prim->primitive.execute(stream, bound.all());
-  bound.weightsAfter(stream);
-  stream.wait();
+  prim->run(operand, gradient, out);
 }
 
 extern "C" void tfc_cpu_pool3d_backprop_f32(tfc_runtime *runtime, int32_t kind,
