@@ -43,6 +43,7 @@
 #include "tfc/Distributed/Transport.h"
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
+#include "tfc/Runtime/Denormals.h"
 #include "tfc/Runtime/ProgramDriver.h"
 
 #include <unistd.h>
@@ -423,6 +424,7 @@ int main(int argc, char **argv) {
         runtime,
         [](void *context) {
           auto *c = static_cast<StepCall *>(context);
+          tfc::FlushDenormals flush;
           c->run(c->client->runtime.get(), c->client->arena.get(),
                  c->state, c->inputs, c->outputs);
         },

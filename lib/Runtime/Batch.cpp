@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Runtime/Batch.h"
+#include "tfc/Runtime/Denormals.h"
 #include "tfc/Runtime/Checkpoint.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ BatchRunner::BatchRunner(const tfc_model &model)
 void BatchRunner::run(tfc_runtime *runtime, void *arena, void *state,
                       int64_t batch, void *const *given,
                       void *const *wanted) {
+  FlushDenormals flush;
   int64_t tile = model.batch_tile;
   if (tile <= 0) {
     model.step(runtime, arena, state, given, wanted);

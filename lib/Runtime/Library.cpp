@@ -10,6 +10,7 @@
 
 #include "tfc/Runtime/tfc_library.h"
 #include "tfc/Runtime/Batch.h"
+#include "tfc/Runtime/Denormals.h"
 
 #include <cstdint>
 #include <cstring>
@@ -57,6 +58,7 @@ tfc_library_context *tfc_library_create(const tfc_model *model, int32_t threads,
     return nullptr;
   }
   std::memset(context->state, 0, size_t(model->state_bytes));
+  tfc::FlushDenormals flush;
   for (tfc_step_fn once : {model->init, model->local_init, model->chief_init})
     if (once)
       once(context->runtime, context->arena, context->state, nullptr, nullptr);

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Runtime/Denormals.h"
 #include "Runtime.h"
 #include "Strings.h"
 #include "tfc/Runtime/Batch.h"
@@ -633,7 +634,10 @@ int tfc::rt::runProgram(int argc, char **argv, const tfc_model &model,
     int64_t start = tfc::trace::nowNs();
     if (hooks.beforeStep)
       hooks.beforeStep(id);
-    run();
+    {
+      tfc::FlushDenormals flush;
+      run();
+    }
     if (hooks.afterStep)
       hooks.afterStep(id);
     tfc::trace::recordStep(id, start);

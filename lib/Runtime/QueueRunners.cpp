@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Runtime/Denormals.h"
 #include "Queues.h"
 #include "Runtime.h"
 
@@ -59,6 +60,7 @@ struct EntryCall {
 
 void callEntry(void *context) {
   auto *call = static_cast<EntryCall *>(context);
+  tfc::FlushDenormals flush;
   call->entry(call->runtime, call->arena, call->state, nullptr, nullptr);
 }
 

@@ -1,5 +1,6 @@
 //===- Rendezvous.cpp - the in-process rendezvous and partition runner ----===//
 
+#include "tfc/Runtime/Denormals.h"
 #include "Rendezvous.h"
 #include "Runtime.h"
 #include "tfc/Runtime/Trace.h"
@@ -98,8 +99,10 @@ void PartitionRunner::work(size_t index) {
     bool mine = int32_t(index + 1) < count;
     Step step = mine ? partitions[index + 1] : nullptr;
     lock.unlock();
-    if (step)
+    if (step) {
+      FlushDenormals flush;
       step(runtime, arena, state, inputs, outputs);
+    }
     lock.lock();
     if (mine && --pending == 0)
       finished.notify_all();

@@ -1948,6 +1948,46 @@ def _(c, rng):
     c.fetch(raw.Mul(x=raw.Sigmoid(x=z), y=z))
 
 
+@case("SubnormalsFlushed")
+def _(c, rng):
+    # TensorFlow computes with subnormal floats flushed to zero (results)
+    # and read as zero (operands) on every thread of a step. Each output
+    # scales what would be a subnormal by 1e38, so that a step that kept
+    # it differs from TensorFlow's 0 by far more than the tolerance.
+    big = c.feed(np.array(1e38, np.float32))
+    # Products below the normal range (1e-40, 1e-39) and one above it.
+    x = c.feed(np.array([1e-30, -1e-30, 1e-20, 1e-19], np.float32))
+    y = c.feed(np.array([1e-10, 1e-10, 1e-19, 1e-18], np.float32))
+    c.fetch(raw.Mul(x=raw.Mul(x=x, y=y), y=big))
+    # Subnormal operands, the smallest one included.
+    s = c.feed(np.array([1e-39, -1e-39, 1.4e-45, 1e-37], np.float32))
+    c.fetch(raw.Mul(x=s, y=big))
+    # exp and sigmoid whose results are subnormal.
+    t = c.feed(np.array([-88.0, -90.0, -100.0, -80.0], np.float32))
+    c.fetch(raw.Mul(x=raw.Exp(x=t), y=big))
+    c.fetch(raw.Mul(x=raw.Sigmoid(x=t), y=big))
+    # A loop long enough to run on every thread, summed.
+    tiled = raw.Tile(input=raw.Reshape(tensor=x, shape=[1, 4]),
+                     multiples=[16384, 1])
+    c.fetch(raw.Sum(input=raw.Mul(x=raw.Mul(x=tiled, y=y), y=big), axis=[0]))
+    # A product whose terms are subnormal.
+    a = c.feed(np.full((2, 64), 1e-20, np.float32))
+    c.fetch(raw.Mul(x=raw.MatMul(a=a, b=raw.Transpose(x=a, perm=[1, 0])), y=big))
+    # A convolution (oneDNN's, on OpenMP's threads) whose sums are
+    # subnormal.
+    faint = c.feed(np.full((1, 16, 16, 8), 1e-20, np.float32))
+    faint_filter = c.feed(np.full((1, 1, 8, 16), 1e-20, np.float32))
+    c.fetch(raw.Mul(x=raw.Conv2D(input=faint, filter=faint_filter,
+                                 strides=[1, 1, 1, 1], padding="SAME"), y=big))
+    # x * sigmoid(x) after a convolution (oneDNN's), on values far below 0.
+    image = c.feed(ordinary_floats((1, 16, 16, 8), rng, low=1.0, high=2.0))
+    w = c.feed(np.full((1, 1, 8, 16), -8.0, np.float32))
+    z = raw.Conv2D(input=image, filter=w, strides=[1, 1, 1, 1], padding="SAME")
+    beta = tf.constant(1.0, tf.float32)
+    swish = raw.Mul(x=z, y=raw.Sigmoid(x=raw.Mul(x=beta, y=z)))
+    c.fetch(raw.Mul(x=swish, y=big))
+
+
 @case("PoolGrads")
 def _(c, rng):
     # ReLU'd values: windows of zeros, where the first maximum takes the

@@ -13,6 +13,7 @@
 #ifndef TFC_RUNTIME_KERNELS_CPU_PARALLEL_H
 #define TFC_RUNTIME_KERNELS_CPU_PARALLEL_H
 
+#include "tfc/Runtime/Denormals.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -47,6 +48,8 @@ void parallelFor(tfc_runtime *runtime, int64_t n,
   }
 #pragma omp parallel num_threads(threads)
   {
+    // In the step's floating-point modes, whatever this thread's are.
+    FlushDenormals flush;
     int64_t part = omp_get_thread_num(), parts = omp_get_num_threads();
     int64_t first = n * part / parts, last = n * (part + 1) / parts;
     if (first < last)

@@ -4,6 +4,12 @@
  * one ulp is the spacing of float32 values at the exact result (2^-149 in
  * the subnormal range).
  *
+ * A step runs with subnormal floats flushed to zero, as TensorFlow's
+ * kernels do (tfc/Runtime/Denormals.h): a subnormal input reads as a zero
+ * of its sign, and a result below FLT_MIN is that zero. The reference
+ * takes the input so, and a zero counts as exact where the exact result
+ * is within the bound of the subnormal range.
+ *
  *   math-accuracy STRIDE
  *
  * sweeps every STRIDE-th float32 bit pattern (1: all 2^32 of them), then a
@@ -15,6 +21,7 @@
 
 #include "math_accuracy.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +59,26 @@ static double ulps(float got, double want) {
          ldexp(1.0, exponent - 24 < -149 ? -149 : exponent - 24);
 }
 
+/* The input as a step reads it: a subnormal is a zero of its sign. */
+static double read_as(float x) {
+  return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : (double)x;
+}
+
+/* The exact result as a step can give it: below FLT_MIN once rounded to
+ * float32, a zero of its sign. */
+static double flushed(double want) {
+  float rounded = (float)want;
+  return rounded != 0 && fabsf(rounded) < FLT_MIN ? copysign(0.0, want) : want;
+}
+
+/* Error of a step's result in ulps: 0 for a zero where a result within
+ * `bound` ulps of the exact one may be subnormal, and so flushed. */
+static double step_ulps(float got, double want, double bound) {
+  if (got == 0 && fabs(want) < FLT_MIN + bound * ldexp(1.0, -149))
+    return 0;
+  return ulps(got, want);
+}
+
 static int run(math_accuracy_ctx *ctx) {
   return math_accuracy_run(ctx, in, out[0], out[1], out[2], out[3], out[4]);
 }
@@ -80,7 +107,8 @@ int main(int argc, char **argv) {
       return 1;
     for (f = 0; f < FUNCTIONS; ++f)
       for (i = 0; i < n; ++i) {
-        double error = ulps(out[f][i], references[f](in[i]));
+        double error =
+            step_ulps(out[f][i], references[f](read_as(in[i])), bounds[f]);
         if (error > worst[f]) {
           worst[f] = error;
           worst_at[f] = in[i];
@@ -112,7 +140,7 @@ int main(int argc, char **argv) {
       return 1;
     for (f = 0; f < FUNCTIONS; ++f)
       for (i = 0; i < N; ++i) {
-        double want = references[f](in[i]);
+        double want = flushed(references[f](read_as(in[i])));
         float got = out[f][i];
         /* Zeros, infinities, NaN and results of magnitude 1 or 2 exactly;
          * other edge values within the bound. */
@@ -123,7 +151,7 @@ int main(int argc, char **argv) {
             exact ? isnan(want) ? !isnan(got)
                                 : got != (float)want ||
                                       !signbit(got) != !signbit(want)
-                  : ulps(got, want) > bounds[f];
+                  : step_ulps(got, want, bounds[f]) > bounds[f];
         if (wrong && bad++ < 20) {
           printf("%s(%a) = %a, not %a\n", names[f], in[i], got, (float)want);
         }
