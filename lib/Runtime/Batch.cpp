@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Runtime/Batch.h"
-#include "tfc/Runtime/Denormals.h"
 #include "tfc/Runtime/Checkpoint.h"
+#include "tfc/Runtime/Denormals.h"
 
 #include <algorithm>
 #include <cstring>

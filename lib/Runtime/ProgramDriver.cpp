@@ -36,12 +36,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tfc/Runtime/Denormals.h"
 #include "Runtime.h"
 #include "Strings.h"
 #include "tfc/Runtime/Batch.h"
 #include "tfc/Runtime/Checkpoint.h"
 #include "tfc/Runtime/CheckpointManager.h"
+#include "tfc/Runtime/Denormals.h"
 #include "tfc/Runtime/EventFile.h"
 #include "tfc/Runtime/Npy.h"
 #include "tfc/Runtime/ProgramDriver.h"

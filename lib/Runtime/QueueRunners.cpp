@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tfc/Runtime/Denormals.h"
 #include "Queues.h"
 #include "Runtime.h"
+#include "tfc/Runtime/Denormals.h"
 
 namespace tfc {
 

@@ -1,8 +1,8 @@
 //===- Rendezvous.cpp - the in-process rendezvous and partition runner ----===//
 
-#include "tfc/Runtime/Denormals.h"
 #include "Rendezvous.h"
 #include "Runtime.h"
+#include "tfc/Runtime/Denormals.h"
 #include "tfc/Runtime/Trace.h"
 
 #include <cstdio>
