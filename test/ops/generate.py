@@ -1848,6 +1848,22 @@ def _(c, rng):
         c.fetch(raw.MaxPool(input=padded, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                             padding="VALID"))
 
+@case("PoolChannelBlocks", REDUCTION)
+def _(c, rng):
+    # Max and average pooling over channel counts that take the kernel's
+    # blocks of four vectors and what is left (40: a block and a vector on
+    # AVX2; 37: a block and five single channels; 168: NASNet's), with
+    # windows at the borders (SAME, counting only the image) and strided.
+    for shape in [(1, 7, 7, 40), (2, 5, 6, 37), (1, 6, 6, 168)]:
+        x = c.feed(ordinary_floats(shape, rng))
+        for ksize, stride, padding in [(3, 1, "SAME"), (3, 2, "VALID"),
+                                       (2, 2, "SAME")]:
+            attrs = dict(ksize=[1, ksize, ksize, 1],
+                         strides=[1, stride, stride, 1], padding=padding)
+            c.fetch(raw.MaxPool(input=x, **attrs))
+            c.fetch(raw.AvgPool(value=x, **attrs))
+
+
 # Winograd's transforms lose a few bits: its error is about 1e-6 of the sum
 # of the magnitudes of an output's terms (here a few hundred: 144 to 576
 # products of values in [-3, 3]), so outputs that cancel to near zero

@@ -24,9 +24,34 @@ struct PoolGeometry {
   int64_t h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft;
 };
 
+/// The window of `rows` x `columns` positions at `corner` (rows
+/// `rowStride` floats apart, positions `c` apart) combined for kVectors
+/// vectors of channels into `dst`, averaged by `scale` or not. Each
+/// vector's sum (or maximum) is a chain of dependent adds; several vectors
+/// at once make independent chains whose adds overlap in the pipeline,
+/// where a single one waits out each add's latency (a 3x3 average pooling
+/// of NASNet's 168 channels took half the time with four).
+template <int kVectors, class Combine>
+inline void poolWindow(Combine combine, float identity, bool average,
+                       float scale, const float *corner, int64_t rows,
+                       int64_t columns, int64_t rowStride, int64_t c,
+                       float *__restrict dst) {
+  NativeFloats acc[kVectors];
+  for (int v = 0; v < kVectors; ++v)
+    acc[v] = splatNative(identity);
+  for (int64_t iy = 0; iy < rows; ++iy)
+    for (int64_t ix = 0; ix < columns; ++ix) {
+      const float *position = corner + iy * rowStride + ix * c;
+      for (int v = 0; v < kVectors; ++v)
+        acc[v] = combine(acc[v], loadNative(position + v * kNativeLanes));
+    }
+  for (int v = 0; v < kVectors; ++v)
+    storeNative(dst + v * kNativeLanes, average ? acc[v] * scale : acc[v]);
+}
+
 /// Output row `y` of image `image` ([h, w, c]) into `row` ([ow, c]): the
 /// maximum of each window, or its average. A window's positions are
-/// combined a vector of channels at a time, in registers: the channel
+/// combined four vectors of channels at a time, in registers: the channel
 /// counts of CNNs are small, and a loop over them per window position
 /// costs more in overhead than in arithmetic.
 inline void poolRow(bool max, const PoolGeometry &g, const float *image,
@@ -39,28 +64,28 @@ inline void poolRow(bool max, const PoolGeometry &g, const float *image,
       return a < b ? b : a;
     return a + b;
   };
+  constexpr int64_t kBlock = 4 * kNativeLanes;
+  int64_t rows = std::max<int64_t>(y1 - y0, 0);
   for (int64_t x = 0; x < g.ow; ++x) {
     float *__restrict dst = row + x * c;
     int64_t x0 = std::max<int64_t>(x * g.strideW - g.padLeft, 0);
     int64_t x1 = std::min<int64_t>(x * g.strideW - g.padLeft + g.kw, g.w);
-    int64_t count = std::max<int64_t>(y1 - y0, 0) * std::max<int64_t>(x1 - x0, 0);
+    int64_t columns = std::max<int64_t>(x1 - x0, 0);
+    int64_t count = rows * columns;
     float identity = max ? -std::numeric_limits<float>::infinity() : 0.f;
     float scale = max || count == 0 ? 1.f : 1.f / float(count);
     const float *corner = image + (y0 * g.w + x0) * c;
     int64_t ch = 0;
-    for (; ch + kNativeLanes <= c; ch += kNativeLanes) {
-      NativeFloats acc = splatNative(identity);
-      for (int64_t iy = 0; iy < y1 - y0; ++iy)
-        for (int64_t ix = 0; ix < x1 - x0; ++ix)
-          acc = combine(acc, loadNative(corner + (iy * g.w + ix) * c + ch));
-      if (!max)
-        acc *= scale;
-      storeNative(dst + ch, acc);
-    }
+    for (; ch + kBlock <= c; ch += kBlock)
+      poolWindow<4>(combine, identity, !max, scale, corner + ch, rows, columns,
+                    g.w * c, c, dst + ch);
+    for (; ch + kNativeLanes <= c; ch += kNativeLanes)
+      poolWindow<1>(combine, identity, !max, scale, corner + ch, rows, columns,
+                    g.w * c, c, dst + ch);
     for (; ch < c; ++ch) {
       float acc = identity;
-      for (int64_t iy = 0; iy < y1 - y0; ++iy)
-        for (int64_t ix = 0; ix < x1 - x0; ++ix)
+      for (int64_t iy = 0; iy < rows; ++iy)
+        for (int64_t ix = 0; ix < columns; ++ix)
           acc = combine(acc, corner[(iy * g.w + ix) * c + ch]);
       dst[ch] = max ? acc : acc * scale;
     }
