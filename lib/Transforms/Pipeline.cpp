@@ -70,6 +70,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createFoldScalesPass());
   // Zero padding into the convolution that reads it.
   pm.addPass(createFoldPadsPass());
+  // A concatenation's ReLU onto its pieces, for CSE and fusion to take.
+  pm.addPass(createSinkActivationsPass());
   pm.addPass(createFoldConstantsPass());
   pm.addPass(createRemoveDeadNodesPass());
   // Simplify, then merge what became identical; clean up after each.

@@ -1848,6 +1848,39 @@ def _(c, rng):
         c.fetch(raw.MaxPool(input=padded, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                             padding="VALID"))
 
+@case("ReluOfConcat", REDUCTION)
+def _(c, rng):
+    # NASNet's cell output: a concatenation of its branches (a convolution
+    # with a residual add, a pooling plus a value, a plain input), read by
+    # two ReLUs of the next cells; tfc-sink-activations moves the ReLU onto
+    # each piece, where the convolution's epilogue and the add's loop take
+    # it (the convolution is read by the concatenation alone, so its ReLU
+    # joins its epilogue). Edge values in the plain piece (-0, NaN,
+    # infinities). Then Relu6
+    # of a concatenation along the width, and of a concatenation of a
+    # concatenation; and a concatenation also fetched itself, which stays.
+    x = c.feed(ordinary_floats((1, 6, 6, 8), rng))
+    w = tf.constant(ordinary_floats((1, 1, 8, 16), rng))
+    residual = c.feed(ordinary_floats((1, 6, 6, 16), rng))
+    conv = raw.AddV2(x=raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1],
+                                  padding="SAME"), y=residual)
+    pooled = raw.AddV2(x=raw.AvgPool(value=x, ksize=[1, 3, 3, 1],
+                                     strides=[1, 1, 1, 1], padding="SAME"), y=x)
+    edges = np.resize(edge_floats(), (1, 6, 6, 4)).astype(np.float32)
+    plain = c.feed(edges)
+    joined = raw.ConcatV2(values=[conv, pooled, plain], axis=const(3))
+    c.fetch(raw.Relu(features=joined))
+    c.fetch(raw.Neg(x=raw.Relu(features=joined)))
+    wide = raw.ConcatV2(values=[x, pooled], axis=const(2))
+    c.fetch(raw.Relu6(features=wide))
+    inner = raw.ConcatV2(values=[x, plain], axis=const(3))
+    outer = raw.ConcatV2(values=[inner, pooled], axis=const(-1))
+    c.fetch(raw.Relu6(features=outer))
+    kept = raw.ConcatV2(values=[residual, x], axis=const(3))
+    c.fetch(kept)
+    c.fetch(raw.Relu(features=kept))
+
+
 @case("PoolChannelBlocks", REDUCTION)
 def _(c, rng):
     # Max and average pooling over channel counts that take the kernel's

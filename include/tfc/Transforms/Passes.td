@@ -508,6 +508,23 @@ def FoldPadsPass : Pass<"tfc-fold-pads", "mlir::ModuleOp"> {
   }];
 }
 
+def SinkActivationsPass : Pass<"tfc-sink-activations", "mlir::ModuleOp"> {
+  let summary = "Moves the ReLU of a concatenation onto its pieces";
+  let description = [{
+    Relu(ConcatV2(a, b, ..., axis)) becomes ConcatV2(Relu(a), Relu(b), ...,
+    axis), and the same for Relu6, when every reader of the concatenation
+    is a ReLU of one kind, none a root or with control inputs, all on the
+    concatenation's device, and the concatenation is not a root (NASNet's
+    cells end in a concatenation that the next cells' ReLUs read). Each
+    piece's ReLU can then join the kernel or loop computing the piece (a
+    convolution's epilogue) or merge with an equal ReLU under tfc-cse, so
+    the ReLU's own pass over the whole tensor goes. Nodes waiting on the
+    concatenation or a ReLU wait on the new concatenation, which takes the
+    first ReLU's name. A piece that is such a concatenation is rewritten in
+    turn.
+  }];
+}
+
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
   let summary = "Groups convolution epilogues and elementwise chains";
   let description = [{
