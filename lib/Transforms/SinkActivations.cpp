@@ -94,12 +94,23 @@ public:
           tfg::kNameAttr,
           builder.getStringAttr(names.get(
               (tfg::getNodeName(first) + "/" + Twine(index)).str()))));
+      // Right after the piece's producer, where the step computes the
+      // piece: a fusion group goes where its root is, so a ReLU at the
+      // concatenation would move the convolution that takes it in there,
+      // away from the values it reads (they would leave the cache, and
+      // live longer in the memory plan).
+      Operation *producer = piece.getDefiningOp();
+      if (producer && producer->getBlock() == concat->getBlock())
+        builder.setInsertionPointAfter(producer);
+      else
+        builder.setInsertionPoint(concat);
       Operation *activation =
           tfg::createNode(builder, first->getLoc(), tfg::getOpType(first),
                           piece.getType(), piece, {}, attrs);
       pieces.push_back(activation->getResult(0));
     }
     pieces.push_back(operands.back());
+    builder.setInsertionPoint(concat);
     SmallVector<NamedAttribute> attrs(concat->getAttrs());
     Operation *joined =
         tfg::createNode(builder, concat->getLoc(), tfg::getOpType(concat),

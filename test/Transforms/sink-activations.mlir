@@ -2,7 +2,10 @@
 // become one ReLU per piece, concatenated (NASNet's cell outputs and the
 // two ReLUs of them its next cells apply); Relu6 too; a piece that is a
 // concatenation read by its new ReLU alone is rewritten in turn; nodes
-// waiting on the ReLUs or the concatenation wait on the new one. Not when
+// waiting on the ReLUs or the concatenation wait on the new one; each
+// piece's ReLU goes right after the piece's producer, so that a fusion
+// group taking it in (placed where its root is) stays where the producer
+// was. Not when
 // the concatenation has another reader, its readers are ReLUs of two
 // kinds, a ReLU has control inputs, or is on another device.
 // RUN: tfc-opt %s -split-input-file -tfc-sink-activations | FileCheck %s
@@ -75,4 +78,25 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %r4:2 = Relu(%ordered#0) [%n#1] name("r4") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
   %elsewhere:2 = ConcatV2(%a#0, %a#0, %axis#0) name("elsewhere") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
   %r5:2 = Relu(%elsewhere#0) name("r5") {T = f32, tfg.device = "/device:CPU:1"} : (tensor<4xf32>) -> tensor<4xf32>
+}
+
+// -----
+
+// Each piece's ReLU right after the piece's producer, not at the
+// concatenation.
+// CHECK-LABEL: tfg.graph
+// CHECK: name("a")
+// CHECK-NEXT: Relu({{.*}}) name("r/0")
+// CHECK-NEXT: name("b")
+// CHECK-NEXT: Relu({{.*}}) name("r/1")
+// CHECK-NEXT: name("between")
+// CHECK-NEXT: name("axis")
+// CHECK-NEXT: ConcatV2({{.*}}) name("r")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Placeholder name("a") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %b:2 = Neg(%a#0) name("b") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %e:2 = Exp(%a#0) name("between") {T = f32} : (tensor<2xf32>) -> tensor<2xf32>
+  %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %c:2 = ConcatV2(%a#0, %b#0, %axis#0) name("concat") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
+  %r:2 = Relu(%c#0) name("r") {T = f32} : (tensor<4xf32>) -> tensor<4xf32>
 }
