@@ -52,7 +52,8 @@ def main():
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    programs = args.programs.split(",")
+    # By path: a bare name in this directory would be looked up on PATH.
+    programs = [os.path.abspath(p) for p in args.programs.split(",")]
     for program in programs:
         if not os.access(program, os.X_OK):
             sys.exit("trace_compare.py: %s: not an executable program" % program)

@@ -1,6 +1,7 @@
 # lit configuration of tfc's tests: .mlir, .pbtxt and .test files under
 # test/, run with tfc's tools and LLVM's FileCheck and not.
 import os
+import platform
 import shutil
 
 import subprocess
@@ -29,6 +30,10 @@ for module, feature in (("yaml", "pyyaml"), ("jsonschema", "jsonschema")):
     if subprocess.run([config.python_executable, "-c", "import " + module],
                       capture_output=True).returncode == 0:
         config.available_features.add(feature)
+
+# Tests that name an x86-64 processor (--target-cpu) run on x86-64 hosts.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 # Tests that run a task as another user (setpriv, util-linux) need root.
 if os.geteuid() == 0 and shutil.which("setpriv"):
