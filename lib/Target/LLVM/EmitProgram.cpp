@@ -473,9 +473,8 @@ FailureOr<ModelInterface> readModelInterface(ModuleOp module) {
 /// instructions brought on the first of them; AMD's Zen 4 is not so
 /// tuned. A generated elementwise loop (GELU's erfc, swish's exponential)
 /// then ran at half the width of the kernels it sits between, which are
-/// built for 512 bits: on a Sapphire Rapids machine the transformer
-/// block's GELU loop took 3.35 ms a step at batch 32 with 256-bit
-/// vectors. Every function of a program for an AVX-512 target prefers the
+/// built for 512 bits (docs/benchmarks.md: the Intel AVX-512 machine).
+/// Every function of a program for an AVX-512 target prefers the
 /// full width (as -mprefer-vector-width=512 would); a target without
 /// AVX-512 is left as LLVM tunes it.
 static void preferFullVectorWidth(llvm::Module &module,
