@@ -101,8 +101,7 @@ bool foldPad(Operation *window) {
   if (!pad || !tfg::isNode(pad) || opKindOf(pad) != OpKind::Pad ||
       !padded.hasOneUse() || !tfg::getControlOperands(pad).empty() ||
       !tfg::getControlToken(pad).use_empty() ||
-      tfg::getRequestedDevice(pad) != tfg::getRequestedDevice(window) ||
-      tfg::getAssignedDevice(pad) != tfg::getAssignedDevice(window))
+      !sameDevice(pad, window))
     return false;
   if (kind == OpKind::MaxPool && !nonNegative(tfg::getDataOperands(pad)[0]))
     return false;

@@ -221,11 +221,6 @@ private:
     return nullptr;
   }
 
-  bool sameDevice(Operation *a, Operation *b) {
-    return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
-           tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
-  }
-
   /// The broadcast type of two per-channel constants: the higher rank.
   RankedTensorType broadcastType(Value a, Value b) {
     RankedTensorType ta = staticType(a), tb = staticType(b);

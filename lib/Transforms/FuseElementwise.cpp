@@ -104,12 +104,6 @@ Operation *soleUser(Operation *node) {
   return results.size() == 1 ? soleReader(results[0]) : nullptr;
 }
 
-/// Whether `a` and `b` may be computed together: the same device.
-bool sameDevice(Operation *a, Operation *b) {
-  return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
-         tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
-}
-
 /// Whether a node's layout is NHWC (its `data_format`, NHWC if absent):
 /// the layout the kernels that take in epilogues work on.
 bool isNhwc(Operation *node) {

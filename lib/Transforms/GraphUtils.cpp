@@ -139,6 +139,11 @@ Operation *soleReader(Value value) {
   return tfg::isNode(user) ? user : nullptr;
 }
 
+bool sameDevice(Operation *a, Operation *b) {
+  return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
+         tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
+}
+
 std::optional<double> scalarFloatConstant(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) ||

@@ -43,11 +43,6 @@ bool isActivation(OpKind kind) {
   return kind == OpKind::Relu || kind == OpKind::Relu6;
 }
 
-bool sameDevice(Operation *a, Operation *b) {
-  return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
-         tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
-}
-
 class ActivationSinker {
 public:
   ActivationSinker(Block &body, const llvm::StringSet<> &roots)
@@ -82,18 +77,19 @@ public:
     Operation *first = activations.front();
     OpBuilder builder(concat);
     ValueRange operands = tfg::getDataOperands(concat);
+    // Each piece's ReLU has the first ReLU's attrs (its type, devices) and
+    // a name of its own, set last.
+    SmallVector<NamedAttribute> pieceAttrs;
+    for (NamedAttribute attr : first->getAttrs())
+      if (attr.getName() != tfg::kNameAttr)
+        pieceAttrs.push_back(attr);
+    pieceAttrs.push_back(
+        builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr("")));
     SmallVector<Value> pieces;
     // The last operand is the axis.
     for (auto [index, piece] : llvm::enumerate(operands.drop_back())) {
-      // The first ReLU's attrs (its type, devices), a name of its own.
-      SmallVector<NamedAttribute> attrs;
-      for (NamedAttribute attr : first->getAttrs())
-        if (attr.getName() != tfg::kNameAttr)
-          attrs.push_back(attr);
-      attrs.push_back(builder.getNamedAttr(
-          tfg::kNameAttr,
-          builder.getStringAttr(names.get(
-              (tfg::getNodeName(first) + "/" + Twine(index)).str()))));
+      pieceAttrs.back().setValue(builder.getStringAttr(names.get(
+          (tfg::getNodeName(first) + "/" + Twine(index)).str())));
       // Right after the piece's producer, where the step computes the
       // piece: a fusion group goes where its root is, so a ReLU at the
       // concatenation would move the convolution that takes it in there,
@@ -106,16 +102,15 @@ public:
         builder.setInsertionPoint(concat);
       Operation *activation =
           tfg::createNode(builder, first->getLoc(), tfg::getOpType(first),
-                          piece.getType(), piece, {}, attrs);
+                          piece.getType(), piece, {}, pieceAttrs);
       pieces.push_back(activation->getResult(0));
     }
     pieces.push_back(operands.back());
     builder.setInsertionPoint(concat);
-    SmallVector<NamedAttribute> attrs(concat->getAttrs());
     Operation *joined =
         tfg::createNode(builder, concat->getLoc(), tfg::getOpType(concat),
                         tfg::getDataResults(concat)[0].getType(), pieces,
-                        tfg::getControlOperands(concat), attrs);
+                        tfg::getControlOperands(concat), concat->getAttrs());
     joined->setAttr(tfg::kNameAttr, first->getAttr(tfg::kNameAttr));
     Value control = tfg::getControlToken(joined);
     for (Operation *activation : activations) {
