@@ -93,6 +93,30 @@ std::optional<ActivationNodes> hardSwishOf(Value x, Operation *first,
   return std::nullopt;
 }
 
+/// GELU of x from x's two readers `first` (x * 0.5) and `second` (-x,
+/// then times 1/sqrt(2), erfc, and times the first): tf.nn.gelu's exact
+/// form, 0.5 * x * erfc(-x / sqrt(2)), as Keras' graph computes it.
+std::optional<ActivationNodes> geluOf(Value x, Operation *first,
+                                      Operation *second) {
+  Value half = otherOperand(first, OpKind::Mul, x);
+  if (!half || !isConstant(half, 0.5) || !second ||
+      opKindOf(second) != OpKind::Neg)
+    return std::nullopt;
+  Operation *scale = soleReader(resultOf(second));
+  Value factor = otherOperand(scale, OpKind::Mul, resultOf(second));
+  if (!factor || !isConstant(factor, 1.0 / std::sqrt(2.0)))
+    return std::nullopt;
+  Operation *erfc = soleReader(resultOf(scale));
+  if (!erfc || opKindOf(erfc) != OpKind::Erfc)
+    return std::nullopt;
+  Operation *product = soleReader(resultOf(erfc));
+  if (!product || soleReader(resultOf(first)) != product ||
+      otherOperand(product, OpKind::Mul, resultOf(first)) != resultOf(erfc))
+    return std::nullopt;
+  return ActivationNodes{TFC_ACTIVATION_GELU,
+                         {first, second, scale, erfc, product}};
+}
+
 } // namespace
 
 std::optional<ActivationNodes> activationOf(Operation *node) {
@@ -110,6 +134,8 @@ std::optional<ActivationNodes> activationOf(Operation *node) {
       return swish;
     if (std::optional<ActivationNodes> hardSwish = hardSwishOf(x, first, second))
       return hardSwish;
+    if (std::optional<ActivationNodes> gelu = geluOf(x, first, second))
+      return gelu;
   }
   return std::nullopt;
 }

@@ -29,6 +29,14 @@
 // added, the first to reach the add takes it as its residual; the other's
 // epilogue stops before it (its bias, say).
 //
+// A dense layer (StridedProducts.h: a product by a constant matrix whose
+// output rows are A's rows times it) claims its epilogue the same way,
+// GELU (Activations.h) among the activations, which convolutions' kernels
+// do not apply. A Reshape may come first where it keeps each row whole in
+// its last dims (Keras' Tensordot reshapes [batch * steps, n] back to
+// [batch, steps, n]; an EinsumDense's projection splits n into [heads,
+// size], and its bias is [heads, size]): the kernel writes the same bytes.
+//
 // A batch norm in training mode takes in the ReLU (or ReLU6) that is the
 // only user of its output: its kernel applies it as it writes y. Unlike
 // the groups, this rewrites the graph, since the batch norm's other
@@ -74,6 +82,7 @@
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Dialect/Tfc/TfcDialect.h"
+#include "tfc/Runtime/tfc_runtime.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Activations.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -393,21 +402,53 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
   return chain;
 }
 
-/// The epilogue a convolution's (or a max pooling gradient's) kernel
-/// applies (see the file comment), in order, or what attention's kernel
-/// computes after its first product; empty if none.
-SmallVector<Operation *> epilogueOf(Operation *conv) {
-  OpKind kind = opKindOf(conv);
+/// The epilogue a convolution's or a dense layer's (or a max pooling
+/// gradient's) kernel applies (see the file comment), in order, or what
+/// attention's kernel computes after its first product; empty if none.
+SmallVector<Operation *> epilogueOf(Operation *producer) {
+  OpKind kind = opKindOf(producer);
   if (kind == OpKind::MaxPoolGrad)
-    return poolingGradientEpilogueOf(conv);
-  if (isBatchedProduct(conv))
-    return attentionOf(conv);
-  if (kind != OpKind::Conv2D && kind != OpKind::DepthwiseConv2dNative)
+    return poolingGradientEpilogueOf(producer);
+  std::optional<DenseLayer> dense = denseLayerOf(producer);
+  if (isBatchedProduct(producer) && !dense)
+    return attentionOf(producer);
+  bool conv = kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
+  if (!dense && !conv)
     return {};
-  RankedTensorType outType = staticFloat32(tfg::getDataResults(conv)[0], 4);
-  if (!isNhwc(conv) || !outType)
+  SmallVector<Operation *> chain;
+  Operation *last = producer;
+  RankedTensorType outType;
+  if (conv) {
+    outType = staticFloat32(tfg::getDataResults(producer)[0], 4);
+    if (!isNhwc(producer) || !outType)
+      return {};
+  } else {
+    // A dense layer's rows may be reshaped first, as long as each row
+    // stays whole in the last dims: Keras' Tensordot (the product of
+    // [batch * steps, k] by [k, n], then [batch, steps, n]), or an
+    // EinsumDense's heads ([batch, steps, heads * size], then [batch,
+    // steps, heads, size]).
+    outType = staticFloat32(tfg::getDataResults(producer)[0]);
+    Operation *user = soleUser(producer);
+    if (user && opKindOf(user) == OpKind::Reshape && sameDevice(user, producer) &&
+        tfg::getControlOperands(user).empty()) {
+      RankedTensorType reshaped = staticFloat32(tfg::getDataResults(user)[0]);
+      int64_t rowSize = 1;
+      if (reshaped)
+        for (int64_t d = reshaped.getRank() - 1; d >= 0 && rowSize < dense->n; --d)
+          rowSize *= reshaped.getDimSize(d);
+      if (reshaped && rowSize == dense->n) {
+        chain.push_back(user);
+        last = user;
+        outType = reshaped;
+      }
+    }
+  }
+  if (!outType)
     return {};
-  int64_t channels = outType.getShape().back();
+  ArrayRef<int64_t> outShape = outType.getShape();
+  // The bias's length: a convolution's channels, a dense layer's row.
+  int64_t channels = dense ? dense->n : outShape.back();
   // The operand of `node` other than `value`, if it is a binary add of it.
   auto otherAddend = [&](Operation *node, Value value) -> Value {
     OpKind nodeKind = opKindOf(node);
@@ -419,25 +460,35 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
       return {};
     return in[0] == value ? in[1] : in[1] == value ? in[0] : Value();
   };
-  auto isVector = [&](Value v) {
+  // A bias: one value per channel, shaped as the output's last dims (an
+  // EinsumDense's [heads, size] bias of a [..., heads, size] output, read
+  // as one vector of a row).
+  auto isBias = [&](Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
-    return t && t.hasStaticShape() && t.getElementType().isF32() &&
-           t.getRank() >= 1 && t.getShape().back() == channels &&
-           t.getNumElements() == channels;
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32() ||
+        t.getRank() < 1 || t.getNumElements() != channels)
+      return false;
+    ArrayRef<int64_t> shape = t.getShape();
+    while (shape.size() > 1 && shape.front() == 1)
+      shape = shape.drop_front();
+    return shape.size() <= outShape.size() &&
+           shape == outShape.take_back(shape.size());
   };
   // Every node the epilogue takes in computes a value of the output's
-  // type, alone on the convolution's device, waiting on nothing else.
+  // type, alone on the producer's device, waiting on nothing else.
   auto fits = [&](Operation *node) {
-    return tfg::getDataResults(node).size() == 1 && sameDevice(node, conv) &&
+    return tfg::getDataResults(node).size() == 1 && sameDevice(node, producer) &&
            tfg::getDataResults(node)[0].getType() == outType &&
            tfg::getControlOperands(node).empty();
   };
-  SmallVector<Operation *> chain;
-  Operation *last = conv;
+  size_t reshapes = chain.size();
   int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
   while (stage < 3) {
+    // GELU is dense layers' (a transformer's MLP); convolutions' kernels
+    // do not take it.
     if (std::optional<ActivationNodes> activation = activationOf(last);
-        activation && llvm::all_of(activation->nodes, fits)) {
+        activation && llvm::all_of(activation->nodes, fits) &&
+        (dense || activation->kind != TFC_ACTIVATION_GELU)) {
       llvm::append_range(chain, activation->nodes);
       break;
     }
@@ -447,7 +498,7 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
     Value value = tfg::getDataResults(last)[0];
     OpKind userKind = opKindOf(user);
     Value other = otherAddend(user, value);
-    if (stage == 0 && other && isVector(other)) {
+    if (stage == 0 && other && isBias(other)) {
       stage = 1;
     } else if (stage <= 1 && other && other.getType() == outType &&
                userKind != OpKind::BiasAdd) {
@@ -460,6 +511,9 @@ SmallVector<Operation *> epilogueOf(Operation *conv) {
     chain.push_back(user);
     last = user;
   }
+  // A reshape alone is no epilogue.
+  if (chain.size() == reshapes)
+    chain.clear();
   return chain;
 }
 
@@ -611,10 +665,15 @@ struct FuseElementwisePass
         // convolution's epilogue ends anywhere its stages do (the add
         // another one claimed ends this one's chain), attention's does not.
         OpKind kind = opKindOf(node);
-        if (kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative)
+        if (kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative ||
+            denseLayerOf(node)) {
           chain.erase(firstClaimed, chain.end());
-        else if (firstClaimed != chain.end())
+          // A reshape alone is no epilogue.
+          if (chain.size() == 1 && opKindOf(chain.front()) == OpKind::Reshape)
+            chain.clear();
+        } else if (firstClaimed != chain.end()) {
           continue;
+        }
         if (chain.empty())
           continue;
         SmallVector<Operation *> &members = groups[chain.back()];

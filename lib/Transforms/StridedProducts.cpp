@@ -2,6 +2,7 @@
 
 #include "tfc/Transforms/StridedProducts.h"
 
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -192,6 +193,54 @@ FailureOr<StridedProduct> stridedProductOf(Operation *node, std::string &why) {
     return failure();
   }
   return batchMatMul(node, a, b, c);
+}
+
+std::optional<DenseLayer> denseLayerOf(Operation *node) {
+  if (tfg::getDataOperands(node).size() != 2 ||
+      tfg::getDataResults(node).empty())
+    return std::nullopt;
+  Value weights = valueOutsideGroup(tfg::getDataOperands(node)[1]);
+  Operation *weightsNode = weights.getDefiningOp();
+  if (!weightsNode || opKindOf(weightsNode) != OpKind::Const)
+    return std::nullopt;
+  auto a = dyn_cast<RankedTensorType>(tfg::getDataOperands(node)[0].getType());
+  auto c = dyn_cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  if (!a || !c || !a.hasStaticShape() || !c.hasStaticShape() ||
+      !a.getElementType().isF32() || !c.getElementType().isF32())
+    return std::nullopt;
+  if (opKindOf(node) == OpKind::MatMul) {
+    auto b = dyn_cast<RankedTensorType>(weights.getType());
+    auto flag = [&](StringRef name) {
+      auto attr = node->getAttrOfType<BoolAttr>(name);
+      return attr && attr.getValue();
+    };
+    if (flag("transpose_a") || !b || !b.getElementType().isF32() ||
+        a.getRank() != 2 || c.getRank() != 2)
+      return std::nullopt;
+    return DenseLayer{c.getDimSize(0), a.getDimSize(1), c.getDimSize(1),
+                      flag("transpose_b")};
+  }
+  std::string why;
+  FailureOr<StridedProduct> p = stridedProductOf(node, why);
+  if (failed(p))
+    return std::nullopt;
+  // B one dense matrix (or its transpose) that every batch reads; A's and
+  // C's batches whole row-major matrices one after another.
+  bool plainB = p->bN == 1 && p->bK == p->n, transposedB = p->bK == 1 && p->bN == p->k;
+  if (!(plainB || transposedB) || p->aK != 1 || p->aM != p->k || p->cN != 1 ||
+      p->cM != p->n)
+    return std::nullopt;
+  int64_t rows = p->m, stridedA = p->m * p->k, stridedC = p->m * p->n;
+  for (int64_t d = int64_t(p->batch.size()) - 1; d >= 0; --d) {
+    if (p->batch[d] == 1)
+      continue;
+    if (p->batchB[d] != 0 || p->batchA[d] != stridedA || p->batchC[d] != stridedC)
+      return std::nullopt;
+    rows *= p->batch[d];
+    stridedA *= p->batch[d];
+    stridedC *= p->batch[d];
+  }
+  return DenseLayer{rows, p->k, p->n, transposedB && !plainB};
 }
 
 } // namespace tfc

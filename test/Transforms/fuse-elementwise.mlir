@@ -547,3 +547,85 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %sd5:2 = SquaredDifference(%x#0, %mean5#0) name("sqdiff5") {T = f32} : (tensor<2x3x8xf32>, tensor<1x3x1xf32>) -> tensor<2x3x8xf32>
   %var5:2 = Mean(%sd5#0, %ends#0) name("variance5") {T = f32, Tidx = i32, keep_dims = true} : (tensor<2x3x8xf32>, tensor<2xi32>) -> tensor<1x3x1xf32>
 }
+
+// -----
+
+// A dense layer (a product by a constant matrix) takes in its epilogue as
+// a convolution does, through a reshape that keeps its rows whole:
+// Tensordot's [4, 6] rows as [2, 2, 6] with a bias and tf.nn.gelu's exact
+// form; a BatchMatMulV2 projection whose rows become [2, 3] heads, with a
+// per-head bias. Not taken in: an epilogue after a product by a matrix
+// computed at run time, or after a reshape that splits rows; GELU after
+// a convolution, whose kernel does not apply it (its bias joins alone).
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: MatMul({{.*}}) name("dense")
+// CHECK-NEXT: Reshape({{.*}}) name("rows")
+// CHECK-NEXT: BiasAdd({{.*}}) name("dense_bias")
+// CHECK-NEXT: Mul({{.*}}) name("half")
+// CHECK-NEXT: Neg({{.*}}) name("neg")
+// CHECK-NEXT: Mul({{.*}}) name("scaled")
+// CHECK-NEXT: Erfc({{.*}}) name("erfc")
+// CHECK-NEXT: %[[GELU:[0-9]+]]:2 = Mul({{.*}}) name("gelu")
+// CHECK-NEXT: tfc.yield %[[GELU]]#0 : tensor<2x2x6xf32>
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: BatchMatMulV2({{.*}}) name("projection")
+// CHECK-NEXT: Reshape({{.*}}) name("heads")
+// CHECK-NEXT: %[[HB:[0-9]+]]:2 = AddV2({{.*}}) name("head_bias")
+// CHECK-NEXT: tfc.yield %[[HB]]#0
+// CHECK: MatMul({{.*}}) name("fed_weights")
+// CHECK-NEXT: BiasAdd({{.*}}) name("fed_bias")
+// CHECK: MatMul({{.*}}) name("split")
+// CHECK-NEXT: Reshape({{.*}}) name("split_rows")
+// CHECK-NEXT: AddV2({{.*}}) name("split_bias")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("conv")
+// CHECK-NEXT: %[[CB:[0-9]+]]:2 = BiasAdd({{.*}}) name("conv_bias")
+// CHECK-NEXT: tfc.yield %[[CB]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Mul({{.*}}) name("conv_half")
+// CHECK-NEXT: Neg({{.*}}) name("conv_neg")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<4x5>} : () -> tensor<4x5xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<5x6xf32>} : () -> tensor<5x6xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<6xf32>} : () -> tensor<6xf32>
+  %shape:2 = Const name("shape") {dtype = i32, value = dense<[2, 2, 6]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %half_c:2 = Const name("half_c") {dtype = f32, value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %root_c:2 = Const name("root_c") {dtype = f32, value = dense<0.707106769> : tensor<f32>} : () -> tensor<f32>
+  %dense:2 = MatMul(%x#0, %w#0) name("dense") {T = f32, transpose_a = false, transpose_b = false} : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %rows:2 = Reshape(%dense#0, %shape#0) name("rows") {T = f32, Tshape = i32} : (tensor<4x6xf32>, tensor<3xi32>) -> tensor<2x2x6xf32>
+  %db:2 = BiasAdd(%rows#0, %b#0) name("dense_bias") {T = f32, data_format = "NHWC"} : (tensor<2x2x6xf32>, tensor<6xf32>) -> tensor<2x2x6xf32>
+  %half:2 = Mul(%half_c#0, %db#0) name("half") {T = f32} : (tensor<f32>, tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  %neg:2 = Neg(%db#0) name("neg") {T = f32} : (tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  %scaled:2 = Mul(%neg#0, %root_c#0) name("scaled") {T = f32} : (tensor<2x2x6xf32>, tensor<f32>) -> tensor<2x2x6xf32>
+  %erfc:2 = Erfc(%scaled#0) name("erfc") {T = f32} : (tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  %gelu:2 = Mul(%half#0, %erfc#0) name("gelu") {T = f32} : (tensor<2x2x6xf32>, tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  %seq:2 = Placeholder name("seq") {dtype = f32, shape = #tfg.shape<2x3x5>} : () -> tensor<2x3x5xf32>
+  %heads_shape:2 = Const name("heads_shape") {dtype = i32, value = dense<[2, 3, 2, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %hb_c:2 = Const name("hb_c") {dtype = f32, value = dense<1.0> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %proj:2 = BatchMatMulV2(%seq#0, %w#0) name("projection") {T = f32, adj_x = false, adj_y = false} : (tensor<2x3x5xf32>, tensor<5x6xf32>) -> tensor<2x3x6xf32>
+  %heads:2 = Reshape(%proj#0, %heads_shape#0) name("heads") {T = f32, Tshape = i32} : (tensor<2x3x6xf32>, tensor<4xi32>) -> tensor<2x3x2x3xf32>
+  %hb:2 = AddV2(%heads#0, %hb_c#0) name("head_bias") {T = f32} : (tensor<2x3x2x3xf32>, tensor<2x3xf32>) -> tensor<2x3x2x3xf32>
+  %fw:2 = Placeholder name("fw") {dtype = f32, shape = #tfg.shape<5x6>} : () -> tensor<5x6xf32>
+  %fed:2 = MatMul(%x#0, %fw#0) name("fed_weights") {T = f32, transpose_a = false, transpose_b = false} : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %fb:2 = BiasAdd(%fed#0, %b#0) name("fed_bias") {T = f32, data_format = "NHWC"} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  %split_shape:2 = Const name("split_shape") {dtype = i32, value = dense<[3, 8]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b8:2 = Const name("b8") {dtype = f32, value = dense<1.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %split:2 = MatMul(%x#0, %w#0) name("split") {T = f32, transpose_a = false, transpose_b = false} : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %sr:2 = Reshape(%split#0, %split_shape#0) name("split_rows") {T = f32, Tshape = i32} : (tensor<4x6xf32>, tensor<2xi32>) -> tensor<3x8xf32>
+  %sb:2 = AddV2(%sr#0, %b8#0) name("split_bias") {T = f32} : (tensor<3x8xf32>, tensor<8xf32>) -> tensor<3x8xf32>
+  %img:2 = Placeholder name("img") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %cw:2 = Const name("cw") {dtype = f32, value = dense<0.5> : tensor<1x1x2x2xf32>} : () -> tensor<1x1x2x2xf32>
+  %cb_c:2 = Const name("cb_c") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %conv:2 = Conv2D(%img#0, %cw#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %cb:2 = BiasAdd(%conv#0, %cb_c#0) name("conv_bias") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x2xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
+  %ch:2 = Mul(%half_c#0, %cb#0) name("conv_half") {T = f32} : (tensor<f32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %cn:2 = Neg(%cb#0) name("conv_neg") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %cs:2 = Mul(%cn#0, %root_c#0) name("conv_scaled") {T = f32} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x4x4x2xf32>
+  %ce:2 = Erfc(%cs#0) name("conv_erfc") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %cg:2 = Mul(%ch#0, %ce#0) name("conv_gelu") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}

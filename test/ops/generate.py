@@ -1997,6 +1997,53 @@ def _(c, rng):
     c.fetch(raw.Mul(x=raw.Sigmoid(x=z), y=z))
 
 
+@case("DenseEpilogue", REDUCTION)
+def _(c, rng):
+    # Products by a constant matrix (a dense layer's weights), which tfc
+    # computes by its dense kernel with the bias, a residual and the
+    # activation after them applied as it writes: tf.nn.gelu's exact form
+    # (x * 0.5 * erfc(-x / sqrt(2))), Keras' Tensordot (reshaped rows)
+    # with ReLU, transpose_b with a residual and ReLU6, a residual whose
+    # buffer the output takes over, BatchMatMulV2 and Einsum projections
+    # with a per-head bias and with swish, hard swish, and a product too
+    # small for oneDNN's primitive. Values span GELU's tails (-6 to 6).
+    def weights(shape, scale=0.3):
+        return const(ordinary_floats(shape, rng, low=-scale, high=scale), np.float32)
+
+    def gelu(v):
+        return raw.Mul(x=raw.Mul(x=tf.constant(0.5), y=v),
+                       y=raw.Erfc(x=raw.Mul(x=raw.Neg(x=v),
+                                            y=tf.constant(0.7071067811865476, tf.float32))))
+
+    x = c.feed(ordinary_floats((64, 32), rng))
+    b48 = c.feed(ordinary_floats((48,), rng))
+    c.fetch(gelu(raw.BiasAdd(value=raw.MatMul(a=x, b=weights((32, 48))), bias=b48)))
+    seq = c.feed(ordinary_floats((2, 40, 32), rng))
+    rows = raw.MatMul(a=raw.Reshape(tensor=seq, shape=const([80, 32])), b=weights((32, 64)))
+    steps = raw.Reshape(tensor=rows, shape=const([2, 40, 64]))
+    c.fetch(raw.Relu(features=raw.BiasAdd(value=steps, bias=c.feed(ordinary_floats((64,), rng)))))
+    residual = c.feed(ordinary_floats((64, 40), rng))
+    transposed = raw.MatMul(a=x, b=weights((40, 32)), transpose_b=True)
+    c.fetch(raw.Relu6(features=raw.AddV2(x=residual, y=transposed)))
+    doubled = raw.Mul(x=residual, y=tf.constant(2.0))
+    product = raw.MatMul(a=x, b=weights((32, 40)))
+    c.fetch(raw.Relu(features=raw.AddV2(
+        x=raw.BiasAdd(value=product, bias=c.feed(ordinary_floats((40,), rng))), y=doubled)))
+    heads = raw.Reshape(tensor=raw.BatchMatMulV2(x=seq, y=weights((32, 64))),
+                        shape=const([2, 40, 4, 16]))
+    c.fetch(raw.AddV2(x=heads, y=c.feed(ordinary_floats((4, 16), rng))))
+    z = raw.AddV2(x=raw.Einsum(inputs=[seq, weights((32, 48))], equation="abc,cd->abd"),
+                  y=c.feed(ordinary_floats((48,), rng)))
+    c.fetch(raw.Mul(x=z, y=raw.Sigmoid(x=raw.Mul(x=tf.constant(1.0), y=z))))
+    h = raw.BiasAdd(value=raw.MatMul(a=x, b=weights((32, 24), 0.6)),
+                    bias=c.feed(ordinary_floats((24,), rng)))
+    c.fetch(raw.Mul(x=h, y=raw.RealDiv(
+        x=raw.Relu6(features=raw.AddV2(x=h, y=tf.constant(3.0))), y=tf.constant(6.0))))
+    small = c.feed(ordinary_floats((2, 8), rng))
+    c.fetch(gelu(raw.BiasAdd(value=raw.MatMul(a=small, b=weights((8, 4), 1.0)),
+                             bias=c.feed(ordinary_floats((4,), rng)))))
+
+
 @case("SubnormalsFlushed")
 def _(c, rng):
     # TensorFlow computes with subnormal floats flushed to zero (results)

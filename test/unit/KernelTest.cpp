@@ -42,6 +42,8 @@ float activate(float v, int64_t kind) {
     return v / (1.f + std::exp(-v));
   case TFC_ACTIVATION_HARD_SWISH:
     return v * (std::min(std::max(v + 3.f, 0.f), 6.f) / 6.f);
+  case TFC_ACTIVATION_GELU:
+    return float(0.5 * v * std::erfc(-v / std::sqrt(2.0)));
   default:
     return v;
   }
@@ -595,6 +597,60 @@ TEST_P(KernelTest, ConvolutionGradientsAreAdjoints) {
                     1e-4f)
             << "h=" << t.h << " filter gradient=" << filterGradient << " at " << i;
   }
+}
+
+/// The dense kernel against the reference product and epilogue: every
+/// activation, with and without a bias, with a residual read from its
+/// buffer and accumulated in place, B transposed or not; on products
+/// small enough for tfc_cpu_matmul_f32 and a loop, a matrix-vector
+/// product, and larger ones (oneDNN's primitive, where it has a brgemm
+/// kernel). Each call site (its parameters' address) is called twice with
+/// other inputs, biases and residuals, and keeps its weights.
+TEST_P(KernelTest, DenseLayersMatchReference) {
+  const int64_t shapes[][3] = {{2, 8, 4}, {1, 784, 256}, {64, 96, 80},
+                               {130, 256, 200}};
+  // The call sites' parameters live as long as the kernel's cache of them.
+  static std::vector<std::unique_ptr<tfc_dense_params>> sites;
+  unsigned seed = 100;
+  for (auto [m, k, n] : shapes)
+    for (int64_t transposeB = 0; transposeB < 2; ++transposeB)
+      for (int64_t activation = TFC_ACTIVATION_NONE;
+           activation <= TFC_ACTIVATION_GELU; ++activation)
+        for (int64_t residual = 0; residual < 3; ++residual) {
+          int64_t hasBias = (activation + residual) % 2 == 0;
+          sites.push_back(std::make_unique<tfc_dense_params>(tfc_dense_params{
+              m, k, n, transposeB, activation, hasBias, residual}));
+          const tfc_dense_params *params = sites.back().get();
+          std::vector<float> weights = randomVector(k * n, ++seed);
+          for (int call = 0; call < 2; ++call) {
+            std::vector<float> a = randomVector(m * k, ++seed);
+            std::vector<float> bias = randomVector(n, ++seed);
+            std::vector<float> added = randomVector(m * n, ++seed);
+            std::vector<float> want(m * n);
+            tfc::reference::matmul(a.data(), weights.data(), want.data(), m, k,
+                                   n, 0, int(transposeB));
+            for (int64_t i = 0; i < m * n; ++i)
+              want[i] = activate(want[i] + (hasBias ? bias[i % n] : 0.f) +
+                                     (residual ? added[i] : 0.f),
+                                 activation);
+            // In place (2), the output holds the residual when called.
+            std::vector<float> got = residual == 2 ? added
+                                                   : std::vector<float>(m * n, 42.f);
+            tfc_cpu_dense_f32(runtime, a.data(), weights.data(),
+                              hasBias ? bias.data() : nullptr,
+                              residual == 2   ? got.data()
+                              : residual == 1 ? added.data()
+                                              : nullptr,
+                              got.data(), params);
+            for (int64_t i = 0; i < m * n; ++i)
+              ASSERT_NEAR(got[i], want[i],
+                          1e-5f * (1 + std::sqrt(float(k))) * (1 + std::abs(want[i])))
+                  << "m=" << m << " k=" << k << " n=" << n
+                  << " transpose_b=" << transposeB << " activation=" << activation
+                  << " residual=" << residual << " bias=" << hasBias
+                  << " call " << call << " at " << i;
+          }
+        }
 }
 
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB

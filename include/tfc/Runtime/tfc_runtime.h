@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 19
+#define TFC_RUNTIME_ABI_VERSION 20
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -64,6 +64,8 @@ enum tfc_activation {
   TFC_ACTIVATION_SWISH = 3, /* x * sigmoid(x); convolutions only */
   TFC_ACTIVATION_HARD_SWISH = 4, /* x * min(max(x + 3, 0), 6) / 6;
                                     convolutions only */
+  TFC_ACTIVATION_GELU = 5, /* x / 2 * erfc(-x / sqrt(2)); dense layers
+                              only */
 };
 
 /* One input or output of a model: "node:port", dtype, shape. The shape is
@@ -708,6 +710,30 @@ void tfc_parallel_for(tfc_runtime *runtime,
 void tfc_cpu_matmul_f32(tfc_runtime *runtime, const float *a, const float *b,
                         float *c, int64_t m, int64_t k, int64_t n,
                         int32_t transpose_a, int32_t transpose_b);
+
+/* A dense layer: a product by a constant matrix of the program (a
+ * Keras Dense or EinsumDense kernel) with an epilogue applied as the
+ * output is written:
+ *   out[m,n] = act(a[m,k] * op(weights) + bias + residual)
+ * weights are [k,n], or [n,k] with transpose_b; bias ([n]) and residual
+ * ([m,n]) may be NULL when the parameters say they are absent. `params`
+ * is a constant of the program, its address the key of the call site's
+ * cached primitive and of its weights in the primitive's layout. */
+typedef struct tfc_dense_params {
+  int64_t m, k, n;
+  int64_t transpose_b; /* 0 or 1 */
+  int64_t activation;  /* enum tfc_activation */
+  int64_t has_bias;    /* 0 or 1 */
+  int64_t residual;    /* 0 none, 1 read from `residual`, 2 already in
+                          `out` (which `residual` then equals) */
+} tfc_dense_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_dense_params) == 7 * sizeof(int64_t),
+                  "tfc_dense_params is 7 int64s");
+
+void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
+                       const float *weights, const float *bias,
+                       const float *residual, float *out,
+                       const tfc_dense_params *params);
 
 /* Softmax over each of `rows` rows of `cols` values (the last axis). */
 void tfc_cpu_softmax_f32(tfc_runtime *runtime, const float *in, float *out,

@@ -526,7 +526,7 @@ def SinkActivationsPass : Pass<"tfc-sink-activations", "mlir::ModuleOp"> {
 }
 
 def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
-  let summary = "Groups convolution epilogues and elementwise chains";
+  let summary = "Groups convolution and dense-layer epilogues and elementwise chains";
   let description = [{
     First, a training FusedBatchNorm (NHWC, float32) takes in the ReLU or
     ReLU6 that alone reads its y: the ReLU is removed, its users read y,
@@ -549,7 +549,14 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     or hard swish (x * relu6(x + 3) / 6: the AddV2, Relu6, RealDiv and Mul,
     or the division after the product, or a Mul by 1/6 for it), each the
     only user of the value before it (where two convolutions reach one
-    add, the second's epilogue stops before it); a MaxPoolGrad claims the ReluGrad
+    add, the second's epilogue stops before it). A dense layer (a float32
+    MatMul without transpose_a, or a BatchMatMul or Einsum whose batches
+    all read one matrix and are only more rows, by a Const) claims the
+    same epilogue, or GELU (tf.nn.gelu's 0.5 * x * erfc(-x / sqrt(2)):
+    the Mul by 0.5, the Neg, the Mul by 1/sqrt(2), the Erfc and the
+    product), after a Reshape that keeps each of its rows whole in the
+    last dims, when one follows; its bias may have the shape of those
+    last dims. A MaxPoolGrad claims the ReluGrad
     after it whose features are the pooling's input; a batched product
     (BatchMatMul, Einsum) claims attention's chain after it, each node the
     only user of the one before: an optional Mul by a one-element float,

@@ -17,6 +17,7 @@
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace tfc {
@@ -42,6 +43,22 @@ mlir::FailureOr<StridedProduct> stridedProductOf(mlir::Operation *node,
 
 /// Whether `node` is a BatchMatMul (V1-V3) or an Einsum.
 bool isBatchedProduct(mlir::Operation *node);
+
+/// A dense layer: a float32 product whose B is a constant matrix of the
+/// program (its weights) and whose output rows are A's rows times it, as
+/// the runtime's dense kernel (tfc_cpu_dense_f32) computes it: A is [m, k]
+/// row-major, B [k, n] (or [n, k], transposed), C [m, n] row-major.
+struct DenseLayer {
+  int64_t m = 0, k = 0, n = 0;
+  bool transposeB = false;
+};
+
+/// The dense layer `node` computes, if it is one: a MatMul without
+/// transpose_a, or a batched product (a Keras Dense on a sequence's
+/// BatchMatMulV2, an EinsumDense's Einsum) whose batches all read one B
+/// and whose batches of A and C are only more rows. Inside a
+/// tfc.fusion_group, B is the group's input.
+std::optional<DenseLayer> denseLayerOf(mlir::Operation *node);
 
 } // namespace tfc
 

@@ -2,13 +2,17 @@
 //
 // Matrix products as calls of the runtime's GEMM kernels: MatMul with its
 // transposes, and BatchMatMul and Einsum as one strided batched product
-// whose layout is a constant descriptor; and attention (a fusion group of
-// two such products with a softmax between them) as one kernel call.
+// whose layout is a constant descriptor; a product by a constant matrix
+// (a dense layer, with the epilogue tfc-fuse-elementwise gave it) as one
+// call of the dense kernel, which keeps the matrix in its own layout; and
+// attention (a fusion group of two such products with a softmax between
+// them) as one kernel call.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfc/TfcDialect.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/StridedProducts.h"
@@ -33,6 +37,8 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
+    if (denseLayerOf(node))
+      return step.emitDense(node);
     OperandRange inputs = tfg::getDataOperands(node);
     auto a = cast<RankedTensorType>(inputs[0].getType());
     auto c = cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
@@ -73,6 +79,8 @@ public:
 
 protected:
   LogicalResult lower(Operation *node) const override {
+    if (denseLayerOf(node))
+      return step.emitDense(node);
     std::string why;
     FailureOr<StridedProduct> product = stridedProductOf(node, why);
     if (failed(product))
@@ -93,6 +101,39 @@ protected:
 };
 
 } // namespace
+
+LogicalResult StepEmitter::emitDense(Operation *node,
+                                     const Epilogue *epilogue) {
+  std::optional<DenseLayer> layer = denseLayerOf(node);
+  if (!layer)
+    return error(node) << "not a product by a constant matrix";
+  Value out =
+      memrefFor(tfg::getDataResults(epilogue ? epilogue->root : node)[0]);
+  if (!out)
+    return error(node) << "output has no buffer";
+  FailureOr<EpilogueOperands> operands = epilogueOperands(node, epilogue, out);
+  if (failed(operands))
+    return failure();
+  // The call site's parameters; their address also keys its cached
+  // primitive and its weights in the primitive's layout.
+  tfc_dense_params params{};
+  params.m = layer->m;
+  params.k = layer->k;
+  params.n = layer->n;
+  params.transpose_b = layer->transposeB;
+  params.activation = epilogue ? epilogue->activation : TFC_ACTIVATION_NONE;
+  params.has_bias = epilogue && epilogue->bias;
+  params.residual = operands->residualMode;
+  Location loc = node->getLoc();
+  OperandRange inputs = tfg::getDataOperands(node);
+  callKernel(loc, kernelName("dense_f32"),
+             {pointerTo(memrefFor(inputs[0])),
+              pointerTo(memrefFor(valueOutsideGroup(inputs[1]))),
+              operands->bias, operands->residual, pointerTo(out),
+              constantParams(loc, params)},
+             {});
+  return success();
+}
 
 LogicalResult StepEmitter::emitAttention(ArrayRef<Operation *> members) {
   // Members: the scores' product, an optional Mul by a one-element scale,

@@ -839,23 +839,25 @@ protected:
     if (opKindOf(members.front()) == OpKind::MaxPoolGrad)
       return step.emitWindowGradient(members.front(), root);
     // Attention: one kernel call.
-    if (isBatchedProduct(members.front()))
+    if (isBatchedProduct(members.front()) && !denseLayerOf(members.front()))
       return step.emitAttention(members);
-    // A convolution and its epilogue: one kernel call.
+    // A convolution or a dense layer and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {
-      Operation *conv = members.front();
-      ConvEpilogue epilogue;
+      Operation *producer = members.front();
+      Epilogue epilogue;
       epilogue.root = root;
-      Value value = tfg::getDataResults(conv)[0];
-      Operation *previous = conv;
+      Value value = tfg::getDataResults(producer)[0];
+      Operation *previous = producer;
       for (Operation *member : ArrayRef(members).drop_front()) {
         OpKind kind = opKindOf(member);
-        // Swish or hard swish: the members left are its nodes.
+        // Swish, hard swish or GELU: the members left are its nodes.
         if (std::optional<ActivationNodes> activation = activationOf(previous)) {
           epilogue.activation = activation->kind;
           break;
         }
-        if (kind == OpKind::Relu || kind == OpKind::Relu6) {
+        if (kind == OpKind::Reshape) {
+          // A dense layer's rows, reshaped: the same buffer.
+        } else if (kind == OpKind::Relu || kind == OpKind::Relu6) {
           epilogue.activation = kind == OpKind::Relu ? TFC_ACTIVATION_RELU
                                                       : TFC_ACTIVATION_RELU6;
         } else if (kind == OpKind::Add || kind == OpKind::AddV2 ||
@@ -868,12 +870,14 @@ protected:
             epilogue.bias = other;
         } else {
           // tfc-fuse-elementwise put nothing else in an epilogue.
-          return step.error(member) << "not part of a convolution's epilogue";
+          return step.error(member) << "not part of an epilogue";
         }
         value = tfg::getDataResults(member)[0];
         previous = member;
       }
-      return step.emitWindow(conv, &epilogue);
+      if (denseLayerOf(producer))
+        return step.emitDense(producer, &epilogue);
+      return step.emitWindow(producer, &epilogue);
     }
 
     // External tensor values with the map each is read through; a value

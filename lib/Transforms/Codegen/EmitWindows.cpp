@@ -116,10 +116,42 @@ LogicalResult checkFloatNHWC(Operation *node, RankedTensorType type,
 
 } // namespace
 
+FailureOr<StepEmitter::EpilogueOperands>
+StepEmitter::epilogueOperands(Operation *node, const Epilogue *epilogue,
+                              Value out) {
+  Value none = nullPointer(node->getLoc());
+  auto pointerOrNull = [&](Value value) -> FailureOr<Value> {
+    if (!value)
+      return none;
+    Value memref = memrefFor(value);
+    if (!memref)
+      return error(node) << "an epilogue operand has no buffer";
+    return pointerTo(memref);
+  };
+  FailureOr<Value> bias = pointerOrNull(epilogue ? epilogue->bias : Value());
+  FailureOr<Value> residual =
+      pointerOrNull(epilogue ? epilogue->residual : Value());
+  if (failed(bias) || failed(residual))
+    return failure();
+  // A residual planned in the output's buffer is accumulated onto in
+  // place (2); otherwise it is read as a second input (1).
+  int64_t residualMode = 0;
+  if (epilogue && epilogue->residual) {
+    auto placeOf = [&](Value memref) {
+      auto it = views.find(memref);
+      return it == views.end() ? std::make_pair(Value(), int64_t(-1))
+                               : it->second;
+    };
+    auto at = placeOf(memrefFor(epilogue->residual));
+    residualMode = at.first && at == placeOf(out) ? 2 : 1;
+  }
+  return EpilogueOperands{*bias, *residual, residualMode};
+}
+
 /// Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool on NHWC float32; a
 /// convolution with an epilogue writes the value of the epilogue's root.
 LogicalResult StepEmitter::emitWindow(Operation *node,
-                                      const ConvEpilogue *epilogue) {
+                                      const Epilogue *epilogue) {
   OpKind kind = opKindOf(node);
   bool isConv = kind == OpKind::Conv2D;
   bool isDepthwise = kind == OpKind::DepthwiseConv2dNative;
@@ -148,33 +180,10 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     Value filterValue = valueOutsideGroup(tfg::getDataOperands(node)[1]);
     Operation *filterNode = filterValue.getDefiningOp();
     bool constantFilter = filterNode && opKindOf(filterNode) == OpKind::Const;
-    // The epilogue's operands, or null pointers.
-    Value none = nullPointer(loc);
-    auto pointerOrNull = [&](Value value) -> FailureOr<Value> {
-      if (!value)
-        return none;
-      Value memref = memrefFor(value);
-      if (!memref)
-        return error(node) << "an epilogue operand has no buffer";
-      return pointerTo(memref);
-    };
-    FailureOr<Value> bias = pointerOrNull(epilogue ? epilogue->bias : Value());
-    FailureOr<Value> residual =
-        pointerOrNull(epilogue ? epilogue->residual : Value());
-    if (failed(bias) || failed(residual))
+    FailureOr<EpilogueOperands> operands =
+        epilogueOperands(node, epilogue, outMemref);
+    if (failed(operands))
       return failure();
-    // A residual planned in the output's buffer is accumulated onto in
-    // place (2); otherwise it is read as a second input (1).
-    int64_t residualMode = 0;
-    if (epilogue && epilogue->residual) {
-      auto placeOf = [&](Value memref) {
-        auto it = views.find(memref);
-        return it == views.end() ? std::make_pair(Value(), int64_t(-1))
-                                 : it->second;
-      };
-      auto at = placeOf(memrefFor(epilogue->residual));
-      residualMode = at.first && at == placeOf(outMemref) ? 2 : 1;
-    }
     // The call site's parameters; their address also keys its cached
     // oneDNN primitive.
     tfc_conv2d_params params = convParams<tfc_conv2d_params>(
@@ -183,11 +192,12 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     params.filter_constant = constantFilter;
     params.activation = epilogue ? epilogue->activation : TFC_ACTIVATION_NONE;
     params.has_bias = epilogue && epilogue->bias;
-    params.residual = residualMode;
+    params.residual = operands->residualMode;
     Value paramsPointer = constantParams(loc, params);
     callKernel(loc, kernelName("conv2d_dnnl_f32"),
                {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),
-                *bias, *residual, pointerTo(outMemref), paramsPointer},
+                operands->bias, operands->residual, pointerTo(outMemref),
+                paramsPointer},
                {});
     return success();
   }

@@ -53,11 +53,11 @@ void appendStringObject(llvm::SmallVectorImpl<int8_t> &bytes,
 /// static after tfc-plan-state) as a memref.
 mlir::MemRefType variableType(mlir::Operation *variableNode);
 
-/// What a convolution's kernel applies to its output (see
-/// tfc-fuse-elementwise): a per-channel bias, a residual tensor added,
-/// an activation (an enum tfc_activation); `root` is the node
-/// whose value it writes.
-struct ConvEpilogue {
+/// What a convolution's or a dense layer's kernel applies to its output
+/// as it writes it (see tfc-fuse-elementwise): a per-channel bias, a
+/// residual tensor added, an activation (an enum tfc_activation); `root`
+/// is the node whose value it writes.
+struct Epilogue {
   mlir::Value bias, residual;
   int64_t activation = TFC_ACTIVATION_NONE;
   mlir::Operation *root = nullptr;
@@ -87,7 +87,22 @@ public:
   // The families' lowerings that other families call too (the others are
   // patterns of their family's file only).
   mlir::LogicalResult emitWindow(mlir::Operation *node,
-                                 const ConvEpilogue *epilogue = nullptr);
+                                 const Epilogue *epilogue = nullptr);
+  /// A product by a constant matrix (denseLayerOf), with its epilogue:
+  /// one call of the dense kernel.
+  mlir::LogicalResult emitDense(mlir::Operation *node,
+                                const Epilogue *epilogue = nullptr);
+  /// The operands a kernel call takes for an epilogue whose root writes
+  /// `out`: pointers to the bias and the residual (null pointers where
+  /// there are none), and how the residual is read (0 none, 1 from its
+  /// buffer, 2 already in `out`, where the memory plan put it).
+  struct EpilogueOperands {
+    mlir::Value bias, residual;
+    int64_t residualMode = 0;
+  };
+  mlir::FailureOr<EpilogueOperands>
+  epilogueOperands(mlir::Operation *node, const Epilogue *epilogue,
+                   mlir::Value out);
   /// A fusion group of attention (tfc-fuse-elementwise: the scores'
   /// product, an optional scaling Mul, Softmax, the context's product; the
   /// last is the root): one call of the attention kernel.

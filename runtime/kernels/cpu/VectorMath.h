@@ -202,22 +202,6 @@ template <typename V> TFC_VECTOR_MATH V sigmoid(V x) {
   return select(x < 0.0f, e * s, s);
 }
 
-/// An epilogue's activation (`kind`, an enum tfc_activation) of one float
-/// or of a vector. NaN passes through ReLU and ReLU6, as TensorFlow's let it.
-template <typename V> TFC_VECTOR_MATH V activation(V x, int64_t kind) {
-  using namespace detail;
-  if (kind == TFC_ACTIVATION_RELU || kind == TFC_ACTIVATION_RELU6)
-    x = select(x < 0.0f, splat(x, 0.0f), x);
-  if (kind == TFC_ACTIVATION_RELU6)
-    x = select(x > 6.0f, splat(x, 6.0f), x);
-  if (kind == TFC_ACTIVATION_SWISH)
-    x = x * sigmoid(x);
-  // x * (relu6(x + 3) / 6), as Keras' TensorFlow graph computes it.
-  if (kind == TFC_ACTIVATION_HARD_SWISH)
-    x = x * (activation(x + 3.0f, TFC_ACTIVATION_RELU6) / 6.0f);
-  return x;
-}
-
 template <typename V> TFC_VECTOR_MATH V erfc(V x) {
   using namespace detail;
   V a = select(x < 0.0f, -x, x);
@@ -234,6 +218,25 @@ template <typename V> TFC_VECTOR_MATH V erf(V x) {
   V large = 1.0f - erfcNonNegative(a);
   large = select(x < 0.0f, -large, large);
   return select(a < kErfSmall, small, select(x != x, x, large));
+}
+
+/// An epilogue's activation (`kind`, an enum tfc_activation) of one float
+/// or of a vector. NaN passes through ReLU and ReLU6, as TensorFlow's let it.
+template <typename V> TFC_VECTOR_MATH V activation(V x, int64_t kind) {
+  using namespace detail;
+  if (kind == TFC_ACTIVATION_RELU || kind == TFC_ACTIVATION_RELU6)
+    x = select(x < 0.0f, splat(x, 0.0f), x);
+  if (kind == TFC_ACTIVATION_RELU6)
+    x = select(x > 6.0f, splat(x, 6.0f), x);
+  if (kind == TFC_ACTIVATION_SWISH)
+    x = x * sigmoid(x);
+  // x * (relu6(x + 3) / 6), as Keras' TensorFlow graph computes it.
+  if (kind == TFC_ACTIVATION_HARD_SWISH)
+    x = x * (activation(x + 3.0f, TFC_ACTIVATION_RELU6) / 6.0f);
+  // (x * 0.5) * erfc(-x * (1 / sqrt(2))), as Keras' graph computes GELU.
+  if (kind == TFC_ACTIVATION_GELU)
+    x = (x * 0.5f) * erfc(-x * 0.707106769f);
+  return x;
 }
 
 } // namespace tfc::vector_math
