@@ -325,8 +325,10 @@ TEST_P(KernelTest, StridedMatMulOfOneLargeProductWithGappedOperands) {
 TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
   // Keras' multi-head attention layout: Q [b, t, heads, h], K and V
   // [b, s, heads, h], scores [b, heads, t, s], context [b, t, heads, h].
-  // 70 rows (two blocks of the kernel, a last one of 6), 37 keys and 20
-  // wide heads (neither a multiple of a vector), with a scale and without.
+  // 70 rows (two blocks of the kernel, a last one of 6: with AVX-512,
+  // eight rows of heads this narrow at a time, then four and two), 37 keys
+  // and 20 wide heads (neither a multiple of a vector), with a scale and
+  // without.
   const int64_t b = 2, t = 70, s = 37, heads = 3, h = 20;
   std::vector<float> q = randomVector(b * t * heads * h, 21),
                      k = randomVector(b * s * heads * h, 22),
