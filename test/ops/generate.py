@@ -1977,6 +1977,28 @@ def _(c, rng):
         c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
 
 
+@case("ConvWinogradFiltersManyTiles", WINOGRAD)
+def _(c, rng):
+    # The filters of ConvWinogradFilters on batches with 128 output tiles
+    # or more (rows of 4 outputs along the filter's axis; 4x4 tiles for
+    # 5x5), where tfc's AVX-512 kernels take them too (with AVX2 they take
+    # them from 12 tiles): 1x7 and 7x1 on 17 x 17 images, 1x3 and 3x1 on
+    # 16 x 16 and 5x5 on 35 x 35, constant filters and fed ones, with a
+    # bias and ReLU.
+    for shape, fshape, padding, constant in [
+            ((2, 17, 17, 16), (1, 7, 16, 32), "SAME", True),
+            ((2, 17, 17, 32), (7, 1, 32, 16), "SAME", False),
+            ((4, 16, 16, 16), (1, 3, 16, 16), "SAME", True),
+            ((4, 16, 16, 16), (3, 1, 16, 32), "VALID", False),
+            ((2, 35, 35, 16), (5, 5, 16, 16), "SAME", True)]:
+        x = c.feed(ordinary_floats(shape, rng))
+        values = ordinary_floats(fshape, rng)
+        w = const(values, np.float32) if constant else c.feed(values)
+        b = c.feed(ordinary_floats(fshape[3:], rng))
+        y = raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=padding)
+        c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
+
+
 @case("ConvSwish", REDUCTION)
 def _(c, rng):
     # Swish after convolutions, which tfc applies in the convolution's

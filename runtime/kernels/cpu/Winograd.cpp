@@ -677,12 +677,22 @@ bool paysWithAvx512(const Geometry &g) {
   // up to 256 x 256 channels; 16 tiles of 256 x 256 (a 14x14 image) about
   // tie; with 512 x 512 channels the transformed filter (36 MiB) streams
   // from memory for every block of tiles, and direct convolution wins.
-  // The other algorithms have not been measured against oneDNN's AVX-512
-  // kernels, which run InceptionV3's 1x7, 7x1 and 5x5 convolutions at 87%
-  // of that machine's peak: oneDNN keeps them there.
-  if (g.kh != 3 || g.kw != 3)
-    return false;
-  return Tiling<Square3x3>(g).tiles >= 32 && g.c * g.k <= 256 * 256;
+  if (g.kh == 3 && g.kw == 3)
+    return Tiling<Square3x3>(g).tiles >= 32 && g.c * g.k <= 256 * 256;
+  // The others, measured on the Intel AVX-512 machine (two threads, the
+  // filter transformed once; docs/benchmarks.md) against oneDNN's brgemm
+  // convolutions, which ran them at 300-330 GFLOP/s: InceptionV3's at
+  // batch 32 (thousands of tiles) took 0.56-0.85 of oneDNN's time (its
+  // 5x5 ones 0.42). At batch 1 (81-85 tiles on 35 x 35 and 17 x 17
+  // images, 16 on 8 x 8) one call repeated gained on some shapes and lost
+  // on others (192 x 192 channels: 1.07-1.2 of oneDNN's time), and the
+  // model's step, where each transformed filter is read from memory once,
+  // gained nothing: oneDNN keeps those.
+  int64_t tiles = 0;
+  withAlgorithm(g, [&](auto algorithm) {
+    tiles = Tiling<decltype(algorithm)>(g).tiles;
+  });
+  return tiles >= 128;
 }
 
 bool paysWithAvx2(const Geometry &g) {

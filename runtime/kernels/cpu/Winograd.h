@@ -75,7 +75,8 @@ bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
                         int64_t c, int64_t k);
 
 /// Whether it pays, with AVX-512, for a convolution of this geometry:
-/// enough tiles to repay transforming the filter at each call, and a
+/// enough tiles to repay transforming the filter at each call (and to
+/// repay reading the transformed filter), and for 3x3 filters a
 /// transformed filter (36 c x k matrices) that stays in the cache while
 /// the tiles go by; elsewhere oneDNN's direct convolution is faster.
 bool paysWithAvx512(const Geometry &g);
