@@ -10,18 +10,19 @@
 // (blocked for its brgemm micro-kernels, so that no call packs them).
 //
 // Against oneDNN's sgemm (tfc_cpu_matmul_f32), which packs the weights at
-// every call, on AVX-512 with two threads: a transformer's products at
-// batch 32 (4096 x 1024 x 256 in 6.7 ms against 7.5, 4096 x 256 x 256 in
-// 1.69 against 1.83) and at batch 1 (128 x 256 x 1024 in 0.22 against
+// every call, on AVX-512 with two threads (a test program calling both;
+// bench/gemm.py measures the models' shapes so): a transformer's products
+// at batch 32 (4096 x 1024 x 256 in 6.7 ms against 7.5, 4096 x 256 x 256
+// in 1.69 against 1.83) and at batch 1 (128 x 256 x 1024 in 0.22 against
 // 0.25), and a classifier's (32 x 2048 x 1000 in 0.50 against 0.56); GELU
 // as a post-op cost 1.3 ms on the 4096 x 1024 output, where the generated
-// loop after sgemm took 2.7 (bench/gemm.py measures these shapes against sgemm).
+// loop after sgemm took 2.7.
 //
 // Only oneDNN's brgemm kernels (AVX-512 and up in oneDNN 2.6) are used:
 // below them the matmul primitive wraps the same sgemm, and was not
-// measured against it. Elsewhere, and for products too small to repay a
-// primitive call, tfc_cpu_matmul_f32 computes the product and a loop
-// applies the epilogue.
+// measured against it. Elsewhere, and for products where sgemm is faster
+// (the tiniest, and many rows by 16 MiB of weights), tfc_cpu_matmul_f32
+// computes the product and a loop applies the epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +53,17 @@ struct DensePrimitive {
   std::unique_ptr<memory> weights;
 };
 
-/// Whether the product is too small to repay a primitive call (the
-/// products tfc_cpu_matmul_f32 gives to Eigen's kernels).
-bool tooSmall(const DenseParams &p) { return p.m * p.n * p.k < 16384; }
+/// Whether tfc_cpu_matmul_f32 computes the product faster: one too small
+/// to repay a primitive call (those it gives to Eigen's kernels), or one
+/// of many rows by a matrix of 16 MiB or more, which sgemm's packing runs
+/// at 1.05-1.08x the primitive's rate (on AVX-512 with two threads:
+/// 2048 x 2048 x 2048 in 52.3 ms against 55.5, 2048 x 4096 x 1024 in 53.1
+/// against 56.9; with 512 rows or fewer the primitive ties or wins, and
+/// with 4 MiB weights it is within 2%).
+bool sgemmIsFaster(const DenseParams &p) {
+  return p.m * p.n * p.k < 16384 ||
+         (p.m >= 1024 && p.k * p.n >= (int64_t(4) << 20));
+}
 
 /// The threads the product runs on: one for a product under a million
 /// multiply-adds whose operands fit a core's cache, as tfc_cpu_matmul_f32
@@ -169,7 +178,7 @@ extern "C" void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
   int threads = threadsFor(runtime, p);
   omp_set_num_threads(threads);
   DensePrimitive *prim =
-      tooSmall(p) || p.k == 0
+      sgemmIsFaster(p) || p.k == 0
           ? nullptr
           : cache.lookup(params, [&] { return makeDense(p, weights); });
   if (!prim) {
