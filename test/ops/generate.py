@@ -1953,6 +1953,18 @@ def _(c, rng):
     product = raw.Mul(x=v, y=raw.Relu6(features=raw.AddV2(x=v, y=tf.constant(3.0))))
     c.fetch(raw.Mul(x=product, y=tf.constant(1.0 / 6.0)))
 
+def conv_bias_relu(c, rng, convolutions):
+    """Fetches relu(conv(x, w) + b) for each (input shape, filter shape,
+    padding, whether the filter is a constant), stride 1, all else fed."""
+    for shape, fshape, padding, constant in convolutions:
+        x = c.feed(ordinary_floats(shape, rng))
+        values = ordinary_floats(fshape, rng)
+        w = const(values, np.float32) if constant else c.feed(values)
+        b = c.feed(ordinary_floats(fshape[3:], rng))
+        y = raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=padding)
+        c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
+
+
 @case("ConvWinogradFilters", WINOGRAD)
 def _(c, rng):
     # 1x7, 7x1, 1x3, 3x1 and 5x5 filters, stride 1, channels multiples of
@@ -1962,19 +1974,13 @@ def _(c, rng):
     # with a bias and ReLU fused into them; SAME (outputs not whole tiles)
     # and VALID; the filter fed, and constant (transformed once by its call
     # site).
-    for shape, fshape, padding, constant in [
-            ((1, 17, 17, 16), (1, 7, 16, 32), "SAME", False),
-            ((1, 17, 17, 16), (7, 1, 16, 16), "SAME", True),
-            ((2, 8, 8, 32), (1, 3, 32, 16), "SAME", False),
-            ((1, 14, 9, 16), (3, 1, 16, 16), "VALID", False),
-            ((1, 18, 15, 16), (5, 5, 16, 16), "SAME", False),
-            ((1, 14, 17, 16), (5, 5, 16, 32), "VALID", True)]:
-        x = c.feed(ordinary_floats(shape, rng))
-        values = ordinary_floats(fshape, rng)
-        w = const(values, np.float32) if constant else c.feed(values)
-        b = c.feed(ordinary_floats(fshape[3:], rng))
-        y = raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=padding)
-        c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
+    conv_bias_relu(c, rng, [
+        ((1, 17, 17, 16), (1, 7, 16, 32), "SAME", False),
+        ((1, 17, 17, 16), (7, 1, 16, 16), "SAME", True),
+        ((2, 8, 8, 32), (1, 3, 32, 16), "SAME", False),
+        ((1, 14, 9, 16), (3, 1, 16, 16), "VALID", False),
+        ((1, 18, 15, 16), (5, 5, 16, 16), "SAME", False),
+        ((1, 14, 17, 16), (5, 5, 16, 32), "VALID", True)])
 
 
 @case("ConvWinogradFiltersManyTiles", WINOGRAD)
@@ -1985,18 +1991,12 @@ def _(c, rng):
     # them from 12 tiles): 1x7 and 7x1 on 17 x 17 images, 1x3 and 3x1 on
     # 16 x 16 and 5x5 on 35 x 35, constant filters and fed ones, with a
     # bias and ReLU.
-    for shape, fshape, padding, constant in [
-            ((2, 17, 17, 16), (1, 7, 16, 32), "SAME", True),
-            ((2, 17, 17, 32), (7, 1, 32, 16), "SAME", False),
-            ((4, 16, 16, 16), (1, 3, 16, 16), "SAME", True),
-            ((4, 16, 16, 16), (3, 1, 16, 32), "VALID", False),
-            ((2, 35, 35, 16), (5, 5, 16, 16), "SAME", True)]:
-        x = c.feed(ordinary_floats(shape, rng))
-        values = ordinary_floats(fshape, rng)
-        w = const(values, np.float32) if constant else c.feed(values)
-        b = c.feed(ordinary_floats(fshape[3:], rng))
-        y = raw.Conv2D(input=x, filter=w, strides=[1, 1, 1, 1], padding=padding)
-        c.fetch(raw.Relu(features=raw.BiasAdd(value=y, bias=b)))
+    conv_bias_relu(c, rng, [
+        ((2, 17, 17, 16), (1, 7, 16, 32), "SAME", True),
+        ((2, 17, 17, 32), (7, 1, 32, 16), "SAME", False),
+        ((4, 16, 16, 16), (1, 3, 16, 16), "SAME", True),
+        ((4, 16, 16, 16), (3, 1, 16, 32), "VALID", False),
+        ((2, 35, 35, 16), (5, 5, 16, 16), "SAME", True)])
 
 
 @case("ConvSwish", REDUCTION)

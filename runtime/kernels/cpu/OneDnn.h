@@ -1,7 +1,8 @@
 //===- OneDnn.h - what the oneDNN kernels share -----------------*- C++ -*-===//
 //
 // The engine, the per-thread stream, the per-call-site primitive cache,
-// each call site's arguments per thread, the per-thread scratchpad, a
+// each call site's arguments per thread, the per-thread scratchpad, an
+// epilogue's post-ops, a
 // convolution gradient's primitive and how it runs, and a convolution's
 // geometry as oneDNN's descriptors take it, for the forward
 // (OneDnnConv.cpp), backward (ConvBackprop.cpp) and 3-D (Window3D.cpp)
@@ -11,6 +12,8 @@
 
 #ifndef TFC_RUNTIME_KERNELS_CPU_ONEDNN_H
 #define TFC_RUNTIME_KERNELS_CPU_ONEDNN_H
+
+#include "tfc/Runtime/tfc_runtime.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -210,6 +213,48 @@ struct ConvGradient {
     onStream.wait();
   }
 };
+
+/// The post-ops of an epilogue after its bias: the residual, in the
+/// output's buffer already (2: a sum, which the fastest kernels support)
+/// or read from its own (1: a binary add of a tensor of `dst`, the first
+/// post-op's DNNL_ARG_SRC_1), then the activation (enum tfc_activation)
+/// as an eltwise post-op.
+inline dnnl::post_ops epiloguePostOps(int64_t residual,
+                                      const dnnl::memory::desc &dst,
+                                      int64_t activation) {
+  dnnl::post_ops ops;
+  if (residual == 2)
+    ops.append_sum(1.f);
+  else if (residual)
+    ops.append_binary(dnnl::algorithm::binary_add, dst);
+  auto eltwise = [&](dnnl::algorithm algorithm, float alpha) {
+    ops.append_eltwise(1.f, algorithm, alpha, 0.f);
+  };
+  switch (activation) {
+  case TFC_ACTIVATION_RELU:
+    eltwise(dnnl::algorithm::eltwise_relu, 0.f);
+    break;
+  case TFC_ACTIVATION_RELU6:
+    eltwise(dnnl::algorithm::eltwise_bounded_relu, 6.f);
+    break;
+  case TFC_ACTIVATION_SWISH:
+    eltwise(dnnl::algorithm::eltwise_swish, 1.f);
+    break;
+  case TFC_ACTIVATION_HARD_SWISH:
+    eltwise(dnnl::algorithm::eltwise_hardswish, 0.f);
+    break;
+  case TFC_ACTIVATION_GELU:
+    eltwise(dnnl::algorithm::eltwise_gelu_erf, 0.f);
+    break;
+  default:
+    break;
+  }
+  return ops;
+}
+
+/// The argument of a residual read by epiloguePostOps' binary add.
+constexpr int kResidualArgument =
+    DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
 
 struct ConvGeometry {
   dnnl::memory::dims strides, dilations, padBefore, padAfter;

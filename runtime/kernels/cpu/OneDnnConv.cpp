@@ -180,21 +180,11 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
   // that contexts of one model may run the primitive concurrently.
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  // The epilogue after the bias: the residual, then the activation.
-  dnnl::post_ops epilogue;
-  // A residual already in the output buffer is a sum post-op (which the
-  // fastest kernels support); elsewhere, a binary add reading it.
-  if (p.residual == 2)
-    epilogue.append_sum(1.f);
-  else if (p.residual)
-    epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
-  // (Swish follows each call; see the file comment.)
-  if (p.activation == TFC_ACTIVATION_RELU)
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-  else if (p.activation == TFC_ACTIVATION_RELU6)
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
-  else if (p.activation == TFC_ACTIVATION_HARD_SWISH)
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_hardswish, 0.f, 0.f);
+  // The epilogue after the bias (swish follows each call instead; see
+  // the file comment).
+  dnnl::post_ops epilogue = tfc::onednn::epiloguePostOps(
+      p.residual, result->dst,
+      p.activation == TFC_ACTIVATION_SWISH ? TFC_ACTIVATION_NONE : p.activation);
   attr.set_post_ops(epilogue);
   dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
   result->conv = dnnl::convolution_forward(pd);
@@ -211,9 +201,7 @@ std::unique_ptr<ConvPrimitive> makeConv(const ConvParams &given,
   return result;
 }
 
-/// The argument of a residual read by a binary add post-op (the first).
-constexpr int kResidualArgument =
-    DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
+using tfc::onednn::kResidualArgument;
 
 /// The calling thread's arguments of a call site (OneDnn.h).
 tfc::onednn::CallArguments &argumentsOf(const ConvPrimitive &prim,

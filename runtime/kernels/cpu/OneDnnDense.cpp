@@ -96,30 +96,8 @@ std::unique_ptr<DensePrimitive> makeDense(const DenseParams &p,
                                               result->dst);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  dnnl::post_ops epilogue;
-  if (p.residual == 2)
-    epilogue.append_sum(1.f);
-  else if (p.residual)
-    epilogue.append_binary(dnnl::algorithm::binary_add, result->dst);
-  switch (p.activation) {
-  case TFC_ACTIVATION_RELU:
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-    break;
-  case TFC_ACTIVATION_RELU6:
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_bounded_relu, 6.f, 0.f);
-    break;
-  case TFC_ACTIVATION_SWISH:
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_swish, 1.f, 0.f);
-    break;
-  case TFC_ACTIVATION_HARD_SWISH:
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_hardswish, 0.f, 0.f);
-    break;
-  case TFC_ACTIVATION_GELU:
-    epilogue.append_eltwise(1.f, dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
-    break;
-  default:
-    break;
-  }
+  dnnl::post_ops epilogue =
+      tfc::onednn::epiloguePostOps(p.residual, result->dst, p.activation);
   attr.set_post_ops(epilogue);
   dnnl::matmul::primitive_desc pd(desc, attr, engine);
   if (std::strncmp(pd.impl_info_str(), "brg", 3) != 0)
@@ -134,9 +112,7 @@ std::unique_ptr<DensePrimitive> makeDense(const DenseParams &p,
   return result;
 }
 
-/// The argument of a residual read by a binary add post-op (the first).
-constexpr int kResidualArgument =
-    DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
+using tfc::onednn::kResidualArgument;
 
 /// The epilogue in a loop over the product's rows, on the runtime's
 /// threads, after a product without one.
