@@ -430,12 +430,13 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
     // steps, heads, size]).
     outType = staticFloat32(tfg::getDataResults(producer)[0]);
     Operation *user = soleUser(producer);
-    if (user && opKindOf(user) == OpKind::Reshape && sameDevice(user, producer) &&
-        tfg::getControlOperands(user).empty()) {
+    if (user && opKindOf(user) == OpKind::Reshape &&
+        sameDevice(user, producer) && tfg::getControlOperands(user).empty()) {
       RankedTensorType reshaped = staticFloat32(tfg::getDataResults(user)[0]);
       int64_t rowSize = 1;
       if (reshaped)
-        for (int64_t d = reshaped.getRank() - 1; d >= 0 && rowSize < dense->n; --d)
+        for (int64_t d = reshaped.getRank() - 1;
+             d >= 0 && rowSize < dense->n; --d)
           rowSize *= reshaped.getDimSize(d);
       if (reshaped && rowSize == dense->n) {
         chain.push_back(user);
@@ -477,7 +478,8 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
   // Every node the epilogue takes in computes a value of the output's
   // type, alone on the producer's device, waiting on nothing else.
   auto fits = [&](Operation *node) {
-    return tfg::getDataResults(node).size() == 1 && sameDevice(node, producer) &&
+    return tfg::getDataResults(node).size() == 1 &&
+           sameDevice(node, producer) &&
            tfg::getDataResults(node)[0].getType() == outType &&
            tfg::getControlOperands(node).empty();
   };

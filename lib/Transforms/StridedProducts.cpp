@@ -226,7 +226,8 @@ std::optional<DenseLayer> denseLayerOf(Operation *node) {
     return std::nullopt;
   // B one dense matrix (or its transpose) that every batch reads; A's and
   // C's batches whole row-major matrices one after another.
-  bool plainB = p->bN == 1 && p->bK == p->n, transposedB = p->bK == 1 && p->bN == p->k;
+  bool plainB = p->bN == 1 && p->bK == p->n;
+  bool transposedB = p->bK == 1 && p->bN == p->k;
   if (!(plainB || transposedB) || p->aK != 1 || p->aM != p->k || p->cN != 1 ||
       p->cM != p->n)
     return std::nullopt;
@@ -234,7 +235,8 @@ std::optional<DenseLayer> denseLayerOf(Operation *node) {
   for (int64_t d = int64_t(p->batch.size()) - 1; d >= 0; --d) {
     if (p->batch[d] == 1)
       continue;
-    if (p->batchB[d] != 0 || p->batchA[d] != stridedA || p->batchC[d] != stridedC)
+    if (p->batchB[d] != 0 || p->batchA[d] != stridedA ||
+        p->batchC[d] != stridedC)
       return std::nullopt;
     rows *= p->batch[d];
     stridedA *= p->batch[d];

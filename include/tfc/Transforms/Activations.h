@@ -34,8 +34,8 @@ struct ActivationNodes {
 /// The swish, hard swish or GELU of `node`'s value (its only data
 /// result) when its users compute exactly that: they are its only
 /// readers, each reads nothing of the chain but earlier nodes of it and x
-/// (and a constant), and only the chain reads each. Inside a tfc.fusion_group, a constant is
-/// the group's input (valueOutsideGroup).
+/// (and a constant), and only the chain reads each. Inside a
+/// tfc.fusion_group, a constant is the group's input (valueOutsideGroup).
 std::optional<ActivationNodes> activationOf(mlir::Operation *node);
 
 } // namespace tfc

@@ -73,7 +73,8 @@ bool sgemmIsFaster(const DenseParams &p) {
 /// every call.
 int threadsFor(const tfc_runtime *runtime, const DenseParams &p) {
   int64_t operandBytes = int64_t(sizeof(float)) * p.k * (p.m + p.n);
-  bool small = operandBytes <= 256 * 1024 && p.m * p.n * p.k < (int64_t(1) << 20);
+  bool small = operandBytes <= 256 * 1024 &&
+               p.m * p.n * p.k < (int64_t(1) << 20);
   return small ? 1 : runtime->threads;
 }
 
