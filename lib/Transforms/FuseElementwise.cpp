@@ -404,7 +404,8 @@ SmallVector<Operation *> attentionOf(Operation *scoresNode) {
 
 /// The epilogue a convolution's or a dense layer's (or a max pooling
 /// gradient's) kernel applies (see the file comment), in order, or what
-/// attention's kernel computes after its first product; empty if none.
+/// attention's kernel computes after its first product; empty if none (a
+/// dense layer's may be its Reshape alone, which the caller drops).
 SmallVector<Operation *> epilogueOf(Operation *producer) {
   OpKind kind = opKindOf(producer);
   if (kind == OpKind::MaxPoolGrad)
@@ -483,7 +484,6 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
            tfg::getDataResults(node)[0].getType() == outType &&
            tfg::getControlOperands(node).empty();
   };
-  size_t reshapes = chain.size();
   int stage = 0; // 0: bias next, 1: residual next, 2: activation next.
   while (stage < 3) {
     // GELU is dense layers' (a transformer's MLP); convolutions' kernels
@@ -513,9 +513,6 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
     chain.push_back(user);
     last = user;
   }
-  // A reshape alone is no epilogue.
-  if (chain.size() == reshapes)
-    chain.clear();
   return chain;
 }
 
@@ -670,7 +667,8 @@ struct FuseElementwisePass
         if (kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative ||
             denseLayerOf(node)) {
           chain.erase(firstClaimed, chain.end());
-          // A reshape alone is no epilogue.
+          // A reshape alone (a dense layer's, whose epilogue took nothing
+          // after it, or whose next node another claimed) is no epilogue.
           if (chain.size() == 1 && opKindOf(chain.front()) == OpKind::Reshape)
             chain.clear();
         } else if (firstClaimed != chain.end()) {

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Epilogue.h"
 #include "NativeVector.h"
 #include "OneDnn.h"
 #include "Parallel.h"
@@ -224,21 +225,6 @@ tfc::onednn::CallArguments &argumentsOf(const ConvPrimitive &prim,
 
 } // namespace
 
-/// The epilogue in plain loops, after a convolution without one.
-static void applyEpilogue(const ConvParams &p, const float *bias,
-                          const float *residual, float *out) {
-  int64_t channels = outputChannels(p);
-  int64_t count = p.n * p.oh * p.ow * channels;
-  for (int64_t i = 0; i < count; ++i) {
-    float v = out[i];
-    if (bias)
-      v += bias[i % channels];
-    if (residual)
-      v += residual[i];
-    out[i] = tfc::vector_math::activation(v, p.activation);
-  }
-}
-
 /// The filter transformed for Winograd's algorithm: a constant filter's
 /// once per call site (the transform writes up to four times the filter's
 /// size, as much memory traffic as a small image's whole convolution),
@@ -299,7 +285,8 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
       tfc_cpu_conv2d_f32(runtime, in, filter, out, p.n, p.h, p.w, p.c, p.kh,
                          p.kw, p.out_c, p.oh, p.ow, p.stride_h, p.stride_w,
                          p.dilation_h, p.dilation_w, p.pad_top, p.pad_left);
-    applyEpilogue(p, bias, residual, out);
+    tfc::applyEpilogue(runtime, out, p.n * p.oh * p.ow, outputChannels(p),
+                       bias, residual, p.activation);
     return;
   }
   // oneDNN's threads are OpenMP's: as many as the runtime's.

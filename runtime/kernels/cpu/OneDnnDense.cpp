@@ -26,11 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NativeVector.h"
+#include "Epilogue.h"
 #include "OneDnn.h"
-#include "Parallel.h"
 #include "Runtime.h"
-#include "VectorMath.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -115,35 +113,6 @@ std::unique_ptr<DensePrimitive> makeDense(const DenseParams &p,
 
 using tfc::onednn::kResidualArgument;
 
-/// The epilogue in a loop over the product's rows, on the runtime's
-/// threads, after a product without one.
-void applyEpilogue(tfc_runtime *runtime, const DenseParams &p,
-                   const float *bias, const float *residual, float *out) {
-  constexpr int64_t kLanes = tfc::kNativeLanes;
-  auto rows = [&](int64_t first, int64_t last) {
-    for (int64_t row = first; row < last; ++row) {
-      float *y = out + row * p.n;
-      const float *r = residual ? residual + row * p.n : nullptr;
-      int64_t j = 0;
-      for (; j + kLanes <= p.n; j += kLanes) {
-        tfc::NativeFloats v = tfc::loadNative(y + j);
-        if (bias)
-          v = v + tfc::loadNative(bias + j);
-        if (r)
-          v = v + tfc::loadNative(r + j);
-        tfc::storeNative(y + j, tfc::vector_math::activation(v, p.activation));
-      }
-      for (; j < p.n; ++j) {
-        float v = y[j] + (bias ? bias[j] : 0.f) + (r ? r[j] : 0.f);
-        y[j] = tfc::vector_math::activation(v, p.activation);
-      }
-    }
-  };
-  double cycles = p.activation == TFC_ACTIVATION_NONE ? 0.0 : 30.0 * p.n;
-  tfc::parallelFor(runtime, p.m,
-                   Eigen::TensorOpCost(8.0 * p.n, 4.0 * p.n, cycles), rows);
-}
-
 } // namespace
 
 extern "C" void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
@@ -168,8 +137,8 @@ extern "C" void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
     tfc_cpu_matmul_f32(runtime, a, weights, out, p.m, p.k, p.n, 0,
                        int32_t(p.transpose_b));
     if (p.has_bias || p.residual || p.activation != TFC_ACTIVATION_NONE)
-      applyEpilogue(runtime, p, p.has_bias ? bias : nullptr,
-                    p.residual ? residual : nullptr, out);
+      tfc::applyEpilogue(runtime, out, p.m, p.n, p.has_bias ? bias : nullptr,
+                         p.residual ? residual : nullptr, p.activation);
     return;
   }
   dnnl::stream &stream = tfc::onednn::stream();
