@@ -29,6 +29,15 @@
 // added, the first to reach the add takes it as its residual; the other's
 // epilogue stops before it (its bias, say).
 //
+// An expansion (a 1x1 Conv2D, stride 1, unpadded, by a constant filter
+// of at most 128 input channels) whose value, after its epilogue, only a
+// DepthwiseConv2dNative (multiplier 1, dilation 1, by a constant filter)
+// reads joins the depthwise's group with the depthwise's epilogue, when
+// neither epilogue adds a residual: the pointwise-depthwise kernel
+// computes the group without writing the expansion (MobileNetV2's and
+// EfficientNet's inverted bottlenecks, whose expansion is their largest
+// tensor).
+//
 // A dense layer (StridedProducts.h: a product by a constant matrix whose
 // output rows are A's rows times it) claims its epilogue the same way,
 // GELU (Activations.h) among the activations, which convolutions' kernels
@@ -516,6 +525,67 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
   return chain;
 }
 
+/// Whether `producer`'s epilogue `chain` adds a residual: an add whose
+/// operands both have its result's type (a bias has fewer elements).
+bool addsResidual(ArrayRef<Operation *> chain) {
+  return llvm::any_of(chain, [](Operation *member) {
+    OpKind kind = opKindOf(member);
+    if (kind != OpKind::Add && kind != OpKind::AddV2)
+      return false;
+    Type type = tfg::getDataResults(member)[0].getType();
+    return llvm::all_of(tfg::getDataOperands(member),
+                        [&](Value in) { return in.getType() == type; });
+  });
+}
+
+/// The 1x1 filter's input channels up to which the pointwise-depthwise
+/// kernel's expansion is as fast as oneDNN's 1x1 convolution: a tile's
+/// columns of the filter (c x 64 floats on AVX-512) stay in the L1 cache.
+/// Past them (EfficientNet's last blocks, on 7 x 7 pixels) it is slower.
+constexpr int64_t kMaxExpansionInputs = 128;
+
+/// Whether `conv` is an expansion the pointwise-depthwise kernel computes
+/// (see the file comment): a 1x1 Conv2D, stride and dilation 1, no
+/// padding, by a constant filter, on a static float32 NHWC input of at
+/// most kMaxExpansionInputs channels.
+bool isExpansion(Operation *conv) {
+  if (opKindOf(conv) != OpKind::Conv2D || !isNhwc(conv))
+    return false;
+  OperandRange in = tfg::getDataOperands(conv);
+  RankedTensorType input = staticFloat32(in[0], 4);
+  RankedTensorType filter = staticFloat32(in[1], 4);
+  Operation *filterNode = in[1].getDefiningOp();
+  if (!input || !filter || !filterNode ||
+      opKindOf(filterNode) != OpKind::Const || filter.getDimSize(0) != 1 ||
+      filter.getDimSize(1) != 1 ||
+      filter.getDimSize(2) != input.getDimSize(3) ||
+      input.getDimSize(3) > kMaxExpansionInputs)
+    return false;
+  auto ones = [&](StringRef name) {
+    SmallVector<int64_t> values = intListAttr(conv, name);
+    return values.empty() || llvm::all_of(values, [](int64_t v) { return v == 1; });
+  };
+  SmallVector<int64_t> pads = intListAttr(conv, "explicit_paddings");
+  return ones("strides") && ones("dilations") &&
+         llvm::all_of(pads, [](int64_t pad) { return pad == 0; });
+}
+
+/// Whether `conv` is a depthwise convolution the pointwise-depthwise
+/// kernel computes: multiplier 1, dilation 1, by a constant filter, on a
+/// static float32 NHWC input.
+bool isSimpleDepthwise(Operation *conv) {
+  if (opKindOf(conv) != OpKind::DepthwiseConv2dNative || !isNhwc(conv) ||
+      !staticFloat32(tfg::getDataResults(conv)[0], 4))
+    return false;
+  OperandRange in = tfg::getDataOperands(conv);
+  RankedTensorType filter = staticFloat32(in[1], 4);
+  Operation *filterNode = in[1].getDefiningOp();
+  SmallVector<int64_t> dilations = intListAttr(conv, "dilations");
+  return staticFloat32(in[0], 4) && filter && filter.getDimSize(3) == 1 &&
+         filterNode && opKindOf(filterNode) == OpKind::Const &&
+         llvm::all_of(dilations, [](int64_t d) { return d == 1; });
+}
+
 /// Equal static shapes (element types may differ: Cast fuses).
 bool sameShape(Value a, Value b) {
   auto ta = dyn_cast<RankedTensorType>(a.getType());
@@ -608,6 +678,28 @@ void formGroup(ArrayRef<Operation *> members) {
   builder.create<YieldOp>(root->getLoc(), tfg::getDataResults(root));
 }
 
+/// The expansion (isExpansion) whose output `depthwise` alone reads,
+/// directly or as its epilogue group's root, when the two may be one
+/// pointwise-depthwise group: neither epilogue adds a residual, and all is
+/// on one device. Null otherwise. `chain` is the depthwise's epilogue.
+Operation *expansionRead(
+    Operation *depthwise, ArrayRef<Operation *> chain,
+    const llvm::MapVector<Operation *, SmallVector<Operation *>> &groups) {
+  if (!isSimpleDepthwise(depthwise) || addsResidual(chain))
+    return nullptr;
+  Value expanded = tfg::getDataOperands(depthwise)[0];
+  Operation *producer = expanded.getDefiningOp();
+  if (!producer || soleReader(expanded) != depthwise ||
+      !sameDevice(producer, depthwise))
+    return nullptr;
+  ArrayRef<Operation *> members(producer);
+  if (auto it = groups.find(producer); it != groups.end())
+    members = it->second;
+  if (!isExpansion(members.front()) || addsResidual(members.drop_front()))
+    return nullptr;
+  return members.front();
+}
+
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
   using FuseElementwisePassBase::FuseElementwisePassBase;
@@ -672,6 +764,23 @@ struct FuseElementwisePass
           if (chain.size() == 1 && opKindOf(chain.front()) == OpKind::Reshape)
             chain.clear();
         } else if (firstClaimed != chain.end()) {
+          continue;
+        }
+        // A depthwise convolution that alone reads an expansion (with its
+        // epilogue, if it has one) joins its group.
+        if (Operation *expansion = expansionRead(node, chain, groups)) {
+          SmallVector<Operation *> members{expansion};
+          Value expanded = tfg::getDataOperands(node)[0];
+          if (auto it = groups.find(expanded.getDefiningOp());
+              it != groups.end()) {
+            members = std::move(it->second);
+            groups.erase(it);
+          }
+          members.push_back(node);
+          llvm::append_range(members, chain);
+          claimed.insert(members.begin(), members.end());
+          numFused += 1 + chain.size();
+          groups[members.back()] = std::move(members);
           continue;
         }
         if (chain.empty())

@@ -629,3 +629,72 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %ce:2 = Erfc(%cs#0) name("conv_erfc") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   %cg:2 = Mul(%ch#0, %ce#0) name("conv_gelu") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// An expansion (a 1x1 convolution by a constant, with its bias and ReLU6)
+// that only a depthwise convolution reads joins the depthwise's group,
+// with the depthwise's own bias and ReLU6: one group whose root is the
+// last ReLU6. A depthwise without an epilogue joins too. Not joined: an
+// expansion also read by another node, one whose epilogue adds a
+// residual, one by a filter fed at run time, and a strided 1x1.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("expand")
+// CHECK-NEXT: BiasAdd({{.*}}) name("expand_bias")
+// CHECK-NEXT: Relu6({{.*}}) name("expand_relu6")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("depthwise")
+// CHECK-NEXT: BiasAdd({{.*}}) name("depthwise_bias")
+// CHECK-NEXT: %[[ROOT:[0-9]+]]:2 = Relu6({{.*}}) name("depthwise_relu6")
+// CHECK-NEXT: tfc.yield %[[ROOT]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("bare_expand")
+// CHECK-NEXT: %[[BARE:[0-9]+]]:2 = DepthwiseConv2dNative({{.*}}) name("bare_depthwise")
+// CHECK-NEXT: tfc.yield %[[BARE]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("shared_expand")
+// CHECK-NEXT: %[[SHARED:[0-9]+]]:2 = BiasAdd({{.*}}) name("shared_bias")
+// CHECK-NEXT: tfc.yield %[[SHARED]]#0
+// CHECK: DepthwiseConv2dNative({{.*}}) name("shared_depthwise")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("residual_expand")
+// CHECK-NEXT: AddV2({{.*}}) name("residual_add")
+// CHECK-NEXT: %[[RESIDUAL:[0-9]+]]:2 = Relu6({{.*}}) name("residual_relu6")
+// CHECK-NEXT: tfc.yield %[[RESIDUAL]]#0
+// CHECK: DepthwiseConv2dNative({{.*}}) name("residual_depthwise")
+// CHECK: Conv2D({{.*}}) name("fed_expand")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("fed_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("strided_expand")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("strided_depthwise")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x8x8x4>} : () -> tensor<1x8x8x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x16xf32>} : () -> tensor<1x1x4x16xf32>
+  %d:2 = Const name("d") {dtype = f32, value = dense<0.25> : tensor<3x3x16x1xf32>} : () -> tensor<3x3x16x1xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
+  %e:2 = Conv2D(%x#0, %w#0) name("expand") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x8x8x16xf32>
+  %eb:2 = BiasAdd(%e#0, %b#0) name("expand_bias") {T = f32, data_format = "NHWC"} : (tensor<1x8x8x16xf32>, tensor<16xf32>) -> tensor<1x8x8x16xf32>
+  %er:2 = Relu6(%eb#0) name("expand_relu6") {T = f32} : (tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %dw:2 = DepthwiseConv2dNative(%er#0, %d#0) name("depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 2, 2, 1], dilations = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x4x4x16xf32>
+  %db:2 = BiasAdd(%dw#0, %b#0) name("depthwise_bias") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x16xf32>, tensor<16xf32>) -> tensor<1x4x4x16xf32>
+  %dr:2 = Relu6(%db#0) name("depthwise_relu6") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %be:2 = Conv2D(%x#0, %w#0) name("bare_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x8x8x16xf32>
+  %bd:2 = DepthwiseConv2dNative(%be#0, %d#0) name("bare_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
+  %se:2 = Conv2D(%x#0, %w#0) name("shared_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x8x8x16xf32>
+  %sb:2 = BiasAdd(%se#0, %b#0) name("shared_bias") {T = f32, data_format = "NHWC"} : (tensor<1x8x8x16xf32>, tensor<16xf32>) -> tensor<1x8x8x16xf32>
+  %sd:2 = DepthwiseConv2dNative(%sb#0, %d#0) name("shared_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
+  %so:2 = Neg(%sb#0) name("shared_other") {T = f32} : (tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %r:2 = Placeholder name("r") {dtype = f32, shape = #tfg.shape<1x8x8x16>} : () -> tensor<1x8x8x16xf32>
+  %re:2 = Conv2D(%x#0, %w#0) name("residual_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x8x8x16xf32>
+  %ra:2 = AddV2(%re#0, %r#0) name("residual_add") {T = f32} : (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %rr:2 = Relu6(%ra#0) name("residual_relu6") {T = f32} : (tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %rd:2 = DepthwiseConv2dNative(%rr#0, %d#0) name("residual_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
+  %fw:2 = Placeholder name("fw") {dtype = f32, shape = #tfg.shape<1x1x4x16>} : () -> tensor<1x1x4x16xf32>
+  %fe:2 = Conv2D(%x#0, %fw#0) name("fed_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x8x8x16xf32>
+  %fd:2 = DepthwiseConv2dNative(%fe#0, %d#0) name("fed_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
+  %te:2 = Conv2D(%x#0, %w#0) name("strided_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %td:2 = DepthwiseConv2dNative(%te#0, %d#0) name("strided_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x4x4x16xf32>
+}

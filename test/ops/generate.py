@@ -2019,6 +2019,46 @@ def _(c, rng):
     c.fetch(raw.Mul(x=raw.Sigmoid(x=z), y=z))
 
 
+@case("ExpansionDepthwise", REDUCTION)
+def _(c, rng):
+    # Inverted bottlenecks (MobileNetV2's, EfficientNet's): a 1x1
+    # convolution by a constant filter with its bias and activation, read
+    # only by a depthwise convolution with its own, which tfc computes in
+    # one kernel without writing the expansion. Swish then swish, 3x3
+    # stride 2 after a ZeroPadding2D's pad (folded into the window);
+    # ReLU6 then ReLU6, 3x3 stride 1 SAME on 2 images, 72 expanded
+    # channels (not whole vectors) and a fed bias; 5x5 stride 1 with hard
+    # swish after a plain expansion, on 1 image.
+    def weights(shape, scale=0.5):
+        return const(ordinary_floats(shape, rng, low=-scale, high=scale), np.float32)
+
+    def swish(v):
+        return raw.Mul(x=v, y=raw.Sigmoid(x=v))
+
+    def expand(x, cin, e):
+        return raw.Conv2D(input=x, filter=weights((1, 1, cin, e)), strides=[1, 1, 1, 1],
+                          padding="VALID")
+
+    x = c.feed(ordinary_floats((1, 16, 16, 8), rng))
+    e = swish(raw.BiasAdd(value=expand(x, 8, 48), bias=weights((48,))))
+    padded = raw.Pad(input=e, paddings=const([[0, 0], [0, 1], [0, 1], [0, 0]]))
+    d = raw.DepthwiseConv2dNative(input=padded, filter=weights((3, 3, 48, 1)),
+                                  strides=[1, 2, 2, 1], padding="VALID")
+    c.fetch(swish(raw.AddV2(x=d, y=weights((48,)))))
+    x2 = c.feed(ordinary_floats((2, 12, 10, 16), rng))
+    e2 = raw.Relu6(features=raw.BiasAdd(value=expand(x2, 16, 72),
+                                        bias=c.feed(ordinary_floats((72,), rng))))
+    d2 = raw.DepthwiseConv2dNative(input=e2, filter=weights((3, 3, 72, 1)),
+                                   strides=[1, 1, 1, 1], padding="SAME")
+    c.fetch(raw.Relu6(features=raw.BiasAdd(value=d2, bias=weights((72,)))))
+    x3 = c.feed(ordinary_floats((1, 14, 14, 24), rng))
+    d3 = raw.DepthwiseConv2dNative(input=expand(x3, 24, 32), filter=weights((5, 5, 32, 1)),
+                                   strides=[1, 1, 1, 1], padding="SAME")
+    h = raw.BiasAdd(value=d3, bias=weights((32,)))
+    c.fetch(raw.Mul(x=h, y=raw.RealDiv(
+        x=raw.Relu6(features=raw.AddV2(x=h, y=tf.constant(3.0))), y=tf.constant(6.0))))
+
+
 @case("DenseEpilogue", REDUCTION)
 def _(c, rng):
     # Products by a constant matrix (a dense layer's weights), which tfc

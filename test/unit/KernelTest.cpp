@@ -655,6 +655,81 @@ TEST_P(KernelTest, DenseLayersMatchReference) {
         }
 }
 
+/// An expansion and its depthwise convolution (PointwiseDepthwise.cpp)
+/// against the two reference convolutions: expanded channels in whole
+/// vectors and not (20, 72: padded), 3x3 and 5x5 windows (taps held in
+/// registers) and 7x1 (the general loop), strides 1 and 2, SAME padding
+/// and a ZeroPadding2D's (1 before, 2 after), one image (bands of rows)
+/// and several, each activation, biases or none; two calls per site, with
+/// other inputs and biases.
+TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
+  struct Shape {
+    int64_t n, h, w, c, expanded, kh, kw, stride, padTop, padLeft, padAfter;
+  };
+  const Shape shapes[] = {
+      {1, 9, 11, 8, 32, 3, 3, 1, 1, 1, 1},   {3, 12, 10, 6, 20, 3, 3, 2, 0, 0, 1},
+      {2, 16, 16, 24, 144, 5, 5, 2, 1, 1, 2}, {1, 14, 14, 40, 72, 5, 5, 1, 2, 2, 2},
+      {2, 10, 7, 5, 48, 7, 1, 1, 3, 0, 3},    {1, 5, 6, 16, 64, 3, 3, 2, 1, 1, 1}};
+  static std::vector<std::unique_ptr<tfc_pointwise_depthwise_params>> sites;
+  unsigned seed = 300;
+  for (const Shape &s : shapes)
+    for (int64_t activation = TFC_ACTIVATION_NONE;
+         activation <= TFC_ACTIVATION_HARD_SWISH; ++activation) {
+      int64_t oh = (s.h + s.padTop + s.padAfter - s.kh) / s.stride + 1;
+      int64_t padRight = s.kw == 1 ? 0 : s.padAfter;
+      int64_t ow = (s.w + s.padLeft + padRight - s.kw) / s.stride + 1;
+      int64_t pointwiseBias = activation % 2, depthwiseBias = activation != 2;
+      // The depthwise's activation differs from the expansion's.
+      int64_t depthwiseActivation = (activation + 2) % 5;
+      sites.push_back(std::make_unique<tfc_pointwise_depthwise_params>(
+          tfc_pointwise_depthwise_params{
+              s.n, s.h, s.w, s.c, s.expanded, s.kh, s.kw, oh, ow, s.stride,
+              s.stride, s.padTop, s.padLeft, pointwiseBias, activation,
+              depthwiseBias, depthwiseActivation}));
+      const tfc_pointwise_depthwise_params *params = sites.back().get();
+      std::vector<float> pointwise = randomVector(s.c * s.expanded, ++seed);
+      std::vector<float> depthwise =
+          randomVector(s.kh * s.kw * s.expanded, ++seed);
+      for (int call = 0; call < 2; ++call) {
+        // The biases may change between calls (they may be fed).
+        std::vector<float> bias1 = randomVector(s.expanded, ++seed);
+        std::vector<float> bias2 = randomVector(s.expanded, ++seed);
+        std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+        std::vector<float> expanded(s.n * s.h * s.w * s.expanded);
+        tfc::reference::conv2d(in.data(), pointwise.data(), expanded.data(),
+                               s.n, s.h, s.w, s.c, 1, 1, s.expanded, s.h, s.w,
+                               1, 1, 1, 1, 0, 0);
+        for (size_t i = 0; i < expanded.size(); ++i)
+          expanded[i] = activate(
+              expanded[i] + (pointwiseBias ? bias1[i % s.expanded] : 0.f),
+              activation);
+        std::vector<float> want(s.n * oh * ow * s.expanded);
+        tfc::reference::conv2d(expanded.data(), depthwise.data(), want.data(),
+                               s.n, s.h, s.w, s.expanded, s.kh, s.kw,
+                               s.expanded, oh, ow, s.stride, s.stride, 1, 1,
+                               s.padTop, s.padLeft, /*multiplier=*/1);
+        for (size_t i = 0; i < want.size(); ++i)
+          want[i] = activate(
+              want[i] + (depthwiseBias ? bias2[i % s.expanded] : 0.f),
+              depthwiseActivation);
+        std::vector<float> got(want.size(), 42.f);
+        tfc_cpu_pointwise_depthwise_f32(
+            runtime, in.data(), pointwise.data(),
+            pointwiseBias ? bias1.data() : nullptr, depthwise.data(),
+            depthwiseBias ? bias2.data() : nullptr, got.data(), params);
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_NEAR(got[i], want[i],
+                      2e-5f * (1 + std::sqrt(float(s.c * s.kh * s.kw))) *
+                          (1 + std::abs(want[i])))
+              << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+              << " expanded=" << s.expanded << " window " << s.kh << "x"
+              << s.kw << " stride " << s.stride << " activations "
+              << activation << "," << depthwiseActivation << " call " << call
+              << " at " << i;
+      }
+    }
+}
+
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB
 /// group (OneDnnConv.cpp): the primitive runs on two images at a time
 /// (3 MiB each), swish after each pair; with a residual read at each

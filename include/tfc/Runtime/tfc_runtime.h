@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 20
+#define TFC_RUNTIME_ABI_VERSION 21
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -830,6 +830,29 @@ void tfc_cpu_depthwise_conv2d_f32(
     int64_t multiplier, int64_t oh, int64_t ow, int64_t stride_h,
     int64_t stride_w, int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
     int64_t pad_left);
+
+/* A 1x1 convolution (stride 1, unpadded) and the depthwise convolution
+ * (multiplier 1, dilation 1) that alone reads its output, each with a bias
+ * and an activation, the expanded tensor between them never written:
+ *   out = act2(depthwise(act1(in . pointwise_filter + bias1)) + bias2)
+ * The filters ([c, expanded] and [kh, kw, expanded, 1]) are constants of
+ * the program, laid out once per call site (`params`' address is the key);
+ * a bias may be NULL where the parameters say it is absent. */
+typedef struct tfc_pointwise_depthwise_params {
+  int64_t n, h, w, c;  /* the 1x1 convolution's input, NHWC */
+  int64_t expanded;    /* its output channels, the depthwise's channels */
+  int64_t kh, kw, oh, ow, stride_h, stride_w, pad_top, pad_left;
+  int64_t pointwise_bias, pointwise_activation; /* 0 or 1; enum tfc_activation */
+  int64_t depthwise_bias, depthwise_activation;
+} tfc_pointwise_depthwise_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_pointwise_depthwise_params) ==
+                      17 * sizeof(int64_t),
+                  "tfc_pointwise_depthwise_params is 17 int64s");
+void tfc_cpu_pointwise_depthwise_f32(
+    tfc_runtime *runtime, const float *in, const float *pointwise_filter,
+    const float *pointwise_bias, const float *depthwise_filter,
+    const float *depthwise_bias, float *out,
+    const tfc_pointwise_depthwise_params *params);
 
 /* Max (kind 0) or average (kind 1) pooling, NHWC; padded positions are
  * skipped, and not counted by the average. */

@@ -549,7 +549,13 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     or hard swish (x * relu6(x + 3) / 6: the AddV2, Relu6, RealDiv and Mul,
     or the division after the product, or a Mul by 1/6 for it), each the
     only user of the value before it (where two convolutions reach one
-    add, the second's epilogue stops before it). A dense layer (a float32
+    add, the second's epilogue stops before it). An expansion (a 1x1
+    Conv2D, stride 1, unpadded, by a Const filter of at most 128 input
+    channels) whose epilogue's value only a DepthwiseConv2dNative
+    (multiplier 1, dilation 1, by a Const filter) reads joins the
+    depthwise's group with the depthwise's epilogue, when neither adds a
+    residual: one kernel computes both without writing the expansion. A
+    dense layer (a float32
     MatMul without transpose_a, or a BatchMatMul or Einsum whose batches
     all read one matrix and are only more rows, by a Const) claims the
     same epilogue, or GELU (tf.nn.gelu's 0.5 * x * erfc(-x / sqrt(2)):

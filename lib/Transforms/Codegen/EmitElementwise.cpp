@@ -822,6 +822,46 @@ class GroupPattern : public NodePattern {
 public:
   using NodePattern::NodePattern;
 
+private:
+  /// What a kernel applies after `producer` as it writes: the epilogue
+  /// `chain` (tfc-fuse-elementwise's) read into an Epilogue whose root is
+  /// the chain's last node, or the producer when the chain is empty.
+  FailureOr<Epilogue> epilogueOf(Operation *producer,
+                                 ArrayRef<Operation *> chain) const {
+    Epilogue epilogue;
+    epilogue.root = chain.empty() ? producer : chain.back();
+    Value value = tfg::getDataResults(producer)[0];
+    Operation *previous = producer;
+    for (Operation *member : chain) {
+      OpKind kind = opKindOf(member);
+      // Swish, hard swish or GELU: the members left are its nodes.
+      if (std::optional<ActivationNodes> activation = activationOf(previous)) {
+        epilogue.activation = activation->kind;
+        break;
+      }
+      if (kind == OpKind::Reshape) {
+        // A dense layer's rows, reshaped: the same buffer.
+      } else if (kind == OpKind::Relu || kind == OpKind::Relu6) {
+        epilogue.activation = kind == OpKind::Relu ? TFC_ACTIVATION_RELU
+                                                   : TFC_ACTIVATION_RELU6;
+      } else if (kind == OpKind::Add || kind == OpKind::AddV2 ||
+                 kind == OpKind::BiasAdd) {
+        OperandRange in = tfg::getDataOperands(member);
+        Value other = in[0] == value ? in[1] : in[0];
+        if (other.getType() == value.getType())
+          epilogue.residual = other;
+        else
+          epilogue.bias = other;
+      } else {
+        // tfc-fuse-elementwise put nothing else in an epilogue.
+        return step.error(member) << "not part of an epilogue";
+      }
+      value = tfg::getDataResults(member)[0];
+      previous = member;
+    }
+    return epilogue;
+  }
+
 protected:
   LogicalResult lower(Operation *node) const override {
     // Members in dependency order, the root last. Inside a group, the
@@ -841,43 +881,33 @@ protected:
     // Attention: one kernel call.
     if (isBatchedProduct(members.front()) && !denseLayerOf(members.front()))
       return step.emitAttention(members);
+    // An expansion and the depthwise convolution after it, each with its
+    // epilogue: one kernel call.
+    auto depthwise = llvm::find_if(members, [](Operation *member) {
+      return opKindOf(member) == OpKind::DepthwiseConv2dNative;
+    });
+    if (opKindOf(members.front()) == OpKind::Conv2D &&
+        depthwise != members.end()) {
+      ArrayRef<Operation *> all(members);
+      size_t at = depthwise - members.begin();
+      FailureOr<Epilogue> pointwise =
+          epilogueOf(all.front(), all.slice(1, at - 1));
+      FailureOr<Epilogue> second = epilogueOf(*depthwise, all.drop_front(at + 1));
+      if (failed(pointwise) || failed(second))
+        return failure();
+      return step.emitPointwiseDepthwise(all.front(), *pointwise, *depthwise,
+                                         *second);
+    }
     // A convolution or a dense layer and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {
       Operation *producer = members.front();
-      Epilogue epilogue;
-      epilogue.root = root;
-      Value value = tfg::getDataResults(producer)[0];
-      Operation *previous = producer;
-      for (Operation *member : ArrayRef(members).drop_front()) {
-        OpKind kind = opKindOf(member);
-        // Swish, hard swish or GELU: the members left are its nodes.
-        if (std::optional<ActivationNodes> activation = activationOf(previous)) {
-          epilogue.activation = activation->kind;
-          break;
-        }
-        if (kind == OpKind::Reshape) {
-          // A dense layer's rows, reshaped: the same buffer.
-        } else if (kind == OpKind::Relu || kind == OpKind::Relu6) {
-          epilogue.activation = kind == OpKind::Relu ? TFC_ACTIVATION_RELU
-                                                      : TFC_ACTIVATION_RELU6;
-        } else if (kind == OpKind::Add || kind == OpKind::AddV2 ||
-                   kind == OpKind::BiasAdd) {
-          OperandRange in = tfg::getDataOperands(member);
-          Value other = in[0] == value ? in[1] : in[0];
-          if (other.getType() == value.getType())
-            epilogue.residual = other;
-          else
-            epilogue.bias = other;
-        } else {
-          // tfc-fuse-elementwise put nothing else in an epilogue.
-          return step.error(member) << "not part of an epilogue";
-        }
-        value = tfg::getDataResults(member)[0];
-        previous = member;
-      }
+      FailureOr<Epilogue> epilogue =
+          epilogueOf(producer, ArrayRef(members).drop_front());
+      if (failed(epilogue))
+        return failure();
       if (denseLayerOf(producer))
-        return step.emitDense(producer, &epilogue);
-      return step.emitWindow(producer, &epilogue);
+        return step.emitDense(producer, &*epilogue);
+      return step.emitWindow(producer, &*epilogue);
     }
 
     // External tensor values with the map each is read through; a value

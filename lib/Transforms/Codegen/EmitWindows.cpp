@@ -208,6 +208,66 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
   return success();
 }
 
+LogicalResult StepEmitter::emitPointwiseDepthwise(Operation *pointwise,
+                                                  const Epilogue &first,
+                                                  Operation *depthwise,
+                                                  const Epilogue &second) {
+  Value input = tfg::getDataOperands(pointwise)[0];
+  Value expanded = tfg::getDataResults(depthwise)[0];
+  auto in = cast<RankedTensorType>(input.getType());
+  auto depthwiseIn =
+      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[0].getType());
+  auto out = cast<RankedTensorType>(expanded.getType());
+  auto filter =
+      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[1].getType());
+  FailureOr<WindowGeometry> geometry =
+      windowGeometry(depthwise, depthwiseIn, out, filter);
+  if (failed(geometry))
+    return error(depthwise) << "explicit_paddings must have 8 values";
+  Value outMemref = memrefFor(tfg::getDataResults(second.root)[0]);
+  if (!outMemref)
+    return error(depthwise) << "output has no buffer";
+  FailureOr<EpilogueOperands> firstOperands =
+      epilogueOperands(pointwise, &first, outMemref);
+  FailureOr<EpilogueOperands> secondOperands =
+      epilogueOperands(depthwise, &second, outMemref);
+  if (failed(firstOperands) || failed(secondOperands))
+    return failure();
+  if (first.residual || second.residual)
+    return error(depthwise) << "an expansion group adds no residual";
+  const WindowGeometry &g = *geometry;
+  tfc_pointwise_depthwise_params params = {};
+  params.n = in.getDimSize(0);
+  params.h = in.getDimSize(1);
+  params.w = in.getDimSize(2);
+  params.c = in.getDimSize(3);
+  params.expanded = g.c;
+  params.kh = g.kh;
+  params.kw = g.kw;
+  params.oh = g.oh;
+  params.ow = g.ow;
+  params.stride_h = g.strideH;
+  params.stride_w = g.strideW;
+  params.pad_top = g.padTop;
+  params.pad_left = g.padLeft;
+  params.pointwise_bias = first.bias != nullptr;
+  params.pointwise_activation = first.activation;
+  params.depthwise_bias = second.bias != nullptr;
+  params.depthwise_activation = second.activation;
+  Location loc = depthwise->getLoc();
+  Value pointwiseFilter =
+      valueOutsideGroup(tfg::getDataOperands(pointwise)[1]);
+  Value depthwiseFilter =
+      valueOutsideGroup(tfg::getDataOperands(depthwise)[1]);
+  callKernel(loc, kernelName("pointwise_depthwise_f32"),
+             {pointerTo(memrefFor(input)),
+              pointerTo(memrefFor(pointwiseFilter)), firstOperands->bias,
+              pointerTo(memrefFor(depthwiseFilter)), secondOperands->bias,
+              pointerTo(outMemref), constantParams(loc, params)},
+             {});
+  return success();
+}
+
 } // namespace tfc
 
 namespace tfc {

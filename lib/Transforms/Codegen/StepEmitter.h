@@ -92,6 +92,14 @@ public:
   /// one call of the dense kernel.
   mlir::LogicalResult emitDense(mlir::Operation *node,
                                 const Epilogue *epilogue = nullptr);
+  /// A 1x1 convolution and the depthwise convolution that alone reads its
+  /// output (tfc-fuse-elementwise's expansion groups), each with its
+  /// epilogue (a bias and an activation): one call of the
+  /// pointwise-depthwise kernel, which never writes the expansion.
+  mlir::LogicalResult emitPointwiseDepthwise(mlir::Operation *pointwise,
+                                             const Epilogue &first,
+                                             mlir::Operation *depthwise,
+                                             const Epilogue &second);
   /// The operands a kernel call takes for an epilogue whose root writes
   /// `out`: pointers to the bias and the residual (null pointers where
   /// there are none), and how the residual is read (0 none, 1 from its
