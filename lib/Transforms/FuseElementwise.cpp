@@ -30,7 +30,8 @@
 // epilogue stops before it (its bias, say).
 //
 // An expansion (a 1x1 Conv2D, stride 1, unpadded, by a constant filter
-// of at most 128 input channels) whose value, after its epilogue, only a
+// of at most 64 input channels, or 128 when its activation is swish)
+// whose value, after its epilogue, only a
 // DepthwiseConv2dNative (multiplier 1, dilation 1, by a constant filter)
 // reads joins the depthwise's group with the depthwise's epilogue, when
 // neither epilogue adds a residual: the pointwise-depthwise kernel
@@ -539,16 +540,22 @@ bool addsResidual(ArrayRef<Operation *> chain) {
 }
 
 /// The 1x1 filter's input channels up to which the pointwise-depthwise
-/// kernel's expansion is as fast as oneDNN's 1x1 convolution: a tile's
-/// columns of the filter (c x 64 floats on AVX-512) stay in the L1 cache.
-/// Past them (EfficientNet's last blocks, on 7 x 7 pixels) it is slower.
-constexpr int64_t kMaxExpansionInputs = 128;
+/// kernel computes a group faster than oneDNN's two kernels: the fewer
+/// the channels, the more the expansion's traffic in memory outweighs its
+/// arithmetic. Up to 64 in general (Xception's 128 to 256 channels on 74 x
+/// 74 pixels were as fast or slower fused), 128 with swish, whose separate
+/// pass over the expansion the group saves as well (EfficientNetB0's 112
+/// to 672 channels on 14 x 14 pixels, 5-10% faster fused). Past those
+/// (EfficientNet's last blocks, 192 channels on 7 x 7 pixels) the group
+/// was slower.
+constexpr int64_t kMaxExpansionInputs = 64;
+constexpr int64_t kMaxSwishExpansionInputs = 128;
 
 /// Whether `conv` is an expansion the pointwise-depthwise kernel computes
 /// (see the file comment): a 1x1 Conv2D, stride and dilation 1, no
 /// padding, by a constant filter, on a static float32 NHWC input of at
-/// most kMaxExpansionInputs channels.
-bool isExpansion(Operation *conv) {
+/// most `maxInputs` channels.
+bool isExpansion(Operation *conv, int64_t maxInputs) {
   if (opKindOf(conv) != OpKind::Conv2D || !isNhwc(conv))
     return false;
   OperandRange in = tfg::getDataOperands(conv);
@@ -559,7 +566,7 @@ bool isExpansion(Operation *conv) {
       opKindOf(filterNode) != OpKind::Const || filter.getDimSize(0) != 1 ||
       filter.getDimSize(1) != 1 ||
       filter.getDimSize(2) != input.getDimSize(3) ||
-      input.getDimSize(3) > kMaxExpansionInputs)
+      input.getDimSize(3) > maxInputs)
     return false;
   auto ones = [&](StringRef name) {
     SmallVector<int64_t> values = intListAttr(conv, name);
@@ -695,7 +702,13 @@ Operation *expansionRead(
   ArrayRef<Operation *> members(producer);
   if (auto it = groups.find(producer); it != groups.end())
     members = it->second;
-  if (!isExpansion(members.front()) || addsResidual(members.drop_front()))
+  // Swish is the only epilogue activation with a Sigmoid.
+  bool swish = llvm::any_of(members, [](Operation *member) {
+    return opKindOf(member) == OpKind::Sigmoid;
+  });
+  if (!isExpansion(members.front(), swish ? kMaxSwishExpansionInputs
+                                          : kMaxExpansionInputs) ||
+      addsResidual(members.drop_front()))
     return nullptr;
   return members.front();
 }

@@ -191,85 +191,89 @@ void expand(const float *in, int64_t pixels, const Params &p,
 /// is input row top + i, or null where it is padding), channel vectors
 /// [first, last): dst[x][(v - first) * kNativeLanes...] at x * dstStride.
 /// KH, KW and S (the horizontal stride) are the window's when known at
-/// compile time (its taps stay in registers, and each input is loaded
-/// once for all the outputs of a block that read it), 0 for any.
+/// compile time (each input is then loaded once for all the outputs of a
+/// block that read it), 0 for any.
 template <int KH, int KW, int S>
 void depthwiseRow(const float *const *rows, const Params &p,
                   const Operands &o, int64_t first, int64_t last,
                   float *dst, int64_t dstStride) {
   const PackedFilters &f = o.f;
   const int64_t kh = KH ? KH : p.kh, kw = KW ? KW : p.kw;
+  auto store = [&](float *at, NativeFloats value) {
+    storeNative(at, tfc::vector_math::activation(value, p.depthwise_activation));
+  };
   const int64_t channels = f.vectors * kNativeLanes;
   const int64_t stride = (last - first) * kNativeLanes;
-  constexpr int kFixedTaps = KH * KW > 0 ? KH * KW : 1;
-  for (int64_t v = first; v < last; ++v) {
-    int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
-    const float *taps = f.depthwise.data() + ch;
-    NativeFloats bias = loadNative(o.depthwiseBias.data() + ch);
-    NativeFloats fixed[kFixedTaps];
-    if constexpr (KH * KW > 0)
-      for (int t = 0; t < KH * KW; ++t)
-        fixed[t] = loadNative(taps + t * channels);
-    auto tap = [&](int64_t i, int64_t j) {
-      if constexpr (KH * KW > 0)
-        return fixed[i * KW + j];
-      else
-        return loadNative(taps + (i * kw + j) * channels);
-    };
+  // Pixel by pixel, all the slice's channels of one pixel (or block of
+  // pixels) before the next: the output is written in order, and the rows'
+  // pixels, a slice's width apart (1 KB for 256 channels), are read
+  // without walking the whole row once per vector, which made L1's sets
+  // for those strides a bottleneck.
+  for (int64_t x = 0; x < p.ow;) {
+    int64_t left = x * p.stride_w - p.pad_left;
     // Blocks of kDepthwisePixels outputs whose windows lie inside the
     // row: independent sums, so that the multiply-adds of one pixel's
-    // taps do not wait on each other. The others one by one, tap by tap.
-    int64_t x = 0;
-    for (; x < p.ow; ++x) {
-      int64_t left = x * p.stride_w - p.pad_left;
-      if (x + kDepthwisePixels <= p.ow && left >= 0 &&
-          left + (kDepthwisePixels - 1) * p.stride_w + kw <= p.w) {
+    // taps do not wait on each other.
+    if (x + kDepthwisePixels <= p.ow && left >= 0 &&
+        left + (kDepthwisePixels - 1) * p.stride_w + kw <= p.w) {
+      for (int64_t v = first; v < last; ++v) {
+        int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
+        const float *taps = f.depthwise.data() + ch;
         NativeFloats acc[kDepthwisePixels];
+        NativeFloats bias = loadNative(o.depthwiseBias.data() + ch);
         for (int u = 0; u < kDepthwisePixels; ++u)
           acc[u] = bias;
         for (int64_t i = 0; i < kh; ++i) {
           if (!rows[i])
             continue;
           const float *row = rows[i] + at + left * stride;
+          const float *rowTaps = taps + i * kw * channels;
           if constexpr (S > 0) {
             // Each input pixel loaded once, for every output whose window
             // holds it (the conditions fold away, unrolled).
+            NativeFloats t[KW];
+            for (int j = 0; j < KW; ++j)
+              t[j] = loadNative(rowTaps + j * channels);
             constexpr int span = (kDepthwisePixels - 1) * S + KW;
 #pragma GCC unroll 64
-            for (int at = 0; at < span; ++at) {
-              NativeFloats value = loadNative(row + at * stride);
+            for (int in = 0; in < span; ++in) {
+              NativeFloats value = loadNative(row + in * stride);
 #pragma GCC unroll 16
               for (int u = 0; u < kDepthwisePixels; ++u)
-                if (at - u * S >= 0 && at - u * S < KW)
-                  acc[u] += value * tap(i, at - u * S);
+                if (in - u * S >= 0 && in - u * S < KW)
+                  acc[u] += value * t[in - u * S];
             }
           } else {
             for (int64_t j = 0; j < kw; ++j) {
-              NativeFloats t = tap(i, j);
+              NativeFloats t = loadNative(rowTaps + j * channels);
               for (int u = 0; u < kDepthwisePixels; ++u)
                 acc[u] += loadNative(row + (u * p.stride_w + j) * stride) * t;
             }
           }
         }
         for (int u = 0; u < kDepthwisePixels; ++u)
-          storeNative(dst + (x + u) * dstStride + at,
-                      tfc::vector_math::activation(acc[u],
-                                                   p.depthwise_activation));
-        x += kDepthwisePixels - 1;
-        continue;
+          store(dst + (x + u) * dstStride + at, acc[u]);
       }
-      NativeFloats acc = bias;
+      x += kDepthwisePixels;
+      continue;
+    }
+    // The others one by one, tap by tap, skipping the padding.
+    for (int64_t v = first; v < last; ++v) {
+      int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
+      const float *taps = f.depthwise.data() + ch;
+      NativeFloats acc = loadNative(o.depthwiseBias.data() + ch);
       for (int64_t i = 0; i < kh; ++i) {
         if (!rows[i])
           continue;
         const float *row = rows[i] + at;
         for (int64_t j = 0; j < kw; ++j)
           if (left + j >= 0 && left + j < p.w)
-            acc += loadNative(row + (left + j) * stride) * tap(i, j);
+            acc += loadNative(row + (left + j) * stride) *
+                   loadNative(taps + (i * kw + j) * channels);
       }
-      storeNative(dst + x * dstStride + at,
-                  tfc::vector_math::activation(acc, p.depthwise_activation));
+      store(dst + x * dstStride + at, acc);
     }
+    ++x;
   }
 }
 
