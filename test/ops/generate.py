@@ -2028,7 +2028,9 @@ def _(c, rng):
     # stride 2 after a ZeroPadding2D's pad (folded into the window);
     # ReLU6 then ReLU6, 3x3 stride 1 SAME on 2 images, 72 expanded
     # channels (not whole vectors) and a fed bias; 5x5 stride 1 with hard
-    # swish after a plain expansion, on 1 image.
+    # swish after a plain expansion, on 1 image; and an expansion larger
+    # than the kernel keeps whole (48 x 48 pixels of 64 channels), one
+    # image in bands of rows, through a ring of rows.
     def weights(shape, scale=0.5):
         return const(ordinary_floats(shape, rng, low=-scale, high=scale), np.float32)
 
@@ -2057,6 +2059,11 @@ def _(c, rng):
     h = raw.BiasAdd(value=d3, bias=weights((32,)))
     c.fetch(raw.Mul(x=h, y=raw.RealDiv(
         x=raw.Relu6(features=raw.AddV2(x=h, y=tf.constant(3.0))), y=tf.constant(6.0))))
+    x4 = c.feed(ordinary_floats((1, 48, 48, 8), rng))
+    e4 = raw.Relu(features=raw.BiasAdd(value=expand(x4, 8, 64), bias=weights((64,))))
+    d4 = raw.DepthwiseConv2dNative(input=e4, filter=weights((3, 3, 64, 1)),
+                                   strides=[1, 2, 2, 1], padding="SAME")
+    c.fetch(raw.Relu(features=raw.BiasAdd(value=d4, bias=weights((64,)))))
 
 
 @case("DenseEpilogue", REDUCTION)

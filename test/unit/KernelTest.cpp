@@ -657,11 +657,13 @@ TEST_P(KernelTest, DenseLayersMatchReference) {
 
 /// An expansion and its depthwise convolution (PointwiseDepthwise.cpp)
 /// against the two reference convolutions: expanded channels in whole
-/// vectors and not (20, 72: padded), 3x3 and 5x5 windows (taps held in
-/// registers) and 7x1 (the general loop), strides 1 and 2, SAME padding
-/// and a ZeroPadding2D's (1 before, 2 after), one image (bands of rows)
-/// and several, each activation, biases or none; two calls per site, with
-/// other inputs and biases.
+/// vectors and not (20, 72: padded), 3x3 and 5x5 windows (their own
+/// loops) and 7x1 (the general loop), strides 1 and 2, SAME padding
+/// and a ZeroPadding2D's (1 before, 2 after), one image (in slices of
+/// channels, or bands of rows when tall) and several, expansions small
+/// enough to be expanded whole and larger ones (a ring of rows), each
+/// activation, biases or none; two calls per site, with other inputs and
+/// biases.
 TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
   struct Shape {
     int64_t n, h, w, c, expanded, kh, kw, stride, padTop, padLeft, padAfter;
@@ -669,7 +671,10 @@ TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
   const Shape shapes[] = {
       {1, 9, 11, 8, 32, 3, 3, 1, 1, 1, 1},   {3, 12, 10, 6, 20, 3, 3, 2, 0, 0, 1},
       {2, 16, 16, 24, 144, 5, 5, 2, 1, 1, 2}, {1, 14, 14, 40, 72, 5, 5, 1, 2, 2, 2},
-      {2, 10, 7, 5, 48, 7, 1, 1, 3, 0, 3},    {1, 5, 6, 16, 64, 3, 3, 2, 1, 1, 1}};
+      {2, 10, 7, 5, 48, 7, 1, 1, 3, 0, 3},    {1, 5, 6, 16, 64, 3, 3, 2, 1, 1, 1},
+      // Expansions past the whole-image share (128K floats): through the
+      // ring of rows; whole images, and one image in bands of rows.
+      {2, 40, 40, 8, 96, 3, 3, 2, 1, 1, 1},   {1, 64, 40, 8, 64, 3, 3, 1, 1, 1, 1}};
   static std::vector<std::unique_ptr<tfc_pointwise_depthwise_params>> sites;
   unsigned seed = 300;
   for (const Shape &s : shapes)
@@ -989,10 +994,15 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::appliesToGradients(1, 3, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(7, 1, 1, 1, 1, 1, 16, 16));
   // Too few tiles (3x2) to repay the filter's transform; too many
-  // channels for the transformed filter to stay in the cache.
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1, 3, 3}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1, 3, 3}));
-  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}));
+  // channels for the transformed filter (36 MiB) to stay in a 32 MiB
+  // cache, not in a 480 MiB one.
+  constexpr int64_t kMiB = int64_t(1) << 20;
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 9, 7, 16, 16, 9, 7, 1, 1, 3, 3}, 480 * kMiB));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1, 3, 3},
+                                             32 * kMiB));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 512, 512, 16, 16, 1, 1, 3, 3},
+                                            480 * kMiB));
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}, 0));
   // Too few tiles (1) to repay reading the transformed filter, even of
   // F(2x2, 3x3) (4); at 7 x 7 F(2x2, 3x3)'s 16 tiles pay with many
   // channels (F(4x4, 3x3) would have 4, and the gradients' are not

@@ -11,15 +11,16 @@
 //
 // Each thread takes whole images, or when there are fewer images than
 // threads, bands of an image's output rows, or slices of its channels
-// (the depthwise convolution keeps channels apart). It keeps the last kh rows of
-// its expanded slice in a ring (a few hundred KB at most, in its L2
-// cache): for each output row it expands the input rows the window
+// (the depthwise convolution keeps channels apart). It keeps the last kh
+// rows of its expanded slice in a ring (a few hundred KB at most, in its
+// L2 cache): for each output row it expands the input rows the window
 // reaches that the ring lacks, a small product ([w, c] by [c, expanded]
 // plus bias, then the activation) in register tiles, and then runs the
 // depthwise window over the ring's rows, vectorized along the channels.
 // A band starts with an empty ring: the rows its first window shares with
-// the band before are expanded twice. An image whose expanded slice fits a share of the L2 cache is expanded
-// whole first, in one product with more rows than one of its own.
+// the band before are expanded twice. An image whose expanded slice fits
+// a share of the L2 cache is expanded whole first, in one product with
+// more rows than one of its own.
 //
 // Both filters are constants of the program (tfc-fuse-elementwise checks),
 // laid out once per call site: the 1x1 filter in columns of one vector of
@@ -205,10 +206,7 @@ void depthwiseRow(const float *const *rows, const Params &p,
   const int64_t channels = f.vectors * kNativeLanes;
   const int64_t stride = (last - first) * kNativeLanes;
   // Pixel by pixel, all the slice's channels of one pixel (or block of
-  // pixels) before the next: the output is written in order, and the rows'
-  // pixels, a slice's width apart (1 KB for 256 channels), are read
-  // without walking the whole row once per vector, which made L1's sets
-  // for those strides a bottleneck.
+  // pixels) before the next: the output is written in order.
   for (int64_t x = 0; x < p.ow;) {
     int64_t left = x * p.stride_w - p.pad_left;
     // Blocks of kDepthwisePixels outputs whose windows lie inside the

@@ -74,12 +74,18 @@ bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
                         int64_t strideW, int64_t dilationH, int64_t dilationW,
                         int64_t c, int64_t k);
 
-/// Whether it pays, with AVX-512, for a convolution of this geometry:
-/// enough tiles to repay transforming the filter at each call (and to
-/// repay reading the transformed filter), and for 3x3 filters a
-/// transformed filter (36 c x k matrices) that stays in the cache while
-/// the tiles go by; elsewhere oneDNN's direct convolution is faster.
-bool paysWithAvx512(const Geometry &g);
+/// The last-level cache's bytes, as the C library reports them (0 when it
+/// does not).
+int64_t lastLevelCacheBytes();
+
+/// Whether it pays, with AVX-512, for a convolution of this geometry on a
+/// machine whose last-level cache has `cacheBytes`: enough tiles to repay
+/// transforming the filter at each call (and to repay reading the
+/// transformed filter), and for 3x3 filters a transformed filter (36 c x
+/// k matrices) that stays in the cache while the tiles go by; elsewhere
+/// oneDNN's direct convolution is faster.
+bool paysWithAvx512(const Geometry &g,
+                    int64_t cacheBytes = lastLevelCacheBytes());
 
 /// Whether it pays with AVX2 (eight-channel vectors): enough tiles to
 /// repay reading the transformed filter, four times the filter's size.
