@@ -637,7 +637,8 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // with the depthwise's own bias and ReLU6: one group whose root is the
 // last ReLU6. A depthwise without an epilogue joins too. Not joined: an
 // expansion also read by another node, one whose epilogue adds a
-// residual, one by a filter fed at run time, and a strided 1x1.
+// residual, one by a filter fed at run time, a strided 1x1, and a 1x1
+// that does not double its channels (NASNet's separable convolutions).
 // CHECK-LABEL: tfg.graph
 // CHECK: tfc.fusion_group
 // CHECK-NEXT: ^bb0
@@ -670,6 +671,8 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("fed_depthwise")
 // CHECK-NEXT: Conv2D({{.*}}) name("strided_expand")
 // CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("strided_depthwise")
+// CHECK: Conv2D({{.*}}) name("same_width")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("same_width_depthwise")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x8x8x4>} : () -> tensor<1x8x8x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x16xf32>} : () -> tensor<1x1x4x16xf32>
@@ -697,4 +700,8 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %fd:2 = DepthwiseConv2dNative(%fe#0, %d#0) name("fed_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
   %te:2 = Conv2D(%x#0, %w#0) name("strided_expand") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x4x4x16xf32>
   %td:2 = DepthwiseConv2dNative(%te#0, %d#0) name("strided_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x4x4x16xf32>
+  %sw:2 = Const name("sw") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %sdf:2 = Const name("sd") {dtype = f32, value = dense<0.25> : tensor<3x3x4x1xf32>} : () -> tensor<3x3x4x1xf32>
+  %same:2 = Conv2D(%x#0, %sw#0) name("same_width") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x4xf32>) -> tensor<1x8x8x4xf32>
+  %samed:2 = DepthwiseConv2dNative(%same#0, %sdf#0) name("same_width_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x8x8x4xf32>
 }

@@ -2054,9 +2054,9 @@ def _(c, rng):
                                    strides=[1, 1, 1, 1], padding="SAME")
     c.fetch(raw.Relu6(features=raw.BiasAdd(value=d2, bias=weights((72,)))))
     x3 = c.feed(ordinary_floats((1, 14, 14, 24), rng))
-    d3 = raw.DepthwiseConv2dNative(input=expand(x3, 24, 32), filter=weights((5, 5, 32, 1)),
+    d3 = raw.DepthwiseConv2dNative(input=expand(x3, 24, 48), filter=weights((5, 5, 48, 1)),
                                    strides=[1, 1, 1, 1], padding="SAME")
-    h = raw.BiasAdd(value=d3, bias=weights((32,)))
+    h = raw.BiasAdd(value=d3, bias=weights((48,)))
     c.fetch(raw.Mul(x=h, y=raw.RealDiv(
         x=raw.Relu6(features=raw.AddV2(x=h, y=tf.constant(3.0))), y=tf.constant(6.0))))
     x4 = c.feed(ordinary_floats((1, 48, 48, 8), rng))

@@ -551,7 +551,8 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     only user of the value before it (where two convolutions reach one
     add, the second's epilogue stops before it). An expansion (a 1x1
     Conv2D, stride 1, unpadded, by a Const filter of at most 64 input
-    channels, 128 with swish) whose epilogue's value only a DepthwiseConv2dNative
+    channels, 128 with swish, to at least twice as many) whose epilogue's
+    value only a DepthwiseConv2dNative
     (multiplier 1, dilation 1, by a Const filter) reads joins the
     depthwise's group with the depthwise's epilogue, when neither adds a
     residual: one kernel computes both without writing the expansion. A
