@@ -526,8 +526,8 @@ SmallVector<Operation *> epilogueOf(Operation *producer) {
   return chain;
 }
 
-/// Whether `producer`'s epilogue `chain` adds a residual: an add whose
-/// operands both have its result's type (a bias has fewer elements).
+/// Whether the epilogue `chain` adds a residual: an add whose operands
+/// both have its result's type (a bias has fewer elements).
 bool addsResidual(ArrayRef<Operation *> chain) {
   return llvm::any_of(chain, [](Operation *member) {
     OpKind kind = opKindOf(member);

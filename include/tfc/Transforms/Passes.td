@@ -552,11 +552,10 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     add, the second's epilogue stops before it). An expansion (a 1x1
     Conv2D, stride 1, unpadded, by a Const filter of at most 64 input
     channels, 128 with swish, to at least twice as many) whose epilogue's
-    value only a DepthwiseConv2dNative
-    (multiplier 1, dilation 1, by a Const filter) reads joins the
-    depthwise's group with the depthwise's epilogue, when neither adds a
-    residual: one kernel computes both without writing the expansion. A
-    dense layer (a float32
+    value only a DepthwiseConv2dNative (multiplier 1, dilation 1, by a
+    Const filter) reads joins the depthwise's group with the depthwise's
+    epilogue, when neither adds a residual: one kernel computes both
+    without writing the expansion. A dense layer (a float32
     MatMul without transpose_a, or a BatchMatMul or Einsum whose batches
     all read one matrix and are only more rows, by a Const) claims the
     same epilogue, or GELU (tf.nn.gelu's 0.5 * x * erfc(-x / sqrt(2)):
