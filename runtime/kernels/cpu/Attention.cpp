@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
+#include "RegisterTile.h"
 #include "Runtime.h"
 #include "StridedProduct.h"
 #include "VectorMath.h"
@@ -65,23 +66,10 @@ template <int R, int J>
 void productBlock(const float *left, int64_t leftStride, const float *right,
                   int64_t rightStride, int64_t depth, float *out,
                   int64_t outStride) {
-  Vec acc[R][J];
-  for (int i = 0; i < R; ++i)
-    for (int j = 0; j < J; ++j)
-      acc[i][j] = splatVec(0.f);
-  for (int64_t t = 0; t < depth; ++t) {
-    Vec b[J];
-    for (int j = 0; j < J; ++j)
-      b[j] = loadVec(right + t * rightStride + j * kLanes);
-    for (int i = 0; i < R; ++i) {
-      Vec a = splatVec(left[i * leftStride + t]);
-      for (int j = 0; j < J; ++j)
-        acc[i][j] += a * b[j];
-    }
-  }
-  for (int i = 0; i < R; ++i)
-    for (int j = 0; j < J; ++j)
-      storeVec(out + i * outStride + j * kLanes, acc[i][j]);
+  tfc::registerTile<R, J>(
+      left, leftStride, 1, right, rightStride, kLanes, depth,
+      [](int, int) { return splatVec(0.f); },
+      [&](int i, int j, Vec sum) { storeVec(out + i * outStride + j * kLanes, sum); });
 }
 
 template <int R>

@@ -33,6 +33,7 @@
 #include "NativeVector.h"
 #include "OneDnn.h"
 #include "Parallel.h"
+#include "RegisterTile.h"
 #include "Runtime.h"
 #include "VectorMath.h"
 
@@ -46,7 +47,6 @@ using Params = tfc_pointwise_depthwise_params;
 using tfc::kNativeLanes;
 using tfc::loadNative;
 using tfc::NativeFloats;
-using tfc::splatNative;
 using tfc::storeNative;
 
 // The register tile of the 1x1 product: pixels by vectors of channels.
@@ -118,27 +118,13 @@ template <int Pixels, int Vectors>
 inline void pointwiseTile(const float *in, int64_t c, const float *columns,
                           const float *bias, int64_t activation, float *dst,
                           int64_t dstStride) {
-  NativeFloats acc[Pixels][Vectors];
-  for (int v = 0; v < Vectors; ++v) {
-    NativeFloats b = loadNative(bias + v * kNativeLanes);
-    for (int x = 0; x < Pixels; ++x)
-      acc[x][v] = b;
-  }
-  const int64_t columnFloats = c * kNativeLanes;
-  for (int64_t k = 0; k < c; ++k) {
-    NativeFloats weights[Vectors];
-    for (int v = 0; v < Vectors; ++v)
-      weights[v] = loadNative(columns + v * columnFloats + k * kNativeLanes);
-    for (int x = 0; x < Pixels; ++x) {
-      NativeFloats value = splatNative(in[x * c + k]);
-      for (int v = 0; v < Vectors; ++v)
-        acc[x][v] += value * weights[v];
-    }
-  }
-  for (int x = 0; x < Pixels; ++x)
-    for (int v = 0; v < Vectors; ++v)
-      storeNative(dst + x * dstStride + v * kNativeLanes,
-                  tfc::vector_math::activation(acc[x][v], activation));
+  tfc::registerTile<Pixels, Vectors>(
+      in, c, 1, columns, kNativeLanes, c * kNativeLanes, c,
+      [&](int, int v) { return loadNative(bias + v * kNativeLanes); },
+      [&](int x, int v, NativeFloats sum) {
+        storeNative(dst + x * dstStride + v * kNativeLanes,
+                    tfc::vector_math::activation(sum, activation));
+      });
 }
 
 template <int Vectors>

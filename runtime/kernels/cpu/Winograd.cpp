@@ -25,6 +25,7 @@
 #include "Parallel.h"
 #include "Runtime.h"
 #include "NativeVector.h"
+#include "RegisterTile.h"
 #include "VectorMath.h"
 
 #include <algorithm>
@@ -469,23 +470,12 @@ template <int kRows, int kVectors>
 void panel(const float *a, int64_t rowStride, int64_t depthStride,
            const float *b, int64_t ldb, int64_t depth, float *out,
            int64_t ldo, bool accumulate) {
-  Vec sums[kRows][kVectors];
-  for (int r = 0; r < kRows; ++r)
-    for (int j = 0; j < kVectors; ++j)
-      sums[r][j] = accumulate ? loadNative(out + r * ldo + j * kLanes) : Vec{};
-  for (int64_t d = 0; d < depth; ++d) {
-    Vec columns[kVectors];
-    for (int j = 0; j < kVectors; ++j)
-      columns[j] = loadNative(b + d * ldb + j * kLanes);
-    for (int r = 0; r < kRows; ++r) {
-      Vec value = splatNative(a[r * rowStride + d * depthStride]);
-      for (int j = 0; j < kVectors; ++j)
-        sums[r][j] += value * columns[j];
-    }
-  }
-  for (int r = 0; r < kRows; ++r)
-    for (int j = 0; j < kVectors; ++j)
-      storeNative(out + r * ldo + j * kLanes, sums[r][j]);
+  tfc::registerTile<kRows, kVectors>(
+      a, rowStride, depthStride, b, ldb, kLanes, depth,
+      [&](int r, int j) {
+        return accumulate ? loadNative(out + r * ldo + j * kLanes) : Vec{};
+      },
+      [&](int r, int j, Vec sum) { storeNative(out + r * ldo + j * kLanes, sum); });
 }
 
 /// The panel's shape: rows (tiles, or input channels in the filter
