@@ -16,13 +16,18 @@
 // unchanged.
 //
 // A convolution's padding counts as zeros, as the Pad's did. Max pooling
-// skips its padding instead, which is the same only where the maximum of
-// each window's elements is at least zero: the Pad's input must be a
-// ReLU's or ReLU6's output (ResNet's is: convolution, batch norm, ReLU,
-// then the Pad), and every window holds an element of it.
+// skips its padding instead, which is the same where the maximum of each
+// window's elements is at least zero: the Pad's input is a ReLU's or
+// ReLU6's output (ResNet's: convolution, batch norm, ReLU, then the Pad),
+// and every window holds an element of it. Of any other value (ResNetV2
+// pads its first convolution's output, which may be negative) the pooling
+// must count its padding as zeros, which tfc.zero_padding says: only when
+// all its padding is the Pad's (its own VALID, or zeros already), since
+// one window cannot skip some padded positions and count others.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/GraphUtils.h"
@@ -103,12 +108,16 @@ bool foldPad(Operation *window) {
       !tfg::getControlToken(pad).use_empty() ||
       !sameDevice(pad, window))
     return false;
-  if (kind == OpKind::MaxPool && !nonNegative(tfg::getDataOperands(pad)[0]))
-    return false;
   std::optional<SmallVector<int64_t>> added =
       constantInts(tfg::getDataOperands(pad)[1]);
   std::optional<SmallVector<int64_t>> own = ownPaddings(window);
   if (!added || added->size() != 8 || !own)
+    return false;
+  // A max pooling that must count the Pad's zeros (see the file comment).
+  bool countZeros = kind == OpKind::MaxPool &&
+                    !nonNegative(tfg::getDataOperands(pad)[0]) &&
+                    !window->hasAttr(kZeroPaddingAttr);
+  if (countZeros && llvm::any_of(*own, [](int64_t v) { return v != 0; }))
     return false;
   // Only the spatial dimensions (1 and 2 of NHWC) may be padded, and only
   // outwards (a negative padding crops).
@@ -129,6 +138,8 @@ bool foldPad(Operation *window) {
     list.push_back(builder.getI64IntegerAttr(value));
   window->setAttr("padding", builder.getStringAttr("EXPLICIT"));
   window->setAttr("explicit_paddings", builder.getArrayAttr(list));
+  if (countZeros)
+    window->setAttr(kZeroPaddingAttr, builder.getUnitAttr());
   window->setOperand(0, tfg::getDataOperands(pad)[0]);
   return true;
 }

@@ -5,7 +5,8 @@
 // Pad has another reader, pads the batch or channel dimension, pads more
 // than the filter's extent minus one, or the convolution pads SAME. A
 // MaxPool takes a Pad of a ReLU's or ReLU6's output (ResNet's first
-// pooling), not of a value that may be negative, nor one wider than its
+// pooling); a Pad of a value that may be negative when the MaxPool has no
+// padding of its own, marked tfc.zero_padding; not one wider than its
 // window minus one.
 // RUN: tfc-opt %s -split-input-file -tfc-fold-pads | FileCheck %s
 
@@ -58,16 +59,23 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // ResNet's ZeroPadding2D(1) and 3x3 stride-2 max pooling after a ReLU (and
 // after a ReLU6) become the pooling's EXPLICIT padding: the zeros are never
-// above a window's maximum. Left as they are: the Pad of a value that may
-// be negative (ResNetV2's convolution output), and a Pad of 3 before a
-// 3x3 window (a window in the padding alone would see only zeros).
+// above a window's maximum. The Pad of a value that may be negative
+// (ResNetV2's convolution output) too, with tfc.zero_padding: the pooling
+// counts those zeros. Left as they are: a Pad of 3 before a 3x3 window (a
+// window in the padding alone would see only zeros), and a Pad of a value
+// that may be negative before a pooling with explicit padding of its own
+// (which it skips).
 // CHECK-LABEL: tfg.graph
+// CHECK: %[[X:.*]]:2 = Placeholder
 // CHECK: %[[RELU:.*]]:2 = Relu
 // CHECK: %[[RELU6:.*]]:2 = Relu6
 // CHECK: MaxPool(%[[RELU]]#0) name("pool") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0], ksize = [1, 3, 3, 1], padding = "EXPLICIT", strides = [1, 2, 2, 1]} : (tensor<1x6x6x3xf32>) -> tensor<1x3x3x3xf32>
 // CHECK: MaxPool(%[[RELU6]]#0) name("pool6") {{.*}}explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0]{{.*}}padding = "EXPLICIT"
-// CHECK: MaxPool(%{{.*}}) name("signed_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "VALID"
+// CHECK: MaxPool(%[[X]]#0) name("signed_pool") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 1, 1, 1, 1, 0, 0], ksize = [1, 3, 3, 1], padding = "EXPLICIT", strides = [1, 2, 2, 1], tfc.zero_padding}
 // CHECK: MaxPool(%{{.*}}) name("wide_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "VALID"
+// CHECK: %[[PADE:.*]]:2 = Pad(%[[X]]#0, %{{.*}}#0) name("explicit_pad")
+// CHECK: MaxPool(%[[PADE]]#0) name("explicit_pool") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 1, 0, 1, 0, 0, 0], ksize = [1, 3, 3, 1], padding = "EXPLICIT", strides = [1, 2, 2, 1]}
+// CHECK-NOT: tfc.zero_padding
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x6x6x3>} : () -> tensor<1x6x6x3xf32>
   %r:2 = Relu(%x#0) name("relu") {T = f32} : (tensor<1x6x6x3xf32>) -> tensor<1x6x6x3xf32>
@@ -82,4 +90,7 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %pw:2 = Const name("pw") {dtype = i32, value = dense<[[0, 0], [3, 0], [0, 0], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
   %padw:2 = Pad(%r#0, %pw#0) name("wide_pad") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x9x6x3xf32>
   %mw:2 = MaxPool(%padw#0) name("wide_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x9x6x3xf32>) -> tensor<1x4x2x3xf32>
+  %pe:2 = Const name("pe") {dtype = i32, value = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi32>} : () -> tensor<4x2xi32>
+  %pade:2 = Pad(%x#0, %pe#0) name("explicit_pad") {T = f32, Tpaddings = i32} : (tensor<1x6x6x3xf32>, tensor<4x2xi32>) -> tensor<1x7x7x3xf32>
+  %me:2 = MaxPool(%pade#0) name("explicit_pool") {T = f32, data_format = "NHWC", explicit_paddings = [0, 0, 1, 0, 1, 0, 0, 0], ksize = [1, 3, 3, 1], padding = "EXPLICIT", strides = [1, 2, 2, 1]} : (tensor<1x7x7x3xf32>) -> tensor<1x3x3x3xf32>
 }

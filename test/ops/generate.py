@@ -1835,8 +1835,9 @@ def _(c, rng):
     # padding, which it skips, the same maximum for a value never below
     # zero. Odd and even sides, so that windows overhang the bottom and
     # right; inputs mostly negative, so that some border windows hold only
-    # zeros. A Pad of a signed value stays a Pad (its zeros can be a
-    # window's maximum).
+    # zeros. A Pad of a signed value (ResNetV2's of its first convolution)
+    # folds too, the pooling then counting its padding as zeros, which can
+    # be a window's maximum.
     for shape in [(2, 7, 7, 3), (1, 8, 6, 2)]:
         x = c.feed(ordinary_floats(shape, rng, low=-3.0, high=1.0))
         for activation in (raw.Relu, raw.Relu6):

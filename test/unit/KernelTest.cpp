@@ -533,6 +533,24 @@ TEST_P(KernelTest, ConvolutionsMatchReference) {
         for (size_t i = 0; i < pgot.size(); ++i)
           ASSERT_NEAR(pgot[i], pwant[i], 1e-6f) << (max ? "max" : "avg") << " at " << i;
       }
+    // Max pooling whose padding is zeros (kind 2, a folded Pad): the
+    // reference's max pooling, unpadded, of the input copied into zeros.
+    if (t.dilation == 1) {
+      int64_t ph = std::max((oh - 1) * t.stride + t.kh, t.h + pt);
+      int64_t pw = std::max((ow - 1) * t.stride + t.kw, t.w + pl);
+      std::vector<float> padded(t.n * ph * pw * t.c, 0.f);
+      for (int64_t b = 0; b < t.n; ++b)
+        for (int64_t y = 0; y < t.h; ++y)
+          std::copy_n(in.data() + ((b * t.h + y) * t.w) * t.c, t.w * t.c,
+                      padded.data() + ((b * ph + y + pt) * pw + pl) * t.c);
+      std::vector<float> zgot(t.n * oh * ow * t.c), zwant(zgot.size());
+      tfc_cpu_pool2d_f32(runtime, 2, in.data(), zgot.data(), t.n, t.h, t.w,
+                         t.c, t.kh, t.kw, oh, ow, t.stride, t.stride, pt, pl);
+      tfc::reference::pool2d(true, padded.data(), zwant.data(), t.n, ph, pw,
+                             t.c, t.kh, t.kw, oh, ow, t.stride, t.stride, 0, 0);
+      for (size_t i = 0; i < zgot.size(); ++i)
+        ASSERT_EQ(zgot[i], zwant[i]) << "max over zero padding at " << i;
+    }
   }
 }
 

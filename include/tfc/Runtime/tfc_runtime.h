@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 21
+#define TFC_RUNTIME_ABI_VERSION 22
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -855,7 +855,8 @@ void tfc_cpu_pointwise_depthwise_f32(
     const tfc_pointwise_depthwise_params *params);
 
 /* Max (kind 0) or average (kind 1) pooling, NHWC; padded positions are
- * skipped, and not counted by the average. */
+ * skipped, and not counted by the average. Kind 2 is max pooling whose
+ * padded positions are zeros (a Pad of zeros the compiler folded in). */
 void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind, const float *in,
                         float *out, int64_t n, int64_t h, int64_t w, int64_t c,
                         int64_t kh, int64_t kw, int64_t oh, int64_t ow,

@@ -502,9 +502,11 @@ def FoldPadsPass : Pass<"tfc-fold-pads", "mlir::ModuleOp"> {
     nothing else reads: the op reads the Pad's input with EXPLICIT padding,
     its own plus the Pad's (Keras' ZeroPadding2D before a strided VALID
     convolution, or before ResNet's first max pooling). A MaxPool skips its
-    padding where the Pad wrote zeros, so it takes the Pad only when the
-    Pad's input is a Relu's or Relu6's output (never below zero). The Pad is
-    left for tfc-remove-dead-nodes.
+    padding where the Pad wrote zeros: that is the same when the Pad's input
+    is a Relu's or Relu6's output (never below zero); of any other value
+    (ResNetV2's first convolution's), a MaxPool without padding of its own
+    takes the Pad and the attribute tfc.zero_padding, and counts its
+    padding as zeros. The Pad is left for tfc-remove-dead-nodes.
   }];
 }
 

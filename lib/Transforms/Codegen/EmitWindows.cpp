@@ -10,6 +10,7 @@
 
 #include "PopulatePatterns.h"
 
+#include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/DataType.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Transforms/OpTable.h"
@@ -201,10 +202,14 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
                {});
     return success();
   }
+  // tfc_cpu_pool2d_f32's kinds: max, average, max over zero padding.
+  int32_t poolKind = kind != OpKind::MaxPool      ? 1
+                     : node->hasAttr(kZeroPaddingAttr) ? 2
+                                                       : 0;
   callKernel(loc, kernelName("pool2d_f32"),
              {pointerTo(memrefFor(input)), pointerTo(outMemref)},
              {n, h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft},
-             kind == OpKind::MaxPool ? 0 : 1);
+             poolKind);
   return success();
 }
 

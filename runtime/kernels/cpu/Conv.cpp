@@ -101,12 +101,12 @@ extern "C" void tfc_cpu_pool2d_f32(tfc_runtime *runtime, int32_t kind,
                                    int64_t kw, int64_t oh, int64_t ow,
                                    int64_t strideH, int64_t strideW,
                                    int64_t padTop, int64_t padLeft) {
-  tfc::PoolGeometry geometry{h,  w,  c,       kh,      kw,     oh,
-                             ow, strideH, strideW, padTop, padLeft};
+  tfc::PoolGeometry geometry{h,  w,       c,       kh,     kw,      oh,
+                             ow, strideH, strideW, padTop, padLeft, kind == 2};
   auto rows = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index r = first; r < last; ++r) {
       int64_t b = r / oh, y = r % oh;
-      tfc::poolRow(kind == 0, geometry, in + b * h * w * c, y,
+      tfc::poolRow(kind != 1, geometry, in + b * h * w * c, y,
                    out + (b * oh + y) * ow * c);
     }
   };

@@ -19,9 +19,11 @@ namespace tfc {
 
 /// The geometry of a 2-D pooling over NHWC tensors; padding explicit
 /// (top/left), padded positions skipped by max pooling and not counted by
-/// average pooling.
+/// average pooling, unless `zeroPadding`: then they are zeros to max
+/// pooling (a Pad of zeros the compiler folded into it).
 struct PoolGeometry {
   int64_t h, w, c, kh, kw, oh, ow, strideH, strideW, padTop, padLeft;
+  bool zeroPadding = false;
 };
 
 /// The window of `rows` x `columns` positions at `corner` (rows
@@ -72,7 +74,10 @@ inline void poolRow(bool max, const PoolGeometry &g, const float *image,
     int64_t x1 = std::min<int64_t>(x * g.strideW - g.padLeft + g.kw, g.w);
     int64_t columns = std::max<int64_t>(x1 - x0, 0);
     int64_t count = rows * columns;
-    float identity = max ? -std::numeric_limits<float>::infinity() : 0.f;
+    // A window that reaches into zero padding starts its maximum at zero.
+    bool seesZeros = g.zeroPadding && count < g.kh * g.kw;
+    float identity = !max || seesZeros ? 0.f
+                                       : -std::numeric_limits<float>::infinity();
     float scale = max || count == 0 ? 1.f : 1.f / float(count);
     const float *corner = image + (y0 * g.w + x0) * c;
     int64_t ch = 0;

@@ -106,6 +106,10 @@ inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
 /// result (its last): the window as [kh, kw, stride_h, stride_w, pad_top,
 /// pad_left] (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "tfc.max_pool";
+/// On a MaxPool: its explicit padding is zeros, which a window's maximum
+/// counts, where MaxPool's own padding is skipped (a Pad of zeros
+/// tfc-fold-pads folded in, of a value that may be negative).
+inline constexpr llvm::StringLiteral kZeroPaddingAttr = "tfc.zero_padding";
 /// On a batch norm gradient that also sums x's gradient over the rows into
 /// one more data result, its last (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kInputGradientSumAttr =

@@ -59,6 +59,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.step_function` | graph | string | convert-tfg-to-memref; the program's descriptor |
     | `tfc.activation` | node | `"Relu"` or `"Relu6"` | tfc-fuse-elementwise: a batch norm's fused activation |
     | `tfc.max_pool` | node | i64 array: kh, kw, stride_h, stride_w, pad_top, pad_left | tfc-fuse-elementwise: a training batch norm whose last data result is the max pooling of its y |
+    | `tfc.zero_padding` | node | unit | tfc-fold-pads: a MaxPool whose explicit padding is zeros (a folded Pad of a value that may be negative) |
     | `tfc.input_gradient_sum` | node | unit | tfc-fuse-elementwise: a batch norm gradient whose last data result is its x gradient summed over N, H and W (a folded BiasAddGrad) |
     | `tfc.variance` | node | unit | tfc-fuse-elementwise: a Mean whose second data result is the variance around it (a folded SquaredDifference and Mean) |
     | `tfc.offsets` | node or fusion group | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
