@@ -70,6 +70,8 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createFoldScalesPass());
   // Zero padding into the convolution that reads it.
   pm.addPass(createFoldPadsPass());
+  // A 1x1 pooling of a crop or a Pad as one strided read.
+  pm.addPass(createFoldSubsamplesPass());
   // A concatenation's ReLU onto its pieces, for CSE and fusion to take.
   pm.addPass(createSinkActivationsPass());
   pm.addPass(createFoldConstantsPass());

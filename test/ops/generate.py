@@ -1849,6 +1849,30 @@ def _(c, rng):
         c.fetch(raw.MaxPool(input=padded, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
                             padding="VALID"))
 
+@case("ShiftedSubsample", EXACT)
+def _(c, rng):
+    # NASNet's factorized reduction: the ReLU'd image halved by a 1x1
+    # average pooling of stride 2, and shifted one pixel up and left first
+    # (ZeroPadding2D(((0, 1), (0, 1))), Cropping2D(((1, 0), (1, 0)))) on
+    # its second path. tfc-fold-subsamples makes the second one strided
+    # read of the image, with a row and column of zeros after on odd sides
+    # (the last kept pixel is the Pad's). A Pad of (1, 1) before a 1x1 max
+    # pooling of stride 2 (kept pixels in the padding before) and a crop
+    # alone before one of stride 3.
+    for shape in [(2, 7, 7, 3), (1, 8, 6, 4)]:
+        x = raw.Relu(features=c.feed(ordinary_floats(shape, rng)))
+        one = dict(ksize=[1, 1, 1, 1], strides=[1, 2, 2, 1], padding="VALID")
+        c.fetch(raw.AvgPool(value=x, **one))
+        shifted = raw.Pad(input=x, paddings=const([[0, 0], [0, 1], [0, 1], [0, 0]]))[:, 1:, 1:, :]
+        c.fetch(raw.AvgPool(value=shifted, **one))
+    x = c.feed(ordinary_floats((1, 6, 7, 2), rng))
+    padded = raw.Pad(input=x, paddings=const([[0, 0], [1, 1], [1, 1], [0, 0]]))
+    c.fetch(raw.MaxPool(input=padded, ksize=[1, 1, 1, 1], strides=[1, 2, 2, 1],
+                        padding="VALID"))
+    c.fetch(raw.AvgPool(value=x[:, 2:, 1:6, :], ksize=[1, 1, 1, 1], strides=[1, 3, 3, 1],
+                        padding="VALID"))
+
+
 @case("ReluOfConcat", REDUCTION)
 def _(c, rng):
     # NASNet's cell output: a concatenation of its branches (a convolution

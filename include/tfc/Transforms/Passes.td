@@ -510,6 +510,22 @@ def FoldPadsPass : Pass<"tfc-fold-pads", "mlir::ModuleOp"> {
   }];
 }
 
+def FoldSubsamplesPass : Pass<"tfc-fold-subsamples", "mlir::ModuleOp"> {
+  let summary = "Makes a 1x1 pooling of a crop or a Pad one strided read";
+  let description = [{
+    A MaxPool or AvgPool of 1x1 windows (VALID, NHWC) keeps every
+    stride-th pixel. Reading a crop (a StridedSlice of unit strides and
+    constant bounds on the spatial dimensions), a Pad of zeros on the
+    spatial dimensions, or a crop of such a Pad, each read only there, it
+    becomes a StridedSlice of the image with the pooling's strides and a
+    Pad for the kept pixels that fall in the padding: NASNet's shifted
+    subsample (ZeroPadding2D, Cropping2D, AveragePooling2D((1, 1),
+    strides=2)) without its two copies of the whole image. The last new
+    node takes the pooling's name; the crop and the Pad are left for
+    tfc-remove-dead-nodes.
+  }];
+}
+
 def SinkActivationsPass : Pass<"tfc-sink-activations", "mlir::ModuleOp"> {
   let summary = "Moves the ReLU of a concatenation onto its pieces";
   let description = [{
