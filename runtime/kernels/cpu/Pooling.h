@@ -33,11 +33,20 @@ struct PoolGeometry {
 /// at once make independent chains whose adds overlap in the pipeline,
 /// where a single one waits out each add's latency (a 3x3 average pooling
 /// of NASNet's 168 channels took half the time with four).
-template <int kVectors, class Combine>
+/// With kTail, one vector of the first `tailLanes` channels only (the
+/// channels' last, partial vector), loaded and stored under a mask.
+template <int kVectors, bool kTail = false, class Combine>
 inline void poolWindow(Combine combine, float identity, bool average,
                        float scale, const float *corner, int64_t rows,
                        int64_t columns, int64_t rowStride, int64_t c,
-                       float *__restrict dst) {
+                       float *__restrict dst, int64_t tailLanes = 0) {
+  static_assert(!kTail || kVectors == 1, "a tail is one partial vector");
+  auto load = [&](const float *p) {
+    if constexpr (kTail)
+      return loadNativeFirst(p, tailLanes);
+    else
+      return loadNative(p);
+  };
   NativeFloats acc[kVectors];
   for (int v = 0; v < kVectors; ++v)
     acc[v] = splatNative(identity);
@@ -45,10 +54,15 @@ inline void poolWindow(Combine combine, float identity, bool average,
     for (int64_t ix = 0; ix < columns; ++ix) {
       const float *position = corner + iy * rowStride + ix * c;
       for (int v = 0; v < kVectors; ++v)
-        acc[v] = combine(acc[v], loadNative(position + v * kNativeLanes));
+        acc[v] = combine(acc[v], load(position + v * kNativeLanes));
     }
-  for (int v = 0; v < kVectors; ++v)
-    storeNative(dst + v * kNativeLanes, average ? acc[v] * scale : acc[v]);
+  for (int v = 0; v < kVectors; ++v) {
+    NativeFloats result = average ? acc[v] * scale : acc[v];
+    if constexpr (kTail)
+      storeNativeFirst(dst, result, tailLanes);
+    else
+      storeNative(dst + v * kNativeLanes, result);
+  }
 }
 
 /// Output row `y` of image `image` ([h, w, c]) into `row` ([ow, c]): the
@@ -87,13 +101,12 @@ inline void poolRow(bool max, const PoolGeometry &g, const float *image,
     for (; ch + kNativeLanes <= c; ch += kNativeLanes)
       poolWindow<1>(combine, identity, !max, scale, corner + ch, rows, columns,
                     g.w * c, c, dst + ch);
-    for (; ch < c; ++ch) {
-      float acc = identity;
-      for (int64_t iy = 0; iy < rows; ++iy)
-        for (int64_t ix = 0; ix < columns; ++ix)
-          acc = combine(acc, corner[(iy * g.w + ix) * c + ch]);
-      dst[ch] = max ? acc : acc * scale;
-    }
+    // The last channels, fewer than a vector (NASNet's 11, 44 and 88):
+    // one masked vector, where a scalar loop over them took most of the
+    // time of a 3x3 average pooling of 44 channels.
+    if (ch < c)
+      poolWindow<1, true>(combine, identity, !max, scale, corner + ch, rows,
+                          columns, g.w * c, c, dst + ch, c - ch);
   }
 }
 
