@@ -404,6 +404,34 @@ std::pair<int64_t, int64_t> window(bool same, int64_t in, int64_t k,
 /// A strided 1x1 convolution with explicit padding after the image: its
 /// last output row and column read only padding (bias alone), so it is
 /// not one whose pixels can be gathered (OneDnnConv.cpp).
+/// A concatenation row by row: each output row is the pieces' rows in
+/// order, whole vectors, partial ones and pieces of fewer floats than a
+/// vector alike; nothing past the output is written.
+TEST_P(KernelTest, ConcatRowsCopiesEachPiecesRows) {
+  const int64_t rows = 37;
+  const std::vector<int64_t> widths = {44, 3, 17, 16, 1, 40};
+  std::vector<std::vector<float>> pieces;
+  std::vector<const float *> pointers;
+  int64_t width = 0;
+  for (size_t i = 0; i < widths.size(); ++i) {
+    pieces.push_back(randomVector(rows * widths[i], 40 + unsigned(i)));
+    pointers.push_back(pieces.back().data());
+    width += widths[i];
+  }
+  std::vector<float> out(rows * width + 3, 7.f);
+  tfc_cpu_concat_rows_f32(runtime, pointers.data(), widths.data(), out.data(),
+                          int64_t(widths.size()), rows, width);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t at = r * width;
+    for (size_t i = 0; i < widths.size(); ++i)
+      for (int64_t j = 0; j < widths[i]; ++j, ++at)
+        ASSERT_EQ(out[at], pieces[i][r * widths[i] + j])
+            << "row " << r << " piece " << i << " float " << j;
+  }
+  for (int64_t k = 0; k < 3; ++k)
+    EXPECT_EQ(out[rows * width + k], 7.f) << "written past the output";
+}
+
 TEST_P(KernelTest, StridedPointwiseConvolutionWithPaddingAfter) {
   const int64_t n = 1, h = 5, w = 5, c = 3, oc = 4, oh = 4, ow = 4;
   std::vector<float> in = randomVector(n * h * w * c, 13);

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 22
+#define TFC_RUNTIME_ABI_VERSION 23
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -853,6 +853,14 @@ void tfc_cpu_pointwise_depthwise_f32(
     const float *pointwise_bias, const float *depthwise_filter,
     const float *depthwise_bias, float *out,
     const tfc_pointwise_depthwise_params *params);
+
+/* ConcatV2 of float32 pieces along an axis past the first: `rows` output
+ * rows (the product of the dimensions before the axis) of `width` floats,
+ * each the rows of the `count` pieces in order; piece i's rows are
+ * widths[i] floats (the product of its dimensions from the axis on). */
+void tfc_cpu_concat_rows_f32(tfc_runtime *runtime, const float *const *pieces,
+                             const int64_t *widths, float *out, int64_t count,
+                             int64_t rows, int64_t width);
 
 /* Max (kind 0) or average (kind 1) pooling, NHWC; padded positions are
  * skipped, and not counted by the average. Kind 2 is max pooling whose

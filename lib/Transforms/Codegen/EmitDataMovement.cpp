@@ -679,6 +679,34 @@ protected:
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output))
         return failure();
+      // float32 along an axis past the first: the runtime's row-by-row
+      // copy (tfc_cpu_concat_rows_f32), where a loop per piece would write
+      // a strip of every output row in turn.
+      if (kind == OpKind::ConcatV2 && *axis > 0 && out.hasStaticShape() &&
+          out.getElementType().isF32() && out.getNumElements() > 0) {
+        int64_t rows = 1;
+        for (int64_t d = 0; d < *axis; ++d)
+          rows *= out.getDimSize(d);
+        SmallVector<Value> pieces;
+        SmallVector<int64_t> widths;
+        for (unsigned i = 0; i < count; ++i) {
+          auto part = typeOf(operands[i]);
+          if (part.getNumElements() == 0)
+            continue;
+          Value piece = step.memrefFor(operands[i]);
+          if (!piece)
+            return step.error(node) << "input " << i << " has no buffer";
+          pieces.push_back(piece);
+          widths.push_back(part.getNumElements() / rows);
+        }
+        step.callKernel(loc, step.kernelName("concat_rows_f32"),
+                        {step.addressTable(loc, pieces),
+                         step.pointerTo(step.constantTable(loc, widths)),
+                         step.pointerTo(*output)},
+                        {int64_t(pieces.size()), rows,
+                         out.getNumElements() / rows});
+        return success();
+      }
       int64_t offset = 0;
       for (unsigned i = 0; i < count; ++i) {
         auto part = typeOf(operands[i]);
