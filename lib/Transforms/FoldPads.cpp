@@ -101,12 +101,9 @@ bool foldPad(Operation *window) {
   auto format = window->getAttrOfType<StringAttr>("data_format");
   if (format && format.getValue() != "NHWC")
     return false;
-  Value padded = tfg::getDataOperands(window)[0];
-  Operation *pad = padded.getDefiningOp();
-  if (!pad || !tfg::isNode(pad) || opKindOf(pad) != OpKind::Pad ||
-      !padded.hasOneUse() || !tfg::getControlOperands(pad).empty() ||
-      !tfg::getControlToken(pad).use_empty() ||
-      !sameDevice(pad, window))
+  Operation *pad =
+      soleProducer(tfg::getDataOperands(window)[0], OpKind::Pad, window);
+  if (!pad)
     return false;
   std::optional<SmallVector<int64_t>> added =
       constantInts(tfg::getDataOperands(pad)[1]);

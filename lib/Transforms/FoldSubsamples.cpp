@@ -41,18 +41,6 @@ namespace tfc {
 
 namespace {
 
-/// The node that makes `value` when it is a `kind` node whose data output
-/// only `reader` reads, with no control edges, on `reader`'s device.
-Operation *soleProducer(Value value, OpKind kind, Operation *reader) {
-  Operation *producer = value.getDefiningOp();
-  if (!producer || !tfg::isNode(producer) || opKindOf(producer) != kind ||
-      !value.hasOneUse() || !tfg::getControlOperands(producer).empty() ||
-      !tfg::getControlToken(producer).use_empty() ||
-      !sameDevice(producer, reader))
-    return nullptr;
-  return producer;
-}
-
 /// A 4-D float tensor type with a static shape, or null.
 RankedTensorType staticImage(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());

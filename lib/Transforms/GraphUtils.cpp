@@ -144,6 +144,16 @@ bool sameDevice(Operation *a, Operation *b) {
          tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);
 }
 
+Operation *soleProducer(Value value, OpKind kind, Operation *reader) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) || opKindOf(producer) != kind ||
+      !value.hasOneUse() || !tfg::getControlOperands(producer).empty() ||
+      !tfg::getControlToken(producer).use_empty() ||
+      !sameDevice(producer, reader))
+    return nullptr;
+  return producer;
+}
+
 std::optional<double> scalarFloatConstant(Value value) {
   Operation *producer = value.getDefiningOp();
   if (!producer || !tfg::isNode(producer) ||

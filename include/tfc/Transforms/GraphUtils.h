@@ -136,6 +136,12 @@ mlir::Operation *soleReader(mlir::Value value);
 /// what a rewrite that merges or moves work between them requires.
 bool sameDevice(mlir::Operation *a, mlir::Operation *b);
 
+/// The `kind` node that makes `value`, when `reader` alone reads it and it
+/// has no control edges either way and `reader`'s device: a producer a
+/// rewrite may fold into its reader. Null otherwise.
+mlir::Operation *soleProducer(mlir::Value value, OpKind kind,
+                              mlir::Operation *reader);
+
 /// Names of the module's target, init and queue runner nodes: nodes that
 /// must stay even though nothing uses them.
 llvm::StringSet<> getRootNames(mlir::ModuleOp module);
