@@ -161,15 +161,13 @@ def main():
     parser.add_argument("--worker", choices=["session", "function"])
     parser.add_argument("--dir")
     parser.add_argument("--steps", type=int)
-    parser.add_argument("--runners", default="session,function")
+    parser.add_argument("--runners", default="session,function",
+                        choices=["session", "session,function"],
+                        metavar="session[,function]")
     args = parser.parse_args()
     if args.worker:
         return worker(args)
     runners = args.runners.split(",")
-    if not runners or any(r not in ("session", "function") for r in runners) \
-            or "session" not in runners:
-        sys.exit("run.py: --runners '%s': expected session or session,function"
-                 % args.runners)
 
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
     models = (catalog.names(args.models)
@@ -210,8 +208,7 @@ def main():
                 sys.exit("%s batch %d: output differs from TensorFlow's: %s"
                          % (model, batch, (check.stdout + check.stderr).strip()))
             steps = steps_for(model, batch)
-            results = {"tfc": []}
-            results.update({runner: [] for runner in runners})
+            results = {name: [] for name in ["tfc"] + runners}
             for _ in range(args.rounds):
                 results["tfc"].append(measure(
                     [program, "--input", feed, "--threads", str(args.threads),
@@ -241,15 +238,14 @@ def main():
           "| arena (MiB) | RSS tfc / TF (MiB) | vs TF output |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for model, batch, m, rss, compile_s, size, arena, diff in rows:
-        tf_runners = [r for r in ("session", "function") if r in m]
-        best_tf = min(m[r] for r in tf_runners)
+        best_tf = min(m[r] for r in runners)
         function = ("%.3g | %.2fx" % (1e3 * m["function"], m["function"] / m["tfc"])
                     if "function" in m else "not run | -")
         print("| %s | %d | %.3g | %.3g | %.2fx | %s | %.0f | %.0f | %.1f | %.1f "
               "| %.2f | %.0f / %.0f | %s |" % (
                   model, batch, 1e3 * m["tfc"], 1e3 * m["session"], m["session"] / m["tfc"],
                   function, batch / m["tfc"], batch / best_tf, compile_s, size, arena,
-                  rss["tfc"], min(rss[r] for r in tf_runners), diff))
+                  rss["tfc"], min(rss[r] for r in runners), diff))
 
 
 if __name__ == "__main__":
