@@ -39,6 +39,17 @@
 // EfficientNet's inverted bottlenecks, whose expansion is their largest
 // tensor).
 //
+// The other way round, a separable convolution: a pointwise convolution
+// (1x1, stride 1, unpadded, by a constant filter) that alone reads a
+// depthwise convolution's value (multiplier 1, dilation 1, by a constant
+// filter; after the depthwise's epilogue, which adds no residual) takes
+// the depthwise and its epilogue in, and before them the ReLU or ReLU6
+// whose value only the depthwise reads, where no convolution's epilogue
+// took it (Keras' SeparableConv2D after a ReLU: Xception's, NASNet's;
+// MobileNet's depthwise and pointwise layers). The pointwise's epilogue
+// may add a residual. The depthwise-pointwise kernel computes the group
+// band by band, without writing the depthwise's output.
+//
 // A dense layer (StridedProducts.h: a product by a constant matrix whose
 // output rows are A's rows times it) claims its epilogue the same way,
 // GELU (Activations.h) among the activations, which convolutions' kernels
@@ -558,11 +569,10 @@ constexpr int64_t kMaxSwishExpansionInputs = 128;
 /// slowest), where the expansion saves little traffic.
 constexpr int64_t kMinExpansion = 2;
 
-/// Whether `conv` is an expansion the pointwise-depthwise kernel computes
-/// (see the file comment): a 1x1 Conv2D, stride and dilation 1, no
-/// padding, by a constant filter, on a static float32 NHWC input of at
-/// most `maxInputs` channels, to at least kMinExpansion times as many.
-bool isExpansion(Operation *conv, int64_t maxInputs) {
+/// Whether `conv` is a 1x1 Conv2D the pointwise-depthwise and
+/// depthwise-pointwise kernels compute: stride and dilation 1, no
+/// padding, by a constant filter, on a static float32 NHWC input.
+bool isPointwise(Operation *conv) {
   if (opKindOf(conv) != OpKind::Conv2D || !isNhwc(conv))
     return false;
   OperandRange in = tfg::getDataOperands(conv);
@@ -572,9 +582,7 @@ bool isExpansion(Operation *conv, int64_t maxInputs) {
   if (!input || !filter || !filterNode ||
       opKindOf(filterNode) != OpKind::Const || filter.getDimSize(0) != 1 ||
       filter.getDimSize(1) != 1 ||
-      filter.getDimSize(2) != input.getDimSize(3) ||
-      input.getDimSize(3) > maxInputs ||
-      filter.getDimSize(3) < kMinExpansion * filter.getDimSize(2))
+      filter.getDimSize(2) != input.getDimSize(3))
     return false;
   auto ones = [&](StringRef name) {
     SmallVector<int64_t> values = intListAttr(conv, name);
@@ -583,6 +591,18 @@ bool isExpansion(Operation *conv, int64_t maxInputs) {
   SmallVector<int64_t> pads = intListAttr(conv, "explicit_paddings");
   return ones("strides") && ones("dilations") &&
          llvm::all_of(pads, [](int64_t pad) { return pad == 0; });
+}
+
+/// Whether `conv` is an expansion the pointwise-depthwise kernel computes
+/// (see the file comment): a pointwise convolution (isPointwise) of at
+/// most `maxInputs` input channels to at least kMinExpansion times as
+/// many.
+bool isExpansion(Operation *conv, int64_t maxInputs) {
+  if (!isPointwise(conv))
+    return false;
+  auto filter = cast<RankedTensorType>(tfg::getDataOperands(conv)[1].getType());
+  return filter.getDimSize(2) <= maxInputs &&
+         filter.getDimSize(3) >= kMinExpansion * filter.getDimSize(2);
 }
 
 /// Whether `conv` is a depthwise convolution the pointwise-depthwise
@@ -721,6 +741,72 @@ Operation *expansionRead(
   return members.front();
 }
 
+/// The most input channels of a separable group's 1x1 convolution, and
+/// the fewest pixels of its images. The group's kernel multiplies each
+/// band of rows by the whole 1x1 filter in one oneDNN call: it was faster
+/// than oneDNN's two kernels on Xception's entry flow at batch 32 (64 to
+/// 256 channels on 147 x 147 to 37 x 37 pixels: 208 against 267 ms for
+/// its second block's two separable convolutions, 188 against 225 for the
+/// third's), and slower where the filter outgrows a core's share of its
+/// L2 cache, which each band then reads again (728 channels: 59-74 ms
+/// per separable convolution of the middle flow against 58-68 for
+/// oneDNN's two kernels and the ReLU), and
+/// on small images, where the calls' overhead is a large part of each
+/// band's work (NASNetMobile's 44 to 176 channels on 28 x 28 to 7 x 7
+/// pixels: 195 against 178 ms for all of them).
+constexpr int64_t kMaxSeparableChannels = 256;
+constexpr int64_t kMinSeparablePixels = 32 * 32;
+
+/// The members a separable group takes before `pointwise` (a pointwise
+/// convolution, isPointwise): the depthwise convolution (isSimpleDepthwise)
+/// whose value, after its epilogue (no residual), `pointwise` alone reads,
+/// with that epilogue, and before them the ReLU or ReLU6 whose value the
+/// depthwise alone reads, where no other group took it. Empty when
+/// `pointwise` is no such convolution or things are on several devices.
+/// The group found for the depthwise (by its root) leaves `groups`.
+SmallVector<Operation *> separableBefore(
+    Operation *pointwise,
+    llvm::MapVector<Operation *, SmallVector<Operation *>> &groups,
+    const llvm::DenseSet<Operation *> &claimed) {
+  if (!isPointwise(pointwise))
+    return {};
+  auto filter =
+      cast<RankedTensorType>(tfg::getDataOperands(pointwise)[1].getType());
+  auto middle =
+      cast<RankedTensorType>(tfg::getDataOperands(pointwise)[0].getType());
+  if (filter.getDimSize(2) > kMaxSeparableChannels ||
+      middle.getDimSize(1) * middle.getDimSize(2) < kMinSeparablePixels)
+    return {};
+  Value input = tfg::getDataOperands(pointwise)[0];
+  Operation *producer = input.getDefiningOp();
+  if (!producer || soleReader(input) != pointwise ||
+      !sameDevice(producer, pointwise))
+    return {};
+  SmallVector<Operation *> members{producer};
+  auto group = groups.find(producer);
+  if (group != groups.end())
+    members = group->second;
+  else if (claimed.contains(producer))
+    return {};
+  Operation *depthwise = members.front();
+  if (!isSimpleDepthwise(depthwise) ||
+      addsResidual(ArrayRef(members).drop_front()))
+    return {};
+  if (group != groups.end())
+    groups.erase(group);
+  Value image = tfg::getDataOperands(depthwise)[0];
+  Operation *activation = image.getDefiningOp();
+  if (activation && tfg::isNode(activation) &&
+      (opKindOf(activation) == OpKind::Relu ||
+       opKindOf(activation) == OpKind::Relu6) &&
+      !claimed.contains(activation) && soleReader(image) == depthwise &&
+      sameDevice(activation, depthwise) &&
+      tfg::getControlOperands(activation).empty() &&
+      tfg::getDataResults(activation).size() == 1)
+    members.insert(members.begin(), activation);
+  return members;
+}
+
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
   using FuseElementwisePassBase::FuseElementwisePassBase;
@@ -802,6 +888,20 @@ struct FuseElementwisePass
           claimed.insert(members.begin(), members.end());
           numFused += 1 + chain.size();
           groups[members.back()] = std::move(members);
+          continue;
+        }
+        // A pointwise convolution that alone reads a depthwise one (with
+        // the depthwise's epilogue and the ReLU before it) takes it in.
+        if (SmallVector<Operation *> before =
+                separableBefore(node, groups, claimed);
+            !before.empty()) {
+          // The depthwise's group, the ReLU and the epilogue join.
+          numFused += 1 + chain.size() +
+                      (opKindOf(before.front()) != OpKind::DepthwiseConv2dNative);
+          before.push_back(node);
+          llvm::append_range(before, chain);
+          claimed.insert(before.begin(), before.end());
+          groups[before.back()] = std::move(before);
           continue;
         }
         if (chain.empty())

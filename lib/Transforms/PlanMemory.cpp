@@ -194,37 +194,56 @@ FailureOr<int64_t> Planner::run() {
       // reads after this position.
       // A convolution computing the group reads its input while it writes:
       // only the residual it adds (a same-shape input from outside the
-      // group) may be written over, which lets the kernel accumulate onto
-      // it in place.
+      // group, read by the epilogue after the group's last convolution)
+      // may be written over, which lets the kernel accumulate onto it in
+      // place, and not where a convolution of the group reads the same
+      // buffer (a residual that is also the image: the windows of later
+      // positions would read what the kernel wrote). The ReLU before a
+      // separable group's depthwise is read through its windows too.
       // A pooling gradient computing the group (its ReluGrad epilogue)
       // reads windows around the positions it writes: nothing is written
       // over.
       bool loopOnly = llvm::all_of(members, [](Operation *member) {
         return isElementwise(member);
       });
+      auto lastKernel = llvm::find_if(llvm::reverse(members), [](Operation *member) {
+        return !isElementwise(member);
+      });
+      size_t epilogueStart = loopOnly ? 0 : members.rend() - lastKernel;
       bool poolingGradient = llvm::any_of(members, [](Operation *member) {
         return isWindowGradient(member);
       });
-      if (isElementwise(root) && !poolingGradient) {
-        std::optional<unsigned> reuse;
-        for (Operation *member : members) {
-          if (!loopOnly && !isElementwise(member))
-            continue;
-          for (Value input : tfg::getDataOperands(member)) {
-            // What the group reads from outside is a block argument.
-            if (group) {
-              auto argument = dyn_cast<BlockArgument>(input);
-              if (!argument)
-                continue;
-              input = group.getInputOf(argument);
-            }
-            auto it = bufferOf.find(input);
-            if (!reuse && it != bufferOf.end() &&
-                input.getType() == result.getType() &&
-                buffers[it->second].end <= at)
-              reuse = it->second;
-          }
+      // The buffer of a member's input from outside the group, if any (and
+      // if it has the result's type, where `sameType`).
+      auto inputBuffer = [&](Value input,
+                             bool sameType) -> std::optional<unsigned> {
+        // What the group reads from outside is a block argument.
+        if (group) {
+          auto argument = dyn_cast<BlockArgument>(input);
+          if (!argument)
+            return std::nullopt;
+          input = group.getInputOf(argument);
         }
+        auto it = bufferOf.find(input);
+        if (it == bufferOf.end() ||
+            (sameType && input.getType() != result.getType()))
+          return std::nullopt;
+        return it->second;
+      };
+      if (isElementwise(root) && !poolingGradient) {
+        llvm::SmallDenseSet<unsigned> readByKernels;
+        for (Operation *member : ArrayRef(members).take_front(epilogueStart))
+          for (Value input : tfg::getDataOperands(member))
+            if (std::optional<unsigned> buffer = inputBuffer(input, false))
+              readByKernels.insert(*buffer);
+        std::optional<unsigned> reuse;
+        for (Operation *member : ArrayRef(members).drop_front(epilogueStart))
+          for (Value input : tfg::getDataOperands(member)) {
+            std::optional<unsigned> buffer = inputBuffer(input, true);
+            if (!reuse && buffer && buffers[*buffer].end <= at &&
+                !readByKernels.contains(*buffer))
+              reuse = buffer;
+          }
         if (reuse) {
           assign(result, *reuse);
           continue;

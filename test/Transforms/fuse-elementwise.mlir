@@ -705,3 +705,85 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %same:2 = Conv2D(%x#0, %sw#0) name("same_width") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<1x1x4x4xf32>) -> tensor<1x8x8x4xf32>
   %samed:2 = DepthwiseConv2dNative(%same#0, %sdf#0) name("same_width_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x8x8x4xf32>
 }
+
+// -----
+
+// A separable convolution: a 1x1 convolution by a constant that alone
+// reads a depthwise convolution takes the depthwise in, with the
+// depthwise's epilogue and the ReLU before it, and keeps its own epilogue
+// (bias, residual, ReLU): one group whose root is the last ReLU. A ReLU
+// also read by another node stays out (the depthwise and the 1x1 still
+// join); a depthwise also read by another node, a strided 1x1, a 1x1 by a
+// filter fed at run time, one of more than 256 input channels and one on
+// images of fewer than 32 x 32 pixels join nothing.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Relu({{.*}}) name("relu")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("pointwise")
+// CHECK-NEXT: BiasAdd({{.*}}) name("pointwise_bias")
+// CHECK-NEXT: AddV2({{.*}}) name("pointwise_residual")
+// CHECK-NEXT: %[[ROOT:[0-9]+]]:2 = Relu({{.*}}) name("pointwise_relu")
+// CHECK-NEXT: tfc.yield %[[ROOT]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("mobile_depthwise")
+// CHECK-NEXT: BiasAdd({{.*}}) name("mobile_depthwise_bias")
+// CHECK-NEXT: Relu6({{.*}}) name("mobile_depthwise_relu6")
+// CHECK-NEXT: Conv2D({{.*}}) name("mobile_pointwise")
+// CHECK-NEXT: %[[MOBILE:[0-9]+]]:2 = Relu6({{.*}}) name("mobile_pointwise_relu6")
+// CHECK-NEXT: tfc.yield %[[MOBILE]]#0
+// CHECK: Relu({{.*}}) name("shared_relu")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("after_shared_relu")
+// CHECK-NEXT: %[[AFTER:[0-9]+]]:2 = Conv2D({{.*}}) name("after_shared_pointwise")
+// CHECK-NEXT: tfc.yield %[[AFTER]]#0
+// CHECK: DepthwiseConv2dNative({{.*}}) name("shared_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("shared_pointwise")
+// CHECK: DepthwiseConv2dNative({{.*}}) name("strided_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("strided_pointwise")
+// CHECK: DepthwiseConv2dNative({{.*}}) name("fed_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("fed_pointwise")
+// CHECK: DepthwiseConv2dNative({{.*}}) name("wide_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("wide_pointwise")
+// CHECK: DepthwiseConv2dNative({{.*}}) name("small_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("small_pointwise")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x32x32x16>} : () -> tensor<1x32x32x16xf32>
+  %d:2 = Const name("d") {dtype = f32, value = dense<0.25> : tensor<3x3x16x1xf32>} : () -> tensor<3x3x16x1xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x16x16xf32>} : () -> tensor<1x1x16x16xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
+  %r:2 = Relu(%x#0) name("relu") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %dw:2 = DepthwiseConv2dNative(%r#0, %d#0) name("depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1], dilations = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %pw:2 = Conv2D(%dw#0, %w#0) name("pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %pb:2 = BiasAdd(%pw#0, %b#0) name("pointwise_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32>
+  %pa:2 = AddV2(%pb#0, %x#0) name("pointwise_residual") {T = f32} : (tensor<1x32x32x16xf32>, tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %pr:2 = Relu(%pa#0) name("pointwise_relu") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %md:2 = DepthwiseConv2dNative(%pr#0, %d#0) name("mobile_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %mdb:2 = BiasAdd(%md#0, %b#0) name("mobile_depthwise_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32>
+  %mdr:2 = Relu6(%mdb#0) name("mobile_depthwise_relu6") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %mp:2 = Conv2D(%mdr#0, %w#0) name("mobile_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %mpr:2 = Relu6(%mp#0) name("mobile_pointwise_relu6") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %sr:2 = Relu(%x#0) name("shared_relu") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %srn:2 = Neg(%sr#0) name("shared_relu_other") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %ad:2 = DepthwiseConv2dNative(%sr#0, %d#0) name("after_shared_relu") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %ap:2 = Conv2D(%ad#0, %w#0) name("after_shared_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %sd:2 = DepthwiseConv2dNative(%x#0, %d#0) name("shared_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %sp:2 = Conv2D(%sd#0, %w#0) name("shared_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %sdn:2 = Neg(%sd#0) name("shared_depthwise_other") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %td:2 = DepthwiseConv2dNative(%x#0, %d#0) name("strided_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %tp:2 = Conv2D(%td#0, %w#0) name("strided_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %fw:2 = Placeholder name("fw") {dtype = f32, shape = #tfg.shape<1x1x16x16>} : () -> tensor<1x1x16x16xf32>
+  %fd:2 = DepthwiseConv2dNative(%x#0, %d#0) name("fed_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %fp:2 = Conv2D(%fd#0, %fw#0) name("fed_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %xw:2 = Placeholder name("xw") {dtype = f32, shape = #tfg.shape<1x32x32x264>} : () -> tensor<1x32x32x264xf32>
+  %dwide:2 = Const name("dwide") {dtype = f32, value = dense<0.25> : tensor<3x3x264x1xf32>} : () -> tensor<3x3x264x1xf32>
+  %wwide:2 = Const name("wwide") {dtype = f32, value = dense<0.5> : tensor<1x1x264x16xf32>} : () -> tensor<1x1x264x16xf32>
+  %wd:2 = DepthwiseConv2dNative(%xw#0, %dwide#0) name("wide_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x264xf32>, tensor<3x3x264x1xf32>) -> tensor<1x32x32x264xf32>
+  %wp:2 = Conv2D(%wd#0, %wwide#0) name("wide_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x264xf32>, tensor<1x1x264x16xf32>) -> tensor<1x32x32x16xf32>
+  %xs:2 = Placeholder name("xs") {dtype = f32, shape = #tfg.shape<1x8x8x16>} : () -> tensor<1x8x8x16xf32>
+  %sdw:2 = DepthwiseConv2dNative(%xs#0, %d#0) name("small_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
+  %spw:2 = Conv2D(%sdw#0, %w#0) name("small_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x8x8x16xf32>
+}

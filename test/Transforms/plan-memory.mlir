@@ -228,3 +228,59 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["early:0", "out:0", "twic
     %r3 = _Retval(%twice#0) name("twice/_retval_3") {T = f32, index = 3} : (tensor<2x3xf32>) -> ()
   }
 }
+
+// -----
+
+// A group computed by convolutions writes in place only over the residual
+// its epilogue adds, and not where a convolution of the group reads the
+// same buffer. `first`, a separable group (the ReLU before its depthwise
+// reads `a`) adding `r`, is written over `r` (both in output 0, as the
+// additions after it that lead to the fetched sum); `second` reads `a`
+// (at 0, dead after it) through its ReLU and depthwise and adds `a` too:
+// writing over `a` would let a band's output overwrite rows the next
+// band's windows read, so it gets a buffer of its own (1024); `third`, a
+// 1x1 convolution adding its own image `b` (at 0 once `a` is dead),
+// likewise (2048).
+// CHECK-LABEL: tfg.graph
+// CHECK-SAME: tfc.arena_bytes = 3072
+// CHECK-DAG: name("a") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("r") {T = f32, tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {tfc.in_outputs = array<i64: 0>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}, %{{.*}}, %{{.*}}) {tfc.offsets = array<i64: 1024>}
+// CHECK-DAG: name("b") {T = f32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: tfc.fusion_group(%{{.*}}, %{{.*}}) {tfc.offsets = array<i64: 2048>}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["sum:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x4x4x16xf32>
+    %d:2 = Const name("d") {dtype = f32, value = dense<0.25> : tensor<3x3x16x1xf32>} : () -> tensor<3x3x16x1xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x16x16xf32>} : () -> tensor<1x1x16x16xf32>
+    %a:2 = Exp(%x#0) name("a") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %r:2 = Neg(%x#0) name("r") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %first:2 = tfc.fusion_group(%a#0, %d#0, %w#0, %r#0) : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>, tensor<1x1x16x16xf32>, tensor<1x4x4x16xf32>) -> (tensor<1x4x4x16xf32>, !tfg.control) {
+    ^bb0(%in: tensor<1x4x4x16xf32>, %df: tensor<3x3x16x1xf32>, %wf: tensor<1x1x16x16xf32>, %res: tensor<1x4x4x16xf32>):
+      %relu:2 = Relu(%in) name("first_relu") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      %dw:2 = DepthwiseConv2dNative(%relu#0, %df) name("first_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x4x4x16xf32>
+      %pw:2 = Conv2D(%dw#0, %wf) name("first_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x4x4x16xf32>
+      %add:2 = AddV2(%pw#0, %res) name("first_add") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      tfc.yield %add#0 : tensor<1x4x4x16xf32>
+    }
+    %second:2 = tfc.fusion_group(%a#0, %d#0, %w#0) : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>, tensor<1x1x16x16xf32>) -> (tensor<1x4x4x16xf32>, !tfg.control) {
+    ^bb0(%in: tensor<1x4x4x16xf32>, %df: tensor<3x3x16x1xf32>, %wf: tensor<1x1x16x16xf32>):
+      %relu:2 = Relu(%in) name("second_relu") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      %dw:2 = DepthwiseConv2dNative(%relu#0, %df) name("second_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x4x4x16xf32>
+      %pw:2 = Conv2D(%dw#0, %wf) name("second_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x4x4x16xf32>
+      %add:2 = AddV2(%pw#0, %in) name("second_add") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      tfc.yield %add#0 : tensor<1x4x4x16xf32>
+    }
+    %b:2 = Sqrt(%x#0) name("b") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %third:2 = tfc.fusion_group(%b#0, %w#0) : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> (tensor<1x4x4x16xf32>, !tfg.control) {
+    ^bb0(%in: tensor<1x4x4x16xf32>, %wf: tensor<1x1x16x16xf32>):
+      %pw:2 = Conv2D(%in, %wf) name("third_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x4x4x16xf32>
+      %add:2 = AddV2(%pw#0, %in) name("third_add") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      tfc.yield %add#0 : tensor<1x4x4x16xf32>
+    }
+    %s1:2 = AddV2(%first#0, %second#0) name("partial") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %sum:2 = AddV2(%s1#0, %third#0) name("sum") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %ret = _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0} : (tensor<1x4x4x16xf32>) -> ()
+  }
+}

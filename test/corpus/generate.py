@@ -465,6 +465,40 @@ def make_efficientnet_block(root):
         "swish, DepthwiseConv2D, BN, swish, 1x1 project, BN, add")
 
 
+def make_xception_block(root):
+    """Separable convolutions as Xception and MobileNet have them: ReLU,
+    SeparableConv2D, BN twice and the residual add (Xception's middle
+    flow, 24 channels: not whole vectors), then a SeparableConv2D to 32
+    channels, and MobileNet's DepthwiseConv2D, BN, ReLU6, 1x1, BN, ReLU6
+    (32 channels); on 32 x 32 images, the smallest tfc computes such
+    convolutions in one kernel."""
+    rng = seed_everything("xception_block")
+    L = keras.layers
+    inp = keras.Input((32, 32, 24), batch_size=BATCH, name="x")
+    h = inp
+    for _ in range(2):
+        h = L.ReLU()(h)
+        h = L.SeparableConv2D(24, 3, padding="same", use_bias=False)(h)
+        h = L.BatchNormalization()(h)
+    h = L.Add()([inp, h])
+    h = L.ReLU()(h)
+    h = L.SeparableConv2D(32, 3, padding="same", use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    h = L.ReLU(6.0)(h)
+    h = L.Conv2D(32, 1, use_bias=False)(h)
+    h = L.BatchNormalization()(h)
+    out = L.ReLU(6.0)(h)
+    model = keras.Model(inp, out, name="xception_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 32, 32, 24)).astype(np.float32)
+    export_keras(root, "xception_block", "Separable convolutions: Xception's "
+                 "middle flow (ReLU, SeparableConv2D, BN twice, add), a "
+                 "SeparableConv2D to more channels, MobileNet's depthwise, "
+                 "BN, ReLU6, 1x1, BN, ReLU6", model, x)
+
+
 def make_transformer_block(root):
     rng = seed_everything("transformer_block")
     L = keras.layers
@@ -2860,6 +2894,7 @@ def all_models():
         ("resnet_block", make_resnet_block),
         ("mobilenet_block", make_mobilenet_block),
         ("efficientnet_block", make_efficientnet_block),
+        ("xception_block", make_xception_block),
         ("transformer_block", make_transformer_block),
         ("lstm", make_lstm),
         ("gru", make_gru),

@@ -781,6 +781,98 @@ TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
     }
 }
 
+/// A depthwise convolution and the 1x1 after it (DepthwisePointwise.cpp)
+/// against the two reference convolutions: channels in whole vectors (the
+/// input's rows read in place) and not (44, NASNet's: padded copies),
+/// 3x3, 5x5 and 7x7 windows and 3x1 (the general loop), strides 1 and 2,
+/// SAME padding and none, one image (bands of rows, one per thread) and
+/// several, images in one band and in several with a shorter last one
+/// (two products); the input's activation, the depthwise's bias and
+/// activation, the 1x1's bias, residual (none, read, in place) and
+/// activation varied; two calls per site, with other inputs and biases.
+TEST_P(KernelTest, DepthwisePointwiseMatchesReference) {
+  struct Shape {
+    int64_t n, h, w, c, outC, kh, kw, stride, padTop, padLeft, padAfter;
+  };
+  const Shape shapes[] = {
+      {1, 9, 11, 16, 24, 3, 3, 1, 1, 1, 1},  {3, 12, 10, 44, 40, 3, 3, 2, 0, 0, 1},
+      {2, 16, 16, 32, 64, 5, 5, 2, 1, 1, 2}, {1, 14, 14, 44, 44, 7, 7, 1, 3, 3, 3},
+      {2, 10, 7, 20, 8, 3, 1, 1, 1, 0, 1},   {2, 19, 19, 200, 96, 3, 3, 1, 1, 1, 1},
+      // Past one band (64K floats): several bands, the last one shorter.
+      {2, 40, 40, 64, 48, 3, 3, 1, 1, 1, 1}, {1, 45, 30, 72, 40, 3, 3, 1, 1, 1, 1}};
+  static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;
+  unsigned seed = 700;
+  int variant = 0;
+  for (const Shape &s : shapes)
+    for (int64_t residual = 0; residual < 3; ++residual)
+      for (int64_t inputActivation :
+           {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU, TFC_ACTIVATION_RELU6}) {
+        ++variant;
+        int64_t oh = (s.h + s.padTop + s.padAfter - s.kh) / s.stride + 1;
+        int64_t padRight = s.kw == 1 ? 0 : s.padAfter;
+        int64_t ow = (s.w + s.padLeft + padRight - s.kw) / s.stride + 1;
+        int64_t depthwiseBias = variant % 2, pointwiseBias = variant % 3 != 0;
+        int64_t depthwiseActivation = variant % 4 == 0 ? TFC_ACTIVATION_RELU6
+                                                       : TFC_ACTIVATION_NONE;
+        int64_t pointwiseActivation = variant % 5;
+        sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(
+            tfc_depthwise_pointwise_params{
+                s.n, s.h, s.w, s.c, s.kh, s.kw, oh, ow, s.stride, s.stride,
+                s.padTop, s.padLeft, inputActivation, depthwiseBias,
+                depthwiseActivation, s.outC, pointwiseBias,
+                pointwiseActivation, residual}));
+        const tfc_depthwise_pointwise_params *params = sites.back().get();
+        std::vector<float> depthwise = randomVector(s.kh * s.kw * s.c, ++seed);
+        std::vector<float> pointwise = randomVector(s.c * s.outC, ++seed);
+        for (int call = 0; call < 2; ++call) {
+          std::vector<float> bias1 = randomVector(s.c, ++seed);
+          std::vector<float> bias2 = randomVector(s.outC, ++seed);
+          std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+          std::vector<float> added = randomVector(s.n * oh * ow * s.outC, ++seed);
+          std::vector<float> activated(in.size());
+          for (size_t i = 0; i < in.size(); ++i)
+            activated[i] = activate(in[i], inputActivation);
+          std::vector<float> middle(s.n * oh * ow * s.c);
+          tfc::reference::conv2d(activated.data(), depthwise.data(),
+                                 middle.data(), s.n, s.h, s.w, s.c, s.kh, s.kw,
+                                 s.c, oh, ow, s.stride, s.stride, 1, 1,
+                                 s.padTop, s.padLeft, /*multiplier=*/1);
+          for (size_t i = 0; i < middle.size(); ++i)
+            middle[i] = activate(
+                middle[i] + (depthwiseBias ? bias1[i % s.c] : 0.f),
+                depthwiseActivation);
+          std::vector<float> want(added.size());
+          tfc::reference::conv2d(middle.data(), pointwise.data(), want.data(),
+                                 s.n, oh, ow, s.c, 1, 1, s.outC, oh, ow, 1, 1,
+                                 1, 1, 0, 0);
+          for (size_t i = 0; i < want.size(); ++i)
+            want[i] = activate(want[i] +
+                                   (pointwiseBias ? bias2[i % s.outC] : 0.f) +
+                                   (residual ? added[i] : 0.f),
+                               pointwiseActivation);
+          // In place (2), the output holds the residual when called.
+          std::vector<float> got =
+              residual == 2 ? added : std::vector<float>(want.size(), 42.f);
+          tfc_cpu_depthwise_pointwise_f32(
+              runtime, in.data(), depthwise.data(),
+              depthwiseBias ? bias1.data() : nullptr, pointwise.data(),
+              pointwiseBias ? bias2.data() : nullptr,
+              residual == 2   ? got.data()
+              : residual == 1 ? added.data()
+                              : nullptr,
+              got.data(), params);
+          float scale = 2e-5f * (1 + std::sqrt(float(s.c * s.kh * s.kw)));
+          for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
+                << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+                << " out_c=" << s.outC << " window " << s.kh << "x" << s.kw
+                << " stride " << s.stride << " input activation "
+                << inputActivation << " residual " << residual << " call "
+                << call << " at " << i;
+        }
+      }
+}
+
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB
 /// group (OneDnnConv.cpp): the primitive runs on two images at a time
 /// (3 MiB each), swish after each pair; with a residual read at each

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 23
+#define TFC_RUNTIME_ABI_VERSION 24
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -853,6 +853,36 @@ void tfc_cpu_pointwise_depthwise_f32(
     const float *pointwise_bias, const float *depthwise_filter,
     const float *depthwise_bias, float *out,
     const tfc_pointwise_depthwise_params *params);
+
+/* A depthwise convolution (multiplier 1, dilation 1) and the 1x1
+ * convolution (stride 1, unpadded) that alone reads its output, the
+ * depthwise's output never written (a separable convolution: Xception's,
+ * NASNet's, MobileNet's):
+ *   out = act3(act2(depthwise(act1(in)) + bias1) . pointwise_filter
+ *              + bias2 + residual)
+ * act1 is an activation of the input as it is read (the ReLU before a
+ * Keras SeparableConv2D). The filters ([kh, kw, c, 1] and [c, out_c]) are
+ * constants of the program, laid out once per call site (`params`'
+ * address is the key); a bias or the residual may be NULL where the
+ * parameters say it is absent, and `residual` may equal `out` (then
+ * residual is 2). */
+typedef struct tfc_depthwise_pointwise_params {
+  int64_t n, h, w, c;  /* the depthwise convolution's input, NHWC */
+  int64_t kh, kw, oh, ow, stride_h, stride_w, pad_top, pad_left;
+  int64_t input_activation;                     /* enum tfc_activation */
+  int64_t depthwise_bias, depthwise_activation; /* 0 or 1; enum */
+  int64_t out_c;       /* the 1x1 convolution's output channels */
+  int64_t pointwise_bias, pointwise_activation; /* 0 or 1; enum */
+  int64_t residual; /* 0 none, 1 read from `residual`, 2 already in `out` */
+} tfc_depthwise_pointwise_params;
+TFC_ASSERT_LAYOUT(sizeof(tfc_depthwise_pointwise_params) ==
+                      19 * sizeof(int64_t),
+                  "tfc_depthwise_pointwise_params is 19 int64s");
+void tfc_cpu_depthwise_pointwise_f32(
+    tfc_runtime *runtime, const float *in, const float *depthwise_filter,
+    const float *depthwise_bias, const float *pointwise_filter,
+    const float *pointwise_bias, const float *residual, float *out,
+    const tfc_depthwise_pointwise_params *params);
 
 /* ConcatV2 of float32 pieces along an axis past the first: `rows` output
  * rows (the product of the dimensions before the axis) of `width` floats,

@@ -898,6 +898,28 @@ protected:
       return step.emitPointwiseDepthwise(all.front(), *pointwise, *depthwise,
                                          *second);
     }
+    // A depthwise convolution (maybe after a ReLU it applies to its input)
+    // and the 1x1 convolution after it, each with its epilogue: one kernel
+    // call.
+    auto pointwise = depthwise == members.end()
+                         ? members.end()
+                         : std::find_if(depthwise, members.end(),
+                                        [](Operation *member) {
+                                          return opKindOf(member) ==
+                                                 OpKind::Conv2D;
+                                        });
+    if (pointwise != members.end()) {
+      ArrayRef<Operation *> all(members);
+      size_t at = depthwise - members.begin(), pat = pointwise - members.begin();
+      FailureOr<Epilogue> first =
+          epilogueOf(*depthwise, all.slice(at + 1, pat - at - 1));
+      FailureOr<Epilogue> second = epilogueOf(*pointwise, all.drop_front(pat + 1));
+      if (failed(first) || failed(second))
+        return failure();
+      return step.emitDepthwisePointwise(at == 1 ? all.front() : nullptr,
+                                         *depthwise, *first, *pointwise,
+                                         *second);
+    }
     // A convolution or a dense layer and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {
       Operation *producer = members.front();

@@ -273,6 +273,74 @@ LogicalResult StepEmitter::emitPointwiseDepthwise(Operation *pointwise,
   return success();
 }
 
+LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
+                                                  Operation *depthwise,
+                                                  const Epilogue &first,
+                                                  Operation *pointwise,
+                                                  const Epilogue &second) {
+  Value depthwiseIn = tfg::getDataOperands(depthwise)[0];
+  Value input = inputActivation ? tfg::getDataOperands(inputActivation)[0]
+                                : depthwiseIn;
+  auto in = cast<RankedTensorType>(depthwiseIn.getType());
+  auto middle = cast<RankedTensorType>(tfg::getDataResults(depthwise)[0].getType());
+  auto filter =
+      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[1].getType());
+  auto pointwiseFilter =
+      cast<RankedTensorType>(tfg::getDataOperands(pointwise)[1].getType());
+  FailureOr<WindowGeometry> geometry =
+      windowGeometry(depthwise, in, middle, filter);
+  if (failed(geometry))
+    return error(depthwise) << "explicit_paddings must have 8 values";
+  Value outMemref = memrefFor(tfg::getDataResults(second.root)[0]);
+  if (!outMemref)
+    return error(pointwise) << "output has no buffer";
+  FailureOr<EpilogueOperands> firstOperands =
+      epilogueOperands(depthwise, &first, outMemref);
+  FailureOr<EpilogueOperands> secondOperands =
+      epilogueOperands(pointwise, &second, outMemref);
+  if (failed(firstOperands) || failed(secondOperands))
+    return failure();
+  if (first.residual)
+    return error(depthwise) << "a separable group's depthwise adds no residual";
+  const WindowGeometry &g = *geometry;
+  tfc_depthwise_pointwise_params params = {};
+  params.n = in.getDimSize(0);
+  params.h = in.getDimSize(1);
+  params.w = in.getDimSize(2);
+  params.c = in.getDimSize(3);
+  params.kh = g.kh;
+  params.kw = g.kw;
+  params.oh = g.oh;
+  params.ow = g.ow;
+  params.stride_h = g.strideH;
+  params.stride_w = g.strideW;
+  params.pad_top = g.padTop;
+  params.pad_left = g.padLeft;
+  params.input_activation =
+      !inputActivation ? TFC_ACTIVATION_NONE
+      : opKindOf(inputActivation) == OpKind::Relu ? TFC_ACTIVATION_RELU
+                                                  : TFC_ACTIVATION_RELU6;
+  params.depthwise_bias = first.bias != nullptr;
+  params.depthwise_activation = first.activation;
+  params.out_c = pointwiseFilter.getDimSize(3);
+  params.pointwise_bias = second.bias != nullptr;
+  params.pointwise_activation = second.activation;
+  params.residual = secondOperands->residualMode;
+  Location loc = pointwise->getLoc();
+  Value depthwiseFilter =
+      valueOutsideGroup(tfg::getDataOperands(depthwise)[1]);
+  Value pointwiseFilterValue =
+      valueOutsideGroup(tfg::getDataOperands(pointwise)[1]);
+  callKernel(loc, kernelName("depthwise_pointwise_f32"),
+             {pointerTo(memrefFor(valueOutsideGroup(input))),
+              pointerTo(memrefFor(depthwiseFilter)), firstOperands->bias,
+              pointerTo(memrefFor(pointwiseFilterValue)), secondOperands->bias,
+              secondOperands->residual, pointerTo(outMemref),
+              constantParams(loc, params)},
+             {});
+  return success();
+}
+
 } // namespace tfc
 
 namespace tfc {

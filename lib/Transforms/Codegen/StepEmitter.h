@@ -100,6 +100,17 @@ public:
                                              const Epilogue &first,
                                              mlir::Operation *depthwise,
                                              const Epilogue &second);
+  /// A depthwise convolution and the 1x1 convolution that alone reads its
+  /// output (tfc-fuse-elementwise's separable groups), each with its
+  /// epilogue (the 1x1's may add a residual), and `inputActivation`, the
+  /// ReLU or ReLU6 whose value only the depthwise reads, or null: one call
+  /// of the depthwise-pointwise kernel, which never writes the depthwise
+  /// output.
+  mlir::LogicalResult emitDepthwisePointwise(mlir::Operation *inputActivation,
+                                             mlir::Operation *depthwise,
+                                             const Epilogue &first,
+                                             mlir::Operation *pointwise,
+                                             const Epilogue &second);
   /// The operands a kernel call takes for an epilogue whose root writes
   /// `out`: pointers to the bias and the residual (null pointers where
   /// there are none), and how the residual is read (0 none, 1 from its

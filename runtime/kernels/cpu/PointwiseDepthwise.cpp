@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DepthwiseRow.h"
 #include "NativeVector.h"
 #include "OneDnn.h"
 #include "Parallel.h"
@@ -59,9 +60,6 @@ constexpr int kTileVectors = 4;
 constexpr int kTilePixels = 4;
 constexpr int kTileVectors = 3;
 #endif
-
-/// The output pixels the depthwise loop computes at once.
-constexpr int kDepthwisePixels = 8;
 
 /// The most floats of expanded rows a thread keeps (its L2 cache's
 /// share): an image whose expanded slice fits is expanded whole, in one
@@ -174,109 +172,6 @@ void expand(const float *in, int64_t pixels, const Params &p,
   }
 }
 
-/// One output row of the depthwise window over expanded rows (`rows[i]`
-/// is input row top + i, or null where it is padding), channel vectors
-/// [first, last): dst[x][(v - first) * kNativeLanes...] at x * dstStride.
-/// KH, KW and S (the horizontal stride) are the window's when known at
-/// compile time (each input is then loaded once for all the outputs of a
-/// block that read it), 0 for any.
-template <int KH, int KW, int S>
-void depthwiseRow(const float *const *rows, const Params &p,
-                  const Operands &o, int64_t first, int64_t last,
-                  float *dst, int64_t dstStride) {
-  const PackedFilters &f = o.f;
-  const int64_t kh = KH ? KH : p.kh, kw = KW ? KW : p.kw;
-  auto store = [&](float *at, NativeFloats value) {
-    storeNative(at, tfc::vector_math::activation(value, p.depthwise_activation));
-  };
-  const int64_t channels = f.vectors * kNativeLanes;
-  const int64_t stride = (last - first) * kNativeLanes;
-  // Pixel by pixel, all the slice's channels of one pixel (or block of
-  // pixels) before the next: the output is written in order.
-  for (int64_t x = 0; x < p.ow;) {
-    int64_t left = x * p.stride_w - p.pad_left;
-    // Blocks of kDepthwisePixels outputs whose windows lie inside the
-    // row: independent sums, so that the multiply-adds of one pixel's
-    // taps do not wait on each other.
-    if (x + kDepthwisePixels <= p.ow && left >= 0 &&
-        left + (kDepthwisePixels - 1) * p.stride_w + kw <= p.w) {
-      for (int64_t v = first; v < last; ++v) {
-        int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
-        const float *taps = f.depthwise.data() + ch;
-        NativeFloats acc[kDepthwisePixels];
-        NativeFloats bias = loadNative(o.depthwiseBias.data() + ch);
-        for (int u = 0; u < kDepthwisePixels; ++u)
-          acc[u] = bias;
-        for (int64_t i = 0; i < kh; ++i) {
-          if (!rows[i])
-            continue;
-          const float *row = rows[i] + at + left * stride;
-          const float *rowTaps = taps + i * kw * channels;
-          if constexpr (S > 0) {
-            // Each input pixel loaded once, for every output whose window
-            // holds it (the conditions fold away, unrolled).
-            NativeFloats t[KW];
-            for (int j = 0; j < KW; ++j)
-              t[j] = loadNative(rowTaps + j * channels);
-            constexpr int span = (kDepthwisePixels - 1) * S + KW;
-#pragma GCC unroll 64
-            for (int in = 0; in < span; ++in) {
-              NativeFloats value = loadNative(row + in * stride);
-#pragma GCC unroll 16
-              for (int u = 0; u < kDepthwisePixels; ++u)
-                if (in - u * S >= 0 && in - u * S < KW)
-                  acc[u] += value * t[in - u * S];
-            }
-          } else {
-            for (int64_t j = 0; j < kw; ++j) {
-              NativeFloats t = loadNative(rowTaps + j * channels);
-              for (int u = 0; u < kDepthwisePixels; ++u)
-                acc[u] += loadNative(row + (u * p.stride_w + j) * stride) * t;
-            }
-          }
-        }
-        for (int u = 0; u < kDepthwisePixels; ++u)
-          store(dst + (x + u) * dstStride + at, acc[u]);
-      }
-      x += kDepthwisePixels;
-      continue;
-    }
-    // The others one by one, tap by tap, skipping the padding.
-    for (int64_t v = first; v < last; ++v) {
-      int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
-      const float *taps = f.depthwise.data() + ch;
-      NativeFloats acc = loadNative(o.depthwiseBias.data() + ch);
-      for (int64_t i = 0; i < kh; ++i) {
-        if (!rows[i])
-          continue;
-        const float *row = rows[i] + at;
-        for (int64_t j = 0; j < kw; ++j)
-          if (left + j >= 0 && left + j < p.w)
-            acc += loadNative(row + (left + j) * stride) *
-                   loadNative(taps + (i * kw + j) * channels);
-      }
-      store(dst + x * dstStride + at, acc);
-    }
-    ++x;
-  }
-}
-
-using DepthwiseRow = void (*)(const float *const *, const Params &,
-                              const Operands &, int64_t, int64_t,
-                              float *, int64_t);
-
-DepthwiseRow depthwiseRowFor(const Params &p) {
-  if (p.kh == 3 && p.kw == 3)
-    return p.stride_w == 1   ? depthwiseRow<3, 3, 1>
-           : p.stride_w == 2 ? depthwiseRow<3, 3, 2>
-                             : depthwiseRow<3, 3, 0>;
-  if (p.kh == 5 && p.kw == 5)
-    return p.stride_w == 1   ? depthwiseRow<5, 5, 1>
-           : p.stride_w == 2 ? depthwiseRow<5, 5, 2>
-                             : depthwiseRow<5, 5, 0>;
-  return depthwiseRow<0, 0, 0>;
-}
-
 /// Image `b`'s output rows [firstRow, lastRow), channel vectors [first,
 /// last) (see the file comment).
 void part(const float *in, float *out, const Params &p, const Operands &o,
@@ -290,7 +185,12 @@ void part(const float *in, float *out, const Params &p, const Operands &o,
   int64_t slots = whole ? p.h : p.kh;
   expanded.resize(slots * rowFloats);
   row.resize(p.ow * width);
-  DepthwiseRow depthwise = depthwiseRowFor(p);
+  tfc::DepthwiseRowFunction depthwise =
+      tfc::depthwiseRowFor(p.kh, p.kw, p.stride_w);
+  const tfc::DepthwiseWindow window{
+      p.kh, p.kw, p.w, p.ow, p.stride_w, p.pad_left,
+      o.f.vectors * kNativeLanes, o.f.depthwise.data(),
+      o.depthwiseBias.data(), p.depthwise_activation};
   std::vector<const float *> rows(p.kh);
   const float *image = in + b * p.h * p.w * p.c;
   int64_t next = 0; // The first input row not expanded yet.
@@ -322,10 +222,10 @@ void part(const float *in, float *out, const Params &p, const Operands &o,
     int64_t count = std::min(last * kNativeLanes, p.expanded) - begin;
     float *dst = out + (b * p.oh + y) * p.ow * p.expanded + begin;
     if (count == width) {
-      depthwise(rows.data(), p, o, first, last, dst, p.expanded);
+      depthwise(rows.data(), window, first, last, dst, p.expanded);
       continue;
     }
-    depthwise(rows.data(), p, o, first, last, row.data(), width);
+    depthwise(rows.data(), window, first, last, row.data(), width);
     for (int64_t x = 0; x < p.ow; ++x)
       std::memcpy(dst + x * p.expanded, row.data() + x * width,
                   count * sizeof(float));

@@ -1,0 +1,377 @@
+//===- DepthwisePointwise.cpp - a separable convolution in one pass -------===//
+//
+// A depthwise convolution and the 1x1 convolution that alone reads its
+// output (Keras' SeparableConv2D, MobileNet's depthwise and pointwise
+// layers), computed band by band so that the depthwise output is never
+// written to memory. Xception's middle flow runs 24 of them on 19 x 19 x
+// 728 images; oneDNN's depthwise kernel is bound by memory there (it
+// writes a tensor the size of its input, 34 MB at batch 32, and the 1x1
+// convolution reads it back), and the ReLU before each separable
+// convolution is one more pass over the input, which here is applied as
+// the input is read.
+//
+// Each thread takes bands of output rows of one image (whole images when
+// they fit the band's share of its L2 cache). For each output row it
+// copies the input rows the window reaches that it lacks into a ring of
+// kh rows, padded to whole vectors of channels and with the input's
+// activation applied, runs the shared depthwise row loop (DepthwiseRow.h)
+// into the band's buffer, and when the band is done multiplies the buffer
+// by the 1x1 filter with oneDNN's matmul primitive (its brgemm kernels,
+// the weights reordered once into its blocked layout; bias, residual and
+// activation as it writes), on the calling thread: oneDNN runs a
+// primitive called inside a parallel region on that thread alone.
+//
+// Where oneDNN has no brgemm matmul (below AVX-512 in oneDNN 2.6, whose
+// matmul there wraps sgemm, which would pack the filter at every band),
+// the depthwise output is written whole and the 1x1 convolution reads it
+// back as it would alone: the two passes of the unfused graph, with the
+// input's activation still applied as it is read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DepthwiseRow.h"
+#include "NativeVector.h"
+#include "OneDnn.h"
+#include "Parallel.h"
+#include "Runtime.h"
+#include "VectorMath.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <omp.h>
+#include <vector>
+
+namespace {
+
+using Params = tfc_depthwise_pointwise_params;
+using dnnl::memory;
+using Tag = memory::format_tag;
+using tfc::kNativeLanes;
+using tfc::loadNative;
+using tfc::NativeFloats;
+using tfc::storeNative;
+
+/// The most floats of depthwise output a band holds (a share of a core's
+/// L2 cache, beside the 1x1 filter's blocks the product streams).
+constexpr int64_t kBandFloats = int64_t(64) << 10;
+
+/// The 1x1 convolution of one band: `rows` pixels of the band's buffer
+/// (the channels padded to whole vectors) by the filter (with zero rows
+/// for the padding: oneDNN's brgemm matmul takes no rows of A further
+/// apart than their length).
+struct BandProduct {
+  dnnl::matmul matmul;
+  memory::desc src, dst, bias, scratchpad;
+  std::shared_ptr<memory> weights;
+};
+
+/// What a call site keeps (see the file comment): the depthwise filter
+/// padded to `vectors` whole vectors of channels, its bands, and the
+/// products of a whole band and of the last (shorter) one, or none where
+/// oneDNN has no brgemm matmul.
+struct Site {
+  int64_t vectors = 0;
+  std::vector<float> taps;
+  int64_t bandRows = 0, bands = 0;
+  std::unique_ptr<BandProduct> whole, last;
+  /// The 1x1 convolution's own parameters, for runInTwoPasses.
+  tfc_conv2d_params pointwise{};
+};
+
+/// `values` ([rows][c], or zeros where null) with each row padded to
+/// `channels` floats.
+std::vector<float> padded(const float *values, int64_t rows, int64_t c,
+                          int64_t channels) {
+  std::vector<float> out(rows * channels, 0.f);
+  if (values)
+    for (int64_t r = 0; r < rows; ++r)
+      std::copy_n(values + r * c, c, out.data() + r * channels);
+  return out;
+}
+
+/// The product of `rows` band pixels, or null where oneDNN's matmul for
+/// it is not a brgemm one. `shared` is another band's product, whose
+/// reordered weights this one takes where the layouts agree.
+std::unique_ptr<BandProduct> makeProduct(const Params &p, int64_t channels,
+                                         int64_t rows, const float *filter,
+                                         const BandProduct *shared) {
+  dnnl::engine &engine = tfc::onednn::engine();
+  auto f32 = memory::data_type::f32;
+  auto result = std::make_unique<BandProduct>();
+  result->src = memory::desc({rows, channels}, f32, Tag::ab);
+  result->dst = memory::desc({rows, p.out_c}, f32, Tag::ab);
+  memory::desc anyWeights({channels, p.out_c}, f32, Tag::any);
+  if (p.pointwise_bias)
+    result->bias = memory::desc({1, p.out_c}, f32, Tag::ab);
+  auto desc = p.pointwise_bias
+                  ? dnnl::matmul::desc(result->src, anyWeights, result->bias,
+                                       result->dst)
+                  : dnnl::matmul::desc(result->src, anyWeights, result->dst);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  attr.set_post_ops(tfc::onednn::epiloguePostOps(p.residual, result->dst,
+                                                 p.pointwise_activation));
+  dnnl::matmul::primitive_desc pd(desc, attr, engine);
+  if (std::strncmp(pd.impl_info_str(), "brg", 3) != 0)
+    return nullptr;
+  result->matmul = dnnl::matmul(pd);
+  result->scratchpad = pd.scratchpad_desc();
+  if (shared && shared->weights->get_desc() == pd.weights_desc()) {
+    result->weights = shared->weights;
+    return result;
+  }
+  std::vector<float> paddedFilter(channels * p.out_c, 0.f);
+  std::copy_n(filter, p.c * p.out_c, paddedFilter.data());
+  memory user(memory::desc({channels, p.out_c}, f32, Tag::ab), engine,
+              paddedFilter.data());
+  result->weights = std::make_shared<memory>(pd.weights_desc(), engine);
+  dnnl::stream &stream = tfc::onednn::stream();
+  dnnl::reorder(user, *result->weights).execute(stream, user, *result->weights);
+  stream.wait();
+  return result;
+}
+
+std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
+                               const float *depthwiseFilter,
+                               const float *pointwiseFilter) {
+  auto site = std::make_unique<Site>();
+  site->vectors = (p.c + kNativeLanes - 1) / kNativeLanes;
+  int64_t channels = site->vectors * kNativeLanes;
+  site->taps = padded(depthwiseFilter, p.kh * p.kw, p.c, channels);
+  // Bands that fit kBandFloats, at least as many as the threads need.
+  int64_t rowFloats = p.ow * channels;
+  int64_t bandRows = std::clamp<int64_t>(kBandFloats / rowFloats, 1, p.oh);
+  int64_t bands = (p.oh + bandRows - 1) / bandRows;
+  if (p.n * bands < threads)
+    bands = std::min(p.oh, (threads + p.n - 1) / p.n);
+  site->bandRows = (p.oh + bands - 1) / bands;
+  site->bands = (p.oh + site->bandRows - 1) / site->bandRows;
+  // oneDNN's brgemm matmul splits its work for the threads OpenMP offers
+  // when it is made: one, as each band's runs on one.
+  omp_set_num_threads(1);
+  try {
+    site->whole = makeProduct(p, channels, site->bandRows * p.ow,
+                              pointwiseFilter, nullptr);
+    int64_t lastRows = p.oh - (site->bands - 1) * site->bandRows;
+    if (site->whole && lastRows != site->bandRows) {
+      site->last = makeProduct(p, channels, lastRows * p.ow, pointwiseFilter,
+                               site->whole.get());
+      if (!site->last)
+        site->whole = nullptr;
+    }
+  } catch (const dnnl::error &) {
+    site->whole = nullptr;
+    site->last = nullptr;
+  }
+  omp_set_num_threads(int(threads));
+  site->pointwise = tfc_conv2d_params{
+      p.n, p.oh, p.ow, p.c, 1, 1, p.out_c, p.oh, p.ow, 1, 1, 1, 1, 0, 0,
+      /*depthwise=*/0, /*filter_constant=*/1, p.pointwise_activation,
+      p.pointwise_bias, p.residual};
+  return site;
+}
+
+/// What a call computes with: the site, this call's depthwise bias padded
+/// (it may be computed at run time), and the call's pointers.
+struct Call {
+  const Params &p;
+  const Site &site;
+  std::vector<float> depthwiseBias;
+  const float *in, *pointwiseBias, *residual;
+  float *out;
+};
+
+/// Input row `iy` of image `b`, `w` pixels of `channels` floats with the
+/// input's activation applied, the padding lanes zeros.
+void copyRow(const Call &call, int64_t b, int64_t iy, int64_t channels,
+             float *dst) {
+  const Params &p = call.p;
+  const float *src = call.in + (b * p.h + iy) * p.w * p.c;
+  auto act = [&](NativeFloats v) {
+    return tfc::vector_math::activation(v, p.input_activation);
+  };
+  for (int64_t x = 0; x < p.w; ++x) {
+    const float *s = src + x * p.c;
+    float *d = dst + x * channels;
+    int64_t j = 0;
+    for (; j + kNativeLanes <= p.c; j += kNativeLanes)
+      storeNative(d + j, act(loadNative(s + j)));
+    // Zero lanes stay zeros under every activation.
+    if (j < p.c)
+      storeNative(d + j, act(tfc::loadNativeFirst(s + j, p.c - j)));
+  }
+}
+
+/// The depthwise output of image `b`'s rows [firstRow, lastRow), one row
+/// at a time: each `ow` pixels of whole vectors of channels at
+/// rowOut(y), which gets them.
+template <typename RowOut>
+void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
+                   int64_t lastRow, RowOut rowOut) {
+  const Params &p = call.p;
+  const Site &site = call.site;
+  int64_t channels = site.vectors * kNativeLanes;
+  int64_t rowFloats = p.w * channels;
+  // The input's rows as they are where no copy changes them.
+  bool inPlace = channels == p.c && p.input_activation == TFC_ACTIVATION_NONE;
+  thread_local std::vector<float> ring;
+  if (!inPlace)
+    ring.resize(p.kh * rowFloats);
+  const tfc::DepthwiseWindow window{
+      p.kh, p.kw, p.w, p.ow, p.stride_w, p.pad_left, channels,
+      site.taps.data(), call.depthwiseBias.data(), p.depthwise_activation};
+  tfc::DepthwiseRowFunction row =
+      tfc::depthwiseRowFor(p.kh, p.kw, p.stride_w);
+  std::vector<const float *> rows(p.kh);
+  int64_t next = 0; // The first input row not in the ring yet.
+  for (int64_t y = firstRow; y < lastRow; ++y) {
+    int64_t top = y * p.stride_h - p.pad_top;
+    if (!inPlace) {
+      int64_t from = std::max({top, next, int64_t(0)});
+      int64_t to = std::min(top + p.kh, p.h);
+      for (int64_t iy = from; iy < to; ++iy)
+        copyRow(call, b, iy, channels,
+                ring.data() + (iy % p.kh) * rowFloats);
+      next = std::max(next, to);
+    }
+    for (int64_t i = 0; i < p.kh; ++i) {
+      int64_t iy = top + i;
+      if (iy < 0 || iy >= p.h)
+        rows[i] = nullptr;
+      else
+        rows[i] = inPlace ? call.in + (b * p.h + iy) * rowFloats
+                          : ring.data() + (iy % p.kh) * rowFloats;
+    }
+    row(rows.data(), window, 0, site.vectors, rowOut(y), channels);
+  }
+}
+
+/// Band `band` of image `b`: its depthwise output into the thread's
+/// buffer, then its product into the output.
+void runBand(const Call &call, int64_t b, int64_t band) {
+  const Params &p = call.p;
+  const Site &site = call.site;
+  int64_t channels = site.vectors * kNativeLanes;
+  int64_t firstRow = band * site.bandRows;
+  int64_t lastRow = std::min(firstRow + site.bandRows, p.oh);
+  thread_local std::vector<float> buffer;
+  buffer.resize(site.bandRows * p.ow * channels);
+  depthwiseRows(call, b, firstRow, lastRow, [&](int64_t y) {
+    return buffer.data() + (y - firstRow) * p.ow * channels;
+  });
+  const BandProduct &product =
+      lastRow - firstRow == site.bandRows ? *site.whole : *site.last;
+  int64_t offset = (b * p.oh + firstRow) * p.ow * p.out_c;
+  dnnl::stream &stream = tfc::onednn::stream();
+  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
+      &product, [&](tfc::onednn::CallArguments &made) {
+        made.addUnbound(DNNL_ARG_SRC, product.src);
+        made.addUnbound(DNNL_ARG_DST, product.dst);
+        made.addScratchpad(product.scratchpad);
+        made.add(DNNL_ARG_WEIGHTS, *product.weights);
+        if (p.pointwise_bias)
+          made.addUnbound(DNNL_ARG_BIAS, product.bias);
+        if (p.residual == 1)
+          made.addUnbound(tfc::onednn::kResidualArgument, product.dst);
+      });
+  bound.bind(DNNL_ARG_SRC, buffer.data());
+  bound.bind(DNNL_ARG_DST, call.out + offset);
+  bound.bindScratchpad();
+  if (p.pointwise_bias)
+    bound.bind(DNNL_ARG_BIAS, call.pointwiseBias);
+  if (p.residual == 1)
+    bound.bind(tfc::onednn::kResidualArgument, call.residual + offset);
+  product.matmul.execute(stream, bound.all());
+  stream.wait();
+}
+
+/// Without a brgemm matmul: the depthwise output of every image into a
+/// buffer kept for the next call (of any site), then the 1x1 convolution
+/// as tfc_cpu_conv2d_dnnl_f32 computes it alone (see the file comment).
+void runInTwoPasses(tfc_runtime *runtime, const Call &call,
+                    const float *pointwiseFilter) {
+  const Params &p = call.p;
+  const Site &site = call.site;
+  int64_t channels = site.vectors * kNativeLanes;
+  static std::vector<float> depthwise;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  depthwise.resize(std::max<size_t>(depthwise.size(), p.n * p.oh * p.ow * p.c));
+  tfc::parallelFor(
+      runtime, p.n * site.bands,
+      Eigen::TensorOpCost(4.0 * site.bandRows * p.stride_h * p.w * p.c,
+                          4.0 * site.bandRows * p.ow * p.c,
+                          2.0 * site.bandRows * p.ow * p.c * p.kh * p.kw),
+      [&](int64_t first, int64_t last) {
+        thread_local std::vector<float> row;
+        row.resize(p.ow * channels);
+        for (int64_t unit = first; unit < last; ++unit) {
+          int64_t b = unit / site.bands, band = unit % site.bands;
+          int64_t firstRow = band * site.bandRows;
+          int64_t lastRow = std::min(firstRow + site.bandRows, p.oh);
+          float *image = depthwise.data() + b * p.oh * p.ow * p.c;
+          int64_t previous = -1;
+          auto copyOut = [&] {
+            for (int64_t x = 0; x < p.ow; ++x)
+              std::memcpy(image + (previous * p.ow + x) * p.c,
+                          row.data() + x * channels, p.c * sizeof(float));
+          };
+          // Each row is copied out when the next is asked for.
+          depthwiseRows(call, b, firstRow, lastRow, [&](int64_t y) {
+            if (previous >= 0)
+              copyOut();
+            previous = y;
+            return row.data();
+          });
+          copyOut();
+        }
+      });
+  tfc_cpu_conv2d_dnnl_f32(runtime, depthwise.data(), pointwiseFilter,
+                          call.pointwiseBias, call.residual, call.out,
+                          &site.pointwise);
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_depthwise_pointwise_f32(
+    tfc_runtime *runtime, const float *in, const float *depthwiseFilter,
+    const float *depthwiseBias, const float *pointwiseFilter,
+    const float *pointwiseBias, const float *residual, float *out,
+    const tfc_depthwise_pointwise_params *params) {
+  const Params &p = *params;
+  if (p.n == 0 || p.oh == 0 || p.ow == 0 || p.out_c == 0)
+    return;
+  int64_t threads = std::max(runtime->threads, 1);
+  static tfc::onednn::PrimitiveCache<Site> cache;
+  const Site *site = cache.lookup(params, [&] {
+    return makeSite(p, threads, depthwiseFilter, pointwiseFilter);
+  });
+  int64_t channels = site->vectors * kNativeLanes;
+  Call call{p,
+            *site,
+            padded(p.depthwise_bias ? depthwiseBias : nullptr, 1, p.c,
+                   channels),
+            in,
+            pointwiseBias,
+            residual,
+            out};
+  if (!site->whole) {
+    runInTwoPasses(runtime, call, pointwiseFilter);
+    return;
+  }
+  double bandFlops = 2.0 * site->bandRows * p.ow * p.c *
+                     (p.kh * p.kw + p.out_c);
+  tfc::parallelFor(
+      runtime, p.n * site->bands,
+      Eigen::TensorOpCost(4.0 * site->bandRows * p.stride_h * p.w * p.c,
+                          4.0 * site->bandRows * p.ow * p.out_c,
+                          bandFlops / 2),
+      [&](int64_t first, int64_t last) {
+        for (int64_t unit = first; unit < last; ++unit)
+          runBand(call, unit / site->bands, unit % site->bands);
+      });
+}
