@@ -81,6 +81,31 @@ FailureOr<WindowGeometry> windowGeometry(Operation *node,
   return g;
 }
 
+/// The geometry of a depthwise convolution node, whose input, output and
+/// filter are static (the fused kernels' depthwise halves).
+FailureOr<WindowGeometry> depthwiseGeometry(Operation *depthwise) {
+  return windowGeometry(
+      depthwise,
+      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[0].getType()),
+      cast<RankedTensorType>(tfg::getDataResults(depthwise)[0].getType()),
+      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[1].getType()));
+}
+
+/// The window fields tfc_pointwise_depthwise_params and
+/// tfc_depthwise_pointwise_params share (a depthwise window: no
+/// dilation), from `g`.
+template <typename Params>
+void setDepthwiseWindow(Params &params, const WindowGeometry &g) {
+  params.kh = g.kh;
+  params.kw = g.kw;
+  params.oh = g.oh;
+  params.ow = g.ow;
+  params.stride_h = g.strideH;
+  params.stride_w = g.strideW;
+  params.pad_top = g.padTop;
+  params.pad_left = g.padLeft;
+}
+
 /// The geometry fields tfc_conv2d_params and tfc_conv2d_backprop_params
 /// share, from `g` and the filter's last dimension `outC`.
 template <typename Params>
@@ -218,15 +243,8 @@ LogicalResult StepEmitter::emitPointwiseDepthwise(Operation *pointwise,
                                                   Operation *depthwise,
                                                   const Epilogue &second) {
   Value input = tfg::getDataOperands(pointwise)[0];
-  Value expanded = tfg::getDataResults(depthwise)[0];
   auto in = cast<RankedTensorType>(input.getType());
-  auto depthwiseIn =
-      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[0].getType());
-  auto out = cast<RankedTensorType>(expanded.getType());
-  auto filter =
-      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[1].getType());
-  FailureOr<WindowGeometry> geometry =
-      windowGeometry(depthwise, depthwiseIn, out, filter);
+  FailureOr<WindowGeometry> geometry = depthwiseGeometry(depthwise);
   if (failed(geometry))
     return error(depthwise) << "explicit_paddings must have 8 values";
   Value outMemref = memrefFor(tfg::getDataResults(second.root)[0]);
@@ -247,14 +265,7 @@ LogicalResult StepEmitter::emitPointwiseDepthwise(Operation *pointwise,
   params.w = in.getDimSize(2);
   params.c = in.getDimSize(3);
   params.expanded = g.c;
-  params.kh = g.kh;
-  params.kw = g.kw;
-  params.oh = g.oh;
-  params.ow = g.ow;
-  params.stride_h = g.strideH;
-  params.stride_w = g.strideW;
-  params.pad_top = g.padTop;
-  params.pad_left = g.padLeft;
+  setDepthwiseWindow(params, g);
   params.pointwise_bias = first.bias != nullptr;
   params.pointwise_activation = first.activation;
   params.depthwise_bias = second.bias != nullptr;
@@ -278,17 +289,11 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
                                                   const Epilogue &first,
                                                   Operation *pointwise,
                                                   const Epilogue &second) {
-  Value depthwiseIn = tfg::getDataOperands(depthwise)[0];
   Value input = inputActivation ? tfg::getDataOperands(inputActivation)[0]
-                                : depthwiseIn;
-  auto in = cast<RankedTensorType>(depthwiseIn.getType());
-  auto middle = cast<RankedTensorType>(tfg::getDataResults(depthwise)[0].getType());
-  auto filter =
-      cast<RankedTensorType>(tfg::getDataOperands(depthwise)[1].getType());
+                                : tfg::getDataOperands(depthwise)[0];
   auto pointwiseFilter =
       cast<RankedTensorType>(tfg::getDataOperands(pointwise)[1].getType());
-  FailureOr<WindowGeometry> geometry =
-      windowGeometry(depthwise, in, middle, filter);
+  FailureOr<WindowGeometry> geometry = depthwiseGeometry(depthwise);
   if (failed(geometry))
     return error(depthwise) << "explicit_paddings must have 8 values";
   Value outMemref = memrefFor(tfg::getDataResults(second.root)[0]);
@@ -304,18 +309,11 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
     return error(depthwise) << "a separable group's depthwise adds no residual";
   const WindowGeometry &g = *geometry;
   tfc_depthwise_pointwise_params params = {};
-  params.n = in.getDimSize(0);
-  params.h = in.getDimSize(1);
-  params.w = in.getDimSize(2);
-  params.c = in.getDimSize(3);
-  params.kh = g.kh;
-  params.kw = g.kw;
-  params.oh = g.oh;
-  params.ow = g.ow;
-  params.stride_h = g.strideH;
-  params.stride_w = g.strideW;
-  params.pad_top = g.padTop;
-  params.pad_left = g.padLeft;
+  params.n = g.n;
+  params.h = g.h;
+  params.w = g.w;
+  params.c = g.c;
+  setDepthwiseWindow(params, g);
   params.input_activation =
       !inputActivation ? TFC_ACTIVATION_NONE
       : opKindOf(inputActivation) == OpKind::Relu ? TFC_ACTIVATION_RELU
