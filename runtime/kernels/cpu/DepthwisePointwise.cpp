@@ -59,16 +59,6 @@ using tfc::storeNative;
 /// L2 cache, beside the 1x1 filter's blocks the product streams).
 constexpr int64_t kBandFloats = int64_t(64) << 10;
 
-/// The 1x1 convolution of one band: `rows` pixels of the band's buffer
-/// (the channels padded to whole vectors) by the filter (with zero rows
-/// for the padding: oneDNN's brgemm matmul takes no rows of A further
-/// apart than their length).
-struct BandProduct {
-  dnnl::matmul matmul;
-  memory::desc src, dst, bias, scratchpad;
-  std::shared_ptr<memory> weights;
-};
-
 /// What a call site keeps (see the file comment): the depthwise filter
 /// padded to `vectors` whole vectors of channels, its bands, and the
 /// products of a whole band and of the last (shorter) one, or none where
@@ -77,62 +67,26 @@ struct Site {
   int64_t vectors = 0;
   std::vector<float> taps;
   int64_t bandRows = 0, bands = 0;
-  std::unique_ptr<BandProduct> whole, last;
+  std::unique_ptr<tfc::onednn::BrgemmProduct> whole, last;
   /// The 1x1 convolution's own parameters, for runInTwoPasses.
   tfc_conv2d_params pointwise{};
 };
 
-/// `values` ([rows][c], or zeros where null) with each row padded to
-/// `channels` floats.
-std::vector<float> padded(const float *values, int64_t rows, int64_t c,
-                          int64_t channels) {
-  std::vector<float> out(rows * channels, 0.f);
-  if (values)
-    for (int64_t r = 0; r < rows; ++r)
-      std::copy_n(values + r * c, c, out.data() + r * channels);
-  return out;
-}
-
-/// The product of `rows` band pixels, or null where oneDNN's matmul for
-/// it is not a brgemm one. `shared` is another band's product, whose
-/// reordered weights this one takes where the layouts agree.
-std::unique_ptr<BandProduct> makeProduct(const Params &p, int64_t channels,
-                                         int64_t rows, const float *filter,
-                                         const BandProduct *shared) {
-  dnnl::engine &engine = tfc::onednn::engine();
-  auto f32 = memory::data_type::f32;
-  auto result = std::make_unique<BandProduct>();
-  result->src = memory::desc({rows, channels}, f32, Tag::ab);
-  result->dst = memory::desc({rows, p.out_c}, f32, Tag::ab);
-  memory::desc anyWeights({channels, p.out_c}, f32, Tag::any);
-  if (p.pointwise_bias)
-    result->bias = memory::desc({1, p.out_c}, f32, Tag::ab);
-  auto desc = p.pointwise_bias
-                  ? dnnl::matmul::desc(result->src, anyWeights, result->bias,
-                                       result->dst)
-                  : dnnl::matmul::desc(result->src, anyWeights, result->dst);
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  attr.set_post_ops(tfc::onednn::epiloguePostOps(p.residual, result->dst,
-                                                 p.pointwise_activation));
-  dnnl::matmul::primitive_desc pd(desc, attr, engine);
-  if (std::strncmp(pd.impl_info_str(), "brg", 3) != 0)
-    return nullptr;
-  result->matmul = dnnl::matmul(pd);
-  result->scratchpad = pd.scratchpad_desc();
-  if (shared && shared->weights->get_desc() == pd.weights_desc()) {
-    result->weights = shared->weights;
-    return result;
-  }
+/// The 1x1 convolution of `rows` band pixels: the band's buffer (its
+/// channels padded to whole vectors, `channels`) by the filter with zero
+/// rows for the padding (oneDNN's brgemm matmul takes no rows of A further
+/// apart than their length); null where oneDNN has no brgemm matmul.
+/// `shared` is another band's product, whose reordered filter this one
+/// takes where the layouts agree.
+std::unique_ptr<tfc::onednn::BrgemmProduct>
+makeProduct(const Params &p, int64_t channels, int64_t rows,
+            const float *filter, const tfc::onednn::BrgemmProduct *shared) {
   std::vector<float> paddedFilter(channels * p.out_c, 0.f);
   std::copy_n(filter, p.c * p.out_c, paddedFilter.data());
-  memory user(memory::desc({channels, p.out_c}, f32, Tag::ab), engine,
-              paddedFilter.data());
-  result->weights = std::make_shared<memory>(pd.weights_desc(), engine);
-  dnnl::stream &stream = tfc::onednn::stream();
-  dnnl::reorder(user, *result->weights).execute(stream, user, *result->weights);
-  stream.wait();
-  return result;
+  memory::desc user({channels, p.out_c}, memory::data_type::f32, Tag::ab);
+  return tfc::onednn::makeBrgemmProduct(
+      rows, channels, p.out_c, user, paddedFilter.data(), p.pointwise_bias,
+      p.residual, p.pointwise_activation, shared);
 }
 
 std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
@@ -141,7 +95,7 @@ std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
   auto site = std::make_unique<Site>();
   site->vectors = (p.c + kNativeLanes - 1) / kNativeLanes;
   int64_t channels = site->vectors * kNativeLanes;
-  site->taps = padded(depthwiseFilter, p.kh * p.kw, p.c, channels);
+  site->taps = tfc::paddedRows(depthwiseFilter, p.kh * p.kw, p.c, channels);
   // Bands that fit kBandFloats, at least as many as the threads need.
   int64_t rowFloats = p.ow * channels;
   int64_t bandRows = std::clamp<int64_t>(kBandFloats / rowFloats, 1, p.oh);
@@ -263,30 +217,11 @@ void runBand(const Call &call, int64_t b, int64_t band) {
   depthwiseRows(call, b, firstRow, lastRow, [&](int64_t y) {
     return buffer.data() + (y - firstRow) * p.ow * channels;
   });
-  const BandProduct &product =
+  const tfc::onednn::BrgemmProduct &product =
       lastRow - firstRow == site.bandRows ? *site.whole : *site.last;
   int64_t offset = (b * p.oh + firstRow) * p.ow * p.out_c;
-  dnnl::stream &stream = tfc::onednn::stream();
-  tfc::onednn::CallArguments &bound = tfc::onednn::argumentsOf(
-      &product, [&](tfc::onednn::CallArguments &made) {
-        made.addUnbound(DNNL_ARG_SRC, product.src);
-        made.addUnbound(DNNL_ARG_DST, product.dst);
-        made.addScratchpad(product.scratchpad);
-        made.add(DNNL_ARG_WEIGHTS, *product.weights);
-        if (p.pointwise_bias)
-          made.addUnbound(DNNL_ARG_BIAS, product.bias);
-        if (p.residual == 1)
-          made.addUnbound(tfc::onednn::kResidualArgument, product.dst);
-      });
-  bound.bind(DNNL_ARG_SRC, buffer.data());
-  bound.bind(DNNL_ARG_DST, call.out + offset);
-  bound.bindScratchpad();
-  if (p.pointwise_bias)
-    bound.bind(DNNL_ARG_BIAS, call.pointwiseBias);
-  if (p.residual == 1)
-    bound.bind(tfc::onednn::kResidualArgument, call.residual + offset);
-  product.matmul.execute(stream, bound.all());
-  stream.wait();
+  product.run(buffer.data(), call.out + offset, call.pointwiseBias,
+              p.residual == 1 ? call.residual + offset : nullptr);
 }
 
 /// Without a brgemm matmul: the depthwise output of every image into a
@@ -353,8 +288,8 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
   int64_t channels = site->vectors * kNativeLanes;
   Call call{p,
             *site,
-            padded(p.depthwise_bias ? depthwiseBias : nullptr, 1, p.c,
-                   channels),
+            tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
+                            p.c, channels),
             in,
             pointwiseBias,
             residual,

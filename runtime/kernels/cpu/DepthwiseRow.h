@@ -17,9 +17,23 @@
 #include "NativeVector.h"
 #include "VectorMath.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace tfc {
+
+/// `values` ([rows][count], or zeros where null) with each row padded with
+/// zeros to `channels` floats: a depthwise filter or bias laid out for
+/// depthwiseRow (`channels` whole vectors).
+inline std::vector<float> paddedRows(const float *values, int64_t rows,
+                                     int64_t count, int64_t channels) {
+  std::vector<float> out(rows * channels, 0.f);
+  if (values)
+    for (int64_t r = 0; r < rows; ++r)
+      std::copy_n(values + r * count, count, out.data() + r * channels);
+  return out;
+}
 
 /// A depthwise window and its filter, laid out for depthwiseRow: `taps`
 /// is [kh * kw][channels] and `bias` [channels] (zeros where the

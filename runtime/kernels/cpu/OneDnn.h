@@ -2,7 +2,8 @@
 //
 // The engine, the per-thread stream, the per-call-site primitive cache,
 // each call site's arguments per thread, the per-thread scratchpad, an
-// epilogue's post-ops, a
+// epilogue's post-ops, a product by a constant matrix through the brgemm
+// matmul (OneDnnDense.cpp, DepthwisePointwise.cpp), a
 // convolution gradient's primitive and how it runs, and a convolution's
 // geometry as oneDNN's descriptors take it, for the forward
 // (OneDnnConv.cpp), backward (ConvBackprop.cpp) and 3-D (Window3D.cpp)
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -255,6 +257,90 @@ inline dnnl::post_ops epiloguePostOps(int64_t residual,
 /// The argument of a residual read by epiloguePostOps' binary add.
 constexpr int kResidualArgument =
     DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1;
+
+/// A product of `rows` rows (plain, [rows, depth]) by a constant matrix
+/// ([depth, columns]) through oneDNN's brgemm matmul, with a bias row
+/// where it has one and an epilogue's post-ops (epiloguePostOps); the
+/// matrix reordered once into the blocked layout the kernel reads.
+struct BrgemmProduct {
+  dnnl::matmul matmul;
+  dnnl::memory::desc src, dst, bias, scratchpad;
+  std::shared_ptr<dnnl::memory> weights;
+  bool hasBias = false;
+  int64_t residual = 0;
+
+  /// out = epilogue(a . weights + bias + residual), on the calling thread
+  /// (inside a parallel region) or on the threads the product was made
+  /// for; `bias` and `residual` are read only where the product has them.
+  void run(const void *a, void *out, const void *biasRow,
+           const void *residualRows) const {
+    dnnl::stream &onStream = stream();
+    CallArguments &bound = argumentsOf(this, [&](CallArguments &made) {
+      made.addUnbound(DNNL_ARG_SRC, src);
+      made.addUnbound(DNNL_ARG_DST, dst);
+      made.addScratchpad(scratchpad);
+      made.add(DNNL_ARG_WEIGHTS, *weights);
+      if (hasBias)
+        made.addUnbound(DNNL_ARG_BIAS, bias);
+      if (residual == 1)
+        made.addUnbound(kResidualArgument, dst);
+    });
+    bound.bind(DNNL_ARG_SRC, a);
+    bound.bind(DNNL_ARG_DST, out);
+    bound.bindScratchpad();
+    if (hasBias)
+      bound.bind(DNNL_ARG_BIAS, biasRow);
+    if (residual == 1)
+      bound.bind(kResidualArgument, residualRows);
+    matmul.execute(onStream, bound.all());
+    onStream.wait();
+  }
+};
+
+/// The product of `rows` x `depth` by `weights` (laid out as `user` says,
+/// [depth, columns]) for the threads OpenMP offers now (oneDNN's brgemm
+/// matmul splits its work when it is made), or null where oneDNN's
+/// matmul for it is not a brgemm one (below AVX-512 in oneDNN 2.6, where
+/// it wraps sgemm). The weights are reordered here, unless `shared` (a
+/// product by the same matrix) has them in the layout this one reads.
+inline std::unique_ptr<BrgemmProduct>
+makeBrgemmProduct(int64_t rows, int64_t depth, int64_t columns,
+                  const dnnl::memory::desc &user, const void *weights,
+                  bool hasBias, int64_t residual, int64_t activation,
+                  const BrgemmProduct *shared = nullptr) {
+  using dnnl::memory;
+  auto f32 = memory::data_type::f32;
+  auto result = std::make_unique<BrgemmProduct>();
+  result->hasBias = hasBias;
+  result->residual = residual;
+  result->src = memory::desc({rows, depth}, f32, memory::format_tag::ab);
+  result->dst = memory::desc({rows, columns}, f32, memory::format_tag::ab);
+  memory::desc anyWeights({depth, columns}, f32, memory::format_tag::any);
+  if (hasBias)
+    result->bias = memory::desc({1, columns}, f32, memory::format_tag::ab);
+  auto desc = hasBias ? dnnl::matmul::desc(result->src, anyWeights,
+                                           result->bias, result->dst)
+                      : dnnl::matmul::desc(result->src, anyWeights, result->dst);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  attr.set_post_ops(epiloguePostOps(residual, result->dst, activation));
+  dnnl::matmul::primitive_desc pd(desc, attr, engine());
+  if (std::strncmp(pd.impl_info_str(), "brg", 3) != 0)
+    return nullptr;
+  result->matmul = dnnl::matmul(pd);
+  result->scratchpad = pd.scratchpad_desc();
+  if (shared && shared->weights->get_desc() == pd.weights_desc()) {
+    result->weights = shared->weights;
+    return result;
+  }
+  memory given(user, engine(), const_cast<void *>(weights));
+  result->weights = std::make_shared<memory>(pd.weights_desc(), engine());
+  dnnl::stream &onStream = stream();
+  dnnl::reorder(given, *result->weights)
+      .execute(onStream, given, *result->weights);
+  onStream.wait();
+  return result;
+}
 
 struct ConvGeometry {
   dnnl::memory::dims strides, dilations, padBefore, padAfter;

@@ -43,14 +43,6 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 using DenseParams = tfc_dense_params;
 
-struct DensePrimitive {
-  dnnl::matmul matmul;
-  memory::desc src, dst, bias, scratchpad;
-  /// The weights in the primitive's layout, reordered at the call site's
-  /// first call.
-  std::unique_ptr<memory> weights;
-};
-
 /// Whether tfc_cpu_matmul_f32 computes the product faster: one too small
 /// to repay a primitive call (those it gives to Eigen's kernels), or one
 /// of many rows by a matrix of 16 MiB or more, which sgemm's packing runs
@@ -78,40 +70,13 @@ int threadsFor(const tfc_runtime *runtime, const DenseParams &p) {
 
 /// The primitive of a call site, with its weights reordered; null where
 /// oneDNN has no brgemm kernel for it (see the file comment).
-std::unique_ptr<DensePrimitive> makeDense(const DenseParams &p,
-                                          const float *weights) {
-  dnnl::engine &engine = tfc::onednn::engine();
-  auto result = std::make_unique<DensePrimitive>();
-  auto f32 = memory::data_type::f32;
-  result->src = memory::desc({p.m, p.k}, f32, Tag::ab);
-  result->dst = memory::desc({p.m, p.n}, f32, Tag::ab);
-  memory::desc userWeights({p.k, p.n}, f32, p.transpose_b ? Tag::ba : Tag::ab);
-  memory::desc anyWeights({p.k, p.n}, f32, Tag::any);
-  if (p.has_bias)
-    result->bias = memory::desc({1, p.n}, f32, Tag::ab);
-  auto desc = p.has_bias ? dnnl::matmul::desc(result->src, anyWeights,
-                                              result->bias, result->dst)
-                         : dnnl::matmul::desc(result->src, anyWeights,
-                                              result->dst);
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  dnnl::post_ops epilogue =
-      tfc::onednn::epiloguePostOps(p.residual, result->dst, p.activation);
-  attr.set_post_ops(epilogue);
-  dnnl::matmul::primitive_desc pd(desc, attr, engine);
-  if (std::strncmp(pd.impl_info_str(), "brg", 3) != 0)
-    return nullptr;
-  result->matmul = dnnl::matmul(pd);
-  result->scratchpad = pd.scratchpad_desc();
-  memory user(userWeights, engine, const_cast<float *>(weights));
-  result->weights = std::make_unique<memory>(pd.weights_desc(), engine);
-  dnnl::stream &stream = tfc::onednn::stream();
-  dnnl::reorder(user, *result->weights).execute(stream, user, *result->weights);
-  stream.wait();
-  return result;
+std::unique_ptr<tfc::onednn::BrgemmProduct> makeDense(const DenseParams &p,
+                                                      const float *weights) {
+  memory::desc user({p.k, p.n}, memory::data_type::f32,
+                    p.transpose_b ? Tag::ba : Tag::ab);
+  return tfc::onednn::makeBrgemmProduct(p.m, p.k, p.n, user, weights,
+                                        p.has_bias, p.residual, p.activation);
 }
-
-using tfc::onednn::kResidualArgument;
 
 } // namespace
 
@@ -120,10 +85,10 @@ extern "C" void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
                                   const float *residual, float *out,
                                   const tfc_dense_params *params) {
   const DenseParams &p = *params;
-  static tfc::onednn::PrimitiveCache<DensePrimitive> cache;
+  static tfc::onednn::PrimitiveCache<tfc::onednn::BrgemmProduct> cache;
   int threads = threadsFor(runtime, p);
   omp_set_num_threads(threads);
-  DensePrimitive *prim =
+  tfc::onednn::BrgemmProduct *prim =
       sgemmIsFaster(p) || p.k == 0
           ? nullptr
           : cache.lookup(params, [&] { return makeDense(p, weights); });
@@ -141,25 +106,5 @@ extern "C" void tfc_cpu_dense_f32(tfc_runtime *runtime, const float *a,
                          p.residual ? residual : nullptr, p.activation);
     return;
   }
-  dnnl::stream &stream = tfc::onednn::stream();
-  tfc::onednn::CallArguments &bound =
-      tfc::onednn::argumentsOf(prim, [&](tfc::onednn::CallArguments &made) {
-        made.addUnbound(DNNL_ARG_SRC, prim->src);
-        made.addUnbound(DNNL_ARG_DST, prim->dst);
-        made.addScratchpad(prim->scratchpad);
-        made.add(DNNL_ARG_WEIGHTS, *prim->weights);
-        if (p.has_bias)
-          made.addUnbound(DNNL_ARG_BIAS, prim->bias);
-        if (p.residual == 1)
-          made.addUnbound(kResidualArgument, prim->dst);
-      });
-  bound.bind(DNNL_ARG_SRC, a);
-  bound.bind(DNNL_ARG_DST, out);
-  bound.bindScratchpad();
-  if (p.has_bias)
-    bound.bind(DNNL_ARG_BIAS, bias);
-  if (p.residual == 1)
-    bound.bind(kResidualArgument, residual);
-  prim->matmul.execute(stream, bound.all());
-  stream.wait();
+  prim->run(a, out, bias, residual);
 }

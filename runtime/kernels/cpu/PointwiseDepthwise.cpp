@@ -75,18 +75,6 @@ struct PackedFilters {
   std::vector<float> pointwise, depthwise;
 };
 
-/// `values` ([rows][expanded], or zeros where null) with each row padded
-/// to `vectors` whole vectors.
-std::vector<float> padded(const float *values, int64_t rows, int64_t expanded,
-                          int64_t vectors) {
-  int64_t channels = vectors * kNativeLanes;
-  std::vector<float> out(rows * channels, 0.f);
-  if (values)
-    for (int64_t r = 0; r < rows; ++r)
-      std::copy_n(values + r * expanded, expanded, out.data() + r * channels);
-  return out;
-}
-
 std::unique_ptr<PackedFilters> pack(const Params &p, const float *pointwise,
                                     const float *depthwise) {
   auto packed = std::make_unique<PackedFilters>();
@@ -98,7 +86,8 @@ std::unique_ptr<PackedFilters> pack(const Params &p, const float *pointwise,
       for (int64_t j = 0; j < kNativeLanes && v * kNativeLanes + j < e; ++j)
         packed->pointwise[(v * p.c + k) * kNativeLanes + j] =
             pointwise[k * e + v * kNativeLanes + j];
-  packed->depthwise = padded(depthwise, p.kh * p.kw, e, packed->vectors);
+  packed->depthwise = tfc::paddedRows(depthwise, p.kh * p.kw, e,
+                                       packed->vectors * kNativeLanes);
   return packed;
 }
 
@@ -247,10 +236,10 @@ extern "C" void tfc_cpu_pointwise_depthwise_f32(
       params, [&] { return pack(p, pointwiseFilter, depthwiseFilter); });
   Operands operands{
       filters,
-      padded(p.pointwise_bias ? pointwiseBias : nullptr, 1, p.expanded,
-             filters.vectors),
-      padded(p.depthwise_bias ? depthwiseBias : nullptr, 1, p.expanded,
-             filters.vectors)};
+      tfc::paddedRows(p.pointwise_bias ? pointwiseBias : nullptr, 1,
+                      p.expanded, filters.vectors * kNativeLanes),
+      tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
+                      p.expanded, filters.vectors * kNativeLanes)};
   // Whole images when there are enough for the threads. Otherwise each
   // image in parts, one per thread: bands of output rows where they are
   // tall enough that the rows their windows share (expanded twice) are
