@@ -783,8 +783,10 @@ TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
 
 /// A depthwise convolution and the 1x1 after it (DepthwisePointwise.cpp)
 /// against the two reference convolutions: channels in whole vectors (the
-/// input's rows read in place) and not (44, NASNet's: padded copies),
-/// 3x3, 5x5 and 7x7 windows and 3x1 (the general loop), strides 1 and 2,
+/// input's rows read in place, windows at the edges checked tap by tap)
+/// and not (44, NASNet's: copies with the padding in memory), 3x3, 5x5
+/// and 7x7 windows and 3x1 (the general loop), strides 1 and 2, rows of 3
+/// to 40 output pixels,
 /// SAME padding and none, one image (bands of rows, one per thread) and
 /// several, images in one band and in several with a shorter last one
 /// (two products); the input's activation, the depthwise's bias and
@@ -798,6 +800,9 @@ TEST_P(KernelTest, DepthwisePointwiseMatchesReference) {
       {1, 9, 11, 16, 24, 3, 3, 1, 1, 1, 1},  {3, 12, 10, 44, 40, 3, 3, 2, 0, 0, 1},
       {2, 16, 16, 32, 64, 5, 5, 2, 1, 1, 2}, {1, 14, 14, 44, 44, 7, 7, 1, 3, 3, 3},
       {2, 10, 7, 20, 8, 3, 1, 1, 1, 0, 1},   {2, 19, 19, 200, 96, 3, 3, 1, 1, 1, 1},
+      // Rows of fewer than 4 and 8 output pixels (padded rows' short
+      // blocks), a 7x7 window at stride 2 (a NASNet reduction's).
+      {2, 6, 6, 24, 20, 5, 5, 2, 2, 2, 2},   {1, 14, 14, 44, 88, 7, 7, 2, 2, 2, 3},
       // Past one band (64K floats): several bands, the last one shorter.
       {2, 40, 40, 64, 48, 3, 3, 1, 1, 1, 1}, {1, 45, 30, 72, 40, 3, 3, 1, 1, 1, 1}};
   static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace tfc {
@@ -38,16 +39,82 @@ inline std::vector<float> paddedRows(const float *values, int64_t rows,
 /// A depthwise window and its filter, laid out for depthwiseRow: `taps`
 /// is [kh * kw][channels] and `bias` [channels] (zeros where the
 /// convolution has none), `channels` the padded count (whole vectors).
+/// Where `paddedRows`, each input row has the window's horizontal padding
+/// in memory, zeros: padLeft pixels before pixel 0 and marginRight(...)
+/// after pixel w - 1, so that no window needs a bounds check.
 struct DepthwiseWindow {
   int64_t kh, kw, w, ow, strideW, padLeft;
   int64_t channels;
   const float *taps;
   const float *bias;
   int64_t activation; // enum tfc_activation
+  bool paddedRows = false;
 };
+
+/// The zero pixels a padded row needs after its last pixel: as far as the
+/// last window reaches.
+inline int64_t marginRight(int64_t w, int64_t ow, int64_t kw,
+                           int64_t strideW, int64_t padLeft) {
+  return std::max<int64_t>(0, (ow - 1) * strideW - padLeft + kw - w);
+}
 
 /// The output pixels depthwiseRow computes at once.
 constexpr int kDepthwisePixels = 8;
+
+namespace detail {
+/// Output pixels [x, x + Pixels) of the row, whose windows read no pixel
+/// outside the rows' memory (inside the row, or in a padded row's zeros):
+/// independent sums, so that the multiply-adds of one pixel's taps do not
+/// wait on each other.
+template <int Pixels, int KH, int KW, int S>
+inline __attribute__((always_inline)) void
+depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
+               int64_t first, int64_t last, float *dst, int64_t dstStride,
+               int64_t x) {
+  const int64_t kh = KH ? KH : d.kh, kw = KW ? KW : d.kw;
+  const int64_t stride = (last - first) * kNativeLanes;
+  int64_t left = x * d.strideW - d.padLeft;
+  for (int64_t v = first; v < last; ++v) {
+    int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
+    const float *taps = d.taps + ch;
+    NativeFloats acc[Pixels];
+    NativeFloats bias = loadNative(d.bias + ch);
+    for (int u = 0; u < Pixels; ++u)
+      acc[u] = bias;
+    for (int64_t i = 0; i < kh; ++i) {
+      if (!rows[i])
+        continue;
+      const float *row = rows[i] + at + left * stride;
+      const float *rowTaps = taps + i * kw * d.channels;
+      if constexpr (S > 0) {
+        // Each input pixel loaded once, for every output whose window
+        // holds it (the conditions fold away, unrolled).
+        NativeFloats t[KW];
+        for (int j = 0; j < KW; ++j)
+          t[j] = loadNative(rowTaps + j * d.channels);
+        constexpr int span = (Pixels - 1) * S + KW;
+#pragma GCC unroll 64
+        for (int in = 0; in < span; ++in) {
+          NativeFloats value = loadNative(row + in * stride);
+#pragma GCC unroll 16
+          for (int u = 0; u < Pixels; ++u)
+            if (in - u * S >= 0 && in - u * S < KW)
+              acc[u] += value * t[in - u * S];
+        }
+      } else {
+        for (int64_t j = 0; j < kw; ++j) {
+          NativeFloats t = loadNative(rowTaps + j * d.channels);
+          for (int u = 0; u < Pixels; ++u)
+            acc[u] += loadNative(row + (u * d.strideW + j) * stride) * t;
+        }
+      }
+    }
+    for (int u = 0; u < Pixels; ++u)
+      storeNative(dst + (x + u) * dstStride + at,
+                  vector_math::activation(acc[u], d.activation));
+  }
+}
+} // namespace detail
 
 /// One output row of the window over input rows (`rows[i]` is the window's
 /// row i: `w` pixels of (last - first) vectors of channels each, or null
@@ -59,58 +126,43 @@ constexpr int kDepthwisePixels = 8;
 template <int KH, int KW, int S>
 void depthwiseRow(const float *const *rows, const DepthwiseWindow &d,
                   int64_t first, int64_t last, float *dst, int64_t dstStride) {
-  const int64_t kh = KH ? KH : d.kh, kw = KW ? KW : d.kw;
-  auto store = [&](float *at, NativeFloats value) {
-    storeNative(at, vector_math::activation(value, d.activation));
+  auto block = [&](auto pixels, int64_t x) {
+    detail::depthwiseBlock<decltype(pixels)::value, KH, KW, S>(
+        rows, d, first, last, dst, dstStride, x);
   };
+  using Eight = std::integral_constant<int, kDepthwisePixels>;
+  using Four = std::integral_constant<int, kDepthwisePixels / 2>;
+  using One = std::integral_constant<int, 1>;
+  if (d.paddedRows) {
+    // Every window may read its padding: blocks everywhere, the last one
+    // ending at the row's end (pixels it shares with the one before are
+    // computed again, the same values written twice).
+    int64_t x = 0;
+    for (; x + kDepthwisePixels <= d.ow; x += kDepthwisePixels)
+      block(Eight(), x);
+    if (x == d.ow)
+      return;
+    if (d.ow >= kDepthwisePixels) {
+      block(Eight(), d.ow - kDepthwisePixels);
+    } else if (d.ow >= kDepthwisePixels / 2) {
+      block(Four(), 0);
+      block(Four(), d.ow - kDepthwisePixels / 2);
+    } else {
+      for (x = 0; x < d.ow; ++x)
+        block(One(), x);
+    }
+    return;
+  }
+  const int64_t kh = KH ? KH : d.kh, kw = KW ? KW : d.kw;
   const int64_t stride = (last - first) * kNativeLanes;
   // Pixel by pixel, all the slice's channels of one pixel (or block of
   // pixels) before the next: the output is written in order.
   for (int64_t x = 0; x < d.ow;) {
     int64_t left = x * d.strideW - d.padLeft;
-    // Blocks of kDepthwisePixels outputs whose windows lie inside the
-    // row: independent sums, so that the multiply-adds of one pixel's
-    // taps do not wait on each other.
+    // Blocks of outputs whose windows lie inside the row.
     if (x + kDepthwisePixels <= d.ow && left >= 0 &&
         left + (kDepthwisePixels - 1) * d.strideW + kw <= d.w) {
-      for (int64_t v = first; v < last; ++v) {
-        int64_t ch = v * kNativeLanes, at = (v - first) * kNativeLanes;
-        const float *taps = d.taps + ch;
-        NativeFloats acc[kDepthwisePixels];
-        NativeFloats bias = loadNative(d.bias + ch);
-        for (int u = 0; u < kDepthwisePixels; ++u)
-          acc[u] = bias;
-        for (int64_t i = 0; i < kh; ++i) {
-          if (!rows[i])
-            continue;
-          const float *row = rows[i] + at + left * stride;
-          const float *rowTaps = taps + i * kw * d.channels;
-          if constexpr (S > 0) {
-            // Each input pixel loaded once, for every output whose window
-            // holds it (the conditions fold away, unrolled).
-            NativeFloats t[KW];
-            for (int j = 0; j < KW; ++j)
-              t[j] = loadNative(rowTaps + j * d.channels);
-            constexpr int span = (kDepthwisePixels - 1) * S + KW;
-#pragma GCC unroll 64
-            for (int in = 0; in < span; ++in) {
-              NativeFloats value = loadNative(row + in * stride);
-#pragma GCC unroll 16
-              for (int u = 0; u < kDepthwisePixels; ++u)
-                if (in - u * S >= 0 && in - u * S < KW)
-                  acc[u] += value * t[in - u * S];
-            }
-          } else {
-            for (int64_t j = 0; j < kw; ++j) {
-              NativeFloats t = loadNative(rowTaps + j * d.channels);
-              for (int u = 0; u < kDepthwisePixels; ++u)
-                acc[u] += loadNative(row + (u * d.strideW + j) * stride) * t;
-            }
-          }
-        }
-        for (int u = 0; u < kDepthwisePixels; ++u)
-          store(dst + (x + u) * dstStride + at, acc[u]);
-      }
+      block(Eight(), x);
       x += kDepthwisePixels;
       continue;
     }
@@ -128,7 +180,8 @@ void depthwiseRow(const float *const *rows, const DepthwiseWindow &d,
             acc += loadNative(row + (left + j) * stride) *
                    loadNative(taps + (i * kw + j) * d.channels);
       }
-      store(dst + x * dstStride + at, acc);
+      storeNative(dst + x * dstStride + at,
+                  vector_math::activation(acc, d.activation));
     }
     ++x;
   }
@@ -138,8 +191,8 @@ using DepthwiseRowFunction = void (*)(const float *const *,
                                       const DepthwiseWindow &, int64_t,
                                       int64_t, float *, int64_t);
 
-/// depthwiseRow for the window's size and stride: 3x3 and 5x5 at strides 1
-/// and 2 unrolled, any other through the general loop.
+/// depthwiseRow for the window's size and stride: 3x3, 5x5 and 7x7 at
+/// strides 1 and 2 unrolled, any other through the general loop.
 inline DepthwiseRowFunction depthwiseRowFor(int64_t kh, int64_t kw,
                                             int64_t strideW) {
   if (kh == 3 && kw == 3)
@@ -150,6 +203,10 @@ inline DepthwiseRowFunction depthwiseRowFor(int64_t kh, int64_t kw,
     return strideW == 1   ? depthwiseRow<5, 5, 1>
            : strideW == 2 ? depthwiseRow<5, 5, 2>
                           : depthwiseRow<5, 5, 0>;
+  if (kh == 7 && kw == 7)
+    return strideW == 1   ? depthwiseRow<7, 7, 1>
+           : strideW == 2 ? depthwiseRow<7, 7, 2>
+                          : depthwiseRow<7, 7, 0>;
   return depthwiseRow<0, 0, 0>;
 }
 
