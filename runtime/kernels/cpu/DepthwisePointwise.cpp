@@ -14,12 +14,13 @@
 // they fit the band's share of its L2 cache). For each output row it
 // copies the input rows the window reaches that it lacks into a ring of
 // kh rows, padded to whole vectors of channels, with the window's zero
-// padding on either side and the input's activation applied, runs the shared depthwise row loop (DepthwiseRow.h)
-// into the band's buffer, and when the band is done multiplies the buffer
-// by the 1x1 filter with oneDNN's matmul primitive (its brgemm kernels,
-// the weights reordered once into its blocked layout; bias, residual and
-// activation as it writes), on the calling thread: oneDNN runs a
-// primitive called inside a parallel region on that thread alone.
+// padding on either side and the input's activation applied, runs the
+// shared depthwise row loop (DepthwiseRow.h) into the band's buffer, and
+// when the band is done multiplies the buffer by the 1x1 filter with
+// oneDNN's matmul primitive (its brgemm kernels, the weights reordered
+// once into its blocked layout; bias, residual and activation as it
+// writes), on the calling thread: oneDNN runs a primitive called inside
+// a parallel region on that thread alone.
 //
 // Where oneDNN has no brgemm matmul (below AVX-512 in oneDNN 2.6, whose
 // matmul there wraps sgemm, which would pack the filter at every band),

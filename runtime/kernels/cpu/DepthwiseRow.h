@@ -122,7 +122,9 @@ depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
 /// dst[x * dstStride + (v - first) * kNativeLanes...]. KH, KW and S (the
 /// horizontal stride) are the window's when known at compile time (each
 /// input is then loaded once for all the outputs of a block that read
-/// it), 0 for any.
+/// it), 0 for any. Padded rows (d.paddedRows) are computed in blocks of
+/// pixels throughout; others in blocks where the windows lie inside the
+/// row, and pixel by pixel at its edges, each tap checked.
 template <int KH, int KW, int S>
 void depthwiseRow(const float *const *rows, const DepthwiseWindow &d,
                   int64_t first, int64_t last, float *dst, int64_t dstStride) {
