@@ -621,6 +621,19 @@ bool isSimpleDepthwise(Operation *conv) {
          llvm::all_of(dilations, [](int64_t d) { return d == 1; });
 }
 
+/// Whether `members` (a group's, after its first convolution) hold no
+/// other convolution: only then are they that convolution's epilogue. A
+/// group found by its root may already be a separable or
+/// pointwise-depthwise group, whose second convolution must not pass for
+/// the first one's epilogue (MobileNetV2's first block: its depthwise
+/// and projection, then the next block's expansion reading them).
+bool holdsNoConvolution(ArrayRef<Operation *> members) {
+  return llvm::none_of(members, [](Operation *member) {
+    OpKind kind = opKindOf(member);
+    return kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
+  });
+}
+
 /// Equal static shapes (element types may differ: Cast fuses).
 bool sameShape(Value a, Value b) {
   auto ta = dyn_cast<RankedTensorType>(a.getType());
@@ -736,7 +749,8 @@ Operation *expansionRead(
   });
   if (!isExpansion(members.front(), swish ? kMaxSwishExpansionInputs
                                           : kMaxExpansionInputs) ||
-      addsResidual(members.drop_front()))
+      addsResidual(members.drop_front()) ||
+      !holdsNoConvolution(members.drop_front()))
     return nullptr;
   return members.front();
 }
@@ -790,7 +804,8 @@ SmallVector<Operation *> separableBefore(
     return {};
   Operation *depthwise = members.front();
   if (!isSimpleDepthwise(depthwise) ||
-      addsResidual(ArrayRef(members).drop_front()))
+      addsResidual(ArrayRef(members).drop_front()) ||
+      !holdsNoConvolution(ArrayRef(members).drop_front()))
     return {};
   if (group != groups.end())
     groups.erase(group);

@@ -787,3 +787,53 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %sdw:2 = DepthwiseConv2dNative(%xs#0, %d#0) name("small_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x8x8x16xf32>
   %spw:2 = Conv2D(%sdw#0, %w#0) name("small_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x8x8x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x8x8x16xf32>
 }
+
+// -----
+
+// MobileNetV2's first block, a depthwise convolution and its projection
+// (a separable group), read by the next block's expansion: the expansion
+// takes its own depthwise convolution (a pointwise-depthwise group), and
+// the separable group, which holds a convolution after its depthwise, is
+// no epilogue of a depthwise to it (the groups stay two; the last
+// projection, with no epilogue, is none).
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("block0_depthwise")
+// CHECK-NEXT: BiasAdd({{.*}}) name("block0_depthwise_bias")
+// CHECK-NEXT: Relu6({{.*}}) name("block0_depthwise_relu6")
+// CHECK-NEXT: Conv2D({{.*}}) name("block0_project")
+// CHECK-NEXT: %[[B0:[0-9]+]]:2 = BiasAdd({{.*}}) name("block0_project_bias")
+// CHECK-NEXT: tfc.yield %[[B0]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Conv2D({{.*}}) name("block1_expand")
+// CHECK-NEXT: BiasAdd({{.*}}) name("block1_expand_bias")
+// CHECK-NEXT: Relu6({{.*}}) name("block1_expand_relu6")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("block1_depthwise")
+// CHECK-NEXT: %[[B1:[0-9]+]]:2 = Relu6({{.*}}) name("block1_depthwise_relu6")
+// CHECK-NEXT: tfc.yield %[[B1]]#0
+// CHECK-NEXT: }
+// CHECK-NEXT: Conv2D({{.*}}) name("block1_project")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x32x32x16>} : () -> tensor<1x32x32x16xf32>
+  %d0:2 = Const name("d0") {dtype = f32, value = dense<0.25> : tensor<3x3x16x1xf32>} : () -> tensor<3x3x16x1xf32>
+  %b16:2 = Const name("b16") {dtype = f32, value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
+  %p0:2 = Const name("p0") {dtype = f32, value = dense<0.5> : tensor<1x1x16x8xf32>} : () -> tensor<1x1x16x8xf32>
+  %b8:2 = Const name("b8") {dtype = f32, value = dense<1.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %e1:2 = Const name("e1") {dtype = f32, value = dense<0.5> : tensor<1x1x8x48xf32>} : () -> tensor<1x1x8x48xf32>
+  %b48:2 = Const name("b48") {dtype = f32, value = dense<1.0> : tensor<48xf32>} : () -> tensor<48xf32>
+  %d1:2 = Const name("d1") {dtype = f32, value = dense<0.25> : tensor<3x3x48x1xf32>} : () -> tensor<3x3x48x1xf32>
+  %p1:2 = Const name("p1") {dtype = f32, value = dense<0.5> : tensor<1x1x48x8xf32>} : () -> tensor<1x1x48x8xf32>
+  %dw0:2 = DepthwiseConv2dNative(%x#0, %d0#0) name("block0_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %dw0b:2 = BiasAdd(%dw0#0, %b16#0) name("block0_depthwise_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32>
+  %dw0r:2 = Relu6(%dw0b#0) name("block0_depthwise_relu6") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %pr0:2 = Conv2D(%dw0r#0, %p0#0) name("block0_project") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x8xf32>) -> tensor<1x32x32x8xf32>
+  %pr0b:2 = BiasAdd(%pr0#0, %b8#0) name("block0_project_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x8xf32>, tensor<8xf32>) -> tensor<1x32x32x8xf32>
+  %ex1:2 = Conv2D(%pr0b#0, %e1#0) name("block1_expand") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x8xf32>, tensor<1x1x8x48xf32>) -> tensor<1x32x32x48xf32>
+  %ex1b:2 = BiasAdd(%ex1#0, %b48#0) name("block1_expand_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x48xf32>, tensor<48xf32>) -> tensor<1x32x32x48xf32>
+  %ex1r:2 = Relu6(%ex1b#0) name("block1_expand_relu6") {T = f32} : (tensor<1x32x32x48xf32>) -> tensor<1x32x32x48xf32>
+  %dw1:2 = DepthwiseConv2dNative(%ex1r#0, %d1#0) name("block1_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x48xf32>, tensor<3x3x48x1xf32>) -> tensor<1x32x32x48xf32>
+  %dw1r:2 = Relu6(%dw1#0) name("block1_depthwise_relu6") {T = f32} : (tensor<1x32x32x48xf32>) -> tensor<1x32x32x48xf32>
+  %pr1:2 = Conv2D(%dw1r#0, %p1#0) name("block1_project") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x48xf32>, tensor<1x1x48x8xf32>) -> tensor<1x32x32x8xf32>
+}
