@@ -458,6 +458,37 @@ def make_mobilenet_block(root):
         "ReLU6, 1x1 project, add")
 
 
+def make_mobilenetv2_stem(root):
+    """MobileNetV2's stem and first two blocks as Keras builds them, on 64 x
+    64 images (the first block's 32 x 32 output is large enough for tfc's
+    separable group): Conv2D stride 2, BN, ReLU6; the first block's
+    DepthwiseConv2D, BN, ReLU6, 1x1 projection, BN (no expansion); the
+    second block's 1x1 expansion, BN, ReLU6, ZeroPadding2D, stride-2
+    DepthwiseConv2D, BN, ReLU6, projection, BN. The second block's
+    expansion reads the first block's group (a regression test: it once
+    took that group for a depthwise's epilogue)."""
+    rng = seed_everything("mobilenetv2_stem")
+    L = keras.layers
+    inp = keras.Input((64, 64, 3), batch_size=BATCH, name="x")
+    h = L.Conv2D(32, 3, strides=2, padding="same", use_bias=False)(inp)
+    h = L.ReLU(6.0)(L.BatchNormalization()(h))
+    h = L.DepthwiseConv2D(3, padding="same", use_bias=False)(h)
+    h = L.ReLU(6.0)(L.BatchNormalization()(h))
+    h = L.BatchNormalization()(L.Conv2D(16, 1, use_bias=False)(h))
+    h = L.Conv2D(96, 1, use_bias=False)(h)
+    h = L.ReLU(6.0)(L.BatchNormalization()(h))
+    h = L.ZeroPadding2D(((0, 1), (0, 1)))(h)
+    h = L.DepthwiseConv2D(3, strides=2, padding="valid", use_bias=False)(h)
+    h = L.ReLU(6.0)(L.BatchNormalization()(h))
+    out = L.BatchNormalization()(L.Conv2D(24, 1, use_bias=False)(h))
+    model = keras.Model(inp, out, name="mobilenetv2_stem")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 64, 64, 3)).astype(np.float32)
+    export_keras(root, "mobilenetv2_stem", "MobileNetV2's stem and first two "
+                 "blocks: the first block's depthwise and projection read by "
+                 "the second's expansion", model, x)
+
+
 def make_efficientnet_block(root):
     export_inverted_residual(
         root, "efficientnet_block", lambda: keras.layers.Activation("swish"),
@@ -2893,6 +2924,7 @@ def all_models():
         ("cnn", make_cnn),
         ("resnet_block", make_resnet_block),
         ("mobilenet_block", make_mobilenet_block),
+        ("mobilenetv2_stem", make_mobilenetv2_stem),
         ("efficientnet_block", make_efficientnet_block),
         ("xception_block", make_xception_block),
         ("transformer_block", make_transformer_block),
