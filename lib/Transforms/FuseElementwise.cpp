@@ -621,17 +621,20 @@ bool isSimpleDepthwise(Operation *conv) {
          llvm::all_of(dilations, [](int64_t d) { return d == 1; });
 }
 
-/// Whether `members` (a group's, after its first convolution) hold no
-/// other convolution: only then are they that convolution's epilogue. A
-/// group found by its root may already be a separable or
-/// pointwise-depthwise group, whose second convolution must not pass for
-/// the first one's epilogue (MobileNetV2's first block: its depthwise
-/// and projection, then the next block's expansion reading them).
-bool holdsNoConvolution(ArrayRef<Operation *> members) {
-  return llvm::none_of(members, [](Operation *member) {
-    OpKind kind = opKindOf(member);
-    return kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
-  });
+/// Whether `members` (a group's, after its first convolution) are that
+/// convolution's epilogue without a residual: no add of a tensor of the
+/// output's shape (addsResidual), and no other convolution. A group found
+/// by its root may already be a separable or pointwise-depthwise group,
+/// whose second convolution must not pass for the first one's epilogue
+/// (MobileNetV2's first block: its depthwise and projection, then the
+/// next block's expansion reading them).
+bool isEpilogueWithoutResidual(ArrayRef<Operation *> members) {
+  return !addsResidual(members) &&
+         llvm::none_of(members, [](Operation *member) {
+           OpKind kind = opKindOf(member);
+           return kind == OpKind::Conv2D ||
+                  kind == OpKind::DepthwiseConv2dNative;
+         });
 }
 
 /// Equal static shapes (element types may differ: Cast fuses).
@@ -749,8 +752,7 @@ Operation *expansionRead(
   });
   if (!isExpansion(members.front(), swish ? kMaxSwishExpansionInputs
                                           : kMaxExpansionInputs) ||
-      addsResidual(members.drop_front()) ||
-      !holdsNoConvolution(members.drop_front()))
+      !isEpilogueWithoutResidual(members.drop_front()))
     return nullptr;
   return members.front();
 }
@@ -804,8 +806,7 @@ SmallVector<Operation *> separableBefore(
     return {};
   Operation *depthwise = members.front();
   if (!isSimpleDepthwise(depthwise) ||
-      addsResidual(ArrayRef(members).drop_front()) ||
-      !holdsNoConvolution(ArrayRef(members).drop_front()))
+      !isEpilogueWithoutResidual(ArrayRef(members).drop_front()))
     return {};
   if (group != groups.end())
     groups.erase(group);
