@@ -1095,11 +1095,14 @@ TEST_P(KernelTest, WinogradMatchesReference) {
     int64_t n, h, w, c, k, kh, kw, padTop, padLeft, padBottom, padRight;
   };
   // (F(4x4, 3x3) takes a 3x3 filter from 12 of its tiles, F(2x2, 3x3)
-  // below: the first five cases have 12 or more.)
+  // below: the first six cases have 12 or more.)
   const Case cases[] = {{2, 16, 16, 32, 64, 3, 3, 1, 1, 1, 1}, // SAME, whole tiles.
                         {2, 9, 7, 16, 16, 3, 3, 1, 1, 1, 1},   // SAME, part tiles.
                         {2, 10, 11, 16, 32, 3, 3, 0, 0, 0, 0}, // VALID.
                         {2, 6, 9, 48, 16, 3, 3, 2, 0, 1, 2},   // Explicit.
+                        // 144 tiles in 5 blocks: the filter gradient sums
+                        // them in groups, then adds the groups up.
+                        {4, 24, 24, 16, 32, 3, 3, 1, 1, 1, 1},
                         // One block of tiles, its 40 output channels split
                         // between the threads (16 + 24: a part panel).
                         {3, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},

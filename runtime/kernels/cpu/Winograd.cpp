@@ -864,18 +864,36 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   };
   double perGroup = double(tiling.tiles) / groups * kPoints * g.c * g.k;
   tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
-  // Each (c, k) pair's 36 sums, added over the groups in order, back to
-  // its 3x3 taps.
+  // The groups' sums added into the first group's, in group order (so a
+  // result does not depend on the threads), as contiguous streams split
+  // over the threads. Added where the transform below reads them, 16
+  // loads 36 x c x k floats apart for each vector, they missed the
+  // caches: bench/train.py's CNN (32 -> 64 channels, batch 64) spent 3.8%
+  // of its samples there (perf); its two filter gradients took 4.25 and 4.40 ms
+  // a step after this against 4.36 and 4.95 (bench/trace_compare.py, two
+  // runs).
+  if (groups > 1) {
+    int64_t vectors = sumsPerGroup / kLanes; // k is whole vectors (applies).
+    tfc::parallelFor(
+        runtime, vectors,
+        Eigen::TensorOpCost(4.0 * kLanes * groups, 4.0 * kLanes, kLanes * groups),
+        [&](int64_t first, int64_t last) {
+          for (int64_t v = first; v < last; ++v) {
+            float *total = sums + v * kLanes;
+            Vec sum = loadNative(total);
+            for (int64_t group = 1; group < groups; ++group)
+              sum += loadNative(total + group * sumsPerGroup);
+            storeNative(total, sum);
+          }
+        });
+  }
+  // Each (c, k) pair's 36 sums back to its 3x3 taps.
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < g.k; k0 += kLanes) {
         transform2d<kSide, kSide, 3, 3>(
             [&](int i, int j) {
-              const float *sum = sums + ((i * kSide + j) * g.c + ci) * g.k + k0;
-              Vec total = loadNative(sum);
-              for (int64_t group = 1; group < groups; ++group)
-                total += loadNative(sum + group * sumsPerGroup);
-              return total;
+              return loadNative(sums + ((i * kSide + j) * g.c + ci) * g.k + k0);
             },
             F4x3::filterGradient, F4x3::filterGradient,
             [&](int i, int j, Vec value) {
@@ -883,7 +901,7 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
             });
       }
   };
-  tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * groups * g.k, 9.0 * g.k, (60.0 + 36.0 * groups) * g.k), channels);
+  tfc::parallelFor(runtime, g.c, Eigen::TensorOpCost(36.0 * g.k, 9.0 * g.k, 96.0 * g.k), channels);
 }
 
 } // namespace tfc::winograd
