@@ -22,8 +22,8 @@
 // below them the matmul primitive wraps the same sgemm, and was not
 // measured against it. Elsewhere, and for products where sgemm is faster
 // (the tiniest, many rows by 16 MiB of weights, and bare products of many
-// rows by many columns), tfc_cpu_matmul_f32
-// computes the product and a loop applies the epilogue.
+// rows by many columns), tfc_cpu_matmul_f32 computes the product and a
+// loop applies the epilogue.
 //
 //===----------------------------------------------------------------------===//
 

@@ -868,10 +868,10 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   // result does not depend on the threads), as contiguous streams split
   // over the threads. Added where the transform below reads them, 16
   // loads 36 x c x k floats apart for each vector, they missed the
-  // caches: bench/train.py's CNN (32 -> 64 channels, batch 64) spent 3.8%
-  // of its samples there (perf); its two filter gradients took 4.25 and 4.40 ms
-  // a step after this against 4.36 and 4.95 (bench/trace_compare.py, two
-  // runs).
+  // caches: bench/train.py's CNN (32 -> 64 channels, batch 64) spent
+  // 3.8% of its samples there (perf); its two filter gradients took 4.25
+  // and 4.40 ms a step after this against 4.36 and 4.95
+  // (bench/trace_compare.py, two runs).
   if (groups > 1) {
     int64_t vectors = sumsPerGroup / kLanes; // k is whole vectors (applies).
     tfc::parallelFor(
