@@ -93,6 +93,14 @@
 // (a layer norm's row of 256 floats), so the squared differences are never
 // written and the input is read once instead of three times.
 //
+// A batch norm gradient whose output gradient is a MaxPoolGrad's (of y,
+// the pooled tensor), or that MaxPoolGrad's ReluGrad by y's sign (conv ->
+// batch norm -> ReLU -> max pooling, differentiated), takes both in: it
+// reads the pooled gradient and y instead (one more data operand, last),
+// with `tfc.max_pool_gradient` giving the window and `tfc.activation`
+// "Relu" saying the ReluGrad's mask applies; its kernel never writes y's
+// gradient, four times the pooled one's size, nor reads it back twice.
+//
 // A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
 // are the pooling's input (ReLU then max pooling, differentiated): the
 // pooling gradient's kernel masks each window's gradient by the sign of
@@ -235,6 +243,34 @@ void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr) {
   node->erase();
 }
 
+/// The window of a MaxPool or MaxPoolGrad (NHWC, static shapes) from
+/// `input` ([n, h, w, c]) to `pooled` ([n, oh, ow, c]), as [kh, kw,
+/// stride_h, stride_w, pad_top, pad_left] (the kernels' explicit padding);
+/// none if it pools across images or channels, or pads otherwise.
+std::optional<SmallVector<int64_t>> poolWindowOf(Operation *pool,
+                                                 RankedTensorType input,
+                                                 RankedTensorType pooled) {
+  SmallVector<int64_t> ksize = intListAttr(pool, "ksize");
+  SmallVector<int64_t> strides = intListAttr(pool, "strides");
+  auto padding = pool->getAttrOfType<StringAttr>("padding");
+  if (!input || !pooled || ksize.size() != 4 || strides.size() != 4 ||
+      !padding || ksize[0] != 1 || ksize[3] != 1 || strides[0] != 1 ||
+      strides[3] != 1 ||
+      (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
+    return std::nullopt;
+  bool same = padding.getValue() == "SAME";
+  int64_t padTop = same ? samePaddingBefore(input.getDimSize(1),
+                                            pooled.getDimSize(1), ksize[1],
+                                            strides[1])
+                        : 0;
+  int64_t padLeft = same ? samePaddingBefore(input.getDimSize(2),
+                                             pooled.getDimSize(2), ksize[2],
+                                             strides[2])
+                         : 0;
+  return SmallVector<int64_t>{ksize[1],   ksize[2], strides[1],
+                              strides[2], padTop,   padLeft};
+}
+
 /// Folds a MaxPool of a training batch norm's y into it (see the file
 /// comment). Returns whether it did.
 bool foldMaxPoolIntoBatchNorm(Operation *norm) {
@@ -248,32 +284,81 @@ bool foldMaxPoolIntoBatchNorm(Operation *norm) {
     if (opKindOf(user) != OpKind::MaxPool || !isNhwc(user) ||
         !sameDevice(user, norm) || !tfg::getControlOperands(user).empty())
       continue;
-    RankedTensorType pooledType = staticFloat32(tfg::getDataResults(user)[0], 4);
-    SmallVector<int64_t> ksize = intListAttr(user, "ksize");
-    SmallVector<int64_t> strides = intListAttr(user, "strides");
-    auto padding = user->getAttrOfType<StringAttr>("padding");
-    if (!pooledType || ksize.size() != 4 || strides.size() != 4 || !padding ||
-        ksize[0] != 1 || ksize[3] != 1 || strides[0] != 1 || strides[3] != 1 ||
-        (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
+    std::optional<SmallVector<int64_t>> window = poolWindowOf(
+        user, yType, staticFloat32(tfg::getDataResults(user)[0], 4));
+    if (!window)
       continue;
-    bool same = padding.getValue() == "SAME";
-    int64_t padTop = same ? samePaddingBefore(yType.getDimSize(1),
-                                              pooledType.getDimSize(1),
-                                              ksize[1], strides[1])
-                          : 0;
-    int64_t padLeft = same ? samePaddingBefore(yType.getDimSize(2),
-                                               pooledType.getDimSize(2),
-                                               ksize[2], strides[2])
-                           : 0;
     Builder b(norm->getContext());
     absorbResult(norm, user,
-                 b.getNamedAttr(kMaxPoolAttr,
-                                b.getDenseI64ArrayAttr({ksize[1], ksize[2],
-                                                        strides[1], strides[2],
-                                                        padTop, padLeft})));
+                 b.getNamedAttr(kMaxPoolAttr, b.getDenseI64ArrayAttr(*window)));
     return true;
   }
   return false;
+}
+
+/// Folds the MaxPoolGrad (and its ReluGrad) that computes a batch norm
+/// gradient's output gradient into it (see the file comment). Returns the
+/// rebuilt gradient node, or null if it did not fold.
+Operation *foldPoolingGradientIntoBatchNormGrad(Operation *grad) {
+  if (!isNhwcBatchNorm(grad, /*gradient=*/true) ||
+      grad->hasAttr(kMaxPoolGradientAttr) ||
+      grad->hasAttr(kInputGradientSumAttr))
+    return nullptr;
+  OperandRange operands = tfg::getDataOperands(grad);
+  Value outputGradient = operands[0];
+  Operation *producer = outputGradient.getDefiningOp();
+  if (!producer || !tfg::isNode(producer) ||
+      soleReader(outputGradient) != grad)
+    return nullptr;
+  // The ReluGrad, if the pooling gradient's epilogue is one.
+  Operation *relu = nullptr, *pool = producer;
+  if (opKindOf(producer) == OpKind::ReluGrad) {
+    relu = producer;
+    pool = tfg::getDataOperands(relu)[0].getDefiningOp();
+    if (!pool || !tfg::isNode(pool) ||
+        poolingGradientEpilogueOf(pool) != SmallVector<Operation *>{relu})
+      return nullptr;
+  }
+  if (opKindOf(pool) != OpKind::MaxPoolGrad || !isNhwc(pool) ||
+      !sameDevice(pool, grad) || !tfg::getControlOperands(pool).empty())
+    return nullptr;
+  OperandRange poolOperands = tfg::getDataOperands(pool);
+  Value y = poolOperands[0], pooledGradient = poolOperands[2];
+  std::optional<SmallVector<int64_t>> window = poolWindowOf(
+      pool, staticFloat32(y, 4), staticFloat32(pooledGradient, 4));
+  if (!window || y.getType() != operands[1].getType())
+    return nullptr;
+  SmallVector<Value> newOperands(operands);
+  newOperands[0] = pooledGradient;
+  newOperands.push_back(y);
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute existing : grad->getAttrs())
+    if (existing.getName() != tfg::kNameAttr &&
+        existing.getName() != tfg::kDeviceAttr)
+      attrs.push_back(existing);
+  Builder b(grad->getContext());
+  attrs.push_back(
+      b.getNamedAttr(kMaxPoolGradientAttr, b.getDenseI64ArrayAttr(*window)));
+  if (relu)
+    attrs.push_back(b.getNamedAttr(kActivationAttr, b.getStringAttr("Relu")));
+  OpBuilder builder(grad);
+  ResultRange results = tfg::getDataResults(grad);
+  Operation *replacement = createNodeLike(
+      builder, grad, tfg::getOpType(grad), tfg::getNodeName(grad),
+      SmallVector<Type>(results.getTypes()), newOperands,
+      tfg::getControlOperands(grad), attrs);
+  for (auto [k, result] : llvm::enumerate(results))
+    result.replaceAllUsesWith(replacement->getResult(k));
+  // What waited on the folded nodes waits on the batch norm gradient.
+  for (Operation *folded : {grad, relu, pool})
+    if (folded)
+      tfg::getControlToken(folded).replaceAllUsesWith(
+          tfg::getControlToken(replacement));
+  grad->erase();
+  if (relu)
+    relu->erase();
+  pool->erase();
+  return replacement;
 }
 
 /// Folds the BiasAddGrad of a batch norm gradient's x gradient into it (see
@@ -832,15 +917,19 @@ struct FuseElementwisePass
     numFused = 0; // Reported even when nothing happens.
     for (Block *body : getBodies(getOperation())) {
       // Batch norms take in their ReLUs, then their MaxPools, and their
-      // gradients the BiasAddGrads (the nodes are listed first: the ReLUs,
-      // MaxPools and BiasAddGrads go, and the last two folds rebuild the
-      // node, which is not visited again).
+      // gradients the MaxPoolGrads (with ReluGrads), then the BiasAddGrads
+      // (the nodes are listed first: the folded nodes go, and the folds
+      // but the first rebuild the node, which is not visited again).
       SmallVector<Operation *> norms;
       for (Operation &op : *body)
         if (tfg::isNode(&op) && isBatchNorm(&op))
           norms.push_back(&op);
       for (Operation *norm : norms) {
         numFused += foldActivationIntoBatchNorm(norm);
+        if (Operation *rebuilt = foldPoolingGradientIntoBatchNormGrad(norm)) {
+          numFused += rebuilt->hasAttr(kActivationAttr) ? 2 : 1;
+          norm = rebuilt;
+        }
         numFused += foldMaxPoolIntoBatchNorm(norm) ||
                     foldBiasGradientIntoBatchNormGrad(norm);
       }

@@ -383,6 +383,47 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A batch norm gradient takes in the MaxPoolGrad of its y and that
+// gradient's ReluGrad (conv -> batch norm -> ReLU -> max pooling,
+// differentiated): it reads the pooled gradient first and y last, with the
+// window and the ReLU in attributes, and still takes in its BiasAddGrad.
+// What waited on the folded nodes waits on it. Without a ReluGrad the
+// MaxPoolGrad alone folds (no tfc.activation); a MaxPoolGrad whose value
+// something else reads too stays.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[BN:[0-9]+]]:8 = FusedBatchNormV3({{.*}}) name("bn")
+// CHECK-NOT: MaxPoolGrad
+// CHECK-NOT: ReluGrad
+// CHECK: %[[G:[0-9]+]]:7 = FusedBatchNormGradV3(%[[DY:[0-9]+]]#0, %[[X:[0-9]+]]#0, %{{[0-9]+}}#0, %[[BN]]#3, %[[BN]]#4, %[[BN]]#5, %[[BN]]#0) name("bn_grad") {{.*}}tfc.activation = "Relu", tfc.input_gradient_sum, tfc.max_pool_gradient = array<i64: 2, 2, 2, 2, 0, 0>}
+// CHECK: Neg(%[[G]]#0) [%[[G]]#6] name("after_relu_grad")
+// CHECK: FusedBatchNormGradV3(%[[DY]]#0, %[[X]]#0, {{.*}}, %[[BN]]#0) name("plain_grad")
+// CHECK-NOT: tfc.activation
+// CHECK-SAME: tfc.max_pool_gradient = array<i64: 2, 2, 2, 2, 0, 0>
+// CHECK: %[[SHARED:[0-9]+]]:2 = MaxPoolGrad({{.*}}) name("shared_pool_grad")
+// CHECK: FusedBatchNormGradV3(%[[SHARED]]#0, {{.*}}) name("shared_grad")
+// CHECK-NOT: tfc.max_pool_gradient
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %s:2 = Placeholder name("s") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %e:2 = Placeholder name("empty") {dtype = f32, shape = #tfg.shape<0>} : () -> tensor<0xf32>
+  %dy:2 = Placeholder name("dy") {dtype = f32, shape = #tfg.shape<1x2x2x2>} : () -> tensor<1x2x2x2xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("bn") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %relu:2 = Relu(%bn#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pool:2 = MaxPool(%relu#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %pg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %rg:2 = ReluGrad(%pg#0, %relu#0) name("relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %g:6 = FusedBatchNormGradV3(%rg#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %bg:2 = BiasAddGrad(%g#0) name("bias_grad") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x2xf32>) -> tensor<2xf32>
+  %after:2 = Neg(%g#0) [%rg#1] name("after_relu_grad") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pg2:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("plain_pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %g2:6 = FusedBatchNormGradV3(%pg2#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("plain_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %pg3:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("shared_pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %g3:6 = FusedBatchNormGradV3(%pg3#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("shared_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %other:2 = Neg(%pg3#0) name("shared_reader") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+}
+
+// -----
+
 // Attention in Keras' layout (q, k, v [batch 2, tokens 4, heads 3, width 5]):
 // the scores' Einsum, the Mul by a scalar, the Softmax and the context's
 // Einsum form one group rooted at the context; the scale is one of its

@@ -1390,6 +1390,86 @@ TEST_P(KernelTest, BatchNormsComputeTheOpsFoldedIntoThem) {
   }
 }
 
+/// The batch norm gradient that takes in a max pooling's gradient (and a
+/// ReLU's) equals the pooling gradient's kernel followed by the batch norm
+/// gradient's: windows that tile the image (2x2 and 3x3, which take the
+/// kernel's recorded maxima), and overlapping SAME windows, channels that
+/// end in a partial vector (5, 20) in both; y quantized so that
+/// windows hold ties and zeros (the first maximum takes the gradient; the
+/// ReLU's mask drops non-positive maxima).
+TEST_P(KernelTest, BatchNormGradientTakesInMaxPoolingGradient) {
+  struct Case {
+    int64_t h, w, c, k, stride, oh, ow, padTop, padLeft;
+  };
+  const Case cases[] = {{8, 8, 32, 2, 2, 4, 4, 0, 0},
+                        {6, 6, 20, 2, 2, 3, 3, 0, 0},
+                        {6, 9, 5, 3, 3, 2, 3, 0, 0},
+                        {7, 6, 5, 3, 2, 4, 3, 1, 0},
+                        {9, 9, 20, 3, 2, 5, 5, 1, 1}};
+  const int64_t images = 3;
+  for (const Case &k : cases) {
+    int64_t rows = images * k.h * k.w, size = rows * k.c;
+    std::vector<float> x = randomVector(size, 21), y = randomVector(size, 22),
+                       pooledGradient =
+                           randomVector(images * k.oh * k.ow * k.c, 23),
+                       scale = randomVector(k.c, 24), mean = randomVector(k.c, 25),
+                       variance = randomVector(k.c, 26);
+    // Mostly negative, so that 3x3 windows' maxima are not all positive.
+    for (float &v : y)
+      v = std::round((v - 0.6f) * 4.f) / 4.f;
+    for (float &v : variance)
+      v = std::abs(v) + 0.5f;
+    for (int64_t relu : {0, 1})
+      for (int64_t training : {0, 1}) {
+        std::vector<float> dy(size), want(size), wantScale(k.c),
+            wantOffset(k.c), wantSum(k.c);
+        tfc_cpu_pool2d_grad_f32(runtime, relu ? 2 : 0, y.data(),
+                                pooledGradient.data(), dy.data(), images, k.h,
+                                k.w, k.c, k.k, k.k, k.oh, k.ow, k.stride,
+                                k.stride, k.padTop, k.padLeft);
+        tfc_cpu_batch_norm_grad_f32(
+            runtime, dy.data(), x.data(), scale.data(), mean.data(),
+            variance.data(), want.data(), wantScale.data(), wantOffset.data(),
+            nullptr, nullptr, wantSum.data(), 1e-3f, rows, k.c, training);
+        std::vector<float> got(size, 42.f), gotScale(k.c), gotOffset(k.c),
+            gotSum(k.c);
+        float reserved = 42.f;
+        tfc_cpu_batch_norm_grad_pooled_f32(
+            runtime, pooledGradient.data(), y.data(), x.data(), scale.data(),
+            mean.data(), variance.data(), got.data(), gotScale.data(),
+            gotOffset.data(), &reserved, nullptr, gotSum.data(), 1e-3f,
+            images, k.h, k.w, k.c, training, relu, k.k, k.k, k.oh, k.ow,
+            k.stride, k.stride, k.padTop, k.padLeft);
+        std::string where = "c " + std::to_string(k.c) + " relu " +
+                            std::to_string(relu) + " training " +
+                            std::to_string(training);
+        ASSERT_EQ(reserved, 0.f) << where;
+        // The sums run in other blocks and precisions: equal but for
+        // rounding, far below the values' size (about 1 here).
+        for (int64_t i = 0; i < size; ++i)
+          ASSERT_NEAR(got[i], want[i], 1e-5f) << where << " at " << i;
+        for (int64_t ch = 0; ch < k.c; ++ch) {
+          ASSERT_NEAR(gotScale[ch], wantScale[ch], 1e-4f) << where;
+          ASSERT_NEAR(gotOffset[ch], wantOffset[ch], 1e-4f) << where;
+          ASSERT_NEAR(gotSum[ch], wantSum[ch], 1e-4f) << where;
+        }
+        // The ReLU's mask drops gradients: the offset's gradient (the sum
+        // of y's) is smaller without the windows whose maximum is not
+        // positive, in some channel.
+        if (relu) {
+          bool dropped = false;
+          for (int64_t ch = 0; ch < k.c; ++ch) {
+            double all = 0;
+            for (int64_t i = ch; i < int64_t(pooledGradient.size()); i += k.c)
+              all += pooledGradient[i];
+            dropped |= std::abs(all - gotOffset[ch]) > 1e-3;
+          }
+          ASSERT_TRUE(dropped) << where;
+        }
+      }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));
 
 // Tests that threads running one random op at once (a queue runner's

@@ -973,6 +973,23 @@ void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
                                  float *reserved2, float *x_gradient_sum,
                                  float epsilon, int64_t rows,
                                  int64_t channels, int64_t training);
+/* The same, where the output gradient is that of a max pooling of the
+ * output y ([images, height, width, channels]; windows as
+ * tfc_cpu_pool2d_f32's), masked by ReluGrad on y's sign with `relu`:
+ * `pooled_gradient` ([images, pooled_h, pooled_w, channels]) is the
+ * pooling's output gradient. Equals tfc_cpu_pool2d_grad_f32 (kind 2 with
+ * relu, 0 without) followed by tfc_cpu_batch_norm_grad_f32 (the
+ * compiler's fold of MaxPoolGrad and ReluGrad into the batch norm's
+ * gradient). */
+void tfc_cpu_batch_norm_grad_pooled_f32(
+    tfc_runtime *runtime, const float *pooled_gradient, const float *y,
+    const float *x, const float *scale, const float *mean,
+    const float *variance, float *x_gradient, float *scale_gradient,
+    float *offset_gradient, float *reserved1, float *reserved2,
+    float *x_gradient_sum, float epsilon, int64_t images, int64_t height,
+    int64_t width, int64_t channels, int64_t training, int64_t relu,
+    int64_t pool_h, int64_t pool_w, int64_t pooled_h, int64_t pooled_w,
+    int64_t stride_h, int64_t stride_w, int64_t pad_top, int64_t pad_left);
 
 /* Local response normalization (TensorFlow's LRN) over the channels of
  * [rows, depth] (NHWC with rows = n*h*w):

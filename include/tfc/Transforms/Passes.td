@@ -553,7 +553,13 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     its x gradient, on the same device: the node is rebuilt with one more
     data result, last, that op's (the MaxPool's users read it, and so on),
     marked `tfc.max_pool` (the window, padding resolved) or
-    `tfc.input_gradient_sum`, and the op goes. A Mean over contiguous
+    `tfc.input_gradient_sum`, and the op goes. Before that, a
+    FusedBatchNormGrad whose output gradient is a MaxPoolGrad's, or that
+    MaxPoolGrad's ReluGrad by the pooled tensor y, each read by nothing
+    else, takes them in: it reads the pooled gradient in place of its
+    first operand and y as one more, last, with `tfc.max_pool_gradient`
+    (the window) and, for the ReluGrad, `tfc.activation` = "Relu"; both
+    ops go. A Mean over contiguous
     axes with keep_dims takes in the variance around it (tf.nn.moments,
     Keras' LayerNormalization): the Mean over the same axes of the
     SquaredDifference of its input and its result, that SquaredDifference

@@ -101,6 +101,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kStepFunctionAttr, Holder::Graph, ValueKind::String},
     {kActivationAttr, Holder::Node, ValueKind::Activation},
     {kMaxPoolAttr, Holder::Node, ValueKind::PoolWindow},
+    {kMaxPoolGradientAttr, Holder::Node, ValueKind::PoolWindow},
     {kZeroPaddingAttr, Holder::Node, ValueKind::Unit},
     {kInputGradientSumAttr, Holder::Node, ValueKind::Unit},
     {kVarianceAttr, Holder::Node, ValueKind::Unit},

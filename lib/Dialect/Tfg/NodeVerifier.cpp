@@ -225,9 +225,14 @@ LogicalResult verifyNode(Operation *node) {
        getOpType(node) == "Mean") &&
       int64_t(results.size()) == opDef->output_arg_size() + 1)
     results = results.drop_back();
+  // A batch norm gradient that took in the gradient of a max pooling of y
+  // reads y too, as one more data operand, its last.
+  TypeRange operands = getDataOperands(node).getTypes();
+  if (getOpType(node).starts_with("FusedBatchNormGrad") &&
+      int64_t(operands.size()) == opDef->input_arg_size() + 1)
+    operands = operands.drop_back();
   if (failed(verifyAttrs(node, *opDef)) ||
-      failed(verifyArgs(node, *opDef, /*outputs=*/false,
-                        getDataOperands(node).getTypes())) ||
+      failed(verifyArgs(node, *opDef, /*outputs=*/false, operands)) ||
       failed(verifyArgs(node, *opDef, /*outputs=*/true, results)))
     return failure();
   return success();

@@ -4,7 +4,9 @@
 // NHWC float32, as calls of the runtime's batch norm kernels on the input
 // seen as [rows, channels]; with the MaxPool of y (or the BiasAddGrad of
 // x's gradient) tfc-fuse-elementwise folded in, the kernel computes that
-// too, into the node's last result. Inference-mode FusedBatchNorm never gets here:
+// too, into the node's last result. A gradient that took in the gradient
+// of a max pooling of y (and of y's ReLU) calls the pooled gradient's
+// kernel, which reads the pooling's gradient and y (its last operand). Inference-mode FusedBatchNorm never gets here:
 // tfc-decompose-batch-norm turns it into an affine map.
 //
 // Softmax and LogSoftmax over the last axis, (Sparse)SoftmaxCrossEntropy-
@@ -104,8 +106,24 @@ protected:
         pointers.push_back(*sum);
       }
       pointers.push_back(epsilon);
-      step.callKernel(loc, step.kernelName("batch_norm_grad_f32"), pointers,
-                      {rows, channels, isTraining ? 1 : 0});
+      auto window = node->getAttrOfType<DenseI64ArrayAttr>(kMaxPoolGradientAttr);
+      if (!window) {
+        step.callKernel(loc, step.kernelName("batch_norm_grad_f32"), pointers,
+                        {rows, channels, isTraining ? 1 : 0});
+        return success();
+      }
+      // The pooled gradient's kernel: y (the last operand) after the
+      // pooled gradient (the first).
+      pointers.insert(pointers.begin() + 1, pointerOrNull(operands.back()));
+      auto pooledType = cast<RankedTensorType>(operands[0].getType());
+      ArrayRef<int64_t> w = window.asArrayRef();
+      step.callKernel(loc, step.kernelName("batch_norm_grad_pooled_f32"),
+                      pointers,
+                      {xType.getDimSize(0), xType.getDimSize(1),
+                       xType.getDimSize(2), channels, isTraining ? 1 : 0,
+                       node->hasAttr(kActivationAttr) ? 1 : 0, w[0], w[1],
+                       pooledType.getDimSize(1), pooledType.getDimSize(2),
+                       w[2], w[3], w[4], w[5]});
       return success();
     }
     // [kh, kw, stride_h, stride_w, pad_top, pad_left] of the folded MaxPool.

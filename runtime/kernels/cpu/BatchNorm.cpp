@@ -20,6 +20,17 @@
 // BiasAddGrad of a bias added just before the batch norm), in the same
 // fixed blocks as the statistics.
 //
+// A third fusion takes the max pooling's gradient (and the ReLU's) into
+// the batch norm's, for the classic block conv -> batch norm -> ReLU ->
+// max pooling: the pooled gradient is four times smaller than y's
+// gradient, which is never written. Its sums are taken window by window
+// (each window's gradient goes to one position: its maximum). Where the
+// windows tile the image (2x2 at stride 2), that pass records each
+// window's maximum per channel in a byte, and x's gradient is written
+// window by window from those, reading x but not y; otherwise image by
+// image, the pooling's gradient scattered into it and turned into x's
+// while the image is in the cache.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
@@ -28,6 +39,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -100,6 +112,137 @@ std::vector<double> forEachRowSummed(tfc_runtime *runtime, int64_t rows,
     for (int64_t ch = 0; ch < channels; ++ch)
       totals[ch] += partial[block * channels + ch];
   return totals;
+}
+
+/// x's gradient as g * p + (x - mean) * q + r per channel, from the sums
+/// over the rows of the output gradient g and of g * (x - mean).
+struct GradientCoefficients {
+  std::vector<float> p, q, r;
+};
+
+/// The coefficients, and the scale's and offset's gradients. In training,
+/// x's gradient is coefficient * (g - gradientMean - centered * inverse^2 *
+/// crossMean) (the batch statistics depend on x too: their share of the
+/// gradient is its mean and its projection on the centered input);
+/// otherwise coefficient * g (the statistics were constants of the
+/// forward pass).
+GradientCoefficients gradientCoefficients(
+    const std::vector<double> &gradientSums,
+    const std::vector<double> &crossSums, const float *scale,
+    const float *variance, float epsilon, int64_t rows, int64_t channels,
+    bool training, float *scaleGradient, float *offsetGradient) {
+  GradientCoefficients k{std::vector<float>(channels),
+                         std::vector<float>(channels, 0.f),
+                         std::vector<float>(channels, 0.f)};
+  for (int64_t ch = 0; ch < channels; ++ch) {
+    float inverse = 1.f / std::sqrt(variance[ch] + epsilon);
+    offsetGradient[ch] = float(gradientSums[ch]);
+    scaleGradient[ch] = float(crossSums[ch] * inverse);
+    float coefficient = scale[ch] * inverse;
+    k.p[ch] = coefficient;
+    if (training && rows > 0) {
+      float gradientMean = float(gradientSums[ch] / double(rows));
+      float crossMean = float(crossSums[ch] / double(rows));
+      k.q[ch] = -coefficient * inverse * inverse * crossMean;
+      k.r[ch] = -coefficient * gradientMean;
+    }
+  }
+  return k;
+}
+
+/// Loads and stores of the channels [c0, c0 + lanes) of a max pooling
+/// window's positions: whole native vectors, or with kTail a last, partial
+/// one.
+template <bool kTail> struct WindowLanes {
+  int64_t lanes;
+  tfc::NativeFloats load(const float *p) const {
+    if constexpr (kTail)
+      return tfc::loadNativeFirst(p, lanes);
+    else
+      return tfc::loadNative(p);
+  }
+  void store(float *p, tfc::NativeFloats v) const {
+    if constexpr (kTail)
+      tfc::storeNativeFirst(p, v, lanes);
+    else
+      tfc::storeNative(p, v);
+  }
+};
+
+/// A window position per lane, one byte each (a window has at most 127
+/// positions where it is recorded); -1 where the gradient goes nowhere.
+typedef int8_t NativeBytes __attribute__((vector_size(tfc::kNativeLanes)));
+
+/// Adds one max pooling window's share of the gradient's sums for the
+/// channels [c0, c0 + lanes): the window's gradient `g` goes to its first
+/// maximum of `y` (with `relu`, only where that maximum is positive, as
+/// ReluGrad masks it), so it adds to `sums` and, times x - mean at that
+/// maximum, to `crosses`. x at the maximum is selected along with it,
+/// lane by lane. Unless `positions` is null, the maximum's position in the
+/// window goes there (-1 where the ReLU drops the gradient).
+template <bool kTail>
+inline void addWindowSums(WindowLanes<kTail> io, bool relu, const float *y,
+                          const float *x, const float *g, const float *mean,
+                          int64_t w, int64_t c, const tfc::PoolWindow &window,
+                          int64_t c0, float *sums, float *crosses,
+                          int8_t *positions) {
+  int64_t first = (window.y0 * w + window.x0) * c + c0;
+  tfc::NativeFloats best = io.load(y + first), xAtBest = io.load(x + first);
+  tfc::NativeInts argmax = {};
+  int32_t position = 0;
+  for (int64_t iy = window.y0; iy < window.y1; ++iy)
+    for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position) {
+      int64_t at = (iy * w + ix) * c + c0;
+      tfc::NativeFloats v = io.load(y + at);
+      tfc::NativeInts greater = v > best;
+      best = greater ? v : best;
+      xAtBest = greater ? io.load(x + at) : xAtBest;
+      argmax = greater ? tfc::NativeInts{} + position : argmax;
+    }
+  tfc::NativeFloats gradient = io.load(g + c0), zero = {};
+  if (relu) {
+    tfc::NativeInts positive = best > 0.f;
+    gradient = positive ? gradient : zero;
+    argmax = positive ? argmax : tfc::NativeInts{} - 1;
+  }
+  io.store(sums + c0, io.load(sums + c0) + gradient);
+  io.store(crosses + c0,
+           io.load(crosses + c0) + gradient * (xAtBest - io.load(mean + c0)));
+  if (positions) {
+    NativeBytes bytes = __builtin_convertvector(argmax, NativeBytes);
+    std::memcpy(positions + c0, &bytes, kTail ? io.lanes : tfc::kNativeLanes);
+  }
+}
+
+/// x's gradient at the positions of one window that owns them (windows
+/// that tile the image), channels [c0, c0 + lanes): `p`, `q`, `r` times
+/// the window's gradient where its maximum was (`positions`, from
+/// addWindowSums), x - mean, and one. Adds what it writes to `sums` if
+/// not null.
+template <bool kTail>
+inline void writeWindowGradient(WindowLanes<kTail> io, const float *x,
+                                const float *g, const int8_t *positions,
+                                const float *mean, const float *p,
+                                const float *q, const float *r, int64_t w,
+                                int64_t c, const tfc::PoolWindow &window,
+                                int64_t c0, float *out, float *sums) {
+  NativeBytes bytes = {};
+  std::memcpy(&bytes, positions + c0, kTail ? io.lanes : tfc::kNativeLanes);
+  tfc::NativeInts argmax = __builtin_convertvector(bytes, tfc::NativeInts);
+  tfc::NativeFloats gradient = io.load(g + c0), zero = {};
+  tfc::NativeFloats vm = io.load(mean + c0), vp = io.load(p + c0),
+                    vq = io.load(q + c0), vr = io.load(r + c0), total = {};
+  int32_t position = 0;
+  for (int64_t iy = window.y0; iy < window.y1; ++iy)
+    for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position) {
+      int64_t at = (iy * w + ix) * c + c0;
+      tfc::NativeFloats share = argmax == position ? gradient : zero;
+      tfc::NativeFloats v = share * vp + (io.load(x + at) - vm) * vq + vr;
+      io.store(out + at, v);
+      total += v;
+    }
+  if (sums)
+    io.store(sums + c0, io.load(sums + c0) + total);
 }
 
 } // namespace
@@ -212,9 +355,6 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
     float *xGradient, float *scaleGradient, float *offsetGradient,
     float *reserved1, float *reserved2, float *xGradientSum, float epsilon,
     int64_t rows, int64_t channels, int64_t training) {
-  std::vector<float> inverse(channels);
-  for (int64_t ch = 0; ch < channels; ++ch)
-    inverse[ch] = 1.f / std::sqrt(variance[ch] + epsilon);
   // The sums of the gradient, and of gradient * (x - mean), per channel.
   std::vector<double> gradientSums, crossSums;
   channelSums(
@@ -229,27 +369,10 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
         }
       },
       gradientSums, crossSums);
-  // xGradient = coefficient * (g - gradientMean - centered * inverse^2 *
-  // crossMean) in training (the batch statistics depend on x too: their
-  // share of the gradient is its mean and its projection on the centered
-  // input), coefficient * g otherwise (the statistics were constants of
-  // the forward pass). As g * P + centered * Q + R per channel.
-  std::vector<float> p(channels), q(channels), r(channels);
-  for (int64_t ch = 0; ch < channels; ++ch) {
-    offsetGradient[ch] = float(gradientSums[ch]);
-    scaleGradient[ch] = float(crossSums[ch] * inverse[ch]);
-    float coefficient = scale[ch] * inverse[ch];
-    p[ch] = coefficient;
-    if (training && rows > 0) {
-      float gradientMean = float(gradientSums[ch] / double(rows));
-      float crossMean = float(crossSums[ch] / double(rows));
-      q[ch] = -coefficient * inverse[ch] * inverse[ch] * crossMean;
-      r[ch] = -coefficient * gradientMean;
-    } else {
-      q[ch] = 0.f;
-      r[ch] = 0.f;
-    }
-  }
+  GradientCoefficients k = gradientCoefficients(
+      gradientSums, crossSums, scale, variance, epsilon, rows, channels,
+      training, scaleGradient, offsetGradient);
+  const std::vector<float> &p = k.p, &q = k.q, &r = k.r;
   auto gradientRow = [&](int64_t row) {
     const float *__restrict g = gradient + row * channels;
     const float *__restrict in = x + row * channels;
@@ -273,6 +396,124 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
       xGradientSum[ch] = float(sums[ch]);
   }
   // TensorFlow leaves these unspecified; write something definite.
+  if (reserved1)
+    *reserved1 = 0.f;
+  if (reserved2)
+    *reserved2 = 0.f;
+}
+
+extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
+    tfc_runtime *runtime, const float *pooledGradient, const float *y,
+    const float *x, const float *scale, const float *mean,
+    const float *variance, float *xGradient, float *scaleGradient,
+    float *offsetGradient, float *reserved1, float *reserved2,
+    float *xGradientSum, float epsilon, int64_t images, int64_t height,
+    int64_t width, int64_t channels, int64_t training, int64_t relu,
+    int64_t poolH, int64_t poolW, int64_t pooledH, int64_t pooledW,
+    int64_t strideH, int64_t strideW, int64_t padTop, int64_t padLeft) {
+  const int64_t c = channels, imageSize = height * width * c,
+                pooledSize = pooledH * pooledW * c;
+  tfc::PoolGeometry pool{height,  width,   c,       poolH,  poolW,  pooledH,
+                         pooledW, strideH, strideW, padTop, padLeft};
+  // Images are the blocks of every sum: each image's in float (from its
+  // windows, or its rows), the images' combined in order in double, so a
+  // result does not depend on the thread count.
+  auto perImage = [&](double loads, double stores, double compute) {
+    return Eigen::TensorOpCost(loads * imageSize, stores * imageSize,
+                               compute * imageSize);
+  };
+  auto combine = [&](const std::vector<float> &partial, int64_t stride,
+                     int64_t offset) {
+    std::vector<double> totals(c, 0.0);
+    for (int64_t b = 0; b < images; ++b)
+      for (int64_t ch = 0; ch < c; ++ch)
+        totals[ch] += partial[b * stride + offset + ch];
+    return totals;
+  };
+  // Where windows tile the image, each window's maximum per channel is
+  // recorded as the sums are taken, and x's gradient written window by
+  // window from it without reading y again; otherwise y's gradient is
+  // scattered into x's, image by image, and then turned into it.
+  bool tiles = tfc::windowsTile(pool) && poolH * poolW <= 127;
+  std::vector<int8_t> positions(tiles ? images * pooledSize : 0);
+  // Calls body(io, c0) over the channels: whole vectors, then the tail.
+  auto forChannels = [&](auto body) {
+    int64_t c0 = 0;
+    for (; c0 + tfc::kNativeLanes <= c; c0 += tfc::kNativeLanes)
+      body(WindowLanes<false>{tfc::kNativeLanes}, c0);
+    if (c0 < c)
+      body(WindowLanes<true>{c - c0}, c0);
+  };
+  // The sums of the gradient and of gradient * (x - mean), window by window.
+  std::vector<float> partial(2 * images * c, 0.f);
+  tfc::parallelFor(
+      runtime, images, perImage(8.5, 0, 2),
+      [&](Eigen::Index first, Eigen::Index last) {
+        for (Eigen::Index b = first; b < last; ++b) {
+          float *sums = partial.data() + 2 * b * c, *crosses = sums + c;
+          const float *yImage = y + b * imageSize, *xImage = x + b * imageSize;
+          for (int64_t py = 0; py < pooledH; ++py)
+            for (int64_t px = 0; px < pooledW; ++px) {
+              tfc::PoolWindow window = tfc::windowAt(pool, py, px);
+              if (window.empty())
+                continue;
+              int64_t at = b * pooledSize + (py * pooledW + px) * c;
+              int8_t *recorded = tiles ? positions.data() + at : nullptr;
+              forChannels([&](auto io, int64_t c0) {
+                addWindowSums(io, relu, yImage, xImage, pooledGradient + at,
+                              mean, width, c, window, c0, sums, crosses,
+                              recorded);
+              });
+            }
+        }
+      });
+  int64_t rows = images * height * width;
+  GradientCoefficients k = gradientCoefficients(
+      combine(partial, 2 * c, 0), combine(partial, 2 * c, c), scale, variance,
+      epsilon, rows, c, training, scaleGradient, offsetGradient);
+  // x's gradient, image by image (and its sum, for a folded BiasAddGrad).
+  std::vector<float> rowSums(xGradientSum ? images * c : 0, 0.f);
+  tfc::parallelFor(
+      runtime, images, perImage(tiles ? 4.5 : 8.5, 4, 4),
+      [&](Eigen::Index first, Eigen::Index last) {
+        const float *__restrict m = mean, *__restrict p = k.p.data(),
+                                *__restrict q = k.q.data(),
+                                *__restrict r = k.r.data();
+        for (Eigen::Index b = first; b < last; ++b) {
+          float *out = xGradient + b * imageSize;
+          const float *in = x + b * imageSize;
+          float *sum = xGradientSum ? rowSums.data() + b * c : nullptr;
+          if (tiles) {
+            for (int64_t py = 0; py < pooledH; ++py)
+              for (int64_t px = 0; px < pooledW; ++px) {
+                tfc::PoolWindow window = tfc::windowAt(pool, py, px);
+                int64_t at = b * pooledSize + (py * pooledW + px) * c;
+                forChannels([&](auto io, int64_t c0) {
+                  writeWindowGradient(io, in, pooledGradient + at,
+                                      positions.data() + at, m, p, q, r,
+                                      width, c, window, c0, out, sum);
+                });
+              }
+            continue;
+          }
+          tfc::maxPoolImageGrad(pool, relu, y + b * imageSize,
+                                pooledGradient + b * pooledSize, out);
+          for (int64_t at = 0; at < imageSize; at += c)
+            for (int64_t ch = 0; ch < c; ++ch)
+              out[at + ch] =
+                  out[at + ch] * p[ch] + (in[at + ch] - m[ch]) * q[ch] + r[ch];
+          if (!sum)
+            continue;
+          for (int64_t at = 0; at < imageSize; at += c)
+            for (int64_t ch = 0; ch < c; ++ch)
+              sum[ch] += out[at + ch];
+        }
+      });
+  if (xGradientSum) {
+    std::vector<double> sums = combine(rowSums, c, 0);
+    for (int64_t ch = 0; ch < c; ++ch)
+      xGradientSum[ch] = float(sums[ch]);
+  }
   if (reserved1)
     *reserved1 = 0.f;
   if (reserved2)

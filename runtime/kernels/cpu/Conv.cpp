@@ -306,101 +306,6 @@ extern "C" void tfc_cpu_moments_f32(tfc_runtime *runtime, const float *in,
   }
 }
 
-namespace {
-
-/// A window's max pooling gradient for channels [c0, c0 + kNativeLanes), in
-/// native vectors (GCC splits a comparison of sixteen lanes element by
-/// element on AVX2, which made this kernel a fifth of the CNN's training
-/// step there):
-/// the whole gradient goes to the window's maximum, the first one in
-/// row-major order on ties (as TensorFlow's kernel picks it). The maximum's
-/// position is found by vector selects; then every position of the window
-/// takes the gradient where it is that position (selects again, no
-/// scatter). With kStore, the window owns its positions and stores instead
-/// of adding. With kRelu, the gradient goes only where the maximum is
-/// positive: the ReluGrad of a ReLU's output that was pooled, applied on
-/// the way.
-template <bool kStore, bool kRelu>
-inline void maxPoolWindowGradLanes(const float *image, const float *g,
-                                   float *grad, int64_t w, int64_t c,
-                                   int64_t y0, int64_t y1, int64_t x0,
-                                   int64_t x1, int64_t c0) {
-  tfc::NativeFloats best = tfc::loadNative(image + (y0 * w + x0) * c + c0);
-  tfc::NativeInts argmax = {};
-  int32_t position = 0;
-  for (int64_t iy = y0; iy < y1; ++iy)
-    for (int64_t ix = x0; ix < x1; ++ix, ++position) {
-      tfc::NativeFloats v = tfc::loadNative(image + (iy * w + ix) * c + c0);
-      tfc::NativeInts greater = v > best;
-      best = greater ? v : best;
-      argmax = greater ? tfc::NativeInts{} + position : argmax;
-    }
-  tfc::NativeFloats gradient = tfc::loadNative(g + c0), zero = {};
-  if (kRelu)
-    gradient = best > 0.f ? gradient : zero;
-  position = 0;
-  for (int64_t iy = y0; iy < y1; ++iy)
-    for (int64_t ix = x0; ix < x1; ++ix, ++position) {
-      float *dst = grad + (iy * w + ix) * c + c0;
-      tfc::NativeFloats share = argmax == position ? gradient : zero;
-      tfc::storeNative(dst, kStore ? share : tfc::loadNative(dst) + share);
-    }
-}
-
-/// The same for one channel.
-template <bool kStore, bool kRelu>
-inline void maxPoolWindowGrad1(const float *image, const float *g,
-                               float *grad, int64_t w, int64_t c, int64_t y0,
-                               int64_t y1, int64_t x0, int64_t x1,
-                               int64_t ch) {
-  float best = image[(y0 * w + x0) * c + ch];
-  int64_t at = (y0 * w + x0) * c + ch;
-  for (int64_t iy = y0; iy < y1; ++iy)
-    for (int64_t ix = x0; ix < x1; ++ix) {
-      int64_t i = (iy * w + ix) * c + ch;
-      if (image[i] > best) {
-        best = image[i];
-        at = i;
-      }
-    }
-  if (kStore)
-    for (int64_t iy = y0; iy < y1; ++iy)
-      for (int64_t ix = x0; ix < x1; ++ix)
-        grad[(iy * w + ix) * c + ch] = 0.f;
-  if (!kRelu || best > 0.f)
-    grad[at] += g[ch];
-}
-
-template <bool kStore, bool kRelu>
-void maxPoolWindowGrad(const float *image, const float *g, float *grad,
-                       int64_t w, int64_t c, int64_t y0, int64_t y1,
-                       int64_t x0, int64_t x1) {
-  // Whole vectors of channels, then the rest one at a time.
-  int64_t c0 = 0;
-  for (; c0 + tfc::kNativeLanes <= c; c0 += tfc::kNativeLanes)
-    maxPoolWindowGradLanes<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0,
-                                          x1, c0);
-  for (; c0 < c; ++c0)
-    maxPoolWindowGrad1<kStore, kRelu>(image, g, grad, w, c, y0, y1, x0, x1, c0);
-}
-
-/// One window of a max pooling gradient, the variant picked at run time.
-inline void maxPoolWindowGrad(bool store, bool relu, const float *image,
-                              const float *g, float *grad, int64_t w,
-                              int64_t c, int64_t y0, int64_t y1, int64_t x0,
-                              int64_t x1) {
-  if (store && relu)
-    maxPoolWindowGrad<true, true>(image, g, grad, w, c, y0, y1, x0, x1);
-  else if (store)
-    maxPoolWindowGrad<true, false>(image, g, grad, w, c, y0, y1, x0, x1);
-  else if (relu)
-    maxPoolWindowGrad<false, true>(image, g, grad, w, c, y0, y1, x0, x1);
-  else
-    maxPoolWindowGrad<false, false>(image, g, grad, w, c, y0, y1, x0, x1);
-}
-
-} // namespace
-
 extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
                                         const float *input,
                                         const float *gradient, float *out,
@@ -412,37 +317,32 @@ extern "C" void tfc_cpu_pool2d_grad_f32(tfc_runtime *runtime, int32_t kind,
   // kind: 0 max, 1 average, 2 max followed by ReluGrad on the pooling's
   // input (the ReLU's output): see maxPoolWindowGradLanes.
   bool max = kind != 1, relu = kind == 2;
-  // Windows that tile the image exactly (2x2 windows at stride 2 on an
-  // even image, say) each own their positions: their gradients are stored,
-  // not added, and the image needs no clearing first.
-  bool tiles = strideH == kh && strideW == kw && padTop == 0 &&
-               padLeft == 0 && oh * kh == h && ow * kw == w;
+  tfc::PoolGeometry geometry{h,  w,       c,       kh,     kw,     oh,
+                             ow, strideH, strideW, padTop, padLeft};
+  bool tiles = tfc::windowsTile(geometry);
   // Windows may overlap, so each task owns whole images: the gradients it
   // adds never meet another task's.
   auto images = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index b = first; b < last; ++b) {
       float *grad = out + b * h * w * c;
-      const float *image = input + b * h * w * c;
+      if (max) {
+        tfc::maxPoolImageGrad(geometry, relu, input + b * h * w * c,
+                              gradient + b * oh * ow * c, grad);
+        continue;
+      }
       if (!tiles)
         std::fill(grad, grad + h * w * c, 0.f);
       for (int64_t y = 0; y < oh; ++y)
         for (int64_t x = 0; x < ow; ++x) {
           const float *__restrict g = gradient + ((b * oh + y) * ow + x) * c;
-          int64_t y0 = std::max<int64_t>(y * strideH - padTop, 0);
-          int64_t y1 = std::min<int64_t>(y * strideH - padTop + kh, h);
-          int64_t x0 = std::max<int64_t>(x * strideW - padLeft, 0);
-          int64_t x1 = std::min<int64_t>(x * strideW - padLeft + kw, w);
-          if (y0 >= y1 || x0 >= x1)
+          tfc::PoolWindow win = tfc::windowAt(geometry, y, x);
+          if (win.empty())
             continue;
-          if (max) {
-            maxPoolWindowGrad(tiles, relu, image, g, grad, w, c, y0, y1, x0, x1);
-            continue;
-          }
           // Each input position of the window gets an equal share; padded
           // positions were not counted.
-          float share = 1.f / float((y1 - y0) * (x1 - x0));
-          for (int64_t iy = y0; iy < y1; ++iy)
-            for (int64_t ix = x0; ix < x1; ++ix) {
+          float share = 1.f / float((win.y1 - win.y0) * (win.x1 - win.x0));
+          for (int64_t iy = win.y0; iy < win.y1; ++iy)
+            for (int64_t ix = win.x0; ix < win.x1; ++ix) {
               float *__restrict dst = grad + (iy * w + ix) * c;
               if (tiles)
                 for (int64_t ch = 0; ch < c; ++ch)

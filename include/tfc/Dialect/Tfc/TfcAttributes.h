@@ -100,12 +100,19 @@ inline constexpr llvm::StringLiteral kStepFunctionAttr = "tfc.step_function";
 //===----------------------------------------------------------------------===//
 
 /// The activation a training batch norm applies as it writes y, "Relu" or
-/// "Relu6" (tfc-fuse-elementwise).
+/// "Relu6"; on a batch norm gradient with kMaxPoolGradientAttr, "Relu":
+/// the ReLU's gradient applies to the pooling's (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kActivationAttr = "tfc.activation";
 /// On a training batch norm that also max-pools y into one more data
 /// result (its last): the window as [kh, kw, stride_h, stride_w, pad_top,
 /// pad_left] (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kMaxPoolAttr = "tfc.max_pool";
+/// On a batch norm gradient whose first data operand is the gradient of a
+/// max pooling of y, its last data operand (a MaxPoolGrad, and its
+/// ReluGrad where `tfc.activation` is "Relu", folded in by
+/// tfc-fuse-elementwise): the window, as kMaxPoolAttr's.
+inline constexpr llvm::StringLiteral kMaxPoolGradientAttr =
+    "tfc.max_pool_gradient";
 /// On a MaxPool: its explicit padding is zeros, which a window's maximum
 /// counts, where MaxPool's own padding is skipped (a Pad of zeros
 /// tfc-fold-pads folded in, of a value that may be negative).
