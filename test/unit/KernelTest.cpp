@@ -2,6 +2,7 @@
 
 #include "tfc/Runtime/tfc_runtime.h"
 
+#include "../../runtime/kernels/cpu/FewChannelConv.h"
 #include "../../runtime/kernels/cpu/Reference.h"
 #include "../../runtime/kernels/cpu/Winograd.h"
 
@@ -1246,6 +1247,38 @@ TEST_P(KernelTest, WinogradMatchesReference) {
         ASSERT_NEAR(got[i], direct[i], 2e-6f * terms)
             << shape << " filter gradient=" << filterGradient << " at " << i;
     }
+  }
+}
+
+/// The filter gradient of a 3x3 convolution of few input channels (a
+/// network's first layer; a register per filter tap) against the direct
+/// loops: one to three channels, SAME and VALID, strides 1 and 2, images
+/// whose border pixels are most of them.
+TEST_P(KernelTest, FilterGradientsOfFewChannelsMatchDirectLoops) {
+  struct Case {
+    int64_t n, h, w, c, oc, stride, padTop, padLeft, oh, ow;
+  };
+  const Case cases[] = {{3, 9, 7, 3, 32, 1, 1, 1, 9, 7},
+                        {2, 8, 8, 1, 16, 2, 0, 0, 3, 3},
+                        {2, 6, 10, 2, 48, 1, 0, 0, 4, 8},
+                        {1, 5, 6, 3, 16, 2, 1, 0, 3, 3}};
+  for (const Case &t : cases) {
+    tfc_conv2d_backprop_params table{t.n, t.h, t.w, t.c, 3, 3, t.oc, t.oh,
+                                     t.ow, t.stride, t.stride, 1, 1, t.padTop,
+                                     t.padLeft, 0, 1};
+    ASSERT_TRUE(tfc::fewchannels::appliesToFilterGradient(table));
+    std::vector<float> x = randomVector(t.n * t.h * t.w * t.c, 31);
+    std::vector<float> dy = randomVector(t.n * t.oh * t.ow * t.oc, 32);
+    std::vector<float> want(9 * t.c * t.oc), got(want.size(), 42.f);
+    tfc_cpu_conv2d_backprop_direct_f32(runtime, x.data(), dy.data(),
+                                       want.data(), &table);
+    tfc_cpu_conv2d_backprop_f32(runtime, x.data(), dy.data(), got.data(),
+                                &table);
+    // Each result sums at most this many products of terms in [-1, 1].
+    float terms = float(t.n * t.oh * t.ow);
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_NEAR(got[i], want[i], 2e-6f * terms)
+          << "c " << t.c << " stride " << t.stride << " at " << i;
   }
 }
 

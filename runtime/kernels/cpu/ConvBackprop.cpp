@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FewChannelConv.h"
 #include "OneDnn.h"
 #include "Parallel.h"
 #include "Runtime.h"
@@ -174,6 +175,10 @@ extern "C" void tfc_cpu_conv2d_backprop_f32(tfc_runtime *runtime,
       tfc::winograd::backwardFilter(runtime, geometry, operand, gradient, out);
     else
       tfc::winograd::backwardData(runtime, geometry, operand, gradient, out);
+    return;
+  }
+  if (tfc::fewchannels::appliesToFilterGradient(p)) {
+    tfc::fewchannels::filterGradient(runtime, p, operand, gradient, out);
     return;
   }
   static tfc::onednn::PrimitiveCache<tfc::onednn::ConvGradient> cache;
