@@ -3,10 +3,9 @@
 // The input is [rows, channels] (NHWC with rows = n*h*w). Statistics are
 // per channel, summed in float over blocks of rows in parallel (blocks
 // combined in order in double, so a result does not depend on the thread
-// count),
-// then normalized in parallel. The formulas are TensorFlow's CPU kernels':
-// the batch variance is biased for normalizing and for the saved
-// statistics, and Bessel-corrected for the running variance output.
+// count), then normalized in parallel. The formulas are TensorFlow's CPU
+// kernels': the batch variance is biased for normalizing and for the
+// saved statistics, and Bessel-corrected for the running variance output.
 //
 // Both kernels read their input once for the statistics and once to
 // write the result: these tensors are far larger than the caches, so
