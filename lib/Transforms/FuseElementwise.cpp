@@ -214,33 +214,47 @@ bool foldActivationIntoBatchNorm(Operation *norm) {
   return true;
 }
 
-/// `node` rebuilt with one more data result, `absorbed`'s only one, which
-/// it now computes: `absorbed`'s users read it, and wait on the new node.
-/// `attr` on the new node says so.
-void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr) {
+/// `node` rebuilt with data operands `operands`, its data results and
+/// `extraTypes` more, and its attributes and `extraAttrs`: its users read
+/// the new node's results and what waited on it waits on the new node,
+/// which is returned; `node` goes.
+Operation *rebuildNode(Operation *node, ValueRange operands,
+                       TypeRange extraTypes,
+                       ArrayRef<NamedAttribute> extraAttrs) {
   ResultRange results = tfg::getDataResults(node);
   SmallVector<Type> types(results.getTypes());
-  types.push_back(tfg::getDataResults(absorbed)[0].getType());
+  llvm::append_range(types, extraTypes);
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute existing : node->getAttrs())
     if (existing.getName() != tfg::kNameAttr &&
         existing.getName() != tfg::kDeviceAttr)
       attrs.push_back(existing);
-  attrs.push_back(attr);
+  llvm::append_range(attrs, extraAttrs);
   OpBuilder builder(node);
   Operation *replacement = createNodeLike(
       builder, node, tfg::getOpType(node), tfg::getNodeName(node), types,
-      tfg::getDataOperands(node), tfg::getControlOperands(node), attrs);
+      operands, tfg::getControlOperands(node), attrs);
   for (auto [k, result] : llvm::enumerate(results))
     result.replaceAllUsesWith(replacement->getResult(k));
-  tfg::getDataResults(absorbed)[0].replaceAllUsesWith(
-      replacement->getResult(results.size()));
   tfg::getControlToken(node).replaceAllUsesWith(
       tfg::getControlToken(replacement));
+  node->erase();
+  return replacement;
+}
+
+/// `node` rebuilt with one more data result, `absorbed`'s only one, which
+/// it now computes: `absorbed`'s users read it, and wait on the new node.
+/// `attr` on the new node says so.
+void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr) {
+  Value absorbedResult = tfg::getDataResults(absorbed)[0];
+  Operation *replacement =
+      rebuildNode(node, tfg::getDataOperands(node),
+                  TypeRange{absorbedResult.getType()}, {attr});
+  absorbedResult.replaceAllUsesWith(
+      tfg::getDataResults(replacement).back());
   tfg::getControlToken(absorbed).replaceAllUsesWith(
       tfg::getControlToken(replacement));
   absorbed->erase();
-  node->erase();
 }
 
 /// The window of a MaxPool or MaxPoolGrad (NHWC, static shapes) from
@@ -331,33 +345,19 @@ Operation *foldPoolingGradientIntoBatchNormGrad(Operation *grad) {
   SmallVector<Value> newOperands(operands);
   newOperands[0] = pooledGradient;
   newOperands.push_back(y);
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute existing : grad->getAttrs())
-    if (existing.getName() != tfg::kNameAttr &&
-        existing.getName() != tfg::kDeviceAttr)
-      attrs.push_back(existing);
   Builder b(grad->getContext());
-  attrs.push_back(
-      b.getNamedAttr(kMaxPoolGradientAttr, b.getDenseI64ArrayAttr(*window)));
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr(kMaxPoolGradientAttr, b.getDenseI64ArrayAttr(*window))};
   if (relu)
     attrs.push_back(b.getNamedAttr(kActivationAttr, b.getStringAttr("Relu")));
-  OpBuilder builder(grad);
-  ResultRange results = tfg::getDataResults(grad);
-  Operation *replacement = createNodeLike(
-      builder, grad, tfg::getOpType(grad), tfg::getNodeName(grad),
-      SmallVector<Type>(results.getTypes()), newOperands,
-      tfg::getControlOperands(grad), attrs);
-  for (auto [k, result] : llvm::enumerate(results))
-    result.replaceAllUsesWith(replacement->getResult(k));
+  Operation *replacement = rebuildNode(grad, newOperands, {}, attrs);
   // What waited on the folded nodes waits on the batch norm gradient.
-  for (Operation *folded : {grad, relu, pool})
-    if (folded)
+  for (Operation *folded : {relu, pool})
+    if (folded) {
       tfg::getControlToken(folded).replaceAllUsesWith(
           tfg::getControlToken(replacement));
-  grad->erase();
-  if (relu)
-    relu->erase();
-  pool->erase();
+      folded->erase();
+    }
   return replacement;
 }
 

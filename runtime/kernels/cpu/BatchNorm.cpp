@@ -48,6 +48,19 @@ namespace {
 /// split so that sums come out the same for any thread count.
 constexpr int64_t kRowsPerBlock = 256;
 
+/// The per-channel totals of `blocks` blocks' float sums, block b's sum
+/// for channel ch at partial[b * stride + offset + ch], added in block
+/// order in double: the same totals for any thread count.
+std::vector<double> totalOfBlocks(const std::vector<float> &partial,
+                                  int64_t blocks, int64_t stride,
+                                  int64_t offset, int64_t channels) {
+  std::vector<double> totals(channels, 0.0);
+  for (int64_t block = 0; block < blocks; ++block)
+    for (int64_t ch = 0; ch < channels; ++ch)
+      totals[ch] += partial[block * stride + offset + ch];
+  return totals;
+}
+
 /// Two per-channel sums over all rows: accumulate(row, first, second) adds
 /// a row's terms into first[0..channels) and second[0..channels), float
 /// sums of one block of kRowsPerBlock rows; the blocks' sums are combined
@@ -70,15 +83,8 @@ void channelSums(tfc_runtime *runtime, int64_t rows, int64_t channels,
   };
   double perBlock = double(kRowsPerBlock * channels);
   tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(4 * perBlock, 8.0 * channels, 2 * perBlock), sumBlocks);
-  first.assign(channels, 0.0);
-  second.assign(channels, 0.0);
-  for (int64_t block = 0; block < blocks; ++block) {
-    const float *sums = partial.data() + 2 * block * channels;
-    for (int64_t ch = 0; ch < channels; ++ch) {
-      first[ch] += sums[ch];
-      second[ch] += sums[channels + ch];
-    }
-  }
+  first = totalOfBlocks(partial, blocks, 2 * channels, 0, channels);
+  second = totalOfBlocks(partial, blocks, 2 * channels, channels, channels);
 }
 
 /// Calls body(row) for every row, in parallel.
@@ -110,11 +116,7 @@ std::vector<double> forEachRowSummed(tfc_runtime *runtime, int64_t rows,
   };
   double perBlock = double(kRowsPerBlock * channels);
   tfc::parallelFor(runtime, blocks, Eigen::TensorOpCost(8 * perBlock, 4 * perBlock, 5 * perBlock), range);
-  std::vector<double> totals(channels, 0.0);
-  for (int64_t block = 0; block < blocks; ++block)
-    for (int64_t ch = 0; ch < channels; ++ch)
-      totals[ch] += partial[block * channels + ch];
-  return totals;
+  return totalOfBlocks(partial, blocks, channels, 0, channels);
 }
 
 /// x's gradient as g * p + (x - mean) * q + r per channel, from the sums
@@ -426,14 +428,6 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
     return Eigen::TensorOpCost(loads * imageSize, stores * imageSize,
                                compute * imageSize);
   };
-  auto combine = [&](const std::vector<float> &partial, int64_t stride,
-                     int64_t offset) {
-    std::vector<double> totals(c, 0.0);
-    for (int64_t b = 0; b < images; ++b)
-      for (int64_t ch = 0; ch < c; ++ch)
-        totals[ch] += partial[b * stride + offset + ch];
-    return totals;
-  };
   // Where windows tile the image, each window's maximum per channel is
   // recorded as the sums are taken, and x's gradient written window by
   // window from it without reading y again; otherwise y's gradient is
@@ -473,8 +467,9 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
       });
   int64_t rows = images * height * width;
   GradientCoefficients k = gradientCoefficients(
-      combine(partial, 2 * c, 0), combine(partial, 2 * c, c), scale, variance,
-      epsilon, rows, c, training, scaleGradient, offsetGradient);
+      totalOfBlocks(partial, images, 2 * c, 0, c),
+      totalOfBlocks(partial, images, 2 * c, c, c), scale, variance, epsilon,
+      rows, c, training, scaleGradient, offsetGradient);
   // x's gradient, image by image (and its sum, for a folded BiasAddGrad).
   std::vector<float> rowSums(xGradientSum ? images * c : 0, 0.f);
   tfc::parallelFor(
@@ -514,7 +509,7 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
         }
       });
   if (xGradientSum) {
-    std::vector<double> sums = combine(rowSums, c, 0);
+    std::vector<double> sums = totalOfBlocks(rowSums, images, c, 0, c);
     for (int64_t ch = 0; ch < c; ++ch)
       xGradientSum[ch] = float(sums[ch]);
   }
