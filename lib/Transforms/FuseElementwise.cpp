@@ -100,6 +100,13 @@
 // with `tfc.max_pool_gradient` giving the window and `tfc.activation`
 // "Relu" saying the ReluGrad's mask applies; its kernel never writes y's
 // gradient, four times the pooled one's size, nor reads it back twice.
+// When nothing else reads that y, it comes from a training batch norm that
+// max-pools it with the same windows, and those windows tile y (2x2 at
+// stride 2 on an even image), the batch norm records for the gradient
+// where each window's maximum is and whether it is positive, a byte per
+// pooled element (one more data result, last); the gradient reads that
+// record in y's place, and y is never written: the two kernels need
+// nothing else of it. Both nodes carry `tfc.max_pool_positions`.
 //
 // A MaxPoolGrad claims the ReluGrad after it when that ReluGrad's features
 // are the pooling's input (ReLU then max pooling, differentiated): the
@@ -359,6 +366,46 @@ Operation *foldPoolingGradientIntoBatchNormGrad(Operation *grad) {
       folded->erase();
     }
   return replacement;
+}
+
+/// Has the training batch norm whose y a pooled batch norm gradient reads
+/// (foldPoolingGradientIntoBatchNormGrad) record where its windows' maxima
+/// are for that gradient, when nothing else reads y, the batch norm pools
+/// y with the same window, and the windows tile y (see the file comment).
+/// Returns whether it did.
+bool recordMaximaForGradient(Operation *grad) {
+  auto window = grad->getAttrOfType<DenseI64ArrayAttr>(kMaxPoolGradientAttr);
+  if (!window || grad->hasAttr(kMaxPoolPositionsAttr))
+    return false;
+  Value y = tfg::getDataOperands(grad).back();
+  Operation *norm = y.getDefiningOp();
+  if (!norm || !tfg::isNode(norm) || !isNhwcBatchNorm(norm, false) ||
+      y != tfg::getDataResults(norm)[0] || !y.hasOneUse() ||
+      norm->getAttr(kMaxPoolAttr) != window ||
+      norm->hasAttr(kMaxPoolPositionsAttr) || !sameDevice(norm, grad))
+    return false;
+  // [kh, kw, stride_h, stride_w, pad_top, pad_left]: windows that tile y
+  // own their positions, at most 127 of them (a byte's).
+  ArrayRef<int64_t> w = window.asArrayRef();
+  auto yType = cast<RankedTensorType>(y.getType());
+  auto pooledType =
+      cast<RankedTensorType>(tfg::getDataResults(norm).back().getType());
+  if (w[0] != w[2] || w[1] != w[3] || w[4] != 0 || w[5] != 0 ||
+      w[0] * w[1] > 127 || pooledType.getDimSize(1) * w[0] != yType.getDimSize(1) ||
+      pooledType.getDimSize(2) * w[1] != yType.getDimSize(2))
+    return false;
+  Builder b(grad->getContext());
+  NamedAttribute recorded = b.getNamedAttr(kMaxPoolPositionsAttr, b.getUnitAttr());
+  Operation *recorder = rebuildNode(
+      norm, tfg::getDataOperands(norm),
+      TypeRange{RankedTensorType::get(pooledType.getShape(), b.getI8Type())},
+      {recorded});
+  // The gradient's operands after the rebuild (it reads the batch norm's
+  // saved statistics too), the record in y's place.
+  SmallVector<Value> operands(tfg::getDataOperands(grad));
+  operands.back() = tfg::getDataResults(recorder).back();
+  rebuildNode(grad, operands, {}, {recorded});
+  return true;
 }
 
 /// Folds the BiasAddGrad of a batch norm gradient's x gradient into it (see
@@ -933,6 +980,14 @@ struct FuseElementwisePass
         numFused += foldMaxPoolIntoBatchNorm(norm) ||
                     foldBiasGradientIntoBatchNormGrad(norm);
       }
+      // Then pooled gradients have their batch norms record the windows'
+      // maxima (both nodes are rebuilt: the gradients are listed afresh).
+      SmallVector<Operation *> pooledGradients;
+      for (Operation &op : *body)
+        if (tfg::isNode(&op) && op.hasAttr(kMaxPoolGradientAttr))
+          pooledGradients.push_back(&op);
+      for (Operation *grad : pooledGradients)
+        recordMaximaForGradient(grad);
       // Means take in the variances around them (each fold rebuilds the
       // Mean; the SquaredDifference and the variance's Mean go).
       SmallVector<Operation *> means;

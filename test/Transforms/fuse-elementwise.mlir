@@ -424,6 +424,42 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A training batch norm whose y, after those folds, only a pooled gradient
+// reads, its windows tiling y (2x2 at stride 2 on 4 x 4), records where
+// each window's maximum is: one more data result, int8 of the pooled
+// shape, after the pooled one, which the gradient reads in y's place; both
+// carry tfc.max_pool_positions. On a 5 x 5 y the same windows leave a row
+// and a column out: no record, the gradient reads y.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[BN:[0-9]+]]:9 = FusedBatchNormV3({{.*}}) name("bn") {{.*}}tfc.activation = "Relu", tfc.max_pool = array<i64: 2, 2, 2, 2, 0, 0>, tfc.max_pool_positions} : {{.*}} -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xi8>)
+// CHECK: Neg(%[[BN]]#6) name("pooled_reader")
+// CHECK: FusedBatchNormGradV3(%{{[0-9]+}}#0, %{{[0-9]+}}#0, %{{[0-9]+}}#0, %[[BN]]#3, %[[BN]]#4, %[[BN]]#5, %[[BN]]#7) name("bn_grad") {{.*}}tfc.activation = "Relu", tfc.max_pool_gradient = array<i64: 2, 2, 2, 2, 0, 0>, tfc.max_pool_positions}
+// CHECK: %[[ODD:[0-9]+]]:8 = FusedBatchNormV3({{.*}}) name("odd")
+// CHECK-NOT: tfc.max_pool_positions
+// CHECK-SAME: -> (tensor<1x5x5x2xf32>, {{.*}}, tensor<1x2x2x2xf32>)
+// CHECK: FusedBatchNormGradV3({{.*}}, %[[ODD]]#0) name("odd_grad")
+// CHECK-NOT: tfc.max_pool_positions
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %s:2 = Placeholder name("s") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %e:2 = Placeholder name("empty") {dtype = f32, shape = #tfg.shape<0>} : () -> tensor<0xf32>
+  %dy:2 = Placeholder name("dy") {dtype = f32, shape = #tfg.shape<1x2x2x2>} : () -> tensor<1x2x2x2xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("bn") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %relu:2 = Relu(%bn#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pool:2 = MaxPool(%relu#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %use:2 = Neg(%pool#0) name("pooled_reader") {T = f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %pg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %rg:2 = ReluGrad(%pg#0, %relu#0) name("relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %g:6 = FusedBatchNormGradV3(%rg#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %x5:2 = Placeholder name("x5") {dtype = f32, shape = #tfg.shape<1x5x5x2>} : () -> tensor<1x5x5x2xf32>
+  %odd:7 = FusedBatchNormV3(%x5#0, %s#0, %s#0, %e#0, %e#0) name("odd") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %pool5:2 = MaxPool(%odd#0) name("odd_pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>) -> tensor<1x2x2x2xf32>
+  %pg5:2 = MaxPoolGrad(%odd#0, %pool5#0, %dy#0) name("odd_pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x5x5x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x5x5x2xf32>
+  %g5:6 = FusedBatchNormGradV3(%pg5#0, %x5#0, %s#0, %odd#3, %odd#4, %odd#5) name("odd_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x5x5x2xf32>, tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x5x5x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+}
+
+// -----
+
 // Attention in Keras' layout (q, k, v [batch 2, tokens 4, heads 3, width 5]):
 // the scores' Einsum, the Mul by a scalar, the Softmax and the context's
 // Einsum form one group rooted at the context; the scale is one of its

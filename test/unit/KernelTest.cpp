@@ -1385,14 +1385,15 @@ TEST_P(KernelTest, BatchNormsComputeTheOpsFoldedIntoThem) {
       tfc_cpu_batch_norm_training_f32(
           runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
           y.data(), mean.data(), variance.data(), savedMean.data(),
-          savedVariance.data(), pooled.data(), 1e-3f, 1.f, rows, c, activation,
+          savedVariance.data(), pooled.data(), nullptr, 1e-3f, 1.f, rows, c,
+          activation,
           images, h, w, kh, kw, oh, ow, stride, stride, padTop, padLeft);
       std::vector<float> alone(y.size());
       tfc_cpu_batch_norm_training_f32(
           runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
           alone.data(), mean.data(), variance.data(), savedMean.data(),
-          savedVariance.data(), nullptr, 1e-3f, 1.f, rows, c, activation, 0, 0,
-          0, 0, 0, 0, 0, 0, 0, 0, 0);
+          savedVariance.data(), nullptr, nullptr, 1e-3f, 1.f, rows, c,
+          activation, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
       ASSERT_EQ(y, alone) << "images " << images;
       tfc_cpu_pool2d_f32(runtime, 0, y.data(), want.data(), images, h, w, c, kh,
                          kw, oh, ow, stride, stride, padTop, padLeft);
@@ -1468,7 +1469,8 @@ TEST_P(KernelTest, BatchNormGradientTakesInMaxPoolingGradient) {
             gotSum(k.c);
         float reserved = 42.f;
         tfc_cpu_batch_norm_grad_pooled_f32(
-            runtime, pooledGradient.data(), y.data(), x.data(), scale.data(),
+            runtime, pooledGradient.data(), y.data(), nullptr, x.data(),
+            scale.data(),
             mean.data(), variance.data(), got.data(), gotScale.data(),
             gotOffset.data(), &reserved, nullptr, gotSum.data(), 1e-3f,
             images, k.h, k.w, k.c, training, relu, k.k, k.k, k.oh, k.ow,
@@ -1501,6 +1503,110 @@ TEST_P(KernelTest, BatchNormGradientTakesInMaxPoolingGradient) {
         }
       }
   }
+}
+
+/// Where windows tile y, the training kernel can record its pooling
+/// windows' maxima instead of writing y: the pooled result and statistics
+/// are the same bit for bit; each record names the window's first maximum
+/// of y (checked against y written by the same kernel), positive or not;
+/// and the pooled gradient's kernel computes from the records what it
+/// computes from y, bit for bit, with and without the ReLU's mask. x is
+/// quantized so that windows hold ties, and with the ReLU zeros; 1 and 3
+/// images; channels that end in a partial vector (5, 20).
+TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
+  struct Case {
+    int64_t h, w, c, k;
+  };
+  const Case cases[] = {{8, 8, 32, 2}, {6, 6, 20, 2}, {6, 9, 5, 3}};
+  for (const Case &k : cases)
+    for (int64_t images : {1, 3})
+      for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
+        int64_t rows = images * k.h * k.w, size = rows * k.c;
+        int64_t oh = k.h / k.k, ow = k.w / k.k, pooledSize = images * oh * ow * k.c;
+        std::vector<float> x = randomVector(size, 31),
+                           scale = randomVector(k.c, 32),
+                           offset = randomVector(k.c, 33);
+        for (float &v : x)
+          v = std::round(v * 3.f) / 3.f;
+        std::string where = "c " + std::to_string(k.c) + " images " +
+                            std::to_string(images) + " activation " +
+                            std::to_string(activation);
+        // y written, then y not written and the maxima recorded.
+        std::vector<float> y(size), pooled(pooledSize), mean(k.c),
+            variance(k.c), savedMean(k.c), savedVariance(k.c);
+        tfc_cpu_batch_norm_training_f32(
+            runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
+            y.data(), mean.data(), variance.data(), savedMean.data(),
+            savedVariance.data(), pooled.data(), nullptr, 1e-3f, 1.f, rows,
+            k.c, activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k, k.k, 0,
+            0);
+        std::vector<float> pooled2(pooledSize, 42.f), mean2(k.c),
+            variance2(k.c), savedMean2(k.c), savedVariance2(k.c);
+        std::vector<int8_t> record(pooledSize, 42);
+        tfc_cpu_batch_norm_training_f32(
+            runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
+            nullptr, mean2.data(), variance2.data(), savedMean2.data(),
+            savedVariance2.data(), pooled2.data(), record.data(), 1e-3f, 1.f,
+            rows, k.c, activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k,
+            k.k, 0, 0);
+        ASSERT_EQ(pooled2, pooled) << where;
+        ASSERT_EQ(mean2, mean) << where;
+        ASSERT_EQ(variance2, variance) << where;
+        ASSERT_EQ(savedMean2, savedMean) << where;
+        ASSERT_EQ(savedVariance2, savedVariance) << where;
+        // Each record: p (positive maximum) or -1 - p, p the position in
+        // the window (row-major) of its first maximum.
+        int64_t ties = 0, nonPositive = 0;
+        for (int64_t b = 0; b < images; ++b)
+          for (int64_t py = 0; py < oh; ++py)
+            for (int64_t px = 0; px < ow; ++px)
+              for (int64_t ch = 0; ch < k.c; ++ch) {
+                int64_t at = ((b * oh + py) * ow + px) * k.c + ch;
+                int64_t first = -1, count = 0;
+                for (int64_t p = 0; p < k.k * k.k; ++p) {
+                  int64_t iy = py * k.k + p / k.k, ix = px * k.k + p % k.k;
+                  float v = y[((b * k.h + iy) * k.w + ix) * k.c + ch];
+                  if (v == pooled[at]) {
+                    count++;
+                    if (first < 0)
+                      first = p;
+                  }
+                }
+                ties += count > 1;
+                nonPositive += pooled[at] <= 0.f;
+                int64_t want = pooled[at] > 0.f ? first : -1 - first;
+                ASSERT_EQ(record[at], want) << where << " at " << at;
+              }
+        ASSERT_GT(ties, 0) << where;
+        ASSERT_GT(nonPositive, 0) << where;
+        // The gradient from the records equals the gradient from y.
+        std::vector<float> pooledGradient = randomVector(pooledSize, 34);
+        for (int64_t relu : {0, 1})
+          for (int64_t training : {0, 1}) {
+            std::vector<float> want(size), wantScale(k.c), wantOffset(k.c),
+                wantSum(k.c);
+            tfc_cpu_batch_norm_grad_pooled_f32(
+                runtime, pooledGradient.data(), y.data(), nullptr, x.data(),
+                scale.data(), savedMean.data(), savedVariance.data(),
+                want.data(), wantScale.data(), wantOffset.data(), nullptr,
+                nullptr, wantSum.data(), 1e-3f, images, k.h, k.w, k.c,
+                training, relu, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
+            std::vector<float> got(size, 42.f), gotScale(k.c), gotOffset(k.c),
+                gotSum(k.c);
+            tfc_cpu_batch_norm_grad_pooled_f32(
+                runtime, pooledGradient.data(), nullptr, record.data(),
+                x.data(), scale.data(), savedMean.data(), savedVariance.data(),
+                got.data(), gotScale.data(), gotOffset.data(), nullptr,
+                nullptr, gotSum.data(), 1e-3f, images, k.h, k.w, k.c,
+                training, relu, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
+            std::string also = where + " relu " + std::to_string(relu) +
+                               " training " + std::to_string(training);
+            ASSERT_EQ(got, want) << also;
+            ASSERT_EQ(gotScale, wantScale) << also;
+            ASSERT_EQ(gotOffset, wantOffset) << also;
+            ASSERT_EQ(gotSum, wantSum) << also;
+          }
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));

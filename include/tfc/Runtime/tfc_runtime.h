@@ -948,13 +948,19 @@ void tfc_cpu_conv2d_backprop_direct_f32(
  * tfc_activation, not swish: a ReLU the compiler folded in). Unless
  * `pooled` is NULL, y ([images, height, width, channels]) is also max-
  * pooled into it ([images, pooled_h, pooled_w, channels]; windows as
- * tfc_cpu_pool2d_f32's: a MaxPool the compiler folded in). */
+ * tfc_cpu_pool2d_f32's: a MaxPool the compiler folded in). Unless
+ * `positions` is NULL (windows that tile y, of at most 127 positions),
+ * it gets, per pooled element, where in its window (row-major) y has its
+ * first maximum, as p when that maximum is positive and as -1 - p
+ * otherwise: all tfc_cpu_batch_norm_grad_pooled_f32 needs of y, which may
+ * then be NULL (not written). */
 void tfc_cpu_batch_norm_training_f32(
     tfc_runtime *runtime, const float *x, const float *scale,
     const float *offset, const float *running_mean,
     const float *running_variance, float *y, float *batch_mean,
     float *batch_variance, float *saved_mean, float *saved_variance,
-    float *pooled, float epsilon, float average_factor, int64_t rows,
+    float *pooled, int8_t *positions, float epsilon, float average_factor,
+    int64_t rows,
     int64_t channels, int64_t activation, int64_t images, int64_t height,
     int64_t width, int64_t pool_h, int64_t pool_w, int64_t pooled_h,
     int64_t pooled_w, int64_t stride_h, int64_t stride_w, int64_t pad_top,
@@ -980,10 +986,11 @@ void tfc_cpu_batch_norm_grad_f32(tfc_runtime *runtime, const float *gradient,
  * pooling's output gradient. Equals tfc_cpu_pool2d_grad_f32 (kind 2 with
  * relu, 0 without) followed by tfc_cpu_batch_norm_grad_f32 (the
  * compiler's fold of MaxPoolGrad and ReluGrad into the batch norm's
- * gradient). */
+ * gradient). With `positions` (tfc_cpu_batch_norm_training_f32's, windows
+ * that tile y) instead of y (then NULL), the maxima are read from them. */
 void tfc_cpu_batch_norm_grad_pooled_f32(
     tfc_runtime *runtime, const float *pooled_gradient, const float *y,
-    const float *x, const float *scale, const float *mean,
+    const int8_t *positions, const float *x, const float *scale, const float *mean,
     const float *variance, float *x_gradient, float *scale_gradient,
     float *offset_gradient, float *reserved1, float *reserved2,
     float *x_gradient_sum, float epsilon, int64_t images, int64_t height,

@@ -559,7 +559,12 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     else, takes them in: it reads the pooled gradient in place of its
     first operand and y as one more, last, with `tfc.max_pool_gradient`
     (the window) and, for the ReluGrad, `tfc.activation` = "Relu"; both
-    ops go. A Mean over contiguous
+    ops go. When such a gradient's y is read by nothing else and is the
+    y of a training batch norm that pools it with the same windows, and
+    those windows tile y, the batch norm records where each window's
+    maximum is (and whether it is positive) in one more data result, last,
+    int8 of the pooled shape, which the gradient reads in y's place; both
+    carry `tfc.max_pool_positions` (y is then not written). A Mean over contiguous
     axes with keep_dims takes in the variance around it (tf.nn.moments,
     Keras' LayerNormalization): the Mean over the same axes of the
     SquaredDifference of its input and its result, that SquaredDifference

@@ -102,6 +102,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kActivationAttr, Holder::Node, ValueKind::Activation},
     {kMaxPoolAttr, Holder::Node, ValueKind::PoolWindow},
     {kMaxPoolGradientAttr, Holder::Node, ValueKind::PoolWindow},
+    {kMaxPoolPositionsAttr, Holder::Node, ValueKind::Unit},
     {kZeroPaddingAttr, Holder::Node, ValueKind::Unit},
     {kInputGradientSumAttr, Holder::Node, ValueKind::Unit},
     {kVarianceAttr, Holder::Node, ValueKind::Unit},

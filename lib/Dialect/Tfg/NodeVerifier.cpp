@@ -219,14 +219,20 @@ LogicalResult verifyNode(Operation *node) {
     results = results.drop_back();
   // A batch norm (or its gradient) that computes a MaxPool of its y (or
   // the BiasAddGrad of its x gradient) tfc-fuse-elementwise folded into it
-  // has that op's result last.
+  // has that op's result last, and then a batch norm may have the record
+  // of the pooling windows' maxima after it.
   // So has a Mean that computes its variance too.
   if ((getOpType(node).starts_with("FusedBatchNorm") ||
        getOpType(node) == "Mean") &&
       int64_t(results.size()) == opDef->output_arg_size() + 1)
     results = results.drop_back();
+  if (getOpType(node).starts_with("FusedBatchNorm") &&
+      !getOpType(node).starts_with("FusedBatchNormGrad") &&
+      int64_t(results.size()) == opDef->output_arg_size() + 2)
+    results = results.drop_back(2);
   // A batch norm gradient that took in the gradient of a max pooling of y
-  // reads y too, as one more data operand, its last.
+  // reads y too (or the record of its windows' maxima), as one more data
+  // operand, its last.
   TypeRange operands = getDataOperands(node).getTypes();
   if (getOpType(node).starts_with("FusedBatchNormGrad") &&
       int64_t(operands.size()) == opDef->input_arg_size() + 1)

@@ -6,8 +6,12 @@
 // x's gradient) tfc-fuse-elementwise folded in, the kernel computes that
 // too, into the node's last result. A gradient that took in the gradient
 // of a max pooling of y (and of y's ReLU) calls the pooled gradient's
-// kernel, which reads the pooling's gradient and y (its last operand). Inference-mode FusedBatchNorm never gets here:
-// tfc-decompose-batch-norm turns it into an affine map.
+// kernel, which reads the pooling's gradient and y (its last operand), or
+// with tfc.max_pool_positions the forward pass's record of where its
+// windows' maxima are (the forward node's last result, after the pooled
+// one; its y, then read by nothing, is not written). Inference-mode
+// FusedBatchNorm never gets here: tfc-decompose-batch-norm turns it into
+// an affine map.
 //
 // Softmax and LogSoftmax over the last axis, (Sparse)SoftmaxCrossEntropy-
 // WithLogits, and LRN over NHWC channels: float32, calls of the runtime's
@@ -112,9 +116,14 @@ protected:
                         {rows, channels, isTraining ? 1 : 0});
         return success();
       }
-      // The pooled gradient's kernel: y (the last operand) after the
+      // The pooled gradient's kernel: y (the last operand), or the forward
+      // pass's record of its windows' maxima in y's place, after the
       // pooled gradient (the first).
-      pointers.insert(pointers.begin() + 1, pointerOrNull(operands.back()));
+      bool recorded = node->hasAttr(kMaxPoolPositionsAttr);
+      pointers.insert(pointers.begin() + 1,
+                      recorded ? null : pointerOrNull(operands.back()));
+      pointers.insert(pointers.begin() + 2,
+                      recorded ? pointerOrNull(operands.back()) : null);
       auto pooledType = cast<RankedTensorType>(operands[0].getType());
       ArrayRef<int64_t> w = window.asArrayRef();
       step.callKernel(loc, step.kernelName("batch_norm_grad_pooled_f32"),
@@ -126,21 +135,36 @@ protected:
                        w[2], w[3], w[4], w[5]});
       return success();
     }
-    // [kh, kw, stride_h, stride_w, pad_top, pad_left] of the folded MaxPool.
+    // [kh, kw, stride_h, stride_w, pad_top, pad_left] of the folded MaxPool,
+    // whose result is the last but for the record of its windows' maxima
+    // (tfc.max_pool_positions), last when there is one.
     SmallVector<int64_t> pool(6, 0);
     int64_t pooledH = 0, pooledW = 0;
+    ResultRange results = tfg::getDataResults(node);
+    bool recorded = node->hasAttr(kMaxPoolPositionsAttr);
     if (auto window = node->getAttrOfType<DenseI64ArrayAttr>(kMaxPoolAttr)) {
-      FailureOr<Value> pooled = folded();
+      unsigned pooledPort = results.size() - (recorded ? 2 : 1);
+      FailureOr<Value> pooled = step.outputFor(node, pooledPort);
       if (failed(pooled) || window.size() != 6)
         return failure();
-      pointers.push_back(*pooled);
+      pointers.push_back(step.pointerTo(*pooled));
+      if (recorded) {
+        FailureOr<Value> positions = folded();
+        if (failed(positions))
+          return failure();
+        pointers.push_back(*positions);
+        // y itself, read by nothing else now, is not written.
+        if (results[0].use_empty())
+          pointers[5] = null;
+      } else {
+        pointers.push_back(null);
+      }
       pool.assign(window.asArrayRef().begin(), window.asArrayRef().end());
-      auto pooledType = cast<RankedTensorType>(
-          tfg::getDataResults(node).back().getType());
+      auto pooledType = cast<RankedTensorType>(results[pooledPort].getType());
       pooledH = pooledType.getDimSize(1);
       pooledW = pooledType.getDimSize(2);
     } else {
-      pointers.push_back(null);
+      pointers.append({null, null});
     }
     float factor = float(floatAttr(node, "exponential_avg_factor", 1.f));
     if (factor != 1.f && (pointers[3] == null || pointers[4] == null))

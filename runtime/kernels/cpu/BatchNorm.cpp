@@ -29,7 +29,11 @@
 // window's maximum per channel in a byte, and x's gradient is written
 // window by window from those, reading x but not y; otherwise image by
 // image, the pooling's gradient scattered into it and turned into x's
-// while the image is in the cache.
+// while the image is in the cache. Where windows tile the image, the
+// training kernel can record those bytes itself as it pools y (each
+// maximum's position, and whether it is positive, which ReluGrad's mask
+// needs): then y itself is neither written nor read back, only the
+// bytes, a sixteenth of its size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,66 +178,145 @@ template <bool kTail> struct WindowLanes {
   }
 };
 
-/// A window position per lane, one byte each (a window has at most 127
-/// positions where it is recorded); -1 where the gradient goes nowhere.
+/// A window's record per lane, one byte each (a window has at most 127
+/// positions where it is recorded; see recordOf).
 typedef int8_t NativeBytes __attribute__((vector_size(tfc::kNativeLanes)));
+
+/// The first maximum of one max pooling window of `y` (the one
+/// TensorFlow's gradient picks on ties) for the channels [c0, c0 + lanes),
+/// lane by lane: its value, its position in the window (row-major) and,
+/// with kWithX, x at that position.
+struct WindowMaximum {
+  tfc::NativeFloats value, x;
+  tfc::NativeInts position;
+};
+template <bool kWithX, bool kTail>
+inline WindowMaximum windowMaximum(WindowLanes<kTail> io, const float *y,
+                                   const float *x, int64_t w, int64_t c,
+                                   const tfc::PoolWindow &window, int64_t c0) {
+  int64_t first = (window.y0 * w + window.x0) * c + c0;
+  WindowMaximum best{io.load(y + first), {}, {}};
+  if constexpr (kWithX)
+    best.x = io.load(x + first);
+  int32_t position = 0;
+  for (int64_t iy = window.y0; iy < window.y1; ++iy)
+    for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position) {
+      int64_t at = (iy * w + ix) * c + c0;
+      tfc::NativeFloats v = io.load(y + at);
+      tfc::NativeInts greater = v > best.value;
+      best.value = greater ? v : best.value;
+      if constexpr (kWithX)
+        best.x = greater ? io.load(x + at) : best.x;
+      best.position = greater ? tfc::NativeInts{} + position : best.position;
+    }
+  return best;
+}
+
+/// Stores the first `lanes` (a vector's, unless kTail) of `values` as bytes.
+template <bool kTail>
+inline void storeBytes(WindowLanes<kTail> io, tfc::NativeInts values,
+                       int8_t *to) {
+  NativeBytes bytes = __builtin_convertvector(values, NativeBytes);
+  std::memcpy(to, &bytes, kTail ? io.lanes : tfc::kNativeLanes);
+}
+template <bool kTail>
+inline tfc::NativeInts loadBytes(WindowLanes<kTail> io, const int8_t *from) {
+  NativeBytes bytes = {};
+  std::memcpy(&bytes, from, kTail ? io.lanes : tfc::kNativeLanes);
+  return __builtin_convertvector(bytes, tfc::NativeInts);
+}
+
+/// Where each window's maximum is, as the forward pass records it for the
+/// gradient (see tfc_runtime.h) and the gradient's first pass records it
+/// for its second: the position p where the maximum is positive, -1 - p
+/// where it is not.
+inline tfc::NativeInts recordOf(const WindowMaximum &best) {
+  tfc::NativeInts positive = best.value > 0.f;
+  return positive ? best.position : -1 - best.position;
+}
+
+/// Where a window's gradient goes from its record: the maximum's position,
+/// or -1 (nowhere) where `relu` drops it (a maximum that is not positive).
+inline tfc::NativeInts gradientPosition(tfc::NativeInts record, bool relu) {
+  tfc::NativeInts positive = record >= 0;
+  return positive ? record : relu ? tfc::NativeInts{} - 1 : -1 - record;
+}
 
 /// Adds one max pooling window's share of the gradient's sums for the
 /// channels [c0, c0 + lanes): the window's gradient `g` goes to its first
 /// maximum of `y` (with `relu`, only where that maximum is positive, as
 /// ReluGrad masks it), so it adds to `sums` and, times x - mean at that
-/// maximum, to `crosses`. x at the maximum is selected along with it,
-/// lane by lane. Unless `positions` is null, the maximum's position in the
-/// window goes there (-1 where the ReLU drops the gradient).
+/// maximum, to `crosses`. Unless `positions` is null, the window's record
+/// (recordOf) goes there.
 template <bool kTail>
 inline void addWindowSums(WindowLanes<kTail> io, bool relu, const float *y,
                           const float *x, const float *g, const float *mean,
                           int64_t w, int64_t c, const tfc::PoolWindow &window,
                           int64_t c0, float *sums, float *crosses,
                           int8_t *positions) {
-  int64_t first = (window.y0 * w + window.x0) * c + c0;
-  tfc::NativeFloats best = io.load(y + first), xAtBest = io.load(x + first);
-  tfc::NativeInts argmax = {};
-  int32_t position = 0;
-  for (int64_t iy = window.y0; iy < window.y1; ++iy)
-    for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position) {
-      int64_t at = (iy * w + ix) * c + c0;
-      tfc::NativeFloats v = io.load(y + at);
-      tfc::NativeInts greater = v > best;
-      best = greater ? v : best;
-      xAtBest = greater ? io.load(x + at) : xAtBest;
-      argmax = greater ? tfc::NativeInts{} + position : argmax;
-    }
+  WindowMaximum best = windowMaximum<true>(io, y, x, w, c, window, c0);
   tfc::NativeFloats gradient = io.load(g + c0), zero = {};
   if (relu) {
-    tfc::NativeInts positive = best > 0.f;
+    tfc::NativeInts positive = best.value > 0.f;
     gradient = positive ? gradient : zero;
-    argmax = positive ? argmax : tfc::NativeInts{} - 1;
   }
   io.store(sums + c0, io.load(sums + c0) + gradient);
   io.store(crosses + c0,
+           io.load(crosses + c0) + gradient * (best.x - io.load(mean + c0)));
+  if (positions)
+    storeBytes(io, recordOf(best), positions + c0);
+}
+
+/// addWindowSums from the window's record (recordOf) in `positions`,
+/// which the forward pass wrote instead of y: x at each lane's maximum is
+/// selected from the window's positions.
+template <bool kTail>
+inline void addRecordedWindowSums(WindowLanes<kTail> io, bool relu,
+                                  const int8_t *positions, const float *x,
+                                  const float *g, const float *mean, int64_t w,
+                                  int64_t c, const tfc::PoolWindow &window,
+                                  int64_t c0, float *sums, float *crosses) {
+  tfc::NativeInts argmax =
+      gradientPosition(loadBytes(io, positions + c0), relu);
+  tfc::NativeFloats xAtBest = {};
+  int32_t position = 0;
+  for (int64_t iy = window.y0; iy < window.y1; ++iy)
+    for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position)
+      xAtBest = argmax == position ? io.load(x + (iy * w + ix) * c + c0)
+                                   : xAtBest;
+  tfc::NativeFloats gradient = io.load(g + c0), zero = {};
+  gradient = argmax >= 0 ? gradient : zero;
+  io.store(sums + c0, io.load(sums + c0) + gradient);
+  io.store(crosses + c0,
            io.load(crosses + c0) + gradient * (xAtBest - io.load(mean + c0)));
-  if (positions) {
-    NativeBytes bytes = __builtin_convertvector(argmax, NativeBytes);
-    std::memcpy(positions + c0, &bytes, kTail ? io.lanes : tfc::kNativeLanes);
-  }
+}
+
+/// The forward pass's record of one window's maxima of y for the channels
+/// [c0, c0 + lanes) (recordOf).
+template <bool kTail>
+inline void recordWindowMaxima(WindowLanes<kTail> io, const float *y,
+                               int64_t w, int64_t c,
+                               const tfc::PoolWindow &window, int64_t c0,
+                               int8_t *positions) {
+  WindowMaximum best = windowMaximum<false>(io, y, nullptr, w, c, window, c0);
+  storeBytes(io, recordOf(best), positions + c0);
 }
 
 /// x's gradient at the positions of one window that owns them (windows
 /// that tile the image), channels [c0, c0 + lanes): `p`, `q`, `r` times
-/// the window's gradient where its maximum was (`positions`, from
-/// addWindowSums), x - mean, and one. Adds what it writes to `sums` if
-/// not null.
+/// the window's gradient where its maximum was (`positions`, its record;
+/// with `relu`, nowhere where the maximum was not positive), x - mean, and
+/// one. Adds what it writes to `sums` if not null.
 template <bool kTail>
-inline void writeWindowGradient(WindowLanes<kTail> io, const float *x,
-                                const float *g, const int8_t *positions,
+inline void writeWindowGradient(WindowLanes<kTail> io, bool relu,
+                                const float *x, const float *g,
+                                const int8_t *positions,
                                 const float *mean, const float *p,
                                 const float *q, const float *r, int64_t w,
                                 int64_t c, const tfc::PoolWindow &window,
                                 int64_t c0, float *out, float *sums) {
-  NativeBytes bytes = {};
-  std::memcpy(&bytes, positions + c0, kTail ? io.lanes : tfc::kNativeLanes);
-  tfc::NativeInts argmax = __builtin_convertvector(bytes, tfc::NativeInts);
+  tfc::NativeInts argmax =
+      gradientPosition(loadBytes(io, positions + c0), relu);
   tfc::NativeFloats gradient = io.load(g + c0), zero = {};
   tfc::NativeFloats vm = io.load(mean + c0), vp = io.load(p + c0),
                     vq = io.load(q + c0), vr = io.load(r + c0), total = {};
@@ -250,13 +333,37 @@ inline void writeWindowGradient(WindowLanes<kTail> io, const float *x,
     io.store(sums + c0, io.load(sums + c0) + total);
 }
 
+/// Calls body(io, c0) over `c` channels: whole vectors, then the tail.
+template <typename Body> void forChannels(int64_t c, Body body) {
+  int64_t c0 = 0;
+  for (; c0 + tfc::kNativeLanes <= c; c0 += tfc::kNativeLanes)
+    body(WindowLanes<false>{tfc::kNativeLanes}, c0);
+  if (c0 < c)
+    body(WindowLanes<true>{c - c0}, c0);
+}
+
+/// The forward pass's records of one image's windows (recordWindowMaxima),
+/// `image` its y, into `positions` ([pooled_h, pooled_w, c]).
+void recordImageMaxima(const tfc::PoolGeometry &g, const float *image,
+                       int8_t *positions) {
+  for (int64_t py = 0; py < g.oh; ++py)
+    for (int64_t px = 0; px < g.ow; ++px) {
+      tfc::PoolWindow window = tfc::windowAt(g, py, px);
+      int8_t *at = positions + (py * g.ow + px) * g.c;
+      forChannels(g.c, [&](auto io, int64_t c0) {
+        recordWindowMaxima(io, image, g.w, g.c, window, c0, at);
+      });
+    }
+}
+
 } // namespace
 
 extern "C" void tfc_cpu_batch_norm_training_f32(
     tfc_runtime *runtime, const float *x, const float *scale,
     const float *offset, const float *runningMean, const float *runningVariance,
     float *y, float *batchMean, float *batchVariance, float *savedMean,
-    float *savedVariance, float *pooled, float epsilon, float averageFactor,
+    float *savedVariance, float *pooled, int8_t *positions, float epsilon,
+    float averageFactor,
     int64_t rows, int64_t channels, int64_t activation, int64_t images,
     int64_t height, int64_t width, int64_t poolH, int64_t poolW,
     int64_t pooledH, int64_t pooledW, int64_t strideH, int64_t strideW,
@@ -291,34 +398,42 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     factor[ch] = scale[ch] / std::sqrt(variance[ch] + epsilon);
   }
   // y, through the activation folded in (none, ReLU or ReLU6); one loop
-  // for each, so that each vectorizes.
-  auto normalizeRow = [&](auto activate, int64_t r) {
+  // for each, so that each vectorizes. Row r of x into `out`.
+  auto normalizeRow = [&](auto activate, int64_t r, float *__restrict out) {
     const float *__restrict in = x + r * channels;
-    float *__restrict out = y + r * channels;
     const float *__restrict m = mean.data(), *__restrict f = factor.data();
     for (int64_t ch = 0; ch < channels; ++ch)
       out[ch] = activate((in[ch] - m[ch]) * f[ch] + offset[ch]);
   };
   tfc::PoolGeometry pool{height, width,   channels, poolH,  poolW,  pooledH,
                          pooledW, strideH, strideW,  padTop, padLeft};
-  int64_t imageRows = height * width;
-  // Image by image when there are images for every thread; else all of y,
-  // then the pooling kernel over it.
-  bool poolEachImage = pooled && images >= runtime->threads;
+  int64_t imageRows = height * width, pooledSize = pooledH * pooledW * channels;
+  // Image by image when there are images for every thread, or the maxima
+  // are recorded; else all of y, then the pooling kernel over it.
+  bool poolEachImage = pooled && (images >= runtime->threads || positions);
   auto normalize = [&](auto activate) {
     if (!poolEachImage) {
-      forEachRow(runtime, rows, channels,
-                 [&](int64_t r) { normalizeRow(activate, r); });
+      forEachRow(runtime, rows, channels, [&](int64_t r) {
+        normalizeRow(activate, r, y + r * channels);
+      });
       return;
     }
-    // Each image normalized, then pooled from the cache.
+    // Each image normalized, then pooled from the cache (and its maxima
+    // recorded): into y, or where y is not wanted into a buffer of one
+    // image that stays in the cache.
     auto eachImage = [&](Eigen::Index first, Eigen::Index last) {
+      thread_local std::vector<float> scratch;
+      if (!y)
+        scratch.resize(size_t(imageRows * channels));
       for (Eigen::Index b = first; b < last; ++b) {
-        for (int64_t r = b * imageRows; r < (b + 1) * imageRows; ++r)
-          normalizeRow(activate, r);
+        float *image = y ? y + b * imageRows * channels : scratch.data();
+        for (int64_t r = 0; r < imageRows; ++r)
+          normalizeRow(activate, b * imageRows + r, image + r * channels);
         for (int64_t py = 0; py < pooledH; ++py)
-          tfc::poolRow(true, pool, y + b * imageRows * channels, py,
+          tfc::poolRow(true, pool, image, py,
                        pooled + (b * pooledH + py) * pooledW * channels);
+        if (positions)
+          recordImageMaxima(pool, image, positions + b * pooledSize);
       }
     };
     double perImage = double(imageRows * channels);
@@ -410,7 +525,8 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
 
 extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
     tfc_runtime *runtime, const float *pooledGradient, const float *y,
-    const float *x, const float *scale, const float *mean,
+    const int8_t *recorded, const float *x, const float *scale,
+    const float *mean,
     const float *variance, float *xGradient, float *scaleGradient,
     float *offsetGradient, float *reserved1, float *reserved2,
     float *xGradientSum, float epsilon, int64_t images, int64_t height,
@@ -429,19 +545,13 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
                                compute * imageSize);
   };
   // Where windows tile the image, each window's maximum per channel is
-  // recorded as the sums are taken, and x's gradient written window by
-  // window from it without reading y again; otherwise y's gradient is
-  // scattered into x's, image by image, and then turned into it.
+  // recorded as the sums are taken (unless the forward pass recorded them
+  // already), and x's gradient written window by window from it without
+  // reading y again; otherwise y's gradient is scattered into x's, image
+  // by image, and then turned into it.
   bool tiles = tfc::windowsTile(pool) && poolH * poolW <= 127;
-  std::vector<int8_t> positions(tiles ? images * pooledSize : 0);
-  // Calls body(io, c0) over the channels: whole vectors, then the tail.
-  auto forChannels = [&](auto body) {
-    int64_t c0 = 0;
-    for (; c0 + tfc::kNativeLanes <= c; c0 += tfc::kNativeLanes)
-      body(WindowLanes<false>{tfc::kNativeLanes}, c0);
-    if (c0 < c)
-      body(WindowLanes<true>{c - c0}, c0);
-  };
+  std::vector<int8_t> ownRecord(tiles && !recorded ? images * pooledSize : 0);
+  const int8_t *positions = recorded ? recorded : ownRecord.data();
   // The sums of the gradient and of gradient * (x - mean), window by window.
   std::vector<float> partial(2 * images * c, 0.f);
   tfc::parallelFor(
@@ -449,18 +559,23 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
       [&](Eigen::Index first, Eigen::Index last) {
         for (Eigen::Index b = first; b < last; ++b) {
           float *sums = partial.data() + 2 * b * c, *crosses = sums + c;
-          const float *yImage = y + b * imageSize, *xImage = x + b * imageSize;
+          const float *yImage = recorded ? nullptr : y + b * imageSize;
+          const float *xImage = x + b * imageSize;
           for (int64_t py = 0; py < pooledH; ++py)
             for (int64_t px = 0; px < pooledW; ++px) {
               tfc::PoolWindow window = tfc::windowAt(pool, py, px);
               if (window.empty())
                 continue;
               int64_t at = b * pooledSize + (py * pooledW + px) * c;
-              int8_t *recorded = tiles ? positions.data() + at : nullptr;
-              forChannels([&](auto io, int64_t c0) {
-                addWindowSums(io, relu, yImage, xImage, pooledGradient + at,
-                              mean, width, c, window, c0, sums, crosses,
-                              recorded);
+              forChannels(c, [&](auto io, int64_t c0) {
+                if (recorded)
+                  addRecordedWindowSums(io, relu, recorded + at, xImage,
+                                        pooledGradient + at, mean, width, c,
+                                        window, c0, sums, crosses);
+                else
+                  addWindowSums(io, relu, yImage, xImage, pooledGradient + at,
+                                mean, width, c, window, c0, sums, crosses,
+                                tiles ? ownRecord.data() + at : nullptr);
               });
             }
         }
@@ -487,10 +602,10 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
               for (int64_t px = 0; px < pooledW; ++px) {
                 tfc::PoolWindow window = tfc::windowAt(pool, py, px);
                 int64_t at = b * pooledSize + (py * pooledW + px) * c;
-                forChannels([&](auto io, int64_t c0) {
-                  writeWindowGradient(io, in, pooledGradient + at,
-                                      positions.data() + at, m, p, q, r,
-                                      width, c, window, c0, out, sum);
+                forChannels(c, [&](auto io, int64_t c0) {
+                  writeWindowGradient(io, relu, in, pooledGradient + at,
+                                      positions + at, m, p, q, r, width, c,
+                                      window, c0, out, sum);
                 });
               }
             continue;

@@ -113,6 +113,14 @@ inline constexpr llvm::StringLiteral kMaxPoolAttr = "tfc.max_pool";
 /// tfc-fuse-elementwise): the window, as kMaxPoolAttr's.
 inline constexpr llvm::StringLiteral kMaxPoolGradientAttr =
     "tfc.max_pool_gradient";
+/// On a training batch norm with kMaxPoolAttr whose windows tile y: one
+/// more data result, its last (after the pooled one), records per pooled
+/// element where its window's first maximum is and whether it is positive
+/// (int8); on the batch norm gradient (with kMaxPoolGradientAttr) that
+/// reads that record as its last data operand in y's place
+/// (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kMaxPoolPositionsAttr =
+    "tfc.max_pool_positions";
 /// On a MaxPool: its explicit padding is zeros, which a window's maximum
 /// counts, where MaxPool's own padding is skipped (a Pad of zeros
 /// tfc-fold-pads folded in, of a value that may be negative).

@@ -60,6 +60,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.activation` | node | `"Relu"` or `"Relu6"` | tfc-fuse-elementwise: a batch norm's fused activation (on its gradient: the activation's gradient, applied first) |
     | `tfc.max_pool` | node | i64 array: kh, kw, stride_h, stride_w, pad_top, pad_left | tfc-fuse-elementwise: a training batch norm whose last data result is the max pooling of its y |
     | `tfc.max_pool_gradient` | node | i64 array, as `tfc.max_pool` | tfc-fuse-elementwise: a batch norm gradient reading the gradient of a max pooling of y, y its last data operand (a folded MaxPoolGrad, and ReluGrad with `tfc.activation`) |
+    | `tfc.max_pool_positions` | node | unit | tfc-fuse-elementwise: a training batch norm with `tfc.max_pool` whose last data result records where each window's maximum of y is (int8; the pooled result one before it), and the batch norm gradient that reads that record as its last data operand instead of y |
     | `tfc.zero_padding` | node | unit | tfc-fold-pads: a MaxPool whose explicit padding is zeros (a folded Pad of a value that may be negative) |
     | `tfc.input_gradient_sum` | node | unit | tfc-fuse-elementwise: a batch norm gradient whose last data result is its x gradient summed over N, H and W (a folded BiasAddGrad) |
     | `tfc.variance` | node | unit | tfc-fuse-elementwise: a Mean whose second data result is the variance around it (a folded SquaredDifference and Mean) |
