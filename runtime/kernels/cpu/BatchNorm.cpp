@@ -212,18 +212,35 @@ inline WindowMaximum windowMaximum(WindowLanes<kTail> io, const float *y,
   return best;
 }
 
-/// Stores the first `lanes` (a vector's, unless kTail) of `values` as bytes.
+/// Stores the first `lanes` (a vector's, unless kTail) of `values` as
+/// bytes, and loads them back. GCC converts a vector of bytes to ints (and
+/// back) lane by lane through general registers; AVX-512 and AVX2 have an
+/// instruction for it.
 template <bool kTail>
 inline void storeBytes(WindowLanes<kTail> io, tfc::NativeInts values,
                        int8_t *to) {
+#if defined(__AVX512F__)
+  __mmask16 lanes = kTail ? __mmask16((1u << io.lanes) - 1) : __mmask16(0xffff);
+  _mm512_mask_cvtepi32_storeu_epi8(to, lanes, __m512i(values));
+#else
   NativeBytes bytes = __builtin_convertvector(values, NativeBytes);
   std::memcpy(to, &bytes, kTail ? io.lanes : tfc::kNativeLanes);
+#endif
 }
 template <bool kTail>
 inline tfc::NativeInts loadBytes(WindowLanes<kTail> io, const int8_t *from) {
+#if defined(__AVX512F__)
+  __mmask16 lanes = kTail ? __mmask16((1u << io.lanes) - 1) : __mmask16(0xffff);
+  return tfc::NativeInts(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(lanes, from)));
+#elif defined(__AVX2__)
+  int64_t bytes = 0;
+  std::memcpy(&bytes, from, kTail ? io.lanes : tfc::kNativeLanes);
+  return tfc::NativeInts(_mm256_cvtepi8_epi32(_mm_cvtsi64_si128(bytes)));
+#else
   NativeBytes bytes = {};
   std::memcpy(&bytes, from, kTail ? io.lanes : tfc::kNativeLanes);
   return __builtin_convertvector(bytes, tfc::NativeInts);
+#endif
 }
 
 /// Where each window's maximum is, as the forward pass records it for the
