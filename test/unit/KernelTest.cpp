@@ -380,6 +380,23 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
                         got2.data(), bmmScores, bmmContext);
   for (size_t i = 0; i < want2.size(); ++i)
     ASSERT_NEAR(got2[i], want2[i], 1e-5f) << "BatchMatMul layout at " << i;
+  // The same with Q and V stored transposed ([b, h, t] and [b, w, s], by
+  // adj_x and a transposed V): rows copied with strides, a float at a time.
+  std::vector<float> q3(q2.size()), v3(v2.size()), got3(want2.size(), 42.f);
+  for (int64_t i = 0; i < b; ++i) {
+    for (int64_t r = 0; r < t; ++r)
+      for (int64_t d = 0; d < h; ++d)
+        q3[(i * h + d) * t + r] = q2[(i * t + r) * h + d];
+    for (int64_t key = 0; key < s; ++key)
+      for (int64_t col = 0; col < w; ++col)
+        v3[(i * w + col) * s + key] = v2[(i * s + key) * w + col];
+  }
+  const int64_t stridedScores[] = {1, b, t * h, s * h, t * s, t, s, h, 1, t, 1, h, s, 1};
+  const int64_t stridedContext[] = {1, b, t * s, s * w, t * w, t, w, s, s, 1, 1, s, w, 1};
+  tfc_cpu_attention_f32(runtime, q3.data(), k2.data(), v3.data(), nullptr,
+                        got3.data(), stridedScores, stridedContext);
+  for (size_t i = 0; i < want2.size(); ++i)
+    ASSERT_NEAR(got3[i], want2[i], 1e-5f) << "transposed Q and V at " << i;
   // No keys: each row's context is an empty sum.
   const int64_t noKeys[] = {0, 3, 0, 2, 2, 1, 1, 2, 0, 1};
   const int64_t emptyContext[] = {0, 3, 2, 0, 0, 1, 2, 1, 2, 1};
@@ -1386,8 +1403,8 @@ TEST_P(KernelTest, BatchNormsComputeTheOpsFoldedIntoThem) {
           runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
           y.data(), mean.data(), variance.data(), savedMean.data(),
           savedVariance.data(), pooled.data(), nullptr, 1e-3f, 1.f, rows, c,
-          activation,
-          images, h, w, kh, kw, oh, ow, stride, stride, padTop, padLeft);
+          activation, images, h, w, kh, kw, oh, ow, stride, stride, padTop,
+          padLeft);
       std::vector<float> alone(y.size());
       tfc_cpu_batch_norm_training_f32(
           runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
@@ -1470,11 +1487,10 @@ TEST_P(KernelTest, BatchNormGradientTakesInMaxPoolingGradient) {
         float reserved = 42.f;
         tfc_cpu_batch_norm_grad_pooled_f32(
             runtime, pooledGradient.data(), y.data(), nullptr, x.data(),
-            scale.data(),
-            mean.data(), variance.data(), got.data(), gotScale.data(),
-            gotOffset.data(), &reserved, nullptr, gotSum.data(), 1e-3f,
-            images, k.h, k.w, k.c, training, relu, k.k, k.k, k.oh, k.ow,
-            k.stride, k.stride, k.padTop, k.padLeft);
+            scale.data(), mean.data(), variance.data(), got.data(),
+            gotScale.data(), gotOffset.data(), &reserved, nullptr,
+            gotSum.data(), 1e-3f, images, k.h, k.w, k.c, training, relu, k.k,
+            k.k, k.oh, k.ow, k.stride, k.stride, k.padTop, k.padLeft);
         std::string where = "c " + std::to_string(k.c) + " relu " +
                             std::to_string(relu) + " training " +
                             std::to_string(training);
@@ -1522,7 +1538,8 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
     for (int64_t images : {1, 3})
       for (int64_t activation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
         int64_t rows = images * k.h * k.w, size = rows * k.c;
-        int64_t oh = k.h / k.k, ow = k.w / k.k, pooledSize = images * oh * ow * k.c;
+        int64_t oh = k.h / k.k, ow = k.w / k.k,
+                pooledSize = images * oh * ow * k.c;
         std::vector<float> x = randomVector(size, 31),
                            scale = randomVector(k.c, 32),
                            offset = randomVector(k.c, 33);
@@ -1537,9 +1554,8 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
         tfc_cpu_batch_norm_training_f32(
             runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
             y.data(), mean.data(), variance.data(), savedMean.data(),
-            savedVariance.data(), pooled.data(), nullptr, 1e-3f, 1.f, rows,
-            k.c, activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k, k.k, 0,
-            0);
+            savedVariance.data(), pooled.data(), nullptr, 1e-3f, 1.f, rows, k.c,
+            activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
         std::vector<float> pooled2(pooledSize, 42.f), mean2(k.c),
             variance2(k.c), savedMean2(k.c), savedVariance2(k.c);
         std::vector<int8_t> record(pooledSize, 42);
@@ -1547,8 +1563,8 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
             runtime, x.data(), scale.data(), offset.data(), nullptr, nullptr,
             nullptr, mean2.data(), variance2.data(), savedMean2.data(),
             savedVariance2.data(), pooled2.data(), record.data(), 1e-3f, 1.f,
-            rows, k.c, activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k,
-            k.k, 0, 0);
+            rows, k.c, activation, images, k.h, k.w, k.k, k.k, oh, ow, k.k, k.k,
+            0, 0);
         ASSERT_EQ(pooled2, pooled) << where;
         ASSERT_EQ(mean2, mean) << where;
         ASSERT_EQ(variance2, variance) << where;
@@ -1589,16 +1605,16 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
                 runtime, pooledGradient.data(), y.data(), nullptr, x.data(),
                 scale.data(), savedMean.data(), savedVariance.data(),
                 want.data(), wantScale.data(), wantOffset.data(), nullptr,
-                nullptr, wantSum.data(), 1e-3f, images, k.h, k.w, k.c,
-                training, relu, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
+                nullptr, wantSum.data(), 1e-3f, images, k.h, k.w, k.c, training,
+                relu, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
             std::vector<float> got(size, 42.f), gotScale(k.c), gotOffset(k.c),
                 gotSum(k.c);
             tfc_cpu_batch_norm_grad_pooled_f32(
                 runtime, pooledGradient.data(), nullptr, record.data(),
                 x.data(), scale.data(), savedMean.data(), savedVariance.data(),
-                got.data(), gotScale.data(), gotOffset.data(), nullptr,
-                nullptr, gotSum.data(), 1e-3f, images, k.h, k.w, k.c,
-                training, relu, k.k, k.k, oh, ow, k.k, k.k, 0, 0);
+                got.data(), gotScale.data(), gotOffset.data(), nullptr, nullptr,
+                gotSum.data(), 1e-3f, images, k.h, k.w, k.c, training, relu,
+                k.k, k.k, oh, ow, k.k, k.k, 0, 0);
             std::string also = where + " relu " + std::to_string(relu) +
                                " training " + std::to_string(training);
             ASSERT_EQ(got, want) << also;

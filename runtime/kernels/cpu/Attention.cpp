@@ -15,7 +15,8 @@
 // The softmax is TensorFlow's CPU kernel's: subtract the row's maximum,
 // exponentiate (VectorMath.h's exp, as tfc_cpu_softmax_f32), and scale by
 // the inverse of the sum; that last scaling is applied to the row's
-// context instead of to its weights (width values instead of n).
+// context instead of to its weights (width values instead of n), as the
+// context goes out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -152,6 +153,56 @@ float scaledExponentials(float *x, int64_t n, float scale) {
   return 1.f / sum;
 }
 
+/// to[i] = from[i * stride] for i < count: in vectors where the stride is
+/// 1 (the layouts of Keras' attention and of BatchMatMul). The copies of
+/// rows of a head (32 floats) were a third of the kernel's time as loops
+/// the compiler versioned by stride, and std::copy_n makes each a call of
+/// memmove, which cost as much.
+inline void copyRow(float *to, const float *from, int64_t count,
+                    int64_t stride) {
+  int64_t i = 0;
+  if (stride == 1)
+    for (; i + kLanes <= count; i += kLanes)
+      storeVec(to + i, loadVec(from + i));
+  for (; i < count; ++i)
+    to[i] = from[i * stride];
+}
+
+/// to[i * stride] = from[i] * factor for i < count (vector code where the
+/// stride is 1, as copyRow).
+inline void scaleRowInto(float *to, int64_t stride, const float *from,
+                         int64_t count, float factor) {
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i)
+      to[i] = from[i] * factor;
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i)
+    to[i * stride] = from[i] * factor;
+}
+
+/// Kᵀ [depth][columns] from K's rows [n][depth] (contiguous, in the cache):
+/// with AVX-512, sixteen keys of one depth gathered by one instruction
+/// (the stores contiguous); a float at a time, that loop took a tenth of
+/// the kernel's time.
+inline void transposeKeys(const float *rows, int64_t n, int64_t depth,
+                          float *keys, int64_t columns) {
+  int64_t j0 = 0;
+#if defined(__AVX512F__)
+  const __m512i index =
+      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                           11, 12, 13, 14, 15),
+                         _mm512_set1_epi32(int32_t(depth)));
+  for (; j0 + kLanes <= n; j0 += kLanes)
+    for (int64_t t = 0; t < depth; ++t)
+      _mm512_storeu_ps(keys + t * columns + j0,
+                       _mm512_i32gather_ps(index, rows + j0 * depth + t, 4));
+#endif
+  for (int64_t t = 0; t < depth; ++t)
+    for (int64_t j = j0; j < n; ++j)
+      keys[t * columns + j] = rows[j * depth + t];
+}
+
 /// One thread's buffers, reused from call to call.
 struct Scratch {
   std::vector<float> keys, keyRows, values, queries, context, scores, inverses;
@@ -193,7 +244,7 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
     scratch.queries.resize(size_t(group * queriesSize));
     scratch.context.resize(size_t(group * contextSize));
     scratch.scores.resize(size_t(kBlockRows * keyColumns));
-    scratch.inverses.resize(size_t(kBlockRows));
+    scratch.inverses.resize(size_t(group * m));
     float *scores = scratch.scores.data(), *inverses = scratch.inverses.data();
     // The batches of this thread's items, `group` at a time. In Keras'
     // layout the batches are heads whose rows interleave in memory (Q, K,
@@ -229,12 +280,9 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
                     values + g * valuesSize + (j + 1) * valueColumns, 0.f);
       }
       for (int64_t j = 0; j < n; ++j)
-        for (int64_t g = 0; g < count; ++g) {
-          float *to = values + g * valuesSize + j * valueColumns;
-          const float *value = v + offV[g] + j * c.bK;
-          for (int64_t w = 0; w < width; ++w)
-            to[w] = value[w * c.bN];
-        }
+        for (int64_t g = 0; g < count; ++g)
+          copyRow(values + g * valuesSize + j * valueColumns,
+                  v + offV[g] + j * c.bK, width, c.bN);
       // Kᵀ: each head's K rows copied together first (in Keras' layout
       // they are a kilobyte apart, 128 bytes each, and rows a multiple
       // of 1 KiB apart share four of L1's 64 sets, which then cannot hold
@@ -247,24 +295,18 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
         const float *keysFrom = k + offK[g];
         float *rows = scratch.keyRows.data();
         for (int64_t j = 0; j < n; ++j)
-          for (int64_t t = 0; t < depth; ++t)
-            rows[j * depth + t] = keysFrom[j * s.bN + t * s.bK];
-        for (int64_t t = 0; t < depth; ++t) {
-          float *to = keys + g * keysSize + t * keyColumns;
-          for (int64_t j = 0; j < n; ++j)
-            to[j] = rows[j * depth + t];
-        }
+          copyRow(rows + j * depth, keysFrom + j * s.bN, depth, s.bK);
+        transposeKeys(rows, n, depth, keys + g * keysSize, keyColumns);
       }
       for (int64_t r = rowsBegin; r < rowsEnd; ++r)
         for (int64_t g = 0; g < count; ++g) {
           if (r < rowBegin[g] || r >= rowEnd[g])
             continue;
-          const float *query = q + offQ[g] + r * s.aM;
-          float *to = queries + g * queriesSize + r * depth;
-          for (int64_t t = 0; t < depth; ++t)
-            to[t] = query[t * s.aK];
+          copyRow(queries + g * queriesSize + r * depth, q + offQ[g] + r * s.aM,
+                  depth, s.aK);
         }
-      // Each block of rows: its scores, their softmax, the context.
+      // Each block of rows: its scores, their softmax (but for the
+      // scaling by the inverse of each row's sum), the context.
       for (int64_t g = 0; g < count; ++g)
         for (int64_t row0 = rowBegin[g]; row0 < rowEnd[g]; row0 += kBlockRows) {
           int64_t rows = std::min(kBlockRows, rowEnd[g] - row0);
@@ -272,22 +314,20 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
                   keys + g * keysSize, keyColumns, depth, scores, keyColumns,
                   rows, keyColumns / kLanes);
           for (int64_t r = 0; r < rows; ++r)
-            inverses[r] = scaledExponentials(scores + r * keyColumns, n, factor);
-          float *contextRows = context + g * contextSize + row0 * valueColumns;
+            inverses[g * m + row0 + r] =
+                scaledExponentials(scores + r * keyColumns, n, factor);
           product(scores, keyColumns, values + g * valuesSize, valueColumns, n,
-                  contextRows, valueColumns, rows, valueColumns / kLanes);
-          for (int64_t r = 0; r < rows; ++r)
-            for (int64_t w = 0; w < width; ++w)
-              contextRows[r * valueColumns + w] *= inverses[r];
+                  context + g * contextSize + row0 * valueColumns,
+                  valueColumns, rows, valueColumns / kLanes);
         }
+      // The context rows out, scaled by their inverses as they go.
       for (int64_t r = rowsBegin; r < rowsEnd; ++r)
         for (int64_t g = 0; g < count; ++g) {
           if (r < rowBegin[g] || r >= rowEnd[g])
             continue;
-          const float *from = context + g * contextSize + r * valueColumns;
-          float *to = out + offOut[g] + r * c.cM;
-          for (int64_t w = 0; w < width; ++w)
-            to[w * c.cN] = from[w];
+          scaleRowInto(out + offOut[g] + r * c.cM, c.cN,
+                       context + g * contextSize + r * valueColumns, width,
+                       inverses[g * m + r]);
         }
     }
   };
