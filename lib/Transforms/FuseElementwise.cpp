@@ -391,11 +391,13 @@ bool recordMaximaForGradient(Operation *grad) {
   auto pooledType =
       cast<RankedTensorType>(tfg::getDataResults(norm).back().getType());
   if (w[0] != w[2] || w[1] != w[3] || w[4] != 0 || w[5] != 0 ||
-      w[0] * w[1] > 127 || pooledType.getDimSize(1) * w[0] != yType.getDimSize(1) ||
+      w[0] * w[1] > 127 ||
+      pooledType.getDimSize(1) * w[0] != yType.getDimSize(1) ||
       pooledType.getDimSize(2) * w[1] != yType.getDimSize(2))
     return false;
   Builder b(grad->getContext());
-  NamedAttribute recorded = b.getNamedAttr(kMaxPoolPositionsAttr, b.getUnitAttr());
+  NamedAttribute recorded =
+      b.getNamedAttr(kMaxPoolPositionsAttr, b.getUnitAttr());
   Operation *recorder = rebuildNode(
       norm, tfg::getDataOperands(norm),
       TypeRange{RankedTensorType::get(pooledType.getShape(), b.getI8Type())},

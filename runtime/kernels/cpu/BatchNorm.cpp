@@ -231,7 +231,8 @@ template <bool kTail>
 inline tfc::NativeInts loadBytes(WindowLanes<kTail> io, const int8_t *from) {
 #if defined(__AVX512F__)
   __mmask16 lanes = kTail ? __mmask16((1u << io.lanes) - 1) : __mmask16(0xffff);
-  return tfc::NativeInts(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(lanes, from)));
+  return tfc::NativeInts(
+      _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(lanes, from)));
 #elif defined(__AVX2__)
   int64_t bytes = 0;
   std::memcpy(&bytes, from, kTail ? io.lanes : tfc::kNativeLanes);
@@ -299,8 +300,8 @@ inline void addRecordedWindowSums(WindowLanes<kTail> io, bool relu,
   int32_t position = 0;
   for (int64_t iy = window.y0; iy < window.y1; ++iy)
     for (int64_t ix = window.x0; ix < window.x1; ++ix, ++position)
-      xAtBest = argmax == position ? io.load(x + (iy * w + ix) * c + c0)
-                                   : xAtBest;
+      xAtBest =
+          argmax == position ? io.load(x + (iy * w + ix) * c + c0) : xAtBest;
   tfc::NativeFloats gradient = io.load(g + c0), zero = {};
   gradient = argmax >= 0 ? gradient : zero;
   io.store(sums + c0, io.load(sums + c0) + gradient);
@@ -311,10 +312,9 @@ inline void addRecordedWindowSums(WindowLanes<kTail> io, bool relu,
 /// The forward pass's record of one window's maxima of y for the channels
 /// [c0, c0 + lanes) (recordOf).
 template <bool kTail>
-inline void recordWindowMaxima(WindowLanes<kTail> io, const float *y,
-                               int64_t w, int64_t c,
-                               const tfc::PoolWindow &window, int64_t c0,
-                               int8_t *positions) {
+inline void recordWindowMaxima(WindowLanes<kTail> io, const float *y, int64_t w,
+                               int64_t c, const tfc::PoolWindow &window,
+                               int64_t c0, int8_t *positions) {
   WindowMaximum best = windowMaximum<false>(io, y, nullptr, w, c, window, c0);
   storeBytes(io, recordOf(best), positions + c0);
 }
@@ -325,13 +325,12 @@ inline void recordWindowMaxima(WindowLanes<kTail> io, const float *y,
 /// with `relu`, nowhere where the maximum was not positive), x - mean, and
 /// one. Adds what it writes to `sums` if not null.
 template <bool kTail>
-inline void writeWindowGradient(WindowLanes<kTail> io, bool relu,
-                                const float *x, const float *g,
-                                const int8_t *positions,
-                                const float *mean, const float *p,
-                                const float *q, const float *r, int64_t w,
-                                int64_t c, const tfc::PoolWindow &window,
-                                int64_t c0, float *out, float *sums) {
+inline void
+writeWindowGradient(WindowLanes<kTail> io, bool relu, const float *x,
+                    const float *g, const int8_t *positions, const float *mean,
+                    const float *p, const float *q, const float *r, int64_t w,
+                    int64_t c, const tfc::PoolWindow &window, int64_t c0,
+                    float *out, float *sums) {
   tfc::NativeInts argmax =
       gradientPosition(loadBytes(io, positions + c0), relu);
   tfc::NativeFloats gradient = io.load(g + c0), zero = {};
@@ -380,9 +379,8 @@ extern "C" void tfc_cpu_batch_norm_training_f32(
     const float *offset, const float *runningMean, const float *runningVariance,
     float *y, float *batchMean, float *batchVariance, float *savedMean,
     float *savedVariance, float *pooled, int8_t *positions, float epsilon,
-    float averageFactor,
-    int64_t rows, int64_t channels, int64_t activation, int64_t images,
-    int64_t height, int64_t width, int64_t poolH, int64_t poolW,
+    float averageFactor, int64_t rows, int64_t channels, int64_t activation,
+    int64_t images, int64_t height, int64_t width, int64_t poolH, int64_t poolW,
     int64_t pooledH, int64_t pooledW, int64_t strideH, int64_t strideW,
     int64_t padTop, int64_t padLeft) {
   // One pass for both moments, shifted by the first row's values: with a
@@ -543,13 +541,13 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
 extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
     tfc_runtime *runtime, const float *pooledGradient, const float *y,
     const int8_t *recorded, const float *x, const float *scale,
-    const float *mean,
-    const float *variance, float *xGradient, float *scaleGradient,
-    float *offsetGradient, float *reserved1, float *reserved2,
-    float *xGradientSum, float epsilon, int64_t images, int64_t height,
-    int64_t width, int64_t channels, int64_t training, int64_t relu,
-    int64_t poolH, int64_t poolW, int64_t pooledH, int64_t pooledW,
-    int64_t strideH, int64_t strideW, int64_t padTop, int64_t padLeft) {
+    const float *mean, const float *variance, float *xGradient,
+    float *scaleGradient, float *offsetGradient, float *reserved1,
+    float *reserved2, float *xGradientSum, float epsilon, int64_t images,
+    int64_t height, int64_t width, int64_t channels, int64_t training,
+    int64_t relu, int64_t poolH, int64_t poolW, int64_t pooledH,
+    int64_t pooledW, int64_t strideH, int64_t strideW, int64_t padTop,
+    int64_t padLeft) {
   const int64_t c = channels, imageSize = height * width * c,
                 pooledSize = pooledH * pooledW * c;
   tfc::PoolGeometry pool{height,  width,   c,       poolH,  poolW,  pooledH,
@@ -566,6 +564,8 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
   // already), and x's gradient written window by window from it without
   // reading y again; otherwise y's gradient is scattered into x's, image
   // by image, and then turned into it.
+  // (The compiler has the forward pass record them only where windows
+  // tile: without y, the other way has nothing to scatter from.)
   bool tiles = tfc::windowsTile(pool) && poolH * poolW <= 127;
   std::vector<int8_t> ownRecord(tiles && !recorded ? images * pooledSize : 0);
   const int8_t *positions = recorded ? recorded : ownRecord.data();
