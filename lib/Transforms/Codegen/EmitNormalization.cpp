@@ -79,10 +79,16 @@ protected:
     for (Value operand : operands.take_front(5))
       pointers.push_back(pointerOrNull(operand));
     // Five outputs of interest (V3's sixth, reserve space 3, is empty); the
-    // two last may have no buffer when nothing reads them.
+    // two last may have no buffer when nothing reads them. y is not written
+    // where the batch norm records its windows' maxima for its gradient
+    // and nothing reads y (tfc.max_pool_positions).
+    bool skipY = !gradient && node->hasAttr(kMaxPoolPositionsAttr) &&
+                 tfg::getDataResults(node)[0].use_empty();
     for (unsigned port = 0; port < 5; ++port) {
       Value result = tfg::getDataResults(node)[port];
-      if (port < 3) {
+      if (port == 0 && skipY) {
+        pointers.push_back(null);
+      } else if (port < 3) {
         FailureOr<Value> out = step.outputFor(node, port);
         if (failed(out))
           return failure();
@@ -153,9 +159,6 @@ protected:
         if (failed(positions))
           return failure();
         pointers.push_back(*positions);
-        // y itself, read by nothing else now, is not written.
-        if (results[0].use_empty())
-          pointers[5] = null;
       } else {
         pointers.push_back(null);
       }

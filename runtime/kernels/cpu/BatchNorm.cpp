@@ -260,6 +260,18 @@ inline tfc::NativeInts gradientPosition(tfc::NativeInts record, bool relu) {
   return positive ? record : relu ? tfc::NativeInts{} - 1 : -1 - record;
 }
 
+/// Adds a window's gradient `gradient` (zero in lanes it does not reach)
+/// to `sums`, and times x - mean at its maximum to `crosses`, for the
+/// channels [c0, c0 + lanes).
+template <bool kTail>
+inline void addWindowShare(WindowLanes<kTail> io, tfc::NativeFloats gradient,
+                           tfc::NativeFloats xAtMaximum, const float *mean,
+                           int64_t c0, float *sums, float *crosses) {
+  io.store(sums + c0, io.load(sums + c0) + gradient);
+  io.store(crosses + c0, io.load(crosses + c0) +
+                             gradient * (xAtMaximum - io.load(mean + c0)));
+}
+
 /// Adds one max pooling window's share of the gradient's sums for the
 /// channels [c0, c0 + lanes): the window's gradient `g` goes to its first
 /// maximum of `y` (with `relu`, only where that maximum is positive, as
@@ -278,9 +290,7 @@ inline void addWindowSums(WindowLanes<kTail> io, bool relu, const float *y,
     tfc::NativeInts positive = best.value > 0.f;
     gradient = positive ? gradient : zero;
   }
-  io.store(sums + c0, io.load(sums + c0) + gradient);
-  io.store(crosses + c0,
-           io.load(crosses + c0) + gradient * (best.x - io.load(mean + c0)));
+  addWindowShare(io, gradient, best.x, mean, c0, sums, crosses);
   if (positions)
     storeBytes(io, recordOf(best), positions + c0);
 }
@@ -304,9 +314,7 @@ inline void addRecordedWindowSums(WindowLanes<kTail> io, bool relu,
           argmax == position ? io.load(x + (iy * w + ix) * c + c0) : xAtBest;
   tfc::NativeFloats gradient = io.load(g + c0), zero = {};
   gradient = argmax >= 0 ? gradient : zero;
-  io.store(sums + c0, io.load(sums + c0) + gradient);
-  io.store(crosses + c0,
-           io.load(crosses + c0) + gradient * (xAtBest - io.load(mean + c0)));
+  addWindowShare(io, gradient, xAtBest, mean, c0, sums, crosses);
 }
 
 /// The forward pass's record of one window's maxima of y for the channels
