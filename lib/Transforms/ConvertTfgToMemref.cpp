@@ -187,6 +187,39 @@ func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs,
   return known;
 }
 
+Value StepEmitter::concatWindowFor(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *concat = use.getOwner();
+    auto inPlace =
+        concat->getAttrOfType<DenseI64ArrayAttr>(kInPlaceOperandsAttr);
+    unsigned index = use.getOperandNumber();
+    if (!inPlace || !llvm::is_contained(inPlace.asArrayRef(), int64_t(index)))
+      continue;
+    std::optional<int64_t> axis = concatAxis(concat);
+    Value whole = memrefFor(tfg::getDataResults(concat)[0]);
+    auto base = views.find(whole);
+    if (!axis || !whole || base == views.end())
+      return {};
+    // The concatenation's output may itself be a window: its strides are
+    // the outermost concatenation's, and so are this one's.
+    auto type = cast<RankedTensorType>(value.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> offsets(rank, 0), steps(rank, 1);
+    offsets[*axis] = concatOffset(concat, index, *axis);
+    auto window = builder.create<memref::SubViewOp>(
+        value.getLoc(), whole, offsets, type.getShape(), steps);
+    int64_t from =
+        getStridesAndOffset(cast<MemRefType>(whole.getType())).second;
+    int64_t to = getStridesAndOffset(window.getType()).second;
+    views[window] = {base->second.first,
+                     base->second.second +
+                         (to - from) * elementBytes(type.getElementType())};
+    memrefs[value] = window;
+    return window;
+  }
+  return {};
+}
+
 Value StepEmitter::memrefFor(Value value) {
   if (Value known = memrefs.lookup(value))
     return known;
@@ -226,6 +259,8 @@ Value StepEmitter::memrefFor(Value value) {
     memrefs[value] = global;
     return global;
   }
+  if (Value window = concatWindowFor(value))
+    return window;
   unsigned port = cast<OpResult>(value).getResultNumber();
   // A fetched tensor the plan made in its output parameter: the parameter,
   // seen as the value's shape (an alias's or a writer's before it).
@@ -303,8 +338,9 @@ Value StepEmitter::addressTable(Location loc, ArrayRef<Value> memrefs) {
   Value table = builder.create<memref::AllocaOp>(loc, type);
   for (auto [i, memref] : llvm::enumerate(memrefs)) {
     Value index = builder.create<arith::ConstantIndexOp>(loc, i);
-    builder.create<memref::StoreOp>(loc, handleOf(loc, pointerTo(memref)),
-                                    table, ValueRange{index});
+    Value pointer = memref ? pointerTo(memref) : nullPointer(loc);
+    builder.create<memref::StoreOp>(loc, handleOf(loc, pointer), table,
+                                    ValueRange{index});
   }
   return pointerTo(table);
 }

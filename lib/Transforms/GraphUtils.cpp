@@ -416,6 +416,28 @@ std::optional<SmallVector<int64_t>> constantInts(Value value) {
   return values;
 }
 
+std::optional<int64_t> concatAxis(Operation *node) {
+  if (!tfg::isNode(node) || opKindOf(node) != OpKind::ConcatV2)
+    return std::nullopt;
+  auto type =
+      dyn_cast<RankedTensorType>(tfg::getDataResults(node)[0].getType());
+  std::optional<SmallVector<int64_t>> axis =
+      constantInts(tfg::getDataOperands(node).back());
+  if (!type || !axis || axis->size() != 1)
+    return std::nullopt;
+  int64_t rank = type.getRank(), value = axis->front();
+  if (value < -rank || value >= rank)
+    return std::nullopt;
+  return value < 0 ? value + rank : value;
+}
+
+int64_t concatOffset(Operation *node, unsigned index, int64_t axis) {
+  int64_t offset = 0;
+  for (Value piece : tfg::getDataOperands(node).take_front(index))
+    offset += cast<RankedTensorType>(piece.getType()).getDimSize(axis);
+  return offset;
+}
+
 bool isNodeOrGroup(Operation *op) {
   return tfg::isNode(op) || isa<FusionGroupOp>(op);
 }

@@ -284,3 +284,62 @@ module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["sum:0"]} {
     %ret = _Retval(%sum#0) name("sum/_retval_0") {T = f32, index = 0} : (tensor<1x4x4x16xf32>) -> ()
   }
 }
+
+// -----
+
+// Concatenations in place (a DenseNet block): c1 and c2 are read by the
+// next concatenation along the same axis and otherwise only by
+// elementwise nodes, so each is made in its part of the next one's
+// buffer, and the chain is one buffer of c3's 160 bytes (192 aligned) at
+// 0; c2 and c3 copy only their second operand. c1's first operand is an
+// _Arg, copied. The ReLUs are fetched (in their outputs); c3 is fetched
+// too, but its buffer holds smaller windows, so it stays in the arena.
+// CHECK-LABEL: tfg.graph
+// CHECK-SAME: tfc.arena_bytes = 192
+// CHECK-DAG: %[[C1:.*]]:2 = ConcatV2({{.*}}) name("c1") {N = 2 : i64, T = f32, Tidx = i32, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("c2") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 0>, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("c3") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 0>, tfc.offsets = array<i64: 0>}
+// CHECK-DAG: name("r1") {T = f32, tfc.in_outputs = array<i64: 1>, tfc.offsets = array<i64: -1>}
+// CHECK-DAG: name("r2") {T = f32, tfc.in_outputs = array<i64: 2>, tfc.offsets = array<i64: -1>}
+module attributes {tfc.feeds = ["x:0", "a1:0", "a2:0", "a3:0"], tfc.fetches = ["c3:0", "r1:0", "r2:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x2x2x4xf32>
+    %a1:2 = _Arg name("a1") {T = f32, index = 1} : () -> tensor<1x2x2x2xf32>
+    %a2:2 = _Arg name("a2") {T = f32, index = 2} : () -> tensor<1x2x2x2xf32>
+    %a3:2 = _Arg name("a3") {T = f32, index = 3} : () -> tensor<1x2x2x2xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %c1:2 = ConcatV2(%x#0, %a1#0, %axis#0) name("c1") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x4xf32>, tensor<1x2x2x2xf32>, tensor<i32>) -> tensor<1x2x2x6xf32>
+    %r1:2 = Relu(%c1#0) name("r1") {T = f32} : (tensor<1x2x2x6xf32>) -> tensor<1x2x2x6xf32>
+    %c2:2 = ConcatV2(%c1#0, %a2#0, %axis#0) name("c2") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x6xf32>, tensor<1x2x2x2xf32>, tensor<i32>) -> tensor<1x2x2x8xf32>
+    %r2:2 = Relu(%c2#0) name("r2") {T = f32} : (tensor<1x2x2x8xf32>) -> tensor<1x2x2x8xf32>
+    %c3:2 = ConcatV2(%c2#0, %a3#0, %axis#0) name("c3") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x8xf32>, tensor<1x2x2x2xf32>, tensor<i32>) -> tensor<1x2x2x10xf32>
+    %ret0 = _Retval(%c3#0) name("c3/_retval_0") {T = f32, index = 0} : (tensor<1x2x2x10xf32>) -> ()
+    %ret1 = _Retval(%r1#0) name("r1/_retval_1") {T = f32, index = 1} : (tensor<1x2x2x6xf32>) -> ()
+    %ret2 = _Retval(%r2#0) name("r2/_retval_2") {T = f32, index = 2} : (tensor<1x2x2x8xf32>) -> ()
+  }
+}
+
+// -----
+
+// Not in place: c1 is also read by a Sum (not an elementwise loop), and c2
+// is concatenated along another axis; each concatenation copies all its
+// operands into a buffer of its own.
+// CHECK-LABEL: tfg.graph
+// CHECK-NOT: tfc.in_place_operands
+// CHECK: tfc.arena_bytes
+module attributes {tfc.feeds = ["x:0", "a1:0", "a2:0", "a3:0"], tfc.fetches = ["c3:0", "s:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x2x2x4xf32>
+    %a1:2 = _Arg name("a1") {T = f32, index = 1} : () -> tensor<1x2x2x2xf32>
+    %a2:2 = _Arg name("a2") {T = f32, index = 2} : () -> tensor<1x2x2x2xf32>
+    %a3:2 = _Arg name("a3") {T = f32, index = 3} : () -> tensor<1x2x2x8xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %rows:2 = Const name("rows") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %c1:2 = ConcatV2(%x#0, %a1#0, %axis#0) name("c1") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x4xf32>, tensor<1x2x2x2xf32>, tensor<i32>) -> tensor<1x2x2x6xf32>
+    %s:2 = Sum(%c1#0, %axis#0) name("s") {T = f32, Tidx = i32, keep_dims = false} : (tensor<1x2x2x6xf32>, tensor<i32>) -> tensor<1x2x2xf32>
+    %c2:2 = ConcatV2(%c1#0, %a2#0, %axis#0) name("c2") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x6xf32>, tensor<1x2x2x2xf32>, tensor<i32>) -> tensor<1x2x2x8xf32>
+    %c3:2 = ConcatV2(%c2#0, %a3#0, %rows#0) name("c3") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x2x2x8xf32>, tensor<1x2x2x8xf32>, tensor<i32>) -> tensor<1x4x2x8xf32>
+    %ret0 = _Retval(%c3#0) name("c3/_retval_0") {T = f32, index = 0} : (tensor<1x4x2x8xf32>) -> ()
+    %ret1 = _Retval(%s#0) name("s/_retval_1") {T = f32, index = 1} : (tensor<1x2x2xf32>) -> ()
+  }
+}

@@ -530,6 +530,35 @@ def make_xception_block(root):
                  "BN, ReLU6, 1x1, BN, ReLU6", model, x)
 
 
+def make_densenet_block(root):
+    """A DenseNet dense block as keras.applications builds one: four layers
+    of BN, ReLU, 1x1 convolution to 48 channels, BN, ReLU, 3x3 convolution
+    to 12 channels (the growth), each concatenated to all the block's
+    channels so far (24 + 12k: not whole vectors); then the transition's
+    BN, ReLU, 1x1 convolution and 2x2 average pooling. tfc makes the
+    block's chain of concatenations in one buffer (concatenations in
+    place)."""
+    rng = seed_everything("densenet_block")
+    L = keras.layers
+    inp = keras.Input((16, 16, 24), batch_size=BATCH, name="x")
+    h = inp
+    for _ in range(4):
+        y = L.ReLU()(L.BatchNormalization(epsilon=1.001e-5)(h))
+        y = L.Conv2D(48, 1, use_bias=False)(y)
+        y = L.ReLU()(L.BatchNormalization(epsilon=1.001e-5)(y))
+        y = L.Conv2D(12, 3, padding="same", use_bias=False)(y)
+        h = L.Concatenate(axis=3)([h, y])
+    h = L.ReLU()(L.BatchNormalization(epsilon=1.001e-5)(h))
+    h = L.Conv2D(36, 1, use_bias=False)(h)
+    out = L.AveragePooling2D(2, strides=2)(h)
+    model = keras.Model(inp, out, name="densenet_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 16, 16, 24)).astype(np.float32)
+    export_keras(root, "densenet_block", "DenseNet dense block (four layers "
+                 "of BN, ReLU, 1x1, BN, ReLU, 3x3 concatenated to the "
+                 "block's channels) and its transition", model, x)
+
+
 def make_transformer_block(root):
     rng = seed_everything("transformer_block")
     L = keras.layers
@@ -2927,6 +2956,7 @@ def all_models():
         ("mobilenetv2_stem", make_mobilenetv2_stem),
         ("efficientnet_block", make_efficientnet_block),
         ("xception_block", make_xception_block),
+        ("densenet_block", make_densenet_block),
         ("transformer_block", make_transformer_block),
         ("lstm", make_lstm),
         ("gru", make_gru),

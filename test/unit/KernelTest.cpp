@@ -450,6 +450,34 @@ TEST_P(KernelTest, ConcatRowsCopiesEachPiecesRows) {
     EXPECT_EQ(out[rows * width + k], 7.f) << "written past the output";
 }
 
+/// A concatenation planned in place: a null piece is already in its part
+/// of the output and stays as it is; the output's rows are a part of
+/// wider rows (a window of a wider concatenation), and the floats between
+/// them stay as they are too.
+TEST_P(KernelTest, ConcatRowsSkipsPiecesInPlaceAndStridesRows) {
+  const int64_t rows = 29, stride = 70;
+  const std::vector<int64_t> widths = {40, 17, 3};
+  std::vector<std::vector<float>> pieces;
+  std::vector<const float *> pointers;
+  for (size_t i = 0; i < widths.size(); ++i) {
+    pieces.push_back(randomVector(rows * widths[i], 60 + unsigned(i)));
+    pointers.push_back(i == 0 ? nullptr : pieces.back().data());
+  }
+  std::vector<float> out = randomVector(rows * stride, 63);
+  const std::vector<float> before = out;
+  tfc_cpu_concat_rows_f32(runtime, pointers.data(), widths.data(), out.data(),
+                          int64_t(widths.size()), rows, stride);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t at = r * stride;
+    for (size_t i = 0; i < widths.size(); ++i)
+      for (int64_t j = 0; j < widths[i]; ++j, ++at)
+        ASSERT_EQ(out[at], i == 0 ? before[at] : pieces[i][r * widths[i] + j])
+            << "row " << r << " piece " << i << " float " << j;
+    for (; at < (r + 1) * stride; ++at)
+      ASSERT_EQ(out[at], before[at]) << "written between rows at " << at;
+  }
+}
+
 TEST_P(KernelTest, StridedPointwiseConvolutionWithPaddingAfter) {
   const int64_t n = 1, h = 5, w = 5, c = 3, oc = 4, oh = 4, ow = 4;
   std::vector<float> in = randomVector(n * h * w * c, 13);

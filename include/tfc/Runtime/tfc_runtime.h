@@ -885,12 +885,16 @@ void tfc_cpu_depthwise_pointwise_f32(
     const tfc_depthwise_pointwise_params *params);
 
 /* ConcatV2 of float32 pieces along an axis past the first: `rows` output
- * rows (the product of the dimensions before the axis) of `width` floats,
- * each the rows of the `count` pieces in order; piece i's rows are
- * widths[i] floats (the product of its dimensions from the axis on). */
+ * rows (the product of the dimensions before the axis), each the rows of
+ * the `count` pieces in order; piece i's rows are widths[i] floats (the
+ * product of its dimensions from the axis on). Output rows start
+ * `out_stride` floats apart: the sum of the widths, or more where the
+ * output is a part of a wider concatenation's (tfc-plan-memory's
+ * concatenations in place). A null piece is already in its place in the
+ * output and is not copied. */
 void tfc_cpu_concat_rows_f32(tfc_runtime *runtime, const float *const *pieces,
                              const int64_t *widths, float *out, int64_t count,
-                             int64_t rows, int64_t width);
+                             int64_t rows, int64_t out_stride);
 
 /* Max (kind 0) or average (kind 1) pooling, NHWC; padded positions are
  * skipped, and not counted by the average. Kind 2 is max pooling whose

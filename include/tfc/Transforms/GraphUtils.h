@@ -264,6 +264,14 @@ int64_t samePaddingBefore(int64_t in, int64_t out, int64_t window,
 /// The integer values of a Const node's output, or nullopt.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
+/// The axis of a ConcatV2 node, from 0, where it is a constant and the
+/// result is ranked; nullopt for other nodes.
+std::optional<int64_t> concatAxis(mlir::Operation *node);
+
+/// Where data operand `index` of a ConcatV2 node starts along its `axis`:
+/// the sum of the earlier operands' extents (static shapes).
+int64_t concatOffset(mlir::Operation *node, unsigned index, int64_t axis);
+
 /// How many innermost dimensions a Fourier transform node (FFT, IFFT,
 /// RFFT, IRFFT and their 2D and 3D forms) transforms: 1, 2 or 3.
 int64_t fourierAxes(mlir::Operation *node);

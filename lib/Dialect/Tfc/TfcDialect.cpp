@@ -42,6 +42,8 @@ enum class ValueKind {
   OffsetArray,
   /// One i64 per data result of the node (output indices: -1 or >= 0).
   OutputIndexArray,
+  /// Increasing i64 indices of the node's operands.
+  OperandIndexArray,
   /// "Relu" or "Relu6".
   Activation,
   /// {tile = T > 0, feeds = [i, ...], fetches = [j, ...]}.
@@ -108,6 +110,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kVarianceAttr, Holder::Node, ValueKind::Unit},
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kInOutputsAttr, Holder::NodeOrGroup, ValueKind::OutputIndexArray},
+    {kInPlaceOperandsAttr, Holder::Node, ValueKind::OperandIndexArray},
     {kFrameAttr, Holder::Node, ValueKind::String},
     {kCheckpointKeyAttr, Holder::Node, ValueKind::String},
     {kSliceOfAttr, Holder::Node, ValueKind::String},
@@ -198,6 +201,19 @@ std::string checkValue(ValueKind kind, Attribute attr, Operation *op) {
   case ValueKind::DictionaryArray:
     return allOf<DictionaryAttr>(attr) ? ""
                                        : "expected an array of dictionaries";
+  case ValueKind::OperandIndexArray: {
+    auto entries = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!entries)
+      return "expected an i64 array";
+    int64_t previous = -1;
+    for (int64_t index : entries.asArrayRef()) {
+      if (index <= previous || index >= int64_t(op->getNumOperands()))
+        return "expected increasing operand indices below " +
+               std::to_string(op->getNumOperands());
+      previous = index;
+    }
+    return "";
+  }
   case ValueKind::OffsetArray:
   case ValueKind::OutputIndexArray: {
     bool isOffsets = kind == ValueKind::OffsetArray;

@@ -679,6 +679,13 @@ protected:
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output))
         return failure();
+      // Operands tfc-plan-memory made in their part of the output already.
+      auto inPlaceList =
+          node->getAttrOfType<DenseI64ArrayAttr>(kInPlaceOperandsAttr);
+      auto inPlace = [&](unsigned i) {
+        return inPlaceList &&
+               llvm::is_contained(inPlaceList.asArrayRef(), int64_t(i));
+      };
       // float32 along an axis past the first: the runtime's row-by-row
       // copy (tfc_cpu_concat_rows_f32), where a loop per piece would write
       // a strip of every output row in turn.
@@ -693,25 +700,28 @@ protected:
           auto part = typeOf(operands[i]);
           if (part.getNumElements() == 0)
             continue;
-          Value piece = step.memrefFor(operands[i]);
-          if (!piece)
+          Value piece = inPlace(i) ? Value() : step.memrefFor(operands[i]);
+          if (!piece && !inPlace(i))
             return step.error(node) << "input " << i << " has no buffer";
-          pieces.push_back(piece);
+          pieces.push_back(piece); // (Null: in place, not copied.)
           widths.push_back(part.getNumElements() / rows);
         }
+        // Rows a window of a wider concatenation's are further apart.
+        int64_t outStride =
+            getStridesAndOffset(cast<MemRefType>(output->getType()))
+                .first[*axis - 1];
         step.callKernel(loc, step.kernelName("concat_rows_f32"),
                         {step.addressTable(loc, pieces),
                          step.pointerTo(step.constantTable(loc, widths)),
                          step.pointerTo(*output)},
-                        {int64_t(pieces.size()), rows,
-                         out.getNumElements() / rows});
+                        {int64_t(pieces.size()), rows, outStride});
         return success();
       }
       int64_t offset = 0;
       for (unsigned i = 0; i < count; ++i) {
         auto part = typeOf(operands[i]);
         int64_t extent = kind == OpKind::Pack ? 1 : part.getDimSize(*axis);
-        if (part.getNumElements() != 0) {
+        if (part.getNumElements() != 0 && !inPlace(i)) {
           SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
               steps(rank, 1);
           offsets[*axis] = offset;

@@ -182,9 +182,14 @@ public:
                 BodyBuilder body);
 
   /// The memref holding a tensor value: an input parameter, a constant
-  /// global, or a view of the arena at the value's planned offset; null
-  /// when the value has no buffer.
+  /// global, a view of the arena at the value's planned offset, or a
+  /// strided window of a concatenation's (concatWindowFor); null when the
+  /// value has no buffer.
   mlir::Value memrefFor(mlir::Value value);
+  /// A concatenation's operand planned in place (`tfc.in_place_operands`):
+  /// its part of the concatenation's output, a subview with the offset
+  /// recorded for pointerTo. Null for other values.
+  mlir::Value concatWindowFor(mlir::Value value);
   /// The memref of a node's data result `port`, or an error naming the
   /// node when it has none.
   mlir::FailureOr<mlir::Value> outputFor(mlir::Operation *node,
@@ -236,7 +241,8 @@ public:
                              mlir::DenseStringElementsAttr value,
                              mlir::MemRefType type);
   /// A pointer to a stack table of the addresses of `memrefs` (the kernels
-  /// that take a variable number of tensors).
+  /// that take a variable number of tensors); a null memref is a null
+  /// address.
   mlir::Value addressTable(mlir::Location loc,
                            llvm::ArrayRef<mlir::Value> memrefs);
   /// Fails at run time, naming the variable, unless the variable behind

@@ -72,6 +72,17 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Tests that a concatenation's operands in place are its operands, each
+// named once.
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %a:2 = Const name("a") {dtype = f32, value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %axis:2 = Const name("axis") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  // expected-error @+1 {{'tfc.in_place_operands': expected increasing operand indices below 3}}
+  %c:2 = ConcatV2(%a#0, %a#0, %axis#0) name("c") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 1, 3>} : (tensor<2xf32>, tensor<2xf32>, tensor<i32>) -> tensor<4xf32>
+}
+
+// -----
+
 // Tests that a fused activation is one the batch norm kernel applies.
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   // expected-error @+1 {{'tfc.activation': expected "Relu" or "Relu6"}}

@@ -136,6 +136,11 @@ inline constexpr llvm::StringLiteral kVarianceAttr = "tfc.variance";
 /// The arena offset of each data result, -1 for none (tfc-plan-memory; on
 /// nodes and fusion groups).
 inline constexpr llvm::StringLiteral kOffsetsAttr = "tfc.offsets";
+/// On a ConcatV2 whose listed data operands are parts of its own output
+/// buffer, written there by their producers, which the concatenation
+/// then does not copy (tfc-plan-memory's concatenations in place).
+inline constexpr llvm::StringLiteral kInPlaceOperandsAttr =
+    "tfc.in_place_operands";
 /// The step output parameter that holds each data result instead of the
 /// arena, -1 for none (tfc-plan-memory; only where one is held so).
 inline constexpr llvm::StringLiteral kInOutputsAttr = "tfc.in_outputs";

@@ -65,6 +65,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.input_gradient_sum` | node | unit | tfc-fuse-elementwise: a batch norm gradient whose last data result is its x gradient summed over N, H and W (a folded BiasAddGrad) |
     | `tfc.variance` | node | unit | tfc-fuse-elementwise: a Mean whose second data result is the variance around it (a folded SquaredDifference and Mean) |
     | `tfc.offsets` | node or fusion group | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
+    | `tfc.in_place_operands` | ConcatV2 node | i64 array of operand indices | tfc-plan-memory: operands that are parts of the concatenation's own buffer (written there by their producers), not copied |
     | `tfc.frame` | node | string | tfc-raise-frames: the node's loop frame |
     | `tfc.state_offset`, `tfc.flag_offset` | node | integer >= 0 | tfc-plan-state: a variable's place in the state area |
     | `tfc.checkpoint_key` | node | string | tfc-freeze-variables |
