@@ -16,9 +16,10 @@
 //    tensor. An outermost loop's variable lives in its initial value's
 //    buffer when nothing else reads that from the loop on. A
 //    concatenation's operand made by another concatenation along the same
-//    axis, that only elementwise loops read besides, lives in its part of
-//    the concatenation's buffer (a strided window): the concatenation
-//    copies only the other operands (`tfc.in_place_operands`).
+//    axis, or by a Conv2D (no epilogue) along the channels, that only
+//    elementwise loops read besides, lives in its part of the
+//    concatenation's buffer (a strided window): the concatenation copies
+//    only the other operands (`tfc.in_place_operands`).
 //  * Liveness: a buffer lives from its first definition to its last use.
 //  * Fetches: a fetched tensor is made in the step's output parameter, not
 //    in the arena, when its buffer holds nothing written after it and no
@@ -132,13 +133,15 @@ FailureOr<int64_t> Planner::run() {
   }
 
   // Concatenations in place: a concatenation's operand made by another
-  // concatenation along the same axis, read by nothing else but loops of
-  // elementwise code (which read any strides), is made in its part of the
-  // reader's buffer (a strided window) and not copied there. A DenseNet
-  // block concatenates each layer's new channels to all before them: its
-  // chain of concatenations becomes one buffer, each layer copying only
-  // its own channels in, instead of the whole block so far (a tenth of
-  // DenseNet169's step at batch 32). Loops are left out.
+  // concatenation along the same axis, or by a convolution along the
+  // channels, and read by nothing else but loops of elementwise code
+  // (which read any strides), is made in its part of the reader's buffer
+  // (a strided window) and not copied there. A DenseNet block
+  // concatenates each layer's new channels (a convolution's) to all
+  // before them: its chain of concatenations becomes one buffer that the
+  // convolutions write into, instead of each layer copying the whole
+  // block so far (a tenth of DenseNet169's step at batch 32). Loops are
+  // left out.
   llvm::DenseMap<Value, Value> windowOf; // A window -> the concatenation's.
   llvm::DenseSet<Value> holdingWindows;
   auto concatInArena = [&](Operation *node) -> std::optional<int64_t> {
@@ -166,6 +169,17 @@ FailureOr<int64_t> Planner::run() {
     }
     return byConcat == 1;
   };
+  // A Conv2D without an epilogue writes its pixels any distance apart
+  // (tfc_conv2d_params' out_pixel_stride): a window along the channels.
+  auto writesChannelWindow = [&](Operation *producer, int64_t axis) {
+    auto type =
+        cast<RankedTensorType>(tfg::getDataResults(producer)[0].getType());
+    auto format = producer->getAttrOfType<StringAttr>("data_format");
+    return tfg::isNode(producer) && opKindOf(producer) == OpKind::Conv2D &&
+           !loopEnds.contains(producer) && type.getRank() == 4 && axis == 3 &&
+           type.hasStaticShape() && type.getElementType().isF32() &&
+           (!format || format.getValue() == "NHWC");
+  };
   llvm::DenseMap<Operation *, SmallVector<int64_t>> inPlaceOperands;
   for (Operation *node : schedule) {
     std::optional<int64_t> axis = concatInArena(node);
@@ -174,7 +188,9 @@ FailureOr<int64_t> Planner::run() {
     for (auto [index, piece] :
          llvm::enumerate(tfg::getDataOperands(node).drop_back())) {
       Operation *producer = piece.getDefiningOp();
-      if (producer && concatInArena(producer) == axis &&
+      if (producer &&
+          (concatInArena(producer) == axis ||
+           writesChannelWindow(producer, *axis)) &&
           readByLoopsOnly(piece, node)) {
         inPlaceOperands[node].push_back(index);
         windowOf[piece] = tfg::getDataResults(node)[0];

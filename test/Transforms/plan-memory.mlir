@@ -343,3 +343,24 @@ module attributes {tfc.feeds = ["x:0", "a1:0", "a2:0", "a3:0"], tfc.fetches = ["
     %ret1 = _Retval(%s#0) name("s/_retval_1") {T = f32, index = 1} : (tensor<1x2x2xf32>) -> ()
   }
 }
+
+// -----
+
+// A convolution's output concatenated along the channels is made in its
+// window of the concatenation's buffer (the 3x3 convolution of a DenseNet
+// layer): the concatenation copies only x.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1], tfc.offsets = array<i64: [[AT:[0-9]+]]>}
+// CHECK-DAG: name("cat") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 1>, tfc.offsets = array<i64: [[AT]]>}
+module attributes {tfc.feeds = ["x:0", "z:0"], tfc.fetches = ["r:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x4x4x8xf32>
+    %z:2 = _Arg name("z") {T = f32, index = 1} : () -> tensor<1x4x4x16xf32>
+    %f:2 = Const name("f") {dtype = f32, value = dense<0.5> : tensor<3x3x16x16xf32>} : () -> tensor<3x3x16x16xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %conv:2 = Conv2D(%z#0, %f#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x4x4x16xf32>
+    %cat:2 = ConcatV2(%x#0, %conv#0, %axis#0) name("cat") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x4x4x8xf32>, tensor<1x4x4x16xf32>, tensor<i32>) -> tensor<1x4x4x24xf32>
+    %r:2 = Relu(%cat#0) name("r") {T = f32} : (tensor<1x4x4x24xf32>) -> tensor<1x4x4x24xf32>
+    %ret = _Retval(%r#0) name("r/_retval_0") {T = f32, index = 0} : (tensor<1x4x4x24xf32>) -> ()
+  }
+}

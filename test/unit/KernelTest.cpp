@@ -947,6 +947,43 @@ TEST_P(KernelTest, SwishConvolutionInGroupsOfImages) {
   }
 }
 
+/// A convolution whose output is a window of a wider concatenation's
+/// (out_pixel_stride): each pixel's channels land at their place, in
+/// Winograd's transform (3x3, 32 -> 16 channels, 64 tiles) and through a
+/// dense copy (oneDNN's 1x1, 12 channels); the floats around the window
+/// stay as they are.
+TEST_P(KernelTest, ConvolutionWritesAWindowOfAWiderOutput) {
+  const int64_t n = 4, h = 16, w = 16, stride = 40, first = 8;
+  static tfc_conv2d_params winograd = {n, h, w, 32, 3, 3, 16, h, w, 1,     1,
+                                       1, 1, 1, 1,  0, 0, 0,  0, 0, stride};
+  static tfc_conv2d_params pointwise = {n, h, w, 8, 1, 1, 12, h, w, 1,     1,
+                                        1, 1, 0, 0, 0, 0, 0,  0, 0, stride};
+  for (const tfc_conv2d_params *params : {&winograd, &pointwise}) {
+    const tfc_conv2d_params &p = *params;
+    std::vector<float> in = randomVector(n * h * w * p.c, 70);
+    std::vector<float> filter = randomVector(p.kh * p.kw * p.c * p.out_c, 71);
+    std::vector<float> want(n * h * w * p.out_c);
+    tfc::reference::conv2d(in.data(), filter.data(), want.data(), n, h, w, p.c,
+                           p.kh, p.kw, p.out_c, h, w, 1, 1, 1, 1, p.pad_top,
+                           p.pad_left);
+    std::vector<float> out = randomVector(n * h * w * stride, 72);
+    const std::vector<float> before = out;
+    tfc_cpu_conv2d_dnnl_f32(runtime, in.data(), filter.data(), nullptr, nullptr,
+                            out.data() + first, params);
+    for (int64_t pixel = 0; pixel < n * h * w; ++pixel)
+      for (int64_t j = 0; j < stride; ++j) {
+        int64_t k = j - first;
+        if (k >= 0 && k < p.out_c)
+          ASSERT_NEAR(out[pixel * stride + j], want[pixel * p.out_c + k], 1e-3f)
+              << p.kh << "x" << p.kw << " pixel " << pixel << " channel " << k;
+        else
+          ASSERT_EQ(out[pixel * stride + j], before[pixel * stride + j])
+              << p.kh << "x" << p.kw << " written outside the window at pixel "
+              << pixel << " float " << j;
+      }
+  }
+}
+
 /// A oneDNN call site keeps its arguments' memory objects between calls
 /// (one set per thread) and points them at each call's buffers: calls
 /// after the first, with other inputs, filters (computed at run time, so

@@ -810,9 +810,13 @@ typedef struct tfc_conv2d_params {
   int64_t has_bias;        /* 0 or 1 */
   int64_t residual;        /* 0 none, 1 read from `residual`, 2 already in
                               `out` (which `residual` then equals) */
+  int64_t out_pixel_stride; /* floats between output pixels: 0 for the
+                               output's channels (dense), more where the
+                               output is a window of a wider concatenation
+                               (no residual then) */
 } tfc_conv2d_params;
-TFC_ASSERT_LAYOUT(sizeof(tfc_conv2d_params) == 20 * sizeof(int64_t),
-                  "tfc_conv2d_params is 20 int64s");
+TFC_ASSERT_LAYOUT(sizeof(tfc_conv2d_params) == 21 * sizeof(int64_t),
+                  "tfc_conv2d_params is 21 int64s");
 
 /* Conv2D or depthwise Conv2D through oneDNN (the Eigen kernels above where
  * oneDNN cannot), with an epilogue applied as the output is written:

@@ -219,6 +219,11 @@ LogicalResult StepEmitter::emitWindow(Operation *node,
     params.activation = epilogue ? epilogue->activation : TFC_ACTIVATION_NONE;
     params.has_bias = epilogue && epilogue->bias;
     params.residual = operands->residualMode;
+    // A window of a concatenation's buffer (tfc-plan-memory): its pixels
+    // are the concatenation's channels apart.
+    auto outType = cast<MemRefType>(outMemref.getType());
+    if (!outType.getLayout().isIdentity())
+      params.out_pixel_stride = getStridesAndOffset(outType).first[2];
     Value paramsPointer = constantParams(loc, params);
     callKernel(loc, kernelName("conv2d_dnnl_f32"),
                {pointerTo(memrefFor(input)), pointerTo(memrefFor(filterValue)),

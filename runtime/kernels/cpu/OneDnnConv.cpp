@@ -32,6 +32,11 @@
 // (Xception's shortcut convolutions, 19 x 19 to 10 x 10: 54 GFLOP/s
 // against 175 for the 1x1 kernel).
 //
+// An output that is a window of a wider concatenation's (a DenseNet
+// layer's new channels, tfc-plan-memory) has its pixels further apart
+// than its channels: Winograd's transform writes them there as it writes
+// any output; oneDNN and the Eigen kernels write a dense copy first.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Epilogue.h"
@@ -247,25 +252,12 @@ static const float *winogradFilter(tfc_runtime *runtime, const ConvParams &p,
       ->data();
 }
 
-extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
-                                        const float *filter, const float *bias,
-                                        const float *residual, float *out,
-                                        const tfc_conv2d_params *params) {
+/// The convolution through oneDNN (or Eigen) into a dense `out`.
+static void convolveDense(tfc_runtime *runtime, const float *in,
+                          const float *filter, const float *bias,
+                          const float *residual, float *out,
+                          const tfc_conv2d_params *params) {
   const ConvParams &p = *params;
-  tfc::winograd::Geometry geometry{p.n,  p.h,  p.w,       p.c,
-                                   p.out_c, p.oh, p.ow,    p.pad_top,
-                                   p.pad_left, p.kh, p.kw};
-  if (!p.depthwise &&
-      tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
-                             p.dilation_w, p.c, p.out_c) &&
-      tfc::winograd::pays(geometry)) {
-    tfc::winograd::forward(runtime, geometry, in,
-                           winogradFilter(runtime, p, geometry, filter),
-                           p.has_bias ? bias : nullptr,
-                           p.residual ? residual : nullptr,
-                           int(p.activation), out);
-    return;
-  }
   static tfc::onednn::PrimitiveCache<ConvPrimitive> cache;
   ConvPrimitive *prim =
       cache.lookup(params, [&] { return makeConv(p, filter); });
@@ -321,4 +313,43 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
     if (p.activation == TFC_ACTIVATION_SWISH)
       swishInPlace(runtime, groupOut, images * outImage);
   }
+}
+
+extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
+                                        const float *filter, const float *bias,
+                                        const float *residual, float *out,
+                                        const tfc_conv2d_params *params) {
+  const ConvParams &p = *params;
+  tfc::winograd::Geometry geometry{p.n,        p.h,  p.w,  p.c,
+                                   p.out_c,    p.oh, p.ow, p.pad_top,
+                                   p.pad_left, p.kh, p.kw, p.out_pixel_stride};
+  if (!p.depthwise &&
+      tfc::winograd::applies(p.kh, p.kw, p.stride_h, p.stride_w, p.dilation_h,
+                             p.dilation_w, p.c, p.out_c) &&
+      tfc::winograd::pays(geometry)) {
+    tfc::winograd::forward(
+        runtime, geometry, in, winogradFilter(runtime, p, geometry, filter),
+        p.has_bias ? bias : nullptr, p.residual ? residual : nullptr,
+        int(p.activation), out);
+    return;
+  }
+  int64_t channels = outputChannels(p);
+  if (!p.out_pixel_stride || p.out_pixel_stride == channels) {
+    convolveDense(runtime, in, filter, bias, residual, out, params);
+    return;
+  }
+  // A window of a wider output: a dense copy, then each pixel's channels
+  // to their place.
+  thread_local std::vector<float> dense;
+  int64_t pixels = p.n * p.oh * p.ow;
+  dense.resize(pixels * channels);
+  convolveDense(runtime, in, filter, bias, residual, dense.data(), params);
+  const float *from = dense.data();
+  int64_t stride = p.out_pixel_stride;
+  tfc::parallelFor(
+      runtime, pixels, Eigen::TensorOpCost(4.0 * channels, 4.0 * channels, 0),
+      [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i)
+          std::copy_n(from + i * channels, channels, out + i * stride);
+      });
 }

@@ -459,6 +459,21 @@ void prefetchInputTile(const Geometry &g, const float *in, TileOrigin at) {
                  A::kWindowW);
 }
 
+/// Asks for the cache lines output tile `at` writes, channels [k0, k1),
+/// ahead of the writes: an output that is a window of a wider one has its
+/// pixels' lines far apart, each write a miss otherwise.
+template <class A>
+void prefetchOutputTile(const Geometry &g, TileOrigin at, int64_t k0,
+                        int64_t k1, float *out) {
+  for (int64_t i = 0; i < A::kTileH && at.y + i < g.oh; ++i)
+    for (int64_t j = 0; j < A::kTileW && at.x + j < g.ow; ++j) {
+      float *pixel = out + ((at.image * g.oh + at.y + i) * g.ow + at.x + j) *
+                               g.outStride();
+      for (int64_t k = k0; k < k1; k += 64 / int64_t(sizeof(float)))
+        __builtin_prefetch(pixel + k, 1, 3);
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // Products
 //===----------------------------------------------------------------------===//
@@ -558,11 +573,12 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
   Vec biasValues = bias ? loadNative(bias + k0) : Vec{};
   for (int64_t i = 0; i < A::kTileH && at.y + i < g.oh; ++i)
     for (int64_t j = 0; j < A::kTileW && at.x + j < g.ow; ++j) {
-      int64_t offset = ((at.image * g.oh + at.y + i) * g.ow + at.x + j) * g.k + k0;
+      int64_t pixel = (at.image * g.oh + at.y + i) * g.ow + at.x + j;
       Vec v = o[i][j] + biasValues;
       if (residual)
-        v += loadNative(residual + offset);
-      storeNative(out + offset, vector_math::activation(v, activation));
+        v += loadNative(residual + pixel * g.k + k0);
+      storeNative(out + pixel * g.outStride() + k0,
+                  vector_math::activation(v, activation));
     }
 }
 
@@ -630,11 +646,14 @@ void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
                  u + p * g.c * paddedColumns(g.k) + k0 * g.c,
                  PanelLayout::packed(g.c), g.c, k1 - k0,
                  m.data() + p * mStride + k0, g.k, false);
-      for (int64_t t = 0; t < count; ++t)
+      for (int64_t t = 0; t < count; ++t) {
+        if (g.outPixelStride && t + 2 < count)
+          prefetchOutputTile<A>(g, tiling.origin(tile0 + t + 2), k0, k1, out);
         for (int64_t kv = k0; kv < k1; kv += kLanes)
           writeOutputTile<A>(g, m.data() + t * g.k + kv, mStride,
                              tiling.origin(tile0 + t), kv, bias, residual,
                              activation, out);
+      }
     }
   };
   double perItem = double(tiling.tiles) / blocks * A::kPoints * g.c * g.k / parts;

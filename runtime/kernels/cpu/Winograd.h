@@ -57,9 +57,13 @@ namespace tfc::winograd {
 
 /// A convolution's geometry: input [n, h, w, c], filter [kh, kw, c, k],
 /// output [n, oh, ow, k], stride 1, with `padTop`/`padLeft` implicit zeros
-/// before the input (the output size says how many after).
+/// before the input (the output size says how many after). The forward
+/// output's pixels may be `outPixelStride` floats apart instead of k (0):
+/// its channels a window of a wider concatenation's.
 struct Geometry {
   int64_t n, h, w, c, k, oh, ow, padTop, padLeft, kh, kw;
+  int64_t outPixelStride = 0;
+  int64_t outStride() const { return outPixelStride ? outPixelStride : k; }
 };
 
 /// Whether an algorithm computes this convolution: a 3x3, 5x5, 1x3, 3x1,
