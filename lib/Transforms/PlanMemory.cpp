@@ -16,10 +16,11 @@
 //    tensor. An outermost loop's variable lives in its initial value's
 //    buffer when nothing else reads that from the loop on. A
 //    concatenation's operand made by another concatenation along the same
-//    axis, or by a Conv2D (no epilogue) along the channels, that only
-//    elementwise loops read besides, lives in its part of the
-//    concatenation's buffer (a strided window): the concatenation copies
-//    only the other operands (`tfc.in_place_operands`).
+//    axis, by elementwise loops, or by a Conv2D (and its epilogue) along
+//    the channels, that only elementwise loops read besides, lives in its
+//    part of the concatenation's buffer (a strided window): the
+//    concatenation copies only the other operands
+//    (`tfc.in_place_operands`).
 //  * Liveness: a buffer lives from its first definition to its last use.
 //  * Fetches: a fetched tensor is made in the step's output parameter, not
 //    in the arena, when its buffer holds nothing written after it and no
@@ -133,10 +134,10 @@ FailureOr<int64_t> Planner::run() {
   }
 
   // Concatenations in place: a concatenation's operand made by another
-  // concatenation along the same axis, or by a convolution along the
-  // channels, and read by nothing else but loops of elementwise code
-  // (which read any strides), is made in its part of the reader's buffer
-  // (a strided window) and not copied there. A DenseNet block
+  // concatenation along the same axis, by elementwise loops, or by a
+  // convolution along the channels, and read by nothing else but loops of
+  // elementwise code (which read any strides), is made in its part of the
+  // reader's buffer (a strided window) and not copied there. A DenseNet block
   // concatenates each layer's new channels (a convolution's) to all
   // before them: its chain of concatenations becomes one buffer that the
   // convolutions write into, instead of each layer copying the whole
@@ -169,15 +170,31 @@ FailureOr<int64_t> Planner::run() {
     }
     return byConcat == 1;
   };
-  // A Conv2D without an epilogue writes its pixels any distance apart
-  // (tfc_conv2d_params' out_pixel_stride): a window along the channels.
-  auto writesChannelWindow = [&](Operation *producer, int64_t axis) {
+  // What writes its result at any strides: elementwise loops (a
+  // linalg.generic's output may be any view), and a Conv2D with or
+  // without its epilogue along the channels (tfc_conv2d_params'
+  // out_pixel_stride), but for an epilogue that adds a residual (an
+  // input of the result's type).
+  auto writesWindow = [&](Operation *producer, int64_t axis) {
+    if (!isNodeOrGroup(producer) || loopEnds.contains(producer))
+      return false;
     auto type =
-        cast<RankedTensorType>(tfg::getDataResults(producer)[0].getType());
-    auto format = producer->getAttrOfType<StringAttr>("data_format");
-    return tfg::isNode(producer) && opKindOf(producer) == OpKind::Conv2D &&
-           !loopEnds.contains(producer) && type.getRank() == 4 && axis == 3 &&
-           type.hasStaticShape() && type.getElementType().isF32() &&
+        dyn_cast<RankedTensorType>(tfg::getDataResults(producer)[0].getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    SmallVector<Operation *> members = nodesComputedBy(producer);
+    if (llvm::all_of(members, isElementwise))
+      return true;
+    auto format = members.front()->getAttrOfType<StringAttr>("data_format");
+    auto residual = [&](Operation *member) {
+      return llvm::any_of(tfg::getDataOperands(member), [&](Value operand) {
+        return isa<BlockArgument>(operand) && operand.getType() == type;
+      });
+    };
+    return opKindOf(members.front()) == OpKind::Conv2D &&
+           llvm::none_of(ArrayRef(members).drop_front(), residual) &&
+           llvm::all_of(ArrayRef(members).drop_front(), isElementwise) &&
+           type.getRank() == 4 && axis == 3 && type.getElementType().isF32() &&
            (!format || format.getValue() == "NHWC");
   };
   llvm::DenseMap<Operation *, SmallVector<int64_t>> inPlaceOperands;
@@ -189,8 +206,7 @@ FailureOr<int64_t> Planner::run() {
          llvm::enumerate(tfg::getDataOperands(node).drop_back())) {
       Operation *producer = piece.getDefiningOp();
       if (producer &&
-          (concatInArena(producer) == axis ||
-           writesChannelWindow(producer, *axis)) &&
+          (concatInArena(producer) == axis || writesWindow(producer, *axis)) &&
           readByLoopsOnly(piece, node)) {
         inPlaceOperands[node].push_back(index);
         windowOf[piece] = tfg::getDataResults(node)[0];

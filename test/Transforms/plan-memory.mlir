@@ -364,3 +364,31 @@ module attributes {tfc.feeds = ["x:0", "z:0"], tfc.fetches = ["r:0"]} {
     %ret = _Retval(%r#0) name("r/_retval_0") {T = f32, index = 0} : (tensor<1x4x4x24xf32>) -> ()
   }
 }
+
+// -----
+
+// An elementwise loop's output concatenated is made in its window too
+// (any axis: a linalg.generic writes any view); a convolution whose
+// epilogue adds a residual is not (its kernel reads the residual where it
+// writes).
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: name("cat") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 0>, tfc.offsets = array<i64: [[AT:[0-9]+]]>}
+// CHECK-DAG: name("e") {T = f32, tfc.offsets = array<i64: [[AT]]>}
+module attributes {tfc.feeds = ["x:0", "z:0"], tfc.fetches = ["r:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x4x4x16xf32>
+    %z:2 = _Arg name("z") {T = f32, index = 1} : () -> tensor<1x4x4x16xf32>
+    %f:2 = Const name("f") {dtype = f32, value = dense<0.5> : tensor<1x1x16x16xf32>} : () -> tensor<1x1x16x16xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %e:2 = Exp(%x#0) name("e") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %res:2 = tfc.fusion_group(%z#0, %f#0, %x#0) : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>, tensor<1x4x4x16xf32>) -> (tensor<1x4x4x16xf32>, !tfg.control) {
+    ^bb0(%in: tensor<1x4x4x16xf32>, %wf: tensor<1x1x16x16xf32>, %skip: tensor<1x4x4x16xf32>):
+      %pw:2 = Conv2D(%in, %wf) name("pw") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x4x4x16xf32>
+      %add:2 = AddV2(%pw#0, %skip) name("add") {T = f32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      tfc.yield %add#0 : tensor<1x4x4x16xf32>
+    }
+    %cat:2 = ConcatV2(%e#0, %res#0, %axis#0) name("cat") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<i32>) -> tensor<1x8x4x16xf32>
+    %r:2 = Relu(%cat#0) name("r") {T = f32} : (tensor<1x8x4x16xf32>) -> tensor<1x8x4x16xf32>
+    %ret = _Retval(%r#0) name("r/_retval_0") {T = f32, index = 0} : (tensor<1x8x4x16xf32>) -> ()
+  }
+}

@@ -559,6 +559,34 @@ def make_densenet_block(root):
                  "block's channels) and its transition", model, x)
 
 
+def make_inception_block(root):
+    """Inception's branches concatenated along the channels, each written
+    in its part of the concatenation by what makes it: a 1x1 convolution
+    with its BN and ReLU, a 1x1 then a 3x3 one (Winograd's), average
+    pooling then a 1x1, and the input's ReLU (an elementwise loop); then a
+    1x1 convolution of the concatenation."""
+    rng = seed_everything("inception_block")
+    L = keras.layers
+
+    def conv_bn_relu(h, channels, size):
+        h = L.Conv2D(channels, size, padding="same", use_bias=False)(h)
+        return L.ReLU()(L.BatchNormalization(epsilon=1e-3)(h))
+
+    inp = keras.Input((16, 16, 24), batch_size=BATCH, name="x")
+    b1 = conv_bn_relu(inp, 16, 1)
+    b2 = conv_bn_relu(conv_bn_relu(inp, 16, 1), 32, 3)
+    b3 = conv_bn_relu(L.AveragePooling2D(3, strides=1, padding="same")(inp), 8, 1)
+    b4 = L.ReLU()(inp)
+    h = L.Concatenate(axis=3)([b1, b2, b3, b4])
+    out = L.Conv2D(32, 1)(h)
+    model = keras.Model(inp, out, name="inception_block")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 16, 16, 24)).astype(np.float32)
+    export_keras(root, "inception_block", "Inception branches (1x1; 1x1 "
+                 "then 3x3; average pooling then 1x1; a ReLU) concatenated, "
+                 "then a 1x1 convolution", model, x)
+
+
 def make_transformer_block(root):
     rng = seed_everything("transformer_block")
     L = keras.layers
@@ -2957,6 +2985,7 @@ def all_models():
         ("efficientnet_block", make_efficientnet_block),
         ("xception_block", make_xception_block),
         ("densenet_block", make_densenet_block),
+        ("inception_block", make_inception_block),
         ("transformer_block", make_transformer_block),
         ("lstm", make_lstm),
         ("gru", make_gru),

@@ -709,10 +709,10 @@ def PlanMemoryPass : Pass<"tfc-plan-memory", "mlir::ModuleOp"> {
     Reshape, Squeeze and ExpandDims alias their input; an elementwise group
     writes in place over a same-shape input buffer nothing reads later (a
     convolution's group, only over the residual it adds); a ConcatV2's
-    operand made by a ConcatV2 along the same axis, or by a Conv2D without
-    epilogue along the channels, and read otherwise only by elementwise
-    loops lives in its part of the concatenation's buffer, a strided
-    window, and is not copied (`tfc.in_place_operands` on the
+    operand made by a ConcatV2 along the same axis, by elementwise loops,
+    or by a Conv2D (and its epilogue) along the channels, and read
+    otherwise only by elementwise loops lives in its part of the
+    concatenation's buffer, a strided window, and is not copied (`tfc.in_place_operands` on the
     concatenation: a DenseNet block's chain of concatenations is one
     buffer its convolutions write into). Liveness from first definition to last read; a buffer read inside a
     loop (tfc-raise-frames) but made before it, and a loop variable's,
