@@ -190,10 +190,8 @@ func::FuncOp StepEmitter::kernel(StringRef name, TypeRange inputs,
 Value StepEmitter::concatWindowFor(Value value) {
   for (OpOperand &use : value.getUses()) {
     Operation *concat = use.getOwner();
-    auto inPlace =
-        concat->getAttrOfType<DenseI64ArrayAttr>(kInPlaceOperandsAttr);
     unsigned index = use.getOperandNumber();
-    if (!inPlace || !llvm::is_contained(inPlace.asArrayRef(), int64_t(index)))
+    if (!isInPlaceOperand(concat, index))
       continue;
     std::optional<int64_t> axis = concatAxis(concat);
     Value whole = memrefFor(tfg::getDataResults(concat)[0]);

@@ -431,6 +431,11 @@ std::optional<int64_t> concatAxis(Operation *node) {
   return value < 0 ? value + rank : value;
 }
 
+bool isInPlaceOperand(Operation *node, unsigned index) {
+  auto inPlace = node->getAttrOfType<DenseI64ArrayAttr>(kInPlaceOperandsAttr);
+  return inPlace && llvm::is_contained(inPlace.asArrayRef(), int64_t(index));
+}
+
 int64_t concatOffset(Operation *node, unsigned index, int64_t axis) {
   int64_t offset = 0;
   for (Value piece : tfg::getDataOperands(node).take_front(index))

@@ -268,6 +268,10 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 /// result is ranked; nullopt for other nodes.
 std::optional<int64_t> concatAxis(mlir::Operation *node);
 
+/// Whether tfc-plan-memory made data operand `index` of a ConcatV2 node in
+/// its part of the node's output (`tfc.in_place_operands`).
+bool isInPlaceOperand(mlir::Operation *node, unsigned index);
+
 /// Where data operand `index` of a ConcatV2 node starts along its `axis`:
 /// the sum of the earlier operands' extents (static shapes).
 int64_t concatOffset(mlir::Operation *node, unsigned index, int64_t axis);

@@ -679,13 +679,6 @@ protected:
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output))
         return failure();
-      // Operands tfc-plan-memory made in their part of the output already.
-      auto inPlaceList =
-          node->getAttrOfType<DenseI64ArrayAttr>(kInPlaceOperandsAttr);
-      auto inPlace = [&](unsigned i) {
-        return inPlaceList &&
-               llvm::is_contained(inPlaceList.asArrayRef(), int64_t(i));
-      };
       // float32 along an axis past the first: the runtime's row-by-row
       // copy (tfc_cpu_concat_rows_f32), where a loop per piece would write
       // a strip of every output row in turn.
@@ -700,10 +693,12 @@ protected:
           auto part = typeOf(operands[i]);
           if (part.getNumElements() == 0)
             continue;
-          Value piece = inPlace(i) ? Value() : step.memrefFor(operands[i]);
-          if (!piece && !inPlace(i))
+          // A null piece: one tfc-plan-memory made in its place already.
+          Value piece;
+          if (!isInPlaceOperand(node, i) &&
+              !(piece = step.memrefFor(operands[i])))
             return step.error(node) << "input " << i << " has no buffer";
-          pieces.push_back(piece); // (Null: in place, not copied.)
+          pieces.push_back(piece);
           widths.push_back(part.getNumElements() / rows);
         }
         // Rows a window of a wider concatenation's are further apart.
@@ -721,7 +716,7 @@ protected:
       for (unsigned i = 0; i < count; ++i) {
         auto part = typeOf(operands[i]);
         int64_t extent = kind == OpKind::Pack ? 1 : part.getDimSize(*axis);
-        if (part.getNumElements() != 0 && !inPlace(i)) {
+        if (part.getNumElements() != 0 && !isInPlaceOperand(node, i)) {
           SmallVector<int64_t> offsets(rank, 0), sizes(out.getShape()),
               steps(rank, 1);
           offsets[*axis] = offset;

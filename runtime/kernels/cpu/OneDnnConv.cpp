@@ -339,17 +339,12 @@ extern "C" void tfc_cpu_conv2d_dnnl_f32(tfc_runtime *runtime, const float *in,
     return;
   }
   // A window of a wider output: a dense copy, then each pixel's channels
-  // to their place.
+  // to their place (a concatenation of one piece, its rows pixels).
   thread_local std::vector<float> dense;
   int64_t pixels = p.n * p.oh * p.ow;
   dense.resize(pixels * channels);
   convolveDense(runtime, in, filter, bias, residual, dense.data(), params);
-  const float *from = dense.data();
-  int64_t stride = p.out_pixel_stride;
-  tfc::parallelFor(
-      runtime, pixels, Eigen::TensorOpCost(4.0 * channels, 4.0 * channels, 0),
-      [&](int64_t first, int64_t last) {
-        for (int64_t i = first; i < last; ++i)
-          std::copy_n(from + i * channels, channels, out + i * stride);
-      });
+  const float *piece = dense.data();
+  tfc_cpu_concat_rows_f32(runtime, &piece, &channels, out, 1, pixels,
+                          p.out_pixel_stride);
 }
