@@ -258,6 +258,17 @@ OwningOpRef<ModuleOp> load(MLIRContext &context) {
                           tfc::ModelImportOptions::fromFlags(tags, signature));
 }
 
+/// Why a file cannot be made at `path` for want of its folder; "" when
+/// the folder is there (or `path` has none).
+std::string missingFolder(StringRef path) {
+  StringRef folder = llvm::sys::path::parent_path(path);
+  if (folder.empty() || llvm::sys::fs::is_directory(folder))
+    return "";
+  if (llvm::sys::fs::exists(folder))
+    return folder.str() + " is not a folder";
+  return "no such folder " + folder.str();
+}
+
 /// What --emit lib is to call its functions and where its header goes.
 struct LibraryOutput {
   std::string name, headerPath;
@@ -598,6 +609,21 @@ int compile(MLIRContext &context) {
     deviceNames.clear();
     for (const tfc::DeviceName &device : tfc::clusterDevices(*placed, perTask))
       deviceNames.push_back(device.str());
+  }
+  // The files -o (and --header) name go into folders that must be there
+  // (a cluster's programs and --emit tensorboard make their -o folder
+  // themselves): said now, before the compile, not by the linker after it.
+  if (outputPath != "-" && !taskPrograms && emit != "tensorboard") {
+    std::vector<std::pair<std::string, std::string>> files = {{"-o", outputPath}};
+    if (library)
+      files.push_back({"--header", library->headerPath});
+    for (const auto &[flag, file] : files) {
+      std::string why = missingFolder(file);
+      if (!why.empty()) {
+        llvm::errs() << "tfc: error: " << flag << " " << file << ": " << why << "\n";
+        return tfc::kExitBadInput;
+      }
+    }
   }
   tfc::CompileFlags flags{{feeds.begin(), feeds.end()},
                           {fetches.begin(), fetches.end()},
