@@ -251,16 +251,18 @@ class Runner:
         code, out = run_command(cmd, self.env)
         return ("run: exit %d: %s" % (code, first_line(out)) if code else None), outputs
 
-    def inference(self, check):
-        failure, outputs = self.run_program(check, "out")
-        if failure:
-            return [failure]
+    def compare_outputs(self, outputs, check, label=""):
+        """Each output against TensorFlow's; a line for each that differs."""
         failures = []
         for got, (name, want) in zip(outputs, check["outputs"]):
             mismatch = self.compare(got, self.path(want), check)
             if mismatch:
-                failures.append("%s: %s" % (name, mismatch))
+                failures.append("%s%s: %s" % (label, name, mismatch))
         return failures
+
+    def inference(self, check):
+        failure, outputs = self.run_program(check, "out")
+        return [failure] if failure else self.compare_outputs(outputs, check)
 
     def training(self, check):
         """One run a step, each restoring the last one's checkpoint: the loss
@@ -282,18 +284,15 @@ class Runner:
             mismatch = self.compare(outputs[0], want, check)
             if mismatch:
                 failures.append("step %d loss: %s" % (step, mismatch))
-        for got, (name, want) in zip(outputs, check["outputs"]):
-            mismatch = self.compare(got, self.path(want), check)
-            if mismatch:
-                failures.append("trained %s: %s" % (name, mismatch))
-        return failures
+        return failures + self.compare_outputs(outputs, check, "trained ")
 
     def binary(self, check):
         code, out = run_command([self.path(check["program"])], self.env)
-        if code:
-            return ["exit %d: %s" % (code, " | ".join(
-                l for l in out.splitlines() if "FAILED" in l)[:400] or first_line(out))]
-        return []
+        if not code:
+            return []
+        # A test binary's failed tests (GoogleTest's lines), else its first line.
+        failed = [line for line in out.splitlines() if "FAILED" in line]
+        return ["exit %d: %s" % (code, " | ".join(failed)[:400] or first_line(out))]
 
     def run(self):
         manifest = json.load(open(self.path("checks.json")))
