@@ -94,13 +94,20 @@ MODELS.update({m.name: application(getattr(keras.applications, m.application), m
                for m in catalog.MODELS if m.application})
 
 
-def build(name, batch):
-    """The frozen GraphDef of model `name` at `batch`, its feed and fetch
-    tensor names, and the concrete function it came from."""
+def concrete_function(name, batch):
+    """Model `name`'s inference at `batch` as a concrete function (its
+    weights variables), and the shape of one input."""
     keras.utils.set_random_seed(SEED)
     model, shape = MODELS[name]()
     fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
         tf.TensorSpec((batch,) + shape, tf.float32, name="x"))
+    return fn, shape
+
+
+def build(name, batch):
+    """The frozen GraphDef of model `name` at `batch`, its feed and fetch
+    tensor names, and the concrete function it came from."""
+    fn, shape = concrete_function(name, batch)
     frozen = convert_variables_to_constants_v2(fn)
     graph_def = frozen.graph.as_graph_def()
     return graph_def, frozen.inputs[0].name, frozen.outputs[0].name, fn, shape

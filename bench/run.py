@@ -30,7 +30,12 @@ For each model and batch size (models.py builds them, fixed seeds):
      steps after warm-up, and its peak RSS is read from wait4();
      `--runners session` leaves the concrete function out (a step of the
      larger models at batch 32 takes TensorFlow tens of seconds, and
-     issue 21's targets are against session.run);
+     issue 21's targets are against session.run); `--runners function`
+     leaves session.run out, for a model whose frozen graph TensorFlow's
+     session cannot hold beside a batch of 32 in the machine's memory
+     (ConvNeXtXLarge: the lesser of the two runners' peaks was 16 GiB at
+     batch 1 while both held the frozen graph; the function, unfrozen,
+     took 2.1 GiB there and 6.7 GiB at batch 32);
   3. print a markdown table: median over rounds of each runner's median
      step time, throughput, tfc's speedup, compile time, program size and
      arena size and peak RSS.
@@ -54,6 +59,10 @@ sys.path.insert(0, HERE)
 import catalog  # noqa: E402
 import machine  # noqa: E402
 ROOT = os.path.dirname(HERE)
+
+
+# How the done lines name each TensorFlow runner.
+RUNNER_NAMES = {"session": "session.run", "function": "function"}
 
 
 def steps_for(model, batch):
@@ -101,7 +110,8 @@ def worker(args):
         feeds = {meta["feed"] + ":0": x}
         step = lambda: sess.run(meta["fetch"], feeds)  # noqa: E731
     else:
-        fn = models.build(meta["model"], meta["batch"])[3]
+        # Not frozen: this runner holds the weights as Keras's variables.
+        fn = models.concrete_function(meta["model"], meta["batch"])[0]
         xt = tf.constant(x)
         step = lambda: fn(xt)  # noqa: E731
     for _ in range(max(3, args.steps // 10)):
@@ -162,7 +172,7 @@ def main():
     parser.add_argument("--dir")
     parser.add_argument("--steps", type=int)
     parser.add_argument("--runners", default="session,function",
-                        choices=["session", "session,function"],
+                        choices=["session", "function", "session,function"],
                         metavar="session[,function]")
     args = parser.parse_args()
     if args.worker:
@@ -224,10 +234,10 @@ def main():
                          os.path.getsize(program) / 2**20, arena,
                          diff))
             # A run over many models takes hours: show each row as it comes.
-            print("done: %s batch %d: tfc %.3g ms, %.2fx session.run%s"
-                  % (model, batch, 1e3 * median["tfc"], median["session"] / median["tfc"],
-                     ", %.2fx function" % (median["function"] / median["tfc"])
-                     if "function" in median else ""), file=sys.stderr, flush=True)
+            print("done: %s batch %d: tfc %.3g ms%s" % (
+                model, batch, 1e3 * median["tfc"],
+                "".join(", %.2fx %s" % (median[r] / median["tfc"], RUNNER_NAMES[r])
+                        for r in runners)), file=sys.stderr, flush=True)
 
     print(machine.line(args.threads))
     print("%d thread(s), %d rounds, median of per-round medians; throughput in "
@@ -239,12 +249,13 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for model, batch, m, rss, compile_s, size, arena, diff in rows:
         best_tf = min(m[r] for r in runners)
-        function = ("%.3g | %.2fx" % (1e3 * m["function"], m["function"] / m["tfc"])
-                    if "function" in m else "not run | -")
-        print("| %s | %d | %.3g | %.3g | %.2fx | %s | %.0f | %.0f | %.1f | %.1f "
+        tf_columns = " | ".join("%.3g | %.2fx" % (1e3 * m[r], m[r] / m["tfc"])
+                                if r in m else "not run | -"
+                                for r in ("session", "function"))
+        print("| %s | %d | %.3g | %s | %.0f | %.0f | %.1f | %.1f "
               "| %.2f | %.0f / %.0f | %s |" % (
-                  model, batch, 1e3 * m["tfc"], 1e3 * m["session"], m["session"] / m["tfc"],
-                  function, batch / m["tfc"], batch / best_tf, compile_s, size, arena,
+                  model, batch, 1e3 * m["tfc"], tf_columns,
+                  batch / m["tfc"], batch / best_tf, compile_s, size, arena,
                   rss["tfc"], min(rss[r] for r in runners), diff))
 
 
