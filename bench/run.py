@@ -252,7 +252,7 @@ def main():
         tf_columns = " | ".join("%.3g | %.2fx" % (1e3 * m[r], m[r] / m["tfc"])
                                 if r in m else "not run | -"
                                 for r in ("session", "function"))
-        print("| %s | %d | %.3g | %s | %.0f | %.0f | %.1f | %.1f "
+        print("| %s | %d | %.3g | %s | %.3g | %.3g | %.1f | %.1f "
               "| %.2f | %.0f / %.0f | %s |" % (
                   model, batch, 1e3 * m["tfc"], tf_columns,
                   batch / m["tfc"], batch / best_tf, compile_s, size, arena,
