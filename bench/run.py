@@ -13,7 +13,7 @@
                         batch 32; --models all: every one)
                         [--batches 1,32] [--threads 2] [--rounds 3]
                         [--tfc build/bin/tfc] [--work DIR]
-                        [--runners session,function]
+                        [--runners session,function|session|function]
 
 For each model and batch size (models.py builds them, fixed seeds):
   1. freeze the Keras model, compile it with `tfc compile` (timed), and
@@ -30,7 +30,8 @@ For each model and batch size (models.py builds them, fixed seeds):
      steps after warm-up, and its peak RSS is read from wait4();
      `--runners session` leaves the concrete function out (a step of the
      larger models at batch 32 takes TensorFlow tens of seconds, and
-     issue 21's targets are against session.run); `--runners function`
+     issue 21's targets are against session.run where it fits);
+     `--runners function`
      leaves session.run out, for a model whose frozen graph TensorFlow's
      session cannot hold beside a batch of 32 in the machine's memory
      (ConvNeXtXLarge: the lesser of the two runners' peaks was 16 GiB at
@@ -61,7 +62,8 @@ import machine  # noqa: E402
 ROOT = os.path.dirname(HERE)
 
 
-# How the done lines name each TensorFlow runner.
+# TensorFlow's runners, in the table's column order, and how the done
+# lines name each.
 RUNNER_NAMES = {"session": "session.run", "function": "function"}
 
 
@@ -173,7 +175,7 @@ def main():
     parser.add_argument("--steps", type=int)
     parser.add_argument("--runners", default="session,function",
                         choices=["session", "function", "session,function"],
-                        metavar="session[,function]")
+                        metavar="session[,function]|function")
     args = parser.parse_args()
     if args.worker:
         return worker(args)
@@ -251,7 +253,7 @@ def main():
         best_tf = min(m[r] for r in runners)
         tf_columns = " | ".join("%.3g | %.2fx" % (1e3 * m[r], m[r] / m["tfc"])
                                 if r in m else "not run | -"
-                                for r in ("session", "function"))
+                                for r in RUNNER_NAMES)
         print("| %s | %d | %.3g | %s | %.3g | %.3g | %.1f | %.1f "
               "| %.2f | %.0f / %.0f | %s |" % (
                   model, batch, 1e3 * m["tfc"], tf_columns,
