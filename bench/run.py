@@ -31,12 +31,12 @@ For each model and batch size (models.py builds them, fixed seeds):
      `--runners session` leaves the concrete function out (a step of the
      larger models at batch 32 takes TensorFlow tens of seconds, and
      issue 21's targets are against session.run where it fits);
-     `--runners function`
-     leaves session.run out, for a model whose frozen graph TensorFlow's
-     session cannot hold beside a batch of 32 in the machine's memory
-     (ConvNeXtXLarge: the lesser of the two runners' peaks was 16 GiB at
-     batch 1 while both held the frozen graph; the function, unfrozen,
-     took 2.1 GiB there and 6.7 GiB at batch 32);
+     `--runners function` leaves session.run out, for a model whose
+     frozen graph TensorFlow's session cannot hold beside a batch of 32
+     in the machine's memory (ConvNeXtXLarge: the lesser of the two
+     runners' peaks was 16 GiB at batch 1 while both held the frozen
+     graph; the function, unfrozen, took 2.1 GiB there and 6.7 GiB at
+     batch 32);
   3. print a markdown table: median over rounds of each runner's median
      step time, throughput, tfc's speedup, compile time, program size and
      arena size and peak RSS.
