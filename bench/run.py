@@ -72,10 +72,12 @@ def steps_for(model, batch):
     return max(5, catalog.BY_NAME[model].steps // max(1, batch // 4))
 
 
-def measure(cmd):
+def measure(cmd, env=None):
     """Runs cmd (a worker printing a JSON line or a program printing its
-    bench line) and returns (median seconds, peak RSS MiB)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bench line) and returns (median seconds, peak RSS MiB, the program's
+    arena bytes or None)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env)
     out = p.stdout.read()
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
@@ -191,65 +193,95 @@ def main():
     for model in models.split(","):
         for batch in map(int, args.batches.split(",")):
             d = os.path.join(work, "%s_b%d" % (model, batch))
-            subprocess.run([sys.executable, os.path.join(HERE, "models.py"), model,
-                            "--batch", str(batch), "--out", d], check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            meta = json.load(open(os.path.join(d, "model.json")))
-            meta["model"] = model
-            json.dump(meta, open(os.path.join(d, "model.json"), "w"))
+            meta = build_model(model, batch, d)
             program = os.path.join(d, "program")
-            t0 = time.perf_counter()
-            subprocess.run([args.tfc, "compile", os.path.join(d, "frozen.pb"), "--feed",
-                            meta["feed"], "--fetch", meta["fetch"], "-o", program], check=True)
-            compile_s = time.perf_counter() - t0
-            feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
-            got = os.path.join(d, "got.npy")
-            subprocess.run([program, "--input", feed, "--output",
-                            "%s=%s" % (meta["fetch"], got)], check=True)
-            want = os.path.join(d, "want.npy")
-            atol = 1e-4 * output_scale(want)
-            check = subprocess.run([args.npy_compare, got, want,
-                                    "--rtol", "1e-3", "--atol", "%.3g" % atol],
-                                   capture_output=True, text=True)
-            if check.returncode == 0:
-                diff = check.stdout.split(",")[1].strip()
-            elif check.stdout.startswith("MISMATCH") and "elements" in check.stdout:
-                # Values differ; their shapes and types agree.
-                diff = against_float64(model, batch, d, got, want, check.stdout.strip())
-            else:
-                sys.exit("%s batch %d: output differs from TensorFlow's: %s"
-                         % (model, batch, (check.stdout + check.stderr).strip()))
-            steps = steps_for(model, batch)
-            results = {name: [] for name in ["tfc"] + runners}
-            for _ in range(args.rounds):
-                results["tfc"].append(measure(
-                    [program, "--input", feed, "--threads", str(args.threads),
-                     "--bench", str(steps)]))
-                for runner in runners:
-                    results[runner].append(measure(
-                        [sys.executable, os.path.abspath(__file__), "--worker", runner,
-                         "--dir", d, "--threads", str(args.threads), "--steps", str(steps)]))
-            median = {k: sorted(t for t, _, _ in v)[len(v) // 2] for k, v in results.items()}
-            rss = {k: max(r for _, r, _ in v) for k, v in results.items()}
-            arena = results["tfc"][0][2] / 2**20
-            rows.append((model, batch, median, rss, compile_s,
-                         os.path.getsize(program) / 2**20, arena,
-                         diff))
-            # A run over many models takes hours: show each row as it comes.
-            print("done: %s batch %d: tfc %.3g ms%s" % (
-                model, batch, 1e3 * median["tfc"],
-                "".join(", %.2fx %s" % (median[r] / median["tfc"], RUNNER_NAMES[r])
-                        for r in runners)), file=sys.stderr, flush=True)
+            compile_s = compile_model(args.tfc, d, meta, program)
+            diff = check_output(args.npy_compare, d, meta, program)
+            rows.append(time_model(d, meta, program, runners, args.threads, args.rounds)
+                        + (compile_s, diff))
+    print_table(rows, runners, args.threads, args.rounds)
 
-    print(machine.line(args.threads))
+
+def build_model(model, batch, d):
+    """models.py's frozen graph, input and TensorFlow's output in d; the
+    model's meta (feed, fetch, batch, model)."""
+    subprocess.run([sys.executable, os.path.join(HERE, "models.py"), model,
+                    "--batch", str(batch), "--out", d], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    meta = json.load(open(os.path.join(d, "model.json")))
+    meta["model"] = model
+    json.dump(meta, open(os.path.join(d, "model.json"), "w"))
+    return meta
+
+
+def compile_model(tfc, d, meta, program, target_cpu=None):
+    """`tfc compile`s d's frozen graph to program; the seconds it took."""
+    t0 = time.perf_counter()
+    subprocess.run([tfc, "compile", os.path.join(d, "frozen.pb"), "--feed", meta["feed"],
+                    "--fetch", meta["fetch"], "-o", program]
+                   + (["--target-cpu", target_cpu] if target_cpu else []), check=True)
+    return time.perf_counter() - t0
+
+
+def check_output(npy_compare, d, meta, program, env=None):
+    """The program's output against TensorFlow's (see the module's
+    docstring); how they differ, or exits."""
+    model, batch = meta["model"], meta["batch"]
+    feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
+    got = os.path.join(d, "got.npy")
+    subprocess.run([program, "--input", feed, "--output",
+                    "%s=%s" % (meta["fetch"], got)], check=True, env=env)
+    want = os.path.join(d, "want.npy")
+    atol = 1e-4 * output_scale(want)
+    check = subprocess.run([npy_compare, got, want, "--rtol", "1e-3", "--atol", "%.3g" % atol],
+                           capture_output=True, text=True, env=env)
+    if check.returncode == 0:
+        return check.stdout.split(",")[1].strip()
+    if check.stdout.startswith("MISMATCH") and "elements" in check.stdout:
+        # Values differ; their shapes and types agree.
+        return against_float64(model, batch, d, got, want, check.stdout.strip())
+    sys.exit("%s batch %d: output differs from TensorFlow's: %s"
+             % (model, batch, (check.stdout + check.stderr).strip()))
+
+
+def time_model(d, meta, program, runners, threads, rounds, env=None):
+    """`rounds` alternating rounds of the program (run with env) and each
+    TensorFlow runner; (model, batch, median seconds, peak RSS MiB, program
+    MiB, arena MiB), the medians and peaks by runner ("tfc" too)."""
+    model, batch = meta["model"], meta["batch"]
+    feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
+    steps = steps_for(model, batch)
+    results = {name: [] for name in ["tfc"] + runners}
+    for _ in range(rounds):
+        results["tfc"].append(measure(
+            [program, "--input", feed, "--threads", str(threads), "--bench", str(steps)], env))
+        for runner in runners:
+            results[runner].append(measure(
+                [sys.executable, os.path.abspath(__file__), "--worker", runner,
+                 "--dir", d, "--threads", str(threads), "--steps", str(steps)]))
+    median = {k: sorted(t for t, _, _ in v)[len(v) // 2] for k, v in results.items()}
+    rss = {k: max(r for _, r, _ in v) for k, v in results.items()}
+    arena = results["tfc"][0][2] / 2**20
+    # A run over many models takes hours: show each row as it comes.
+    print("done: %s batch %d: tfc %.3g ms%s" % (
+        model, batch, 1e3 * median["tfc"],
+        "".join(", %.2fx %s" % (median[r] / median["tfc"], RUNNER_NAMES[r])
+                for r in runners)), file=sys.stderr, flush=True)
+    return (model, batch, median, rss, os.path.getsize(program) / 2**20, arena)
+
+
+def print_table(rows, runners, threads, rounds):
+    """The markdown table of time_model's rows, each with its compile
+    seconds and output check appended."""
+    print(machine.line(threads))
     print("%d thread(s), %d rounds, median of per-round medians; throughput in "
-          "samples/s; peak RSS of each runner's process" % (args.threads, args.rounds))
+          "samples/s; peak RSS of each runner's process" % (threads, rounds))
     print()
     print("| model | batch | tfc (ms) | TF session.run (ms) | speedup | TF function (ms) "
           "| speedup | tfc samples/s | TF samples/s | compile (s) | program (MiB) "
           "| arena (MiB) | RSS tfc / TF (MiB) | vs TF output |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    for model, batch, m, rss, compile_s, size, arena, diff in rows:
+    for model, batch, m, rss, size, arena, compile_s, diff in rows:
         best_tf = min(m[r] for r in runners)
         tf_columns = " | ".join("%.3g | %.2fx" % (1e3 * m[r], m[r] / m["tfc"])
                                 if r in m else "not run | -"
@@ -259,7 +291,6 @@ def main():
                   model, batch, 1e3 * m["tfc"], tf_columns,
                   batch / m["tfc"], batch / best_tf, compile_s, size, arena,
                   rss["tfc"], min(rss[r] for r in runners), diff))
-
 
 if __name__ == "__main__":
     main()

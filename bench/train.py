@@ -146,15 +146,15 @@ def median(values):
     return values[len(values) // 2]
 
 
-def alternate(program, inputs, worker, steps, rounds):
+def alternate(program, inputs, worker, steps, rounds, env=None):
     """`rounds` times, alternating, each in its own process: the program's
-    `--bench steps` (its median step, printed) and the `worker` command
-    (which prints {"median_s": ...} last); the median over rounds of
-    each, in seconds."""
+    `--bench steps` (its median step, printed; run with env) and the
+    `worker` command (which prints {"median_s": ...} last); the median over
+    rounds of each, in seconds."""
     tfc_times, tf_times = [], []
     for _ in range(rounds):
         out = subprocess.run([program] + inputs + ["--bench", str(steps)],
-                             check=True, capture_output=True, text=True).stdout
+                             check=True, capture_output=True, text=True, env=env).stdout
         tfc_times.append(float(re.search(r"median ([0-9.]+) us", out).group(1)) * 1e-6)
         out = subprocess.run(worker, check=True, capture_output=True, text=True).stdout
         tf_times.append(json.loads(out.strip().splitlines()[-1])["median_s"])
@@ -191,31 +191,48 @@ def main():
         os.makedirs(directory, exist_ok=True)
         build(directory, model, optimizer, args.batch)
         program = os.path.join(directory, "train")
-        subprocess.run([args.tfc, "compile", os.path.join(directory, "graph.pbtxt"),
-                        "-o", program, "--feed", "x", "--feed", "labels",
-                        "--fetch", "loss", "--target", "train_op", "--init", "init"],
-                       check=True)
-        inputs = ["--input", "x=" + os.path.join(directory, "x.npy"),
-                  "--input", "labels=" + os.path.join(directory, "labels.npy"),
-                  "--threads", str(args.threads)]
-        got = os.path.join(directory, "got.npy")
-        subprocess.run([program] + inputs + ["--steps", "6", "--output", "loss=" + got],
-                       check=True)
-        import numpy as np
-        want, have = float(np.load(os.path.join(directory, "want.npy"))), float(np.load(got))
-        if abs(want - have) > 1e-4 * abs(want) + 1e-6:
-            sys.exit("%s %s: tfc's loss after 5 steps %g, TensorFlow's %g"
-                     % (model, optimizer, have, want))
-        ours, theirs = alternate(
-            program, inputs,
-            [sys.executable, __file__, "--worker", "--dir", directory,
-             "--threads", str(args.threads), "--steps", str(args.steps)],
-            args.steps, args.rounds)
-        rows.append((model, optimizer, ours, theirs))
-    print(machine.line(args.threads))
+        compile_program(args.tfc, directory, program)
+        rows.append((model, optimizer)
+                    + time_program(directory, program, args.threads, args.steps, args.rounds))
+    print_table(rows, args.batch, args.threads)
+
+
+def compile_program(tfc, directory, program, target_cpu=None):
+    """`tfc compile`s the training graph that build() wrote."""
+    subprocess.run([tfc, "compile", os.path.join(directory, "graph.pbtxt"),
+                    "-o", program, "--feed", "x", "--feed", "labels",
+                    "--fetch", "loss", "--target", "train_op", "--init", "init"]
+                   + (["--target-cpu", target_cpu] if target_cpu else []), check=True)
+
+
+def time_program(directory, program, threads, steps, rounds, env=None):
+    """Checks the program's loss after 5 steps against TensorFlow's (exits
+    when they differ), then alternates it (run with env) with TensorFlow's
+    worker: the median step of each, in seconds."""
+    inputs = ["--input", "x=" + os.path.join(directory, "x.npy"),
+              "--input", "labels=" + os.path.join(directory, "labels.npy"),
+              "--threads", str(threads)]
+    got = os.path.join(directory, "got.npy")
+    subprocess.run([program] + inputs + ["--steps", "6", "--output", "loss=" + got],
+                   check=True, env=env)
+    import numpy as np
+    want, have = float(np.load(os.path.join(directory, "want.npy"))), float(np.load(got))
+    if abs(want - have) > 1e-4 * abs(want) + 1e-6:
+        sys.exit("%s: tfc's loss after 5 steps %g, TensorFlow's %g"
+                 % (os.path.basename(directory), have, want))
+    return alternate(
+        program, inputs,
+        [sys.executable, os.path.abspath(__file__), "--worker", "--dir", directory,
+         "--threads", str(threads), "--steps", str(steps)],
+        steps, rounds, env)
+
+
+def print_table(rows, batch, threads):
+    """The markdown table of (model, optimizer, tfc step, TensorFlow step)."""
+    print(machine.line(threads))
     print()
     print("| batch %d, %d threads | optimizer | tfc step | TensorFlow step | speedup |"
-          % (args.batch, args.threads))
+          % (batch, threads))
     print("|---|---|---|---|---|")
     for model, optimizer, ours, theirs in rows:
         print("| %s | %s | %.1f us | %.1f us | %.2fx |" % (

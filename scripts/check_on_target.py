@@ -56,6 +56,22 @@ def run_command(cmd, env=None, timeout=600):
     return p.returncode, p.stdout.strip()
 
 
+def copy_libraries(programs, folder):
+    """Copies the shared libraries the programs load, glibc's aside, into
+    folder (bench/on_target.py packs its programs' with this too)."""
+    needed = set()
+    for program in programs:
+        code, out = run_command(["ldd", program])
+        for line in out.splitlines():
+            parts = line.split()
+            if "=>" in parts and len(parts) > 2 and parts[2].startswith("/"):
+                if not os.path.basename(parts[2]).startswith(SYSTEM_LIBRARIES):
+                    needed.add(parts[2])
+    os.makedirs(folder, exist_ok=True)
+    for library in sorted(needed):
+        shutil.copy2(os.path.realpath(library), os.path.join(folder, os.path.basename(library)))
+
+
 def first_line(text):
     return text.splitlines()[0] if text else ""
 
@@ -173,19 +189,9 @@ class Packer:
                                 "program": self.copy(binary, os.path.join("programs", name))})
 
     def libraries(self):
-        """Copies the shared libraries every program loads, glibc's aside."""
-        needed = set()
         programs = [c["program"] for c in self.checks] + ["npy-compare"]
-        for program in programs:
-            code, out = run_command(["ldd", os.path.join(self.out, program)])
-            for line in out.splitlines():
-                parts = line.split()
-                if "=>" in parts and len(parts) > 2 and parts[2].startswith("/"):
-                    if not os.path.basename(parts[2]).startswith(SYSTEM_LIBRARIES):
-                        needed.add(parts[2])
-        for library in sorted(needed):
-            self.copy(os.path.realpath(library),
-                      os.path.join("lib", os.path.basename(library)))
+        copy_libraries([os.path.join(self.out, p) for p in programs],
+                       os.path.join(self.out, "lib"))
 
     def pack(self):
         if os.path.exists(self.out):
