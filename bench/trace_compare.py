@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where two or more builds of one model differ, op kind by op kind.
 
-    python bench/trace_compare.py PROGRAM[,PROGRAM...] --input NAME=FILE.npy
+    python bench/trace_compare.py PROGRAM[,PROGRAM...] --input NAME=FILE.npy...
         [--runs 6] [--steps 5] [--threads 2]
 
 Runs each compiled program with `--trace` in turns, `--runs` times, and
@@ -25,11 +25,12 @@ import sys
 import tempfile
 
 
-def traced_steps(program, feed, steps, threads, out):
+def traced_steps(program, feeds, steps, threads, out):
     """The nodes' (name, op kind, duration in us) of each step after the
     first, and each such step's duration."""
-    run = subprocess.run([program, "--input", feed, "--steps", str(steps),
-                          "--threads", str(threads), "--trace", out],
+    inputs = [a for f in feeds for a in ("--input", f)]
+    run = subprocess.run([program] + inputs + ["--steps", str(steps),
+                                               "--threads", str(threads), "--trace", out],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if run.returncode != 0:
         last = run.stderr.strip().splitlines()[-1:] or ["exit %d" % run.returncode]
@@ -47,7 +48,8 @@ def traced_steps(program, feed, steps, threads, out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("programs", help="comma-separated compiled programs")
-    parser.add_argument("--input", required=True, help="NAME=FILE.npy, as the programs take")
+    parser.add_argument("--input", required=True, action="append",
+                        help="NAME=FILE.npy, as the programs take (once per input)")
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)

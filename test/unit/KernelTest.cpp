@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <complex>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <cmath>
@@ -1183,11 +1184,15 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                         {2, 9, 7, 16, 16, 3, 3, 1, 1, 1, 1},   // SAME, part tiles.
                         {2, 10, 11, 16, 32, 3, 3, 0, 0, 0, 0}, // VALID.
                         {2, 6, 9, 48, 16, 3, 3, 2, 0, 1, 2},   // Explicit.
-                        // 144 tiles in 5 blocks: the filter gradient sums
-                        // them in groups, then adds the groups up.
+                        // 144 tiles in 5 blocks.
                         {4, 24, 24, 16, 32, 3, 3, 1, 1, 1, 1},
+                        // 1600 tiles: the filter gradient sums them in
+                        // three groups (533, 533, 534), then adds the
+                        // groups up.
+                        {25, 32, 32, 16, 16, 3, 3, 1, 1, 1, 1},
                         // One block of tiles, its 40 output channels split
-                        // between the threads (16 + 24: a part panel).
+                        // between the threads (16 + 24: a part panel; the
+                        // filter gradient's parts 16 + 24 on AVX2).
                         {3, 8, 8, 24, 40, 3, 3, 1, 1, 1, 1},
                         // Too few 4x4 tiles (4, 2): F(2x2, 3x3), SAME and
                         // VALID.
@@ -1328,6 +1333,35 @@ TEST_P(KernelTest, WinogradMatchesReference) {
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_NEAR(got[i], direct[i], 2e-6f * terms)
             << shape << " filter gradient=" << filterGradient << " at " << i;
+    }
+  }
+}
+
+/// Winograd's filter gradient bit for bit the same whatever the threads:
+/// its groups of tiles are fixed by the shape, and threads past them split
+/// the output channels, whose sums each part makes in the same order.
+TEST(WinogradTest, FilterGradientDoesNotDependOnTheThreads) {
+  // 1600 tiles in three groups; 32 tiles in one.
+  const int64_t shapes[][5] = {{25, 32, 32, 16, 32}, {2, 16, 16, 32, 64}};
+  for (const auto &shape : shapes) {
+    auto [n, h, w, c, k] = shape;
+    if (!tfc::winograd::appliesToGradients(3, 3, 1, 1, 1, 1, c, k))
+      continue;
+    tfc::winograd::Geometry g{n, h, w, c, k, h, w, 1, 1, 3, 3};
+    std::vector<float> x = randomVector(n * h * w * c, 41);
+    std::vector<float> dy = randomVector(n * h * w * k, 42);
+    std::vector<float> first;
+    for (int threads : {1, 2, 4, 7}) {
+      tfc_runtime *runtime = runtimeWithThreads(threads);
+      std::vector<float> got(9 * c * k);
+      tfc::winograd::backwardFilter(runtime, g, x.data(), dy.data(), got.data());
+      tfc_runtime_destroy(runtime);
+      if (first.empty())
+        first = got;
+      else
+        ASSERT_EQ(0, std::memcmp(first.data(), got.data(), got.size() * sizeof(float)))
+            << n << "x" << h << "x" << w << "x" << c << " -> " << k << " with "
+            << threads << " threads";
     }
   }
 }

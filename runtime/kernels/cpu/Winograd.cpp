@@ -825,10 +825,26 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   constexpr int64_t kPoints = A::kPoints, kTilesPerBlock = A::kTilesPerBlock;
   Tiling<A> tiling(g);
   int64_t sumsPerGroup = kPoints * g.c * g.k;
-  // Up to 16 groups of tiles, fewer where their sums would pass 64 MiB.
+  // Groups of tiles, each summing into sums of its own that are added at
+  // the end: their number is fixed by the shape (one group a
+  // kTilesPerGroup tiles, up to 16, fewer where their sums would pass 64
+  // MiB), never by the threads, so that the result does not depend on
+  // them. A group's sums (36 c x k floats) are written back and read
+  // again to be added; with fewer than kTilesPerGroup tiles its products
+  // would not repay that traffic. (bench/train.py's CNN, 32 -> 64
+  // channels on 16 x 16 images at batch 64, 1024 tiles: 16 groups of 64
+  // tiles took its two filter gradients 2.57 ms a step, 2 groups 2.29,
+  // bench/trace_compare.py on the AVX2 machine.)
+  constexpr int64_t kTilesPerGroup = 512;
   int64_t byMemory = std::max<int64_t>(1, (int64_t(16) << 20) / sumsPerGroup);
-  int64_t blocks = (tiling.tiles + kTilesPerBlock - 1) / kTilesPerBlock;
-  int64_t groups = std::max<int64_t>(1, std::min({blocks, int64_t(16), byMemory}));
+  int64_t groups = std::clamp<int64_t>(
+      std::min(tiling.tiles / kTilesPerGroup, byMemory), 1, 16);
+  // Threads beyond the groups split each group's output channels in
+  // parts of whole vectors, each part transforming the group's input
+  // again: a part's sums are its own columns, added in the same order
+  // however many parts there are.
+  int64_t vectors = g.k / kLanes; // k is whole vectors (appliesToGradients).
+  int64_t parts = std::clamp<int64_t>((runtime->threads + groups - 1) / groups, 1, vectors);
   // Every group's first block stores its sums, so the buffer needs no
   // clearing; it is kept for the next call (a training step makes the
   // same call every step). (The lambdas below run on other threads: they
@@ -841,7 +857,10 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
     int64_t vStride = pointStride<A>(g.c), dyStride = pointStride<A>(g.k);
     v.resize(kPoints * vStride);
     dy.resize(kPoints * dyStride);
-    for (Eigen::Index group = first; group < last; ++group) {
+    for (Eigen::Index item = first; item < last; ++item) {
+      int64_t group = item / parts, part = item % parts;
+      int64_t k0 = vectors * part / parts * kLanes;
+      int64_t k1 = vectors * (part + 1) / parts * kLanes;
       float *groupSums = sums + group * sumsPerGroup;
       int64_t begin = tiling.tiles * group / groups;
       int64_t end = tiling.tiles * (group + 1) / groups;
@@ -862,27 +881,30 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
           const float *image = gradient + at.image * g.oh * g.ow * g.k;
           WindowAxis<kTile> rows(at.y, g.oh, g.ow * g.k);
           WindowAxis<kTile> columns(at.x, g.ow, g.k);
-          for (int64_t k0 = 0; k0 < g.k; k0 += kLanes)
+          for (int64_t kv = k0; kv < k1; kv += kLanes)
             transform2d<kTile, kTile, kSide, kSide>(
                 [&](int i, int j) {
-                  return maskedLoad(image + rows.offset[i] + columns.offset[j] + k0,
+                  return maskedLoad(image + rows.offset[i] + columns.offset[j] + kv,
                                     rows.mask[i] & columns.mask[j]);
                 },
                 F4x3::gradient, F4x3::gradient,
                 [&](int i, int j, Vec value) {
-                  storeNative(dy.data() + (i * kSide + j) * dyStride + t * g.k + k0, value);
+                  storeNative(dy.data() + (i * kSide + j) * dyStride + t * g.k + kv, value);
                 });
         }
-        // sums[p][c][k] += sum over the block's tiles of v[p][t][c] dy[p][t][k].
+        // sums[p][c][k0:k1] += sum over the block's tiles of v[p][t][c] dy[p][t][k0:k1].
         for (int64_t p = 0; p < kPoints; ++p)
           multiply(v.data() + p * vStride, 1, g.c, g.c,
-                   dy.data() + p * dyStride, PanelLayout::rowMajor(g.k), count, g.k,
-                   groupSums + p * g.c * g.k, g.k, tile0 != begin);
+                   dy.data() + p * dyStride + k0, PanelLayout::rowMajor(g.k), count,
+                   k1 - k0, groupSums + p * g.c * g.k + k0, g.k, tile0 != begin);
       }
     }
   };
-  double perGroup = double(tiling.tiles) / groups * kPoints * g.c * g.k;
-  tfc::parallelFor(runtime, groups, Eigen::TensorOpCost(4.0 * perGroup / g.k, 4.0 * sumsPerGroup, 2 * perGroup), run);
+  double perItem = double(tiling.tiles) / groups * kPoints * g.c * g.k / parts;
+  tfc::parallelFor(runtime, groups * parts,
+                   Eigen::TensorOpCost(4.0 * perItem * parts / g.k,
+                                       4.0 * sumsPerGroup / parts, 2 * perItem),
+                   run);
   // The groups' sums added into the first group's, in group order (so a
   // result does not depend on the threads), as contiguous streams split
   // over the threads. Added where the transform below reads them, 16
@@ -892,9 +914,9 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
   // and 4.40 ms a step after this against 4.36 and 4.95
   // (bench/trace_compare.py, two runs).
   if (groups > 1) {
-    int64_t vectors = sumsPerGroup / kLanes; // k is whole vectors (applies).
+    int64_t sumVectors = sumsPerGroup / kLanes;
     tfc::parallelFor(
-        runtime, vectors,
+        runtime, sumVectors,
         Eigen::TensorOpCost(4.0 * kLanes * groups, 4.0 * kLanes, kLanes * groups),
         [&](int64_t first, int64_t last) {
           for (int64_t v = first; v < last; ++v) {
