@@ -142,7 +142,15 @@ def run(args):
                         + (entry["compile_s"], diff))
         if rows:
             models_bench.print_table(rows, runners, args.threads, args.rounds)
+    except ImportError as error:
+        fail("run needs numpy and TensorFlow 2.21 here: %s" % error)
+    except OSError as error:
+        fail("%s: %s (a damaged pack?)" % (error.filename, error.strerror))
     except subprocess.CalledProcessError as error:
+        if error.cmd[0] == sys.executable:
+            last = (error.stderr or "").strip().splitlines()[-1:]
+            fail("TensorFlow's worker exited %d: %s"
+                 % (error.returncode, last[0] if last else "no message"))
         fail("%s exited %s (compiled for %s; does this processor have its instructions?)"
              % (os.path.relpath(error.cmd[0], folder), error.returncode,
                 manifest["target_cpu"]))
