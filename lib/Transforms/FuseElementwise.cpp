@@ -71,7 +71,14 @@
 // it writes its own, saving a pass over a large tensor. These rewrite the
 // graph too: the node gets one more data result, the other op's, and an
 // attribute saying so (tfc.max_pool with the window, tfc.input_gradient_sum);
-// the other op goes.
+// the other op goes. A pooled batch norm gradient (below) likewise takes in
+// the filter gradient of a network's first convolution (3x3, over an image
+// of one to three channels) whose output gradient its x gradient is and
+// nothing else reads: the image is one more operand, the filter gradient
+// one more result (tfc.filter_gradient with the convolution's window), and
+// its kernel makes each image's share of it while the image's x gradient
+// is in the cache, which then need not be written to memory and read back
+// (bench/train.py's CNN: 8 MB a step).
 //
 // Attention: a batched product (BatchMatMul or Einsum) whose only user is
 // a Mul by a one-element float (optional), then a Softmax, then a second
@@ -439,6 +446,73 @@ bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
     return true;
   }
   return false;
+}
+
+/// Folds the filter gradient of a network's first convolution (an image of
+/// one to three channels, a 3x3 filter) into the pooled batch norm
+/// gradient whose x gradient is that convolution's output gradient (see
+/// the file comment). Returns whether it did.
+bool foldFilterGradientIntoBatchNormGrad(Operation *grad) {
+  if (!grad->hasAttr(kMaxPoolGradientAttr) || grad->hasAttr(kFilterGradientAttr))
+    return false;
+  // The x gradient's readers, through Identity nodes (TF1's gradient
+  // tuples): one Conv2DBackpropFilter, and Identity nodes alone besides.
+  Value xGradient = tfg::getDataResults(grad)[0];
+  Operation *filterGradient = nullptr;
+  SmallVector<Value> values{xGradient};
+  while (!values.empty())
+    for (Operation *user : values.pop_back_val().getUsers()) {
+      if (opKindOf(user) == OpKind::Identity) {
+        values.push_back(tfg::getDataResults(user)[0]);
+      } else if (opKindOf(user) == OpKind::Conv2DBackpropFilter && !filterGradient) {
+        filterGradient = user;
+      } else {
+        return false;
+      }
+    }
+  if (!filterGradient || !isNhwc(filterGradient) || !sameDevice(filterGradient, grad) ||
+      !tfg::getControlOperands(filterGradient).empty())
+    return false;
+  OperandRange operands = tfg::getDataOperands(filterGradient);
+  Value result = tfg::getDataResults(filterGradient)[0];
+  RankedTensorType input = staticFloat32(operands[0], 4);
+  RankedTensorType filter = staticFloat32(result, 4);
+  auto dy = cast<RankedTensorType>(xGradient.getType());
+  SmallVector<int64_t> strides = intListAttr(filterGradient, "strides");
+  SmallVector<int64_t> dilations = intListAttr(filterGradient, "dilations");
+  auto padding = filterGradient->getAttrOfType<StringAttr>("padding");
+  // A 3x3 filter over 1-3 channels, no dilation, SAME or VALID: what the
+  // few-channel kernel computes (FewChannelConv.h); its output the batch
+  // norm's x.
+  if (!input || !filter || filter.getDimSize(0) != 3 || filter.getDimSize(1) != 3 ||
+      input.getDimSize(3) < 1 || input.getDimSize(3) > 3 ||
+      filter.getDimSize(2) != input.getDimSize(3) ||
+      filter.getDimSize(3) != dy.getDimSize(3) ||
+      input.getDimSize(0) != dy.getDimSize(0) || strides.size() != 4 ||
+      strides[0] != 1 || strides[3] != 1 ||
+      (!dilations.empty() && llvm::any_of(dilations, [](int64_t d) { return d != 1; })) ||
+      !padding || (padding.getValue() != "SAME" && padding.getValue() != "VALID"))
+    return false;
+  bool same = padding.getValue() == "SAME";
+  int64_t padTop = same ? samePaddingBefore(input.getDimSize(1), dy.getDimSize(1), 3,
+                                            strides[1])
+                        : 0;
+  int64_t padLeft = same ? samePaddingBefore(input.getDimSize(2), dy.getDimSize(2), 3,
+                                             strides[2])
+                         : 0;
+  Builder b(grad->getContext());
+  SmallVector<Value> newOperands(tfg::getDataOperands(grad));
+  newOperands.push_back(operands[0]);
+  Operation *replacement = rebuildNode(
+      grad, newOperands, TypeRange{filter},
+      {b.getNamedAttr(kFilterGradientAttr,
+                      b.getDenseI64ArrayAttr({3, 3, strides[1], strides[2], padTop,
+                                              padLeft}))});
+  result.replaceAllUsesWith(tfg::getDataResults(replacement).back());
+  tfg::getControlToken(filterGradient)
+      .replaceAllUsesWith(tfg::getControlToken(replacement));
+  filterGradient->erase();
+  return true;
 }
 
 /// The axes a Mean reduces, from its constant second operand: in range,
@@ -990,6 +1064,14 @@ struct FuseElementwisePass
           pooledGradients.push_back(&op);
       for (Operation *grad : pooledGradients)
         recordMaximaForGradient(grad);
+      // Then they take in the first convolution's filter gradient (listed
+      // afresh: the records rebuilt them), its input their last operand.
+      pooledGradients.clear();
+      for (Operation &op : *body)
+        if (tfg::isNode(&op) && op.hasAttr(kMaxPoolGradientAttr))
+          pooledGradients.push_back(&op);
+      for (Operation *grad : pooledGradients)
+        numFused += foldFilterGradientIntoBatchNormGrad(grad);
       // Means take in the variances around them (each fold rebuilds the
       // Mean; the SquaredDifference and the variance's Mean go).
       SmallVector<Operation *> means;

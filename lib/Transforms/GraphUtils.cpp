@@ -139,6 +139,14 @@ Operation *soleReader(Value value) {
   return tfg::isNode(user) ? user : nullptr;
 }
 
+bool onlyIdleIdentitiesRead(Value value) {
+  for (Operation *user : value.getUsers())
+    if (opKindOf(user) != OpKind::Identity ||
+        !onlyIdleIdentitiesRead(tfg::getDataResults(user)[0]))
+      return false;
+  return true;
+}
+
 bool sameDevice(Operation *a, Operation *b) {
   return tfg::getRequestedDevice(a) == tfg::getRequestedDevice(b) &&
          tfg::getAssignedDevice(a) == tfg::getAssignedDevice(b);

@@ -460,6 +460,58 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A pooled batch norm gradient takes in the filter gradient of the first
+// convolution (an image of 3 channels, 3x3, SAME: pads 1 and 1) that
+// reads its x gradient through a gradient tuple's Identity: the image one
+// more operand, the filter gradient one more result, after the folded
+// BiasAddGrad's sum; what read the filter gradient reads it, and what
+// waited on it waits on the batch norm gradient. A filter gradient over 4
+// channels stays (the few-channel kernel's are 1-3), and so does one whose
+// x gradient something else reads too (an input gradient).
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[G:[0-9]+]]:8 = FusedBatchNormGradV3(%{{[0-9]+}}#0, %{{[0-9]+}}#0, %{{[0-9]+}}#0, %{{[0-9]+}}#3, %{{[0-9]+}}#4, %{{[0-9]+}}#5, %{{[0-9]+}}#{{[0-9]+}}, %[[IMAGE:[0-9]+]]#0) name("bn_grad") {{.*}}tfc.filter_gradient = array<i64: 3, 3, 1, 1, 1, 1>, tfc.input_gradient_sum, tfc.max_pool_gradient = array<i64: 2, 2, 2, 2, 0, 0>} : {{.*}} -> ({{.*}}, tensor<2xf32>, tensor<3x3x3x2xf32>)
+// CHECK-NOT: name("filter_grad")
+// CHECK: Neg(%[[G]]#6) [%[[G]]#7] name("filter_grad_user")
+// CHECK: FusedBatchNormGradV3({{.*}}) name("wide_bn_grad")
+// CHECK-NOT: tfc.filter_gradient
+// CHECK: Conv2DBackpropFilter({{.*}}) name("wide_filter_grad")
+// CHECK: FusedBatchNormGradV3({{.*}}) name("read_bn_grad")
+// CHECK-NOT: tfc.filter_gradient
+// CHECK: Conv2DBackpropFilter({{.*}}) name("read_filter_grad")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %image:2 = Placeholder name("image") {dtype = f32, shape = #tfg.shape<1x4x4x3>} : () -> tensor<1x4x4x3xf32>
+  %sizes:2 = Const name("sizes") {dtype = i32, value = dense<[3, 3, 3, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x4x4x2>} : () -> tensor<1x4x4x2xf32>
+  %s:2 = Placeholder name("s") {dtype = f32, shape = #tfg.shape<2>} : () -> tensor<2xf32>
+  %e:2 = Placeholder name("empty") {dtype = f32, shape = #tfg.shape<0>} : () -> tensor<0xf32>
+  %dy:2 = Placeholder name("dy") {dtype = f32, shape = #tfg.shape<1x2x2x2>} : () -> tensor<1x2x2x2xf32>
+  %bn:7 = FusedBatchNormV3(%x#0, %s#0, %s#0, %e#0, %e#0) name("bn") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>)
+  %relu:2 = Relu(%bn#0) name("relu") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %pool:2 = MaxPool(%relu#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %pg:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %rg:2 = ReluGrad(%pg#0, %relu#0) name("relu_grad") {T = f32} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %g:6 = FusedBatchNormGradV3(%rg#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %bg:2 = BiasAddGrad(%g#0) name("bias_grad") {T = f32, data_format = "NHWC"} : (tensor<1x4x4x2xf32>) -> tensor<2xf32>
+  %tuple:2 = Identity(%g#0) [%bg#1] name("tuple") {T = f32} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %fg:2 = Conv2DBackpropFilter(%image#0, %sizes#0, %tuple#0) name("filter_grad") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<4xi32>, tensor<1x4x4x2xf32>) -> tensor<3x3x3x2xf32>
+  %fuse:2 = Neg(%fg#0) [%fg#1] name("filter_grad_user") {T = f32} : (tensor<3x3x3x2xf32>) -> tensor<3x3x3x2xf32>
+  // Over 4 channels.
+  %wide:2 = Placeholder name("wide_image") {dtype = f32, shape = #tfg.shape<1x4x4x4>} : () -> tensor<1x4x4x4xf32>
+  %wsizes:2 = Const name("wide_sizes") {dtype = i32, value = dense<[3, 3, 4, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %pg2:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("wide_pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %g2:6 = FusedBatchNormGradV3(%pg2#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("wide_bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %fg2:2 = Conv2DBackpropFilter(%wide#0, %wsizes#0, %g2#0) name("wide_filter_grad") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x4xf32>, tensor<4xi32>, tensor<1x4x4x2xf32>) -> tensor<3x3x4x2xf32>
+  // x's gradient read by an input gradient too.
+  %pg3:2 = MaxPoolGrad(%relu#0, %pool#0, %dy#0) name("read_pool_grad") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<1x4x4x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %g3:6 = FusedBatchNormGradV3(%pg3#0, %x#0, %s#0, %bn#3, %bn#4, %bn#5) name("read_bn_grad") {T = f32, U = f32, data_format = "NHWC", epsilon = 1.0e-3 : f32, is_training = true} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>) -> (tensor<1x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %fg3:2 = Conv2DBackpropFilter(%image#0, %sizes#0, %g3#0) name("read_filter_grad") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<4xi32>, tensor<1x4x4x2xf32>) -> tensor<3x3x3x2xf32>
+  %isizes:2 = Const name("input_sizes") {dtype = i32, value = dense<[1, 4, 4, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %f:2 = Placeholder name("filter") {dtype = f32, shape = #tfg.shape<3x3x3x2>} : () -> tensor<3x3x3x2xf32>
+  %ig:2 = Conv2DBackpropInput(%isizes#0, %f#0, %g3#0) name("input_grad") {T = f32, data_format = "NHWC", dilations = [1, 1, 1, 1], padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4xi32>, tensor<3x3x3x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x3xf32>
+}
+
+// -----
+
 // Attention in Keras' layout (q, k, v [batch 2, tokens 4, heads 3, width 5]):
 // the scores' Einsum, the Mul by a scalar, the Softmax and the context's
 // Einsum form one group rooted at the context; the scale is one of its

@@ -1724,6 +1724,66 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
       }
 }
 
+/// The pooled batch norm gradient with the first convolution's filter
+/// gradient folded in equals the two kernels apart, bit for bit: x's
+/// gradient (where wanted), the batch norm's gradients, the folded
+/// BiasAddGrad's sum and the filter's gradient. A convolution of three
+/// channels to 32 (the few-channel kernel's, image by image from the
+/// cache), SAME and VALID, with windows that tile y (from the records) and
+/// that do not (from y); and of 16 channels (another kernel's, after the
+/// whole x gradient is written).
+TEST_P(KernelTest, BatchNormGradientFoldsTheFirstFilterGradient) {
+  struct Case {
+    int64_t c, pad, window, stride;
+  };
+  const Case cases[] = {{3, 1, 2, 2}, {3, 0, 2, 2}, {3, 1, 3, 2}, {16, 1, 2, 2}};
+  for (const Case &t : cases) {
+    const int64_t images = 3, k = 32, oh = 12, ow = 10;
+    const int64_t h = oh + 2 - 2 * t.pad, w = ow + 2 - 2 * t.pad;
+    const int64_t pooledH = (oh - t.window) / t.stride + 1;
+    const int64_t pooledW = (ow - t.window) / t.stride + 1;
+    const int64_t size = images * oh * ow * k, pooledSize = images * pooledH * pooledW * k;
+    std::vector<float> input = randomVector(images * h * w * t.c, 51);
+    std::vector<float> x = randomVector(size, 52), y = randomVector(size, 53);
+    std::vector<float> scale = randomVector(k, 54), mean = randomVector(k, 55);
+    std::vector<float> variance(k, 0.5f);
+    std::vector<float> pooledGradient = randomVector(pooledSize, 56);
+    tfc_conv2d_backprop_params conv{images, h, w, t.c, 3, 3, k, oh, ow,
+                                    1, 1, 1, 1, t.pad, t.pad, 0, 1};
+    std::string where = "c " + std::to_string(t.c) + " pad " + std::to_string(t.pad) +
+                        " window " + std::to_string(t.window);
+    auto gradient = [&](bool fold, bool wanted, std::vector<float> &xGradient,
+                        std::vector<float> &filter, std::vector<float> &rest) {
+      float *r = rest.data();
+      if (!fold) {
+        tfc_cpu_batch_norm_grad_pooled_f32(
+            runtime, pooledGradient.data(), y.data(), nullptr, x.data(), scale.data(),
+            mean.data(), variance.data(), xGradient.data(), r, r + k, nullptr, nullptr,
+            r + 2 * k, 1e-3f, images, oh, ow, k, 1, 1, t.window, t.window, pooledH,
+            pooledW, t.stride, t.stride, 0, 0);
+        tfc_cpu_conv2d_backprop_f32(runtime, input.data(), xGradient.data(),
+                                    filter.data(), &conv);
+        return;
+      }
+      tfc_cpu_batch_norm_grad_pooled_filter_f32(
+          runtime, pooledGradient.data(), y.data(), nullptr, x.data(), scale.data(),
+          mean.data(), variance.data(), xGradient.data(), r, r + k, nullptr, nullptr,
+          r + 2 * k, input.data(), filter.data(), &conv, 1e-3f, images, oh, ow, k, 1,
+          1, t.window, t.window, pooledH, pooledW, t.stride, t.stride, 0, 0, wanted);
+    };
+    std::vector<float> wantX(size), wantFilter(9 * t.c * k), wantRest(3 * k);
+    gradient(false, true, wantX, wantFilter, wantRest);
+    for (bool wanted : {true, false}) {
+      std::vector<float> gotX(size, 42.f), gotFilter(9 * t.c * k, 42.f), gotRest(3 * k);
+      gradient(true, wanted, gotX, gotFilter, gotRest);
+      ASSERT_EQ(gotFilter, wantFilter) << where << " wanted " << wanted;
+      ASSERT_EQ(gotRest, wantRest) << where << " wanted " << wanted;
+      if (wanted)
+        ASSERT_EQ(gotX, wantX) << where;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, KernelTest, ::testing::Values(1, 2));
 
 // Tests that threads running one random op at once (a queue runner's

@@ -1005,6 +1005,24 @@ void tfc_cpu_batch_norm_grad_pooled_f32(
     int64_t width, int64_t channels, int64_t training, int64_t relu,
     int64_t pool_h, int64_t pool_w, int64_t pooled_h, int64_t pooled_w,
     int64_t stride_h, int64_t stride_w, int64_t pad_top, int64_t pad_left);
+/* The same, and the filter gradient of the convolution whose output the
+ * batch norm normalized (its output gradient is x_gradient; a
+ * Conv2DBackpropFilter the compiler folded in): `conv_input` is that
+ * convolution's input, `filter_gradient` gets the gradient, `conv` its
+ * geometry (filter_gradient 1). Equals tfc_cpu_batch_norm_grad_pooled_f32
+ * followed by tfc_cpu_conv2d_backprop_f32. Unless x_gradient_wanted,
+ * x_gradient may not be written. */
+void tfc_cpu_batch_norm_grad_pooled_filter_f32(
+    tfc_runtime *runtime, const float *pooled_gradient, const float *y,
+    const int8_t *positions, const float *x, const float *scale, const float *mean,
+    const float *variance, float *x_gradient, float *scale_gradient,
+    float *offset_gradient, float *reserved1, float *reserved2,
+    float *x_gradient_sum, const float *conv_input, float *filter_gradient,
+    const tfc_conv2d_backprop_params *conv, float epsilon, int64_t images,
+    int64_t height, int64_t width, int64_t channels, int64_t training,
+    int64_t relu, int64_t pool_h, int64_t pool_w, int64_t pooled_h,
+    int64_t pooled_w, int64_t stride_h, int64_t stride_w, int64_t pad_top,
+    int64_t pad_left, int64_t x_gradient_wanted);
 
 /* Local response normalization (TensorFlow's LRN) over the channels of
  * [rows, depth] (NHWC with rows = n*h*w):

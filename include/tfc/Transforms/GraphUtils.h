@@ -132,6 +132,10 @@ std::optional<double> scalarFloatConstant(mlir::Value value);
 /// The node that alone reads `value`, if one node does and nothing else.
 mlir::Operation *soleReader(mlir::Value value);
 
+/// Whether nothing reads `value` but Identity nodes that nothing reads in
+/// turn (their control tokens aside): a value no kernel needs written.
+bool onlyIdleIdentitiesRead(mlir::Value value);
+
 /// Whether `a` and `b` are for the same device, requested and assigned:
 /// what a rewrite that merges or moves work between them requires.
 bool sameDevice(mlir::Operation *a, mlir::Operation *b);

@@ -564,7 +564,15 @@ def FuseElementwisePass : Pass<"tfc-fuse-elementwise", "mlir::ModuleOp"> {
     those windows tile y, the batch norm records where each window's
     maximum is (and whether it is positive) in one more data result, last,
     int8 of the pooled shape, which the gradient reads in y's place; both
-    carry `tfc.max_pool_positions` (y is then not written). A Mean over contiguous
+    carry `tfc.max_pool_positions` (y is then not written). Such a pooled
+    gradient whose x gradient only a Conv2DBackpropFilter reads (through
+    Identity nodes besides), of a 3x3 filter over an image of one to three
+    channels (NHWC, no dilation, SAME or VALID: a network's first
+    convolution), takes it in: the image is one more data operand, last,
+    the filter gradient one more data result, last, marked
+    `tfc.filter_gradient` (the window, padding resolved), and the op goes;
+    the kernel makes each image's share of it while the image's x gradient
+    is in the cache. A Mean over contiguous
     axes with keep_dims takes in the variance around it (tf.nn.moments,
     Keras' LayerNormalization): the Mean over the same axes of the
     SquaredDifference of its input and its result, that SquaredDifference

@@ -107,6 +107,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kMaxPoolPositionsAttr, Holder::Node, ValueKind::Unit},
     {kZeroPaddingAttr, Holder::Node, ValueKind::Unit},
     {kInputGradientSumAttr, Holder::Node, ValueKind::Unit},
+    {kFilterGradientAttr, Holder::Node, ValueKind::PoolWindow},
     {kVarianceAttr, Holder::Node, ValueKind::Unit},
     {kOffsetsAttr, Holder::NodeOrGroup, ValueKind::OffsetArray},
     {kInOutputsAttr, Holder::NodeOrGroup, ValueKind::OutputIndexArray},

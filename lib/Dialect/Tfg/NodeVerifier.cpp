@@ -226,17 +226,21 @@ LogicalResult verifyNode(Operation *node) {
        getOpType(node) == "Mean") &&
       int64_t(results.size()) == opDef->output_arg_size() + 1)
     results = results.drop_back();
+  // A gradient may have the filter gradient of the convolution before the
+  // batch norm folded in too, as its last result.
   if (getOpType(node).starts_with("FusedBatchNorm") &&
-      !getOpType(node).starts_with("FusedBatchNormGrad") &&
       int64_t(results.size()) == opDef->output_arg_size() + 2)
     results = results.drop_back(2);
   // A batch norm gradient that took in the gradient of a max pooling of y
   // reads y too (or the record of its windows' maxima), as one more data
-  // operand, its last.
+  // operand, and then the input of the convolution whose filter gradient
+  // it took in.
   TypeRange operands = getDataOperands(node).getTypes();
-  if (getOpType(node).starts_with("FusedBatchNormGrad") &&
-      int64_t(operands.size()) == opDef->input_arg_size() + 1)
-    operands = operands.drop_back();
+  if (getOpType(node).starts_with("FusedBatchNormGrad")) {
+    int64_t extra = int64_t(operands.size()) - opDef->input_arg_size();
+    if (extra == 1 || extra == 2)
+      operands = operands.drop_back(extra);
+  }
   if (failed(verifyAttrs(node, *opDef)) ||
       failed(verifyArgs(node, *opDef, /*outputs=*/false, operands)) ||
       failed(verifyArgs(node, *opDef, /*outputs=*/true, results)))

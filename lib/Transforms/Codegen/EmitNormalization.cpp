@@ -9,7 +9,10 @@
 // kernel, which reads the pooling's gradient and y (its last operand), or
 // with tfc.max_pool_positions the forward pass's record of where its
 // windows' maxima are (the forward node's last result, after the pooled
-// one; its y, then read by nothing, is not written). Inference-mode
+// one; its y, then read by nothing, is not written); with
+// tfc.filter_gradient, the kernel that computes the folded filter gradient
+// too, from the convolution's input (the last operand) into the last
+// result, told whether anything reads x's gradient. Inference-mode
 // FusedBatchNorm never gets here: tfc-decompose-batch-norm turns it into
 // an affine map.
 //
@@ -98,10 +101,12 @@ protected:
       }
     }
     // The result of the op tfc-fuse-elementwise folded in, last: a MaxPool
-    // of y, or the BiasAddGrad of x's gradient.
-    auto folded = [&]() -> FailureOr<Value> {
+    // of y, or the BiasAddGrad of x's gradient (last but one where a
+    // filter gradient is folded in too, which is last).
+    bool filterFolded = gradient && node->hasAttr(kFilterGradientAttr);
+    auto folded = [&](unsigned fromEnd = 1) -> FailureOr<Value> {
       FailureOr<Value> out =
-          step.outputFor(node, tfg::getDataResults(node).size() - 1);
+          step.outputFor(node, tfg::getDataResults(node).size() - fromEnd);
       if (failed(out))
         return failure();
       return step.pointerTo(*out);
@@ -110,10 +115,26 @@ protected:
       if (!node->hasAttr(kInputGradientSumAttr)) {
         pointers.push_back(null);
       } else {
-        FailureOr<Value> sum = folded();
+        FailureOr<Value> sum = folded(filterFolded ? 2 : 1);
         if (failed(sum))
           return failure();
         pointers.push_back(*sum);
+      }
+      // A folded filter gradient: the convolution's input (the last
+      // operand), its gradient (the last result) and its geometry.
+      if (filterFolded) {
+        Value convInput = operands.back();
+        operands = operands.drop_back();
+        FailureOr<Value> filterGradient = folded();
+        if (failed(filterGradient))
+          return failure();
+        auto params = foldedFilterGradientParams(
+            cast<RankedTensorType>(convInput.getType()), xType,
+            cast<RankedTensorType>(tfg::getDataResults(node).back().getType()),
+            node->getAttrOfType<DenseI64ArrayAttr>(kFilterGradientAttr).asArrayRef());
+        pointers.push_back(pointerOrNull(convInput));
+        pointers.push_back(*filterGradient);
+        pointers.push_back(step.constantParams(loc, params));
       }
       pointers.push_back(epsilon);
       auto window = node->getAttrOfType<DenseI64ArrayAttr>(kMaxPoolGradientAttr);
@@ -132,13 +153,18 @@ protected:
                       recorded ? pointerOrNull(operands.back()) : null);
       auto pooledType = cast<RankedTensorType>(operands[0].getType());
       ArrayRef<int64_t> w = window.asArrayRef();
-      step.callKernel(loc, step.kernelName("batch_norm_grad_pooled_f32"),
-                      pointers,
-                      {xType.getDimSize(0), xType.getDimSize(1),
-                       xType.getDimSize(2), channels, isTraining ? 1 : 0,
-                       node->hasAttr(kActivationAttr) ? 1 : 0, w[0], w[1],
-                       pooledType.getDimSize(1), pooledType.getDimSize(2),
-                       w[2], w[3], w[4], w[5]});
+      SmallVector<int64_t> sizes{xType.getDimSize(0), xType.getDimSize(1),
+                                 xType.getDimSize(2), channels, isTraining ? 1 : 0,
+                                 node->hasAttr(kActivationAttr) ? 1 : 0, w[0], w[1],
+                                 pooledType.getDimSize(1), pooledType.getDimSize(2),
+                                 w[2], w[3], w[4], w[5]};
+      if (filterFolded)
+        // Whether anything but idle Identity nodes reads x's gradient.
+        sizes.push_back(onlyIdleIdentitiesRead(tfg::getDataResults(node)[0]) ? 0 : 1);
+      step.callKernel(loc,
+                      step.kernelName(filterFolded ? "batch_norm_grad_pooled_filter_f32"
+                                                   : "batch_norm_grad_pooled_f32"),
+                      pointers, sizes);
       return success();
     }
     // [kh, kw, stride_h, stride_w, pad_top, pad_left] of the folded MaxPool,

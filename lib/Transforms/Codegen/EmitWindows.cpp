@@ -348,6 +348,20 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
 
 namespace tfc {
 
+tfc_conv2d_backprop_params foldedFilterGradientParams(RankedTensorType in,
+                                                      RankedTensorType out,
+                                                      RankedTensorType filter,
+                                                      ArrayRef<int64_t> window) {
+  WindowGeometry g{in.getDimSize(0), in.getDimSize(1), in.getDimSize(2),
+                   in.getDimSize(3), window[0],        window[1],
+                   out.getDimSize(1), out.getDimSize(2), window[2],
+                   window[3],        1,                1,
+                   window[4],        window[5]};
+  auto params = convParams<tfc_conv2d_backprop_params>(g, filter.getDimSize(3));
+  params.filter_gradient = 1;
+  return params;
+}
+
 /// The gradients of the window ops, NHWC float32: Conv2DBackpropInput/
 /// Filter and their depthwise forms (tfc_cpu_conv2d_backprop_f32),
 /// MaxPoolGrad and AvgPoolGrad (tfc_cpu_pool2d_grad_f32).

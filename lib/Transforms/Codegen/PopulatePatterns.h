@@ -94,11 +94,6 @@ private:
   llvm::StringSet<> added;
 };
 
-/// Lowers `node` with the first of `applicator`'s patterns (NodePatterns,
-/// by benefit) that matches it. MLIR's applicator tries the next pattern
-/// after any failure; here only a pattern that declines the node leaves it
-/// to the next: a lowering that fails has said why, and another pattern
-/// must not write the node anyway.
 /// The zero of an element type, a complex one included (which arith's
 /// constants cannot hold).
 mlir::Value zeroElement(mlir::OpBuilder &builder, mlir::Location loc,
@@ -107,6 +102,20 @@ mlir::Value zeroElement(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value complexConstant(mlir::OpBuilder &builder, mlir::Location loc,
                             mlir::ComplexType type, double real);
 
+/// The parameters of the filter gradient a pooled batch norm gradient
+/// took in (tfc.filter_gradient: `window`): the convolution's input `in`,
+/// its output gradient (the batch norm's x gradient) `out`, its filter
+/// `filter` (EmitWindows.cpp, where the window ops' parameters are made).
+tfc_conv2d_backprop_params
+foldedFilterGradientParams(mlir::RankedTensorType in, mlir::RankedTensorType out,
+                           mlir::RankedTensorType filter,
+                           llvm::ArrayRef<int64_t> window);
+
+/// Lowers `node` with the first of `applicator`'s patterns (NodePatterns,
+/// by benefit) that matches it. MLIR's applicator tries the next pattern
+/// after any failure; here only a pattern that declines the node leaves it
+/// to the next: a lowering that fails has said why, and another pattern
+/// must not write the node anyway.
 mlir::LogicalResult applyNodePatterns(mlir::PatternApplicator &applicator,
                                       mlir::PatternRewriter &rewriter,
                                       mlir::Operation *node);

@@ -35,8 +35,18 @@
 // needs): then y itself is neither written nor read back, only the
 // bytes, a sixteenth of its size.
 //
+// A network's first convolution (an image of one to three channels) may
+// have its filter gradient folded into its batch norm's gradient
+// (tfc-fuse-elementwise): each image's share of it is made from the
+// image's x gradient as soon as that is written, from the cache, and
+// where nothing else reads x's gradient it is written to a buffer of one
+// image only: a CNN's batch of 64 neither writes its 8 MB to memory nor
+// reads them back (FewChannelConv.h; the same sums in the same order as
+// the two kernels apart).
+//
 //===----------------------------------------------------------------------===//
 
+#include "FewChannelConv.h"
 #include "Parallel.h"
 #include "Pooling.h"
 #include "Runtime.h"
@@ -546,7 +556,19 @@ extern "C" void tfc_cpu_batch_norm_grad_f32(
     *reserved2 = 0.f;
 }
 
-extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
+namespace {
+
+/// The filter gradient of the convolution whose output the batch norm
+/// normalizes, folded into the batch norm's gradient: x's gradient is
+/// that convolution's output gradient.
+struct FilterGradientFold {
+  const float *input; // The convolution's input.
+  float *out;         // Its filter's gradient.
+  const tfc_conv2d_backprop_params *conv;
+  bool xGradientWanted; // Whether anything else reads x's gradient.
+};
+
+void gradientOfPooled(
     tfc_runtime *runtime, const float *pooledGradient, const float *y,
     const int8_t *recorded, const float *x, const float *scale,
     const float *mean, const float *variance, float *xGradient,
@@ -555,7 +577,7 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
     int64_t height, int64_t width, int64_t channels, int64_t training,
     int64_t relu, int64_t poolH, int64_t poolW, int64_t pooledH,
     int64_t pooledW, int64_t strideH, int64_t strideW, int64_t padTop,
-    int64_t padLeft) {
+    int64_t padLeft, const FilterGradientFold *fold) {
   const int64_t c = channels, imageSize = height * width * c,
                 pooledSize = pooledH * pooledW * c;
   tfc::PoolGeometry pool{height,  width,   c,       poolH,  poolW,  pooledH,
@@ -610,7 +632,14 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
       totalOfBlocks(partial, images, 2 * c, 0, c),
       totalOfBlocks(partial, images, 2 * c, c, c), scale, variance, epsilon,
       rows, c, training, scaleGradient, offsetGradient);
-  // x's gradient, image by image (and its sum, for a folded BiasAddGrad).
+  // x's gradient, image by image (and its sum, for a folded BiasAddGrad;
+  // and, for a folded filter gradient, the image's share of it while the
+  // image's x gradient is in the cache: where nothing else reads x's
+  // gradient, it is written to a buffer of one image only).
+  bool folded = fold && tfc::fewchannels::appliesToFilterGradient(*fold->conv);
+  const tfc_conv2d_backprop_params *conv = fold ? fold->conv : nullptr;
+  int64_t filterSize = conv ? conv->kh * conv->kw * conv->c * conv->out_c : 0;
+  std::vector<float> filterSums(folded ? images * filterSize : 0);
   std::vector<float> rowSums(xGradientSum ? images * c : 0, 0.f);
   tfc::parallelFor(
       runtime, images, perImage(tiles ? 4.5 : 8.5, 4, 4),
@@ -618,8 +647,12 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
         const float *__restrict m = mean, *__restrict p = k.p.data(),
                                 *__restrict q = k.q.data(),
                                 *__restrict r = k.r.data();
+        thread_local std::vector<float> scratch;
+        bool toScratch = folded && !fold->xGradientWanted;
+        if (toScratch)
+          scratch.resize(imageSize);
         for (Eigen::Index b = first; b < last; ++b) {
-          float *out = xGradient + b * imageSize;
+          float *out = toScratch ? scratch.data() : xGradient + b * imageSize;
           const float *in = x + b * imageSize;
           float *sum = xGradientSum ? rowSums.data() + b * c : nullptr;
           if (tiles) {
@@ -633,21 +666,28 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
                                       window, c0, out, sum);
                 });
               }
-            continue;
+          } else {
+            tfc::maxPoolImageGrad(pool, relu, y + b * imageSize,
+                                  pooledGradient + b * pooledSize, out);
+            for (int64_t at = 0; at < imageSize; at += c)
+              for (int64_t ch = 0; ch < c; ++ch)
+                out[at + ch] =
+                    out[at + ch] * p[ch] + (in[at + ch] - m[ch]) * q[ch] + r[ch];
+            if (sum)
+              for (int64_t at = 0; at < imageSize; at += c)
+                for (int64_t ch = 0; ch < c; ++ch)
+                  sum[ch] += out[at + ch];
           }
-          tfc::maxPoolImageGrad(pool, relu, y + b * imageSize,
-                                pooledGradient + b * pooledSize, out);
-          for (int64_t at = 0; at < imageSize; at += c)
-            for (int64_t ch = 0; ch < c; ++ch)
-              out[at + ch] =
-                  out[at + ch] * p[ch] + (in[at + ch] - m[ch]) * q[ch] + r[ch];
-          if (!sum)
-            continue;
-          for (int64_t at = 0; at < imageSize; at += c)
-            for (int64_t ch = 0; ch < c; ++ch)
-              sum[ch] += out[at + ch];
+          if (folded)
+            tfc::fewchannels::imageFilterGradient(
+                *conv, fold->input + b * conv->h * conv->w * conv->c, out,
+                filterSums.data() + b * filterSize);
         }
       });
+  if (folded)
+    tfc::fewchannels::addImageGradients(*conv, filterSums.data(), fold->out);
+  else if (fold)
+    tfc_cpu_conv2d_backprop_f32(runtime, fold->input, xGradient, fold->out, conv);
   if (xGradientSum) {
     std::vector<double> sums = totalOfBlocks(rowSums, images, c, 0, c);
     for (int64_t ch = 0; ch < c; ++ch)
@@ -657,4 +697,43 @@ extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
     *reserved1 = 0.f;
   if (reserved2)
     *reserved2 = 0.f;
+}
+
+} // namespace
+
+extern "C" void tfc_cpu_batch_norm_grad_pooled_f32(
+    tfc_runtime *runtime, const float *pooledGradient, const float *y,
+    const int8_t *recorded, const float *x, const float *scale,
+    const float *mean, const float *variance, float *xGradient,
+    float *scaleGradient, float *offsetGradient, float *reserved1,
+    float *reserved2, float *xGradientSum, float epsilon, int64_t images,
+    int64_t height, int64_t width, int64_t channels, int64_t training,
+    int64_t relu, int64_t poolH, int64_t poolW, int64_t pooledH,
+    int64_t pooledW, int64_t strideH, int64_t strideW, int64_t padTop,
+    int64_t padLeft) {
+  gradientOfPooled(runtime, pooledGradient, y, recorded, x, scale, mean,
+                   variance, xGradient, scaleGradient, offsetGradient, reserved1,
+                   reserved2, xGradientSum, epsilon, images, height, width,
+                   channels, training, relu, poolH, poolW, pooledH, pooledW,
+                   strideH, strideW, padTop, padLeft, nullptr);
+}
+
+extern "C" void tfc_cpu_batch_norm_grad_pooled_filter_f32(
+    tfc_runtime *runtime, const float *pooledGradient, const float *y,
+    const int8_t *recorded, const float *x, const float *scale,
+    const float *mean, const float *variance, float *xGradient,
+    float *scaleGradient, float *offsetGradient, float *reserved1,
+    float *reserved2, float *xGradientSum, const float *convInput,
+    float *filterGradient, const tfc_conv2d_backprop_params *conv,
+    float epsilon, int64_t images, int64_t height, int64_t width,
+    int64_t channels, int64_t training, int64_t relu, int64_t poolH,
+    int64_t poolW, int64_t pooledH, int64_t pooledW, int64_t strideH,
+    int64_t strideW, int64_t padTop, int64_t padLeft,
+    int64_t xGradientWanted) {
+  FilterGradientFold fold{convInput, filterGradient, conv, xGradientWanted != 0};
+  gradientOfPooled(runtime, pooledGradient, y, recorded, x, scale, mean,
+                   variance, xGradient, scaleGradient, offsetGradient, reserved1,
+                   reserved2, xGradientSum, epsilon, images, height, width,
+                   channels, training, relu, poolH, poolW, pooledH, pooledW,
+                   strideH, strideW, padTop, padLeft, &fold);
 }

@@ -98,35 +98,17 @@ void passOverImage(const Params &p, const PaddedImage &image,
     storeNative(sums + (ky0 * KW * C + t) * p.out_c + k0, acc[t]);
 }
 
+/// One image's filter gradient into `sums` ([kh, kw, c, out_c]).
 template <int KH, int KW, int C>
-void filterGradientOf(tfc_runtime *runtime, const Params &p,
-                      const float *input, const float *gradient, float *out) {
+void imageGradientOf(const Params &p, const float *image,
+                     const float *gradient, float *sums) {
   constexpr int R = KH < kRowsPerPass ? KH : kRowsPerPass;
   static_assert(KH % R == 0, "passes cover the filter's rows");
-  int64_t filterSize = KH * KW * C * p.out_c;
-  std::vector<float> partial(p.n * filterSize);
-  double perImage = double(p.oh * p.ow * KH * KW * C * p.out_c);
-  tfc::parallelFor(
-      runtime, p.n,
-      Eigen::TensorOpCost(4.0 * p.oh * p.ow * p.out_c, 4.0 * filterSize,
-                          perImage / kNativeLanes),
-      [&](int64_t first, int64_t last) {
-        PaddedImage padded;
-        for (int64_t b = first; b < last; ++b) {
-          pad<KH, KW, C>(p, input + b * p.h * p.w * C, padded);
-          for (int64_t k0 = 0; k0 < p.out_c; k0 += kNativeLanes)
-            for (int64_t ky0 = 0; ky0 < KH; ky0 += R)
-              passOverImage<R, KW, C>(p, padded,
-                                      gradient + b * p.oh * p.ow * p.out_c,
-                                      ky0, k0, partial.data() + b * filterSize);
-        }
-      });
-  std::vector<double> total(filterSize, 0.0);
-  for (int64_t b = 0; b < p.n; ++b)
-    for (int64_t i = 0; i < filterSize; ++i)
-      total[i] += partial[b * filterSize + i];
-  for (int64_t i = 0; i < filterSize; ++i)
-    out[i] = float(total[i]);
+  thread_local PaddedImage padded;
+  pad<KH, KW, C>(p, image, padded);
+  for (int64_t k0 = 0; k0 < p.out_c; k0 += kNativeLanes)
+    for (int64_t ky0 = 0; ky0 < KH; ky0 += R)
+      passOverImage<R, KW, C>(p, padded, gradient, ky0, k0, sums);
 }
 
 } // namespace
@@ -137,17 +119,47 @@ bool appliesToFilterGradient(const tfc_conv2d_backprop_params &p) {
          p.out_c % kNativeLanes == 0 && p.n > 0;
 }
 
+void imageFilterGradient(const tfc_conv2d_backprop_params &p,
+                         const float *image, const float *gradient,
+                         float *sums) {
+  switch (p.c) {
+  case 1:
+    return imageGradientOf<3, 3, 1>(p, image, gradient, sums);
+  case 2:
+    return imageGradientOf<3, 3, 2>(p, image, gradient, sums);
+  default:
+    return imageGradientOf<3, 3, 3>(p, image, gradient, sums);
+  }
+}
+
+void addImageGradients(const tfc_conv2d_backprop_params &p,
+                       const float *partial, float *out) {
+  int64_t filterSize = p.kh * p.kw * p.c * p.out_c;
+  std::vector<double> total(filterSize, 0.0);
+  for (int64_t b = 0; b < p.n; ++b)
+    for (int64_t i = 0; i < filterSize; ++i)
+      total[i] += partial[b * filterSize + i];
+  for (int64_t i = 0; i < filterSize; ++i)
+    out[i] = float(total[i]);
+}
+
 void filterGradient(tfc_runtime *runtime,
                     const tfc_conv2d_backprop_params &p, const float *input,
                     const float *gradient, float *out) {
-  switch (p.c) {
-  case 1:
-    return filterGradientOf<3, 3, 1>(runtime, p, input, gradient, out);
-  case 2:
-    return filterGradientOf<3, 3, 2>(runtime, p, input, gradient, out);
-  default:
-    return filterGradientOf<3, 3, 3>(runtime, p, input, gradient, out);
-  }
+  int64_t filterSize = p.kh * p.kw * p.c * p.out_c;
+  std::vector<float> partial(p.n * filterSize);
+  double perImage = double(p.oh * p.ow * p.kh * p.kw * p.c * p.out_c);
+  tfc::parallelFor(
+      runtime, p.n,
+      Eigen::TensorOpCost(4.0 * p.oh * p.ow * p.out_c, 4.0 * filterSize,
+                          perImage / kNativeLanes),
+      [&](int64_t first, int64_t last) {
+        for (int64_t b = first; b < last; ++b)
+          imageFilterGradient(p, input + b * p.h * p.w * p.c,
+                              gradient + b * p.oh * p.ow * p.out_c,
+                              partial.data() + b * filterSize);
+      });
+  addImageGradients(p, partial.data(), out);
 }
 
 } // namespace tfc::fewchannels

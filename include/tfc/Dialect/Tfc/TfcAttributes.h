@@ -129,6 +129,13 @@ inline constexpr llvm::StringLiteral kZeroPaddingAttr = "tfc.zero_padding";
 /// one more data result, its last (tfc-fuse-elementwise).
 inline constexpr llvm::StringLiteral kInputGradientSumAttr =
     "tfc.input_gradient_sum";
+/// On a pooled batch norm gradient that also computes the filter gradient
+/// of the convolution whose output gradient its x gradient is (a network's
+/// first, over an image of one to three channels), into one more data
+/// result, its last, from that convolution's input, one more data
+/// operand, its last; the value is the convolution's window, [3, 3,
+/// stride_h, stride_w, pad_top, pad_left] (tfc-fuse-elementwise).
+inline constexpr llvm::StringLiteral kFilterGradientAttr = "tfc.filter_gradient";
 /// On a Mean over contiguous axes that also computes the variance (the
 /// Mean of the SquaredDifference of its input and its result) into one more
 /// data result, its second (tfc-fuse-elementwise).

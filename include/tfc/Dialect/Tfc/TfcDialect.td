@@ -63,6 +63,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.max_pool_positions` | node | unit | tfc-fuse-elementwise: a training batch norm with `tfc.max_pool` whose last data result records where each window's maximum of y is (int8; the pooled result one before it), and the batch norm gradient that reads that record as its last data operand instead of y |
     | `tfc.zero_padding` | node | unit | tfc-fold-pads: a MaxPool whose explicit padding is zeros (a folded Pad of a value that may be negative) |
     | `tfc.input_gradient_sum` | node | unit | tfc-fuse-elementwise: a batch norm gradient whose last data result is its x gradient summed over N, H and W (a folded BiasAddGrad) |
+    | `tfc.filter_gradient` | node | [3, 3, stride_h, stride_w, pad_top, pad_left] | tfc-fuse-elementwise: a pooled batch norm gradient whose last data result is the filter gradient of the convolution (over 1-3 channels) whose output gradient its x gradient is, from that convolution's input, its last data operand (a folded Conv2DBackpropFilter) |
     | `tfc.variance` | node | unit | tfc-fuse-elementwise: a Mean whose second data result is the variance around it (a folded SquaredDifference and Mean) |
     | `tfc.offsets` | node or fusion group | i64 array, one per data result | tfc-plan-memory: arena offsets (-1: no buffer) |
     | `tfc.in_place_operands` | ConcatV2 node | i64 array of operand indices | tfc-plan-memory: operands that are parts of the concatenation's own buffer (written there by their producers), not copied |
