@@ -258,12 +258,16 @@ Operation *rebuildNode(Operation *node, ValueRange operands,
 
 /// `node` rebuilt with one more data result, `absorbed`'s only one, which
 /// it now computes: `absorbed`'s users read it, and wait on the new node.
-/// `attr` on the new node says so.
-void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr) {
+/// `attr` on the new node says so; `extraOperand`, unless null, is one more
+/// data operand, last, that the computation reads.
+void absorbResult(Operation *node, Operation *absorbed, NamedAttribute attr,
+                  Value extraOperand = {}) {
   Value absorbedResult = tfg::getDataResults(absorbed)[0];
+  SmallVector<Value> operands(tfg::getDataOperands(node));
+  if (extraOperand)
+    operands.push_back(extraOperand);
   Operation *replacement =
-      rebuildNode(node, tfg::getDataOperands(node),
-                  TypeRange{absorbedResult.getType()}, {attr});
+      rebuildNode(node, operands, TypeRange{absorbedResult.getType()}, {attr});
   absorbedResult.replaceAllUsesWith(
       tfg::getDataResults(replacement).back());
   tfg::getControlToken(absorbed).replaceAllUsesWith(
@@ -417,17 +421,12 @@ bool recordMaximaForGradient(Operation *grad) {
   return true;
 }
 
-/// Folds the BiasAddGrad of a batch norm gradient's x gradient into it (see
-/// the file comment). Returns whether it did.
-bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
-  if (!isNhwcBatchNorm(grad, /*gradient=*/true) ||
-      grad->hasAttr(kInputGradientSumAttr))
-    return false;
-  // The BiasAddGrad may read x's gradient through Identity nodes (the
-  // gradient tuples of TF1's optimizers, whose control inputs only delay
-  // the value).
+/// The nodes that read `value`, directly or through Identity nodes (the
+/// gradient tuples of TF1's optimizers, whose control inputs only delay
+/// the value), the Identity nodes left out.
+SmallVector<Operation *> readersThroughIdentities(Value value) {
   SmallVector<Operation *> readers;
-  SmallVector<Value> values{tfg::getDataResults(grad)[0]};
+  SmallVector<Value> values{value};
   while (!values.empty())
     for (Operation *user : values.pop_back_val().getUsers()) {
       if (opKindOf(user) == OpKind::Identity)
@@ -435,7 +434,16 @@ bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
       else
         readers.push_back(user);
     }
-  for (Operation *user : readers) {
+  return readers;
+}
+
+/// Folds the BiasAddGrad of a batch norm gradient's x gradient into it (see
+/// the file comment). Returns whether it did.
+bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
+  if (!isNhwcBatchNorm(grad, /*gradient=*/true) ||
+      grad->hasAttr(kInputGradientSumAttr))
+    return false;
+  for (Operation *user : readersThroughIdentities(tfg::getDataResults(grad)[0])) {
     if (opKindOf(user) != OpKind::BiasAddGrad || !isNhwc(user) ||
         !sameDevice(user, grad) || !tfg::getControlOperands(user).empty() ||
         !staticFloat32(tfg::getDataResults(user)[0], 1))
@@ -455,22 +463,15 @@ bool foldBiasGradientIntoBatchNormGrad(Operation *grad) {
 bool foldFilterGradientIntoBatchNormGrad(Operation *grad) {
   if (!grad->hasAttr(kMaxPoolGradientAttr) || grad->hasAttr(kFilterGradientAttr))
     return false;
-  // The x gradient's readers, through Identity nodes (TF1's gradient
-  // tuples): one Conv2DBackpropFilter, and Identity nodes alone besides.
+  // The x gradient's readers, through Identity nodes: one
+  // Conv2DBackpropFilter alone.
   Value xGradient = tfg::getDataResults(grad)[0];
-  Operation *filterGradient = nullptr;
-  SmallVector<Value> values{xGradient};
-  while (!values.empty())
-    for (Operation *user : values.pop_back_val().getUsers()) {
-      if (opKindOf(user) == OpKind::Identity) {
-        values.push_back(tfg::getDataResults(user)[0]);
-      } else if (opKindOf(user) == OpKind::Conv2DBackpropFilter && !filterGradient) {
-        filterGradient = user;
-      } else {
-        return false;
-      }
-    }
-  if (!filterGradient || !isNhwc(filterGradient) || !sameDevice(filterGradient, grad) ||
+  SmallVector<Operation *> readers = readersThroughIdentities(xGradient);
+  if (readers.size() != 1)
+    return false;
+  Operation *filterGradient = readers[0];
+  if (opKindOf(filterGradient) != OpKind::Conv2DBackpropFilter ||
+      !isNhwc(filterGradient) || !sameDevice(filterGradient, grad) ||
       !tfg::getControlOperands(filterGradient).empty())
     return false;
   OperandRange operands = tfg::getDataOperands(filterGradient);
@@ -501,17 +502,11 @@ bool foldFilterGradientIntoBatchNormGrad(Operation *grad) {
                                              strides[2])
                          : 0;
   Builder b(grad->getContext());
-  SmallVector<Value> newOperands(tfg::getDataOperands(grad));
-  newOperands.push_back(operands[0]);
-  Operation *replacement = rebuildNode(
-      grad, newOperands, TypeRange{filter},
-      {b.getNamedAttr(kFilterGradientAttr,
-                      b.getDenseI64ArrayAttr({3, 3, strides[1], strides[2], padTop,
-                                              padLeft}))});
-  result.replaceAllUsesWith(tfg::getDataResults(replacement).back());
-  tfg::getControlToken(filterGradient)
-      .replaceAllUsesWith(tfg::getControlToken(replacement));
-  filterGradient->erase();
+  absorbResult(grad, filterGradient,
+               b.getNamedAttr(kFilterGradientAttr,
+                              b.getDenseI64ArrayAttr({3, 3, strides[1], strides[2],
+                                                      padTop, padLeft})),
+               operands[0]);
   return true;
 }
 
