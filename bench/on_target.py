@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 import catalog  # noqa: E402
 import run as models_bench  # noqa: E402
 import train as training_bench  # noqa: E402
-from check_on_target import copy_libraries  # noqa: E402
+from check_on_target import copy_libraries, environment_with_libraries  # noqa: E402
 
 TRAINING_MODELS = ("mlp", "cnn")
 OPTIMIZERS = ("sgd", "momentum", "adam")
@@ -80,10 +80,26 @@ def pack(args):
     if os.path.exists(args.out):
         fail("%s exists; give a new folder" % args.out)
     out = os.path.abspath(args.out)
+    os.makedirs(out)
+    try:
+        pack_into(args, out, training, models)
+    except (subprocess.CalledProcessError, OSError, ImportError) as error:
+        # Nothing half-written: the folder goes with what was in it.
+        shutil.rmtree(out, ignore_errors=True)
+        if isinstance(error, subprocess.CalledProcessError):
+            why = "%s exited %d" % (os.path.basename(error.cmd[0]), error.returncode)
+        elif isinstance(error, ImportError):
+            why = "pack builds the models with numpy and TensorFlow 2.21: %s" % error
+        else:
+            why = "%s: %s" % (error.filename, error.strerror)
+        fail("%s; %s not written" % (why, args.out))
+
+
+def pack_into(args, out, training, models):
+    """pack's work, into the new folder `out`."""
     manifest = {"target_cpu": args.target_cpu, "batch": args.batch,
                 "training": [], "models": []}
     programs = [os.path.join(out, "npy-compare")]
-    os.makedirs(out)
     shutil.copy2(args.npy_compare, programs[0])
     for model, optimizer in training:
         name = "%s-%s" % (model, optimizer)
@@ -116,9 +132,7 @@ def run(args):
     manifest = json.load(open(os.path.join(folder, "bench.json")))
     # The packed libraries are the programs' alone: TensorFlow's workers
     # keep the target's own.
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = os.path.join(folder, "lib") + (
-        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    env = environment_with_libraries(os.path.join(folder, "lib"))
     runners = args.runners.split(",")
     try:
         rows = []

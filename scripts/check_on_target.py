@@ -72,6 +72,15 @@ def copy_libraries(programs, folder):
         shutil.copy2(os.path.realpath(library), os.path.join(folder, os.path.basename(library)))
 
 
+def environment_with_libraries(folder):
+    """This process's environment with `folder` (copy_libraries') first on
+    the library path: for the packed programs, not for other processes."""
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = folder + (
+        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    return env
+
+
 def first_line(text):
     return text.splitlines()[0] if text else ""
 
@@ -230,10 +239,7 @@ class Runner:
         self.folder = os.path.abspath(folder)
         self.work = os.path.join(self.folder, "work")
         os.makedirs(self.work, exist_ok=True)
-        self.env = dict(os.environ)
-        libraries = os.path.join(self.folder, "lib")
-        self.env["LD_LIBRARY_PATH"] = libraries + (
-            ":" + self.env["LD_LIBRARY_PATH"] if self.env.get("LD_LIBRARY_PATH") else "")
+        self.env = environment_with_libraries(os.path.join(self.folder, "lib"))
 
     def path(self, relative):
         return os.path.join(self.folder, relative)

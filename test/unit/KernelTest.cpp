@@ -1729,9 +1729,10 @@ TEST_P(KernelTest, BatchNormRecordsPoolingMaximaForItsGradient) {
 /// gradient (where wanted), the batch norm's gradients, the folded
 /// BiasAddGrad's sum and the filter's gradient. A convolution of three
 /// channels to 32 (the few-channel kernel's, image by image from the
-/// cache), SAME and VALID, with windows that tile y (from the records) and
-/// that do not (from y); and of 16 channels (another kernel's, after the
-/// whole x gradient is written).
+/// cache), SAME and VALID, with windows that tile y (x's gradient written
+/// window by window) and that do not (the pooling's gradient scattered
+/// first); and of 16 channels (another kernel's, after the whole x
+/// gradient is written).
 TEST_P(KernelTest, BatchNormGradientFoldsTheFirstFilterGradient) {
   struct Case {
     int64_t c, pad, window, stride;
