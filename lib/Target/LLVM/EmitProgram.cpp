@@ -22,6 +22,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -291,6 +292,15 @@ makeTargetMachine(const TargetOptions &options, std::string &error) {
   }
   std::string cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str()
                                         : options.cpu;
+  // LLVM only warns of a processor it does not know, then fails an
+  // assertion deep in code generation: name it here instead.
+  std::unique_ptr<llvm::MCSubtargetInfo> subtargets(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!options.cpu.empty() && subtargets && !subtargets->isCPUStringValid(cpu)) {
+    error = "--target-cpu " + cpu + ": not a processor LLVM knows for " + triple +
+            " (llc -mtriple=" + triple + " -mcpu=help lists them)";
+    return nullptr;
+  }
   std::string features = options.features;
   if (features.empty() && options.cpu.empty())
     for (auto &feature : llvm::sys::getHostCPUFeatures())
