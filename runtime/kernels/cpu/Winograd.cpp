@@ -17,7 +17,8 @@
 // Transforms and products work on vectors of channels one register wide
 // (NativeVector.h): 16 with AVX-512, 8 with AVX2. The products' panels
 // hold as many accumulators as the registers allow (4 tiles x 64 channels
-// in AVX-512's 32 registers, 6 tiles x 16 channels in AVX2's 16).
+// in AVX-512's 32 registers, or 12 x 32 for products of 32 channels or
+// fewer; 6 tiles x 16 channels in AVX2's 16).
 //
 //===----------------------------------------------------------------------===//
 
@@ -493,58 +494,85 @@ void panel(const float *a, int64_t rowStride, int64_t depthStride,
       [&](int r, int j, Vec sum) { storeNative(out + r * ldo + j * kLanes, sum); });
 }
 
-/// The panel's shape: rows (tiles, or input channels in the filter
-/// gradient) by vectors of output channels, as many accumulators as fit
-/// the registers beside one row of B and a broadcast of A.
-#ifdef __AVX512F__
-constexpr int kPanelRows = 4, kPanelVectors = 4;
-#else
-constexpr int kPanelRows = 6, kPanelVectors = 2;
-#endif
-
 using Panel = void (*)(const float *, int64_t, int64_t, const float *, int64_t,
                        int64_t, float *, int64_t, bool);
 
-/// panel<rows, vectors> for every shape up to the full one, at index
-/// (rows - 1) * kPanelVectors + vectors - 1, for the edges of a product.
-template <size_t... kIndex>
+/// panel<rows, vectors> for every shape up to kRows x kVectors, at index
+/// (rows - 1) * kVectors + vectors - 1, for the edges of a product.
+template <int kRows, int kVectors, size_t... kIndex>
 constexpr std::array<Panel, sizeof...(kIndex)>
 makePanels(std::index_sequence<kIndex...>) {
-  return {&panel<int(kIndex / kPanelVectors) + 1,
-                 int(kIndex % kPanelVectors) + 1>...};
+  return {&panel<int(kIndex / kVectors) + 1, int(kIndex % kVectors) + 1>...};
 }
-constexpr std::array<Panel, kPanelRows * kPanelVectors> kPanels =
-    makePanels(std::make_index_sequence<kPanelRows * kPanelVectors>());
 
-constexpr int64_t kPanelColumns = kPanelVectors * kLanes;
+/// A family of panels, rows (tiles, or input channels in the filter
+/// gradient) by vectors of output channels: the full shape holds as many
+/// accumulators as fit the registers beside one row of B and a broadcast
+/// of A; the smaller ones take the product's edges.
+template <int kRows, int kVectors> struct Panels {
+  static constexpr int kMaxRows = kRows, kMaxVectors = kVectors;
+  static constexpr int64_t kColumns = kVectors * kLanes;
+  static constexpr std::array<Panel, kRows * kVectors> kTable =
+      makePanels<kRows, kVectors>(std::make_index_sequence<kRows * kVectors>());
+};
 
-/// Where B's panels of kPanelColumns columns are: the panel of columns
-/// [j0, j0 + kPanelColumns) at b + j0 / kPanelColumns * panelStride, its
-/// rows ldb apart.
+/// Wide panels for products of more than two vectors of columns. Narrow
+/// ones for two or fewer: a wide panel there would run at half its
+/// accumulators (4 x 2 with AVX-512: 8 accumulators, six loads for eight
+/// FMAs); twelve rows of two vectors keep 24 in the registers and load
+/// 14 values for 24 FMAs. (A convolution's input gradient into 32
+/// channels, bench/train.py's CNN, is such a product.) AVX2's panel is
+/// already two vectors wide, so both families are the same there.
+#ifdef __AVX512F__
+using WidePanels = Panels<4, 4>;
+using NarrowPanels = Panels<12, 2>;
+#else
+using WidePanels = Panels<6, 2>;
+using NarrowPanels = WidePanels;
+#endif
+
+/// f(family) with the panels for a product of `columns` columns.
+template <class F> decltype(auto) withPanels(int64_t columns, F f) {
+  if (columns <= NarrowPanels::kColumns)
+    return f(NarrowPanels{});
+  return f(WidePanels{});
+}
+
+/// The width of the panels a product of `columns` columns is made in (and
+/// its B packed in).
+int64_t panelColumns(int64_t columns) {
+  return withPanels(columns, [](auto family) { return decltype(family)::kColumns; });
+}
+
+/// Where B's panels of `columns` columns (panelColumns) are: the panel of
+/// columns [j0, j0 + columns) at b + j0 / columns * panelStride, its rows
+/// ldb apart.
 struct PanelLayout {
   int64_t ldb, panelStride;
   /// B as a plain row-major matrix of `ld` floats a row.
-  static PanelLayout rowMajor(int64_t ld) { return {ld, kPanelColumns}; }
-  /// B packed panel after panel, each of `depth` rows of kPanelColumns
-  /// (the last one padded): a panel's rows are one contiguous stream,
-  /// which the hardware prefetches, where a row-major B of many columns
-  /// has them a whole row apart.
-  static PanelLayout packed(int64_t depth) {
-    return {kPanelColumns, depth * kPanelColumns};
+  static PanelLayout rowMajor(int64_t ld, int64_t columns) { return {ld, columns}; }
+  /// B packed panel after panel, each of `depth` rows of `columns` (the
+  /// last one padded): a panel's rows are one contiguous stream, which
+  /// the hardware prefetches, where a row-major B of many columns has
+  /// them a whole row apart.
+  static PanelLayout packed(int64_t depth, int64_t columns) {
+    return {columns, depth * columns};
   }
 };
 
 /// out[rows, columns] (+)= A[rows, depth] * B[depth, columns], columns a
-/// multiple of kLanes (see `panel` for A's strides, PanelLayout for B's).
-void multiply(const float *a, int64_t rowStride, int64_t depthStride,
+/// multiple of kLanes, in the panels of family P (see `panel` for A's
+/// strides, PanelLayout for B's, which must be laid out for P::kColumns).
+template <class P>
+void multiply(P, const float *a, int64_t rowStride, int64_t depthStride,
               int64_t rows, const float *b, PanelLayout layout, int64_t depth,
               int64_t columns, float *out, int64_t ldo, bool accumulate) {
-  for (int64_t j0 = 0; j0 < columns; j0 += kPanelColumns) {
-    int64_t vectors = std::min<int64_t>(kPanelVectors, (columns - j0) / kLanes);
-    const float *panelB = b + j0 / kPanelColumns * layout.panelStride;
-    for (int64_t r0 = 0; r0 < rows; r0 += kPanelRows) {
-      int64_t panelRows = std::min<int64_t>(kPanelRows, rows - r0);
-      kPanels[(panelRows - 1) * kPanelVectors + vectors - 1](
+  for (int64_t j0 = 0; j0 < columns; j0 += P::kColumns) {
+    int64_t vectors = std::min<int64_t>(P::kMaxVectors, (columns - j0) / kLanes);
+    const float *panelB = b + j0 / P::kColumns * layout.panelStride;
+    for (int64_t r0 = 0; r0 < rows; r0 += P::kMaxRows) {
+      int64_t panelRows = std::min<int64_t>(P::kMaxRows, rows - r0);
+      P::kTable[(panelRows - 1) * P::kMaxVectors + vectors - 1](
           a + r0 * rowStride, rowStride, depthStride, panelB, layout.ldb,
           depth, out + r0 * ldo + j0, ldo, accumulate);
     }
@@ -554,7 +582,8 @@ void multiply(const float *a, int64_t rowStride, int64_t depthStride,
 /// Output channels rounded up to whole panels: the transformed filter's
 /// packed width.
 int64_t paddedColumns(int64_t k) {
-  return (k + kPanelColumns - 1) / kPanelColumns * kPanelColumns;
+  int64_t columns = panelColumns(k);
+  return (k + columns - 1) / columns * columns;
 }
 
 /// Output tile `at`'s products for channels [k0, k0 + kLanes) (point p at
@@ -585,7 +614,7 @@ void writeOutputTile(const Geometry &g, const float *m, int64_t pointStride,
 template <class A>
 void transformFilterWith(tfc_runtime *runtime, const float *filter, int64_t c,
                          int64_t k, float *transformed) {
-  int64_t pointSize = c * paddedColumns(k);
+  int64_t pointSize = c * paddedColumns(k), columns = panelColumns(k);
   auto channels = [&](Eigen::Index first, Eigen::Index last) {
     for (Eigen::Index ci = first; ci < last; ++ci)
       for (int64_t k0 = 0; k0 < k; k0 += kLanes) {
@@ -597,8 +626,8 @@ void transformFilterWith(tfc_runtime *runtime, const float *filter, int64_t c,
             [&](int i, int j, Vec value) {
               // Point (i, j)'s [c, k] matrix, packed for `multiply`.
               storeNative(transformed + (i * A::kWindowW + j) * pointSize +
-                              k0 / kPanelColumns * c * kPanelColumns +
-                              ci * kPanelColumns + k0 % kPanelColumns,
+                              k0 / columns * c * columns + ci * columns +
+                              k0 % columns,
                           value);
             });
       }
@@ -621,7 +650,8 @@ void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
   // that every thread has products to make; each part transforms its
   // block's input again, which is small beside its products (c values
   // per tile, against c times its share of k).
-  int64_t panels = paddedColumns(g.k) / kPanelColumns;
+  int64_t columns = panelColumns(g.k);
+  int64_t panels = paddedColumns(g.k) / columns;
   int64_t parts = std::clamp<int64_t>((runtime->threads + blocks - 1) / blocks, 1, panels);
   auto run = [&](Eigen::Index first, Eigen::Index last) {
     thread_local std::vector<float> v, m;
@@ -630,8 +660,8 @@ void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
     m.resize(A::kPoints * mStride);
     for (Eigen::Index item = first; item < last; ++item) {
       int64_t block = item / parts, part = item % parts;
-      int64_t k0 = panels * part / parts * kPanelColumns;
-      int64_t k1 = std::min(g.k, panels * (part + 1) / parts * kPanelColumns);
+      int64_t k0 = panels * part / parts * columns;
+      int64_t k1 = std::min(g.k, panels * (part + 1) / parts * columns);
       int64_t tile0 = tiling.firstTile(block, blocks);
       int64_t count = tiling.firstTile(block + 1, blocks) - tile0;
       for (int64_t t = 0; t < count; ++t) {
@@ -641,11 +671,13 @@ void forwardWith(tfc_runtime *runtime, const Geometry &g, const float *in,
           transformInputTile<A>(g, in, tiling.origin(tile0 + t), c0,
                                 v.data() + t * g.c + c0, vStride);
       }
-      for (int64_t p = 0; p < A::kPoints; ++p)
-        multiply(v.data() + p * vStride, g.c, 1, count,
-                 u + p * g.c * paddedColumns(g.k) + k0 * g.c,
-                 PanelLayout::packed(g.c), g.c, k1 - k0,
-                 m.data() + p * mStride + k0, g.k, false);
+      withPanels(g.k, [&](auto family) {
+        for (int64_t p = 0; p < A::kPoints; ++p)
+          multiply(family, v.data() + p * vStride, g.c, 1, count,
+                   u + p * g.c * paddedColumns(g.k) + k0 * g.c,
+                   PanelLayout::packed(g.c, columns), g.c, k1 - k0,
+                   m.data() + p * mStride + k0, g.k, false);
+      });
       for (int64_t t = 0; t < count; ++t) {
         if (g.outPixelStride && t + 2 < count)
           prefetchOutputTile<A>(g, tiling.origin(tile0 + t + 2), k0, k1, out);
@@ -893,10 +925,13 @@ void backwardFilter(tfc_runtime *runtime, const Geometry &g, const float *in,
                 });
         }
         // sums[p][c][k0:k1] += sum over the block's tiles of v[p][t][c] dy[p][t][k0:k1].
-        for (int64_t p = 0; p < kPoints; ++p)
-          multiply(v.data() + p * vStride, 1, g.c, g.c,
-                   dy.data() + p * dyStride + k0, PanelLayout::rowMajor(g.k), count,
-                   k1 - k0, groupSums + p * g.c * g.k + k0, g.k, tile0 != begin);
+        withPanels(k1 - k0, [&](auto family) {
+          auto layout = PanelLayout::rowMajor(g.k, decltype(family)::kColumns);
+          for (int64_t p = 0; p < kPoints; ++p)
+            multiply(family, v.data() + p * vStride, 1, g.c, g.c,
+                     dy.data() + p * dyStride + k0, layout, count, k1 - k0,
+                     groupSums + p * g.c * g.k + k0, g.k, tile0 != begin);
+        });
       }
     }
   };
