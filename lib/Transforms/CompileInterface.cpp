@@ -330,6 +330,8 @@ LogicalResult setCompileInterface(ModuleOp module, const CompileFlags &flags) {
   if (flags.noRecvScheduling)
     module->setAttr(kNoRecvSchedulingAttr, b.getUnitAttr());
   module->setAttr(kBatchTileAttr, b.getI64IntegerAttr(flags.batchTile));
+  if (flags.microBatchBytes >= 0)
+    module->setAttr(kMicroBatchBytesAttr, b.getI64IntegerAttr(flags.microBatchBytes));
   if (flags.compressTransfers == "bf16")
     module->setAttr(kCompressTransfersAttr, b.getStringAttr("bf16"));
 

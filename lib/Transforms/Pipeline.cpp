@@ -81,6 +81,10 @@ void buildTfcGraphPipeline(mlir::OpPassManager &pm,
   pm.addPass(createRemoveDeadNodesPass());
   pm.addPass(createCommonSubexpressionEliminationPass());
   pm.addPass(createRemoveDeadNodesPass());
+  // A large batch's front (its tensors larger than the caches) in
+  // micro-batches.
+  pm.addPass(createSplitBatchPass());
+  pm.addPass(createRemoveDeadNodesPass());
   // Reads of a variable before the writes they do not depend on.
   pm.addPass(createOrderVariableAccessesPass());
   // Placement and partitioning last: the graph they cut is final.

@@ -227,6 +227,12 @@ cl::opt<unsigned> batchTile(
              "run; the program runs it over any batch, tile by tile "
              "(default 1)"),
     cl::init(1), cl::cat(tfcOptions));
+cl::opt<int64_t> microBatchBytes(
+    "micro-batch-bytes",
+    cl::desc("A batch's front whose tensors pass the caches runs in micro-"
+             "batches whose largest tensor takes at most this many bytes "
+             "(default 8 MiB; 0: the whole batch at once)"),
+    cl::init(-1), cl::cat(tfcOptions));
 cl::opt<std::string> costFile(
     "cost-file", cl::desc("JSON file overriding the placer's cost model"),
     cl::value_desc("file"), cl::cat(tfcOptions));
@@ -636,6 +642,12 @@ int compile(MLIRContext &context) {
                           compressTransfers,
                           noRecvScheduling,
                           batchTile};
+  if (microBatchBytes.getNumOccurrences() && microBatchBytes < 0) {
+    llvm::errs() << "tfc: error: --micro-batch-bytes " << microBatchBytes
+                 << ": not a number of bytes (0 or more)\n";
+    return tfc::kExitBadInput;
+  }
+  flags.microBatchBytes = microBatchBytes;
   flags.maxDims.assign(maxDims.begin(), maxDims.end());
   flags.queueRunners.assign(queueRunners.begin(), queueRunners.end());
   flags.chiefQueueRunners.assign(chiefQueueRunners.begin(),

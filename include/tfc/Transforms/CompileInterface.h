@@ -37,6 +37,9 @@ struct CompileFlags {
   /// Rows per run of the step for a batch of unknown size (tfc-tile-batch);
   /// 0: an unknown batch is an error.
   int64_t batchTile = 1;
+  /// The budget of tfc-split-batch's micro-batches in bytes (0: no
+  /// micro-batches); -1 leaves the pass's default.
+  int64_t microBatchBytes = -1;
   /// NAME[:PORT]:DIM=BOUND: dimension DIM of a feed is at most BOUND, and
   /// the program takes any size up to it (tfc-bound-dynamic-rows).
   std::vector<std::string> maxDims;

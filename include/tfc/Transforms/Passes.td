@@ -464,6 +464,28 @@ def TileBatchPass : Pass<"tfc-tile-batch", "mlir::ModuleOp"> {
   }];
 }
 
+def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
+  let summary = "Runs a convolutional network's front in micro-batches";
+  let description = [{
+    At a large batch a network's first stages make tensors far larger than
+    the caches. The front, from a fed [N, H, W, C] batch through the nodes
+    that compute each image from the same image alone (convolutions,
+    pooling, elementwise arithmetic with constants, concatenations and
+    means along other axes), up to the last point where one tensor of an
+    eighth of `micro-batch-bytes` or more an image carries it on (1 MiB by
+    default), is copied once per
+    micro-batch of T images: a Slice of the feed, the front's nodes, and a
+    ConcatV2 of the parts' cut tensors along the batch. T is the largest
+    divisor of N below it whose T images of the front's largest tensor
+    take `micro-batch-bytes` or fewer; 0 turns the pass off.
+  }];
+  let options = [
+    Option<"microBatchBytes", "micro-batch-bytes", "int64_t",
+           /*default=*/"8 << 20",
+           "The most bytes a micro-batch of the front's largest tensor takes">,
+  ];
+}
+
 def SplitGroupedConvolutionsPass
     : Pass<"tfc-split-grouped-convolutions", "mlir::ModuleOp"> {
   let summary = "Writes a grouped Conv2D as one Conv2D per group";

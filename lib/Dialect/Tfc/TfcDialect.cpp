@@ -90,6 +90,7 @@ constexpr AttributeSpec kAttributes[] = {
     {kObjectGraphAttr, Holder::Module, ValueKind::String},
     {kStateBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kBatchTileAttr, Holder::Module, ValueKind::NonNegativeInteger},
+    {kMicroBatchBytesAttr, Holder::Module, ValueKind::NonNegativeInteger},
     {kBatchAttr, Holder::Module, ValueKind::BatchTiling},
     {kRowCountsAttr, Holder::Module, ValueKind::FetchIndexArray},
     {kRowAxesAttr, Holder::Module, ValueKind::FetchAxisArray},

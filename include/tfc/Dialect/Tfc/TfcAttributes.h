@@ -47,6 +47,9 @@ inline constexpr llvm::StringLiteral kCostFileAttr = "tfc.cost_file";
 /// 0: do not tile), and what the pass found: {tile, feeds, fetches}, the
 /// indices of the feeds and fetches whose first dimension is the batch.
 inline constexpr llvm::StringLiteral kBatchTileAttr = "tfc.batch_tile";
+/// The module's budget for tfc-split-batch's micro-batches (`tfc compile
+/// --micro-batch-bytes`), in bytes; 0 turns the pass off.
+inline constexpr llvm::StringLiteral kMicroBatchBytesAttr = "tfc.micro_batch_bytes";
 inline constexpr llvm::StringLiteral kBatchAttr = "tfc.batch";
 /// Per fetch, -1, or the index of the int64 scalar fetch that holds how
 /// many of its rows are TensorFlow's (the rest padding up to its bound:

@@ -1,0 +1,76 @@
+// Tests tfc-split-batch: a fed batch's front (the nodes that compute each
+// image from the same image alone, up to the last point where one tensor
+// of an eighth of micro-batch-bytes or more an image carries it on) runs
+// once per
+// micro-batch: a Slice of the feed, the front's nodes renamed and retyped
+// per part, part after part, and a ConcatV2 of the parts' cut tensors
+// that the rest reads. Not split: a front whose weights are not
+// constants, a module whose tfc.micro_batch_bytes is 0.
+// RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" | FileCheck %s
+
+// Images of 4 x 4 x 4 floats (256 bytes, an eighth of the budget); the
+// front's largest tensor is 256 bytes an image, so micro-batches of two
+// images (the largest divisor of the batch below it; four would fit the
+// budget). The residual's sum, then its ReLU, is the last tensor of 256
+// bytes an image that alone carries the front on (the pooled one is 64):
+// the cut. Inside the residual block two tensors
+// are live, so no cut there.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[SIZE:.*]]:2 = Const name("x/_arg_0/micro_batch_size") {{.*}}value = dense<[2, -1, -1, -1]>
+// CHECK: %[[BEGIN0:.*]]:2 = Const name("x/_arg_0/micro_batch_0/begin") {{.*}}value = dense<0> : tensor<4xi32>
+// CHECK: %[[X0:.*]]:2 = Slice(%{{.*}}#0, %[[BEGIN0]]#0, %[[SIZE]]#0) name("x/_arg_0/micro_batch_0") {Index = i32, T = f32} : (tensor<4x4x4x4xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<2x4x4x4xf32>
+// CHECK: %[[A0:.*]]:2 = Conv2D(%[[X0]]#0, %{{.*}}) name("a/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[R0:.*]]:2 = Relu(%[[A0]]#0) name("a_relu/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[B0:.*]]:2 = Conv2D(%[[R0]]#0, %{{.*}}) name("b/micro_batch_0")
+// CHECK: %[[S0:.*]]:2 = AddV2(%[[R0]]#0, %[[B0]]#0) name("sum/micro_batch_0")
+// CHECK: %[[OUT0:.*]]:2 = Relu(%[[S0]]#0) name("out/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[BEGIN1:.*]]:2 = Const name("x/_arg_0/micro_batch_1/begin") {{.*}}value = dense<[2, 0, 0, 0]>
+// CHECK: %[[X1:.*]]:2 = Slice(%{{.*}}#0, %[[BEGIN1]]#0, %[[SIZE]]#0) name("x/_arg_0/micro_batch_1")
+// CHECK: Conv2D(%[[X1]]#0, %{{.*}}) name("a/micro_batch_1")
+// CHECK: %[[OUT1:.*]]:2 = Relu(%{{.*}}) name("out/micro_batch_1")
+// CHECK: %[[AXIS:.*]]:2 = Const name("out/micro_batch_axis") {{.*}}value = dense<0> : tensor<i32>
+// CHECK: %[[CAT:.*]]:2 = ConcatV2(%[[OUT0]]#0, %[[OUT1]]#0, %[[AXIS]]#0) name("out/micro_batches") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>, tensor<i32>) -> tensor<4x4x4x4xf32>
+// CHECK: MaxPool(%[[CAT]]#0) name("pool")
+// The whole batch's front is gone.
+// CHECK-NOT: name("a")
+// CHECK-NOT: name("out")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %ar:2 = Relu(%a#0) name("a_relu") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %b:2 = Conv2D(%ar#0, %w#0) name("b") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %s:2 = AddV2(%ar#0, %b#0) name("sum") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %o:2 = Relu(%s#0) name("out") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %p:2 = MaxPool(%o#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<4x4x4x4xf32>) -> tensor<4x2x2x4xf32>
+  %r = _Retval(%p#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x2x2x4xf32>) -> ()
+}
+
+// -----
+
+// A filter that is fed, not a constant: the convolution does not apply
+// the same weights to every image of a part as to the whole batch's.
+// CHECK-LABEL: tfg.graph
+// CHECK-NOT: name("{{.*}}micro_batch
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("a")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = _Arg name("w/_arg_1") {T = f32, index = 1 : i64} : () -> tensor<1x1x4x4xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %o:2 = Relu(%a#0) name("out") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %r = _Retval(%o#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
+}
+
+// -----
+
+// `tfc compile --micro-batch-bytes 0`: the whole batch at once.
+// CHECK-LABEL: module attributes {tfc.micro_batch_bytes = 0 : i64}
+// CHECK-NOT: name("{{.*}}micro_batch
+module attributes {tfc.micro_batch_bytes = 0 : i64} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+    %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+    %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+    %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+    %r = _Retval(%a#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
+  }
+}
