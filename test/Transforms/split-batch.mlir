@@ -4,8 +4,9 @@
 // once per
 // micro-batch: a Slice of the feed, the front's nodes renamed and retyped
 // per part, part after part, and a ConcatV2 of the parts' cut tensors
-// that the rest reads. Not split: a front whose weights are not
-// constants, a module whose tfc.micro_batch_bytes is 0.
+// that the rest reads. The front stops before weights larger than a
+// part's output. Not split: a front whose weights are not constants, a
+// module whose tfc.micro_batch_bytes is 0.
 // RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" | FileCheck %s
 
 // Images of 4 x 4 x 4 floats (256 bytes, an eighth of the budget); the
@@ -44,6 +45,27 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %o:2 = Relu(%s#0) name("out") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
   %p:2 = MaxPool(%o#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<4x4x4x4xf32>) -> tensor<4x2x2x4xf32>
   %r = _Retval(%p#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x2x2x4xf32>) -> ()
+}
+
+// -----
+
+// The front stops before a convolution whose weights (9216 bytes) take
+// more than a part's output would (4096 bytes: with its output in the
+// front, the budget allows parts of one image): each part would read them
+// again. Cut at the ReLU before it, in parts of two images.
+// CHECK-LABEL: tfg.graph
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("a/micro_batch_0")
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("a/micro_batch_1")
+// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a_relu/micro_batches") {N = 2 : i64
+// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %v:2 = Const name("v") {dtype = f32, value = dense<0.5> : tensor<3x3x4x64xf32>} : () -> tensor<3x3x4x64xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %ar:2 = Relu(%a#0) name("a_relu") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %b:2 = Conv2D(%ar#0, %v#0) name("wide") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<3x3x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %r = _Retval(%b#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x64xf32>) -> ()
 }
 
 // -----
