@@ -15,7 +15,8 @@
 // The front is the nodes from a fed batch (an `_Arg` of shape [N, H, W,
 // C]) in topological order, as long as each computes every image from the
 // same image alone (convolutions, pooling, elementwise arithmetic with
-// weights, concatenations and means along other axes); it ends at a cut:
+// weights, which inference batch norms are by now, concatenations and
+// means along other axes); it ends at a cut:
 // a point of the order where one tensor alone carries everything on, the
 // last one whose images still take an eighth of `micro-batch-bytes` or
 // more each (1 MiB of the default 8). T is the largest divisor of N below
@@ -109,13 +110,6 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   case OpKind::AvgPool:
   case OpKind::Identity:
     return operandsAre({0}, {});
-  case OpKind::FusedBatchNorm:
-  case OpKind::FusedBatchNormV2:
-  case OpKind::FusedBatchNormV3:
-    // Inference only: training's statistics are over the batch.
-    return !boolAttr(node, "is_training", true) &&
-           operandsAre({0}, {1, 2, 3, 4}) &&
-           llvm::all_of(results.drop_front(), [](Value r) { return r.use_empty(); });
   case OpKind::Pad:
   case OpKind::PadV2:
   case OpKind::MirrorPad: {
