@@ -47,6 +47,7 @@ def Tfc_Dialect : Dialect {
     | `tfc.state_bytes` | module | integer >= 0 | tfc-plan-state; code generation |
     | `tfc.variables` | module | array of dictionaries | tfc-plan-state; the program's descriptor |
     | `tfc.batch_tile` | module | integer >= 0 | `--batch-tile`; tfc-tile-batch |
+    | `tfc.micro_batch_bytes` | module | integer >= 0 | `--micro-batch-bytes`; tfc-split-batch's budget (0: none) |
     | `tfc.batch` | module | `{tile, feeds, fetches}` | tfc-tile-batch: the tile and the feeds and fetches that carry the batch; the program's descriptor |
     | `tfc.row_counts` | module | i64 array, one per fetch | tfc-bound-dynamic-rows: the fetch that counts each fetch's data-dependent rows (-1: none); the program's descriptor |
     | `tfc.row_axes` | module | i64 array, one per fetch | tfc-bound-dynamic-rows: the dimension of those rows (absent: the first of each); the program's descriptor |
