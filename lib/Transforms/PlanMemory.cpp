@@ -17,7 +17,7 @@
 //    buffer when nothing else reads that from the loop on. A
 //    concatenation's operand made by another concatenation along the same
 //    axis, by elementwise loops, or by a Conv2D (and its epilogue) along
-//    the channels, that only elementwise loops read besides, lives in its
+//    the channels or the batch, that only elementwise loops read besides, lives in its
 //    part of the concatenation's buffer (a strided window): the
 //    concatenation copies only the other operands
 //    (`tfc.in_place_operands`).
@@ -135,7 +135,7 @@ FailureOr<int64_t> Planner::run() {
 
   // Concatenations in place: a concatenation's operand made by another
   // concatenation along the same axis, by elementwise loops, or by a
-  // convolution along the channels, and read by nothing else but loops of
+  // convolution along the channels or the batch, and read by nothing else but loops of
   // elementwise code (which read any strides), is made in its part of the
   // reader's buffer (a strided window) and not copied there. A DenseNet block
   // concatenates each layer's new channels (a convolution's) to all
@@ -174,7 +174,10 @@ FailureOr<int64_t> Planner::run() {
   // linalg.generic's output may be any view), and a Conv2D with or
   // without its epilogue along the channels (tfc_conv2d_params'
   // out_pixel_stride), but for an epilogue that adds a residual (an
-  // input of the result's type).
+  // input of the result's type). Along the batch a window is whole
+  // images, laid out as the Conv2D's own buffer would be (only its start
+  // moves), so a residual is read alike: the concatenation of
+  // tfc-split-batch's micro-batches.
   auto writesWindow = [&](Operation *producer, int64_t axis) {
     if (!isNodeOrGroup(producer) || loopEnds.contains(producer))
       return false;
@@ -191,10 +194,13 @@ FailureOr<int64_t> Planner::run() {
         return isa<BlockArgument>(operand) && operand.getType() == type;
       });
     };
+    bool wholeImages = axis == 0;
     return opKindOf(members.front()) == OpKind::Conv2D &&
-           llvm::none_of(ArrayRef(members).drop_front(), residual) &&
+           (wholeImages ||
+            llvm::none_of(ArrayRef(members).drop_front(), residual)) &&
            llvm::all_of(ArrayRef(members).drop_front(), isElementwise) &&
-           type.getRank() == 4 && axis == 3 && type.getElementType().isF32() &&
+           type.getRank() == 4 && (axis == 3 || wholeImages) &&
+           type.getElementType().isF32() &&
            (!format || format.getValue() == "NHWC");
   };
   llvm::DenseMap<Operation *, SmallVector<int64_t>> inPlaceOperands;
