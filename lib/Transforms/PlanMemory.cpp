@@ -17,8 +17,8 @@
 //    buffer when nothing else reads that from the loop on. A
 //    concatenation's operand made by another concatenation along the same
 //    axis, by elementwise loops, or by a Conv2D (and its epilogue) along
-//    the channels or the batch, that only elementwise loops read besides, lives in its
-//    part of the concatenation's buffer (a strided window): the
+//    the channels or the batch, that only elementwise loops read besides,
+//    lives in its part of the concatenation's buffer (a strided window): the
 //    concatenation copies only the other operands
 //    (`tfc.in_place_operands`).
 //  * Liveness: a buffer lives from its first definition to its last use.
@@ -135,8 +135,8 @@ FailureOr<int64_t> Planner::run() {
 
   // Concatenations in place: a concatenation's operand made by another
   // concatenation along the same axis, by elementwise loops, or by a
-  // convolution along the channels or the batch, and read by nothing else but loops of
-  // elementwise code (which read any strides), is made in its part of the
+  // convolution along the channels or the batch, and read by nothing else
+  // but loops of elementwise code (which read any strides), is made in its part of the
   // reader's buffer (a strided window) and not copied there. A DenseNet block
   // concatenates each layer's new channels (a convolution's) to all
   // before them: its chain of concatenations becomes one buffer that the

@@ -72,9 +72,8 @@ RankedTensorType batchType(Value value, int64_t batch) {
 /// the batch's dimension alone.
 bool sparesBatchAxis(Value axis, int64_t rank) {
   std::optional<SmallVector<int64_t>> axes = constantInts(axis);
-  return axes && llvm::none_of(*axes, [&](int64_t a) {
-           return a == 0 || a == -rank;
-         });
+  return axes &&
+         llvm::none_of(*axes, [&](int64_t a) { return a == 0 || a == -rank; });
 }
 
 /// Whether `node`, whose data operands in `rows` are [N, ...] tensors of
@@ -93,9 +92,11 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   int64_t rank = cast<RankedTensorType>(results[0].getType()).getRank();
   // Every operand is an image tensor or a constant; `weights` the operand
   // indices that may be constants of any shape.
-  auto operandsAre = [&](ArrayRef<unsigned> images, ArrayRef<unsigned> weights) {
+  auto operandsAre = [&](ArrayRef<unsigned> images,
+                         ArrayRef<unsigned> weights) {
     for (auto [i, operand] : llvm::enumerate(inputs)) {
-      bool image = llvm::is_contained(images, i), weight = llvm::is_contained(weights, i);
+      bool image = llvm::is_contained(images, i),
+           weight = llvm::is_contained(weights, i);
       if (rows.contains(operand) ? !image : !(weight && isConstant(operand)))
         return false;
     }
@@ -167,7 +168,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
   void runOnOperation() override {
     numSplit = 0;
     numParts = 0;
-    if (auto budget = getOperation()->getAttrOfType<IntegerAttr>(kMicroBatchBytesAttr))
+    if (auto budget =
+            getOperation()->getAttrOfType<IntegerAttr>(kMicroBatchBytesAttr))
       microBatchBytes = budget.getInt();
     if (microBatchBytes <= 0)
       return;
@@ -219,8 +221,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     bool convolves = false;
     for (size_t i = start + 1; i < order.size(); ++i) {
       Operation *node = order[i];
-      bool readsImages = llvm::any_of(node->getOperands(),
-                                      [&](Value v) { return rows.contains(v); });
+      bool readsImages = llvm::any_of(
+          node->getOperands(), [&](Value v) { return rows.contains(v); });
       if (!readsImages)
         continue;
       if (!computesImagesApart(node, rows, batch))
@@ -233,12 +235,14 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       for (Value operand : tfg::getDataOperands(node))
         if (!rows.contains(operand))
           weights += std::max<int64_t>(tensorBytes(operand.getType()), 0);
-      int64_t made = tensorBytes(tfg::getDataResults(node)[0].getType()) / batch;
+      int64_t made =
+          tensorBytes(tfg::getDataResults(node)[0].getType()) / batch;
       if (weights > partImages(std::max(largest, made)) * made)
         break;
       front.nodes.push_back(node);
       OpKind kind = opKindOf(node);
-      convolves |= kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
+      convolves |=
+          kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
       for (Value operand : tfg::getDataOperands(node))
         if (rows.contains(operand)) {
           auto it = unread.find(operand);
@@ -313,21 +317,26 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       for (Operation *node : front.nodes) {
         Operation *copy = b.clone(*node, mapping);
         copy->setAttr(tfg::kNameAttr,
-                      b.getStringAttr(names.get((tfg::getNodeName(node) + suffix).str())));
+                      b.getStringAttr(
+                          names.get((tfg::getNodeName(node) + suffix).str())));
         for (Value result : tfg::getDataResults(copy))
           result.setType(partType(result.getType()));
       }
       cuts.push_back(mapping.lookup(front.cut));
     }
-    Value axis = createConstLike(b, cutNode, names.get((tfg::getNodeName(cutNode) + "/micro_batch_axis").str()),
-                                 DenseElementsAttr::get(RankedTensorType::get({}, i32), int32_t(0)))
-                     ->getResult(0);
+    Value axis =
+        createConstLike(
+            b, cutNode,
+            names.get((tfg::getNodeName(cutNode) + "/micro_batch_axis").str()),
+            DenseElementsAttr::get(RankedTensorType::get({}, i32), int32_t(0)))
+            ->getResult(0);
     cuts.push_back(axis);
     Operation *concat = createNodeLike(
         b, cutNode, "ConcatV2",
         names.get((tfg::getNodeName(cutNode) + "/micro_batches").str()),
         front.cut.getType(), cuts, {},
-        {b.getNamedAttr("T", TypeAttr::get(getElementTypeOrSelf(front.cut.getType()))),
+        {b.getNamedAttr(
+             "T", TypeAttr::get(getElementTypeOrSelf(front.cut.getType()))),
          b.getNamedAttr("N", b.getI64IntegerAttr(parts)),
          b.getNamedAttr("Tidx", TypeAttr::get(i32))});
     front.cut.replaceUsesWithIf(concat->getResult(0), [&](OpOperand &use) {
@@ -335,7 +344,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     });
     // The whole-batch front is dead now: erase it, last node first.
     for (Operation *node : llvm::reverse(front.nodes))
-      if (llvm::all_of(node->getResults(), [](Value r) { return r.use_empty(); }))
+      if (llvm::all_of(node->getResults(),
+                       [](Value r) { return r.use_empty(); }))
         node->erase();
     ++numSplit;
     numParts += parts;
