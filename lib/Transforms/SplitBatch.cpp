@@ -59,13 +59,11 @@ bool isConstant(Value value) {
   return producer && opKindOf(producer) == OpKind::Const;
 }
 
-/// An [N, ...] tensor of static shape.
-RankedTensorType batchType(Value value, int64_t batch) {
+/// Whether `value` is an [N, ...] tensor of static shape.
+bool isBatch(Value value, int64_t batch) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
-      type.getDimSize(0) != batch)
-    return {};
-  return type;
+  return type && type.hasStaticShape() && type.getRank() > 0 &&
+         type.getDimSize(0) == batch;
 }
 
 /// Whether the constant axis operand `axis` (of a tensor of `rank`) leaves
@@ -87,7 +85,7 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   OperandRange inputs = tfg::getDataOperands(node);
   ResultRange results = tfg::getDataResults(node);
   if (results.empty() ||
-      llvm::any_of(results, [&](Value r) { return !batchType(r, batch); }))
+      llvm::any_of(results, [&](Value r) { return !isBatch(r, batch); }))
     return false;
   int64_t rank = cast<RankedTensorType>(results[0].getType()).getRank();
   // Every operand is an image tensor or a constant; `weights` the operand
@@ -152,7 +150,7 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
 
 struct Front {
   Operation *feed = nullptr;
-  /// The front's nodes, in topological order.
+  /// The front's nodes, in topological order, up to the cut's.
   SmallVector<Operation *> nodes;
   /// The one tensor that carries the front on.
   Value cut;
@@ -198,18 +196,19 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       return std::nullopt;
     int64_t batch = feedType.getDimSize(0);
     DenseSet<Value> rows = {images};
-    DenseMap<Operation *, size_t> position;
-    for (auto [i, node] : llvm::enumerate(order))
-      position[node] = i;
-    // Image tensors not yet read by every reader: the front is cut where
-    // one alone is left.
-    DenseMap<Value, unsigned> unread = {{images, 0}};
-    for (Operation *reader : images.getUsers())
-      if (position.lookup(reader) > start)
-        ++unread[images];
-    Front front, best;
+    // Image tensors not yet read by every reader (all of which come later
+    // in the order): the front is cut where one alone is left.
+    DenseMap<Value, unsigned> unread;
+    auto addReaders = [&](Value value) {
+      if (!value.use_empty())
+        unread[value] = std::distance(value.use_begin(), value.use_end());
+    };
+    addReaders(images);
+    Front front;
     front.feed = feed;
-    int64_t largest = tensorBytes(feedType) / batch, bestLargest = 0;
+    // The nodes up to the best cut so far, and its largest tensor.
+    size_t cutNodes = 0;
+    int64_t largest = tensorBytes(feedType) / batch, cutLargest = 0;
     // The largest divisor of the batch below it whose images of the
     // largest tensor fit the budget (1 when none does).
     auto partImages = [&](int64_t largest) {
@@ -252,9 +251,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       for (Value result : tfg::getDataResults(node)) {
         rows.insert(result);
         largest = std::max(largest, tensorBytes(result.getType()) / batch);
-        unsigned readers = std::distance(result.use_begin(), result.use_end());
-        if (readers)
-          unread[result] = readers;
+        addReaders(result);
       }
       if (unread.size() != 1 || !convolves)
         continue;
@@ -262,17 +259,15 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       if (tensorBytes(carried.getType()) / batch < microBatchBytes / 8)
         continue;
       front.cut = carried;
-      best = front;
-      bestLargest = largest;
+      cutNodes = front.nodes.size();
+      cutLargest = largest;
     }
-    if (!best.cut)
+    if (!front.cut)
       return std::nullopt;
-    best.partImages = partImages(bestLargest);
-    // Nodes past the cut in the order whose results the front does not
-    // need are not part of it.
-    auto cutAt = llvm::find(best.nodes, best.cut.getDefiningOp());
-    best.nodes.erase(std::next(cutAt), best.nodes.end());
-    return best;
+    // The nodes past the cut are not part of the front.
+    front.nodes.resize(cutNodes);
+    front.partImages = partImages(cutLargest);
+    return front;
   }
 
   void split(Front &front, NameUniquer &names) {
