@@ -1213,7 +1213,16 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                         // VALID, uneven padding.
                         {1, 35, 35, 48, 64, 5, 5, 2, 2, 2, 2},
                         {2, 12, 13, 16, 24, 5, 5, 0, 0, 0, 0},
-                        {1, 9, 10, 32, 16, 5, 5, 3, 1, 0, 4}};
+                        {1, 9, 10, 32, 16, 5, 5, 3, 1, 0, 4},
+                        // Input channels ending in a part vector (20: 4
+                        // lanes of the last with AVX2 and AVX-512; 40: 8
+                        // with AVX-512), read masked and padded with
+                        // zeros: 3x3 (F(4x4) and F(2x2)), 1x7, 5x5.
+                        {2, 10, 9, 20, 16, 3, 3, 1, 1, 1, 1},
+                        {1, 12, 12, 40, 32, 3, 3, 1, 1, 1, 1},
+                        {1, 5, 6, 20, 32, 3, 3, 1, 1, 1, 1},
+                        {1, 17, 17, 20, 32, 1, 7, 0, 3, 0, 3},
+                        {2, 12, 13, 40, 16, 5, 5, 0, 0, 0, 0}};
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 2, 2, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 2, 2, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 3, 32));
@@ -1222,11 +1231,16 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::applies(7, 7, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::applies(1, 7, 1, 2, 1, 1, 16, 16));
   EXPECT_TRUE(tfc::winograd::applies(7, 1, 1, 1, 1, 1, 16, 16));
+  // Input channels: a part vector after a whole one or more (not fewer
+  // than one vector); output channels: whole vectors only.
+  EXPECT_TRUE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 20, 16));
+  EXPECT_FALSE(tfc::winograd::applies(3, 3, 1, 1, 1, 1, 16, 20));
   // Only F(4x4, 3x3) computes gradients.
   EXPECT_TRUE(tfc::winograd::appliesToGradients(3, 3, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(5, 5, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(1, 3, 1, 1, 1, 1, 16, 16));
   EXPECT_FALSE(tfc::winograd::appliesToGradients(7, 1, 1, 1, 1, 1, 16, 16));
+  EXPECT_FALSE(tfc::winograd::appliesToGradients(3, 3, 1, 1, 1, 1, 20, 16));
   // Too few tiles (3x2) to repay the filter's transform; too many
   // channels for the transformed filter (36 MiB) to stay in a 32 MiB
   // cache, not in a 480 MiB one.

@@ -42,7 +42,10 @@
 // here (oneDNN's kernels compute them).
 //
 // Transforms work on one register's vector of channels at a time (16 with
-// AVX-512, 8 otherwise), so both channel counts must be multiples of it.
+// AVX-512, 8 otherwise). The output channels must be a multiple of it;
+// the forward convolution's input channels may end in a part vector, read
+// with a masked load and padded with zeros up to a whole one (the
+// gradients' must be whole vectors too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,13 +70,13 @@ struct Geometry {
 };
 
 /// Whether an algorithm computes this convolution: a 3x3, 5x5, 1x3, 3x1,
-/// 1x7 or 7x1 filter, stride 1, no dilation, channel counts multiples of
-/// the vector width.
+/// 1x7 or 7x1 filter, stride 1, no dilation, at least one vector of
+/// input channels, output channels a multiple of the vector width.
 bool applies(int64_t kh, int64_t kw, int64_t strideH, int64_t strideW,
              int64_t dilationH, int64_t dilationW, int64_t c, int64_t k);
 
 /// Whether it computes this convolution's gradients: `applies`, for a 3x3
-/// filter.
+/// filter and input channels a multiple of the vector width.
 bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
                         int64_t strideW, int64_t dilationH, int64_t dilationW,
                         int64_t c, int64_t k);
