@@ -761,12 +761,18 @@ bool paysWithAvx512(const Geometry &g, int64_t cacheBytes) {
   // transformed filter twice over (the Intel machine's, 480 MiB), the
   // blocks read it from there: 512 x 512 channels on 28 x 28 images took
   // 7.9 ms against oneDNN's 11.1 at batch 1 (49 tiles), 219 against 360 at
-  // batch 32, and VGG16's step at batch 1 7% less.
-  if (g.kh == 3 && g.kw == 3)
-    return Tiling<Square3x3>(g).tiles >= 32 &&
+  // batch 32, and VGG16's step at batch 1 7% less. Where the FMAs are
+  // 512 bits wide (the AMD Zen 5 machine), 16 tiles of 256 x 256
+  // channels (a 14 x 14 image at batch 1) pay too: ResNet-152's step at
+  // batch 1 took 5% less, ResNet-50's 2%; 16 tiles of 128 x 32 (DenseNet)
+  // lost 3%.
+  if (g.kh == 3 && g.kw == 3) {
+    int64_t tiles = Tiling<Square3x3>(g).tiles;
+    return (tiles >= 32 || (tiles >= 16 && g.c * g.k >= 256 * 256)) &&
            (g.c * g.k <= 256 * 256 ||
             2 * transformedFilterSize(g) * int64_t(sizeof(float)) <=
                 cacheBytes);
+  }
   // The others, measured on the Intel AVX-512 machine (two threads, the
   // filter transformed once; docs/benchmarks.md) against oneDNN's brgemm
   // convolutions, which ran them at 300-330 GFLOP/s: InceptionV3's at
