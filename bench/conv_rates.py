@@ -134,11 +134,11 @@ def tf_worker(args):
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import numpy as np
     import tensorflow as tf
+    import models
     meta = json.load(open(os.path.join(args.dir, "model.json")))
     x = np.load(os.path.join(args.dir, "x.npy"))
-    graph_def = tf.compat.v1.GraphDef()
-    with open(os.path.join(args.dir, "frozen.pb"), "rb") as f:
-        graph_def.ParseFromString(f.read())
+    sess, graph_def = models.frozen_session(os.path.join(args.dir, "frozen.pb"),
+                                            args.threads)
     nodes = {n.name: n for n in graph_def.node}
 
     def constant_shape(name):
@@ -151,12 +151,6 @@ def tf_worker(args):
             return None
         return [d.size for d in node.attr["value"].tensor.tensor_shape.dim]
 
-    g = tf.Graph()
-    with g.as_default():
-        tf.compat.v1.import_graph_def(graph_def, name="")
-    config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
-                                      inter_op_parallelism_threads=args.threads)
-    sess = tf.compat.v1.Session(graph=g, config=config)
     feeds = {meta["feed"] + ":0": x}
     sess.run(meta["fetch"], feeds)  # Warm-up: grappler's rewrites, primitives.
     options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)

@@ -113,6 +113,22 @@ def build(name, batch):
     return graph_def, frozen.inputs[0].name, frozen.outputs[0].name, fn, shape
 
 
+def frozen_session(path, threads):
+    """A TensorFlow session on the frozen graph at `path`, with `threads`
+    intra- and inter-op threads (the same as the compiled program's
+    --threads), and the graph's GraphDef: how the benchmarks run
+    TensorFlow's session.run."""
+    graph_def = tf.compat.v1.GraphDef()
+    with open(path, "rb") as f:
+        graph_def.ParseFromString(f.read())
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.compat.v1.import_graph_def(graph_def, name="")
+    config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
+                                      inter_op_parallelism_threads=threads)
+    return tf.compat.v1.Session(graph=graph, config=config), graph_def
+
+
 def float64_output(name, x):
     """Model `name`'s output for x computed in float64 with the float32
     model's weights: the answer that TensorFlow's and tfc's float32

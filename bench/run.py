@@ -102,15 +102,7 @@ def worker(args):
     meta = json.load(open(os.path.join(args.dir, "model.json")))
     x = np.load(os.path.join(args.dir, "x.npy"))
     if args.worker == "session":
-        graph_def = tf.compat.v1.GraphDef()
-        with open(os.path.join(args.dir, "frozen.pb"), "rb") as f:
-            graph_def.ParseFromString(f.read())
-        g = tf.Graph()
-        with g.as_default():
-            tf.compat.v1.import_graph_def(graph_def, name="")
-        config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
-                                          inter_op_parallelism_threads=args.threads)
-        sess = tf.compat.v1.Session(graph=g, config=config)
+        sess, _ = models.frozen_session(os.path.join(args.dir, "frozen.pb"), args.threads)
         feeds = {meta["feed"] + ":0": x}
         step = lambda: sess.run(meta["fetch"], feeds)  # noqa: E731
     else:

@@ -62,15 +62,9 @@ def tf_worker(args):
     import numpy as np
     import tensorflow as tf
     feed, fetch = feed_and_fetch(args.model)
-    graph_def = tf.compat.v1.GraphDef()
-    with open(os.path.join(CORPUS, args.model, "frozen.pb"), "rb") as f:
-        graph_def.ParseFromString(f.read())
-    graph = tf.Graph()
-    with graph.as_default():
-        tf.compat.v1.import_graph_def(graph_def, name="")
-    config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
-                                      inter_op_parallelism_threads=args.threads)
-    session = tf.compat.v1.Session(graph=graph, config=config)
+    import models
+    session, _ = models.frozen_session(os.path.join(CORPUS, args.model, "frozen.pb"),
+                                       args.threads)
     feeds = {feed["tensor"]: np.load(os.path.join(CORPUS, args.model, feed["npy"]))}
     level = getattr(tf.compat.v1.RunOptions, args.tf_worker)
     options = tf.compat.v1.RunOptions(trace_level=level)
