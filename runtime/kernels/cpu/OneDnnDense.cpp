@@ -44,7 +44,12 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 using DenseParams = tfc_dense_params;
 
-/// Whether tfc_cpu_matmul_f32 computes the product faster: one too small
+/// Whether tfc_cpu_matmul_f32 computes the product faster: a product of
+/// one row (a batch-1 dense layer: a matrix-vector product, which the
+/// brgemm kernels compute one row of their tiles at a time; on the AMD
+/// Zen 5 machine bench/gemm.py's 1 x 784 x 256 ran at 0.81-0.89 of
+/// sgemm's rate in four runs of six through the primitive, 0.95-1.00 in
+/// three through sgemm, figures that move by a third between runs), one too small
 /// to repay a primitive call (those it gives to Eigen's kernels), or one
 /// of many rows by a matrix of 16 MiB or more, which sgemm's packing runs
 /// at 1.05-1.08x the primitive's rate (on AVX-512 with two threads:
@@ -60,7 +65,7 @@ using DenseParams = tfc_dense_params;
 /// the output that sgemm's route adds, so it keeps those.
 bool sgemmIsFaster(const DenseParams &p) {
   bool bare = !p.has_bias && !p.residual && p.activation == TFC_ACTIVATION_NONE;
-  return p.m * p.n * p.k < 16384 ||
+  return p.m == 1 || p.m * p.n * p.k < 16384 ||
          (p.m >= 1024 && p.k * p.n >= (int64_t(4) << 20)) ||
          (bare && p.m >= 1024 && p.n >= 1024);
 }
