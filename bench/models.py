@@ -101,6 +101,10 @@ def concrete_function(name, batch):
     model, shape = MODELS[name]()
     fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
         tf.TensorSpec((batch,) + shape, tf.float32, name="x"))
+    # The function holds the model's variables weakly: it keeps the model,
+    # or they may be collected before it is frozen or called
+    # (ResNet152V2's were).
+    fn.keras_model = model
     return fn, shape
 
 
