@@ -45,6 +45,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import machine  # noqa: E402
+import trace_compare  # noqa: E402
 
 CONVOLUTIONS = ("Conv2D", "DepthwiseConv2dNative")
 
@@ -103,17 +104,17 @@ def tfc_side(args, d, meta, work):
     if args.micro_batch_bytes is not None:
         flags += ["--micro-batch-bytes", str(args.micro_batch_bytes)]
     for extra, out in ((["--emit", "mlir"], mlir), ([], program)):
-        subprocess.run([args.tfc, "compile", graph] + flags + extra + ["-o", out], check=True)
-    trace = os.path.join(work, "trace.json")
-    subprocess.run([program, "--input", "%s=%s" % (meta["feed"], os.path.join(d, "x.npy")),
-                    "--steps", str(args.steps), "--threads", str(args.threads),
-                    "--trace", trace], check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    events = [e for e in json.load(open(trace))["traceEvents"] if e.get("ph") == "X"]
-    steps = sorted((e for e in events if e["name"].startswith("step ")),
-                   key=lambda e: e["ts"])
-    first_end = steps[0]["ts"] + steps[0]["dur"]
-    nodes = [e for e in events if not e["name"].startswith("step ") and e["ts"] >= first_end]
+        try:
+            failed = subprocess.run([args.tfc, "compile", graph] + flags + extra
+                                    + ["-o", out]).returncode
+        except OSError as e:
+            sys.exit("conv_rates.py: --tfc %s: %s" % (args.tfc, e.strerror))
+        if failed:
+            sys.exit("conv_rates.py: %s: tfc compile failed (its error above)" % graph)
+    feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
+    nodes = [e for _, events in trace_compare.traced_steps(
+                 program, [feed], args.steps, args.threads, os.path.join(work, "trace.json"))
+             for e in events]
     members = {e["name"]: e.get("args", {}).get("fused", e["name"]).split(",") for e in nodes}
     best = fastest_per_node((e["name"], e["dur"] / 1e6) for e in nodes)
     convs = tfc_convolutions(mlir)

@@ -26,23 +26,23 @@ import tempfile
 
 
 def traced_steps(program, feeds, steps, threads, out):
-    """The nodes' (name, op kind, duration in us) of each step after the
-    first, and each such step's duration."""
+    """Each step after the first: its duration in us, and its nodes' trace
+    events (name, op kind in "cat", "dur" in us, a fused group's members
+    in args["fused"])."""
     inputs = [a for f in feeds for a in ("--input", f)]
     run = subprocess.run([program] + inputs + ["--steps", str(steps),
                                                "--threads", str(threads), "--trace", out],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if run.returncode != 0:
         last = run.stderr.strip().splitlines()[-1:] or ["exit %d" % run.returncode]
-        sys.exit("trace_compare.py: %s: %s" % (program, last[0]))
+        sys.exit("%s: %s: %s" % (os.path.basename(sys.argv[0]), program, last[0]))
     events = [e for e in json.load(open(out))["traceEvents"] if e.get("ph") == "X"]
     step_events = sorted((e for e in events if e["name"].startswith("step ")),
                          key=lambda e: e["ts"])[1:]
     nodes = [e for e in events if not e["name"].startswith("step ")]
     for step in step_events:
         end = step["ts"] + step["dur"]
-        yield step["dur"], [(e["name"], e.get("cat", ""), e["dur"])
-                            for e in nodes if step["ts"] <= e["ts"] < end]
+        yield step["dur"], [e for e in nodes if step["ts"] <= e["ts"] < end]
 
 
 def main():
@@ -71,9 +71,10 @@ def main():
                 for duration, nodes in traced_steps(p, args.input, args.steps,
                                                     args.threads, out):
                     steps[p].append(duration)
-                    for name, kind, us in nodes:
+                    for e in nodes:
+                        name, us = e["name"], e["dur"]
                         fastest[p][name] = min(fastest[p].get(name, us), us)
-                        kinds[name] = kind
+                        kinds[name] = e.get("cat", "")
     by_kind = {p: collections.defaultdict(float) for p in programs}
     for p in programs:
         for name, us in fastest[p].items():
