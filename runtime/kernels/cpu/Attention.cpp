@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NativeVector.h"
 #include "Parallel.h"
 #include "RegisterTile.h"
 #include "Runtime.h"
@@ -51,13 +52,10 @@ inline void storeVec(float *p, Vec v) { tfc::vector_math::store8(p, v); }
 inline Vec splatVec(float x) { return tfc::vector_math::splat8(x); }
 #endif
 constexpr int64_t kLanes = sizeof(Vec) / sizeof(float);
+static_assert(kLanes == tfc::kNativeLanes, "rows are padded to native vectors");
 constexpr int kMaxRows = 4;
 /// Rows of scores a thread computes at a time: 64 x 128 scores are 32 KiB.
 constexpr int64_t kBlockRows = 64;
-
-int64_t roundUp(int64_t n, int64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
 
 /// out[i][c + j * kLanes ...] = sum_t left[i][t] * right[t][c + j * kLanes ...]
 /// for R rows and J vectors of columns: left is [R][depth] with rows
@@ -224,7 +222,7 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
   // Scores [m, n] = Q [m, depth] x Kᵀ [depth, n]; context [m, width] =
   // softmax(scores) [m, n] x V [n, width].
   const int64_t m = s.m, n = s.n, depth = s.k, width = c.n;
-  const int64_t keyColumns = roundUp(n, kLanes), valueColumns = roundUp(width, kLanes);
+  const int64_t keyColumns = tfc::roundUpToVectors(n), valueColumns = tfc::roundUpToVectors(width);
   const float factor = scale ? *scale : 1.f;
   const int64_t batches = s.batches();
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;

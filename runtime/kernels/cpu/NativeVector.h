@@ -44,6 +44,11 @@ inline __m256i firstLanesMask(int64_t lanes) {
 }
 #endif
 
+/// n rounded up to whole vectors (a multiple of kNativeLanes).
+inline int64_t roundUpToVectors(int64_t n) {
+  return (n + kNativeLanes - 1) / kNativeLanes * kNativeLanes;
+}
+
 inline NativeFloats loadNative(const float *p) {
   return *reinterpret_cast<const detail::UnalignedNativeFloats *>(p);
 }

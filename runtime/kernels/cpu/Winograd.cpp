@@ -364,9 +364,7 @@ inline Vec maskedLoad(const float *p, int32_t mask) {
 /// whole vectors. The rounding's channels are zeros in both, so they add
 /// nothing to the sums. (EfficientNetV2's 3x3 convolutions take 24, 40
 /// and 56 channels, whole vectors with AVX2 and not with AVX-512.)
-inline int64_t paddedDepth(int64_t c) {
-  return (c + kLanes - 1) / kLanes * kLanes;
-}
+inline int64_t paddedDepth(int64_t c) { return roundUpToVectors(c); }
 
 /// Where an output tile lies: its image and its top-left output position.
 struct TileOrigin {
