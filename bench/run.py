@@ -41,6 +41,13 @@ For each model and batch size (models.py builds them, fixed seeds):
      step time, throughput, tfc's speedup, compile time, program size and
      arena size and peak RSS.
 
+A model that fails (its output differs, a step fails, or a process is
+killed, as models.py --float64 is for memory at batch 32 by the largest)
+is named on stderr as it fails and the run goes on to the next: a run
+over many models takes hours, and one failure should not lose the rows
+measured before it. The table then holds the models that passed, and
+the run exits 1 after it with one line per failure.
+
 TensorFlow runs with oneDNN on (its default) and the same intra- and
 inter-op thread count as the program's --threads. Needs tensorflow-cpu
 ==2.21.0 and numpy; tfc itself never does.
@@ -50,6 +57,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -181,17 +189,42 @@ def main():
     unknown = [m for m in models.split(",") if m not in catalog.BY_NAME]
     if unknown:
         sys.exit("run.py: --models: unknown model %s (see bench/catalog.py)" % unknown[0])
-    rows = []
+    rows, failures = [], []
     for model in models.split(","):
         for batch in map(int, args.batches.split(",")):
             d = os.path.join(work, "%s_b%d" % (model, batch))
-            meta = build_model(model, batch, d)
-            program = os.path.join(d, "program")
-            compile_s = compile_model(args.tfc, d, meta, program)
-            diff = check_output(args.npy_compare, d, meta, program)
-            rows.append(time_model(d, meta, program, runners, args.threads, args.rounds)
-                        + (compile_s, diff))
-    print_table(rows, runners, args.threads, args.rounds)
+            try:
+                meta = build_model(model, batch, d)
+                program = os.path.join(d, "program")
+                compile_s = compile_model(args.tfc, d, meta, program)
+                diff = check_output(args.npy_compare, d, meta, program)
+                rows.append(time_model(d, meta, program, runners, args.threads,
+                                       args.rounds) + (compile_s, diff))
+            except (subprocess.CalledProcessError, SystemExit) as e:
+                failures.append("%s batch %d: %s" % (model, batch, why_failed(e)))
+                print("failed: " + failures[-1], file=sys.stderr, flush=True)
+    if rows:
+        print_table(rows, runners, args.threads, args.rounds)
+    if failures:
+        sys.exit("run.py: %d of %d failed:\n%s" % (
+            len(failures), len(failures) + len(rows), "\n".join(failures)))
+
+
+def why_failed(e):
+    """One line on a model's failure: SystemExit's message (an output
+    that differs, a measurement that failed), or the process that failed
+    and how (a signal by its name: SIGKILL is most often memory)."""
+    if isinstance(e, SystemExit):
+        return str(e.code).splitlines()[0]
+    cmd = e.cmd if isinstance(e.cmd, list) else [str(e.cmd)]
+    # The script a Python process ran, else the program.
+    name = next((os.path.basename(a) for a in cmd if a.endswith(".py")),
+                os.path.basename(cmd[0]))
+    if e.returncode < 0:
+        how = "killed by %s" % signal.Signals(-e.returncode).name
+    else:
+        how = "exit status %d" % e.returncode
+    return "%s %s" % (name, how)
 
 
 def build_model(model, batch, d):
