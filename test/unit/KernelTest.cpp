@@ -1252,10 +1252,17 @@ TEST_P(KernelTest, WinogradMatchesReference) {
                                             480 * kMiB));
   EXPECT_TRUE(tfc::winograd::paysWithAvx512({64, 16, 16, 32, 64, 16, 16, 1, 1, 3, 3}, 0));
   // 16 tiles (a 14 x 14 image at batch 1) pay with 256 x 256 channels
-  // (ResNet's), not with 128 x 32 (DenseNet's).
-  EXPECT_TRUE(tfc::winograd::paysWithAvx512({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}, 0));
+  // (ResNet's), not with 128 x 32 (DenseNet's), on AMD's processors
+  // (fewTiles); on Intel's they do not pay.
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}, 0,
+                                            /*fewTiles=*/true));
+  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3},
+                                             480 * kMiB, /*fewTiles=*/false));
   EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 14, 14, 128, 32, 14, 14, 1, 1, 3, 3},
-                                             480 * kMiB));
+                                             480 * kMiB, /*fewTiles=*/true));
+  // 32 tiles pay on either.
+  EXPECT_TRUE(tfc::winograd::paysWithAvx512({2, 14, 14, 256, 256, 14, 14, 1, 1, 3, 3}, 0,
+                                            /*fewTiles=*/false));
   // Too few tiles (1) to repay reading the transformed filter, even of
   // F(2x2, 3x3) (4); at 7 x 7 F(2x2, 3x3)'s 16 tiles pay with many
   // channels (F(4x4, 3x3) would have 4, and the gradients' are not

@@ -750,7 +750,16 @@ int64_t lastLevelCacheBytes() {
   return bytes;
 }
 
-bool paysWithAvx512(const Geometry &g, int64_t cacheBytes) {
+bool fewTilesPay() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool amd = __builtin_cpu_is("amd");
+  return amd;
+#else
+  return false;
+#endif
+}
+
+bool paysWithAvx512(const Geometry &g, int64_t cacheBytes, bool fewTiles) {
   // Measured on AVX-512 with one thread (the AMD machine): 32 tiles or
   // more beat oneDNN at up to 256 x 256 channels; 16 tiles of 256 x 256
   // (a 14x14 image) about tie; with 512 x 512 channels the transformed
@@ -763,10 +772,19 @@ bool paysWithAvx512(const Geometry &g, int64_t cacheBytes) {
   // 512 bits wide (the AMD Zen 5 machine), 16 tiles of 256 x 256
   // channels (a 14 x 14 image at batch 1) pay too: ResNet-152's step at
   // batch 1 took 5% less, ResNet-50's 2%; 16 tiles of 128 x 32 (DenseNet)
-  // lost 3%.
+  // lost 3%. On an Intel Xeon of 512-bit FMAs too (Sapphire Rapids'
+  // flags, 2 MiB of L2 a core), the same 16 tiles lost: ResNet-101's step
+  // at batch 1 took 9% more (50.3 ms against 46.3), ResNet-152's 12%
+  // (77.4 against 68.9). With 16 tiles the transform's 36 products have
+  // 16 rows each, and each call streams the whole transformed filter (9
+  // MiB for 256 x 256 channels) from the last-level cache for them; AMD's
+  // cache (a CCX's, beside its cores) seems to feed a core faster than
+  // the mesh of Intel's server processors does. One machine of each was
+  // measured: the rule follows the vendor (fewTiles).
   if (g.kh == 3 && g.kw == 3) {
     int64_t tiles = Tiling<Square3x3>(g).tiles;
-    return (tiles >= 32 || (tiles >= 16 && g.c * g.k >= 256 * 256)) &&
+    return (tiles >= 32 ||
+            (fewTiles && tiles >= 16 && g.c * g.k >= 256 * 256)) &&
            (g.c * g.k <= 256 * 256 ||
             2 * transformedFilterSize(g) * int64_t(sizeof(float)) <=
                 cacheBytes);

@@ -85,14 +85,21 @@ bool appliesToGradients(int64_t kh, int64_t kw, int64_t strideH,
 /// does not).
 int64_t lastLevelCacheBytes();
 
+/// Whether 16 tiles of a 3x3 filter with many channels (a 14 x 14 image
+/// at batch 1) repay reading the transformed filter on this processor:
+/// on AMD's, not on Intel's (see paysWithAvx512).
+bool fewTilesPay();
+
 /// Whether it pays, with AVX-512, for a convolution of this geometry on a
 /// machine whose last-level cache has `cacheBytes`: enough tiles to repay
 /// transforming the filter at each call (and to repay reading the
-/// transformed filter), and for 3x3 filters a transformed filter (36 c x
-/// k matrices) that stays in the cache while the tiles go by; elsewhere
-/// oneDNN's direct convolution is faster.
+/// transformed filter; 16 tiles of a 3x3 filter only where `fewTiles`),
+/// and for 3x3 filters a transformed filter (36 c x k matrices) that
+/// stays in the cache while the tiles go by; elsewhere oneDNN's direct
+/// convolution is faster.
 bool paysWithAvx512(const Geometry &g,
-                    int64_t cacheBytes = lastLevelCacheBytes());
+                    int64_t cacheBytes = lastLevelCacheBytes(),
+                    bool fewTiles = fewTilesPay());
 
 /// Whether it pays with AVX2 (eight-channel vectors): enough tiles to
 /// repay reading the transformed filter, four times the filter's size.
