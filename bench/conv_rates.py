@@ -3,6 +3,7 @@
 
     python bench/conv_rates.py DIR [--tfc build/bin/tfc] [--threads 2]
                                    [--steps 4] [--micro-batch-bytes N]
+                                   [--nodes N]
 
 DIR is a model directory of bench/run.py (`--work DIR` keeps them:
 frozen.pb, x.npy, model.json). Issue 21 lets a model whose time is one
@@ -29,7 +30,10 @@ times overlap, and their sum exceeds its step; on a chain of layers
 A convolution's FLOPs are direct convolution's (2 x outputs x window x
 input channels, without the window's input channels for a depthwise one),
 whatever algorithm computes it: Winograd's show as more than the peak.
-The peak is bench/machine.py's, measured. Needs tensorflow-cpu==2.21.0 and
+The peak is bench/machine.py's, measured. With --nodes N, each
+system's N slowest convolution nodes follow its table, with their shapes
+(tfc's: input, filter and output of each convolution of the group) and
+rates: where one system's layer is slower than the other's. Needs tensorflow-cpu==2.21.0 and
 numpy for the TensorFlow side; tfc itself never does.
 """
 
@@ -72,7 +76,7 @@ NODE = re.compile(r'= (Conv2D|DepthwiseConv2dNative)\(.*? name\("([^"]+)"\).*'
 
 
 def tfc_convolutions(mlir):
-    """name -> (class, FLOPs) of every convolution in a graph's IR."""
+    """name -> (class, FLOPs, shapes) of every convolution in a graph's IR."""
     convs = {}
     with open(mlir) as f:
         for line in f:
@@ -84,7 +88,9 @@ def tfc_convolutions(mlir):
                                      for i in (3, 4, 5))
             kh, kw = window[0], window[1]
             convs[name] = (conv_class(kind, kh, kw),
-                           conv_flops(kind, kh, kw, shape_in[-1], out))
+                           conv_flops(kind, kh, kw, shape_in[-1], out),
+                           "%s %s, %s -> %s" % (conv_class(kind, kh, kw), m.group(3),
+                                                m.group(4), m.group(5)))
     return convs
 
 
@@ -119,15 +125,18 @@ def tfc_side(args, d, meta, work):
     best = fastest_per_node((e["name"], e["dur"] / 1e6) for e in nodes)
     convs = tfc_convolutions(mlir)
     classes = collections.defaultdict(lambda: [0.0, 0, 0])
+    slowest = []
     for name, seconds in best.items():
-        inside = [convs[m] for m in members[name] if m in convs]
+        inside = [m for m in members[name] if m in convs]
         if not inside:
             continue
-        row = classes[" + ".join(c for c, _ in inside)]
+        row = classes[" + ".join(convs[m][0] for m in inside)]
+        flops = sum(convs[m][1] for m in inside)
         row[0] += seconds
-        row[1] += sum(f for _, f in inside)
+        row[1] += flops
         row[2] += 1
-    return classes, sum(best.values())
+        slowest.append((seconds, flops, name, " + ".join(convs[m][2] for m in inside)))
+    return classes, sum(best.values()), sorted(slowest, reverse=True)
 
 
 def tf_worker(args):
@@ -185,15 +194,21 @@ def tf_worker(args):
             continue
         kind = "DepthwiseConv2dNative" if "Depthwise" in label.group(2) else "Conv2D"
         convs[name] = (conv_class(kind, window[0], window[1]),
-                       conv_flops(kind, window[0], window[1], window[2], shapes[name]))
+                       conv_flops(kind, window[0], window[1], window[2], shapes[name]),
+                       "%s %s -> %s" % (conv_class(kind, window[0], window[1]),
+                                        "x".join(map(str, window)),
+                                        "x".join(map(str, shapes[name]))))
     best = fastest_per_node(samples)
     classes = collections.defaultdict(lambda: [0.0, 0, 0])
-    for name, (cls, flops) in convs.items():
+    slowest = []
+    for name, (cls, flops, described) in convs.items():
         row = classes[cls]
         row[0] += best[name]
         row[1] += flops
         row[2] += 1
-    print(json.dumps({"classes": classes, "total": sum(best.values())}))
+        slowest.append((best[name], flops, name, described))
+    print(json.dumps({"classes": classes, "total": sum(best.values()),
+                      "slowest": sorted(slowest, reverse=True)[:args.nodes]}))
 
 
 def print_rows(title, classes, total, peak):
@@ -209,6 +224,17 @@ def print_rows(title, classes, total, peak):
               % (name, n, s * 1e3, f / 1e9, rate, 100 * rate / peak))
 
 
+def print_slowest(title, slowest, peak):
+    """The rows of --nodes: (seconds, FLOPs, node, shapes), slowest first."""
+    print("\n%s: the %d slowest convolution nodes\n" % (title, len(slowest)))
+    print("| node | convolutions | ms | GFLOP/s | of peak |")
+    print("|---|---|---:|---:|---:|")
+    for seconds, flops, name, described in slowest:
+        rate = flops / seconds / 1e9 if seconds else 0.0
+        print("| %s | %s | %.2f | %.0f | %.0f%% |"
+              % (name, described, seconds * 1e3, rate, 100 * rate / peak))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", help="a model directory of bench/run.py --work")
@@ -217,10 +243,14 @@ def main():
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--micro-batch-bytes", type=int, default=None,
                         help="tfc compile's (default: its own)")
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="also list each system's N slowest convolution nodes")
     parser.add_argument("--tf-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.steps < 2:
         sys.exit("conv_rates.py: --steps must be at least 2 (the first is left out)")
+    if args.nodes < 0:
+        sys.exit("conv_rates.py: --nodes must be 0 or more")
     d = os.path.abspath(args.dir)
     if args.tf_worker:
         args.dir = d
@@ -235,13 +265,18 @@ def main():
     print("%s at batch %d, %d thread(s), %d steps (the first left out)"
           % (meta["model"], meta["batch"], args.threads, args.steps))
     with tempfile.TemporaryDirectory(prefix="tfc-conv-rates-") as work:
-        classes, total = tfc_side(args, d, meta, work)
+        classes, total, slowest = tfc_side(args, d, meta, work)
     print_rows("tfc", classes, total, info["peak_gflops"])
+    if args.nodes:
+        print_slowest("tfc", slowest[:args.nodes], info["peak_gflops"])
     tf = subprocess.run([sys.executable, os.path.abspath(__file__), d, "--tf-worker",
-                         "--threads", str(args.threads), "--steps", str(args.steps)],
+                         "--threads", str(args.threads), "--steps", str(args.steps),
+                         "--nodes", str(args.nodes)],
                         check=True, capture_output=True, text=True)
     result = json.loads(tf.stdout.strip().splitlines()[-1])
     print_rows("TensorFlow session.run", result["classes"], result["total"], info["peak_gflops"])
+    if args.nodes:
+        print_slowest("TensorFlow session.run", result["slowest"], info["peak_gflops"])
 
 
 if __name__ == "__main__":
