@@ -33,8 +33,9 @@ whatever algorithm computes it: Winograd's show as more than the peak.
 The peak is bench/machine.py's, measured. With --nodes N, each
 system's N slowest convolution nodes follow its table, with their shapes
 (tfc's: input, filter and output of each convolution of the group) and
-rates: where one system's layer is slower than the other's. Needs tensorflow-cpu==2.21.0 and
-numpy for the TensorFlow side; tfc itself never does.
+rates: where one system's layer is slower than the other's. Needs
+tensorflow-cpu==2.21.0 and numpy for the TensorFlow side; tfc itself
+never does.
 """
 
 import argparse
@@ -87,10 +88,9 @@ def tfc_convolutions(mlir):
             shape_in, window, out = ([int(d) for d in m.group(i).split("x")]
                                      for i in (3, 4, 5))
             kh, kw = window[0], window[1]
-            convs[name] = (conv_class(kind, kh, kw),
-                           conv_flops(kind, kh, kw, shape_in[-1], out),
-                           "%s %s, %s -> %s" % (conv_class(kind, kh, kw), m.group(3),
-                                                m.group(4), m.group(5)))
+            cls = conv_class(kind, kh, kw)
+            convs[name] = (cls, conv_flops(kind, kh, kw, shape_in[-1], out),
+                           "%s %s, %s -> %s" % (cls, m.group(3), m.group(4), m.group(5)))
     return convs
 
 
@@ -193,10 +193,9 @@ def tf_worker(args):
         if not window or len(window) != 4:
             continue
         kind = "DepthwiseConv2dNative" if "Depthwise" in label.group(2) else "Conv2D"
-        convs[name] = (conv_class(kind, window[0], window[1]),
-                       conv_flops(kind, window[0], window[1], window[2], shapes[name]),
-                       "%s %s -> %s" % (conv_class(kind, window[0], window[1]),
-                                        "x".join(map(str, window)),
+        cls = conv_class(kind, window[0], window[1])
+        convs[name] = (cls, conv_flops(kind, window[0], window[1], window[2], shapes[name]),
+                       "%s %s -> %s" % (cls, "x".join(map(str, window)),
                                         "x".join(map(str, shapes[name]))))
     best = fastest_per_node(samples)
     classes = collections.defaultdict(lambda: [0.0, 0, 0])
