@@ -10,18 +10,22 @@
 //
 //   x_p = Slice(x, [p * T, 0, 0, 0], [T, -1, -1, -1])   for p < N / T
 //   the front's nodes, once per part, on x_p
-//   cut = ConcatV2(cut_0, ..., cut_{N/T-1}, 0)
+//   cut = ConcatV2(cut_0, ..., cut_{N/T-1}, 0)   for each carried tensor
 //
 // The front is the nodes from a fed batch (an `_Arg` of shape [N, H, W,
 // C]) in topological order, as long as each computes every image from the
 // same image alone (convolutions, pooling, elementwise arithmetic with
 // weights, which inference batch norms are by now, concatenations and
-// means along other axes); it ends at a cut:
-// a point of the order where one tensor alone carries everything on, the
-// last one whose images still take an eighth of `micro-batch-bytes` or
-// more each (1 MiB of the default 8). T is the largest divisor of N below
-// it whose T images of the front's largest tensor take `micro-batch-bytes`
-// or fewer. The parts' nodes are inserted
+// means along other axes, slices that keep the batch whole); it ends at a
+// cut: a point of the order where the tensors its nodes made that later
+// nodes still read (the carried ones) are one or two and together still
+// take an eighth of `micro-batch-bytes` or more an image (1 MiB of the
+// default 8), the last such point. A chain of layers carries one tensor
+// between them; a NASNet cell reads the two cells before it, so two carry
+// its stages on (each read on by convolutions), and with one its front
+// would end at its stem. T is the
+// largest divisor of N below it whose T images of the front's largest
+// tensor take `micro-batch-bytes` or fewer. The parts' nodes are inserted
 // part after part, and the schedule (topological, earliest first) runs
 // them so: one part's tensors die before the next part's are made.
 //
@@ -29,7 +33,8 @@
 // before a node whose weights outweigh a part's output. (ResNet-50 at
 // batch 32, cut after conv3 in 16 parts of two images, on the AMD Zen 5
 // machine: a step of 513 ms against 562, DenseNet121's 415 against 508;
-// docs/benchmarks.md.)
+// NASNetMobile's cut after its 28 x 28 cells in 8 parts of four images,
+// on an Intel Xeon with AVX-512: 203 ms against 225; docs/benchmarks.md.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +79,28 @@ bool sparesBatchAxis(Value axis, int64_t rank) {
          llvm::none_of(*axes, [&](int64_t a) { return a == 0 || a == -rank; });
 }
 
+/// Whether the StridedSlice `node` keeps every image of a batch of `batch`:
+/// from the first (or a masked begin) to at least the last (or a masked
+/// end) by steps of 1 along the first axis, which no ellipsis or new axis
+/// moves. A part's slice then keeps each of its images (its end is
+/// clamped to the part, as TensorFlow clamps an end past the dimension).
+/// NASNet crops its inputs so (Cropping2D), and tfc-fold-subsamples reads
+/// a pooling's subsample so.
+bool slicesKeepBatch(Operation *node, int64_t batch) {
+  OperandRange inputs = tfg::getDataOperands(node);
+  std::optional<SmallVector<int64_t>> begin = constantInts(inputs[1]),
+                                      end = constantInts(inputs[2]),
+                                      strides = constantInts(inputs[3]);
+  if (!begin || !end || !strides || begin->empty() || end->empty() ||
+      strides->empty() || intAttr(node, "ellipsis_mask", 0) != 0 ||
+      intAttr(node, "new_axis_mask", 0) != 0 ||
+      (intAttr(node, "shrink_axis_mask", 0) & 1))
+    return false;
+  bool fromFirst = (intAttr(node, "begin_mask", 0) & 1) || (*begin)[0] == 0;
+  bool toLast = (intAttr(node, "end_mask", 0) & 1) || (*end)[0] >= batch;
+  return fromFirst && toLast && (*strides)[0] == 1;
+}
+
 /// Whether `node`, whose data operands in `rows` are [N, ...] tensors of
 /// images, makes each image of each result from the same image of them
 /// alone, the other operands being constants that apply to every image.
@@ -116,6 +143,8 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
     return pads && pads->size() >= 2 && (*pads)[0] == 0 && (*pads)[1] == 0 &&
            operandsAre({0}, {1, 2});
   }
+  case OpKind::StridedSlice:
+    return slicesKeepBatch(node, batch) && operandsAre({0}, {1, 2, 3});
   case OpKind::Mean:
     return boolAttr(node, "keep_dims", false) && operandsAre({0}, {1}) &&
            sparesBatchAxis(inputs[1], rank);
@@ -148,12 +177,15 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   return true;
 }
 
+/// The most tensors a cut carries on (each a ConcatV2 of its parts).
+constexpr size_t kMaxCarried = 2;
+
 struct Front {
   Operation *feed = nullptr;
-  /// The front's nodes, in topological order, up to the cut's.
+  /// The front's nodes, in topological order, up to the cut.
   SmallVector<Operation *> nodes;
-  /// The one tensor that carries the front on.
-  Value cut;
+  /// The tensors that carry the front on, in the order of their nodes.
+  SmallVector<Value> cut;
   /// Images a part.
   int64_t partImages = 0;
 };
@@ -197,7 +229,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     int64_t batch = feedType.getDimSize(0);
     DenseSet<Value> rows = {images};
     // Image tensors not yet read by every reader (all of which come later
-    // in the order): the front is cut where one alone is left.
+    // in the order): the front is cut where few are left.
     DenseMap<Value, unsigned> unread;
     auto addReaders = [&](Value value) {
       if (!value.use_empty())
@@ -218,6 +250,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       return int64_t(1);
     };
     bool convolves = false;
+    DenseMap<Operation *, size_t> nodeIndex; // A front node's in `order`.
     for (size_t i = start + 1; i < order.size(); ++i) {
       Operation *node = order[i];
       bool readsImages = llvm::any_of(
@@ -239,6 +272,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       if (weights > partImages(std::max(largest, made)) * made)
         break;
       front.nodes.push_back(node);
+      nodeIndex[node] = i;
       OpKind kind = opKindOf(node);
       convolves |=
           kind == OpKind::Conv2D || kind == OpKind::DepthwiseConv2dNative;
@@ -253,16 +287,43 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
         largest = std::max(largest, tensorBytes(result.getType()) / batch);
         addReaders(result);
       }
-      if (unread.size() != 1 || !convolves)
+      // The feed itself carried on (read past the front) would be sliced
+      // and put together again: no cut there.
+      if (unread.size() > kMaxCarried || !convolves ||
+          unread.contains(images))
         continue;
-      Value carried = unread.begin()->first;
-      if (tensorBytes(carried.getType()) / batch < microBatchBytes / 8)
+      // Several tensors read past the cut by elementwise nodes alone are
+      // the middle of one expression (MobileNetV3's hard swish, x *
+      // relu6(x + 3) / 6, after its first convolution: a step of 40 ms
+      // against 31 at batch 32 when cut there), not a stage's outputs.
+      auto readByNonElementwise = [&](auto &carried) {
+        return llvm::any_of(carried.first.getUsers(), [&](Operation *user) {
+          const OpInfo *info = lookupOp(user);
+          return !nodeIndex.contains(user) &&
+                 (!info || info->family != OpFamily::Elementwise);
+        });
+      };
+      if (unread.size() > 1 && !llvm::all_of(unread, readByNonElementwise))
         continue;
-      front.cut = carried;
+      int64_t carriedBytes = 0;
+      for (auto &[value, readers] : unread)
+        carriedBytes += tensorBytes(value.getType()) / batch;
+      if (carriedBytes < microBatchBytes / 8)
+        continue;
+      front.cut.clear();
+      for (auto &[value, readers] : unread)
+        front.cut.push_back(value);
+      // In the order of their nodes (the map's is its hashes').
+      llvm::sort(front.cut, [&](Value a, Value b) {
+        return std::make_pair(nodeIndex.lookup(a.getDefiningOp()),
+                              cast<OpResult>(a).getResultNumber()) <
+               std::make_pair(nodeIndex.lookup(b.getDefiningOp()),
+                              cast<OpResult>(b).getResultNumber());
+      });
       cutNodes = front.nodes.size();
       cutLargest = largest;
     }
-    if (!front.cut)
+    if (front.cut.empty())
       return std::nullopt;
     // The nodes past the cut are not part of the front.
     front.nodes.resize(cutNodes);
@@ -275,9 +336,10 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     auto feedType = cast<RankedTensorType>(images.getType());
     int64_t batch = feedType.getDimSize(0), partImages = front.partImages;
     int64_t parts = batch / partImages;
-    Operation *cutNode = front.cut.getDefiningOp();
-    OpBuilder b(cutNode);
-    b.setInsertionPointAfter(cutNode);
+    // (A graph's nodes may come in any order; these after the front's.)
+    Operation *cutNode = front.cut.back().getDefiningOp();
+    OpBuilder b(front.nodes.back());
+    b.setInsertionPointAfter(front.nodes.back());
     auto i32 = b.getI32Type();
     TypeAttr t = TypeAttr::get(feedType.getElementType());
     StringRef feedName = tfg::getNodeName(front.feed);
@@ -296,7 +358,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     Value size = vector((feedName + "/micro_batch_size").str(),
                         {int32_t(partImages), -1, -1, -1});
     DenseSet<Operation *> inFront(front.nodes.begin(), front.nodes.end());
-    SmallVector<Value> cuts;
+    // Each carried tensor's parts.
+    SmallVector<SmallVector<Value>> cuts(front.cut.size());
     for (int64_t p = 0; p < parts; ++p) {
       std::string suffix = "/micro_batch_" + std::to_string(p);
       Value begin = vector((feedName + suffix + "/begin").str(),
@@ -317,7 +380,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
         for (Value result : tfg::getDataResults(copy))
           result.setType(partType(result.getType()));
       }
-      cuts.push_back(mapping.lookup(front.cut));
+      for (auto [carried, itsParts] : llvm::zip(front.cut, cuts))
+        itsParts.push_back(mapping.lookup(carried));
     }
     Value axis =
         createConstLike(
@@ -325,18 +389,21 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
             names.get((tfg::getNodeName(cutNode) + "/micro_batch_axis").str()),
             DenseElementsAttr::get(RankedTensorType::get({}, i32), int32_t(0)))
             ->getResult(0);
-    cuts.push_back(axis);
-    Operation *concat = createNodeLike(
-        b, cutNode, "ConcatV2",
-        names.get((tfg::getNodeName(cutNode) + "/micro_batches").str()),
-        front.cut.getType(), cuts, {},
-        {b.getNamedAttr(
-             "T", TypeAttr::get(getElementTypeOrSelf(front.cut.getType()))),
-         b.getNamedAttr("N", b.getI64IntegerAttr(parts)),
-         b.getNamedAttr("Tidx", TypeAttr::get(i32))});
-    front.cut.replaceUsesWithIf(concat->getResult(0), [&](OpOperand &use) {
-      return !inFront.contains(use.getOwner());
-    });
+    for (auto [carried, itsParts] : llvm::zip(front.cut, cuts)) {
+      Operation *maker = carried.getDefiningOp();
+      itsParts.push_back(axis);
+      Operation *concat = createNodeLike(
+          b, maker, "ConcatV2",
+          names.get((tfg::getNodeName(maker) + "/micro_batches").str()),
+          carried.getType(), itsParts, {},
+          {b.getNamedAttr(
+               "T", TypeAttr::get(getElementTypeOrSelf(carried.getType()))),
+           b.getNamedAttr("N", b.getI64IntegerAttr(parts)),
+           b.getNamedAttr("Tidx", TypeAttr::get(i32))});
+      carried.replaceUsesWithIf(concat->getResult(0), [&](OpOperand &use) {
+        return !inFront.contains(use.getOwner());
+      });
+    }
     // The whole-batch front is dead now: erase it, last node first.
     for (Operation *node : llvm::reverse(front.nodes))
       if (llvm::all_of(node->getResults(),

@@ -1,12 +1,12 @@
 // Tests tfc-split-batch: a fed batch's front (the nodes that compute each
-// image from the same image alone, up to the last point where one tensor
-// of an eighth of micro-batch-bytes or more an image carries it on) runs
-// once per
-// micro-batch: a Slice of the feed, the front's nodes renamed and retyped
-// per part, part after part, and a ConcatV2 of the parts' cut tensors
-// that the rest reads. The front stops before weights larger than a
-// part's output. Not split: a front whose weights are not constants, a
-// module whose tfc.micro_batch_bytes is 0.
+// image from the same image alone, up to the last point where one or two
+// tensors of an eighth of micro-batch-bytes or more an image carry it on)
+// runs once per micro-batch: a Slice of the feed, the front's nodes
+// renamed and retyped per part, part after part, and a ConcatV2 of each
+// cut tensor's parts that the rest reads. The front stops before weights
+// larger than a part's output. Two tensors read on by elementwise nodes
+// alone make no cut. Not split: a front whose weights are not constants,
+// a module whose tfc.micro_batch_bytes is 0.
 // RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" | FileCheck %s
 
 // Images of 4 x 4 x 4 floats (256 bytes, an eighth of the budget); the
@@ -81,6 +81,71 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
   %o:2 = Relu(%a#0) name("out") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
   %r = _Retval(%o#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
+}
+
+// -----
+
+// Two tensors carry the front on (a NASNet cell reads the two before it):
+// after b_relu, a_relu and b_relu are read past the front by convolutions
+// alone, and together take 512 bytes an image, an eighth of the budget or
+// more. The front stops at `wide` (weights larger than a part's output):
+// each carried tensor is put together from its parts, and the nodes past
+// the front read the whole batches. The crop (a StridedSlice of every
+// image) is in the front; each part's copy keeps its images (the end, 4,
+// is clamped to the part's 2).
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[X0:.*]]:2 = Slice({{.*}}) name("x/_arg_0/micro_batch_0")
+// CHECK: %[[A0:.*]]:2 = Conv2D(%[[X0]]#0, %{{.*}}) name("a/micro_batch_0")
+// CHECK: %[[RA0:.*]]:2 = Relu(%[[A0]]#0) name("a_relu/micro_batch_0")
+// CHECK: %[[C0:.*]]:2 = StridedSlice(%[[RA0]]#0, {{.*}}) name("crop/micro_batch_0") {{.*}} -> tensor<2x3x3x4xf32>
+// CHECK: %[[B0:.*]]:2 = Conv2D(%[[C0]]#0, %{{.*}}) name("b/micro_batch_0")
+// CHECK: %[[RB0:.*]]:2 = Relu(%[[B0]]#0) name("b_relu/micro_batch_0")
+// CHECK: %[[RA1:.*]]:2 = Relu(%{{.*}}) name("a_relu/micro_batch_1")
+// CHECK: %[[RB1:.*]]:2 = Relu(%{{.*}}) name("b_relu/micro_batch_1")
+// CHECK: %[[AXIS:.*]]:2 = Const name("b_relu/micro_batch_axis")
+// CHECK: %[[CATA:.*]]:2 = ConcatV2(%[[RA0]]#0, %[[RA1]]#0, %[[AXIS]]#0) name("a_relu/micro_batches") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: %[[CATB:.*]]:2 = ConcatV2(%[[RB0]]#0, %[[RB1]]#0, %[[AXIS]]#0) name("b_relu/micro_batches") {{.*}} -> tensor<4x3x3x4xf32>
+// CHECK-DAG: Conv2D(%[[CATA]]#0, %{{.*}}) name("wide")
+// CHECK-DAG: Conv2D(%[[CATB]]#0, %{{.*}}) name("next")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %v:2 = Const name("v") {dtype = f32, value = dense<0.5> : tensor<3x3x4x64xf32>} : () -> tensor<3x3x4x64xf32>
+  %begin:2 = Const name("crop/begin") {dtype = i32, value = dense<[0, 1, 1, 0]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %end:2 = Const name("crop/end") {dtype = i32, value = dense<4> : tensor<4xi32>} : () -> tensor<4xi32>
+  %step:2 = Const name("crop/strides") {dtype = i32, value = dense<1> : tensor<4xi32>} : () -> tensor<4xi32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %ra:2 = Relu(%a#0) name("a_relu") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %c:2 = StridedSlice(%ra#0, %begin#0, %end#0, %step#0) name("crop") {Index = i32, T = f32, begin_mask = 0 : i64, ellipsis_mask = 0 : i64, end_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64} : (tensor<4x4x4x4xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4x3x3x4xf32>
+  %b:2 = Conv2D(%c#0, %w#0) name("b") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x3x3x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x3x3x4xf32>
+  %rb:2 = Relu(%b#0) name("b_relu") {T = f32} : (tensor<4x3x3x4xf32>) -> tensor<4x3x3x4xf32>
+  %wide:2 = Conv2D(%ra#0, %v#0) name("wide") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<3x3x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %next:2 = Conv2D(%rb#0, %w#0) name("next") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x3x3x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x3x3x4xf32>
+  %r0 = _Retval(%wide#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x64xf32>) -> ()
+  %r1 = _Retval(%next#0) name("z/_retval_1") {T = f32, index = 1 : i64} : (tensor<4x3x3x4xf32>) -> ()
+}
+
+// -----
+
+// Two tensors read past the front by elementwise nodes alone are the
+// middle of one expression (here a * relu6(a) * z, z fed: the front stops
+// at its product): no cut between them. The cut is after `a`, which alone
+// carries the front on there; the Relu6 runs on the whole batch.
+// CHECK-LABEL: tfg.graph
+// CHECK: Conv2D({{.*}}) name("a/micro_batch_0")
+// CHECK: Conv2D({{.*}}) name("a/micro_batch_1")
+// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a/micro_batches")
+// CHECK: Relu6(%[[CAT]]#0) name("h") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK-NOT: micro_batch
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %z:2 = _Arg name("z/_arg_1") {T = f32, index = 1 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %h:2 = Relu6(%a#0) name("h") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %m:2 = Mul(%h#0, %z#0) name("m") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %n:2 = Mul(%a#0, %m#0) name("n") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %r = _Retval(%n#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
 }
 
 // -----

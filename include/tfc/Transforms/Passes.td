@@ -471,11 +471,13 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     the caches. The front, from a fed [N, H, W, C] batch through the nodes
     that compute each image from the same image alone (convolutions,
     pooling, elementwise arithmetic with constants, concatenations and
-    means along other axes), up to the last point where one tensor of an
-    eighth of `micro-batch-bytes` or more an image carries it on (1 MiB by
-    default), is copied once per
-    micro-batch of T images: a Slice of the feed, the front's nodes, and a
-    ConcatV2 of the parts' cut tensors along the batch. T is the largest
+    means along other axes, slices that keep the batch whole), up to the
+    last point where one or two tensors of an eighth of `micro-batch-bytes`
+    or more an image together carry it on (1 MiB by default; two only
+    where each is read on by more than elementwise nodes, as a NASNet
+    cell's two inputs are), is copied once per micro-batch of T images: a
+    Slice of the feed, the front's nodes, and a ConcatV2 of each carried
+    tensor's parts along the batch. T is the largest
     divisor of N below it whose T images of the front's largest tensor
     take `micro-batch-bytes` or fewer; 0 turns the pass off.
   }];
