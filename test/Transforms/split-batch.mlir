@@ -5,9 +5,11 @@
 // renamed and retyped per part, part after part, and a ConcatV2 of each
 // cut tensor's parts that the rest reads. The front stops before weights
 // larger than a part's output. Two tensors read on by elementwise nodes
-// alone make no cut. Not split: a front whose weights are not constants,
-// a module whose tfc.micro_batch_bytes is 0.
+// alone make no cut, nor a point whose parts' copies would take more than
+// max-copied-nodes nodes. Not split: a front whose weights are not
+// constants, a module whose tfc.micro_batch_bytes is 0.
 // RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" | FileCheck %s
+// RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048 max-copied-nodes=8" | FileCheck %s --check-prefix=FEW
 
 // Images of 4 x 4 x 4 floats (256 bytes, an eighth of the budget); the
 // front's largest tensor is 256 bytes an image, so micro-batches of two
@@ -35,6 +37,13 @@
 // The whole batch's front is gone.
 // CHECK-NOT: name("a")
 // CHECK-NOT: name("out")
+// With at most 8 copied nodes, the cut at `out` (5 nodes in 2 parts) is
+// left for the one before it at `sum` (4 in 2 parts): `out` runs on the
+// whole batch.
+// FEW-LABEL: tfg.graph
+// FEW: AddV2({{.*}}) name("sum/micro_batch_1")
+// FEW: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("sum/micro_batches")
+// FEW: Relu(%[[CAT]]#0) name("out") {{.*}} -> tensor<4x4x4x4xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>

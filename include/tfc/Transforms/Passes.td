@@ -479,12 +479,17 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     Slice of the feed, the front's nodes, and a ConcatV2 of each carried
     tensor's parts along the batch. T is the largest
     divisor of N below it whose T images of the front's largest tensor
-    take `micro-batch-bytes` or fewer; 0 turns the pass off.
+    take `micro-batch-bytes` or fewer; 0 turns the pass off. A cut whose
+    parts' copies would take more than `max-copied-nodes` nodes is left.
   }];
   let options = [
     Option<"microBatchBytes", "micro-batch-bytes", "int64_t",
            /*default=*/"8 << 20",
            "The most bytes a micro-batch of the front's largest tensor takes">,
+    Option<"maxCopiedNodes", "max-copied-nodes", "int64_t",
+           /*default=*/"10000",
+           "The most nodes the parts' copies of a front take (each is "
+           "compiled)">,
   ];
 }
 
