@@ -300,9 +300,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       // against 31 at batch 32 when cut there), not a stage's outputs.
       auto readByNonElementwise = [&](auto &carried) {
         return llvm::any_of(carried.first.getUsers(), [&](Operation *user) {
-          const OpInfo *info = lookupOp(user);
-          return !nodeIndex.contains(user) &&
-                 (!info || info->family != OpFamily::Elementwise);
+          return !nodeIndex.contains(user) && !isElementwise(user);
         });
       };
       if (unread.size() > 1 && !llvm::all_of(unread, readByNonElementwise))
