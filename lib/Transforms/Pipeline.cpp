@@ -118,6 +118,7 @@ void buildTfcCodegenPipeline(mlir::OpPassManager &pm, bool tracePoints) {
 void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createStripGraphsPass());
   pm.addPass(createSplitStepsPass());
+  pm.addPass(createCollapseLoopsPass());
   pm.addPass(createParallelizeLoopsPass());
   pm.addPass(mlir::createConvertLinalgToLoopsPass());
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());

@@ -157,6 +157,30 @@ for _op, _ints, _nz, _tol in [
     case(_op, _tol)(binary_case(_op, _ints, _nz, _tol))
 
 
+@case("ChannelNormalization")
+def _(c, rng):
+    # Keras' Rescaling then Normalization of an image's 3 channels, the
+    # first layers of EfficientNet and ConvNeXt: one fused loop whose
+    # innermost dimension is 3 long (tfc-collapse-loops merges it with the
+    # pixels and reads the per-channel constants through a tiled copy).
+    mean = tf.constant(np.array([0.485, 0.456, 0.406], np.float32))
+    std = tf.constant(np.array([[[[0.229, 0.224, 0.225]]]], np.float32))
+
+    def normalize(x):
+        scaled = raw.AddV2(x=raw.Mul(x=x, y=tf.constant(np.float32(1 / 255))),
+                           y=tf.constant(np.float32(0.0)))
+        return raw.RealDiv(x=raw.Sub(x=scaled, y=mean), y=std)
+    c.fetch(normalize(c.feed(ordinary_floats((2, 5, 40, 3), rng, np.float32, 0.0, 255.0))))
+    # A row of 1500 pixels: 4500 elements, more than the tiled copy holds.
+    c.fetch(normalize(c.feed(ordinary_floats((1, 2, 1500, 3), rng, np.float32, 0.0, 255.0))))
+    # 5 channels of a fed vector (not a constant), and a per-pixel scale
+    # (broadcast along the channels: left unmerged).
+    c.fetch(raw.Mul(x=c.feed(ordinary_floats((3, 7, 5), rng)),
+                    y=c.feed(ordinary_floats((5,), rng))))
+    c.fetch(raw.Mul(x=c.feed(ordinary_floats((3, 7, 5), rng)),
+                    y=c.feed(ordinary_floats((3, 7, 1), rng))))
+
+
 # --------------------------------------------------------------------------
 # Elementwise: unary
 # --------------------------------------------------------------------------

@@ -823,6 +823,25 @@ def SplitStepsPass : Pass<"tfc-split-steps", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def CollapseLoopsPass : Pass<"tfc-collapse-loops", "mlir::ModuleOp"> {
+  let summary = "Merges a generated loop nest's short innermost loop with the next";
+  let description = [{
+    On the step functions' elementwise linalg.generic ops (every loop
+    parallel, static shapes, no linalg.index): while the innermost loop is
+    shorter than 64 (3 channels of an image, say), it is merged with the
+    loop outside it, so that LLVM's vectorizer, which works on the innermost
+    loop, gets a long one. Operands indexed by both loops and contiguous in
+    them are read through memref.collapse_shape; operands indexed by
+    neither keep their maps; an input indexed by the innermost loop alone
+    and broadcast along every other (a per-channel constant) is copied, as
+    many times as the outer loop runs, into a buffer of at most 4096
+    elements allocated on the stack at the function's entry, filled just
+    before the nest. A nest with any other operand is left as it is.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def ParallelizeLoopsPass : Pass<"tfc-parallelize-loops", "mlir::ModuleOp"> {
   let summary = "Splits large generated loops over the runtime's threads";
   let description = [{
