@@ -5,7 +5,9 @@
 // against the C library's double functions, in ulps of float32 at the
 // exact result, over a spread of float32 bit patterns (every sign and
 // exponent) and edge values, within the bounds that generated code meets
-// (test/e2e/math-accuracy.test: same method, same polynomials).
+// (test/e2e/math-accuracy.test: same method, same polynomials). Built
+// twice: for the baseline, and for AVX-512 (tfc-vector-math-tests-AVX512,
+// run where the processor has it), whose sixteen-lane forms differ.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,12 +86,45 @@ TEST(VectorMathTest, WithinStatedUlps) {
                                  [](double x) { return std::exp(x); }, 1.5);
   expectWithin("tanh", [](auto x) { return tanh(x); },
                [](double x) { return std::tanh(x); }, 1.5);
-  expectWithin("sigmoid", [](auto x) { return tfc::vector_math::sigmoid(x); },
-               referenceSigmoid, 3.5);
+  expectWithin</*Sixteen=*/true>(
+      "sigmoid", [](auto x) { return tfc::vector_math::sigmoid(x); },
+      referenceSigmoid, 3.5);
   expectWithin("erf", [](auto x) { return erf(x); },
                [](double x) { return std::erf(x); }, 3.5);
   expectWithin("erfc", [](auto x) { return erfc(x); },
                [](double x) { return std::erfc(x); }, 7.0);
+}
+
+/// exp's last step, p * 2^k, gives the same bits as the two-factor form
+/// where the build has its own (AVX-512's vscalefps): for every k exp
+/// uses, down to subnormal and up to infinite results, and p over exp's
+/// range of [1/sqrt(2), sqrt(2)] and past it.
+TEST(VectorMathTest, PowerOfTwoScalingAsTwoFactors) {
+  using namespace tfc::vector_math::detail;
+  tfc::Floats16 p, k;
+  int lanes = 0, checked = 0;
+  auto compare = [&] {
+    tfc::Floats16 got = scaleByPowerOfTwo(p, k);
+    tfc::Floats16 want = scaleByTwoFactors(p, k);
+    for (int l = 0; l < lanes; ++l) {
+      uint32_t g, w;
+      std::memcpy(&g, &got[l], sizeof g);
+      std::memcpy(&w, &want[l], sizeof w);
+      ASSERT_EQ(g, w) << p[l] << " * 2^" << k[l];
+      ++checked;
+    }
+    lanes = 0;
+  };
+  for (int exponent = -150; exponent <= 129; ++exponent)
+    for (float mantissa = 0.5f; mantissa < 2.0f; mantissa += 0.0009765625f * 1.37f) {
+      p[lanes] = mantissa;
+      k[lanes] = float(exponent);
+      if (++lanes == tfc::kLanes16)
+        compare();
+    }
+  if (lanes)
+    compare();
+  EXPECT_GT(checked, 280 * 1000);
 }
 
 TEST(VectorMathTest, EdgeValues) {
