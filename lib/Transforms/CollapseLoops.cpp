@@ -117,7 +117,11 @@ struct CollapseLoopsPass
     if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
         op.getNumLoops() < 2 || op.getNumParallelLoops() != op.getNumLoops())
       return std::nullopt;
-    if (!op.getBody()->getOps<linalg::IndexOp>().empty())
+    bool readsIndices =
+        op.getRegion()
+            .walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (readsIndices)
       return std::nullopt;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     unsigned loops = ranges.size(), outer = loops - 2;
