@@ -64,6 +64,16 @@ bool isZero(AffineExpr expr) {
   return constant && constant.getValue() == 0;
 }
 
+/// The reassociation of a memref of `rank` dimensions that merges its last
+/// two and keeps the others.
+SmallVector<ReassociationIndices> mergeLastTwo(int64_t rank) {
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({rank - 2, rank - 1});
+  return reassociation;
+}
+
 /// How the operand read or written through `map`, of type `type`, follows
 /// the merge; nothing when it cannot.
 std::optional<Follow> follow(AffineMap map, MemRefType type, unsigned outer,
@@ -81,11 +91,8 @@ std::optional<Follow> follow(AffineMap map, MemRefType type, unsigned outer,
     return isOutput ? std::nullopt : std::optional(Follow::Keep);
   if (merged == 2 && rank >= 2 && isDim(results[rank - 2], outer) &&
       isDim(results[rank - 1], outer + 1)) {
-    SmallVector<ReassociationIndices> reassociation;
-    for (size_t d = 0; d + 2 < rank; ++d)
-      reassociation.push_back({int64_t(d)});
-    reassociation.push_back({int64_t(rank - 2), int64_t(rank - 1)});
-    if (memref::CollapseShapeOp::isGuaranteedCollapsible(type, reassociation))
+    if (memref::CollapseShapeOp::isGuaranteedCollapsible(
+            type, mergeLastTwo(int64_t(rank))))
       return Follow::Collapse;
     return std::nullopt;
   }
@@ -168,13 +175,8 @@ struct CollapseLoopsPass
         maps.push_back(remap(results));
         break;
       case Follow::Collapse: {
-        int64_t rank = type.getRank();
-        SmallVector<ReassociationIndices> reassociation;
-        for (int64_t d = 0; d + 2 < rank; ++d)
-          reassociation.push_back({d});
-        reassociation.push_back({rank - 2, rank - 1});
         operands.push_back(rewriter.create<memref::CollapseShapeOp>(
-            loc, value, reassociation));
+            loc, value, mergeLastTwo(type.getRank())));
         SmallVector<AffineExpr> exprs(results.drop_back());
         maps.push_back(remap(exprs));
         break;
