@@ -323,19 +323,22 @@ std::optional<LibraryOutput> libraryOutput() {
 int generateCode(MLIRContext &context, ModuleOp module,
                  const std::optional<LibraryOutput> &library,
                  const std::optional<tfc::ClusterSpec> &taskPrograms,
-                 bool betweenGraph) {
+                 bool betweenGraph, TimingScope &timing) {
   PassManager pm(&context, ModuleOp::getOperationName());
   // --print-ir-after=PASS and friends reach the code generation passes too.
   if (failed(applyPassManagerCLOptions(pm)))
     return tfc::kExitBadInput;
+  TimingScope codegenTiming = timing.nest("Code generation");
+  pm.enableTiming(codegenTiming);
   tfc::buildTfcCodegenPipeline(pm, /*tracePoints=*/!noTracePoints);
   if (failed(pm.run(module)))
     return tfc::kExitBadInput;
+  codegenTiming.stop();
   const std::string &stopAfter = stopAfterOption();
   if (stopAfter == "codegen")
     return tfc::writeModuleFile(module, outputPath);
   if (stopAfter == "lower-to-llvm")
-    return succeeded(tfc::lowerToLLVMDialect(module))
+    return succeeded(tfc::lowerToLLVMDialect(module, &timing))
                ? tfc::writeModuleFile(module, outputPath)
                : tfc::kExitBadInput;
   tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
@@ -371,7 +374,7 @@ int generateCode(MLIRContext &context, ModuleOp module,
   Location loc = module.getLoc();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = tfc::buildLLVMModule(
-      module, llvmContext, target, library ? library->name : "");
+      module, llvmContext, target, library ? library->name : "", &timing);
   if (!llvmModule)
     return tfc::kExitBadInput;
   if (library) {
@@ -393,12 +396,14 @@ int generateCode(MLIRContext &context, ModuleOp module,
                ? tfc::kExitSuccess
                : tfc::kExitFailure;
   if (emit == "obj")
-    return succeeded(tfc::writeObject(*llvmModule, outputPath, target))
+    return succeeded(
+               tfc::writeObject(*llvmModule, outputPath, target, &timing))
                ? tfc::kExitSuccess
                : tfc::kExitFailure;
   // A program, linked with the runtime.
   return succeeded(tfc::linkProgram(*llvmModule, outputPath, loc, target,
-                                    deviceTypes))
+                                    deviceTypes, tfc::ProgramMain::Standalone,
+                                    &timing))
              ? tfc::kExitSuccess
              : tfc::kExitFailure;
 }
@@ -696,7 +701,7 @@ int compile(MLIRContext &context) {
   if (taskPrograms && failed(tfc::checkClusterProgram(*module, *taskPrograms)))
     return tfc::kExitBadInput;
   return generateCode(context, *module, library, taskPrograms,
-                      betweenGraph);
+                      betweenGraph, rootTiming);
 }
 
 /// "1.23 M", "244 B", "3.63 KB": a count (of `unit`) with the decimal

@@ -13,6 +13,7 @@
 #define TFC_TARGET_PROGRAM_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 
 #include <memory>
 #include <string>
@@ -134,7 +135,11 @@ mlir::FailureOr<ModelInterface> readModelInterface(mlir::ModuleOp module);
 /// Reads the model's interface from the module's graphs, drops the graphs
 /// and lowers the step functions to the LLVM dialect (the
 /// tfc-lower-to-llvm pipeline).
-mlir::FailureOr<ModelInterface> lowerToLLVMDialect(mlir::ModuleOp module);
+///
+/// Where a function here takes `timing` (`--mlir-timing`'s scope), it times
+/// its phases (and the lowering its passes) nested in it; null times none.
+mlir::FailureOr<ModelInterface>
+lowerToLLVMDialect(mlir::ModuleOp module, mlir::TimingScope *timing = nullptr);
 
 /// The module's tfg graphs describe the interface and are dropped. With a
 /// `libraryName`, the module also gets a library's entry points
@@ -142,7 +147,8 @@ mlir::FailureOr<ModelInterface> lowerToLLVMDialect(mlir::ModuleOp module);
 std::unique_ptr<llvm::Module>
 buildLLVMModule(mlir::ModuleOp module, llvm::LLVMContext &context,
                 const TargetOptions &options,
-                llvm::StringRef libraryName = {});
+                llvm::StringRef libraryName = {},
+                mlir::TimingScope *timing = nullptr);
 
 /// Writes `module` as an object file (to a stream, or a file), or as LLVM IR
 /// text.
@@ -150,7 +156,8 @@ mlir::LogicalResult emitObject(llvm::Module &module,
                                const TargetOptions &options,
                                llvm::raw_pwrite_stream &os);
 mlir::LogicalResult writeObject(llvm::Module &module, llvm::StringRef path,
-                                const TargetOptions &options);
+                                const TargetOptions &options,
+                                mlir::TimingScope *timing = nullptr);
 mlir::LogicalResult writeLLVMIR(llvm::Module &module, llvm::StringRef path);
 
 /// The target machine for `options`: host triple, CPU and features by
@@ -202,7 +209,8 @@ mlir::LogicalResult linkProgram(llvm::Module &module, llvm::StringRef output,
                                 mlir::Location loc,
                                 const TargetOptions &options,
                                 llvm::ArrayRef<std::string> deviceTypes,
-                                ProgramMain main = ProgramMain::Standalone);
+                                ProgramMain main = ProgramMain::Standalone,
+                                mlir::TimingScope *timing = nullptr);
 
 } // namespace tfc
 

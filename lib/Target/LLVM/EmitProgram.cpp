@@ -578,12 +578,21 @@ static void emitConstantsAsBytes(llvm::Module &module) {
   }
 }
 
-FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module) {
+/// A phase of the compile timed in `parent` (--mlir-timing), or untimed.
+static TimingScope timePhase(TimingScope *parent, StringRef name) {
+  return parent ? parent->nest(name) : TimingScope();
+}
+
+FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module,
+                                             TimingScope *timing) {
   // The interface is read from the graphs, which the pipeline then drops.
   FailureOr<ModelInterface> interface = readModelInterface(module);
   if (failed(interface))
     return failure();
   PassManager pm(module.getContext());
+  TimingScope lowering = timePhase(timing, "Lowering to the LLVM dialect");
+  if (timing)
+    pm.enableTiming(lowering);
   buildTfcLowerToLLVMPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
@@ -593,11 +602,13 @@ FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module) {
 std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
                                               llvm::LLVMContext &context,
                                               const TargetOptions &options,
-                                              StringRef libraryName) {
-  FailureOr<ModelInterface> interface = lowerToLLVMDialect(module);
+                                              StringRef libraryName,
+                                              TimingScope *timing) {
+  FailureOr<ModelInterface> interface = lowerToLLVMDialect(module, timing);
   if (failed(interface))
     return nullptr;
 
+  TimingScope translation = timePhase(timing, "Translation to LLVM IR");
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   std::unique_ptr<llvm::Module> llvmModule =
@@ -621,6 +632,8 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple().str());
   preferFullVectorWidth(*llvmModule, *machine);
+  translation.stop();
+  TimingScope optimization = timePhase(timing, "LLVM optimization");
   optimize(*llvmModule, *machine);
   emitConstantsAsBytes(*llvmModule);
   return llvmModule;
@@ -645,7 +658,8 @@ LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
 }
 
 LogicalResult writeObject(llvm::Module &module, StringRef path,
-                          const TargetOptions &options) {
+                          const TargetOptions &options, TimingScope *timing) {
+  TimingScope objectCode = timePhase(timing, "Object code");
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec) {
@@ -673,7 +687,8 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
 
 LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
                           const TargetOptions &options,
-                          ArrayRef<std::string> deviceTypes, ProgramMain main) {
+                          ArrayRef<std::string> deviceTypes, ProgramMain main,
+                          TimingScope *timing) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("c++");
   if (!driver)
     return emitError(loc, "no C++ compiler driver (c++) to link with");
@@ -686,8 +701,9 @@ LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
     return emitError(loc, "cannot create a temporary file");
   auto removeObject =
       llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
-  if (failed(writeObject(module, object, options)))
+  if (failed(writeObject(module, object, options, timing)))
     return failure();
+  TimingScope link = timePhase(timing, "Link");
   // The program's main, each partition's target's kernels, the runtime,
   // then the system libraries the kernels and the main need.
   TargetLinkInputs mainInputs = programMainLinkInputs(main);
