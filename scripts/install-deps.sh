@@ -17,6 +17,8 @@ packages=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   # Kernels.
   libeigen3-dev libdnnl-dev
+  # The compiler's allocator.
+  libmimalloc-dev
   # Regular expressions, as TensorFlow's string ops read them.
   libre2-dev
   # Unit tests.
