@@ -240,12 +240,19 @@ struct SplitStepsPass : public impl::SplitStepsPassBase<SplitStepsPass> {
       Location loc = partFunction.getLoc();
       Block *entry = &partFunction.getBody().front();
       Operation *ret = entry->getTerminator();
-      for (unsigned i = part.begin; i < part.end; ++i)
+      // The moved operations read the part's own values: rewritten by
+      // walking them, not the use lists of what they read, since the
+      // step's arguments (the runtime's context, the arena) have uses in
+      // every part, and walking those once per part is quadratic.
+      const IRMapping &mapping = mappings[index];
+      for (unsigned i = part.begin; i < part.end; ++i) {
         ops[i]->moveBefore(ret);
-      for (auto [from, to] : mappings[index].getValueMap())
-        from.replaceUsesWithIf(to, [&](OpOperand &use) {
-          return partFunction->isProperAncestor(use.getOwner());
+        ops[i]->walk([&](Operation *inner) {
+          for (OpOperand &operand : inner->getOpOperands())
+            if (Value to = mapping.lookupOrNull(operand.get()))
+              operand.set(to);
         });
+      }
       b.setInsertionPoint(ret);
       for (Value value : part.outgoing)
         frame.store(b, loc, entry->getArguments().back(), fieldOf[value],
