@@ -10,11 +10,13 @@
 #include "graph.pb.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
 #include <queue>
 
 using namespace mlir;
@@ -466,49 +468,66 @@ SmallVector<Operation *> nodesComputedBy(Operation *op) {
 }
 
 SmallVector<Operation *> topologicalOrder(Block &body) {
-  llvm::DenseMap<Operation *, unsigned> position, pending;
-  for (Operation &op : body)
-    position[&op] = position.size();
   auto isBackEdge = [](Operation *producer) {
     return tfg::isNode(producer) &&
            plainOpKindOf(producer) == OpKind::NextIteration;
   };
-  // Ready nodes, earliest position first.
-  auto later = [&](Operation *a, Operation *b) {
-    return position[a] > position[b];
-  };
-  std::priority_queue<Operation *, std::vector<Operation *>, decltype(later)>
-      ready(later);
+  // A block already in an order the edges allow is its own earliest-first
+  // order (each next op in it is ready then, and the earliest left): one
+  // walk instead of a priority queue, for the passes that ask again after
+  // one put the block in order.
+  bool inOrder = llvm::all_of(body, [&](Operation &op) {
+    return llvm::all_of(op.getOperands(), [&](Value operand) {
+      Operation *producer = operand.getDefiningOp();
+      return !producer || producer->getBlock() != &body ||
+             isBackEdge(producer) || producer->isBeforeInBlock(&op);
+    });
+  });
+  if (inOrder)
+    return llvm::to_vector(llvm::map_range(
+        body, [](Operation &op) { return &op; }));
+  // Otherwise Kahn's algorithm, the ready ops by position, earliest first.
+  SmallVector<Operation *> ops;
+  llvm::DenseMap<Operation *, unsigned> position;
   for (Operation &op : body) {
-    unsigned count = 0;
-    for (Value operand : op.getOperands()) {
+    position[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  SmallVector<unsigned> pending(ops.size(), 0);
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
       if (producer && producer->getBlock() == &body && !isBackEdge(producer))
-        ++count;
+        ++pending[i];
     }
-    pending[&op] = count;
-    if (count == 0)
-      ready.push(&op);
+    if (pending[i] == 0)
+      ready.push(i);
   }
   SmallVector<Operation *> order;
+  order.reserve(ops.size());
+  llvm::BitVector ordered(ops.size());
   while (!ready.empty()) {
-    Operation *op = ready.top();
+    unsigned i = ready.top();
     ready.pop();
-    order.push_back(op);
-    if (isBackEdge(op))
+    order.push_back(ops[i]);
+    ordered.set(i);
+    if (isBackEdge(ops[i]))
       continue;
-    for (Value result : op->getResults())
+    for (Value result : ops[i]->getResults())
       for (OpOperand &use : result.getUses())
-        if (use.getOwner()->getBlock() == &body &&
-            --pending[use.getOwner()] == 0)
-          ready.push(use.getOwner());
+        if (use.getOwner()->getBlock() == &body) {
+          unsigned user = position.lookup(use.getOwner());
+          if (--pending[user] == 0)
+            ready.push(user);
+        }
   }
-  if (order.size() != body.getOperations().size()) {
-    llvm::DenseSet<Operation *> seen(order.begin(), order.end());
-    for (Operation &op : body)
-      if (!seen.contains(&op))
-        order.push_back(&op);
-  }
+  // What is on a cycle (other than a loop's back edge), or after one,
+  // comes last, in block order.
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (!ordered.test(i))
+      order.push_back(op);
   return order;
 }
 

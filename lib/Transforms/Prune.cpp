@@ -220,6 +220,10 @@ LogicalResult Pruner::run(ArrayRef<std::string> feeds, ArrayAttr feedShapes,
     std::string name = names.get((tfg::getNodeName(producer) + "/_arg_" +
                                   Twine(cast<OpResult>(value).getResultNumber()))
                                      .str());
+    // Where the fed node is, before its readers: a block in the order its
+    // edges allow stays so (topologicalOrder's quick path).
+    OpBuilder::InsertionGuard atFedNode(builder);
+    builder.setInsertionPoint(producer);
     Operation *arg = tfg::createNode(
         builder, producer->getLoc(), "_Arg", argType, {}, {},
         {builder.getNamedAttr(tfg::kNameAttr, builder.getStringAttr(name)),
