@@ -2,11 +2,13 @@
 """Compile time against graph size: is it linear in the node count?
 
     python bench/compile_scaling.py [--nodes 1000,10000,20000,50000,100000]
+                                    [--kind elementwise|products]
                                     [--rounds 2] [--tfc build/bin/tfc]
                                     [--work DIR]
 
 For each size N, gen_synthetic_graph.py writes a graph of about N nodes
-(fixed seed), and `tfc compile GRAPH --fetch out -o PROGRAM` compiles it
+(fixed seed; --kind picks its elementwise mix, the default, or its chain
+of small products, one kernel call and buffer per node), and `tfc compile GRAPH --fetch out -o PROGRAM` compiles it
 to an executable `--rounds` times, each in its own process. The table
 gives the fastest and the median wall time, the time per node, the peak
 RSS, and each size's time per node over the smallest size's of at least
@@ -50,6 +52,8 @@ def compile_once(tfc, graph, program):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", default="1000,10000,20000,50000,100000")
+    parser.add_argument("--kind", choices=["elementwise", "products"],
+                        default="elementwise")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--tfc", default=os.path.join(ROOT, "build", "bin", "tfc"))
     parser.add_argument("--work", default=None)
@@ -66,17 +70,19 @@ def main():
 
     rows = []
     for n in sizes:
-        graph = os.path.join(work, "g%d.pbtxt" % n)
+        graph = os.path.join(work, "%s%d.pbtxt" % (args.kind, n))
         subprocess.run([sys.executable, os.path.join(HERE, "gen_synthetic_graph.py"),
-                        str(n), graph], check=True, stdout=subprocess.DEVNULL)
-        program = os.path.join(work, "g%d" % n)
+                        str(n), graph, "--kind", args.kind],
+                       check=True, stdout=subprocess.DEVNULL)
+        program = os.path.join(work, "%s%d" % (args.kind, n))
         runs = [compile_once(args.tfc, graph, program) for _ in range(args.rounds)]
         times = [t for t, _ in runs]
         rows.append((n, min(times), statistics.median(times), max(r for _, r in runs)))
         print("done: %d nodes" % n, file=sys.stderr)
 
     print(machine.line(os.cpu_count() or 1))
-    print("%d round(s) per size; per node from the fastest round\n" % args.rounds)
+    print("%s graphs; %d round(s) per size; per node from the fastest round\n"
+          % (args.kind, args.rounds))
     reference = next((r for r in rows if r[0] >= 10000), rows[0])
     base = reference[1] / reference[0]
     print("| nodes | fastest (s) | median (s) | per node (ms) | vs %d nodes | peak RSS (MiB) |"

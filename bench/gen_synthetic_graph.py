@@ -7,12 +7,17 @@ chains (canonicalization), duplicated subexpressions (CSE), NoOps gathering
 control edges, constants, and dead branches that pruning removes. It needs
 no TensorFlow: the text GraphDef is written directly.
 
-Usage: gen_synthetic_graph.py N OUT.pbtxt
+With --kind products, the graph is instead N small products (4 x 4
+MatMuls), each reading two of the 32 values before it: nothing fuses, so
+every node is a kernel call with a buffer of its own in the memory plan,
+where the elementwise mix fuses into loops of up to 128 nodes.
+
+Usage: gen_synthetic_graph.py N OUT.pbtxt [--kind elementwise|products]
 Then:  tfc compile OUT.pbtxt --fetch out -o /dev/null --mlir-timing
 """
 
+import argparse
 import random
-import sys
 
 
 def node(name, op, inputs=(), attrs=None):
@@ -24,9 +29,25 @@ def node(name, op, inputs=(), attrs=None):
     return "\n".join(lines)
 
 
-def main():
-    n = int(sys.argv[1])
-    out = sys.argv[2]
+def products(n):
+    """N MatMuls of 4 x 4 matrices over one placeholder, and their output."""
+    rng = random.Random(42)
+    t = 'type: DT_FLOAT'
+    nodes = [node("x", "Placeholder", attrs={
+        "dtype": t, "shape": "shape { dim { size: 4 } dim { size: 4 } }"})]
+    live = ["x"]
+    for i in range(n - 3):
+        a, b = rng.choice(live[-32:]), rng.choice(live[-32:])
+        nodes.append(node("m%d" % i, "MatMul", [a, b], {
+            "T": t, "transpose_a": "b: false", "transpose_b": "b: false"}))
+        live.append("m%d" % i)
+    nodes.append(node("out_n", "AddN", live[-8:], {"N": "i: 8", "T": t}))
+    nodes.append(node("out", "Identity", ["out_n"], {"T": t}))
+    return nodes
+
+
+def elementwise(n):
+    """The optimizer's mix: elementwise layers, CSE, Identity chains..."""
     rng = random.Random(42)
     t = 'type: DT_FLOAT'
     nodes = []
@@ -88,10 +109,23 @@ def main():
     nodes.append(node("out_n", "AddN", live[-8:],
                       {"N": "i: 8", "T": t}))
     nodes.append(node("out", "Identity", ["out_n"], {"T": t}))
-    with open(out, "w") as f:
+    return nodes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("nodes", type=int)
+    parser.add_argument("out")
+    parser.add_argument("--kind", choices=["elementwise", "products"],
+                        default="elementwise")
+    args = parser.parse_args()
+    if args.nodes < 16:
+        parser.error("N: at least 16 nodes")
+    nodes = (products if args.kind == "products" else elementwise)(args.nodes)
+    with open(args.out, "w") as f:
         f.write("\n".join(nodes))
         f.write('\nversions { producer: 1994 }\n')
-    print("wrote %d nodes to %s" % (len(nodes), out))
+    print("wrote %d nodes to %s" % (len(nodes), args.out))
 
 
 if __name__ == "__main__":
