@@ -384,7 +384,7 @@ int generateCode(MLIRContext &context, ModuleOp module,
       return tfc::kExitBadInput;
     SmallString<0> object;
     llvm::raw_svector_ostream os(object);
-    if (failed(tfc::emitObject(*llvmModule, target, os)) ||
+    if (failed(tfc::emitObject(*llvmModule, target, os, &timing)) ||
         failed(tfc::writeLibrary(object, library->name, outputPath, header,
                                  library->headerPath,
                                  inputs->kernelArchives)))

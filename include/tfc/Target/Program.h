@@ -154,7 +154,8 @@ buildLLVMModule(mlir::ModuleOp module, llvm::LLVMContext &context,
 /// text.
 mlir::LogicalResult emitObject(llvm::Module &module,
                                const TargetOptions &options,
-                               llvm::raw_pwrite_stream &os);
+                               llvm::raw_pwrite_stream &os,
+                               mlir::TimingScope *timing = nullptr);
 mlir::LogicalResult writeObject(llvm::Module &module, llvm::StringRef path,
                                 const TargetOptions &options,
                                 mlir::TimingScope *timing = nullptr);

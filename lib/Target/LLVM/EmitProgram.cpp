@@ -640,7 +640,8 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
 }
 
 LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
-                         llvm::raw_pwrite_stream &os) {
+                         llvm::raw_pwrite_stream &os, TimingScope *timing) {
+  TimingScope objectCode = timePhase(timing, "Object code");
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
   if (!machine) {
@@ -659,14 +660,13 @@ LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
 
 LogicalResult writeObject(llvm::Module &module, StringRef path,
                           const TargetOptions &options, TimingScope *timing) {
-  TimingScope objectCode = timePhase(timing, "Object code");
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec) {
     llvm::errs() << path << ": error: " << ec.message() << "\n";
     return failure();
   }
-  if (failed(emitObject(module, options, out.os())))
+  if (failed(emitObject(module, options, out.os(), timing)))
     return failure();
   out.os().flush();
   out.keep();
