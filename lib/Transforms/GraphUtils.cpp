@@ -12,7 +12,6 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -472,15 +471,22 @@ SmallVector<Operation *> topologicalOrder(Block &body) {
     return tfg::isNode(producer) &&
            plainOpKindOf(producer) == OpKind::NextIteration;
   };
+  // The producer of `operand` whose edge the order respects: one in the
+  // block, other than a loop's back edge; null for the rest.
+  auto orderedProducer = [&](Value operand) -> Operation * {
+    Operation *producer = operand.getDefiningOp();
+    return producer && producer->getBlock() == &body && !isBackEdge(producer)
+               ? producer
+               : nullptr;
+  };
   // A block already in an order the edges allow is its own earliest-first
   // order (each next op in it is ready then, and the earliest left): one
   // walk instead of a priority queue, for the passes that ask again after
   // one put the block in order.
   bool inOrder = llvm::all_of(body, [&](Operation &op) {
     return llvm::all_of(op.getOperands(), [&](Value operand) {
-      Operation *producer = operand.getDefiningOp();
-      return !producer || producer->getBlock() != &body ||
-             isBackEdge(producer) || producer->isBeforeInBlock(&op);
+      Operation *producer = orderedProducer(operand);
+      return !producer || producer->isBeforeInBlock(&op);
     });
   });
   if (inOrder)
@@ -497,11 +503,7 @@ SmallVector<Operation *> topologicalOrder(Block &body) {
   std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
       ready;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    for (Value operand : op->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (producer && producer->getBlock() == &body && !isBackEdge(producer))
-        ++pending[i];
-    }
+    pending[i] = llvm::count_if(op->getOperands(), orderedProducer);
     if (pending[i] == 0)
       ready.push(i);
   }
