@@ -15,8 +15,10 @@
 // The front is the nodes from a fed batch (an `_Arg` of shape [N, H, W,
 // C]) in topological order, as long as each computes every image from the
 // same image alone (convolutions, pooling, elementwise arithmetic with
-// weights, which inference batch norms are by now, concatenations and
-// means along other axes, slices that keep the batch whole); it ends at a
+// weights, which inference batch norms are by now, or with a vector of
+// the same image's, as a squeeze-and-excitation block scales each image by
+// a function of its mean, concatenations and means along other axes,
+// reshapes and slices that keep the batch whole); it ends at a
 // cut: a point of the order where the tensors its nodes made that later
 // nodes still read (the carried ones) are one or two and together still
 // take an eighth of `micro-batch-bytes` or more an image (1 MiB of the
@@ -30,7 +32,8 @@
 // them so: one part's tensors die before the next part's are made.
 //
 // Each part reads the front's weights again, so the front also stops
-// before a node whose weights outweigh a part's output; and each part's
+// before a node whose weights outweigh what a part reads or makes there;
+// and each part's
 // nodes are compiled, so a cut is left whose parts' copies would take
 // more than max-copied-nodes nodes (below). (ResNet-50 at
 // batch 32, cut after conv3 in 16 parts of two images, on the AMD Zen 5
@@ -148,8 +151,14 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   case OpKind::StridedSlice:
     return slicesKeepBatch(node, batch) && operandsAre({0}, {1, 2, 3});
   case OpKind::Mean:
-    return boolAttr(node, "keep_dims", false) && operandsAre({0}, {1}) &&
-           sparesBatchAxis(inputs[1], rank);
+    return operandsAre({0}, {1}) &&
+           sparesBatchAxis(
+               inputs[1],
+               cast<RankedTensorType>(inputs[0].getType()).getRank());
+  case OpKind::Reshape:
+    // Images kept apart: each part's copy is given its own shape (split).
+    return operandsAre({0}, {1}) && isBatch(inputs[0], batch) &&
+           cast<RankedTensorType>(results[0].getType()).hasStaticShape();
   case OpKind::ConcatV2: {
     SmallVector<unsigned> pieces;
     for (unsigned i = 0; i + 1 < inputs.size(); ++i)
@@ -163,12 +172,21 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
   const OpInfo *info = lookupOp(node);
   if (!info || info->family != OpFamily::Elementwise || isStateful(node))
     return false;
-  // Elementwise: image operands of the result's shape; constants that
-  // broadcast over the batch (of lower rank, or one image).
+  // Elementwise: image operands of the result's shape or that broadcast
+  // within each image (a squeeze-and-excitation's [N, 1, 1, C] scale of
+  // an [N, H, W, C] tensor); constants that broadcast over the batch (of
+  // lower rank, or one image).
+  auto resultType = cast<RankedTensorType>(results[0].getType());
   for (Value operand : inputs) {
     if (rows.contains(operand)) {
-      if (operand.getType() != results[0].getType())
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (type.getElementType() != resultType.getElementType() ||
+          type.getRank() != rank)
         return false;
+      for (int64_t d = 1; d < rank; ++d)
+        if (type.getDimSize(d) != resultType.getDimSize(d) &&
+            type.getDimSize(d) != 1)
+          return false;
       continue;
     }
     auto type = dyn_cast<RankedTensorType>(operand.getType());
@@ -176,6 +194,17 @@ bool computesImagesApart(Operation *node, const DenseSet<Value> &rows,
         (type.getRank() == rank && type.getDimSize(0) != 1))
       return false;
   }
+  return true;
+}
+
+/// Whether `value` is a batch of pooled vectors: [N, C], [N, 1, 1, C].
+bool isPooled(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 2)
+    return false;
+  for (int64_t d = 1; d + 1 < type.getRank(); ++d)
+    if (type.getDimSize(d) != 1)
+      return false;
   return true;
 }
 
@@ -253,6 +282,11 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     };
     bool convolves = false;
     DenseMap<Operation *, size_t> nodeIndex; // A front node's in `order`.
+    // What a squeeze-and-excitation block's tensors stand for in the
+    // weights' test below, bytes an image: its pooled vectors (the mean,
+    // the scales), the image they were pooled from; the image they scale,
+    // itself.
+    DenseMap<Value, int64_t> standsFor;
     for (size_t i = start + 1; i < order.size(); ++i) {
       Operation *node = order[i];
       bool readsImages = llvm::any_of(
@@ -264,15 +298,34 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       // Each part reads the node's weights again: past the point where
       // they outweigh what a part makes, whole batches pay better
       // (ResNet-50's 1x1 convolutions from 1024 channels on 14 x 14,
-      // Xception's middle flow).
+      // Xception's middle flow). In a squeeze-and-excitation block the
+      // scales' small convolutions make a few bytes an image, and the
+      // projection after it less than it reads, but each part keeps the
+      // image they are for in the caches, which the block's mean, its
+      // scaling and the projection would otherwise each stream through
+      // memory: there a node's weights are weighed against that image.
       int64_t weights = 0;
       for (Value operand : tfg::getDataOperands(node))
         if (!rows.contains(operand))
           weights += std::max<int64_t>(tensorBytes(operand.getType()), 0);
-      int64_t made =
-          tensorBytes(tfg::getDataResults(node)[0].getType()) / batch;
-      if (weights > partImages(std::max(largest, made)) * made)
+      Value result = tfg::getDataResults(node)[0];
+      int64_t made = tensorBytes(result.getType()) / batch;
+      bool pooled = isPooled(result), scaled = false;
+      int64_t stands = made;
+      for (Value operand : tfg::getDataOperands(node)) {
+        if (!rows.contains(operand))
+          continue;
+        auto it = standsFor.find(operand);
+        if (it != standsFor.end())
+          stands = std::max(stands, it->second);
+        else if (pooled)
+          stands = std::max(stands, tensorBytes(operand.getType()) / batch);
+        scaled |= !pooled && isPooled(operand);
+      }
+      if (weights > partImages(std::max(largest, made)) * stands)
         break;
+      if (pooled || scaled)
+        standsFor[result] = stands;
       front.nodes.push_back(node);
       nodeIndex[node] = i;
       OpKind kind = opKindOf(node);
@@ -315,6 +368,11 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       // (6.22 s against 6.48). Within the default 10000 its cut comes
       // earlier: 34 s, a step 1.5% faster. (At 4096, InceptionResNetV2's
       // cut came earlier too, the sum of its nodes' times 2.6% more.)
+      // The default is 24000 since EfficientNetV2M's front at batch 32
+      // (626 nodes to its 30 x 30 stages, in 32 parts) paid for its
+      // compile, 29 s against 6.5: a step 9% faster (4.8 s against 5.4;
+      // EfficientNetB5's 11%, 29 s against 3.9). There NASNetLarge's cut
+      // comes later again: 35 s against 24, the step within the noise.
       if (carriedBytes < microBatchBytes / 8 ||
           int64_t(front.nodes.size()) * (batch / partImages(largest)) >
               maxCopiedNodes)
@@ -382,12 +440,24 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
                                   b.getNamedAttr("Index", TypeAttr::get(i32))})
                       ->getResult(0));
       for (Operation *node : front.nodes) {
+        std::string name = names.get((tfg::getNodeName(node) + suffix).str());
+        // A Reshape's shape names the batch's size: each part's its own.
+        Value partShape;
+        if (opKindOf(node) == OpKind::Reshape) {
+          auto shape = cast<RankedTensorType>(
+                           partType(tfg::getDataResults(node)[0].getType()))
+                           .getShape();
+          partShape = vector(name + "/shape",
+                             SmallVector<int32_t>(shape.begin(), shape.end()));
+        }
         Operation *copy = b.clone(*node, mapping);
-        copy->setAttr(tfg::kNameAttr,
-                      b.getStringAttr(
-                          names.get((tfg::getNodeName(node) + suffix).str())));
+        copy->setAttr(tfg::kNameAttr, b.getStringAttr(name));
         for (Value result : tfg::getDataResults(copy))
           result.setType(partType(result.getType()));
+        if (partShape) {
+          copy->setOperand(1, partShape);
+          copy->setAttr("Tshape", TypeAttr::get(i32));
+        }
       }
       for (auto [carried, itsParts] : llvm::zip(front.cut, cuts))
         itsParts.push_back(mapping.lookup(carried));

@@ -4,7 +4,8 @@
 // runs once per micro-batch: a Slice of the feed, the front's nodes
 // renamed and retyped per part, part after part, and a ConcatV2 of each
 // cut tensor's parts that the rest reads. The front stops before weights
-// larger than a part's output. Two tensors read on by elementwise nodes
+// larger than what a part reads or makes (a pooled vector standing for the
+// image it was pooled from). Two tensors read on by elementwise nodes
 // alone make no cut, nor a point whose parts' copies would take more than
 // max-copied-nodes nodes. Not split: a front whose weights are not
 // constants, a module whose tfc.micro_batch_bytes is 0.
@@ -155,6 +156,97 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %m:2 = Mul(%h#0, %z#0) name("m") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
   %n:2 = Mul(%a#0, %m#0) name("n") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
   %r = _Retval(%n#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
+}
+
+// -----
+
+// A squeeze-and-excitation block (EfficientNet's): the mean of each image
+// (an [N, C] tensor), reshaped to [N, 1, 1, C], a 1x1 convolution and a
+// sigmoid make each image's scale, which multiplies the image, broadcast
+// over its pixels. Each image's scale comes from that image alone, so the
+// block is in the front: each part's Reshape is given the part's shape,
+// and its product broadcasts the part's scales. The scale's convolution
+// has weights (64 bytes) larger than its part's output (two images of 16
+// bytes), but a pooled vector stands for the image it was pooled from
+// (256 bytes an image), which each part keeps in the caches. The front
+// stops at `wide`; the cut is the scaled image.
+// CHECK-LABEL: tfg.graph
+// CHECK: Mean(%{{.*}}, %{{.*}}) name("squeeze/micro_batch_0") {{.*}} -> tensor<2x4xf32>
+// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch_0/shape") {{.*}}value = dense<[2, 1, 1, 4]> : tensor<4xi32>
+// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch_0") {{.*}} -> tensor<2x1x1x4xf32>
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("reduce/micro_batch_0") {{.*}} -> tensor<2x1x1x4xf32>
+// CHECK: %[[GATE:.*]]:2 = Sigmoid(%{{.*}}) name("gate/micro_batch_0")
+// CHECK: %[[SCALED:.*]]:2 = Mul(%{{.*}}#0, %[[GATE]]#0) name("excite/micro_batch_0") {{.*}} : (tensor<2x4x4x4xf32>, tensor<2x1x1x4xf32>) -> tensor<2x4x4x4xf32>
+// CHECK: Mul({{.*}}) name("excite/micro_batch_1")
+// CHECK: %[[CAT:.*]]:2 = ConcatV2(%[[SCALED]]#0, %{{.*}}) name("excite/micro_batches")
+// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %v:2 = Const name("v") {dtype = f32, value = dense<0.5> : tensor<3x3x4x64xf32>} : () -> tensor<3x3x4x64xf32>
+  %axes:2 = Const name("squeeze/axes") {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %shape:2 = Const name("reshape/shape") {dtype = i32, value = dense<[-1, 1, 1, 4]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %m:2 = Mean(%a#0, %axes#0) name("squeeze") {T = f32, Tidx = i32, keep_dims = false} : (tensor<4x4x4x4xf32>, tensor<2xi32>) -> tensor<4x4xf32>
+  %r:2 = Reshape(%m#0, %shape#0) name("reshape") {T = f32, Tshape = i32} : (tensor<4x4xf32>, tensor<4xi32>) -> tensor<4x1x1x4xf32>
+  %e:2 = Conv2D(%r#0, %w#0) name("reduce") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x1x1x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x1x1x4xf32>
+  %g:2 = Sigmoid(%e#0) name("gate") {T = f32} : (tensor<4x1x1x4xf32>) -> tensor<4x1x1x4xf32>
+  %y:2 = Mul(%a#0, %g#0) name("excite") {T = f32} : (tensor<4x4x4x4xf32>, tensor<4x1x1x4xf32>) -> tensor<4x4x4x4xf32>
+  %b:2 = Conv2D(%y#0, %v#0) name("wide") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<3x3x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %ret = _Retval(%b#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x64xf32>) -> ()
+}
+
+// -----
+
+// A projection (an inverted residual block's last 1x1 convolution, 64
+// channels to 4) whose weights (1024 bytes) outweigh what a part makes
+// (one image of 256 bytes: the front's largest tensor, 4096 bytes an
+// image, allows parts of one). After a squeeze-and-excitation block it
+// reads the image the block scaled (4096 bytes, more than its weights),
+// which each part keeps in the caches: it is in the front, and the cut is
+// its ReLU.
+// CHECK-LABEL: tfg.graph
+// The Reshape's shape (an i64 tensor here) is each part's, of i32s.
+// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch_3/shape") {{.*}}value = dense<[1, 1, 1, 64]> : tensor<4xi32>
+// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch_3") {T = f32, Tshape = i32} : (tensor<1x64xf32>, tensor<4xi32>) -> tensor<1x1x1x64xf32>
+// CHECK: Mul({{.*}}) name("excite/micro_batch_3") {{.*}} : (tensor<1x4x4x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x4x4x64xf32>
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("project/micro_batch_3") {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("project_relu/micro_batches") {N = 4 : i64
+// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x64xf32>} : () -> tensor<1x1x4x64xf32>
+  %p:2 = Const name("p") {dtype = f32, value = dense<0.5> : tensor<1x1x64x4xf32>} : () -> tensor<1x1x64x4xf32>
+  %v:2 = Const name("v") {dtype = f32, value = dense<0.5> : tensor<3x3x4x64xf32>} : () -> tensor<3x3x4x64xf32>
+  %axes:2 = Const name("squeeze/axes") {dtype = i32, value = dense<[1, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %shape:2 = Const name("reshape/shape") {dtype = i64, value = dense<[4, 1, 1, 64]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %m:2 = Mean(%a#0, %axes#0) name("squeeze") {T = f32, Tidx = i32, keep_dims = false} : (tensor<4x4x4x64xf32>, tensor<2xi32>) -> tensor<4x64xf32>
+  %r:2 = Reshape(%m#0, %shape#0) name("reshape") {T = f32, Tshape = i64} : (tensor<4x64xf32>, tensor<4xi64>) -> tensor<4x1x1x64xf32>
+  %g:2 = Sigmoid(%r#0) name("gate") {T = f32} : (tensor<4x1x1x64xf32>) -> tensor<4x1x1x64xf32>
+  %y:2 = Mul(%a#0, %g#0) name("excite") {T = f32} : (tensor<4x4x4x64xf32>, tensor<4x1x1x64xf32>) -> tensor<4x4x4x64xf32>
+  %b:2 = Conv2D(%y#0, %p#0) name("project") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x64xf32>, tensor<1x1x64x4xf32>) -> tensor<4x4x4x4xf32>
+  %br:2 = Relu(%b#0) name("project_relu") {T = f32} : (tensor<4x4x4x4xf32>) -> tensor<4x4x4x4xf32>
+  %c:2 = Conv2D(%br#0, %v#0) name("wide") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<3x3x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %ret = _Retval(%c#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x64xf32>) -> ()
+}
+
+// -----
+
+// The same projection after a ReLU: what a part makes (256 bytes) weighs
+// less than its weights, so the front stops before it, and the cut is the
+// ReLU.
+// CHECK-LABEL: tfg.graph
+// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a_relu/micro_batches") {N = 4 : i64
+// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("project") {{.*}} -> tensor<4x4x4x4xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x64xf32>} : () -> tensor<1x1x4x64xf32>
+  %p:2 = Const name("p") {dtype = f32, value = dense<0.5> : tensor<1x1x64x4xf32>} : () -> tensor<1x1x64x4xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %ar:2 = Relu(%a#0) name("a_relu") {T = f32} : (tensor<4x4x4x64xf32>) -> tensor<4x4x4x64xf32>
+  %b:2 = Conv2D(%ar#0, %p#0) name("project") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x64xf32>, tensor<1x1x64x4xf32>) -> tensor<4x4x4x4xf32>
+  %ret = _Retval(%b#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<4x4x4x4xf32>) -> ()
 }
 
 // -----

@@ -470,8 +470,10 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     At a large batch a network's first stages make tensors far larger than
     the caches. The front, from a fed [N, H, W, C] batch through the nodes
     that compute each image from the same image alone (convolutions,
-    pooling, elementwise arithmetic with constants, concatenations and
-    means along other axes, slices that keep the batch whole), up to the
+    pooling, elementwise arithmetic with constants or with each image's
+    own vector, concatenations and means along other axes, reshapes and
+    slices that keep the batch whole) and whose weights weigh less than
+    what a part streams through them, up to the
     last point where one or two tensors of an eighth of `micro-batch-bytes`
     or more an image together carry it on (1 MiB by default; two only
     where each is read on by more than elementwise nodes, as a NASNet
@@ -487,7 +489,7 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
            /*default=*/"8 << 20",
            "The most bytes a micro-batch of the front's largest tensor takes">,
     Option<"maxCopiedNodes", "max-copied-nodes", "int64_t",
-           /*default=*/"10000",
+           /*default=*/"24000",
            "The most nodes the parts' copies of a front take (each is "
            "compiled)">,
   ];
