@@ -43,6 +43,7 @@
 #include "tfc/Support/PassCounters.h"
 #include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
+#include "tfc/Transforms/LifetimeIndex.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 #include "tfc/Transforms/Variables.h"
@@ -52,7 +53,6 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
-#include <set>
 
 using namespace mlir;
 
@@ -74,79 +74,6 @@ struct Buffer {
   int64_t offset = -1;
   /// The step output parameter that holds it instead of the arena, or -1.
   int64_t output = -1;
-};
-
-/// The placed buffers by lifetime, for placement's one question: which of
-/// them live at some time in [start, end]? One that does either starts in
-/// that range (the placed buffers sorted by start answer that) or started
-/// before it and lives at `start` (a segment tree over the times, each
-/// lifetime held at the O(log T) nodes that cover it, answers that). Both
-/// take time logarithmic plus the answer's size: asking every placed buffer
-/// made the plan quadratic in the buffers (a chain of 20,000 products).
-class LifetimeIndex {
-public:
-  explicit LifetimeIndex(ArrayRef<Buffer> buffers) : buffers(buffers) {
-    for (const Buffer &buffer : buffers) {
-      times.push_back(buffer.start);
-      times.push_back(buffer.end);
-    }
-    llvm::sort(times);
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-    covering.resize(4 * std::max<size_t>(times.size(), 1));
-  }
-
-  void insert(unsigned id) {
-    byStart.insert({buffers[id].start, id});
-    cover(1, 0, times.size() - 1, indexOf(buffers[id].start),
-          indexOf(buffers[id].end), id);
-  }
-
-  /// Appends the placed buffers living at some time in [start, end].
-  void overlapping(int64_t start, int64_t end,
-                   SmallVectorImpl<unsigned> &found) const {
-    for (auto it = byStart.lower_bound({start, 0});
-         it != byStart.end() && it->first <= end; ++it)
-      found.push_back(it->second);
-    size_t node = 1, lo = 0, hi = times.size() - 1, at = indexOf(start);
-    while (true) {
-      for (unsigned id : covering[node])
-        if (buffers[id].start < start)
-          found.push_back(id);
-      if (lo == hi)
-        break;
-      size_t mid = (lo + hi) / 2;
-      if (at <= mid) {
-        node = 2 * node;
-        hi = mid;
-      } else {
-        node = 2 * node + 1;
-        lo = mid + 1;
-      }
-    }
-  }
-
-private:
-  size_t indexOf(int64_t time) const {
-    return llvm::lower_bound(times, time) - times.begin();
-  }
-
-  void cover(size_t node, size_t lo, size_t hi, size_t first, size_t last,
-             unsigned id) {
-    if (last < lo || hi < first)
-      return;
-    if (first <= lo && hi <= last) {
-      covering[node].push_back(id);
-      return;
-    }
-    size_t mid = (lo + hi) / 2;
-    cover(2 * node, lo, mid, first, last, id);
-    cover(2 * node + 1, mid + 1, hi, first, last, id);
-  }
-
-  ArrayRef<Buffer> buffers;
-  SmallVector<int64_t> times; // every start and end, sorted, once each
-  std::vector<SmallVector<unsigned, 2>> covering;
-  std::set<std::pair<int64_t, unsigned>> byStart;
 };
 
 class Planner {
@@ -556,12 +483,15 @@ FailureOr<int64_t> Planner::run() {
     return buffers[a].size > buffers[b].size;
   });
   int64_t arena = 0;
-  LifetimeIndex placed(buffers);
+  SmallVector<Lifetime> lifetimes;
+  for (const Buffer &buffer : buffers)
+    lifetimes.push_back({buffer.start, buffer.end});
+  LifetimeIndex placed(lifetimes);
   for (unsigned i : order) {
     Buffer &buffer = buffers[i];
     // Placed buffers alive at the same time, by offset.
     SmallVector<unsigned> conflicts;
-    placed.overlapping(buffer.start, buffer.end, conflicts);
+    placed.overlapping(i, conflicts);
     llvm::sort(conflicts, [&](unsigned a, unsigned b) {
       return buffers[a].offset < buffers[b].offset;
     });
