@@ -29,7 +29,10 @@
 // largest divisor of N below it whose T images of the front's largest
 // tensor take `micro-batch-bytes` or fewer. The parts' nodes are inserted
 // part after part, and the schedule (topological, earliest first) runs
-// them so: one part's tensors die before the next part's are made.
+// them so: one part's tensors die before the next part's are made. A
+// front cut at one tensor goes on from that tensor's concatenation as a
+// front of its own, whose parts may take more images (its tensors are
+// smaller).
 //
 // Each part reads the front's weights again, so the front also stops
 // before a node whose weights outweigh what a part reads or makes there;
@@ -244,13 +247,28 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       if (fronts.empty())
         continue;
       NameUniquer names(*body);
-      for (Front &front : fronts)
-        split(front, names);
+      for (Front &front : fronts) {
+        // A front cut at one tensor may go on from its concatenation in
+        // parts of more images, where its tensors are smaller: a front's
+        // largest tensor sets its parts' images, and the weights past it
+        // may outweigh few images but not more. The parts' copies of the
+        // fronts of one feed count together against max-copied-nodes.
+        int64_t copied = 0;
+        for (Operation *next = split(front, names, copied); next;) {
+          SmallVector<Operation *> order = topologicalOrder(*body);
+          size_t at = llvm::find(order, next) - order.begin();
+          std::optional<Front> more = findFront(order, at, copied);
+          next = more ? split(*more, names, copied) : nullptr;
+        }
+      }
     }
   }
 
-  /// The front that starts at the feed order[start], if splitting it pays.
-  std::optional<Front> findFront(ArrayRef<Operation *> order, size_t start) {
+  /// The front that starts at the feed (or a front's concatenation)
+  /// order[start], if splitting it pays; `copied` nodes of the feed's
+  /// fronts are copied already.
+  std::optional<Front> findFront(ArrayRef<Operation *> order, size_t start,
+                                 int64_t copied = 0) {
     Operation *feed = order[start];
     Value images = tfg::getDataResults(feed)[0];
     auto feedType = dyn_cast<RankedTensorType>(images.getType());
@@ -374,7 +392,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       // EfficientNetB5's 11%, 29 s against 3.9). There NASNetLarge's cut
       // comes later again: 35 s against 24, the step within the noise.
       if (carriedBytes < microBatchBytes / 8 ||
-          int64_t(front.nodes.size()) * (batch / partImages(largest)) >
+          copied + int64_t(front.nodes.size()) * (batch / partImages(largest)) >
               maxCopiedNodes)
         continue;
       front.cut.clear();
@@ -398,7 +416,9 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     return front;
   }
 
-  void split(Front &front, NameUniquer &names) {
+  /// Splits `front`, adding its copies to `copied`; the concatenation of
+  /// its cut where one tensor alone carries it on, or null.
+  Operation *split(Front &front, NameUniquer &names, int64_t &copied) {
     Value images = tfg::getDataResults(front.feed)[0];
     auto feedType = cast<RankedTensorType>(images.getType());
     int64_t batch = feedType.getDimSize(0), partImages = front.partImages;
@@ -468,6 +488,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
             names.get((tfg::getNodeName(cutNode) + "/micro_batch_axis").str()),
             DenseElementsAttr::get(RankedTensorType::get({}, i32), int32_t(0)))
             ->getResult(0);
+    SmallVector<Operation *> concats;
     for (auto [carried, itsParts] : llvm::zip(front.cut, cuts)) {
       Operation *maker = carried.getDefiningOp();
       itsParts.push_back(axis);
@@ -482,6 +503,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       carried.replaceUsesWithIf(concat->getResult(0), [&](OpOperand &use) {
         return !inFront.contains(use.getOwner());
       });
+      concats.push_back(concat);
     }
     // The whole-batch front is dead now: erase it, last node first.
     for (Operation *node : llvm::reverse(front.nodes))
@@ -490,6 +512,8 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
         node->erase();
     ++numSplit;
     numParts += parts;
+    copied += int64_t(front.nodes.size()) * parts;
+    return concats.size() == 1 ? concats.front() : nullptr;
   }
 };
 

@@ -251,6 +251,37 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A front cut at one tensor goes on from its concatenation in parts of
+// more images. The first front's largest tensor (1024 bytes an image)
+// makes parts of two images, and it stops at `b`, whose weights (576
+// bytes) outweigh two images of its output (512): cut at the pooling.
+// From there the largest tensor is 256 bytes an image, parts of four: `b`
+// fits, and the second front stops at `wide`.
+// CHECK-LABEL: tfg.graph
+// CHECK: MaxPool({{.*}}) name("p/micro_batch_3") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("p/micro_batches") {N = 4 : i64
+// CHECK: %[[SIZE:.*]]:2 = Const name("p/micro_batches/micro_batch_size") {{.*}}value = dense<[4, -1, -1, -1]>
+// CHECK: %[[X0:.*]]:2 = Slice(%[[CAT]]#0, %{{.*}}#0, %[[SIZE]]#0) name("p/micro_batches/micro_batch_0") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: Conv2D(%[[X0]]#0, %{{.*}}) name("b/micro_batch_0") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: Relu({{.*}}) name("b_relu/micro_batch_1")
+// CHECK: %[[CAT2:.*]]:2 = ConcatV2({{.*}}) name("b_relu/micro_batches") {N = 2 : i64
+// CHECK: Conv2D(%[[CAT2]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<8x4x4x64xf32>
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<8x8x8x4xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  %u:2 = Const name("u") {dtype = f32, value = dense<0.5> : tensor<3x3x4x4xf32>} : () -> tensor<3x3x4x4xf32>
+  %v:2 = Const name("v") {dtype = f32, value = dense<0.5> : tensor<3x3x4x64xf32>} : () -> tensor<3x3x4x64xf32>
+  %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<8x8x8x4xf32>, tensor<1x1x4x4xf32>) -> tensor<8x8x8x4xf32>
+  %ar:2 = Relu(%a#0) name("a_relu") {T = f32} : (tensor<8x8x8x4xf32>) -> tensor<8x8x8x4xf32>
+  %p:2 = MaxPool(%ar#0) name("p") {T = f32, data_format = "NHWC", ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]} : (tensor<8x8x8x4xf32>) -> tensor<8x4x4x4xf32>
+  %b:2 = Conv2D(%p#0, %u#0) name("b") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<8x4x4x4xf32>, tensor<3x3x4x4xf32>) -> tensor<8x4x4x4xf32>
+  %br:2 = Relu(%b#0) name("b_relu") {T = f32} : (tensor<8x4x4x4xf32>) -> tensor<8x4x4x4xf32>
+  %c:2 = Conv2D(%br#0, %v#0) name("wide") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<8x4x4x4xf32>, tensor<3x3x4x64xf32>) -> tensor<8x4x4x64xf32>
+  %ret = _Retval(%c#0) name("y/_retval_0") {T = f32, index = 0 : i64} : (tensor<8x4x4x64xf32>) -> ()
+}
+
+// -----
+
 // `tfc compile --micro-batch-bytes 0`: the whole batch at once.
 // CHECK-LABEL: module attributes {tfc.micro_batch_bytes = 0 : i64}
 // CHECK-NOT: name("{{.*}}micro_batch

@@ -481,8 +481,11 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     Slice of the feed, the front's nodes, and a ConcatV2 of each carried
     tensor's parts along the batch. T is the largest
     divisor of N below it whose T images of the front's largest tensor
-    take `micro-batch-bytes` or fewer; 0 turns the pass off. A cut whose
-    parts' copies would take more than `max-copied-nodes` nodes is left.
+    take `micro-batch-bytes` or fewer; 0 turns the pass off. A front cut
+    at one tensor goes on from its concatenation as a front of its own,
+    in parts of more images where its tensors are smaller. A cut whose
+    parts' copies (with those of the feed's earlier fronts) would take
+    more than `max-copied-nodes` nodes is left.
   }];
   let options = [
     Option<"microBatchBytes", "micro-batch-bytes", "int64_t",
