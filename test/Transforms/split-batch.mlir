@@ -4,8 +4,8 @@
 // runs once per micro-batch: a Slice of the feed, the front's nodes
 // renamed and retyped per part, part after part, and a ConcatV2 of each
 // cut tensor's parts that the rest reads. The front stops before weights
-// larger than what a part reads or makes (a pooled vector standing for the
-// image it was pooled from). Two tensors read on by elementwise nodes
+// larger than what a part makes (in a squeeze-and-excitation block, the
+// image the block pools and scales). Two tensors read on by elementwise nodes
 // alone make no cut, nor a point whose parts' copies would take more than
 // max-copied-nodes nodes. Not split: a front whose weights are not
 // constants, a module whose tfc.micro_batch_bytes is 0.

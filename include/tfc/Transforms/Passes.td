@@ -473,7 +473,8 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     pooling, elementwise arithmetic with constants or with each image's
     own vector, concatenations and means along other axes, reshapes and
     slices that keep the batch whole) and whose weights weigh less than
-    what a part streams through them, up to the
+    what a part makes (in a squeeze-and-excitation block, the image the
+    block scales), up to the
     last point where one or two tensors of an eighth of `micro-batch-bytes`
     or more an image together carry it on (1 MiB by default; two only
     where each is read on by more than elementwise nodes, as a NASNet
