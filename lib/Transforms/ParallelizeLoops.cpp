@@ -13,6 +13,11 @@
 // uses from outside travel in a struct on the caller's stack, or are
 // recomputed inside when they are constants and views (Outlining.h).
 //
+// Loops whose outlined functions come out the same (ignoring locations)
+// share one: a network in micro-batches (tfc-split-batch) repeats each
+// per-image loop once per part, on the same planned buffers, and compiling
+// each copy through LLVM was most of such a compile.
+//
 // The split dimension must index every output, so that the ranges write
 // disjoint elements. Loops whose body may stop the step (tfc_fail) stay
 // serial, as do loops too small to pay for waking a thread: below
@@ -112,6 +117,7 @@ struct ParallelizeLoopsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     parallelFor = nullptr;
+    outlinedByHash.clear();
     LLVMTypeConverter converter(&getContext());
     SmallVector<func::FuncOp> functions;
     for (auto function : module.getOps<func::FuncOp>())
@@ -216,6 +222,7 @@ struct ParallelizeLoopsPass
       b.clone(inner, mapping);
     b.setInsertionPointAfter(range);
     b.create<func::ReturnOp>(loc);
+    outlined = shareIdentical(outlined);
 
     // The call in place of the loop.
     Value capturesOut = captured.allocate(b, loc, function);
@@ -240,6 +247,41 @@ struct ParallelizeLoopsPass
     loop.erase();
   }
 
+  /// `outlined`, or an earlier outlined function with the same body (which
+  /// then replaces it).
+  func::FuncOp shareIdentical(func::FuncOp outlined) {
+    llvm::hash_code hash = bodyHash(outlined);
+    SmallVector<func::FuncOp> &same = outlinedByHash[hash];
+    for (func::FuncOp earlier : same)
+      if (OperationEquivalence::isRegionEquivalentTo(
+              &earlier.getBody(), &outlined.getBody(),
+              OperationEquivalence::IgnoreLocations)) {
+        outlined.erase();
+        ++sharedLoops;
+        return earlier;
+      }
+    same.push_back(outlined);
+    return outlined;
+  }
+
+  /// A hash of the operations of `function`'s body, in order, without
+  /// their locations or which values they use (isRegionEquivalentTo
+  /// compares those).
+  static llvm::hash_code bodyHash(func::FuncOp function) {
+    llvm::hash_code hash(0);
+    function.getBody().walk([&](Operation *op) {
+      hash = llvm::hash_combine(
+          hash, OperationEquivalence::computeHash(
+                    op, OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::IgnoreLocations));
+    });
+    return hash;
+  }
+
+  /// The outlined functions of this run by bodyHash.
+  llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp>> outlinedByHash;
+
   /// Looked up once per run: a lookup walks the module's ops, and a large
   /// graph has thousands of them and hundreds of loops.
   func::FuncOp runtimeParallelFor(ModuleOp module, OpBuilder &b,
@@ -262,6 +304,8 @@ struct ParallelizeLoopsPass
 
   PassCounter splitLoops{this, "split-loops",
                          "Loops split over the runtime's threads"};
+  PassCounter sharedLoops{this, "shared-loops",
+                          "Split loops that call an earlier one's function"};
 };
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -120,19 +121,25 @@ void buildTfcLowerToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createSplitStepsPass());
   pm.addPass(createCollapseLoopsPass());
   pm.addPass(createParallelizeLoopsPass());
-  pm.addPass(mlir::createConvertLinalgToLoopsPass());
-  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
-  pm.addPass(mlir::createLowerAffinePass());
-  pm.addPass(mlir::createConvertSCFToCFPass());
+  // The passes that work inside one function at a time run on the
+  // functions side by side (MLIR's pass manager runs a nested pipeline on
+  // its functions on the context's threads); those that add declarations
+  // to the module run on it.
+  mlir::OpPassManager &beforeLibm = pm.nest<mlir::func::FuncOp>();
+  beforeLibm.addPass(mlir::createConvertLinalgToLoopsPass());
+  beforeLibm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  beforeLibm.addPass(mlir::createLowerAffinePass());
+  beforeLibm.addPass(mlir::createConvertSCFToCFPass());
   // floordivsi and friends have no LLVM lowering of their own.
-  pm.addPass(mlir::arith::createArithExpandOpsPass());
+  beforeLibm.addPass(mlir::arith::createArithExpandOpsPass());
   // Complex arithmetic as formulas on the parts (which may call math
   // functions), before the math lowerings.
-  pm.addPass(mlir::createConvertComplexToStandardPass());
-  pm.addPass(mlir::createConvertMathToLLVMPass());
+  beforeLibm.addPass(mlir::createConvertComplexToStandardPass());
+  beforeLibm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::createConvertMathToLibmPass());
-  pm.addPass(mlir::createConvertComplexToLLVMPass());
-  pm.addPass(mlir::createArithToLLVMConversionPass());
+  mlir::OpPassManager &afterLibm = pm.nest<mlir::func::FuncOp>();
+  afterLibm.addPass(mlir::createConvertComplexToLLVMPass());
+  afterLibm.addPass(mlir::createArithToLLVMConversionPass());
   pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
   mlir::ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;

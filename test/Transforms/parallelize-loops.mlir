@@ -148,3 +148,64 @@ func.func @helper(%x: memref<512x256xf32>, %y: memref<512x256xf32>) {
   }
   return
 }
+
+// -----
+
+// Loops whose outlined functions are the same share one (a network's parts
+// in micro-batches repeat their loops on the same planned buffers): the
+// two parts' first loops (the same view of the arena, the same body) call
+// @part0_loop0; the second part's other loop, whose view is elsewhere in
+// the arena, and the one that multiplies instead, each get their own.
+// CHECK-LABEL: func.func private @part0_loop0(
+// CHECK: memref.view %{{.*}}[%c0{{.*}}]
+// CHECK: arith.addf
+// CHECK-LABEL: func.func @part0(
+// CHECK: constant @part0_loop0
+// CHECK-NOT: func.func private @part1_loop0(
+// CHECK-LABEL: func.func private @part1_loop1(
+// CHECK: memref.view %{{.*}}[%c1048576{{.*}}]
+// CHECK: arith.addf
+// CHECK-LABEL: func.func private @part1_loop2(
+// CHECK: memref.view %{{.*}}[%c0{{.*}}]
+// CHECK: arith.mulf
+// CHECK-LABEL: func.func @part1(
+// CHECK: constant @part0_loop0
+// CHECK: constant @part1_loop1
+// CHECK: constant @part1_loop2
+#same = affine_map<(d0, d1) -> (d0, d1)>
+func.func @part0(%runtime: !llvm.ptr, %arena: memref<2097152xi8>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.view %arena[%c0][] : memref<2097152xi8> to memref<512x512xf32>
+  linalg.generic {indexing_maps = [#same], iterator_types = ["parallel", "parallel"]}
+      outs(%v : memref<512x512xf32>) {
+  ^bb0(%o: f32):
+    %e = arith.addf %o, %o : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+func.func @part1(%runtime: !llvm.ptr, %arena: memref<2097152xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1m = arith.constant 1048576 : index
+  %v = memref.view %arena[%c0][] : memref<2097152xi8> to memref<512x512xf32>
+  %w = memref.view %arena[%c1m][] : memref<2097152xi8> to memref<512x512xf32>
+  linalg.generic {indexing_maps = [#same], iterator_types = ["parallel", "parallel"]}
+      outs(%v : memref<512x512xf32>) {
+  ^bb0(%o: f32):
+    %e = arith.addf %o, %o : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#same], iterator_types = ["parallel", "parallel"]}
+      outs(%w : memref<512x512xf32>) {
+  ^bb0(%o: f32):
+    %e = arith.addf %o, %o : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#same], iterator_types = ["parallel", "parallel"]}
+      outs(%v : memref<512x512xf32>) {
+  ^bb0(%o: f32):
+    %e = arith.mulf %o, %o : f32
+    linalg.yield %e : f32
+  }
+  return
+}

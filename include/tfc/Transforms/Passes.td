@@ -861,7 +861,10 @@ def ParallelizeLoopsPass : Pass<"tfc-parallelize-loops", "mlir::ModuleOp"> {
     op's bytes and operations per iteration are passed along). The values
     the loop uses travel in a struct on the caller's stack: memrefs as
     their LLVM descriptors, through unrealized casts that
-    reconcile-unrealized-casts folds.
+    reconcile-unrealized-casts folds. Loops whose outlined functions are
+    the same but for locations (the per-image loops of a network's parts
+    in micro-batches, tfc-split-batch, on the same planned buffers) call
+    one function, the first outlined.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
                            "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect"];
