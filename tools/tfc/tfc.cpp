@@ -108,6 +108,11 @@ cl::opt<std::string> headerPath(
     cl::value_desc("file"), cl::cat(tfcOptions));
 cl::opt<std::string> targetCpu("target-cpu",
                                cl::desc("CPU to generate code for (default: host)"), cl::cat(tfcOptions));
+cl::opt<unsigned> codegenThreads(
+    "codegen-threads",
+    cl::desc("Threads that optimize and emit a program's code in parts "
+             "(default 0: one per hardware thread; at most 64)"),
+    cl::init(0), cl::cat(tfcOptions));
 cl::opt<std::string> targetTriple(
     "target-triple", cl::desc("Target triple (default: host)"), cl::cat(tfcOptions));
 cl::opt<std::string> targetFeatures(
@@ -341,7 +346,8 @@ int generateCode(MLIRContext &context, ModuleOp module,
     return succeeded(tfc::lowerToLLVMDialect(module, &timing))
                ? tfc::writeModuleFile(module, outputPath)
                : tfc::kExitBadInput;
-  tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures};
+  tfc::TargetOptions target{targetTriple, targetCpu, targetFeatures,
+                            codegenThreads};
   if (taskPrograms) {
     std::optional<tfc::ManifestOptions> manifests;
     if (k8sManifests) {
@@ -373,10 +379,15 @@ int generateCode(MLIRContext &context, ModuleOp module,
   std::vector<std::string> deviceTypes = tfc::partitionDeviceTypes(module);
   Location loc = module.getLoc();
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = tfc::buildLLVMModule(
+  std::unique_ptr<llvm::Module> llvmModule = tfc::translateToLLVM(
       module, llvmContext, target, library ? library->name : "", &timing);
   if (!llvmModule)
     return tfc::kExitBadInput;
+  // A program is optimized in parts as it is linked; the other outputs are
+  // one module.
+  if (library || emit == "llvm" || emit == "obj")
+    if (failed(tfc::optimizeLLVMModule(*llvmModule, target, &timing)))
+      return tfc::kExitFailure;
   if (library) {
     FailureOr<tfc::TargetLinkInputs> inputs =
         tfc::targetLinkInputs(deviceTypes, target, loc);

@@ -30,6 +30,9 @@ namespace tfc {
 struct TargetOptions {
   /// Empty: the host's.
   std::string triple, cpu, features;
+  /// Threads that optimize and emit a program's code side by side
+  /// (linkProgram), 0 for one per hardware thread.
+  unsigned codegenThreads = 0;
 };
 
 /// One input or output of the step, as the descriptor states it.
@@ -143,7 +146,15 @@ lowerToLLVMDialect(mlir::ModuleOp module, mlir::TimingScope *timing = nullptr);
 
 /// The module's tfg graphs describe the interface and are dropped. With a
 /// `libraryName`, the module also gets a library's entry points
-/// (Library.h), and they are all it exports.
+/// (Library.h), and they are all it exports. translateToLLVM stops before
+/// optimizing (what linkProgram takes), optimizeLLVMModule does the rest.
+std::unique_ptr<llvm::Module>
+translateToLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
+                const TargetOptions &options, llvm::StringRef libraryName = {},
+                mlir::TimingScope *timing = nullptr);
+mlir::LogicalResult optimizeLLVMModule(llvm::Module &module,
+                                       const TargetOptions &options,
+                                       mlir::TimingScope *timing = nullptr);
 std::unique_ptr<llvm::Module>
 buildLLVMModule(mlir::ModuleOp module, llvm::LLVMContext &context,
                 const TargetOptions &options,
@@ -201,8 +212,10 @@ enum class ProgramMain { Standalone, ClusterTask };
 /// the runtime (its system libraries).
 TargetLinkInputs programMainLinkInputs(ProgramMain main);
 
-/// Emits `module` (holding a model) as an object in a temporary file and
-/// links it into the program `output` with `main` and the runtime library,
+/// Optimizes `module` (holding a model, from translateToLLVM) and emits it
+/// as objects in temporary files, in parts on several threads
+/// (TargetOptions::codegenThreads), and links them into the program
+/// `output` with `main` and the runtime library,
 /// and the kernels and system libraries of the device target of each of
 /// `deviceTypes` (DeviceTarget.h; the kernels of the ISA level `options`
 /// generate code for). Errors at `loc`.

@@ -114,7 +114,7 @@ LogicalResult writeTaskProgram(ModuleOp module, const TaskName &task,
   Location loc = taskModule->getLoc();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      buildLLVMModule(*taskModule, llvmContext, options);
+      translateToLLVM(*taskModule, llvmContext, options);
   if (!llvmModule)
     return failure();
   addTaskIdentity(*llvmModule, task, cluster);

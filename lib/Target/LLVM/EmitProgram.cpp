@@ -19,6 +19,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -29,10 +31,13 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 
 using namespace mlir;
 
@@ -599,11 +604,11 @@ FailureOr<ModelInterface> lowerToLLVMDialect(ModuleOp module,
   return interface;
 }
 
-std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
-                                              llvm::LLVMContext &context,
-                                              const TargetOptions &options,
-                                              StringRef libraryName,
-                                              TimingScope *timing) {
+std::unique_ptr<llvm::Module> translateToLLVM(ModuleOp module,
+                                             llvm::LLVMContext &context,
+                                             const TargetOptions &options,
+                                             StringRef libraryName,
+                                             TimingScope *timing) {
   FailureOr<ModelInterface> interface = lowerToLLVMDialect(module, timing);
   if (failed(interface))
     return nullptr;
@@ -632,11 +637,46 @@ std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple().str());
   preferFullVectorWidth(*llvmModule, *machine);
-  translation.stop();
-  TimingScope optimization = timePhase(timing, "LLVM optimization");
-  optimize(*llvmModule, *machine);
-  emitConstantsAsBytes(*llvmModule);
   return llvmModule;
+}
+
+LogicalResult optimizeLLVMModule(llvm::Module &module,
+                                 const TargetOptions &options,
+                                 TimingScope *timing) {
+  TimingScope optimization = timePhase(timing, "LLVM optimization");
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(options, error);
+  if (!machine) {
+    llvm::errs() << "tfc: error: " << error << "\n";
+    return failure();
+  }
+  optimize(module, *machine);
+  emitConstantsAsBytes(module);
+  return success();
+}
+
+std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
+                                              llvm::LLVMContext &context,
+                                              const TargetOptions &options,
+                                              StringRef libraryName,
+                                              TimingScope *timing) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVM(module, context, options, libraryName, timing);
+  if (!llvmModule || failed(optimizeLLVMModule(*llvmModule, options, timing)))
+    return nullptr;
+  return llvmModule;
+}
+
+/// `module`'s object code for `machine`'s target into `os`; false when the
+/// target cannot emit object files.
+static bool emitObjectFor(llvm::Module &module, llvm::TargetMachine &machine,
+                          llvm::raw_pwrite_stream &os) {
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return false;
+  pm.run(module);
+  return true;
 }
 
 LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
@@ -648,13 +688,10 @@ LogicalResult emitObject(llvm::Module &module, const TargetOptions &options,
     llvm::errs() << "tfc: error: " << error << "\n";
     return failure();
   }
-  llvm::legacy::PassManager pm;
-  if (machine->addPassesToEmitFile(pm, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
+  if (!emitObjectFor(module, *machine, os)) {
     llvm::errs() << "tfc: error: the target cannot emit object files\n";
     return failure();
   }
-  pm.run(module);
   return success();
 }
 
@@ -685,6 +722,169 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
   return success();
 }
 
+/// The most parts a program's code is cut into: past the cores of any
+/// machine tfc runs on, each part only adds a module's fixed costs.
+constexpr unsigned kMaxCodegenParts = 64;
+
+/// Moves the constant arrays of 4096 bytes or more out of `module` (those
+/// emitConstantsAsBytes rewrites: the weights) into a module in `context`,
+/// as arrays of bytes of the same contents and alignment; in `module` each
+/// becomes a declaration, hidden in the program. They are most of a model's
+/// size and need no optimization; the code's parts would otherwise carry
+/// them through bitcode. Each array's bytes are copied once and released
+/// on this thread, before the next, so the allocator reuses them.
+static std::unique_ptr<llvm::Module> takeConstantData(llvm::Module &module,
+                                                      llvm::LLVMContext &context) {
+  auto data = std::make_unique<llvm::Module>("tfc_model_data", context);
+  data->setDataLayout(module.getDataLayout());
+  data->setTargetTriple(module.getTargetTriple());
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::Type *byte = llvm::Type::getInt8Ty(context);
+  for (llvm::GlobalVariable &global : module.globals()) {
+    if (!global.isConstant() || !global.hasDefinitiveInitializer() ||
+        !global.getValueType()->isArrayTy() ||
+        layout.getTypeAllocSize(global.getValueType()) < 4096)
+      continue;
+    std::string bytes;
+    if (!appendRawBytes(layout, global.getInitializer(), bytes))
+      continue;
+    if (!global.hasName())
+      global.setName("tfc_constant_data");
+    llvm::Align align = layout.getPreferredAlign(&global);
+    global.setInitializer(nullptr);
+    global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    global.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    global.setDSOLocal(true);
+    global.setAlignment(align);
+    llvm::Constant *raw =
+        llvm::ConstantDataArray::getRaw(bytes, bytes.size(), byte);
+    auto *copy = new llvm::GlobalVariable(
+        *data, raw->getType(), /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage, raw, global.getName());
+    copy->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    copy->setDSOLocal(true);
+    copy->setAlignment(align);
+  }
+  return data;
+}
+
+/// How many parts writeObjectsInParts cuts a module into: --codegen-threads,
+/// else one per hardware thread; at most kMaxCodegenParts.
+static unsigned codegenParts(const TargetOptions &options) {
+  unsigned threads = options.codegenThreads > 0
+                         ? options.codegenThreads
+                         : llvm::hardware_concurrency().compute_thread_count();
+  return std::clamp(threads, 1u, kMaxCodegenParts);
+}
+
+/// Optimizes `module` (translated, not optimized) and writes its object
+/// code into temporary files appended to `objects`, on several threads:
+/// its functions in codegenParts parts of about equal size (LLVM's
+/// SplitModule, which makes what one part uses of another's external and
+/// hidden), each carried to a context of its own as bitcode, and its
+/// weights in one more, as bytes. The generated functions call one another
+/// only through pointers or calls LLVM would not inline (tfc-split-steps'
+/// parts are noinline, tfc-parallelize-loops' bodies go through the
+/// runtime), so the parts' code is what one module's would be. One part:
+/// one module, as buildLLVMModule and writeObject make it.
+static LogicalResult writeObjectsInParts(llvm::Module &module,
+                                         const TargetOptions &options,
+                                         Location loc,
+                                         SmallVectorImpl<std::string> &objects,
+                                         TimingScope *timing) {
+  auto newObject = [&]() -> std::optional<std::string> {
+    SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("tfc-model", "o", path))
+      return std::nullopt;
+    objects.push_back(path.str().str());
+    return objects.back();
+  };
+  unsigned parts = codegenParts(options);
+  if (parts == 1) {
+    if (failed(optimizeLLVMModule(module, options, timing)))
+      return failure();
+    std::optional<std::string> path = newObject();
+    if (!path)
+      return emitError(loc, "cannot create a temporary file");
+    return writeObject(module, *path, options, timing);
+  }
+
+  TimingScope phase = timePhase(
+      timing,
+      ("LLVM optimization and object code (" + Twine(parts) + " parts)").str());
+  llvm::LLVMContext dataContext;
+  std::unique_ptr<llvm::Module> data = takeConstantData(module, dataContext);
+  std::vector<std::string> bitcodes;
+  llvm::SplitModule(
+      module, parts,
+      [&](std::unique_ptr<llvm::Module> part) {
+        std::string bitcode;
+        llvm::raw_string_ostream os(bitcode);
+        llvm::WriteBitcodeToFile(*part, os);
+        os.flush();
+        bitcodes.push_back(std::move(bitcode));
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  // The parts hold the code now: the module's copy would only double the
+  // memory the parts' optimization needs.
+  for (llvm::Function &function : module)
+    function.deleteBody();
+
+  // Every job's file first, so that a failure leaves nothing to remove
+  // but what `objects` lists.
+  SmallVector<std::string> paths;
+  for (size_t i = 0; i <= bitcodes.size(); ++i) {
+    std::optional<std::string> path = newObject();
+    if (!path)
+      return emitError(loc, "cannot create a temporary file");
+    paths.push_back(*path);
+  }
+  std::vector<std::string> errors(bitcodes.size() + 1);
+  // A target machine per job, made here: LLVM's target registry is set up
+  // on first use, not for threads.
+  std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (size_t job = 0; job <= bitcodes.size(); ++job) {
+    std::string error;
+    machines.push_back(makeTargetMachine(options, error));
+    if (!machines.back())
+      return emitError(loc) << error;
+  }
+  auto writeModule = [&](llvm::Module &part, size_t job) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(paths[job], ec, llvm::sys::fs::OF_None);
+    if (ec)
+      errors[job] = paths[job] + ": " + ec.message();
+    else if (!emitObjectFor(part, *machines[job], out))
+      errors[job] = "the target cannot emit object files";
+  };
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parts));
+    // The weights first: a large model's take as long as a part of its
+    // code, and queued last they would run after the code.
+    pool.async([&] { writeModule(*data, bitcodes.size()); });
+    for (size_t job = 0; job < bitcodes.size(); ++job)
+      pool.async([&, job] {
+        llvm::LLVMContext context;
+        llvm::Expected<std::unique_ptr<llvm::Module>> part =
+            llvm::parseBitcodeFile(
+                llvm::MemoryBufferRef(bitcodes[job], "tfc_model_part"),
+                context);
+        if (!part) {
+          errors[job] = llvm::toString(part.takeError());
+          return;
+        }
+        optimize(**part, *machines[job]);
+        writeModule(**part, job);
+        std::string().swap(bitcodes[job]);
+      });
+    pool.wait();
+  }
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return emitError(loc) << "object code: " << error;
+  return success();
+}
+
 LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
                           const TargetOptions &options,
                           ArrayRef<std::string> deviceTypes, ProgramMain main,
@@ -696,26 +896,30 @@ LogicalResult linkProgram(llvm::Module &module, StringRef output, Location loc,
       targetLinkInputs(deviceTypes, options, loc);
   if (failed(inputs))
     return failure();
-  SmallString<128> object;
-  if (llvm::sys::fs::createTemporaryFile("tfc-model", "o", object))
-    return emitError(loc, "cannot create a temporary file");
-  auto removeObject =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
-  if (failed(writeObject(module, object, options, timing)))
+  // The system libraries that the runtime functions the module calls need,
+  // before the module is cut into parts.
+  std::vector<std::string> runtimeLibraries = runtimeSystemLibraries(module);
+  SmallVector<std::string> objects;
+  auto removeObjects = llvm::make_scope_exit([&] {
+    for (const std::string &object : objects)
+      llvm::sys::fs::remove(object);
+  });
+  if (failed(writeObjectsInParts(module, options, loc, objects, timing)))
     return failure();
   TimingScope link = timePhase(timing, "Link");
   // The program's main, each partition's target's kernels, the runtime,
   // then the system libraries the kernels and the main need.
   TargetLinkInputs mainInputs = programMainLinkInputs(main);
   const std::string &libDir = runtimeLibraryDir();
-  SmallVector<std::string> args = {*driver, object.str().str(), "-o",
-                                   output.str()};
+  SmallVector<std::string> args = {*driver};
+  llvm::append_range(args, objects);
+  llvm::append_range(args, SmallVector<std::string>{"-o", output.str()});
   for (const std::string &archive : mainInputs.kernelArchives)
     args.push_back(libDir + "/" + archive);
   for (const std::string &archive : inputs->kernelArchives)
     args.push_back(libDir + "/" + archive);
   args.push_back(libDir + "/libTfcRuntime.a");
-  llvm::append_range(args, runtimeSystemLibraries(module));
+  llvm::append_range(args, runtimeLibraries);
   llvm::append_range(args, inputs->systemLibraries);
   llvm::append_range(args, mainInputs.systemLibraries);
   llvm::append_range(args, SmallVector<std::string>{"-lpthread", "-lm"});

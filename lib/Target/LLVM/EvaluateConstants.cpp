@@ -62,7 +62,7 @@ FailureOr<SmallVector<DenseElementsAttr>> evaluateConstants(ModuleOp module) {
     return failure();
   TargetOptions host;
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule = buildLLVMModule(module, context, host);
+  std::unique_ptr<llvm::Module> llvmModule = translateToLLVM(module, context, host);
   if (!llvmModule)
     return failure();
 
