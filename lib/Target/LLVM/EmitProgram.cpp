@@ -554,6 +554,21 @@ static bool appendRawBytes(const llvm::DataLayout &layout,
   return false;
 }
 
+/// The bytes of `global` when it is a constant array of numbers of 4096
+/// bytes or more (the weights; smaller ones stay as they are, their loads
+/// foldable), as they lie in memory.
+static std::optional<std::string> weightBytes(const llvm::DataLayout &layout,
+                                              llvm::GlobalVariable &global) {
+  if (!global.isConstant() || !global.hasDefinitiveInitializer() ||
+      !global.getValueType()->isArrayTy() ||
+      layout.getTypeAllocSize(global.getValueType()) < 4096)
+    return std::nullopt;
+  std::string bytes;
+  if (!appendRawBytes(layout, global.getInitializer(), bytes))
+    return std::nullopt;
+  return bytes;
+}
+
 /// Constant arrays of numbers (the weights) become arrays of bytes with
 /// the same contents and alignment. LLVM's asm printer writes an array of
 /// floats one element at a time, each through an APFloat, and an array of
@@ -564,14 +579,11 @@ static void emitConstantsAsBytes(llvm::Module &module) {
   llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
   for (llvm::GlobalVariable &global :
        llvm::make_early_inc_range(module.globals())) {
-    if (!global.isConstant() || !global.hasDefinitiveInitializer() ||
-        !global.getValueType()->isArrayTy() ||
-        layout.getTypeAllocSize(global.getValueType()) < 4096)
+    std::optional<std::string> bytes = weightBytes(layout, global);
+    if (!bytes)
       continue;
-    std::string bytes;
-    if (!appendRawBytes(layout, global.getInitializer(), bytes))
-      continue;
-    llvm::Constant *raw = llvm::ConstantDataArray::getRaw(bytes, bytes.size(), byte);
+    llvm::Constant *raw =
+        llvm::ConstantDataArray::getRaw(*bytes, bytes->size(), byte);
     auto *replacement = new llvm::GlobalVariable(
         module, raw->getType(), /*isConstant=*/true, global.getLinkage(), raw,
         "", &global, global.getThreadLocalMode(), global.getAddressSpace());
@@ -726,8 +738,7 @@ LogicalResult writeLLVMIR(llvm::Module &module, StringRef path) {
 /// machine tfc runs on, each part only adds a module's fixed costs.
 constexpr unsigned kMaxCodegenParts = 64;
 
-/// Moves the constant arrays of 4096 bytes or more out of `module` (those
-/// emitConstantsAsBytes rewrites: the weights) into a module in `context`,
+/// Moves the weights (weightBytes) out of `module` into a module in `context`,
 /// as arrays of bytes of the same contents and alignment; in `module` each
 /// becomes a declaration, hidden in the program. They are most of a model's
 /// size and need no optimization; the code's parts would otherwise carry
@@ -741,12 +752,8 @@ static std::unique_ptr<llvm::Module> takeConstantData(llvm::Module &module,
   const llvm::DataLayout &layout = module.getDataLayout();
   llvm::Type *byte = llvm::Type::getInt8Ty(context);
   for (llvm::GlobalVariable &global : module.globals()) {
-    if (!global.isConstant() || !global.hasDefinitiveInitializer() ||
-        !global.getValueType()->isArrayTy() ||
-        layout.getTypeAllocSize(global.getValueType()) < 4096)
-      continue;
-    std::string bytes;
-    if (!appendRawBytes(layout, global.getInitializer(), bytes))
+    std::optional<std::string> bytes = weightBytes(layout, global);
+    if (!bytes)
       continue;
     if (!global.hasName())
       global.setName("tfc_constant_data");
@@ -757,7 +764,7 @@ static std::unique_ptr<llvm::Module> takeConstantData(llvm::Module &module,
     global.setDSOLocal(true);
     global.setAlignment(align);
     llvm::Constant *raw =
-        llvm::ConstantDataArray::getRaw(bytes, bytes.size(), byte);
+        llvm::ConstantDataArray::getRaw(*bytes, bytes->size(), byte);
     auto *copy = new llvm::GlobalVariable(
         *data, raw->getType(), /*isConstant=*/true,
         llvm::GlobalValue::ExternalLinkage, raw, global.getName());
