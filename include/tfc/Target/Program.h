@@ -133,11 +133,13 @@ struct ModelInterface {
 /// tfc-plan-memory, which records the arena size).
 mlir::FailureOr<ModelInterface> readModelInterface(mlir::ModuleOp module);
 
-/// Lowers `module` (after convert-tfg-to-memref) to an LLVM module with
-/// `tfc_step` and `tfc_compiled_model`, optimized at O3 for the target.
-/// Reads the model's interface from the module's graphs, drops the graphs
-/// and lowers the step functions to the LLVM dialect (the
-/// tfc-lower-to-llvm pipeline).
+/// Lowers `module` (after convert-tfg-to-memref) to the LLVM dialect: reads
+/// the model's interface from the module's graphs, drops the graphs and
+/// lowers the step functions (the tfc-lower-to-llvm pipeline).
+/// translateToLLVM goes on to an LLVM module with `tfc_step` and
+/// `tfc_compiled_model` for the target, not yet optimized (what linkProgram
+/// takes); optimizeLLVMModule optimizes it at O3 (for --emit obj, lib and
+/// llvm).
 ///
 /// Where a function here takes `timing` (`--mlir-timing`'s scope), it times
 /// its phases (and the lowering its passes) nested in it; null times none.
@@ -146,8 +148,7 @@ lowerToLLVMDialect(mlir::ModuleOp module, mlir::TimingScope *timing = nullptr);
 
 /// The module's tfg graphs describe the interface and are dropped. With a
 /// `libraryName`, the module also gets a library's entry points
-/// (Library.h), and they are all it exports. translateToLLVM stops before
-/// optimizing (what linkProgram takes), optimizeLLVMModule does the rest.
+/// (Library.h), and they are all it exports.
 std::unique_ptr<llvm::Module>
 translateToLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
                 const TargetOptions &options, llvm::StringRef libraryName = {},
@@ -155,11 +156,6 @@ translateToLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
 mlir::LogicalResult optimizeLLVMModule(llvm::Module &module,
                                        const TargetOptions &options,
                                        mlir::TimingScope *timing = nullptr);
-std::unique_ptr<llvm::Module>
-buildLLVMModule(mlir::ModuleOp module, llvm::LLVMContext &context,
-                const TargetOptions &options,
-                llvm::StringRef libraryName = {},
-                mlir::TimingScope *timing = nullptr);
 
 /// Writes `module` as an object file (to a stream, or a file), or as LLVM IR
 /// text.

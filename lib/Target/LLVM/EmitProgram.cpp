@@ -667,18 +667,6 @@ LogicalResult optimizeLLVMModule(llvm::Module &module,
   return success();
 }
 
-std::unique_ptr<llvm::Module> buildLLVMModule(ModuleOp module,
-                                              llvm::LLVMContext &context,
-                                              const TargetOptions &options,
-                                              StringRef libraryName,
-                                              TimingScope *timing) {
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateToLLVM(module, context, options, libraryName, timing);
-  if (!llvmModule || failed(optimizeLLVMModule(*llvmModule, options, timing)))
-    return nullptr;
-  return llvmModule;
-}
-
 /// `module`'s object code for `machine`'s target into `os`; false when the
 /// target cannot emit object files.
 static bool emitObjectFor(llvm::Module &module, llvm::TargetMachine &machine,
@@ -793,7 +781,7 @@ static unsigned codegenParts(const TargetOptions &options) {
 /// only through pointers or calls LLVM would not inline (tfc-split-steps'
 /// parts are noinline, tfc-parallelize-loops' bodies go through the
 /// runtime), so the parts' code is what one module's would be. One part:
-/// one module, as buildLLVMModule and writeObject make it.
+/// one module, as optimizeLLVMModule and writeObject make it.
 static LogicalResult writeObjectsInParts(llvm::Module &module,
                                          const TargetOptions &options,
                                          Location loc,
