@@ -149,9 +149,13 @@ def float64_output(name, x):
     model64.set_weights([w.astype(np.float64) for w in model32.get_weights()])
     if any(w.dtype != "float64" for w in model64.weights):
         raise SystemExit("%s: some weights did not become float64" % name)
-    # A few images at a time: TensorFlow's float64 convolutions of a whole
-    # batch of 32 EfficientNetV2S images (384 x 384) ran out of 24 GiB.
-    return np.concatenate([model64(tf.constant(x[i:i + 4], tf.float64), training=False).numpy()
+    # A few images at a time, and through a tf.function, whose graph frees
+    # each tensor once its last reader is done: TensorFlow's float64
+    # convolutions of a whole batch of 32 EfficientNetV2S images (384 x
+    # 384) ran out of 24 GiB, and called eagerly, Keras held every layer's
+    # output of 4 EfficientNetV2L images (480 x 480) to the end, 19.7 GB.
+    run64 = tf.function(lambda images: model64(images, training=False))
+    return np.concatenate([run64(tf.constant(x[i:i + 4], tf.float64)).numpy()
                            for i in range(0, len(x), 4)])
 
 
