@@ -35,6 +35,15 @@ for module, feature in (("yaml", "pyyaml"), ("jsonschema", "jsonschema")):
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
 
+# Tests of AVX-512 code (bench/pointwise_kernel.py's micro-kernel) run on
+# processors that have it.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512f" in cpuinfo.read():
+            config.available_features.add("avx512")
+except OSError:
+    pass
+
 # Tests that run a task as another user (setpriv, util-linux) need root.
 if os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root")
