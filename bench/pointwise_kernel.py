@@ -10,7 +10,12 @@ convolutions), in one process, in turns.
 
 Not part of tfc: a measurement of what the machine allows, for deciding
 whether a kernel of our own would beat the library on the products that
-bound Xception and NASNet (docs/benchmarks.md). The product is
+bound Xception and NASNet (docs/benchmarks.md). Each call here reuses one
+filter and one input, warm in the caches: it shows the kernels' rates,
+not a model's gain. (Inside Xception's program at batch 32, where each
+layer's filter and input arrive cold, the same tiles in oneDNN's place
+ran the middle flow's 1x1 convolutions 1.6% faster, where this table
+shows 4-5%; not kept.) The product is
 out[p, n] = sum over d of in[p, d] * filter[d, n], in and out in NHWC
 (rows are pixels), so:
   - its micro-kernel holds a tile of 14 rows by 32 columns (28 vector
