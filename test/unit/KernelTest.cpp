@@ -830,8 +830,9 @@ TEST_P(KernelTest, PointwiseDepthwiseMatchesReference) {
 
 /// A depthwise convolution and the 1x1 after it (DepthwisePointwise.cpp)
 /// against the two reference convolutions: channels in whole vectors (the
-/// input's rows read in place, windows at the edges checked tap by tap)
-/// and not (44, NASNet's: copies with the padding in memory), 3x3, 5x5
+/// input's rows read in place, windows at the edges checked tap by tap,
+/// a ReLU before the depthwise applied as they are read; ReLU6 copies
+/// them) and not (44, NASNet's: copies with the padding in memory), 3x3, 5x5
 /// and 7x7 windows and 3x1 (the general loop), strides 1 and 2, rows of 3
 /// to 40 output pixels,
 /// SAME padding and none, one image (bands of rows, one per thread) and

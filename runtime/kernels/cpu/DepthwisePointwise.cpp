@@ -170,12 +170,18 @@ void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
   const Params &p = call.p;
   const Site &site = call.site;
   int64_t channels = site.vectors * kNativeLanes;
-  // The input's rows as they are where no copy changes them; otherwise
-  // copies in a ring of kh rows, with the window's padding in memory so
-  // that no window needs a bounds check (DepthwiseRow.h). Copying rows
-  // only for their padding cost more than the checks save (56 x 56 x 128
-  // at batch 32: 31-33 ms against 25-28 in place).
-  bool inPlace = channels == p.c && p.input_activation == TFC_ACTIVATION_NONE;
+  // The input's rows as they are where they are whole vectors of
+  // channels and their activation, if any, is a ReLU, which the row loop
+  // applies as it reads them; otherwise copies in a ring of kh rows, with
+  // the window's padding in memory so that no window needs a bounds check
+  // (DepthwiseRow.h). Copying rows only for their padding cost more than
+  // the checks save (56 x 56 x 128 at batch 32: 31-33 ms against 25-28 in
+  // place), and copying them for their ReLU more than applying it as they
+  // are read (a ReLU and a separable convolution of 128 channels on one
+  // 147 x 147 image: 3.1-3.2 ms against 2.6-2.9; docs/benchmarks.md).
+  bool reluInPlace = p.input_activation == TFC_ACTIVATION_RELU;
+  bool inPlace = channels == p.c &&
+                 (p.input_activation == TFC_ACTIVATION_NONE || reluInPlace);
   int64_t padRight =
       tfc::marginRight(p.w, p.ow, p.kw, p.stride_w, p.pad_left);
   int64_t rowFloats = (p.pad_left + p.w + padRight) * channels;
@@ -193,8 +199,8 @@ void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
       p.kh, p.kw, p.w, p.ow, p.stride_w, p.pad_left, channels,
       site.taps.data(), call.depthwiseBias.data(), p.depthwise_activation};
   window.paddedRows = !inPlace;
-  tfc::DepthwiseRowFunction row =
-      tfc::depthwiseRowFor(p.kh, p.kw, p.stride_w);
+  tfc::DepthwiseRowFunction row = tfc::depthwiseRowFor(
+      p.kh, p.kw, p.stride_w, /*reluInput=*/inPlace && reluInPlace);
   std::vector<const float *> rows(p.kh);
   int64_t next = 0; // The first input row not in the ring yet.
   for (int64_t y = firstRow; y < lastRow; ++y) {

@@ -62,11 +62,20 @@ inline int64_t marginRight(int64_t w, int64_t ow, int64_t kw,
 constexpr int kDepthwisePixels = 8;
 
 namespace detail {
+/// The input vector at `p`, through a ReLU where ReluInput.
+template <bool ReluInput>
+inline __attribute__((always_inline)) NativeFloats loadInput(const float *p) {
+  NativeFloats v = loadNative(p);
+  if constexpr (ReluInput)
+    v = vector_math::activation(v, TFC_ACTIVATION_RELU);
+  return v;
+}
+
 /// Output pixels [x, x + Pixels) of the row, whose windows read no pixel
 /// outside the rows' memory (inside the row, or in a padded row's zeros):
 /// independent sums, so that the multiply-adds of one pixel's taps do not
 /// wait on each other.
-template <int Pixels, int KH, int KW, int S>
+template <int Pixels, int KH, int KW, int S, bool ReluInput>
 inline __attribute__((always_inline)) void
 depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
                int64_t first, int64_t last, float *dst, int64_t dstStride,
@@ -95,7 +104,7 @@ depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
         constexpr int span = (Pixels - 1) * S + KW;
 #pragma GCC unroll 64
         for (int in = 0; in < span; ++in) {
-          NativeFloats value = loadNative(row + in * stride);
+          NativeFloats value = loadInput<ReluInput>(row + in * stride);
 #pragma GCC unroll 16
           for (int u = 0; u < Pixels; ++u)
             if (in - u * S >= 0 && in - u * S < KW)
@@ -105,7 +114,7 @@ depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
         for (int64_t j = 0; j < kw; ++j) {
           NativeFloats t = loadNative(rowTaps + j * d.channels);
           for (int u = 0; u < Pixels; ++u)
-            acc[u] += loadNative(row + (u * d.strideW + j) * stride) * t;
+            acc[u] += loadInput<ReluInput>(row + (u * d.strideW + j) * stride) * t;
         }
       }
     }
@@ -122,14 +131,16 @@ depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
 /// dst[x * dstStride + (v - first) * kNativeLanes...]. KH, KW and S (the
 /// horizontal stride) are the window's when known at compile time (each
 /// input is then loaded once for all the outputs of a block that read
-/// it), 0 for any. Padded rows (d.paddedRows) are computed in blocks of
+/// it), 0 for any. Where ReluInput, each input value read goes through a
+/// ReLU first (the activation before the convolution, applied to rows
+/// read in place). Padded rows (d.paddedRows) are computed in blocks of
 /// pixels throughout; others in blocks where the windows lie inside the
 /// row, and pixel by pixel at its edges, each tap checked.
-template <int KH, int KW, int S>
+template <int KH, int KW, int S, bool ReluInput>
 void depthwiseRow(const float *const *rows, const DepthwiseWindow &d,
                   int64_t first, int64_t last, float *dst, int64_t dstStride) {
   auto block = [&](auto pixels, int64_t x) {
-    detail::depthwiseBlock<decltype(pixels)::value, KH, KW, S>(
+    detail::depthwiseBlock<decltype(pixels)::value, KH, KW, S, ReluInput>(
         rows, d, first, last, dst, dstStride, x);
   };
   using Eight = std::integral_constant<int, kDepthwisePixels>;
@@ -179,7 +190,7 @@ void depthwiseRow(const float *const *rows, const DepthwiseWindow &d,
         const float *row = rows[i] + at;
         for (int64_t j = 0; j < kw; ++j)
           if (left + j >= 0 && left + j < d.w)
-            acc += loadNative(row + (left + j) * stride) *
+            acc += detail::loadInput<ReluInput>(row + (left + j) * stride) *
                    loadNative(taps + (i * kw + j) * d.channels);
       }
       storeNative(dst + x * dstStride + at,
@@ -194,22 +205,30 @@ using DepthwiseRowFunction = void (*)(const float *const *,
                                       int64_t, float *, int64_t);
 
 /// depthwiseRow for the window's size and stride: 3x3, 5x5 and 7x7 at
-/// strides 1 and 2 unrolled, any other through the general loop.
+/// strides 1 and 2 unrolled, any other through the general loop; with
+/// reluInput, its input through a ReLU.
+template <bool ReluInput>
 inline DepthwiseRowFunction depthwiseRowFor(int64_t kh, int64_t kw,
                                             int64_t strideW) {
   if (kh == 3 && kw == 3)
-    return strideW == 1   ? depthwiseRow<3, 3, 1>
-           : strideW == 2 ? depthwiseRow<3, 3, 2>
-                          : depthwiseRow<3, 3, 0>;
+    return strideW == 1   ? depthwiseRow<3, 3, 1, ReluInput>
+           : strideW == 2 ? depthwiseRow<3, 3, 2, ReluInput>
+                          : depthwiseRow<3, 3, 0, ReluInput>;
   if (kh == 5 && kw == 5)
-    return strideW == 1   ? depthwiseRow<5, 5, 1>
-           : strideW == 2 ? depthwiseRow<5, 5, 2>
-                          : depthwiseRow<5, 5, 0>;
+    return strideW == 1   ? depthwiseRow<5, 5, 1, ReluInput>
+           : strideW == 2 ? depthwiseRow<5, 5, 2, ReluInput>
+                          : depthwiseRow<5, 5, 0, ReluInput>;
   if (kh == 7 && kw == 7)
-    return strideW == 1   ? depthwiseRow<7, 7, 1>
-           : strideW == 2 ? depthwiseRow<7, 7, 2>
-                          : depthwiseRow<7, 7, 0>;
-  return depthwiseRow<0, 0, 0>;
+    return strideW == 1   ? depthwiseRow<7, 7, 1, ReluInput>
+           : strideW == 2 ? depthwiseRow<7, 7, 2, ReluInput>
+                          : depthwiseRow<7, 7, 0, ReluInput>;
+  return depthwiseRow<0, 0, 0, ReluInput>;
+}
+
+inline DepthwiseRowFunction depthwiseRowFor(int64_t kh, int64_t kw,
+                                            int64_t strideW, bool reluInput) {
+  return reluInput ? depthwiseRowFor<true>(kh, kw, strideW)
+                   : depthwiseRowFor<false>(kh, kw, strideW);
 }
 
 } // namespace tfc

@@ -175,7 +175,7 @@ void part(const float *in, float *out, const Params &p, const Operands &o,
   expanded.resize(slots * rowFloats);
   row.resize(p.ow * width);
   tfc::DepthwiseRowFunction depthwise =
-      tfc::depthwiseRowFor(p.kh, p.kw, p.stride_w);
+      tfc::depthwiseRowFor(p.kh, p.kw, p.stride_w, /*reluInput=*/false);
   const tfc::DepthwiseWindow window{
       p.kh, p.kw, p.w, p.ow, p.stride_w, p.pad_left,
       o.f.vectors * kNativeLanes, o.f.depthwise.data(),
