@@ -30,9 +30,11 @@ out[p, n] = sum over d of in[p, d] * filter[d, n], in and out in NHWC
   - the rows are split between the threads in blocks of 14.
 The micro-kernel is assembly generated below: GCC's code for the same
 loop written with intrinsics ran at 173-180 GFLOP/s on one thread of the
-fourth Intel host, this one at 180-195, the data in L1 and L2. The default shapes are Xception's 1x1 convolutions: its
-middle flow at batch 1 (361 rows) and at 4 images (tfc's micro-batches at
-batch 32), a whole batch of 32, and its exit flow at batch 32.
+fourth Intel host, this one at 180-195, the data in L1 and L2.
+
+The default shapes are Xception's 1x1 convolutions: its middle flow at
+batch 1 (361 rows) and at 4 images (tfc's micro-batches at batch 32), a
+whole batch of 32, and its exit flow at batch 32.
 
 Prints the machine's measured peak, and for each shape oneDNN's rate
 (`brgconv_1x1` and the like: its implementation is printed), ours, ours

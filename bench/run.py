@@ -43,8 +43,9 @@ For each model and batch size (models.py builds them, fixed seeds):
 
 A model that fails (its output differs, a step fails, or a process is
 killed, most often for memory: models.py --float64 was, before it ran the
-float64 model as a tf.function, for EfficientNetV2L at batch 32) is named on stderr as it fails and the run goes on to the next: a run
-over many models takes hours, and one failure should not lose the rows
+float64 model as a tf.function, for EfficientNetV2L at batch 32) is
+named on stderr as it fails and the run goes on to the next: a run over
+many models takes hours, and one failure should not lose the rows
 measured before it. The table then holds the models that passed, and
 the run exits 1 after it with one line per failure.
 

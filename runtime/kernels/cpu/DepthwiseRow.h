@@ -114,7 +114,8 @@ depthwiseBlock(const float *const *rows, const DepthwiseWindow &d,
         for (int64_t j = 0; j < kw; ++j) {
           NativeFloats t = loadNative(rowTaps + j * d.channels);
           for (int u = 0; u < Pixels; ++u)
-            acc[u] += loadInput<ReluInput>(row + (u * d.strideW + j) * stride) * t;
+            acc[u] +=
+                loadInput<ReluInput>(row + (u * d.strideW + j) * stride) * t;
         }
       }
     }
