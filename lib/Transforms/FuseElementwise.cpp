@@ -48,7 +48,10 @@
 // took it (Keras' SeparableConv2D after a ReLU: Xception's, NASNet's;
 // MobileNet's depthwise and pointwise layers). The pointwise's epilogue
 // may add a residual. The depthwise-pointwise kernel computes the group
-// band by band, without writing the depthwise's output.
+// band by band, without writing the depthwise's output. Where the 1x1's
+// epilogue adds no residual and a MaxPool alone reads the group's output
+// (Xception's blocks), the pooling joins too: the kernel pools each band,
+// and the unpooled output is never written.
 //
 // A dense layer (StridedProducts.h: a product by a constant matrix whose
 // output rows are A's rows times it) claims its epilogue the same way,
@@ -1026,6 +1029,27 @@ SmallVector<Operation *> separableBefore(
   return members;
 }
 
+/// The MaxPool that alone reads the output of a separable group whose
+/// last member is `last` (`chain` the 1x1 convolution's epilogue), for
+/// the group to take in (see the file comment); null where the epilogue
+/// adds a residual or the pooling is not one the kernel computes (NHWC,
+/// static shapes, SAME or VALID, no zero padding folded in).
+Operation *maxPoolAfterSeparable(Operation *last, ArrayRef<Operation *> chain,
+                                 const llvm::DenseSet<Operation *> &claimed) {
+  ResultRange results = tfg::getDataResults(last);
+  if (addsResidual(chain) || results.size() != 1)
+    return nullptr;
+  Operation *pool = soleReader(results[0]);
+  if (!pool || opKindOf(pool) != OpKind::MaxPool || !isNhwc(pool) ||
+      claimed.contains(pool) || !sameDevice(pool, last) ||
+      !tfg::getControlOperands(pool).empty() ||
+      pool->hasAttr(kZeroPaddingAttr) ||
+      !poolWindowOf(pool, staticFloat32(results[0], 4),
+                    staticFloat32(tfg::getDataResults(pool)[0], 4)))
+    return nullptr;
+  return pool;
+}
+
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
   using FuseElementwisePassBase::FuseElementwisePassBase;
@@ -1139,6 +1163,11 @@ struct FuseElementwisePass
                       (opKindOf(before.front()) != OpKind::DepthwiseConv2dNative);
           before.push_back(node);
           llvm::append_range(before, chain);
+          if (Operation *pool =
+                  maxPoolAfterSeparable(before.back(), chain, claimed)) {
+            before.push_back(pool);
+            ++numFused;
+          }
           claimed.insert(before.begin(), before.end());
           groups[before.back()] = std::move(before);
           continue;

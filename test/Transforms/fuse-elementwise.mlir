@@ -919,6 +919,52 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// A MaxPool that alone reads a separable group's output joins the group,
+// as its root (Xception's blocks: the kernel pools each band). It stays
+// out where the 1x1's epilogue adds a residual, and where another node
+// reads the group's output too.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("pointwise")
+// CHECK-NEXT: BiasAdd({{.*}}) name("pointwise_bias")
+// CHECK-NEXT: %[[ROOT:[0-9]+]]:2 = MaxPool({{.*}}) name("pool")
+// CHECK-NEXT: tfc.yield %[[ROOT]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("residual_depthwise")
+// CHECK-NEXT: Conv2D({{.*}}) name("residual_pointwise")
+// CHECK-NEXT: %[[ADDED:[0-9]+]]:2 = AddV2({{.*}}) name("residual_add")
+// CHECK-NEXT: tfc.yield %[[ADDED]]#0
+// CHECK: MaxPool({{.*}}) name("residual_pool")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("shared_depthwise")
+// CHECK-NEXT: %[[SHARED:[0-9]+]]:2 = Conv2D({{.*}}) name("shared_pointwise")
+// CHECK-NEXT: tfc.yield %[[SHARED]]#0
+// CHECK: MaxPool({{.*}}) name("shared_pool")
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x32x32x16>} : () -> tensor<1x32x32x16xf32>
+  %d:2 = Const name("d") {dtype = f32, value = dense<0.25> : tensor<3x3x16x1xf32>} : () -> tensor<3x3x16x1xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x16x16xf32>} : () -> tensor<1x1x16x16xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
+  %dw:2 = DepthwiseConv2dNative(%x#0, %d#0) name("depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1], dilations = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %pw:2 = Conv2D(%dw#0, %w#0) name("pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %pb:2 = BiasAdd(%pw#0, %b#0) name("pointwise_bias") {T = f32, data_format = "NHWC"} : (tensor<1x32x32x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32>
+  %p:2 = MaxPool(%pb#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x32x32x16xf32>) -> tensor<1x16x16x16xf32>
+  %rd:2 = DepthwiseConv2dNative(%x#0, %d#0) name("residual_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %rp:2 = Conv2D(%rd#0, %w#0) name("residual_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %ra:2 = AddV2(%rp#0, %x#0) name("residual_add") {T = f32} : (tensor<1x32x32x16xf32>, tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %rpool:2 = MaxPool(%ra#0) name("residual_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x32x32x16xf32>) -> tensor<1x16x16x16xf32>
+  %sd:2 = DepthwiseConv2dNative(%x#0, %d#0) name("shared_depthwise") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<3x3x16x1xf32>) -> tensor<1x32x32x16xf32>
+  %sp:2 = Conv2D(%sd#0, %w#0) name("shared_pointwise") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x32x32x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x32x32x16xf32>
+  %spool:2 = MaxPool(%sp#0) name("shared_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x32x32x16xf32>) -> tensor<1x16x16x16xf32>
+  %sn:2 = Neg(%sp#0) name("shared_other") {T = f32} : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+}
+
+// -----
+
 // MobileNetV2's first block, a depthwise convolution and its projection
 // (a separable group), read by the next block's expansion: the expansion
 // takes its own depthwise convolution (a pointwise-depthwise group), and

@@ -926,6 +926,86 @@ TEST_P(KernelTest, DepthwisePointwiseMatchesReference) {
       }
 }
 
+/// A separable convolution and the max pooling of its output in one call
+/// (Xception's blocks): against the reference group, then the reference
+/// pooling. Shapes with one band and with many (64K floats of depthwise
+/// output a band), channels in whole vectors and not (the input copied
+/// into the kernel's rows), SAME (3x3 at stride 2, the windows' rows
+/// shared between bands) and VALID (2x2) poolings, images of odd and even
+/// size; two calls per site.
+TEST_P(KernelTest, DepthwisePointwiseWithMaxPoolMatchesReference) {
+  struct Shape {
+    int64_t n, h, w, c, outC, poolK, poolStride, poolPadTop, poolPadLeft;
+    int64_t poolOh, poolOw;
+  };
+  const Shape shapes[] = {
+      {1, 9, 11, 16, 24, 3, 2, 1, 1, 5, 6},    // SAME on 9 x 11: pads 1, 1
+      {2, 40, 40, 64, 48, 3, 2, 0, 0, 20, 20}, // SAME on 40: pads 0, 1
+      {1, 45, 30, 72, 40, 2, 2, 0, 0, 22, 15}, // VALID
+      {2, 19, 19, 200, 96, 3, 2, 1, 1, 10, 10},
+      {1, 147, 20, 64, 32, 3, 2, 1, 1, 74, 10}};
+  static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;
+  unsigned seed = 900;
+  for (const Shape &s : shapes)
+    for (int64_t inputActivation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
+      int64_t oh = s.h, ow = s.w; // 3x3 depthwise, stride 1, padded 1
+      tfc_depthwise_pointwise_params params = {
+          s.n, s.h, s.w, s.c, 3, 3, oh, ow, 1, 1, 1, 1, inputActivation,
+          /*depthwise_bias=*/0, TFC_ACTIVATION_NONE, s.outC,
+          /*pointwise_bias=*/1, TFC_ACTIVATION_NONE, /*residual=*/0};
+      params.pool_kh = params.pool_kw = s.poolK;
+      params.pool_stride_h = params.pool_stride_w = s.poolStride;
+      params.pool_pad_top = s.poolPadTop;
+      params.pool_pad_left = s.poolPadLeft;
+      params.pool_oh = s.poolOh;
+      params.pool_ow = s.poolOw;
+      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(params));
+      std::vector<float> depthwise = randomVector(9 * s.c, ++seed);
+      std::vector<float> pointwise = randomVector(s.c * s.outC, ++seed);
+      for (int call = 0; call < 2; ++call) {
+        std::vector<float> bias = randomVector(s.outC, ++seed);
+        std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+        for (float &v : in)
+          v = activate(v, inputActivation);
+        std::vector<float> middle(s.n * oh * ow * s.c);
+        tfc::reference::conv2d(in.data(), depthwise.data(), middle.data(), s.n,
+                               s.h, s.w, s.c, 3, 3, s.c, oh, ow, 1, 1, 1, 1, 1,
+                               1, /*multiplier=*/1);
+        std::vector<float> unpooled(s.n * oh * ow * s.outC);
+        tfc::reference::conv2d(middle.data(), pointwise.data(),
+                               unpooled.data(), s.n, oh, ow, s.c, 1, 1, s.outC,
+                               oh, ow, 1, 1, 1, 1, 0, 0);
+        for (size_t i = 0; i < unpooled.size(); ++i)
+          unpooled[i] += bias[i % s.outC];
+        std::vector<float> want(s.n * s.poolOh * s.poolOw * s.outC);
+        tfc::reference::pool2d(true, unpooled.data(), want.data(), s.n, oh, ow,
+                               s.outC, s.poolK, s.poolK, s.poolOh, s.poolOw,
+                               s.poolStride, s.poolStride, s.poolPadTop,
+                               s.poolPadLeft);
+        std::vector<float> got(want.size(), 42.f);
+        // The input before its activation, which the kernel applies:
+        // negative values where the ReLU made zeros.
+        std::vector<float> raw = in;
+        if (inputActivation == TFC_ACTIVATION_RELU) {
+          std::vector<float> negative = randomVector(in.size(), ++seed);
+          for (size_t i = 0; i < raw.size(); ++i)
+            if (raw[i] == 0.f)
+              raw[i] = -std::abs(negative[i]) - 0.5f;
+        }
+        tfc_cpu_depthwise_pointwise_f32(runtime, raw.data(), depthwise.data(),
+                                        nullptr, pointwise.data(), bias.data(),
+                                        nullptr, got.data(), sites.back().get());
+        float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9)));
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
+              << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+              << " out_c=" << s.outC << " pool " << s.poolK << "/"
+              << s.poolStride << " input activation " << inputActivation
+              << " call " << call << " at " << i;
+      }
+    }
+}
+
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB
 /// group (OneDnnConv.cpp): the primitive runs on two images at a time
 /// (3 MiB each), swish after each pair; with a residual read at each

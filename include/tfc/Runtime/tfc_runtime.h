@@ -864,6 +864,8 @@ void tfc_cpu_pointwise_depthwise_f32(
  * NASNet's, MobileNet's):
  *   out = act3(act2(depthwise(act1(in)) + bias1) . pointwise_filter
  *              + bias2 + residual)
+ * or a max pooling of that (Xception's blocks: the separable convolution
+ * before the pooling never written whole).
  * act1 is an activation of the input as it is read (the ReLU before a
  * Keras SeparableConv2D). The filters ([kh, kw, c, 1] and [c, out_c]) are
  * constants of the program, laid out once per call site (`params`'
@@ -878,10 +880,15 @@ typedef struct tfc_depthwise_pointwise_params {
   int64_t out_c;       /* the 1x1 convolution's output channels */
   int64_t pointwise_bias, pointwise_activation; /* 0 or 1; enum */
   int64_t residual; /* 0 none, 1 read from `residual`, 2 already in `out` */
+  /* A max pooling of that output (pool_kh > 0; no residual then): `out`
+   * is the pooled [n, pool_oh, pool_ow, out_c], padded positions
+   * skipped. */
+  int64_t pool_kh, pool_kw, pool_stride_h, pool_stride_w;
+  int64_t pool_pad_top, pool_pad_left, pool_oh, pool_ow;
 } tfc_depthwise_pointwise_params;
 TFC_ASSERT_LAYOUT(sizeof(tfc_depthwise_pointwise_params) ==
-                      19 * sizeof(int64_t),
-                  "tfc_depthwise_pointwise_params is 19 int64s");
+                      27 * sizeof(int64_t),
+                  "tfc_depthwise_pointwise_params is 27 int64s");
 void tfc_cpu_depthwise_pointwise_f32(
     tfc_runtime *runtime, const float *in, const float *depthwise_filter,
     const float *depthwise_bias, const float *pointwise_filter,

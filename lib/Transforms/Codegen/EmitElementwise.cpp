@@ -910,6 +910,11 @@ protected:
                                         });
     if (pointwise != members.end()) {
       ArrayRef<Operation *> all(members);
+      // The MaxPool of the group's output, its last member, if it took one.
+      Operation *pool =
+          opKindOf(all.back()) == OpKind::MaxPool ? all.back() : nullptr;
+      if (pool)
+        all = all.drop_back();
       size_t at = depthwise - members.begin(), pat = pointwise - members.begin();
       FailureOr<Epilogue> first =
           epilogueOf(*depthwise, all.slice(at + 1, pat - at - 1));
@@ -918,7 +923,7 @@ protected:
         return failure();
       return step.emitDepthwisePointwise(at == 1 ? all.front() : nullptr,
                                          *depthwise, *first, *pointwise,
-                                         *second);
+                                         *second, pool);
     }
     // A convolution or a dense layer and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {

@@ -293,7 +293,8 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
                                                   Operation *depthwise,
                                                   const Epilogue &first,
                                                   Operation *pointwise,
-                                                  const Epilogue &second) {
+                                                  const Epilogue &second,
+                                                  Operation *pool) {
   Value input = inputActivation ? tfg::getDataOperands(inputActivation)[0]
                                 : tfg::getDataOperands(depthwise)[0];
   auto pointwiseFilter =
@@ -301,9 +302,12 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
   FailureOr<WindowGeometry> geometry = depthwiseGeometry(depthwise);
   if (failed(geometry))
     return error(depthwise) << "explicit_paddings must have 8 values";
-  Value outMemref = memrefFor(tfg::getDataResults(second.root)[0]);
+  Value outMemref =
+      memrefFor(tfg::getDataResults(pool ? pool : second.root)[0]);
   if (!outMemref)
     return error(pointwise) << "output has no buffer";
+  if (pool && second.residual)
+    return error(pool) << "a pooled separable group adds no residual";
   FailureOr<EpilogueOperands> firstOperands =
       epilogueOperands(depthwise, &first, outMemref);
   FailureOr<EpilogueOperands> secondOperands =
@@ -329,6 +333,23 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
   params.pointwise_bias = second.bias != nullptr;
   params.pointwise_activation = second.activation;
   params.residual = secondOperands->residualMode;
+  if (pool) {
+    Value unpooled = tfg::getDataResults(second.root)[0];
+    FailureOr<WindowGeometry> window = windowGeometry(
+        pool, cast<RankedTensorType>(unpooled.getType()),
+        cast<RankedTensorType>(tfg::getDataResults(pool)[0].getType()),
+        nullptr);
+    if (failed(window))
+      return error(pool) << "explicit_paddings must have 8 values";
+    params.pool_kh = window->kh;
+    params.pool_kw = window->kw;
+    params.pool_stride_h = window->strideH;
+    params.pool_stride_w = window->strideW;
+    params.pool_pad_top = window->padTop;
+    params.pool_pad_left = window->padLeft;
+    params.pool_oh = window->oh;
+    params.pool_ow = window->ow;
+  }
   Location loc = pointwise->getLoc();
   Value depthwiseFilter =
       valueOutsideGroup(tfg::getDataOperands(depthwise)[1]);

@@ -105,12 +105,14 @@ public:
   /// epilogue (the 1x1's may add a residual), and `inputActivation`, the
   /// ReLU or ReLU6 whose value only the depthwise reads, or null: one call
   /// of the depthwise-pointwise kernel, which never writes the depthwise
-  /// output.
+  /// output. With `pool`, the MaxPool of the group's output the group took
+  /// (no residual then), which the kernel computes as it goes.
   mlir::LogicalResult emitDepthwisePointwise(mlir::Operation *inputActivation,
                                              mlir::Operation *depthwise,
                                              const Epilogue &first,
                                              mlir::Operation *pointwise,
-                                             const Epilogue &second);
+                                             const Epilogue &second,
+                                             mlir::Operation *pool = nullptr);
   /// The operands a kernel call takes for an epilogue whose root writes
   /// `out`: pointers to the bias and the residual (null pointers where
   /// there are none), and how the residual is read (0 none, 1 from its

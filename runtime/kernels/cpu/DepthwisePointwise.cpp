@@ -22,6 +22,14 @@
 // writes), on the calling thread: oneDNN runs a primitive called inside
 // a parallel region on that thread alone.
 //
+// A max pooling of the group's output (Xception's blocks pool each
+// second separable convolution's output) is computed from each band as it
+// is made: the bands are then of whole pooled rows, with the group rows
+// the pooling windows reach, and a window's rows shared with the band
+// before are kept from it (each thread takes consecutive bands) rather
+// than computed again. The group's output, 11 MB an image at 147 x 147 x
+// 128, is never written, nor read back by a pooling kernel.
+//
 // Where oneDNN has no brgemm matmul (below AVX-512 in oneDNN 2.6, whose
 // matmul there wraps sgemm, which would pack the filter at every band),
 // the depthwise output is written whole and the 1x1 convolution reads it
@@ -34,6 +42,7 @@
 #include "NativeVector.h"
 #include "OneDnn.h"
 #include "Parallel.h"
+#include "Pooling.h"
 #include "Runtime.h"
 #include "VectorMath.h"
 
@@ -69,6 +78,10 @@ struct Site {
   std::vector<float> taps;
   int64_t bandRows = 0, bands = 0;
   std::unique_ptr<tfc::onednn::BrgemmProduct> whole, last;
+  /// With a pooling: the pooled rows of a band, and the products of 1 to
+  /// the most group rows a band computes (byRows[r - 1] for r rows).
+  int64_t pooledBandRows = 0, pooledBands = 0;
+  std::vector<std::unique_ptr<tfc::onednn::BrgemmProduct>> byRows;
   /// The 1x1 convolution's own parameters, for runInTwoPasses.
   tfc_conv2d_params pointwise{};
 };
@@ -109,6 +122,31 @@ std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
   // when it is made: one, as each band's runs on one.
   omp_set_num_threads(1);
   try {
+    if (p.pool_kh > 0) {
+      // Whole pooled rows a band, as many group rows as a band had, at
+      // least one pooled row: a band computes the rows its pooled rows'
+      // windows reach but the one it keeps from the band before.
+      int64_t s = p.pool_stride_h;
+      site->pooledBandRows = std::max<int64_t>(
+          1, (site->bandRows - std::max<int64_t>(p.pool_kh - s, 0)) / s);
+      if (p.n * ((p.pool_oh + site->pooledBandRows - 1) /
+                 site->pooledBandRows) < threads)
+        site->pooledBandRows = std::max<int64_t>(
+            1, p.pool_oh / std::max<int64_t>(1, (threads + p.n - 1) / p.n));
+      site->pooledBands =
+          (p.pool_oh + site->pooledBandRows - 1) / site->pooledBandRows;
+      int64_t mostRows = std::min(
+          p.oh, (site->pooledBandRows - 1) * s + p.pool_kh);
+      for (int64_t r = 1; r <= mostRows; ++r) {
+        site->byRows.push_back(makeProduct(
+            p, channels, r * p.ow, pointwiseFilter,
+            site->byRows.empty() ? nullptr : site->byRows.front().get()));
+        if (!site->byRows.back()) {
+          site->byRows.clear();
+          break;
+        }
+      }
+    }
     site->whole = makeProduct(p, channels, site->bandRows * p.ow,
                               pointwiseFilter, nullptr);
     int64_t lastRows = p.oh - (site->bands - 1) * site->bandRows;
@@ -246,6 +284,75 @@ void runBand(const Call &call, int64_t b, int64_t band) {
               p.residual == 1 ? call.residual + offset : nullptr);
 }
 
+/// The pooling of the group's output rows [first, first + rows) of an
+/// image, held at `rowsAt` ([rows, ow, out_c]): pooled rows [pooledFirst,
+/// pooledLast), whose windows those rows hold (or the image's edges
+/// clip), into `pooled` (the image's pooled output).
+void poolRows(const Params &p, const float *rowsAt, int64_t first,
+              int64_t rows, int64_t pooledFirst, int64_t pooledLast,
+              float *pooled) {
+  // The pooling's geometry over the held rows only: its padding moved
+  // by the rows before them.
+  tfc::PoolGeometry g{rows,          p.ow,
+                      p.out_c,       p.pool_kh,
+                      p.pool_kw,     p.pool_oh,
+                      p.pool_ow,     p.pool_stride_h,
+                      p.pool_stride_w, p.pool_pad_top + first,
+                      p.pool_pad_left};
+  for (int64_t py = pooledFirst; py < pooledLast; ++py)
+    tfc::poolRow(/*max=*/true, g, rowsAt, py,
+                 pooled + py * p.pool_ow * p.out_c);
+}
+
+/// Pooled band `band` of image `b` (see the file comment): the group rows
+/// its windows reach, those but the first from `kept` computed (the
+/// depthwise rows, then their product, into `rows`), then pooled into the
+/// output; the last row is kept for the next band.
+struct PooledBands {
+  const Call &call;
+  /// The group's rows [first, last) of image `image`, at `rows` (the
+  /// thread's, kept from call to call); the last is kept for the next
+  /// band.
+  std::vector<float> &rows, &depthwise;
+  int64_t image = -1, first = 0, last = 0;
+
+  void run(int64_t b, int64_t band) {
+    const Params &p = call.p;
+    const Site &site = call.site;
+    int64_t channels = site.vectors * kNativeLanes;
+    int64_t pooledFirst = band * site.pooledBandRows;
+    int64_t pooledLast = std::min(pooledFirst + site.pooledBandRows, p.pool_oh);
+    int64_t from = std::max<int64_t>(
+        pooledFirst * p.pool_stride_h - p.pool_pad_top, 0);
+    int64_t to = std::min(
+        (pooledLast - 1) * p.pool_stride_h - p.pool_pad_top + p.pool_kh, p.oh);
+    int64_t rowFloats = p.ow * p.out_c;
+    rows.resize(site.byRows.size() * rowFloats);
+    // The row the band before ended with, where this one starts there.
+    int64_t computeFrom = from;
+    if (image == b && last > from && first <= from) {
+      std::memmove(rows.data(), rows.data() + (from - first) * rowFloats,
+                   (last - from) * rowFloats * sizeof(float));
+      computeFrom = last;
+    }
+    int64_t count = to - computeFrom;
+    if (count > 0) {
+      depthwise.resize(count * p.ow * channels);
+      depthwiseRows(call, b, computeFrom, to, [&](int64_t y) {
+        return depthwise.data() + (y - computeFrom) * p.ow * channels;
+      });
+      site.byRows[count - 1]->run(depthwise.data(),
+                                  rows.data() + (computeFrom - from) * rowFloats,
+                                  call.pointwiseBias, nullptr);
+    }
+    image = b;
+    first = from;
+    last = to;
+    poolRows(p, rows.data(), from, to - from, pooledFirst, pooledLast,
+             call.out + b * p.pool_oh * p.pool_ow * p.out_c);
+  }
+};
+
 /// Without a brgemm matmul: the depthwise output of every image into a
 /// buffer kept for the next call (of any site), then the 1x1 convolution
 /// as tfc_cpu_conv2d_dnnl_f32 computes it alone (see the file comment).
@@ -287,9 +394,32 @@ void runInTwoPasses(tfc_runtime *runtime, const Call &call,
           copyOut();
         }
       });
+  if (p.pool_kh == 0) {
+    tfc_cpu_conv2d_dnnl_f32(runtime, depthwise.data(), pointwiseFilter,
+                            call.pointwiseBias, call.residual, call.out,
+                            &site.pointwise);
+    return;
+  }
+  // The group's output whole, then its pooling.
+  static std::vector<float> unpooled;
+  int64_t imageFloats = p.oh * p.ow * p.out_c;
+  unpooled.resize(std::max<size_t>(unpooled.size(), p.n * imageFloats));
   tfc_cpu_conv2d_dnnl_f32(runtime, depthwise.data(), pointwiseFilter,
-                          call.pointwiseBias, call.residual, call.out,
+                          call.pointwiseBias, nullptr, unpooled.data(),
                           &site.pointwise);
+  tfc::parallelFor(runtime, p.n * p.pool_oh,
+                   Eigen::TensorOpCost(4.0 * p.pool_kh * p.ow * p.out_c,
+                                       4.0 * p.pool_ow * p.out_c,
+                                       p.pool_kh * p.pool_kw * p.pool_ow *
+                                           p.out_c),
+                   [&](int64_t firstRow, int64_t lastRow) {
+                     for (int64_t r = firstRow; r < lastRow; ++r) {
+                       int64_t b = r / p.pool_oh, py = r % p.pool_oh;
+                       poolRows(p, unpooled.data() + b * imageFloats, 0, p.oh,
+                                py, py + 1,
+                                call.out + b * p.pool_oh * p.pool_ow * p.out_c);
+                     }
+                   });
 }
 
 } // namespace
@@ -316,8 +446,24 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
             pointwiseBias,
             residual,
             out};
-  if (!site->whole) {
+  if (!site->whole || (p.pool_kh > 0 && site->byRows.empty())) {
     runInTwoPasses(runtime, call, pointwiseFilter);
+    return;
+  }
+  if (p.pool_kh > 0) {
+    double rows = double(site->pooledBandRows) * p.pool_stride_h;
+    tfc::parallelFor(
+        runtime, p.n * site->pooledBands,
+        Eigen::TensorOpCost(4.0 * rows * p.w * p.c,
+                            4.0 * site->pooledBandRows * p.pool_ow * p.out_c,
+                            rows * p.ow * p.c * (p.kh * p.kw + p.out_c)),
+        [&](int64_t first, int64_t last) {
+          // Consecutive bands: each keeps the row the next one starts at.
+          thread_local std::vector<float> rows, depthwise;
+          PooledBands bands{call, rows, depthwise};
+          for (int64_t unit = first; unit < last; ++unit)
+            bands.run(unit / site->pooledBands, unit % site->pooledBands);
+        });
     return;
   }
   double bandFlops = 2.0 * site->bandRows * p.ow * p.c *
