@@ -304,10 +304,10 @@ void poolRows(const Params &p, const float *rowsAt, int64_t first,
                  pooled + py * p.pool_ow * p.out_c);
 }
 
-/// Pooled band `band` of image `b` (see the file comment): the group rows
-/// its windows reach, those but the first from `kept` computed (the
-/// depthwise rows, then their product, into `rows`), then pooled into the
-/// output; the last row is kept for the next band.
+/// A thread's consecutive pooled bands (see the file comment). For band
+/// `band` of image `b`: the group rows its windows reach, those not kept
+/// from the band before computed (the depthwise rows, then their product,
+/// into `rows`), then pooled into the output.
 struct PooledBands {
   const Call &call;
   /// The group's rows [first, last) of image `image`, at `rows` (the
