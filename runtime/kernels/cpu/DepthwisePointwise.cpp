@@ -71,15 +71,16 @@ constexpr int64_t kBandFloats = int64_t(64) << 10;
 
 /// What a call site keeps (see the file comment): the depthwise filter
 /// padded to `vectors` whole vectors of channels, its bands, and the
-/// products of a whole band and of the last (shorter) one, or none where
-/// oneDNN has no brgemm matmul.
+/// products of a whole band and of the last (shorter) one (without a
+/// pooling), or none where oneDNN has no brgemm matmul.
 struct Site {
   int64_t vectors = 0;
   std::vector<float> taps;
   int64_t bandRows = 0, bands = 0;
   std::unique_ptr<tfc::onednn::BrgemmProduct> whole, last;
   /// With a pooling: the pooled rows of a band, and the products of 1 to
-  /// the most group rows a band computes (byRows[r - 1] for r rows).
+  /// the most group rows a band computes (byRows[r - 1] for r rows), none
+  /// where oneDNN has no brgemm matmul.
   int64_t pooledBandRows = 0, pooledBands = 0;
   std::vector<std::unique_ptr<tfc::onednn::BrgemmProduct>> byRows;
   /// The 1x1 convolution's own parameters, for runInTwoPasses.
@@ -146,19 +147,21 @@ std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
           break;
         }
       }
-    }
-    site->whole = makeProduct(p, channels, site->bandRows * p.ow,
-                              pointwiseFilter, nullptr);
-    int64_t lastRows = p.oh - (site->bands - 1) * site->bandRows;
-    if (site->whole && lastRows != site->bandRows) {
-      site->last = makeProduct(p, channels, lastRows * p.ow, pointwiseFilter,
-                               site->whole.get());
-      if (!site->last)
-        site->whole = nullptr;
+    } else {
+      site->whole = makeProduct(p, channels, site->bandRows * p.ow,
+                                pointwiseFilter, nullptr);
+      int64_t lastRows = p.oh - (site->bands - 1) * site->bandRows;
+      if (site->whole && lastRows != site->bandRows) {
+        site->last = makeProduct(p, channels, lastRows * p.ow,
+                                 pointwiseFilter, site->whole.get());
+        if (!site->last)
+          site->whole = nullptr;
+      }
     }
   } catch (const dnnl::error &) {
     site->whole = nullptr;
     site->last = nullptr;
+    site->byRows.clear();
   }
   omp_set_num_threads(int(threads));
   site->pointwise = tfc_conv2d_params{
@@ -446,11 +449,12 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
             pointwiseBias,
             residual,
             out};
-  if (!site->whole || (p.pool_kh > 0 && site->byRows.empty())) {
+  bool pooled = p.pool_kh > 0;
+  if (pooled ? site->byRows.empty() : !site->whole) {
     runInTwoPasses(runtime, call, pointwiseFilter);
     return;
   }
-  if (p.pool_kh > 0) {
+  if (pooled) {
     double rows = double(site->pooledBandRows) * p.pool_stride_h;
     tfc::parallelFor(
         runtime, p.n * site->pooledBands,
