@@ -51,7 +51,12 @@
 // band by band, without writing the depthwise's output. Where the 1x1's
 // epilogue adds no residual and a MaxPool alone reads the group's output
 // (Xception's blocks), the pooling joins too: the kernel pools each band,
-// and the unpooled output is never written.
+// and the unpooled output is never written. Where a separable group's
+// depthwise alone reads another one's output (Xception's blocks again,
+// NASNet's stacked separable convolutions), and that first group adds no
+// residual and takes no pooling, the two are one group, a pair: its
+// kernel makes the first's output rows as the second's bands read them,
+// so that output is never written either.
 //
 // A dense layer (StridedProducts.h: a product by a constant matrix whose
 // output rows are A's rows times it) claims its epilogue the same way,
@@ -1050,6 +1055,43 @@ Operation *maxPoolAfterSeparable(Operation *last, ArrayRef<Operation *> chain,
   return pool;
 }
 
+/// The fewest bytes of a pair's first group's output an image: the pair
+/// saves writing that output and reading it back, and costs the rows its
+/// threads' bands both make (the window's height and more). Xception's
+/// blocks 2 and 3 (11 and 5.6 MB an image) were as fast or faster as
+/// pairs (0.5 ms of a 54 ms step at batch 1), NASNetLarge's cells (1.2 MB
+/// on 42 x 42 pixels, windows up to 7 x 7) 6% slower, MobileNet's first
+/// groups (1.6-3.2 MB) no faster.
+constexpr int64_t kMinPairBytes = 4 << 20;
+
+/// The root of the separable group (separableBefore's) whose output a
+/// second separable group's depthwise convolution `depthwise` alone
+/// reads, for the pair to be one group (see the file comment): the first
+/// adds no residual, takes no pooling and is no pair itself, and its
+/// output is at least kMinPairBytes an image. Null where there is none.
+Operation *
+separablePairFirst(Operation *depthwise,
+                   const llvm::MapVector<Operation *, SmallVector<Operation *>>
+                       &groups) {
+  Value input = tfg::getDataOperands(depthwise)[0];
+  auto group = groups.find(input.getDefiningOp());
+  auto type = cast<RankedTensorType>(input.getType());
+  if (group == groups.end() || soleReader(input) != depthwise ||
+      tensorBytes(type) < kMinPairBytes * type.getDimSize(0))
+    return nullptr;
+  ArrayRef<Operation *> members = group->second;
+  auto count = [&](OpKind kind) {
+    return llvm::count_if(
+        members, [&](Operation *member) { return opKindOf(member) == kind; });
+  };
+  if (count(OpKind::DepthwiseConv2dNative) != 1 ||
+      count(OpKind::Conv2D) != 1 ||
+      opKindOf(members.front()) == OpKind::Conv2D ||
+      opKindOf(members.back()) == OpKind::MaxPool || addsResidual(members))
+    return nullptr;
+  return group->first;
+}
+
 struct FuseElementwisePass
     : public impl::FuseElementwisePassBase<FuseElementwisePass> {
   using FuseElementwisePassBase::FuseElementwisePassBase;
@@ -1168,6 +1210,17 @@ struct FuseElementwisePass
             before.push_back(pool);
             ++numFused;
           }
+          // A separable group whose output only this one's depthwise
+          // reads joins it first: the pair.
+          if (opKindOf(before.front()) == OpKind::DepthwiseConv2dNative)
+            if (Operation *firstRoot =
+                    separablePairFirst(before.front(), groups)) {
+              SmallVector<Operation *> pair = std::move(groups[firstRoot]);
+              groups.erase(firstRoot);
+              llvm::append_range(pair, before);
+              before = std::move(pair);
+              ++numFused;
+            }
           claimed.insert(before.begin(), before.end());
           groups[before.back()] = std::move(before);
           continue;

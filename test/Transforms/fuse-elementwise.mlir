@@ -965,6 +965,92 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
+// Two separable groups where the second's depthwise alone reads the
+// first's output (Xception's blocks 2 and 3): one group, a pair, whose
+// root is the second's MaxPool, where the first's output is 4 MiB an
+// image or more. A first group whose output another node reads too
+// stays a group of its own, and so does the group after it; so does a
+// pooled first group's, whose output is its pooling's, and a first
+// group's of 1 MiB an image.
+// CHECK-LABEL: tfg.graph
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: Relu({{.*}}) name("relu")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("depthwise1")
+// CHECK-NEXT: Conv2D({{.*}}) name("pointwise1")
+// CHECK-NEXT: BiasAdd({{.*}}) name("bias1")
+// CHECK-NEXT: Relu({{.*}}) name("relu1")
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("depthwise2")
+// CHECK-NEXT: Conv2D({{.*}}) name("pointwise2")
+// CHECK-NEXT: BiasAdd({{.*}}) name("bias2")
+// CHECK-NEXT: %[[ROOT:[0-9]+]]:2 = MaxPool({{.*}}) name("pool")
+// CHECK-NEXT: tfc.yield %[[ROOT]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("shared_depthwise1")
+// CHECK-NEXT: %[[SHARED:[0-9]+]]:2 = Conv2D({{.*}}) name("shared_pointwise1")
+// CHECK-NEXT: tfc.yield %[[SHARED]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("shared_depthwise2")
+// CHECK-NEXT: %[[AFTER:[0-9]+]]:2 = Conv2D({{.*}}) name("shared_pointwise2")
+// CHECK-NEXT: tfc.yield %[[AFTER]]#0
+// CHECK: Neg({{.*}}) name("shared_other")
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("pooled_depthwise1")
+// CHECK-NEXT: Conv2D({{.*}}) name("pooled_pointwise1")
+// CHECK-NEXT: %[[POOLED:[0-9]+]]:2 = MaxPool({{.*}}) name("pooled_pool")
+// CHECK-NEXT: tfc.yield %[[POOLED]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("pooled_depthwise2")
+// CHECK-NEXT: %[[NEXT:[0-9]+]]:2 = Conv2D({{.*}}) name("pooled_pointwise2")
+// CHECK-NEXT: tfc.yield %[[NEXT]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("small_depthwise1")
+// CHECK-NEXT: %[[SMALL:[0-9]+]]:2 = Conv2D({{.*}}) name("small_pointwise1")
+// CHECK-NEXT: tfc.yield %[[SMALL]]#0
+// CHECK: tfc.fusion_group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: DepthwiseConv2dNative({{.*}}) name("small_depthwise2")
+// CHECK-NEXT: %[[SMALL2:[0-9]+]]:2 = Conv2D({{.*}}) name("small_pointwise2")
+// CHECK-NEXT: tfc.yield %[[SMALL2]]#0
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+  %x:2 = Placeholder name("x") {dtype = f32, shape = #tfg.shape<1x128x128x64>} : () -> tensor<1x128x128x64xf32>
+  %d:2 = Const name("d") {dtype = f32, value = dense<0.25> : tensor<3x3x64x1xf32>} : () -> tensor<3x3x64x1xf32>
+  %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x64x64xf32>} : () -> tensor<1x1x64x64xf32>
+  %b:2 = Const name("b") {dtype = f32, value = dense<1.0> : tensor<64xf32>} : () -> tensor<64xf32>
+  %r:2 = Relu(%x#0) name("relu") {T = f32} : (tensor<1x128x128x64xf32>) -> tensor<1x128x128x64xf32>
+  %d1:2 = DepthwiseConv2dNative(%r#0, %d#0) name("depthwise1") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x128x128x64xf32>
+  %p1:2 = Conv2D(%d1#0, %w#0) name("pointwise1") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x128x128x64xf32>
+  %b1:2 = BiasAdd(%p1#0, %b#0) name("bias1") {T = f32, data_format = "NHWC"} : (tensor<1x128x128x64xf32>, tensor<64xf32>) -> tensor<1x128x128x64xf32>
+  %r1:2 = Relu(%b1#0) name("relu1") {T = f32} : (tensor<1x128x128x64xf32>) -> tensor<1x128x128x64xf32>
+  %d2:2 = DepthwiseConv2dNative(%r1#0, %d#0) name("depthwise2") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x128x128x64xf32>
+  %p2:2 = Conv2D(%d2#0, %w#0) name("pointwise2") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x128x128x64xf32>
+  %b2:2 = BiasAdd(%p2#0, %b#0) name("bias2") {T = f32, data_format = "NHWC"} : (tensor<1x128x128x64xf32>, tensor<64xf32>) -> tensor<1x128x128x64xf32>
+  %pool:2 = MaxPool(%b2#0) name("pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x128x128x64xf32>) -> tensor<1x64x64x64xf32>
+  %sd1:2 = DepthwiseConv2dNative(%x#0, %d#0) name("shared_depthwise1") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x128x128x64xf32>
+  %sp1:2 = Conv2D(%sd1#0, %w#0) name("shared_pointwise1") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x128x128x64xf32>
+  %sd2:2 = DepthwiseConv2dNative(%sp1#0, %d#0) name("shared_depthwise2") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x128x128x64xf32>
+  %sp2:2 = Conv2D(%sd2#0, %w#0) name("shared_pointwise2") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x128x128x64xf32>
+  %sn:2 = Neg(%sp1#0) name("shared_other") {T = f32} : (tensor<1x128x128x64xf32>) -> tensor<1x128x128x64xf32>
+  %xl:2 = Placeholder name("xl") {dtype = f32, shape = #tfg.shape<1x256x256x64>} : () -> tensor<1x256x256x64xf32>
+  %qd1:2 = DepthwiseConv2dNative(%xl#0, %d#0) name("pooled_depthwise1") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x256x256x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x256x256x64xf32>
+  %qp1:2 = Conv2D(%qd1#0, %w#0) name("pooled_pointwise1") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x256x256x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x256x256x64xf32>
+  %qpool:2 = MaxPool(%qp1#0) name("pooled_pool") {T = f32, data_format = "NHWC", ksize = [1, 3, 3, 1], padding = "SAME", strides = [1, 2, 2, 1]} : (tensor<1x256x256x64xf32>) -> tensor<1x128x128x64xf32>
+  %qd2:2 = DepthwiseConv2dNative(%qpool#0, %d#0) name("pooled_depthwise2") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x128x128x64xf32>
+  %qp2:2 = Conv2D(%qd2#0, %w#0) name("pooled_pointwise2") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x128x128x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x128x128x64xf32>
+  %xs:2 = Placeholder name("xs") {dtype = f32, shape = #tfg.shape<1x64x64x64>} : () -> tensor<1x64x64x64xf32>
+  %md1:2 = DepthwiseConv2dNative(%xs#0, %d#0) name("small_depthwise1") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x64x64x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x64x64x64xf32>
+  %mp1:2 = Conv2D(%md1#0, %w#0) name("small_pointwise1") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x64x64x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x64x64x64xf32>
+  %md2:2 = DepthwiseConv2dNative(%mp1#0, %d#0) name("small_depthwise2") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x64x64x64xf32>, tensor<3x3x64x1xf32>) -> tensor<1x64x64x64xf32>
+  %mp2:2 = Conv2D(%md2#0, %w#0) name("small_pointwise2") {T = f32, data_format = "NHWC", padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x64x64x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x64x64x64xf32>
+}
+
+// -----
+
 // MobileNetV2's first block, a depthwise convolution and its projection
 // (a separable group), read by the next block's expansion: the expansion
 // takes its own depthwise convolution (a pointwise-depthwise group), and

@@ -530,6 +530,39 @@ def make_xception_block(root):
                  "BN, ReLU6, 1x1, BN, ReLU6", model, x)
 
 
+def make_xception_entry(root):
+    """Xception's entry flow as its blocks 2 and 3 have it, on 128 x 128
+    images: a 1x1 convolution to 32 channels, BN, ReLU; then two separable
+    convolutions to 64 channels, each with BN and the second's ReLU after
+    it, then two more, the last max pooled (3x3, stride 2, SAME); the
+    shortcut's strided 1x1 convolution and BN added; a global average.
+    Each two separable convolutions are one kernel call in tfc (a pair:
+    the first's output, 4 MiB an image, is never written), the second
+    pair pooled as it goes."""
+    rng = seed_everything("xception_entry")
+    L = keras.layers
+    inp = keras.Input((128, 128, 3), batch_size=BATCH, name="x")
+    h = L.ReLU()(L.BatchNormalization()(L.Conv2D(32, 1, use_bias=False)(inp)))
+    shortcut = L.BatchNormalization()(
+        L.Conv2D(64, 1, strides=2, padding="same", use_bias=False)(h))
+    for pair in range(2):
+        if pair:
+            h = L.ReLU()(h)
+        h = L.SeparableConv2D(64, 3, padding="same", use_bias=False)(h)
+        h = L.ReLU()(L.BatchNormalization()(h))
+        h = L.SeparableConv2D(64, 3, padding="same", use_bias=False)(h)
+        h = L.BatchNormalization()(h)
+    h = L.MaxPooling2D(3, strides=2, padding="same")(h)
+    h = L.Add()([h, shortcut])
+    out = L.GlobalAveragePooling2D()(h)
+    model = keras.Model(inp, out, name="xception_entry")
+    randomize_batch_norm(model, rng)
+    x = rng.standard_normal((BATCH, 128, 128, 3)).astype(np.float32)
+    export_keras(root, "xception_entry", "Xception's entry flow: separable "
+                 "convolutions in pairs on 128 x 128 images, the second "
+                 "pair max pooled, the strided shortcut added", model, x)
+
+
 def make_densenet_block(root):
     """A DenseNet dense block as keras.applications builds one: four layers
     of BN, ReLU, 1x1 convolution to 48 channels, BN, ReLU, 3x3 convolution
@@ -2984,6 +3017,7 @@ def all_models():
         ("mobilenetv2_stem", make_mobilenetv2_stem),
         ("efficientnet_block", make_efficientnet_block),
         ("xception_block", make_xception_block),
+        ("xception_entry", make_xception_entry),
         ("densenet_block", make_densenet_block),
         ("inception_block", make_inception_block),
         ("transformer_block", make_transformer_block),

@@ -999,6 +999,136 @@ TEST_P(KernelTest, DepthwisePointwiseWithMaxPoolMatchesReference) {
     }
 }
 
+/// Two separable convolutions in one call, the second reading the first's
+/// output (DepthwisePointwise.cpp's pairs): against the reference groups
+/// one after the other. The first's rows are made as the second's bands
+/// ask for them, so shapes have one band and many, images one and two
+/// (rows at the threads' boundaries made twice), the first at stride 1
+/// and 2, its output channels in whole vectors (read in place) and not
+/// (copied), the second pooled and not, with a residual and without, the
+/// first's input ReLU'd and its output ReLU'd or not; two calls per site.
+TEST_P(KernelTest, SeparablePairMatchesReference) {
+  struct Shape {
+    int64_t n, h, w, c, middle, outC, stride;
+    bool pool;
+  };
+  const Shape shapes[] = {{1, 9, 11, 16, 32, 24, 1, false},
+                          {2, 40, 40, 32, 64, 48, 1, false},
+                          {1, 45, 30, 24, 20, 40, 1, false},
+                          {2, 20, 19, 16, 48, 32, 2, false},
+                          {1, 40, 40, 64, 64, 48, 1, true},
+                          {2, 19, 19, 16, 40, 32, 1, true},
+                          {1, 147, 20, 32, 64, 32, 1, true}};
+  static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;
+  unsigned seed = 1100;
+  int variant = 0;
+  // A separable group, as the reference computes it: `in` activated,
+  // the depthwise convolution (3x3, SAME) and its bias, then the 1x1 and
+  // its bias, residual and activation.
+  auto group = [](const std::vector<float> &in,
+                  const tfc_depthwise_pointwise_params &p,
+                  const std::vector<float> &depthwise,
+                  const std::vector<float> &depthwiseBias,
+                  const std::vector<float> &pointwise,
+                  const std::vector<float> &pointwiseBias,
+                  const float *residual) {
+    std::vector<float> activated(in.size());
+    for (size_t i = 0; i < in.size(); ++i)
+      activated[i] = activate(in[i], p.input_activation);
+    std::vector<float> middle(p.n * p.oh * p.ow * p.c);
+    tfc::reference::conv2d(activated.data(), depthwise.data(), middle.data(),
+                           p.n, p.h, p.w, p.c, 3, 3, p.c, p.oh, p.ow,
+                           p.stride_h, p.stride_w, 1, 1, p.pad_top,
+                           p.pad_left, /*multiplier=*/1);
+    for (size_t i = 0; i < middle.size(); ++i)
+      middle[i] += depthwiseBias[i % p.c];
+    std::vector<float> out(p.n * p.oh * p.ow * p.out_c);
+    tfc::reference::conv2d(middle.data(), pointwise.data(), out.data(), p.n,
+                           p.oh, p.ow, p.c, 1, 1, p.out_c, p.oh, p.ow, 1, 1,
+                           1, 1, 0, 0);
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = activate(out[i] + pointwiseBias[i % p.out_c] +
+                            (residual ? residual[i] : 0.f),
+                        p.pointwise_activation);
+    return out;
+  };
+  for (const Shape &s : shapes)
+    for (int64_t residual = 0; residual < (s.pool ? 1 : 2); ++residual) {
+      ++variant;
+      // 3x3 windows, SAME: at stride 2 the padding before is 0 on even
+      // sizes (TensorFlow's), 1 on odd ones.
+      int64_t oh1 = (s.h + s.stride - 1) / s.stride;
+      int64_t ow1 = (s.w + s.stride - 1) / s.stride;
+      int64_t padTop = s.stride == 1 ? 1 : (s.h % 2 ? 1 : 0);
+      int64_t padLeft = s.stride == 1 ? 1 : (s.w % 2 ? 1 : 0);
+      tfc_depthwise_pointwise_params first = {
+          s.n, s.h, s.w, s.c, 3, 3, oh1, ow1, s.stride, s.stride, padTop,
+          padLeft, variant % 2 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
+          /*depthwise_bias=*/1, TFC_ACTIVATION_NONE, s.middle,
+          /*pointwise_bias=*/1,
+          variant % 3 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
+          /*residual=*/0};
+      tfc_depthwise_pointwise_params second = {
+          s.n, oh1, ow1, s.middle, 3, 3, oh1, ow1, 1, 1, 1, 1,
+          TFC_ACTIVATION_NONE, /*depthwise_bias=*/1, TFC_ACTIVATION_NONE,
+          s.outC, /*pointwise_bias=*/1, TFC_ACTIVATION_NONE, residual};
+      if (s.pool) { // 3x3 at stride 2, SAME
+        second.pool_kh = second.pool_kw = 3;
+        second.pool_stride_h = second.pool_stride_w = 2;
+        second.pool_pad_top = oh1 % 2 ? 1 : 0;
+        second.pool_pad_left = ow1 % 2 ? 1 : 0;
+        second.pool_oh = (oh1 + 1) / 2;
+        second.pool_ow = (ow1 + 1) / 2;
+      }
+      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(first));
+      const tfc_depthwise_pointwise_params *firstSite = sites.back().get();
+      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(second));
+      const tfc_depthwise_pointwise_params *secondSite = sites.back().get();
+      std::vector<float> depthwise1 = randomVector(9 * s.c, ++seed);
+      std::vector<float> pointwise1 = randomVector(s.c * s.middle, ++seed);
+      std::vector<float> depthwise2 = randomVector(9 * s.middle, ++seed);
+      std::vector<float> pointwise2 = randomVector(s.middle * s.outC, ++seed);
+      for (int call = 0; call < 2; ++call) {
+        std::vector<float> bias1 = randomVector(s.c, ++seed);
+        std::vector<float> bias2 = randomVector(s.middle, ++seed);
+        std::vector<float> bias3 = randomVector(s.middle, ++seed);
+        std::vector<float> bias4 = randomVector(s.outC, ++seed);
+        std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+        std::vector<float> added =
+            randomVector(s.n * oh1 * ow1 * s.outC, ++seed);
+        std::vector<float> middle =
+            group(in, first, depthwise1, bias1, pointwise1, bias2, nullptr);
+        std::vector<float> want =
+            group(middle, second, depthwise2, bias3, pointwise2, bias4,
+                  residual ? added.data() : nullptr);
+        if (s.pool) {
+          std::vector<float> pooled(s.n * second.pool_oh * second.pool_ow *
+                                    s.outC);
+          tfc::reference::pool2d(true, want.data(), pooled.data(), s.n, oh1,
+                                 ow1, s.outC, 3, 3, second.pool_oh,
+                                 second.pool_ow, 2, 2, second.pool_pad_top,
+                                 second.pool_pad_left);
+          want = std::move(pooled);
+        }
+        std::vector<float> got(want.size(), 42.f);
+        tfc_cpu_separable_pair_f32(
+            runtime, in.data(), depthwise1.data(), bias1.data(),
+            pointwise1.data(), bias2.data(), depthwise2.data(), bias3.data(),
+            pointwise2.data(), bias4.data(), residual ? added.data() : nullptr,
+            got.data(), firstSite, secondSite);
+        // Two groups' rounding, the first's carried through the second.
+        float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9))) *
+                      (1 + std::sqrt(float(s.middle * 9)));
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
+              << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+              << " middle=" << s.middle << " out_c=" << s.outC << " stride "
+              << s.stride << " pool " << s.pool << " residual " << residual
+              << " call " << call << " at " << i;
+      }
+    }
+}
+
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB
 /// group (OneDnnConv.cpp): the primitive runs on two images at a time
 /// (3 MiB each), swish after each pair; with a residual read at each

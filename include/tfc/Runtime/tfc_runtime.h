@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define TFC_RUNTIME_ABI_VERSION 25
+#define TFC_RUNTIME_ABI_VERSION 26
 
 /* The layout of the parameter structs below is checked where both the
  * compiler (which writes them as constants of the program) and the kernels
@@ -894,6 +894,19 @@ void tfc_cpu_depthwise_pointwise_f32(
     const float *depthwise_bias, const float *pointwise_filter,
     const float *pointwise_bias, const float *residual, float *out,
     const tfc_depthwise_pointwise_params *params);
+/* Two separable groups where the second reads the first's output alone
+ * (Xception's blocks): `first` as tfc_cpu_depthwise_pointwise_f32 (no
+ * residual, no pooling) on `in`, `second` on its output, which is made
+ * band by band as the second's bands read it and never written whole.
+ * `residual` and `out` are the second's. */
+void tfc_cpu_separable_pair_f32(
+    tfc_runtime *runtime, const float *in, const float *first_depthwise_filter,
+    const float *first_depthwise_bias, const float *first_pointwise_filter,
+    const float *first_pointwise_bias, const float *second_depthwise_filter,
+    const float *second_depthwise_bias, const float *second_pointwise_filter,
+    const float *second_pointwise_bias, const float *residual, float *out,
+    const tfc_depthwise_pointwise_params *first,
+    const tfc_depthwise_pointwise_params *second);
 
 /* ConcatV2 of float32 pieces along an axis past the first: `rows` output
  * rows (the product of the dimensions before the axis), each the rows of

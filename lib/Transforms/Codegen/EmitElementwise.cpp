@@ -899,8 +899,40 @@ protected:
                                          *second);
     }
     // A depthwise convolution (maybe after a ReLU it applies to its input)
-    // and the 1x1 convolution after it, each with its epilogue: one kernel
-    // call.
+    // and the 1x1 convolution after it, each with its epilogue, maybe a
+    // MaxPool of the 1x1's output last: one kernel call. Two such groups
+    // where the second's depthwise reads the first's output (a pair),
+    // likewise.
+    auto separableGroup =
+        [&](ArrayRef<Operation *> all) -> FailureOr<StepEmitter::SeparableGroup> {
+      StepEmitter::SeparableGroup group;
+      if (opKindOf(all.back()) == OpKind::MaxPool) {
+        group.pool = all.back();
+        all = all.drop_back();
+      }
+      auto isKind = [](OpKind kind) {
+        return [kind](Operation *member) { return opKindOf(member) == kind; };
+      };
+      auto depthwiseAt =
+          llvm::find_if(all, isKind(OpKind::DepthwiseConv2dNative));
+      auto pointwiseAt =
+          std::find_if(depthwiseAt, all.end(), isKind(OpKind::Conv2D));
+      if (pointwiseAt == all.end())
+        return failure();
+      size_t at = depthwiseAt - all.begin(), pat = pointwiseAt - all.begin();
+      group.inputActivation = at == 1 ? all.front() : nullptr;
+      group.depthwise = all[at];
+      group.pointwise = all[pat];
+      FailureOr<Epilogue> first =
+          epilogueOf(group.depthwise, all.slice(at + 1, pat - at - 1));
+      FailureOr<Epilogue> second =
+          epilogueOf(group.pointwise, all.drop_front(pat + 1));
+      if (failed(first) || failed(second))
+        return failure();
+      group.first = *first;
+      group.second = *second;
+      return group;
+    };
     auto pointwise = depthwise == members.end()
                          ? members.end()
                          : std::find_if(depthwise, members.end(),
@@ -910,20 +942,23 @@ protected:
                                         });
     if (pointwise != members.end()) {
       ArrayRef<Operation *> all(members);
-      // The MaxPool of the group's output, its last member, if it took one.
-      Operation *pool =
-          opKindOf(all.back()) == OpKind::MaxPool ? all.back() : nullptr;
-      if (pool)
-        all = all.drop_back();
-      size_t at = depthwise - members.begin(), pat = pointwise - members.begin();
-      FailureOr<Epilogue> first =
-          epilogueOf(*depthwise, all.slice(at + 1, pat - at - 1));
-      FailureOr<Epilogue> second = epilogueOf(*pointwise, all.drop_front(pat + 1));
-      if (failed(first) || failed(second))
+      // A pair's second group starts at its depthwise convolution.
+      auto secondDepthwise =
+          std::find_if(pointwise, members.end(), [](Operation *member) {
+            return opKindOf(member) == OpKind::DepthwiseConv2dNative;
+          });
+      size_t split = secondDepthwise - members.begin();
+      FailureOr<StepEmitter::SeparableGroup> first =
+          separableGroup(all.take_front(split));
+      if (failed(first))
         return failure();
-      return step.emitDepthwisePointwise(at == 1 ? all.front() : nullptr,
-                                         *depthwise, *first, *pointwise,
-                                         *second, pool);
+      if (split == all.size())
+        return step.emitDepthwisePointwise(*first);
+      FailureOr<StepEmitter::SeparableGroup> second =
+          separableGroup(all.drop_front(split));
+      if (failed(second))
+        return failure();
+      return step.emitSeparablePair(*first, *second);
     }
     // A convolution or a dense layer and its epilogue: one kernel call.
     if (!isElementwise(members.front())) {

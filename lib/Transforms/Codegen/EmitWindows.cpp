@@ -289,44 +289,48 @@ LogicalResult StepEmitter::emitPointwiseDepthwise(Operation *pointwise,
   return success();
 }
 
-LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
-                                                  Operation *depthwise,
-                                                  const Epilogue &first,
-                                                  Operation *pointwise,
-                                                  const Epilogue &second,
-                                                  Operation *pool) {
-  Value input = inputActivation ? tfg::getDataOperands(inputActivation)[0]
-                                : tfg::getDataOperands(depthwise)[0];
+struct StepEmitter::SeparableCall {
+  tfc_depthwise_pointwise_params params = {};
+  /// Null for a pair's second group.
+  Value input, depthwiseFilter, depthwiseBias, pointwiseFilter, pointwiseBias,
+      residual;
+};
+
+FailureOr<StepEmitter::SeparableCall>
+StepEmitter::separableCall(const SeparableGroup &group, Value out) {
+  Operation *depthwise = group.depthwise, *pointwise = group.pointwise,
+            *pool = group.pool;
+  const Epilogue &first = group.first, &second = group.second;
+  Value input = group.inputActivation
+                    ? tfg::getDataOperands(group.inputActivation)[0]
+                    : tfg::getDataOperands(depthwise)[0];
   auto pointwiseFilter =
       cast<RankedTensorType>(tfg::getDataOperands(pointwise)[1].getType());
   FailureOr<WindowGeometry> geometry = depthwiseGeometry(depthwise);
   if (failed(geometry))
     return error(depthwise) << "explicit_paddings must have 8 values";
-  Value outMemref =
-      memrefFor(tfg::getDataResults(pool ? pool : second.root)[0]);
-  if (!outMemref)
-    return error(pointwise) << "output has no buffer";
   if (pool && second.residual)
     return error(pool) << "a pooled separable group adds no residual";
   FailureOr<EpilogueOperands> firstOperands =
-      epilogueOperands(depthwise, &first, outMemref);
+      epilogueOperands(depthwise, &first, out);
   FailureOr<EpilogueOperands> secondOperands =
-      epilogueOperands(pointwise, &second, outMemref);
+      epilogueOperands(pointwise, &second, out);
   if (failed(firstOperands) || failed(secondOperands))
     return failure();
   if (first.residual)
     return error(depthwise) << "a separable group's depthwise adds no residual";
   const WindowGeometry &g = *geometry;
-  tfc_depthwise_pointwise_params params = {};
+  SeparableCall call;
+  tfc_depthwise_pointwise_params &params = call.params;
   params.n = g.n;
   params.h = g.h;
   params.w = g.w;
   params.c = g.c;
   setDepthwiseWindow(params, g);
   params.input_activation =
-      !inputActivation ? TFC_ACTIVATION_NONE
-      : opKindOf(inputActivation) == OpKind::Relu ? TFC_ACTIVATION_RELU
-                                                  : TFC_ACTIVATION_RELU6;
+      !group.inputActivation ? TFC_ACTIVATION_NONE
+      : opKindOf(group.inputActivation) == OpKind::Relu ? TFC_ACTIVATION_RELU
+                                                        : TFC_ACTIVATION_RELU6;
   params.depthwise_bias = first.bias != nullptr;
   params.depthwise_activation = first.activation;
   params.out_c = pointwiseFilter.getDimSize(3);
@@ -350,17 +354,56 @@ LogicalResult StepEmitter::emitDepthwisePointwise(Operation *inputActivation,
     params.pool_oh = window->oh;
     params.pool_ow = window->ow;
   }
-  Location loc = pointwise->getLoc();
-  Value depthwiseFilter =
-      valueOutsideGroup(tfg::getDataOperands(depthwise)[1]);
-  Value pointwiseFilterValue =
-      valueOutsideGroup(tfg::getDataOperands(pointwise)[1]);
+  // A pair's second group reads the first's output, which has no buffer.
+  if (Value inputMemref = memrefFor(valueOutsideGroup(input)))
+    call.input = pointerTo(inputMemref);
+  call.depthwiseFilter = pointerTo(
+      memrefFor(valueOutsideGroup(tfg::getDataOperands(depthwise)[1])));
+  call.depthwiseBias = firstOperands->bias;
+  call.pointwiseFilter = pointerTo(
+      memrefFor(valueOutsideGroup(tfg::getDataOperands(pointwise)[1])));
+  call.pointwiseBias = secondOperands->bias;
+  call.residual = secondOperands->residual;
+  return call;
+}
+
+LogicalResult StepEmitter::emitDepthwisePointwise(const SeparableGroup &group) {
+  Operation *written = group.pool ? group.pool : group.second.root;
+  Value out = memrefFor(tfg::getDataResults(written)[0]);
+  if (!out)
+    return error(group.pointwise) << "output has no buffer";
+  FailureOr<SeparableCall> call = separableCall(group, out);
+  if (failed(call))
+    return failure();
+  Location loc = group.pointwise->getLoc();
   callKernel(loc, kernelName("depthwise_pointwise_f32"),
-             {pointerTo(memrefFor(valueOutsideGroup(input))),
-              pointerTo(memrefFor(depthwiseFilter)), firstOperands->bias,
-              pointerTo(memrefFor(pointwiseFilterValue)), secondOperands->bias,
-              secondOperands->residual, pointerTo(outMemref),
-              constantParams(loc, params)},
+             {call->input, call->depthwiseFilter, call->depthwiseBias,
+              call->pointwiseFilter, call->pointwiseBias, call->residual,
+              pointerTo(out), constantParams(loc, call->params)},
+             {});
+  return success();
+}
+
+LogicalResult StepEmitter::emitSeparablePair(const SeparableGroup &first,
+                                             const SeparableGroup &second) {
+  Operation *written = second.pool ? second.pool : second.second.root;
+  Value out = memrefFor(tfg::getDataResults(written)[0]);
+  if (!out)
+    return error(second.pointwise) << "output has no buffer";
+  if (first.pool || first.second.residual)
+    return error(first.pointwise)
+           << "a pair's first separable group adds no residual and pools not";
+  FailureOr<SeparableCall> one = separableCall(first, Value());
+  FailureOr<SeparableCall> two = separableCall(second, out);
+  if (failed(one) || failed(two))
+    return failure();
+  Location loc = second.pointwise->getLoc();
+  callKernel(loc, kernelName("separable_pair_f32"),
+             {one->input, one->depthwiseFilter, one->depthwiseBias,
+              one->pointwiseFilter, one->pointwiseBias, two->depthwiseFilter,
+              two->depthwiseBias, two->pointwiseFilter, two->pointwiseBias,
+              two->residual, pointerTo(out), constantParams(loc, one->params),
+              constantParams(loc, two->params)},
              {});
   return success();
 }

@@ -103,16 +103,24 @@ public:
   /// A depthwise convolution and the 1x1 convolution that alone reads its
   /// output (tfc-fuse-elementwise's separable groups), each with its
   /// epilogue (the 1x1's may add a residual), and `inputActivation`, the
-  /// ReLU or ReLU6 whose value only the depthwise reads, or null: one call
-  /// of the depthwise-pointwise kernel, which never writes the depthwise
-  /// output. With `pool`, the MaxPool of the group's output the group took
-  /// (no residual then), which the kernel computes as it goes.
-  mlir::LogicalResult emitDepthwisePointwise(mlir::Operation *inputActivation,
-                                             mlir::Operation *depthwise,
-                                             const Epilogue &first,
-                                             mlir::Operation *pointwise,
-                                             const Epilogue &second,
-                                             mlir::Operation *pool = nullptr);
+  /// ReLU or ReLU6 whose value only the depthwise reads, or null. With
+  /// `pool`, the MaxPool of the group's output the group took (no residual
+  /// then), which the kernel computes as it goes.
+  struct SeparableGroup {
+    mlir::Operation *inputActivation = nullptr, *depthwise = nullptr;
+    Epilogue first;
+    mlir::Operation *pointwise = nullptr;
+    Epilogue second;
+    mlir::Operation *pool = nullptr;
+  };
+  /// One call of the depthwise-pointwise kernel, which never writes the
+  /// depthwise output.
+  mlir::LogicalResult emitDepthwisePointwise(const SeparableGroup &group);
+  /// Two separable groups, the second reading the first's output alone
+  /// (tfc-fuse-elementwise's pairs): one call of the pair kernel, which
+  /// never writes the first's output either.
+  mlir::LogicalResult emitSeparablePair(const SeparableGroup &first,
+                                        const SeparableGroup &second);
   /// The operands a kernel call takes for an epilogue whose root writes
   /// `out`: pointers to the bias and the residual (null pointers where
   /// there are none), and how the residual is read (0 none, 1 from its
@@ -135,6 +143,11 @@ public:
                                          mlir::Operation *reluGrad = nullptr);
 
 private:
+  /// A separable group's kernel parameters and operands (EmitWindows.cpp),
+  /// for its output `out` (null for a pair's first group).
+  struct SeparableCall;
+  mlir::FailureOr<SeparableCall> separableCall(const SeparableGroup &group,
+                                               mlir::Value out);
   /// Lowers a node with the pattern of its op.
   mlir::LogicalResult emitNode(mlir::Operation *node);
   /// Writes `node`'s code by `emitCode`, between the trace's clock read

@@ -30,11 +30,22 @@
 // than computed again. The group's output, 11 MB an image at 147 x 147 x
 // 128, is never written, nor read back by a pooling kernel.
 //
+// Two such groups where the second reads the first's output alone (a
+// pair: Xception's blocks 2 and 3, whose first group's output is 11 MB an
+// image in block 2) are one call: each thread makes the first group's
+// rows as its bands of the second ask for them (at least 294 pixels at a
+// time, two rows of 147 x 147 images, for one product), keeps the rows the
+// next band's
+// windows share, and the first group's output is never written. A thread's
+// first band makes the first group's rows the band before it (on the other
+// thread) made too: a few rows an image.
+//
 // Where oneDNN has no brgemm matmul (below AVX-512 in oneDNN 2.6, whose
 // matmul there wraps sgemm, which would pack the filter at every band),
 // the depthwise output is written whole and the 1x1 convolution reads it
 // back as it would alone: the two passes of the unfused graph, with the
-// input's activation still applied as it is read.
+// input's activation still applied as it is read; a pair's first group
+// is then written whole and read back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +64,7 @@
 #include <memory>
 #include <mutex>
 #include <omp.h>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -80,7 +92,8 @@ struct Site {
   std::unique_ptr<tfc::onednn::BrgemmProduct> whole, last;
   /// With a pooling: the pooled rows of a band, and the products of 1 to
   /// the most group rows a band computes (byRows[r - 1] for r rows), none
-  /// where oneDNN has no brgemm matmul.
+  /// where oneDNN has no brgemm matmul. The first group of a pair has
+  /// only the products (of the most rows GroupRows makes at once).
   int64_t pooledBandRows = 0, pooledBands = 0;
   std::vector<std::unique_ptr<tfc::onednn::BrgemmProduct>> byRows;
   /// The 1x1 convolution's own parameters, for runInTwoPasses.
@@ -104,9 +117,13 @@ makeProduct(const Params &p, int64_t channels, int64_t rows,
       p.residual, p.pointwise_activation, shared);
 }
 
+/// The site of a group; with `rowsOnDemand`, of the first group of a
+/// pair, whose rows are made on demand (GroupRows): its products are
+/// then those of 1 to `rowsOnDemand` rows.
 std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
                                const float *depthwiseFilter,
-                               const float *pointwiseFilter) {
+                               const float *pointwiseFilter,
+                               int64_t rowsOnDemand = 0) {
   auto site = std::make_unique<Site>();
   site->vectors = (p.c + kNativeLanes - 1) / kNativeLanes;
   int64_t channels = site->vectors * kNativeLanes;
@@ -122,8 +139,22 @@ std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
   // oneDNN's brgemm matmul splits its work for the threads OpenMP offers
   // when it is made: one, as each band's runs on one.
   omp_set_num_threads(1);
+  // The products of 1 to `mostRows` rows, sharing the first's filter.
+  auto makeByRows = [&](int64_t mostRows) {
+    for (int64_t r = 1; r <= mostRows; ++r) {
+      site->byRows.push_back(makeProduct(
+          p, channels, r * p.ow, pointwiseFilter,
+          site->byRows.empty() ? nullptr : site->byRows.front().get()));
+      if (!site->byRows.back()) {
+        site->byRows.clear();
+        break;
+      }
+    }
+  };
   try {
-    if (p.pool_kh > 0) {
+    if (rowsOnDemand > 0) {
+      makeByRows(std::min(rowsOnDemand, p.oh));
+    } else if (p.pool_kh > 0) {
       // Whole pooled rows a band, as many group rows as a band had, at
       // least one pooled row: a band computes the rows its pooled rows'
       // windows reach but the one it keeps from the band before.
@@ -136,17 +167,7 @@ std::unique_ptr<Site> makeSite(const Params &p, int64_t threads,
             1, p.pool_oh / std::max<int64_t>(1, (threads + p.n - 1) / p.n));
       site->pooledBands =
           (p.pool_oh + site->pooledBandRows - 1) / site->pooledBandRows;
-      int64_t mostRows = std::min(
-          p.oh, (site->pooledBandRows - 1) * s + p.pool_kh);
-      for (int64_t r = 1; r <= mostRows; ++r) {
-        site->byRows.push_back(makeProduct(
-            p, channels, r * p.ow, pointwiseFilter,
-            site->byRows.empty() ? nullptr : site->byRows.front().get()));
-        if (!site->byRows.back()) {
-          site->byRows.clear();
-          break;
-        }
-      }
+      makeByRows(std::min(p.oh, (site->pooledBandRows - 1) * s + p.pool_kh));
     } else {
       site->whole = makeProduct(p, channels, site->bandRows * p.ow,
                                 pointwiseFilter, nullptr);
@@ -181,12 +202,24 @@ struct Call {
   float *out;
 };
 
-/// Input row `iy` of image `b`, `w` pixels of `channels` floats with the
-/// input's activation applied, the padding lanes zeros.
-void copyRow(const Call &call, int64_t b, int64_t iy, int64_t channels,
+/// A group's input rows where they are in memory, at `call.in`. A source
+/// of input rows (this and GroupRows) holds the rows [from, to) of an
+/// image when asked, until it is asked for others; a row is `w` pixels of
+/// `c` floats.
+struct RowsInMemory {
+  const Call &call;
+  void hold(int64_t, int64_t, int64_t) {}
+  const float *row(int64_t b, int64_t iy) const {
+    const Params &p = call.p;
+    return call.in + (b * p.h + iy) * p.w * p.c;
+  }
+};
+
+/// Input row `src`, `w` pixels, with the input's activation applied,
+/// into `dst`, each pixel `channels` floats, the padding lanes zeros.
+void copyRow(const Call &call, const float *src, int64_t channels,
              float *dst) {
   const Params &p = call.p;
-  const float *src = call.in + (b * p.h + iy) * p.w * p.c;
   auto act = [&](NativeFloats v) {
     return tfc::vector_math::activation(v, p.input_activation);
   };
@@ -203,11 +236,11 @@ void copyRow(const Call &call, int64_t b, int64_t iy, int64_t channels,
 }
 
 /// The depthwise output of image `b`'s rows [firstRow, lastRow), one row
-/// at a time: each `ow` pixels of whole vectors of channels at
-/// rowOut(y), which gets them.
-template <typename RowOut>
-void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
-                   int64_t lastRow, RowOut rowOut) {
+/// at a time, the input's rows from `source`: each `ow` pixels of whole
+/// vectors of channels at rowOut(y), which gets them.
+template <typename Source, typename RowOut>
+void depthwiseRows(const Call &call, Source &source, int64_t b,
+                   int64_t firstRow, int64_t lastRow, RowOut rowOut) {
   const Params &p = call.p;
   const Site &site = call.site;
   int64_t channels = site.vectors * kNativeLanes;
@@ -246,11 +279,14 @@ void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
   int64_t next = 0; // The first input row not in the ring yet.
   for (int64_t y = firstRow; y < lastRow; ++y) {
     int64_t top = y * p.stride_h - p.pad_top;
+    // The window's rows, asked for in order (GroupRows keeps those the
+    // next window shares).
+    int64_t from = std::max(top, int64_t(0));
+    int64_t to = std::max(from, std::min(top + p.kh, p.h));
+    source.hold(b, from, to);
     if (!inPlace) {
-      int64_t from = std::max({top, next, int64_t(0)});
-      int64_t to = std::min(top + p.kh, p.h);
-      for (int64_t iy = from; iy < to; ++iy)
-        copyRow(call, b, iy, channels,
+      for (int64_t iy = std::max(from, next); iy < to; ++iy)
+        copyRow(call, source.row(b, iy), channels,
                 ring.data() + (iy % p.kh) * rowFloats + p.pad_left * channels);
       next = std::max(next, to);
     }
@@ -259,7 +295,7 @@ void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
       if (iy < 0 || iy >= p.h)
         rows[i] = nullptr;
       else
-        rows[i] = inPlace ? call.in + (b * p.h + iy) * p.w * p.c
+        rows[i] = inPlace ? source.row(b, iy)
                           : ring.data() + (iy % p.kh) * rowFloats +
                                 p.pad_left * channels;
     }
@@ -269,7 +305,8 @@ void depthwiseRows(const Call &call, int64_t b, int64_t firstRow,
 
 /// Band `band` of image `b`: its depthwise output into the thread's
 /// buffer, then its product into the output.
-void runBand(const Call &call, int64_t b, int64_t band) {
+template <typename Source>
+void runBand(const Call &call, Source &source, int64_t b, int64_t band) {
   const Params &p = call.p;
   const Site &site = call.site;
   int64_t channels = site.vectors * kNativeLanes;
@@ -277,7 +314,7 @@ void runBand(const Call &call, int64_t b, int64_t band) {
   int64_t lastRow = std::min(firstRow + site.bandRows, p.oh);
   thread_local std::vector<float> buffer;
   buffer.resize(site.bandRows * p.ow * channels);
-  depthwiseRows(call, b, firstRow, lastRow, [&](int64_t y) {
+  depthwiseRows(call, source, b, firstRow, lastRow, [&](int64_t y) {
     return buffer.data() + (y - firstRow) * p.ow * channels;
   });
   const tfc::onednn::BrgemmProduct &product =
@@ -307,54 +344,81 @@ void poolRows(const Params &p, const float *rowsAt, int64_t first,
                  pooled + py * p.pool_ow * p.out_c);
 }
 
-/// A thread's consecutive pooled bands (see the file comment). For band
-/// `band` of image `b`: the group rows its windows reach, those not kept
-/// from the band before computed (the depthwise rows, then their product,
-/// into `rows`), then pooled into the output.
-struct PooledBands {
+/// Rows of a group's output kept in a thread's buffer, `rows`: the rows
+/// [first, last) of image `image`, from row `base` of the buffer on. Asked
+/// to hold rows [from, to), it drops those before `from`, keeps the
+/// others, and computes the ones it lacks (their depthwise rows into
+/// `depthwise`, then one product after the kept rows), at least `ahead` of
+/// them where the image has them. Its callers ask for rows in order (each
+/// thread takes consecutive bands), so that a row shared with the band
+/// before is kept rather than computed again. The kept rows move to the
+/// buffer's start only when the new ones would pass its end: the buffer
+/// holds twice the most rows held at once, so that a row moves about once
+/// (moving them at every call cost a pair more than it saved).
+template <typename Source> struct GroupRows {
   const Call &call;
-  /// The group's rows [first, last) of image `image`, at `rows` (the
-  /// thread's, kept from call to call); the last is kept for the next
-  /// band.
+  Source &source;
   std::vector<float> &rows, &depthwise;
-  int64_t image = -1, first = 0, last = 0;
+  int64_t ahead = 0;
+  int64_t image = -1, first = 0, last = 0, base = 0;
 
-  void run(int64_t b, int64_t band) {
+  void hold(int64_t b, int64_t from, int64_t to) {
     const Params &p = call.p;
     const Site &site = call.site;
-    int64_t channels = site.vectors * kNativeLanes;
-    int64_t pooledFirst = band * site.pooledBandRows;
-    int64_t pooledLast = std::min(pooledFirst + site.pooledBandRows, p.pool_oh);
-    int64_t from = std::max<int64_t>(
-        pooledFirst * p.pool_stride_h - p.pool_pad_top, 0);
-    int64_t to = std::min(
-        (pooledLast - 1) * p.pool_stride_h - p.pool_pad_top + p.pool_kh, p.oh);
     int64_t rowFloats = p.ow * p.out_c;
-    rows.resize(site.byRows.size() * rowFloats);
-    // The row the band before ended with, where this one starts there.
-    int64_t computeFrom = from;
-    if (image == b && last > from && first <= from) {
-      std::memmove(rows.data(), rows.data() + (from - first) * rowFloats,
-                   (last - from) * rowFloats * sizeof(float));
-      computeFrom = last;
+    if (image != b || from < first || from >= last) {
+      image = b;
+      first = last = from;
+      base = 0;
+    } else {
+      base += from - first;
+      first = from;
     }
-    int64_t count = to - computeFrom;
-    if (count > 0) {
-      depthwise.resize(count * p.ow * channels);
-      depthwiseRows(call, b, computeFrom, to, [&](int64_t y) {
-        return depthwise.data() + (y - computeFrom) * p.ow * channels;
-      });
-      site.byRows[count - 1]->run(depthwise.data(),
-                                  rows.data() + (computeFrom - from) * rowFloats,
-                                  call.pointwiseBias, nullptr);
+    if (to <= last)
+      return;
+    int64_t count = std::min(std::max(to - last, ahead), p.oh - last);
+    int64_t kept = last - first;
+    if ((base + kept + count) * rowFloats > int64_t(rows.size())) {
+      rows.resize(std::max<size_t>(rows.size(), 2 * (kept + count) * rowFloats));
+      std::memmove(rows.data(), rows.data() + base * rowFloats,
+                   kept * rowFloats * sizeof(float));
+      base = 0;
     }
-    image = b;
-    first = from;
-    last = to;
-    poolRows(p, rows.data(), from, to - from, pooledFirst, pooledLast,
-             call.out + b * p.pool_oh * p.pool_ow * p.out_c);
+    int64_t channels = site.vectors * kNativeLanes;
+    depthwise.resize(std::max<size_t>(depthwise.size(),
+                                      count * p.ow * channels));
+    int64_t computeFrom = last;
+    depthwiseRows(call, source, b, computeFrom, computeFrom + count,
+                  [&](int64_t y) {
+                    return depthwise.data() + (y - computeFrom) * p.ow * channels;
+                  });
+    site.byRows[count - 1]->run(depthwise.data(),
+                                rows.data() + (base + kept) * rowFloats,
+                                call.pointwiseBias, nullptr);
+    last += count;
+  }
+  const float *row(int64_t, int64_t y) const {
+    return rows.data() + (base + y - first) * call.p.ow * call.p.out_c;
   }
 };
+
+/// A thread's consecutive pooled bands (see the file comment): for band
+/// `band` of image `b`, the group rows its windows reach, held by `rows`,
+/// pooled into the output.
+template <typename Source>
+void runPooledBand(GroupRows<Source> &rows, int64_t b, int64_t band) {
+  const Params &p = rows.call.p;
+  const Site &site = rows.call.site;
+  int64_t pooledFirst = band * site.pooledBandRows;
+  int64_t pooledLast = std::min(pooledFirst + site.pooledBandRows, p.pool_oh);
+  int64_t from =
+      std::max<int64_t>(pooledFirst * p.pool_stride_h - p.pool_pad_top, 0);
+  int64_t to = std::min(
+      (pooledLast - 1) * p.pool_stride_h - p.pool_pad_top + p.pool_kh, p.oh);
+  rows.hold(b, from, to);
+  poolRows(p, rows.row(b, from), from, to - from, pooledFirst, pooledLast,
+           rows.call.out + b * p.pool_oh * p.pool_ow * p.out_c);
+}
 
 /// Without a brgemm matmul: the depthwise output of every image into a
 /// buffer kept for the next call (of any site), then the 1x1 convolution
@@ -381,6 +445,7 @@ void runInTwoPasses(tfc_runtime *runtime, const Call &call,
           int64_t firstRow = band * site.bandRows;
           int64_t lastRow = std::min(firstRow + site.bandRows, p.oh);
           float *image = depthwise.data() + b * p.oh * p.ow * p.c;
+          RowsInMemory source{call};
           int64_t previous = -1;
           auto copyOut = [&] {
             for (int64_t x = 0; x < p.ow; ++x)
@@ -388,7 +453,7 @@ void runInTwoPasses(tfc_runtime *runtime, const Call &call,
                           row.data() + x * channels, p.c * sizeof(float));
           };
           // Each row is copied out when the next is asked for.
-          depthwiseRows(call, b, firstRow, lastRow, [&](int64_t y) {
+          depthwiseRows(call, source, b, firstRow, lastRow, [&](int64_t y) {
             if (previous >= 0)
               copyOut();
             previous = y;
@@ -425,6 +490,56 @@ void runInTwoPasses(tfc_runtime *runtime, const Call &call,
                    });
 }
 
+/// Whether `site` has the products its bands run (see the file comment).
+bool hasProducts(const Params &p, const Site &site) {
+  return p.pool_kh > 0 ? !site.byRows.empty() : bool(site.whole);
+}
+
+/// A group's bands on the runtime's threads, each thread's consecutive,
+/// their input rows from the source withSource(body) makes for the
+/// thread and passes to `body`; `sourceFlops` is what the source spends
+/// on each input row it gives (a first group's rows, for a pair).
+template <typename WithSource>
+void runBands(tfc_runtime *runtime, const Call &call, double sourceFlops,
+              WithSource withSource) {
+  const Params &p = call.p;
+  const Site &site = call.site;
+  if (p.pool_kh > 0) {
+    double rows = double(site.pooledBandRows) * p.pool_stride_h;
+    tfc::parallelFor(
+        runtime, p.n * site.pooledBands,
+        Eigen::TensorOpCost(4.0 * rows * p.w * p.c,
+                            4.0 * site.pooledBandRows * p.pool_ow * p.out_c,
+                            rows * (p.ow * p.c * (p.kh * p.kw + p.out_c) +
+                                    sourceFlops * p.stride_h)),
+        [&](int64_t first, int64_t last) {
+          withSource([&](auto &source) {
+            thread_local std::vector<float> rows, depthwise;
+            GroupRows<std::remove_reference_t<decltype(source)>> held{
+                call, source, rows, depthwise};
+            for (int64_t unit = first; unit < last; ++unit)
+              runPooledBand(held, unit / site.pooledBands,
+                            unit % site.pooledBands);
+          });
+        });
+    return;
+  }
+  double bandFlops = 2.0 * site.bandRows * p.ow * p.c *
+                     (p.kh * p.kw + p.out_c);
+  tfc::parallelFor(
+      runtime, p.n * site.bands,
+      Eigen::TensorOpCost(4.0 * site.bandRows * p.stride_h * p.w * p.c,
+                          4.0 * site.bandRows * p.ow * p.out_c,
+                          bandFlops / 2 +
+                              sourceFlops * site.bandRows * p.stride_h),
+      [&](int64_t first, int64_t last) {
+        withSource([&](auto &source) {
+          for (int64_t unit = first; unit < last; ++unit)
+            runBand(call, source, unit / site.bands, unit % site.bands);
+        });
+      });
+}
+
 } // namespace
 
 extern "C" void tfc_cpu_depthwise_pointwise_f32(
@@ -449,36 +564,96 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
             pointwiseBias,
             residual,
             out};
-  bool pooled = p.pool_kh > 0;
-  if (pooled ? site->byRows.empty() : !site->whole) {
+  if (!hasProducts(p, *site)) {
     runInTwoPasses(runtime, call, pointwiseFilter);
     return;
   }
-  if (pooled) {
-    double rows = double(site->pooledBandRows) * p.pool_stride_h;
-    tfc::parallelFor(
-        runtime, p.n * site->pooledBands,
-        Eigen::TensorOpCost(4.0 * rows * p.w * p.c,
-                            4.0 * site->pooledBandRows * p.pool_ow * p.out_c,
-                            rows * p.ow * p.c * (p.kh * p.kw + p.out_c)),
-        [&](int64_t first, int64_t last) {
-          // Consecutive bands: each keeps the row the next one starts at.
-          thread_local std::vector<float> rows, depthwise;
-          PooledBands bands{call, rows, depthwise};
-          for (int64_t unit = first; unit < last; ++unit)
-            bands.run(unit / site->pooledBands, unit % site->pooledBands);
-        });
+  runBands(runtime, call, 0.0, [&](auto body) {
+    RowsInMemory source{call};
+    body(source);
+  });
+}
+
+namespace {
+
+/// The fewest pixels a pair's first group makes at once: two rows of
+/// Xception's 147 x 147 images (see the file comment; one row was slower,
+/// and four or more no faster).
+constexpr int64_t kPixelsAhead = 294;
+
+/// What a pair's call site keeps: each group's site.
+struct PairSite {
+  std::unique_ptr<Site> first, second;
+  int64_t ahead = 0; // The fewest rows of the first group made at once.
+};
+
+} // namespace
+
+extern "C" void tfc_cpu_separable_pair_f32(
+    tfc_runtime *runtime, const float *in, const float *firstDepthwiseFilter,
+    const float *firstDepthwiseBias, const float *firstPointwiseFilter,
+    const float *firstPointwiseBias, const float *secondDepthwiseFilter,
+    const float *secondDepthwiseBias, const float *secondPointwiseFilter,
+    const float *secondPointwiseBias, const float *residual, float *out,
+    const tfc_depthwise_pointwise_params *firstParams,
+    const tfc_depthwise_pointwise_params *secondParams) {
+  const Params &p1 = *firstParams, &p2 = *secondParams;
+  if (p2.n == 0 || p2.oh == 0 || p2.ow == 0 || p2.out_c == 0)
+    return;
+  int64_t threads = std::max(runtime->threads, 1);
+  static tfc::onednn::PrimitiveCache<PairSite> cache;
+  const PairSite *site = cache.lookup(secondParams, [&] {
+    auto made = std::make_unique<PairSite>();
+    made->ahead = (kPixelsAhead + p1.ow - 1) / p1.ow;
+    made->first = makeSite(p1, threads, firstDepthwiseFilter,
+                           firstPointwiseFilter,
+                           std::max(p2.kh, made->ahead));
+    made->second = makeSite(p2, threads, secondDepthwiseFilter,
+                            secondPointwiseFilter);
+    return made;
+  });
+  if (site->first->byRows.empty() || !hasProducts(p2, *site->second)) {
+    // The first group's output whole, then the second group from it: the
+    // two calls of the unpaired groups.
+    static std::vector<float> middle;
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    middle.resize(std::max<size_t>(middle.size(),
+                                   p1.n * p1.oh * p1.ow * p1.out_c));
+    tfc_cpu_depthwise_pointwise_f32(
+        runtime, in, firstDepthwiseFilter, firstDepthwiseBias,
+        firstPointwiseFilter, firstPointwiseBias, nullptr, middle.data(),
+        firstParams);
+    tfc_cpu_depthwise_pointwise_f32(
+        runtime, middle.data(), secondDepthwiseFilter, secondDepthwiseBias,
+        secondPointwiseFilter, secondPointwiseBias, residual, out,
+        secondParams);
     return;
   }
-  double bandFlops = 2.0 * site->bandRows * p.ow * p.c *
-                     (p.kh * p.kw + p.out_c);
-  tfc::parallelFor(
-      runtime, p.n * site->bands,
-      Eigen::TensorOpCost(4.0 * site->bandRows * p.stride_h * p.w * p.c,
-                          4.0 * site->bandRows * p.ow * p.out_c,
-                          bandFlops / 2),
-      [&](int64_t first, int64_t last) {
-        for (int64_t unit = first; unit < last; ++unit)
-          runBand(call, unit / site->bands, unit % site->bands);
-      });
+  auto callOf = [](const Params &p, const Site &s, const float *in,
+                   const float *depthwiseBias, const float *pointwiseBias,
+                   const float *residual, float *out) {
+    return Call{p,
+                s,
+                tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
+                                p.c, s.vectors * kNativeLanes),
+                in,
+                pointwiseBias,
+                residual,
+                out};
+  };
+  Call first = callOf(p1, *site->first, in, firstDepthwiseBias,
+                      firstPointwiseBias, nullptr, nullptr);
+  Call second = callOf(p2, *site->second, nullptr, secondDepthwiseBias,
+                       secondPointwiseBias, residual, out);
+  // Each thread makes the first group's rows its bands read, on demand.
+  double firstRowFlops =
+      2.0 * p1.ow * p1.c * (p1.kh * p1.kw + p1.out_c);
+  runBands(runtime, second, firstRowFlops, [&](auto body) {
+    thread_local std::vector<float> rows, depthwise;
+    RowsInMemory input{first};
+    GroupRows<RowsInMemory> produced{first, input, rows, depthwise,
+                                     site->ahead};
+    body(produced);
+  });
 }
