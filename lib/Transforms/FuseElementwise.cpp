@@ -1069,10 +1069,9 @@ constexpr int64_t kMinPairBytes = 4 << 20;
 /// reads, for the pair to be one group (see the file comment): the first
 /// adds no residual, takes no pooling and is no pair itself, and its
 /// output is at least kMinPairBytes an image. Null where there is none.
-Operation *
-separablePairFirst(Operation *depthwise,
-                   const llvm::MapVector<Operation *, SmallVector<Operation *>>
-                       &groups) {
+Operation *separablePairFirst(
+    Operation *depthwise,
+    const llvm::MapVector<Operation *, SmallVector<Operation *>> &groups) {
   Value input = tfg::getDataOperands(depthwise)[0];
   auto group = groups.find(input.getDefiningOp());
   auto type = cast<RankedTensorType>(input.getType());
@@ -1084,8 +1083,7 @@ separablePairFirst(Operation *depthwise,
     return llvm::count_if(
         members, [&](Operation *member) { return opKindOf(member) == kind; });
   };
-  if (count(OpKind::DepthwiseConv2dNative) != 1 ||
-      count(OpKind::Conv2D) != 1 ||
+  if (count(OpKind::DepthwiseConv2dNative) != 1 || count(OpKind::Conv2D) != 1 ||
       opKindOf(members.front()) == OpKind::Conv2D ||
       opKindOf(members.back()) == OpKind::MaxPool || addsResidual(members))
     return nullptr;

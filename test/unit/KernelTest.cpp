@@ -1012,46 +1012,43 @@ TEST_P(KernelTest, SeparablePairMatchesReference) {
     int64_t n, h, w, c, middle, outC, stride;
     bool pool;
   };
-  const Shape shapes[] = {{1, 9, 11, 16, 32, 24, 1, false},
-                          {2, 40, 40, 32, 64, 48, 1, false},
-                          {1, 45, 30, 24, 20, 40, 1, false},
-                          {2, 20, 19, 16, 48, 32, 2, false},
-                          {1, 40, 40, 64, 64, 48, 1, true},
-                          {2, 19, 19, 16, 40, 32, 1, true},
-                          {1, 147, 20, 32, 64, 32, 1, true}};
+  const Shape shapes[] = {
+      {1, 9, 11, 16, 32, 24, 1, false},  {2, 40, 40, 32, 64, 48, 1, false},
+      {1, 45, 30, 24, 20, 40, 1, false}, {2, 20, 19, 16, 48, 32, 2, false},
+      {1, 40, 40, 64, 64, 48, 1, true},  {2, 19, 19, 16, 40, 32, 1, true},
+      {1, 147, 20, 32, 64, 32, 1, true}};
   static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;
   unsigned seed = 1100;
   int variant = 0;
   // A separable group, as the reference computes it: `in` activated,
   // the depthwise convolution (3x3, SAME) and its bias, then the 1x1 and
   // its bias, residual and activation.
-  auto group = [](const std::vector<float> &in,
-                  const tfc_depthwise_pointwise_params &p,
-                  const std::vector<float> &depthwise,
-                  const std::vector<float> &depthwiseBias,
-                  const std::vector<float> &pointwise,
-                  const std::vector<float> &pointwiseBias,
-                  const float *residual) {
-    std::vector<float> activated(in.size());
-    for (size_t i = 0; i < in.size(); ++i)
-      activated[i] = activate(in[i], p.input_activation);
-    std::vector<float> middle(p.n * p.oh * p.ow * p.c);
-    tfc::reference::conv2d(activated.data(), depthwise.data(), middle.data(),
-                           p.n, p.h, p.w, p.c, 3, 3, p.c, p.oh, p.ow,
-                           p.stride_h, p.stride_w, 1, 1, p.pad_top,
-                           p.pad_left, /*multiplier=*/1);
-    for (size_t i = 0; i < middle.size(); ++i)
-      middle[i] += depthwiseBias[i % p.c];
-    std::vector<float> out(p.n * p.oh * p.ow * p.out_c);
-    tfc::reference::conv2d(middle.data(), pointwise.data(), out.data(), p.n,
-                           p.oh, p.ow, p.c, 1, 1, p.out_c, p.oh, p.ow, 1, 1,
-                           1, 1, 0, 0);
-    for (size_t i = 0; i < out.size(); ++i)
-      out[i] = activate(out[i] + pointwiseBias[i % p.out_c] +
-                            (residual ? residual[i] : 0.f),
-                        p.pointwise_activation);
-    return out;
-  };
+  auto group =
+      [](const std::vector<float> &in, const tfc_depthwise_pointwise_params &p,
+         const std::vector<float> &depthwise,
+         const std::vector<float> &depthwiseBias,
+         const std::vector<float> &pointwise,
+         const std::vector<float> &pointwiseBias, const float *residual) {
+        std::vector<float> activated(in.size());
+        for (size_t i = 0; i < in.size(); ++i)
+          activated[i] = activate(in[i], p.input_activation);
+        std::vector<float> middle(p.n * p.oh * p.ow * p.c);
+        tfc::reference::conv2d(activated.data(), depthwise.data(),
+                               middle.data(), p.n, p.h, p.w, p.c, 3, 3, p.c,
+                               p.oh, p.ow, p.stride_h, p.stride_w, 1, 1,
+                               p.pad_top, p.pad_left, /*multiplier=*/1);
+        for (size_t i = 0; i < middle.size(); ++i)
+          middle[i] += depthwiseBias[i % p.c];
+        std::vector<float> out(p.n * p.oh * p.ow * p.out_c);
+        tfc::reference::conv2d(middle.data(), pointwise.data(), out.data(), p.n,
+                               p.oh, p.ow, p.c, 1, 1, p.out_c, p.oh, p.ow, 1, 1,
+                               1, 1, 0, 0);
+        for (size_t i = 0; i < out.size(); ++i)
+          out[i] = activate(out[i] + pointwiseBias[i % p.out_c] +
+                                (residual ? residual[i] : 0.f),
+                            p.pointwise_activation);
+        return out;
+      };
   for (const Shape &s : shapes)
     for (int64_t residual = 0; residual < (s.pool ? 1 : 2); ++residual) {
       ++variant;
@@ -1062,16 +1059,44 @@ TEST_P(KernelTest, SeparablePairMatchesReference) {
       int64_t padTop = s.stride == 1 ? 1 : (s.h % 2 ? 1 : 0);
       int64_t padLeft = s.stride == 1 ? 1 : (s.w % 2 ? 1 : 0);
       tfc_depthwise_pointwise_params first = {
-          s.n, s.h, s.w, s.c, 3, 3, oh1, ow1, s.stride, s.stride, padTop,
-          padLeft, variant % 2 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
-          /*depthwise_bias=*/1, TFC_ACTIVATION_NONE, s.middle,
+          s.n,
+          s.h,
+          s.w,
+          s.c,
+          3,
+          3,
+          oh1,
+          ow1,
+          s.stride,
+          s.stride,
+          padTop,
+          padLeft,
+          variant % 2 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
+          /*depthwise_bias=*/1,
+          TFC_ACTIVATION_NONE,
+          s.middle,
           /*pointwise_bias=*/1,
           variant % 3 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
           /*residual=*/0};
-      tfc_depthwise_pointwise_params second = {
-          s.n, oh1, ow1, s.middle, 3, 3, oh1, ow1, 1, 1, 1, 1,
-          TFC_ACTIVATION_NONE, /*depthwise_bias=*/1, TFC_ACTIVATION_NONE,
-          s.outC, /*pointwise_bias=*/1, TFC_ACTIVATION_NONE, residual};
+      tfc_depthwise_pointwise_params second = {s.n,
+                                               oh1,
+                                               ow1,
+                                               s.middle,
+                                               3,
+                                               3,
+                                               oh1,
+                                               ow1,
+                                               1,
+                                               1,
+                                               1,
+                                               1,
+                                               TFC_ACTIVATION_NONE,
+                                               /*depthwise_bias=*/1,
+                                               TFC_ACTIVATION_NONE,
+                                               s.outC,
+                                               /*pointwise_bias=*/1,
+                                               TFC_ACTIVATION_NONE,
+                                               residual};
       if (s.pool) { // 3x3 at stride 2, SAME
         second.pool_kh = second.pool_kw = 3;
         second.pool_stride_h = second.pool_stride_w = 2;

@@ -903,8 +903,8 @@ protected:
     // MaxPool of the 1x1's output last: one kernel call. Two such groups
     // where the second's depthwise reads the first's output (a pair),
     // likewise.
-    auto separableGroup =
-        [&](ArrayRef<Operation *> all) -> FailureOr<StepEmitter::SeparableGroup> {
+    auto separableGroup = [&](ArrayRef<Operation *> all)
+        -> FailureOr<StepEmitter::SeparableGroup> {
       StepEmitter::SeparableGroup group;
       if (opKindOf(all.back()) == OpKind::MaxPool) {
         group.pool = all.back();

@@ -327,10 +327,10 @@ StepEmitter::separableCall(const SeparableGroup &group, Value out) {
   params.w = g.w;
   params.c = g.c;
   setDepthwiseWindow(params, g);
-  params.input_activation =
-      !group.inputActivation ? TFC_ACTIVATION_NONE
-      : opKindOf(group.inputActivation) == OpKind::Relu ? TFC_ACTIVATION_RELU
-                                                        : TFC_ACTIVATION_RELU6;
+  params.input_activation = !group.inputActivation ? TFC_ACTIVATION_NONE
+                            : opKindOf(group.inputActivation) == OpKind::Relu
+                                ? TFC_ACTIVATION_RELU
+                                : TFC_ACTIVATION_RELU6;
   params.depthwise_bias = first.bias != nullptr;
   params.depthwise_activation = first.activation;
   params.out_c = pointwiseFilter.getDimSize(3);
@@ -391,8 +391,8 @@ LogicalResult StepEmitter::emitSeparablePair(const SeparableGroup &first,
   if (!out)
     return error(second.pointwise) << "output has no buffer";
   if (first.pool || first.second.residual)
-    return error(first.pointwise)
-           << "a pair's first separable group adds no residual and pools not";
+    return error(first.pointwise) << "a pair's first separable group neither "
+                                     "adds a residual nor pools";
   FailureOr<SeparableCall> one = separableCall(first, Value());
   FailureOr<SeparableCall> two = separableCall(second, out);
   if (failed(one) || failed(two))

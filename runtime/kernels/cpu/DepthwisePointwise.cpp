@@ -217,8 +217,7 @@ struct RowsInMemory {
 
 /// Input row `src`, `w` pixels, with the input's activation applied,
 /// into `dst`, each pixel `channels` floats, the padding lanes zeros.
-void copyRow(const Call &call, const float *src, int64_t channels,
-             float *dst) {
+void copyRow(const Call &call, const float *src, int64_t channels, float *dst) {
   const Params &p = call.p;
   auto act = [&](NativeFloats v) {
     return tfc::vector_math::activation(v, p.input_activation);
@@ -379,19 +378,20 @@ template <typename Source> struct GroupRows {
     int64_t count = std::min(std::max(to - last, ahead), p.oh - last);
     int64_t kept = last - first;
     if ((base + kept + count) * rowFloats > int64_t(rows.size())) {
-      rows.resize(std::max<size_t>(rows.size(), 2 * (kept + count) * rowFloats));
+      rows.resize(
+          std::max<size_t>(rows.size(), 2 * (kept + count) * rowFloats));
       std::memmove(rows.data(), rows.data() + base * rowFloats,
                    kept * rowFloats * sizeof(float));
       base = 0;
     }
     int64_t channels = site.vectors * kNativeLanes;
-    depthwise.resize(std::max<size_t>(depthwise.size(),
-                                      count * p.ow * channels));
+    depthwise.resize(
+        std::max<size_t>(depthwise.size(), count * p.ow * channels));
     int64_t computeFrom = last;
-    depthwiseRows(call, source, b, computeFrom, computeFrom + count,
-                  [&](int64_t y) {
-                    return depthwise.data() + (y - computeFrom) * p.ow * channels;
-                  });
+    depthwiseRows(
+        call, source, b, computeFrom, computeFrom + count, [&](int64_t y) {
+          return depthwise.data() + (y - computeFrom) * p.ow * channels;
+        });
     site.byRows[count - 1]->run(depthwise.data(),
                                 rows.data() + (base + kept) * rowFloats,
                                 call.pointwiseBias, nullptr);
@@ -524,8 +524,7 @@ void runBands(tfc_runtime *runtime, const Call &call, double sourceFlops,
         });
     return;
   }
-  double bandFlops = 2.0 * site.bandRows * p.ow * p.c *
-                     (p.kh * p.kw + p.out_c);
+  double bandFlops = 2.0 * site.bandRows * p.ow * p.c * (p.kh * p.kw + p.out_c);
   tfc::parallelFor(
       runtime, p.n * site.bands,
       Eigen::TensorOpCost(4.0 * site.bandRows * p.stride_h * p.w * p.c,
@@ -606,10 +605,9 @@ extern "C" void tfc_cpu_separable_pair_f32(
     auto made = std::make_unique<PairSite>();
     made->ahead = (kPixelsAhead + p1.ow - 1) / p1.ow;
     made->first = makeSite(p1, threads, firstDepthwiseFilter,
-                           firstPointwiseFilter,
-                           std::max(p2.kh, made->ahead));
-    made->second = makeSite(p2, threads, secondDepthwiseFilter,
-                            secondPointwiseFilter);
+                           firstPointwiseFilter, std::max(p2.kh, made->ahead));
+    made->second =
+        makeSite(p2, threads, secondDepthwiseFilter, secondPointwiseFilter);
     return made;
   });
   if (site->first->byRows.empty() || !hasProducts(p2, *site->second)) {
@@ -618,16 +616,16 @@ extern "C" void tfc_cpu_separable_pair_f32(
     static std::vector<float> middle;
     static std::mutex mutex;
     std::lock_guard<std::mutex> lock(mutex);
-    middle.resize(std::max<size_t>(middle.size(),
-                                   p1.n * p1.oh * p1.ow * p1.out_c));
-    tfc_cpu_depthwise_pointwise_f32(
-        runtime, in, firstDepthwiseFilter, firstDepthwiseBias,
-        firstPointwiseFilter, firstPointwiseBias, nullptr, middle.data(),
-        firstParams);
-    tfc_cpu_depthwise_pointwise_f32(
-        runtime, middle.data(), secondDepthwiseFilter, secondDepthwiseBias,
-        secondPointwiseFilter, secondPointwiseBias, residual, out,
-        secondParams);
+    middle.resize(
+        std::max<size_t>(middle.size(), p1.n * p1.oh * p1.ow * p1.out_c));
+    tfc_cpu_depthwise_pointwise_f32(runtime, in, firstDepthwiseFilter,
+                                    firstDepthwiseBias, firstPointwiseFilter,
+                                    firstPointwiseBias, nullptr, middle.data(),
+                                    firstParams);
+    tfc_cpu_depthwise_pointwise_f32(runtime, middle.data(),
+                                    secondDepthwiseFilter, secondDepthwiseBias,
+                                    secondPointwiseFilter, secondPointwiseBias,
+                                    residual, out, secondParams);
     return;
   }
   auto callOf = [](const Params &p, const Site &s, const float *in,
@@ -647,8 +645,7 @@ extern "C" void tfc_cpu_separable_pair_f32(
   Call second = callOf(p2, *site->second, nullptr, secondDepthwiseBias,
                        secondPointwiseBias, residual, out);
   // Each thread makes the first group's rows its bands read, on demand.
-  double firstRowFlops =
-      2.0 * p1.ow * p1.c * (p1.kh * p1.kw + p1.out_c);
+  double firstRowFlops = 2.0 * p1.ow * p1.c * (p1.kh * p1.kw + p1.out_c);
   runBands(runtime, second, firstRowFlops, [&](auto body) {
     thread_local std::vector<float> rows, depthwise;
     RowsInMemory input{first};
