@@ -52,9 +52,9 @@
 // epilogue adds no residual and a MaxPool alone reads the group's output
 // (Xception's blocks), the pooling joins too: the kernel pools each band,
 // and the unpooled output is never written. Where a separable group's
-// depthwise alone reads another one's output (Xception's blocks again,
-// NASNet's stacked separable convolutions), and that first group adds no
-// residual and takes no pooling, the two are one group, a pair: its
+// depthwise alone reads another one's output (Xception's blocks again),
+// and that first group adds no residual, takes no pooling and writes at
+// least kMinPairBytes an image, the two are one group, a pair: its
 // kernel makes the first's output rows as the second's bands read them,
 // so that output is never written either.
 //

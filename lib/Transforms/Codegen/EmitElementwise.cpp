@@ -881,11 +881,13 @@ protected:
     // Attention: one kernel call.
     if (isBatchedProduct(members.front()) && !denseLayerOf(members.front()))
       return step.emitAttention(members);
+    auto isKind = [](OpKind kind) {
+      return [kind](Operation *member) { return opKindOf(member) == kind; };
+    };
     // An expansion and the depthwise convolution after it, each with its
     // epilogue: one kernel call.
-    auto depthwise = llvm::find_if(members, [](Operation *member) {
-      return opKindOf(member) == OpKind::DepthwiseConv2dNative;
-    });
+    auto depthwise =
+        llvm::find_if(members, isKind(OpKind::DepthwiseConv2dNative));
     if (opKindOf(members.front()) == OpKind::Conv2D &&
         depthwise != members.end()) {
       ArrayRef<Operation *> all(members);
@@ -910,9 +912,6 @@ protected:
         group.pool = all.back();
         all = all.drop_back();
       }
-      auto isKind = [](OpKind kind) {
-        return [kind](Operation *member) { return opKindOf(member) == kind; };
-      };
       auto depthwiseAt =
           llvm::find_if(all, isKind(OpKind::DepthwiseConv2dNative));
       auto pointwiseAt =
@@ -933,20 +932,13 @@ protected:
       group.second = *second;
       return group;
     };
-    auto pointwise = depthwise == members.end()
-                         ? members.end()
-                         : std::find_if(depthwise, members.end(),
-                                        [](Operation *member) {
-                                          return opKindOf(member) ==
-                                                 OpKind::Conv2D;
-                                        });
+    auto pointwise =
+        std::find_if(depthwise, members.end(), isKind(OpKind::Conv2D));
     if (pointwise != members.end()) {
       ArrayRef<Operation *> all(members);
       // A pair's second group starts at its depthwise convolution.
-      auto secondDepthwise =
-          std::find_if(pointwise, members.end(), [](Operation *member) {
-            return opKindOf(member) == OpKind::DepthwiseConv2dNative;
-          });
+      auto secondDepthwise = std::find_if(
+          pointwise, members.end(), isKind(OpKind::DepthwiseConv2dNative));
       size_t split = secondDepthwise - members.begin();
       FailureOr<StepEmitter::SeparableGroup> first =
           separableGroup(all.take_front(split));

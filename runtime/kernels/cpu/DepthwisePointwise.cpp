@@ -35,10 +35,9 @@
 // image in block 2) are one call: each thread makes the first group's
 // rows as its bands of the second ask for them (at least 294 pixels at a
 // time, two rows of 147 x 147 images, for one product), keeps the rows the
-// next band's
-// windows share, and the first group's output is never written. A thread's
-// first band makes the first group's rows the band before it (on the other
-// thread) made too: a few rows an image.
+// next band's windows share, and the first group's output is never
+// written. A thread's first band makes the first group's rows the band
+// before it (on the other thread) made too: a few rows an image.
 //
 // Where oneDNN has no brgemm matmul (below AVX-512 in oneDNN 2.6, whose
 // matmul there wraps sgemm, which would pack the filter at every band),
@@ -214,6 +213,21 @@ struct RowsInMemory {
     return call.in + (b * p.h + iy) * p.w * p.c;
   }
 };
+
+/// The call of `site` with `p`: its depthwise bias padded to the site's
+/// whole vectors (it may be computed at run time, so per call).
+Call makeCall(const Params &p, const Site &site, const float *in,
+              const float *depthwiseBias, const float *pointwiseBias,
+              const float *residual, float *out) {
+  return Call{p,
+              site,
+              tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
+                              p.c, site.vectors * kNativeLanes),
+              in,
+              pointwiseBias,
+              residual,
+              out};
+}
 
 /// Input row `src`, `w` pixels, with the input's activation applied,
 /// into `dst`, each pixel `channels` floats, the padding lanes zeros.
@@ -554,15 +568,8 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
   const Site *site = cache.lookup(params, [&] {
     return makeSite(p, threads, depthwiseFilter, pointwiseFilter);
   });
-  int64_t channels = site->vectors * kNativeLanes;
-  Call call{p,
-            *site,
-            tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
-                            p.c, channels),
-            in,
-            pointwiseBias,
-            residual,
-            out};
+  Call call =
+      makeCall(p, *site, in, depthwiseBias, pointwiseBias, residual, out);
   if (!hasProducts(p, *site)) {
     runInTwoPasses(runtime, call, pointwiseFilter);
     return;
@@ -628,22 +635,10 @@ extern "C" void tfc_cpu_separable_pair_f32(
                                     residual, out, secondParams);
     return;
   }
-  auto callOf = [](const Params &p, const Site &s, const float *in,
-                   const float *depthwiseBias, const float *pointwiseBias,
-                   const float *residual, float *out) {
-    return Call{p,
-                s,
-                tfc::paddedRows(p.depthwise_bias ? depthwiseBias : nullptr, 1,
-                                p.c, s.vectors * kNativeLanes),
-                in,
-                pointwiseBias,
-                residual,
-                out};
-  };
-  Call first = callOf(p1, *site->first, in, firstDepthwiseBias,
-                      firstPointwiseBias, nullptr, nullptr);
-  Call second = callOf(p2, *site->second, nullptr, secondDepthwiseBias,
-                       secondPointwiseBias, residual, out);
+  Call first = makeCall(p1, *site->first, in, firstDepthwiseBias,
+                        firstPointwiseBias, nullptr, nullptr);
+  Call second = makeCall(p2, *site->second, nullptr, secondDepthwiseBias,
+                         secondPointwiseBias, residual, out);
   // Each thread makes the first group's rows its bands read, on demand.
   double firstRowFlops = 2.0 * p1.ow * p1.c * (p1.kh * p1.kw + p1.out_c);
   runBands(runtime, second, firstRowFlops, [&](auto body) {
