@@ -123,18 +123,46 @@ void Queues::changedNow() {
   changed.notify_all();
 }
 
+/// An operation's place in one of a queue's lines, from its start until
+/// it returns, however it returns; while it waits there, a change to the
+/// queue wakes the others, so the next in line sees it is now first.
+/// Constructed and destroyed under the runtime's lock.
+class Queues::PlaceInLine {
+public:
+  PlaceInLine(Queues &queues, Queue &queue, std::deque<uint64_t> &line)
+      : queues(queues), line(line), ticket(queue.nextTicket++) {
+    line.push_back(ticket);
+  }
+  ~PlaceInLine() {
+    bool wasFirst = line.front() == ticket;
+    line.erase(std::find(line.begin(), line.end(), ticket));
+    if (wasFirst && !line.empty())
+      queues.changedNow();
+  }
+  bool first() const { return line.front() == ticket; }
+
+private:
+  Queues &queues;
+  std::deque<uint64_t> &line;
+  const uint64_t ticket;
+};
+
 Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
                                int64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
   // (Closed by the runners' stop: a runner's thread ends quietly.)
   if (queue.isClosed)
     return stopsThisThread() ? Result::Cancelled : Result::Closed;
+  // An enqueue of many keeps its place until its last element is in, so
+  // its elements stay together.
+  PlaceInLine place(*this, queue, queue.enqueueLine);
   for (int64_t i = 0; i < count; ++i) {
     Result result = waitFor(
         lock,
         [&] {
-          return queue.capacity < 0 ||
-                 int64_t(queue.elements.size()) < queue.capacity;
+          return place.first() &&
+                 (queue.capacity < 0 ||
+                  int64_t(queue.elements.size()) < queue.capacity);
         },
         [&] { return queue.isCancelled ? Result::Cancelled : Result::Done; });
     if (result != Result::Done)
@@ -148,9 +176,10 @@ Queues::Result Queues::enqueue(Queue &queue, const void *const *data,
 Queues::Result Queues::dequeue(Queue &queue, tfc_runtime *runtime,
                                void *const *data, int64_t count) {
   std::unique_lock<std::mutex> lock(mutex);
+  PlaceInLine place(*this, queue, queue.dequeueLine);
   // (A closed queue's elements are all available: nothing more comes.)
   Result result = waitFor(
-      lock, [&] { return queue.available() >= count; },
+      lock, [&] { return place.first() && queue.available() >= count; },
       [&] { return queue.isClosed ? Result::Closed : Result::Done; });
   if (result != Result::Done)
     return result;
@@ -164,11 +193,12 @@ Queues::Result Queues::dequeueUpTo(Queue &queue, tfc_runtime *runtime,
                                    void *const *data, int64_t count,
                                    int64_t &taken) {
   std::unique_lock<std::mutex> lock(mutex);
+  PlaceInLine place(*this, queue, queue.dequeueLine);
   Result result = waitFor(
       lock,
       [&] {
-        return queue.available() >= count ||
-               (queue.isClosed && queue.available() > 0);
+        return place.first() && (queue.available() >= count ||
+                                 (queue.isClosed && queue.available() > 0));
       },
       [&] { return queue.isClosed ? Result::Closed : Result::Done; });
   if (result != Result::Done)

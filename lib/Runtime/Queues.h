@@ -1,10 +1,11 @@
 //===- Queues.h - TensorFlow's queues and accumulators ----------*- C++ -*-===//
 //
-// A queue (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2) holds elements of a fixed list
-// of components, each of a fixed shape; it lives in the runtime from the
-// first time a step or the init entry makes it until the runtime ends, so
-// that the init can fill it and the steps drain it. Code generation numbers
-// the program's queues (one number per queue, whichever entry makes it).
+// A queue (FIFOQueueV2, PaddingFIFOQueueV2, RandomShuffleQueueV2) holds
+// elements of a fixed list of components, each of a fixed shape; it lives in
+// the runtime from the first time a step or the init entry makes it until the
+// runtime ends, so that the init can fill it and the steps drain it. Code
+// generation numbers the program's queues (one number per queue, whichever
+// entry makes it).
 //
 // An element is one buffer: its components' bytes one after another. A
 // string component's handles are replaced by the strings themselves while
@@ -16,14 +17,21 @@
 //
 // Ops wait as TensorFlow's do: a dequeue until its elements are there or
 // the queue is closed, an enqueue for room (an enqueue of many puts each
-// element in as room appears, so it may hold more than the capacity). The
-// threads that may enqueue or dequeue are the step's (one, or its
+// element in as room appears, so it may hold more than the capacity).
+// Waits of one kind on a queue are served in the order they began, as
+// TensorFlow's queues serve their attempts: the dequeue that has waited
+// longest takes the next elements, and a later one never overtakes it,
+// even when the earlier one's thread was woken but has not run yet (a
+// SyncReplicasOptimizer's workers, each waiting for its token, rely on
+// this).
+//
+// The threads that may enqueue or dequeue are the step's (one, or its
 // partitions while a multi-device step runs) and the queue runners'
 // (below). When every one of them waits, and has looked at its queue since
 // the last change of any, nothing could end any wait: the op that finds
-// this fails instead of hanging, naming itself. One lock and one condition serve all of a runtime's queues, which
-// makes that count exact; the ops copy elements under it, which is cheap
-// beside the steps that fill and drain them.
+// this fails instead of hanging, naming itself. One lock and one condition
+// serve all of a runtime's queues, which makes that count exact; the ops copy
+// elements under it, which is cheap beside the steps that fill and drain them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +144,10 @@ private:
   bool isClosed = false;
   /// Closed with cancel_pending_enqueues: waiting enqueues give up.
   bool isCancelled = false;
+  /// The enqueues and the dequeues under way, each kind in the order they
+  /// began (their tickets): only the first of each may go on.
+  std::deque<uint64_t> enqueueLine, dequeueLine;
+  uint64_t nextTicket = 0;
 };
 
 class Queues {
@@ -245,6 +257,7 @@ private:
 
   /// A queue changed (or who may change one): every waiter re-checks.
   void changedNow();
+  class PlaceInLine;
   /// stop() was called, or the calling thread's own stop flag is set.
   bool stopsThisThread() const;
 

@@ -16,6 +16,12 @@ at run time. Prints for FileCheck:
   rows that a SparseConditionalAccumulator on the ps merges (the two
   workers' ids overlap) before the chief's update subtracts them.
 
+  In both, each worker waits for its token in the ps's token queue; a
+  worker that overtook the other's wait (took the second token of an
+  update) would run a step on stale weights, and its gradient alone would
+  make the next update: a loss off TensorFlow's, and the other worker's
+  run ending a step short at the closed queue.
+
 Then ps_sync_backup_linear from its model.meta: 2 of 3 replicas (a backup
 worker), the session hook's default initial tokens. Every worker feeds the
 same batch, so that the weights after k updates are those of k plain SGD

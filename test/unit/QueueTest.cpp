@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstdint>
@@ -548,6 +549,55 @@ TEST(QueueRunnerTest, StoppingTheChiefRunnersEndsTheWaitForTheirTokens) {
     EXPECT_EQ(value, i);
   }
   tfc_queue_runners_stop(runtime.get());
+}
+
+// Tests that waiting dequeues take elements in the order they began, as
+// TensorFlow's queues serve them: a dequeue of two that waits keeps a
+// later dequeue of one from taking the first element that comes, which it
+// could take alone. (A SyncReplicasOptimizer's workers each wait for a
+// token; one that overtook another would run a step too many on stale
+// weights.)
+TEST(QueueTest, WaitingDequeuesAreServedInTheOrderTheyBegan) {
+  tfc_runtime_options options = {};
+  options.threads = 1;
+  RuntimePtr owner(tfc_runtime_create_shared(&options, nullptr));
+  RuntimePtr first(tfc_runtime_create_shared(&options, owner.get()));
+  RuntimePtr second(tfc_runtime_create_shared(&options, owner.get()));
+  makeCounterQueue(owner.get(), "tokens", 0, -1);
+  std::atomic<bool> firstDone{false}, secondDone{false};
+  int64_t firstTaken[2] = {-1, -1}, secondTaken = -1;
+  std::thread firstDequeue([&] {
+    void *out[] = {firstTaken};
+    tfc_queue_dequeue(first.get(), out, "take_two", 0, 2);
+    firstDone = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::thread secondDequeue([&] {
+    void *out[] = {&secondTaken};
+    tfc_queue_dequeue(second.get(), out, "take_one", 0, 1);
+    secondDone = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto enqueue = [&](int64_t value) {
+    const void *in[] = {&value};
+    tfc_queue_enqueue(owner.get(), in, "put", 0, 1);
+  };
+  enqueue(10);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(secondDone) << "the later dequeue took the element";
+  EXPECT_FALSE(firstDone);
+  enqueue(11);
+  for (int i = 0; i < 500 && !firstDone; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(firstDone);
+  EXPECT_FALSE(secondDone);
+  // (Also what ends the first dequeue's wait if the second took 10.)
+  enqueue(12);
+  firstDequeue.join();
+  secondDequeue.join();
+  EXPECT_EQ(firstTaken[0], 10);
+  EXPECT_EQ(firstTaken[1], 11);
+  EXPECT_EQ(secondTaken, 12);
 }
 
 // Tests a sparse accumulator's sums as TensorFlow makes them: the first
