@@ -366,8 +366,10 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
       ASSERT_NEAR(got[i], want[i], 1e-5f) << "scale " << scale << " at " << i;
   }
   // BatchMatMul's layout (scores = Q Kᵀ by adj_y, [b, t, s]; V [b, s, w]):
-  // each batch's operands dense.
-  const int64_t w = 24;
+  // each batch's operands dense. The context's rows fill whole vectors
+  // here, so the kernel writes them in place (the heads above, 20 wide,
+  // go through its buffer).
+  const int64_t w = 32;
   std::vector<float> q2 = randomVector(b * t * h, 24), k2 = randomVector(b * s * h, 25),
                      v2 = randomVector(b * s * w, 26);
   const int64_t bmmScores[] = {1, b, t * h, s * h, t * s, t, s, h, h, 1, 1, h, s, 1};
@@ -382,7 +384,8 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
   for (size_t i = 0; i < want2.size(); ++i)
     ASSERT_NEAR(got2[i], want2[i], 1e-5f) << "BatchMatMul layout at " << i;
   // The same with Q and V stored transposed ([b, h, t] and [b, w, s], by
-  // adj_x and a transposed V): rows copied with strides, a float at a time.
+  // adj_x and a transposed V): rows copied with strides, a float at a time
+  // (Q's, which are read in place above).
   std::vector<float> q3(q2.size()), v3(v2.size()), got3(want2.size(), 42.f);
   for (int64_t i = 0; i < b; ++i) {
     for (int64_t r = 0; r < t; ++r)

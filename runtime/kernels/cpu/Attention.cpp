@@ -6,17 +6,18 @@
 // every head (batch 32 x 8 heads x 128 x 128 floats: 16 MB) is written by
 // the first product, read and written by the scaling and the softmax, and
 // read by the second. Here each thread takes a few heads (the batches of
-// the products) at a time: it packs their K (transposed), V and Q rows in
-// memory order, then for each block of rows of one head computes the
+// the products) at a time: it packs their K (transposed) and V in memory
+// order, then for each block of rows of one head computes the scaled
 // scores with a register-blocked kernel into a buffer that stays in its
-// cache, applies the scale and the softmax to each row in place, and
-// multiplies the block by V; the heads' context rows go out together.
+// cache, finds each row's largest while its scores are still in L1,
+// takes the softmax's exponentials of each row in place, and multiplies the
+// block by V. Q's rows are read where they are, and the context's rows
+// written there, when their values are contiguous.
 //
 // The softmax is TensorFlow's CPU kernel's: subtract the row's maximum,
-// exponentiate (VectorMath.h's exp, as tfc_cpu_softmax_f32), and scale by
-// the inverse of the sum; that last scaling is applied to the row's
-// context instead of to its weights (width values instead of n), as the
-// context goes out.
+// exponentiate (VectorMath.h's exp), and scale by the inverse of the sum;
+// that last scaling is applied to the row's context instead of to its
+// weights (width values instead of n), as the context goes out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,30 +61,35 @@ constexpr int64_t kBlockRows = 64;
 /// out[i][c + j * kLanes ...] = sum_t left[i][t] * right[t][c + j * kLanes ...]
 /// for R rows and J vectors of columns: left is [R][depth] with rows
 /// `leftStride` apart, right [depth][...] with rows `rightStride` apart,
-/// out rows `outStride` apart. The accumulators stay in registers.
+/// out rows `outStride` apart. The accumulators stay in registers; each
+/// row's sums are multiplied by rowScales[i] on the way out where
+/// rowScales is not null.
 template <int R, int J>
 void productBlock(const float *left, int64_t leftStride, const float *right,
                   int64_t rightStride, int64_t depth, float *out,
-                  int64_t outStride) {
+                  int64_t outStride, const float *rowScales) {
   tfc::registerTile<R, J>(
       left, leftStride, 1, right, rightStride, kLanes, depth,
       [](int, int) { return splatVec(0.f); },
-      [&](int i, int j, Vec sum) { storeVec(out + i * outStride + j * kLanes, sum); });
+      [&](int i, int j, Vec sum) {
+        storeVec(out + i * outStride + j * kLanes,
+                 rowScales ? sum * rowScales[i] : sum);
+      });
 }
 
 template <int R>
 void productRows(const float *left, int64_t leftStride, const float *right,
                  int64_t rightStride, int64_t depth, float *out,
-                 int64_t outStride, int64_t vectors) {
+                 int64_t outStride, int64_t vectors, const float *rowScales) {
   for (int64_t v = 0; v < vectors; v += kMaxVectors) {
     const float *r = right + v * kLanes;
     float *o = out + v * kLanes;
     switch (std::min<int64_t>(kMaxVectors, vectors - v)) {
-    case 1: productBlock<R, 1>(left, leftStride, r, rightStride, depth, o, outStride); break;
-    case 2: productBlock<R, 2>(left, leftStride, r, rightStride, depth, o, outStride); break;
+    case 1: productBlock<R, 1>(left, leftStride, r, rightStride, depth, o, outStride, rowScales); break;
+    case 2: productBlock<R, 2>(left, leftStride, r, rightStride, depth, o, outStride, rowScales); break;
 #if defined(__AVX512F__)
-    case 3: productBlock<R, 3>(left, leftStride, r, rightStride, depth, o, outStride); break;
-    case 4: productBlock<R, 4>(left, leftStride, r, rightStride, depth, o, outStride); break;
+    case 3: productBlock<R, 3>(left, leftStride, r, rightStride, depth, o, outStride, rowScales); break;
+    case 4: productBlock<R, 4>(left, leftStride, r, rightStride, depth, o, outStride, rowScales); break;
 #endif
     }
   }
@@ -91,11 +97,15 @@ void productRows(const float *left, int64_t leftStride, const float *right,
 
 /// out = left x right for `rows` rows: left [rows][depth] (rows
 /// `leftStride` apart), right [depth][vectors * kLanes] (rows
-/// `rightStride` apart), out [rows][vectors * kLanes] (`outStride`).
+/// `rightStride` apart), out [rows][vectors * kLanes] (`outStride`); row
+/// r scaled by rowScales[r] where rowScales is not null.
 void product(const float *left, int64_t leftStride, const float *right,
              int64_t rightStride, int64_t depth, float *out, int64_t outStride,
-             int64_t rows, int64_t vectors) {
+             int64_t rows, int64_t vectors, const float *rowScales) {
   int64_t r = 0;
+  auto scalesFrom = [&](int64_t row) {
+    return rowScales ? rowScales + row : nullptr;
+  };
 #if defined(__AVX512F__)
   // Two vectors of columns or fewer (the context of heads of 32 floats):
   // eight rows at a time, 16 accumulators, two loads and eight broadcasts
@@ -103,49 +113,130 @@ void product(const float *left, int64_t leftStride, const float *right,
   if (vectors <= 2)
     for (; r + 8 <= rows; r += 8)
       productRows<8>(left + r * leftStride, leftStride, right, rightStride,
-                     depth, out + r * outStride, outStride, vectors);
+                     depth, out + r * outStride, outStride, vectors,
+                     scalesFrom(r));
 #endif
   for (; r < rows; r += kMaxRows) {
     const float *l = left + r * leftStride;
     float *o = out + r * outStride;
+    const float *scales = scalesFrom(r);
     switch (std::min<int64_t>(kMaxRows, rows - r)) {
-    case 1: productRows<1>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
-    case 2: productRows<2>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
-    case 3: productRows<3>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
-    case 4: productRows<4>(l, leftStride, right, rightStride, depth, o, outStride, vectors); break;
+    case 1: productRows<1>(l, leftStride, right, rightStride, depth, o, outStride, vectors, scales); break;
+    case 2: productRows<2>(l, leftStride, right, rightStride, depth, o, outStride, vectors, scales); break;
+    case 3: productRows<3>(l, leftStride, right, rightStride, depth, o, outStride, vectors, scales); break;
+    case 4: productRows<4>(l, leftStride, right, rightStride, depth, o, outStride, vectors, scales); break;
     }
   }
 }
 
-/// The softmax of x * scale over a row of n values, but for its last
-/// step: writes exp(x * scale - max) in place and returns the inverse of
-/// their sum, by which the row's context is scaled (the same product, in
-/// another order, as scaling each weight first).
-float scaledExponentials(float *x, int64_t n, float scale) {
-  using tfc::vector_math::exp;
+/// The largest of a vector's lanes and their sum, in halvings (lane by
+/// lane, the sixteen took as long as a row's exponentials of 128 keys).
+/// Shuffles, not copies through memory: a vector whose address is taken
+/// stays in memory, and the exponentials' running sum with it.
+template <typename Op> inline float combineLanes(Vec v, Op op) {
+#if defined(__AVX512F__)
+  auto half = op(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7),
+                 __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15));
+#else
+  Vec half = v;
+#endif
+  auto quarter = op(__builtin_shufflevector(half, half, 0, 1, 2, 3),
+                    __builtin_shufflevector(half, half, 4, 5, 6, 7));
+  auto eighth = op(__builtin_shufflevector(quarter, quarter, 0, 1),
+                   __builtin_shufflevector(quarter, quarter, 2, 3));
+  return op(eighth[0], eighth[1]);
+}
+inline float largestLane(Vec v) {
+  return combineLanes(v, tfc::vector_math::Max());
+}
+inline float sumOfLanes(Vec v) {
+  return combineLanes(v, [](auto a, auto b) { return a + b; });
+}
+
+/// Scores of R rows, scaled: out = (left x keys) * factor for J vectors
+/// of columns.
+template <int R, int J>
+void scoreBlock(const float *left, int64_t leftStride, const float *keys,
+                int64_t keyColumns, int64_t depth, float *out, float factor) {
+  tfc::registerTile<R, J>(
+      left, leftStride, 1, keys, keyColumns, kLanes, depth,
+      [](int, int) { return splatVec(0.f); },
+      [&](int i, int j, Vec sum) {
+        storeVec(out + i * keyColumns + j * kLanes, sum * factor);
+      });
+}
+
+/// R rows of scaled scores, and each row's largest over its first `whole`
+/// columns (those past the keys are padding) into rowMax[i]: read back
+/// from L1 right after they are stored, where a pass over the block's
+/// rows read them from L2. (Kept in registers as the scores left them,
+/// the maxima made GCC spill the accumulators.)
+template <int R>
+void scoreRows(const float *left, int64_t leftStride, const float *keys,
+               int64_t keyColumns, int64_t depth, float *out, float factor,
+               int64_t whole, float *rowMax) {
+  const int64_t vectors = keyColumns / kLanes;
+  for (int64_t v = 0; v < vectors; v += kMaxVectors) {
+    const float *k = keys + v * kLanes;
+    float *o = out + v * kLanes;
+    switch (std::min<int64_t>(kMaxVectors, vectors - v)) {
+    case 1: scoreBlock<R, 1>(left, leftStride, k, keyColumns, depth, o, factor); break;
+    case 2: scoreBlock<R, 2>(left, leftStride, k, keyColumns, depth, o, factor); break;
+#if defined(__AVX512F__)
+    case 3: scoreBlock<R, 3>(left, leftStride, k, keyColumns, depth, o, factor); break;
+    case 4: scoreBlock<R, 4>(left, leftStride, k, keyColumns, depth, o, factor); break;
+#endif
+    }
+  }
+  tfc::vector_math::Max largest;
+  for (int i = 0; i < R; ++i) {
+    Vec max = splatVec(-INFINITY);
+    for (int64_t c = 0; c < whole; c += kLanes)
+      max = largest(max, loadVec(out + i * keyColumns + c));
+    rowMax[i] = largestLane(max);
+  }
+}
+
+/// Scores [rows][keyColumns] = (left x keys) * factor, left's rows
+/// `leftStride` apart, and rowMax[r] the largest of row r's first
+/// `whole` (a multiple of kLanes) columns.
+void scores(const float *left, int64_t leftStride, const float *keys,
+            int64_t keyColumns, int64_t depth, float *out, float factor,
+            int64_t whole, int64_t rows, float *rowMax) {
+  for (int64_t r = 0; r < rows; r += kMaxRows) {
+    const float *l = left + r * leftStride;
+    float *o = out + r * keyColumns;
+    switch (std::min<int64_t>(kMaxRows, rows - r)) {
+    case 1: scoreRows<1>(l, leftStride, keys, keyColumns, depth, o, factor, whole, rowMax + r); break;
+    case 2: scoreRows<2>(l, leftStride, keys, keyColumns, depth, o, factor, whole, rowMax + r); break;
+    case 3: scoreRows<3>(l, leftStride, keys, keyColumns, depth, o, factor, whole, rowMax + r); break;
+    case 4: scoreRows<4>(l, leftStride, keys, keyColumns, depth, o, factor, whole, rowMax + r); break;
+    }
+  }
+}
+
+/// The softmax of a row of n scaled scores, but for its last step: with
+/// `max` the largest of its first `whole` values, writes exp(x - max) in
+/// place and returns the inverse of their sum, by which the row's context
+/// is scaled (the same product, in another order, as scaling each weight
+/// first). x - max is never positive, so exp needs neither its upper
+/// clamp nor its test for NaN (a NaN stays NaN through every step).
+float exponentials(float *x, int64_t n, int64_t whole, float max) {
+  using tfc::vector_math::detail::expNonPositive;
   if (n == 0)
     return 0.f; // No keys: the context is an empty sum, zeros.
-  const int64_t whole = n / kLanes * kLanes;
   tfc::vector_math::Max largest;
-  Vec partialMax = splatVec(-INFINITY);
-  for (int64_t c = 0; c < whole; c += kLanes)
-    partialMax = largest(partialMax, loadVec(x + c) * scale);
-  float max = -INFINITY;
-  for (int64_t l = 0; l < kLanes; ++l)
-    max = largest(max, partialMax[l]);
   for (int64_t c = whole; c < n; ++c)
-    max = largest(max, x[c] * scale);
+    max = largest(max, x[c]);
   Vec partialSum = splatVec(0.f);
   for (int64_t c = 0; c < whole; c += kLanes) {
-    Vec e = exp(loadVec(x + c) * scale - max);
+    Vec e = expNonPositive(loadVec(x + c) - max);
     storeVec(x + c, e);
     partialSum += e;
   }
-  float sum = 0.f;
-  for (int64_t l = 0; l < kLanes; ++l)
-    sum += partialSum[l];
+  float sum = sumOfLanes(partialSum);
   for (int64_t c = whole; c < n; ++c) {
-    x[c] = exp(x[c] * scale - max);
+    x[c] = expNonPositive(x[c] - max);
     sum += x[c];
   }
   return 1.f / sum;
@@ -226,10 +317,18 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
   const float factor = scale ? *scale : 1.f;
   const int64_t batches = s.batches();
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
-  // Per batch: Kᵀ [depth][keyColumns], V [n][valueColumns], Q [m][depth]
-  // and the context [m][valueColumns].
+  // Q's rows are read in place where each row's values are contiguous (a
+  // block's product reads four rows at a time, a few lines of L1), and
+  // the context's written in place where they are and fill whole
+  // vectors: both copies took a fifth of the kernel's time in Keras'
+  // layout.
+  const bool queriesInPlace = s.aK == 1;
+  const bool contextInPlace = c.cN == 1 && width % kLanes == 0;
+  // Per batch: Kᵀ [depth][keyColumns], V [n][valueColumns], and where
+  // they are packed, Q [m][depth] and the context [m][valueColumns].
   const int64_t keysSize = depth * keyColumns, valuesSize = n * valueColumns,
-                queriesSize = m * depth, contextSize = m * valueColumns;
+                queriesSize = queriesInPlace ? 0 : m * depth,
+                contextSize = contextInPlace ? 0 : m * valueColumns;
   const int64_t perBatch =
       4 * (keysSize + valuesSize + queriesSize + contextSize);
   const int64_t group =
@@ -243,7 +342,9 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
     scratch.context.resize(size_t(group * contextSize));
     scratch.scores.resize(size_t(kBlockRows * keyColumns));
     scratch.inverses.resize(size_t(group * m));
-    float *scores = scratch.scores.data(), *inverses = scratch.inverses.data();
+    float *scoreRows = scratch.scores.data(), *inverses = scratch.inverses.data();
+    float rowMax[kBlockRows];
+    const int64_t whole = n / kLanes * kLanes;
     // The batches of this thread's items, `group` at a time. In Keras'
     // layout the batches are heads whose rows interleave in memory (Q, K,
     // V and the context are [tokens, heads, depth]): the rows of a group
@@ -296,37 +397,51 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
           copyRow(rows + j * depth, keysFrom + j * s.bN, depth, s.bK);
         transposeKeys(rows, n, depth, keys + g * keysSize, keyColumns);
       }
-      for (int64_t r = rowsBegin; r < rowsEnd; ++r)
-        for (int64_t g = 0; g < count; ++g) {
-          if (r < rowBegin[g] || r >= rowEnd[g])
-            continue;
-          copyRow(queries + g * queriesSize + r * depth, q + offQ[g] + r * s.aM,
-                  depth, s.aK);
-        }
+      if (!queriesInPlace)
+        for (int64_t r = rowsBegin; r < rowsEnd; ++r)
+          for (int64_t g = 0; g < count; ++g) {
+            if (r < rowBegin[g] || r >= rowEnd[g])
+              continue;
+            copyRow(queries + g * queriesSize + r * depth,
+                    q + offQ[g] + r * s.aM, depth, s.aK);
+          }
       // Each block of rows: its scores, their softmax (but for the
       // scaling by the inverse of each row's sum), the context.
       for (int64_t g = 0; g < count; ++g)
         for (int64_t row0 = rowBegin[g]; row0 < rowEnd[g]; row0 += kBlockRows) {
           int64_t rows = std::min(kBlockRows, rowEnd[g] - row0);
-          product(queries + g * queriesSize + row0 * depth, depth,
-                  keys + g * keysSize, keyColumns, depth, scores, keyColumns,
-                  rows, keyColumns / kLanes);
+          float *inverse = inverses + g * m + row0;
+          if (queriesInPlace)
+            scores(q + offQ[g] + row0 * s.aM, s.aM, keys + g * keysSize,
+                   keyColumns, depth, scoreRows, factor, whole, rows, rowMax);
+          else
+            scores(queries + g * queriesSize + row0 * depth, depth,
+                   keys + g * keysSize, keyColumns, depth, scoreRows, factor,
+                   whole, rows, rowMax);
           for (int64_t r = 0; r < rows; ++r)
-            inverses[g * m + row0 + r] =
-                scaledExponentials(scores + r * keyColumns, n, factor);
-          product(scores, keyColumns, values + g * valuesSize, valueColumns, n,
-                  context + g * contextSize + row0 * valueColumns,
-                  valueColumns, rows, valueColumns / kLanes);
+            inverse[r] =
+                exponentials(scoreRows + r * keyColumns, n, whole, rowMax[r]);
+          if (contextInPlace)
+            product(scoreRows, keyColumns, values + g * valuesSize,
+                    valueColumns, n, out + offOut[g] + row0 * c.cM, c.cM,
+                    rows, valueColumns / kLanes, inverse);
+          else
+            product(scoreRows, keyColumns, values + g * valuesSize,
+                    valueColumns, n,
+                    context + g * contextSize + row0 * valueColumns,
+                    valueColumns, rows, valueColumns / kLanes, nullptr);
         }
-      // The context rows out, scaled by their inverses as they go.
-      for (int64_t r = rowsBegin; r < rowsEnd; ++r)
-        for (int64_t g = 0; g < count; ++g) {
-          if (r < rowBegin[g] || r >= rowEnd[g])
-            continue;
-          scaleRowInto(out + offOut[g] + r * c.cM, c.cN,
-                       context + g * contextSize + r * valueColumns, width,
-                       inverses[g * m + r]);
-        }
+      // Otherwise the context rows out, scaled by their inverses as they
+      // go.
+      if (!contextInPlace)
+        for (int64_t r = rowsBegin; r < rowsEnd; ++r)
+          for (int64_t g = 0; g < count; ++g) {
+            if (r < rowBegin[g] || r >= rowEnd[g])
+              continue;
+            scaleRowInto(out + offOut[g] + r * c.cM, c.cN,
+                         context + g * contextSize + r * valueColumns, width,
+                         inverses[g * m + r]);
+          }
     }
   };
   double perItem = double(std::min(kBlockRows, m));
