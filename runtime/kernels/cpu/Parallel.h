@@ -46,9 +46,9 @@ constexpr int64_t kChunksPerShare = 8;
 /// read in the cache of the core that wrote them. It takes its share in
 /// chunks, front to back, and once done takes the chunks of the other
 /// threads' shares that they have not begun. A static split waits at its
-/// end for the slowest thread: on a virtual machine a core loses a tenth
-/// of its speed to its neighbours now and then, and each loop would take
-/// as long as that core's share.
+/// end for the slowest thread: on a virtual machine one core can run at
+/// two thirds of the other's speed for seconds at a time (its neighbours'
+/// work), and each loop would take as long as that core's share.
 template <typename Body>
 void parallelFor(tfc_runtime *runtime, int64_t n,
                  const Eigen::TensorOpCost &cost, Body &&body) {
