@@ -118,11 +118,15 @@ def tfc_side(args, d, meta, work):
         if failed:
             sys.exit("conv_rates.py: %s: tfc compile failed (its error above)" % graph)
     feed = "%s=%s" % (meta["feed"], os.path.join(d, "x.npy"))
-    nodes = [e for _, events in trace_compare.traced_steps(
-                 program, [feed], args.steps, args.threads, os.path.join(work, "trace.json"))
-             for e in events]
-    members = {e["name"]: e.get("args", {}).get("fused", e["name"]).split(",") for e in nodes}
-    best = fastest_per_node((e["name"], e["dur"] / 1e6) for e in nodes)
+    steps = [events for _, events in trace_compare.traced_steps(
+                 program, [feed], args.steps, args.threads, os.path.join(work, "trace.json"))]
+    members = {e["name"]: e.get("args", {}).get("fused", e["name"]).split(",")
+               for events in steps for e in events}
+    # A node in a loop (tfc-split-batch's micro-batches) runs, and counts
+    # its FLOPs, once an iteration.
+    runs = collections.Counter(e["name"] for e in steps[0])
+    best = fastest_per_node((name, us / 1e6) for events in steps
+                            for name, us in trace_compare.step_times(events).items())
     convs = tfc_convolutions(mlir)
     classes = collections.defaultdict(lambda: [0.0, 0, 0])
     slowest = []
@@ -131,7 +135,7 @@ def tfc_side(args, d, meta, work):
         if not inside:
             continue
         row = classes[" + ".join(convs[m][0] for m in inside)]
-        flops = sum(convs[m][1] for m in inside)
+        flops = sum(convs[m][1] for m in inside) * runs[name]
         row[0] += seconds
         row[1] += flops
         row[2] += 1

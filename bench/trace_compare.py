@@ -45,6 +45,16 @@ def traced_steps(program, feeds, steps, threads, out):
         yield step["dur"], [e for e in nodes if step["ts"] <= e["ts"] < end]
 
 
+def step_times(events):
+    """{node: its time in one step's events, us}: a node in a loop (the
+    micro-batches of tfc-split-batch, say) runs once an iteration, and its
+    time is their sum."""
+    times = collections.defaultdict(float)
+    for e in events:
+        times[e["name"]] += e["dur"]
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("programs", help="comma-separated compiled programs")
@@ -71,10 +81,10 @@ def main():
                 for duration, nodes in traced_steps(p, args.input, args.steps,
                                                     args.threads, out):
                     steps[p].append(duration)
-                    for e in nodes:
-                        name, us = e["name"], e["dur"]
+                    for name, us in step_times(nodes).items():
                         fastest[p][name] = min(fastest[p].get(name, us), us)
-                        kinds[name] = e.get("cat", "")
+                    for e in nodes:
+                        kinds[e["name"]] = e.get("cat", "")
     by_kind = {p: collections.defaultdict(float) for p in programs}
     for p in programs:
         for name, us in fastest[p].items():

@@ -14,9 +14,10 @@
 // recomputed inside when they are constants and views (Outlining.h).
 //
 // Loops whose outlined functions come out the same (ignoring locations)
-// share one: a network in micro-batches (tfc-split-batch) repeats each
-// per-image loop once per part, on the same planned buffers, and compiling
-// each copy through LLVM was most of such a compile.
+// share one: a graph that repeats a computation on the same planned
+// buffers (a network's front copied once per micro-batch, as
+// tfc-split-batch did before it ran the parts in a loop) would have each
+// copy compiled through LLVM, which was most of such a compile.
 //
 // The split dimension must index every output, so that the ranges write
 // disjoint elements. Loops whose body may stop the step (tfc_fail) stay

@@ -6,11 +6,21 @@
 // input, its residual and its output through memory while its weights are
 // small. Run on a few images at a time, the same stages keep their tensors
 // in the caches; past them the tensors are small and the weights large,
-// and the whole batch is the better unit. This pass cuts the step there:
+// and the whole batch is the better unit. This pass cuts the step there,
+// and runs the front in a TF1 while loop over the parts (a frame,
+// Frames.h), so that its nodes are compiled once however many parts:
 //
-//   x_p = Slice(x, [p * T, 0, 0, 0], [T, -1, -1, -1])   for p < N / T
-//   the front's nodes, once per part, on x_p
-//   cut = ConcatV2(cut_0, ..., cut_{N/T-1}, 0)   for each carried tensor
+//   for p < N / T:
+//     x_p = x viewed as [N / T, T, H, W, C], at [p]   (a StridedSlice)
+//     the front's nodes, on x_p
+//     carried_c[p] = the part's carried tensor c       (TensorScatterUpdate)
+//   cut_c = carried_c viewed as [N, ...]               (a Reshape)
+//
+// Each carried tensor is a loop variable of shape [N / T, T, ...] that
+// starts as an Empty and whose rows the parts write in place (the memory
+// plan puts the update over the variable); the views are Reshapes, which
+// copy nothing. One part's tensors die before the next part's are made,
+// in the same buffers.
 //
 // The front is the nodes from a fed batch (an `_Arg` of shape [N, H, W,
 // C]) in topological order, as long as each computes every image from the
@@ -27,18 +37,13 @@
 // its stages on (each read on by convolutions), and with one its front
 // would end at its stem. T is the
 // largest divisor of N below it whose T images of the front's largest
-// tensor take `micro-batch-bytes` or fewer. The parts' nodes are inserted
-// part after part, and the schedule (topological, earliest first) runs
-// them so: one part's tensors die before the next part's are made. A
-// front cut at one tensor goes on from that tensor's concatenation as a
-// front of its own, whose parts may take more images (its tensors are
-// smaller).
+// tensor take `micro-batch-bytes` or fewer. A front cut at one tensor
+// goes on from that tensor's whole batch as a front of its own, whose
+// parts may take more images (its tensors are smaller).
 //
 // Each part reads the front's weights again, so the front also stops
 // before a node whose weights outweigh what a part makes there (in a
-// squeeze-and-excitation block, the image the block scales); and each
-// part's nodes are compiled, so a cut is left whose parts' copies would take
-// more than max-copied-nodes nodes (below). (ResNet-50 at
+// squeeze-and-excitation block, the image the block scales). (ResNet-50 at
 // batch 32, cut after conv3 in 16 parts of two images, on the AMD Zen 5
 // machine: a step of 513 ms against 562, DenseNet121's 415 against 508;
 // NASNetMobile's cut after its 28 x 28 cells in 8 parts of four images,
@@ -248,27 +253,23 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
         continue;
       NameUniquer names(*body);
       for (Front &front : fronts) {
-        // A front cut at one tensor may go on from its concatenation in
-        // parts of more images, where its tensors are smaller: a front's
-        // largest tensor sets its parts' images, and the weights past it
-        // may outweigh few images but not more. The parts' copies of the
-        // fronts of one feed count together against max-copied-nodes.
-        int64_t copied = 0;
-        for (Operation *next = split(front, names, copied); next;) {
+        // A front cut at one tensor may go on from that tensor's whole
+        // batch in parts of more images, where its tensors are smaller: a
+        // front's largest tensor sets its parts' images, and the weights
+        // past it may outweigh few images but not more.
+        for (Operation *next = split(front, names); next;) {
           SmallVector<Operation *> order = topologicalOrder(*body);
           size_t at = llvm::find(order, next) - order.begin();
-          std::optional<Front> more = findFront(order, at, copied);
-          next = more ? split(*more, names, copied) : nullptr;
+          std::optional<Front> more = findFront(order, at);
+          next = more ? split(*more, names) : nullptr;
         }
       }
     }
   }
 
   /// The front that starts at the feed (or a front's concatenation)
-  /// order[start], if splitting it pays; `copied` nodes of the feed's
-  /// fronts are copied already.
-  std::optional<Front> findFront(ArrayRef<Operation *> order, size_t start,
-                                 int64_t copied = 0) {
+  /// order[start], if splitting it pays.
+  std::optional<Front> findFront(ArrayRef<Operation *> order, size_t start) {
     Operation *feed = order[start];
     Value images = tfg::getDataResults(feed)[0];
     auto feedType = dyn_cast<RankedTensorType>(images.getType());
@@ -379,22 +380,14 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       int64_t carriedBytes = 0;
       for (auto &[value, readers] : unread)
         carriedBytes += tensorBytes(value.getType()) / batch;
-      // Each part's copies are compiled: at batch 32 InceptionResNetV2's
-      // 270 nodes in 32 parts (8640) took 7.1-7.4 s to compile against
-      // 2.4-2.8 at batch 1; NASNetLarge's 504 (to its 42 x 42 cells) in
-      // 32 parts 52 s against 11 cut after its stem, for a step 4% faster
-      // (6.22 s against 6.48). Within the default 10000 its cut comes
-      // earlier: 34 s, a step 1.5% faster. (At 4096, InceptionResNetV2's
-      // cut came earlier too, the sum of its nodes' times 2.6% more.)
-      // The default is 24000 since EfficientNetV2M's front at batch 32
-      // (626 nodes to its 30 x 30 stages, in 32 parts) paid for its
-      // compile, 29 s against 6.5: a step 9% faster (4.8 s against 5.4;
-      // EfficientNetB5's 11%, 29 s against 3.9). There NASNetLarge's cut
-      // comes later again: 35 s against 24, the step within the noise.
-      if (carriedBytes < microBatchBytes / 8 ||
-          copied + int64_t(front.nodes.size()) *
-                           (batch / partImages(largest)) >
-              maxCopiedNodes)
+      // The loop's body is compiled once, whatever the parts: the cut may
+      // come as late as the front goes. (Copied once per part, as it was
+      // before the loop, the front's nodes were compiled once per part:
+      // NASNetLarge's front to its 42 x 42 cells, 504 nodes in 32 parts,
+      // took 52 s to compile, for a step 4% faster than cut after its
+      // stem; EfficientNetV2M's, 626 nodes in 32 parts, 29 s, for a step
+      // 9% faster, and so a budget of copied nodes kept such cuts.)
+      if (carriedBytes < microBatchBytes / 8)
         continue;
       front.cut.clear();
       for (auto &[value, readers] : unread)
@@ -417,104 +410,231 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     return front;
   }
 
-  /// Splits `front`, adding its copies to `copied`; the concatenation of
-  /// its cut where one tensor alone carries it on, or null.
-  Operation *split(Front &front, NameUniquer &names, int64_t &copied) {
+  /// Runs `front` in a loop over its parts (see the file comment); the
+  /// node whose result is the whole batch of the one tensor that carries
+  /// the front on, or null where two do.
+  Operation *split(Front &front, NameUniquer &names) {
     Value images = tfg::getDataResults(front.feed)[0];
     auto feedType = cast<RankedTensorType>(images.getType());
     int64_t batch = feedType.getDimSize(0), partImages = front.partImages;
     int64_t parts = batch / partImages;
     // (A graph's nodes may come in any order; these after the front's.)
-    Operation *cutNode = front.cut.back().getDefiningOp();
     OpBuilder b(front.nodes.back());
     b.setInsertionPointAfter(front.nodes.back());
-    auto i32 = b.getI32Type();
-    TypeAttr t = TypeAttr::get(feedType.getElementType());
-    StringRef feedName = tfg::getNodeName(front.feed);
-    auto vector = [&](StringRef name, ArrayRef<int32_t> values) {
-      auto type = RankedTensorType::get({int64_t(values.size())}, i32);
-      return createConstLike(b, front.feed, names.get(name.str()),
-                             DenseElementsAttr::get(type, values))
+    Type i32 = b.getI32Type(), i1 = b.getI1Type();
+    auto scalar = [](Type element) {
+      return RankedTensorType::get({}, element);
+    };
+    std::string loopName =
+        names.get((tfg::getNodeName(front.feed) + "/micro_batches").str());
+    auto node = [&](StringRef opType, StringRef what, TypeRange types,
+                    ValueRange data, ArrayRef<NamedAttribute> attrs) {
+      return createNodeLike(b, front.feed, opType,
+                            names.get(loopName + "/" + what.str()), types, data,
+                            {}, attrs);
+    };
+    auto ints = [&](StringRef what, ArrayRef<int64_t> shape,
+                    ArrayRef<int32_t> values) {
+      return createConstLike(b, front.feed,
+                             names.get(loopName + "/" + what.str()),
+                             DenseElementsAttr::get(
+                                 RankedTensorType::get(shape, i32), values))
           ->getResult(0);
     };
-    auto partType = [&](Type type) -> Type {
+    auto typeAttr = [&](StringRef name, Type type) {
+      return b.getNamedAttr(name, TypeAttr::get(getElementTypeOrSelf(type)));
+    };
+    auto reshape = [&](StringRef what, Value value, RankedTensorType to) {
+      SmallVector<int32_t> dims(to.getShape().begin(), to.getShape().end());
+      Value shape = ints((what + "/shape").str(), {to.getRank()}, dims);
+      return node("Reshape", what, {to}, {value, shape},
+                  {typeAttr("T", to), typeAttr("Tshape", i32)})
+          ->getResult(0);
+    };
+    // A batch's type with `leading` dimensions for its first.
+    auto withLeading = [](Type type, ArrayRef<int64_t> leading) {
       auto ranked = cast<RankedTensorType>(type);
-      SmallVector<int64_t> shape(ranked.getShape());
-      shape[0] = partImages;
+      SmallVector<int64_t> shape(leading);
+      llvm::append_range(shape, ranked.getShape().drop_front());
       return RankedTensorType::get(shape, ranked.getElementType());
     };
-    Value size = vector((feedName + "/micro_batch_size").str(),
-                        {int32_t(partImages), -1, -1, -1});
-    DenseSet<Operation *> inFront(front.nodes.begin(), front.nodes.end());
-    // Each carried tensor's parts.
-    SmallVector<SmallVector<Value>> cuts(front.cut.size());
-    for (int64_t p = 0; p < parts; ++p) {
-      std::string suffix = "/micro_batch_" + std::to_string(p);
-      Value begin = vector((feedName + suffix + "/begin").str(),
-                           {int32_t(p * partImages), 0, 0, 0});
-      IRMapping mapping;
-      mapping.map(images,
-                  createNodeLike(b, front.feed, "Slice",
-                                 names.get((feedName + suffix).str()),
-                                 partType(feedType), {images, begin, size}, {},
-                                 {b.getNamedAttr("T", t),
-                                  b.getNamedAttr("Index", TypeAttr::get(i32))})
-                      ->getResult(0));
-      for (Operation *node : front.nodes) {
-        std::string name = names.get((tfg::getNodeName(node) + suffix).str());
-        // A Reshape's shape names the batch's size: each part's its own.
-        Value partShape;
-        if (opKindOf(node) == OpKind::Reshape) {
-          auto shape = cast<RankedTensorType>(
-                           partType(tfg::getDataResults(node)[0].getType()))
-                           .getShape();
-          partShape = vector(name + "/shape",
-                             SmallVector<int32_t>(shape.begin(), shape.end()));
-        }
-        Operation *copy = b.clone(*node, mapping);
-        copy->setAttr(tfg::kNameAttr, b.getStringAttr(name));
-        for (Value result : tfg::getDataResults(copy))
-          result.setType(partType(result.getType()));
-        if (partShape) {
-          copy->setOperand(1, partShape);
-          copy->setAttr("Tshape", TypeAttr::get(i32));
-        }
-      }
-      for (auto [carried, itsParts] : llvm::zip(front.cut, cuts))
-        itsParts.push_back(mapping.lookup(carried));
+    auto partType = [&](Type type) { return withLeading(type, {partImages}); };
+    auto partsType = [&](Type type) {
+      return withLeading(type, {parts, partImages});
+    };
+
+    // The loop's variables: the part's index, then each carried tensor as
+    // [parts, part images, ...], its parts' rows written as they are made
+    // (its initial value is never read).
+    SmallVector<Value> initial = {ints("variable_0/initial", {}, {0})};
+    for (auto [k, carried] : llvm::enumerate(front.cut)) {
+      RankedTensorType type = partsType(carried.getType());
+      SmallVector<int32_t> dims(type.getShape().begin(), type.getShape().end());
+      std::string name = "variable_" + std::to_string(k + 1) + "/initial";
+      initial.push_back(
+          node("Empty", name, {type},
+               {ints(name + "/shape", {type.getRank()}, dims)},
+               {typeAttr("dtype", type),
+                b.getNamedAttr("init", b.getBoolAttr(false))})
+              ->getResult(0));
     }
-    Value axis =
-        createConstLike(
-            b, cutNode,
-            names.get((tfg::getNodeName(cutNode) + "/micro_batch_axis").str()),
-            DenseElementsAttr::get(RankedTensorType::get({}, i32), int32_t(0)))
+    SmallVector<Operation *> merges;
+    for (auto [k, value] : llvm::enumerate(initial)) {
+      std::string variable = "variable_" + std::to_string(k);
+      Value enter =
+          node("Enter", variable + "/enter", {value.getType()}, {value},
+               {typeAttr("T", value.getType()),
+                b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
+                b.getNamedAttr("is_constant", b.getBoolAttr(false)),
+                b.getNamedAttr("parallel_iterations", b.getI64IntegerAttr(1))})
+              ->getResult(0);
+      // The second input, the NextIteration, is set once it is made.
+      merges.push_back(node("Merge", variable + "/merge",
+                            {value.getType(), scalar(i32)}, {enter, enter},
+                            {typeAttr("T", value.getType()),
+                             b.getNamedAttr("N", b.getI64IntegerAttr(2))}));
+    }
+    Value more =
+        node("Less", "more", {scalar(i1)},
+             {merges[0]->getResult(0), ints("parts", {}, {int32_t(parts)})},
+             {typeAttr("T", i32)})
             ->getResult(0);
-    SmallVector<Operation *> concats;
-    for (auto [carried, itsParts] : llvm::zip(front.cut, cuts)) {
-      Operation *maker = carried.getDefiningOp();
-      itsParts.push_back(axis);
-      Operation *concat = createNodeLike(
-          b, maker, "ConcatV2",
-          names.get((tfg::getNodeName(maker) + "/micro_batches").str()),
-          carried.getType(), itsParts, {},
-          {b.getNamedAttr(
-               "T", TypeAttr::get(getElementTypeOrSelf(carried.getType()))),
-           b.getNamedAttr("N", b.getI64IntegerAttr(parts)),
-           b.getNamedAttr("Tidx", TypeAttr::get(i32))});
-      carried.replaceUsesWithIf(concat->getResult(0), [&](OpOperand &use) {
+    Value condition =
+        node("LoopCond", "condition", {scalar(i1)}, {more}, {})->getResult(0);
+    SmallVector<Value> exits, current;
+    for (auto [k, merge] : llvm::enumerate(merges)) {
+      std::string variable = "variable_" + std::to_string(k);
+      Type type = merge->getResult(0).getType();
+      Operation *branch =
+          node("Switch", variable + "/switch", {type, type},
+               {merge->getResult(0), condition}, {typeAttr("T", type)});
+      // The index's final value is not needed.
+      exits.push_back(k == 0
+                          ? Value()
+                          : node("Exit", variable + "/exit", {type},
+                                 {branch->getResult(0)}, {typeAttr("T", type)})
+                                ->getResult(0));
+      current.push_back(node("Identity", variable, {type},
+                             {branch->getResult(1)}, {typeAttr("T", type)})
+                            ->getResult(0));
+    }
+    // What the loop reads from outside but constants, through Enters that
+    // hold it for every iteration (Frames.h).
+    DenseMap<Value, Value> entered;
+    auto invariant = [&](Value value) {
+      Operation *producer = value.getDefiningOp();
+      if (producer && opKindOf(producer) == OpKind::Const)
+        return value;
+      Value &enter = entered[value];
+      if (!enter)
+        enter = node("Enter", "invariant_" + std::to_string(entered.size()),
+                     {value.getType()}, {value},
+                     {typeAttr("T", value.getType()),
+                      b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
+                      b.getNamedAttr("is_constant", b.getBoolAttr(true)),
+                      b.getNamedAttr("parallel_iterations",
+                                     b.getI64IntegerAttr(1))})
+                    ->getResult(0);
+      return enter;
+    };
+    Value index = current[0];
+    Value next = node("AddV2", "next", {scalar(i32)},
+                      {index, ints("one", {}, {1})}, {typeAttr("T", i32)})
+                     ->getResult(0);
+    auto pack = [&](StringRef what, Value value) {
+      return node("Pack", what, {RankedTensorType::get({1}, i32)}, {value},
+                  {typeAttr("T", i32),
+                   b.getNamedAttr("N", b.getI64IntegerAttr(1)),
+                   b.getNamedAttr("axis", b.getI64IntegerAttr(0))})
+          ->getResult(0);
+    };
+    // The part's images: x[index] of the batch seen as [parts, part
+    // images, ...].
+    Value part =
+        node("StridedSlice", "images", {partType(feedType)},
+             {invariant(reshape("batch", images, partsType(feedType))),
+              pack("begin", index), pack("end", next),
+              ints("strides", {1}, {1})},
+             {typeAttr("T", feedType), typeAttr("Index", i32),
+              b.getNamedAttr("begin_mask", b.getI64IntegerAttr(0)),
+              b.getNamedAttr("end_mask", b.getI64IntegerAttr(0)),
+              b.getNamedAttr("ellipsis_mask", b.getI64IntegerAttr(0)),
+              b.getNamedAttr("new_axis_mask", b.getI64IntegerAttr(0)),
+              b.getNamedAttr("shrink_axis_mask", b.getI64IntegerAttr(1))})
+            ->getResult(0);
+    IRMapping mapping;
+    mapping.map(images, part);
+    // The front's nodes, once, on the part: named as they were, with
+    // "/micro_batch".
+    for (Operation *original : front.nodes) {
+      std::string name =
+          names.get((tfg::getNodeName(original) + "/micro_batch").str());
+      // A Reshape's shape names the batch's size: the part's.
+      Value partShape;
+      if (opKindOf(original) == OpKind::Reshape) {
+        ArrayRef<int64_t> shape =
+            partType(tfg::getDataResults(original)[0].getType()).getShape();
+        SmallVector<int32_t> dims(shape.begin(), shape.end());
+        partShape = createConstLike(
+                        b, original, names.get(name + "/shape"),
+                        DenseElementsAttr::get(
+                            RankedTensorType::get({int64_t(dims.size())}, i32),
+                            ArrayRef<int32_t>(dims)))
+                        ->getResult(0);
+      }
+      for (Value operand : tfg::getDataOperands(original))
+        if (!mapping.contains(operand))
+          mapping.map(operand, invariant(operand));
+      Operation *copy = b.clone(*original, mapping);
+      copy->setAttr(tfg::kNameAttr, b.getStringAttr(name));
+      for (Value result : tfg::getDataResults(copy))
+        result.setType(partType(result.getType()));
+      if (partShape) {
+        copy->setOperand(1, partShape);
+        copy->setAttr("Tshape", TypeAttr::get(i32));
+      }
+    }
+    // Each carried tensor's part into its row `index`, in place (a
+    // TensorScatterUpdate of the loop variable, tfc-plan-memory).
+    Value row = reshape("row", index, RankedTensorType::get({1, 1}, i32));
+    SmallVector<Value> nexts = {next};
+    for (auto [k, carried] : llvm::enumerate(front.cut)) {
+      std::string variable = "variable_" + std::to_string(k + 1);
+      Value updates = reshape(variable + "/part", mapping.lookup(carried),
+                              withLeading(carried.getType(), {1, partImages}));
+      nexts.push_back(
+          node("TensorScatterUpdate", variable + "/update",
+               {current[k + 1].getType()}, {current[k + 1], row, updates},
+               {typeAttr("T", carried.getType()), typeAttr("Tindices", i32)})
+              ->getResult(0));
+    }
+    for (auto [k, merge] : llvm::enumerate(merges)) {
+      Type type = nexts[k].getType();
+      merge->setOperand(
+          1, node("NextIteration",
+                  "variable_" + std::to_string(k) + "/next_iteration", {type},
+                  {nexts[k]}, {typeAttr("T", type)})
+                 ->getResult(0));
+    }
+    DenseSet<Operation *> inFront(front.nodes.begin(), front.nodes.end());
+    SmallVector<Operation *> wholes;
+    for (auto [k, carried] : llvm::enumerate(front.cut)) {
+      Value whole =
+          reshape("variable_" + std::to_string(k + 1) + "/whole", exits[k + 1],
+                  cast<RankedTensorType>(carried.getType()));
+      carried.replaceUsesWithIf(whole, [&](OpOperand &use) {
         return !inFront.contains(use.getOwner());
       });
-      concats.push_back(concat);
+      wholes.push_back(whole.getDefiningOp());
     }
     // The whole-batch front is dead now: erase it, last node first.
-    for (Operation *node : llvm::reverse(front.nodes))
-      if (llvm::all_of(node->getResults(),
+    for (Operation *original : llvm::reverse(front.nodes))
+      if (llvm::all_of(original->getResults(),
                        [](Value r) { return r.use_empty(); }))
-        node->erase();
+        original->erase();
     ++numSplit;
     numParts += parts;
-    copied += int64_t(front.nodes.size()) * parts;
-    return concats.size() == 1 ? concats.front() : nullptr;
+    return wholes.size() == 1 ? wholes.front() : nullptr;
   }
 };
 

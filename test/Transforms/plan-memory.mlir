@@ -367,6 +367,48 @@ module attributes {tfc.feeds = ["x:0", "z:0"], tfc.fetches = ["r:0"]} {
 
 // -----
 
+// In a loop (tfc-split-batch's micro-batches are one), a concatenation
+// whose operands are made in the same loop is in place as it is outside
+// one: the convolution and the Exp write their windows of its buffer,
+// which lives within an iteration.
+// CHECK-LABEL: tfg.graph
+// CHECK-DAG: name("e") {T = f32, tfc.offsets = array<i64: [[AT:[0-9]+]]>}
+// CHECK-DAG: name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1], tfc.offsets = array<i64: [[AT]]>}
+// CHECK-DAG: name("cat") {N = 2 : i64, T = f32, Tidx = i32, tfc.in_place_operands = array<i64: 0, 1>, tfc.offsets = array<i64: [[AT]]>}
+module attributes {tfc.feeds = ["x:0"], tfc.fetches = ["exit:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
+    %x:2 = _Arg name("x") {T = f32, index = 0} : () -> tensor<1x4x4x16xf32>
+    %f:2 = Const name("f") {dtype = f32, value = dense<0.5> : tensor<3x3x16x16xf32>} : () -> tensor<3x3x16x16xf32>
+    %axis:2 = Const name("axis") {dtype = i32, value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %zero:2 = Const name("zero") {dtype = i32, value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %one:2 = Const name("one") {dtype = i32, value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %two:2 = Const name("two") {dtype = i32, value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %init:2 = Const name("init") {dtype = f32, value = dense<0.0> : tensor<1x4x4x32xf32>} : () -> tensor<1x4x4x32xf32>
+    %ei:2 = Enter(%zero#0) name("enter_i") {T = i32, frame_name = "loop", is_constant = false} : (tensor<i32>) -> tensor<i32>
+    %ev:2 = Enter(%init#0) name("enter_v") {T = f32, frame_name = "loop", is_constant = false} : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+    %ex:2 = Enter(%x#0) name("enter_x") {T = f32, frame_name = "loop", is_constant = true} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %mi:3 = Merge(%ei#0, %ni#0) name("merge_i") {N = 2, T = i32} : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %mv:3 = Merge(%ev#0, %nv#0) name("merge_v") {N = 2, T = f32} : (tensor<1x4x4x32xf32>, tensor<1x4x4x32xf32>) -> (tensor<1x4x4x32xf32>, tensor<i32>)
+    %less:2 = Less(%mi#0, %two#0) name("less") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %cond:2 = LoopCond(%less#0) name("cond") : (tensor<i1>) -> tensor<i1>
+    %si:3 = Switch(%mi#0, %cond#0) name("switch_i") {T = i32} : (tensor<i32>, tensor<i1>) -> (tensor<i32>, tensor<i32>)
+    %sv:3 = Switch(%mv#0, %cond#0) name("switch_v") {T = f32} : (tensor<1x4x4x32xf32>, tensor<i1>) -> (tensor<1x4x4x32xf32>, tensor<1x4x4x32xf32>)
+    %i:2 = Identity(%si#1) name("i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %v:2 = Identity(%sv#1) name("v") {T = f32} : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+    %e:2 = Exp(%ex#0) name("e") {T = f32} : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+    %conv:2 = Conv2D(%ex#0, %f#0) name("conv") {T = f32, data_format = "NHWC", padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x4x4x16xf32>
+    %cat:2 = ConcatV2(%e#0, %conv#0, %axis#0) name("cat") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<i32>) -> tensor<1x4x4x32xf32>
+    %sum:2 = AddV2(%v#0, %cat#0) name("sum") {T = f32} : (tensor<1x4x4x32xf32>, tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+    %inc:2 = AddV2(%i#0, %one#0) name("inc") {T = i32} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %ni:2 = NextIteration(%inc#0) name("next_i") {T = i32} : (tensor<i32>) -> tensor<i32>
+    %nv:2 = NextIteration(%sum#0) name("next_v") {T = f32} : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+    %exit:2 = Exit(%sv#0) name("exit") {T = f32} : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+    %ret = _Retval(%exit#0) name("exit/_retval_0") {T = f32, index = 0} : (tensor<1x4x4x32xf32>) -> ()
+  }
+}
+
+// -----
+
 // An elementwise loop's output concatenated is made in its window too
 // (any axis: a linalg.generic writes any view); a convolution whose
 // epilogue adds a residual is not (its kernel reads the residual where it

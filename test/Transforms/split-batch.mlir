@@ -1,16 +1,18 @@
 // Tests tfc-split-batch: a fed batch's front (the nodes that compute each
 // image from the same image alone, up to the last point where one or two
 // tensors of an eighth of micro-batch-bytes or more an image carry it on)
-// runs once per micro-batch: a Slice of the feed, the front's nodes
-// renamed and retyped per part, part after part, and a ConcatV2 of each
-// cut tensor's parts that the rest reads. The front stops before weights
-// larger than what a part makes (in a squeeze-and-excitation block, the
-// image the block pools and scales). Two tensors read on by elementwise nodes
-// alone make no cut, nor a point whose parts' copies would take more than
-// max-copied-nodes nodes. Not split: a front whose weights are not
-// constants, a module whose tfc.micro_batch_bytes is 0.
+// runs in a TF1 while loop over micro-batches: each iteration slices its
+// part from the feed viewed as [parts, part images, ...], runs the front's
+// nodes (once in the graph, renamed and retyped for a part) and writes
+// each cut tensor's part into its row of a loop variable, which the rest
+// reads as a whole batch. The front stops before weights larger than what
+// a part makes (in a squeeze-and-excitation block, the image the block
+// pools and scales). Two tensors read on by elementwise nodes alone make
+// no cut. Not split: a front whose weights are not constants, a module
+// whose tfc.micro_batch_bytes is 0.
 // RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" | FileCheck %s
-// RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048 max-copied-nodes=8" | FileCheck %s --check-prefix=FEW
+// The loop is one that tfc-raise-frames lays out as a structured loop.
+// RUN: tfc-opt %s -split-input-file -tfc-split-batch="micro-batch-bytes=2048" -tfc-raise-frames | FileCheck %s --check-prefix=FRAME
 
 // Images of 4 x 4 x 4 floats (256 bytes, an eighth of the budget); the
 // front's largest tensor is 256 bytes an image, so micro-batches of two
@@ -20,32 +22,54 @@
 // the cut. Inside the residual block two tensors
 // are live, so no cut there.
 // CHECK-LABEL: tfg.graph
-// CHECK: %[[SIZE:.*]]:2 = Const name("x/_arg_0/micro_batch_size") {{.*}}value = dense<[2, -1, -1, -1]>
-// CHECK: %[[BEGIN0:.*]]:2 = Const name("x/_arg_0/micro_batch_0/begin") {{.*}}value = dense<0> : tensor<4xi32>
-// CHECK: %[[X0:.*]]:2 = Slice(%{{.*}}#0, %[[BEGIN0]]#0, %[[SIZE]]#0) name("x/_arg_0/micro_batch_0") {Index = i32, T = f32} : (tensor<4x4x4x4xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<2x4x4x4xf32>
-// CHECK: %[[A0:.*]]:2 = Conv2D(%[[X0]]#0, %{{.*}}) name("a/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
-// CHECK: %[[R0:.*]]:2 = Relu(%[[A0]]#0) name("a_relu/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
-// CHECK: %[[B0:.*]]:2 = Conv2D(%[[R0]]#0, %{{.*}}) name("b/micro_batch_0")
-// CHECK: %[[S0:.*]]:2 = AddV2(%[[R0]]#0, %[[B0]]#0) name("sum/micro_batch_0")
-// CHECK: %[[OUT0:.*]]:2 = Relu(%[[S0]]#0) name("out/micro_batch_0") {{.*}} -> tensor<2x4x4x4xf32>
-// CHECK: %[[BEGIN1:.*]]:2 = Const name("x/_arg_0/micro_batch_1/begin") {{.*}}value = dense<[2, 0, 0, 0]>
-// CHECK: %[[X1:.*]]:2 = Slice(%{{.*}}#0, %[[BEGIN1]]#0, %[[SIZE]]#0) name("x/_arg_0/micro_batch_1")
-// CHECK: Conv2D(%[[X1]]#0, %{{.*}}) name("a/micro_batch_1")
-// CHECK: %[[OUT1:.*]]:2 = Relu(%{{.*}}) name("out/micro_batch_1")
-// CHECK: %[[AXIS:.*]]:2 = Const name("out/micro_batch_axis") {{.*}}value = dense<0> : tensor<i32>
-// CHECK: %[[CAT:.*]]:2 = ConcatV2(%[[OUT0]]#0, %[[OUT1]]#0, %[[AXIS]]#0) name("out/micro_batches") {N = 2 : i64, T = f32, Tidx = i32} : (tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>, tensor<i32>) -> tensor<4x4x4x4xf32>
-// CHECK: MaxPool(%[[CAT]]#0) name("pool")
-// The whole batch's front is gone.
+// CHECK: %[[FIRST:.*]]:2 = Const name("x/_arg_0/micro_batches/variable_0/initial") {{.*}}value = dense<0> : tensor<i32>
+// CHECK: %[[SHAPE:.*]]:2 = Const name("x/_arg_0/micro_batches/variable_1/initial/shape") {{.*}}value = dense<[2, 2, 4, 4, 4]> : tensor<5xi32>
+// CHECK: %[[EMPTY:.*]]:2 = Empty(%[[SHAPE]]#0) name("x/_arg_0/micro_batches/variable_1/initial") {dtype = f32, init = false} : (tensor<5xi32>) -> tensor<2x2x4x4x4xf32>
+// CHECK: %[[ENTER0:.*]]:2 = Enter(%[[FIRST]]#0) name("x/_arg_0/micro_batches/variable_0/enter") {T = i32, frame_name = "x/_arg_0/micro_batches", is_constant = false, parallel_iterations = 1 : i64}
+// CHECK: %[[MERGE0:.*]]:3 = Merge(%[[ENTER0]]#0, %[[NEXT0:.*]]#0) name("x/_arg_0/micro_batches/variable_0/merge")
+// CHECK: %[[ENTER1:.*]]:2 = Enter(%[[EMPTY]]#0) name("x/_arg_0/micro_batches/variable_1/enter")
+// CHECK: %[[MERGE1:.*]]:3 = Merge(%[[ENTER1]]#0, %[[NEXT1:.*]]#0) name("x/_arg_0/micro_batches/variable_1/merge")
+// CHECK: %[[PARTS:.*]]:2 = Const name("x/_arg_0/micro_batches/parts") {{.*}}value = dense<2> : tensor<i32>
+// CHECK: %[[MORE:.*]]:2 = Less(%[[MERGE0]]#0, %[[PARTS]]#0)
+// CHECK: %[[COND:.*]]:2 = LoopCond(%[[MORE]]#0)
+// CHECK: %[[SWITCH0:.*]]:3 = Switch(%[[MERGE0]]#0, %[[COND]]#0)
+// CHECK: %[[INDEX:.*]]:2 = Identity(%[[SWITCH0]]#1) name("x/_arg_0/micro_batches/variable_0")
+// CHECK: %[[SWITCH1:.*]]:3 = Switch(%[[MERGE1]]#0, %[[COND]]#0)
+// CHECK: %[[EXIT1:.*]]:2 = Exit(%[[SWITCH1]]#0)
+// CHECK: %[[ROWS:.*]]:2 = Identity(%[[SWITCH1]]#1) name("x/_arg_0/micro_batches/variable_1")
+// CHECK: %[[NEXT:.*]]:2 = AddV2(%[[INDEX]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/next")
+// CHECK: %[[BATCH:.*]]:2 = Reshape(%{{.*}}#0, %{{.*}}#0) name("x/_arg_0/micro_batches/batch") {{.*}} -> tensor<2x2x4x4x4xf32>
+// What the loop reads from outside, but constants, it reads through an
+// Enter.
+// CHECK: %[[HELD:.*]]:2 = Enter(%[[BATCH]]#0) name("x/_arg_0/micro_batches/invariant_1") {T = f32, frame_name = "x/_arg_0/micro_batches", is_constant = true
+// CHECK: %[[BEGIN:.*]]:2 = Pack(%[[INDEX]]#0) name("x/_arg_0/micro_batches/begin")
+// CHECK: %[[END:.*]]:2 = Pack(%[[NEXT]]#0) name("x/_arg_0/micro_batches/end")
+// CHECK: %[[X:.*]]:2 = StridedSlice(%[[HELD]]#0, %[[BEGIN]]#0, %[[END]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/images") {{{.*}}shrink_axis_mask = 1 : i64} : {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[A:.*]]:2 = Conv2D(%[[X]]#0, %{{.*}}) name("a/micro_batch") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[R:.*]]:2 = Relu(%[[A]]#0) name("a_relu/micro_batch") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[B:.*]]:2 = Conv2D(%[[R]]#0, %{{.*}}) name("b/micro_batch")
+// CHECK: %[[S:.*]]:2 = AddV2(%[[R]]#0, %[[B]]#0) name("sum/micro_batch")
+// CHECK: %[[OUT:.*]]:2 = Relu(%[[S]]#0) name("out/micro_batch") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[ROW:.*]]:2 = Reshape(%[[INDEX]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/row") {{.*}} -> tensor<1x1xi32>
+// CHECK: %[[PART:.*]]:2 = Reshape(%[[OUT]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part") {{.*}} -> tensor<1x2x4x4x4xf32>
+// CHECK: %[[UPDATE:.*]]:2 = TensorScatterUpdate(%[[ROWS]]#0, %[[ROW]]#0, %[[PART]]#0) name("x/_arg_0/micro_batches/variable_1/update")
+// CHECK: %[[NEXT0]]:2 = NextIteration(%[[NEXT]]#0) name("x/_arg_0/micro_batches/variable_0/next_iteration")
+// CHECK: %[[NEXT1]]:2 = NextIteration(%[[UPDATE]]#0) name("x/_arg_0/micro_batches/variable_1/next_iteration")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape(%[[EXIT1]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/whole") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: MaxPool(%[[WHOLE]]#0) name("pool")
+// The whole batch's front is gone, and no node is copied per part.
 // CHECK-NOT: name("a")
 // CHECK-NOT: name("out")
-// With at most 8 copied nodes, the cut at `out` (5 nodes in 2 parts) is
-// left for the one before it at `sum` (4 in 2 parts): `out` runs on the
-// whole batch.
-// FEW-LABEL: tfg.graph
-// FEW: AddV2({{.*}}) name("sum/micro_batch_1")
-// FEW: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("sum/micro_batches")
-// FEW: Relu(%[[CAT]]#0) name("out") {{.*}} -> tensor<4x4x4x4xf32>
-tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
+// CHECK-NOT: micro_batch_1
+// Every node of the front is in the loop's frame (for the step's graph,
+// an entry); what follows is not.
+// FRAME-LABEL: tfg.graph
+// FRAME: Conv2D({{.*}}) name("a/micro_batch") {{.*}}tfc.frame = "x/_arg_0/micro_batches"
+// FRAME: Relu({{.*}}) name("out/micro_batch") {{.*}}tfc.frame = "x/_arg_0/micro_batches"
+// FRAME: name("pool")
+// FRAME-NOT: tfc.frame
+// FRAME: _Retval
+tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfg.entry = "step"} {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
   %a:2 = Conv2D(%x#0, %w#0) name("a") {T = f32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<4x4x4x4xf32>, tensor<1x1x4x4xf32>) -> tensor<4x4x4x4xf32>
@@ -64,10 +88,11 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // front, the budget allows parts of one image): each part would read them
 // again. Cut at the ReLU before it, in parts of two images.
 // CHECK-LABEL: tfg.graph
-// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("a/micro_batch_0")
-// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("a/micro_batch_1")
-// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a_relu/micro_batches") {N = 2 : i64
-// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+// CHECK: Const name("x/_arg_0/micro_batches/parts") {{.*}}value = dense<2> : tensor<i32>
+// CHECK: %[[RELU:.*]]:2 = Relu({{.*}}) name("a_relu/micro_batch") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: Reshape(%[[RELU]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole")
+// CHECK: Conv2D(%[[WHOLE]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
@@ -104,19 +129,22 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // image) is in the front; each part's copy keeps its images (the end, 4,
 // is clamped to the part's 2).
 // CHECK-LABEL: tfg.graph
-// CHECK: %[[X0:.*]]:2 = Slice({{.*}}) name("x/_arg_0/micro_batch_0")
-// CHECK: %[[A0:.*]]:2 = Conv2D(%[[X0]]#0, %{{.*}}) name("a/micro_batch_0")
-// CHECK: %[[RA0:.*]]:2 = Relu(%[[A0]]#0) name("a_relu/micro_batch_0")
-// CHECK: %[[C0:.*]]:2 = StridedSlice(%[[RA0]]#0, {{.*}}) name("crop/micro_batch_0") {{.*}} -> tensor<2x3x3x4xf32>
-// CHECK: %[[B0:.*]]:2 = Conv2D(%[[C0]]#0, %{{.*}}) name("b/micro_batch_0")
-// CHECK: %[[RB0:.*]]:2 = Relu(%[[B0]]#0) name("b_relu/micro_batch_0")
-// CHECK: %[[RA1:.*]]:2 = Relu(%{{.*}}) name("a_relu/micro_batch_1")
-// CHECK: %[[RB1:.*]]:2 = Relu(%{{.*}}) name("b_relu/micro_batch_1")
-// CHECK: %[[AXIS:.*]]:2 = Const name("b_relu/micro_batch_axis")
-// CHECK: %[[CATA:.*]]:2 = ConcatV2(%[[RA0]]#0, %[[RA1]]#0, %[[AXIS]]#0) name("a_relu/micro_batches") {{.*}} -> tensor<4x4x4x4xf32>
-// CHECK: %[[CATB:.*]]:2 = ConcatV2(%[[RB0]]#0, %[[RB1]]#0, %[[AXIS]]#0) name("b_relu/micro_batches") {{.*}} -> tensor<4x3x3x4xf32>
-// CHECK-DAG: Conv2D(%[[CATA]]#0, %{{.*}}) name("wide")
-// CHECK-DAG: Conv2D(%[[CATB]]#0, %{{.*}}) name("next")
+// CHECK: Empty({{.*}}) name("x/_arg_0/micro_batches/variable_1/initial") {{.*}} -> tensor<2x2x4x4x4xf32>
+// CHECK: Empty({{.*}}) name("x/_arg_0/micro_batches/variable_2/initial") {{.*}} -> tensor<2x2x3x3x4xf32>
+// CHECK: %[[X:.*]]:2 = StridedSlice({{.*}}) name("x/_arg_0/micro_batches/images") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[A:.*]]:2 = Conv2D(%[[X]]#0, %{{.*}}) name("a/micro_batch")
+// CHECK: %[[RA:.*]]:2 = Relu(%[[A]]#0) name("a_relu/micro_batch")
+// CHECK: %[[C:.*]]:2 = StridedSlice(%[[RA]]#0, {{.*}}) name("crop/micro_batch") {{.*}} -> tensor<2x3x3x4xf32>
+// CHECK: %[[B:.*]]:2 = Conv2D(%[[C]]#0, %{{.*}}) name("b/micro_batch")
+// CHECK: %[[RB:.*]]:2 = Relu(%[[B]]#0) name("b_relu/micro_batch")
+// CHECK: Reshape(%[[RA]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part") {{.*}} -> tensor<1x2x4x4x4xf32>
+// CHECK: TensorScatterUpdate({{.*}}) name("x/_arg_0/micro_batches/variable_1/update")
+// CHECK: Reshape(%[[RB]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_2/part") {{.*}} -> tensor<1x2x3x3x4xf32>
+// CHECK: TensorScatterUpdate({{.*}}) name("x/_arg_0/micro_batches/variable_2/update")
+// CHECK: %[[WA:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: %[[WB:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_2/whole") {{.*}} -> tensor<4x3x3x4xf32>
+// CHECK-DAG: Conv2D(%[[WA]]#0, %{{.*}}) name("wide")
+// CHECK-DAG: Conv2D(%[[WB]]#0, %{{.*}}) name("next")
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
@@ -142,10 +170,10 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // at its product): no cut between them. The cut is after `a`, which alone
 // carries the front on there; the Relu6 runs on the whole batch.
 // CHECK-LABEL: tfg.graph
-// CHECK: Conv2D({{.*}}) name("a/micro_batch_0")
-// CHECK: Conv2D({{.*}}) name("a/micro_batch_1")
-// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a/micro_batches")
-// CHECK: Relu6(%[[CAT]]#0) name("h") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: %[[A:.*]]:2 = Conv2D({{.*}}) name("a/micro_batch")
+// CHECK: Reshape(%[[A]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole")
+// CHECK: Relu6(%[[WHOLE]]#0) name("h") {{.*}} -> tensor<4x4x4x4xf32>
 // CHECK-NOT: micro_batch
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
@@ -171,15 +199,15 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // (256 bytes an image), which each part keeps in the caches. The front
 // stops at `wide`; the cut is the scaled image.
 // CHECK-LABEL: tfg.graph
-// CHECK: Mean(%{{.*}}, %{{.*}}) name("squeeze/micro_batch_0") {{.*}} -> tensor<2x4xf32>
-// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch_0/shape") {{.*}}value = dense<[2, 1, 1, 4]> : tensor<4xi32>
-// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch_0") {{.*}} -> tensor<2x1x1x4xf32>
-// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("reduce/micro_batch_0") {{.*}} -> tensor<2x1x1x4xf32>
-// CHECK: %[[GATE:.*]]:2 = Sigmoid(%{{.*}}) name("gate/micro_batch_0")
-// CHECK: %[[SCALED:.*]]:2 = Mul(%{{.*}}#0, %[[GATE]]#0) name("excite/micro_batch_0") {{.*}} : (tensor<2x4x4x4xf32>, tensor<2x1x1x4xf32>) -> tensor<2x4x4x4xf32>
-// CHECK: Mul({{.*}}) name("excite/micro_batch_1")
-// CHECK: %[[CAT:.*]]:2 = ConcatV2(%[[SCALED]]#0, %{{.*}}) name("excite/micro_batches")
-// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+// CHECK: Mean(%{{.*}}, %{{.*}}) name("squeeze/micro_batch") {{.*}} -> tensor<2x4xf32>
+// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch/shape") {{.*}}value = dense<[2, 1, 1, 4]> : tensor<4xi32>
+// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch") {{.*}} -> tensor<2x1x1x4xf32>
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("reduce/micro_batch") {{.*}} -> tensor<2x1x1x4xf32>
+// CHECK: %[[GATE:.*]]:2 = Sigmoid(%{{.*}}) name("gate/micro_batch")
+// CHECK: %[[SCALED:.*]]:2 = Mul(%{{.*}}#0, %[[GATE]]#0) name("excite/micro_batch") {{.*}} : (tensor<2x4x4x4xf32>, tensor<2x1x1x4xf32>) -> tensor<2x4x4x4xf32>
+// CHECK: Reshape(%[[SCALED]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole")
+// CHECK: Conv2D(%[[WHOLE]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
@@ -206,13 +234,16 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // which each part keeps in the caches: it is in the front, and the cut is
 // its ReLU.
 // CHECK-LABEL: tfg.graph
-// The Reshape's shape (an i64 tensor here) is each part's, of i32s.
-// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch_3/shape") {{.*}}value = dense<[1, 1, 1, 64]> : tensor<4xi32>
-// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch_3") {T = f32, Tshape = i32} : (tensor<1x64xf32>, tensor<4xi32>) -> tensor<1x1x1x64xf32>
-// CHECK: Mul({{.*}}) name("excite/micro_batch_3") {{.*}} : (tensor<1x4x4x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x4x4x64xf32>
-// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("project/micro_batch_3") {{.*}} -> tensor<1x4x4x4xf32>
-// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("project_relu/micro_batches") {N = 4 : i64
-// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
+// CHECK: Const name("x/_arg_0/micro_batches/parts") {{.*}}value = dense<4> : tensor<i32>
+// The Reshape's shape (an i64 tensor here) is the part's, of i32s.
+// CHECK: %[[SHAPE:.*]]:2 = Const name("reshape/micro_batch/shape") {{.*}}value = dense<[1, 1, 1, 64]> : tensor<4xi32>
+// CHECK: Reshape(%{{.*}}#0, %[[SHAPE]]#0) name("reshape/micro_batch") {T = f32, Tshape = i32} : (tensor<1x64xf32>, tensor<4xi32>) -> tensor<1x1x1x64xf32>
+// CHECK: Mul({{.*}}) name("excite/micro_batch") {{.*}} : (tensor<1x4x4x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x4x4x64xf32>
+// CHECK: Conv2D(%{{.*}}, %{{.*}}) name("project/micro_batch") {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: %[[RELU:.*]]:2 = Relu({{.*}}) name("project_relu/micro_batch")
+// CHECK: Reshape(%[[RELU]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole")
+// CHECK: Conv2D(%[[WHOLE]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<4x4x4x64xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x64xf32>} : () -> tensor<1x1x4x64xf32>
@@ -237,8 +268,11 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 // less than its weights, so the front stops before it, and the cut is the
 // ReLU.
 // CHECK-LABEL: tfg.graph
-// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("a_relu/micro_batches") {N = 4 : i64
-// CHECK: Conv2D(%[[CAT]]#0, %{{.*}}) name("project") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: Const name("x/_arg_0/micro_batches/parts") {{.*}}value = dense<4> : tensor<i32>
+// CHECK: %[[RELU:.*]]:2 = Relu({{.*}}) name("a_relu/micro_batch")
+// CHECK: Reshape(%[[RELU]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/part")
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole")
+// CHECK: Conv2D(%[[WHOLE]]#0, %{{.*}}) name("project") {{.*}} -> tensor<4x4x4x4xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<4x4x4x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x64xf32>} : () -> tensor<1x1x4x64xf32>
@@ -251,21 +285,23 @@ tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
 
 // -----
 
-// A front cut at one tensor goes on from its concatenation in parts of
-// more images. The first front's largest tensor (1024 bytes an image)
+// A front cut at one tensor goes on from its whole batch in parts of more
+// images, in a loop of its own. The first front's largest tensor (1024 bytes an image)
 // makes parts of two images, and it stops at `b`, whose weights (576
 // bytes) outweigh two images of its output (512): cut at the pooling.
 // From there the largest tensor is 256 bytes an image, parts of four: `b`
 // fits, and the second front stops at `wide`.
 // CHECK-LABEL: tfg.graph
-// CHECK: MaxPool({{.*}}) name("p/micro_batch_3") {{.*}} -> tensor<2x4x4x4xf32>
-// CHECK: %[[CAT:.*]]:2 = ConcatV2({{.*}}) name("p/micro_batches") {N = 4 : i64
-// CHECK: %[[SIZE:.*]]:2 = Const name("p/micro_batches/micro_batch_size") {{.*}}value = dense<[4, -1, -1, -1]>
-// CHECK: %[[X0:.*]]:2 = Slice(%[[CAT]]#0, %{{.*}}#0, %[[SIZE]]#0) name("p/micro_batches/micro_batch_0") {{.*}} -> tensor<4x4x4x4xf32>
-// CHECK: Conv2D(%[[X0]]#0, %{{.*}}) name("b/micro_batch_0") {{.*}} -> tensor<4x4x4x4xf32>
-// CHECK: Relu({{.*}}) name("b_relu/micro_batch_1")
-// CHECK: %[[CAT2:.*]]:2 = ConcatV2({{.*}}) name("b_relu/micro_batches") {N = 2 : i64
-// CHECK: Conv2D(%[[CAT2]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<8x4x4x64xf32>
+// CHECK: Const name("x/_arg_0/micro_batches/parts") {{.*}}value = dense<4> : tensor<i32>
+// CHECK: MaxPool({{.*}}) name("p/micro_batch") {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: %[[WHOLE:.*]]:2 = Reshape({{.*}}) name("x/_arg_0/micro_batches/variable_1/whole") {{.*}} -> tensor<8x4x4x4xf32>
+// CHECK: Const name("[[SECOND:x/_arg_0/micro_batches/variable_1/whole/micro_batches]]/parts") {{.*}}value = dense<2> : tensor<i32>
+// CHECK: %[[BATCH:.*]]:2 = Reshape(%[[WHOLE]]#0, %{{.*}}#0) name("[[SECOND]]/batch") {{.*}} -> tensor<2x4x4x4x4xf32>
+// CHECK: %[[HELD:.*]]:2 = Enter(%[[BATCH]]#0) name("[[SECOND]]/invariant_1")
+// CHECK: %[[X:.*]]:2 = StridedSlice(%[[HELD]]#0, {{.*}}) name("[[SECOND]]/images") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: Conv2D(%[[X]]#0, %{{.*}}) name("b/micro_batch") {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK: %[[WHOLE2:.*]]:2 = Reshape({{.*}}) name("[[SECOND]]/variable_1/whole") {{.*}} -> tensor<8x4x4x4xf32>
+// CHECK: Conv2D(%[[WHOLE2]]#0, %{{.*}}) name("wide") {{.*}} -> tensor<8x4x4x64xf32>
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = _Arg name("x/_arg_0") {T = f32, index = 0 : i64} : () -> tensor<8x8x8x4xf32>
   %w:2 = Const name("w") {dtype = f32, value = dense<0.5> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>

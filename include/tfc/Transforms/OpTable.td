@@ -749,10 +749,11 @@ foreach type = ["StatelessRandomGetKeyCounter",
 def : TfcOp<"StatelessRandomGetAlg", State, Pattern<"StatelessRandom">> {
   let shape = "scalarOutput";
 }
-// Zeros, for init=true; for init=false any value is TensorFlow's.
+// Zeros for init=true; for init=false the buffer as it is, as TensorFlow
+// leaves its memory.
 def : TfcOp<"Empty", DataMovement, Pattern<"DataMovement">> {
   let shape = "shapeFromInput0Value";
-  let attrs = ["init:ignored"];
+  let attrs = ["init"];
 }
 
 // Bands of diagonals (the runtime's MatrixDiag.cpp), any element type; k

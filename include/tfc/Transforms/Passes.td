@@ -478,24 +478,21 @@ def SplitBatchPass : Pass<"tfc-split-batch", "mlir::ModuleOp"> {
     last point where one or two tensors of an eighth of `micro-batch-bytes`
     or more an image together carry it on (1 MiB by default; two only
     where each is read on by more than elementwise nodes, as a NASNet
-    cell's two inputs are), is copied once per micro-batch of T images: a
-    Slice of the feed, the front's nodes, and a ConcatV2 of each carried
-    tensor's parts along the batch. T is the largest
+    cell's two inputs are), runs in a TF1 while loop over micro-batches of
+    T images: each iteration takes its part of the feed (a StridedSlice of
+    the feed viewed as [N / T, T, ...]), runs the front's nodes on it, and
+    writes each carried tensor's part into its row of a loop variable (a
+    TensorScatterUpdate, in place), which the rest reads as a whole batch
+    (a Reshape). The front's nodes are compiled once. T is the largest
     divisor of N below it whose T images of the front's largest tensor
     take `micro-batch-bytes` or fewer; 0 turns the pass off. A front cut
-    at one tensor goes on from its concatenation as a front of its own,
-    in parts of more images where its tensors are smaller. A cut whose
-    parts' copies (with those of the feed's earlier fronts) would take
-    more than `max-copied-nodes` nodes is left.
+    at one tensor goes on from that tensor's whole batch as a front of its
+    own, in parts of more images where its tensors are smaller.
   }];
   let options = [
     Option<"microBatchBytes", "micro-batch-bytes", "int64_t",
            /*default=*/"8 << 20",
            "The most bytes a micro-batch of the front's largest tensor takes">,
-    Option<"maxCopiedNodes", "max-copied-nodes", "int64_t",
-           /*default=*/"24000",
-           "The most nodes the parts' copies of a front take (each is "
-           "compiled)">,
   ];
 }
 
@@ -862,9 +859,8 @@ def ParallelizeLoopsPass : Pass<"tfc-parallelize-loops", "mlir::ModuleOp"> {
     the loop uses travel in a struct on the caller's stack: memrefs as
     their LLVM descriptors, through unrealized casts that
     reconcile-unrealized-casts folds. Loops whose outlined functions are
-    the same but for locations (the per-image loops of a network's parts
-    in micro-batches, tfc-split-batch, on the same planned buffers) call
-    one function, the first outlined.
+    the same but for locations (a computation a graph repeats on the same
+    planned buffers) call one function, the first outlined.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
                            "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect"];

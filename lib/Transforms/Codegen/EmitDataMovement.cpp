@@ -1087,6 +1087,12 @@ protected:
       FailureOr<Value> output = step.outputFor(node);
       if (failed(output))
         return failure();
+      // Without init, TensorFlow's Empty leaves the memory as it was: a
+      // buffer every element of which is written before it is read (the
+      // loop variable tfc-split-batch writes part by part) costs nothing.
+      if (auto init = node->getAttrOfType<BoolAttr>("init");
+          init && !init.getValue())
+        return success();
       Type element = cast<MemRefType>(output->getType()).getElementType();
       step.emitLoop(loc, {}, {}, *output,
                     [&](OpBuilder &b, Location l, ValueRange) -> Value {
