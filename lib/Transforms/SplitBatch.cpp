@@ -451,6 +451,17 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
                   {typeAttr("T", to), typeAttr("Tshape", i32)})
           ->getResult(0);
     };
+    // An Enter into the loop's frame: a variable's first value, or (a
+    // constant Enter) a value every iteration reads.
+    auto enter = [&](StringRef what, Value value, bool isConstant) {
+      return node("Enter", what, {value.getType()}, {value},
+                  {typeAttr("T", value.getType()),
+                   b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
+                   b.getNamedAttr("is_constant", b.getBoolAttr(isConstant)),
+                   b.getNamedAttr("parallel_iterations",
+                                  b.getI64IntegerAttr(1))})
+          ->getResult(0);
+    };
     // A batch's type with `leading` dimensions for its first.
     auto withLeading = [](Type type, ArrayRef<int64_t> leading) {
       auto ranked = cast<RankedTensorType>(type);
@@ -481,16 +492,10 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     SmallVector<Operation *> merges;
     for (auto [k, value] : llvm::enumerate(initial)) {
       std::string variable = "variable_" + std::to_string(k);
-      Value enter =
-          node("Enter", variable + "/enter", {value.getType()}, {value},
-               {typeAttr("T", value.getType()),
-                b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
-                b.getNamedAttr("is_constant", b.getBoolAttr(false)),
-                b.getNamedAttr("parallel_iterations", b.getI64IntegerAttr(1))})
-              ->getResult(0);
+      Value entered = enter(variable + "/enter", value, false);
       // The second input, the NextIteration, is set once it is made.
       merges.push_back(node("Merge", variable + "/merge",
-                            {value.getType(), scalar(i32)}, {enter, enter},
+                            {value.getType(), scalar(i32)}, {entered, entered},
                             {typeAttr("T", value.getType()),
                              b.getNamedAttr("N", b.getI64IntegerAttr(2))}));
     }
@@ -525,17 +530,11 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       Operation *producer = value.getDefiningOp();
       if (producer && opKindOf(producer) == OpKind::Const)
         return value;
-      Value &enter = entered[value];
-      if (!enter)
-        enter = node("Enter", "invariant_" + std::to_string(entered.size()),
-                     {value.getType()}, {value},
-                     {typeAttr("T", value.getType()),
-                      b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
-                      b.getNamedAttr("is_constant", b.getBoolAttr(true)),
-                      b.getNamedAttr("parallel_iterations",
-                                     b.getI64IntegerAttr(1))})
-                    ->getResult(0);
-      return enter;
+      Value &held = entered[value];
+      if (!held)
+        held =
+            enter("invariant_" + std::to_string(entered.size()), value, true);
+      return held;
     };
     Value index = current[0];
     Value next = node("AddV2", "next", {scalar(i32)},
