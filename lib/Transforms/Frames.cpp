@@ -47,6 +47,116 @@ bool isLoopPlumbing(Operation *node) {
           opKindOf(node) == OpKind::LoopCond);
 }
 
+StringRef LoopBuilder::opTypeOf(Role role) {
+  switch (role) {
+  case Role::Enter:
+  case Role::ConstantEnter:
+    return "Enter";
+  case Role::Merge:
+    return "Merge";
+  case Role::LoopCond:
+    return "LoopCond";
+  case Role::Switch:
+    return "Switch";
+  case Role::Identity:
+    return "Identity";
+  case Role::NextIteration:
+    return "NextIteration";
+  case Role::Exit:
+    return "Exit";
+  }
+  llvm_unreachable("a role of a loop's node");
+}
+
+LoopBuilder::LoopBuilder(OpBuilder &builder, Operation *like, StringRef frame,
+                         int64_t parallelIterations, Namer name)
+    : builder(builder), like(like), frame(frame.str()),
+      parallelIterations(parallelIterations), name(std::move(name)) {}
+
+Operation *LoopBuilder::create(Role role, unsigned k, TypeRange types,
+                               ValueRange data, ValueRange control,
+                               ArrayRef<NamedAttribute> attrs) {
+  // Every node of the loop but the LoopCond passes values of one type on:
+  // its T.
+  SmallVector<NamedAttribute> all;
+  if (role != Role::LoopCond)
+    all.push_back(builder.getNamedAttr(
+        "T", TypeAttr::get(getElementTypeOrSelf(data.front().getType()))));
+  llvm::append_range(all, attrs);
+  return createNodeLike(builder, like, opTypeOf(role), name(role, k), types,
+                        data, control, all);
+}
+
+Value LoopBuilder::enter(Role role, unsigned k, Value value,
+                         ValueRange control) {
+  return create(
+             role, k, value.getType(), value, control,
+             {builder.getNamedAttr("frame_name", builder.getStringAttr(frame)),
+              builder.getNamedAttr(
+                  "is_constant",
+                  builder.getBoolAttr(role == Role::ConstantEnter)),
+              builder.getNamedAttr(
+                  "parallel_iterations",
+                  builder.getI64IntegerAttr(parallelIterations))})
+      ->getResult(0);
+}
+
+SmallVector<Value> LoopBuilder::start(ValueRange initial, ValueRange control) {
+  SmallVector<Value> head;
+  for (auto [k, value] : llvm::enumerate(initial)) {
+    Value entered = enter(Role::Enter, k, value, control);
+    // The second input, the NextIteration, is set when the loop closes.
+    merges.push_back(create(
+        Role::Merge, k,
+        {value.getType(), RankedTensorType::get({}, builder.getI32Type())},
+        {entered, entered}, {},
+        {builder.getNamedAttr("N", builder.getI64IntegerAttr(2))}));
+    head.push_back(merges.back()->getResult(0));
+  }
+  exits.assign(merges.size(), Value());
+  return head;
+}
+
+Value LoopBuilder::enterConstant(Value value) {
+  return enter(Role::ConstantEnter, ++constants, value, {});
+}
+
+SmallVector<Value> LoopBuilder::decide(Value predicate) {
+  Value condition =
+      create(Role::LoopCond, 0, RankedTensorType::get({}, builder.getI1Type()),
+             predicate, {})
+          ->getResult(0);
+  SmallVector<Value> inBody;
+  for (auto [k, merge] : llvm::enumerate(merges)) {
+    Value value = merge->getResult(0);
+    switches.push_back(create(Role::Switch, k,
+                              {value.getType(), value.getType()},
+                              {value, condition}, {}));
+    inBody.push_back(create(Role::Identity, k, value.getType(),
+                            switches.back()->getResult(1), {})
+                         ->getResult(0));
+  }
+  return inBody;
+}
+
+void LoopBuilder::close(ValueRange next, ValueRange control) {
+  assert(next.size() == merges.size() && "a next value per variable");
+  for (auto [k, value, merge] : llvm::enumerate(next, merges))
+    merge->setOperand(
+        1, create(Role::NextIteration, k, value.getType(), value, control)
+               ->getResult(0));
+}
+
+Value LoopBuilder::exit(unsigned k) {
+  assert(k < switches.size() && "a variable of a decided loop");
+  Value &out = exits[k];
+  if (!out) {
+    Value last = switches[k]->getResult(0);
+    out = create(Role::Exit, k, last.getType(), last, {})->getResult(0);
+  }
+  return out;
+}
+
 std::string Frame::path() const {
   return parent ? parent->path() + ";" + name : name;
 }

@@ -19,8 +19,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfc/Dialect/Tfg/NodeUtils.h"
-#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
+#include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
 
@@ -277,10 +278,9 @@ FailureOr<tfg::FuncOp> Inliner::functionOf(Operation *node, StringRef attr,
   return func;
 }
 
-// While: one frame named like the node. Per loop variable an Enter, a
-// Merge of it and the NextIteration, a Switch on the LoopCond of the
-// inlined condition, an Identity of the Switch's true output for the body,
-// and an Exit of its false output for the node's users.
+// While: one frame named like the node (LoopBuilder, Frames.h), its
+// condition inlined on the variables' values at the loop's head, its body
+// on their values in the body; the Exits replace the node's results.
 LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
                                   SmallVectorImpl<Operation *> &newCalls) {
   OperandRange inputs = tfg::getDataOperands(node);
@@ -291,56 +291,23 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
   OpBuilder builder(node);
   StringRef name = tfg::getNodeName(node);
   std::string prefix = (name + "/").str();
-  SmallVector<Value> control(tfg::getControlOperands(node));
-  auto typeAttr = [&](Type type) {
-    return builder.getNamedAttr(
-        "T", TypeAttr::get(cast<TensorType>(type).getElementType()));
-  };
-  SmallVector<Operation *> merges;
-  SmallVector<Value> values;
-  for (Value input : inputs) {
-    Operation *enter = createNodeLike(
-        builder, node, "Enter", names.get(prefix + "Enter"), input.getType(),
-        input, control,
-        {typeAttr(input.getType()),
-         builder.getNamedAttr("frame_name", builder.getStringAttr(name)),
-         builder.getNamedAttr("is_constant", builder.getBoolAttr(false))});
-    // The NextIteration is set below, once the body exists.
-    Operation *merge = createNodeLike(
-        builder, node, "Merge", names.get(prefix + "Merge"),
-        {input.getType(), RankedTensorType::get({}, builder.getI32Type())},
-        {enter->getResult(0), enter->getResult(0)}, {},
-        {typeAttr(input.getType()), builder.getNamedAttr("N", builder.getI64IntegerAttr(2))});
-    merges.push_back(merge);
-    values.push_back(merge->getResult(0));
-  }
+  LoopBuilder loop(
+      builder, node, name, intAttr(node, "parallel_iterations", 10),
+      [&](LoopBuilder::Role role, unsigned) {
+        return names.get(prefix + LoopBuilder::opTypeOf(role).str());
+      });
+  SmallVector<Value> head =
+      loop.start(inputs, SmallVector<Value>(tfg::getControlOperands(node)));
   SmallVector<Value> ignored;
   SmallVector<Operation *> clones;
-  SmallVector<Value> predicate = cloneBody(builder, node, *cond, values,
-                                           prefix + "cond/", names, newCalls,
-                                           ignored, clones);
+  SmallVector<Value> predicate =
+      cloneBody(builder, node, *cond, head, prefix + "cond/", names, newCalls,
+                ignored, clones);
   if (predicate.size() != 1)
     return node->emitError() << "node '" << name
                              << "': its condition returns " << predicate.size()
                              << " values, not one";
-  Type boolType = RankedTensorType::get({}, builder.getI1Type());
-  Operation *loopCond = createNodeLike(builder, node, "LoopCond",
-                                 names.get(prefix + "LoopCond"), boolType,
-                                 predicate[0], {});
-  SmallVector<Value> bodyArgs;
-  SmallVector<Operation *> switches;
-  for (auto [input, merge] : llvm::zip(inputs, merges)) {
-    Operation *switchNode = createNodeLike(
-        builder, node, "Switch", names.get(prefix + "Switch"),
-        {input.getType(), input.getType()},
-        {merge->getResult(0), loopCond->getResult(0)}, {}, {typeAttr(input.getType())});
-    Operation *identity = createNodeLike(builder, node, "Identity",
-                                   names.get(prefix + "Identity"), input.getType(),
-                                   switchNode->getResult(1), {},
-                                   {typeAttr(input.getType())});
-    switches.push_back(switchNode);
-    bodyArgs.push_back(identity->getResult(0));
-  }
+  SmallVector<Value> bodyArgs = loop.decide(predicate[0]);
   SmallVector<Value> bodyControl;
   SmallVector<Value> next = cloneBody(builder, node, *body, bodyArgs,
                                       prefix + "body/", names, newCalls,
@@ -349,18 +316,12 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
     return node->emitError() << "node '" << name << "': its body returns "
                              << next.size() << " values for "
                              << inputs.size() << " loop variables";
+  loop.close(next, bodyControl);
   SmallVector<Value> exits;
-  for (auto [k, merge] : llvm::enumerate(merges)) {
-    Operation *nextIteration =
-        createNodeLike(builder, node, "NextIteration",
-                 names.get(prefix + "NextIteration"), next[k].getType(), next[k],
-                 bodyControl, {typeAttr(next[k].getType())});
-    merge->setOperand(1, nextIteration->getResult(0));
-    Operation *exit = createNodeLike(builder, node, "Exit", names.get(prefix + "Exit"),
-                               inputs[k].getType(), switches[k]->getResult(0),
-                               {}, {typeAttr(inputs[k].getType())});
-    tfg::getDataResults(node)[k].replaceAllUsesWith(exit->getResult(0));
-    exits.push_back(tfg::getControlToken(exit));
+  for (auto [k, result] : llvm::enumerate(tfg::getDataResults(node))) {
+    Value exit = loop.exit(k);
+    result.replaceAllUsesWith(exit);
+    exits.push_back(tfg::getControlToken(exit.getDefiningOp()));
   }
   replaceControl(builder, node, exits, names);
   node->erase();

@@ -54,6 +54,7 @@
 #include "tfc/Dialect/Tfc/TfcAttributes.h"
 #include "tfc/Dialect/Tfg/NodeUtils.h"
 #include "tfc/Support/PassCounters.h"
+#include "tfc/Transforms/Frames.h"
 #include "tfc/Transforms/GraphUtils.h"
 #include "tfc/Transforms/OpTable.h"
 #include "tfc/Transforms/Passes.h"
@@ -61,6 +62,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -451,17 +453,6 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
                   {typeAttr("T", to), typeAttr("Tshape", i32)})
           ->getResult(0);
     };
-    // An Enter into the loop's frame: a variable's first value, or (a
-    // constant Enter) a value every iteration reads.
-    auto enter = [&](StringRef what, Value value, bool isConstant) {
-      return node("Enter", what, {value.getType()}, {value},
-                  {typeAttr("T", value.getType()),
-                   b.getNamedAttr("frame_name", b.getStringAttr(loopName)),
-                   b.getNamedAttr("is_constant", b.getBoolAttr(isConstant)),
-                   b.getNamedAttr("parallel_iterations",
-                                  b.getI64IntegerAttr(1))})
-          ->getResult(0);
-    };
     // A batch's type with `leading` dimensions for its first.
     auto withLeading = [](Type type, ArrayRef<int64_t> leading) {
       auto ranked = cast<RankedTensorType>(type);
@@ -474,14 +465,15 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
       return withLeading(type, {parts, partImages});
     };
 
+    auto variable = [](unsigned k) { return "variable_" + std::to_string(k); };
     // The loop's variables: the part's index, then each carried tensor as
     // [parts, part images, ...], its parts' rows written as they are made
     // (its initial value is never read).
-    SmallVector<Value> initial = {ints("variable_0/initial", {}, {0})};
+    SmallVector<Value> initial = {ints(variable(0) + "/initial", {}, {0})};
     for (auto [k, carried] : llvm::enumerate(front.cut)) {
       RankedTensorType type = partsType(carried.getType());
       SmallVector<int32_t> dims(type.getShape().begin(), type.getShape().end());
-      std::string name = "variable_" + std::to_string(k + 1) + "/initial";
+      std::string name = variable(k + 1) + "/initial";
       initial.push_back(
           node("Empty", name, {type},
                {ints(name + "/shape", {type.getRank()}, dims)},
@@ -489,40 +481,36 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
                 b.getNamedAttr("init", b.getBoolAttr(false))})
               ->getResult(0));
     }
-    SmallVector<Operation *> merges;
-    for (auto [k, value] : llvm::enumerate(initial)) {
-      std::string variable = "variable_" + std::to_string(k);
-      Value entered = enter(variable + "/enter", value, false);
-      // The second input, the NextIteration, is set once it is made.
-      merges.push_back(node("Merge", variable + "/merge",
-                            {value.getType(), scalar(i32)}, {entered, entered},
-                            {typeAttr("T", value.getType()),
-                             b.getNamedAttr("N", b.getI64IntegerAttr(2))}));
-    }
-    Value more =
-        node("Less", "more", {scalar(i1)},
-             {merges[0]->getResult(0), ints("parts", {}, {int32_t(parts)})},
-             {typeAttr("T", i32)})
-            ->getResult(0);
-    Value condition =
-        node("LoopCond", "condition", {scalar(i1)}, {more}, {})->getResult(0);
-    SmallVector<Value> exits, current;
-    for (auto [k, merge] : llvm::enumerate(merges)) {
-      std::string variable = "variable_" + std::to_string(k);
-      Type type = merge->getResult(0).getType();
-      Operation *branch =
-          node("Switch", variable + "/switch", {type, type},
-               {merge->getResult(0), condition}, {typeAttr("T", type)});
-      // The index's final value is not needed.
-      exits.push_back(k == 0
-                          ? Value()
-                          : node("Exit", variable + "/exit", {type},
-                                 {branch->getResult(0)}, {typeAttr("T", type)})
-                                ->getResult(0));
-      current.push_back(node("Identity", variable, {type},
-                             {branch->getResult(1)}, {typeAttr("T", type)})
-                            ->getResult(0));
-    }
+    LoopBuilder loop(b, front.feed, loopName, /*parallelIterations=*/1,
+                     [&](LoopBuilder::Role role, unsigned k) {
+                       using Role = LoopBuilder::Role;
+                       std::string what = variable(k); // The Identity's name.
+                       switch (role) {
+                       case Role::ConstantEnter:
+                         what = "invariant_" + std::to_string(k);
+                         break;
+                       case Role::LoopCond:
+                         what = "condition";
+                         break;
+                       case Role::Identity:
+                         break;
+                       case Role::Enter:
+                       case Role::Merge:
+                       case Role::Switch:
+                       case Role::NextIteration:
+                       case Role::Exit:
+                         what += "/" + llvm::convertToSnakeFromCamelCase(
+                                           LoopBuilder::opTypeOf(role));
+                         break;
+                       }
+                       return names.get(loopName + "/" + what);
+                     });
+    SmallVector<Value> head = loop.start(initial);
+    Value more = node("Less", "more", {scalar(i1)},
+                      {head[0], ints("parts", {}, {int32_t(parts)})},
+                      {typeAttr("T", i32)})
+                     ->getResult(0);
+    SmallVector<Value> current = loop.decide(more);
     // What the loop reads from outside but constants, through Enters that
     // hold it for every iteration (Frames.h).
     DenseMap<Value, Value> entered;
@@ -532,8 +520,7 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
         return value;
       Value &held = entered[value];
       if (!held)
-        held =
-            enter("invariant_" + std::to_string(entered.size()), value, true);
+        held = loop.enterConstant(value);
       return held;
     };
     Value index = current[0];
@@ -598,29 +585,22 @@ struct SplitBatchPass : public impl::SplitBatchPassBase<SplitBatchPass> {
     Value row = reshape("row", index, RankedTensorType::get({1, 1}, i32));
     SmallVector<Value> nexts = {next};
     for (auto [k, carried] : llvm::enumerate(front.cut)) {
-      std::string variable = "variable_" + std::to_string(k + 1);
-      Value updates = reshape(variable + "/part", mapping.lookup(carried),
-                              withLeading(carried.getType(), {1, partImages}));
+      Value updates =
+          reshape(variable(k + 1) + "/part", mapping.lookup(carried),
+                  withLeading(carried.getType(), {1, partImages}));
       nexts.push_back(
-          node("TensorScatterUpdate", variable + "/update",
+          node("TensorScatterUpdate", variable(k + 1) + "/update",
                {current[k + 1].getType()}, {current[k + 1], row, updates},
                {typeAttr("T", carried.getType()), typeAttr("Tindices", i32)})
               ->getResult(0));
     }
-    for (auto [k, merge] : llvm::enumerate(merges)) {
-      Type type = nexts[k].getType();
-      merge->setOperand(
-          1, node("NextIteration",
-                  "variable_" + std::to_string(k) + "/next_iteration", {type},
-                  {nexts[k]}, {typeAttr("T", type)})
-                 ->getResult(0));
-    }
+    loop.close(nexts);
     DenseSet<Operation *> inFront(front.nodes.begin(), front.nodes.end());
     SmallVector<Operation *> wholes;
     for (auto [k, carried] : llvm::enumerate(front.cut)) {
-      Value whole =
-          reshape("variable_" + std::to_string(k + 1) + "/whole", exits[k + 1],
-                  cast<RankedTensorType>(carried.getType()));
+      // (The index's last value is not needed: its variable has no Exit.)
+      Value whole = reshape(variable(k + 1) + "/whole", loop.exit(k + 1),
+                            cast<RankedTensorType>(carried.getType()));
       carried.replaceUsesWithIf(whole, [&](OpOperand &use) {
         return !inFront.contains(use.getOwner());
       });

@@ -204,3 +204,30 @@ module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["exit_a:0", "exit_
   }
 }
 
+
+// -----
+
+// Empty fills its buffer with zeros, but with init=false, where TensorFlow
+// leaves the memory as it was: nothing writes that buffer before the
+// fetch copies it (tfc-split-batch's loop variables, whose rows the
+// iterations write, cost nothing to start).
+// CHECK-LABEL: func.func @tfc_step_impl
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[ARENA:.*]]: memref<64xi8>, %{{.*}}: memref<0xi8>, %[[OUT0:.*]]: memref<2x4xf32>, %[[OUT1:.*]]: memref<2x4xf32>)
+// CHECK: %[[ZEROS:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<64xi8> to memref<2x4xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[ZEROS]] : memref<2x4xf32>)
+// CHECK: arith.constant 0.000000e+00 : f32
+// CHECK: %[[UNFILLED:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<64xi8> to memref<2x4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: %[[UNFILLED]]
+// CHECK: memref.copy %[[ZEROS]], %[[OUT0]]
+// CHECK-NEXT: memref.copy %[[UNFILLED]], %[[OUT1]]
+// CHECK-NEXT: return
+module attributes {tfc.feeds = [], tfc.fetches = ["zeros:0", "unfilled:0"]} {
+  tfg.graph #tfg.version<producer = 1, min_consumer = 0> attributes {tfc.arena_bytes = 64, tfg.entry = "step"} {
+    %shape:2 = Const name("shape") {dtype = i32, value = dense<[2, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %zeros:2 = Empty(%shape#0) name("zeros") {dtype = f32, init = true, tfc.offsets = array<i64: 0>} : (tensor<2xi32>) -> tensor<2x4xf32>
+    %unfilled:2 = Empty(%shape#0) name("unfilled") {dtype = f32, init = false, tfc.offsets = array<i64: 32>} : (tensor<2xi32>) -> tensor<2x4xf32>
+    %r0 = _Retval(%zeros#0) name("zeros/_retval_0") {T = f32, index = 0} : (tensor<2x4xf32>) -> ()
+    %r1 = _Retval(%unfilled#0) name("unfilled/_retval_1") {T = f32, index = 1} : (tensor<2x4xf32>) -> ()
+  }
+}

@@ -81,10 +81,11 @@ module attributes {tfc.init = ["restore"]} {
 // -----
 
 // A While becomes a TF1 frame named like it, as TensorFlow lowers it:
-// per loop variable an Enter and a Merge with the NextIteration, the
-// inlined condition feeding LoopCond, a Switch, an Identity for the
-// inlined body, and an Exit for the While's users. The functions go.
-// CHECK: %[[ENTER:.*]]:2 = Enter(%{{.*}}) name("w/Enter") {T = f32, frame_name = "w", is_constant = false}
+// per loop variable an Enter (with the While's parallel_iterations) and
+// a Merge with the NextIteration, the inlined condition feeding LoopCond,
+// a Switch, an Identity for the inlined body, and an Exit for the While's
+// users. The functions go.
+// CHECK: %[[ENTER:.*]]:2 = Enter(%{{.*}}) name("w/Enter") {T = f32, frame_name = "w", is_constant = false, parallel_iterations = 4 : i64}
 // CHECK: %[[MERGE:.*]]:3 = Merge(%[[ENTER]]#0, %[[NEXT:.*]]#0) name("w/Merge")
 // CHECK: %[[LESS:.*]]:2 = Less(%[[MERGE]]#0, %{{.*}}) name("w/cond/less")
 // CHECK: %[[COND:.*]]:2 = LoopCond(%[[LESS]]#0) name("w/LoopCond")
@@ -97,7 +98,7 @@ module attributes {tfc.init = ["restore"]} {
 // CHECK-NOT: tfg.func
 tfg.graph #tfg.version<producer = 1, min_consumer = 0> {
   %x:2 = Placeholder name("x") {dtype = f32} : () -> tensor<*xf32>
-  %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body, {}>, cond = #tfg.func<@cond, {}>, output_shapes = [], parallel_iterations = 10} : (tensor<*xf32>) -> tensor<*xf32>
+  %w:2 = While(%x#0) name("w") {T = [f32], body = #tfg.func<@body, {}>, cond = #tfg.func<@cond, {}>, output_shapes = [], parallel_iterations = 4} : (tensor<*xf32>) -> tensor<*xf32>
   %y:2 = Identity(%w#0) name("y") {T = f32} : (tensor<*xf32>) -> tensor<*xf32>
 }
 tfg.func @cond(%a: tensor<*xf32> {tfg.name = "a"}) -> (tensor<*xi1> {tfg.name = "out"}) {

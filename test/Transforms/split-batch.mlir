@@ -35,7 +35,6 @@
 // CHECK: %[[SWITCH0:.*]]:3 = Switch(%[[MERGE0]]#0, %[[COND]]#0)
 // CHECK: %[[INDEX:.*]]:2 = Identity(%[[SWITCH0]]#1) name("x/_arg_0/micro_batches/variable_0")
 // CHECK: %[[SWITCH1:.*]]:3 = Switch(%[[MERGE1]]#0, %[[COND]]#0)
-// CHECK: %[[EXIT1:.*]]:2 = Exit(%[[SWITCH1]]#0)
 // CHECK: %[[ROWS:.*]]:2 = Identity(%[[SWITCH1]]#1) name("x/_arg_0/micro_batches/variable_1")
 // CHECK: %[[NEXT:.*]]:2 = AddV2(%[[INDEX]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/next")
 // CHECK: %[[BATCH:.*]]:2 = Reshape(%{{.*}}#0, %{{.*}}#0) name("x/_arg_0/micro_batches/batch") {{.*}} -> tensor<2x2x4x4x4xf32>
@@ -55,6 +54,7 @@
 // CHECK: %[[UPDATE:.*]]:2 = TensorScatterUpdate(%[[ROWS]]#0, %[[ROW]]#0, %[[PART]]#0) name("x/_arg_0/micro_batches/variable_1/update")
 // CHECK: %[[NEXT0]]:2 = NextIteration(%[[NEXT]]#0) name("x/_arg_0/micro_batches/variable_0/next_iteration")
 // CHECK: %[[NEXT1]]:2 = NextIteration(%[[UPDATE]]#0) name("x/_arg_0/micro_batches/variable_1/next_iteration")
+// CHECK: %[[EXIT1:.*]]:2 = Exit(%[[SWITCH1]]#0) name("x/_arg_0/micro_batches/variable_1/exit")
 // CHECK: %[[WHOLE:.*]]:2 = Reshape(%[[EXIT1]]#0, %{{.*}}#0) name("x/_arg_0/micro_batches/variable_1/whole") {{.*}} -> tensor<4x4x4x4xf32>
 // CHECK: MaxPool(%[[WHOLE]]#0) name("pool")
 // The whole batch's front is gone, and no node is copied per part.

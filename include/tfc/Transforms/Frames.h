@@ -16,11 +16,13 @@
 #define TFC_TRANSFORMS_FRAMES_H
 
 #include "mlir/IR/Block.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PointerUnion.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +89,73 @@ private:
 /// Whether a node passes TF1 loop values on: Enter, Exit, NextIteration,
 /// LoopCond (and the Ref forms).
 bool isLoopPlumbing(mlir::Operation *node);
+
+/// Builds a TF1 while loop node by node, the frame the passes that make
+/// loops (tfc-inline of a functional While, tfc-split-batch) give the
+/// rest of the compiler, laid out as tf.while_loop lays it out: per loop
+/// variable an Enter into the frame, a Merge of it and the variable's
+/// NextIteration, a Switch on the LoopCond, an Identity of the Switch's
+/// true output for the body, and an Exit of its false output for what
+/// follows the loop. In three steps, with the caller's nodes between
+/// them: start (the variables' values at the loop's head, which the
+/// condition reads), decide (the condition's predicate; the variables'
+/// values in the body) and close (the body's results, the next
+/// iteration's values). New nodes go at the builder's point, with the
+/// location and requested device of `like`.
+class LoopBuilder {
+public:
+  /// What a node of the loop is, for its name.
+  enum class Role {
+    Enter,         // a variable's
+    ConstantEnter, // a value every iteration reads unchanged
+    Merge,
+    LoopCond,
+    Switch,
+    Identity,
+    NextIteration,
+    Exit
+  };
+  /// The op type of a node of `role`.
+  static llvm::StringRef opTypeOf(Role role);
+  /// The name of the loop's node of `role`: for variable `k` (the
+  /// LoopCond's k is 0), or the k-th constant Enter from 1.
+  using Namer = std::function<std::string(Role role, unsigned k)>;
+
+  LoopBuilder(mlir::OpBuilder &builder, mlir::Operation *like,
+              llvm::StringRef frame, int64_t parallelIterations, Namer name);
+
+  /// The loop's variables enter with their first values, once `control`
+  /// ran: their values at the loop's head.
+  llvm::SmallVector<mlir::Value> start(mlir::ValueRange initial,
+                                       mlir::ValueRange control = {});
+  /// `value` held for every iteration (a constant Enter).
+  mlir::Value enterConstant(mlir::Value value);
+  /// `predicate` decides whether another iteration runs: the variables'
+  /// values in the body.
+  llvm::SmallVector<mlir::Value> decide(mlir::Value predicate);
+  /// `next` (made once `control` ran) are the variables' values in the
+  /// next iteration.
+  void close(mlir::ValueRange next, mlir::ValueRange control = {});
+  /// Variable `k`'s value after the loop (its Exit, made when first asked
+  /// for: a variable whose last value nothing reads needs none).
+  mlir::Value exit(unsigned k);
+
+private:
+  mlir::Operation *create(Role role, unsigned k, mlir::TypeRange types,
+                          mlir::ValueRange data, mlir::ValueRange control,
+                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  mlir::Value enter(Role role, unsigned k, mlir::Value value,
+                    mlir::ValueRange control);
+
+  mlir::OpBuilder &builder;
+  mlir::Operation *like;
+  std::string frame;
+  int64_t parallelIterations;
+  Namer name;
+  llvm::SmallVector<mlir::Operation *> merges, switches;
+  llvm::SmallVector<mlir::Value> exits;
+  unsigned constants = 0;
+};
 
 } // namespace tfc
 
