@@ -9,6 +9,7 @@
 // computing the condition, then the body, with inner frames as single
 // items. tfc-raise-frames checks it and lays the graph out in that order;
 // the memory planner and code generation follow the same structure.
+// LoopBuilder makes such a frame, for the passes that make loops.
 //
 //===----------------------------------------------------------------------===//
 
