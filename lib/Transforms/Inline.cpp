@@ -296,8 +296,7 @@ LogicalResult Inliner::lowerWhile(Operation *node, NameUniquer &names,
       [&](LoopBuilder::Role role, unsigned) {
         return names.get(prefix + LoopBuilder::opTypeOf(role).str());
       });
-  SmallVector<Value> head =
-      loop.start(inputs, SmallVector<Value>(tfg::getControlOperands(node)));
+  SmallVector<Value> head = loop.start(inputs, tfg::getControlOperands(node));
   SmallVector<Value> ignored;
   SmallVector<Operation *> clones;
   SmallVector<Value> predicate =

@@ -204,7 +204,6 @@ module attributes {tfc.feeds = ["p:0", "x:0"], tfc.fetches = ["exit_a:0", "exit_
   }
 }
 
-
 // -----
 
 // Empty fills its buffer with zeros, but with init=false, where TensorFlow
