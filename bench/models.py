@@ -117,11 +117,11 @@ def build(name, batch):
     return graph_def, frozen.inputs[0].name, frozen.outputs[0].name, fn, shape
 
 
-def frozen_session(path, threads):
+def frozen_session(path, threads, inter_op=None):
     """A TensorFlow session on the frozen graph at `path`, with `threads`
     intra- and inter-op threads (the same as the compiled program's
-    --threads), and the graph's GraphDef: how the benchmarks run
-    TensorFlow's session.run."""
+    --threads; `inter_op` inter-op threads if given), and the graph's
+    GraphDef: how the benchmarks run TensorFlow's session.run."""
     graph_def = tf.compat.v1.GraphDef()
     with open(path, "rb") as f:
         graph_def.ParseFromString(f.read())
@@ -129,7 +129,7 @@ def frozen_session(path, threads):
     with graph.as_default():
         tf.compat.v1.import_graph_def(graph_def, name="")
     config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
-                                      inter_op_parallelism_threads=threads)
+                                      inter_op_parallelism_threads=inter_op or threads)
     return tf.compat.v1.Session(graph=graph, config=config), graph_def
 
 

@@ -106,12 +106,14 @@ def worker(args):
     import tensorflow as tf
     sys.path.insert(0, HERE)
     import models
+    inter_op = args.inter_op or args.threads
     tf.config.threading.set_intra_op_parallelism_threads(args.threads)
-    tf.config.threading.set_inter_op_parallelism_threads(args.threads)
+    tf.config.threading.set_inter_op_parallelism_threads(inter_op)
     meta = json.load(open(os.path.join(args.dir, "model.json")))
     x = np.load(os.path.join(args.dir, "x.npy"))
     if args.worker == "session":
-        sess, _ = models.frozen_session(os.path.join(args.dir, "frozen.pb"), args.threads)
+        sess, _ = models.frozen_session(os.path.join(args.dir, "frozen.pb"), args.threads,
+                                         inter_op)
         feeds = {meta["feed"] + ":0": x}
         step = lambda: sess.run(meta["fetch"], feeds)  # noqa: E731
     else:
@@ -176,6 +178,8 @@ def main():
     parser.add_argument("--worker", choices=["session", "function"])
     parser.add_argument("--dir")
     parser.add_argument("--steps", type=int)
+    # A worker's inter-op threads when not --threads (bench/core_scaling.py).
+    parser.add_argument("--inter-op", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--runners", default="session,function",
                         choices=["session", "function", "session,function"],
                         metavar="session[,function]|function")
