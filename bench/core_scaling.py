@@ -59,13 +59,20 @@ def program_steps(programs):
     running = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for cmd in programs]
     medians = []
-    for cmd, p in zip(programs, running):
-        out, err = p.communicate()
-        m = re.search(r"median ([0-9.]+) us", out)
-        if p.returncode or not m:
-            last = err.strip().splitlines()[-1:] or ["exit status %d" % p.returncode]
-            fail("%s: %s" % (" ".join(cmd), last[0]))
-        medians.append(float(m.group(1)) * 1e-6)
+    try:
+        for cmd, p in zip(programs, running):
+            out, err = p.communicate()
+            m = re.search(r"median ([0-9.]+) us", out)
+            if p.returncode or not m:
+                last = err.strip().splitlines()[-1:] or ["exit status %d" % p.returncode]
+                fail("%s: %s" % (" ".join(cmd), last[0]))
+            medians.append(float(m.group(1)) * 1e-6)
+    finally:
+        # One copy failed (or the run was interrupted): stop the others.
+        for p in running:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     return medians
 
 
