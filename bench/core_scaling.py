@@ -23,11 +23,11 @@ of how its cores behave, which this answers before anyone builds it. In
     so that it runs one node at a time as tfc does (left out by --no-tf).
 
 It prints each configuration's median step (side by side, the slowest
-copy's) and throughput (samples a second over all its processes), and three ratios: tfc's threads over one
-thread, the copies side by side over one process's threads (above 1: the
-cores would give more to independent work than to threads inside each
-node), and TensorFlow's inter-op threads over one (what running nodes at
-once gives TensorFlow on this model). The program is compiled from the
+copy's) and throughput (samples a second over all its processes), and
+three ratios: tfc's threads over one thread, the copies side by side over
+one process's threads (above 1: the cores would give more to independent
+work than to threads inside each node), and TensorFlow's inter-op threads
+over one (what running nodes at once gives TensorFlow on this model). The program is compiled from the
 frozen graph with --tfc first. Needs tensorflow-cpu==2.21.0 and numpy for
 the TensorFlow rows; tfc itself never does.
 """
@@ -45,12 +45,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import catalog  # noqa: E402
 import machine  # noqa: E402
+import run  # noqa: E402
 
 NAME = os.path.basename(sys.argv[0])
 
 
 def fail(message):
     sys.exit("%s: %s" % (NAME, message))
+
+
+def last_error(stderr, status):
+    """A failed process's last line on stderr, or its exit status."""
+    return (stderr.strip().splitlines()[-1:] or ["exit status %d" % status])[0]
 
 
 def program_steps(programs):
@@ -64,8 +70,7 @@ def program_steps(programs):
             out, err = p.communicate()
             m = re.search(r"median ([0-9.]+) us", out)
             if p.returncode or not m:
-                last = err.strip().splitlines()[-1:] or ["exit status %d" % p.returncode]
-                fail("%s: %s" % (" ".join(cmd), last[0]))
+                fail("%s: %s" % (" ".join(cmd), last_error(err, p.returncode)))
             medians.append(float(m.group(1)) * 1e-6)
     finally:
         # One copy failed (or the run was interrupted): stop the others.
@@ -79,13 +84,13 @@ def program_steps(programs):
 def tf_step(d, threads, inter_op, steps):
     """TensorFlow session.run's median step in seconds, through
     bench/run.py's worker."""
-    run = subprocess.run([sys.executable, os.path.join(HERE, "run.py"), "--worker", "session",
-                          "--dir", d, "--threads", str(threads), "--inter-op", str(inter_op),
-                          "--steps", str(steps)], capture_output=True, text=True)
-    if run.returncode:
-        last = run.stderr.strip().splitlines()[-1:] or ["exit status %d" % run.returncode]
-        fail("TensorFlow session.run (inter-op %d): %s" % (inter_op, last[0]))
-    return json.loads(run.stdout.strip().splitlines()[-1])["median_s"]
+    worker = subprocess.run([sys.executable, os.path.join(HERE, "run.py"), "--worker", "session",
+                             "--dir", d, "--threads", str(threads), "--inter-op", str(inter_op),
+                             "--steps", str(steps)], capture_output=True, text=True)
+    if worker.returncode:
+        fail("TensorFlow session.run (inter-op %d): %s"
+             % (inter_op, last_error(worker.stderr, worker.returncode)))
+    return json.loads(worker.stdout.strip().splitlines()[-1])["median_s"]
 
 
 def main():
@@ -112,8 +117,8 @@ def main():
     batch = meta["batch"]
     steps = args.steps
     if steps is None:
-        entry = catalog.BY_NAME.get(meta["model"])
-        steps = max(5, entry.steps // max(1, batch // 4)) if entry else 5
+        # run.py's count for a catalog model; 5 for any other.
+        steps = run.steps_for(meta["model"], batch) if meta["model"] in catalog.BY_NAME else 5
 
     print(machine.line(args.threads))
     print("%s at batch %d, %d rounds of %d steps" % (meta["model"], batch, args.rounds, steps),
