@@ -7,12 +7,26 @@ The peak is measured: the clock /proc/cpuinfo reports is the nominal one
 on a virtual machine (2.25 GHz on the development machines, where oneDNN's
 sgemm reaches 195 GFLOP/s on two cores, more than 2.25 GHz allows), so a
 small C program runs independent chains of vector FMAs on every core and
-times them; the formula's figure from the reported clock is printed too."""
+times them; the formula's figure from the reported clock is printed too.
 
+    python bench/machine.py [--threads 2] [--seconds S]
+
+prints that line; with --seconds, the same FMA chains run on every
+thread in windows of the peak measurement's work (about 30 ms each) until
+S seconds have passed, and it prints their rate over the whole run and
+the slowest, median and fastest window. The peak measurement takes the best
+of three windows; a processor that lowers its clock under long runs of
+512-bit FMAs (or a host whose other tenants take its cores) shows here
+as a sustained rate below it, and the "of peak" fractions the benchmarks
+print are then of a rate no long kernel could reach."""
+
+import argparse
 import os
 import platform
 import shutil
+import statistics
 import subprocess
+import sys
 import tempfile
 
 # Twelve independent accumulators cover an FMA's latency (4 cycles) on two
@@ -23,8 +37,50 @@ _FMA_LOOP = r"""
 #include <omp.h>
 #include <stdio.h>
 typedef float v __attribute__((vector_size(FLOATS * 4)));
+#ifndef SECONDS_MS
+#define SECONDS_MS 0
+#endif
 int main(void) {
   const long iterations = 200000000L / FLOATS;
+#if SECONDS_MS
+  /* Windows of the same work back to back until SECONDS_MS have passed,
+     the team in step at each window's ends: each window's rate, then the
+     whole run's and its seconds. */
+  enum { kMostWindows = 100000 };
+  static double seconds[kMostWindows];
+  int windows = 0, more = 1;
+  float sink = 0;
+  double whole = omp_get_wtime();
+#pragma omp parallel reduction(+ : sink)
+  {
+    v a[12], x, y;
+    for (int i = 0; i < FLOATS; ++i) { x[i] = 0.999999f; y[i] = 1e-7f; }
+    for (int j = 0; j < 12; ++j) a[j] = x * (float)j;
+    for (int w = 0; more; ++w) {
+#pragma omp single
+      seconds[w] = omp_get_wtime();
+      for (long i = 0; i < iterations; ++i)
+        for (int j = 0; j < 12; ++j)
+          a[j] = a[j] * x + y;
+#pragma omp barrier
+#pragma omp single
+      {
+        double now = omp_get_wtime();
+        seconds[w] = now - seconds[w];
+        windows = w + 1;
+        more = now - whole < SECONDS_MS / 1000.0 && windows < kMostWindows;
+      }
+    }
+    for (int j = 0; j < 12; ++j) sink += a[j][0];
+  }
+  whole = omp_get_wtime() - whole;
+  double flops = 2.0 * 12 * FLOATS * iterations * omp_get_max_threads();
+  for (int w = 0; w < windows; ++w)
+    printf("%.1f\n", flops / seconds[w] / 1e9);
+  printf("%.1f %.2f\n", flops * windows / whole / 1e9, whole);
+  if (sink == 42) puts("");
+  return 0;
+#else
   double best = 0;
   for (int attempt = 0; attempt < 3; ++attempt) {
     double start = omp_get_wtime();
@@ -46,13 +102,15 @@ int main(void) {
   }
   printf("%.1f\n", best);
   return 0;
+#endif
 }
 """
 
 
-def measured_peak(threads, isa, floats):
-    """GFLOP/s of vector FMAs on `threads` threads, or None without a C
-    compiler."""
+def _fma_run(threads, isa, floats, seconds=0.0):
+    """The FMA program's output lines (see _FMA_LOOP), built for `isa` to
+    run windows for `seconds` (0: the best of three), run on `threads`
+    threads; None without a C compiler or when it fails."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if not compiler:
         return None
@@ -61,16 +119,37 @@ def measured_peak(threads, isa, floats):
         source, binary = os.path.join(work, "fma.c"), os.path.join(work, "fma")
         with open(source, "w") as f:
             f.write(_FMA_LOOP)
-        build = subprocess.run([compiler, "-O3", "-fopenmp", "-DFLOATS=%d" % floats]
+        build = subprocess.run([compiler, "-O3", "-fopenmp", "-DFLOATS=%d" % floats,
+                                "-DSECONDS_MS=%d" % (max(1, round(seconds * 1000))
+                                                     if seconds else 0)]
                                + flags + [source, "-o", binary], capture_output=True)
         if build.returncode:
             return None
         run = subprocess.run([binary], capture_output=True, text=True,
                              env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
-        try:
-            return float(run.stdout.strip())
-        except ValueError:
-            return None
+        lines = run.stdout.split("\n")[:-1]
+        return lines if run.returncode == 0 and lines else None
+
+
+def measured_peak(threads, isa, floats):
+    """GFLOP/s of vector FMAs on `threads` threads, or None without a C
+    compiler."""
+    lines = _fma_run(threads, isa, floats)
+    try:
+        return float(lines[0])
+    except (TypeError, ValueError):
+        return None
+
+
+def sustained(threads, isa, floats, seconds):
+    """(GFLOP/s over the whole run, its seconds, the windows' GFLOP/s in
+    order) of FMAs in windows of measured_peak's work until `seconds`
+    have passed, on `threads` threads; None without a C compiler."""
+    lines = _fma_run(threads, isa, floats, seconds)
+    if not lines:
+        return None
+    rate, whole = (float(x) for x in lines[-1].split())
+    return rate, whole, [float(x) for x in lines[:-1]]
 
 
 def _cpuinfo():
@@ -125,3 +204,30 @@ def line(threads, info=None):
             "x 2 FMA units x the reported %.2f GHz"
             % (m["model"], m["isa"], m["cores"], m["peak_gflops"],
                m["nominal_gflops"], m["floats"], m["ghz"]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=0)
+    args = parser.parse_args()
+    name = os.path.basename(sys.argv[0])
+    if args.threads < 1 or not 0 <= args.seconds <= 600:
+        sys.exit("%s: --threads must be at least 1 and --seconds within 0 to 600"
+                 % name)
+    info = describe(args.threads)
+    print(line(args.threads, info))
+    if not args.seconds:
+        return
+    run = sustained(info["cores"], info["isa"], info["floats"], args.seconds)
+    if not run:
+        sys.exit("%s: no C compiler with OpenMP to build the FMA loop" % name)
+    rate, whole, windows = run
+    print("sustained: %.0f GFLOP/s over %.2f s (%.0f%% of the peak above); "
+          "%d window(s): slowest %.0f, median %.0f, fastest %.0f GFLOP/s"
+          % (rate, whole, 100 * rate / info["peak_gflops"], len(windows),
+             min(windows), statistics.median(windows), max(windows)))
+
+
+if __name__ == "__main__":
+    main()
