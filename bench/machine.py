@@ -37,15 +37,11 @@ _FMA_LOOP = r"""
 #include <omp.h>
 #include <stdio.h>
 typedef float v __attribute__((vector_size(FLOATS * 4)));
-#ifndef SECONDS_MS
-#define SECONDS_MS 0
-#endif
+/* Windows of the same work back to back, at least MIN_WINDOWS and until
+   SECONDS_MS have passed, the team in step at each window's ends. Prints
+   each window's rate, then the whole run's and its seconds. */
 int main(void) {
   const long iterations = 200000000L / FLOATS;
-#if SECONDS_MS
-  /* Windows of the same work back to back until SECONDS_MS have passed,
-     the team in step at each window's ends: each window's rate, then the
-     whole run's and its seconds. */
   enum { kMostWindows = 100000 };
   static double seconds[kMostWindows];
   int windows = 0, more = 1;
@@ -68,7 +64,8 @@ int main(void) {
         double now = omp_get_wtime();
         seconds[w] = now - seconds[w];
         windows = w + 1;
-        more = now - whole < SECONDS_MS / 1000.0 && windows < kMostWindows;
+        more = windows < kMostWindows &&
+               (windows < MIN_WINDOWS || now - whole < SECONDS_MS / 1000.0);
       }
     }
     for (int j = 0; j < 12; ++j) sink += a[j][0];
@@ -80,37 +77,15 @@ int main(void) {
   printf("%.1f %.2f\n", flops * windows / whole / 1e9, whole);
   if (sink == 42) puts("");
   return 0;
-#else
-  double best = 0;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    double start = omp_get_wtime();
-    float sink = 0;
-#pragma omp parallel reduction(+ : sink)
-    {
-      v a[12], x, y;
-      for (int i = 0; i < FLOATS; ++i) { x[i] = 0.999999f; y[i] = 1e-7f; }
-      for (int j = 0; j < 12; ++j) a[j] = x * (float)j;
-      for (long i = 0; i < iterations; ++i)
-        for (int j = 0; j < 12; ++j)
-          a[j] = a[j] * x + y;
-      for (int j = 0; j < 12; ++j) sink += a[j][0];
-    }
-    double seconds = omp_get_wtime() - start;
-    double gflops = 2.0 * 12 * FLOATS * iterations * omp_get_max_threads() / seconds / 1e9;
-    if (gflops > best) best = gflops;
-    if (sink == 42) puts("");
-  }
-  printf("%.1f\n", best);
-  return 0;
-#endif
 }
 """
 
 
-def _fma_run(threads, isa, floats, seconds=0.0):
-    """The FMA program's output lines (see _FMA_LOOP), built for `isa` to
-    run windows for `seconds` (0: the best of three), run on `threads`
-    threads; None without a C compiler or when it fails."""
+def fma_windows(threads, isa, floats, seconds=0.0, least=1):
+    """(GFLOP/s over the whole run, its seconds, each window's GFLOP/s) of
+    _FMA_LOOP built for `isa`, run on `threads` threads for at least
+    `least` windows and `seconds`; None without a C compiler with OpenMP,
+    or when the loop fails."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if not compiler:
         return None
@@ -120,36 +95,25 @@ def _fma_run(threads, isa, floats, seconds=0.0):
         with open(source, "w") as f:
             f.write(_FMA_LOOP)
         build = subprocess.run([compiler, "-O3", "-fopenmp", "-DFLOATS=%d" % floats,
-                                "-DSECONDS_MS=%d" % (max(1, round(seconds * 1000))
-                                                     if seconds else 0)]
+                                "-DMIN_WINDOWS=%d" % least,
+                                "-DSECONDS_MS=%d" % round(seconds * 1000)]
                                + flags + [source, "-o", binary], capture_output=True)
         if build.returncode:
             return None
         run = subprocess.run([binary], capture_output=True, text=True,
                              env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
-        lines = run.stdout.split("\n")[:-1]
-        return lines if run.returncode == 0 and lines else None
+    lines = run.stdout.split()
+    if run.returncode or len(lines) < 3:
+        return None
+    rates = [float(x) for x in lines]
+    return rates[-2], rates[-1], rates[:-2]
 
 
 def measured_peak(threads, isa, floats):
-    """GFLOP/s of vector FMAs on `threads` threads, or None without a C
-    compiler."""
-    lines = _fma_run(threads, isa, floats)
-    try:
-        return float(lines[0])
-    except (TypeError, ValueError):
-        return None
-
-
-def sustained(threads, isa, floats, seconds):
-    """(GFLOP/s over the whole run, its seconds, the windows' GFLOP/s in
-    order) of FMAs in windows of measured_peak's work until `seconds`
-    have passed, on `threads` threads; None without a C compiler."""
-    lines = _fma_run(threads, isa, floats, seconds)
-    if not lines:
-        return None
-    rate, whole = (float(x) for x in lines[-1].split())
-    return rate, whole, [float(x) for x in lines[:-1]]
+    """GFLOP/s of vector FMAs on `threads` threads, the fastest of three
+    windows, or None without a C compiler."""
+    run = fma_windows(threads, isa, floats, least=3)
+    return max(run[2]) if run else None
 
 
 def _cpuinfo():
@@ -219,9 +183,10 @@ def main():
     print(line(args.threads, info))
     if not args.seconds:
         return
-    run = sustained(info["cores"], info["isa"], info["floats"], args.seconds)
+    run = fma_windows(info["cores"], info["isa"], info["floats"], args.seconds)
     if not run:
-        sys.exit("%s: no C compiler with OpenMP to build the FMA loop" % name)
+        sys.exit("%s: the FMA loop did not build or run (it needs a C compiler "
+                 "with OpenMP)" % name)
     rate, whole, windows = run
     print("sustained: %.0f GFLOP/s over %.2f s (%.0f%% of the peak above); "
           "%d window(s): slowest %.0f, median %.0f, fastest %.0f GFLOP/s"
