@@ -28,8 +28,9 @@ three ratios: tfc's threads over one thread, the copies side by side over
 one process's threads (above 1: the cores would give more to independent
 work than to threads inside each node), and TensorFlow's inter-op threads
 over one (what running nodes at once gives TensorFlow on this model). The
-program is compiled from the frozen graph with --tfc first. Needs tensorflow-cpu==2.21.0 and numpy for
-the TensorFlow rows; tfc itself never does.
+program is compiled from the frozen graph with --tfc first. Needs
+tensorflow-cpu==2.21.0 and numpy for the TensorFlow rows; tfc itself
+never does.
 """
 
 import argparse
