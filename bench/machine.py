@@ -84,9 +84,11 @@ int main(void) {
 def fma_windows(threads, isa, floats, seconds=0.0, least=1):
     """(GFLOP/s over the whole run, its seconds, each window's GFLOP/s) of
     _FMA_LOOP built for `isa`, run on `threads` threads for at least
-    `least` windows and `seconds`; None without a C compiler with OpenMP,
-    or when the loop fails."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
+    `least` windows and `seconds`; None without a C compiler with OpenMP
+    ($CC where set, else cc or gcc), or when the loop fails."""
+    wanted = os.environ.get("CC")
+    compiler = (shutil.which(wanted) if wanted
+                else shutil.which("cc") or shutil.which("gcc"))
     if not compiler:
         return None
     flags = {"AVX-512": ["-mavx512f", "-mfma"], "AVX2": ["-mavx2", "-mfma"]}.get(isa, [])
@@ -130,7 +132,7 @@ def describe(threads):
     GFLOP/s of `threads` cores (cores x floats per vector x 2 (an FMA is
     two flops) x 2 FMA units per core (AMD Zen, Intel's server cores) x
     clock) and the measured one (peak_gflops; the nominal one without a
-    C compiler)."""
+    C compiler with OpenMP, peak_measured then False)."""
     text = _cpuinfo()
     model, flags, mhz = platform.processor() or "unknown", set(), []
     for line in text.splitlines():
@@ -157,17 +159,23 @@ def describe(threads):
     measured = measured_peak(cores, isa, floats)
     return {"model": model, "isa": isa, "floats": floats, "ghz": ghz,
             "cores": cores, "nominal_gflops": nominal,
-            "peak_gflops": measured or nominal}
+            "peak_gflops": measured or nominal,
+            "peak_measured": bool(measured)}
 
 
 def line(threads, info=None):
     """One line for a benchmark's header."""
     m = info or describe(threads)
-    return ("machine: %s, %s, %d core(s); peak %.0f GFLOP/s measured (vector "
-            "FMAs on every core), %.0f by cores x %d floats x 2 flops per FMA "
-            "x 2 FMA units x the reported %.2f GHz"
-            % (m["model"], m["isa"], m["cores"], m["peak_gflops"],
-               m["nominal_gflops"], m["floats"], m["ghz"]))
+    # The rates benchmarks give as a fraction of the peak are of this one:
+    # say which it is.
+    peak = ("peak %.0f GFLOP/s measured (vector FMAs on every core)"
+            % m["peak_gflops"] if m["peak_measured"] else
+            "peak not measured (no C compiler with OpenMP to build the FMA "
+            "loop): the nominal one")
+    return ("machine: %s, %s, %d core(s); %s, %.0f by cores x %d floats x 2 "
+            "flops per FMA x 2 FMA units x the reported %.2f GHz"
+            % (m["model"], m["isa"], m["cores"], peak, m["nominal_gflops"],
+               m["floats"], m["ghz"]))
 
 
 def main():
