@@ -10,7 +10,8 @@
                         ResNet50V2 to NASNetMobile; --models
                         large-applications: the 18 larger members of those
                         families, EfficientNetB2 to NASNetLarge, hours at
-                        batch 32; --models all: every one)
+                        batch 32; --models all: every one; groups and
+                        models mix: --models applications,resnet50)
                         [--batches 1,32] [--threads 2] [--rounds 3]
                         [--tfc build/bin/tfc] [--work DIR]
                         [--runners session,function|session|function]
@@ -189,8 +190,9 @@ def main():
     runners = args.runners.split(",")
 
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
-    models = (catalog.names(args.models)
-              if args.models in catalog.GROUPS + ("all",) else args.models)
+    # Groups and models, in any mix: each group's models in its place.
+    models = ",".join(catalog.names(m) if m in catalog.GROUPS + ("all",) else m
+                      for m in args.models.split(","))
     unknown = [m for m in models.split(",") if m not in catalog.BY_NAME]
     if unknown:
         sys.exit("run.py: --models: unknown model %s (see bench/catalog.py)" % unknown[0])
