@@ -190,9 +190,11 @@ def main():
     runners = args.runners.split(",")
 
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
-    # Groups and models, in any mix: each group's models in its place.
-    models = ",".join(catalog.names(m) if m in catalog.GROUPS + ("all",) else m
-                      for m in args.models.split(","))
+    # Groups and models, in any mix: each group's models in its place,
+    # each model once (where first named).
+    named = ",".join(catalog.names(m) if m in catalog.GROUPS + ("all",) else m
+                     for m in args.models.split(","))
+    models = ",".join(dict.fromkeys(named.split(",")))
     unknown = [m for m in models.split(",") if m not in catalog.BY_NAME]
     if unknown:
         sys.exit("run.py: --models: unknown model %s (see bench/catalog.py)" % unknown[0])
