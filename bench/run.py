@@ -192,14 +192,15 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="tfc-bench-")
     # Groups and models, in any mix: each group's models in its place,
     # each model once (where first named).
-    named = ",".join(catalog.names(m) if m in catalog.GROUPS + ("all",) else m
-                     for m in args.models.split(","))
-    models = ",".join(dict.fromkeys(named.split(",")))
-    unknown = [m for m in models.split(",") if m not in catalog.BY_NAME]
+    groups = catalog.GROUPS + ("all",)
+    models = list(dict.fromkeys(
+        name for m in args.models.split(",")
+        for name in (catalog.names(m).split(",") if m in groups else [m])))
+    unknown = [m for m in models if m not in catalog.BY_NAME]
     if unknown:
         sys.exit("run.py: --models: unknown model %s (see bench/catalog.py)" % unknown[0])
     rows, failures = [], []
-    for model in models.split(","):
+    for model in models:
         for batch in map(int, args.batches.split(",")):
             d = os.path.join(work, "%s_b%d" % (model, batch))
             try:
