@@ -60,8 +60,25 @@ tfc_runtime *runtimeWithThreads(int32_t threads) {
 class KernelTest : public ::testing::TestWithParam<int> {
 protected:
   void SetUp() override { runtime = runtimeWithThreads(GetParam()); }
-  void TearDown() override { tfc_runtime_destroy(runtime); }
+  void TearDown() override {
+    tfc_runtime_destroy(runtime);
+    if (three)
+      tfc_runtime_destroy(three);
+  }
+  /// The fixture's runtime and, with two threads, one of three too: its
+  /// threads' shares of a loop end elsewhere, and on two cores a thread
+  /// done early takes over chunks of another's share (Parallel.h), which
+  /// a kernel that carries rows from one chunk of a thread to its next
+  /// must notice.
+  std::vector<tfc_runtime *> runtimesWithThree() {
+    if (GetParam() != 2)
+      return {runtime};
+    if (!three)
+      three = runtimeWithThreads(3);
+    return {runtime, three};
+  }
   tfc_runtime *runtime = nullptr;
+  tfc_runtime *three = nullptr;
 };
 
 TEST_P(KernelTest, MatMulMatchesReference) {
@@ -949,57 +966,76 @@ TEST_P(KernelTest, DepthwisePointwiseWithMaxPoolMatchesReference) {
       {1, 147, 20, 64, 32, 3, 2, 1, 1, 74, 10}};
   static std::vector<std::unique_ptr<tfc_depthwise_pointwise_params>> sites;
   unsigned seed = 900;
-  for (const Shape &s : shapes)
-    for (int64_t inputActivation : {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
-      int64_t oh = s.h, ow = s.w; // 3x3 depthwise, stride 1, padded 1
-      tfc_depthwise_pointwise_params params = {
-          s.n, s.h, s.w, s.c, 3, 3, oh, ow, 1, 1, 1, 1, inputActivation,
-          /*depthwise_bias=*/0, TFC_ACTIVATION_NONE, s.outC,
-          /*pointwise_bias=*/1, TFC_ACTIVATION_NONE, /*residual=*/0};
-      params.pool_kh = params.pool_kw = s.poolK;
-      params.pool_stride_h = params.pool_stride_w = s.poolStride;
-      params.pool_pad_top = s.poolPadTop;
-      params.pool_pad_left = s.poolPadLeft;
-      params.pool_oh = s.poolOh;
-      params.pool_ow = s.poolOw;
-      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(params));
-      std::vector<float> depthwise = randomVector(9 * s.c, ++seed);
-      std::vector<float> pointwise = randomVector(s.c * s.outC, ++seed);
-      for (int call = 0; call < 2; ++call) {
-        std::vector<float> bias = randomVector(s.outC, ++seed);
-        // The kernel applies the input's activation as it reads.
-        std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
-        std::vector<float> activated(in.size());
-        for (size_t i = 0; i < in.size(); ++i)
-          activated[i] = activate(in[i], inputActivation);
-        std::vector<float> middle(s.n * oh * ow * s.c);
-        tfc::reference::conv2d(activated.data(), depthwise.data(),
-                               middle.data(), s.n, s.h, s.w, s.c, 3, 3, s.c,
-                               oh, ow, 1, 1, 1, 1, 1, 1, /*multiplier=*/1);
-        std::vector<float> unpooled(s.n * oh * ow * s.outC);
-        tfc::reference::conv2d(middle.data(), pointwise.data(),
-                               unpooled.data(), s.n, oh, ow, s.c, 1, 1, s.outC,
-                               oh, ow, 1, 1, 1, 1, 0, 0);
-        for (size_t i = 0; i < unpooled.size(); ++i)
-          unpooled[i] += bias[i % s.outC];
-        std::vector<float> want(s.n * s.poolOh * s.poolOw * s.outC);
-        tfc::reference::pool2d(true, unpooled.data(), want.data(), s.n, oh, ow,
-                               s.outC, s.poolK, s.poolK, s.poolOh, s.poolOw,
-                               s.poolStride, s.poolStride, s.poolPadTop,
-                               s.poolPadLeft);
-        std::vector<float> got(want.size(), 42.f);
-        tfc_cpu_depthwise_pointwise_f32(runtime, in.data(), depthwise.data(),
-                                        nullptr, pointwise.data(), bias.data(),
-                                        nullptr, got.data(), sites.back().get());
-        float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9)));
-        for (size_t i = 0; i < want.size(); ++i)
-          ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
-              << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
-              << " out_c=" << s.outC << " pool " << s.poolK << "/"
-              << s.poolStride << " input activation " << inputActivation
-              << " call " << call << " at " << i;
+  for (tfc_runtime *threads : runtimesWithThree())
+    for (const Shape &s : shapes)
+      for (int64_t inputActivation :
+           {TFC_ACTIVATION_NONE, TFC_ACTIVATION_RELU}) {
+        int64_t oh = s.h, ow = s.w; // 3x3 depthwise, stride 1, padded 1
+        tfc_depthwise_pointwise_params params = {s.n,
+                                                 s.h,
+                                                 s.w,
+                                                 s.c,
+                                                 3,
+                                                 3,
+                                                 oh,
+                                                 ow,
+                                                 1,
+                                                 1,
+                                                 1,
+                                                 1,
+                                                 inputActivation,
+                                                 /*depthwise_bias=*/0,
+                                                 TFC_ACTIVATION_NONE,
+                                                 s.outC,
+                                                 /*pointwise_bias=*/1,
+                                                 TFC_ACTIVATION_NONE,
+                                                 /*residual=*/0};
+        params.pool_kh = params.pool_kw = s.poolK;
+        params.pool_stride_h = params.pool_stride_w = s.poolStride;
+        params.pool_pad_top = s.poolPadTop;
+        params.pool_pad_left = s.poolPadLeft;
+        params.pool_oh = s.poolOh;
+        params.pool_ow = s.poolOw;
+        sites.push_back(
+            std::make_unique<tfc_depthwise_pointwise_params>(params));
+        std::vector<float> depthwise = randomVector(9 * s.c, ++seed);
+        std::vector<float> pointwise = randomVector(s.c * s.outC, ++seed);
+        for (int call = 0; call < 2; ++call) {
+          std::vector<float> bias = randomVector(s.outC, ++seed);
+          // The kernel applies the input's activation as it reads.
+          std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+          std::vector<float> activated(in.size());
+          for (size_t i = 0; i < in.size(); ++i)
+            activated[i] = activate(in[i], inputActivation);
+          std::vector<float> middle(s.n * oh * ow * s.c);
+          tfc::reference::conv2d(activated.data(), depthwise.data(),
+                                 middle.data(), s.n, s.h, s.w, s.c, 3, 3, s.c,
+                                 oh, ow, 1, 1, 1, 1, 1, 1, /*multiplier=*/1);
+          std::vector<float> unpooled(s.n * oh * ow * s.outC);
+          tfc::reference::conv2d(middle.data(), pointwise.data(),
+                                 unpooled.data(), s.n, oh, ow, s.c, 1, 1,
+                                 s.outC, oh, ow, 1, 1, 1, 1, 0, 0);
+          for (size_t i = 0; i < unpooled.size(); ++i)
+            unpooled[i] += bias[i % s.outC];
+          std::vector<float> want(s.n * s.poolOh * s.poolOw * s.outC);
+          tfc::reference::pool2d(true, unpooled.data(), want.data(), s.n, oh,
+                                 ow, s.outC, s.poolK, s.poolK, s.poolOh,
+                                 s.poolOw, s.poolStride, s.poolStride,
+                                 s.poolPadTop, s.poolPadLeft);
+          std::vector<float> got(want.size(), 42.f);
+          tfc_cpu_depthwise_pointwise_f32(
+              threads, in.data(), depthwise.data(), nullptr, pointwise.data(),
+              bias.data(), nullptr, got.data(), sites.back().get());
+          float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9)));
+          for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
+                << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+                << " out_c=" << s.outC << " pool " << s.poolK << "/"
+                << s.poolStride << " input activation " << inputActivation
+                << " threads " << (threads == runtime ? GetParam() : 3)
+                << " call " << call << " at " << i;
+        }
       }
-    }
 }
 
 /// Two separable convolutions in one call, the second reading the first's
@@ -1052,109 +1088,114 @@ TEST_P(KernelTest, SeparablePairMatchesReference) {
                             p.pointwise_activation);
         return out;
       };
-  for (const Shape &s : shapes)
-    for (int64_t residual = 0; residual < (s.pool ? 1 : 2); ++residual) {
-      ++variant;
-      // 3x3 windows, SAME: at stride 2 the padding before is 0 on even
-      // sizes (TensorFlow's), 1 on odd ones.
-      int64_t oh1 = (s.h + s.stride - 1) / s.stride;
-      int64_t ow1 = (s.w + s.stride - 1) / s.stride;
-      int64_t padTop = s.stride == 1 ? 1 : (s.h % 2 ? 1 : 0);
-      int64_t padLeft = s.stride == 1 ? 1 : (s.w % 2 ? 1 : 0);
-      tfc_depthwise_pointwise_params first = {
-          s.n,
-          s.h,
-          s.w,
-          s.c,
-          3,
-          3,
-          oh1,
-          ow1,
-          s.stride,
-          s.stride,
-          padTop,
-          padLeft,
-          variant % 2 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
-          /*depthwise_bias=*/1,
-          TFC_ACTIVATION_NONE,
-          s.middle,
-          /*pointwise_bias=*/1,
-          variant % 3 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
-          /*residual=*/0};
-      tfc_depthwise_pointwise_params second = {s.n,
-                                               oh1,
-                                               ow1,
-                                               s.middle,
-                                               3,
-                                               3,
-                                               oh1,
-                                               ow1,
-                                               1,
-                                               1,
-                                               1,
-                                               1,
-                                               TFC_ACTIVATION_NONE,
-                                               /*depthwise_bias=*/1,
-                                               TFC_ACTIVATION_NONE,
-                                               s.outC,
-                                               /*pointwise_bias=*/1,
-                                               TFC_ACTIVATION_NONE,
-                                               residual};
-      if (s.pool) { // 3x3 at stride 2, SAME
-        second.pool_kh = second.pool_kw = 3;
-        second.pool_stride_h = second.pool_stride_w = 2;
-        second.pool_pad_top = oh1 % 2 ? 1 : 0;
-        second.pool_pad_left = ow1 % 2 ? 1 : 0;
-        second.pool_oh = (oh1 + 1) / 2;
-        second.pool_ow = (ow1 + 1) / 2;
-      }
-      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(first));
-      const tfc_depthwise_pointwise_params *firstSite = sites.back().get();
-      sites.push_back(std::make_unique<tfc_depthwise_pointwise_params>(second));
-      const tfc_depthwise_pointwise_params *secondSite = sites.back().get();
-      std::vector<float> depthwise1 = randomVector(9 * s.c, ++seed);
-      std::vector<float> pointwise1 = randomVector(s.c * s.middle, ++seed);
-      std::vector<float> depthwise2 = randomVector(9 * s.middle, ++seed);
-      std::vector<float> pointwise2 = randomVector(s.middle * s.outC, ++seed);
-      for (int call = 0; call < 2; ++call) {
-        std::vector<float> bias1 = randomVector(s.c, ++seed);
-        std::vector<float> bias2 = randomVector(s.middle, ++seed);
-        std::vector<float> bias3 = randomVector(s.middle, ++seed);
-        std::vector<float> bias4 = randomVector(s.outC, ++seed);
-        std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
-        std::vector<float> added =
-            randomVector(s.n * oh1 * ow1 * s.outC, ++seed);
-        std::vector<float> middle =
-            group(in, first, depthwise1, bias1, pointwise1, bias2, nullptr);
-        std::vector<float> want =
-            group(middle, second, depthwise2, bias3, pointwise2, bias4,
-                  residual ? added.data() : nullptr);
-        if (s.pool) {
-          std::vector<float> pooled(s.n * second.pool_oh * second.pool_ow *
-                                    s.outC);
-          tfc::reference::pool2d(true, want.data(), pooled.data(), s.n, oh1,
-                                 ow1, s.outC, 3, 3, second.pool_oh,
-                                 second.pool_ow, 2, 2, second.pool_pad_top,
-                                 second.pool_pad_left);
-          want = std::move(pooled);
+  for (tfc_runtime *threads : runtimesWithThree())
+    for (const Shape &s : shapes)
+      for (int64_t residual = 0; residual < (s.pool ? 1 : 2); ++residual) {
+        ++variant;
+        // 3x3 windows, SAME: at stride 2 the padding before is 0 on even
+        // sizes (TensorFlow's), 1 on odd ones.
+        int64_t oh1 = (s.h + s.stride - 1) / s.stride;
+        int64_t ow1 = (s.w + s.stride - 1) / s.stride;
+        int64_t padTop = s.stride == 1 ? 1 : (s.h % 2 ? 1 : 0);
+        int64_t padLeft = s.stride == 1 ? 1 : (s.w % 2 ? 1 : 0);
+        tfc_depthwise_pointwise_params first = {
+            s.n,
+            s.h,
+            s.w,
+            s.c,
+            3,
+            3,
+            oh1,
+            ow1,
+            s.stride,
+            s.stride,
+            padTop,
+            padLeft,
+            variant % 2 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
+            /*depthwise_bias=*/1,
+            TFC_ACTIVATION_NONE,
+            s.middle,
+            /*pointwise_bias=*/1,
+            variant % 3 ? TFC_ACTIVATION_RELU : TFC_ACTIVATION_NONE,
+            /*residual=*/0};
+        tfc_depthwise_pointwise_params second = {s.n,
+                                                 oh1,
+                                                 ow1,
+                                                 s.middle,
+                                                 3,
+                                                 3,
+                                                 oh1,
+                                                 ow1,
+                                                 1,
+                                                 1,
+                                                 1,
+                                                 1,
+                                                 TFC_ACTIVATION_NONE,
+                                                 /*depthwise_bias=*/1,
+                                                 TFC_ACTIVATION_NONE,
+                                                 s.outC,
+                                                 /*pointwise_bias=*/1,
+                                                 TFC_ACTIVATION_NONE,
+                                                 residual};
+        if (s.pool) { // 3x3 at stride 2, SAME
+          second.pool_kh = second.pool_kw = 3;
+          second.pool_stride_h = second.pool_stride_w = 2;
+          second.pool_pad_top = oh1 % 2 ? 1 : 0;
+          second.pool_pad_left = ow1 % 2 ? 1 : 0;
+          second.pool_oh = (oh1 + 1) / 2;
+          second.pool_ow = (ow1 + 1) / 2;
         }
-        std::vector<float> got(want.size(), 42.f);
-        tfc_cpu_separable_pair_f32(
-            runtime, in.data(), depthwise1.data(), bias1.data(),
-            pointwise1.data(), bias2.data(), depthwise2.data(), bias3.data(),
-            pointwise2.data(), bias4.data(), residual ? added.data() : nullptr,
-            got.data(), firstSite, secondSite);
-        // Two groups' rounding, the first's carried through the second.
-        float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9))) *
-                      (1 + std::sqrt(float(s.middle * 9)));
-        for (size_t i = 0; i < want.size(); ++i)
-          ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
-              << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
-              << " middle=" << s.middle << " out_c=" << s.outC << " stride "
-              << s.stride << " pool " << s.pool << " residual " << residual
-              << " call " << call << " at " << i;
+        sites.push_back(
+            std::make_unique<tfc_depthwise_pointwise_params>(first));
+        const tfc_depthwise_pointwise_params *firstSite = sites.back().get();
+        sites.push_back(
+            std::make_unique<tfc_depthwise_pointwise_params>(second));
+        const tfc_depthwise_pointwise_params *secondSite = sites.back().get();
+        std::vector<float> depthwise1 = randomVector(9 * s.c, ++seed);
+        std::vector<float> pointwise1 = randomVector(s.c * s.middle, ++seed);
+        std::vector<float> depthwise2 = randomVector(9 * s.middle, ++seed);
+        std::vector<float> pointwise2 = randomVector(s.middle * s.outC, ++seed);
+        for (int call = 0; call < 2; ++call) {
+          std::vector<float> bias1 = randomVector(s.c, ++seed);
+          std::vector<float> bias2 = randomVector(s.middle, ++seed);
+          std::vector<float> bias3 = randomVector(s.middle, ++seed);
+          std::vector<float> bias4 = randomVector(s.outC, ++seed);
+          std::vector<float> in = randomVector(s.n * s.h * s.w * s.c, ++seed);
+          std::vector<float> added =
+              randomVector(s.n * oh1 * ow1 * s.outC, ++seed);
+          std::vector<float> middle =
+              group(in, first, depthwise1, bias1, pointwise1, bias2, nullptr);
+          std::vector<float> want =
+              group(middle, second, depthwise2, bias3, pointwise2, bias4,
+                    residual ? added.data() : nullptr);
+          if (s.pool) {
+            std::vector<float> pooled(s.n * second.pool_oh * second.pool_ow *
+                                      s.outC);
+            tfc::reference::pool2d(true, want.data(), pooled.data(), s.n, oh1,
+                                   ow1, s.outC, 3, 3, second.pool_oh,
+                                   second.pool_ow, 2, 2, second.pool_pad_top,
+                                   second.pool_pad_left);
+            want = std::move(pooled);
+          }
+          std::vector<float> got(want.size(), 42.f);
+          tfc_cpu_separable_pair_f32(
+              threads, in.data(), depthwise1.data(), bias1.data(),
+              pointwise1.data(), bias2.data(), depthwise2.data(), bias3.data(),
+              pointwise2.data(), bias4.data(),
+              residual ? added.data() : nullptr, got.data(), firstSite,
+              secondSite);
+          // Two groups' rounding, the first's carried through the second.
+          float scale = 2e-5f * (1 + std::sqrt(float(s.c * 9))) *
+                        (1 + std::sqrt(float(s.middle * 9)));
+          for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_NEAR(got[i], want[i], scale * (1 + std::abs(want[i])))
+                << "n=" << s.n << " h=" << s.h << " w=" << s.w << " c=" << s.c
+                << " middle=" << s.middle << " out_c=" << s.outC << " stride "
+                << s.stride << " pool " << s.pool << " residual " << residual
+                << " threads " << (threads == runtime ? GetParam() : 3)
+                << " call " << call << " at " << i;
+        }
       }
-    }
 }
 
 /// Swish after a convolution whose images' outputs pass the kernel's 8 MiB

@@ -60,6 +60,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <omp.h>
@@ -509,15 +510,50 @@ bool hasProducts(const Params &p, const Site &site) {
   return p.pool_kh > 0 ? !site.byRows.empty() : bool(site.whole);
 }
 
+/// What each thread of a group's parallel loop keeps across the chunks it
+/// runs (Parallel.h hands a thread its share in chunks, in order): its
+/// source of input rows and, with a pooling, the group rows it holds, so
+/// that a chunk's first band takes the rows it shares with the band before
+/// from them, as within a chunk. Made afresh per chunk, they cost a pair
+/// of Xception's block 3 at batch 1 (74 x 74, two threads, 16 chunks) its
+/// first group's rows twice over: 5.3 ms a call where one thread takes
+/// 7.5, and 4.2 with them kept.
+template <typename Source> class ThreadState {
+public:
+  template <typename MakeSource>
+  ThreadState(int64_t threads, MakeSource makeSource)
+      : slots(std::max<int64_t>(threads, 1)), makeSource(makeSource) {}
+
+  /// The calling thread's state (the loop's threads are numbered below
+  /// the runtime's count; a loop run inline has one caller).
+  struct Slot {
+    std::unique_ptr<Source> source;
+    std::unique_ptr<GroupRows<Source>> held;
+  };
+  Slot &mine() {
+    Slot &slot =
+        slots[std::min<size_t>(omp_get_thread_num(), slots.size() - 1)];
+    if (!slot.source)
+      slot.source = makeSource();
+    return slot;
+  }
+
+private:
+  std::vector<Slot> slots;
+  std::function<std::unique_ptr<Source>()> makeSource;
+};
+
 /// A group's bands on the runtime's threads, each thread's consecutive,
-/// their input rows from the source withSource(body) makes for the
-/// thread and passes to `body`; `sourceFlops` is what the source spends
-/// on each input row it gives (a first group's rows, for a pair).
-template <typename WithSource>
+/// their input rows from the source makeSource() makes for each thread;
+/// `sourceFlops` is what the source spends on each input row it gives (a
+/// first group's rows, for a pair).
+template <typename MakeSource>
 void runBands(tfc_runtime *runtime, const Call &call, double sourceFlops,
-              WithSource withSource) {
+              MakeSource makeSource) {
+  using Source = typename std::invoke_result_t<MakeSource>::element_type;
   const Params &p = call.p;
   const Site &site = call.site;
+  ThreadState<Source> states(runtime->threads, makeSource);
   if (p.pool_kh > 0) {
     double rows = double(site.pooledBandRows) * p.pool_stride_h;
     tfc::parallelFor(
@@ -527,14 +563,15 @@ void runBands(tfc_runtime *runtime, const Call &call, double sourceFlops,
                             rows * (p.ow * p.c * (p.kh * p.kw + p.out_c) +
                                     sourceFlops * p.stride_h)),
         [&](int64_t first, int64_t last) {
-          withSource([&](auto &source) {
+          auto &state = states.mine();
+          if (!state.held) {
             thread_local std::vector<float> rows, depthwise;
-            GroupRows<std::remove_reference_t<decltype(source)>> held{
-                call, source, rows, depthwise};
-            for (int64_t unit = first; unit < last; ++unit)
-              runPooledBand(held, unit / site.pooledBands,
-                            unit % site.pooledBands);
-          });
+            state.held.reset(
+                new GroupRows<Source>{call, *state.source, rows, depthwise});
+          }
+          for (int64_t unit = first; unit < last; ++unit)
+            runPooledBand(*state.held, unit / site.pooledBands,
+                          unit % site.pooledBands);
         });
     return;
   }
@@ -546,10 +583,9 @@ void runBands(tfc_runtime *runtime, const Call &call, double sourceFlops,
                           bandFlops / 2 +
                               sourceFlops * site.bandRows * p.stride_h),
       [&](int64_t first, int64_t last) {
-        withSource([&](auto &source) {
-          for (int64_t unit = first; unit < last; ++unit)
-            runBand(call, source, unit / site.bands, unit % site.bands);
-        });
+        Source &source = *states.mine().source;
+        for (int64_t unit = first; unit < last; ++unit)
+          runBand(call, source, unit / site.bands, unit % site.bands);
       });
 }
 
@@ -574,10 +610,8 @@ extern "C" void tfc_cpu_depthwise_pointwise_f32(
     runInTwoPasses(runtime, call, pointwiseFilter);
     return;
   }
-  runBands(runtime, call, 0.0, [&](auto body) {
-    RowsInMemory source{call};
-    body(source);
-  });
+  runBands(runtime, call, 0.0,
+           [&] { return std::make_unique<RowsInMemory>(RowsInMemory{call}); });
 }
 
 namespace {
@@ -591,6 +625,28 @@ constexpr int64_t kPixelsAhead = 294;
 struct PairSite {
   std::unique_ptr<Site> first, second;
   int64_t ahead = 0; // The fewest rows of the first group made at once.
+};
+
+/// A pair's second group's source of input rows: the first group's rows,
+/// made from the pair's input as they are asked for, in buffers of the
+/// thread that makes it (kept from call to call).
+struct PairSource {
+  PairSource(const Call &first, int64_t ahead)
+      : input{first}, produced{first, input, buffers().rows,
+                               buffers().depthwise, ahead} {}
+  void hold(int64_t b, int64_t from, int64_t to) { produced.hold(b, from, to); }
+  const float *row(int64_t b, int64_t y) const { return produced.row(b, y); }
+
+private:
+  struct Buffers {
+    std::vector<float> rows, depthwise;
+  };
+  static Buffers &buffers() {
+    thread_local Buffers made;
+    return made;
+  }
+  RowsInMemory input;
+  GroupRows<RowsInMemory> produced;
 };
 
 } // namespace
@@ -641,11 +697,6 @@ extern "C" void tfc_cpu_separable_pair_f32(
                          secondPointwiseBias, residual, out);
   // Each thread makes the first group's rows its bands read, on demand.
   double firstRowFlops = 2.0 * p1.ow * p1.c * (p1.kh * p1.kw + p1.out_c);
-  runBands(runtime, second, firstRowFlops, [&](auto body) {
-    thread_local std::vector<float> rows, depthwise;
-    RowsInMemory input{first};
-    GroupRows<RowsInMemory> produced{first, input, rows, depthwise,
-                                     site->ahead};
-    body(produced);
-  });
+  runBands(runtime, second, firstRowFlops,
+           [&] { return std::make_unique<PairSource>(first, site->ahead); });
 }
