@@ -2155,6 +2155,37 @@ TEST(RuntimeTest, ScatterRowsCopiesRowsOfAnyElementType) {
   tfc_runtime_destroy(runtime);
 }
 
+TEST(RuntimeTest, ScatterAndGatherRowsOfManySlicesOnTwoThreads) {
+  // Rows of images (a batch's micro-batches) are copied in slices of
+  // their bytes, each thread its own slices of every row: rows of a size
+  // no slice divides, duplicate indices (the last one's row wins in every
+  // slice) and a gather of the rows back.
+  tfc_runtime *runtime = runtimeWithThreads(2);
+  const int64_t rows = 5, rowFloats = 70001, count = 4;
+  std::vector<float> tensor(rows * rowFloats), updates(count * rowFloats);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    tensor[i] = -float(i);
+  for (size_t i = 0; i < updates.size(); ++i)
+    updates[i] = float(i) + 0.5f;
+  const std::vector<int32_t> indices = {4, 1, 4, 2};
+  std::vector<float> want = tensor;
+  for (int64_t i = 0; i < count; ++i)
+    std::copy_n(updates.begin() + i * rowFloats, rowFloats,
+                want.begin() + indices[i] * rowFloats);
+  tfc_cpu_scatter_rows(runtime, tensor.data(), indices.data(), updates.data(),
+                       "scatter", rows, rowFloats * 4, count,
+                       /*index_bytes=*/4);
+  EXPECT_EQ(tensor, want);
+  std::vector<float> gathered(count * rowFloats), wantGathered;
+  for (int32_t r : indices)
+    wantGathered.insert(wantGathered.end(), want.begin() + r * rowFloats,
+                        want.begin() + (r + 1) * rowFloats);
+  tfc_cpu_gather_rows(runtime, tensor.data(), indices.data(), gathered.data(),
+                      "gather", rows, rowFloats * 4, count, /*index_bytes=*/4);
+  EXPECT_EQ(gathered, wantGathered);
+  tfc_runtime_destroy(runtime);
+}
+
 TEST(RuntimeDeathTest, ScatterRowsOutsideTheTensorStopsTheStep) {
   tfc_runtime *runtime = runtimeWithThreads(1);
   std::vector<float> tensor(4);

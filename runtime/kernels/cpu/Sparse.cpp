@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Parallel.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -40,22 +41,42 @@ void forEachIndexedRow(tfc_runtime *runtime, const void *indices, int64_t indexB
   }
 }
 
+/// The bytes of each row a unit of copyIndexedRows' parallel loop copies.
+constexpr int64_t kCopySliceBytes = 16 << 10;
+
 /// Copies rows between a [rows, ...] tensor and a block of `count` rows:
 /// the tensor's row indices[i] is the block's row i; a gather copies to the
-/// block, a scatter to the tensor.
+/// block, a scatter to the tensor. The indices are checked first; then
+/// each thread copies slices of the rows' bytes, every row's slice in
+/// index order, so that a scatter's duplicate indices leave the last
+/// row's bytes as they would one after the other. (The batch's
+/// micro-batches are gathered and scattered so, whole images a row: one
+/// thread's copies were 1-2% of NASNetMobile's step at batch 32.)
 void copyIndexedRows(tfc_runtime *runtime, char *tensor, char *block,
                      const void *indices, const char *node, int64_t rows,
                      int64_t rowBytes, int64_t count, int64_t indexBytes,
                      bool toTensor) {
   forEachIndexedRow(runtime, indices, indexBytes, count, rows, node, false,
-                    [&](int64_t r, int64_t i) {
-                      char *inTensor = tensor + r * rowBytes;
-                      char *inBlock = block + i * rowBytes;
-                      if (toTensor)
-                        std::memcpy(inTensor, inBlock, rowBytes);
-                      else
-                        std::memcpy(inBlock, inTensor, rowBytes);
-                    });
+                    [](int64_t, int64_t) {});
+  int64_t slices = (rowBytes + kCopySliceBytes - 1) / kCopySliceBytes;
+  double bytes = double(count) * rowBytes / std::max<int64_t>(slices, 1);
+  tfc::parallelFor(runtime, slices, Eigen::TensorOpCost(bytes, bytes, 0),
+                   [&](int64_t first, int64_t last) {
+                     int64_t from = first * kCopySliceBytes;
+                     int64_t size =
+                         std::min(last * kCopySliceBytes, rowBytes) - from;
+                     for (int64_t i = 0; i < count; ++i) {
+                       char *inTensor =
+                           tensor +
+                           tfc::rt::indexAt(indices, indexBytes, i) * rowBytes +
+                           from;
+                       char *inBlock = block + i * rowBytes + from;
+                       if (toTensor)
+                         std::memcpy(inTensor, inBlock, size);
+                       else
+                         std::memcpy(inBlock, inTensor, size);
+                     }
+                   });
 }
 
 } // namespace
