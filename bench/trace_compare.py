@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Where two or more builds of one model differ, op kind by op kind.
+"""Where two or more builds of one model differ, op kind by op kind, or
+one build on different thread counts.
 
     python bench/trace_compare.py PROGRAM[,PROGRAM...] --input NAME=FILE.npy...
-        [--runs 6] [--steps 5] [--threads 2]
+        [--runs 6] [--steps 5] [--threads 2[,T...]] [--nodes N]
 
 Runs each compiled program with `--trace` in turns, `--runs` times, and
 prints for each op kind (a trace event's `cat`: `Conv2D+AddV2+Relu` for a
@@ -13,6 +14,15 @@ moves by 10-40% between runs, which hides a change of a few percent; a
 node's fastest time over tens of steps moves far less, and alternating the
 programs exposes them to the same noise. tfc alone: the programs are old
 and new builds of the same model (compile it with each build's `tfc`).
+
+With several thread counts (`--threads 1,2`), each program runs on each,
+one column per program and count (`program@2`). Where a node's time on
+more threads is more than its time on fewer, scaled by the counts, time
+is lost to the split: a kernel whose threads wait or repeat work (a
+separable pair remade its rows for every chunk of its loop, and took 5.3
+ms on two threads where one thread took 7.5). With --nodes N, the N
+nodes whose time in the last column most exceeds the first's (scaled by
+their thread counts, if they differ) follow the table.
 """
 
 import argparse
@@ -62,7 +72,10 @@ def main():
                         help="NAME=FILE.npy, as the programs take (once per input)")
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", default="2",
+                        help="thread counts, comma-separated: each program runs on each")
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="list the N nodes the last column loses most time on")
     args = parser.parse_args()
     # By path: a bare name in this directory would be looked up on PATH.
     programs = [os.path.abspath(p) for p in args.programs.split(",")]
@@ -71,34 +84,63 @@ def main():
             sys.exit("trace_compare.py: %s: not an executable program" % program)
     if args.steps < 2:
         sys.exit("trace_compare.py: --steps must be at least 2 (the first is left out)")
-    fastest = {p: {} for p in programs}
+    if args.nodes < 0:
+        sys.exit("trace_compare.py: --nodes must be 0 or more")
+    try:
+        threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        threads = []
+    if not threads or min(threads) < 1:
+        sys.exit("trace_compare.py: --threads: %s is not a list of counts of at least 1"
+                 % args.threads)
+    columns = [(p, t) for p in programs for t in threads]
+    fastest = {c: {} for c in columns}
     kinds = {}
-    steps = {p: [] for p in programs}
+    steps = {c: [] for c in columns}
     with tempfile.TemporaryDirectory(prefix="tfc-trace-compare-") as work:
         for _ in range(args.runs):
-            for p in programs:
+            for c in columns:
                 out = os.path.join(work, "trace.json")
-                for duration, nodes in traced_steps(p, args.input, args.steps,
-                                                    args.threads, out):
-                    steps[p].append(duration)
+                for duration, nodes in traced_steps(c[0], args.input, args.steps,
+                                                    c[1], out):
+                    steps[c].append(duration)
                     for name, us in step_times(nodes).items():
-                        fastest[p][name] = min(fastest[p].get(name, us), us)
+                        fastest[c][name] = min(fastest[c].get(name, us), us)
                     for e in nodes:
                         kinds[e["name"]] = e.get("cat", "")
-    by_kind = {p: collections.defaultdict(float) for p in programs}
-    for p in programs:
-        for name, us in fastest[p].items():
-            by_kind[p][kinds[name]] += us
-    order = sorted(set(kinds.values()), key=lambda k: -max(by_kind[p][k] for p in programs))
-    labels = [os.path.basename(p)[:12] for p in programs]
-    print("%-36s" % "op kind (ms, fastest per node)" + "".join("%13s" % l for l in labels))
+    by_kind = {c: collections.defaultdict(float) for c in columns}
+    for c in columns:
+        for name, us in fastest[c].items():
+            by_kind[c][kinds[name]] += us
+    order = sorted(set(kinds.values()), key=lambda k: -max(by_kind[c][k] for c in columns))
+    labels = [os.path.basename(p)[:12] + ("@%d" % t if len(threads) > 1 else "")
+              for p, t in columns]
+    print("%-36s" % "op kind (ms, fastest per node)" + "".join("%15s" % l for l in labels))
     for kind in order:
-        print("%-36s" % kind[:36] + "".join("%13.2f" % (by_kind[p][kind] / 1000) for p in programs))
-    print("%-36s" % "sum" + "".join("%13.2f" % (sum(by_kind[p].values()) / 1000) for p in programs))
+        print("%-36s" % kind[:36] + "".join("%15.2f" % (by_kind[c][kind] / 1000) for c in columns))
+    print("%-36s" % "sum" + "".join("%15.2f" % (sum(by_kind[c].values()) / 1000) for c in columns))
     print("%-36s" % "step median / fastest" + "".join(
-        "%13s" % ("%.1f/%.1f" % (statistics.median(steps[p]) / 1000, min(steps[p]) / 1000))
-        for p in programs))
+        "%15s" % ("%.1f/%.1f" % (statistics.median(steps[c]) / 1000, min(steps[c]) / 1000))
+        for c in columns))
+    if args.nodes > 0 and len(columns) > 1:
+        print_losses(columns[0], columns[-1], labels[0], labels[-1], fastest, kinds, args.nodes)
 
+
+def print_losses(first, last, first_label, last_label, fastest, kinds, count):
+    """The `count` nodes whose time in column `last` most exceeds their time
+    in `first`, scaled by the columns' thread counts (first's time times
+    its threads over last's: what perfect scaling would give)."""
+    scale = first[1] / last[1]
+    losses = sorted(((fastest[last][n] - fastest[first][n] * scale, n)
+                     for n in fastest[first] if n in fastest[last]), reverse=True)
+    print()
+    against = first_label + (" x %d/%d" % (first[1], last[1]) if scale != 1 else "")
+    print("nodes losing most in %s against %s (ms):" % (last_label, against))
+    print("%9s %9s %9s  %-36s %s" % ("lost", first_label[-9:], last_label[-9:], "op kind", "node"))
+    for lost, name in losses[:count]:
+        print("%9.3f %9.3f %9.3f  %-36s %s" % (lost / 1000, fastest[first][name] / 1000,
+                                              fastest[last][name] / 1000,
+                                              kinds[name][:36], name))
 
 if __name__ == "__main__":
     main()
