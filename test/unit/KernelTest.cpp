@@ -1550,13 +1550,24 @@ TEST_P(KernelTest, WinogradMatchesReference) {
   EXPECT_FALSE(tfc::winograd::gradientsPay({1, 7, 7, 512, 512, 7, 7, 1, 1, 3, 3}));
 #endif
   // The other algorithms: on AVX2 from 12 tiles (InceptionV3's 1x7 at 17
-  // x 17 has 85 tiles of 1 x 4, at 4 x 4 it would have 4); on AVX-512,
-  // where they have not been measured, never.
+  // x 17 has 85 tiles of 1 x 4, at 4 x 4 it would have 4); on AVX-512
+  // from 128 (a batch of images), and where the 512-bit FMAs run at half
+  // rate a 5x5 filter's from 64 (InceptionV3's at 35 x 35: 81).
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}));
   EXPECT_FALSE(tfc::winograd::paysWithAvx2({1, 4, 4, 192, 192, 4, 4, 0, 3, 1, 7}));
   EXPECT_TRUE(tfc::winograd::paysWithAvx2({1, 35, 35, 48, 64, 35, 35, 2, 2, 5, 5}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}));
-  EXPECT_FALSE(tfc::winograd::paysWithAvx512({1, 35, 35, 48, 64, 35, 35, 2, 2, 5, 5}));
+  for (bool halfRate : {false, true}) {
+    EXPECT_FALSE(tfc::winograd::paysWithAvx512(
+        {1, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}, 32 * kMiB, true, halfRate));
+    EXPECT_TRUE(tfc::winograd::paysWithAvx512(
+        {2, 17, 17, 192, 192, 17, 17, 0, 3, 1, 7}, 32 * kMiB, true, halfRate));
+    EXPECT_EQ(
+        tfc::winograd::paysWithAvx512({1, 35, 35, 48, 64, 35, 35, 2, 2, 5, 5},
+                                      32 * kMiB, true, halfRate),
+        halfRate);
+    EXPECT_FALSE(tfc::winograd::paysWithAvx512(
+        {1, 28, 28, 48, 64, 28, 28, 2, 2, 5, 5}, 32 * kMiB, true, halfRate));
+  }
   // The kernels built for the baseline ISA always choose oneDNN's direct
   // convolutions; those for AVX2 and AVX-512 Winograd's on many tiles of
   // few channels (above).

@@ -36,6 +36,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace tfc::winograd {
 namespace {
 
@@ -759,7 +763,27 @@ bool fewTilesPay() {
 #endif
 }
 
-bool paysWithAvx512(const Geometry &g, int64_t cacheBytes, bool fewTiles) {
+bool halfRateWideFmas() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool halfRate = [] {
+    unsigned eax, ebx, ecx, edx;
+    if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+      return false;
+    // The family: the base field, plus the extended one where the base is
+    // 0xf. 0x19 is Zen 3's and Zen 4's; of those only Zen 4 has AVX-512.
+    unsigned family = (eax >> 8) & 0xf;
+    if (family == 0xf)
+      family += (eax >> 20) & 0xff;
+    return family == 0x19 && __builtin_cpu_supports("avx512f");
+  }();
+  return halfRate;
+#else
+  return false;
+#endif
+}
+
+bool paysWithAvx512(const Geometry &g, int64_t cacheBytes, bool fewTiles,
+                    bool halfRate) {
   // Measured on AVX-512 with one thread (the AMD machine): 32 tiles or
   // more beat oneDNN at up to 256 x 256 channels; 16 tiles of 256 x 256
   // (a 14x14 image) about tie; with 512 x 512 channels the transformed
@@ -797,11 +821,20 @@ bool paysWithAvx512(const Geometry &g, int64_t cacheBytes, bool fewTiles) {
   // images, 16 on 8 x 8) one call repeated gained on some shapes and lost
   // on others (192 x 192 channels: 1.07-1.2 of oneDNN's time), and the
   // model's step, where each transformed filter is read from memory once,
-  // gained nothing: oneDNN keeps those.
+  // gained nothing: oneDNN keeps those. Where the 512-bit FMAs run at half
+  // rate (the AMD Zen 4 machine, two threads), the 5x5 filters, whose
+  // F(4x4, 5x5) takes 64 multiplications for 400, pay at batch 1 too:
+  // InceptionV3's three 35 x 35 ones (48 to 64 channels, 81 tiles) took
+  // 0.30-0.33 ms each against 0.86 in its step (traced). Its 1x7 and 7x1
+  // ones on 17 x 17 (85 tiles, 28 multiplications for 10) gained 0.05-0.1
+  // ms each and the step nothing, and InceptionResNetV2's (the same
+  // filters, and 1x3 and 3x1 on 8 x 8) nothing either.
   int64_t tiles = 0;
   withAlgorithm(g, [&](auto algorithm) {
     tiles = Tiling<decltype(algorithm)>(g).tiles;
   });
+  if (halfRate && g.kh == 5 && g.kw == 5)
+    return tiles >= 64;
   return tiles >= 128;
 }
 

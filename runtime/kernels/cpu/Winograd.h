@@ -90,16 +90,24 @@ int64_t lastLevelCacheBytes();
 /// on AMD's, not on Intel's (see paysWithAvx512).
 bool fewTilesPay();
 
+/// Whether this processor's 512-bit FMAs issue at half the rate of its
+/// 256-bit ones (AMD's Zen 4, which runs each as two halves), so that a
+/// multiplication Winograd's transforms save is worth twice as much
+/// against their cost.
+bool halfRateWideFmas();
+
 /// Whether it pays, with AVX-512, for a convolution of this geometry on a
 /// machine whose last-level cache has `cacheBytes`: enough tiles to repay
 /// transforming the filter at each call (and to repay reading the
-/// transformed filter; 16 tiles of a 3x3 filter only where `fewTiles`),
-/// and for 3x3 filters a transformed filter (36 c x k matrices) that
-/// stays in the cache while the tiles go by; elsewhere oneDNN's direct
-/// convolution is faster.
+/// transformed filter; 16 tiles of a 3x3 filter only where `fewTiles`;
+/// 64 tiles of a 5x5 filter where `halfRate`, 128 elsewhere), and for 3x3
+/// filters a transformed filter (36 c x k matrices) that stays in the
+/// cache while the tiles go by; elsewhere oneDNN's direct convolution is
+/// faster.
 bool paysWithAvx512(const Geometry &g,
                     int64_t cacheBytes = lastLevelCacheBytes(),
-                    bool fewTiles = fewTilesPay());
+                    bool fewTiles = fewTilesPay(),
+                    bool halfRate = halfRateWideFmas());
 
 /// Whether it pays with AVX2 (eight-channel vectors): enough tiles to
 /// repay reading the transformed filter, four times the filter's size.
