@@ -36,10 +36,6 @@
 #include <utility>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
 namespace tfc::winograd {
 namespace {
 
@@ -765,17 +761,9 @@ bool fewTilesPay() {
 
 bool halfRateWideFmas() {
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool halfRate = [] {
-    unsigned eax, ebx, ecx, edx;
-    if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-      return false;
-    // The family: the base field, plus the extended one where the base is
-    // 0xf. 0x19 is Zen 3's and Zen 4's; of those only Zen 4 has AVX-512.
-    unsigned family = (eax >> 8) & 0xf;
-    if (family == 0xf)
-      family += (eax >> 20) & 0xff;
-    return family == 0x19 && __builtin_cpu_supports("avx512f");
-  }();
+  // Family 0x19 is Zen 3's and Zen 4's; of those only Zen 4 has AVX-512.
+  static const bool halfRate =
+      __builtin_cpu_is("amdfam19h") && __builtin_cpu_supports("avx512f");
   return halfRate;
 #else
   return false;
