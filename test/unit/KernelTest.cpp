@@ -2,6 +2,7 @@
 
 #include "tfc/Runtime/tfc_runtime.h"
 
+#include "../../runtime/kernels/cpu/Attention.h"
 #include "../../runtime/kernels/cpu/FewChannelConv.h"
 #include "../../runtime/kernels/cpu/Reference.h"
 #include "../../runtime/kernels/cpu/Winograd.h"
@@ -346,42 +347,57 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
   // [b, s, heads, h], scores [b, heads, t, s], context [b, t, heads, h].
   // 70 rows (two blocks of the kernel, a last one of 6: with AVX-512,
   // eight rows of heads this narrow at a time, then four and two), 37 keys
-  // and 20 wide heads (neither a multiple of a vector), with a scale and
-  // without.
-  const int64_t b = 2, t = 70, s = 37, heads = 3, h = 20;
-  std::vector<float> q = randomVector(b * t * heads * h, 21),
-                     k = randomVector(b * s * heads * h, 22),
-                     v = randomVector(b * s * heads * h, 23);
-  const int64_t scores[] = {2, b, heads,
-                            t * heads * h, h,     // Q's batch strides
-                            s * heads * h, h,     // K's
-                            heads * t * s, t * s, // the scores'
-                            t, s, h,
-                            heads * h, 1,         // Q: rows, depth
-                            1, heads * h,         // K: depth, keys
-                            s, 1};                // scores: rows, keys
-  const int64_t context[] = {2, b, heads,
-                             heads * t * s, t * s, // the scores'
-                             s * heads * h, h,     // V's
-                             t * heads * h, h,     // the context's
-                             t, h, s,
-                             s, 1,                 // scores: rows, keys
-                             heads * h, 1,         // V: keys, width
-                             heads * h, 1};        // context: rows, width
-  for (float scale : {0.25f, 1.f}) {
-    std::vector<float> logits(b * heads * t * s), weights(b * heads * t * s);
-    std::vector<float> want(b * t * heads * h), got(want.size(), 42.f);
-    tfc_cpu_strided_matmul_f32(runtime, q.data(), k.data(), logits.data(), scores);
-    for (float &x : logits)
-      x *= scale;
-    tfc_cpu_softmax_f32(runtime, logits.data(), weights.data(), b * heads * t, s);
-    tfc_cpu_strided_matmul_f32(runtime, weights.data(), v.data(), want.data(), context);
-    tfc_cpu_attention_f32(runtime, q.data(), k.data(), v.data(),
-                          scale == 1.f ? nullptr : &scale, got.data(), scores,
-                          context);
-    for (size_t i = 0; i < want.size(); ++i)
-      ASSERT_NEAR(got[i], want[i], 1e-5f) << "scale " << scale << " at " << i;
+  // (not a multiple of a vector), with a scale and without. Heads 20 wide
+  // (not whole vectors: the context goes through the kernel's buffer) and
+  // 32 wide (whole vectors: written in place where the rule says so),
+  // their rows interleaved, read and written in place and copied.
+  const int64_t b = 2, t = 70, s = 37, heads = 3;
+  for (int64_t h : {20, 32}) {
+    std::vector<float> q = randomVector(b * t * heads * h, 21),
+                       k = randomVector(b * s * heads * h, 22),
+                       v = randomVector(b * s * heads * h, 23);
+    // clang-format off
+    const int64_t scores[] = {2, b, heads,
+                              t * heads * h, h,     // Q's batch strides
+                              s * heads * h, h,     // K's
+                              heads * t * s, t * s, // the scores'
+                              t, s, h,
+                              heads * h, 1,         // Q: rows, depth
+                              1, heads * h,         // K: depth, keys
+                              s, 1};                // scores: rows, keys
+    const int64_t context[] = {2, b, heads,
+                               heads * t * s, t * s, // the scores'
+                               s * heads * h, h,     // V's
+                               t * heads * h, h,     // the context's
+                               t, h, s,
+                               s, 1,                 // scores: rows, keys
+                               heads * h, 1,         // V: keys, width
+                               heads * h, 1};        // context: rows, width
+    // clang-format on
+    for (float scale : {0.25f, 1.f}) {
+      std::vector<float> logits(b * heads * t * s), weights(b * heads * t * s);
+      std::vector<float> want(b * t * heads * h), got(want.size(), 42.f);
+      tfc_cpu_strided_matmul_f32(runtime, q.data(), k.data(), logits.data(),
+                                 scores);
+      for (float &x : logits)
+        x *= scale;
+      tfc_cpu_softmax_f32(runtime, logits.data(), weights.data(), b * heads * t,
+                          s);
+      tfc_cpu_strided_matmul_f32(runtime, weights.data(), v.data(), want.data(),
+                                 context);
+      for (bool inPlace : {false, true}) {
+        std::fill(got.begin(), got.end(), 42.f);
+        tfc::attention::run(runtime, q.data(), k.data(), v.data(),
+                            scale == 1.f ? nullptr : &scale, got.data(), scores,
+                            context, inPlace);
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_NEAR(got[i], want[i], 1e-5f)
+              << "h " << h << " scale " << scale << " in place " << inPlace
+              << " at " << i;
+      }
+    }
   }
+  const int64_t h = 20;
   // BatchMatMul's layout (scores = Q Kᵀ by adj_y, [b, t, s]; V [b, s, w]):
   // each batch's operands dense. The context's rows fill whole vectors
   // here, so the kernel writes them in place (the heads above, 20 wide,
@@ -422,7 +438,7 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
   const int64_t noKeys[] = {0, 3, 0, 2, 2, 1, 1, 2, 0, 1};
   const int64_t emptyContext[] = {0, 3, 2, 0, 0, 1, 2, 1, 2, 1};
   std::vector<float> zeros(3 * 2, 42.f);
-  tfc_cpu_attention_f32(runtime, q.data(), k.data(), v.data(), nullptr,
+  tfc_cpu_attention_f32(runtime, q2.data(), k2.data(), v2.data(), nullptr,
                         zeros.data(), noKeys, emptyContext);
   for (float x : zeros)
     ASSERT_EQ(x, 0.f);

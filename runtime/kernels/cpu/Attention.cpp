@@ -12,7 +12,9 @@
 // cache, finds each row's largest while its scores are still in L1,
 // takes the softmax's exponentials of each row in place, and multiplies the
 // block by V. Q's rows are read where they are, and the context's rows
-// written there, when their values are contiguous.
+// written there, when their values are contiguous and, where they
+// interleave with other heads' rows, the processor is one on which that
+// was measured to pay (Attention.h).
 //
 // The softmax is TensorFlow's CPU kernel's: subtract the row's maximum,
 // exponentiate (VectorMath.h's exp), and scale by the inverse of the sum;
@@ -21,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Attention.h"
 #include "NativeVector.h"
 #include "Parallel.h"
 #include "RegisterTile.h"
@@ -304,12 +307,31 @@ constexpr int64_t kMaxGroup = 8;
 
 } // namespace
 
+bool tfc::attention::interleavedRowsInPlacePay() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool intel = __builtin_cpu_is("intel");
+  return intel;
+#else
+  return true;
+#endif
+}
+
 extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
                                       const float *k, const float *v,
                                       const float *scale, float *out,
                                       const int64_t *scores_descriptor,
                                       const int64_t *context_descriptor) {
-  StridedProduct s(scores_descriptor), c(context_descriptor);
+  tfc::attention::run(runtime, q, k, v, scale, out, scores_descriptor,
+                      context_descriptor,
+                      tfc::attention::interleavedRowsInPlacePay());
+}
+
+void tfc::attention::run(tfc_runtime *runtime, const float *q, const float *k,
+                         const float *v, const float *scale, float *out,
+                         const int64_t *scoresDescriptor,
+                         const int64_t *contextDescriptor,
+                         bool interleavedInPlace) {
+  StridedProduct s(scoresDescriptor), c(contextDescriptor);
   // Scores [m, n] = Q [m, depth] x Kᵀ [depth, n]; context [m, width] =
   // softmax(scores) [m, n] x V [n, width].
   const int64_t m = s.m, n = s.n, depth = s.k, width = c.n;
@@ -320,10 +342,13 @@ extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,
   // Q's rows are read in place where each row's values are contiguous (a
   // block's product reads four rows at a time, a few lines of L1), and
   // the context's written in place where they are and fill whole
-  // vectors: both copies took a fifth of the kernel's time in Keras'
-  // layout.
-  const bool queriesInPlace = s.aK == 1;
-  const bool contextInPlace = c.cN == 1 && width % kLanes == 0;
+  // vectors, if the rows are dense or the processor handles interleaved
+  // ones well (interleavedRowsInPlacePay): on the Intel host both copies
+  // took a fifth of the kernel's time in Keras' layout.
+  const bool queriesInPlace =
+      s.aK == 1 && (s.aM == depth || m == 1 || interleavedInPlace);
+  const bool contextInPlace = c.cN == 1 && width % kLanes == 0 &&
+                              (c.cM == width || m == 1 || interleavedInPlace);
   // Per batch: Kᵀ [depth][keyColumns], V [n][valueColumns], and where
   // they are packed, Q [m][depth] and the context [m][valueColumns].
   const int64_t keysSize = depth * keyColumns, valuesSize = n * valueColumns,
