@@ -26,6 +26,7 @@
 #include "Attention.h"
 #include "NativeVector.h"
 #include "Parallel.h"
+#include "Processor.h"
 #include "RegisterTile.h"
 #include "Runtime.h"
 #include "StridedProduct.h"
@@ -308,12 +309,7 @@ constexpr int64_t kMaxGroup = 8;
 } // namespace
 
 bool tfc::attention::interleavedRowsInPlacePay() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool intel = __builtin_cpu_is("intel");
-  return intel;
-#else
-  return true;
-#endif
+  return !tfc::processor::kX86 || tfc::processor::isIntel();
 }
 
 extern "C" void tfc_cpu_attention_f32(tfc_runtime *runtime, const float *q,

@@ -23,10 +23,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Winograd.h"
-#include "Parallel.h"
-#include "Runtime.h"
 #include "NativeVector.h"
+#include "Parallel.h"
+#include "Processor.h"
 #include "RegisterTile.h"
+#include "Runtime.h"
 #include "VectorMath.h"
 
 #include <algorithm>
@@ -750,25 +751,9 @@ int64_t lastLevelCacheBytes() {
   return bytes;
 }
 
-bool fewTilesPay() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool amd = __builtin_cpu_is("amd");
-  return amd;
-#else
-  return false;
-#endif
-}
+bool fewTilesPay() { return processor::isAmd(); }
 
-bool halfRateWideFmas() {
-#if defined(__x86_64__) || defined(__i386__)
-  // Family 0x19 is Zen 3's and Zen 4's; of those only Zen 4 has AVX-512.
-  static const bool halfRate =
-      __builtin_cpu_is("amdfam19h") && __builtin_cpu_supports("avx512f");
-  return halfRate;
-#else
-  return false;
-#endif
-}
+bool halfRateWideFmas() { return processor::isZen4(); }
 
 bool paysWithAvx512(const Geometry &g, int64_t cacheBytes, bool fewTiles,
                     bool halfRate) {
