@@ -400,7 +400,7 @@ TEST_P(KernelTest, AttentionEqualsItsProductsAndSoftmax) {
   const int64_t h = 20; // the depth of Q and K below
   // BatchMatMul's layout (scores = Q Kᵀ by adj_y, [b, t, s]; V [b, s, w]):
   // each batch's operands dense. The context's rows fill whole vectors
-  // here, so the kernel writes them in place (the heads above 20 wide
+  // here, so the kernel writes them in place (the 20-wide heads above
   // go through its buffer).
   const int64_t w = 32;
   std::vector<float> q2 = randomVector(b * t * h, 24), k2 = randomVector(b * s * h, 25),
