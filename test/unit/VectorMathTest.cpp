@@ -33,18 +33,25 @@ double ulps(float got, double want) {
          std::ldexp(1.0, std::max(exponent - 24, -149));
 }
 
-/// The largest error of `approximation` over every 65537th bit pattern,
-/// computed one float at a time and eight at a time (both forms), and
-/// sixteen at a time when `Sixteen`.
-template <bool Sixteen = false, typename Approximation, typename Reference>
+/// Every float: the domain of most functions here.
+bool everywhere(float) { return true; }
+
+/// The largest error of `approximation` over every 65537th bit pattern in
+/// `domain`, computed one float at a time and eight at a time (both forms),
+/// and sixteen at a time when `Sixteen`.
+template <bool Sixteen = false, typename Approximation, typename Reference,
+          typename Domain = bool (*)(float)>
 void expectWithin(const char *name, Approximation approximation,
-                  Reference reference, double bound) {
+                  Reference reference, double bound,
+                  Domain domain = everywhere) {
   double worst = 0;
   float worstAt = 0;
   tfc::vector_math::Floats8 batch;
   tfc::Floats16 wide;
   int lanes = 0, wideLanes = 0;
   auto check = [&](float x, float got) {
+    if (!domain(x))
+      return;
     double error = ulps(got, reference(double(x)));
     if (error > worst) {
       worst = error;
@@ -80,6 +87,12 @@ void expectWithin(const char *name, Approximation approximation,
 /// kernels' from the using-directives below, and EdgeValues tested it.
 double referenceSigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
+/// Where swish is x * sigmoid(x) with sigmoid a normal float (EdgeValues
+/// checks below).
+bool swishSigmoidNormal(float x) {
+  return !(x < tfc::vector_math::kSigmoidSubnormalBelow);
+}
+
 TEST(VectorMathTest, WithinStatedUlps) {
   using namespace tfc::vector_math;
   expectWithin</*Sixteen=*/true>("exp", [](auto x) { return exp(x); },
@@ -89,6 +102,10 @@ TEST(VectorMathTest, WithinStatedUlps) {
   expectWithin</*Sixteen=*/true>(
       "sigmoid", [](auto x) { return tfc::vector_math::sigmoid(x); },
       referenceSigmoid, 3.5);
+  expectWithin</*Sixteen=*/true>(
+      "swish", [](auto x) { return swish(x); },
+      [](double x) { return x * referenceSigmoid(x); }, 2.5,
+      swishSigmoidNormal);
   expectWithin("erf", [](auto x) { return erf(x); },
                [](double x) { return std::erf(x); }, 3.5);
   expectWithin("erfc", [](auto x) { return erfc(x); },
@@ -150,6 +167,16 @@ TEST(VectorMathTest, EdgeValues) {
   for (int64_t l = 0; l < kLanes8; ++l)
     EXPECT_TRUE(std::isnan(nans[l])) << "lane " << l;
   EXPECT_TRUE(std::isnan(activation(NAN, TFC_ACTIVATION_SWISH)));
+  EXPECT_TRUE(std::isnan(swish(-inf))); // -inf * sigmoid(-inf), as TensorFlow.
+  EXPECT_EQ(swish(inf), inf);
+  // Where sigmoid(x) is subnormal, -0: the product with TensorFlow's
+  // flushed sigmoid.
+  EXPECT_LT(referenceSigmoid(kSigmoidSubnormalBelow - 0.001), 0x1p-126);
+  EXPECT_GT(referenceSigmoid(kSigmoidSubnormalBelow + 0.001), 0x1p-126);
+  for (float x = kSigmoidSubnormalBelow - 0.001f; x > -120.0f; x -= 0.37f) {
+    EXPECT_EQ(swish(x), 0.0f) << x;
+    EXPECT_TRUE(std::signbit(swish(x))) << x;
+  }
   EXPECT_TRUE(std::signbit(erf(-0.0f)));
   EXPECT_EQ(erf(-inf), -1.0f);
   EXPECT_EQ(erfc(inf), 0.0f);
