@@ -1,8 +1,7 @@
-//===- VectorMath.h - float32 exp, tanh, erf, erfc without calls -*- C++
-//-*-===//
+//===- VectorMath.h - float32 exp, tanh, erf, erfc without calls -*- C++ -*-===//
 //
-// The kernels' float32 exp, tanh, sigmoid, swish, erf and erfc: the method and
-// coefficients of the generated loops' (include/tfc/Support/
+// The kernels' float32 exp, tanh, sigmoid, swish, erf and erfc: the method
+// and coefficients of the generated loops' (include/tfc/Support/
 // MathPolynomials.h, lib/Transforms/Codegen/MathApproximations.cpp), as
 // inline C++ without branches or calls, for one float or eight at once
 // (Floats8: one AVX2 register, two SSE ones). The auto-vectorizer does not
