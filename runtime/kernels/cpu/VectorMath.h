@@ -2,7 +2,8 @@
 //
 // The kernels' float32 exp, tanh, sigmoid, swish, erf and erfc: the method
 // and coefficients of the generated loops' (include/tfc/Support/
-// MathPolynomials.h, lib/Transforms/Codegen/MathApproximations.cpp), as
+// MathPolynomials.h, lib/Transforms/Codegen/MathApproximations.cpp; swish,
+// which those compute as x * sigmoid(x), in a form of its own below), as
 // inline C++ without branches or calls, for one float or eight at once
 // (Floats8: one AVX2 register, two SSE ones). The auto-vectorizer does not
 // turn a loop over the scalar form into SIMD code reliably; a kernel's hot
